@@ -1,0 +1,32 @@
+#pragma once
+// The command-line front. `provender <command> ...` runs one of these under a QCoreApplication;
+// `provender [PATH]` with no command starts the GUI. Every command calls the same model/
+// functions the GUI uses; nothing here is a second implementation.
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace provender::cli {
+
+/// Exit codes (DESIGN.md): 0 ok, 1 findings (mismatch, missing, diff, not canonical), 2 bad usage
+/// or unreadable input.
+enum ExitCode { ExitOk = 0, ExitFindings = 1, ExitUsage = 2 };
+
+struct Command
+{
+    const char *name;    ///< first word(s) after `provender`, e.g. "hash" or "lock fmt"
+    const char *summary; ///< one line for `provender --help`
+    int (*run)(const QStringList &args); ///< args[0] is "provender <name>"; returns an ExitCode
+};
+
+/// Every command, in help order.
+const QList<Command> &commands();
+
+/// Finds the command named by argv (longest match of "lock fmt" before "lock"). `consumed` is
+/// how many words of argv[1..] named it. nullptr when argv does not name a command.
+const Command *findCommand(const QStringList &argv, int *consumed);
+
+QTextStream &out();
+QTextStream &err();
+
+} // namespace provender::cli

@@ -1,0 +1,10 @@
+#pragma once
+// One function per CLI command; each lives in its own app/cli/<Name>Command.cpp.
+
+#include <QStringList>
+
+namespace provender::cli {
+
+int runHash(const QStringList &args);
+
+} // namespace provender::cli

@@ -1,0 +1,96 @@
+// provender: with a command, a command-line tool (QCoreApplication); without one, the GUI.
+
+#include "app/cli/Cli.h"
+#include "ui/MainWindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QGuiApplication>
+
+#include <memory>
+
+using namespace provender;
+
+namespace {
+
+QStringList argvToList(int argc, char **argv)
+{
+    QStringList list;
+    for (int i = 0; i < argc; ++i)
+        list.append(QString::fromLocal8Bit(argv[i]));
+    return list;
+}
+
+void setAppIdentity()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("Provender"));
+    QCoreApplication::setApplicationName(QStringLiteral("provender"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PROVENDER_VERSION));
+}
+
+int printHelp()
+{
+    QTextStream &o = cli::out();
+    o << "Usage: provender [options] [MIRROR-DIR]      start the GUI (optionally on a mirror)\n"
+         "       provender <command> [options] ...      run a command\n\nCommands:\n";
+    for (const cli::Command &c : cli::commands())
+        o << "  " << QString::fromLatin1(c.name).leftJustified(22) << QString::fromLatin1(c.summary) << '\n';
+    o << "\nRun 'provender <command> --help' for a command's options.\n"
+         "Exit codes: 0 ok, 1 findings (mismatch, missing, difference), 2 bad usage or unreadable input.\n";
+    o.flush();
+    return cli::ExitOk;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const QStringList rawArgs = argvToList(argc, argv);
+    int consumed = 0;
+    if (const cli::Command *command = cli::findCommand(rawArgs, &consumed)) {
+        QCoreApplication app(argc, argv);
+        setAppIdentity();
+        QStringList args = app.arguments();
+        const QString name = QStringLiteral("provender ") + QString::fromLatin1(command->name);
+        args = QStringList{name} + args.mid(1 + consumed);
+        const int rc = command->run(args);
+        cli::out().flush();
+        cli::err().flush();
+        return rc;
+    }
+    if (rawArgs.size() > 1 && (rawArgs.at(1) == QStringLiteral("--help") || rawArgs.at(1) == QStringLiteral("-h")
+                               || rawArgs.at(1) == QStringLiteral("help"))) {
+        QCoreApplication app(argc, argv);
+        setAppIdentity();
+        return printHelp();
+    }
+    if (rawArgs.size() > 1 && rawArgs.at(1) == QStringLiteral("--version")) {
+        cli::out() << "provender " << PROVENDER_VERSION << '\n';
+        return cli::ExitOk;
+    }
+    if (rawArgs.size() > 1 && !rawArgs.at(1).startsWith(QLatin1Char('-')) && !rawArgs.at(1).contains(QLatin1Char('/'))
+        && !QFileInfo::exists(rawArgs.at(1))) {
+        cli::err() << "provender: unknown command or path '" << rawArgs.at(1) << "'. Run 'provender --help'.\n";
+        return cli::ExitUsage;
+    }
+
+    QApplication app(argc, argv);
+    setAppIdentity();
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("Provender"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("provender"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Curate OpenTofu/Terraform provider mirrors and lock files."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("mirror"), QStringLiteral("A mirror directory to open."), QStringLiteral("[MIRROR-DIR]"));
+    parser.process(app);
+
+    auto window = std::make_unique<ui::MainWindow>();
+    window->show();
+    if (!parser.positionalArguments().isEmpty())
+        window->openMirror(parser.positionalArguments().constFirst());
+    return app.exec();
+}

@@ -1,0 +1,46 @@
+#pragma once
+// Version constraint strings, Ruby style, as go-versions ParseRubyStyleMulti reads them and as
+// getproviders.VersionConstraintsString canonicalizes them (tofu-formats.md §2.6).
+
+#include "model/core/Result.h"
+#include "model/core/Version.h"
+
+#include <QList>
+#include <QString>
+
+namespace provender {
+
+class VersionConstraints
+{
+public:
+    enum class Operator { Equal, NotEqual, Greater, GreaterOrEqual, Less, LessOrEqual, PessimisticPatch, PessimisticMinor };
+
+    struct Item
+    {
+        Operator op = Operator::Equal;
+        Version boundary;   ///< omitted numeric parts are 0
+        int partsGiven = 3; ///< how many numeric parts were written (1..3)
+        bool operator==(const Item &) const = default;
+    };
+
+    /// Empty or blank text is valid and means "no constraints". Errors use go-versions' wording,
+    /// e.g. `invalid specification "=> 1.0": invalid constraint operator "=>"; did you mean ">="?`.
+    static Result<VersionConstraints> parse(QStringView text);
+
+    bool isEmpty() const { return m_items.isEmpty(); }
+    const QList<Item> &items() const { return m_items; }
+
+    /// Canonical text: `~>1.0` -> `~> 1.0`, `>= 3` -> `>= 3.0.0`, sorted and de-duplicated.
+    QString toString() const;
+
+    /// Does `v` meet every item? Prereleases are excluded unless an item names that exact
+    /// prerelease version (go-versions MeetingConstraints).
+    bool allows(const Version &v) const;
+
+    bool operator==(const VersionConstraints &) const = default;
+
+private:
+    QList<Item> m_items;
+};
+
+} // namespace provender

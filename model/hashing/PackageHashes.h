@@ -1,0 +1,59 @@
+#pragma once
+// h1: and zh: of provider packages, bit-for-bit like tofu/terraform (tofu-formats.md §3).
+
+#include "model/core/HashString.h"
+#include "model/core/Result.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace provender {
+
+/// Called now and then while hashing. `done`/`total` are bytes of this package (total is the
+/// file size for zh, the sum of uncompressed entry sizes + the file size for a zip, the sum of
+/// file sizes for a directory). Return false to cancel: the call then fails with ErrorCode::Cancelled.
+using HashProgress = std::function<bool(qint64 done, qint64 total)>;
+
+struct PackageHashes
+{
+    enum class Kind { Zip, Directory };
+    Kind kind = Kind::Zip;
+
+    HashString zh;          ///< zip only: `zh:` = SHA-256 hex of the zip file bytes
+    HashString h1Zip;       ///< zip only: dirhash.HashZip — every central-directory entry, dirs as empty
+    HashString h1Extracted; ///< zip: the folder terraform would extract it to; directory: HashDir
+
+    bool hasDirectoryEntries = false; ///< zip: h1Zip and h1Extracted can differ (both are legitimate)
+    QStringList unsafeNames;          ///< zip entry names with `..` components or absolute paths (hashed as names, flagged)
+    qint64 fileSize = 0;              ///< bytes of the zip file (0 for a directory)
+    qint64 contentBytes = 0;          ///< uncompressed bytes hashed
+    int entryCount = 0;
+};
+
+/// zh:, h1Zip and h1Extracted of a zip in one call. Memory stays bounded whatever the entries'
+/// sizes. Corrupt, truncated, encrypted or unsupported-method zips give ErrorCode::CorruptArchive
+/// or ErrorCode::Unsupported with the reason.
+Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progress = {});
+
+/// h1: of an unpacked package directory (dirhash.HashDir; symlinks followed for content only).
+Result<PackageHashes> hashDirectory(const QString &dirPath, const HashProgress &progress = {});
+
+/// Directory -> hashDirectory, anything else -> hashZip.
+Result<PackageHashes> hashPackage(const QString &path, const HashProgress &progress = {});
+
+/// zh: of any file (SHA-256 hex of its bytes).
+Result<HashString> hashFileZh(const QString &path, const HashProgress &progress = {});
+
+/// h1: from an already-built list of (name, sha256 raw digest) pairs; names are sorted byte-wise
+/// here. Exposed for tests and for callers that hash contents themselves.
+struct DirhashEntry
+{
+    QByteArray name; ///< UTF-8 bytes, `/` separated
+    QByteArray sha256;
+};
+Result<HashString> dirhash1(QList<DirhashEntry> entries);
+
+} // namespace provender

@@ -1,0 +1,92 @@
+#pragma once
+// An immutable snapshot of what a mirror holds: providers -> versions -> per-platform archives,
+// with what its indexes declare. Produced by a MirrorSource scan off the GUI thread; plain values.
+
+#include "model/core/HashString.h"
+#include "model/core/Platform.h"
+#include "model/core/ProviderAddress.h"
+#include "model/core/Result.h"
+#include "model/core/Version.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace provender {
+
+enum class ArchiveLayout { Packed, Unpacked };
+
+/// What an index (`<version>.json`) says about one platform's archive.
+struct DeclaredArchive
+{
+    QString url;               ///< as written in the JSON (relative to the JSON document or absolute)
+    QList<HashString> hashes;  ///< in file order
+    QString indexFile;         ///< the `<version>.json` it came from
+};
+
+struct Archive
+{
+    Platform platform;
+    ArchiveLayout layout = ArchiveLayout::Packed;
+    bool present = false;      ///< false: declared by an index but absent on disk
+    QString path;              ///< absolute path of the zip file or the package directory ("" when absent)
+    QString fileName;          ///< actual file name on disk (the `url` an index export writes)
+    qint64 size = -1;          ///< bytes on disk (zip) or sum of file sizes (unpacked); -1 when absent
+    QDateTime modified;        ///< mtime (UTC)
+    quint64 inode = 0;
+    std::optional<DeclaredArchive> declared;
+};
+
+struct ProviderVersion
+{
+    Version version;
+    QList<Archive> archives;   ///< sorted by platform
+    bool listedInIndex = false;   ///< `index.json` lists this version
+    bool hasVersionIndex = false; ///< a `<version>.json` exists and parsed
+};
+
+struct Provider
+{
+    ProviderAddress address;
+    QString directory;            ///< absolute `HOST/NS/TYPE` directory
+    bool hasIndex = false;        ///< `index.json` exists and parsed
+    QList<ProviderVersion> versions; ///< ascending precedence
+};
+
+enum class AnomalyKind {
+    UnparseableName,     ///< a file or directory name that does not fit the layout
+    InvalidAddress,      ///< HOST/NS/TYPE directory names that are not a valid provider address
+    MalformedJson,       ///< index.json / <version>.json that does not parse (location has line/column)
+    IndexListsAbsentVersion, ///< index.json lists a version with no archive and no <version>.json
+    IndexListsAbsentArchive, ///< <version>.json lists a platform whose archive is absent
+    ArchiveNotInIndex,   ///< an archive on disk that no index lists (while the provider has an index)
+    StaleVersionIndex,   ///< a <version>.json for a version index.json does not list / with no archives
+    UnreadableEntry,     ///< stat/permission/symlink failure
+};
+
+struct Anomaly
+{
+    AnomalyKind kind = AnomalyKind::UnparseableName;
+    QString path;            ///< absolute path of the offending file or directory
+    QString message;         ///< human-readable reason
+    Location location;       ///< for JSON: file, line, column
+};
+
+struct Catalog
+{
+    enum class SourceKind { Directory, Network, Bundle };
+    SourceKind sourceKind = SourceKind::Directory;
+    QString root;               ///< directory path, URL or bundle path as opened
+    QList<Provider> providers;  ///< sorted by address
+    QList<Anomaly> anomalies;
+
+    qsizetype archiveCount() const;
+    qint64 totalBytes() const;  ///< sum of present archives' sizes
+};
+
+QString toString(ArchiveLayout layout);
+QString toString(AnomalyKind kind); ///< stable machine name, e.g. "archive-not-in-index"
+
+} // namespace provender
