@@ -32,4 +32,6 @@ private:
     QString m_arch;
 };
 
+size_t qHash(const Platform &p, size_t seed = 0) noexcept;
+
 } // namespace provender

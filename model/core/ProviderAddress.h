@@ -4,6 +4,7 @@
 
 #include "model/core/Result.h"
 
+#include <QAnyStringView>
 #include <QString>
 
 #include <compare>
@@ -21,7 +22,9 @@ public:
     /// Parse `type`, `namespace/type` or `hostname/namespace/type`, normalizing every part
     /// (lower-case, IDNA) and rejecting with tofu's reasons. A 1-part address gets namespace
     /// `hashicorp`; a missing host gets `defaultHost`.
-    static Result<ProviderAddress> parse(QStringView source, QStringView defaultHost = kOpenTofuRegistryHost);
+    /// `defaultHost` is a comparison-form hostname. (It is a QAnyStringView so that the
+    /// QLatin1StringView constants above can be the default.)
+    static Result<ProviderAddress> parse(QStringView source, QAnyStringView defaultHost = kOpenTofuRegistryHost);
 
     /// svchost.ForComparison: returns the ASCII comparison form (`CAFÉ.fr` -> `xn--caf-dma.fr`,
     /// `:443` dropped, port re-printed). Rejects user-written `xn--` labels.
@@ -32,7 +35,7 @@ public:
     static Result<QString> normalizePart(QStringView part);
 
     const QString &hostname() const { return m_host; } ///< comparison (ASCII/punycode) form
-    QString displayHostname() const { return hostnameForDisplay(m_host); }
+    QString displayHostname() const; ///< Unicode display form (`café.fr`), computed once by parse()
     const QString &ns() const { return m_namespace; }
     const QString &type() const { return m_type; }
     bool isNull() const { return m_type.isEmpty(); }
@@ -40,7 +43,7 @@ public:
     /// `String()`: `<display host>/<namespace>/<type>` — the lock-file label form.
     QString toString() const;
     /// `ForDisplay()`: like toString() without the host when it is `defaultHost`.
-    QString forDisplay(QStringView defaultHost = kOpenTofuRegistryHost) const;
+    QString forDisplay(QAnyStringView defaultHost = kOpenTofuRegistryHost) const;
 
     /// `terraform.io/builtin/*` (and `opentofu.org/builtin/*`).
     bool isBuiltIn() const;
@@ -49,12 +52,16 @@ public:
 
     /// Provider.LessThan: host comparison form, then namespace, then type, each byte-wise.
     std::strong_ordering operator<=>(const ProviderAddress &other) const;
-    bool operator==(const ProviderAddress &other) const = default;
+    bool operator==(const ProviderAddress &other) const
+    {
+        return m_host == other.m_host && m_namespace == other.m_namespace && m_type == other.m_type;
+    }
 
 private:
     QString m_host;
     QString m_namespace;
     QString m_type;
+    QString m_displayHost; ///< derived from m_host
 };
 
 size_t qHash(const ProviderAddress &a, size_t seed = 0) noexcept;

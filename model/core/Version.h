@@ -20,6 +20,9 @@ public:
     /// trailing `-`/`+` swallowed). Rejects a `v` prefix, spaces, operators, wildcards, 4 parts.
     /// The error message is the go-versions wording (e.g. `a "v" prefix should not be used`).
     static Result<Version> parse(QStringView text);
+    /// True when `text` parses and is already in canonical form (`text == parse(text).toString()`),
+    /// which the lock-file reader demands (`1.0`, `1.02`, `1.2.3-` are not canonical).
+    static bool isCanonical(QStringView text);
 
     quint64 major() const { return m_major; }
     quint64 minor() const { return m_minor; }
@@ -47,6 +50,8 @@ private:
     QString m_prerelease;
     QString m_metadata;
 };
+
+size_t qHash(const Version &v, size_t seed = 0) noexcept;
 
 /// go-versions VersionExtra.LessThan on two dot-separated prerelease strings; <0, 0, >0.
 int comparePrereleaseGo(QStringView a, QStringView b);

@@ -1,0 +1,40 @@
+#pragma once
+// Internal helpers that reproduce the few Go standard-library behaviours the tofu formats depend
+// on: strconv.Quote (`%q`), strings.TrimSpace, byte-wise string order. Not part of the public API
+// of provender_core; used by the value types in this folder.
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+#include <QStringView>
+
+#include <compare>
+
+namespace provender::gocompat {
+
+/// Go's `%q` / strconv.Quote of a UTF-8 string: `"..."` with `\"`, `\\`, `\n`, `\x1f`, `\u00a0`
+/// escapes for anything unicode.IsPrint rejects; invalid UTF-8 bytes become `\xNN`.
+QString quote(QByteArrayView utf8);
+inline QString quote(QStringView text) { return quote(QByteArrayView(text.toUtf8())); }
+
+/// unicode.IsSpace.
+bool isSpace(char32_t c);
+/// strings.TrimSpace on UTF-8 bytes.
+QByteArrayView trimSpace(QByteArrayView utf8);
+
+/// Order of the UTF-8 encodings (= Unicode code point order), what Go's `<` on strings does.
+int compareUtf8(QStringView a, QStringView b);
+inline std::strong_ordering orderUtf8(QStringView a, QStringView b)
+{
+    const int c = compareUtf8(a, b);
+    return c < 0 ? std::strong_ordering::less : c > 0 ? std::strong_ordering::greater : std::strong_ordering::equal;
+}
+
+/// strconv.Atoi as used by svchost (64-bit int): optional sign, then one or more ASCII digits,
+/// value within int64. Returns false when Atoi would return an error.
+bool atoi64(QByteArrayView text, qint64 *out);
+
+/// strconv.ParseUint(s, 10, 64) for a string of ASCII digits. False on overflow or bad input.
+bool parseUint64(QByteArrayView digits, quint64 *out);
+
+} // namespace provender::gocompat
