@@ -1,0 +1,252 @@
+#pragma once
+// The subset of HCL native syntax that dependency lock files use, written by hand
+// (tofu-formats.md §1.2, §11). Internal to model/lockfile: LockFile.h is the public API.
+//
+// The lexer and parser follow the observable behaviour of hashicorp/hcl's hclsyntax package:
+// the same token classes, the same recovery rules (a sticky "recovery" flag that silences
+// follow-up syntax errors), and the same diagnostic wording, so a broken lock file gets the
+// message tofu/terraform would print, at the same line and column. Expressions are parsed
+// fully enough to report syntax errors, and evaluated statically (no variables, no
+// functions), like gohcl.DecodeExpression with a nil evaluation context.
+//
+// Positions: lines and columns count from 1; columns count characters (code points, with
+// combining marks folded into the previous character, approximating HCL's grapheme
+// clusters); byte offsets count from the start of the input including a UTF-8 BOM.
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace provender::hcl {
+
+struct Pos
+{
+    int line = 1;
+    int column = 1;
+    qsizetype byte = 0;
+    bool operator==(const Pos &) const = default;
+};
+
+struct Range
+{
+    Pos start;
+    Pos end;
+    bool operator==(const Range &) const = default;
+    /// hcl.Range.String(): `file:1,3-10` on one line, `file:1,3-2,5` across lines.
+    QString toString(const QString &fileName) const;
+};
+
+/// Byte span [begin, end) into the source; converted to a Range by SourceMap.
+struct Span
+{
+    qsizetype begin = 0;
+    qsizetype end = 0;
+};
+
+/// Line table of a source buffer: turns byte offsets into line/column positions.
+class SourceMap
+{
+public:
+    explicit SourceMap(const QByteArray &data);
+    Pos pos(qsizetype byte) const;
+    Range range(Span s) const { return {pos(s.begin), pos(s.end)}; }
+    const QByteArray &data() const { return m_data; }
+
+private:
+    QByteArray m_data;
+    std::vector<qsizetype> m_lineStarts; // byte offset where each line starts
+};
+
+struct Diagnostic
+{
+    enum class Severity { Error, Warning };
+    Severity severity = Severity::Error;
+    QString summary;
+    QString detail;        ///< may contain `{related}`: replaced by `related` as `file:line,col-col`
+    Span subject;
+    Span related;
+    bool hasRelated = false;
+
+    static Diagnostic error(QString summary, QString detail, Span subject)
+    {
+        Diagnostic d;
+        d.summary = std::move(summary);
+        d.detail = std::move(detail);
+        d.subject = subject;
+        return d;
+    }
+};
+
+enum class Tok : quint8 {
+    Newline,
+    Comment,
+    Ident,
+    Number,
+    OQuote,
+    CQuote,
+    QuotedLit,
+    QuotedNewline,
+    TemplateInterp,
+    TemplateControl,
+    TemplateSeqEnd,
+    OHeredoc,
+    CHeredoc,
+    StringLit,
+    OBrace,
+    CBrace,
+    OBrack,
+    CBrack,
+    OParen,
+    CParen,
+    Comma,
+    Equal,
+    Dot,
+    Colon,
+    Question,
+    Ellipsis,
+    FatArrow,
+    DoubleColon,
+    Operator,   ///< + - * / % < > ! == != <= >= && || and the unsupported & | ^ ~
+    Semicolon,
+    Backtick,
+    Apostrophe,
+    Invalid,
+    BadUtf8,
+    Eof,
+};
+
+struct Token
+{
+    Tok type = Tok::Eof;
+    qsizetype begin = 0;
+    qsizetype end = 0;
+};
+
+/// Scans `data` (BOM skipped) into tokens, always ending with one Eof token.
+std::vector<Token> scan(const QByteArray &data);
+
+/// The diagnostics hclsyntax reports for tokens that are never valid (invalid characters,
+/// bad UTF-8, newlines inside quoted strings, `;`, backticks, single quotes...).
+QList<Diagnostic> checkInvalidTokens(const QByteArray &data, const std::vector<Token> &tokens);
+
+// ---- Values ------------------------------------------------------------------------------
+
+struct Value
+{
+    enum class Kind { Unknown, Null, String, Number, Bool, Tuple, Object };
+    Kind kind = Kind::Unknown;
+    QString text;              ///< String: the string; Number: canonical decimal text; Bool: true/false
+    std::vector<Value> items;  ///< Tuple elements / Object values
+
+    static Value unknown() { return {}; }
+    static Value null() { Value v; v.kind = Kind::Null; return v; }
+    static Value string(QString s) { Value v; v.kind = Kind::String; v.text = std::move(s); return v; }
+};
+
+// ---- Syntax tree -------------------------------------------------------------------------
+
+struct Expr
+{
+    enum class Kind {
+        Literal,      ///< number, bool, null (value set)
+        Template,     ///< quoted string or heredoc: parts
+        Tuple,        ///< children = elements
+        Object,       ///< children = key0, value0, key1, value1, ...
+        Variable,     ///< a scope traversal (not allowed in lock files)
+        FunctionCall, ///< not allowed in lock files
+        Parens,       ///< children[0]
+        Unary,        ///< `-x` / `!x`: children[0], op in `op`
+        Operation,    ///< binary operators, conditionals, splats, for-expressions: parsed, not evaluated
+        Invalid,      ///< placeholder after a syntax error
+    };
+    struct TemplatePart
+    {
+        bool isLiteral = true;
+        QString literal;       ///< when isLiteral
+        int exprIndex = -1;    ///< index into children for an interpolation
+        Span span;
+    };
+
+    Kind kind = Kind::Invalid;
+    Span span;
+    Value value;                   ///< Literal
+    std::vector<TemplatePart> parts; ///< Template
+    bool hasDirective = false;     ///< Template: contains %{ ... } directives (not evaluated)
+    std::vector<Expr> children;
+    char op = 0;                   ///< Unary: '-' or '!'
+    Span nameSpan;                 ///< FunctionCall: the function name
+
+    /// hcl.Expression.StartRange(): the first part of a template, else the whole span.
+    Span startSpan() const;
+};
+
+struct Block;
+
+struct Attribute
+{
+    QString name;
+    Span nameSpan;
+    Span span;
+    Expr expr;
+};
+
+struct Body
+{
+    std::vector<Attribute> attributes; ///< in source order, redefinitions dropped
+    std::vector<Block> blocks;
+    Span span;                         ///< from the opening brace (or start of file)
+};
+
+struct Block
+{
+    QString type;
+    Span typeSpan;
+    QStringList labels;
+    std::vector<Span> labelSpans;
+    Span openBraceSpan;
+    Span closeBraceSpan;
+    Body body;
+    /// hcl DefRange: from the type to the end of the last label.
+    Span defSpan() const { return {typeSpan.begin, labelSpans.empty() ? typeSpan.end : labelSpans.back().end}; }
+    /// Everything from the type to the closing brace.
+    Span fullSpan() const { return {typeSpan.begin, closeBraceSpan.end > typeSpan.end ? closeBraceSpan.end : typeSpan.end}; }
+};
+
+struct File
+{
+    Body body;
+    std::vector<Token> tokens; ///< including comments
+    QList<Diagnostic> diagnostics;
+};
+
+/// Parse a whole file. Never fails: syntax errors become diagnostics and the tree holds
+/// whatever could be recovered (like hclparse.ParseHCL).
+File parseFile(const QByteArray &data);
+
+// ---- Static evaluation (nil EvalContext) -------------------------------------------------
+
+/// expr.Value(nil): literal values; variables and function calls are errors.
+Value evaluate(const Expr &expr, QList<Diagnostic> &diags);
+
+/// gohcl.DecodeExpression into a Go `string` (allowNull=false) or `*string` (allowNull=true).
+/// Returns false with diagnostics when the value cannot be a string; `isNull` is set for a
+/// null with allowNull.
+bool decodeString(const Expr &expr, bool allowNull, QString *out, bool *isNull, QList<Diagnostic> &diags);
+
+/// hcl.ExprList: the elements of a static tuple expression (unwrapping parentheses and a
+/// template that is a single interpolation), or nullptr.
+const std::vector<Expr> *staticList(const Expr &expr);
+
+// ---- Helpers ------------------------------------------------------------------------------
+
+/// Go's strconv.Quote (what `%q` prints): escapes quotes, backslashes and non-printable runes.
+QString goQuote(const QString &s);
+/// Go's unicode.IsPrint.
+bool isGoPrintable(char32_t c);
+/// Levenshtein distance over code points (agext/levenshtein with default costs).
+int levenshtein(const QString &a, const QString &b);
+
+} // namespace provender::hcl
