@@ -102,6 +102,32 @@ VerdictDetail verifyAgainstLock(const PackageHashes &computed, const QList<HashS
     return d;
 }
 
+VerdictDetail combineVerdicts(const VerdictDetail &index, const VerdictDetail &lock)
+{
+    if (index.verdict == Verdict::Missing || index.verdict == Verdict::Error || index.verdict == Verdict::Pending)
+        return index;
+    VerdictDetail d;
+    d.matched = index.matched;
+    addUnique(d.matched, lock.matched);
+    d.contradicting = index.contradicting;
+    for (const HashString &h : lock.contradicting)
+        if (!d.contradicting.contains(h))
+            d.contradicting.append(h);
+    if (index.verdict == Verdict::Mismatch || lock.verdict == Verdict::Mismatch)
+        d.verdict = Verdict::Mismatch;
+    else if (index.verdict == Verdict::Verified || lock.verdict == Verdict::Verified)
+        d.verdict = Verdict::Verified;
+    else
+        d.verdict = Verdict::Unverified;
+    QStringList reasons;
+    if (index.verdict == d.verdict || d.verdict == Verdict::Unverified)
+        reasons.append(QStringLiteral("index: ") + index.reason);
+    if (lock.verdict == d.verdict || d.verdict == Verdict::Unverified)
+        reasons.append(QStringLiteral("lock file: ") + lock.reason);
+    d.reason = reasons.join(QStringLiteral("; "));
+    return d;
+}
+
 QString toString(Verdict v)
 {
     switch (v) {

@@ -37,6 +37,11 @@ VerdictDetail decideVerdict(const PackageHashes &computed, const QList<HashStrin
 /// one of them matches, Mismatch when the lock has h1:/zh: hashes but none matches.
 VerdictDetail verifyAgainstLock(const PackageHashes &computed, const QList<HashString> &lockHashes);
 
+/// Both an index's declared hashes and a lock file's hashes apply to one archive: Mismatch when
+/// either contradicts, else Verified when either verifies, else Unverified. Missing/Error/Pending
+/// in `a` win (they say the archive could not be hashed at all).
+VerdictDetail combineVerdicts(const VerdictDetail &index, const VerdictDetail &lock);
+
 QString toString(Verdict v);     ///< "verified", "mismatch", "unverified", "missing", "error", "pending"
 QString toString(HashMatch m);   ///< "h1 (zip)", "h1 (extracted)", "zh"
 std::optional<Verdict> verdictFromString(QStringView s);

@@ -1,0 +1,104 @@
+#pragma once
+// A persistent cache of package hashes (SQLite through QtSql), so that re-verifying an unchanged
+// mirror hashes nothing. A row is reused only when the file's identity is unchanged: absolute
+// path, size, mtime (ns) and inode — and, for an unpacked package directory, a fingerprint of
+// every file's name, size, mtime and inode inside it.
+//
+// Threading: a HashCache object owns one database connection and must be used only on the
+// thread that opened it (QSqlDatabase is per-thread). The verification engine keeps one on its
+// coordinating thread and is the single writer; several processes may share the file (WAL).
+//
+// Failure policy: the cache is an optimization. A file that cannot be opened, is not a database,
+// fails `PRAGMA quick_check` or has another schema is deleted and recreated; if that fails too the
+// cache turns itself off (isOpen() == false, warning() says why) and every call is a no-op.
+
+#include "model/core/Result.h"
+#include "model/hashing/PackageHashes.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+
+#include <optional>
+
+namespace provender {
+
+/// The identity of a file or package directory on disk, as the cache compares it.
+struct FileStamp
+{
+    bool isDirectory = false;
+    qint64 size = -1;        ///< file bytes, or the sum of file sizes inside a directory
+    qint64 mtimeNs = 0;      ///< st_mtim in ns since the epoch (directory: the newest entry's)
+    quint64 inode = 0;       ///< st_ino of the file or directory itself
+    QByteArray fingerprint;  ///< directory only: SHA-256 over every entry's (name, size, mtime, inode)
+
+    bool operator==(const FileStamp &other) const = default;
+};
+
+/// stat() the path (following symlinks, as the mirror scanner does) and, for a directory, every
+/// entry below it (symlinked directories are not descended into, like HashDir).
+Result<FileStamp> stampOf(const QString &path);
+
+class HashCache
+{
+public:
+    /// Does not open anything yet; `file` "" means defaultPath().
+    explicit HashCache(QString file = {});
+    ~HashCache();
+    HashCache(const HashCache &) = delete;
+    HashCache &operator=(const HashCache &) = delete;
+
+    /// QStandardPaths::CacheLocation + "/hashcache.sqlite".
+    static QString defaultPath();
+
+    /// Open (creating, or recreating a damaged file). Never fatal: false means the cache is off.
+    bool open();
+    bool isOpen() const { return m_open; }
+    QString fileName() const { return m_file; }
+    /// Why the cache is off or was recreated ("" when all went well).
+    QString warning() const { return m_warning; }
+
+    /// Load every row whose path starts with `pathPrefix` into memory, so that lookup() of many
+    /// archives under one mirror costs one range scan instead of a query each.
+    void preload(const QString &pathPrefix);
+
+    /// The cached hashes of `absolutePath` if its row's stamp equals `stamp`.
+    std::optional<PackageHashes> lookup(const QString &absolutePath, const FileStamp &stamp);
+
+    /// Queue a row; written in one transaction by flush() (called automatically every
+    /// `batchSize` rows and by the destructor).
+    void store(const QString &absolutePath, const FileStamp &stamp, const PackageHashes &hashes);
+    bool flush();
+
+    /// Rows in the database (for tests and the benchmark).
+    qint64 rowCount();
+
+private:
+    struct Row
+    {
+        FileStamp stamp;
+        PackageHashes hashes;
+    };
+    bool openConnection();
+    bool checkAndPrepareSchema();
+    void closeConnection();
+    void disable(const QString &why);
+    bool execOrWarn(const QString &sql);
+
+    QString m_file;
+    QString m_connectionName;
+    QString m_warning;
+    bool m_open = false;
+    QHash<QString, Row> m_preloaded;
+    bool m_hasPreload = false;
+    QString m_preloadPrefix;
+    struct Pending
+    {
+        QString path;
+        Row row;
+    };
+    QList<Pending> m_pending;
+    static constexpr int batchSize = 2000;
+};
+
+} // namespace provender
