@@ -24,6 +24,7 @@ struct PackageHashes
 
     HashString zh;          ///< zip only: `zh:` = SHA-256 hex of the zip file bytes
     HashString h1Zip;       ///< zip only: dirhash.HashZip — every central-directory entry, dirs as empty
+    QString h1ZipError;     ///< zip only: why h1Zip is null (Go's HashZip would fail, e.g. a directory entry with data)
     HashString h1Extracted; ///< zip: the folder terraform would extract it to; directory: HashDir
 
     bool hasDirectoryEntries = false; ///< zip: h1Zip and h1Extracted can differ (both are legitimate)

@@ -1,0 +1,469 @@
+// zh:, h1: (dirhash.HashZip) and the h1: of the extracted folder of a provider zip, from one
+// read of its entries (tofu-formats.md §3.3, §3.4, §3.5).
+//
+// QuaZip (minizip) reads the container: end-of-central-directory, zip64, the central directory
+// and each local header, which it checks against the central directory. We take the raw
+// compressed bytes of each entry from its data offset ourselves and inflate them with
+// RawInflate in 256 KiB chunks straight into SHA-256: memory stays a few hundred KiB whatever
+// the entry sizes, and no byte is copied more than once. (minizip's own raw read goes through a
+// 16 KiB buffer with a byte loop and a CRC of the compressed bytes; its zlib inflate is ~2x
+// slower than ISA-L.)
+//
+// Two h1: values come out of the same per-entry digests:
+//  - h1Zip = Go's dirhash.HashZip: every central-directory name exactly as stored, names ending
+//    in '/' hash as empty, a duplicated name gives one line per entry, all with the content of
+//    the LAST entry of that name.
+//  - h1Extracted = dirhash.HashDir of the folder terraform/tofu extract the zip to (go-getter's
+//    ZipDecompressor): directory entries (name ending in '/' or directory attributes) make no
+//    file, names are joined like filepath.Join ("a//b", "./a" -> "a/b", "a"), a later entry
+//    overwrites an earlier one of the same path.
+
+#include "model/hashing/PackageHashes.h"
+
+#include "model/core/Logging.h"
+#include "model/hashing/HashingInternal.h"
+#include "model/hashing/RawInflate.h"
+#include "model/hashing/Sha256.h"
+
+#include <quazip/quazip.h>
+#include <quazip/unzip.h>
+
+#include <QFile>
+#include <QHash>
+
+#include <memory>
+#include <vector>
+
+namespace provender {
+
+using namespace hashing_detail;
+
+namespace {
+
+struct ZipEntry
+{
+    QByteArray name;
+    quint64 compressedSize = 0;
+    quint64 uncompressedSize = 0;
+    quint32 crc = 0;
+    quint32 flags = 0;
+    quint32 method = 0;
+    bool dirByName = false; ///< name ends in '/': Go's Open() returns no data for it
+    bool dirByMode = false; ///< external attributes say directory: go-getter makes a directory
+    QByteArray digest;
+};
+
+// Go's archive/zip FileHeader.Mode(): the creator OS decides how the external attributes are read.
+bool attributesSayDirectory(quint32 versionMadeBy, quint32 externalAttrs)
+{
+    switch (versionMadeBy >> 8) {
+    case 3:  // Unix
+    case 19: // macOS
+        return ((externalAttrs >> 16) & 0xF000) == 0x4000;
+    case 0:  // FAT
+    case 11: // NTFS
+    case 14: // VFAT
+        return (externalAttrs & 0x10) != 0;
+    default:
+        return false;
+    }
+}
+
+bool isSlash(char c)
+{
+    return c == '/' || c == '\\';
+}
+
+/// Absolute (`/x`, `\x`, `C:x`) or with a `..` component (split on '/' and '\', as go-getter's
+/// containsDotDot does).
+bool isUnsafeName(const QByteArray &name)
+{
+    if (name.isEmpty())
+        return false;
+    if (isSlash(name.front()))
+        return true;
+    if (name.size() >= 2 && name.at(1) == ':' && ((name.at(0) >= 'a' && name.at(0) <= 'z') || (name.at(0) >= 'A' && name.at(0) <= 'Z')))
+        return true;
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= name.size(); ++i) {
+        if (i == name.size() || isSlash(name.at(i))) {
+            if (i - start == 2 && name.at(start) == '.' && name.at(start + 1) == '.')
+                return true;
+            start = i + 1;
+        }
+    }
+    return false;
+}
+
+/// The path, relative to the extraction folder, that filepath.Join(dst, name) gives on Unix:
+/// empty and "." components dropped, ".." pops (never above the folder; terraform refuses such
+/// archives anyway), backslashes are ordinary characters. Empty result: the folder itself.
+QByteArray extractedName(const QByteArray &name)
+{
+    QList<QByteArrayView> parts;
+    const QByteArrayView all(name);
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= all.size(); ++i) {
+        if (i < all.size() && all.at(i) != '/')
+            continue;
+        const QByteArrayView part = all.sliced(start, i - start);
+        start = i + 1;
+        if (part.isEmpty() || part == ".")
+            continue;
+        if (part == "..") {
+            if (!parts.isEmpty())
+                parts.removeLast();
+            continue;
+        }
+        parts.append(part);
+    }
+    QByteArray out;
+    out.reserve(name.size());
+    for (QByteArrayView part : std::as_const(parts)) {
+        if (!out.isEmpty())
+            out += '/';
+        out += part;
+    }
+    return out;
+}
+
+QString unzErrorText(int code)
+{
+    switch (code) {
+    case UNZ_ERRNO: return QStringLiteral("read error");
+    case UNZ_EOF: return QStringLiteral("unexpected end of file");
+    case UNZ_BADZIPFILE: return QStringLiteral("malformed zip structure");
+    case UNZ_INTERNALERROR: return QStringLiteral("internal error in the zip reader");
+    case UNZ_CRCERROR: return QStringLiteral("checksum error");
+    default: return QStringLiteral("zip reader error %1").arg(code);
+    }
+}
+
+/// An archive with no entries is just a 22-byte end record (plus its comment) at offset 0,
+/// which minizip cannot open (it takes position 0 for "no record found"). Go reads it as a zip
+/// with no files.
+bool isEmptyZip(QFile &file, qint64 fileSize)
+{
+    if (fileSize < 22 || fileSize > 22 + 0xffff || !file.seek(0))
+        return false;
+    const QByteArray head = file.read(22);
+    file.seek(0);
+    if (head.size() != 22 || !head.startsWith("PK\x05\x06"))
+        return false;
+    const auto u16 = [&](int at) { return quint32(uchar(head[at])) | (quint32(uchar(head[at + 1])) << 8); };
+    // disk numbers, entry counts, directory size and offset all zero; the comment fills the rest.
+    for (int at = 4; at < 20; at += 2) {
+        if (u16(at) != 0)
+            return false;
+    }
+    return qint64(u16(20)) == fileSize - 22;
+}
+
+Error corrupt(const QString &message)
+{
+    return makeError(ErrorCode::CorruptArchive, message);
+}
+
+Error corruptEntry(const ZipEntry &e, const QString &message)
+{
+    return corrupt(QStringLiteral("entry %1: %2").arg(displayName(e.name), message));
+}
+
+/// Reads the central directory.
+Result<std::vector<ZipEntry>> listEntries(unzFile uf)
+{
+    std::vector<ZipEntry> entries;
+    unz_global_info64 global;
+    int rc = unzGetGlobalInfo64(uf, &global);
+    if (rc != UNZ_OK)
+        return corrupt(QStringLiteral("cannot read the end of central directory record: %1").arg(unzErrorText(rc)));
+    if (global.number_entry == 0)
+        return entries;
+    entries.reserve(std::size_t(qMin<quint64>(global.number_entry, 1u << 16)));
+    std::vector<char> nameBuffer(65536 + 1);
+    for (rc = unzGoToFirstFile(uf); rc == UNZ_OK; rc = unzGoToNextFile(uf)) {
+        unz_file_info64 info;
+        rc = unzGetCurrentFileInfo64(uf, &info, nameBuffer.data(), uLong(nameBuffer.size()), nullptr, 0, nullptr, 0);
+        if (rc != UNZ_OK)
+            break;
+        ZipEntry e;
+        e.name = QByteArray(nameBuffer.data(), qsizetype(qMin<uLong>(info.size_filename, uLong(nameBuffer.size() - 1))));
+        e.compressedSize = info.compressed_size;
+        e.uncompressedSize = info.uncompressed_size;
+        e.crc = quint32(info.crc);
+        e.flags = quint32(info.flag);
+        e.method = quint32(info.compression_method);
+        e.dirByName = e.name.endsWith('/');
+        e.dirByMode = attributesSayDirectory(quint32(info.version), quint32(info.external_fa));
+        entries.push_back(std::move(e));
+    }
+    if (rc != UNZ_END_OF_LIST_OF_FILE)
+        return corrupt(QStringLiteral("cannot read the central directory (entry %1): %2").arg(entries.size() + 1).arg(unzErrorText(rc)));
+    return entries;
+}
+
+class EntryHasher
+{
+public:
+    EntryHasher(QFile &file, qint64 fileSize, ProgressTicker &ticker)
+        : m_file(file), m_fileSize(fileSize), m_ticker(ticker), m_in(new unsigned char[ChunkSize]),
+          m_out(new unsigned char[ChunkSize])
+    {
+    }
+
+    /// SHA-256 of the entry's content; the current file of `uf` must be `e`.
+    Result<QByteArray> hash(unzFile uf, const ZipEntry &e)
+    {
+        if (e.flags & 0x1)
+            return makeError(ErrorCode::Unsupported, QStringLiteral("entry %1 is encrypted").arg(displayName(e.name)));
+        if (e.method != 0 && e.method != 8) {
+            return makeError(ErrorCode::Unsupported,
+                             QStringLiteral("entry %1 uses compression method %2; only stored (0) and deflate (8) are supported")
+                                 .arg(displayName(e.name))
+                                 .arg(e.method));
+        }
+        int method = 0;
+        int level = 0;
+        // Raw open: minizip checks the local header against the central directory and tells
+        // where the compressed bytes start; we read them ourselves.
+        const int rc = unzOpenCurrentFile2(uf, &method, &level, 1);
+        if (rc != UNZ_OK)
+            return corruptEntry(e, QStringLiteral("bad local header (%1)").arg(unzErrorText(rc)));
+        const quint64 dataPos = unzGetCurrentFileZStreamPos64(uf);
+        unzCloseCurrentFile(uf);
+        if (dataPos > quint64(m_fileSize) || e.compressedSize > quint64(m_fileSize) - dataPos)
+            return corruptEntry(e, QStringLiteral("data runs past the end of the file (truncated archive?)"));
+        if (!m_file.seek(qint64(dataPos)))
+            return makeError(ErrorCode::Io, QStringLiteral("seek failed: %1").arg(m_file.errorString()));
+
+        m_sha.reset();
+        quint32 crc = 0;
+        quint64 produced = 0;
+        if (e.method == 0) {
+            if (e.compressedSize != e.uncompressedSize)
+                return corruptEntry(e, QStringLiteral("stored entry with different compressed and uncompressed sizes"));
+            quint64 left = e.compressedSize;
+            while (left > 0) {
+                Result<std::size_t> got = readInput(e, left);
+                if (!got.ok())
+                    return got.error();
+                const std::size_t n = got.value();
+                left -= n;
+                produced += n;
+                m_sha.addData(m_in.get(), n);
+                crc = RawInflate::updateCrc32(crc, m_in.get(), n);
+                if (!m_ticker.advance(qint64(n)))
+                    return cancelledError();
+            }
+        } else {
+            m_inflate.reset();
+            quint64 left = e.compressedSize;
+            for (;;) {
+                if (m_inflate.inputLeft() == 0 && left > 0) {
+                    Result<std::size_t> got = readInput(e, left);
+                    if (!got.ok())
+                        return got.error();
+                    left -= got.value();
+                    m_inflate.setInput(m_in.get(), got.value());
+                }
+                std::size_t n = 0;
+                const RawInflate::Status status = m_inflate.inflate(m_out.get(), ChunkSize, &n);
+                if (n > 0) {
+                    produced += n;
+                    // Never inflate past the declared size (Go: zip.ErrFormat); bounds zip bombs.
+                    if (produced > e.uncompressedSize)
+                        return corruptEntry(e, QStringLiteral("inflates to more than its declared size of %1 bytes").arg(e.uncompressedSize));
+                    m_sha.addData(m_out.get(), n);
+                    if (!m_ticker.advance(qint64(n)))
+                        return cancelledError();
+                }
+                if (status == RawInflate::Status::Error)
+                    return corruptEntry(e, m_inflate.errorString());
+                if (status == RawInflate::Status::StreamEnd)
+                    break;
+                if (n == 0 && m_inflate.inputLeft() == 0 && left == 0)
+                    return corruptEntry(e, QStringLiteral("compressed data ends before the end of the deflate stream"));
+            }
+            crc = m_inflate.crc32();
+        }
+        if (produced != e.uncompressedSize)
+            return corruptEntry(e, QStringLiteral("has %1 bytes, the central directory says %2").arg(produced).arg(e.uncompressedSize));
+        // Go checks the CRC when the header has one or a data descriptor follows.
+        if ((e.crc != 0 || (e.flags & 0x8)) && crc != e.crc) {
+            return corruptEntry(e, QStringLiteral("checksum error (CRC-32 %1, expected %2)")
+                                       .arg(crc, 8, 16, QLatin1Char('0'))
+                                       .arg(e.crc, 8, 16, QLatin1Char('0')));
+        }
+        QByteArray digest = m_sha.result();
+        if (digest.size() != Sha256::DigestSize)
+            return makeError(ErrorCode::Internal, QStringLiteral("SHA-256 failed"));
+        m_contentBytes += qint64(produced);
+        return digest;
+    }
+
+    qint64 contentBytes() const { return m_contentBytes; }
+
+private:
+    Result<std::size_t> readInput(const ZipEntry &e, quint64 left)
+    {
+        const qint64 want = qint64(qMin<quint64>(left, ChunkSize));
+        qint64 have = 0;
+        while (have < want) {
+            const qint64 n = m_file.read(reinterpret_cast<char *>(m_in.get()) + have, want - have);
+            if (n < 0)
+                return makeError(ErrorCode::Io, QStringLiteral("read error: %1").arg(m_file.errorString()));
+            if (n == 0)
+                return corruptEntry(e, QStringLiteral("unexpected end of file"));
+            have += n;
+        }
+        return std::size_t(have);
+    }
+
+    QFile &m_file;
+    qint64 m_fileSize;
+    ProgressTicker &m_ticker;
+    std::unique_ptr<unsigned char[]> m_in;
+    std::unique_ptr<unsigned char[]> m_out;
+    RawInflate m_inflate;
+    Sha256 m_sha;
+    qint64 m_contentBytes = 0;
+};
+
+} // namespace
+
+Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progress)
+{
+    QFile file(zipPath);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
+        return makeError(file.exists() ? ErrorCode::Io : ErrorCode::NotFound,
+                         QStringLiteral("cannot open: %1").arg(file.errorString()));
+    }
+    const qint64 fileSize = file.size();
+
+    QuaZip zip(zipPath);
+    const bool empty = isEmptyZip(file, fileSize);
+    if (!empty && !zip.open(QuaZip::mdUnzip)) {
+        const int rc = zip.getZipError();
+        if (rc == UNZ_ERRNO && fileSize > 0)
+            return makeError(ErrorCode::Io, QStringLiteral("cannot read the zip file"));
+        return corrupt(QStringLiteral("not a valid zip file (no readable end of central directory record)"));
+    }
+    unzFile uf = empty ? nullptr : zip.getUnzFile();
+    Result<std::vector<ZipEntry>> listed = empty ? std::vector<ZipEntry>() : listEntries(uf);
+    if (!listed.ok())
+        return listed.error();
+    std::vector<ZipEntry> &entries = listed.value();
+
+    PackageHashes out;
+    out.kind = PackageHashes::Kind::Zip;
+    out.fileSize = fileSize;
+    out.entryCount = int(entries.size());
+    qint64 total = fileSize;
+    for (const ZipEntry &e : entries) {
+        // dirhash refuses such names; say so before inflating anything.
+        if (e.name.contains('\n'))
+            return makeError(ErrorCode::Unsupported, newlineNameMessage());
+        if (!e.dirByName)
+            total += qint64(qMin<quint64>(e.uncompressedSize, quint64(1) << 62));
+        if (e.dirByName || e.dirByMode)
+            out.hasDirectoryEntries = true;
+        if (isUnsafeName(e.name))
+            out.unsafeNames.append(QString::fromUtf8(e.name));
+    }
+    ProgressTicker ticker(progress, total);
+
+    // zh: the whole file's bytes, one sequential pass (it is in the page cache for the next one).
+    {
+        Sha256 sha;
+        const std::unique_ptr<char[]> buffer(new char[ChunkSize]);
+        qint64 read = 0;
+        for (;;) {
+            const qint64 n = file.read(buffer.get(), qint64(ChunkSize));
+            if (n < 0)
+                return makeError(ErrorCode::Io, QStringLiteral("read error: %1").arg(file.errorString()));
+            if (n == 0)
+                break;
+            read += n;
+            sha.addData(buffer.get(), std::size_t(n));
+            if (!ticker.advance(n))
+                return cancelledError();
+        }
+        if (read != fileSize)
+            return makeError(ErrorCode::Io, QStringLiteral("the file changed size while it was read"));
+        const QByteArray digest = sha.result();
+        if (digest.size() != Sha256::DigestSize)
+            return makeError(ErrorCode::Internal, QStringLiteral("SHA-256 failed"));
+        out.zh = HashString::zh(QString::fromLatin1(digest.toHex()));
+    }
+
+    // Every entry's content, once, in central-directory order.
+    QString h1ZipProblem;
+    EntryHasher hasher(file, fileSize, ticker);
+    int rc = entries.empty() ? UNZ_OK : unzGoToFirstFile(uf);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        if (i > 0)
+            rc = unzGoToNextFile(uf);
+        if (rc != UNZ_OK)
+            return corrupt(QStringLiteral("cannot re-read the central directory: %1").arg(unzErrorText(rc)));
+        ZipEntry &e = entries[i];
+        if (e.dirByName) {
+            // Go's File.Open returns no data for these, and fails if the header claims some.
+            e.digest = Sha256::emptyDigest();
+            if (e.uncompressedSize != 0 && h1ZipProblem.isEmpty())
+                h1ZipProblem = QStringLiteral("directory entry %1 declares %2 bytes of data (Go's zip reader refuses to open it)")
+                                   .arg(displayName(e.name))
+                                   .arg(e.uncompressedSize);
+            continue;
+        }
+        Result<QByteArray> digest = hasher.hash(uf, e);
+        if (!digest.ok())
+            return digest.error();
+        e.digest = std::move(digest).value();
+    }
+    out.contentBytes = hasher.contentBytes();
+    if (!ticker.finish())
+        return cancelledError();
+
+    // h1Zip: every name as stored, each with the content of the last entry of that name.
+    QHash<QByteArray, const QByteArray *> lastByName;
+    lastByName.reserve(qsizetype(entries.size()));
+    for (const ZipEntry &e : entries)
+        lastByName.insert(e.name, &e.digest);
+    if (h1ZipProblem.isEmpty()) {
+        QList<DirhashEntry> lines;
+        lines.reserve(qsizetype(entries.size()));
+        for (const ZipEntry &e : entries)
+            lines.append(DirhashEntry{e.name, *lastByName.value(e.name)});
+        Result<HashString> h1 = dirhash1(std::move(lines));
+        if (!h1.ok())
+            return h1.error();
+        out.h1Zip = h1.value();
+    } else {
+        out.h1ZipError = h1ZipProblem;
+    }
+
+    // h1Extracted: the files go-getter would write, later entries overwriting earlier ones.
+    QHash<QByteArray, const QByteArray *> extracted;
+    extracted.reserve(qsizetype(entries.size()));
+    for (const ZipEntry &e : entries) {
+        if (e.dirByName || e.dirByMode)
+            continue;
+        const QByteArray path = extractedName(e.name);
+        if (!path.isEmpty())
+            extracted.insert(path, &e.digest);
+    }
+    QList<DirhashEntry> files;
+    files.reserve(extracted.size());
+    for (auto it = extracted.cbegin(); it != extracted.cend(); ++it)
+        files.append(DirhashEntry{it.key(), *it.value()});
+    Result<HashString> h1 = dirhash1(std::move(files));
+    if (!h1.ok())
+        return h1.error();
+    out.h1Extracted = h1.value();
+
+    qCDebug(lcHash) << "hashed zip" << zipPath << out.entryCount << "entries," << out.contentBytes << "bytes with"
+                    << RawInflate::backendName() << out.h1Extracted.toString();
+    return out;
+}
+
+} // namespace provender
