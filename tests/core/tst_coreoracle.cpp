@@ -1,0 +1,403 @@
+// Cross-check of Version, VersionConstraints and ProviderAddress against the real `terraform`
+// (v1.11): we write a .terraform.lock.hcl whose entries are the inputs, run `terraform init` on an
+// empty configuration (no provider is needed, so nothing is downloaded; the CLI config also points
+// any installation at 127.0.0.1) and read its JSON diagnostics:
+//   * "... is invalid: <parser error>."        -> we must reject with the same text;
+//   * "... must be written in normalized form: "<c>"." / "must be written as "<c>"" -> we must
+//     accept and print <c>;
+//   * nothing                                  -> we must accept, and the input is canonical.
+// Terraform differs from OpenTofu in a few known places, so inputs that touch them are not sent:
+// a `v` in versions/constraints (Terraform has go-versions v1.0.2, OpenTofu v1.0.3), the default
+// registry host (we parse with registry.terraform.io here), `opentofu-` type prefixes and the
+// `opentofu.org/builtin` host. Numbers over uint64 are not sent either (go-versions panics).
+
+#include "model/core/ProviderAddress.h"
+#include "model/core/Version.h"
+#include "model/core/VersionConstraints.h"
+#include "tests/support/TestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace provender;
+
+// QVERIFY2 with a message built by QStringBuilder.
+#define CHECK(cond, message) QVERIFY2(cond, QByteArray(message).constData())
+
+namespace {
+
+struct Diagnostic
+{
+    QString summary;
+    QString detail;
+};
+
+/// HCL quoted-string escaping for the inputs we write.
+QString hclQuote(const QString &s)
+{
+    QString out = QStringLiteral("\"");
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        const QChar c = s[i];
+        if (c == QLatin1Char('"') || c == QLatin1Char('\\')) {
+            out += QLatin1Char('\\');
+            out += c;
+        } else if (c == QLatin1Char('\n')) {
+            out += QStringLiteral("\\n");
+        } else if (c == QLatin1Char('\t')) {
+            out += QStringLiteral("\\t");
+        } else if (c == QLatin1Char('\r')) {
+            out += QStringLiteral("\\r");
+        } else if ((c == QLatin1Char('$') || c == QLatin1Char('%')) && i + 1 < s.size() && s[i + 1] == QLatin1Char('{')) {
+            out += c;
+            out += c;
+        } else if (c.unicode() < 0x20) {
+            out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+        } else {
+            out += c;
+        }
+    }
+    return out + QLatin1Char('"');
+}
+
+/// Undo Go's %q for the simple strings Terraform quotes in its details.
+QString goUnquote(const QString &s)
+{
+    QString out;
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        if (s[i] == QLatin1Char('\\') && i + 1 < s.size()) {
+            const QChar n = s[++i];
+            if (n == QLatin1Char('t'))
+                out += QLatin1Char('\t');
+            else if (n == QLatin1Char('n'))
+                out += QLatin1Char('\n');
+            else if (n == QLatin1Char('u') && i + 4 < s.size()) {
+                out += QChar(s.mid(i + 1, 4).toUShort(nullptr, 16));
+                i += 4;
+            } else
+                out += n;
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+
+class LockFileRun
+{
+public:
+    /// Adds a provider block; returns the line numbers of (header, version, constraints).
+    void add(const QString &label, const QString &version, const QString *constraints, int *headerLine,
+             int *versionLine, int *constraintsLine)
+    {
+        m_text += QStringLiteral("provider %1 {\n").arg(hclQuote(label));
+        *headerLine = ++m_line;
+        m_text += QStringLiteral("  version = %1\n").arg(hclQuote(version));
+        *versionLine = ++m_line;
+        if (constraints) {
+            m_text += QStringLiteral("  constraints = %1\n").arg(hclQuote(*constraints));
+            *constraintsLine = ++m_line;
+        }
+        m_text += QStringLiteral("}\n");
+        ++m_line;
+    }
+
+    /// Runs terraform; returns diagnostics by start line, or an error text.
+    QString run(QMultiHash<int, Diagnostic> *out)
+    {
+        QTemporaryDir dir;
+        if (!dir.isValid())
+            return QStringLiteral("no temporary directory");
+        const QString cli = dir.filePath(QStringLiteral("cli.tfrc"));
+        auto write = [](const QString &path, const QByteArray &data) {
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+        };
+        if (!write(cli, "provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:9/\"\n  }\n}\n"
+                        "disable_checkpoint = true\n")
+            || !write(dir.filePath(QStringLiteral("main.tf")), QByteArray())
+            || !write(dir.filePath(QStringLiteral(".terraform.lock.hcl")), m_text.toUtf8())) {
+            return QStringLiteral("cannot write the test files");
+        }
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli);
+        env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
+        env.insert(QStringLiteral("HOME"), dir.path());
+        env.insert(QStringLiteral("TF_IN_AUTOMATION"), QStringLiteral("1"));
+        env.remove(QStringLiteral("TF_PLUGIN_CACHE_DIR"));
+        env.remove(QStringLiteral("TF_DATA_DIR"));
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(dir.path());
+        p.start(test::terraformPath(), {QStringLiteral("init"), QStringLiteral("-backend=false"),
+                                        QStringLiteral("-input=false"), QStringLiteral("-no-color"),
+                                        QStringLiteral("-json")});
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            p.waitForFinished();
+            return QStringLiteral("terraform did not finish");
+        }
+        const QByteArray stdOut = p.readAllStandardOutput();
+        for (const QByteArray &line : stdOut.split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.value(QStringLiteral("type")).toString() != QLatin1StringView("diagnostic"))
+                continue;
+            const QJsonObject d = o.value(QStringLiteral("diagnostic")).toObject();
+            const int ln = d.value(QStringLiteral("range")).toObject().value(QStringLiteral("start")).toObject()
+                               .value(QStringLiteral("line")).toInt();
+            out->insert(ln, Diagnostic{d.value(QStringLiteral("summary")).toString(),
+                                       d.value(QStringLiteral("detail")).toString()});
+        }
+        if (out->isEmpty() && p.exitCode() != 0)
+            return QStringLiteral("terraform failed without diagnostics: ") + QString::fromUtf8(p.readAllStandardError());
+        return {};
+    }
+
+private:
+    QString m_text = QStringLiteral("# test\n");
+    int m_line = 1;
+};
+
+QList<Diagnostic> diagnosticsAt(const QMultiHash<int, Diagnostic> &all, int line)
+{
+    return all.values(line);
+}
+
+/// "... invalid: <msg>." -> msg; "... normalized form: "<c>"." -> c (in *canonical).
+bool readValueDiagnostics(const QList<Diagnostic> &diags, QString *error, QString *canonical)
+{
+    static const QRegularExpression invalidRe(QStringLiteral("^.* (?:is|are) invalid: (.*)\\.$"),
+                                              QRegularExpression::DotMatchesEverythingOption);
+    static const QRegularExpression normalRe(QStringLiteral("must be written in normalized form: \"(.*)\"\\.$"),
+                                             QRegularExpression::DotMatchesEverythingOption);
+    bool any = false;
+    for (const Diagnostic &d : diags) {
+        if (const auto m = invalidRe.match(d.detail); m.hasMatch()) {
+            *error = m.captured(1);
+            any = true;
+        } else if (const auto n = normalRe.match(d.detail); n.hasMatch()) {
+            *canonical = goUnquote(n.captured(1));
+            any = true;
+        }
+    }
+    return any;
+}
+
+const char *const kVersions[] = {
+    "1.2.3", "1", "1.1", "1.0.0.0", "1.0.0-beta2", "1.0-beta2", "1.0.0-beta.2", "1.0.0+foo", "1.0.0+foo.bar",
+    "1.0.0-beta1+foo.bar", "> 1.1.1", "garbage", "& 1.1.0", "1.*.*", "1.0.x", "1.0 || 2.0", "1.0.0, 2.0.0",
+    "1.0.0 - 2.0.0", "", "   ", " 1.2.3", "1.2.3 ", "1.0_1", "=1.2.3", ">=1.2.3", "x", "1.2.X", "1.2.*", "2.0",
+    "01.02.003", "1.02", "1.2.3-", "1.2.3+", "1.2.3-a..b", "1.2.3-01", "1.0.0-BETA+Build.7", "0.1.0-alpha.2",
+    "1.0.0+build.1", "18446744073709551615.0.0", "1.", "1.2.3-beta+", "1..2", "1.2.3-\xc3\xbc", "&1", "1.2.3-_x",
+    "\t1.2.3", "0.0.0", "00001", "1.2.3.", "1.2.3+-", "1.2.3-+", "*", "X.1", "1.2.3 || 4", "1.2.3,4", "!1.0",
+    "~>1.0", "^1.0", "<1.0", "1.0.0-rc.1+b.2", "\xc2\xa0" "1.0", "1.0\xc2\xa0", "-1.0", "+1.0", "1.0-", "1.0+x+y",
+    "1.0.0-x.y.z.1", "\xe2\x80\x83", "1.2.3-a\"b",
+};
+
+const char *const kConstraints[] = {
+    // tofu-formats.md §2.6, every vector
+    "1.2.3", "1.2.3-beta+foo.bar", ">= 3", "~> 3", "~> 3.0", "~> 3.0.0",
+    "> 1.0.0, < 1.0.0, >= 1.0.0, <= 1.0.0, != 1.0.0", ">= 3.0, < 4.0", ">= 1.2.3, 1.2.3, ~> 1.2, 1.2.3",
+    ">= 2.68, >= 2.68.0",
+    "< 1.2.3, <= 1.2.3, != 1.2.3, 1.2.3+local.2, 1.2.3+local.1, = 1.2.4, = 1.2.3, > 2, > 1.2.3, >= 1.2.3, ~> 1.2.3, "
+    "~> 1.2",
+    "~> 1.2, >= 1.2, 1.2.4", ">= 2, >= 1.2, < 1.3", "1.2", "~> 1",
+    // errors (§2.6 and go-versions tables)
+    "=> 1.0", "=< 1.0", "^1.0", "~ 1.0", "~>  1.0", "1.*", "1.2.x", ">= 1.0 < 2", "1.0.0.0", "=  1.1.1", "& 1.1.0",
+    " 1.0 ||  2.0",
+    // quirks of the scanner and the canonical sort
+    "", "   ", "garbage", "~> ,", ">=", "=", ">= ,1.0", "1.0,,2.0", ", 1.0", "1.0,", "~> 1.2-beta",
+    "~>1.0, ~> 1.0.0, ~> 1", "= 1.2", ">= 1.0+meta, >= 1.0", "!=1.2.3-rc.1", ">=1.0 <2.0", ">=garbage",
+    "> 1.0.0-beta, >1.0.0-alpha.1", "1.0.0-beta.11, 1.0.0-beta.2, 1.0.0-rc, 1.0.0-alpha.1",
+    "1.2.3+b, 1.2.3+a.1, 1.2.3+a, 1.2.3, 1.2.3+1", "~> 0", "< 0.0.1-0", "\t>= 1.0\n", ">= 1.0,\t< 2", "1.0-beta",
+    "~>1.2.3-rc.1+x", "!1.0", "> = 1.0", "1 2", "1.0.0 - 2.0.0", "1.0.0garbage", ">= 1.0, garbage", "*",
+    ">= 1.0\xc2\xa0", "\xc2\xa0>= 1.0", ">=\xc2\xa0" "1.0", "1.0.0-\xc3\xbc", "= 1.0, = 1.0.0, =1, 1.0.0",
+    "~> 1.0.0-beta, ~> 1.0-beta", "<= 0, < 0, != 0",
+};
+
+const char *const kLabels[] = {
+    "registry.terraform.io/hashicorp/aws", "hashicorp/aws", "aws", "AWS", "Registry.Terraform.io/hashicorp/d",
+    "registry.terraform.io:443/hashicorp/e", "CAF\xc3\x89.fr:0443/a/b", "caf\xc3\xa9.fr/a/b", "xn--caf-dma.fr/a/b",
+    "XN--caf-dma.fr/a/b", "example.com:08443/a/b", "example.com:8443/a/b", "example.com:-1/a/b",
+    "example.com:+80/a/b", "example.com:65536/a/b", "example.com:boo/a/b", "a..b/x/y", "a./x/y", "a../x/y", ".a/x/y",
+    "\xef\xbc\xa5\xef\xbc\xb8\xef\xbc\xa1\xef\xbc\xad\xef\xbc\xb0\xef\xbc\xac\xef\xbc\xa5.com/\xef\xbc\xa1\xef\xbc\xa2"
+    "\xef\xbc\xa3/\xef\xac\x81le",
+    "stra\xc3\x9f" "e.de/stra\xc3\x9f" "e/x", "\xd0\x98\xd1\x81\xd0\xbf\xd1\x8b\xd1\x82\xd0\xb0\xd0\xbd\xd0\xb8\xd0\xb5"
+    ".com/\xd0\x98\xd1\x81\xd0\xbf\xd1\x8b\xd1\x82\xd0\xb0\xd0\xbd\xd0\xb8\xd0\xb5/x",
+    "mu\xcc\x88nchen.de/a/b", "foo_bar.com/a/b", "a/foo_bar", "-/aws", "registry.terraform.io/-/aws",
+    "example.com/-/aws", "terraform.io/builtin/terraform", "terraform.io/test/x", "this/one/okay",
+    "a/terraform-provider-aws", "a/terraform-aws", "a/b/c/d", "ab\xe2\x80\x8d" "cd/x", "a\xe3\x80\x82" "b/x/y",
+    "localhost:8080/foo/bar", "http:80/a/b", "https://example.com/a/b", "Caf\xc3\xa9/Caf\xc3\xa9", "a b/x",
+    "ab--cd/x", "-foo/x", "foo-/x", "x/-foo", "a/b.c", "a-.com/x/y", "ab--c.com/x/y", "", "/", "a/", "a//b",
+    "\xe2\x80\xae" "abc/x", "a\xc2\xad" "b/x", "A\xcc\x8a/x", "\xe2\x84\xab/x", "xn--zca/x", "x/y:z",
+};
+
+} // namespace
+
+class TestCoreOracle : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (test::terraformPath().isEmpty())
+            QSKIP("terraform is not on PATH: this cross-check needs the real terraform (v1.11)");
+    }
+
+    void versionsAndConstraints()
+    {
+        LockFileRun run;
+        QList<std::pair<QString, int>> versions, constraints;
+        int n = 0;
+        for (const char *v : kVersions) {
+            int header = 0, versionLine = 0, unused = 0;
+            run.add(QStringLiteral("registry.terraform.io/oracle/v%1").arg(n++), QString::fromUtf8(v), nullptr, &header,
+                    &versionLine, &unused);
+            versions.append({QString::fromUtf8(v), versionLine});
+        }
+        for (const char *c : kConstraints) {
+            const QString text = QString::fromUtf8(c);
+            int header = 0, versionLine = 0, constraintsLine = 0;
+            run.add(QStringLiteral("registry.terraform.io/oracle/c%1").arg(n++), QStringLiteral("1.0.0"), &text, &header,
+                    &versionLine, &constraintsLine);
+            constraints.append({text, constraintsLine});
+        }
+        QMultiHash<int, Diagnostic> diags;
+        const QString failure = run.run(&diags);
+        CHECK(failure.isEmpty(), qPrintable(failure));
+        QVERIFY(!diags.isEmpty()); // some inputs are invalid, so terraform must have said something
+
+        int checked = 0;
+        for (const auto &[input, line] : std::as_const(versions)) {
+            QString error, canonical;
+            readValueDiagnostics(diagnosticsAt(diags, line), &error, &canonical);
+            const Result<Version> ours = Version::parse(input);
+            const QByteArray what = "version " + gocompatQuote(input);
+            if (!error.isEmpty()) {
+                CHECK(!ours.ok(), what + " accepted, terraform: " + error.toUtf8());
+                CHECK(ours.error().message == error, what + ": we say " + ours.error().message.toUtf8()
+                                                            + ", terraform says " + error.toUtf8());
+            } else if (!canonical.isEmpty()) {
+                CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
+                CHECK(ours->toString() == canonical, what + ": we print " + ours->toString().toUtf8()
+                                                            + ", terraform " + canonical.toUtf8());
+                QVERIFY(!Version::isCanonical(input));
+            } else {
+                CHECK(ours.ok() && ours->toString() == input, what + " is canonical for terraform");
+                QVERIFY(Version::isCanonical(input));
+            }
+            ++checked;
+        }
+        for (const auto &[input, line] : std::as_const(constraints)) {
+            QString error, canonical;
+            const bool any = readValueDiagnostics(diagnosticsAt(diags, line), &error, &canonical);
+            const Result<VersionConstraints> ours = VersionConstraints::parse(input);
+            const QByteArray what = "constraints " + gocompatQuote(input);
+            if (!error.isEmpty()) {
+                CHECK(!ours.ok(), what + " accepted, terraform: " + error.toUtf8());
+                CHECK(ours.error().message == error, what + ": we say " + ours.error().message.toUtf8()
+                                                            + ", terraform says " + error.toUtf8());
+            } else if (any) {
+                CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
+                CHECK(ours->toString() == canonical, what + ": we print " + ours->toString().toUtf8()
+                                                            + ", terraform " + canonical.toUtf8());
+            } else {
+                CHECK(ours.ok() && ours->toString() == input, what + " is canonical for terraform");
+            }
+            ++checked;
+        }
+        QCOMPARE(checked, int(std::size(kVersions) + std::size(kConstraints)));
+    }
+
+    void providerLabels()
+    {
+        // Labels that normalize to the same address would be "Duplicate provider lock": spread them
+        // over several runs (grouped by our own normalization; a wrong grouping shows up as an
+        // unexpected diagnostic and fails the test).
+        QList<QStringList> batches;
+        QList<QSet<QString>> seen;
+        for (const char *l : kLabels) {
+            const QString label = QString::fromUtf8(l);
+            const Result<ProviderAddress> a = ProviderAddress::parse(label, kTerraformRegistryHost);
+            const QString key = a.ok() ? a->toString() : QStringLiteral("\x01") + label;
+            qsizetype i = 0;
+            while (i < batches.size() && seen[i].contains(key))
+                ++i;
+            if (i == batches.size()) {
+                batches.append(QStringList());
+                seen.append(QSet<QString>());
+            }
+            batches[i].append(label);
+            seen[i].insert(key);
+        }
+        static const QRegularExpression asRe(QStringLiteral("must be written as \"(.*)\", the fully-qualified"),
+                                             QRegularExpression::DotMatchesEverythingOption);
+        int checked = 0;
+        for (const QStringList &batch : std::as_const(batches)) {
+            LockFileRun run;
+            QList<std::pair<QString, int>> lines;
+            for (const QString &label : batch) {
+                int header = 0, versionLine = 0, unused = 0;
+                run.add(label, QStringLiteral("1.0.0"), nullptr, &header, &versionLine, &unused);
+                lines.append({label, header});
+            }
+            QMultiHash<int, Diagnostic> diags;
+            const QString failure = run.run(&diags);
+            CHECK(failure.isEmpty(), qPrintable(failure));
+            for (const auto &[label, line] : std::as_const(lines)) {
+                const Result<ProviderAddress> ours = ProviderAddress::parse(label, kTerraformRegistryHost);
+                const QByteArray what = "label " + gocompatQuote(label);
+                const QList<Diagnostic> here = diagnosticsAt(diags, line);
+                if (here.isEmpty()) {
+                    CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
+                    CHECK(ours->toString() == label, what + " printed as " + ours->toString().toUtf8());
+                    QVERIFY(!ours->isBuiltIn() && !ours->isLegacy());
+                }
+                for (const Diagnostic &d : here) {
+                    if (d.summary == QLatin1StringView("Invalid provider source address")) {
+                        if (d.detail.startsWith(QLatin1StringView("Cannot lock a version for built-in provider"))) {
+                            CHECK(ours.ok() && ours->isBuiltIn(), what + " should be built-in");
+                        } else if (d.detail.contains(QLatin1StringView("is a special provider that is not eligible"))) {
+                            CHECK(ours.ok() && ours->isLegacy(), what + " should be legacy");
+                        } else {
+                            CHECK(!ours.ok(), what + " accepted as " + (ours.ok() ? ours->toString().toUtf8() : ""));
+                        }
+                    } else if (d.summary == QLatin1StringView("Non-normalized provider source address")) {
+                        const auto m = asRe.match(d.detail);
+                        QVERIFY(m.hasMatch());
+                        const QString canonical = goUnquote(m.captured(1));
+                        CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
+                        CHECK(ours->toString() == canonical, what + ": we print " + ours->toString().toUtf8()
+                                                                    + ", terraform " + canonical.toUtf8());
+                        QVERIFY(canonical != label);
+                    } else {
+                        QFAIL(QByteArray(what + " unexpected diagnostic: " + d.summary.toUtf8() + ": " + d.detail.toUtf8()).constData());
+                    }
+                }
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, int(std::size(kLabels)));
+    }
+
+private:
+    static QByteArray gocompatQuote(const QString &s)
+    {
+        QByteArray out = "\"";
+        for (const QChar c : s) {
+            if (c.unicode() < 0x20 || c.unicode() > 0x7e)
+                out += "\\u" + QByteArray::number(c.unicode(), 16).rightJustified(4, '0');
+            else
+                out += char(c.unicode());
+        }
+        return out + '"';
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCoreOracle)
+#include "tst_coreoracle.moc"
