@@ -28,6 +28,10 @@ struct PackageHashes
     HashString h1Extracted; ///< zip: the folder terraform would extract it to; directory: HashDir
 
     bool hasDirectoryEntries = false; ///< zip: h1Zip and h1Extracted can differ (both are legitimate)
+    /// zip: why terraform/tofu would refuse to install (extract) this archive, e.g.
+    /// `entry contains '..': ../x`, `empty archive`, a path that is both a file and a directory.
+    /// Empty when it extracts. h1Extracted is still computed (names cleaned, `..` never escaping).
+    QString extractionProblem;
     QStringList unsafeNames;          ///< zip entry names with `..` components or absolute paths (hashed as names, flagged)
     qint64 fileSize = 0;              ///< bytes of the zip file (0 for a directory)
     qint64 contentBytes = 0;          ///< uncompressed bytes hashed

@@ -30,6 +30,7 @@
 
 #include <QFile>
 #include <QHash>
+#include <QSet>
 
 #include <memory>
 #include <vector>
@@ -74,6 +75,20 @@ bool isSlash(char c)
     return c == '/' || c == '\\';
 }
 
+/// go-getter's containsDotDot: a ".." component, components split on '/' and '\'.
+bool containsDotDot(const QByteArray &name)
+{
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= name.size(); ++i) {
+        if (i == name.size() || isSlash(name.at(i))) {
+            if (i - start == 2 && name.at(start) == '.' && name.at(start + 1) == '.')
+                return true;
+            start = i + 1;
+        }
+    }
+    return false;
+}
+
 /// Absolute (`/x`, `\x`, `C:x`) or with a `..` component (split on '/' and '\', as go-getter's
 /// containsDotDot does).
 bool isUnsafeName(const QByteArray &name)
@@ -84,15 +99,7 @@ bool isUnsafeName(const QByteArray &name)
         return true;
     if (name.size() >= 2 && name.at(1) == ':' && ((name.at(0) >= 'a' && name.at(0) <= 'z') || (name.at(0) >= 'A' && name.at(0) <= 'Z')))
         return true;
-    qsizetype start = 0;
-    for (qsizetype i = 0; i <= name.size(); ++i) {
-        if (i == name.size() || isSlash(name.at(i))) {
-            if (i - start == 2 && name.at(start) == '.' && name.at(start + 1) == '.')
-                return true;
-            start = i + 1;
-        }
-    }
-    return false;
+    return containsDotDot(name);
 }
 
 /// The path, relative to the extraction folder, that filepath.Join(dst, name) gives on Unix:
@@ -443,14 +450,36 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
     }
 
     // h1Extracted: the files go-getter would write, later entries overwriting earlier ones.
+    // Whatever go-getter would refuse is noted in extractionProblem (its wording where it has one).
     QHash<QByteArray, const QByteArray *> extracted;
+    QSet<QByteArray> directories;
     extracted.reserve(qsizetype(entries.size()));
     for (const ZipEntry &e : entries) {
-        if (e.dirByName || e.dirByMode)
-            continue;
+        if (out.extractionProblem.isEmpty() && containsDotDot(e.name))
+            out.extractionProblem = QStringLiteral("entry contains '..': %1").arg(QString::fromUtf8(e.name));
         const QByteArray path = extractedName(e.name);
-        if (!path.isEmpty())
-            extracted.insert(path, &e.digest);
+        for (qsizetype slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
+            directories.insert(path.left(slash));
+        if (e.dirByName || e.dirByMode) {
+            directories.insert(path);
+            continue;
+        }
+        if (path.isEmpty()) {
+            if (out.extractionProblem.isEmpty())
+                out.extractionProblem = QStringLiteral("entry %1 would be written over the package folder itself").arg(displayName(e.name));
+            continue;
+        }
+        extracted.insert(path, &e.digest);
+    }
+    if (entries.empty())
+        out.extractionProblem = QStringLiteral("empty archive");
+    if (out.extractionProblem.isEmpty()) {
+        for (auto it = extracted.cbegin(); it != extracted.cend(); ++it) {
+            if (directories.contains(it.key())) {
+                out.extractionProblem = QStringLiteral("%1 is both a file and a directory").arg(displayName(it.key()));
+                break;
+            }
+        }
     }
     QList<DirhashEntry> files;
     files.reserve(extracted.size());

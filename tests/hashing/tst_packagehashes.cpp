@@ -256,6 +256,7 @@ private Q_SLOTS:
         QTest::addColumn<bool>("utf8Flag");
         QTest::addColumn<bool>("hasDirs");
         QTest::addColumn<QStringList>("unsafe");
+        QTest::addColumn<QString>("problem"); // extractionProblem: what terraform refuses (tests/interop)
 
         using Z = ZipEntrySpec;
         const QByteArray bin = pseudoBinary(300000, 1);
@@ -263,42 +264,43 @@ private Q_SLOTS:
             << QList<Z>{Z::directory("docs/"), Z::file("docs/README.md", "# readme\n"), Z::directory("docs/deep/"),
                         Z::directory("docs/deep/er/"), Z::file("docs/deep/er/x.txt", "x"),
                         Z::executable("terraform-provider-x_v1.0.0", bin)}
-            << false << true << QStringList();
-        QTest::newRow("only directories") << QList<Z>{Z::directory("a/"), Z::directory("a/b/")} << false << true << QStringList();
+            << false << true << QStringList() << QString();
+        QTest::newRow("only directories") << QList<Z>{Z::directory("a/"), Z::directory("a/b/")} << false << true << QStringList() << QString();
         QTest::newRow("utf-8 and emoji, flag set")
             << QList<Z>{Z::file("données/été.txt", "é"), Z::file("🚀/🦀.bin", bin.left(5000)), Z::file("日本語", "")} << true
-            << false << QStringList();
+            << false << QStringList() << QString();
         QTest::newRow("utf-8 bytes, no flag")
-            << QList<Z>{Z::file("données/été.txt", "é"), Z::file("🚀", "rocket")} << false << false << QStringList();
+            << QList<Z>{Z::file("données/été.txt", "é"), Z::file("🚀", "rocket")} << false << false << QStringList() << QString();
         QTest::newRow("sort-order stress")
             << QList<Z>{Z::file("a", "1"),   Z::file("a.b", "2"), Z::file("a/b", "3"), Z::file("a-b", "4"),
                         Z::file("A", "5"),   Z::file("a b", "6"), Z::file("a_b", "7"), Z::file("a~", "8"),
                         Z::file("ab", "9"),  Z::file("a\tb", "10"), Z::file("\xc3\xa9", "11"), Z::file("z", "12")}
-            << false << false << QStringList();
+            << false << false << QStringList() << QStringLiteral("\"a\" is both a file and a directory");
         QTest::newRow("stored and deflated, empty files")
             << QList<Z>{Z::file("empty-stored", "", Z::Store), Z::file("empty-deflated", "", Z::Deflate),
                         Z::file("big-stored", bin, Z::Store), Z::file("big-deflated", bin, Z::Deflate),
                         Z{"level0", bin.left(70000), Z::Deflate, 0100644, 0}, Z{"level9", bin.left(70000), Z::Deflate, 0100644, 9}}
-            << false << false << QStringList();
+            << false << false << QStringList() << QString();
         QTest::newRow("duplicates: last wins")
             << QList<Z>{Z::file("dup", "first"), Z::file("other", "o"), Z::file("dup", "second, longer"), Z::file("dup", "third")}
-            << false << false << QStringList();
+            << false << false << QStringList() << QString();
         QTest::newRow("names that clean to the same path")
             << QList<Z>{Z::file("a/b", "1"), Z::file("a//b", "2"), Z::file("./a/b", "3"), Z::file("c", "4")} << false << false
-            << QStringList();
+            << QStringList() << QString();
         QTest::newRow("backslashes are plain characters")
-            << QList<Z>{Z::file("dir\\file.txt", "bs"), Z::file("dir/file.txt", "fs")} << false << false << QStringList();
+            << QList<Z>{Z::file("dir\\file.txt", "bs"), Z::file("dir/file.txt", "fs")} << false << false << QStringList() << QString();
         QTest::newRow("unsafe names are hashed as names")
             << QList<Z>{Z::file("../evil", "e"), Z::file("/abs/path", "a"), Z::file("ok/../../up", "u"),
                         Z::file("..\\win", "w"), Z::file("C:\\x", "c"), Z::file("fine..name", "f"), Z::file("..hidden", "h")}
             << false << false
             << QStringList{QStringLiteral("../evil"), QStringLiteral("/abs/path"), QStringLiteral("ok/../../up"),
-                           QStringLiteral("..\\win"), QStringLiteral("C:\\x")};
+                           QStringLiteral("..\\win"), QStringLiteral("C:\\x")}
+            << QStringLiteral("entry contains '..': ../evil");
         QTest::newRow("directory by attributes only")
-            << QList<Z>{Z{"looks-like-a-file", {}, Z::Store, 040755, 0}, Z::file("real", "r")} << false << true << QStringList();
+            << QList<Z>{Z{"looks-like-a-file", {}, Z::Store, 040755, 0}, Z::file("real", "r")} << false << true << QStringList() << QString();
         QTest::newRow("symlink entry (target text is the content)")
-            << QList<Z>{Z{"link", "target", Z::Store, 0120777, 0}, Z::file("target", "t")} << false << false << QStringList();
-        QTest::newRow("hidden files") << QList<Z>{Z::file(".hidden", "h"), Z::file(".d/.e", "e")} << false << false << QStringList();
+            << QList<Z>{Z{"link", "target", Z::Store, 0120777, 0}, Z::file("target", "t")} << false << false << QStringList() << QString();
+        QTest::newRow("hidden files") << QList<Z>{Z::file(".hidden", "h"), Z::file(".d/.e", "e")} << false << false << QStringList() << QString();
     }
 
     void awkwardZips()
@@ -307,6 +309,7 @@ private Q_SLOTS:
         QFETCH(bool, utf8Flag);
         QFETCH(bool, hasDirs);
         QFETCH(QStringList, unsafe);
+        QFETCH(QString, problem);
 
         const QString zipPath = newPath(QStringLiteral(".zip"));
         QString error;
@@ -324,6 +327,7 @@ private Q_SLOTS:
         QCOMPARE(z->hasDirectoryEntries, hasDirs);
         QCOMPARE(z->unsafeNames, unsafe);
         QVERIFY(z->h1ZipError.isEmpty());
+        QCOMPARE(z->extractionProblem, problem);
         if (!hasDirs && QTest::currentDataTag() == QByteArrayView("stored and deflated, empty files"))
             QCOMPARE(z->h1Zip, z->h1Extracted);
         if (hasDirs)
@@ -477,6 +481,20 @@ private Q_SLOTS:
         QCOMPARE(z->h1Zip.toString(), QStringLiteral("h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="));
         QCOMPARE(z->h1Extracted.toString(), QStringLiteral("h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="));
         QCOMPARE(z->entryCount, 0);
+        QCOMPARE(z->extractionProblem, QStringLiteral("empty archive"));
+    }
+
+    void fileAndDirectoryClash()
+    {
+        for (const auto &entries : {QList<ZipEntrySpec>{ZipEntrySpec::file("a", "1"), ZipEntrySpec::file("a/b", "2")},
+                                    QList<ZipEntrySpec>{ZipEntrySpec::file("a/b", "2"), ZipEntrySpec::file("a", "1")},
+                                    QList<ZipEntrySpec>{ZipEntrySpec::directory("a/"), ZipEntrySpec::file("a", "1")}}) {
+            const QString path = newPath(QStringLiteral(".zip"));
+            QVERIFY(provender::test::writeZip(path, entries));
+            const Result<PackageHashes> z = hashZip(path);
+            QVERIFY(z.ok());
+            QCOMPARE(z->extractionProblem, QStringLiteral("\"a\" is both a file and a directory"));
+        }
     }
 
     void mutatedZipsNeverCrash()
