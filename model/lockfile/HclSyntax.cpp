@@ -687,7 +687,7 @@ QString decodeLiteral(const QByteArray &data, const Token &tok, bool quoted, QLi
 
 // ---- Parser -------------------------------------------------------------------------------
 
-constexpr int kMaxDepth = 200;
+constexpr int kMaxDepth = 500;
 
 class Parser
 {
@@ -1154,13 +1154,14 @@ public:
 private:
     Expr parseConditional()
     {
-        const int before = int(diags.size());
+        int before = int(diags.size());
         Expr cond = parseBinary();
         if (m_recovery && int(diags.size()) > before)
             return cond;
         if (peek().type != Tok::Question)
             return cond;
         read();
+        before = int(diags.size());
         Expr trueExpr = parseExpression();
         if (m_recovery && int(diags.size()) > before)
             return cond;
@@ -1171,11 +1172,12 @@ private:
             return cond;
         }
         read();
+        before = int(diags.size());
         Expr falseExpr = parseExpression();
         if (m_recovery && int(diags.size()) > before)
             return cond;
         Expr e;
-        e.kind = Expr::Kind::Operation;
+        e.kind = Expr::Kind::Conditional;
         e.span = between(cond.span, falseExpr.span);
         e.children.push_back(std::move(cond));
         e.children.push_back(std::move(trueExpr));
@@ -1196,21 +1198,23 @@ private:
 
     Expr parseBinary()
     {
-        const int before = int(diags.size());
+        int before = int(diags.size());
         Expr lhs = parseWithTraversals();
         if (m_recovery && int(diags.size()) > before)
             return lhs;
         while (isBinaryOperator(peek())) {
-            read();
+            const Token op = read();
+            before = int(diags.size());
             Expr rhs = parseWithTraversals();
+            if (m_recovery && int(diags.size()) > before)
+                return lhs; // like hclsyntax: a broken operand drops the operation
             Expr e;
-            e.kind = Expr::Kind::Operation;
+            e.kind = Expr::Kind::Binary;
+            e.opText = text(op);
             e.span = between(lhs.span, rhs.span);
             e.children.push_back(std::move(lhs));
             e.children.push_back(std::move(rhs));
             lhs = std::move(e);
-            if (m_recovery && int(diags.size()) > before)
-                break;
         }
         return lhs;
     }
@@ -1225,6 +1229,10 @@ private:
                 const Token name = peek();
                 if (name.type == Tok::Ident || name.type == Tok::Number || (name.type == Tok::Operator && tokIs(name, "*"))) {
                     read();
+                    if (term.kind == Expr::Kind::Variable && name.type != Tok::Operator) {
+                        term.span = between(term.span, spanOf(name)); // a longer traversal, still a variable
+                        continue;
+                    }
                     term = wrapOperation(std::move(term), spanOf(name));
                     continue;
                 }
@@ -1234,15 +1242,15 @@ private:
                 return term;
             }
             if (next.type == Tok::OBrack) {
-                const Token open = read();
+                const Span openSpan = spanOf(read());
                 pushNewlines(false);
                 const Token star = peek();
-                if (star.type == Tok::Operator && tokIs(star, "*")) {
+                const bool splat = star.type == Tok::Operator && tokIs(star, "*");
+                Expr key;
+                if (splat)
                     read();
-                } else {
-                    Expr index = parseExpression();
-                    Q_UNUSED(index);
-                }
+                else
+                    key = parseExpression();
                 const Token close = peek();
                 if (close.type != Tok::CBrack) {
                     if (!m_recovery)
@@ -1254,7 +1262,20 @@ private:
                 }
                 read();
                 popNewlines();
-                term = wrapOperation(std::move(term), between(spanOf(open), spanOf(close)));
+                const Span whole = between(term.span, spanOf(close));
+                if (splat) {
+                    term = wrapOperation(std::move(term), spanOf(close));
+                } else if (term.kind == Expr::Kind::Variable && key.kind == Expr::Kind::Literal) {
+                    term.span = whole;
+                } else {
+                    Expr e;
+                    e.kind = Expr::Kind::Index;
+                    e.span = whole;
+                    e.nameSpan = openSpan;
+                    e.children.push_back(std::move(term));
+                    e.children.push_back(std::move(key));
+                    term = std::move(e);
+                }
                 continue;
             }
             return term;
@@ -1327,6 +1348,7 @@ private:
                 e.value = Value::null();
             } else {
                 e.kind = Expr::Kind::Variable;
+                e.nameSpan = spanOf(start);
             }
             return e;
         }
@@ -1439,7 +1461,7 @@ private:
         }
         popNewlines();
         e.span = between(nameSpan, spanOf(close));
-        e.nameSpan = nameSpan;
+        e.nameSpan = between(nameSpan, spanOf(open));
         return e;
     }
 
@@ -1570,6 +1592,7 @@ private:
         Expr e;
         e.kind = Expr::Kind::Template;
         Span endSpan = openSpan;
+        const Span firstSpan = spanOf(peek());
         bool trimNext = false;
         for (;;) {
             const Token next = read();
@@ -1611,7 +1634,7 @@ private:
                         if (close.type == Tok::Eof)
                             error(u"Unclosed template interpolation sequence"_s,
                                   u"There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression."_s,
-                                  openSpan);
+                                  firstSpan);
                         else if (close.type == Tok::Colon)
                             error(u"Extra characters after interpolation expression"_s,
                                   u"Template interpolation doesn't expect a colon at this location. Did you intend this to be a literal sequence to be processed as part of another language? If so, you can escape it by starting with \"$${\" instead of just \"${\"."_s,
@@ -1619,7 +1642,7 @@ private:
                         else if ((close.type == Tok::CQuote || close.type == Tok::OQuote) && end == Tok::CQuote)
                             error(u"Unclosed template interpolation sequence"_s,
                                   u"There is no closing brace for this interpolation sequence before the end of the quoted template. This might be caused by incorrect nesting inside the given expression."_s,
-                                  openSpan);
+                                  firstSpan);
                         else
                             error(u"Extra characters after interpolation expression"_s,
                                   u"Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\"."_s,
@@ -1781,8 +1804,6 @@ SourceMap::SourceMap(const QByteArray &data) : m_data(data)
     for (qsizetype k = 0; k < n; ++k) {
         if (p[k] == '\n')
             m_lineStarts.push_back(k + 1);
-        else if (p[k] == '\r' && (k + 1 >= n || p[k + 1] != '\n'))
-            m_lineStarts.push_back(k + 1);
     }
 }
 
@@ -1909,6 +1930,12 @@ Span Expr::startSpan() const
         return {span.begin, span.begin + 1};
     case Kind::FunctionCall:
         return nameSpan;
+    case Kind::Index:
+        return nameSpan;
+    case Kind::Binary:
+    case Kind::Conditional:
+    case Kind::Parens:
+        return children.empty() ? span : children.front().startSpan();
     default:
         return span;
     }
@@ -1942,15 +1969,62 @@ Value evaluateImpl(const Expr &e, QList<Diagnostic> &diags)
     case Expr::Kind::Invalid:
         return Value::unknown();
     case Expr::Kind::Variable:
-        evalError(diags, u"Variables not allowed"_s, u"Variables may not be used here."_s, e.span);
+        evalError(diags, u"Variables not allowed"_s, u"Variables may not be used here."_s, e.nameSpan);
         return Value::unknown();
     case Expr::Kind::FunctionCall:
-        evalError(diags, u"Function calls not allowed"_s, u"Functions may not be called here."_s, e.startSpan());
+        evalError(diags, u"Function calls not allowed"_s, u"Functions may not be called here."_s, e.span);
         return Value::unknown();
+    case Expr::Kind::Conditional: {
+        const Value cond = evaluateImpl(e.children[0], diags);
+        const Value a = evaluateImpl(e.children[1], diags);
+        const Value b = evaluateImpl(e.children[2], diags);
+        if (cond.kind == Value::Kind::Unknown)
+            return Value::unknown();
+        if (cond.kind != Value::Kind::Bool) {
+            evalError(diags, u"Incorrect condition type"_s, u"The condition expression must be of type bool."_s, e.children[0].span);
+            return Value::unknown();
+        }
+        return cond.text == u"true"_s ? a : b;
+    }
+    case Expr::Kind::Binary: {
+        const Value a = evaluateImpl(e.children[0], diags);
+        const Value b = evaluateImpl(e.children[1], diags);
+        if (a.kind == Value::Kind::Unknown || b.kind == Value::Kind::Unknown)
+            return Value::unknown();
+        Value r;
+        r.kind = Value::Kind::Bool;
+        if (e.opText == u"=="_s || e.opText == u"!="_s) {
+            const bool same = a.kind == b.kind && a.text == b.text && a.items.empty() && b.items.empty();
+            r.text = same == (e.opText == u"=="_s) ? u"true"_s : u"false"_s;
+            return r;
+        }
+        if ((e.opText == u"&&"_s || e.opText == u"||"_s) && a.kind == Value::Kind::Bool && b.kind == Value::Kind::Bool) {
+            const bool x = a.text == u"true"_s;
+            const bool y = b.text == u"true"_s;
+            r.text = (e.opText == u"&&"_s ? (x && y) : (x || y)) ? u"true"_s : u"false"_s;
+            return r;
+        }
+        evalError(diags, u"Unsupported expression"_s,
+                  u"Arithmetic and comparison operators are not supported in dependency lock files."_s, e.span);
+        return Value::unknown();
+    }
+    case Expr::Kind::Index: {
+        const Value coll = evaluateImpl(e.children[0], diags);
+        const Value key = evaluateImpl(e.children[1], diags);
+        if (coll.kind == Value::Kind::Unknown || key.kind == Value::Kind::Unknown)
+            return Value::unknown();
+        bool ok = false;
+        const qlonglong index = key.text.toLongLong(&ok);
+        if (coll.kind == Value::Kind::Tuple && (key.kind == Value::Kind::Number || key.kind == Value::Kind::String) && ok && index >= 0
+            && index < qlonglong(coll.items.size()))
+            return coll.items[size_t(index)];
+        evalError(diags, u"Invalid index"_s, u"The given key does not identify an element in this collection value."_s,
+                  e.children[1].span);
+        return Value::unknown();
+    }
     case Expr::Kind::Operation:
         evalError(diags, u"Unsupported expression"_s,
-                  u"Operators, conditionals, indexes and other computed expressions are not supported in dependency lock files."_s,
-                  e.span);
+                  u"Attribute access, splat and similar expressions are not supported in dependency lock files."_s, e.span);
         return Value::unknown();
     case Expr::Kind::Parens:
         return e.children.empty() ? Value::unknown() : evaluateImpl(e.children.front(), diags);
@@ -1959,11 +2033,21 @@ Value evaluateImpl(const Expr &e, QList<Diagnostic> &diags)
         if (v.kind == Value::Kind::Unknown)
             return v;
         if (e.op == '-') {
-            if (v.kind != Value::Kind::Number) {
+            Value num = v;
+            if (num.kind == Value::Kind::String) {
+                // cty converts a numeric string to a number for arithmetic.
+                const QByteArray utf8 = num.text.toUtf8();
+                const QString canonical = canonicalNumber(QByteArrayView(utf8));
+                if (!canonical.isEmpty()) {
+                    num.kind = Value::Kind::Number;
+                    num.text = canonical;
+                }
+            }
+            if (num.kind != Value::Kind::Number) {
                 evalError(diags, u"Invalid operand"_s, u"Unsuitable value for unary operand: number required."_s, e.children.front().span);
                 return Value::unknown();
             }
-            Value r = v;
+            Value r = num;
             if (r.text != u"0"_s)
                 r.text = r.text.startsWith(u'-') ? r.text.mid(1) : u"-"_s + r.text;
             return r;
@@ -2013,7 +2097,6 @@ Value evaluateImpl(const Expr &e, QList<Diagnostic> &diags)
             case Value::Kind::Null:
                 evalError(diags, u"Invalid template interpolation value"_s,
                           u"The expression result is null. Cannot include a null value in a string template."_s, inner.span);
-                unknown = true;
                 break;
             case Value::Kind::String:
             case Value::Kind::Number:
@@ -2024,7 +2107,6 @@ Value evaluateImpl(const Expr &e, QList<Diagnostic> &diags)
             case Value::Kind::Object:
                 evalError(diags, u"Invalid template interpolation value"_s,
                           u"Cannot include the given value in a string template: string required."_s, inner.span);
-                unknown = true;
                 break;
             }
         }
@@ -2081,21 +2163,9 @@ bool decodeString(const Expr &expr, bool allowNull, QString *out, bool *isNull, 
 
 const std::vector<Expr> *staticList(const Expr &expr)
 {
-    const Expr *e = &expr;
-    for (int guard = 0; guard < kMaxDepth + 2; ++guard) {
-        if (e->kind == Expr::Kind::Tuple)
-            return &e->children;
-        if (e->kind == Expr::Kind::Parens && !e->children.empty()) {
-            e = &e->children.front();
-            continue;
-        }
-        if (e->kind == Expr::Kind::Template && !e->hasDirective && e->parts.size() == 1 && !e->parts.front().isLiteral) {
-            e = &e->children[size_t(e->parts.front().exprIndex)];
-            continue;
-        }
-        return nullptr;
-    }
-    return nullptr;
+    // Only a tuple constructor itself: hcl.ExprList does not look through parentheses or
+    // a template that wraps a single interpolation (checked against terraform).
+    return expr.kind == Expr::Kind::Tuple ? &expr.children : nullptr;
 }
 
 // ---- helpers ----------------------------------------------------------------------------

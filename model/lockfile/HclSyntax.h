@@ -159,7 +159,10 @@ struct Expr
         FunctionCall, ///< not allowed in lock files
         Parens,       ///< children[0]
         Unary,        ///< `-x` / `!x`: children[0], op in `op`
-        Operation,    ///< binary operators, conditionals, splats, for-expressions: parsed, not evaluated
+        Conditional,  ///< children: condition, true result, false result
+        Binary,       ///< children: lhs, rhs; opText holds the operator
+        Index,        ///< children: collection, key
+        Operation,    ///< attribute access on a non-variable, splats: parsed, not evaluated
         Invalid,      ///< placeholder after a syntax error
     };
     struct TemplatePart
@@ -177,7 +180,8 @@ struct Expr
     bool hasDirective = false;     ///< Template: contains %{ ... } directives (not evaluated)
     std::vector<Expr> children;
     char op = 0;                   ///< Unary: '-' or '!'
-    Span nameSpan;                 ///< FunctionCall: the function name
+    Span nameSpan;                 ///< FunctionCall: name through `(`; Variable: the root name
+    QString opText;                ///< Binary: the operator
 
     /// hcl.Expression.StartRange(): the first part of a template, else the whole span.
     Span startSpan() const;
@@ -236,8 +240,7 @@ Value evaluate(const Expr &expr, QList<Diagnostic> &diags);
 /// null with allowNull.
 bool decodeString(const Expr &expr, bool allowNull, QString *out, bool *isNull, QList<Diagnostic> &diags);
 
-/// hcl.ExprList: the elements of a static tuple expression (unwrapping parentheses and a
-/// template that is a single interpolation), or nullptr.
+/// hcl.ExprList: the elements of a tuple constructor expression, or nullptr.
 const std::vector<Expr> *staticList(const Expr &expr);
 
 // ---- Helpers ------------------------------------------------------------------------------
