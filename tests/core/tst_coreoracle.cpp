@@ -10,6 +10,8 @@
 // a `v` in versions/constraints (Terraform has go-versions v1.0.2, OpenTofu v1.0.3), the default
 // registry host (we parse with registry.terraform.io here), `opentofu-` type prefixes and the
 // `opentofu.org/builtin` host. Numbers over uint64 are not sent either (go-versions panics).
+// VersionConstraints::allows() is checked against which versions `terraform init` installs from a
+// local filesystem mirror of tiny fake packages (allowsMatchesInstallerSelection).
 
 #include "model/core/ProviderAddress.h"
 #include "model/core/Version.h"
@@ -18,10 +20,12 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -188,6 +192,93 @@ bool readValueDiagnostics(const QList<Diagnostic> &diags, QString *error, QStrin
     return any;
 }
 
+
+/// Runs `terraform init` in a fresh directory with `mainTf` and a filesystem mirror that holds
+/// `files` (relative path -> zip bytes). Returns terraform's JSON output lines.
+QByteArray runInitWithMirror(const QByteArray &mainTf, const QHash<QString, QByteArray> &files, QString *failure)
+{
+    QTemporaryDir dir;
+    if (!dir.isValid()) {
+        *failure = QStringLiteral("no temporary directory");
+        return {};
+    }
+    const QString mirror = dir.filePath(QStringLiteral("mirror"));
+    const QString work = dir.filePath(QStringLiteral("work"));
+    QDir().mkpath(work);
+    auto write = [](const QString &path, const QByteArray &data) {
+        QDir().mkpath(QFileInfo(path).path());
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+    };
+    const QString cli = dir.filePath(QStringLiteral("cli.tfrc"));
+    bool ok = write(cli, "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror.toUtf8()
+                             + "\"\n  }\n}\ndisable_checkpoint = true\n")
+        && write(work + QStringLiteral("/main.tf"), mainTf);
+    for (auto it = files.cbegin(); it != files.cend(); ++it)
+        ok = ok && write(mirror + QLatin1Char('/') + it.key(), it.value());
+    if (!ok) {
+        *failure = QStringLiteral("cannot write the test files");
+        return {};
+    }
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli);
+    env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
+    env.insert(QStringLiteral("HOME"), dir.path());
+    env.insert(QStringLiteral("TF_IN_AUTOMATION"), QStringLiteral("1"));
+    env.remove(QStringLiteral("TF_PLUGIN_CACHE_DIR"));
+    env.remove(QStringLiteral("TF_DATA_DIR"));
+    p.setProcessEnvironment(env);
+    p.setWorkingDirectory(work);
+    p.start(test::terraformPath(), {QStringLiteral("init"), QStringLiteral("-backend=false"), QStringLiteral("-input=false"),
+                                    QStringLiteral("-no-color"), QStringLiteral("-json")});
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        *failure = QStringLiteral("terraform did not finish");
+        return {};
+    }
+    return p.readAllStandardOutput();
+}
+
+/// A stored zip with one small file (enough for `terraform init` to install it unverified).
+QByteArray tinyZip(const QByteArray &name)
+{
+    auto le16 = [](QByteArray &b, quint16 v) { b.append(char(v & 0xff)).append(char(v >> 8)); };
+    auto le32 = [&](QByteArray &b, quint32 v) { le16(b, quint16(v & 0xffff)); le16(b, quint16(v >> 16)); };
+    const QByteArray data("#!/bin/sh\n");
+    // CRC-32 of data, computed bit by bit.
+    quint32 crc = 0xffffffffu;
+    for (const char ch : data) {
+        crc ^= quint8(ch);
+        for (int k = 0; k < 8; ++k)
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+    }
+    crc ^= 0xffffffffu;
+    QByteArray z;
+    le32(z, 0x04034b50); le16(z, 20); le16(z, 0); le16(z, 0); le16(z, 0); le16(z, 0x21);
+    le32(z, crc); le32(z, quint32(data.size())); le32(z, quint32(data.size())); le16(z, quint16(name.size())); le16(z, 0);
+    z += name;
+    z += data;
+    const quint32 central = quint32(z.size());
+    le32(z, 0x02014b50); le16(z, 0x031e); le16(z, 20); le16(z, 0); le16(z, 0); le16(z, 0); le16(z, 0x21);
+    le32(z, crc); le32(z, quint32(data.size())); le32(z, quint32(data.size())); le16(z, quint16(name.size()));
+    le16(z, 0); le16(z, 0); le16(z, 0); le16(z, 0); le32(z, 0100755u << 16); le32(z, 0);
+    z += name;
+    const quint32 centralSize = quint32(z.size()) - central;
+    le32(z, 0x06054b50); le16(z, 0); le16(z, 0); le16(z, 1); le16(z, 1); le32(z, centralSize); le32(z, central); le16(z, 0);
+    return z;
+}
+
+QString terraformPlatform()
+{
+    QProcess p;
+    p.start(test::terraformPath(), {QStringLiteral("version"), QStringLiteral("-json")});
+    if (!p.waitForFinished(60000))
+        return {};
+    return QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QStringLiteral("platform")).toString();
+}
+
 const char *const kVersions[] = {
     "1.2.3", "1", "1.1", "1.0.0.0", "1.0.0-beta2", "1.0-beta2", "1.0.0-beta.2", "1.0.0+foo", "1.0.0+foo.bar",
     "1.0.0-beta1+foo.bar", "> 1.1.1", "garbage", "& 1.1.0", "1.*.*", "1.0.x", "1.0 || 2.0", "1.0.0, 2.0.0",
@@ -235,6 +326,7 @@ const char *const kLabels[] = {
     "localhost:8080/foo/bar", "http:80/a/b", "https://example.com/a/b", "Caf\xc3\xa9/Caf\xc3\xa9", "a b/x",
     "ab--cd/x", "-foo/x", "foo-/x", "x/-foo", "a/b.c", "a-.com/x/y", "ab--c.com/x/y", "", "/", "a/", "a//b",
     "\xe2\x80\xae" "abc/x", "a\xc2\xad" "b/x", "A\xcc\x8a/x", "\xe2\x84\xab/x", "xn--zca/x", "x/y:z",
+    "terraform-provider-aws", "terraform-aws", "hashicorp/terraform-provider-aws", "TERRAFORM-x/y",
 };
 
 } // namespace
@@ -383,6 +475,90 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(checked, int(std::size(kLabels)));
+    }
+
+
+    void allowsMatchesInstallerSelection()
+    {
+        // terraform init installs the newest version of each provider that its go-versions
+        // MeetingConstraints allows. Offer every provider the same versions, and after each round
+        // take away the version it installed: the sequence of installs enumerates exactly the
+        // allowed subset, newest first. All providers run in the same `terraform init`.
+        const QString platform = terraformPlatform();
+        QVERIFY2(!platform.isEmpty(), "terraform version -json gave no platform");
+        const QStringList offered = {QStringLiteral("0.9.0"), QStringLiteral("1.0.0-beta"), QStringLiteral("1.0.0"),
+                                     QStringLiteral("1.2.0"), QStringLiteral("1.2.5"), QStringLiteral("1.3.0-rc1"),
+                                     QStringLiteral("1.9.0"), QStringLiteral("2.0.0-beta"), QStringLiteral("2.0.0"),
+                                     QStringLiteral("2.1.0-rc1")};
+        // Only constraints that Terraform's configuration parser (hashicorp/go-version) accepts too.
+        const QStringList constraints = {
+            QStringLiteral("~> 1.2"), QStringLiteral("~> 1.2.0"), QStringLiteral("~> 1"), QStringLiteral(">= 1.0"),
+            QStringLiteral("1.2"), QStringLiteral("2.0.0-beta"), QStringLiteral(">= 2.0.0-beta"),
+            QStringLiteral("!= 2.0.0, >= 1.2.0"), QStringLiteral("< 2.0.0"), QStringLiteral("> 1.0.0-beta, < 1.3.0"),
+            QStringLiteral("1.3.0-rc1"), QStringLiteral("~> 0.9"), QStringLiteral("<= 1.2.5, > 0.9.0"),
+            QStringLiteral(">= 1.0.0-beta, < 1.2.0"), QStringLiteral("~> 1.3.0-rc1"), QStringLiteral("!= 1.0.0-beta"),
+            QStringLiteral("1.0.0-beta, >= 1.0.0-beta"), QStringLiteral("~> 2.1.0-rc1")};
+        const int n = int(constraints.size());
+        QList<QStringList> remaining(n, offered);
+        QList<QStringList> installed(n);
+        QList<bool> done(n, false);
+        static const QRegularExpression installedRe(
+            QStringLiteral("^Installed provider version: example\\.com/ns/p(\\d+) v(\\S+)"));
+        for (int round = 0; round <= offered.size(); ++round) {
+            QByteArray mainTf = "terraform {\n  required_providers {\n";
+            QHash<QString, QByteArray> files;
+            bool any = false;
+            for (int i = 0; i < n; ++i) {
+                if (done[i])
+                    continue;
+                any = true;
+                const QByteArray name = "p" + QByteArray::number(i);
+                mainTf += "    " + name + " = { source = \"example.com/ns/" + name + "\", version = \""
+                    + constraints[i].toUtf8() + "\" }\n";
+                for (const QString &v : std::as_const(remaining[i])) {
+                    const QString file = QStringLiteral("example.com/ns/%1/terraform-provider-%1_%2_%3.zip")
+                                             .arg(QString::fromUtf8(name), v, platform);
+                    files.insert(file, tinyZip("terraform-provider-" + name + "_v" + v.toUtf8()));
+                }
+            }
+            if (!any)
+                break;
+            mainTf += "  }\n}\n";
+            QString failure;
+            const QByteArray out = runInitWithMirror(mainTf, files, &failure);
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
+            QSet<int> progressed;
+            for (const QByteArray &line : out.split('\n')) {
+                const QString message = QJsonDocument::fromJson(line).object().value(QStringLiteral("@message")).toString();
+                const auto m = installedRe.match(message);
+                if (!m.hasMatch())
+                    continue;
+                const int i = m.captured(1).toInt();
+                QVERIFY(i >= 0 && i < n && !done[i]);
+                installed[i].append(m.captured(2));
+                QVERIFY2(remaining[i].removeOne(m.captured(2)), qPrintable(m.captured(2)));
+                progressed.insert(i);
+            }
+            for (int i = 0; i < n; ++i) {
+                if (!done[i] && !progressed.contains(i))
+                    done[i] = true; // nothing (more) acceptable
+            }
+        }
+        int allowedSeen = 0;
+        for (int i = 0; i < n; ++i) {
+            QVERIFY(done[i]);
+            const VersionConstraints c = VersionConstraints::parse(constraints[i]).value();
+            QStringList ours;
+            for (const QString &v : offered) {
+                if (c.allows(Version::parse(v).value()))
+                    ours.prepend(v); // `offered` is ascending: newest first, like the installs
+            }
+            CHECK(ours == installed[i], "constraints \"" + constraints[i].toUtf8() + "\": we allow ["
+                                            + ours.join(QStringLiteral(", ")).toUtf8() + "], terraform installed ["
+                                            + installed[i].join(QStringLiteral(", ")).toUtf8() + "]");
+            allowedSeen += int(ours.size());
+        }
+        QVERIFY(allowedSeen > 20);
     }
 
 private:

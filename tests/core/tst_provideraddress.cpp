@@ -40,6 +40,9 @@ private Q_SLOTS:
         row("opentofu.org/builtin/opentofu", "opentofu.org", "builtin", "opentofu", "opentofu.org/builtin/opentofu");
         row("terraform.io/builtin/terraform", "terraform.io", "builtin", "terraform", "terraform.io/builtin/terraform");
         row("terraform", "registry.opentofu.org", "hashicorp", "terraform", "registry.opentofu.org/hashicorp/terraform");
+        // a 1-part address returns before the type-prefix checks (registry-address; terraform agrees)
+        row("terraform-provider-aws", "registry.opentofu.org", "hashicorp", "terraform-provider-aws",
+            "registry.opentofu.org/hashicorp/terraform-provider-aws");
         row("hashicorp/aws", "registry.opentofu.org", "hashicorp", "aws", "registry.opentofu.org/hashicorp/aws");
         row("HashiCorp/AWS", "registry.opentofu.org", "hashicorp", "aws", "registry.opentofu.org/hashicorp/aws");
         row("aws", "registry.opentofu.org", "hashicorp", "aws", "registry.opentofu.org/hashicorp/aws");
