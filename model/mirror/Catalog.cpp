@@ -38,6 +38,7 @@ QString toString(AnomalyKind kind)
     case AnomalyKind::ArchiveNotInIndex: return QStringLiteral("archive-not-in-index");
     case AnomalyKind::StaleVersionIndex: return QStringLiteral("stale-version-index");
     case AnomalyKind::UnreadableEntry: return QStringLiteral("unreadable-entry");
+    case AnomalyKind::DuplicateArchive: return QStringLiteral("duplicate-archive");
     }
     return {};
 }

@@ -37,12 +37,19 @@ struct Archive
     QDateTime modified;        ///< mtime (UTC)
     quint64 inode = 0;
     std::optional<DeclaredArchive> declared;
+    /// Not a layout archive: present (or absent) only as the file an index's `url` names. Such a
+    /// file is invisible to filesystem-mirror installers; an index export leaves it out.
+    bool indexedOnly = false;
 };
 
 struct ProviderVersion
 {
     Version version;
-    QList<Archive> archives;   ///< sorted by platform
+    QList<Archive> archives;   ///< one per platform, sorted by platform: what an installer uses
+    /// Other files for a platform of `archives`, in walk order: later copies of the same
+    /// version/platform (installers use the first in walk order; `providers mirror` indexes the
+    /// last packed one) and files an index names for a platform besides the one installers use.
+    QList<Archive> duplicates;
     bool listedInIndex = false;   ///< `index.json` lists this version
     bool hasVersionIndex = false; ///< a `<version>.json` exists and parsed
 };
@@ -64,6 +71,7 @@ enum class AnomalyKind {
     ArchiveNotInIndex,   ///< an archive on disk that no index lists (while the provider has an index)
     StaleVersionIndex,   ///< a <version>.json for a version index.json does not list / with no archives
     UnreadableEntry,     ///< stat/permission/symlink failure
+    DuplicateArchive,    ///< a second copy of a version/platform (installers use the first in walk order)
 };
 
 struct Anomaly

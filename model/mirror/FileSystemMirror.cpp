@@ -1,0 +1,903 @@
+#include "model/mirror/FileSystemMirror.h"
+
+#include "model/core/Logging.h"
+#include "model/mirror/MirrorIndex.h"
+
+#include <QByteArray>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QMap>
+#include <QSet>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace provender {
+
+namespace {
+
+constexpr QLatin1StringView kIndexJson("index.json");
+constexpr QLatin1StringView kJsonSuffix(".json");
+
+/// Closes a file descriptor when it goes out of scope.
+class Fd
+{
+public:
+    explicit Fd(int fd = -1) : m_fd(fd) {}
+    ~Fd()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    Fd(const Fd &) = delete;
+    Fd &operator=(const Fd &) = delete;
+    int get() const { return m_fd; }
+    bool valid() const { return m_fd >= 0; }
+
+private:
+    int m_fd;
+};
+
+QString errnoText(int error)
+{
+    return QString::fromLocal8Bit(std::strerror(error));
+}
+
+/// Entry names of an open directory, sorted byte-wise like Go's filepath.Walk (`.`/`..` dropped).
+/// Returns false (and sets `error`) when the directory cannot be read.
+bool readDirectory(int dirFd, QList<QByteArray> &names, int &error)
+{
+    const int dupFd = ::fcntl(dirFd, F_DUPFD_CLOEXEC, 0);
+    if (dupFd < 0) {
+        error = errno;
+        return false;
+    }
+    DIR *dir = ::fdopendir(dupFd);
+    if (!dir) {
+        error = errno;
+        ::close(dupFd);
+        return false;
+    }
+    ::rewinddir(dir);
+    errno = 0;
+    while (const dirent *e = ::readdir(dir)) {
+        const char *n = e->d_name;
+        if (!(n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0))))
+            names.append(QByteArray(n));
+        errno = 0;
+    }
+    error = errno;
+    ::closedir(dir);
+    std::sort(names.begin(), names.end());
+    return error == 0;
+}
+
+QDateTime mtimeOf(const struct stat &st)
+{
+    return QDateTime::fromMSecsSinceEpoch(qint64(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000, Qt::UTC);
+}
+
+/// strings.ToLower: simple (one code point to one code point) lower-case mapping. QString::toLower
+/// applies the full mapping (U+0130 becomes two code points), which Go does not.
+QString goToLower(const QString &s)
+{
+    const bool ascii = std::all_of(s.cbegin(), s.cend(), [](QChar c) { return c.unicode() < 0x80; });
+    if (ascii)
+        return s.toLower();
+    QString out;
+    out.reserve(s.size());
+    const QList<uint> codePoints = s.toUcs4();
+    for (uint c : codePoints) {
+        const char32_t lower = QChar::toLower(char32_t(c));
+        out.append(QString::fromUcs4(&lower, 1));
+    }
+    return out;
+}
+
+bool isRegistryHost(const QString &comparisonHost)
+{
+    return comparisonHost == kOpenTofuRegistryHost || comparisonHost == kTerraformRegistryHost;
+}
+
+/// One archive (or package directory) found by the walk.
+struct Found
+{
+    Version version;
+    Archive archive;
+    qint64 sequence = 0; ///< position in walk order
+};
+
+/// One physical HOST/NS/TYPE directory. A provider can have several (e.g. `AwesomeCorp` and
+/// `awesomecorp`); index files are checked per directory, because their urls are relative to it.
+struct ProviderDir
+{
+    ProviderAddress address;
+    QString path;
+    QString hostName, namespaceName, typeName; ///< the directory names as on disk
+    QList<Found> found;
+    QString indexJson;                          ///< path of index.json ("" when absent)
+    QList<QPair<Version, QString>> versionJsons; ///< canonical <version>.json files
+    QHash<QString, struct stat> files;          ///< every non-directory entry (stat, links followed)
+};
+
+struct ArchiveKeyLocal
+{
+    Version version;
+    Platform platform;
+    bool operator<(const ArchiveKeyLocal &o) const
+    {
+        if (const auto c = version <=> o.version; c != 0)
+            return c < 0;
+        return platform < o.platform;
+    }
+};
+
+class Scanner
+{
+public:
+    explicit Scanner(Catalog &catalog) : m_catalog(catalog) {}
+
+    void walkRoot(int fd, const QString &path);
+    void buildCatalog();
+
+private:
+    void anomaly(AnomalyKind kind, const QString &path, const QString &message, Location location = {})
+    {
+        qCDebug(lcMirror) << toString(kind) << path << message;
+        m_catalog.anomalies.append(Anomaly{kind, path, message, std::move(location)});
+    }
+    /// fstatat without following; on failure records an anomaly and returns false.
+    bool lstatEntry(int dirFd, const QByteArray &name, const QString &path, struct stat &st)
+    {
+        if (::fstatat(dirFd, name.constData(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+            return true;
+        anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("cannot read its metadata: ") + errnoText(errno));
+        return false;
+    }
+    /// stat following a symlink; on failure records an anomaly and returns false.
+    bool followLink(int dirFd, const QByteArray &name, const QString &path, struct stat &st)
+    {
+        if (::fstatat(dirFd, name.constData(), &st, 0) == 0)
+            return true;
+        anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("broken symbolic link: ") + errnoText(errno));
+        return false;
+    }
+    /// Opens a subdirectory found by lstat (never follows a link unless `follow`).
+    int openDir(int dirFd, const QByteArray &name, const QString &path, bool follow = false)
+    {
+        const int fd = ::openat(dirFd, name.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+        if (fd < 0)
+            anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("cannot open the directory: ") + errnoText(errno));
+        return fd;
+    }
+    bool list(int fd, const QString &path, QList<QByteArray> &names)
+    {
+        int error = 0;
+        if (readDirectory(fd, names, error))
+            return true;
+        anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("cannot list the directory: ") + errnoText(error));
+        return false;
+    }
+
+    void walkHost(int fd, const QString &path, const QString &hostName, const QString &host);
+    void walkNamespace(int fd, const QString &path, const QString &hostName, const QString &host,
+                       const QString &nsName);
+    void walkProvider(int fd, ProviderDir &dir);
+    void walkVersion(int fd, const QString &path, ProviderDir &dir, const Version &version);
+    void packageContents(int fd, int depth, qint64 &size, QDateTime &newest);
+
+    void checkIndexes(ProviderDir &dir);
+
+    struct VersionAcc
+    {
+        ProviderVersion pv;
+        QMap<Platform, qsizetype> primary; ///< platform -> index in pv.archives
+    };
+    struct ProviderAcc
+    {
+        Provider provider;
+        QMap<Version, VersionAcc> versions;
+    };
+    VersionAcc &versionAcc(const ProviderAddress &address, const QString &directory, const Version &version)
+    {
+        ProviderAcc &p = m_providers[address];
+        if (p.provider.address.isNull()) {
+            p.provider.address = address;
+            p.provider.directory = directory;
+        }
+        VersionAcc &v = p.versions[version];
+        v.pv.version = version;
+        return v;
+    }
+
+    Catalog &m_catalog;
+    QList<ProviderDir> m_dirs;
+    QMap<ProviderAddress, ProviderAcc> m_providers;
+    qint64 m_sequence = 0;
+};
+
+void Scanner::walkRoot(int fd, const QString &path)
+{
+    QList<QByteArray> names;
+    if (!list(fd, path, names))
+        return;
+    for (const QByteArray &raw : std::as_const(names)) {
+        const QString name = QFile::decodeName(raw);
+        const QString entryPath = path + QLatin1Char('/') + name;
+        if (name.startsWith(QLatin1Char('.'))) {
+            // Hidden entries (.git, caches) can never be a hostname; tofu skips them too.
+            qCDebug(lcMirror) << "skipping hidden entry" << entryPath;
+            continue;
+        }
+        struct stat st;
+        if (!lstatEntry(fd, raw, entryPath, st))
+            continue;
+        if (S_ISLNK(st.st_mode)) {
+            anomaly(AnomalyKind::UnreadableEntry, entryPath,
+                    QStringLiteral("symbolic link not followed: only the mirror directory itself may be a symlink"));
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            anomaly(AnomalyKind::UnparseableName, entryPath,
+                    QStringLiteral("not a directory: the top level of a mirror holds HOSTNAME directories"));
+            continue;
+        }
+        Result<QString> host = ProviderAddress::normalizeHostname(name);
+        if (!host) {
+            anomaly(AnomalyKind::InvalidAddress, entryPath,
+                    QStringLiteral("\"%1\" is not a valid provider registry hostname: %2").arg(name, host.error().message));
+            continue;
+        }
+        Fd sub(openDir(fd, raw, entryPath));
+        if (sub.valid())
+            walkHost(sub.get(), entryPath, name, host.value());
+    }
+}
+
+void Scanner::walkHost(int fd, const QString &path, const QString &hostName, const QString &host)
+{
+    QList<QByteArray> names;
+    if (!list(fd, path, names))
+        return;
+    for (const QByteArray &raw : std::as_const(names)) {
+        const QString name = QFile::decodeName(raw);
+        const QString entryPath = path + QLatin1Char('/') + name;
+        struct stat st;
+        if (!lstatEntry(fd, raw, entryPath, st))
+            continue;
+        if (S_ISLNK(st.st_mode)) {
+            anomaly(AnomalyKind::UnreadableEntry, entryPath,
+                    QStringLiteral("symbolic link not followed: only the mirror directory itself may be a symlink"));
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            anomaly(AnomalyKind::UnparseableName, entryPath,
+                    QStringLiteral("not a directory: a HOSTNAME directory holds NAMESPACE directories"));
+            continue;
+        }
+        if (name == QLatin1Char('-')) {
+            if (!isRegistryHost(host)) {
+                anomaly(AnomalyKind::InvalidAddress, entryPath,
+                        QStringLiteral("the legacy provider namespace \"-\" can be used only with hostname %1 or %2")
+                            .arg(kOpenTofuRegistryHost, kTerraformRegistryHost));
+                continue;
+            }
+        } else if (Result<QString> ns = ProviderAddress::normalizePart(name); !ns) {
+            anomaly(AnomalyKind::InvalidAddress, entryPath,
+                    QStringLiteral("\"%1\" is not a valid provider namespace: %2").arg(name, ns.error().message));
+            continue;
+        }
+        Fd sub(openDir(fd, raw, entryPath));
+        if (sub.valid())
+            walkNamespace(sub.get(), entryPath, hostName, host, name);
+    }
+}
+
+void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName, const QString &host,
+                            const QString &nsName)
+{
+    QList<QByteArray> names;
+    if (!list(fd, path, names))
+        return;
+    for (const QByteArray &raw : std::as_const(names)) {
+        const QString name = QFile::decodeName(raw);
+        const QString entryPath = path + QLatin1Char('/') + name;
+        struct stat st;
+        if (!lstatEntry(fd, raw, entryPath, st))
+            continue;
+        if (S_ISLNK(st.st_mode)) {
+            anomaly(AnomalyKind::UnreadableEntry, entryPath,
+                    QStringLiteral("symbolic link not followed: only the mirror directory itself may be a symlink"));
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            anomaly(AnomalyKind::UnparseableName, entryPath,
+                    QStringLiteral("not a directory: a NAMESPACE directory holds provider TYPE directories"));
+            continue;
+        }
+        if (Result<QString> type = ProviderAddress::normalizePart(name); !type) {
+            anomaly(AnomalyKind::InvalidAddress, entryPath,
+                    QStringLiteral("\"%1\" is not a valid provider type: %2").arg(name, type.error().message));
+            continue;
+        }
+        const QString defaultHost = isRegistryHost(host) ? host : QString(kOpenTofuRegistryHost);
+        const QString source = hostName + QLatin1Char('/') + nsName + QLatin1Char('/') + name;
+        Result<ProviderAddress> address = ProviderAddress::parse(source, defaultHost);
+        if (!address) {
+            anomaly(AnomalyKind::InvalidAddress, entryPath,
+                    QStringLiteral("not a valid provider address: ") + address.error().message);
+            continue;
+        }
+        Fd sub(openDir(fd, raw, entryPath));
+        if (!sub.valid())
+            continue;
+        ProviderDir dir;
+        dir.address = address.value();
+        dir.path = entryPath;
+        dir.hostName = hostName;
+        dir.namespaceName = nsName;
+        dir.typeName = name;
+        walkProvider(sub.get(), dir);
+        m_dirs.append(std::move(dir));
+    }
+}
+
+void Scanner::walkProvider(int fd, ProviderDir &dir)
+{
+    QList<QByteArray> names;
+    if (!list(fd, dir.path, names))
+        return;
+    dir.files.reserve(names.size());
+    dir.found.reserve(names.size());
+    const QString prefix = dir.path + QLatin1Char('/');
+    for (const QByteArray &raw : std::as_const(names)) {
+        const QString name = QFile::decodeName(raw);
+        const QString entryPath = prefix + name;
+        struct stat st;
+        if (!lstatEntry(fd, raw, entryPath, st))
+            continue;
+        const bool isLink = S_ISLNK(st.st_mode);
+        if (isLink && !followLink(fd, raw, entryPath, st))
+            continue;
+
+        if (S_ISDIR(st.st_mode)) {
+            if (isLink) {
+                anomaly(AnomalyKind::UnreadableEntry, entryPath,
+                        QStringLiteral("symbolic link to a directory not followed: only the mirror directory itself may be a symlink"));
+                continue;
+            }
+            Result<Version> version = Version::parse(name);
+            if (!version) {
+                anomaly(AnomalyKind::UnparseableName, entryPath,
+                        QStringLiteral("not a VERSION directory: ") + version.error().message);
+                continue;
+            }
+            Fd sub(openDir(fd, raw, entryPath));
+            if (sub.valid())
+                walkVersion(sub.get(), entryPath, dir, version.value());
+            continue;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            anomaly(AnomalyKind::UnreadableEntry, entryPath,
+                    QStringLiteral("not a regular file (a device, FIFO or socket is never read)"));
+            continue;
+        }
+        dir.files.insert(name, st);
+
+        if (name == kIndexJson) {
+            dir.indexJson = entryPath;
+            continue;
+        }
+        if (name.endsWith(kJsonSuffix)) {
+            const QString stem = name.chopped(kJsonSuffix.size());
+            Result<Version> version = Version::parse(stem);
+            if (!version) {
+                anomaly(AnomalyKind::UnparseableName, entryPath,
+                        QStringLiteral("neither index.json nor a <version>.json: ") + version.error().message);
+            } else if (version->toString() != stem) {
+                anomaly(AnomalyKind::UnparseableName, entryPath,
+                        QStringLiteral("not the canonical name of a version index: clients request %1.json")
+                            .arg(version->toString()));
+            } else {
+                dir.versionJsons.append({version.value(), entryPath});
+            }
+            continue;
+        }
+        Result<PackedName> packed = parsePackedArchiveName(name, dir.address.type());
+        if (!packed) {
+            QString message = packed.error().message;
+            if (name.startsWith(QLatin1Char('.')))
+                message += QStringLiteral(" (a hidden file: maybe the staging file of an interrupted download)");
+            anomaly(AnomalyKind::UnparseableName, entryPath, message);
+            continue;
+        }
+        Found f;
+        f.version = packed->version;
+        f.sequence = m_sequence++;
+        Archive &a = f.archive;
+        a.platform = packed->platform;
+        a.layout = ArchiveLayout::Packed;
+        a.present = true;
+        a.path = entryPath;
+        a.fileName = name;
+        a.size = st.st_size;
+        a.modified = mtimeOf(st);
+        a.inode = st.st_ino;
+        dir.found.append(std::move(f));
+    }
+}
+
+void Scanner::walkVersion(int fd, const QString &path, ProviderDir &dir, const Version &version)
+{
+    QList<QByteArray> names;
+    if (!list(fd, path, names))
+        return;
+    for (const QByteArray &raw : std::as_const(names)) {
+        const QString name = QFile::decodeName(raw);
+        const QString entryPath = path + QLatin1Char('/') + name;
+        struct stat st;
+        if (!lstatEntry(fd, raw, entryPath, st))
+            continue;
+        const bool isLink = S_ISLNK(st.st_mode);
+        if (isLink && !followLink(fd, raw, entryPath, st))
+            continue;
+        if (!S_ISDIR(st.st_mode)) {
+            anomaly(AnomalyKind::UnparseableName, entryPath,
+                    QStringLiteral("not a directory: a VERSION directory holds OS_ARCH package directories"));
+            continue;
+        }
+        Result<Platform> platform = Platform::parse(name);
+        if (!platform) {
+            anomaly(AnomalyKind::UnparseableName, entryPath,
+                    QStringLiteral("not an OS_ARCH package directory: ") + platform.error().message);
+            continue;
+        }
+        Found f;
+        f.version = version;
+        f.sequence = m_sequence++;
+        Archive &a = f.archive;
+        a.platform = platform.value();
+        a.layout = ArchiveLayout::Unpacked;
+        a.present = true;
+        a.path = entryPath;
+        a.fileName = name;
+        a.inode = st.st_ino;
+        a.modified = mtimeOf(st);
+        qint64 size = 0;
+        Fd sub(openDir(fd, raw, entryPath, /*follow=*/isLink));
+        if (sub.valid())
+            packageContents(sub.get(), 0, size, a.modified);
+        a.size = size;
+        dir.found.append(std::move(f));
+    }
+}
+
+/// Sum of the file sizes of a package directory and its newest mtime (so that a changed file
+/// inside changes the archive's identity for the hash cache). Symlinked files count with their
+/// target's size, like dirhash reads them; symlinked directories are not entered.
+void Scanner::packageContents(int fd, int depth, qint64 &size, QDateTime &newest)
+{
+    if (depth > 64)
+        return;
+    QList<QByteArray> names;
+    int error = 0;
+    if (!readDirectory(fd, names, error))
+        return; // the hash of this package will report the failure with its reason
+    for (const QByteArray &raw : std::as_const(names)) {
+        struct stat st;
+        if (::fstatat(fd, raw.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (S_ISLNK(st.st_mode) && ::fstatat(fd, raw.constData(), &st, 0) != 0)
+            continue;
+        const QDateTime m = mtimeOf(st);
+        if (m > newest)
+            newest = m;
+        if (S_ISDIR(st.st_mode)) {
+            const int sub = ::openat(fd, raw.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+            if (sub >= 0) {
+                packageContents(sub, depth + 1, size, newest);
+                ::close(sub);
+            }
+        } else {
+            size += st.st_size;
+        }
+    }
+}
+
+/// The file name `url` designates when it is a plain relative reference to a file in the same
+/// directory as the JSON document (`name.zip`, `./name.zip`, percent-encoded or not); nullopt
+/// for absolute, root-relative, parent or subdirectory references.
+std::optional<QString> localFileName(const QString &url)
+{
+    if (url.isEmpty())
+        return std::nullopt;
+    // A scheme (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":") before any '/', '?' or '#'.
+    for (qsizetype i = 0; i < url.size(); ++i) {
+        const QChar c = url.at(i);
+        if (c == QLatin1Char(':')) {
+            if (i > 0 && url.at(0).isLetter() && url.at(0).unicode() < 0x80)
+                return std::nullopt;
+            break;
+        }
+        if (c == QLatin1Char('/') || c == QLatin1Char('?') || c == QLatin1Char('#'))
+            break;
+        if (!(c.unicode() < 0x80 && (c.isLetterOrNumber() || c == QLatin1Char('+') || c == QLatin1Char('-') || c == QLatin1Char('.'))))
+            break;
+    }
+    QString path = url;
+    const auto cut = std::find_if(path.cbegin(), path.cend(),
+                                  [](QChar c) { return c == QLatin1Char('?') || c == QLatin1Char('#'); });
+    path.truncate(cut - path.cbegin());
+    if (path.startsWith(QLatin1Char('/')))
+        return std::nullopt; // root-relative or network-path reference
+    const QString decoded = QString::fromUtf8(QByteArray::fromPercentEncoding(path.toUtf8()));
+    QStringList segments = decoded.split(QLatin1Char('/'));
+    QStringList kept;
+    for (const QString &s : std::as_const(segments)) {
+        if (s == QLatin1Char('.'))
+            continue;
+        if (s == QLatin1StringView(".."))
+            return std::nullopt;
+        kept.append(s);
+    }
+    if (kept.size() != 1 || kept.first().isEmpty())
+        return std::nullopt;
+    return kept.first();
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+Result<PackedName> parsePackedArchiveName(const QString &fileName, const QString &type)
+{
+    const QString lower = goToLower(fileName);
+    const QString prefix = QStringLiteral("terraform-provider-") + type + QLatin1Char('_');
+    static const QLatin1StringView suffix(".zip");
+    if (!lower.startsWith(prefix))
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("not an archive of this provider: the name lacks the prefix \"%1\"").arg(prefix));
+    if (!lower.endsWith(suffix) || lower.size() < prefix.size() + suffix.size())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("not an archive: the name lacks the suffix \".zip\""));
+    const QStringView middle = QStringView(lower).mid(prefix.size(), lower.size() - prefix.size() - suffix.size());
+    const QList<QStringView> parts = middle.split(QLatin1Char('_'));
+    if (parts.size() < 3)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("the name does not include a version number, target OS, and target architecture"));
+    Result<Version> version = Version::parse(parts.at(0));
+    if (!version)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("invalid version \"%1\": %2").arg(parts.at(0).toString(), version.error().message));
+    const QString platformText = parts.at(1).toString() + QLatin1Char('_') + parts.at(2).toString();
+    Result<Platform> platform = Platform::parse(platformText);
+    if (!platform)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("invalid platform \"%1\": %2").arg(platformText, platform.error().message));
+    return PackedName{version.value(), platform.value()};
+}
+
+namespace {
+
+AnomalyKind kindOf(MirrorIndexIssue::Kind kind)
+{
+    switch (kind) {
+    case MirrorIndexIssue::Kind::InvalidVersionKey:
+    case MirrorIndexIssue::Kind::InvalidPlatformKey:
+        return AnomalyKind::UnparseableName;
+    case MirrorIndexIssue::Kind::InvalidHash:
+    case MirrorIndexIssue::Kind::MissingUrl:
+    case MirrorIndexIssue::Kind::NullArchive:
+    case MirrorIndexIssue::Kind::TrailingData:
+        break;
+    }
+    return AnomalyKind::MalformedJson;
+}
+
+QByteArray readSmallFile(const QString &path, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = f.errorString();
+        return {};
+    }
+    // Index documents are small; a cap keeps a hostile 10 GiB "index.json" from eating memory.
+    constexpr qint64 kMaxIndexBytes = 64 * 1024 * 1024;
+    if (f.size() > kMaxIndexBytes) {
+        *error = QStringLiteral("larger than 64 MiB, not read");
+        return {};
+    }
+    QByteArray bytes = f.readAll();
+    if (f.error() != QFileDevice::NoError)
+        *error = f.errorString();
+    return bytes;
+}
+
+} // namespace
+
+void Scanner::checkIndexes(ProviderDir &dir)
+{
+    // --- read the documents
+    enum class State { Absent, Ok, Malformed };
+    State indexState = State::Absent;
+    QSet<Version> listed;
+    if (!dir.indexJson.isEmpty()) {
+        QString readError;
+        const QByteArray bytes = readSmallFile(dir.indexJson, &readError);
+        Result<MirrorIndexDocument> doc = readError.isEmpty()
+                                              ? parseIndexJson(bytes, dir.indexJson)
+                                              : Result<MirrorIndexDocument>(makeError(ErrorCode::Io, readError));
+        if (!doc) {
+            indexState = State::Malformed;
+            if (doc.error().code == ErrorCode::Io)
+                anomaly(AnomalyKind::UnreadableEntry, dir.indexJson, QStringLiteral("cannot read: ") + doc.error().message);
+            else
+                anomaly(AnomalyKind::MalformedJson, dir.indexJson, doc.error().message, doc.error().location);
+        } else {
+            indexState = State::Ok;
+            for (const MirrorIndexIssue &issue : std::as_const(doc->issues))
+                anomaly(kindOf(issue.kind), dir.indexJson, issue.message, issue.location);
+            for (const Version &v : std::as_const(doc->versions))
+                listed.insert(v);
+        }
+    }
+
+    struct VersionDoc
+    {
+        QString path;
+        std::optional<MirrorVersionDocument> doc; ///< nullopt: malformed or unreadable
+    };
+    QMap<Version, VersionDoc> versionDocs;
+    for (const auto &[version, path] : std::as_const(dir.versionJsons)) {
+        QString readError;
+        const QByteArray bytes = readSmallFile(path, &readError);
+        VersionDoc vd{path, std::nullopt};
+        if (!readError.isEmpty()) {
+            anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("cannot read: ") + readError);
+        } else if (Result<MirrorVersionDocument> doc = parseVersionJson(bytes, path); !doc) {
+            anomaly(AnomalyKind::MalformedJson, path, doc.error().message, doc.error().location);
+        } else {
+            for (const MirrorIndexIssue &issue : std::as_const(doc->issues))
+                anomaly(kindOf(issue.kind), path, issue.message, issue.location);
+            vd.doc = std::move(doc).value();
+        }
+        versionDocs.insert(version, std::move(vd));
+    }
+
+    ProviderAcc &acc = m_providers[dir.address];
+    if (acc.provider.address.isNull()) {
+        acc.provider.address = dir.address;
+        acc.provider.directory = dir.path;
+    }
+    if (indexState == State::Ok)
+        acc.provider.hasIndex = true;
+
+    // Archives of this directory that some index entry describes.
+    QSet<QString> declaredPaths;
+    // Per version: which platforms the <version>.json names with which url (for messages).
+    QMap<ArchiveKeyLocal, QString> declaredUrl;
+
+    // --- <version>.json: attach declared hashes, find absent archives, stale documents
+    for (auto it = versionDocs.cbegin(); it != versionDocs.cend(); ++it) {
+        const Version &version = it.key();
+        const VersionDoc &vd = it.value();
+        const bool stale = indexState == State::Absent || (indexState == State::Ok && !listed.contains(version));
+        if (stale)
+            anomaly(AnomalyKind::StaleVersionIndex, vd.path,
+                    indexState == State::Absent
+                        ? QStringLiteral("there is no index.json beside it, so no client ever reads it")
+                        : QStringLiteral("index.json does not list %1, so no client ever reads this file").arg(version.toString()));
+        if (!vd.doc)
+            continue;
+        const bool hasArchivesOnDisk = m_providers[dir.address].versions.contains(version);
+        if (stale && !hasArchivesOnDisk)
+            continue; // nothing to attach to; do not invent a version from a stale file
+        VersionAcc &va = versionAcc(dir.address, dir.path, version);
+        va.pv.hasVersionIndex = true;
+
+        for (const MirrorArchiveEntry &entry : vd.doc->archives) {
+            DeclaredArchive declared{entry.url, entry.hashes, vd.path};
+            declaredUrl.insert({version, entry.platform}, entry.url);
+            const std::optional<QString> local = localFileName(entry.url);
+            const qsizetype primaryIndex = va.primary.value(entry.platform, -1);
+            Archive *primary = primaryIndex >= 0 ? &va.pv.archives[primaryIndex] : nullptr;
+
+            auto addArchive = [&](Archive a) {
+                a.declared = declared;
+                if (!primary) {
+                    va.primary.insert(entry.platform, va.pv.archives.size());
+                    va.pv.archives.append(std::move(a));
+                } else {
+                    va.pv.duplicates.append(std::move(a));
+                }
+            };
+
+            if (!local) {
+                // Served from elsewhere (absolute, root-relative or another directory): the copy
+                // here, if any, is the one for this platform.
+                if (primary) {
+                    if (!primary->declared)
+                        primary->declared = declared;
+                    declaredPaths.insert(primary->path);
+                } else if (!stale) {
+                    anomaly(AnomalyKind::IndexListsAbsentArchive, vd.path,
+                            QStringLiteral("lists %1 at \"%2\", which is not in this directory")
+                                .arg(entry.key, entry.url));
+                    Archive a;
+                    a.platform = entry.platform;
+                    a.fileName = entry.url.section(QLatin1Char('/'), -1).section(QLatin1Char('?'), 0, 0);
+                    a.indexedOnly = true;
+                    addArchive(std::move(a));
+                }
+                continue;
+            }
+
+            const QString path = dir.path + QLatin1Char('/') + *local;
+            if (primary && primary->path == path) {
+                if (!primary->declared)
+                    primary->declared = declared;
+                declaredPaths.insert(path);
+                continue;
+            }
+            auto dup = std::find_if(va.pv.duplicates.begin(), va.pv.duplicates.end(),
+                                    [&](const Archive &a) { return a.path == path; });
+            if (dup != va.pv.duplicates.end()) {
+                if (!dup->declared)
+                    dup->declared = declared;
+                declaredPaths.insert(path);
+                continue;
+            }
+            const auto file = dir.files.constFind(*local);
+            if (file != dir.files.cend()) {
+                // An existing file with a name outside the layout (or another platform's archive).
+                Archive a;
+                a.platform = entry.platform;
+                a.present = true;
+                a.path = path;
+                a.fileName = *local;
+                a.size = file->st_size;
+                a.modified = mtimeOf(*file);
+                a.inode = file->st_ino;
+                a.indexedOnly = true;
+                declaredPaths.insert(path);
+                addArchive(std::move(a));
+                continue;
+            }
+            if (stale)
+                continue;
+            anomaly(AnomalyKind::IndexListsAbsentArchive, path,
+                    primary ? QStringLiteral("%1 lists \"%2\" for %3, which is absent (the archive on disk for %3 is %4)")
+                                  .arg(QFileInfo(vd.path).fileName(), entry.url, entry.key, primary->fileName)
+                            : QStringLiteral("%1 lists \"%2\" for %3, which is absent")
+                                  .arg(QFileInfo(vd.path).fileName(), entry.url, entry.key));
+            Archive a;
+            a.platform = entry.platform;
+            a.fileName = *local;
+            a.indexedOnly = true;
+            addArchive(std::move(a));
+        }
+    }
+
+    if (indexState != State::Ok)
+        return;
+
+    // --- index.json: versions it lists, archives it does not reach
+    QMap<Version, QList<Found>> packedHere;
+    QMap<Version, int> unpackedHere;
+    for (const Found &f : std::as_const(dir.found)) {
+        if (f.archive.layout == ArchiveLayout::Packed)
+            packedHere[f.version].append(f);
+        else
+            ++unpackedHere[f.version];
+    }
+    QList<Version> listedSorted(listed.cbegin(), listed.cend());
+    std::sort(listedSorted.begin(), listedSorted.end());
+    for (const Version &version : std::as_const(listedSorted)) {
+        VersionAcc &va = versionAcc(dir.address, dir.path, version);
+        va.pv.listedInIndex = true;
+        if (versionDocs.contains(version) || packedHere.contains(version))
+            continue;
+        anomaly(AnomalyKind::IndexListsAbsentVersion, dir.indexJson,
+                unpackedHere.contains(version)
+                    ? QStringLiteral("lists %1, but there is neither %1.json nor a packed archive of it (only unpacked packages, which network clients cannot download)")
+                          .arg(version.toString())
+                    : QStringLiteral("lists %1, but there is neither %1.json nor an archive of it").arg(version.toString()),
+                Location{dir.indexJson, 0, 0});
+    }
+    for (auto it = packedHere.cbegin(); it != packedHere.cend(); ++it) {
+        const Version &version = it.key();
+        const auto vd = versionDocs.constFind(version);
+        for (const Found &f : it.value()) {
+            if (declaredPaths.contains(f.archive.path))
+                continue;
+            QString why;
+            if (!listed.contains(version)) {
+                why = QStringLiteral("index.json does not list version %1").arg(version.toString());
+            } else if (vd == versionDocs.cend()) {
+                why = QStringLiteral("index.json lists %1 but %1.json is absent (clients get 404)").arg(version.toString());
+            } else if (!vd->doc) {
+                continue; // its <version>.json is malformed: already reported
+            } else if (const QString url = declaredUrl.value({version, f.archive.platform}); !url.isNull()) {
+                why = QStringLiteral("%1.json lists \"%2\" for %3 instead").arg(version.toString(), url, f.archive.platform.toString());
+            } else {
+                why = QStringLiteral("%1.json does not list %2").arg(version.toString(), f.archive.platform.toString());
+            }
+            anomaly(AnomalyKind::ArchiveNotInIndex, f.archive.path, why);
+        }
+    }
+}
+
+void Scanner::buildCatalog()
+{
+    // 1. Archives in walk order: the first copy of a version/platform is the one installers use.
+    for (ProviderDir &dir : m_dirs) {
+        for (Found &f : dir.found) {
+            VersionAcc &va = versionAcc(dir.address, dir.path, f.version);
+            const qsizetype existing = va.primary.value(f.archive.platform, -1);
+            if (existing < 0) {
+                va.primary.insert(f.archive.platform, va.pv.archives.size());
+                va.pv.archives.append(f.archive);
+            } else {
+                const Archive &first = va.pv.archives.at(existing);
+                anomaly(AnomalyKind::DuplicateArchive, f.archive.path,
+                        QStringLiteral("another copy of %1 %2 for %3; installers use the first one, %4")
+                            .arg(dir.address.toString(), f.version.toString(), f.archive.platform.toString(), first.path));
+                va.pv.duplicates.append(f.archive);
+            }
+        }
+    }
+    // 2. Index documents, per physical directory.
+    for (ProviderDir &dir : m_dirs)
+        checkIndexes(dir);
+
+    // 3. Sorted snapshot.
+    m_catalog.providers.reserve(m_providers.size());
+    for (auto pit = m_providers.begin(); pit != m_providers.end(); ++pit) {
+        Provider provider = std::move(pit->provider);
+        provider.versions.reserve(pit->versions.size());
+        for (auto vit = pit->versions.begin(); vit != pit->versions.end(); ++vit) {
+            ProviderVersion pv = std::move(vit->pv);
+            std::stable_sort(pv.archives.begin(), pv.archives.end(),
+                             [](const Archive &a, const Archive &b) { return a.platform < b.platform; });
+            provider.versions.append(std::move(pv));
+        }
+        m_catalog.providers.append(std::move(provider));
+    }
+    std::stable_sort(m_catalog.anomalies.begin(), m_catalog.anomalies.end(),
+                     [](const Anomaly &a, const Anomaly &b) { return a.path.toUtf8() < b.path.toUtf8(); });
+}
+
+
+Result<Catalog> scanFileSystemMirror(const QString &root)
+{
+    const QFileInfo info(root);
+    if (!info.exists())
+        return makeError(ErrorCode::NotFound, QStringLiteral("%1: no such directory").arg(root));
+    if (!info.isDir())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: not a directory").arg(root));
+    // Like filepath.EvalSymlinks on the base: the mirror directory itself may be a symlink.
+    const QString resolved = info.canonicalFilePath();
+    Fd fd(::open(QFile::encodeName(resolved).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!fd.valid())
+        return makeError(ErrorCode::Io, QStringLiteral("%1: cannot open: %2").arg(root, errnoText(errno)));
+
+    Catalog catalog;
+    catalog.sourceKind = Catalog::SourceKind::Directory;
+    catalog.root = QDir::cleanPath(info.absoluteFilePath());
+    Scanner scanner(catalog);
+    scanner.walkRoot(fd.get(), catalog.root);
+    scanner.buildCatalog();
+    qCDebug(lcMirror) << "scanned" << catalog.root << catalog.providers.size() << "providers"
+                      << catalog.archiveCount() << "archives" << catalog.anomalies.size() << "anomalies";
+    return catalog;
+}
+
+} // namespace provender

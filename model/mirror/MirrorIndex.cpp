@@ -1,0 +1,521 @@
+#include "model/mirror/MirrorIndex.h"
+
+#include "model/core/Logging.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QJsonValue>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace provender {
+
+namespace {
+
+bool isJsonSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+QString typeName(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return QStringLiteral("a boolean");
+    case QJsonValue::Double: return QStringLiteral("a number");
+    case QJsonValue::String: return QStringLiteral("a string");
+    case QJsonValue::Array: return QStringLiteral("an array");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Undefined: break;
+    }
+    return QStringLiteral("nothing");
+}
+
+/// Offset of the first `"key"` followed by `:` in the document, or -1. Good enough to point a
+/// reader at the member a message is about; keys with escapes may not be found.
+qsizetype findKey(const QByteArray &bytes, const QString &key, qsizetype from = 0)
+{
+    QByteArray needle = key.toUtf8();
+    needle.replace('\\', "\\\\").replace('"', "\\\"");
+    needle.prepend('"').append('"');
+    for (qsizetype pos = bytes.indexOf(needle, from); pos >= 0; pos = bytes.indexOf(needle, pos + 1)) {
+        qsizetype i = pos + needle.size();
+        while (i < bytes.size() && isJsonSpace(bytes.at(i)))
+            ++i;
+        if (i < bytes.size() && bytes.at(i) == ':')
+            return pos;
+    }
+    return -1;
+}
+
+struct Doc
+{
+    const QByteArray &bytes;
+    const QString &source;
+
+    Location at(qsizetype offset) const
+    {
+        return offset >= 0 ? locationOfOffset(bytes, offset, source) : Location{source, 0, 0};
+    }
+    Location atKey(const QString &key, qsizetype from = 0) const { return at(findKey(bytes, key, from)); }
+    Error error(const QString &message, const Location &where) const
+    {
+        return makeError(ErrorCode::InvalidArgument, message, where);
+    }
+};
+
+/// Go's encoding/json matches object keys to struct fields case-insensitively (Unicode simple
+/// folding). Every member whose key folds to `field`, in key order.
+QList<QJsonValue> fieldValues(const QJsonObject &object, QLatin1StringView field, QStringList *matchedKeys = nullptr)
+{
+    QList<QJsonValue> values;
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        if (it.key().compare(field, Qt::CaseInsensitive) == 0) {
+            values.append(it.value());
+            if (matchedKeys)
+                matchedKeys->append(it.key());
+        }
+    }
+    return values;
+}
+
+/// Syntax check with the rules and wording of Go's encoding/json scanner, which is stricter than
+/// QJsonDocument in some places (raw control characters in strings, unknown escapes, a byte-order
+/// mark) and more lenient in others (it stops after the first value). Finds the end of the first
+/// value, or the offending byte.
+class GoJsonScanner
+{
+public:
+    explicit GoJsonScanner(const QByteArray &bytes) : m_b(bytes) {}
+
+    /// True when the first value is well-formed; `end()` is then just past it.
+    bool scan()
+    {
+        skipSpace();
+        return value(0);
+    }
+    qsizetype end() const { return m_pos; }
+    qsizetype errorOffset() const { return m_errorOffset; }
+    const QString &errorMessage() const { return m_error; }
+
+private:
+    static constexpr int kMaxDepth = 10000; // encoding/json's maxNestingDepth
+
+    bool atEnd() const { return m_pos >= m_b.size(); }
+    char peek() const { return m_b.at(m_pos); }
+    void skipSpace()
+    {
+        while (!atEnd() && isJsonSpace(peek()))
+            ++m_pos;
+    }
+    /// Go's quoteChar: the byte as a rune in single quotes, escaped like strconv.Quote.
+    static QString quoteChar(char c)
+    {
+        const auto u = static_cast<unsigned char>(c);
+        switch (u) {
+        case '\'': return QStringLiteral("'\\''");
+        case '"': return QStringLiteral("'\"'");
+        case '\a': return QStringLiteral("'\\a'");
+        case '\b': return QStringLiteral("'\\b'");
+        case '\f': return QStringLiteral("'\\f'");
+        case '\n': return QStringLiteral("'\\n'");
+        case '\r': return QStringLiteral("'\\r'");
+        case '\t': return QStringLiteral("'\\t'");
+        case '\v': return QStringLiteral("'\\v'");
+        default: break;
+        }
+        if (u < 0x20 || u == 0x7F)
+            return QStringLiteral("'\\x%1'").arg(u, 2, 16, QLatin1Char('0'));
+        if (u >= 0x80 && u < 0xA0)
+            return QStringLiteral("'\\u%1'").arg(u, 4, 16, QLatin1Char('0'));
+        return QLatin1Char('\'') + QChar(char16_t(u)) + QLatin1Char('\'');
+    }
+    bool fail(const QString &context)
+    {
+        m_errorOffset = m_pos;
+        m_error = atEnd() ? QStringLiteral("unexpected end of JSON input")
+                          : QStringLiteral("invalid character %1 %2").arg(quoteChar(peek()), context);
+        return false;
+    }
+    bool literal(const char *word)
+    {
+        for (const char *w = word; *w; ++w, ++m_pos) {
+            if (atEnd() || peek() != *w)
+                return fail(QStringLiteral("in literal %1 (expecting '%2')").arg(QLatin1StringView(word), QString(QLatin1Char(*w))));
+        }
+        return true;
+    }
+    bool digits()
+    {
+        if (atEnd() || !std::isdigit(static_cast<unsigned char>(peek())))
+            return fail(QStringLiteral("in numeric literal"));
+        while (!atEnd() && std::isdigit(static_cast<unsigned char>(peek())))
+            ++m_pos;
+        return true;
+    }
+    bool number()
+    {
+        if (peek() == '-')
+            ++m_pos;
+        if (!atEnd() && peek() == '0')
+            ++m_pos;
+        else if (!digits())
+            return false;
+        if (!atEnd() && peek() == '.') {
+            ++m_pos;
+            if (!digits())
+                return false;
+        }
+        if (!atEnd() && (peek() == 'e' || peek() == 'E')) {
+            ++m_pos;
+            if (!atEnd() && (peek() == '+' || peek() == '-'))
+                ++m_pos;
+            if (!digits())
+                return false;
+        }
+        return true;
+    }
+    bool string()
+    {
+        ++m_pos; // opening quote
+        while (!atEnd()) {
+            const auto c = static_cast<unsigned char>(peek());
+            if (c == '"') {
+                ++m_pos;
+                return true;
+            }
+            if (c < 0x20)
+                return fail(QStringLiteral("in string literal"));
+            if (c == '\\') {
+                ++m_pos;
+                if (atEnd())
+                    break;
+                const char e = peek();
+                if (e == 'u') {
+                    ++m_pos;
+                    for (int i = 0; i < 4; ++i, ++m_pos) {
+                        if (atEnd() || !std::isxdigit(static_cast<unsigned char>(peek())))
+                            return fail(QStringLiteral("in \\u hexadecimal character escape"));
+                    }
+                    continue;
+                }
+                if (!std::strchr("\"\\/bfnrt", e) || e == 0)
+                    return fail(QStringLiteral("in string escape code"));
+            }
+            ++m_pos;
+        }
+        return fail({});
+    }
+    bool value(int depth)
+    {
+        if (atEnd())
+            return fail({});
+        switch (peek()) {
+        case '{': return object(depth + 1);
+        case '[': return array(depth + 1);
+        case '"': return string();
+        case 't': return literal("true");
+        case 'f': return literal("false");
+        case 'n': return literal("null");
+        default: break;
+        }
+        if (peek() == '-' || std::isdigit(static_cast<unsigned char>(peek())))
+            return number();
+        return fail(QStringLiteral("looking for beginning of value"));
+    }
+    bool object(int depth)
+    {
+        if (depth > kMaxDepth)
+            return fail(QStringLiteral("exceeded max depth"));
+        ++m_pos;
+        skipSpace();
+        if (!atEnd() && peek() == '}') {
+            ++m_pos;
+            return true;
+        }
+        for (;;) {
+            if (atEnd() || peek() != '"')
+                return fail(QStringLiteral("looking for beginning of object key string"));
+            if (!string())
+                return false;
+            skipSpace();
+            if (atEnd() || peek() != ':')
+                return fail(QStringLiteral("after object key"));
+            ++m_pos;
+            skipSpace();
+            if (!value(depth))
+                return false;
+            skipSpace();
+            if (!atEnd() && peek() == ',') {
+                ++m_pos;
+                skipSpace();
+                continue;
+            }
+            if (!atEnd() && peek() == '}') {
+                ++m_pos;
+                return true;
+            }
+            return fail(QStringLiteral("after object key:value pair"));
+        }
+    }
+    bool array(int depth)
+    {
+        if (depth > kMaxDepth)
+            return fail(QStringLiteral("exceeded max depth"));
+        ++m_pos;
+        skipSpace();
+        if (!atEnd() && peek() == ']') {
+            ++m_pos;
+            return true;
+        }
+        for (;;) {
+            if (!value(depth))
+                return false;
+            skipSpace();
+            if (!atEnd() && peek() == ',') {
+                ++m_pos;
+                skipSpace();
+                continue;
+            }
+            if (!atEnd() && peek() == ']') {
+                ++m_pos;
+                return true;
+            }
+            return fail(QStringLiteral("after array element"));
+        }
+    }
+
+    const QByteArray &m_b;
+    qsizetype m_pos = 0;
+    qsizetype m_errorOffset = -1;
+    QString m_error;
+};
+
+/// Go decodes invalid UTF-8 inside strings as U+FFFD; QJsonDocument rejects it. Only called on
+/// text the scanner accepted, so replacing bytes cannot change the structure.
+QByteArray replaceInvalidUtf8(const QByteArray &bytes)
+{
+    const QString decoded = QString::fromUtf8(bytes); // invalid sequences become U+FFFD
+    QByteArray again = decoded.toUtf8();
+    return again;
+}
+
+/// Parses the first JSON value of the document. `null` gives an empty object (Go leaves the
+/// struct zero); anything but an object or null is a type error.
+Result<QJsonObject> parseTopObject(const Doc &doc, QList<MirrorIndexIssue> &issues)
+{
+    const QByteArray &bytes = doc.bytes;
+    GoJsonScanner scanner(bytes);
+    if (!scanner.scan())
+        return doc.error(QStringLiteral("malformed JSON: ") + scanner.errorMessage(), doc.at(scanner.errorOffset()));
+
+    qsizetype start = 0;
+    while (start < bytes.size() && isJsonSpace(bytes.at(start)))
+        ++start;
+    qsizetype rest = scanner.end();
+    while (rest < bytes.size() && isJsonSpace(bytes.at(rest)))
+        ++rest;
+    if (rest < bytes.size()) {
+        // Go's json.Decoder stops after the first value; what follows is never read.
+        issues.append({MirrorIndexIssue::Kind::TrailingData, {},
+                       QStringLiteral("data after the first JSON value (tofu and terraform read only the first value and ignore the rest)"),
+                       doc.at(rest)});
+    }
+    const char first = bytes.at(start);
+    if (first == 'n')
+        return QJsonObject(); // null
+    if (first != '{')
+        return doc.error(QStringLiteral("malformed JSON: the document must be an object, found ")
+                             + (first == '[' ? QStringLiteral("an array") : QStringLiteral("a scalar")),
+                         doc.at(start));
+
+    QByteArray value = bytes.mid(start, scanner.end() - start);
+    if (!value.isValidUtf8())
+        value = replaceInvalidUtf8(value);
+    QJsonParseError parseError;
+    const QJsonDocument json = QJsonDocument::fromJson(value, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        // Only what Go accepts and Qt does not is left here (e.g. a number out of double range).
+        return doc.error(QStringLiteral("unsupported JSON: ") + parseError.errorString(),
+                         doc.at(start + std::max(0, parseError.offset - 1)));
+    }
+    return json.object();
+}
+
+/// Go decodes several members that fold to the same map field into one map (later keys win).
+Result<QJsonObject> mapField(const Doc &doc, const QJsonObject &top, QLatin1StringView field)
+{
+    QStringList keys;
+    const QList<QJsonValue> values = fieldValues(top, field, &keys);
+    QJsonObject merged;
+    for (qsizetype i = 0; i < values.size(); ++i) {
+        const QJsonValue &v = values.at(i);
+        if (v.isNull())
+            continue;
+        if (!v.isObject())
+            return doc.error(QStringLiteral("\"%1\" must be an object, found %2").arg(keys.at(i), typeName(v)),
+                             doc.atKey(keys.at(i)));
+        const QJsonObject o = v.toObject();
+        for (auto it = o.constBegin(); it != o.constEnd(); ++it)
+            merged.insert(it.key(), it.value());
+    }
+    return merged;
+}
+
+QStringList sortedKeysByBytes(const QJsonObject &o)
+{
+    QStringList keys = o.keys();
+    std::sort(keys.begin(), keys.end(), [](const QString &a, const QString &b) { return a.toUtf8() < b.toUtf8(); });
+    return keys;
+}
+
+} // namespace
+
+Location locationOfOffset(const QByteArray &bytes, qsizetype offset, const QString &sourceName)
+{
+    offset = std::clamp<qsizetype>(offset, 0, bytes.size());
+    int line = 1;
+    int column = 1;
+    for (qsizetype i = 0; i < offset; ++i) {
+        const auto c = static_cast<unsigned char>(bytes.at(i));
+        if (c == '\n') {
+            ++line;
+            column = 1;
+        } else if ((c & 0xC0) != 0x80) { // not a UTF-8 continuation byte: a new code point
+            ++column;
+        }
+    }
+    return Location{sourceName, line, column};
+}
+
+Result<MirrorIndexDocument> parseIndexJson(const QByteArray &bytes, const QString &sourceName)
+{
+    const Doc doc{bytes, sourceName};
+    MirrorIndexDocument out;
+    Result<QJsonObject> top = parseTopObject(doc, out.issues);
+    if (!top)
+        return top.error();
+    Result<QJsonObject> versions = mapField(doc, top.value(), QLatin1StringView("versions"));
+    if (!versions)
+        return versions.error();
+
+    out.keys = sortedKeysByBytes(versions.value());
+    for (const QString &key : std::as_const(out.keys)) {
+        const QJsonValue v = versions->value(key);
+        // Each value decodes into struct{}: an object (members ignored) or null.
+        if (!v.isObject() && !v.isNull())
+            return doc.error(QStringLiteral("version \"%1\" must map to an object, found %2").arg(key, typeName(v)),
+                             doc.atKey(key));
+        Result<Version> version = Version::parse(key);
+        if (!version) {
+            out.issues.append({MirrorIndexIssue::Kind::InvalidVersionKey, key,
+                               QStringLiteral("\"%1\" is not a valid version (%2); clients skip it")
+                                   .arg(key, version.error().message),
+                               doc.atKey(key)});
+            continue;
+        }
+        if (!out.versions.contains(version.value()))
+            out.versions.append(version.value());
+    }
+    std::sort(out.versions.begin(), out.versions.end());
+    return out;
+}
+
+Result<MirrorVersionDocument> parseVersionJson(const QByteArray &bytes, const QString &sourceName)
+{
+    const Doc doc{bytes, sourceName};
+    MirrorVersionDocument out;
+    Result<QJsonObject> top = parseTopObject(doc, out.issues);
+    if (!top)
+        return top.error();
+    Result<QJsonObject> archives = mapField(doc, top.value(), QLatin1StringView("archives"));
+    if (!archives)
+        return archives.error();
+
+    for (const QString &key : sortedKeysByBytes(archives.value())) {
+        const QJsonValue v = archives->value(key);
+        const qsizetype keyOffset = findKey(bytes, key);
+        if (v.isNull()) {
+            out.issues.append({MirrorIndexIssue::Kind::NullArchive, key,
+                               QStringLiteral("the archive entry for \"%1\" is null (tofu and terraform crash on it)").arg(key),
+                               doc.at(keyOffset)});
+            continue;
+        }
+        if (!v.isObject())
+            return doc.error(QStringLiteral("archive \"%1\" must be an object, found %2").arg(key, typeName(v)),
+                             doc.at(keyOffset));
+        const QJsonObject entryObject = v.toObject();
+        MirrorArchiveEntry entry;
+        entry.key = key;
+
+        QStringList urlKeys;
+        const QList<QJsonValue> urls = fieldValues(entryObject, QLatin1StringView("url"), &urlKeys);
+        for (qsizetype i = 0; i < urls.size(); ++i) {
+            const QJsonValue &u = urls.at(i);
+            if (u.isNull())
+                continue; // Go leaves the string unchanged
+            if (!u.isString())
+                return doc.error(QStringLiteral("\"%1\" of archive \"%2\" must be a string, found %3")
+                                     .arg(urlKeys.at(i), key, typeName(u)),
+                                 doc.at(findKey(bytes, urlKeys.at(i), std::max<qsizetype>(0, keyOffset))));
+            entry.url = u.toString();
+        }
+
+        QStringList hashKeys;
+        const QList<QJsonValue> hashLists = fieldValues(entryObject, QLatin1StringView("hashes"), &hashKeys);
+        for (qsizetype i = 0; i < hashLists.size(); ++i) {
+            const QJsonValue &h = hashLists.at(i);
+            if (h.isNull())
+                continue;
+            const Location where = doc.at(findKey(bytes, hashKeys.at(i), std::max<qsizetype>(0, keyOffset)));
+            if (!h.isArray())
+                return doc.error(QStringLiteral("\"%1\" of archive \"%2\" must be an array of strings, found %3")
+                                     .arg(hashKeys.at(i), key, typeName(h)),
+                                 where);
+            // Go decodes into a fresh slice: a later "hashes" member replaces an earlier one.
+            entry.hashes.clear();
+            entry.invalidHashes.clear();
+            const QJsonArray array = h.toArray();
+            for (const QJsonValue &element : array) {
+                if (!element.isString() && !element.isNull())
+                    return doc.error(QStringLiteral("\"%1\" of archive \"%2\" must hold only strings, found %3")
+                                         .arg(hashKeys.at(i), key, typeName(element)),
+                                     where);
+                const QString text = element.toString(); // null decodes as ""
+                Result<HashString> hash = HashString::parse(text);
+                if (hash) {
+                    entry.hashes.append(hash.value());
+                } else {
+                    entry.invalidHashes.append(text);
+                    out.issues.append({MirrorIndexIssue::Kind::InvalidHash, key,
+                                       QStringLiteral("archive \"%1\" lists the invalid hash \"%2\" (installing it fails: "
+                                                      "a hash must start with a scheme keyword followed by a colon)")
+                                           .arg(key, text),
+                                       where});
+                }
+            }
+        }
+
+        Result<Platform> platform = Platform::parse(key);
+        if (!platform) {
+            out.issues.append({MirrorIndexIssue::Kind::InvalidPlatformKey, key,
+                               QStringLiteral("\"%1\" is not a valid platform (%2); no client ever requests it")
+                                   .arg(key, platform.error().message),
+                               doc.at(keyOffset)});
+            continue;
+        }
+        entry.platform = platform.value();
+        if (entry.url.isEmpty())
+            out.issues.append({MirrorIndexIssue::Kind::MissingUrl, key,
+                               QStringLiteral("archive \"%1\" has no url (a client would download the JSON document itself)").arg(key),
+                               doc.at(keyOffset)});
+        out.archives.append(std::move(entry));
+    }
+    return out;
+}
+
+} // namespace provender
