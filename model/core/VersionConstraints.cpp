@@ -3,7 +3,7 @@
 #include "model/core/GoCompat.h"
 #include "model/core/VersionScanner.h"
 
-#include <optional>
+#include <QSet>
 
 namespace provender {
 
@@ -232,16 +232,13 @@ QString VersionConstraints::toString() const
 {
     // getproviders.VersionConstraintsString: de-duplicate (operator, boundary), sort, join.
     QList<Item> unique;
+    QSet<QString> seen; // operator + boundary text: equal exactly when (operator, boundary) are
     for (const Item &item : m_items) {
-        bool seen = false;
-        for (const Item &u : std::as_const(unique)) {
-            if (u.op == item.op && sameFields(u.boundary, item.boundary)) {
-                seen = true;
-                break;
-            }
-        }
-        if (!seen)
+        const QString key = QString::number(int(item.op)) + QLatin1Char(' ') + item.boundary.toString();
+        if (!seen.contains(key)) {
+            seen.insert(key);
             unique.append(item);
+        }
     }
     mergeSort(unique, canonicalLess);
 
