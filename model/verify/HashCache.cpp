@@ -24,7 +24,8 @@ namespace provender {
 namespace {
 
 // Bump when the table layout or the meaning of a stored hash changes: older files are recreated.
-constexpr int kSchemaVersion = 1;
+// Text columns may be NULL: QtSql binds an empty QString as NULL; NULL reads back as "".
+constexpr int kSchemaVersion = 2;
 
 std::atomic<quint64> g_connectionCounter{0};
 
@@ -212,13 +213,13 @@ bool HashCache::checkAndPrepareSchema()
                 " size INTEGER NOT NULL,"
                 " mtime_ns INTEGER NOT NULL,"
                 " inode INTEGER NOT NULL,"
-                " fingerprint BLOB NOT NULL,"
+                " fingerprint BLOB,"
                 " kind INTEGER NOT NULL,"
-                " zh TEXT NOT NULL,"
-                " h1_zip TEXT NOT NULL,"
-                " h1_extracted TEXT NOT NULL,"
+                " zh TEXT,"
+                " h1_zip TEXT,"
+                " h1_extracted TEXT,"
                 " flags INTEGER NOT NULL,"
-                " unsafe_names TEXT NOT NULL,"
+                " unsafe_names TEXT,"
                 " file_size INTEGER NOT NULL,"
                 " content_bytes INTEGER NOT NULL,"
                 " entry_count INTEGER NOT NULL"
@@ -369,7 +370,7 @@ bool HashCache::flush()
             q.bindValue(1, p.row.stamp.size);
             q.bindValue(2, p.row.stamp.mtimeNs);
             q.bindValue(3, qint64(p.row.stamp.inode));
-            q.bindValue(4, p.row.stamp.fingerprint.isNull() ? QByteArray("") : p.row.stamp.fingerprint);
+            q.bindValue(4, p.row.stamp.fingerprint); // NULL for files
             q.bindValue(5, int(h.kind));
             q.bindValue(6, h.zh.toString());
             q.bindValue(7, h.h1Zip.toString());

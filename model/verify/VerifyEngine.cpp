@@ -200,14 +200,15 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
             cache->preload(commonDirectoryPrefix(items));
     }
 
+    for (WorkItem &w : items)
+        if (w.result.detail.verdict == Verdict::Missing)
+            deliver(w.index, false);
     QList<int> toHash;
     for (WorkItem &w : items) {
         if (cancelled())
             break;
-        if (w.result.detail.verdict == Verdict::Missing) {
-            deliver(w.index, false);
+        if (w.result.detail.verdict == Verdict::Missing)
             continue;
-        }
         if (cache) {
             Result<FileStamp> stamp = stampOf(w.result.path);
             if (!stamp.ok()) {

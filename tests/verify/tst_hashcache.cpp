@@ -1,0 +1,334 @@
+// HashCache: hits only for an unchanged identity, damaged files recreated, never fatal.
+
+#include "model/verify/HashCache.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <utime.h>
+
+using namespace provender;
+
+Q_DECLARE_METATYPE(provender::FileStamp)
+
+namespace {
+
+PackageHashes sampleHashes(int n)
+{
+    PackageHashes h;
+    h.kind = PackageHashes::Kind::Zip;
+    // Arbitrary well-formed values: the cache must give back exactly what it was given.
+    h.zh = HashString::parse(QStringLiteral("zh:%1").arg(n, 64, 16, QLatin1Char('0'))).value();
+    h.h1Zip = HashString::parse(QStringLiteral("h1:zip%1=").arg(n)).value();
+    h.h1Extracted = HashString::parse(QStringLiteral("h1:ext%1=").arg(n)).value();
+    h.hasDirectoryEntries = n % 2 == 1;
+    h.unsafeNames = n % 3 == 0 ? QStringList{QStringLiteral("../evil"), QStringLiteral("/abs")} : QStringList{};
+    h.fileSize = 1000 + n;
+    h.contentBytes = 5000 + n;
+    h.entryCount = n;
+    return h;
+}
+
+FileStamp stamp(qint64 size, qint64 mtime, quint64 inode)
+{
+    FileStamp s;
+    s.size = size;
+    s.mtimeNs = mtime;
+    s.inode = inode;
+    return s;
+}
+
+bool writeFile(const QString &path, const QByteArray &data)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
+}
+
+} // namespace
+
+class TestHashCache : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    QString file(const QString &name) const { return m_dir.filePath(name); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
+            QSKIP("the Qt SQLite driver is not installed (Debian package libqt6sql6-sqlite)");
+    }
+
+    void defaultPathIsInCacheLocation()
+    {
+        QCOMPARE(HashCache::defaultPath(),
+                 QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/hashcache.sqlite"));
+    }
+
+    void roundTripAndIdentity_data()
+    {
+        QTest::addColumn<FileStamp>("probe");
+        QTest::addColumn<bool>("hit");
+        QTest::newRow("same") << stamp(100, 5, 7) << true;
+        QTest::newRow("size changed") << stamp(101, 5, 7) << false;
+        QTest::newRow("mtime changed by 1 ns") << stamp(100, 6, 7) << false;
+        QTest::newRow("inode changed") << stamp(100, 5, 8) << false;
+        FileStamp dir = stamp(100, 5, 7);
+        dir.isDirectory = true;
+        QTest::newRow("now a directory") << dir << false;
+        FileStamp fp = stamp(100, 5, 7);
+        fp.fingerprint = QByteArray(32, 'a');
+        QTest::newRow("fingerprint differs") << fp << false;
+    }
+
+    void roundTripAndIdentity()
+    {
+        QFETCH(FileStamp, probe);
+        QFETCH(bool, hit);
+        const QString db = file(QStringLiteral("roundtrip.sqlite"));
+        QFile::remove(db);
+        {
+            HashCache cache(db);
+            QVERIFY(cache.open());
+            QVERIFY(cache.warning().isEmpty());
+            cache.store(QStringLiteral("/m/a.zip"), stamp(100, 5, 7), sampleHashes(3));
+            QVERIFY(cache.flush());
+        }
+        HashCache cache(db); // a new connection reads what the old one wrote
+        QVERIFY(cache.open());
+        QCOMPARE(cache.rowCount(), 1);
+        const std::optional<PackageHashes> got = cache.lookup(QStringLiteral("/m/a.zip"), probe);
+        QCOMPARE(got.has_value(), hit);
+        if (hit) {
+            const PackageHashes want = sampleHashes(3);
+            QCOMPARE(got->kind, want.kind);
+            QCOMPARE(got->zh, want.zh);
+            QCOMPARE(got->h1Zip, want.h1Zip);
+            QCOMPARE(got->h1Extracted, want.h1Extracted);
+            QCOMPARE(got->hasDirectoryEntries, want.hasDirectoryEntries);
+            QCOMPARE(got->unsafeNames, want.unsafeNames);
+            QCOMPARE(got->fileSize, want.fileSize);
+            QCOMPARE(got->contentBytes, want.contentBytes);
+            QCOMPARE(got->entryCount, want.entryCount);
+        }
+        QVERIFY(!cache.lookup(QStringLiteral("/m/other.zip"), probe));
+    }
+
+    void replaceKeepsOneRowPerPath()
+    {
+        const QString db = file(QStringLiteral("replace.sqlite"));
+        HashCache cache(db);
+        QVERIFY(cache.open());
+        cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1));
+        cache.store(QStringLiteral("/m/a.zip"), stamp(2, 2, 2), sampleHashes(2));
+        QVERIFY(cache.flush());
+        QCOMPARE(cache.rowCount(), 1);
+        QVERIFY(!cache.lookup(QStringLiteral("/m/a.zip"), stamp(1, 1, 1)));
+        QCOMPARE(cache.lookup(QStringLiteral("/m/a.zip"), stamp(2, 2, 2))->entryCount, 2);
+    }
+
+    void preloadAnswersLikeQueries()
+    {
+        const QString db = file(QStringLiteral("preload.sqlite"));
+        {
+            HashCache cache(db);
+            QVERIFY(cache.open());
+            for (int i = 0; i < 300; ++i)
+                cache.store(QStringLiteral("/mirror/p/%1.zip").arg(i), stamp(i, i, i), sampleHashes(i));
+            cache.store(QStringLiteral("/elsewhere/x.zip"), stamp(1, 1, 1), sampleHashes(1));
+            cache.store(QStringLiteral("/mirror-other/y.zip"), stamp(1, 1, 1), sampleHashes(1));
+        }
+        HashCache cache(db);
+        QVERIFY(cache.open());
+        QCOMPARE(cache.rowCount(), 302);
+        cache.preload(QStringLiteral("/mirror/"));
+        for (int i = 0; i < 300; i += 37) {
+            QCOMPARE(cache.lookup(QStringLiteral("/mirror/p/%1.zip").arg(i), stamp(i, i, i))->entryCount, i);
+            QVERIFY(!cache.lookup(QStringLiteral("/mirror/p/%1.zip").arg(i), stamp(i + 1, i, i)));
+        }
+        QVERIFY(!cache.lookup(QStringLiteral("/mirror/p/nope.zip"), stamp(1, 1, 1)));
+        // Outside the preloaded prefix: answered by a query.
+        QCOMPARE(cache.lookup(QStringLiteral("/elsewhere/x.zip"), stamp(1, 1, 1))->entryCount, 1);
+        QCOMPARE(cache.lookup(QStringLiteral("/mirror-other/y.zip"), stamp(1, 1, 1))->entryCount, 1);
+        // A row stored after the preload is found too.
+        cache.store(QStringLiteral("/mirror/p/new.zip"), stamp(9, 9, 9), sampleHashes(9));
+        QVERIFY(cache.flush());
+        QCOMPARE(cache.lookup(QStringLiteral("/mirror/p/new.zip"), stamp(9, 9, 9))->entryCount, 9);
+    }
+
+    void damagedFileIsRecreated_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::newRow("text") << QByteArray("this is not a database\n").repeated(200);
+        QTest::newRow("zeros") << QByteArray(4096, '\0');
+        QTest::newRow("sqlite header then garbage")
+            << QByteArray("SQLite format 3\0", 16) + QByteArray(100, '\xff') + QByteArray(4000, 'g');
+    }
+
+    void damagedFileIsRecreated()
+    {
+        QFETCH(QByteArray, content);
+        const QString db = file(QStringLiteral("damaged.sqlite"));
+        QVERIFY(writeFile(db, content));
+        HashCache cache(db);
+        QVERIFY(cache.open());
+        QVERIFY(cache.isOpen());
+        QVERIFY2(cache.warning().contains(QStringLiteral("recreated")), qPrintable(cache.warning()));
+        QCOMPARE(cache.rowCount(), 0);
+        cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1));
+        QVERIFY(cache.flush());
+        QVERIFY(cache.lookup(QStringLiteral("/m/a.zip"), stamp(1, 1, 1)));
+    }
+
+    void truncatedDatabaseIsRecreated()
+    {
+        const QString db = file(QStringLiteral("truncated.sqlite"));
+        QFile::remove(db);
+        {
+            HashCache cache(db);
+            QVERIFY(cache.open());
+            for (int i = 0; i < 2000; ++i)
+                cache.store(QStringLiteral("/m/%1.zip").arg(i), stamp(i, i, i), sampleHashes(i));
+            QVERIFY(cache.flush());
+        }
+        // Fold the WAL into the main file, then cut the file in the middle of its pages.
+        {
+            QSqlDatabase c = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("checkpoint"));
+            c.setDatabaseName(db);
+            QVERIFY(c.open());
+            QSqlQuery(c).exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+            QSqlQuery(c).exec(QStringLiteral("PRAGMA journal_mode=DELETE"));
+            c.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("checkpoint"));
+        QFile f(db);
+        QVERIFY(f.size() > 8192);
+        QVERIFY(f.resize(f.size() / 3));
+        HashCache cache(db);
+        QVERIFY(cache.open()); // never fatal
+        const qint64 rows = cache.rowCount();
+        QVERIFY2(cache.warning().contains(QStringLiteral("recreated")), qPrintable(cache.warning()));
+        QCOMPARE(rows, 0);
+    }
+
+    void otherSchemaIsReplaced()
+    {
+        const QString db = file(QStringLiteral("schema.sqlite"));
+        QFile::remove(db);
+        {
+            QSqlDatabase c = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("schema"));
+            c.setDatabaseName(db);
+            QVERIFY(c.open());
+            QVERIFY(QSqlQuery(c).exec(QStringLiteral("CREATE TABLE hashes (path TEXT, something TEXT)")));
+            QVERIFY(QSqlQuery(c).exec(QStringLiteral("INSERT INTO hashes VALUES ('/m/a.zip', 'x')")));
+            QVERIFY(QSqlQuery(c).exec(QStringLiteral("PRAGMA user_version=99")));
+            c.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("schema"));
+        HashCache cache(db);
+        QVERIFY(cache.open());
+        QCOMPARE(cache.rowCount(), 0);
+        cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1));
+        QVERIFY(cache.flush());
+        QCOMPARE(cache.rowCount(), 1);
+    }
+
+    void writeFailureTurnsCacheOff()
+    {
+        // A table of the current schema version whose rows cannot be written (a constraint our
+        // rows violate): the first flush fails and the cache turns itself off, without harm.
+        const QString db = file(QStringLiteral("readonly.sqlite"));
+        QFile::remove(db);
+        {
+            HashCache cache(db);
+            QVERIFY(cache.open());
+        }
+        {
+            QSqlDatabase c = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("trigger"));
+            c.setDatabaseName(db);
+            QVERIFY(c.open());
+            QVERIFY(QSqlQuery(c).exec(QStringLiteral(
+                "CREATE TRIGGER no_insert BEFORE INSERT ON hashes BEGIN SELECT RAISE(ABORT, 'no writes'); END")));
+            c.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("trigger"));
+        HashCache cache(db);
+        QVERIFY(cache.open());
+        for (int i = 0; i < 10; ++i)
+            cache.store(QStringLiteral("/m/%1.zip").arg(i), stamp(i, i, i), sampleHashes(i));
+        QVERIFY(!cache.flush());
+        QVERIFY(!cache.isOpen());
+        QVERIFY(cache.warning().contains(QStringLiteral("no writes")));
+        cache.store(QStringLiteral("/m/x.zip"), stamp(1, 1, 1), sampleHashes(1));
+        QVERIFY(!cache.lookup(QStringLiteral("/m/x.zip"), stamp(1, 1, 1)));
+    }
+
+    void unusableLocationTurnsCacheOff()
+    {
+        HashCache cache(QStringLiteral("/dev/null/sub/cache.sqlite"));
+        QVERIFY(!cache.open());
+        QVERIFY(!cache.isOpen());
+        QVERIFY(!cache.warning().isEmpty());
+        cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1)); // no-op, no crash
+        QVERIFY(!cache.flush());
+        QVERIFY(!cache.lookup(QStringLiteral("/m/a.zip"), stamp(1, 1, 1)));
+    }
+
+    void stampOfFile()
+    {
+        const QString path = file(QStringLiteral("f.bin"));
+        QVERIFY(writeFile(path, "hello"));
+        struct stat st;
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &st), 0);
+        const Result<FileStamp> s = stampOf(path);
+        QVERIFY(s.ok());
+        QVERIFY(!s->isDirectory);
+        QCOMPARE(s->size, 5);
+        QCOMPARE(s->inode, quint64(st.st_ino));
+        QCOMPARE(s->mtimeNs, qint64(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec);
+        QVERIFY(!stampOf(file(QStringLiteral("does-not-exist"))).ok());
+    }
+
+    void stampOfDirectoryFollowsContents()
+    {
+        const QString dir = file(QStringLiteral("pkg"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/sub")));
+        QVERIFY(writeFile(dir + QStringLiteral("/a"), "aaaa"));
+        QVERIFY(writeFile(dir + QStringLiteral("/sub/b"), "bb"));
+        struct utimbuf fixed{time_t(1600000000), time_t(1600000000)};
+        auto pin = [&] {
+            for (const char *p : {"/a", "/sub/b", "/sub", ""})
+                ::utime(QFile::encodeName(dir + QLatin1StringView(p)).constData(), &fixed);
+        };
+        pin();
+        const Result<FileStamp> before = stampOf(dir);
+        QVERIFY(before.ok());
+        QVERIFY(before->isDirectory);
+        QCOMPARE(before->size, 6);
+        QCOMPARE(before->fingerprint.size(), 32);
+        pin();
+        QCOMPARE(stampOf(dir).value(), before.value()); // stable
+
+        // Same size and pinned times, but another file replaced it atomically (a new inode, as a
+        // copy tool that writes a temporary file and renames it would): the stamp differs.
+        QVERIFY(writeFile(dir + QStringLiteral("/sub/c"), "xy"));
+        QCOMPARE(::rename(QFile::encodeName(dir + QStringLiteral("/sub/c")).constData(),
+                          QFile::encodeName(dir + QStringLiteral("/sub/b")).constData()), 0);
+        pin();
+        const Result<FileStamp> after = stampOf(dir);
+        QCOMPARE(after->size, before->size);
+        QVERIFY(!(after.value() == before.value()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHashCache)
+#include "tst_hashcache.moc"
