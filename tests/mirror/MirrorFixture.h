@@ -47,10 +47,14 @@ private:
     QString m_root;
 };
 
-/// python3 on PATH, or "".
+/// python3 (the system one first: version-manager shims on PATH can take seconds to start), or "".
 inline QString python3()
 {
-    return QStandardPaths::findExecutable(QStringLiteral("python3"));
+    static const QString path = [] {
+        const QString system = QStandardPaths::findExecutable(QStringLiteral("python3"), {QStringLiteral("/usr/bin")});
+        return system.isEmpty() ? QStandardPaths::findExecutable(QStringLiteral("python3")) : system;
+    }();
+    return path;
 }
 
 /// Runs `python3 -c script args...`; returns stdout, or a null array on failure.

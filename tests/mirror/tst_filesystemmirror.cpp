@@ -7,6 +7,7 @@
 
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/mirror/MirrorFixture.h"
+#include "tests/support/TestSupport.h"
 
 #include <QTest>
 
