@@ -8,6 +8,7 @@ const QList<Command> &commands()
 {
     static const QList<Command> all = {
         {"hash", "print h1:/zh: hashes of provider zips and package directories", &runHash},
+        {"index", "write index.json/<version>.json of a packed mirror, as terraform providers mirror does", &runIndex},
     };
     return all;
 }

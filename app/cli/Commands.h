@@ -6,5 +6,6 @@
 namespace provender::cli {
 
 int runHash(const QStringList &args);
+int runIndex(const QStringList &args);
 
 } // namespace provender::cli

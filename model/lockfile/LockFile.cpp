@@ -507,6 +507,7 @@ qsizetype LockFile::indexOf(const ProviderAddress &address) const
 
 void LockFile::setProvider(ProviderLock lock)
 {
+    lock.normalizeHashes();
     const auto it = std::lower_bound(providers.begin(), providers.end(), lock.address,
                                      [](const ProviderLock &l, const ProviderAddress &a) { return l.address < a; });
     if (it != providers.end() && it->address == lock.address)

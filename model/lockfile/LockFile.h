@@ -63,10 +63,11 @@ struct ProviderLock
     QList<HashString> hashes;         ///< sorted byte-wise, de-duplicated (unknown schemes kept)
     LockSourceRange sourceRange;      ///< the whole block in the file it was read from (not compared)
 
-    /// Semantic equality: address, version, constraints and hashes.
+    /// Semantic equality: address, version, canonical constraints and hashes.
     bool operator==(const ProviderLock &o) const
     {
-        return address == o.address && version == o.version && constraints == o.constraints && hashes == o.hashes;
+        return address == o.address && version == o.version && hashes == o.hashes
+               && constraints.toString() == o.constraints.toString();
     }
     /// Sorts and de-duplicates `hashes` in place (NewProviderLock's normalization).
     void normalizeHashes();
@@ -111,7 +112,7 @@ public:
     qsizetype indexOf(const ProviderAddress &address) const;
     bool contains(const ProviderAddress &address) const { return indexOf(address) >= 0; }
 
-    /// Inserts or replaces, keeping canonical order.
+    /// Inserts or replaces, keeping canonical order; normalizes the lock's hashes.
     void setProvider(ProviderLock lock);
     bool removeProvider(const ProviderAddress &address);
 

@@ -23,6 +23,6 @@ provider "example.com/test/empty-scheme" {
 provider "example.com/test/variable" {
   version = "1.0.0"
   hashes = [
-    var.hash, # ERROR: Variables not allowed
+    var.hash, # ERROR: Variables not allowed | Unsuitable value type
   ]
 }

@@ -1,5 +1,5 @@
-# Provider labels: each line marked "# ERROR: <summary>" must report exactly that
-# summary on that line (the convention of tofu's locks-files fixtures).
+# Provider labels. A line marked with an ERROR comment must report exactly that
+# summary (the convention of tofu's locks-files fixtures).
 
 provider "" { # ERROR: Invalid provider source address
 }
