@@ -24,6 +24,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
@@ -343,17 +344,82 @@ private Q_SLOTS:
 
     void versionsAndConstraints()
     {
+        QStringList versionInputs, constraintInputs;
+        for (const char *v : kVersions)
+            versionInputs.append(QString::fromUtf8(v));
+        for (const char *c : kConstraints)
+            constraintInputs.append(QString::fromUtf8(c));
+        checkVersionsAndConstraints(versionInputs, constraintInputs);
+    }
+
+    void randomVersionsAndConstraints()
+    {
+        // Differential fuzzing with a fixed seed: strings from the grammar's alphabet.
+        // PROVENDER_ORACLE_SEED=<n> explores other inputs; the default keeps CI deterministic.
+        const quint32 seed = qEnvironmentVariableIsSet("PROVENDER_ORACLE_SEED")
+            ? quint32(qEnvironmentVariableIntValue("PROVENDER_ORACLE_SEED"))
+            : 20260811u;
+        QRandomGenerator rng(seed);
+        const QString versionAlphabet = QStringLiteral("0123456789....---++abXx* _,=>|\u00e9");
+        const QString constraintAlphabet = QStringLiteral("0123456789....--+abx*  ,,,=><~!^\t\u00a0");
+        auto randomString = [&](const QString &alphabet, int maxLen) {
+            QString s;
+            const int len = int(rng.bounded(maxLen + 1));
+            int digitRun = 0;
+            for (int i = 0; i < len; ++i) {
+                QChar c = alphabet[int(rng.bounded(int(alphabet.size())))];
+                digitRun = c.isDigit() ? digitRun + 1 : 0;
+                if (digitRun > 9) // stay below uint64 (go-versions would panic)
+                    c = QLatin1Char('.');
+                s += c;
+            }
+            return s;
+        };
+        QStringList versions, constraints;
+        for (int i = 0; i < 300; ++i)
+            versions.append(randomString(versionAlphabet, 12));
+        // constraint items built from plausible pieces, joined with commas
+        const QStringList ops = {QString(), QStringLiteral("="), QStringLiteral("!="), QStringLiteral(">"),
+                                 QStringLiteral(">="), QStringLiteral("<"), QStringLiteral("<="), QStringLiteral("~>"),
+                                 QStringLiteral("=>"), QStringLiteral("~"), QStringLiteral("^")};
+        const QStringList seps = {QString(), QStringLiteral(" "), QStringLiteral(" "), QStringLiteral("  ")};
+        for (int i = 0; i < 300; ++i) {
+            if (i % 5 == 0) {
+                constraints.append(randomString(constraintAlphabet, 14));
+                continue;
+            }
+            QStringList items;
+            const int count = 1 + int(rng.bounded(4));
+            for (int k = 0; k < count; ++k) {
+                QString version = QString::number(rng.bounded(3));
+                const int parts = int(rng.bounded(3));
+                for (int p = 0; p < parts; ++p)
+                    version += QLatin1Char('.') + QString::number(rng.bounded(3));
+                if (rng.bounded(4) == 0)
+                    version += QStringLiteral("-") + QStringList{QStringLiteral("beta"), QStringLiteral("rc.1"),
+                                                                 QStringLiteral("1"), QStringLiteral("a.b")}[int(rng.bounded(4))];
+                if (rng.bounded(6) == 0)
+                    version += QStringLiteral("+m") + QString::number(rng.bounded(2));
+                items.append(ops[int(rng.bounded(int(ops.size())))] + seps[int(rng.bounded(int(seps.size())))] + version);
+            }
+            constraints.append(items.join(rng.bounded(5) == 0 ? QStringLiteral(" ,") : QStringLiteral(", ")));
+        }
+        checkVersionsAndConstraints(versions, constraints);
+    }
+
+private:
+    void checkVersionsAndConstraints(const QStringList &versionInputs, const QStringList &constraintInputs)
+    {
         LockFileRun run;
         QList<std::pair<QString, int>> versions, constraints;
         int n = 0;
-        for (const char *v : kVersions) {
+        for (const QString &v : versionInputs) {
             int header = 0, versionLine = 0, unused = 0;
-            run.add(QStringLiteral("registry.terraform.io/oracle/v%1").arg(n++), QString::fromUtf8(v), nullptr, &header,
-                    &versionLine, &unused);
-            versions.append({QString::fromUtf8(v), versionLine});
+            run.add(QStringLiteral("registry.terraform.io/oracle/v%1").arg(n++), v, nullptr, &header, &versionLine,
+                    &unused);
+            versions.append({v, versionLine});
         }
-        for (const char *c : kConstraints) {
-            const QString text = QString::fromUtf8(c);
+        for (const QString &text : constraintInputs) {
             int header = 0, versionLine = 0, constraintsLine = 0;
             run.add(QStringLiteral("registry.terraform.io/oracle/c%1").arg(n++), QStringLiteral("1.0.0"), &text, &header,
                     &versionLine, &constraintsLine);
@@ -403,18 +469,60 @@ private Q_SLOTS:
             }
             ++checked;
         }
-        QCOMPARE(checked, int(std::size(kVersions) + std::size(kConstraints)));
+        QCOMPARE(checked, int(versionInputs.size() + constraintInputs.size()));
     }
 
+private Q_SLOTS:
+
     void providerLabels()
+    {
+        QStringList labels;
+        for (const char *l : kLabels)
+            labels.append(QString::fromUtf8(l));
+        checkLabels(labels);
+    }
+
+    void randomProviderLabels()
+    {
+        const quint32 seed = qEnvironmentVariableIsSet("PROVENDER_ORACLE_SEED")
+            ? quint32(qEnvironmentVariableIntValue("PROVENDER_ORACLE_SEED"))
+            : 20260812u;
+        QRandomGenerator rng(seed);
+        const QString partAlphabet = QStringLiteral("abcXYZ019--_.\u00e9\u00c9\u00df\uff21\ufb01\u3002u\u0308");
+        const QString hostAlphabet = QStringLiteral("abcXY019--..\u00e9\u00c9\u00df\uff21\u3002_");
+        auto randomString = [&](const QString &alphabet, int maxLen) {
+            QString out;
+            const int len = int(rng.bounded(maxLen + 1));
+            for (int i = 0; i < len; ++i)
+                out += alphabet[int(rng.bounded(int(alphabet.size())))];
+            return out;
+        };
+        QStringList labels;
+        for (int i = 0; i < 300; ++i) {
+            const int parts = 1 + int(rng.bounded(3));
+            QStringList p;
+            if (parts == 3) {
+                QString host = randomString(hostAlphabet, 10);
+                if (rng.bounded(3) == 0)
+                    host += QLatin1Char(':') + QString::number(rng.bounded(70000));
+                p.append(host);
+            }
+            for (int k = (parts == 3 ? 1 : 0); k < parts; ++k)
+                p.append(rng.bounded(6) == 0 ? QStringLiteral("-") : randomString(partAlphabet, 7));
+            labels.append(p.join(QLatin1Char('/')));
+        }
+        checkLabels(labels);
+    }
+
+private:
+    void checkLabels(const QStringList &labelInputs)
     {
         // Labels that normalize to the same address would be "Duplicate provider lock": spread them
         // over several runs (grouped by our own normalization; a wrong grouping shows up as an
         // unexpected diagnostic and fails the test).
         QList<QStringList> batches;
         QList<QSet<QString>> seen;
-        for (const char *l : kLabels) {
-            const QString label = QString::fromUtf8(l);
+        for (const QString &label : labelInputs) {
             const Result<ProviderAddress> a = ProviderAddress::parse(label, kTerraformRegistryHost);
             const QString key = a.ok() ? a->toString() : QStringLiteral("\x01") + label;
             qsizetype i = 0;
@@ -474,8 +582,10 @@ private Q_SLOTS:
                 ++checked;
             }
         }
-        QCOMPARE(checked, int(std::size(kLabels)));
+        QCOMPARE(checked, int(labelInputs.size()));
     }
+
+private Q_SLOTS:
 
 
     void allowsMatchesInstallerSelection()
