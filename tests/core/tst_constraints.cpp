@@ -6,6 +6,7 @@
 
 #include "model/core/VersionConstraints.h"
 
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace provender;
@@ -176,6 +177,33 @@ private Q_SLOTS:
         QVERIFY(VersionConstraints::parse(u"").value().isEmpty());
         QCOMPARE(VersionConstraints::parse(u">= 1.0").value(), VersionConstraints::parse(u">=1.0").value());
         QVERIFY(VersionConstraints::parse(u">= 1.0").value() != VersionConstraints::parse(u">= 1.0.1").value());
+    }
+
+    void roundTripProperty()
+    {
+        // Canonical text is a fixed point and keeps the meaning (same allows() answers).
+        QRandomGenerator rng(11);
+        const QString alphabet = QStringLiteral("0123.-+ab ,=><~!");
+        const QList<Version> probes = {Version(0, 0, 1), Version(1, 0, 0), Version(1, 2, 3), Version(2, 0, 0),
+                                       Version(1, 0, 0, QStringLiteral("a")), Version(3, 1, 0)};
+        int accepted = 0;
+        for (int i = 0; i < 20000; ++i) {
+            QString s;
+            const int len = int(rng.bounded(16));
+            for (int k = 0; k < len; ++k)
+                s += alphabet[int(rng.bounded(int(alphabet.size())))];
+            const Result<VersionConstraints> c = VersionConstraints::parse(s);
+            if (!c.ok())
+                continue;
+            ++accepted;
+            const QString canonical = c->toString();
+            const Result<VersionConstraints> again = VersionConstraints::parse(canonical);
+            QVERIFY2(again.ok(), qPrintable(s + QStringLiteral(" -> ") + canonical));
+            QCOMPARE(again->toString(), canonical);
+            for (const Version &v : probes)
+                QCOMPARE(again->allows(v), c->allows(v));
+        }
+        QVERIFY(accepted > 100);
     }
 
     void neverCrashes()

@@ -6,6 +6,7 @@
 
 #include "model/core/Version.h"
 
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace provender;
@@ -221,6 +222,29 @@ private Q_SLOTS:
         QCOMPARE(comparePrereleaseGo(u"alpha.1", u"beta"), 1);
         QCOMPARE(comparePrereleaseGo(u"x.y", u"x.y"), 0);
         QCOMPARE(comparePrereleaseGo(u"", u"a"), -1); // "" counts as all-digit
+    }
+
+    void roundTripProperty()
+    {
+        // Whatever parses prints a canonical form that parses back to the same value.
+        QRandomGenerator rng(7);
+        const QString alphabet = QStringLiteral("0123456789.-+abzAZx* ");
+        int accepted = 0;
+        for (int i = 0; i < 20000; ++i) {
+            QString s;
+            const int len = int(rng.bounded(14));
+            for (int k = 0; k < len; ++k)
+                s += alphabet[int(rng.bounded(int(alphabet.size())))];
+            const Result<Version> v = Version::parse(s);
+            if (!v.ok())
+                continue;
+            ++accepted;
+            const QString canonical = v->toString();
+            QVERIFY2(Version::isCanonical(canonical), qPrintable(s));
+            QCOMPARE(Version::parse(canonical).value(), v.value());
+            QCOMPARE(Version::isCanonical(s), s == canonical);
+        }
+        QVERIFY(accepted > 100);
     }
 
     void neverCrashes()
