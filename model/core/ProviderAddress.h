@@ -24,6 +24,9 @@ public:
     /// `hashicorp`; a missing host gets `defaultHost`.
     /// `defaultHost` is a comparison-form hostname. (It is a QAnyStringView so that the
     /// QLatin1StringView constants above can be the default.)
+    /// Errors are registry-address's `<summary>: <detail>` texts with their quirks (the namespace
+    /// and hostname details quote an empty string and end in a stray `"`). As upstream, a 1-part
+    /// address skips the `terraform-`/`opentofu-` type-prefix checks; IDNA is ICU's UTS #46.
     static Result<ProviderAddress> parse(QStringView source, QAnyStringView defaultHost = kOpenTofuRegistryHost);
 
     /// svchost.ForComparison: returns the ASCII comparison form (`CAFÉ.fr` -> `xn--caf-dma.fr`,

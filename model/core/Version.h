@@ -19,6 +19,7 @@ public:
     /// go-versions ParseExactVersion: lenient (`2.0` -> 2.0.0, leading zeros dropped, a bare
     /// trailing `-`/`+` swallowed). Rejects a `v` prefix, spaces, operators, wildcards, 4 parts.
     /// The error message is the go-versions wording (e.g. `a "v" prefix should not be used`).
+    /// A number above uint64 is an error here (go-versions panics on it).
     static Result<Version> parse(QStringView text);
     /// True when `text` parses and is already in canonical form (`text == parse(text).toString()`),
     /// which the lock-file reader demands (`1.0`, `1.02`, `1.2.3-` are not canonical).
