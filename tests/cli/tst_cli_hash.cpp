@@ -1,0 +1,184 @@
+// `provender hash` as a user runs it: the built executable, exit codes 0/2, text and --json.
+// Expected hashes: tofu-formats.md §3.5 (h1:) and coreutils' sha256sum (zh:).
+
+#include "tests/hashing/ZipFixture.h"
+#include "tests/support/TestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using provender::test::ZipEntrySpec;
+
+namespace {
+
+const QByteArray Placeholder = "# This is just a placeholder file for discovery testing, not a real provider plugin.\n";
+const QString NullH1 = QStringLiteral("h1:qjsREM4DqEWECD43FcPqddZ9oxCG+IaMTxvWPciS05g=");
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runHash(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(PROVENDER_BINARY), QStringList{QStringLiteral("hash")} + args);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QString sha256sum(const QString &path)
+{
+    QProcess p;
+    p.start(QStringLiteral("sha256sum"), {path});
+    p.waitForFinished(60000);
+    return QString::fromLatin1(p.readAllStandardOutput().left(64));
+}
+
+} // namespace
+
+class TestCliHash : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    QString m_zip;      // the 85-byte placeholder as terraform-provider-null
+    QString m_dir;      // the same, unpacked
+    QString m_dirsZip;  // with directory entries: two different h1
+    QString m_corrupt;  // not a zip
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        QVERIFY2(QFileInfo::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
+        m_zip = m_tmp.filePath(QStringLiteral("terraform-provider-null_2.1.0_linux_amd64.zip"));
+        QVERIFY(provender::test::writeZip(m_zip, {ZipEntrySpec::executable("terraform-provider-null", Placeholder)}));
+        m_dir = m_tmp.filePath(QStringLiteral("unpacked"));
+        QVERIFY(QDir().mkpath(m_dir));
+        QFile f(m_dir + QStringLiteral("/terraform-provider-null"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(Placeholder);
+        f.close();
+        m_dirsZip = m_tmp.filePath(QStringLiteral("dirs.zip"));
+        QVERIFY(provender::test::writeZip(m_dirsZip, {ZipEntrySpec::directory("docs/"), ZipEntrySpec::file("docs/README.md", "r"),
+                                                      ZipEntrySpec::executable("terraform-provider-null", Placeholder)}));
+        m_corrupt = m_tmp.filePath(QStringLiteral("corrupt.zip"));
+        QFile c(m_corrupt);
+        QVERIFY(c.open(QIODevice::WriteOnly));
+        c.write("not a zip\n");
+    }
+
+    void textOutput()
+    {
+        const Run r = runHash({m_zip, m_dir});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.err.isEmpty());
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(text.contains(NullH1.mid(3)), r.out.constData());
+        QVERIFY2(text.contains(QStringLiteral("zh: ") + sha256sum(m_zip)), r.out.constData());
+        QVERIFY(text.indexOf(m_zip) < text.indexOf(m_dir));
+        QCOMPARE(text.count(NullH1.mid(3)), 2); // the zip and the directory agree
+    }
+
+    void twoH1ForDirectoryEntries()
+    {
+        const Run r = runHash({m_dirsZip});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(r.out).count(QStringLiteral("  h1: ")), 2);
+    }
+
+    void jsonShape()
+    {
+        const Run r = runHash({QStringLiteral("--json"), m_zip, m_dir, m_dirsZip});
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError pe;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &pe);
+        QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
+        QVERIFY(doc.isArray());
+        const QJsonArray a = doc.array();
+        QCOMPARE(a.size(), 3);
+        const QJsonObject zip = a.at(0).toObject();
+        QCOMPARE(zip.value(QStringLiteral("path")).toString(), m_zip);
+        QCOMPARE(zip.value(QStringLiteral("kind")).toString(), QStringLiteral("zip"));
+        QCOMPARE(zip.value(QStringLiteral("h1")).toString(), NullH1);
+        QCOMPARE(zip.value(QStringLiteral("h1_zip")).toString(), NullH1);
+        QCOMPARE(zip.value(QStringLiteral("zh")).toString(), QStringLiteral("zh:") + sha256sum(m_zip));
+        QCOMPARE(zip.value(QStringLiteral("has_directory_entries")).toBool(), false);
+        QCOMPARE(zip.value(QStringLiteral("file_size")).toInteger(), QFileInfo(m_zip).size());
+        QCOMPARE(zip.value(QStringLiteral("content_bytes")).toInteger(), 85);
+        QVERIFY(!zip.contains(QStringLiteral("error")));
+        const QJsonObject dir = a.at(1).toObject();
+        QCOMPARE(dir.value(QStringLiteral("kind")).toString(), QStringLiteral("directory"));
+        QCOMPARE(dir.value(QStringLiteral("h1")).toString(), NullH1);
+        QVERIFY(!dir.contains(QStringLiteral("zh")));
+        const QJsonObject dirs = a.at(2).toObject();
+        QCOMPARE(dirs.value(QStringLiteral("has_directory_entries")).toBool(), true);
+        QVERIFY(dirs.value(QStringLiteral("h1")).toString() != dirs.value(QStringLiteral("h1_zip")).toString());
+    }
+
+    void orderKeptWithManyJobs()
+    {
+        // A big archive first, small ones after: output order is still argument order.
+        const QString big = m_tmp.filePath(QStringLiteral("big.zip"));
+        QByteArray data;
+        for (int i = 0; i < 400000; ++i)
+            data += QByteArray::number(i * 2654435761u, 16);
+        QVERIFY(provender::test::writeZip(big, {ZipEntrySpec::file("terraform-provider-big", data)}));
+        const QStringList paths{big, m_zip, m_dir, m_dirsZip, m_zip, m_dir};
+        const Run r = runHash(QStringList{QStringLiteral("--json"), QStringLiteral("--jobs"), QStringLiteral("4")} + paths);
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray a = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(a.size(), paths.size());
+        for (qsizetype i = 0; i < paths.size(); ++i)
+            QCOMPARE(a.at(i).toObject().value(QStringLiteral("path")).toString(), paths.at(i));
+        const Run one = runHash({QStringLiteral("--json"), QStringLiteral("-j"), QStringLiteral("1"), big});
+        QCOMPARE(QJsonDocument::fromJson(one.out).array().at(0), a.at(0));
+    }
+
+    void errorsExitTwo()
+    {
+        const QString missing = m_tmp.filePath(QStringLiteral("missing.zip"));
+        Run r = runHash({m_zip, missing});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.contains(NullH1.mid(3).toLatin1())); // the good one is still printed
+        QVERIFY(r.err.contains("missing.zip: error:"));
+
+        r = runHash({QStringLiteral("--json"), m_corrupt});
+        QCOMPARE(r.exitCode, 2);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).array().at(0).toObject();
+        QCOMPARE(o.value(QStringLiteral("path")).toString(), m_corrupt);
+        QVERIFY(o.value(QStringLiteral("error")).toString().contains(QStringLiteral("not a valid zip file")));
+        QVERIFY(!o.contains(QStringLiteral("h1")));
+    }
+
+    void usage()
+    {
+        QCOMPARE(runHash({}).exitCode, 2);
+        QCOMPARE(runHash({QStringLiteral("--jobs"), QStringLiteral("0"), m_zip}).exitCode, 2);
+        QCOMPARE(runHash({QStringLiteral("--no-such-option"), m_zip}).exitCode, 2);
+        const Run help = runHash({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("--jobs"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliHash)
+#include "tst_cli_hash.moc"
