@@ -9,6 +9,8 @@ const QList<Command> &commands()
     static const QList<Command> all = {
         {"hash", "print h1:/zh: hashes of provider zips and package directories", &runHash},
         {"index", "write index.json/<version>.json of a packed mirror, as terraform providers mirror does", &runIndex},
+        {"verify", "hash every archive of a mirror directory and check it against its indexes", &runVerify},
+        {"demo-mirror", "write the demo mirror (every verdict planted) into a directory", &runDemoMirror},
     };
     return all;
 }

@@ -7,5 +7,7 @@ namespace provender::cli {
 
 int runHash(const QStringList &args);
 int runIndex(const QStringList &args);
+int runVerify(const QStringList &args);
+int runDemoMirror(const QStringList &args);
 
 } // namespace provender::cli
