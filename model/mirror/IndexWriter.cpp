@@ -295,8 +295,15 @@ void diffVersion(const QString &path, const QString &version, const QByteArray &
         const auto old = before.constFind(it.key());
         if (old == before.cend())
             changes.append({IndexEntryChange::Kind::Added, path, version, it.key(), {}, describe(it.value())});
-        else if (old->url != it->url || old->hashes != it->hashes)
+        else if (old->url != it->url && old->hashes != it->hashes)
             changes.append({IndexEntryChange::Kind::Changed, path, version, it.key(), describe(*old), describe(it.value())});
+        else if (old->url != it->url)
+            changes.append({IndexEntryChange::Kind::Changed, path, version, it.key(), QStringLiteral("url=") + old->url,
+                            QStringLiteral("url=") + it->url});
+        else if (old->hashes != it->hashes)
+            changes.append({IndexEntryChange::Kind::Changed, path, version, it.key(),
+                            QStringLiteral("hashes=[%1]").arg(old->hashes.join(QLatin1Char(','))),
+                            QStringLiteral("hashes=[%1]").arg(it->hashes.join(QLatin1Char(',')))});
     }
     for (auto it = before.cbegin(); it != before.cend(); ++it)
         if (!after.contains(it.key()))
