@@ -11,6 +11,11 @@ const QList<Command> &commands()
         {"index", "write index.json/<version>.json of a packed mirror, as terraform providers mirror does", &runIndex},
         {"verify", "hash every archive of a mirror directory and check it against its indexes", &runVerify},
         {"demo-mirror", "write the demo mirror (every verdict planted) into a directory", &runDemoMirror},
+        {"lock fmt", "rewrite a lock file in tofu/terraform's canonical form (--check: only check)", &runLockFmt},
+        {"lock diff", "compare two lock files by meaning and as text (--mirror: where each hash comes from)", &runLockDiff},
+        {"lock check", "check a lock file against a mirror: provider x platform verdicts", &runLockCheck},
+        {"lock add-hashes", "add the hashes of a mirror's packages for given platforms to a lock file", &runLockAddHashes},
+        {"lock upgrade", "upgrade locked providers to the newest mirror version meeting their constraints", &runLockUpgrade},
     };
     return all;
 }

@@ -10,4 +10,10 @@ int runIndex(const QStringList &args);
 int runVerify(const QStringList &args);
 int runDemoMirror(const QStringList &args);
 
+int runLockFmt(const QStringList &args);
+int runLockDiff(const QStringList &args);
+int runLockCheck(const QStringList &args);
+int runLockAddHashes(const QStringList &args);
+int runLockUpgrade(const QStringList &args);
+
 } // namespace provender::cli

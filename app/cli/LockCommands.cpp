@@ -1,0 +1,565 @@
+// provender lock fmt | diff | check | add-hashes | upgrade: the lock-file commands.
+// Everything here is argument handling and printing; the work is done by model/lockfile.
+// Exit codes: 0 ok, 1 findings (not canonical, a difference, mismatch/missing, a package that
+// could not be hashed), 2 bad usage or unreadable input (including a lock file with errors).
+
+#include "app/cli/Cli.h"
+#include "app/cli/Commands.h"
+#include "model/lockfile/LockCheck.h"
+#include "model/lockfile/LockDiff.h"
+#include "model/lockfile/LockEdit.h"
+#include "model/lockfile/LockFile.h"
+#include "model/lockfile/LockWriter.h"
+#include "model/mirror/FileSystemMirror.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace provender::cli {
+
+namespace {
+
+const QCommandLineOption kJson(u"json"_s, u"Print JSON instead of text."_s);
+const QCommandLineOption kMirror(u"mirror"_s, u"A filesystem mirror directory (packed or unpacked layout)."_s, u"DIR"_s);
+const QCommandLineOption kPlatform(u"platform"_s, u"A target platform os_arch (repeatable)."_s, u"P"_s);
+const QCommandLineOption kProvider(u"provider"_s, u"Only this provider (repeatable), e.g. registry.opentofu.org/hashicorp/null."_s,
+                                   u"ADDR"_s);
+const QCommandLineOption kZh(u"zh"_s, u"Also record the zh: hash (SHA-256 of the zip) of each package."_s);
+const QCommandLineOption kFlavour(u"flavour"_s, u"Header to write: tofu or terraform (default: the file's own)."_s, u"F"_s);
+
+/// Parses; prints help or the error. Returns -1 to continue, else an exit code.
+int parse(QCommandLineParser &parser, const QStringList &args, const QString &description, const QString &positional,
+          const QString &positionalHelp)
+{
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
+    parser.addPositionalArgument(positional, positionalHelp);
+    if (!parser.parse(args)) {
+        err() << args.value(0) << ": " << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(u"help"_s)) {
+        out() << parser.helpText();
+        return ExitOk;
+    }
+    return -1;
+}
+
+void printDiagnostics(const QString &file, const LockParseResult &r)
+{
+    for (const LockDiagnostic &d : r.diagnostics)
+        err() << d.toString(file) << '\n';
+}
+
+/// Reads and parses a lock file; on I/O failure or errors prints why and returns nullopt.
+std::optional<LockParseResult> loadLock(const QString &path, std::optional<LockFlavour> flavour = std::nullopt)
+{
+    LockParseOptions o;
+    o.fileName = path;
+    o.flavour = flavour;
+    Result<LockParseResult> r = readLockFile(path, o);
+    if (!r.ok()) {
+        err() << path << ": error: " << r.error().message << '\n';
+        return std::nullopt;
+    }
+    printDiagnostics(path, r.value());
+    if (r->hasErrors()) {
+        err() << path << ": the lock file has errors\n";
+        return std::nullopt;
+    }
+    return std::move(r).value();
+}
+
+std::optional<Catalog> loadMirror(const QString &dir)
+{
+    Result<Catalog> c = scanFileSystemMirror(dir);
+    if (!c.ok()) {
+        err() << dir << ": error: " << c.error().message << '\n';
+        return std::nullopt;
+    }
+    return std::move(c).value();
+}
+
+bool parsePlatforms(const QStringList &texts, QList<Platform> *out)
+{
+    for (const QString &t : texts) {
+        const Result<Platform> p = Platform::parse(t);
+        if (!p.ok()) {
+            err() << "invalid platform \"" << t << "\": " << p.error().message << '\n';
+            return false;
+        }
+        if (!out->contains(p.value()))
+            out->append(p.value());
+    }
+    return true;
+}
+
+bool parseProviders(const QStringList &texts, LockFlavour flavour, QList<ProviderAddress> *out)
+{
+    const QLatin1StringView host = flavour == LockFlavour::Tofu ? kOpenTofuRegistryHost : kTerraformRegistryHost;
+    for (const QString &t : texts) {
+        const Result<ProviderAddress> a = ProviderAddress::parse(t, host);
+        if (!a.ok()) {
+            err() << "invalid provider address \"" << t << "\": " << a.error().message << '\n';
+            return false;
+        }
+        out->append(a.value());
+    }
+    return true;
+}
+
+/// Tells what a canonical rewrite of `path` loses; call before writing.
+void warnAboutDrops(const QString &path, const LockFile &doc)
+{
+    for (const DroppedContent &d : doc.dropped) {
+        QString text = d.text;
+        text.replace(u'\n', u' ');
+        if (text.size() > 72)
+            text = text.left(69) + u"..."_s;
+        err() << path << ':' << d.range.line << ": warning: the canonical form drops this " << toString(d.kind) << ": " << text
+              << '\n';
+    }
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool save(const QString &path, const LockFile &doc, LockFlavour flavour)
+{
+    const Result<void> r = saveLockFile(doc, flavour, path);
+    if (!r.ok()) {
+        err() << "Failed to update dependency lock file: " << r.error().message << '\n';
+        return false;
+    }
+    return true;
+}
+
+void printNotes(const QList<lockedit::MirrorHashNote> &notes, const QString &indent)
+{
+    for (const lockedit::MirrorHashNote &n : notes) {
+        out() << indent << n.provider.toString() << ' ' << n.version.toString() << ' ' << n.platform.toString() << ": ";
+        if (n.kind == lockedit::MirrorHashNote::Kind::Added) {
+            QStringList hs;
+            for (const HashString &h : n.hashes)
+                hs << h.toString();
+            out() << hs.join(u", "_s) << (n.newHashes == 0 ? u" (already locked)"_s : QString()) << '\n';
+        } else {
+            out() << (n.isProblem() ? "error: " : "note: ") << n.message << '\n';
+        }
+    }
+}
+
+// ---- diff output -------------------------------------------------------------------------------
+
+QString provenanceText(const QList<HashProvenance> &ps)
+{
+    if (ps.isEmpty())
+        return u"unknown origin"_s;
+    QStringList parts;
+    for (const HashProvenance &p : ps)
+        parts << u"%1 %2 %3"_s.arg(p.platform.toString(), p.version.toString(), toString(p.origin));
+    return parts.join(u"; "_s);
+}
+
+QJsonObject provenanceJson(const HashChange &c)
+{
+    QJsonObject o;
+    o[u"hash"_s] = c.hash.toString();
+    o[u"scheme"_s] = c.scheme();
+    QJsonArray ps;
+    for (const HashProvenance &p : c.provenance) {
+        QJsonObject j;
+        j[u"origin"_s] = toString(p.origin);
+        j[u"platform"_s] = p.platform.toString();
+        j[u"version"_s] = p.version.toString();
+        j[u"archive"_s] = p.archivePath;
+        ps.append(j);
+    }
+    o[u"provenance"_s] = ps;
+    return o;
+}
+
+void printDiffText(const LockDiff &diff)
+{
+    if (diff.oldFlavour != diff.newFlavour)
+        out() << "header: " << toString(diff.oldFlavour) << " -> " << toString(diff.newFlavour) << '\n';
+    for (const ProviderDiff &p : diff.providers) {
+        if (p.change == ProviderDiff::Change::Unchanged)
+            continue;
+        const QString oldV = p.oldVersion ? p.oldVersion->toString() : QString();
+        const QString newV = p.newVersion ? p.newVersion->toString() : QString();
+        switch (p.change) {
+        case ProviderDiff::Change::Added: out() << "+ " << p.address.toString() << ' ' << newV << ": added\n"; break;
+        case ProviderDiff::Change::Removed: out() << "- " << p.address.toString() << ' ' << oldV << ": removed\n"; break;
+        case ProviderDiff::Change::Upgraded:
+        case ProviderDiff::Change::Downgraded:
+            out() << "~ " << p.address.toString() << ": " << toString(p.change) << ' ' << oldV << " -> " << newV << '\n';
+            break;
+        default: out() << "~ " << p.address.toString() << ' ' << newV << ": changed\n"; break;
+        }
+        if (p.constraintsChanged() && p.change != ProviderDiff::Change::Added && p.change != ProviderDiff::Change::Removed)
+            out() << "    constraints: \"" << p.oldConstraints << "\" -> \"" << p.newConstraints << "\"\n";
+        for (const HashChange &h : p.hashesAdded)
+            out() << "    + " << h.hash.toString() << "  (" << provenanceText(h.provenance) << ")\n";
+        for (const HashChange &h : p.hashesRemoved)
+            out() << "    - " << h.hash.toString() << "  (" << provenanceText(h.provenance) << ")\n";
+    }
+    if (diff.isEmpty())
+        out() << "no semantic change\n";
+}
+
+QJsonObject diffJson(const LockDiff &diff, const QString &textDiff)
+{
+    QJsonObject o;
+    QJsonObject flavour;
+    flavour[u"old"_s] = toString(diff.oldFlavour);
+    flavour[u"new"_s] = toString(diff.newFlavour);
+    o[u"flavour"_s] = flavour;
+    QJsonArray providers;
+    for (const ProviderDiff &p : diff.providers) {
+        QJsonObject j;
+        j[u"address"_s] = p.address.toString();
+        j[u"change"_s] = toString(p.change);
+        j[u"old_version"_s] = p.oldVersion ? QJsonValue(p.oldVersion->toString()) : QJsonValue();
+        j[u"new_version"_s] = p.newVersion ? QJsonValue(p.newVersion->toString()) : QJsonValue();
+        j[u"old_constraints"_s] = p.oldConstraints;
+        j[u"new_constraints"_s] = p.newConstraints;
+        QJsonArray added, removed;
+        for (const HashChange &h : p.hashesAdded)
+            added.append(provenanceJson(h));
+        for (const HashChange &h : p.hashesRemoved)
+            removed.append(provenanceJson(h));
+        j[u"hashes_added"_s] = added;
+        j[u"hashes_removed"_s] = removed;
+        j[u"hashes_kept"_s] = p.hashesKept;
+        providers.append(j);
+    }
+    o[u"providers"_s] = providers;
+    o[u"changed"_s] = !diff.isEmpty();
+    o[u"text_diff"_s] = textDiff;
+    return o;
+}
+
+// ---- check output ------------------------------------------------------------------------------
+
+void printCheckText(const LockCheckResult &r)
+{
+    int width = 8;
+    for (const LockCheckRow &row : r.rows)
+        width = std::max(width, int(row.address.toString().size()));
+    out() << u"provider"_s.leftJustified(width + 2) << u"version"_s.leftJustified(14);
+    for (const Platform &p : r.platforms)
+        out() << p.toString().leftJustified(std::max(12, int(p.toString().size()) + 2));
+    out() << '\n';
+    for (const LockCheckRow &row : r.rows) {
+        out() << row.address.toString().leftJustified(width + 2) << row.version.toString().leftJustified(14);
+        for (qsizetype i = 0; i < row.cells.size(); ++i)
+            out() << toString(row.cells[i].verdict()).leftJustified(std::max(12, int(r.platforms[i].toString().size()) + 2));
+        out() << '\n';
+    }
+    bool header = false;
+    for (const LockCheckRow &row : r.rows)
+        for (const LockCheckCell &c : row.cells) {
+            if (c.verdict() == Verdict::Verified)
+                continue;
+            if (!header) {
+                out() << '\n';
+                header = true;
+            }
+            out() << row.address.toString() << ' ' << row.version.toString() << ' ' << c.platform.toString() << ": "
+                  << toString(c.verdict()) << ": " << c.detail.reason << '\n';
+        }
+    out() << '\n'
+          << r.count(Verdict::Verified) << " verified, " << r.count(Verdict::Mismatch) << " mismatch, " << r.count(Verdict::Missing)
+          << " missing, " << r.count(Verdict::Unverified) << " unverified, " << r.count(Verdict::Error) << " error\n";
+}
+
+QJsonObject checkJson(const LockCheckResult &r)
+{
+    QJsonObject o;
+    QJsonArray platforms;
+    for (const Platform &p : r.platforms)
+        platforms.append(p.toString());
+    o[u"platforms"_s] = platforms;
+    QJsonArray rows;
+    for (const LockCheckRow &row : r.rows) {
+        QJsonObject j;
+        j[u"address"_s] = row.address.toString();
+        j[u"version"_s] = row.version.toString();
+        j[u"provider_in_mirror"_s] = row.providerInMirror;
+        j[u"version_in_mirror"_s] = row.versionInMirror;
+        QJsonArray mp;
+        for (const Platform &p : row.mirrorPlatforms)
+            mp.append(p.toString());
+        j[u"mirror_platforms"_s] = mp;
+        QJsonArray cells;
+        for (const LockCheckCell &c : row.cells) {
+            QJsonObject cj;
+            cj[u"platform"_s] = c.platform.toString();
+            cj[u"verdict"_s] = toString(c.verdict());
+            cj[u"reason"_s] = c.detail.reason;
+            QJsonArray matched;
+            for (HashMatch m : c.detail.matched)
+                matched.append(toString(m));
+            cj[u"matched"_s] = matched;
+            cj[u"archive"_s] = c.archivePath;
+            if (c.hashes) {
+                cj[u"h1"_s] = c.hashes->h1Extracted.toString();
+                if (c.hashes->kind == PackageHashes::Kind::Zip) {
+                    cj[u"h1_zip"_s] = c.hashes->h1Zip.toString();
+                    cj[u"zh"_s] = c.hashes->zh.toString();
+                }
+            }
+            cells.append(cj);
+        }
+        j[u"cells"_s] = cells;
+        rows.append(j);
+    }
+    o[u"providers"_s] = rows;
+    QJsonObject summary;
+    for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error})
+        summary[toString(v)] = r.count(v);
+    o[u"summary"_s] = summary;
+    o[u"findings"_s] = r.hasFindings();
+    return o;
+}
+
+} // namespace
+
+int runLockFmt(const QStringList &args)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption check(u"check"_s, u"Only check: exit 1 when the file is not in canonical form."_s);
+    parser.addOption(check);
+    parser.addOption(kFlavour);
+    if (const int rc = parse(parser, args,
+                             u"Rewrite a dependency lock file in the exact form tofu/terraform write it (sorted, aligned, "
+                             "de-duplicated, LF). Comments and unknown content are dropped (with a warning)."_s,
+                             u"FILE"_s, u"The .terraform.lock.hcl to format."_s);
+        rc >= 0)
+        return rc;
+    if (parser.positionalArguments().size() != 1) {
+        err() << "provender lock fmt: give exactly one lock file\n";
+        return ExitUsage;
+    }
+    std::optional<LockFlavour> flavour;
+    if (parser.isSet(kFlavour)) {
+        flavour = lockFlavourFromString(parser.value(kFlavour));
+        if (!flavour) {
+            err() << "provender lock fmt: --flavour must be tofu or terraform\n";
+            return ExitUsage;
+        }
+    }
+    const QString path = parser.positionalArguments().constFirst();
+    const QByteArray original = readAll(path);
+    const std::optional<LockParseResult> parsed = loadLock(path);
+    if (!parsed)
+        return ExitUsage;
+    const LockFlavour target = flavour.value_or(parsed->document.flavour);
+    const QByteArray canonical = writeLockFile(parsed->document, target);
+    if (parser.isSet(check)) {
+        if (canonical == original)
+            return ExitOk;
+        err() << path << ": not in canonical form\n";
+        out() << unifiedDiff(original, canonical, path, path + u" (canonical)"_s);
+        return ExitFindings;
+    }
+    if (canonical == original)
+        return ExitOk;
+    warnAboutDrops(path, parsed->document);
+    return save(path, parsed->document, target) ? ExitOk : ExitUsage;
+}
+
+int runLockDiff(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.addOption(kMirror);
+    parser.addOption(kJson);
+    if (const int rc = parse(parser, args,
+                             u"Compare two lock files by meaning (providers added, removed, upgraded, constraints and hashes) "
+                             "and as text. With --mirror, tells which platform each added or removed hash belongs to. "
+                             "Exit 1 when they differ in meaning."_s,
+                             u"A B"_s, u"The old and the new lock file."_s);
+        rc >= 0)
+        return rc;
+    if (parser.positionalArguments().size() != 2) {
+        err() << "provender lock diff: give two lock files\n";
+        return ExitUsage;
+    }
+    const QString pathA = parser.positionalArguments().at(0);
+    const QString pathB = parser.positionalArguments().at(1);
+    const std::optional<LockParseResult> a = loadLock(pathA);
+    const std::optional<LockParseResult> b = loadLock(pathB);
+    if (!a || !b)
+        return ExitUsage;
+    std::optional<HashProvenanceIndex> provenance;
+    if (parser.isSet(kMirror)) {
+        const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
+        if (!mirror)
+            return ExitUsage;
+        provenance = HashProvenanceIndex::build(*mirror, HashProvenanceIndex::wantedFor(a->document, b->document));
+        for (const QString &f : provenance->failures())
+            err() << "warning: could not hash " << f << '\n';
+    }
+    const LockDiff diff = diffLockFiles(a->document, b->document, provenance ? &*provenance : nullptr);
+    const QString text = unifiedDiff(readAll(pathA), readAll(pathB), pathA, pathB);
+    if (parser.isSet(kJson)) {
+        out() << QJsonDocument(diffJson(diff, text)).toJson(QJsonDocument::Indented);
+    } else {
+        printDiffText(diff);
+        if (!text.isEmpty())
+            out() << '\n' << text;
+    }
+    return diff.isEmpty() ? ExitOk : ExitFindings;
+}
+
+int runLockCheck(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.addOption(kMirror);
+    parser.addOption(kPlatform);
+    parser.addOption(kJson);
+    if (const int rc = parse(parser, args,
+                             u"Check that a mirror can satisfy a lock file: for every locked provider and platform, is the "
+                             "locked version's package there and does it match one of the lock's hashes? Exit 1 on any "
+                             "mismatch, missing package or error."_s,
+                             u"FILE"_s, u"The .terraform.lock.hcl to check."_s);
+        rc >= 0)
+        return rc;
+    if (parser.positionalArguments().size() != 1 || !parser.isSet(kMirror)) {
+        err() << "provender lock check: give one lock file and --mirror DIR\n";
+        return ExitUsage;
+    }
+    LockCheckOptions options;
+    if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
+        return ExitUsage;
+    const std::optional<LockParseResult> lock = loadLock(parser.positionalArguments().constFirst());
+    if (!lock)
+        return ExitUsage;
+    const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
+    if (!mirror)
+        return ExitUsage;
+    const LockCheckResult result = checkLockAgainstMirror(lock->document, *mirror, options);
+    if (parser.isSet(kJson))
+        out() << QJsonDocument(checkJson(result)).toJson(QJsonDocument::Indented);
+    else
+        printCheckText(result);
+    return result.hasFindings() ? ExitFindings : ExitOk;
+}
+
+int runLockAddHashes(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.addOption(kMirror);
+    parser.addOption(kPlatform);
+    parser.addOption(kZh);
+    parser.addOption(kProvider);
+    if (const int rc = parse(parser, args,
+                             u"Add the hashes of the given platforms' packages from a filesystem mirror to a lock file, like "
+                             "`terraform providers lock -fs-mirror=DIR -platform=P`: the h1: of each extracted package (and "
+                             "the zip's zh: with --zh). Nothing is written when a package is missing or cannot be hashed."_s,
+                             u"FILE"_s, u"The .terraform.lock.hcl to update."_s);
+        rc >= 0)
+        return rc;
+    if (parser.positionalArguments().size() != 1 || !parser.isSet(kMirror) || !parser.isSet(kPlatform)) {
+        err() << "provender lock add-hashes: give one lock file, --mirror DIR and at least one --platform\n";
+        return ExitUsage;
+    }
+    const QString path = parser.positionalArguments().constFirst();
+    lockedit::MirrorHashOptions options;
+    options.includeZh = parser.isSet(kZh);
+    if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
+        return ExitUsage;
+    const std::optional<LockParseResult> lock = loadLock(path);
+    if (!lock)
+        return ExitUsage;
+    if (!parseProviders(parser.values(kProvider), lock->document.flavour, &options.providers))
+        return ExitUsage;
+    const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
+    if (!mirror)
+        return ExitUsage;
+    const Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(lock->document, *mirror, options);
+    if (!r.ok()) {
+        err() << "provender lock add-hashes: " << r.error().message << '\n';
+        return ExitUsage;
+    }
+    printNotes(r->notes, QString());
+    if (r->hasProblems()) {
+        err() << path << ": not changed: some packages are missing from the mirror or could not be hashed\n";
+        return ExitFindings;
+    }
+    // Like terraform, the file is rewritten in canonical form (unless that changes nothing).
+    if (writeLockFile(r->document) == readAll(path))
+        return ExitOk;
+    warnAboutDrops(path, lock->document);
+    return save(path, r->document, r->document.flavour) ? ExitOk : ExitUsage;
+}
+
+int runLockUpgrade(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.addOption(kMirror);
+    parser.addOption(kProvider);
+    parser.addOption(kPlatform);
+    parser.addOption(kZh);
+    if (const int rc = parse(parser, args,
+                             u"Upgrade locked providers to the newest version in a filesystem mirror that meets their recorded "
+                             "constraints, and record that version's hashes (the mirror's platforms, or --platform)."_s,
+                             u"FILE"_s, u"The .terraform.lock.hcl to update."_s);
+        rc >= 0)
+        return rc;
+    if (parser.positionalArguments().size() != 1 || !parser.isSet(kMirror)) {
+        err() << "provender lock upgrade: give one lock file and --mirror DIR\n";
+        return ExitUsage;
+    }
+    const QString path = parser.positionalArguments().constFirst();
+    lockedit::UpgradeOptions options;
+    options.includeZh = parser.isSet(kZh);
+    if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
+        return ExitUsage;
+    const std::optional<LockParseResult> lock = loadLock(path);
+    if (!lock)
+        return ExitUsage;
+    if (!parseProviders(parser.values(kProvider), lock->document.flavour, &options.providers))
+        return ExitUsage;
+    const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
+    if (!mirror)
+        return ExitUsage;
+    const Result<lockedit::UpgradeResult> r = lockedit::upgradeFromMirror(lock->document, *mirror, options);
+    if (!r.ok()) {
+        err() << "provender lock upgrade: " << r.error().message << '\n';
+        return ExitUsage;
+    }
+    for (const lockedit::UpgradeNote &n : r->notes) {
+        switch (n.kind) {
+        case lockedit::UpgradeNote::Kind::Upgraded:
+            out() << n.provider.toString() << ": " << n.from.toString() << " -> " << n.to.toString() << '\n';
+            printNotes(n.hashNotes, u"    "_s);
+            break;
+        case lockedit::UpgradeNote::Kind::UpToDate:
+            out() << n.provider.toString() << ": " << n.from.toString() << " is the newest the mirror offers\n";
+            break;
+        case lockedit::UpgradeNote::Kind::NotInMirror:
+            out() << n.provider.toString() << ": the mirror has no version that meets the constraints\n";
+            break;
+        }
+    }
+    if (r->hasProblems()) {
+        err() << path << ": not changed: some packages of the new versions could not be hashed\n";
+        return ExitFindings;
+    }
+    if (!r->changed())
+        return ExitOk;
+    warnAboutDrops(path, lock->document);
+    return save(path, r->document, r->document.flavour) ? ExitOk : ExitUsage;
+}
+
+} // namespace provender::cli

@@ -1,0 +1,315 @@
+#include "model/lockfile/LockEdit.h"
+
+#include "model/core/Logging.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace provender {
+
+ArchiveHasher directArchiveHasher()
+{
+    return [](const Archive &a) -> Result<PackageHashes> {
+        if (!a.present || a.path.isEmpty())
+            return makeError(ErrorCode::NotFound, u"the archive is not on disk"_s);
+        return hashPackage(a.path);
+    };
+}
+
+const Archive *installableArchive(const ProviderVersion &version, const Platform &platform)
+{
+    for (const Archive &a : version.archives)
+        if (a.platform == platform && a.present && !a.indexedOnly)
+            return &a;
+    return nullptr;
+}
+
+const Provider *findProvider(const Catalog &catalog, const ProviderAddress &address)
+{
+    for (const Provider &p : catalog.providers)
+        if (p.address == address)
+            return &p;
+    return nullptr;
+}
+
+const ProviderVersion *findVersion(const Provider &provider, const Version &version)
+{
+    // Exact (including metadata) first, then equal precedence.
+    for (const ProviderVersion &v : provider.versions)
+        if (v.version == version)
+            return &v;
+    for (const ProviderVersion &v : provider.versions)
+        if (v.version.comparePrecedence(version) == 0)
+            return &v;
+    return nullptr;
+}
+
+QString toString(lockedit::MirrorHashNote::Kind k)
+{
+    using K = lockedit::MirrorHashNote::Kind;
+    switch (k) {
+    case K::Added: return u"added"_s;
+    case K::ProviderMissing: return u"provider not in mirror"_s;
+    case K::VersionMissing: return u"version not in mirror"_s;
+    case K::PlatformMissing: return u"platform not in mirror"_s;
+    case K::HashFailed: return u"hash failed"_s;
+    case K::NoZipForZh: return u"no zip for zh"_s;
+    }
+    return {};
+}
+
+namespace lockedit {
+
+namespace {
+
+Error notLocked(const ProviderAddress &address)
+{
+    return makeError(ErrorCode::NotFound, u"provider %1 is not in the lock file"_s.arg(address.toString()));
+}
+
+bool wanted(const QList<ProviderAddress> &filter, const ProviderAddress &a)
+{
+    return filter.isEmpty() || filter.contains(a);
+}
+
+/// Hashes for one platform of one version, appended to `out` (and a note to `notes`).
+void hashPlatform(const Provider *provider, const ProviderVersion *version, const ProviderAddress &address, const Version &locked,
+                  const Platform &platform, bool includeZh, const ArchiveHasher &hasher, QList<HashString> &out,
+                  QList<MirrorHashNote> &notes)
+{
+    MirrorHashNote note;
+    note.provider = address;
+    note.version = locked;
+    note.platform = platform;
+    if (!provider) {
+        note.kind = MirrorHashNote::Kind::ProviderMissing;
+        note.message = u"the mirror has no provider %1"_s.arg(address.toString());
+        notes.append(note);
+        return;
+    }
+    if (!version) {
+        note.kind = MirrorHashNote::Kind::VersionMissing;
+        note.message = u"the mirror has no version %1 of %2"_s.arg(locked.toString(), address.toString());
+        notes.append(note);
+        return;
+    }
+    const Archive *archive = installableArchive(*version, platform);
+    if (!archive) {
+        note.kind = MirrorHashNote::Kind::PlatformMissing;
+        note.message = u"the mirror has no package of %1 %2 for %3"_s.arg(address.toString(), locked.toString(), platform.toString());
+        notes.append(note);
+        return;
+    }
+    note.archivePath = archive->path;
+    const Result<PackageHashes> h = hasher(*archive);
+    if (!h.ok()) {
+        note.kind = MirrorHashNote::Kind::HashFailed;
+        note.message = h.error().message;
+        notes.append(note);
+        return;
+    }
+    note.hashes.append(h->h1Extracted);
+    if (includeZh) {
+        if (h->kind == PackageHashes::Kind::Zip && !h->zh.isNull()) {
+            note.hashes.append(h->zh);
+        } else {
+            MirrorHashNote zhNote = note;
+            zhNote.kind = MirrorHashNote::Kind::NoZipForZh;
+            zhNote.hashes.clear();
+            zhNote.message = u"%1 is an unpacked package: it has no zh: hash"_s.arg(archive->path);
+            notes.append(zhNote);
+        }
+    }
+    out += note.hashes;
+    notes.append(note);
+}
+
+int countNew(const QList<HashString> &existing, const QList<HashString> &added)
+{
+    int n = 0;
+    for (const HashString &h : added)
+        n += existing.contains(h) ? 0 : 1;
+    return n;
+}
+
+} // namespace
+
+Result<LockFile> addProvider(const LockFile &doc, ProviderLock lock)
+{
+    if (doc.contains(lock.address))
+        return makeError(ErrorCode::InvalidArgument, u"provider %1 is already in the lock file"_s.arg(lock.address.toString()));
+    LockFile out = doc;
+    out.setProvider(std::move(lock));
+    return out;
+}
+
+Result<LockFile> removeProvider(const LockFile &doc, const ProviderAddress &address)
+{
+    LockFile out = doc;
+    if (!out.removeProvider(address))
+        return notLocked(address);
+    return out;
+}
+
+Result<LockFile> setVersion(const LockFile &doc, const ProviderAddress &address, const Version &version, bool keepHashes)
+{
+    const ProviderLock *p = doc.find(address);
+    if (!p)
+        return notLocked(address);
+    ProviderLock changed = *p;
+    if (!(changed.version == version) && !keepHashes)
+        changed.hashes.clear();
+    changed.version = version;
+    LockFile out = doc;
+    out.setProvider(std::move(changed));
+    return out;
+}
+
+Result<LockFile> setConstraints(const LockFile &doc, const ProviderAddress &address, const VersionConstraints &constraints)
+{
+    const ProviderLock *p = doc.find(address);
+    if (!p)
+        return notLocked(address);
+    ProviderLock changed = *p;
+    changed.constraints = constraints;
+    LockFile out = doc;
+    out.setProvider(std::move(changed));
+    return out;
+}
+
+Result<LockFile> addHashes(const LockFile &doc, const ProviderAddress &address, const QList<HashString> &hashes)
+{
+    const ProviderLock *p = doc.find(address);
+    if (!p)
+        return notLocked(address);
+    ProviderLock changed = *p;
+    changed.hashes += hashes;
+    LockFile out = doc;
+    out.setProvider(std::move(changed));
+    return out;
+}
+
+Result<LockFile> removeHashes(const LockFile &doc, const ProviderAddress &address, const QList<HashString> &hashes)
+{
+    const ProviderLock *p = doc.find(address);
+    if (!p)
+        return notLocked(address);
+    ProviderLock changed = *p;
+    changed.hashes.removeIf([&](const HashString &h) { return hashes.contains(h); });
+    LockFile out = doc;
+    out.setProvider(std::move(changed));
+    return out;
+}
+
+bool MirrorEditResult::hasProblems() const
+{
+    return std::any_of(notes.cbegin(), notes.cend(), [](const MirrorHashNote &n) { return n.isProblem(); });
+}
+
+Result<MirrorEditResult> addHashesFromMirror(const LockFile &doc, const Catalog &mirror, const MirrorHashOptions &options)
+{
+    if (options.platforms.isEmpty())
+        return makeError(ErrorCode::InvalidArgument, u"no platform given: name at least one platform (os_arch) to hash"_s);
+    for (const ProviderAddress &a : options.providers)
+        if (!doc.contains(a))
+            return notLocked(a);
+    const ArchiveHasher hasher = options.hasher ? options.hasher : directArchiveHasher();
+    MirrorEditResult result;
+    result.document = doc;
+    for (const ProviderLock &lock : doc.providers) {
+        if (!wanted(options.providers, lock.address))
+            continue;
+        const Provider *provider = findProvider(mirror, lock.address);
+        const ProviderVersion *version = provider ? findVersion(*provider, lock.version) : nullptr;
+        QList<HashString> added;
+        for (const Platform &platform : options.platforms) {
+            const qsizetype before = result.notes.size();
+            hashPlatform(provider, version, lock.address, lock.version, platform, options.includeZh, hasher, added, result.notes);
+            for (qsizetype i = before; i < result.notes.size(); ++i)
+                if (result.notes[i].kind == MirrorHashNote::Kind::Added)
+                    result.notes[i].newHashes = countNew(lock.hashes, result.notes[i].hashes);
+        }
+        if (!added.isEmpty()) {
+            ProviderLock changed = lock;
+            changed.hashes += added;
+            result.document.setProvider(std::move(changed));
+        }
+    }
+    qCDebug(lcLock) << "add-hashes:" << result.notes.size() << "notes";
+    return result;
+}
+
+bool UpgradeResult::changed() const
+{
+    return std::any_of(notes.cbegin(), notes.cend(), [](const UpgradeNote &n) { return n.kind == UpgradeNote::Kind::Upgraded; });
+}
+
+bool UpgradeResult::hasProblems() const
+{
+    for (const UpgradeNote &n : notes)
+        for (const MirrorHashNote &h : n.hashNotes)
+            if (h.isProblem())
+                return true;
+    return false;
+}
+
+Result<UpgradeResult> upgradeFromMirror(const LockFile &doc, const Catalog &mirror, const UpgradeOptions &options)
+{
+    for (const ProviderAddress &a : options.providers)
+        if (!doc.contains(a))
+            return notLocked(a);
+    const ArchiveHasher hasher = options.hasher ? options.hasher : directArchiveHasher();
+    UpgradeResult result;
+    result.document = doc;
+    for (const ProviderLock &lock : doc.providers) {
+        if (!wanted(options.providers, lock.address))
+            continue;
+        UpgradeNote note;
+        note.provider = lock.address;
+        note.from = lock.version;
+        note.to = lock.version;
+        const Provider *provider = findProvider(mirror, lock.address);
+        const ProviderVersion *best = nullptr;
+        if (provider) {
+            for (const ProviderVersion &v : provider->versions) {
+                const bool installable = std::any_of(v.archives.cbegin(), v.archives.cend(),
+                                                     [](const Archive &a) { return a.present && !a.indexedOnly; });
+                if (!installable || v.version.isUnspecified() || !lock.constraints.allows(v.version))
+                    continue;
+                if (!best || v.version.comparePrecedence(best->version) > 0)
+                    best = &v;
+            }
+        }
+        if (!best) {
+            note.kind = UpgradeNote::Kind::NotInMirror;
+            result.notes.append(note);
+            continue;
+        }
+        if (best->version.comparePrecedence(lock.version) <= 0) {
+            note.kind = UpgradeNote::Kind::UpToDate;
+            result.notes.append(note);
+            continue;
+        }
+        note.kind = UpgradeNote::Kind::Upgraded;
+        note.to = best->version;
+        QList<Platform> platforms = options.platforms;
+        if (platforms.isEmpty())
+            for (const Archive &a : best->archives)
+                if (a.present && !a.indexedOnly && !platforms.contains(a.platform))
+                    platforms.append(a.platform);
+        QList<HashString> hashes;
+        for (const Platform &platform : platforms)
+            hashPlatform(provider, best, lock.address, best->version, platform, options.includeZh, hasher, hashes, note.hashNotes);
+        ProviderLock changed = lock;
+        changed.version = best->version;
+        changed.hashes = hashes;
+        result.document.setProvider(std::move(changed));
+        result.notes.append(note);
+    }
+    return result;
+}
+
+} // namespace lockedit
+
+} // namespace provender
