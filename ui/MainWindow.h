@@ -1,6 +1,34 @@
 #pragma once
+// The main window: open a mirror directory (File ▸ Open, drag and drop, command line), scan it off
+// the GUI thread, list every archive with its verdict as hashing proceeds, list the scan's
+// anomalies, and show the selected archive's hashes.
+//
+// Widgets are found by objectName in tests: "archiveView", "anomalyView", "detailsView",
+// "emptyState", "errorLabel", "summaryLabel", "filterEdit", "verdictFilter", "verifyProgress",
+// "cancelButton", "actionOpen", "actionReverify".
 
+#include "model/mirror/Catalog.h"
+#include "model/verify/VerifyEngine.h"
+
+#include <QElapsedTimer>
 #include <QMainWindow>
+
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+class QTextBrowser;
+class QTreeView;
+
+namespace provender {
+class AnomalyListModel;
+class ArchiveFilterProxyModel;
+class ArchiveTableModel;
+} // namespace provender
 
 namespace provender::ui {
 
@@ -13,6 +41,73 @@ public:
 
     /// Open a mirror directory: scan it and verify every archive in the background.
     void openMirror(const QString &path);
+    /// The mirror shown now ("" when none).
+    QString mirrorRoot() const { return m_root; }
+
+    ArchiveTableModel *archiveModel() const { return m_archives; }
+    AnomalyListModel *anomalyModel() const { return m_anomalies; }
+
+public Q_SLOTS:
+    void openMirrorDialog();
+    void reverify();
+    void cancelWork();
+
+Q_SIGNALS:
+    /// The scan of `root` failed; the window shows `message`.
+    void openFailed(const QString &root, const QString &message);
+    /// The catalog of a mirror is shown (verification has started).
+    void mirrorOpened(const QString &root);
+    /// Verification ended (completed or cancelled).
+    void verificationFinished(const provender::VerifySummary &summary);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void buildActions();
+    void buildWidgets();
+    QWidget *buildEmptyState();
+    QWidget *buildMirrorPage();
+    void restoreSettings();
+    void showScanResult(quint64 generation, const QString &path, const Result<Catalog> &result);
+    void showError(const QString &message);
+    void startVerification();
+    void setBusy(bool busy, const QString &what);
+    void updateSummary();
+    void updateDetails();
+    void onProgress(qint64 done, qint64 total);
+    void onFinished(const VerifySummary &summary);
+
+    ArchiveTableModel *m_archives = nullptr;
+    ArchiveFilterProxyModel *m_proxy = nullptr;
+    AnomalyListModel *m_anomalies = nullptr;
+    VerifyEngine *m_engine = nullptr;
+
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_errorLabel = nullptr;
+    QLabel *m_rootLabel = nullptr;
+    QLabel *m_summaryLabel = nullptr;
+    QLineEdit *m_filterEdit = nullptr;
+    QComboBox *m_verdictFilter = nullptr;
+    QTreeView *m_archiveView = nullptr;
+    QTreeView *m_anomalyView = nullptr;
+    QTextBrowser *m_details = nullptr;
+    QDockWidget *m_anomalyDock = nullptr;
+    QDockWidget *m_detailsDock = nullptr;
+    QLabel *m_statusLabel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QPushButton *m_cancelButton = nullptr;
+    QAction *m_openAction = nullptr;
+    QAction *m_reverifyAction = nullptr;
+    QAction *m_cancelAction = nullptr;
+
+    Catalog m_catalog;
+    QString m_root;
+    quint64 m_scanGeneration = 0;
+    bool m_scanning = false;
+    QElapsedTimer m_verifyTimer;
 };
 
 } // namespace provender::ui

@@ -50,8 +50,8 @@ ArchiveResult initialResult(const ProviderAddress &provider, const Version &vers
         const QString file = archive.declared && !archive.declared->url.isEmpty() ? archive.declared->url
                                                                                    : archive.fileName;
         const QString index = archive.declared ? QFileInfo(archive.declared->indexFile).fileName() : QString();
-        r.detail.reason = index.isEmpty() ? QStringLiteral("the archive %1 is not in the mirror").arg(file)
-                                          : QStringLiteral("%1 declares %2, which is not in the mirror").arg(index, file);
+        r.detail.reason = index.isEmpty() ? QStringLiteral("absent from the mirror: %1").arg(file)
+                                          : QStringLiteral("declared by %1 but absent: %2").arg(index, file);
     } else {
         r.detail.verdict = Verdict::Pending;
         r.detail.reason = QStringLiteral("not hashed yet");
