@@ -44,6 +44,9 @@ Result<HashString> dirhash1(QList<DirhashEntry> entries)
 
 Result<HashString> hashFileZh(const QString &path, const HashProgress &progress)
 {
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile()) // a FIFO or device would block or never end
+        return makeError(ErrorCode::Unsupported, QStringLiteral("not a regular file"));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         return makeError(file.exists() ? ErrorCode::Io : ErrorCode::NotFound,

@@ -29,6 +29,7 @@
 #include <quazip/unzip.h>
 
 #include <QFile>
+#include <QFileInfo>
 #include <QHash>
 #include <QSet>
 
@@ -340,6 +341,9 @@ private:
 
 Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progress)
 {
+    const QFileInfo info(zipPath);
+    if (info.exists() && !info.isFile()) // a FIFO or device would block or never end
+        return makeError(ErrorCode::Unsupported, QStringLiteral("not a regular file"));
     QFile file(zipPath);
     if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         return makeError(file.exists() ? ErrorCode::Io : ErrorCode::NotFound,

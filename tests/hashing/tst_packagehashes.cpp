@@ -17,6 +17,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <optional>
+#include <thread>
+#include <vector>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -617,6 +621,46 @@ private Q_SLOTS:
         QVERIFY(!notDir.ok());
         QCOMPARE(notDir.error().message, file + QStringLiteral(" is not a directory"));
         QCOMPARE(hashDirectory(m_tmp.filePath(QStringLiteral("absent"))).error().code, ErrorCode::NotFound);
+    }
+
+    void specialFilesNeverBlock()
+    {
+        const QString fifo = newPath(QStringLiteral(".fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QCOMPARE(hashZip(fifo).error().code, ErrorCode::Unsupported);
+        QCOMPARE(hashFileZh(fifo).error().code, ErrorCode::Unsupported);
+        QCOMPARE(hashPackage(fifo).error().code, ErrorCode::Unsupported);
+        QCOMPARE(hashZip(QStringLiteral("/dev/zero")).error().code, ErrorCode::Unsupported);
+        const QString dir = newPath(QStringLiteral(".d"));
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(!hashZip(dir).ok());
+    }
+
+    void concurrentCallsAgree()
+    {
+        // The verify engine hashes several archives at once: results must not depend on it.
+        QStringList paths;
+        for (int i = 0; i < 8; ++i) {
+            const QString p = newPath(QStringLiteral(".zip"));
+            QVERIFY(provender::test::writeZip(p, {ZipEntrySpec::directory("d/"), ZipEntrySpec::file("d/x", pseudoBinary(400000 + i, quint32(i))),
+                                                  ZipEntrySpec::file("y", pseudoBinary(1000, 77), ZipEntrySpec::Store)}));
+            paths << p;
+        }
+        QList<PackageHashes> sequential;
+        for (const QString &p : std::as_const(paths))
+            sequential.append(hashZip(p).value());
+        QList<std::optional<Result<PackageHashes>>> parallel(paths.size());
+        std::vector<std::thread> threads;
+        for (qsizetype i = 0; i < paths.size(); ++i)
+            threads.emplace_back([&, i] { parallel[i].emplace(hashZip(paths.at(i))); });
+        for (std::thread &t : threads)
+            t.join();
+        for (qsizetype i = 0; i < paths.size(); ++i) {
+            QVERIFY(parallel[i]->ok());
+            QCOMPARE(parallel[i]->value().h1Zip, sequential[i].h1Zip);
+            QCOMPARE(parallel[i]->value().h1Extracted, sequential[i].h1Extracted);
+            QCOMPARE(parallel[i]->value().zh, sequential[i].zh);
+        }
     }
 
     void hashPackageDispatches()
