@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -52,34 +53,51 @@ QString errnoText(int error)
     return QString::fromLocal8Bit(std::strerror(error));
 }
 
-/// Entry names of an open directory, sorted byte-wise like Go's filepath.Walk (`.`/`..` dropped).
-/// Returns false (and sets `error`) when the directory cannot be read.
-bool readDirectory(int dirFd, QList<QByteArray> &names, int &error)
+/// The entry names of a directory, sorted byte-wise like Go's filepath.Walk (`.`/`..` dropped).
+/// One buffer holds every name (NUL-terminated), so a directory of 100,000 archives costs two
+/// allocations, not 100,000.
+class DirNames
 {
-    const int dupFd = ::fcntl(dirFd, F_DUPFD_CLOEXEC, 0);
-    if (dupFd < 0) {
-        error = errno;
-        return false;
-    }
-    DIR *dir = ::fdopendir(dupFd);
-    if (!dir) {
-        error = errno;
-        ::close(dupFd);
-        return false;
-    }
-    ::rewinddir(dir);
-    errno = 0;
-    while (const dirent *e = ::readdir(dir)) {
-        const char *n = e->d_name;
-        if (!(n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0))))
-            names.append(QByteArray(n));
+public:
+    qsizetype size() const { return qsizetype(m_offsets.size()); }
+    const char *at(qsizetype i) const { return m_arena.constData() + m_offsets[size_t(i)]; }
+    qsizetype length(qsizetype i) const { return qsizetype(std::strlen(at(i))); }
+
+    /// Returns false (and sets `error`) when the directory cannot be read.
+    bool read(int dirFd, int &error)
+    {
+        const int dupFd = ::fcntl(dirFd, F_DUPFD_CLOEXEC, 0);
+        if (dupFd < 0) {
+            error = errno;
+            return false;
+        }
+        DIR *dir = ::fdopendir(dupFd);
+        if (!dir) {
+            error = errno;
+            ::close(dupFd);
+            return false;
+        }
+        ::rewinddir(dir);
         errno = 0;
+        while (const dirent *e = ::readdir(dir)) {
+            const char *n = e->d_name;
+            if (!(n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0)))) {
+                m_offsets.push_back(int(m_arena.size()));
+                m_arena.append(n, qsizetype(std::strlen(n)) + 1);
+            }
+            errno = 0;
+        }
+        error = errno;
+        ::closedir(dir);
+        const char *base = m_arena.constData();
+        std::sort(m_offsets.begin(), m_offsets.end(), [base](int a, int b) { return std::strcmp(base + a, base + b) < 0; });
+        return error == 0;
     }
-    error = errno;
-    ::closedir(dir);
-    std::sort(names.begin(), names.end());
-    return error == 0;
-}
+
+private:
+    QByteArray m_arena;
+    std::vector<int> m_offsets;
+};
 
 QDateTime mtimeOf(const struct stat &st)
 {
@@ -108,12 +126,34 @@ bool isRegistryHost(const QString &comparisonHost)
     return comparisonHost == kOpenTofuRegistryHost || comparisonHost == kTerraformRegistryHost;
 }
 
-/// One archive (or package directory) found by the walk.
+struct VersionAcc
+{
+    ProviderVersion pv;
+    /// Index in pv.archives of the archive for `platform`, or -1. A linear search: versions
+    /// have a handful of platforms, and a map would cost an allocation per archive.
+    qsizetype primary(const Platform &platform) const
+    {
+        for (qsizetype i = 0; i < pv.archives.size(); ++i)
+            if (pv.archives.at(i).platform == platform)
+                return i;
+        return -1;
+    }
+};
+struct ProviderAcc
+{
+    Provider provider;
+    QMap<Version, VersionAcc> versions;
+};
+
+/// Where an archive found in a directory went: the catalog keeps the only copy.
 struct Found
 {
-    Version version;
-    Archive archive;
-    qint64 sequence = 0; ///< position in walk order
+    VersionAcc *va = nullptr;
+    qsizetype index = 0;
+    bool duplicate = false;
+
+    const Archive &archive() const { return duplicate ? va->pv.duplicates.at(index) : va->pv.archives.at(index); }
+    const Version &version() const { return va->pv.version; }
 };
 
 /// One physical HOST/NS/TYPE directory. A provider can have several (e.g. `AwesomeCorp` and
@@ -123,22 +163,10 @@ struct ProviderDir
     ProviderAddress address;
     QString path;
     QString hostName, namespaceName, typeName; ///< the directory names as on disk
-    QList<Found> found;
+    ProviderAcc *acc = nullptr;
+    std::vector<Found> found;                  ///< in walk order
     QString indexJson;                          ///< path of index.json ("" when absent)
     QList<QPair<Version, QString>> versionJsons; ///< canonical <version>.json files
-    QHash<QString, struct stat> files;          ///< every non-directory entry (stat, links followed)
-};
-
-struct ArchiveKeyLocal
-{
-    Version version;
-    Platform platform;
-    bool operator<(const ArchiveKeyLocal &o) const
-    {
-        if (const auto c = version <=> o.version; c != 0)
-            return c < 0;
-        return platform < o.platform;
-    }
 };
 
 class Scanner
@@ -156,33 +184,33 @@ private:
         m_catalog.anomalies.append(Anomaly{kind, path, message, std::move(location)});
     }
     /// fstatat without following; on failure records an anomaly and returns false.
-    bool lstatEntry(int dirFd, const QByteArray &name, const QString &path, struct stat &st)
+    bool lstatEntry(int dirFd, const char *name, const QString &path, struct stat &st)
     {
-        if (::fstatat(dirFd, name.constData(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+        if (::fstatat(dirFd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
             return true;
         anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("cannot read its metadata: ") + errnoText(errno));
         return false;
     }
     /// stat following a symlink; on failure records an anomaly and returns false.
-    bool followLink(int dirFd, const QByteArray &name, const QString &path, struct stat &st)
+    bool followLink(int dirFd, const char *name, const QString &path, struct stat &st)
     {
-        if (::fstatat(dirFd, name.constData(), &st, 0) == 0)
+        if (::fstatat(dirFd, name, &st, 0) == 0)
             return true;
         anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("broken symbolic link: ") + errnoText(errno));
         return false;
     }
     /// Opens a subdirectory found by lstat (never follows a link unless `follow`).
-    int openDir(int dirFd, const QByteArray &name, const QString &path, bool follow = false)
+    int openDir(int dirFd, const char *name, const QString &path, bool follow = false)
     {
-        const int fd = ::openat(dirFd, name.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+        const int fd = ::openat(dirFd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
         if (fd < 0)
             anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("cannot open the directory: ") + errnoText(errno));
         return fd;
     }
-    bool list(int fd, const QString &path, QList<QByteArray> &names)
+    bool list(int fd, const QString &path, DirNames &names)
     {
         int error = 0;
-        if (readDirectory(fd, names, error))
+        if (names.read(fd, error))
             return true;
         anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("cannot list the directory: ") + errnoText(error));
         return false;
@@ -196,42 +224,43 @@ private:
     void packageContents(int fd, int depth, qint64 &size, QDateTime &newest);
 
     void checkIndexes(ProviderDir &dir);
+    void addFound(ProviderDir &dir, const Version &version, Archive &&archive);
+    Result<PackedName> parsePacked(const QString &name, const QString &prefix);
 
-    struct VersionAcc
+    ProviderAcc &providerAcc(const ProviderAddress &address, const QString &directory)
     {
-        ProviderVersion pv;
-        QMap<Platform, qsizetype> primary; ///< platform -> index in pv.archives
-    };
-    struct ProviderAcc
-    {
-        Provider provider;
-        QMap<Version, VersionAcc> versions;
-    };
-    VersionAcc &versionAcc(const ProviderAddress &address, const QString &directory, const Version &version)
-    {
-        ProviderAcc &p = m_providers[address];
+        ProviderAcc &p = m_providers[address]; // QMap (std::map) nodes never move: references stay valid
         if (p.provider.address.isNull()) {
             p.provider.address = address;
             p.provider.directory = directory;
         }
-        VersionAcc &v = p.versions[version];
-        v.pv.version = version;
-        return v;
+        return p;
+    }
+    static VersionAcc &versionAcc(ProviderAcc &p, const Version &version)
+    {
+        auto it = p.versions.find(version);
+        if (it == p.versions.end()) {
+            it = p.versions.insert(version, VersionAcc{});
+            it->pv.version = version;
+            it->pv.archives.reserve(8); // most releases have 2..14 platforms: spare the regrowth
+        }
+        return *it;
     }
 
     Catalog &m_catalog;
+    QHash<QString, PackedName> m_packedCache;
     QList<ProviderDir> m_dirs;
     QMap<ProviderAddress, ProviderAcc> m_providers;
-    qint64 m_sequence = 0;
 };
 
 void Scanner::walkRoot(int fd, const QString &path)
 {
-    QList<QByteArray> names;
+    DirNames names;
     if (!list(fd, path, names))
         return;
-    for (const QByteArray &raw : std::as_const(names)) {
-        const QString name = QFile::decodeName(raw);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        const char *raw = names.at(i);
+        const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
         const QString entryPath = path + QLatin1Char('/') + name;
         if (name.startsWith(QLatin1Char('.'))) {
             // Hidden entries (.git, caches) can never be a hostname; tofu skips them too.
@@ -265,11 +294,12 @@ void Scanner::walkRoot(int fd, const QString &path)
 
 void Scanner::walkHost(int fd, const QString &path, const QString &hostName, const QString &host)
 {
-    QList<QByteArray> names;
+    DirNames names;
     if (!list(fd, path, names))
         return;
-    for (const QByteArray &raw : std::as_const(names)) {
-        const QString name = QFile::decodeName(raw);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        const char *raw = names.at(i);
+        const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
         const QString entryPath = path + QLatin1Char('/') + name;
         struct stat st;
         if (!lstatEntry(fd, raw, entryPath, st))
@@ -305,11 +335,12 @@ void Scanner::walkHost(int fd, const QString &path, const QString &hostName, con
 void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName, const QString &host,
                             const QString &nsName)
 {
-    QList<QByteArray> names;
+    DirNames names;
     if (!list(fd, path, names))
         return;
-    for (const QByteArray &raw : std::as_const(names)) {
-        const QString name = QFile::decodeName(raw);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        const char *raw = names.at(i);
+        const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
         const QString entryPath = path + QLatin1Char('/') + name;
         struct stat st;
         if (!lstatEntry(fd, raw, entryPath, st))
@@ -346,6 +377,7 @@ void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName
         dir.hostName = hostName;
         dir.namespaceName = nsName;
         dir.typeName = name;
+        dir.acc = &providerAcc(dir.address, dir.path);
         walkProvider(sub.get(), dir);
         m_dirs.append(std::move(dir));
     }
@@ -353,14 +385,15 @@ void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName
 
 void Scanner::walkProvider(int fd, ProviderDir &dir)
 {
-    QList<QByteArray> names;
+    DirNames names;
     if (!list(fd, dir.path, names))
         return;
-    dir.files.reserve(names.size());
-    dir.found.reserve(names.size());
+    dir.found.reserve(size_t(names.size()));
     const QString prefix = dir.path + QLatin1Char('/');
-    for (const QByteArray &raw : std::as_const(names)) {
-        const QString name = QFile::decodeName(raw);
+    const QString namePrefix = QStringLiteral("terraform-provider-") + dir.address.type() + QLatin1Char('_');
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        const char *raw = names.at(i);
+        const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
         const QString entryPath = prefix + name;
         struct stat st;
         if (!lstatEntry(fd, raw, entryPath, st))
@@ -391,7 +424,6 @@ void Scanner::walkProvider(int fd, ProviderDir &dir)
                     QStringLiteral("not a regular file (a device, FIFO or socket is never read)"));
             continue;
         }
-        dir.files.insert(name, st);
 
         if (name == kIndexJson) {
             dir.indexJson = entryPath;
@@ -412,7 +444,7 @@ void Scanner::walkProvider(int fd, ProviderDir &dir)
             }
             continue;
         }
-        Result<PackedName> packed = parsePackedArchiveName(name, dir.address.type());
+        Result<PackedName> packed = parsePacked(name, namePrefix);
         if (!packed) {
             QString message = packed.error().message;
             if (name.startsWith(QLatin1Char('.')))
@@ -420,10 +452,7 @@ void Scanner::walkProvider(int fd, ProviderDir &dir)
             anomaly(AnomalyKind::UnparseableName, entryPath, message);
             continue;
         }
-        Found f;
-        f.version = packed->version;
-        f.sequence = m_sequence++;
-        Archive &a = f.archive;
+        Archive a;
         a.platform = packed->platform;
         a.layout = ArchiveLayout::Packed;
         a.present = true;
@@ -432,17 +461,18 @@ void Scanner::walkProvider(int fd, ProviderDir &dir)
         a.size = st.st_size;
         a.modified = mtimeOf(st);
         a.inode = st.st_ino;
-        dir.found.append(std::move(f));
+        addFound(dir, packed->version, std::move(a));
     }
 }
 
 void Scanner::walkVersion(int fd, const QString &path, ProviderDir &dir, const Version &version)
 {
-    QList<QByteArray> names;
+    DirNames names;
     if (!list(fd, path, names))
         return;
-    for (const QByteArray &raw : std::as_const(names)) {
-        const QString name = QFile::decodeName(raw);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        const char *raw = names.at(i);
+        const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
         const QString entryPath = path + QLatin1Char('/') + name;
         struct stat st;
         if (!lstatEntry(fd, raw, entryPath, st))
@@ -461,10 +491,7 @@ void Scanner::walkVersion(int fd, const QString &path, ProviderDir &dir, const V
                     QStringLiteral("not an OS_ARCH package directory: ") + platform.error().message);
             continue;
         }
-        Found f;
-        f.version = version;
-        f.sequence = m_sequence++;
-        Archive &a = f.archive;
+        Archive a;
         a.platform = platform.value();
         a.layout = ArchiveLayout::Unpacked;
         a.present = true;
@@ -477,7 +504,7 @@ void Scanner::walkVersion(int fd, const QString &path, ProviderDir &dir, const V
         if (sub.valid())
             packageContents(sub.get(), 0, size, a.modified);
         a.size = size;
-        dir.found.append(std::move(f));
+        addFound(dir, version, std::move(a));
     }
 }
 
@@ -488,21 +515,22 @@ void Scanner::packageContents(int fd, int depth, qint64 &size, QDateTime &newest
 {
     if (depth > 64)
         return;
-    QList<QByteArray> names;
+    DirNames names;
     int error = 0;
-    if (!readDirectory(fd, names, error))
+    if (!names.read(fd, error))
         return; // the hash of this package will report the failure with its reason
-    for (const QByteArray &raw : std::as_const(names)) {
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        const char *raw = names.at(i);
         struct stat st;
-        if (::fstatat(fd, raw.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+        if (::fstatat(fd, raw, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
-        if (S_ISLNK(st.st_mode) && ::fstatat(fd, raw.constData(), &st, 0) != 0)
+        if (S_ISLNK(st.st_mode) && ::fstatat(fd, raw, &st, 0) != 0)
             continue;
         const QDateTime m = mtimeOf(st);
         if (m > newest)
             newest = m;
         if (S_ISDIR(st.st_mode)) {
-            const int sub = ::openat(fd, raw.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+            const int sub = ::openat(fd, raw, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
             if (sub >= 0) {
                 packageContents(sub, depth + 1, size, newest);
                 ::close(sub);
@@ -520,6 +548,13 @@ std::optional<QString> localFileName(const QString &url)
 {
     if (url.isEmpty())
         return std::nullopt;
+    // The common case, a plain file name as `providers mirror` writes it: nothing to decode.
+    if (std::none_of(url.cbegin(), url.cend(), [](QChar c) {
+            return c == QLatin1Char('/') || c == QLatin1Char('%') || c == QLatin1Char(':') || c == QLatin1Char('?')
+                   || c == QLatin1Char('#');
+        })
+        && url != QLatin1StringView(".") && url != QLatin1StringView(".."))
+        return url;
     // A scheme (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":") before any '/', '?' or '#'.
     for (qsizetype i = 0; i < url.size(); ++i) {
         const QChar c = url.at(i);
@@ -558,31 +593,70 @@ std::optional<QString> localFileName(const QString &url)
 
 // ---------------------------------------------------------------------------------------------
 
-Result<PackedName> parsePackedArchiveName(const QString &fileName, const QString &type)
+namespace {
+
+constexpr QLatin1StringView kZipSuffix(".zip");
+
+/// "VERSION_OS_ARCH[_MORE...]" of a lower-cased packed file name.
+Result<PackedName> parsePackedMiddle(QStringView middle)
 {
-    const QString lower = goToLower(fileName);
-    const QString prefix = QStringLiteral("terraform-provider-") + type + QLatin1Char('_');
-    static const QLatin1StringView suffix(".zip");
-    if (!lower.startsWith(prefix))
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("not an archive of this provider: the name lacks the prefix \"%1\"").arg(prefix));
-    if (!lower.endsWith(suffix) || lower.size() < prefix.size() + suffix.size())
-        return makeError(ErrorCode::InvalidArgument, QStringLiteral("not an archive: the name lacks the suffix \".zip\""));
-    const QStringView middle = QStringView(lower).mid(prefix.size(), lower.size() - prefix.size() - suffix.size());
-    const QList<QStringView> parts = middle.split(QLatin1Char('_'));
-    if (parts.size() < 3)
+    const qsizetype u1 = middle.indexOf(QLatin1Char('_'));
+    const qsizetype u2 = u1 < 0 ? -1 : middle.indexOf(QLatin1Char('_'), u1 + 1);
+    if (u2 < 0)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("the name does not include a version number, target OS, and target architecture"));
-    Result<Version> version = Version::parse(parts.at(0));
+    const qsizetype u3 = middle.indexOf(QLatin1Char('_'), u2 + 1); // further parts are ignored
+    const QStringView versionText = middle.left(u1);
+    Result<Version> version = Version::parse(versionText);
     if (!version)
         return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("invalid version \"%1\": %2").arg(parts.at(0).toString(), version.error().message));
-    const QString platformText = parts.at(1).toString() + QLatin1Char('_') + parts.at(2).toString();
+                         QStringLiteral("invalid version \"%1\": %2").arg(versionText.toString(), version.error().message));
+    const QStringView platformText = middle.mid(u1 + 1, (u3 < 0 ? middle.size() : u3) - u1 - 1);
     Result<Platform> platform = Platform::parse(platformText);
     if (!platform)
         return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("invalid platform \"%1\": %2").arg(platformText, platform.error().message));
+                         QStringLiteral("invalid platform \"%1\": %2").arg(platformText.toString(), platform.error().message));
     return PackedName{version.value(), platform.value()};
+}
+
+/// Splits a lower-cased file name into the middle part, or says why it is not a packed archive.
+Result<QStringView> packedMiddle(const QString &lower, const QString &prefix)
+{
+    if (!lower.startsWith(prefix))
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("not an archive of this provider: the name lacks the prefix \"%1\"").arg(prefix));
+    if (!lower.endsWith(kZipSuffix) || lower.size() < prefix.size() + kZipSuffix.size())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("not an archive: the name lacks the suffix \".zip\""));
+    return QStringView(lower).mid(prefix.size(), lower.size() - prefix.size() - kZipSuffix.size());
+}
+
+} // namespace
+
+Result<PackedName> parsePackedArchiveName(const QString &fileName, const QString &type)
+{
+    const QString lower = goToLower(fileName);
+    Result<QStringView> middle = packedMiddle(lower, QStringLiteral("terraform-provider-") + type + QLatin1Char('_'));
+    if (!middle)
+        return middle.error();
+    return parsePackedMiddle(middle.value());
+}
+
+Result<PackedName> Scanner::parsePacked(const QString &name, const QString &prefix)
+{
+    const QString lower = goToLower(name);
+    Result<QStringView> middle = packedMiddle(lower, prefix);
+    if (!middle)
+        return middle.error();
+    // Mirrors repeat the same VERSION_OS_ARCH across providers: parse each one once. The lookup
+    // key borrows the characters (no allocation); only a new entry is copied.
+    const QStringView m = middle.value();
+    const QString key = QString::fromRawData(m.data(), m.size());
+    if (const auto it = m_packedCache.constFind(key); it != m_packedCache.cend())
+        return it.value();
+    Result<PackedName> parsed = parsePackedMiddle(m);
+    if (parsed && m_packedCache.size() < 200000)
+        m_packedCache.insert(m.toString(), parsed.value());
+    return parsed;
 }
 
 namespace {
@@ -605,7 +679,9 @@ AnomalyKind kindOf(MirrorIndexIssue::Kind kind)
 QByteArray readSmallFile(const QString &path, QString *error)
 {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    // Unbuffered: one read into the result instead of a 16 KiB buffer per file (there can be
+    // tens of thousands of these documents).
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         *error = f.errorString();
         return {};
     }
@@ -672,18 +748,9 @@ void Scanner::checkIndexes(ProviderDir &dir)
         versionDocs.insert(version, std::move(vd));
     }
 
-    ProviderAcc &acc = m_providers[dir.address];
-    if (acc.provider.address.isNull()) {
-        acc.provider.address = dir.address;
-        acc.provider.directory = dir.path;
-    }
+    ProviderAcc &acc = *dir.acc;
     if (indexState == State::Ok)
         acc.provider.hasIndex = true;
-
-    // Archives of this directory that some index entry describes.
-    QSet<QString> declaredPaths;
-    // Per version: which platforms the <version>.json names with which url (for messages).
-    QMap<ArchiveKeyLocal, QString> declaredUrl;
 
     // --- <version>.json: attach declared hashes, find absent archives, stale documents
     for (auto it = versionDocs.cbegin(); it != versionDocs.cend(); ++it) {
@@ -697,27 +764,23 @@ void Scanner::checkIndexes(ProviderDir &dir)
                         : QStringLiteral("index.json does not list %1, so no client ever reads this file").arg(version.toString()));
         if (!vd.doc)
             continue;
-        const bool hasArchivesOnDisk = m_providers[dir.address].versions.contains(version);
-        if (stale && !hasArchivesOnDisk)
+        if (stale && !acc.versions.contains(version))
             continue; // nothing to attach to; do not invent a version from a stale file
-        VersionAcc &va = versionAcc(dir.address, dir.path, version);
+        VersionAcc &va = versionAcc(*dir.acc, version);
         va.pv.hasVersionIndex = true;
 
         for (const MirrorArchiveEntry &entry : vd.doc->archives) {
-            DeclaredArchive declared{entry.url, entry.hashes, vd.path};
-            declaredUrl.insert({version, entry.platform}, entry.url);
+            const DeclaredArchive declared{entry.url, entry.hashes, vd.path};
             const std::optional<QString> local = localFileName(entry.url);
-            const qsizetype primaryIndex = va.primary.value(entry.platform, -1);
+            const qsizetype primaryIndex = va.primary(entry.platform);
             Archive *primary = primaryIndex >= 0 ? &va.pv.archives[primaryIndex] : nullptr;
 
             auto addArchive = [&](Archive a) {
                 a.declared = declared;
-                if (!primary) {
-                    va.primary.insert(entry.platform, va.pv.archives.size());
+                if (!primary)
                     va.pv.archives.append(std::move(a));
-                } else {
+                else
                     va.pv.duplicates.append(std::move(a));
-                }
             };
 
             if (!local) {
@@ -726,7 +789,6 @@ void Scanner::checkIndexes(ProviderDir &dir)
                 if (primary) {
                     if (!primary->declared)
                         primary->declared = declared;
-                    declaredPaths.insert(primary->path);
                 } else if (!stale) {
                     anomaly(AnomalyKind::IndexListsAbsentArchive, vd.path,
                             QStringLiteral("lists %1 at \"%2\", which is not in this directory")
@@ -740,34 +802,35 @@ void Scanner::checkIndexes(ProviderDir &dir)
                 continue;
             }
 
-            const QString path = dir.path + QLatin1Char('/') + *local;
-            if (primary && primary->path == path) {
+            // Is `a` the file *local names in this directory? (Without building its path.)
+            const auto isNamedFile = [&](const Archive &a) {
+                return a.present && a.fileName == *local && a.path.size() == dir.path.size() + 1 + local->size()
+                       && a.path.startsWith(dir.path);
+            };
+            if (primary && isNamedFile(*primary)) {
                 if (!primary->declared)
                     primary->declared = declared;
-                declaredPaths.insert(path);
                 continue;
             }
-            auto dup = std::find_if(va.pv.duplicates.begin(), va.pv.duplicates.end(),
-                                    [&](const Archive &a) { return a.path == path; });
+            auto dup = std::find_if(va.pv.duplicates.begin(), va.pv.duplicates.end(), isNamedFile);
             if (dup != va.pv.duplicates.end()) {
                 if (!dup->declared)
                     dup->declared = declared;
-                declaredPaths.insert(path);
                 continue;
             }
-            const auto file = dir.files.constFind(*local);
-            if (file != dir.files.cend()) {
+            const QString path = dir.path + QLatin1Char('/') + *local;
+            struct stat file;
+            if (::stat(QFile::encodeName(path).constData(), &file) == 0 && S_ISREG(file.st_mode)) {
                 // An existing file with a name outside the layout (or another platform's archive).
                 Archive a;
                 a.platform = entry.platform;
                 a.present = true;
                 a.path = path;
                 a.fileName = *local;
-                a.size = file->st_size;
-                a.modified = mtimeOf(*file);
-                a.inode = file->st_ino;
+                a.size = file.st_size;
+                a.modified = mtimeOf(file);
+                a.inode = file.st_ino;
                 a.indexedOnly = true;
-                declaredPaths.insert(path);
                 addArchive(std::move(a));
                 continue;
             }
@@ -790,18 +853,14 @@ void Scanner::checkIndexes(ProviderDir &dir)
         return;
 
     // --- index.json: versions it lists, archives it does not reach
-    QMap<Version, QList<Found>> packedHere;
-    QMap<Version, int> unpackedHere;
-    for (const Found &f : std::as_const(dir.found)) {
-        if (f.archive.layout == ArchiveLayout::Packed)
-            packedHere[f.version].append(f);
-        else
-            ++unpackedHere[f.version];
-    }
+    QSet<Version> packedHere;
+    QSet<Version> unpackedHere;
+    for (const Found &f : dir.found)
+        (f.archive().layout == ArchiveLayout::Packed ? packedHere : unpackedHere).insert(f.version());
     QList<Version> listedSorted(listed.cbegin(), listed.cend());
     std::sort(listedSorted.begin(), listedSorted.end());
     for (const Version &version : std::as_const(listedSorted)) {
-        VersionAcc &va = versionAcc(dir.address, dir.path, version);
+        VersionAcc &va = versionAcc(*dir.acc, version);
         va.pv.listedInIndex = true;
         if (versionDocs.contains(version) || packedHere.contains(version))
             continue;
@@ -812,55 +871,62 @@ void Scanner::checkIndexes(ProviderDir &dir)
                     : QStringLiteral("lists %1, but there is neither %1.json nor an archive of it").arg(version.toString()),
                 Location{dir.indexJson, 0, 0});
     }
-    for (auto it = packedHere.cbegin(); it != packedHere.cend(); ++it) {
-        const Version &version = it.key();
+    for (const Found &f : dir.found) {
+        const Archive &archive = f.archive();
+        if (archive.layout != ArchiveLayout::Packed || archive.declared)
+            continue;
+        const Version &version = f.version();
         const auto vd = versionDocs.constFind(version);
-        for (const Found &f : it.value()) {
-            if (declaredPaths.contains(f.archive.path))
-                continue;
-            QString why;
-            if (!listed.contains(version)) {
-                why = QStringLiteral("index.json does not list version %1").arg(version.toString());
-            } else if (vd == versionDocs.cend()) {
-                why = QStringLiteral("index.json lists %1 but %1.json is absent (clients get 404)").arg(version.toString());
-            } else if (!vd->doc) {
-                continue; // its <version>.json is malformed: already reported
-            } else if (const QString url = declaredUrl.value({version, f.archive.platform}); !url.isNull()) {
-                why = QStringLiteral("%1.json lists \"%2\" for %3 instead").arg(version.toString(), url, f.archive.platform.toString());
-            } else {
-                why = QStringLiteral("%1.json does not list %2").arg(version.toString(), f.archive.platform.toString());
-            }
-            anomaly(AnomalyKind::ArchiveNotInIndex, f.archive.path, why);
+        QString why;
+        if (!listed.contains(version)) {
+            why = QStringLiteral("index.json does not list version %1").arg(version.toString());
+        } else if (vd == versionDocs.cend()) {
+            why = QStringLiteral("index.json lists %1 but %1.json is absent (clients get 404)").arg(version.toString());
+        } else if (!vd->doc) {
+            continue; // its <version>.json is malformed: already reported
+        } else {
+            QString url;
+            for (const MirrorArchiveEntry &e : vd->doc->archives)
+                if (e.platform == archive.platform)
+                    url = e.url.isNull() ? QStringLiteral("") : e.url;
+            why = url.isNull() ? QStringLiteral("%1.json does not list %2").arg(version.toString(), archive.platform.toString())
+                               : QStringLiteral("%1.json lists \"%2\" for %3 instead")
+                                     .arg(version.toString(), url, archive.platform.toString());
         }
+        anomaly(AnomalyKind::ArchiveNotInIndex, archive.path, why);
     }
+}
+
+/// Archives arrive in walk order: the first copy of a version/platform is the one installers use.
+void Scanner::addFound(ProviderDir &dir, const Version &version, Archive &&archive)
+{
+    VersionAcc *va = dir.found.empty() ? nullptr : dir.found.back().va; // one version's archives are mostly adjacent
+    if (!va || !(va->pv.version == version))
+        va = &versionAcc(*dir.acc, version);
+    const qsizetype existing = va->primary(archive.platform);
+    if (existing < 0) {
+        dir.found.push_back({va, va->pv.archives.size(), false});
+        va->pv.archives.append(std::move(archive));
+        return;
+    }
+    anomaly(AnomalyKind::DuplicateArchive, archive.path,
+            QStringLiteral("another copy of %1 %2 for %3; installers use the first one, %4")
+                .arg(dir.address.toString(), version.toString(), archive.platform.toString(), va->pv.archives.at(existing).path));
+    dir.found.push_back({va, va->pv.duplicates.size(), true});
+    va->pv.duplicates.append(std::move(archive));
 }
 
 void Scanner::buildCatalog()
 {
-    // 1. Archives in walk order: the first copy of a version/platform is the one installers use.
-    for (ProviderDir &dir : m_dirs) {
-        for (Found &f : dir.found) {
-            VersionAcc &va = versionAcc(dir.address, dir.path, f.version);
-            const qsizetype existing = va.primary.value(f.archive.platform, -1);
-            if (existing < 0) {
-                va.primary.insert(f.archive.platform, va.pv.archives.size());
-                va.pv.archives.append(f.archive);
-            } else {
-                const Archive &first = va.pv.archives.at(existing);
-                anomaly(AnomalyKind::DuplicateArchive, f.archive.path,
-                        QStringLiteral("another copy of %1 %2 for %3; installers use the first one, %4")
-                            .arg(dir.address.toString(), f.version.toString(), f.archive.platform.toString(), first.path));
-                va.pv.duplicates.append(f.archive);
-            }
-        }
-    }
-    // 2. Index documents, per physical directory.
+    // Index documents, per physical directory.
     for (ProviderDir &dir : m_dirs)
         checkIndexes(dir);
 
-    // 3. Sorted snapshot.
+    // The sorted snapshot. A provider directory with nothing in it is left out.
     m_catalog.providers.reserve(m_providers.size());
     for (auto pit = m_providers.begin(); pit != m_providers.end(); ++pit) {
+        if (pit->versions.isEmpty() && !pit->provider.hasIndex)
+            continue;
         Provider provider = std::move(pit->provider);
         provider.versions.reserve(pit->versions.size());
         for (auto vit = pit->versions.begin(); vit != pit->versions.end(); ++vit) {
@@ -893,8 +959,12 @@ Result<Catalog> scanFileSystemMirror(const QString &root)
     catalog.sourceKind = Catalog::SourceKind::Directory;
     catalog.root = QDir::cleanPath(info.absoluteFilePath());
     Scanner scanner(catalog);
+    QElapsedTimer timer;
+    timer.start();
     scanner.walkRoot(fd.get(), catalog.root);
+    const qint64 walkMs = timer.elapsed();
     scanner.buildCatalog();
+    qCDebug(lcMirror) << "walk" << walkMs << "ms, catalog" << timer.elapsed() - walkMs << "ms";
     qCDebug(lcMirror) << "scanned" << catalog.root << catalog.providers.size() << "providers"
                       << catalog.archiveCount() << "archives" << catalog.anomalies.size() << "anomalies";
     return catalog;

@@ -366,10 +366,28 @@ Result<QJsonObject> mapField(const Doc &doc, const QJsonObject &top, QLatin1Stri
     return merged;
 }
 
+/// Go sorts map keys as UTF-8 byte strings; QJsonObject keeps them in UTF-16 order, which differs
+/// only for characters beyond U+FFFF versus U+E000..U+FFFF.
 QStringList sortedKeysByBytes(const QJsonObject &o)
 {
     QStringList keys = o.keys();
-    std::sort(keys.begin(), keys.end(), [](const QString &a, const QString &b) { return a.toUtf8() < b.toUtf8(); });
+    const bool bmpOnly = std::all_of(keys.cbegin(), keys.cend(), [](const QString &k) {
+        return std::none_of(k.cbegin(), k.cend(), [](QChar c) { return c.isSurrogate(); });
+    });
+    if (bmpOnly) {
+        std::sort(keys.begin(), keys.end(), [](const QString &a, const QString &b) {
+            return std::lexicographical_compare(a.cbegin(), a.cend(), b.cbegin(), b.cend(),
+                                                [](QChar x, QChar y) { return x.unicode() < y.unicode(); });
+        });
+        return keys;
+    }
+    QList<QPair<QByteArray, QString>> withBytes;
+    for (const QString &k : std::as_const(keys))
+        withBytes.append({k.toUtf8(), k});
+    std::sort(withBytes.begin(), withBytes.end());
+    keys.clear();
+    for (const auto &p : std::as_const(withBytes))
+        keys.append(p.second);
     return keys;
 }
 
@@ -438,16 +456,17 @@ Result<MirrorVersionDocument> parseVersionJson(const QByteArray &bytes, const QS
 
     for (const QString &key : sortedKeysByBytes(archives.value())) {
         const QJsonValue v = archives->value(key);
-        const qsizetype keyOffset = findKey(bytes, key);
+        // Where the entry is, for messages only (searched when needed).
+        const auto keyOffset = [&] { return findKey(bytes, key); };
         if (v.isNull()) {
             out.issues.append({MirrorIndexIssue::Kind::NullArchive, key,
                                QStringLiteral("the archive entry for \"%1\" is null (tofu and terraform crash on it)").arg(key),
-                               doc.at(keyOffset)});
+                               doc.at(keyOffset())});
             continue;
         }
         if (!v.isObject())
             return doc.error(QStringLiteral("archive \"%1\" must be an object, found %2").arg(key, typeName(v)),
-                             doc.at(keyOffset));
+                             doc.at(keyOffset()));
         const QJsonObject entryObject = v.toObject();
         MirrorArchiveEntry entry;
         entry.key = key;
@@ -461,7 +480,7 @@ Result<MirrorVersionDocument> parseVersionJson(const QByteArray &bytes, const QS
             if (!u.isString())
                 return doc.error(QStringLiteral("\"%1\" of archive \"%2\" must be a string, found %3")
                                      .arg(urlKeys.at(i), key, typeName(u)),
-                                 doc.at(findKey(bytes, urlKeys.at(i), std::max<qsizetype>(0, keyOffset))));
+                                 doc.at(findKey(bytes, urlKeys.at(i), std::max<qsizetype>(0, keyOffset()))));
             entry.url = u.toString();
         }
 
@@ -471,11 +490,11 @@ Result<MirrorVersionDocument> parseVersionJson(const QByteArray &bytes, const QS
             const QJsonValue &h = hashLists.at(i);
             if (h.isNull())
                 continue;
-            const Location where = doc.at(findKey(bytes, hashKeys.at(i), std::max<qsizetype>(0, keyOffset)));
+            const auto where = [&] { return doc.at(findKey(bytes, hashKeys.at(i), std::max<qsizetype>(0, keyOffset()))); };
             if (!h.isArray())
                 return doc.error(QStringLiteral("\"%1\" of archive \"%2\" must be an array of strings, found %3")
                                      .arg(hashKeys.at(i), key, typeName(h)),
-                                 where);
+                                 where());
             // Go decodes into a fresh slice: a later "hashes" member replaces an earlier one.
             entry.hashes.clear();
             entry.invalidHashes.clear();
@@ -484,7 +503,7 @@ Result<MirrorVersionDocument> parseVersionJson(const QByteArray &bytes, const QS
                 if (!element.isString() && !element.isNull())
                     return doc.error(QStringLiteral("\"%1\" of archive \"%2\" must hold only strings, found %3")
                                          .arg(hashKeys.at(i), key, typeName(element)),
-                                     where);
+                                     where());
                 const QString text = element.toString(); // null decodes as ""
                 Result<HashString> hash = HashString::parse(text);
                 if (hash) {
@@ -495,7 +514,7 @@ Result<MirrorVersionDocument> parseVersionJson(const QByteArray &bytes, const QS
                                        QStringLiteral("archive \"%1\" lists the invalid hash \"%2\" (installing it fails: "
                                                       "a hash must start with a scheme keyword followed by a colon)")
                                            .arg(key, text),
-                                       where});
+                                       where()});
                 }
             }
         }
@@ -505,14 +524,14 @@ Result<MirrorVersionDocument> parseVersionJson(const QByteArray &bytes, const QS
             out.issues.append({MirrorIndexIssue::Kind::InvalidPlatformKey, key,
                                QStringLiteral("\"%1\" is not a valid platform (%2); no client ever requests it")
                                    .arg(key, platform.error().message),
-                               doc.at(keyOffset)});
+                               doc.at(keyOffset())});
             continue;
         }
         entry.platform = platform.value();
         if (entry.url.isEmpty())
             out.issues.append({MirrorIndexIssue::Kind::MissingUrl, key,
                                QStringLiteral("archive \"%1\" has no url (a client would download the JSON document itself)").arg(key),
-                               doc.at(keyOffset)});
+                               doc.at(keyOffset())});
         out.archives.append(std::move(entry));
     }
     return out;
