@@ -32,9 +32,11 @@ struct Archive
     ArchiveLayout layout = ArchiveLayout::Packed;
     bool present = false;      ///< false: declared by an index but absent on disk
     QString path;              ///< absolute path of the zip file or the package directory ("" when absent)
-    QString fileName;          ///< actual file name on disk (the `url` an index export writes)
+    QString fileName;          ///< actual file name on disk (the `url` an index export writes); for an
+                               ///< unpacked package the OS_ARCH directory name; for an absent one the name the index gives
     qint64 size = -1;          ///< bytes on disk (zip) or sum of file sizes (unpacked); -1 when absent
-    QDateTime modified;        ///< mtime (UTC)
+    QDateTime modified;        ///< mtime (UTC); for an unpacked package the newest mtime of the
+                               ///< directory and everything in it (so an edited file changes it)
     quint64 inode = 0;
     std::optional<DeclaredArchive> declared;
     /// Not a layout archive: present (or absent) only as the file an index's `url` names. Such a
@@ -63,14 +65,16 @@ struct Provider
 };
 
 enum class AnomalyKind {
-    UnparseableName,     ///< a file or directory name that does not fit the layout
+    UnparseableName,     ///< a file or directory name that does not fit the layout (also an index key
+                         ///< that is not a version / platform)
     InvalidAddress,      ///< HOST/NS/TYPE directory names that are not a valid provider address
-    MalformedJson,       ///< index.json / <version>.json that does not parse (location has line/column)
-    IndexListsAbsentVersion, ///< index.json lists a version with no archive and no <version>.json
-    IndexListsAbsentArchive, ///< <version>.json lists a platform whose archive is absent
-    ArchiveNotInIndex,   ///< an archive on disk that no index lists (while the provider has an index)
-    StaleVersionIndex,   ///< a <version>.json for a version index.json does not list / with no archives
-    UnreadableEntry,     ///< stat/permission/symlink failure
+    MalformedJson,       ///< index.json / <version>.json that does not parse (location has line/column),
+                         ///< or content clients trip over (hash without scheme, no url, null entry)
+    IndexListsAbsentVersion, ///< index.json lists a version with neither <version>.json nor a packed archive
+    IndexListsAbsentArchive, ///< <version>.json lists a platform whose file is absent
+    ArchiveNotInIndex,   ///< a packed archive no index reaches (while the directory has an index.json)
+    StaleVersionIndex,   ///< a <version>.json that index.json does not list (or there is no index.json)
+    UnreadableEntry,     ///< stat/permission failure, broken or unfollowed symlink, special file
     DuplicateArchive,    ///< a second copy of a version/platform (installers use the first in walk order)
 };
 

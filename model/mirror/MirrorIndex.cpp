@@ -103,7 +103,9 @@ public:
     const QString &errorMessage() const { return m_error; }
 
 private:
-    static constexpr int kMaxDepth = 10000; // encoding/json's maxNestingDepth
+    // encoding/json allows 10000 levels; QJsonDocument stops at 1024, so deeper documents are
+    // reported here (and the recursion stays shallow on any thread's stack).
+    static constexpr int kMaxDepth = 1024;
 
     bool atEnd() const { return m_pos >= m_b.size(); }
     char peek() const { return m_b.at(m_pos); }
@@ -230,7 +232,7 @@ private:
     bool object(int depth)
     {
         if (depth > kMaxDepth)
-            return fail(QStringLiteral("exceeded max depth"));
+            return fail(QStringLiteral("nested deeper than 1024 levels (not supported)"));
         ++m_pos;
         skipSpace();
         if (!atEnd() && peek() == '}') {
@@ -265,7 +267,7 @@ private:
     bool array(int depth)
     {
         if (depth > kMaxDepth)
-            return fail(QStringLiteral("exceeded max depth"));
+            return fail(QStringLiteral("nested deeper than 1024 levels (not supported)"));
         ++m_pos;
         skipSpace();
         if (!atEnd() && peek() == ']') {

@@ -227,6 +227,51 @@ private Q_SLOTS:
         QVERIFY(doc.error().location.line >= 1);
     }
 
+    /// Deterministic mutations of valid documents: every result is a document or an error with
+    /// a position inside the input, never a crash or a hang.
+    void mutationsNeverCrash()
+    {
+        const QList<QByteArray> seeds{
+            "{\n  \"versions\": {\n    \"2.1.0\": {},\n    \"2.0\": null\n  }\n}",
+            "{\"archives\": {\"linux_amd64\": {\"hashes\": [\"h1:abc=\", \"zh:00\"], \"url\": \"a%20b.zip\"}, \"x_y\": null}}",
+        };
+        const QByteArray alphabet("{}[]\":,\\ntuflse0123456789.-+eE \t\n\r\x00\x80\xc3\xa9\xef\xbb\xbfuU/");
+        quint32 state = 12345;
+        auto next = [&state] { state = state * 1103515245u + 12345u; return (state >> 8) & 0xFFFFFF; };
+        int documents = 0, errors = 0;
+        for (int round = 0; round < 4000; ++round) {
+            QByteArray doc = seeds.at(round % seeds.size());
+            for (int edits = 1 + int(next() % 4); edits > 0; --edits) {
+                const qsizetype pos = qsizetype(next() % quint32(doc.size() + 1));
+                switch (next() % 3) {
+                case 0: doc.insert(pos, alphabet.at(qsizetype(next() % quint32(alphabet.size())))); break;
+                case 1: doc.remove(pos, 1 + qsizetype(next() % 3)); break;
+                default:
+                    if (pos < doc.size())
+                        doc[pos] = alphabet.at(qsizetype(next() % quint32(alphabet.size())));
+                }
+            }
+            const auto check = [&](const auto &r) {
+                if (r.ok()) {
+                    ++documents;
+                    return;
+                }
+                ++errors;
+                QVERIFY(r.error().location.line >= 1);
+                QVERIFY(r.error().location.line <= doc.count('\n') + 1);
+            };
+            check(parseIndexJson(doc, QStringLiteral("m.json")));
+            check(parseVersionJson(doc, QStringLiteral("m.json")));
+        }
+        QVERIFY(documents > 0);
+        QVERIFY(errors > 0);
+        // Deep nesting is refused with a position, not by exhausting the stack.
+        const QByteArray deep = QByteArray(100000, '[') + QByteArray(100000, ']');
+        Result<MirrorIndexDocument> r = parseIndexJson(deep, QStringLiteral("deep.json"));
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().location.column, 1025); // the 1025th opening bracket
+    }
+
     void locationOfOffsetCountsCodePoints()
     {
         const QByteArray text("ab\n\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80x\ny");
