@@ -242,7 +242,6 @@ private:
         if (it == p.versions.end()) {
             it = p.versions.insert(version, VersionAcc{});
             it->pv.version = version;
-            it->pv.archives.reserve(8); // most releases have 2..14 platforms: spare the regrowth
         }
         return *it;
     }
