@@ -15,8 +15,8 @@
 //
 // Before terraform runs, the mirror directory gets extra content that terraform's re-scan also
 // indexes (it indexes everything in the directory, tofu-formats.md §4): a provider with only an
-// unpacked package, two packed copies of one version/platform, an upper-case file name, and a
-// version with build metadata. terraform runs twice (two versions of one provider: the indexes
+// unpacked package, two packed copies of one version/platform, an upper-case file name, a
+// version with build metadata, and a file name with characters Go escapes in JSON. terraform runs twice (two versions of one provider: the indexes
 // merge). Then terraform's JSON files are recorded, deleted, and rebuilt by exportIndexes();
 // every file must come back byte-identical, and a dry run on terraform's own output must find
 // nothing to change.
@@ -389,7 +389,9 @@ private Q_SLOTS:
         for (const QString &name : QStringList{u"terraform-provider-alpha_0.9.0_linux_amd64.zip"_s,
                                     u"terraform-provider-alpha_0.9.0_linux_amd64_extra.zip"_s,
                                     u"Terraform-Provider-Alpha_0.8.0_Linux_AMD64.zip"_s,
-                                    u"terraform-provider-alpha_0.7.0+build.1_windows_386.zip"_s})
+                                    u"terraform-provider-alpha_0.7.0+build.1_windows_386.zip"_s,
+                                    // Go escapes <, >, & and U+2028 in keys and urls; é stays raw UTF-8.
+                                    u"terraform-provider-alpha_0.6.0_linux_amd64&<\u00e9>\u2028.zip"_s})
             planted << alphaDir + u'/' + name << u"terraform-provider-alpha=planted "_s + name << u"--"_s;
         QVERIFY(!test::runPython(QString::fromUtf8(test::kZipWriterPy), planted).isNull());
 
@@ -442,13 +444,15 @@ private Q_SLOTS:
                                  u"caf\u00e9.provender.test/acme/beta/0.1.0-beta.1.json"_s,
                                  gammaHost + u"/acme/gamma/2.0.0.json"_s})
             QVERIFY2(terraformFiles.contains(f), qPrintable(f));
-        QCOMPARE(terraformFiles.size(), 11);
+        QCOMPARE(terraformFiles.size(), 12);
         // terraform's choice among duplicates and its url spelling, recorded for the docs.
         QVERIFY(terraformFiles.value(u"registry.provender.test/acme/alpha/0.9.0.json"_s)
                     .contains("terraform-provider-alpha_0.9.0_linux_amd64_extra.zip"));
         QVERIFY(terraformFiles.value(u"registry.provender.test/acme/alpha/0.8.0.json"_s)
                     .contains("\"url\": \"Terraform-Provider-Alpha_0.8.0_Linux_AMD64.zip\""));
         QCOMPARE(terraformFiles.value(u"registry.provender.test/acme/unpacked/index.json"_s), QByteArray("{\n  \"versions\": {}\n}"));
+        QVERIFY(terraformFiles.value(u"registry.provender.test/acme/alpha/0.6.0.json"_s)
+                    .contains("\"linux_amd64\\u0026\\u003c\xc3\xa9\\u003e\\u2028\": {"));
 
         // --- a dry run over terraform's own output finds nothing to change
         Result<IndexExportReport> dry = exportIndexes(mirror, IndexExportOptions{true, false, 2});
@@ -457,7 +461,7 @@ private Q_SLOTS:
         QVERIFY(dry->changes.isEmpty());
         QVERIFY(dry->hashFailures.isEmpty());
         QVERIFY(dry->skipped.isEmpty());
-        QCOMPARE(dry->files.size(), 11);
+        QCOMPARE(dry->files.size(), 12);
 
         // --- the scan agrees with terraform's indexes: every packed archive is declared
         Result<Catalog> catalog = scanFileSystemMirror(mirror);
