@@ -16,4 +16,9 @@ int runLockCheck(const QStringList &args);
 int runLockAddHashes(const QStringList &args);
 int runLockUpgrade(const QStringList &args);
 
+int runBundleCreate(const QStringList &args);
+int runBundleVerify(const QStringList &args);
+int runBundleImport(const QStringList &args);
+int runBundleRecover(const QStringList &args);
+
 } // namespace provender::cli

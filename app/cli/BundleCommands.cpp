@@ -1,0 +1,583 @@
+// provender bundle create | verify | import | recover: offline mirror bundles (docs/BUNDLES.md).
+//
+//   provender bundle create OUT --mirror DIR (--lock FILE... --platform P... | --all) [--format F]
+//   provender bundle verify BUNDLE [--json]
+//   provender bundle import BUNDLE --into DIR [--dry-run] [--replace] [--allow-unverified] [--json]
+//   provender bundle recover DIR
+
+#include "app/cli/Cli.h"
+#include "app/cli/Commands.h"
+#include "model/bundle/BundleImport.h"
+#include "model/bundle/BundleMirror.h"
+#include "model/bundle/BundleWriter.h"
+#include "model/mirror/FileSystemMirror.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+
+#include <unistd.h>
+
+namespace provender::cli {
+
+namespace {
+
+/// A progress line on an interactive terminal (never with --json).
+class ProgressLine
+{
+public:
+    explicit ProgressLine(bool enabled) : m_enabled(enabled && ::isatty(STDERR_FILENO) == 1) { m_timer.start(); }
+    ~ProgressLine()
+    {
+        if (m_enabled && m_shown)
+            err() << "\r\033[K" << Qt::flush;
+    }
+    BundleProgress callback()
+    {
+        if (!m_enabled)
+            return {};
+        return [this](BundleStage stage, qint64 done, qint64 total) {
+            if (m_timer.elapsed() >= 200 && total > 0) {
+                m_timer.restart();
+                m_shown = true;
+                err() << "\r" << toString(stage) << ": " << (done * 100 / total) << "% " << Qt::flush;
+            }
+            return true;
+        };
+    }
+
+private:
+    bool m_enabled;
+    bool m_shown = false;
+    QElapsedTimer m_timer;
+};
+
+QString size(qint64 bytes)
+{
+    return QLocale::c().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+}
+
+bool parseBytes(const QString &text, qint64 *out)
+{
+    bool ok = false;
+    const qint64 v = text.toLongLong(&ok);
+    if (!ok || v <= 0)
+        return false;
+    *out = v;
+    return true;
+}
+
+/// --max-entry-bytes / --max-total-bytes, shared by verify and import.
+void addLimitOptions(QCommandLineParser &parser)
+{
+    parser.addOption({QStringLiteral("max-entry-bytes"),
+                      QStringLiteral("Refuse an entry that inflates to more than N bytes (default 4 GiB)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("max-total-bytes"),
+                      QStringLiteral("Refuse a bundle that inflates to more than N bytes in all (default: unlimited for verify, "
+                                     "the target's free space minus 1 GiB for import)."),
+                      QStringLiteral("N")});
+}
+
+bool readLimits(const QCommandLineParser &parser, const char *command, BundleLimits *limits)
+{
+    for (const auto &[name, field] : {std::pair{QStringLiteral("max-entry-bytes"), &limits->maxEntryBytes},
+                                      std::pair{QStringLiteral("max-total-bytes"), &limits->maxTotalBytes}}) {
+        if (parser.isSet(name) && !parseBytes(parser.value(name), field)) {
+            err() << "provender " << command << ": --" << name << " needs a positive number of bytes\n";
+            return false;
+        }
+    }
+    return true;
+}
+
+QJsonObject toJson(const BundleEntryProblem &p)
+{
+    return QJsonObject{{QStringLiteral("kind"), toString(p.kind)}, {QStringLiteral("entry"), p.entry}, {QStringLiteral("message"), p.message}};
+}
+
+QJsonObject toJson(const BundleFileCheck &f)
+{
+    QJsonObject o{{QStringLiteral("name"), f.name}, {QStringLiteral("status"), toString(f.status)}};
+    if (!f.expected.isEmpty())
+        o[QStringLiteral("expected")] = f.expected;
+    if (!f.actual.isEmpty())
+        o[QStringLiteral("actual")] = f.actual;
+    return o;
+}
+
+QJsonObject toJson(const Anomaly &a)
+{
+    QJsonObject o{{QStringLiteral("kind"), toString(a.kind)}, {QStringLiteral("path"), a.path}, {QStringLiteral("message"), a.message}};
+    if (a.location.isValid()) {
+        o[QStringLiteral("line")] = a.location.line;
+        o[QStringLiteral("column")] = a.location.column;
+    }
+    return o;
+}
+
+QJsonObject toJson(const BundleShortfall &s)
+{
+    QJsonObject o{{QStringLiteral("provider"), s.provider.toString()},
+                  {QStringLiteral("version"), s.version.toString()},
+                  {QStringLiteral("reason"), s.reason}};
+    if (s.platform.isValid())
+        o[QStringLiteral("platform")] = s.platform.toString();
+    if (!s.lockFile.isEmpty())
+        o[QStringLiteral("lock_file")] = s.lockFile;
+    return o;
+}
+
+QJsonObject toJson(const ArchiveResult &r)
+{
+    QJsonObject o{{QStringLiteral("provider"), r.key.provider.toString()},
+                  {QStringLiteral("version"), r.key.version.toString()},
+                  {QStringLiteral("platform"), r.key.platform.toString()},
+                  {QStringLiteral("layout"), toString(r.layout)},
+                  {QStringLiteral("path"), r.path},
+                  {QStringLiteral("size"), double(r.size)},
+                  {QStringLiteral("verdict"), toString(r.detail.verdict)},
+                  {QStringLiteral("reason"), r.detail.reason}};
+    QJsonArray declared;
+    for (const HashString &h : r.declared)
+        declared.append(h.toString());
+    o[QStringLiteral("declared")] = declared;
+    if (r.hashes) {
+        o[QStringLiteral("h1")] = r.hashes->h1Extracted.toString();
+        if (r.hashes->kind == PackageHashes::Kind::Zip) {
+            o[QStringLiteral("h1_zip")] = r.hashes->h1Zip.toString();
+            o[QStringLiteral("zh")] = r.hashes->zh.toString();
+        }
+    }
+    return o;
+}
+
+void printShortfalls(QTextStream &o, const QList<BundleShortfall> &missing)
+{
+    for (const BundleShortfall &s : missing) {
+        o << "missing " << s.provider.toString() << ' ' << s.version.toString();
+        if (s.platform.isValid())
+            o << ' ' << s.platform.toString();
+        o << ": " << s.reason;
+        if (!s.lockFile.isEmpty())
+            o << " (needed by " << s.lockFile << ')';
+        o << '\n';
+    }
+}
+
+void printProblems(QTextStream &o, const QList<BundleEntryProblem> &problems)
+{
+    for (const BundleEntryProblem &p : problems)
+        o << (p.isFatal() ? "refused " : "ignored ") << p.entry << ": " << toString(p.kind) << ": " << p.message << '\n';
+}
+
+} // namespace
+
+int runBundleCreate(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Write a bundle of a filesystem mirror: the archives, fresh index.json/<version>.json, a manifest\n"
+        "(provender-bundle.json) and a SHA256SUMS of every file, as one .tar.gz, .tar.zst or .zip file.\n"
+        "Either every archive (--all) or exactly the versions and platforms some lock files need.\n"
+        "Exit status: 0 written, 1 the mirror lacks something the lock files need (the bundle is written without it)\n"
+        "or a source archive fails verification (nothing written), 2 bad usage or an unreadable mirror."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("mirror"), QStringLiteral("The source filesystem mirror."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("lock"), QStringLiteral("A lock file whose providers to bundle (repeatable)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("platform"), QStringLiteral("A platform os_arch to bundle for the lock files (repeatable)."),
+                      QStringLiteral("P")});
+    parser.addOption({QStringLiteral("all"), QStringLiteral("Bundle every archive of the mirror.")});
+    parser.addOption({QStringLiteral("format"), QStringLiteral("tar.gz, tar.zst or zip (default: from OUT's name, else tar.gz)."),
+                      QStringLiteral("F")});
+    parser.addOption({QStringLiteral("timestamp"),
+                      QStringLiteral("Creation time for the manifest and every entry (ISO 8601), for reproducible bundles."),
+                      QStringLiteral("TIME")});
+    parser.addOption({QStringLiteral("level"), QStringLiteral("Compression level (gzip 1-9, zstd 1-19)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("no-zh"), QStringLiteral("Indexes list only h1: (as terraform providers mirror).")});
+    parser.addOption({QStringLiteral("no-cache"), QStringLiteral("Hash every archive (do not use the hash cache).")});
+    parser.addOption({QStringLiteral("jobs"), QStringLiteral("Hash with N threads (default: all cores)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON report.")});
+    parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("The bundle file to write."), QStringLiteral("OUT"));
+    if (!parser.parse(args)) {
+        err() << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return ExitOk;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1 || !parser.isSet(QStringLiteral("mirror"))) {
+        err() << "provender bundle create: give OUT and --mirror DIR\n";
+        return ExitUsage;
+    }
+    const bool all = parser.isSet(QStringLiteral("all"));
+    const QStringList locks = parser.values(QStringLiteral("lock"));
+    if (all == !locks.isEmpty()) {
+        err() << "provender bundle create: give either --all or --lock FILE... with --platform P...\n";
+        return ExitUsage;
+    }
+    QList<Platform> platforms;
+    for (const QString &p : parser.values(QStringLiteral("platform"))) {
+        Result<Platform> platform = Platform::parse(p);
+        if (!platform) {
+            err() << "provender bundle create: invalid platform \"" << p << "\": " << platform.error().message << '\n';
+            return ExitUsage;
+        }
+        platforms.append(platform.value());
+    }
+    if (!locks.isEmpty() && platforms.isEmpty()) {
+        err() << "provender bundle create: --lock needs at least one --platform\n";
+        return ExitUsage;
+    }
+    const QString outPath = positional.first();
+    BundleCreateOptions options;
+    const std::optional<BundleFormat> fromName = bundleFormatFromFileName(outPath);
+    if (parser.isSet(QStringLiteral("format"))) {
+        const std::optional<BundleFormat> f = bundleFormatFromString(parser.value(QStringLiteral("format")));
+        if (!f || !isWritableBundleFormat(*f)) {
+            err() << "provender bundle create: --format is tar.gz, tar.zst or zip\n";
+            return ExitUsage;
+        }
+        if (fromName && *fromName != *f) {
+            err() << "provender bundle create: " << outPath << " does not end in ." << toString(*f) << '\n';
+            return ExitUsage;
+        }
+        options.format = *f;
+    } else if (fromName) {
+        if (!isWritableBundleFormat(*fromName)) {
+            err() << "provender bundle create: bundles are written as .tar.gz, .tar.zst or .zip\n";
+            return ExitUsage;
+        }
+        options.format = *fromName;
+    }
+    if (parser.isSet(QStringLiteral("timestamp"))) {
+        const QDateTime t = QDateTime::fromString(parser.value(QStringLiteral("timestamp")), Qt::ISODate);
+        if (!t.isValid()) {
+            err() << "provender bundle create: --timestamp needs an ISO 8601 time, e.g. 2024-01-01T00:00:00Z\n";
+            return ExitUsage;
+        }
+        options.timestamp = t;
+    }
+    for (const auto &[name, field] : {std::pair{QStringLiteral("level"), &options.compressionLevel},
+                                      std::pair{QStringLiteral("jobs"), &options.jobs}}) {
+        if (!parser.isSet(name))
+            continue;
+        bool ok = false;
+        *field = parser.value(name).toInt(&ok);
+        if (!ok || *field < 1) {
+            err() << "provender bundle create: --" << name << " needs a positive number\n";
+            return ExitUsage;
+        }
+    }
+    options.withZh = !parser.isSet(QStringLiteral("no-zh"));
+    options.useCache = !parser.isSet(QStringLiteral("no-cache"));
+    const bool json = parser.isSet(QStringLiteral("json"));
+
+    Result<Catalog> catalog = scanFileSystemMirror(parser.value(QStringLiteral("mirror")));
+    if (!catalog) {
+        err() << "provender bundle create: " << catalog.error().toString() << '\n';
+        return ExitUsage;
+    }
+    BundleSelection selection;
+    if (all) {
+        selection = selectAll(catalog.value());
+    } else {
+        Result<BundleSelection> s = selectForLockFiles(catalog.value(), locks, platforms);
+        if (!s) {
+            err() << "provender bundle create: " << s.error().toString() << '\n';
+            return ExitUsage;
+        }
+        selection = s.value();
+    }
+    ProgressLine line(!json);
+    Result<BundleCreateReport> report = createBundle(outPath, selection, options, line.callback());
+    if (!report) {
+        err() << "provender bundle create: " << report.error().toString() << '\n';
+        if (!selection.missing.isEmpty())
+            printShortfalls(err(), selection.missing);
+        return report.error().code == ErrorCode::InvalidArgument ? ExitFindings : ExitUsage;
+    }
+    const BundleCreateReport &r = report.value();
+    if (json) {
+        QJsonObject o{{QStringLiteral("path"), r.path},
+                      {QStringLiteral("format"), toString(r.format)},
+                      {QStringLiteral("file_size"), double(r.fileSize)},
+                      {QStringLiteral("content_bytes"), double(r.contentBytes)},
+                      {QStringLiteral("files"), QJsonArray::fromStringList(r.files)},
+                      {QStringLiteral("manifest"), QJsonDocument::fromJson(renderBundleManifest(r.manifest)).object()}};
+        QJsonArray missing;
+        for (const BundleShortfall &s : r.missing)
+            missing.append(toJson(s));
+        o[QStringLiteral("missing")] = missing;
+        out() << QJsonDocument(o).toJson(QJsonDocument::Indented);
+    } else {
+        for (const BundleManifestArchive &a : r.manifest.archives)
+            out() << "added " << a.path << '\n';
+        printShortfalls(out(), r.missing);
+        out() << "wrote " << r.path << " (" << toString(r.format) << ", " << r.manifest.archives.size() << " archives, "
+              << size(r.fileSize) << ")\n";
+    }
+    out().flush();
+    return r.missing.isEmpty() ? ExitOk : ExitFindings;
+}
+
+int runBundleVerify(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Verify a bundle in place, without extracting it: every archive against the bundle's index.json/<version>.json\n"
+        "and SHA256SUMS, every file against SHA256SUMS, and every entry's name and type.\n"
+        "Exit status: 0 all good, 1 any mismatch, missing, error, refused entry or SHA256SUMS failure,\n"
+        "2 bad usage or a bundle that cannot be read (truncated, damaged, not a tar or zip)."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
+    addLimitOptions(parser);
+    parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
+    if (!parser.parse(args)) {
+        err() << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return ExitOk;
+    }
+    if (parser.positionalArguments().size() != 1) {
+        err() << "provender bundle verify: give exactly one bundle\n";
+        return ExitUsage;
+    }
+    BundleLimits limits;
+    if (!readLimits(parser, "bundle verify", &limits))
+        return ExitUsage;
+    const bool json = parser.isSet(QStringLiteral("json"));
+    ProgressLine line(!json);
+    Result<BundleContents> verified = verifyBundle(parser.positionalArguments().first(), limits, line.callback());
+    if (!verified) {
+        err() << "provender bundle verify: " << verified.error().toString() << '\n';
+        return ExitUsage;
+    }
+    const BundleContents &b = verified.value();
+    if (json) {
+        QJsonObject o{{QStringLiteral("path"), b.path},
+                      {QStringLiteral("format"), toString(b.format)},
+                      {QStringLiteral("file_size"), double(b.fileSize)},
+                      {QStringLiteral("entries"), b.entryCount},
+                      {QStringLiteral("mirror_prefix"), b.mirrorPrefix},
+                      {QStringLiteral("has_sha256sums"), b.hasSha256Sums}};
+        if (b.manifest)
+            o[QStringLiteral("manifest")] = QJsonDocument::fromJson(renderBundleManifest(*b.manifest)).object();
+        if (!b.manifestError.isEmpty())
+            o[QStringLiteral("manifest_error")] = b.manifestError;
+        if (!b.sha256SumsError.isEmpty())
+            o[QStringLiteral("sha256sums_error")] = b.sha256SumsError;
+        QJsonArray archives, problems, files, anomalies;
+        for (const ArchiveResult &r : b.results)
+            archives.append(toJson(r));
+        for (const BundleEntryProblem &p : b.problems)
+            problems.append(toJson(p));
+        for (const BundleFileCheck &f : b.files)
+            files.append(toJson(f));
+        for (const Anomaly &a : b.catalog.anomalies)
+            anomalies.append(toJson(a));
+        o[QStringLiteral("archives")] = archives;
+        o[QStringLiteral("problems")] = problems;
+        o[QStringLiteral("files")] = files;
+        o[QStringLiteral("anomalies")] = anomalies;
+        QJsonObject counts;
+        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error})
+            counts[toString(v)] = b.summary.count(v);
+        o[QStringLiteral("summary")] = counts;
+        o[QStringLiteral("ok")] = !b.hasFindings();
+        out() << QJsonDocument(o).toJson(QJsonDocument::Indented);
+    } else {
+        out() << "Bundle " << b.path << " (" << toString(b.format) << ", " << b.entryCount << " entries, " << size(b.fileSize) << ")\n";
+        if (b.manifest)
+            out() << "Made by " << b.manifest->generator << " on " << b.manifest->created.toString(Qt::ISODate) << " from "
+                  << b.manifest->sourceMirror << '\n';
+        for (const ArchiveResult &r : b.results)
+            out() << toString(r.detail.verdict).leftJustified(11) << r.key.toString() << "  " << r.detail.reason << '\n';
+        printProblems(out(), b.problems);
+        for (const BundleFileCheck &f : b.files)
+            if (f.status != BundleFileCheck::Status::Ok)
+                out() << "SHA256SUMS " << toString(f.status) << ": " << f.name << '\n';
+        if (!b.hasSha256Sums && b.sha256SumsError.isEmpty())
+            out() << "note: the bundle has no SHA256SUMS\n";
+        if (!b.sha256SumsError.isEmpty())
+            out() << "SHA256SUMS unreadable: " << b.sha256SumsError << '\n';
+        if (!b.manifestError.isEmpty())
+            out() << "manifest unreadable: " << b.manifestError << '\n';
+        for (const Anomaly &a : b.catalog.anomalies)
+            out() << "anomaly " << toString(a.kind) << ": " << a.path << ": " << a.message << '\n';
+        const qsizetype okFiles = std::count_if(b.files.cbegin(), b.files.cend(),
+                                                [](const BundleFileCheck &f) { return f.status == BundleFileCheck::Status::Ok; });
+        out() << "Summary: " << b.summary.count(Verdict::Verified) << " verified, " << b.summary.count(Verdict::Mismatch)
+              << " mismatch, " << b.summary.count(Verdict::Unverified) << " unverified, " << b.summary.count(Verdict::Missing)
+              << " missing, " << b.summary.count(Verdict::Error) << " error; " << okFiles << '/' << b.files.size()
+              << " files match SHA256SUMS; " << b.problems.size() << " entries refused or ignored\n";
+    }
+    out().flush();
+    return b.hasFindings() ? ExitFindings : ExitOk;
+}
+
+int runBundleImport(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Import a bundle into a filesystem mirror: verify it (indexes and SHA256SUMS), compare it with the mirror,\n"
+        "then merge it all-or-nothing (staged inside DIR, swapped in by rename, indexes regenerated).\n"
+        "Nothing is imported when an archive is not verified, an entry is refused, or the mirror already has a\n"
+        "different file for an archive (unless --replace).\n"
+        "Exit status: 0 imported (or nothing to do; with --dry-run: it would import), 1 refused, 2 bad usage,\n"
+        "an unreadable bundle, or an I/O error (the mirror is left as it was)."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("into"), QStringLiteral("The target filesystem mirror."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("dry-run"), QStringLiteral("Verify and show the plan; change nothing.")});
+    parser.addOption({QStringLiteral("replace"), QStringLiteral("Replace a different file at the same path instead of refusing.")});
+    parser.addOption({QStringLiteral("allow-unverified"), QStringLiteral("Import archives the bundle declares no hash for.")});
+    parser.addOption({QStringLiteral("with-zh"), QStringLiteral("Regenerated indexes list zh: too.")});
+    parser.addOption({QStringLiteral("jobs"), QStringLiteral("Hash with N threads (default: all cores)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
+    addLimitOptions(parser);
+    parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
+    if (!parser.parse(args)) {
+        err() << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return ExitOk;
+    }
+    if (parser.positionalArguments().size() != 1 || !parser.isSet(QStringLiteral("into"))) {
+        err() << "provender bundle import: give BUNDLE and --into DIR\n";
+        return ExitUsage;
+    }
+    ImportOptions options;
+    if (!readLimits(parser, "bundle import", &options.limits))
+        return ExitUsage;
+    options.dryRun = parser.isSet(QStringLiteral("dry-run"));
+    options.replace = parser.isSet(QStringLiteral("replace"));
+    options.allowUnverified = parser.isSet(QStringLiteral("allow-unverified"));
+    options.withZh = parser.isSet(QStringLiteral("with-zh"));
+    if (parser.isSet(QStringLiteral("jobs"))) {
+        bool ok = false;
+        options.jobs = parser.value(QStringLiteral("jobs")).toInt(&ok);
+        if (!ok || options.jobs < 1) {
+            err() << "provender bundle import: --jobs needs a positive number\n";
+            return ExitUsage;
+        }
+    }
+    const bool json = parser.isSet(QStringLiteral("json"));
+    ProgressLine line(!json);
+    Result<ImportReport> imported = importBundle(parser.positionalArguments().first(), parser.value(QStringLiteral("into")),
+                                                 options, line.callback());
+    if (!imported) {
+        err() << "provender bundle import: " << imported.error().toString() << '\n';
+        return ExitUsage;
+    }
+    const ImportReport &r = imported.value();
+    if (json) {
+        QJsonObject o{{QStringLiteral("bundle"), r.bundle},
+                      {QStringLiteral("target"), r.target},
+                      {QStringLiteral("dry_run"), r.dryRun},
+                      {QStringLiteral("committed"), r.committed},
+                      {QStringLiteral("blocked"), r.blocked()},
+                      {QStringLiteral("bytes_staged"), double(r.bytesStaged)},
+                      {QStringLiteral("index_files"), QJsonArray::fromStringList(r.indexFiles)}};
+        if (!r.refusal.isEmpty())
+            o[QStringLiteral("refusal")] = r.refusal;
+        if (!r.recovery.isEmpty())
+            o[QStringLiteral("recovery")] = r.recovery;
+        QJsonArray actions, problems, files, anomalies;
+        for (const ImportAction &a : r.actions) {
+            QJsonObject j{{QStringLiteral("action"), toString(a.kind)},
+                          {QStringLiteral("provider"), a.key.provider.toString()},
+                          {QStringLiteral("version"), a.key.version.toString()},
+                          {QStringLiteral("platform"), a.key.platform.toString()},
+                          {QStringLiteral("layout"), toString(a.layout)},
+                          {QStringLiteral("entry"), a.entry},
+                          {QStringLiteral("verdict"), toString(a.verdict)},
+                          {QStringLiteral("size"), double(a.size)}};
+            if (!a.targetPath.isEmpty())
+                j[QStringLiteral("target_path")] = a.targetPath;
+            if (!a.existingPath.isEmpty())
+                j[QStringLiteral("existing_path")] = a.existingPath;
+            if (!a.reason.isEmpty())
+                j[QStringLiteral("reason")] = a.reason;
+            actions.append(j);
+        }
+        for (const BundleEntryProblem &p : r.problems)
+            problems.append(toJson(p));
+        for (const BundleFileCheck &f : r.files)
+            files.append(toJson(f));
+        for (const Anomaly &a : r.anomalies)
+            anomalies.append(toJson(a));
+        o[QStringLiteral("actions")] = actions;
+        o[QStringLiteral("problems")] = problems;
+        o[QStringLiteral("files")] = files;
+        o[QStringLiteral("anomalies")] = anomalies;
+        out() << QJsonDocument(o).toJson(QJsonDocument::Indented);
+    } else {
+        if (!r.recovery.isEmpty())
+            out() << "recovered: " << r.recovery << '\n';
+        for (const ImportAction &a : r.actions) {
+            out() << toString(a.kind).leftJustified(10) << a.key.toString();
+            if (!a.reason.isEmpty())
+                out() << ": " << a.reason;
+            out() << '\n';
+        }
+        printProblems(out(), r.problems);
+        for (const BundleFileCheck &f : r.files)
+            if (f.status != BundleFileCheck::Status::Ok)
+                out() << "SHA256SUMS " << toString(f.status) << ": " << f.name << '\n';
+        for (const QString &f : r.indexFiles)
+            out() << (r.committed ? "wrote " : "would write ") << f << '\n';
+        const int adds = r.count(ImportAction::Kind::Add) + r.count(ImportAction::Kind::Replace);
+        if (!r.refusal.isEmpty())
+            out() << "refused: " << r.refusal << '\n';
+        else if (r.dryRun)
+            out() << "dry run: " << adds << " archive(s) would be imported into " << r.target << ", "
+                  << r.count(ImportAction::Kind::Unchanged) << " already there\n";
+        else
+            out() << (r.committed ? "imported " : "nothing to import: ") << adds << " archive(s) into " << r.target << ", "
+                  << r.count(ImportAction::Kind::Unchanged) << " already there\n";
+    }
+    out().flush();
+    return r.blocked() || !r.refusal.isEmpty() ? ExitFindings : ExitOk;
+}
+
+int runBundleRecover(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Finish or roll back an import into DIR that was interrupted (killed, power loss), and remove its staging area.\n"
+        "'provender bundle import' does this by itself first.\n"
+        "Exit status: 0 done (or nothing to do), 2 bad usage, another import running, or the roll-back failed."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("The mirror directory."), QStringLiteral("DIR"));
+    if (!parser.parse(args)) {
+        err() << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return ExitOk;
+    }
+    if (parser.positionalArguments().size() != 1) {
+        err() << "provender bundle recover: give exactly one mirror directory\n";
+        return ExitUsage;
+    }
+    Result<QString> done = recoverInterruptedImport(parser.positionalArguments().first());
+    if (!done) {
+        err() << "provender bundle recover: " << done.error().toString() << '\n';
+        return ExitUsage;
+    }
+    out() << (done->isEmpty() ? QStringLiteral("nothing to recover") : done.value()) << '\n';
+    out().flush();
+    return ExitOk;
+}
+
+} // namespace provender::cli

@@ -1,0 +1,28 @@
+#pragma once
+// Pieces of BundleMirror.cpp that BundleImport.cpp shares. Internal to provender_bundle.
+
+#include "model/bundle/BundleArchive.h"
+#include "model/mirror/Catalog.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+
+namespace provender::bundle_detail {
+
+/// SHA256SUMS or the manifest (at the root or under one folder), or a `*.json` where index
+/// documents live: the files read into memory.
+bool isMetadataName(const QString &name);
+
+/// "" (the mirror tree is at the bundle's root) or "<folder>/" when every entry is under one
+/// folder and that folder looks more like the mirror root (it holds SHA256SUMS, the manifest, or
+/// more archives at the layout's depth).
+QString choosePrefix(const QList<BundleEntry> &entries);
+
+/// The Catalog of the entries under `prefix`, from the directory scanner run over an empty sparse
+/// skeleton of them (only index documents get their content, from `metadata`). Paths are
+/// rewritten to `entryPathBase + entry name` (e.g. `/b.tar.gz!/` + `host/ns/type/x.zip`).
+Result<Catalog> catalogFromEntries(const QList<BundleEntry> &entries, const QHash<QString, QByteArray> &metadata,
+                                   const QString &prefix, const QString &entryPathBase);
+
+} // namespace provender::bundle_detail

@@ -1,0 +1,646 @@
+#include "model/bundle/BundleWriter.h"
+
+#include "model/core/Logging.h"
+#include "model/hashing/Sha256.h"
+#include "model/lockfile/LockFile.h"
+#include "model/mirror/IndexWriter.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMap>
+#include <QSaveFile>
+#include <QSet>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+namespace provender {
+
+namespace {
+
+constexpr qint64 kCopyChunk = qint64(1) << 20;
+
+QString relativeTo(const QString &root, const QString &path)
+{
+    return QDir(root).relativeFilePath(path);
+}
+
+BundleItem itemFor(const QString &root, const Provider &p, const ProviderVersion &v, const Archive &a)
+{
+    return BundleItem{p.address, v.version, a, relativeTo(root, a.path)};
+}
+
+void sortItems(QList<BundleItem> &items)
+{
+    std::sort(items.begin(), items.end(), [](const BundleItem &a, const BundleItem &b) {
+        return a.bundlePath.toUtf8() < b.bundlePath.toUtf8();
+    });
+    items.erase(std::unique(items.begin(), items.end(),
+                            [](const BundleItem &a, const BundleItem &b) { return a.bundlePath == b.bundlePath; }),
+                items.end());
+}
+
+bool installable(const Archive &a)
+{
+    return a.present && !a.indexedOnly && !a.path.isEmpty();
+}
+
+// --- libarchive output -------------------------------------------------------------------------
+
+struct WriteContext
+{
+    QSaveFile *file = nullptr;
+    QString error;
+    qint64 written = 0;
+};
+
+la_ssize_t writeCallback(struct archive *, void *client, const void *buffer, size_t length)
+{
+    auto *ctx = static_cast<WriteContext *>(client);
+    const qint64 n = ctx->file->write(static_cast<const char *>(buffer), qint64(length));
+    if (n != qint64(length)) {
+        ctx->error = ctx->file->errorString();
+        return -1;
+    }
+    ctx->written += n;
+    return la_ssize_t(length);
+}
+
+class ArchiveOutput
+{
+public:
+    explicit ArchiveOutput(QSaveFile &file) { m_ctx.file = &file; }
+    ~ArchiveOutput()
+    {
+        if (m_archive)
+            archive_write_free(m_archive);
+    }
+
+    Result<void> open(BundleFormat format, int level, qint64 mtime)
+    {
+        m_format = format;
+        m_mtime = mtime;
+        m_archive = archive_write_new();
+        if (!m_archive)
+            return makeError(ErrorCode::Internal, QStringLiteral("libarchive: out of memory"));
+        int rc = ARCHIVE_OK;
+        switch (format) {
+        case BundleFormat::TarGz:
+            rc = archive_write_set_format_pax_restricted(m_archive);
+            if (rc == ARCHIVE_OK)
+                rc = archive_write_add_filter_gzip(m_archive);
+            if (rc == ARCHIVE_OK)
+                rc = archive_write_set_filter_option(m_archive, "gzip", "timestamp", nullptr); // no time in the header
+            if (rc == ARCHIVE_OK)
+                rc = setLevel("gzip", level < 0 ? 6 : level);
+            break;
+        case BundleFormat::TarZst:
+            rc = archive_write_set_format_pax_restricted(m_archive);
+            if (rc == ARCHIVE_OK)
+                rc = archive_write_add_filter_zstd(m_archive);
+            if (rc == ARCHIVE_OK)
+                rc = setLevel("zstd", level < 0 ? 3 : level);
+            break;
+        case BundleFormat::Zip:
+            rc = archive_write_set_format_zip(m_archive);
+            if (rc == ARCHIVE_OK)
+                rc = archive_write_set_format_option(m_archive, "zip", "hdrcharset", "UTF-8");
+            if (rc == ARCHIVE_OK) {
+                const QByteArray value = QByteArray::number(level < 0 ? 6 : level);
+                rc = archive_write_set_format_option(m_archive, "zip", "compression-level", value.constData());
+            }
+            break;
+        case BundleFormat::Tar:
+        case BundleFormat::TarXz:
+            return makeError(ErrorCode::Unsupported,
+                             QStringLiteral("bundles are written as tar.gz, tar.zst or zip, not %1").arg(toString(format)));
+        }
+        // No padding after the compressed stream (a zstd reader refuses trailing zeros).
+        if (rc == ARCHIVE_OK)
+            rc = archive_write_set_bytes_in_last_block(m_archive, 1);
+        if (rc != ARCHIVE_OK)
+            return error(QStringLiteral("cannot set up the %1 writer").arg(toString(format)));
+        if (archive_write_open2(m_archive, &m_ctx, nullptr, writeCallback, nullptr, nullptr) != ARCHIVE_OK)
+            return error(QStringLiteral("cannot start writing"));
+        return {};
+    }
+
+    Result<void> addDirectory(const QString &path)
+    {
+        return header(path + QLatin1Char('/'), AE_IFDIR, 0755, 0, false);
+    }
+
+    Result<void> beginFile(const QString &path, qint64 size, int mode, bool compress)
+    {
+        return header(path, AE_IFREG, mode, size, compress);
+    }
+
+    Result<void> write(const char *data, qint64 size)
+    {
+        while (size > 0) {
+            const la_ssize_t n = archive_write_data(m_archive, data, size_t(size));
+            if (n <= 0)
+                return error(QStringLiteral("cannot write"));
+            data += n;
+            size -= n;
+        }
+        return {};
+    }
+
+    Result<void> endFile()
+    {
+        if (archive_write_finish_entry(m_archive) != ARCHIVE_OK)
+            return error(QStringLiteral("cannot finish an entry"));
+        return {};
+    }
+
+    Result<void> close()
+    {
+        if (archive_write_close(m_archive) != ARCHIVE_OK)
+            return error(QStringLiteral("cannot finish the bundle"));
+        return {};
+    }
+
+    qint64 written() const { return m_ctx.written; }
+
+private:
+    int setLevel(const char *filter, int level)
+    {
+        const QByteArray value = QByteArray::number(level);
+        return archive_write_set_filter_option(m_archive, filter, "compression-level", value.constData());
+    }
+
+    Result<void> header(const QString &path, unsigned type, int mode, qint64 size, bool compress)
+    {
+        if (m_format == BundleFormat::Zip) {
+            // Provider zips are already deflated: store them; deflate the small text files.
+            if ((compress ? archive_write_zip_set_compression_deflate(m_archive)
+                          : archive_write_zip_set_compression_store(m_archive)) != ARCHIVE_OK)
+                return error(QStringLiteral("cannot choose the compression of %1").arg(path));
+        }
+        struct archive_entry *e = archive_entry_new2(m_archive);
+        const QByteArray name = path.toUtf8();
+        archive_entry_set_pathname_utf8(e, name.constData());
+        archive_entry_set_filetype(e, type);
+        archive_entry_set_perm(e, mode_t(mode));
+        archive_entry_set_mtime(e, time_t(m_mtime), 0);
+        archive_entry_set_uid(e, 0);
+        archive_entry_set_gid(e, 0);
+        if (type == AE_IFREG)
+            archive_entry_set_size(e, size);
+        const int rc = archive_write_header(m_archive, e);
+        archive_entry_free(e);
+        if (rc != ARCHIVE_OK)
+            return error(QStringLiteral("cannot write the header of %1").arg(path));
+        return {};
+    }
+
+    Error error(const QString &what) const
+    {
+        QString reason = m_ctx.error;
+        if (reason.isEmpty() && m_archive && archive_error_string(m_archive))
+            reason = QString::fromLocal8Bit(archive_error_string(m_archive));
+        return makeError(ErrorCode::Io, what + QStringLiteral(": ") + (reason.isEmpty() ? QStringLiteral("unknown error") : reason));
+    }
+
+    struct archive *m_archive = nullptr;
+    WriteContext m_ctx;
+    BundleFormat m_format = BundleFormat::TarGz;
+    qint64 m_mtime = 0;
+};
+
+// --- the plan ----------------------------------------------------------------------------------
+
+struct Planned
+{
+    enum class Kind { Directory, Memory, File };
+    Kind kind = Kind::File;
+    QString path;         ///< in the bundle
+    QString source;       ///< File: absolute path on disk
+    QByteArray content;   ///< Memory
+    qint64 size = 0;
+    int mode = 0644;
+    int item = -1;        ///< index in selection.items (archive or package file)
+    bool compress = true; ///< zip format: deflate (false: store)
+};
+
+/// Files of an unpacked package, sorted byte-wise by relative path (links to files followed, as
+/// dirhash reads them).
+Result<void> listPackage(const QString &dir, const QString &rel, QList<QPair<QString, QFileInfo>> &out, int depth = 0)
+{
+    if (depth > 64)
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: nested too deeply").arg(dir));
+    const QFileInfoList infos = QDir(dir).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+    for (const QFileInfo &info : infos) {
+        const QString name = rel.isEmpty() ? info.fileName() : rel + QLatin1Char('/') + info.fileName();
+        if (info.isSymLink() && info.isDir())
+            return makeError(ErrorCode::Unsupported, QStringLiteral("%1: a link to a directory inside a package").arg(info.filePath()));
+        if (info.isDir()) {
+            if (Result<void> r = listPackage(info.filePath(), name, out, depth + 1); !r.ok())
+                return r;
+            continue;
+        }
+        if (!info.isFile())
+            return makeError(ErrorCode::Unsupported, QStringLiteral("%1: not a regular file").arg(info.filePath()));
+        out.append({name, info});
+    }
+    return {};
+}
+
+Error describeRefusals(const QList<ArchiveResult> &bad)
+{
+    QStringList lines;
+    for (const ArchiveResult &r : bad)
+        lines.append(QStringLiteral("%1 (%2): %3 — %4").arg(r.key.toString(), r.path, toString(r.detail.verdict), r.detail.reason));
+    return makeError(ErrorCode::InvalidArgument,
+                     QStringLiteral("%1 source archive(s) failed verification; nothing was written:\n  %2")
+                         .arg(bad.size())
+                         .arg(lines.join(QStringLiteral("\n  "))));
+}
+
+} // namespace
+
+BundleSelection selectAll(const Catalog &catalog)
+{
+    BundleSelection s;
+    s.mirrorRoot = catalog.root;
+    s.mode = QStringLiteral("all");
+    for (const Provider &p : catalog.providers)
+        for (const ProviderVersion &v : p.versions)
+            for (const Archive &a : v.archives)
+                if (installable(a))
+                    s.items.append(itemFor(catalog.root, p, v, a));
+    sortItems(s.items);
+    return s;
+}
+
+BundleSelection selectArchives(const Catalog &catalog, const QList<ArchiveKey> &keys)
+{
+    BundleSelection s;
+    s.mirrorRoot = catalog.root;
+    s.mode = QStringLiteral("selection");
+    for (const ArchiveKey &key : keys) {
+        bool found = false;
+        for (const Provider &p : catalog.providers) {
+            if (p.address != key.provider)
+                continue;
+            for (const ProviderVersion &v : p.versions) {
+                if (v.version != key.version)
+                    continue;
+                for (const Archive &a : v.archives) {
+                    if (a.platform == key.platform && installable(a)) {
+                        s.items.append(itemFor(catalog.root, p, v, a));
+                        found = true;
+                    }
+                }
+            }
+        }
+        if (!found)
+            s.missing.append(BundleShortfall{key.provider, key.version, key.platform, QString(),
+                                             QStringLiteral("not present in the mirror")});
+    }
+    sortItems(s.items);
+    return s;
+}
+
+Result<BundleSelection> selectForLockFiles(const Catalog &catalog, const QStringList &lockFiles, const QList<Platform> &platforms)
+{
+    if (platforms.isEmpty())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("give at least one platform (os_arch) for the lock files"));
+    if (lockFiles.isEmpty())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("give at least one lock file"));
+    BundleSelection s;
+    s.mirrorRoot = catalog.root;
+    s.mode = QStringLiteral("lock-files");
+    s.platforms = platforms;
+    QSet<QString> seenShortfall;
+    for (const QString &file : lockFiles) {
+        const QString absolute = QFileInfo(file).absoluteFilePath();
+        s.lockFiles.append(absolute);
+        Result<LockParseResult> read = readLockFile(absolute);
+        if (!read.ok())
+            return makeError(read.error().code, QStringLiteral("%1: %2").arg(file, read.error().message));
+        if (read->hasErrors())
+            return makeError(ErrorCode::InvalidArgument, read->errors().first().toString(file));
+        for (const ProviderLock &lock : read->document.providers) {
+            if (lock.address.isBuiltIn())
+                continue;
+            QList<HashString> &expected = s.expected[ProviderVersionKey{lock.address, lock.version}];
+            for (const HashString &h : lock.hashes)
+                if (!expected.contains(h))
+                    expected.append(h);
+            const Provider *provider = nullptr;
+            for (const Provider &p : catalog.providers)
+                if (p.address == lock.address)
+                    provider = &p;
+            const ProviderVersion *version = nullptr;
+            QStringList available;
+            if (provider) {
+                for (const ProviderVersion &v : provider->versions) {
+                    available.append(v.version.toString());
+                    if (v.version == lock.version)
+                        version = &v;
+                }
+            }
+            for (const Platform &platform : platforms) {
+                const Archive *archive = nullptr;
+                bool declaredOnly = false;
+                if (version) {
+                    for (const Archive &a : version->archives) {
+                        if (a.platform != platform)
+                            continue;
+                        if (installable(a))
+                            archive = &a;
+                        else
+                            declaredOnly = true;
+                    }
+                }
+                if (archive) {
+                    s.items.append(itemFor(catalog.root, *provider, *version, *archive));
+                    continue;
+                }
+                const QString key = lock.address.toString() + u' ' + lock.version.toString() + u' ' + platform.toString();
+                if (seenShortfall.contains(key))
+                    continue;
+                seenShortfall.insert(key);
+                QString reason;
+                if (!provider)
+                    reason = QStringLiteral("the mirror has no %1").arg(lock.address.toString());
+                else if (!version)
+                    reason = QStringLiteral("the mirror has no version %1 (it has %2)")
+                                 .arg(lock.version.toString(), available.isEmpty() ? QStringLiteral("none") : available.join(QStringLiteral(", ")));
+                else if (declaredOnly)
+                    reason = QStringLiteral("an index lists %1 but the archive is absent").arg(platform.toString());
+                else
+                    reason = QStringLiteral("no archive for %1").arg(platform.toString());
+                s.missing.append(BundleShortfall{lock.address, lock.version, platform, absolute, reason});
+            }
+        }
+    }
+    sortItems(s.items);
+    return s;
+}
+
+Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSelection &selection,
+                                        const BundleCreateOptions &options, const BundleProgress &progress)
+{
+    if (!isWritableBundleFormat(options.format))
+        return makeError(ErrorCode::Unsupported,
+                         QStringLiteral("bundles are written as tar.gz, tar.zst or zip, not %1").arg(toString(options.format)));
+    if (selection.items.isEmpty())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("nothing to bundle: the selection is empty"));
+
+    // 1. Hash every chosen archive (from the cache when unchanged) and check it against its
+    //    source index and the lock files.
+    Catalog sub;
+    sub.root = selection.mirrorRoot;
+    {
+        QMap<ProviderAddress, QMap<Version, ProviderVersion>> grouped;
+        for (const BundleItem &item : selection.items) {
+            ProviderVersion &pv = grouped[item.provider][item.version];
+            pv.version = item.version;
+            pv.archives.append(item.archive);
+        }
+        for (auto p = grouped.cbegin(); p != grouped.cend(); ++p) {
+            Provider provider;
+            provider.address = p.key();
+            for (const ProviderVersion &pv : p.value())
+                provider.versions.append(pv);
+            sub.providers.append(provider);
+        }
+    }
+    VerifyOptions verifyOptions;
+    verifyOptions.jobs = options.jobs;
+    verifyOptions.useCache = options.useCache;
+    verifyOptions.cacheFile = options.cacheFile;
+    verifyOptions.expected = selection.expected;
+    std::atomic<bool> cancel{false};
+    const VerifyReport verified = verifyCatalog(sub, verifyOptions, [&](qint64 done, qint64 total) {
+        if (progress && !progress(BundleStage::Hashing, done, total))
+            cancel = true;
+    }, &cancel);
+    if (cancel || verified.summary.cancelled)
+        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    QHash<QString, const ArchiveResult *> byPath;
+    QList<ArchiveResult> refused;
+    for (const ArchiveResult &r : verified.results) {
+        byPath.insert(r.path, &r);
+        if (r.detail.verdict != Verdict::Verified && r.detail.verdict != Verdict::Unverified)
+            refused.append(r);
+    }
+    if (!refused.isEmpty())
+        return describeRefusals(refused);
+
+    // 2. Plan every entry.
+    const QDateTime created = (options.timestamp ? *options.timestamp : QDateTime::currentDateTimeUtc()).toUTC();
+    QList<Planned> plan;
+    QMap<QString, QList<int>> byProviderDir; // HOST/NS/TYPE -> items
+    qint64 totalBytes = 0;
+    BundleManifest manifest;
+    manifest.generator = provenderGenerator();
+    manifest.created = created;
+    manifest.sourceMirror = selection.mirrorRoot;
+    manifest.selection = selection.mode;
+    manifest.lockFiles = selection.lockFiles;
+    for (const Platform &p : selection.platforms)
+        manifest.platforms.append(p.toString());
+    manifest.missing = selection.missing;
+
+    for (int i = 0; i < selection.items.size(); ++i) {
+        const BundleItem &item = selection.items.at(i);
+        const ArchiveResult *r = byPath.value(item.archive.path);
+        if (!r || !r->hashes)
+            return makeError(ErrorCode::Internal, QStringLiteral("%1 was not hashed").arg(item.archive.path));
+        const QStringList parts = item.bundlePath.split(QLatin1Char('/'));
+        if (parts.size() < 4 || item.bundlePath.startsWith(QLatin1StringView("../")))
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1 is not inside the mirror %2").arg(item.archive.path, selection.mirrorRoot));
+        byProviderDir[parts.mid(0, 3).join(QLatin1Char('/'))].append(i);
+        BundleManifestArchive m;
+        m.provider = item.provider.toString();
+        m.version = item.version.toString();
+        m.platform = item.archive.platform.toString();
+        m.layout = toString(item.archive.layout);
+        m.path = item.bundlePath;
+        m.size = item.archive.size;
+        if (item.archive.layout == ArchiveLayout::Packed) {
+            m.h1 = (r->hashes->h1Zip.isNull() ? r->hashes->h1Extracted : r->hashes->h1Zip).toString();
+            m.zh = r->hashes->zh.toString();
+            plan.append(Planned{Planned::Kind::File, item.bundlePath, item.archive.path, {}, item.archive.size, 0644, i, false});
+            totalBytes += item.archive.size;
+        } else {
+            m.h1 = r->hashes->h1Extracted.toString();
+            QList<QPair<QString, QFileInfo>> files;
+            if (Result<void> listed = listPackage(item.archive.path, QString(), files); !listed.ok())
+                return listed.error();
+            for (const auto &[rel, info] : std::as_const(files)) {
+                const int mode = (info.permissions() & QFileDevice::ExeOwner) ? 0755 : 0644;
+                plan.append(Planned{Planned::Kind::File, item.bundlePath + QLatin1Char('/') + rel, info.filePath(), {}, info.size(), mode, i, true});
+                totalBytes += info.size();
+            }
+        }
+        manifest.archives.append(m);
+    }
+    // Indexes, as `terraform providers mirror` writes them (only packed archives are listed).
+    for (auto it = byProviderDir.cbegin(); it != byProviderDir.cend(); ++it) {
+        QMap<QString, QList<IndexArchiveRecord>> versions;
+        for (int i : it.value()) {
+            const BundleItem &item = selection.items.at(i);
+            if (item.archive.layout != ArchiveLayout::Packed)
+                continue;
+            const ArchiveResult *r = byPath.value(item.archive.path);
+            IndexArchiveRecord record;
+            record.platform = item.archive.platform.toString();
+            record.url = item.archive.fileName;
+            if (!r->hashes->h1Zip.isNull())
+                record.hashes.append(r->hashes->h1Zip.toString());
+            if (options.withZh || r->hashes->h1Zip.isNull())
+                record.hashes.append(r->hashes->zh.toString());
+            versions[item.version.toString()].append(record);
+        }
+        const QString dir = it.key();
+        plan.append(Planned{Planned::Kind::Memory, dir + QStringLiteral("/index.json"), {}, renderIndexJson(versions.keys()), 0, 0644, -1, true});
+        for (auto v = versions.cbegin(); v != versions.cend(); ++v)
+            plan.append(Planned{Planned::Kind::Memory, dir + QLatin1Char('/') + v.key() + QStringLiteral(".json"), {},
+                                renderVersionJson(v.value()), 0, 0644, -1, true});
+    }
+    // Directories, then sort: every parent sorts before its children ("a/b/" < "a/b/c").
+    QSet<QString> dirs;
+    for (const Planned &p : std::as_const(plan)) {
+        for (qsizetype slash = p.path.indexOf(QLatin1Char('/')); slash >= 0; slash = p.path.indexOf(QLatin1Char('/'), slash + 1))
+            dirs.insert(p.path.left(slash));
+    }
+    for (const QString &d : std::as_const(dirs))
+        plan.append(Planned{Planned::Kind::Directory, d, {}, {}, 0, 0755, -1, true});
+    auto sortKey = [](const Planned &p) { return p.kind == Planned::Kind::Directory ? (p.path + QLatin1Char('/')).toUtf8() : p.path.toUtf8(); };
+    std::sort(plan.begin(), plan.end(), [&](const Planned &a, const Planned &b) { return sortKey(a) < sortKey(b); });
+
+    // 3. Write.
+    QSaveFile out(outPath);
+    if (!out.open(QIODevice::WriteOnly))
+        return makeError(ErrorCode::Io, QStringLiteral("%1: cannot create: %2").arg(outPath, out.errorString()));
+    auto fail = [&](const Error &e) -> Result<BundleCreateReport> {
+        out.cancelWriting();
+        return e;
+    };
+    ArchiveOutput writer(out);
+    if (Result<void> opened = writer.open(options.format, options.compressionLevel, created.toSecsSinceEpoch()); !opened.ok())
+        return fail(opened.error());
+
+    BundleCreateReport report;
+    report.format = options.format;
+    report.sourceResults = verified.results;
+    report.missing = selection.missing;
+    QMap<QString, QByteArray> sums;
+    QHash<int, QList<DirhashEntry>> packageLines;
+    const std::unique_ptr<char[]> buffer(new char[kCopyChunk]);
+    qint64 done = 0;
+    qint64 nextReport = 0;
+    for (const Planned &p : std::as_const(plan)) {
+        if (p.kind == Planned::Kind::Directory) {
+            if (Result<void> r = writer.addDirectory(p.path); !r.ok())
+                return fail(r.error());
+            continue;
+        }
+        if (p.kind == Planned::Kind::Memory) {
+            if (Result<void> r = writer.beginFile(p.path, p.content.size(), p.mode, true); !r.ok())
+                return fail(r.error());
+            if (Result<void> r = writer.write(p.content.constData(), p.content.size()); !r.ok())
+                return fail(r.error());
+            if (Result<void> r = writer.endFile(); !r.ok())
+                return fail(r.error());
+            sums.insert(p.path, Sha256::hash(p.content));
+            report.files.append(p.path);
+            continue;
+        }
+        QFile in(p.source);
+        if (!in.open(QIODevice::ReadOnly))
+            return fail(makeError(ErrorCode::Io, QStringLiteral("%1: cannot open: %2").arg(p.source, in.errorString())));
+        if (in.size() != p.size)
+            return fail(makeError(ErrorCode::Io, QStringLiteral("%1 changed size while the bundle was written").arg(p.source)));
+        if (Result<void> r = writer.beginFile(p.path, p.size, p.mode, p.compress); !r.ok())
+            return fail(r.error());
+        Sha256 sha;
+        qint64 copied = 0;
+        for (;;) {
+            const qint64 n = in.read(buffer.get(), kCopyChunk);
+            if (n < 0)
+                return fail(makeError(ErrorCode::Io, QStringLiteral("%1: read error: %2").arg(p.source, in.errorString())));
+            if (n == 0)
+                break;
+            copied += n;
+            if (copied > p.size)
+                return fail(makeError(ErrorCode::Io, QStringLiteral("%1 grew while the bundle was written").arg(p.source)));
+            sha.addData(buffer.get(), std::size_t(n));
+            if (Result<void> r = writer.write(buffer.get(), n); !r.ok())
+                return fail(r.error());
+            done += n;
+            if (progress && done >= nextReport) {
+                nextReport = done + kCopyChunk * 4;
+                if (!progress(BundleStage::Writing, done, totalBytes))
+                    return fail(makeError(ErrorCode::Cancelled, QStringLiteral("cancelled")));
+            }
+        }
+        if (copied != p.size)
+            return fail(makeError(ErrorCode::Io, QStringLiteral("%1 shrank while the bundle was written").arg(p.source)));
+        if (Result<void> r = writer.endFile(); !r.ok())
+            return fail(r.error());
+        const QByteArray digest = sha.result();
+        sums.insert(p.path, digest);
+        report.files.append(p.path);
+        const BundleItem &item = selection.items.at(p.item);
+        const ArchiveResult *hashed = byPath.value(item.archive.path);
+        if (item.archive.layout == ArchiveLayout::Packed) {
+            if (HashString::zh(QString::fromLatin1(digest.toHex())) != hashed->hashes->zh)
+                return fail(makeError(ErrorCode::Io, QStringLiteral("%1 changed while the bundle was written").arg(p.source)));
+        } else {
+            packageLines[p.item].append(DirhashEntry{p.path.mid(item.bundlePath.size() + 1).toUtf8(), digest});
+        }
+        report.contentBytes += copied;
+    }
+    // Every unpacked package as copied must still have the h1: it was verified with.
+    for (auto it = packageLines.begin(); it != packageLines.end(); ++it) {
+        const BundleItem &item = selection.items.at(it.key());
+        Result<HashString> h1 = dirhash1(it.value());
+        if (!h1.ok() || h1.value() != byPath.value(item.archive.path)->hashes->h1Extracted)
+            return fail(makeError(ErrorCode::Io, QStringLiteral("%1 changed while the bundle was written").arg(item.archive.path)));
+    }
+
+    const QByteArray manifestBytes = renderBundleManifest(manifest);
+    for (const auto &[name, bytes] : {std::pair<QString, QByteArray>{QString(kBundleManifestName), manifestBytes}}) {
+        if (Result<void> r = writer.beginFile(name, bytes.size(), 0644, true); !r.ok())
+            return fail(r.error());
+        if (Result<void> r = writer.write(bytes.constData(), bytes.size()); !r.ok())
+            return fail(r.error());
+        if (Result<void> r = writer.endFile(); !r.ok())
+            return fail(r.error());
+        sums.insert(name, Sha256::hash(bytes));
+        report.files.append(name);
+    }
+    const QByteArray sumsBytes = renderSha256Sums(sums);
+    if (Result<void> r = writer.beginFile(kBundleSumsName, sumsBytes.size(), 0644, true); !r.ok())
+        return fail(r.error());
+    if (Result<void> r = writer.write(sumsBytes.constData(), sumsBytes.size()); !r.ok())
+        return fail(r.error());
+    if (Result<void> r = writer.endFile(); !r.ok())
+        return fail(r.error());
+    report.files.append(kBundleSumsName);
+    if (Result<void> r = writer.close(); !r.ok())
+        return fail(r.error());
+    if (!out.commit())
+        return makeError(ErrorCode::Io, QStringLiteral("%1: cannot save: %2").arg(outPath, out.errorString()));
+    if (progress)
+        progress(BundleStage::Writing, totalBytes, totalBytes);
+
+    report.path = QFileInfo(outPath).absoluteFilePath();
+    report.fileSize = QFileInfo(outPath).size();
+    report.manifest = manifest;
+    qCDebug(lcMirror) << "wrote bundle" << report.path << report.files.size() << "files" << report.fileSize << "bytes";
+    return report;
+}
+
+} // namespace provender

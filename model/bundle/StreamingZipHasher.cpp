@@ -1,0 +1,947 @@
+#include "model/bundle/StreamingZipHasher.h"
+
+#include "model/core/Logging.h"
+#include "model/hashing/RawInflate.h"
+#include "model/hashing/Sha256.h"
+
+#include <QHash>
+#include <QList>
+#include <QSet>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace provender::bundle_detail {
+
+namespace {
+
+constexpr std::size_t kChunk = std::size_t(256) << 10;
+constexpr quint32 kLocalSig = 0x04034b50;
+constexpr quint32 kCentralSig = 0x02014b50;
+constexpr quint32 kEndSig = 0x06054b50;
+constexpr quint32 kZip64EndSig = 0x06064b50;
+constexpr quint32 kZip64LocatorSig = 0x07064b50;
+constexpr quint32 kDescriptorSig = 0x08074b50;
+constexpr quint32 kMax32 = 0xffffffffu;
+/// minizip searches the last 0xffff bytes for the end records (unz64local_SearchCentralDir).
+constexpr qsizetype kTailKeep = 0xffff + 64;
+/// Bytes kept before the read position. An inflater may read ahead past the end of a DEFLATE
+/// stream (ISA-L keeps up to 8 bytes in its bit buffer, more in its small-input buffer).
+constexpr qsizetype kKeepBehind = 1024;
+constexpr quint64 kMaxReadAhead = 512;
+
+quint16 le16(const char *p)
+{
+    return quint16(uchar(p[0]) | (uchar(p[1]) << 8));
+}
+quint32 le32(const char *p)
+{
+    return quint32(uchar(p[0])) | (quint32(uchar(p[1])) << 8) | (quint32(uchar(p[2])) << 16) | (quint32(uchar(p[3])) << 24);
+}
+quint64 le64(const char *p)
+{
+    return quint64(le32(p)) | (quint64(le32(p + 4)) << 32);
+}
+
+// --- hashZip()'s naming rules (model/hashing/ZipHasher.cpp), repeated here because the
+// --- streaming walk must combine digests exactly as hashZip() does.
+
+bool attributesSayDirectory(quint32 versionMadeBy, quint32 externalAttrs)
+{
+    switch (versionMadeBy >> 8) {
+    case 3:
+    case 19:
+        return ((externalAttrs >> 16) & 0xF000) == 0x4000;
+    case 0:
+    case 11:
+    case 14:
+        return (externalAttrs & 0x10) != 0;
+    default:
+        return false;
+    }
+}
+
+bool isSlash(char c)
+{
+    return c == '/' || c == '\\';
+}
+
+bool containsDotDot(const QByteArray &name)
+{
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= name.size(); ++i) {
+        if (i == name.size() || isSlash(name.at(i))) {
+            if (i - start == 2 && name.at(start) == '.' && name.at(start + 1) == '.')
+                return true;
+            start = i + 1;
+        }
+    }
+    return false;
+}
+
+bool isUnsafeName(const QByteArray &name)
+{
+    if (name.isEmpty())
+        return false;
+    if (isSlash(name.front()))
+        return true;
+    if (name.size() >= 2 && name.at(1) == ':' && ((name.at(0) >= 'a' && name.at(0) <= 'z') || (name.at(0) >= 'A' && name.at(0) <= 'Z')))
+        return true;
+    return containsDotDot(name);
+}
+
+QByteArray extractedName(const QByteArray &name)
+{
+    QList<QByteArrayView> parts;
+    const QByteArrayView all(name);
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= all.size(); ++i) {
+        if (i < all.size() && all.at(i) != '/')
+            continue;
+        const QByteArrayView part = all.sliced(start, i - start);
+        start = i + 1;
+        if (part.isEmpty() || part == ".")
+            continue;
+        if (part == "..") {
+            if (!parts.isEmpty())
+                parts.removeLast();
+            continue;
+        }
+        parts.append(part);
+    }
+    QByteArray out;
+    out.reserve(name.size());
+    for (QByteArrayView part : std::as_const(parts)) {
+        if (!out.isEmpty())
+            out += '/';
+        out += part;
+    }
+    return out;
+}
+
+QString quoted(const QByteArray &name)
+{
+    return u'"' + QString::fromUtf8(name) + u'"';
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct LocalEntry
+{
+    quint64 offset = 0;
+    quint16 nameLength = 0;
+    quint16 flags = 0;
+    quint16 method = 0;
+    quint32 crc = 0;
+    quint64 compressedSize = 0;
+    quint64 uncompressedSize = 0;
+    bool headerHasSizes = false; ///< no data descriptor: the header's crc and sizes are the real ones
+    QByteArray digest;
+};
+
+struct CentralEntry
+{
+    QByteArray name;
+    quint16 versionMadeBy = 0;
+    quint16 flags = 0;
+    quint16 method = 0;
+    quint32 crc = 0;
+    quint64 compressedSize = 0;
+    quint64 uncompressedSize = 0;
+    quint32 externalAttrs = 0;
+    quint64 localOffset = 0;
+    bool dirByName = false;
+    bool dirByMode = false;
+    QByteArray digest;
+};
+
+/// Why the walk gave up (not an error: the caller falls back to hashZip()).
+struct Fallback
+{
+    QString reason;
+};
+
+/// Buffered front-to-back reader that hashes every byte it pulls and keeps the file's last
+/// 64 KiB for the end-record search.
+class Stream
+{
+public:
+    Stream(const PullBytes &pull, const std::function<bool(qint64)> &advance) : m_pull(pull), m_advance(advance) {}
+
+    /// At least n bytes at data(); false when the stream ends first.
+    Result<bool> ensure(qsizetype n)
+    {
+        while (m_buf.size() - m_pos < n) {
+            if (m_eof)
+                return false;
+            // Keep some bytes behind the read position so that a data-descriptor search can look back.
+            if (m_pos > 4 * kKeepBehind) {
+                const qsizetype drop = m_pos - kKeepBehind;
+                m_buf.remove(0, drop);
+                m_pos -= drop;
+            }
+            Result<QByteArrayView> block = m_pull();
+            if (!block.ok())
+                return block.error();
+            if (block->isEmpty()) {
+                m_eof = true;
+                return false;
+            }
+            m_sha.addData(block->data(), std::size_t(block->size()));
+            m_total += block->size();
+            appendTail(block.value());
+            if (m_advance && !m_advance(block->size()))
+                return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+            m_buf.append(block->data(), block->size());
+        }
+        return true;
+    }
+    const char *data() const { return m_buf.constData() + m_pos; }
+    qsizetype available() const { return m_buf.size() - m_pos; }
+    void consume(qsizetype n)
+    {
+        m_pos += n;
+        m_offset += quint64(n);
+    }
+    /// Steps back over bytes already consumed (at most kKeepBehind, and only right after consuming them).
+    bool rewind(qsizetype n)
+    {
+        if (n > m_pos)
+            return false;
+        m_pos -= n;
+        m_offset -= quint64(n);
+        return true;
+    }
+    quint64 offset() const { return m_offset; }
+
+    /// Skips n bytes; false when the stream ends first.
+    Result<bool> skip(quint64 n)
+    {
+        while (n > 0) {
+            Result<bool> got = ensure(1);
+            if (!got.ok())
+                return got.error();
+            if (!got.value())
+                return false;
+            const qsizetype k = qsizetype(qMin<quint64>(n, quint64(available())));
+            consume(k);
+            n -= quint64(k);
+        }
+        return true;
+    }
+    /// Reads to the end (everything is hashed on the way).
+    Result<void> drain()
+    {
+        for (;;) {
+            consume(available());
+            Result<bool> got = ensure(1);
+            if (!got.ok())
+                return got.error();
+            if (!got.value())
+                return {};
+        }
+    }
+
+    QByteArray sha256() { return m_sha.result(); }
+    qint64 total() const { return m_total; }
+    /// The last bytes of the stream (after drain()): [tailStart(), total()).
+    const QByteArray &tail() const { return m_tail; }
+    qint64 tailStart() const { return m_total - m_tail.size(); }
+
+private:
+    void appendTail(QByteArrayView block)
+    {
+        if (block.size() >= kTailKeep) {
+            m_tail = block.last(kTailKeep).toByteArray();
+            return;
+        }
+        m_tail.append(block.data(), block.size());
+        if (m_tail.size() > 2 * kTailKeep)
+            m_tail.remove(0, m_tail.size() - kTailKeep);
+    }
+
+    const PullBytes &m_pull;
+    const std::function<bool(qint64)> &m_advance;
+    QByteArray m_buf;
+    qsizetype m_pos = 0;
+    quint64 m_offset = 0;
+    bool m_eof = false;
+    Sha256 m_sha;
+    qint64 m_total = 0;
+    QByteArray m_tail;
+};
+
+/// Last position of a 4-byte little-endian signature in the file's last `window` bytes (minizip's
+/// backward search), or -1.
+qint64 lastSignature(const Stream &s, quint32 sig, qint64 window)
+{
+    const QByteArray &tail = s.tail();
+    const qint64 start = s.tailStart();
+    const qint64 lowest = qMax<qint64>(0, s.total() - window);
+    for (qsizetype i = tail.size() - 4; i >= 0; --i) {
+        const qint64 pos = start + i;
+        if (pos < lowest)
+            break;
+        if (le32(tail.constData() + i) == sig)
+            return pos;
+    }
+    return -1;
+}
+
+/// Bytes [pos, pos+n) of the file from the tail buffer; empty when not there.
+QByteArrayView tailBytes(const Stream &s, qint64 pos, qint64 n)
+{
+    const qint64 rel = pos - s.tailStart();
+    if (rel < 0 || rel + n > s.tail().size())
+        return {};
+    return QByteArrayView(s.tail().constData() + rel, n);
+}
+
+class Walker
+{
+public:
+    Walker(Stream &stream, qint64 maxInflate) : m_s(stream), m_maxInflate(maxInflate) {}
+
+    /// Ok(nullopt) when the walk succeeded; Ok(Fallback) when hashZip() must decide; an error
+    /// only from the source or on cancel.
+    Result<std::optional<Fallback>> walk();
+
+    std::vector<LocalEntry> locals;
+    std::vector<CentralEntry> centrals;
+    quint64 centralStart = 0;
+    quint64 centralEnd = 0; ///< first byte after the last central header
+    qint64 endRecordPos = -1;
+    qint64 zip64EndPos = -1;
+    qint64 zip64LocatorPos = -1;
+    quint64 declaredEntries = 0;
+    quint64 declaredDirSize = 0;
+    quint64 declaredDirOffset = 0;
+    bool emptyArchive = false;
+
+private:
+    using Step = Result<std::optional<Fallback>>;
+    static std::optional<Fallback> fallback(const QString &reason) { return Fallback{reason}; }
+
+    Step localEntry();
+    Step inflateEntry(LocalEntry &e);
+    Step storedEntry(LocalEntry &e);
+    Step storedWithDescriptor(LocalEntry &e);
+    Step dataDescriptor(LocalEntry &e, quint64 dataStart, quint64 produced, quint32 crc);
+    Step centralEntry();
+    Step endRecords(quint32 sig);
+
+    Stream &m_s;
+    qint64 m_maxInflate;
+    RawInflate m_inflate;
+    Sha256 m_sha;
+    std::unique_ptr<unsigned char[]> m_out{new unsigned char[kChunk]};
+};
+
+Walker::Step Walker::walk()
+{
+    for (;;) {
+        Result<bool> got = m_s.ensure(4);
+        if (!got.ok())
+            return got.error();
+        if (!got.value())
+            return fallback(QStringLiteral("the zip ends before its end-of-central-directory record"));
+        const quint32 sig = le32(m_s.data());
+        if (sig == kLocalSig) {
+            if (!centrals.empty())
+                return fallback(QStringLiteral("a local header after the central directory"));
+            Step step = localEntry();
+            if (!step.ok() || step.value())
+                return step;
+            continue;
+        }
+        if (sig == kCentralSig) {
+            if (centrals.empty())
+                centralStart = m_s.offset();
+            Step step = centralEntry();
+            if (!step.ok() || step.value())
+                return step;
+            centralEnd = m_s.offset();
+            continue;
+        }
+        if (sig == kEndSig || sig == kZip64EndSig) {
+            if (centrals.empty())
+                centralStart = centralEnd = m_s.offset();
+            return endRecords(sig);
+        }
+        return fallback(m_s.offset() == 0 ? QStringLiteral("data before the first local header")
+                                          : QStringLiteral("unknown record at offset %1").arg(m_s.offset()));
+    }
+}
+
+Walker::Step Walker::localEntry()
+{
+    Result<bool> got = m_s.ensure(30);
+    if (!got.ok())
+        return got.error();
+    if (!got.value())
+        return fallback(QStringLiteral("truncated local header"));
+    const char *h = m_s.data();
+    LocalEntry e;
+    e.offset = m_s.offset();
+    e.flags = le16(h + 6);
+    e.method = le16(h + 8);
+    e.crc = le32(h + 14);
+    e.compressedSize = le32(h + 18);
+    e.uncompressedSize = le32(h + 22);
+    e.nameLength = le16(h + 26);
+    const quint16 extraLength = le16(h + 28);
+    const qsizetype headerSize = 30 + qsizetype(e.nameLength) + extraLength;
+    got = m_s.ensure(headerSize);
+    if (!got.ok())
+        return got.error();
+    if (!got.value())
+        return fallback(QStringLiteral("truncated local header"));
+    // zip64 sizes in the extra field (id 1): uncompressed, then compressed, for those at 0xffffffff.
+    const char *extra = m_s.data() + 30 + e.nameLength;
+    for (qsizetype at = 0; at + 4 <= extraLength;) {
+        const quint16 id = le16(extra + at);
+        const quint16 size = le16(extra + at + 2);
+        if (at + 4 + size > extraLength)
+            break;
+        if (id == 0x0001) {
+            qsizetype f = at + 4;
+            if (e.uncompressedSize == kMax32 && f + 8 <= at + 4 + size) {
+                e.uncompressedSize = le64(extra + f);
+                f += 8;
+            }
+            if (e.compressedSize == kMax32 && f + 8 <= at + 4 + size)
+                e.compressedSize = le64(extra + f);
+        }
+        at += 4 + size;
+    }
+    m_s.consume(headerSize);
+    if (e.flags & 0x1)
+        return fallback(QStringLiteral("encrypted entry"));
+    e.headerHasSizes = !(e.flags & 0x8);
+    Step step = e.method == 8 ? inflateEntry(e)
+                : e.method == 0 ? storedEntry(e)
+                                : Step(fallback(QStringLiteral("compression method %1").arg(e.method)));
+    if (!step.ok() || step.value())
+        return step;
+    locals.push_back(std::move(e));
+    return std::optional<Fallback>();
+}
+
+/// A stored entry with a data descriptor: its length is known only from the descriptor that ends
+/// it. Scan for the descriptor's signature; a candidate counts only when its CRC-32 is the CRC of
+/// the bytes before it and both its sizes equal their count (what minizip and Go write). A
+/// descriptor without signature cannot be found this way: fall back.
+Walker::Step Walker::storedWithDescriptor(LocalEntry &e)
+{
+    m_sha.reset();
+    quint32 crc = 0;
+    quint64 length = 0;
+    static const QByteArrayView signature("PK\x07\x08", 4);
+    for (;;) {
+        Result<bool> got = m_s.ensure(24);
+        if (!got.ok())
+            return got.error();
+        const qsizetype have = m_s.available();
+        if (have < 16)
+            return fallback(QStringLiteral("no data descriptor after a stored entry"));
+        const QByteArrayView view(m_s.data(), have);
+        // Candidates must leave room to read a whole descriptor from the buffer.
+        const qsizetype searchable = have - 23;
+        qsizetype at = searchable > 0 ? view.first(searchable + 3).indexOf(signature) : -1;
+        if (at < 0 && searchable <= 0)
+            at = view.indexOf(signature); // near the end of the stream: whatever is there
+        const qsizetype upTo = at >= 0 ? at : qMax<qsizetype>(0, searchable);
+        if (upTo > 0) {
+            m_sha.addData(m_s.data(), std::size_t(upTo));
+            crc = RawInflate::updateCrc32(crc, reinterpret_cast<const unsigned char *>(m_s.data()), std::size_t(upTo));
+            length += quint64(upTo);
+            m_s.consume(upTo);
+            if (length > quint64(qMax<qint64>(m_maxInflate, 0)))
+                return fallback(QStringLiteral("stored entry longer than %1 bytes").arg(m_maxInflate));
+        }
+        if (at < 0) {
+            if (searchable <= 0)
+                return fallback(QStringLiteral("no data descriptor after a stored entry"));
+            continue;
+        }
+        const char *p = m_s.data();
+        const qsizetype left = m_s.available();
+        for (const bool wide : {false, true}) {
+            const qsizetype size = wide ? 24 : 16;
+            if (left < size || le32(p + 4) != crc)
+                continue;
+            const quint64 c = wide ? le64(p + 8) : le32(p + 8);
+            const quint64 u = wide ? le64(p + 16) : le32(p + 12);
+            const quint64 want = wide ? length : (length & kMax32);
+            if (c != want || u != want)
+                continue;
+            if (left >= size + 4) {
+                const quint32 next = le32(p + size);
+                if (next != kLocalSig && next != kCentralSig && next != kEndSig && next != kZip64EndSig)
+                    continue;
+            }
+            m_s.consume(size);
+            e.crc = crc;
+            e.compressedSize = e.uncompressedSize = length;
+            e.digest = m_sha.result();
+            return std::optional<Fallback>();
+        }
+        // Not a descriptor: the signature's bytes are data.
+        m_sha.addData(p, 1);
+        crc = RawInflate::updateCrc32(crc, reinterpret_cast<const unsigned char *>(p), 1);
+        length += 1;
+        m_s.consume(1);
+    }
+}
+
+Walker::Step Walker::storedEntry(LocalEntry &e)
+{
+    if (!e.headerHasSizes)
+        return storedWithDescriptor(e);
+    if (e.compressedSize != e.uncompressedSize)
+        return fallback(QStringLiteral("a stored entry with different sizes"));
+    m_sha.reset();
+    quint32 crc = 0;
+    quint64 left = e.compressedSize;
+    while (left > 0) {
+        Result<bool> got = m_s.ensure(1);
+        if (!got.ok())
+            return got.error();
+        if (!got.value())
+            return fallback(QStringLiteral("truncated entry data"));
+        const qsizetype n = qsizetype(qMin<quint64>(left, quint64(m_s.available())));
+        m_sha.addData(m_s.data(), std::size_t(n));
+        crc = RawInflate::updateCrc32(crc, reinterpret_cast<const unsigned char *>(m_s.data()), std::size_t(n));
+        m_s.consume(n);
+        left -= quint64(n);
+    }
+    if (crc != e.crc)
+        return fallback(QStringLiteral("CRC-32 mismatch"));
+    e.digest = m_sha.result();
+    return std::optional<Fallback>();
+}
+
+Walker::Step Walker::inflateEntry(LocalEntry &e)
+{
+    m_sha.reset();
+    m_inflate.reset();
+    const quint64 dataStart = m_s.offset();
+    const bool bounded = e.headerHasSizes;
+    quint64 left = e.compressedSize;
+    const quint64 limit = bounded ? e.uncompressedSize : quint64(qMax<qint64>(m_maxInflate, 0));
+    quint64 produced = 0;
+    std::size_t given = 0; // input handed to the inflater and not yet consumed from the stream
+    for (;;) {
+        if (m_inflate.inputLeft() == 0) {
+            if (bounded && left == 0)
+                return fallback(QStringLiteral("compressed data ends before the end of the deflate stream"));
+            Result<bool> got = m_s.ensure(1);
+            if (!got.ok())
+                return got.error();
+            if (!got.value())
+                return fallback(QStringLiteral("truncated entry data"));
+            if (!bounded && m_s.available() < 65536) {
+                // Hand the inflater a large input: it then reads ahead only a few bytes past the end.
+                Result<bool> more = m_s.ensure(65536);
+                if (!more.ok())
+                    return more.error();
+            }
+            std::size_t n = std::size_t(m_s.available());
+            if (bounded)
+                n = std::size_t(qMin<quint64>(left, n));
+            m_inflate.setInput(reinterpret_cast<const unsigned char *>(m_s.data()), n);
+            given = n;
+        }
+        std::size_t out = 0;
+        const RawInflate::Status status = m_inflate.inflate(m_out.get(), kChunk, &out);
+        const std::size_t used = given - m_inflate.inputLeft();
+        m_s.consume(qsizetype(used));
+        given -= used;
+        if (bounded)
+            left -= used;
+        if (out > 0) {
+            produced += out;
+            if (produced > limit)
+                return fallback(QStringLiteral("inflates to more than %1 bytes").arg(limit));
+            m_sha.addData(m_out.get(), out);
+        }
+        if (status == RawInflate::Status::Error)
+            return fallback(QStringLiteral("deflate error: ") + m_inflate.errorString());
+        if (status == RawInflate::Status::StreamEnd)
+            break;
+    }
+    const quint32 crc = m_inflate.crc32();
+    e.digest = m_sha.result();
+    if (bounded) {
+        // hashZip() stops at the end of the deflate stream; whatever is left of the declared
+        // compressed size is skipped (the next header starts after it).
+        Result<bool> skipped = m_s.skip(left);
+        if (!skipped.ok())
+            return skipped.error();
+        if (!skipped.value())
+            return fallback(QStringLiteral("truncated entry data"));
+        if (produced != e.uncompressedSize || crc != e.crc)
+            return fallback(QStringLiteral("the entry's size or CRC-32 differs from its local header"));
+        return std::optional<Fallback>();
+    }
+    return dataDescriptor(e, dataStart, produced, crc);
+}
+
+/// After a deflate stream of unknown compressed size: find the data descriptor. The inflater may
+/// have read past the end of the stream (ISA-L reads ahead), so the descriptor is
+/// looked for at the few positions the stream can have ended at; its compressed-size field must
+/// equal that position's distance from the data start, its CRC and uncompressed size the ones
+/// just computed, which pins it down.
+Walker::Step Walker::dataDescriptor(LocalEntry &e, quint64 dataStart, quint64 produced, quint32 crc)
+{
+    const quint64 end = m_s.offset();
+    for (quint64 back = 0; back <= kMaxReadAhead && back <= end - dataStart; ++back) {
+        if (!m_s.rewind(qsizetype(back)))
+            break;
+        const quint64 at = m_s.offset();
+        const quint64 compressed = at - dataStart;
+        Result<bool> got = m_s.ensure(24);
+        if (!got.ok())
+            return got.error();
+        const qsizetype have = m_s.available();
+        const char *p = m_s.data();
+        struct Layout
+        {
+            bool sig;
+            bool wide;
+        };
+        for (const Layout l : {Layout{true, true}, Layout{true, false}, Layout{false, true}, Layout{false, false}}) {
+            const qsizetype length = (l.sig ? 4 : 0) + 4 + (l.wide ? 16 : 8);
+            if (have < length)
+                continue;
+            const char *q = p;
+            if (l.sig) {
+                if (le32(q) != kDescriptorSig)
+                    continue;
+                q += 4;
+            }
+            if (le32(q) != crc)
+                continue;
+            const quint64 c = l.wide ? le64(q + 4) : le32(q + 4);
+            const quint64 u = l.wide ? le64(q + 12) : le32(q + 8);
+            if (c != compressed || u != (l.wide ? produced : (produced & kMax32)))
+                continue;
+            // The next record must follow (a header signature), or the stream must end.
+            if (have >= length + 4) {
+                const quint32 next = le32(p + length);
+                if (next != kLocalSig && next != kCentralSig && next != kEndSig && next != kZip64EndSig)
+                    continue;
+            }
+            m_s.consume(length);
+            e.crc = crc;
+            e.compressedSize = compressed;
+            e.uncompressedSize = produced;
+            return std::optional<Fallback>();
+        }
+        m_s.consume(qsizetype(back)); // back to where the inflater stopped
+    }
+    return fallback(QStringLiteral("no data descriptor after a deflate stream"));
+}
+
+Walker::Step Walker::centralEntry()
+{
+    Result<bool> got = m_s.ensure(46);
+    if (!got.ok())
+        return got.error();
+    if (!got.value())
+        return fallback(QStringLiteral("truncated central directory"));
+    const char *h = m_s.data();
+    CentralEntry c;
+    c.versionMadeBy = le16(h + 4);
+    c.flags = le16(h + 8);
+    c.method = le16(h + 10);
+    c.crc = le32(h + 16);
+    c.compressedSize = le32(h + 20);
+    c.uncompressedSize = le32(h + 24);
+    const quint16 nameLength = le16(h + 28);
+    const quint16 extraLength = le16(h + 30);
+    const quint16 commentLength = le16(h + 32);
+    quint32 diskStart = le16(h + 34);
+    c.externalAttrs = le32(h + 38);
+    c.localOffset = le32(h + 42);
+    const qsizetype size = 46 + qsizetype(nameLength) + extraLength + commentLength;
+    got = m_s.ensure(size);
+    if (!got.ok())
+        return got.error();
+    if (!got.value())
+        return fallback(QStringLiteral("truncated central directory"));
+    h = m_s.data();
+    c.name = QByteArray(h + 46, nameLength);
+    const char *extra = h + 46 + nameLength;
+    for (qsizetype at = 0; at + 4 <= extraLength;) {
+        const quint16 id = le16(extra + at);
+        const quint16 len = le16(extra + at + 2);
+        if (at + 4 + len > extraLength)
+            break;
+        if (id == 0x0001) {
+            // minizip's order: uncompressed, compressed, offset (8 bytes each), disk (4).
+            qsizetype f = at + 4;
+            const qsizetype stop = at + 4 + len;
+            if (c.uncompressedSize == kMax32 && f + 8 <= stop) {
+                c.uncompressedSize = le64(extra + f);
+                f += 8;
+            }
+            if (c.compressedSize == kMax32 && f + 8 <= stop) {
+                c.compressedSize = le64(extra + f);
+                f += 8;
+            }
+            if (c.localOffset == kMax32 && f + 8 <= stop) {
+                c.localOffset = le64(extra + f);
+                f += 8;
+            }
+            if (diskStart == 0xffff && f + 4 <= stop)
+                diskStart = le32(extra + f);
+        }
+        at += 4 + len;
+    }
+    m_s.consume(size);
+    if (diskStart != 0)
+        return fallback(QStringLiteral("a multi-disk zip"));
+    c.dirByName = c.name.endsWith('/');
+    c.dirByMode = attributesSayDirectory(c.versionMadeBy, c.externalAttrs);
+    centrals.push_back(std::move(c));
+    return std::optional<Fallback>();
+}
+
+Walker::Step Walker::endRecords(quint32 sig)
+{
+    if (sig == kZip64EndSig) {
+        zip64EndPos = qint64(m_s.offset());
+        Result<bool> got = m_s.ensure(56);
+        if (!got.ok())
+            return got.error();
+        if (!got.value())
+            return fallback(QStringLiteral("truncated zip64 end record"));
+        const char *h = m_s.data();
+        const quint64 recordSize = le64(h + 4);
+        if (le32(h + 16) != 0 || le32(h + 20) != 0)
+            return fallback(QStringLiteral("a multi-disk zip"));
+        const quint64 thisDisk = le64(h + 24);
+        declaredEntries = le64(h + 32);
+        declaredDirSize = le64(h + 40);
+        declaredDirOffset = le64(h + 48);
+        if (thisDisk != declaredEntries)
+            return fallback(QStringLiteral("a multi-disk zip"));
+        Result<bool> skipped = m_s.skip(12 + recordSize);
+        if (!skipped.ok())
+            return skipped.error();
+        if (!skipped.value())
+            return fallback(QStringLiteral("truncated zip64 end record"));
+        got = m_s.ensure(20);
+        if (!got.ok())
+            return got.error();
+        if (!got.value() || le32(m_s.data()) != kZip64LocatorSig)
+            return fallback(QStringLiteral("no zip64 locator after the zip64 end record"));
+        zip64LocatorPos = qint64(m_s.offset());
+        if (le32(m_s.data() + 4) != 0 || le64(m_s.data() + 8) != quint64(zip64EndPos) || le32(m_s.data() + 16) != 1)
+            return fallback(QStringLiteral("the zip64 locator does not point at the zip64 end record"));
+        m_s.consume(20);
+        got = m_s.ensure(4);
+        if (!got.ok())
+            return got.error();
+        if (!got.value() || le32(m_s.data()) != kEndSig)
+            return fallback(QStringLiteral("no end-of-central-directory record after the zip64 locator"));
+    }
+    endRecordPos = qint64(m_s.offset());
+    Result<bool> got = m_s.ensure(22);
+    if (!got.ok())
+        return got.error();
+    if (!got.value())
+        return fallback(QStringLiteral("truncated end-of-central-directory record"));
+    const char *h = m_s.data();
+    const quint16 commentLength = le16(h + 20);
+    if (zip64EndPos < 0) {
+        if (le16(h + 4) != 0 || le16(h + 6) != 0 || le16(h + 8) != le16(h + 10))
+            return fallback(QStringLiteral("a multi-disk zip"));
+        declaredEntries = le16(h + 10);
+        declaredDirSize = le32(h + 12);
+        declaredDirOffset = le32(h + 16);
+        emptyArchive = endRecordPos == 0 && locals.empty() && centrals.empty() && declaredEntries == 0
+                       && declaredDirSize == 0 && declaredDirOffset == 0;
+    }
+    m_s.consume(22);
+    const quint64 commentStart = m_s.offset();
+    Result<void> drained = m_s.drain();
+    if (!drained.ok())
+        return drained.error();
+    if (quint64(m_s.total()) != commentStart + commentLength)
+        return fallback(QStringLiteral("bytes after the end-of-central-directory comment"));
+    return std::optional<Fallback>();
+}
+
+/// Everything minizip (and so hashZip()) would see must be what the walk saw.
+std::optional<Fallback> crossCheck(const Walker &w, const Stream &s)
+{
+    auto fail = [](const QString &reason) { return std::optional<Fallback>(Fallback{reason}); };
+    if (w.emptyArchive) {
+        // hashZip()'s isEmptyZip(): the whole file is one end record and its comment.
+        return std::nullopt;
+    }
+    // minizip's backward searches: the last end record and zip64 locator in the last 64 KiB.
+    if (lastSignature(s, kEndSig, 0xffff) != w.endRecordPos)
+        return fail(QStringLiteral("another end-of-central-directory signature follows the real one"));
+    const qint64 locator = lastSignature(s, kZip64LocatorSig, 0xffff);
+    if (locator != w.zip64LocatorPos) {
+        if (locator < 0 || w.zip64LocatorPos >= 0)
+            return fail(QStringLiteral("zip64 locator position differs from the walk"));
+        // A stray "PK\6\7" in the data; minizip only takes it when it points at a zip64 end record.
+        const QByteArrayView loc = tailBytes(s, locator, 20);
+        if (loc.size() != 20)
+            return fail(QStringLiteral("cannot check a zip64 locator signature in the data"));
+        if (le32(loc.data() + 4) == 0 && le32(loc.data() + 16) == 1)
+            return fail(QStringLiteral("a zip64 locator signature in the data that minizip may follow"));
+    }
+    if (w.declaredEntries != w.centrals.size())
+        return fail(QStringLiteral("the end record counts %1 entries, the directory has %2").arg(w.declaredEntries).arg(w.centrals.size()));
+    if (w.declaredDirOffset != w.centralStart || w.declaredDirSize != w.centralEnd - w.centralStart)
+        return fail(QStringLiteral("the central directory is not where the end record says"));
+    if (w.centrals.empty())
+        return fail(QStringLiteral("a zip with no entries that is not a bare end record"));
+
+    QHash<quint64, const LocalEntry *> byOffset;
+    byOffset.reserve(qsizetype(w.locals.size()));
+    for (const LocalEntry &l : w.locals)
+        byOffset.insert(l.offset, &l);
+    for (const CentralEntry &c : w.centrals) {
+        if (c.name.contains('\n'))
+            return fail(QStringLiteral("a name with a newline"));
+        if (c.dirByName)
+            continue; // hashZip() reads no data for these
+        if (c.flags & 0x1)
+            return fail(QStringLiteral("encrypted entry"));
+        const LocalEntry *l = byOffset.value(c.localOffset, nullptr);
+        if (!l)
+            return fail(QStringLiteral("a directory entry points where the walk found no local header"));
+        if (l->nameLength != c.name.size() || l->method != c.method)
+            return fail(QStringLiteral("local header and central directory disagree"));
+        if (l->compressedSize != c.compressedSize || l->uncompressedSize != c.uncompressedSize || l->crc != c.crc)
+            return fail(QStringLiteral("local data and central directory disagree on size or CRC-32"));
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInflate, const std::function<bool(qint64)> &advance)
+{
+    Stream stream(pull, advance);
+    Walker walker(stream, maxInflate);
+    Result<std::optional<Fallback>> walked = walker.walk();
+    if (!walked.ok())
+        return walked.error();
+    std::optional<Fallback> fallback = walked.value();
+    if (!fallback) {
+        fallback = crossCheck(walker, stream);
+    } else {
+        Result<void> drained = stream.drain();
+        if (!drained.ok())
+            return drained.error();
+    }
+
+    StreamingZipOutcome out;
+    out.sha256 = stream.sha256();
+    out.size = stream.total();
+    if (out.sha256.size() != Sha256::DigestSize)
+        return makeError(ErrorCode::Internal, QStringLiteral("SHA-256 failed"));
+    if (fallback) {
+        out.status = StreamingZipOutcome::Status::NeedsRandomAccess;
+        out.reason = fallback->reason;
+        qCDebug(lcMirror) << "streaming zip hash needs the whole file:" << out.reason;
+        return out;
+    }
+
+    // Combine exactly as hashZip() does.
+    std::vector<CentralEntry> &entries = walker.centrals;
+    QHash<quint64, const LocalEntry *> byOffset;
+    for (const LocalEntry &l : walker.locals)
+        byOffset.insert(l.offset, &l);
+    PackageHashes &h = out.hashes;
+    h.kind = PackageHashes::Kind::Zip;
+    h.fileSize = out.size;
+    h.entryCount = int(entries.size());
+    h.zh = HashString::zh(QString::fromLatin1(out.sha256.toHex()));
+    QString h1ZipProblem;
+    for (CentralEntry &e : entries) {
+        if (e.dirByName || e.dirByMode)
+            h.hasDirectoryEntries = true;
+        if (isUnsafeName(e.name))
+            h.unsafeNames.append(QString::fromUtf8(e.name));
+        if (e.dirByName) {
+            e.digest = Sha256::emptyDigest();
+            if (e.uncompressedSize != 0 && h1ZipProblem.isEmpty())
+                h1ZipProblem = QStringLiteral("directory entry %1 declares %2 bytes of data (Go's zip reader refuses to open it)")
+                                   .arg(quoted(e.name))
+                                   .arg(e.uncompressedSize);
+            continue;
+        }
+        const LocalEntry *l = byOffset.value(e.localOffset);
+        e.digest = l->digest;
+        h.contentBytes += qint64(l->uncompressedSize);
+    }
+
+    QHash<QByteArray, const QByteArray *> lastByName;
+    lastByName.reserve(qsizetype(entries.size()));
+    for (const CentralEntry &e : entries)
+        lastByName.insert(e.name, &e.digest);
+    if (h1ZipProblem.isEmpty()) {
+        QList<DirhashEntry> lines;
+        lines.reserve(qsizetype(entries.size()));
+        for (const CentralEntry &e : entries)
+            lines.append(DirhashEntry{e.name, *lastByName.value(e.name)});
+        Result<HashString> h1 = dirhash1(std::move(lines));
+        if (!h1.ok())
+            return h1.error();
+        h.h1Zip = h1.value();
+    } else {
+        h.h1ZipError = h1ZipProblem;
+    }
+
+    QHash<QByteArray, const QByteArray *> extracted;
+    QSet<QByteArray> directories;
+    extracted.reserve(qsizetype(entries.size()));
+    for (const CentralEntry &e : entries) {
+        if (h.extractionProblem.isEmpty() && containsDotDot(e.name))
+            h.extractionProblem = QStringLiteral("entry contains '..': %1").arg(QString::fromUtf8(e.name));
+        const QByteArray path = extractedName(e.name);
+        for (qsizetype slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
+            directories.insert(path.left(slash));
+        if (e.dirByName || e.dirByMode) {
+            directories.insert(path);
+            continue;
+        }
+        if (path.isEmpty()) {
+            if (h.extractionProblem.isEmpty())
+                h.extractionProblem = QStringLiteral("entry %1 would be written over the package folder itself").arg(quoted(e.name));
+            continue;
+        }
+        extracted.insert(path, &e.digest);
+    }
+    if (entries.empty())
+        h.extractionProblem = QStringLiteral("empty archive");
+    if (h.extractionProblem.isEmpty()) {
+        for (auto it = extracted.cbegin(); it != extracted.cend(); ++it) {
+            if (directories.contains(it.key())) {
+                h.extractionProblem = QStringLiteral("%1 is both a file and a directory").arg(quoted(it.key()));
+                break;
+            }
+        }
+    }
+    QList<DirhashEntry> files;
+    files.reserve(extracted.size());
+    for (auto it = extracted.cbegin(); it != extracted.cend(); ++it)
+        files.append(DirhashEntry{it.key(), *it.value()});
+    Result<HashString> h1 = dirhash1(std::move(files));
+    if (!h1.ok())
+        return h1.error();
+    h.h1Extracted = h1.value();
+    out.status = StreamingZipOutcome::Status::Hashed;
+    return out;
+}
+
+} // namespace provender::bundle_detail
