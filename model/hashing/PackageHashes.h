@@ -27,7 +27,9 @@ struct PackageHashes
     QString h1ZipError;     ///< zip only: why h1Zip is null (Go's HashZip would fail, e.g. a directory entry with data)
     HashString h1Extracted; ///< zip: the folder terraform would extract it to; directory: HashDir
 
-    bool hasDirectoryEntries = false; ///< zip: h1Zip and h1Extracted can differ (both are legitimate)
+    /// zip: entries that are directories (name ending in '/' or directory attributes). h1Zip and
+    /// h1Extracted then differ, both legitimately; duplicate or uncleaned names also make them differ.
+    bool hasDirectoryEntries = false;
     /// zip: why terraform/tofu would refuse to install (extract) this archive, e.g.
     /// `entry contains '..': ../x`, `empty archive`, a path that is both a file and a directory.
     /// Empty when it extracts. h1Extracted is still computed (names cleaned, `..` never escaping).
@@ -35,7 +37,7 @@ struct PackageHashes
     QStringList unsafeNames;          ///< zip entry names with `..` components or absolute paths (hashed as names, flagged)
     qint64 fileSize = 0;              ///< bytes of the zip file (0 for a directory)
     qint64 contentBytes = 0;          ///< uncompressed bytes hashed
-    int entryCount = 0;
+    int entryCount = 0;               ///< zip: central-directory entries; directory: files
 };
 
 /// zh:, h1Zip and h1Extracted of a zip in one call. Memory stays bounded whatever the entries'
