@@ -6,7 +6,10 @@
 #include "model/mirror/FileSystemMirror.h"
 #include "model/verify/VerifyEngine.h"
 
+#include "model/core/Logging.h"
+
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,39 +30,82 @@ QString matchedText(const VerdictDetail &d)
     return parts.join(QStringLiteral(", "));
 }
 
-QJsonObject toJson(const ArchiveResult &r)
+/// A JSON string literal (RFC 8259 escaping).
+void appendJsonString(QString &out, const QString &s)
 {
-    QJsonObject o;
-    o[QStringLiteral("provider")] = r.key.provider.toString();
-    o[QStringLiteral("version")] = r.key.version.toString();
-    o[QStringLiteral("platform")] = r.key.platform.toString();
-    o[QStringLiteral("layout")] = toString(r.layout);
-    o[QStringLiteral("path")] = r.path;
-    o[QStringLiteral("size")] = double(r.size);
-    o[QStringLiteral("verdict")] = toString(r.detail.verdict);
-    o[QStringLiteral("reason")] = r.detail.reason;
-    QJsonArray matched;
-    for (HashMatch m : r.detail.matched)
-        matched.append(toString(m));
-    o[QStringLiteral("matched")] = matched;
-    QJsonArray contradicting;
-    for (const HashString &h : r.detail.contradicting)
-        contradicting.append(h.toString());
-    o[QStringLiteral("contradicting")] = contradicting;
-    QJsonArray declared;
-    for (const HashString &h : r.declared)
-        declared.append(h.toString());
-    o[QStringLiteral("declared")] = declared;
-    if (r.hashes) {
-        o[QStringLiteral("h1")] = r.hashes->h1Extracted.toString();
-        if (r.hashes->kind == PackageHashes::Kind::Zip) {
-            o[QStringLiteral("h1_zip")] = r.hashes->h1Zip.toString();
-            o[QStringLiteral("zh")] = r.hashes->zh.toString();
+    out += QLatin1Char('"');
+    for (QChar c : s) {
+        switch (c.unicode()) {
+        case '"': out += QLatin1StringView("\\\""); break;
+        case '\\': out += QLatin1StringView("\\\\"); break;
+        case '\n': out += QLatin1StringView("\\n"); break;
+        case '\r': out += QLatin1StringView("\\r"); break;
+        case '\t': out += QLatin1StringView("\\t"); break;
+        default:
+            if (c.unicode() < 0x20)
+                out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+            else
+                out += c;
         }
     }
-    o[QStringLiteral("from_cache")] = r.fromCache;
+    out += QLatin1Char('"');
+}
+
+void appendField(QString &out, const char *key, const QString &value)
+{
+    out += QLatin1Char('"') + QLatin1StringView(key) + QLatin1StringView("\": ");
+    appendJsonString(out, value);
+    out += QLatin1StringView(", ");
+}
+
+void appendField(QString &out, const char *key, const QStringList &values)
+{
+    out += QLatin1Char('"') + QLatin1StringView(key) + QLatin1StringView("\": [");
+    for (qsizetype i = 0; i < values.size(); ++i) {
+        if (i > 0)
+            out += QLatin1StringView(", ");
+        appendJsonString(out, values.at(i));
+    }
+    out += QLatin1StringView("], ");
+}
+
+/// One archive as a one-line JSON object. Written by hand: a mirror can have 100,000 archives and
+/// a QJsonDocument of them costs seconds and hundreds of MiB.
+QString archiveJson(const ArchiveResult &r)
+{
+    QString o;
+    o.reserve(640);
+    o += QLatin1Char('{');
+    appendField(o, "provider", r.key.provider.toString());
+    appendField(o, "version", r.key.version.toString());
+    appendField(o, "platform", r.key.platform.toString());
+    appendField(o, "layout", toString(r.layout));
+    appendField(o, "path", r.path);
+    o += QStringLiteral("\"size\": %1, ").arg(r.size);
+    appendField(o, "verdict", toString(r.detail.verdict));
+    appendField(o, "reason", r.detail.reason);
+    QStringList matched;
+    for (HashMatch m : r.detail.matched)
+        matched.append(toString(m));
+    appendField(o, "matched", matched);
+    QStringList contradicting;
+    for (const HashString &h : r.detail.contradicting)
+        contradicting.append(h.toString());
+    appendField(o, "contradicting", contradicting);
+    QStringList declared;
+    for (const HashString &h : r.declared)
+        declared.append(h.toString());
+    appendField(o, "declared", declared);
+    if (r.hashes) {
+        appendField(o, "h1", r.hashes->h1Extracted.toString());
+        if (r.hashes->kind == PackageHashes::Kind::Zip) {
+            appendField(o, "h1_zip", r.hashes->h1Zip.toString());
+            appendField(o, "zh", r.hashes->zh.toString());
+        }
+    }
     if (!r.error.isEmpty())
-        o[QStringLiteral("error")] = r.error;
+        appendField(o, "error", r.error);
+    o += QStringLiteral("\"from_cache\": %1}").arg(r.fromCache ? QStringLiteral("true") : QStringLiteral("false"));
     return o;
 }
 
@@ -135,10 +181,25 @@ void printTable(QTextStream &o, const Catalog &catalog, const VerifyReport &repo
         o << "Note: " << s.cacheWarning << '\n';
 }
 
+/// Resident memory in MiB (for the debug log of the phases).
+long rssMiB()
+{
+    QFile f(QStringLiteral("/proc/self/statm"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> parts = f.readAll().split(' ');
+    return parts.size() > 1 ? long(parts.at(1).toLongLong() * ::sysconf(_SC_PAGESIZE) / (1024 * 1024)) : -1;
+}
+
 } // namespace
+
+int runRemoteVerify(const QStringList &args); // app/cli/RemoteVerify.cpp
 
 int runVerify(const QStringList &args)
 {
+    for (const QString &arg : args.mid(1)) // a network mirror URL: app/cli/RemoteVerify.cpp
+        if (arg.startsWith(QLatin1StringView("https://")) || arg.startsWith(QLatin1StringView("http://")))
+            return runRemoteVerify(args);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Scan a filesystem mirror (packed and unpacked layouts), hash every archive and compare it with the hashes its "
@@ -180,7 +241,10 @@ int runVerify(const QStringList &args)
         err() << "provender verify: " << dir << ": not a directory\n";
         return ExitUsage;
     }
+    QElapsedTimer timer;
+    timer.start();
     Result<Catalog> scanned = scanFileSystemMirror(dir);
+    qCDebug(lcCli) << "scan:" << timer.restart() << "ms," << rssMiB() << "MiB resident";
     if (!scanned.ok()) {
         err() << "provender verify: cannot read the mirror " << dir << ": " << scanned.error().toString() << '\n';
         return ExitUsage;
@@ -196,20 +260,22 @@ int runVerify(const QStringList &args)
         };
     }
     const VerifyReport report = verifyCatalog(catalog, options, progress);
+    qCDebug(lcCli) << "verify:" << timer.restart() << "ms," << rssMiB() << "MiB resident";
     if (showProgress)
         err() << "\r              \r" << Qt::flush;
 
     if (json) {
-        QJsonObject root;
-        root[QStringLiteral("root")] = catalog.root;
-        QJsonArray archives;
-        for (const ArchiveResult &r : report.results)
-            archives.append(toJson(r));
-        root[QStringLiteral("archives")] = archives;
+        // QJsonDocument's indentation (4 spaces), archives one per line, written as they go.
+        QTextStream &o = out();
+        QString root;
+        appendJsonString(root, catalog.root);
+        o << "{\n    \"root\": " << root << ",\n    \"archives\": [";
+        for (qsizetype i = 0; i < report.results.size(); ++i)
+            o << (i == 0 ? "\n        " : ",\n        ") << archiveJson(report.results.at(i));
+        o << (report.results.isEmpty() ? "],\n" : "\n    ],\n");
         QJsonArray anomalies;
         for (const Anomaly &a : catalog.anomalies)
             anomalies.append(toJson(a));
-        root[QStringLiteral("anomalies")] = anomalies;
         QJsonObject summary;
         for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error,
                           Verdict::Pending})
@@ -219,11 +285,15 @@ int runVerify(const QStringList &args)
         summary[QStringLiteral("cache_hits")] = report.summary.cacheHits;
         if (!report.summary.cacheWarning.isEmpty())
             summary[QStringLiteral("cache_warning")] = report.summary.cacheWarning;
-        root[QStringLiteral("summary")] = summary;
-        out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
+        QJsonObject rest;
+        rest[QStringLiteral("anomalies")] = anomalies;
+        rest[QStringLiteral("summary")] = summary;
+        const QByteArray restText = QJsonDocument(rest).toJson(QJsonDocument::Indented);
+        o << QString::fromUtf8(restText.mid(restText.indexOf('\n') + 1)); // the rest of the object, after its "{"
     } else {
         printTable(out(), catalog, report);
     }
+    qCDebug(lcCli) << "output:" << timer.restart() << "ms";
     return report.summary.hasFindings() ? ExitFindings : ExitOk;
 }
 

@@ -3,6 +3,7 @@
 #include "model/core/Logging.h"
 
 #include <QCryptographicHash>
+#include <QDataStream>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -24,8 +25,8 @@ namespace provender {
 namespace {
 
 // Bump when the table layout or the meaning of a stored hash changes: older files are recreated.
-// Text columns may be NULL: QtSql binds an empty QString as NULL; NULL reads back as "".
-constexpr int kSchemaVersion = 2;
+// fingerprint is NULL for files (QtSql binds an empty QByteArray as NULL).
+constexpr int kSchemaVersion = 3;
 
 std::atomic<quint64> g_connectionCounter{0};
 
@@ -37,16 +38,6 @@ qint64 mtimeNsOf(const struct stat &st)
 QString errnoText(int e)
 {
     return QString::fromLocal8Bit(std::strerror(e));
-}
-
-QString joinNames(const QStringList &names)
-{
-    return names.join(QLatin1Char('\n'));
-}
-
-QStringList splitNames(const QString &text)
-{
-    return text.isEmpty() ? QStringList() : text.split(QLatin1Char('\n'));
 }
 
 std::optional<HashString> hashFromText(const QString &text)
@@ -215,14 +206,7 @@ bool HashCache::checkAndPrepareSchema()
                 " inode INTEGER NOT NULL,"
                 " fingerprint BLOB,"
                 " kind INTEGER NOT NULL,"
-                " zh TEXT,"
-                " h1_zip TEXT,"
-                " h1_extracted TEXT,"
-                " flags INTEGER NOT NULL,"
-                " unsafe_names TEXT,"
-                " file_size INTEGER NOT NULL,"
-                " content_bytes INTEGER NOT NULL,"
-                " entry_count INTEGER NOT NULL"
+                " hashes BLOB NOT NULL" // encodeHashes(): one value to read instead of nine
                 ") WITHOUT ROWID")))
             return false;
         if (!execOrWarn(QStringLiteral("PRAGMA user_version=%1").arg(kSchemaVersion)))
@@ -233,6 +217,7 @@ bool HashCache::checkAndPrepareSchema()
 
 void HashCache::closeConnection()
 {
+    m_lookup.reset();
     if (m_connectionName.isEmpty())
         return;
     {
@@ -246,6 +231,7 @@ void HashCache::closeConnection()
 
 void HashCache::disable(const QString &why)
 {
+    m_lookup.reset();
     m_open = false;
     m_warning = why;
     m_pending.clear();
@@ -256,10 +242,45 @@ void HashCache::disable(const QString &why)
 
 namespace {
 
-constexpr QLatin1StringView kColumns("size, mtime_ns, inode, fingerprint, kind, zh, h1_zip, h1_extracted, flags,"
-                                     " unsafe_names, file_size, content_bytes, entry_count");
+constexpr QLatin1StringView kColumns("size, mtime_ns, inode, fingerprint, kind, hashes");
 
-// Reads the columns of kColumns starting at `first`; nullopt when a stored hash does not parse.
+QByteArray encodeHashes(const PackageHashes &h)
+{
+    QByteArray out;
+    QDataStream s(&out, QIODevice::WriteOnly);
+    s.setVersion(QDataStream::Qt_6_4);
+    s << quint8(h.hasDirectoryEntries ? 1 : 0) << qint64(h.fileSize) << qint64(h.contentBytes) << qint32(h.entryCount)
+      << h.zh.toString() << h.h1Zip.toString() << h.h1Extracted.toString() << h.unsafeNames;
+    return out;
+}
+
+bool decodeHashes(const QByteArray &bytes, PackageHashes &h)
+{
+    QDataStream s(bytes);
+    s.setVersion(QDataStream::Qt_6_4);
+    quint8 flags = 0;
+    qint64 fileSize = 0, contentBytes = 0;
+    qint32 entries = 0;
+    QString zh, h1Zip, h1Extracted;
+    s >> flags >> fileSize >> contentBytes >> entries >> zh >> h1Zip >> h1Extracted >> h.unsafeNames;
+    if (s.status() != QDataStream::Ok)
+        return false;
+    const auto z = hashFromText(zh);
+    const auto hz = hashFromText(h1Zip);
+    const auto he = hashFromText(h1Extracted);
+    if (!z || !hz || !he)
+        return false;
+    h.zh = *z;
+    h.h1Zip = *hz;
+    h.h1Extracted = *he;
+    h.hasDirectoryEntries = (flags & 1) != 0;
+    h.fileSize = fileSize;
+    h.contentBytes = contentBytes;
+    h.entryCount = entries;
+    return true;
+}
+
+// Reads the columns of kColumns starting at `first`; false when the stored value does not decode.
 template<typename Row>
 bool readRow(const QSqlQuery &q, int first, Row &row)
 {
@@ -269,20 +290,7 @@ bool readRow(const QSqlQuery &q, int first, Row &row)
     row.stamp.fingerprint = q.value(first + 3).toByteArray();
     row.stamp.isDirectory = q.value(first + 4).toInt() == int(PackageHashes::Kind::Directory);
     row.hashes.kind = row.stamp.isDirectory ? PackageHashes::Kind::Directory : PackageHashes::Kind::Zip;
-    const auto zh = hashFromText(q.value(first + 5).toString());
-    const auto h1z = hashFromText(q.value(first + 6).toString());
-    const auto h1e = hashFromText(q.value(first + 7).toString());
-    if (!zh || !h1z || !h1e)
-        return false;
-    row.hashes.zh = *zh;
-    row.hashes.h1Zip = *h1z;
-    row.hashes.h1Extracted = *h1e;
-    row.hashes.hasDirectoryEntries = (q.value(first + 8).toInt() & 1) != 0;
-    row.hashes.unsafeNames = splitNames(q.value(first + 9).toString());
-    row.hashes.fileSize = q.value(first + 10).toLongLong();
-    row.hashes.contentBytes = q.value(first + 11).toLongLong();
-    row.hashes.entryCount = q.value(first + 12).toInt();
-    return true;
+    return decodeHashes(q.value(first + 5).toByteArray(), row.hashes);
 }
 
 } // namespace
@@ -305,11 +313,23 @@ void HashCache::preload(const QString &pathPrefix)
     while (q.next()) {
         Row row;
         if (readRow(q, 1, row))
-            m_preloaded.insert(q.value(0).toString(), std::move(row));
+            m_preloaded.insert(pathKey(q.value(0).toString()), std::move(row));
     }
     m_hasPreload = true;
     m_preloadPrefix = pathPrefix;
     qCDebug(lcVerify) << "hash cache preloaded" << m_preloaded.size() << "rows under" << pathPrefix;
+}
+
+HashCache::PathKey HashCache::pathKey(const QString &path)
+{
+    return {qHash(path, size_t(0x9e3779b97f4a7c15ULL)), qHash(path, size_t(0xc2b2ae3d27d4eb4fULL))};
+}
+
+void HashCache::dropPreload()
+{
+    m_preloaded = {};
+    m_hasPreload = false;
+    m_preloadPrefix.clear();
 }
 
 std::optional<PackageHashes> HashCache::lookup(const QString &absolutePath, const FileStamp &stamp)
@@ -317,22 +337,30 @@ std::optional<PackageHashes> HashCache::lookup(const QString &absolutePath, cons
     if (!m_open)
         return std::nullopt;
     if (m_hasPreload && absolutePath.startsWith(m_preloadPrefix)) {
-        const auto it = m_preloaded.constFind(absolutePath);
+        const auto it = m_preloaded.constFind(pathKey(absolutePath));
         if (it == m_preloaded.constEnd() || !(it->stamp == stamp))
             return std::nullopt;
         return it->hashes;
     }
-    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
-    q.prepare(QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM hashes WHERE path = ?"));
-    q.addBindValue(absolutePath);
+    if (!m_lookup) {
+        m_lookup = std::make_unique<QSqlQuery>(QSqlDatabase::database(m_connectionName, false));
+        m_lookup->setForwardOnly(true);
+        if (!m_lookup->prepare(QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM hashes WHERE path = ?"))) {
+            qCWarning(lcVerify) << "hash cache lookup failed:" << m_lookup->lastError().text();
+            m_lookup.reset();
+            return std::nullopt;
+        }
+    }
+    QSqlQuery &q = *m_lookup;
+    q.bindValue(0, absolutePath);
     if (!q.exec()) {
         qCWarning(lcVerify) << "hash cache lookup failed:" << q.lastError().text();
         return std::nullopt;
     }
-    if (!q.next())
-        return std::nullopt;
     Row row;
-    if (!readRow(q, 0, row) || !(row.stamp == stamp))
+    const bool hit = q.next() && readRow(q, 0, row) && row.stamp == stamp;
+    q.finish();
+    if (!hit)
         return std::nullopt;
     return row.hashes;
 }
@@ -361,25 +389,17 @@ bool HashCache::flush()
     {
         QSqlQuery q(db);
         ok = q.prepare(QStringLiteral("INSERT OR REPLACE INTO hashes (path, ") + kColumns
-                       + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                       + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?)"));
         for (const Pending &p : std::as_const(m_pending)) {
             if (!ok)
                 break;
-            const PackageHashes &h = p.row.hashes;
             q.bindValue(0, p.path);
             q.bindValue(1, p.row.stamp.size);
             q.bindValue(2, p.row.stamp.mtimeNs);
             q.bindValue(3, qint64(p.row.stamp.inode));
             q.bindValue(4, p.row.stamp.fingerprint); // NULL for files
-            q.bindValue(5, int(h.kind));
-            q.bindValue(6, h.zh.toString());
-            q.bindValue(7, h.h1Zip.toString());
-            q.bindValue(8, h.h1Extracted.toString());
-            q.bindValue(9, h.hasDirectoryEntries ? 1 : 0);
-            q.bindValue(10, joinNames(h.unsafeNames));
-            q.bindValue(11, h.fileSize);
-            q.bindValue(12, h.contentBytes);
-            q.bindValue(13, h.entryCount);
+            q.bindValue(5, int(p.row.hashes.kind));
+            q.bindValue(6, encodeHashes(p.row.hashes));
             ok = q.exec();
             if (!ok)
                 m_warning = q.lastError().text();
@@ -393,7 +413,7 @@ bool HashCache::flush()
     }
     for (const Pending &p : std::as_const(m_pending))
         if (m_hasPreload && p.path.startsWith(m_preloadPrefix))
-            m_preloaded.insert(p.path, p.row);
+            m_preloaded.insert(pathKey(p.path), p.row);
     m_pending.clear();
     return true;
 }

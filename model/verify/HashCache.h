@@ -19,7 +19,10 @@
 #include <QHash>
 #include <QString>
 
+#include <memory>
 #include <optional>
+
+class QSqlQuery;
 
 namespace provender {
 
@@ -62,6 +65,9 @@ public:
     /// archives under one mirror costs one range scan instead of a query each.
     void preload(const QString &pathPrefix);
 
+    /// Forget the preloaded rows (lookups query the database again); frees their memory.
+    void dropPreload();
+
     /// The cached hashes of `absolutePath` if its row's stamp equals `stamp`.
     std::optional<PackageHashes> lookup(const QString &absolutePath, const FileStamp &stamp);
 
@@ -89,7 +95,12 @@ private:
     QString m_connectionName;
     QString m_warning;
     bool m_open = false;
-    QHash<QString, Row> m_preloaded;
+    std::unique_ptr<QSqlQuery> m_lookup; ///< prepared once, reused by lookup()
+    /// Preloaded rows keyed by a 128-bit hash of the path (two independent 64-bit hashes), not
+    /// by the path itself: 100,000 paths would cost tens of MiB.
+    using PathKey = std::pair<size_t, size_t>;
+    static PathKey pathKey(const QString &path);
+    QHash<PathKey, Row> m_preloaded;
     bool m_hasPreload = false;
     QString m_preloadPrefix;
     struct Pending

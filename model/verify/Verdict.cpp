@@ -1,5 +1,7 @@
 #include "model/verify/Verdict.h"
 
+#include <QHash>
+
 namespace provender {
 
 namespace {
@@ -43,10 +45,23 @@ void addUnique(QList<HashMatch> &into, const QList<HashMatch> &from)
 
 QString describeMatches(const QList<HashMatch> &matched)
 {
+    // Few distinct texts, many archives: share one string per combination (implicit sharing).
+    thread_local QHash<quint32, QString> memo;
+    quint32 key = quint32(matched.size());
+    for (HashMatch m : matched)
+        key = key * 4 + quint32(m) + 1;
+    if (matched.size() <= 8) {
+        const auto it = memo.constFind(key);
+        if (it != memo.constEnd())
+            return *it;
+    }
     QStringList parts;
     for (HashMatch m : matched)
         parts.append(toString(m));
-    return QStringLiteral("matched ") + parts.join(QStringLiteral(", "));
+    const QString text = QStringLiteral("matched ") + parts.join(QStringLiteral(", "));
+    if (matched.size() <= 8)
+        memo.insert(key, text);
+    return text;
 }
 
 } // namespace

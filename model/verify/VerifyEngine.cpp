@@ -75,8 +75,7 @@ struct Sink
 
 struct WorkItem
 {
-    int index = 0;
-    ArchiveResult result;               ///< initial result, completed by the run
+    int index = 0;                      ///< into the results list
     const QList<HashString> *lock = nullptr; ///< extra expected hashes of its provider version
     FileStamp stamp;                    ///< stamp taken before hashing (cache on)
     bool stamped = false;
@@ -116,12 +115,12 @@ void completeWithError(ArchiveResult &r, const QString &message)
 }
 
 /// Longest directory prefix (ending in '/') shared by every path; "" when none.
-QString commonDirectoryPrefix(const QList<WorkItem> &items)
+QString commonDirectoryPrefix(const QList<ArchiveResult> &results)
 {
     QString prefix;
     bool first = true;
-    for (const WorkItem &w : items) {
-        const QString &p = w.result.path;
+    for (const ArchiveResult &r : results) {
+        const QString &p = r.path;
         if (p.isEmpty())
             continue;
         if (first) {
@@ -137,28 +136,35 @@ QString commonDirectoryPrefix(const QList<WorkItem> &items)
     return prefix;
 }
 
+/// Fills `results` (one per archive, catalog order) and returns the summary. `sink.batch`, when
+/// set, receives copies of the results as they are decided.
 VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &options,
-                              const std::atomic<bool> *externalCancel, const Sink &sink)
+                              const std::atomic<bool> *externalCancel, const Sink &sink, QList<ArchiveResult> &results)
 {
     VerifySummary summary;
+    QElapsedTimer phase;
+    phase.start();
     std::atomic<bool> stop{false};
     auto cancelled = [&] { return stop.load(std::memory_order_relaxed) || (externalCancel && externalCancel->load()); };
 
     // 1. One work item per archive of the catalog, in catalog order.
     QList<WorkItem> items;
+    results.clear();
     items.reserve(catalog.archiveCount());
+    results.reserve(catalog.archiveCount());
     qint64 totalBytes = 0;
     forEachArchive(catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
         const auto lockIt = options.expected.constFind(ProviderVersionKey{p.address, v.version});
         WorkItem w;
         w.index = int(items.size());
-        w.result = initialResult(p.address, v.version, a);
+        results.append(initialResult(p.address, v.version, a));
         w.lock = lockIt == options.expected.constEnd() ? nullptr : &lockIt.value();
         if (a.present && a.size > 0)
             totalBytes += a.size;
         items.append(std::move(w));
     });
     summary.archives = int(items.size());
+    qCDebug(lcVerify) << "work items:" << phase.restart() << "ms";
 
     std::atomic<qint64> bytesDone{0};
     QList<IndexedResult> batch;
@@ -177,7 +183,7 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
     };
     auto deliver = [&](int index, bool force) {
         if (index >= 0) {
-            const ArchiveResult &r = items.at(index).result;
+            const ArchiveResult &r = results.at(index);
             ++summary.counts[size_t(r.detail.verdict)];
             if (sink.batch)
                 batch.append({index, r});
@@ -196,33 +202,34 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         summary.cacheWarning = opened->warning();
         if (ok)
             cache = std::move(opened);
-        if (cache && items.size() > 64)
-            cache->preload(commonDirectoryPrefix(items));
+        if (cache && items.size() > 64 && qEnvironmentVariableIsEmpty("PROVENDER_NO_PRELOAD"))
+            cache->preload(commonDirectoryPrefix(results));
+        qCDebug(lcVerify) << "cache open + preload:" << phase.restart() << "ms";
     }
 
     for (WorkItem &w : items)
-        if (w.result.detail.verdict == Verdict::Missing)
+        if (results[w.index].detail.verdict == Verdict::Missing)
             deliver(w.index, false);
     QList<int> toHash;
     for (WorkItem &w : items) {
         if (cancelled())
             break;
-        if (w.result.detail.verdict == Verdict::Missing)
+        if (results[w.index].detail.verdict == Verdict::Missing)
             continue;
         if (cache) {
-            Result<FileStamp> stamp = stampOf(w.result.path);
+            Result<FileStamp> stamp = stampOf(results[w.index].path);
             if (!stamp.ok()) {
-                completeWithError(w.result, stamp.error().message);
-                bytesDone += std::max<qint64>(0, w.result.size);
+                completeWithError(results[w.index], stamp.error().message);
+                bytesDone += std::max<qint64>(0, results[w.index].size);
                 deliver(w.index, false);
                 continue;
             }
             w.stamp = stamp.value();
             w.stamped = true;
-            if (std::optional<PackageHashes> hit = cache->lookup(w.result.path, w.stamp)) {
-                completeWithHashes(w.result, *hit, w.lock, true);
+            if (std::optional<PackageHashes> hit = cache->lookup(results[w.index].path, w.stamp)) {
+                completeWithHashes(results[w.index], *hit, w.lock, true);
                 ++summary.cacheHits;
-                bytesDone += std::max<qint64>(0, w.result.size);
+                bytesDone += std::max<qint64>(0, results[w.index].size);
                 deliver(w.index, false);
                 reportProgress(false);
                 continue;
@@ -230,8 +237,11 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         }
         toHash.append(w.index);
     }
+    if (cache)
+        cache->dropPreload(); // every lookup is done
     reportProgress(true);
     deliver(-1, true);
+    qCDebug(lcVerify) << "stat + cache lookups:" << phase.restart() << "ms;" << toHash.size() << "to hash";
 
     // 3. Hash the rest on a private pool; workers only compute values and queue them.
     std::mutex mutex;
@@ -242,8 +252,8 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
     if (!cancelled()) {
         for (int index : std::as_const(toHash)) {
             const WorkItem &w = items.at(index);
-            const QString path = w.result.path;
-            const qint64 size = std::max<qint64>(0, w.result.size);
+            const QString path = results.at(index).path;
+            const qint64 size = std::max<qint64>(0, results[w.index].size);
             const bool checkStamp = w.stamped;
             const FileStamp before = w.stamp;
             pool.start([&, index, path, size, checkStamp, before] {
@@ -282,17 +292,17 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
     auto handle = [&](Done &d) {
         WorkItem &w = items[d.item];
         if (d.hashes.ok()) {
-            completeWithHashes(w.result, d.hashes.value(), w.lock, false);
+            completeWithHashes(results[w.index], d.hashes.value(), w.lock, false);
             ++summary.hashed;
-            summary.bytesHashed += std::max<qint64>(0, w.result.size);
+            summary.bytesHashed += std::max<qint64>(0, results[w.index].size);
             if (cache && d.stableStamp)
-                cache->store(w.result.path, d.stamp, d.hashes.value());
+                cache->store(results[w.index].path, d.stamp, d.hashes.value());
             deliver(d.item, false);
         } else if (d.hashes.error().code == ErrorCode::Cancelled) {
-            w.result.detail.reason = QStringLiteral("cancelled before it was hashed");
+            results[w.index].detail.reason = QStringLiteral("cancelled before it was hashed");
             ++summary.counts[size_t(Verdict::Pending)];
         } else {
-            completeWithError(w.result, d.hashes.error().message);
+            completeWithError(results[w.index], d.hashes.error().message);
             ++summary.hashed;
             deliver(d.item, false);
         }
@@ -331,6 +341,7 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
             decided += summary.counts[i];
         summary.counts[size_t(Verdict::Pending)] += summary.archives - decided;
     }
+    qCDebug(lcVerify) << "hashing:" << phase.restart() << "ms";
     if (cache) {
         cache->flush();
         if (summary.cacheWarning.isEmpty())
@@ -338,6 +349,7 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
     }
     reportProgress(true);
     deliver(-1, true);
+    qCDebug(lcVerify) << "cache flush:" << phase.restart() << "ms";
     qCDebug(lcVerify) << "verified" << summary.archives << "archives:" << summary.hashed << "hashed,"
                       << summary.cacheHits << "from cache" << (summary.cancelled ? "(cancelled)" : "");
     return summary;
@@ -349,16 +361,9 @@ VerifyReport verifyCatalog(const Catalog &catalog, const VerifyOptions &options,
                            const std::atomic<bool> *cancel)
 {
     VerifyReport report;
-    forEachArchive(catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
-        report.results.append(initialResult(p.address, v.version, a));
-    });
-    Sink sink;
-    sink.batch = [&](QList<IndexedResult> &&batch) {
-        for (IndexedResult &r : batch)
-            report.results[r.index] = std::move(r.result);
-    };
+    Sink sink; // no batches: the results are filled in place
     sink.progress = progress;
-    report.summary = runVerification(catalog, options, cancel, sink);
+    report.summary = runVerification(catalog, options, cancel, sink, report.results);
     return report;
 }
 
@@ -433,7 +438,8 @@ quint64 VerifyEngine::start(const Catalog &catalog, const VerifyOptions &options
                 },
                 Qt::QueuedConnection);
         };
-        const VerifySummary summary = runVerification(r->catalog, r->options, &r->cancel, sink);
+        QList<ArchiveResult> results;
+        const VerifySummary summary = runVerification(r->catalog, r->options, &r->cancel, sink, results);
         QMetaObject::invokeMethod(
             this,
             [this, gen, summary] {
