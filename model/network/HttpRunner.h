@@ -1,0 +1,138 @@
+#pragma once
+// The HTTP engine shared by the mirror client and the archive verifier: a queue of GET jobs run
+// with a bounded number in flight on one QNetworkAccessManager, in a local event loop (callable
+// from the main thread or a worker thread). Redirects are followed here (not by Qt) so that the
+// hop limit, the "never less safe" rule and the Authorization header rule are ours:
+//   - at most `maxRedirects` hops, then "too many redirects";
+//   - https -> http refused; http only to a loopback host and only when allowed;
+//   - Authorization kept only while the host is the original one or a subdomain of it (Go's rule).
+// TLS peer verification is always on; extra CAs are added to the system ones. An inactivity
+// timeout (QNetworkRequest::setTransferTimeout plus a backstop timer) ends stalled requests.
+
+#include "model/core/Result.h"
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QString>
+#include <QUrl>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+class QTimer;
+class QEventLoop;
+
+namespace provender {
+
+struct HttpSettings
+{
+    int maxParallel = 4;
+    int timeoutMs = 10000;          ///< inactivity timeout per request
+    int maxRedirects = 5;
+    bool allowHttpLoopback = false; ///< http:// only to 127.0.0.0/8, ::1, localhost
+    QList<QSslCertificate> caCertificates; ///< trusted in addition to the system CAs
+    QByteArray userAgent;
+    QByteArray terraformVersion;    ///< X-Terraform-Version ("" = not sent)
+};
+
+/// One line of the per-request log (for diagnosing a mirror). Never holds a token.
+struct RequestLogEntry
+{
+    QString method = QStringLiteral("GET");
+    QUrl url;
+    int status = 0;          ///< 0: no HTTP response
+    qint64 bytes = 0;        ///< body bytes received
+    qint64 elapsedMs = 0;
+    bool authorization = false; ///< an Authorization header was sent
+    QString error;           ///< "" when the exchange completed
+};
+
+struct HttpOutcome
+{
+    enum class Failure { None, Network, Timeout, Tls, TooLarge, Redirect, Cancelled, Sink };
+    Failure failure = Failure::None;
+    QString errorText;       ///< for failures: what went wrong (TLS errors listed)
+    QUrl finalUrl;           ///< after redirects
+    int status = 0;
+    QByteArray reason;       ///< HTTP reason phrase
+    QByteArray contentType;
+    QByteArray retryAfter;
+    QByteArray body;         ///< only when the job collects the body (collectBody)
+    qint64 bytes = 0;
+    qint64 contentLength = -1; ///< Content-Length of a 200 (-1 = not given)
+
+    bool ok() const { return failure == Failure::None && status == 200; }
+    /// "404 Not Found"
+    QString statusLine() const;
+};
+
+struct HttpJob
+{
+    QUrl url;
+    QByteArray authorization;  ///< "Bearer ..." or "" (kept only across same-host/subdomain redirects)
+    bool collectBody = false;  ///< keep the body of a 200 in HttpOutcome::body ...
+    qint64 maxBodyBytes = -1;  ///< ... up to this many bytes (-1 = unlimited), checked while reading
+    /// Receives the body of a 200 as it arrives; return false to abort (Failure::Sink).
+    std::function<bool(const char *data, qint64 size)> onData;
+    /// Called once a 200 response's headers are in (before any data), e.g. to (re)open a sink.
+    std::function<void(const HttpOutcome &headers)> onStart;
+    std::function<void(HttpOutcome &&outcome)> onDone;
+};
+
+/// Whether `url` may be requested: https, or http to loopback when allowed.
+bool httpUrlAllowed(const QUrl &url, bool allowHttpLoopback, QString *why = nullptr);
+bool isLoopbackHost(const QString &host);
+
+class HttpRunner : public QObject
+{
+    Q_OBJECT
+public:
+    explicit HttpRunner(HttpSettings settings, QObject *parent = nullptr);
+    ~HttpRunner() override;
+
+    void enqueue(HttpJob job);
+    /// Run the event loop until no job is queued or in flight (callbacks may enqueue more, or
+    /// schedule some with `schedule`). `cancel` is polled; on cancel every job ends as Cancelled.
+    void run(const std::atomic<bool> *cancel = nullptr);
+    /// Enqueue `job` after `delayMs` (retries with backoff); run() waits for it.
+    void schedule(HttpJob job, int delayMs);
+    /// Keeps run() going while outside work (hashing) is pending; call done() when it ends.
+    void holdOpen() { ++m_external; }
+    void releaseHold();
+    bool isCancelled() const { return m_cancelled; }
+
+    const QList<RequestLogEntry> &log() const { return m_log; }
+    QNetworkAccessManager *manager() const { return m_nam; }
+
+private:
+    struct Active;
+    HttpSettings m_settings;
+    QSslConfiguration m_ssl;
+    QNetworkAccessManager *m_nam = nullptr;
+    QList<HttpJob> m_queue;
+    QList<std::shared_ptr<Active>> m_active;
+    QList<RequestLogEntry> m_log;
+    int m_scheduled = 0;
+    int m_external = 0;
+    bool m_cancelled = false;
+    QEventLoop *m_loop = nullptr;
+
+    void pump();
+    void startRequest(const std::shared_ptr<Active> &a);
+    void onReadyRead(const std::shared_ptr<Active> &a);
+    void onFinished(const std::shared_ptr<Active> &a);
+    void finish(const std::shared_ptr<Active> &a, HttpOutcome::Failure failure, const QString &text);
+    void abortReply(const std::shared_ptr<Active> &a, HttpOutcome::Failure failure, const QString &text);
+    void maybeQuit();
+};
+
+} // namespace provender

@@ -1,0 +1,289 @@
+#include "model/network/NetworkMirror.h"
+
+#include "model/mirror/MirrorIndex.h"
+
+#include <QCoreApplication>
+#include <QLoggingCategory>
+
+#include <map>
+
+Q_LOGGING_CATEGORY(lcNetwork, "provender.network")
+
+namespace provender {
+
+Result<QUrl> parseMirrorBaseUrl(const QString &text, bool allowHttpLoopback, QString *warning)
+{
+    const QUrl url(text.trimmed(), QUrl::StrictMode);
+    if (!url.isValid() || url.scheme().isEmpty())
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("Invalid URL for provider installation source: \"%1\" is not a valid URL").arg(text));
+    QString why;
+    if (!httpUrlAllowed(url, allowHttpLoopback, &why))
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("Cannot use \"%1\" as a URL for a network provider mirror: %2.").arg(text, why));
+    if (warning && !url.path().endsWith(QLatin1Char('/')))
+        *warning = QStringLiteral("the mirror URL does not end with '/': like tofu, its last path segment \"%1\" is replaced "
+                                  "when documents are requested")
+                       .arg(url.fileName());
+    return url;
+}
+
+QUrl mirrorDocumentUrl(const QUrl &base, const ProviderAddress &provider, const QString &fileName)
+{
+    // path.Join(host, ns, type, file), each segment UTF-8 percent-encoded (`+` kept as in Go).
+    QByteArray rel;
+    for (const QString &segment : {provider.hostname(), provider.ns(), provider.type(), fileName}) {
+        if (!rel.isEmpty())
+            rel += '/';
+        rel += QUrl::toPercentEncoding(segment, "+:@!$&'()*,;=");
+    }
+    const QUrl reference = QUrl::fromEncoded(rel, QUrl::StrictMode);
+    if (!reference.isValid() || !reference.scheme().isEmpty())
+        return {}; // `example.com:8443/...` parses with a scheme: tofu's request fails the same way
+    return base.resolved(reference);
+}
+
+QString mirrorCredentialsHost(const QUrl &base)
+{
+    const QString host = base.host(QUrl::FullyEncoded).toLower();
+    const int port = base.port();
+    const QString withPort = port > 0 && port != 443 ? QStringLiteral("%1:%2").arg(host).arg(port) : host;
+    const Result<QString> n = ProviderAddress::normalizeHostname(ProviderAddress::hostnameForDisplay(withPort));
+    return n.ok() ? n.value() : withPort;
+}
+
+namespace {
+
+QString contentTypeProblem(const QByteArray &contentType)
+{
+    QByteArray media = contentType;
+    const qsizetype semi = media.indexOf(';');
+    if (semi >= 0)
+        media.truncate(semi);
+    media = media.trimmed().toLower();
+    if (media.isEmpty())
+        return QStringLiteral("response has invalid Content-Type: mime: no media type");
+    if (media != "application/json")
+        return QStringLiteral("response has invalid Content-Type: must be application/json");
+    return {};
+}
+
+QString hostOf(const QUrl &url)
+{
+    return url.port() > 0 ? QStringLiteral("%1:%2").arg(url.host()).arg(url.port()) : url.host();
+}
+
+} // namespace
+
+QString mirrorRequestError(const HttpOutcome &o, bool versionDocument, const ProviderAddress &provider, const Version &version)
+{
+    using F = HttpOutcome::Failure;
+    switch (o.failure) {
+    case F::None:
+        break;
+    case F::TooLarge:
+        return QStringLiteral("response rejected: %1").arg(o.errorText);
+    case F::Cancelled:
+        return QStringLiteral("cancelled");
+    default:
+        return QStringLiteral("request failed: %1").arg(o.errorText);
+    }
+    const int s = o.status;
+    if (s == 200)
+        return contentTypeProblem(o.contentType);
+    if (s == 404)
+        return versionDocument ? QStringLiteral("provider mirror does not have archive index for previously-reported %1 version %2")
+                                     .arg(provider.toString(), version.toString())
+                               : QStringLiteral("provider %1 was not found in any of the search locations").arg(provider.toString());
+    if (s == 401 || s == 403)
+        return QStringLiteral("host %1 rejected the given authentication credentials").arg(hostOf(o.finalUrl));
+    if (s == 429 || (s >= 500 && s != 501))
+        return QStringLiteral("request failed: %1 returned from %2").arg(o.statusLine(), o.finalUrl.toDisplayString());
+    return QStringLiteral("server returned unsuccessful status %1").arg(s);
+}
+
+namespace {
+
+struct ProviderState
+{
+    Provider provider;
+    std::map<Version, ProviderVersion> versions;
+};
+
+AnomalyKind anomalyKindFor(MirrorIndexIssue::Kind k)
+{
+    switch (k) {
+    case MirrorIndexIssue::Kind::InvalidVersionKey:
+    case MirrorIndexIssue::Kind::InvalidPlatformKey:
+        return AnomalyKind::UnparseableName;
+    default:
+        return AnomalyKind::MalformedJson;
+    }
+}
+
+} // namespace
+
+Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<ProviderAddress> &providers,
+                                           const NetworkMirrorOptions &options, const std::atomic<bool> *cancel)
+{
+    QString warning;
+    Result<QUrl> parsed = parseMirrorBaseUrl(baseUrl, options.http.allowHttpLoopback, &warning);
+    if (!parsed.ok())
+        return parsed.error();
+    const QUrl base = parsed.value();
+    if (!warning.isEmpty())
+        qCWarning(lcNetwork).noquote() << baseUrl << warning;
+
+    NetworkCatalog result;
+    Catalog &catalog = result.catalog;
+    catalog.sourceKind = Catalog::SourceKind::Network;
+    catalog.root = baseUrl;
+
+    HttpSettings settings = options.http;
+    if (settings.userAgent.isEmpty())
+        settings.userAgent = "Provender/" + QCoreApplication::applicationVersion().toUtf8();
+    HttpRunner runner(settings);
+
+    const QString credentialHost = mirrorCredentialsHost(base);
+    QByteArray authorization;
+    if (options.credential && !options.credential->token.isEmpty()) {
+        if (options.credential->host == credentialHost)
+            authorization = "Bearer " + options.credential->token.toUtf8();
+        else
+            qCWarning(lcNetwork) << "credential for" << options.credential->host << "not used for mirror host" << credentialHost;
+    }
+
+    std::map<QString, ProviderState> states; // by address string: deterministic order
+    auto wrap = [&base](const ProviderAddress &p, const QString &message) {
+        return QStringLiteral("failed to query provider mirror %1 for %2: %3").arg(base.toString(), p.toString(), message);
+    };
+    auto addAnomaly = [&catalog](AnomalyKind kind, const QString &path, const QString &message, Location location = {}) {
+        catalog.anomalies.append(Anomaly{kind, path, message, location});
+    };
+
+    for (const ProviderAddress &provider : providers) {
+        if (states.count(provider.toString()))
+            continue;
+        const QUrl indexUrl = mirrorDocumentUrl(base, provider, QStringLiteral("index.json"));
+        if (!indexUrl.isValid()) {
+            addAnomaly(AnomalyKind::InvalidAddress, provider.toString(),
+                       wrap(provider, QStringLiteral("a provider host with a port cannot be served by a network mirror")));
+            continue;
+        }
+        ProviderState &state = states[provider.toString()];
+        state.provider.address = provider;
+        state.provider.directory = indexUrl.adjusted(QUrl::RemoveFilename).toString();
+
+        HttpJob job;
+        job.url = indexUrl;
+        job.authorization = authorization;
+        job.collectBody = true;
+        job.maxBodyBytes = options.maxJsonBytes;
+        job.onDone = [&, provider](HttpOutcome &&o) {
+            ProviderState &st = states[provider.toString()];
+            const QString url = o.finalUrl.toString();
+            if (!o.ok() || !contentTypeProblem(o.contentType).isEmpty()) {
+                if (o.failure == HttpOutcome::Failure::None && o.status == 404) {
+                    result.absent.append(provider);
+                    addAnomaly(AnomalyKind::UnreadableEntry, url, mirrorRequestError(o, false, provider));
+                } else if (o.failure != HttpOutcome::Failure::Cancelled) {
+                    addAnomaly(AnomalyKind::UnreadableEntry, url, wrap(provider, mirrorRequestError(o, false, provider)));
+                }
+                return;
+            }
+            Result<MirrorIndexDocument> doc = parseIndexJson(o.body, url);
+            if (!doc.ok()) {
+                addAnomaly(AnomalyKind::MalformedJson, url,
+                           wrap(provider, QStringLiteral("invalid response content from mirror server: %1").arg(doc.error().message)),
+                           doc.error().location);
+                return;
+            }
+            st.provider.hasIndex = true;
+            for (const MirrorIndexIssue &issue : doc.value().issues)
+                addAnomaly(anomalyKindFor(issue.kind), url, issue.message, issue.location);
+            QList<Version> wanted = doc.value().versions;
+            const auto only = options.onlyVersions.constFind(provider);
+            if (only != options.onlyVersions.constEnd()) {
+                wanted.clear();
+                for (const Version &v : *only) {
+                    if (doc.value().versions.contains(v))
+                        wanted.append(v);
+                    else
+                        addAnomaly(AnomalyKind::IndexListsAbsentVersion, url,
+                                   QStringLiteral("index.json does not list version %1 of %2 (no available releases match)")
+                                       .arg(v.toString(), provider.toString()));
+                }
+            }
+            for (const Version &version : std::as_const(wanted)) {
+                ProviderVersion &pv = st.versions[version];
+                pv.version = version;
+                pv.listedInIndex = true;
+                HttpJob vjob;
+                vjob.url = mirrorDocumentUrl(base, provider, version.toString() + QStringLiteral(".json"));
+                vjob.authorization = authorization;
+                vjob.collectBody = true;
+                vjob.maxBodyBytes = options.maxJsonBytes;
+                vjob.onDone = [&, provider, version](HttpOutcome &&vo) {
+                    ProviderVersion &v = states[provider.toString()].versions[version];
+                    const QString vurl = vo.finalUrl.toString();
+                    if (!vo.ok() || !contentTypeProblem(vo.contentType).isEmpty()) {
+                        if (vo.failure != HttpOutcome::Failure::Cancelled)
+                            addAnomaly(vo.failure == HttpOutcome::Failure::None && vo.status == 404
+                                           ? AnomalyKind::IndexListsAbsentVersion
+                                           : AnomalyKind::UnreadableEntry,
+                                       vurl, wrap(provider, mirrorRequestError(vo, true, provider, version)));
+                        return;
+                    }
+                    Result<MirrorVersionDocument> vdoc = parseVersionJson(vo.body, vurl);
+                    if (!vdoc.ok()) {
+                        addAnomaly(AnomalyKind::MalformedJson, vurl,
+                                   wrap(provider, QStringLiteral("invalid response content from mirror server: %1")
+                                                      .arg(vdoc.error().message)),
+                                   vdoc.error().location);
+                        return;
+                    }
+                    v.hasVersionIndex = true;
+                    for (const MirrorIndexIssue &issue : vdoc.value().issues)
+                        addAnomaly(anomalyKindFor(issue.kind), vurl, issue.message, issue.location);
+                    for (const MirrorArchiveEntry &e : vdoc.value().archives) {
+                        Archive a;
+                        a.platform = e.platform;
+                        a.layout = ArchiveLayout::Packed;
+                        a.present = true;
+                        // `url` resolves against the final URL of the JSON document (after redirects).
+                        const QUrl resolved = vo.finalUrl.resolved(QUrl(e.url));
+                        a.path = resolved.toString(QUrl::FullyEncoded);
+                        a.fileName = resolved.fileName();
+                        a.size = -1;
+                        a.declared = DeclaredArchive{e.url, e.hashes, vurl};
+                        v.archives.append(a);
+                    }
+                    std::sort(v.archives.begin(), v.archives.end(),
+                              [](const Archive &x, const Archive &y) { return x.platform < y.platform; });
+                };
+                runner.enqueue(std::move(vjob));
+            }
+        };
+        runner.enqueue(std::move(job));
+    }
+    runner.run(cancel);
+    result.cancelled = runner.isCancelled();
+    result.log = runner.log();
+
+    for (auto &[name, state] : states) {
+        if (!state.provider.hasIndex)
+            continue;
+        for (auto &[version, pv] : state.versions)
+            state.provider.versions.append(std::move(pv));
+        catalog.providers.append(std::move(state.provider));
+    }
+    std::sort(catalog.providers.begin(), catalog.providers.end(), [](const Provider &a, const Provider &b) {
+        return a.address.toString() < b.address.toString();
+    });
+    std::stable_sort(catalog.anomalies.begin(), catalog.anomalies.end(), [](const Anomaly &a, const Anomaly &b) {
+        return std::tie(a.path, a.message) < std::tie(b.path, b.message);
+    });
+    return result;
+}
+
+} // namespace provender

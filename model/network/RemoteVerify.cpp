@@ -1,0 +1,220 @@
+#include "model/network/RemoteVerify.h"
+
+#include "model/hashing/Sha256.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFutureWatcher>
+#include <QLoggingCategory>
+#include <QSaveFile>
+#include <QTemporaryDir>
+#include <QtConcurrent/QtConcurrentRun>
+
+Q_DECLARE_LOGGING_CATEGORY(lcNetwork)
+
+namespace provender {
+
+namespace {
+
+struct Download
+{
+    int index = 0;              ///< into the results
+    QUrl url;
+    QString target;             ///< where the file goes
+    int attempt = 0;
+    std::unique_ptr<QSaveFile> file;
+    Sha256 sha;
+    bool writeFailed = false;
+    const QList<HashString> *lock = nullptr;
+    qint64 contentLength = -1;
+};
+
+bool retryable(const HttpOutcome &o)
+{
+    using F = HttpOutcome::Failure;
+    if (o.failure == F::Network || o.failure == F::Timeout)
+        return true;
+    if (o.failure != F::None)
+        return false; // TLS, redirect rules, cancel, local write errors: retrying cannot help
+    return o.status == 429 || (o.status >= 500 && o.status != 501);
+}
+
+QString safeSegment(const QString &s)
+{
+    QString out = s;
+    out.replace(QLatin1Char('/'), QLatin1Char('_'));
+    out.replace(QLatin1Char('\\'), QLatin1Char('_'));
+    if (out.isEmpty() || out == QLatin1StringView(".") || out == QLatin1StringView(".."))
+        out = QStringLiteral("_");
+    return out;
+}
+
+} // namespace
+
+RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVerifyOptions &options,
+                                        const RemoteProgress &progress, const std::atomic<bool> *cancel)
+{
+    RemoteVerifyReport out;
+    VerifyReport &report = out.report;
+
+    QList<std::shared_ptr<Download>> downloads;
+    forEachArchive(catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
+        ArchiveResult r = initialResult(p.address, v.version, a);
+        r.path = a.path;
+        const int index = int(report.results.size());
+        report.results.append(r);
+        if (!a.present)
+            return;
+        auto d = std::make_shared<Download>();
+        d->index = index;
+        d->url = QUrl(a.path);
+        const QString name = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(p.address.type(), v.version.toString(),
+                                                                                   a.platform.toString());
+        d->target = QStringLiteral("%1/%2/%3/%4/%5").arg(safeSegment(p.address.hostname()), safeSegment(p.address.ns()),
+                                                          safeSegment(p.address.type()), safeSegment(v.version.toString()),
+                                                          safeSegment(name));
+        const auto it = options.expected.constFind(ProviderVersionKey{p.address, v.version});
+        if (it != options.expected.constEnd())
+            d->lock = &it.value();
+        downloads.append(d);
+    });
+    report.summary.archives = int(report.results.size());
+
+    QTemporaryDir temp;
+    const bool keep = !options.cacheDir.isEmpty();
+    const QString root = keep ? options.cacheDir : temp.path();
+    if (!keep && !temp.isValid()) {
+        for (const auto &d : std::as_const(downloads)) {
+            ArchiveResult &r = report.results[d->index];
+            r.detail.verdict = Verdict::Error;
+            r.detail.reason = r.error = QStringLiteral("cannot create a temporary directory: %1").arg(temp.errorString());
+        }
+    } else {
+        HttpSettings settings = options.http;
+        if (settings.userAgent.isEmpty())
+            settings.userAgent = "Provender/" + QCoreApplication::applicationVersion().toUtf8();
+        HttpRunner runner(settings);
+        qint64 done = 0;
+        qint64 total = -1;
+        auto report_progress = [&] {
+            if (progress)
+                progress(done, total);
+        };
+
+        std::function<HttpJob(const std::shared_ptr<Download> &)> makeJob;
+        makeJob = [&](const std::shared_ptr<Download> &d) {
+            HttpJob job;
+            job.url = d->url; // never an Authorization header
+            job.onStart = [&, d](const HttpOutcome &headers) {
+                if (d->file)
+                    d->file->cancelWriting();
+                const QString path = root + QLatin1Char('/') + d->target;
+                QDir().mkpath(QFileInfo(path).absolutePath());
+                d->file = std::make_unique<QSaveFile>(path);
+                d->writeFailed = !d->file->open(QIODevice::WriteOnly);
+                d->sha.reset();
+                if (headers.contentLength >= 0 && d->contentLength < 0) {
+                    d->contentLength = headers.contentLength;
+                    total = std::max<qint64>(total, 0) + headers.contentLength;
+                }
+            };
+            job.onData = [&, d](const char *data, qint64 size) {
+                if (d->writeFailed || d->file->write(data, size) != size)
+                    return false;
+                d->sha.addData(data, std::size_t(size));
+                done += size;
+                report_progress();
+                return true;
+            };
+            job.onDone = [&, d](HttpOutcome &&o) {
+                ArchiveResult &r = report.results[d->index];
+                const QString url = d->url.toString();
+                if (o.ok()) {
+                    out.bytesDownloaded += o.bytes;
+                    const QString path = root + QLatin1Char('/') + d->target;
+                    if (!d->file) { // empty body: no data ever arrived
+                        QDir().mkpath(QFileInfo(path).absolutePath());
+                        d->file = std::make_unique<QSaveFile>(path);
+                        d->file->open(QIODevice::WriteOnly);
+                        d->sha.reset();
+                    }
+                    if (!d->file->commit()) {
+                        r.detail.verdict = Verdict::Error;
+                        r.detail.reason = r.error = QStringLiteral("cannot store the download of %1 at %2: %3")
+                                                        .arg(url, path, d->file->errorString());
+                        d->file.reset();
+                        return;
+                    }
+                    d->file.reset();
+                    const QByteArray streamedZh = d->sha.result();
+                    r.size = o.bytes;
+                    runner.holdOpen();
+                    auto *watcher = new QFutureWatcher<Result<PackageHashes>>(&runner);
+                    QObject::connect(watcher, &QFutureWatcherBase::finished, &runner, [&report, &runner, d, watcher, path, streamedZh, keep] {
+                        ArchiveResult &res = report.results[d->index];
+                        const Result<PackageHashes> hashed = watcher->result();
+                        watcher->deleteLater();
+                        if (!keep)
+                            QFile::remove(path);
+                        if (!hashed.ok()) {
+                            res.detail.verdict = Verdict::Error;
+                            res.detail.reason = res.error = hashed.error().message;
+                        } else if (hashed.value().zh.toString()
+                                   != QStringLiteral("zh:") + QString::fromLatin1(streamedZh.toHex())) {
+                            res.detail.verdict = Verdict::Error;
+                            res.detail.reason = res.error = QStringLiteral("the stored download changed while it was hashed: %1").arg(path);
+                        } else {
+                            res.hashes = hashed.value();
+                            VerdictDetail index = decideVerdict(hashed.value(), res.declared);
+                            res.detail = d->lock ? combineVerdicts(index, verifyAgainstLock(hashed.value(), *d->lock)) : index;
+                            ++report.summary.hashed;
+                            report.summary.bytesHashed += hashed.value().fileSize;
+                        }
+                        runner.releaseHold();
+                    });
+                    watcher->setFuture(QtConcurrent::run([path] { return hashZip(path); }));
+                    return;
+                }
+                if (d->file) {
+                    d->file->cancelWriting();
+                    d->file.reset();
+                }
+                if (o.failure == HttpOutcome::Failure::Cancelled)
+                    return; // stays Pending
+                if (retryable(o) && d->attempt < options.retries) {
+                    int delay = int(std::min<qint64>(qint64(options.backoffMs) << d->attempt, options.maxBackoffMs));
+                    bool isNumber = false;
+                    const int retryAfter = o.retryAfter.trimmed().toInt(&isNumber);
+                    if (isNumber && retryAfter >= 0)
+                        delay = int(std::min<qint64>(qint64(retryAfter) * 1000, options.maxBackoffMs));
+                    ++d->attempt;
+                    qCDebug(lcNetwork).noquote() << "retry" << d->attempt << "of" << url << "in" << delay << "ms";
+                    runner.schedule(makeJob(d), delay);
+                    return;
+                }
+                const QString attempts = d->attempt > 0 ? QStringLiteral(" (after %1 retries)").arg(d->attempt) : QString();
+                if (o.failure == HttpOutcome::Failure::None) {
+                    r.detail.verdict = o.status == 404 ? Verdict::Missing : Verdict::Error;
+                    r.detail.reason = QStringLiteral("unsuccessful request to %1: %2").arg(url, o.statusLine()) + attempts;
+                } else {
+                    r.detail.verdict = Verdict::Error;
+                    r.detail.reason = QStringLiteral("%1: %2").arg(url, o.errorText) + attempts;
+                }
+                if (r.detail.verdict == Verdict::Error)
+                    r.error = r.detail.reason;
+            };
+            return job;
+        };
+        for (const auto &d : std::as_const(downloads))
+            runner.enqueue(makeJob(d));
+        runner.run(cancel);
+        out.log = runner.log();
+        report.summary.cancelled = runner.isCancelled();
+    }
+    for (const ArchiveResult &r : std::as_const(report.results))
+        ++report.summary.counts[size_t(r.detail.verdict)];
+    return out;
+}
+
+} // namespace provender

@@ -1,0 +1,188 @@
+// Credentials as tofu resolves them and URL building (tofu-formats.md §6). Expected values are
+// the examples of the spec.
+
+#include "model/network/Credentials.h"
+#include "model/network/NetworkMirror.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace provender;
+
+namespace {
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+ProviderAddress addr(const char *s)
+{
+    return ProviderAddress::parse(QString::fromUtf8(s)).value();
+}
+
+} // namespace
+
+class TestNetworkCredentials : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void tokenVariable_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QString>("host");
+        QTest::newRow("dots") << "app_terraform_io" << "app.terraform.io";
+        QTest::newRow("dash") << "my__host_example_com" << "my-host.example.com";
+        QTest::newRow("punycode") << "env_xn____caf__dma_fr" << "env.xn--caf-dma.fr";
+        QTest::newRow("literal dots") << "configured.example.com" << "configured.example.com";
+        QTest::newRow("upper case") << "CONFIGUREDUPPERCASE_EXAMPLE_COM" << "configureduppercase.example.com";
+        QTest::newRow("invalid") << "bad__" << "";
+    }
+    void tokenVariable()
+    {
+        QFETCH(QString, suffix);
+        QFETCH(QString, host);
+        QCOMPARE(hostFromTokenVariable(suffix), host);
+    }
+
+    void cliConfigBlocks()
+    {
+        const QByteArray text = "# comment\n"
+                                "provider_installation {\n  network_mirror {\n    url = \"https://m/\"\n  }\n}\n"
+                                "// credentials \"commented.example\" { token = \"no\" }\n"
+                                "/* credentials \"block.example\" { token = \"no\" } */\n"
+                                "credentials \"app.terraform.io\" {\n  token = \"abc\\\"def\"\n}\n"
+                                "credentials \"notoken.example\" {\n  other = \"x\"\n}\n"
+                                "credentials \"Second.Example\" { token = \"xyz\" }\n";
+        const auto blocks = parseCliConfigCredentials(text);
+        QCOMPARE(blocks.size(), 2);
+        QCOMPARE(blocks.at(0).first, QStringLiteral("app.terraform.io"));
+        QCOMPARE(blocks.at(0).second, QStringLiteral("abc\"def"));
+        QCOMPARE(blocks.at(1).first, QStringLiteral("Second.Example"));
+        QCOMPARE(blocks.at(1).second, QStringLiteral("xyz"));
+    }
+
+    void precedence()
+    {
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        const QString rc = home.filePath(QStringLiteral("cli.tfrc"));
+        QVERIFY(writeFile(rc, "credentials \"mirror.example\" { token = \"from-config\" }\n"
+                              "credentials \"127.0.0.1:8443\" { token = \"with-port\" }\n"));
+        QVERIFY(writeFile(home.filePath(QStringLiteral(".terraform.d/credentials.tfrc.json")),
+                          "{\"credentials\": {\"json.example\": {\"token\": \"from-json\"}, \"mirror.example\": {\"token\": \"json-loses\"}}}"));
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), rc);
+
+        auto c = findCredential(QStringLiteral("mirror.example"), env, home.path());
+        QVERIFY(c);
+        QCOMPARE(c->token, QStringLiteral("from-config"));
+        QVERIFY(c->source.contains(rc));
+
+        c = findCredential(QStringLiteral("json.example"), env, home.path());
+        QVERIFY(c);
+        QCOMPARE(c->token, QStringLiteral("from-json"));
+        QVERIFY(c->source.endsWith(QStringLiteral("credentials.tfrc.json")));
+
+        c = findCredential(QStringLiteral("127.0.0.1:8443"), env, home.path());
+        QVERIFY(c);
+        QCOMPARE(c->token, QStringLiteral("with-port"));
+        QVERIFY(!findCredential(QStringLiteral("127.0.0.1"), env, home.path())); // the port is part of the host
+
+        env.insert(QStringLiteral("TF_TOKEN_mirror_example"), QStringLiteral("from-env"));
+        c = findCredential(QStringLiteral("Mirror.Example"), env, home.path());
+        QVERIFY(c);
+        QCOMPARE(c->token, QStringLiteral("from-env"));
+        QCOMPARE(c->source, QStringLiteral("environment variable TF_TOKEN_mirror_example"));
+        QVERIFY(!c->maskedToken().contains(QStringLiteral("from-env")));
+
+        QVERIFY(!findCredential(QStringLiteral("other.example"), env, home.path()));
+    }
+
+    void homeFiles()
+    {
+        QTemporaryDir home;
+        QVERIFY(writeFile(home.filePath(QStringLiteral(".terraformrc")), "credentials \"t.example\" { token = \"rc\" }\n"));
+        QProcessEnvironment env;
+        QCOMPARE(credentialsLocations(env, home.path()).cliConfigFile, home.filePath(QStringLiteral(".terraformrc")));
+        QCOMPARE(findCredential(QStringLiteral("t.example"), env, home.path())->token, QStringLiteral("rc"));
+        // ~/.tofurc wins when both exist.
+        QVERIFY(writeFile(home.filePath(QStringLiteral(".tofurc")), "credentials \"t.example\" { token = \"tofurc\" }\n"));
+        QCOMPARE(findCredential(QStringLiteral("t.example"), env, home.path())->token, QStringLiteral("tofurc"));
+    }
+
+    void documentUrl_data()
+    {
+        QTest::addColumn<QString>("base");
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("slash") << "https://m/providers/" << "hashicorp/aws" << "index.json"
+                               << "https://m/providers/registry.opentofu.org/hashicorp/aws/index.json";
+        // §6: without the trailing slash the last segment is replaced.
+        QTest::newRow("no slash") << "https://m/providers" << "hashicorp/aws" << "index.json"
+                                  << "https://m/registry.opentofu.org/hashicorp/aws/index.json";
+        QTest::newRow("version with +") << "https://m/" << "example.com/acme/fake" << "1.0.0+build.json"
+                                        << "https://m/example.com/acme/fake/1.0.0+build.json";
+        QTest::newRow("punycode host") << "https://m/" << "café.fr/acme/fake" << "index.json"
+                                       << "https://m/xn--caf-dma.fr/acme/fake/index.json";
+    }
+    void documentUrl()
+    {
+        QFETCH(QString, base);
+        QFETCH(QString, provider);
+        QFETCH(QString, file);
+        QFETCH(QString, expected);
+        const Result<ProviderAddress> a = ProviderAddress::parse(provider);
+        QVERIFY(a.ok());
+        QCOMPARE(mirrorDocumentUrl(QUrl(base), a.value(), file).toString(QUrl::FullyEncoded), expected);
+    }
+
+    void portQualifiedProviderHost()
+    {
+        const Result<ProviderAddress> a = ProviderAddress::parse(QStringLiteral("example.com:8443/acme/fake"));
+        if (!a.ok())
+            QSKIP("provider addresses with a port do not parse here");
+        QVERIFY(!mirrorDocumentUrl(QUrl(QStringLiteral("https://m/")), a.value(), QStringLiteral("index.json")).isValid());
+    }
+
+    void credentialsHost()
+    {
+        QCOMPARE(mirrorCredentialsHost(QUrl(QStringLiteral("https://Mirror.Example:443/x/"))), QStringLiteral("mirror.example"));
+        QCOMPARE(mirrorCredentialsHost(QUrl(QStringLiteral("https://mirror.example:8443/"))), QStringLiteral("mirror.example:8443"));
+        QCOMPARE(mirrorCredentialsHost(QUrl(QStringLiteral("https://café.fr/"))), QStringLiteral("xn--caf-dma.fr"));
+    }
+
+    void baseUrl_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<bool>("allowHttpLoopback");
+        QTest::addColumn<bool>("ok");
+        QTest::newRow("https") << "https://m.example/" << false << true;
+        QTest::newRow("http refused") << "http://127.0.0.1:8080/" << false << false;
+        QTest::newRow("http loopback allowed") << "http://127.0.0.1:8080/" << true << true;
+        QTest::newRow("http localhost allowed") << "http://localhost:8080/" << true << true;
+        QTest::newRow("http ::1 allowed") << "http://[::1]:8080/" << true << true;
+        QTest::newRow("http remote refused") << "http://m.example/" << true << false;
+        QTest::newRow("ftp") << "ftp://m.example/" << true << false;
+        QTest::newRow("no host") << "https:///x/" << false << false;
+        QTest::newRow("garbage") << "not a url" << false << false;
+    }
+    void baseUrl()
+    {
+        QFETCH(QString, url);
+        QFETCH(bool, allowHttpLoopback);
+        QFETCH(bool, ok);
+        const Result<QUrl> r = parseMirrorBaseUrl(url, allowHttpLoopback);
+        QCOMPARE(r.ok(), ok);
+        if (!ok)
+            QVERIFY2(r.error().message.contains(QStringLiteral("URL")), qPrintable(r.error().message));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNetworkCredentials)
+#include "tst_network_credentials.moc"

@@ -1,0 +1,516 @@
+// The network mirror client and remote verification against a real nginx over HTTPS on
+// 127.0.0.1 (tests/support/NginxFixture). The mirror, its zips and the hashes its JSON declares
+// are made by Python (zipfile, hashlib: an independent implementation of zh: and h1:), so each
+// archive's expected verdict follows from how the fixture was built. Request-level facts (which
+// requests carried Authorization, how often a 500 was retried) come from nginx's access log.
+// Skips with a clear message when nginx, openssl or python3 is absent.
+
+#include "tests/support/NginxFixture.h"
+#include "tests/support/TestSupport.h"
+
+#include "model/network/NetworkMirror.h"
+#include "model/network/RemoteVerify.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSslCertificate>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTest>
+
+using namespace provender;
+
+namespace {
+
+// argv: mirror dir. Prints {"<platform>": {"zh": ..., "h1": ...}} for the good provider's zips.
+const char *kMakeMirror = R"PY(
+import sys, os, json, hashlib, base64, zipfile
+root = sys.argv[1]
+good = os.path.join(root, 'example.com', 'acme', 'good')
+os.makedirs(good, exist_ok=True)
+def h1(files):
+    lines = ''.join('%s  %s\n' % (hashlib.sha256(d).hexdigest(), n) for n, d in sorted(files))
+    return 'h1:' + base64.b64encode(hashlib.sha256(lines.encode()).digest()).decode()
+def payload(seed, size):
+    out = bytearray(); block = seed.encode()
+    while len(out) < size:
+        block = hashlib.sha256(block).digest(); out += block
+    return bytes(out[:size])
+expected = {}
+for plat, size in [('linux_amd64', 3 * 1024 * 1024), ('darwin_arm64', 5000), ('windows_amd64', 7000), ('linux_arm64', 100)]:
+    files = [('terraform-provider-good_v1.0.0', payload(plat, size)), ('LICENSE', b'MIT ' + plat.encode())]
+    name = 'terraform-provider-good_1.0.0_%s.zip' % plat
+    path = os.path.join(good, name)
+    with zipfile.ZipFile(path, 'w', zipfile.ZIP_STORED if plat == 'linux_amd64' else zipfile.ZIP_DEFLATED) as z:
+        for n, d in files: z.writestr(n, d)
+    expected[plat] = {'zh': 'zh:' + hashlib.sha256(open(path, 'rb').read()).hexdigest(), 'h1': h1(files), 'url': name}
+with open(os.path.join(good, 'notazip.zip'), 'wb') as f: f.write(b'not a zip at all')
+notzip = 'zh:' + hashlib.sha256(b'not a zip at all').hexdigest()
+archives = {
+  'linux_amd64':   {'url': expected['linux_amd64']['url'], 'hashes': [expected['linux_amd64']['zh']]},
+  'darwin_arm64':  {'url': expected['darwin_arm64']['url'], 'hashes': [expected['darwin_arm64']['h1']]},
+  'windows_amd64': {'url': expected['windows_amd64']['url'], 'hashes': [expected['linux_arm64']['zh']]},
+  'linux_arm64':   {'url': expected['linux_arm64']['url']},
+  'freebsd_amd64': {'url': 'absent.zip', 'hashes': []},
+  'openbsd_amd64': {'url': '/status/500/x.zip'},
+  'linux_386':     {'url': 'notazip.zip', 'hashes': [notzip]},
+  'solaris_amd64': {'url': '../good/' + expected['linux_amd64']['url'], 'hashes': [expected['linux_amd64']['zh']]},
+}
+json.dump({'archives': archives}, open(os.path.join(good, '1.0.0.json'), 'w'))
+json.dump({'versions': {'1.0.0': {}, '2.0.0': {}}}, open(os.path.join(good, 'index.json'), 'w'))
+for name, body in [('wrongtype', '{"versions": {}}'), ('forbidden', '{"versions": {}}'),
+                   ('badjson', '{"versions": {\n  "1.0.0": {},\n  oops\n}}')]:
+    d = os.path.join(root, 'example.com', 'acme', name); os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, 'index.json'), 'w').write(body)
+d = os.path.join(root, 'example.com', 'acme', 'huge'); os.makedirs(d, exist_ok=True)
+with open(os.path.join(d, 'index.json'), 'w') as f:
+    f.write('{"versions": {}' + ' ' * (3 * 1024 * 1024) + '}')
+print(json.dumps(expected))
+)PY";
+
+const char *kServerExtra = R"NGX(
+    absolute_redirect off;
+    location /example.com/acme/wrongtype/ { types { } default_type text/plain; }
+    location /example.com/acme/forbidden/ { return 403; }
+    location /status/500/ { return 500; }
+    location /r1/ { rewrite ^/r1/(.*)$ /r2/$1 redirect; }
+    location /r2/ { rewrite ^/r2/(.*)$ /$1 redirect; }
+    location /loop/ { rewrite ^/loop/(.*)$ /loop/$1 redirect; }
+    location /tohttp/ { return 302 http://127.0.0.1:9/; }
+)NGX";
+
+ProviderAddress addr(const QString &s)
+{
+    return ProviderAddress::parse(s).value();
+}
+
+const ArchiveResult *find(const VerifyReport &report, const QString &platform)
+{
+    for (const ArchiveResult &r : report.results)
+        if (r.key.platform.toString() == platform)
+            return &r;
+    return nullptr;
+}
+
+QString anomaliesText(const Catalog &c)
+{
+    QStringList lines;
+    for (const Anomaly &a : c.anomalies)
+        lines << toString(a.kind) + QStringLiteral(" ") + a.path + QStringLiteral(": ") + a.message;
+    return lines.join(QLatin1Char('\n'));
+}
+
+const Anomaly *anomalyFor(const Catalog &c, const QString &pathPart)
+{
+    for (const Anomaly &a : c.anomalies)
+        if (a.path.contains(pathPart))
+            return &a;
+    return nullptr;
+}
+
+/// Answers every request with a JSON header and then spaces forever (no Content-Length).
+class EndlessJsonServer : public QTcpServer
+{
+public:
+    qint64 written = 0;
+protected:
+    void incomingConnection(qintptr handle) override
+    {
+        auto *s = new QTcpSocket(this);
+        s->setSocketDescriptor(handle);
+        connect(s, &QTcpSocket::readyRead, s, [this, s] {
+            s->readAll();
+            if (s->property("answered").toBool())
+                return;
+            s->setProperty("answered", true);
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{\"versions\": {}");
+            auto more = [this, s] {
+                if (s->state() == QAbstractSocket::ConnectedState && s->bytesToWrite() < 256 * 1024) {
+                    written += s->write(QByteArray(64 * 1024, ' '));
+                }
+            };
+            connect(s, &QTcpSocket::bytesWritten, s, more);
+            more();
+        });
+        connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+    }
+};
+
+} // namespace
+
+class TestNetworkMirror : public QObject
+{
+    Q_OBJECT
+    test::NginxFixture m_nginx;
+    QTemporaryDir m_tmp;
+    QString m_mirror;
+    QJsonObject m_expected;
+    QList<QSslCertificate> m_ca;
+
+    NetworkMirrorOptions mirrorOptions() const
+    {
+        NetworkMirrorOptions o;
+        o.http.caCertificates = m_ca;
+        o.http.timeoutMs = 5000;
+        o.maxJsonBytes = 1024 * 1024;
+        return o;
+    }
+    RemoteVerifyOptions verifyOptions() const
+    {
+        RemoteVerifyOptions o;
+        o.http.caCertificates = m_ca;
+        o.http.timeoutMs = 5000;
+        o.retries = 2;
+        o.backoffMs = 10;
+        o.maxBackoffMs = 50;
+        return o;
+    }
+    QByteArray accessLogFrom(qint64 offset) const
+    {
+        QFile f(m_nginx.accessLogPath());
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        f.seek(offset);
+        return f.readAll();
+    }
+    qint64 accessLogSize() const { return QFileInfo(m_nginx.accessLogPath()).size(); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QString missing = test::NginxFixture::missingTools();
+        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        if (python.isEmpty())
+            missing += (missing.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("python3");
+        if (!missing.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("needs %1 on PATH").arg(missing)));
+        QVERIFY(m_tmp.isValid());
+        m_mirror = m_tmp.filePath(QStringLiteral("mirror"));
+        QProcess py;
+        py.start(python, {QStringLiteral("-c"), QString::fromUtf8(kMakeMirror), m_mirror});
+        QVERIFY(py.waitForFinished(120000));
+        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+        m_expected = QJsonDocument::fromJson(py.readAllStandardOutput()).object();
+        QVERIFY(!m_expected.isEmpty());
+
+        QString error;
+        QVERIFY2(m_nginx.makeCertificates(&error), qPrintable(error));
+        QVERIFY2(m_nginx.start(m_mirror, QString::fromUtf8(kServerExtra), {}, &error), qPrintable(error));
+        m_ca = QSslCertificate::fromPath(m_nginx.caFile());
+        QCOMPARE(m_ca.size(), 1);
+    }
+
+    void everyVerdict()
+    {
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions());
+        QVERIFY2(fetched.ok(), qPrintable(fetched.ok() ? QString() : fetched.error().message));
+        const Catalog &catalog = fetched.value().catalog;
+        QVERIFY(catalog.sourceKind == Catalog::SourceKind::Network);
+        QCOMPARE(catalog.providers.size(), 1);
+        QCOMPARE(catalog.providers.at(0).versions.size(), 2); // 1.0.0 and the listed-but-absent 2.0.0
+        QCOMPARE(catalog.archiveCount(), 8);
+
+        // 404 on <version>.json: tofu's protocol error.
+        const Anomaly *v2 = anomalyFor(catalog, QStringLiteral("2.0.0.json"));
+        QVERIFY2(v2, qPrintable(anomaliesText(catalog)));
+        QCOMPARE(toString(v2->kind), toString(AnomalyKind::IndexListsAbsentVersion));
+        QCOMPARE(v2->message, QStringLiteral("failed to query provider mirror %1 for example.com/acme/good: provider mirror does not "
+                                             "have archive index for previously-reported example.com/acme/good version 2.0.0")
+                                  .arg(m_nginx.baseUrl()));
+
+        const qint64 logStart = accessLogSize();
+        QList<qint64> progress;
+        const RemoteVerifyReport verified = verifyNetworkCatalog(catalog, verifyOptions(), [&](qint64 done, qint64) {
+            progress.append(done);
+        });
+        const VerifyReport &report = verified.report;
+        QCOMPARE(report.results.size(), 8);
+
+        struct Want { const char *platform; Verdict verdict; };
+        for (const Want &w : {Want{"linux_amd64", Verdict::Verified}, Want{"darwin_arm64", Verdict::Verified},
+                              Want{"windows_amd64", Verdict::Mismatch}, Want{"linux_arm64", Verdict::Unverified},
+                              Want{"freebsd_amd64", Verdict::Missing}, Want{"openbsd_amd64", Verdict::Error},
+                              Want{"linux_386", Verdict::Error}, Want{"solaris_amd64", Verdict::Verified}}) {
+            const ArchiveResult *r = find(report, QString::fromLatin1(w.platform));
+            QVERIFY2(r, w.platform);
+            QVERIFY2(r->detail.verdict == w.verdict,
+                     qPrintable(QStringLiteral("%1: %2 (%3)").arg(QString::fromLatin1(w.platform), toString(r->detail.verdict), r->detail.reason)));
+        }
+        // Hashes agree with Python's.
+        for (const QString platform : {QStringLiteral("linux_amd64"), QStringLiteral("darwin_arm64"), QStringLiteral("windows_amd64")}) {
+            const ArchiveResult *r = find(report, platform);
+            QVERIFY(r->hashes);
+            QCOMPARE(r->hashes->zh.toString(), m_expected.value(platform).toObject().value(QStringLiteral("zh")).toString());
+            QCOMPARE(r->hashes->h1Extracted.toString(), m_expected.value(platform).toObject().value(QStringLiteral("h1")).toString());
+        }
+        QCOMPARE(find(report, QStringLiteral("freebsd_amd64"))->detail.reason,
+                 QStringLiteral("unsuccessful request to %1example.com/acme/good/absent.zip: 404 Not Found").arg(m_nginx.baseUrl()));
+        const ArchiveResult *e500 = find(report, QStringLiteral("openbsd_amd64"));
+        QVERIFY2(e500->detail.reason.contains(QStringLiteral("500 Internal Server Error")), qPrintable(e500->detail.reason));
+        QVERIFY2(find(report, QStringLiteral("linux_386"))->error.size() > 0, "a corrupt zip is an error with a reason");
+        // `../` resolved against the JSON document's URL.
+        QCOMPARE(find(report, QStringLiteral("solaris_amd64"))->path,
+                 m_nginx.baseUrl() + QStringLiteral("example.com/acme/good/terraform-provider-good_1.0.0_linux_amd64.zip"));
+
+        // Progress in bytes, ending at everything downloaded.
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.last(), verified.bytesDownloaded);
+        QVERIFY(verified.bytesDownloaded > 3 * 1024 * 1024);
+
+        // Two retries of the 500 (3 requests), as tofu's default download_retry_count.
+        const QByteArray log = accessLogFrom(logStart);
+        QCOMPARE(log.count("GET /status/500/x.zip 500"), 3);
+        QCOMPARE(log.count("GET /example.com/acme/good/absent.zip 404"), 1); // a 404 is not retried
+    }
+
+    void providerLevelFailures()
+    {
+        NetworkMirrorOptions options = mirrorOptions();
+        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(
+            m_nginx.baseUrl(),
+            {addr(QStringLiteral("example.com/acme/absent")), addr(QStringLiteral("example.com/acme/wrongtype")),
+             addr(QStringLiteral("example.com/acme/forbidden")), addr(QStringLiteral("example.com/acme/badjson")),
+             addr(QStringLiteral("example.com/acme/huge"))},
+            options);
+        QVERIFY(fetched.ok());
+        const Catalog &c = fetched.value().catalog;
+        QCOMPARE(c.providers.size(), 0);
+        QCOMPARE(fetched.value().absent.size(), 1);
+        const QString base = m_nginx.baseUrl();
+        const QString prefix = QStringLiteral("failed to query provider mirror %1 for ").arg(base);
+
+        const Anomaly *absent = anomalyFor(c, QStringLiteral("/absent/"));
+        QVERIFY2(absent, qPrintable(anomaliesText(c)));
+        QCOMPARE(absent->message, QStringLiteral("provider example.com/acme/absent was not found in any of the search locations"));
+
+        const Anomaly *wrongType = anomalyFor(c, QStringLiteral("/wrongtype/"));
+        QVERIFY(wrongType);
+        QCOMPARE(wrongType->message, prefix + QStringLiteral("example.com/acme/wrongtype: response has invalid Content-Type: must be application/json"));
+
+        const Anomaly *forbidden = anomalyFor(c, QStringLiteral("/forbidden/"));
+        QVERIFY(forbidden);
+        QCOMPARE(forbidden->message, prefix + QStringLiteral("example.com/acme/forbidden: host 127.0.0.1:%1 rejected the given "
+                                                             "authentication credentials").arg(m_nginx.port()));
+
+        const Anomaly *bad = anomalyFor(c, QStringLiteral("/badjson/"));
+        QVERIFY(bad);
+        QCOMPARE(toString(bad->kind), toString(AnomalyKind::MalformedJson));
+        QVERIFY2(bad->message.startsWith(prefix + QStringLiteral("example.com/acme/badjson: invalid response content from mirror server: ")),
+                 qPrintable(bad->message));
+        QCOMPARE(bad->location.line, 3); // `oops` is on line 3 of the document Python wrote
+
+        const Anomaly *huge = anomalyFor(c, QStringLiteral("/huge/"));
+        QVERIFY(huge);
+        QVERIFY2(huge->message.contains(QStringLiteral("exceeds the limit of 1048576 bytes")), qPrintable(huge->message));
+    }
+
+    void hugeBodyWithoutLengthStopsAtTheCap()
+    {
+        EndlessJsonServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        NetworkMirrorOptions options = mirrorOptions();
+        options.http.allowHttpLoopback = true;
+        options.maxJsonBytes = 256 * 1024;
+        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(QStringLiteral("http://127.0.0.1:%1/").arg(server.serverPort()),
+                                                                   {addr(QStringLiteral("example.com/acme/endless"))}, options);
+        QVERIFY(fetched.ok());
+        const Catalog &c = fetched.value().catalog;
+        QCOMPARE(c.anomalies.size(), 1);
+        QVERIFY2(c.anomalies.at(0).message.contains(QStringLiteral("exceeds the limit of 262144 bytes")), qPrintable(anomaliesText(c)));
+        QVERIFY(server.written > 256 * 1024); // the server really sent more than the cap
+    }
+
+    void redirects()
+    {
+        // Two hops (/r1/ -> /r2/ -> /): documents and archive URLs resolve against the final URL.
+        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(m_nginx.baseUrl() + QStringLiteral("r1/"),
+                                                                   {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions());
+        QVERIFY(fetched.ok());
+        const Catalog &c = fetched.value().catalog;
+        QCOMPARE(c.archiveCount(), 8);
+        for (const Archive &a : c.providers.at(0).versions.at(0).archives)
+            if (a.platform.toString() == QLatin1StringView("linux_amd64"))
+                QCOMPARE(a.path, m_nginx.baseUrl() + QStringLiteral("example.com/acme/good/terraform-provider-good_1.0.0_linux_amd64.zip"));
+
+        // A loop: the 6th redirect fails.
+        const Result<NetworkCatalog> loop = fetchNetworkCatalog(m_nginx.baseUrl() + QStringLiteral("loop/"),
+                                                                {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions());
+        QVERIFY(loop.ok());
+        QCOMPARE(loop.value().catalog.anomalies.size(), 1);
+        QVERIFY2(loop.value().catalog.anomalies.at(0).message.contains(QStringLiteral("request failed: too many redirects")),
+                 qPrintable(anomaliesText(loop.value().catalog)));
+        int hops = 0;
+        for (const RequestLogEntry &e : loop.value().log)
+            hops += e.status == 302;
+        QCOMPARE(hops, 6); // five followed, the sixth refused
+
+        // https -> http is never followed, even with http allowed on loopback.
+        NetworkMirrorOptions options = mirrorOptions();
+        options.http.allowHttpLoopback = true;
+        const Result<NetworkCatalog> down = fetchNetworkCatalog(m_nginx.baseUrl() + QStringLiteral("tohttp/"),
+                                                                {addr(QStringLiteral("example.com/acme/good"))}, options);
+        QVERIFY(down.ok());
+        QCOMPARE(down.value().catalog.anomalies.size(), 1);
+        QVERIFY2(down.value().catalog.anomalies.at(0).message.contains(QStringLiteral("refused a redirect from https to http://127.0.0.1:9/")),
+                 qPrintable(anomaliesText(down.value().catalog)));
+    }
+
+    void tokenOnlyOnIndexRequests()
+    {
+        NetworkMirrorOptions options = mirrorOptions();
+        options.credential = Credential{QStringLiteral("127.0.0.1:%1").arg(m_nginx.port()), QStringLiteral("s3cret-token"),
+                                        QStringLiteral("test")};
+        const qint64 logStart = accessLogSize();
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, options);
+        QVERIFY(fetched.ok());
+        const RemoteVerifyReport verified = verifyNetworkCatalog(fetched.value().catalog, verifyOptions());
+        QCOMPARE(verified.report.summary.count(Verdict::Verified), 3);
+        for (const RequestLogEntry &e : fetched.value().log)
+            QVERIFY(!e.error.contains(QStringLiteral("s3cret")));
+
+        int indexRequests = 0, archiveRequests = 0;
+        for (const QByteArray &line : accessLogFrom(logStart).split('\n')) {
+            if (line.isEmpty())
+                continue;
+            if (line.contains(".json ")) {
+                ++indexRequests;
+                QVERIFY2(line.endsWith("auth=\"Bearer s3cret-token\""), line.constData());
+            } else {
+                ++archiveRequests;
+                QVERIFY2(line.endsWith("auth=\"-\""), line.constData()); // nginx logs an absent header as -
+            }
+        }
+        QCOMPARE(indexRequests, 3);      // index.json, 1.0.0.json, 2.0.0.json
+        QVERIFY(archiveRequests >= 8);   // every archive URL (plus retries of the 500)
+
+        // A token for another host is not sent.
+        options.credential->host = QStringLiteral("other.example");
+        const qint64 second = accessLogSize();
+        QVERIFY(fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, options).ok());
+        QVERIFY(!accessLogFrom(second).contains("Bearer"));
+    }
+
+    void untrustedCertificates()
+    {
+        // Without our CA: the system store does not trust it.
+        NetworkMirrorOptions options = mirrorOptions();
+        options.http.caCertificates.clear();
+        Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, options);
+        QVERIFY(fetched.ok());
+        QCOMPARE(fetched.value().catalog.providers.size(), 0);
+        QCOMPARE(fetched.value().catalog.anomalies.size(), 1);
+        const QString message = fetched.value().catalog.anomalies.at(0).message;
+        QVERIFY2(message.contains(QStringLiteral("request failed: TLS handshake with 127.0.0.1:%1 failed: ").arg(m_nginx.port())),
+                 qPrintable(message));
+
+        // A server certificate not issued by the CA we trust.
+        test::NginxFixture other;
+        QString error;
+        QVERIFY2(other.makeCertificates(&error), qPrintable(error));
+        QVERIFY2(other.start(m_mirror, {}, {}, &error, true), qPrintable(error));
+        fetched = fetchNetworkCatalog(other.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions());
+        QVERIFY(fetched.ok());
+        QCOMPARE(fetched.value().catalog.anomalies.size(), 1);
+        QVERIFY2(fetched.value().catalog.anomalies.at(0).message.contains(QStringLiteral("TLS handshake")),
+                 qPrintable(fetched.value().catalog.anomalies.at(0).message));
+        QCOMPARE(fetched.value().catalog.providers.size(), 0);
+
+        // Archives from a server we do not trust: error with the TLS text, never retried into success.
+        Catalog remote;
+        remote.sourceKind = Catalog::SourceKind::Network;
+        Provider p;
+        p.address = addr(QStringLiteral("example.com/acme/good"));
+        ProviderVersion v;
+        v.version = Version::parse(u"1.0.0").value();
+        Archive a;
+        a.platform = Platform::parse(u"linux_amd64").value();
+        a.present = true;
+        a.path = other.baseUrl() + QStringLiteral("example.com/acme/good/terraform-provider-good_1.0.0_linux_amd64.zip");
+        v.archives.append(a);
+        p.versions.append(v);
+        remote.providers.append(p);
+        const RemoteVerifyReport r = verifyNetworkCatalog(remote, verifyOptions());
+        QCOMPARE(r.report.results.size(), 1);
+        QCOMPARE(toString(r.report.results.at(0).detail.verdict), toString(Verdict::Error));
+        QVERIFY2(r.report.results.at(0).error.contains(QStringLiteral("TLS handshake")), qPrintable(r.report.results.at(0).error));
+    }
+
+    void stalledServerTimesOut()
+    {
+        QTcpServer stall; // accepts and never answers (not even the TLS handshake)
+        QVERIFY(stall.listen(QHostAddress::LocalHost, 0));
+        NetworkMirrorOptions options = mirrorOptions();
+        options.http.timeoutMs = 1000;
+        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(QStringLiteral("https://127.0.0.1:%1/").arg(stall.serverPort()),
+                                                                   {addr(QStringLiteral("example.com/acme/good"))}, options);
+        QVERIFY(fetched.ok());
+        QCOMPARE(fetched.value().catalog.anomalies.size(), 1);
+        QVERIFY2(fetched.value().catalog.anomalies.at(0).message.contains(QStringLiteral("request failed: timed out")),
+                 qPrintable(anomaliesText(fetched.value().catalog)));
+    }
+
+    void cancel()
+    {
+        QTcpServer stall;
+        QVERIFY(stall.listen(QHostAddress::LocalHost, 0));
+        std::atomic<bool> cancelled{true};
+        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(QStringLiteral("https://127.0.0.1:%1/").arg(stall.serverPort()),
+                                                                   {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions(),
+                                                                   &cancelled);
+        QVERIFY(fetched.ok());
+        QVERIFY(fetched.value().cancelled);
+        QCOMPARE(fetched.value().catalog.providers.size(), 0);
+    }
+
+    void lockFileExpectations()
+    {
+        // A lock pinning 1.0.0 with linux_amd64's h1 (Python's) verifies an archive whose index has no hashes.
+        NetworkMirrorOptions options = mirrorOptions();
+        const ProviderAddress good = addr(QStringLiteral("example.com/acme/good"));
+        const Version v1 = Version::parse(u"1.0.0").value();
+        options.onlyVersions[good] = {v1, Version::parse(u"9.9.9").value()};
+        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(m_nginx.baseUrl(), {good}, options);
+        QVERIFY(fetched.ok());
+        QCOMPARE(fetched.value().catalog.providers.at(0).versions.size(), 1); // 2.0.0 not requested
+        QVERIFY(anomalyFor(fetched.value().catalog, QStringLiteral("index.json"))->message.contains(QStringLiteral("9.9.9")));
+        RemoteVerifyOptions vo = verifyOptions();
+        // Lock semantics: the lock lists hashes of several platforms; any one matching verifies.
+        auto expectedHash = [this](const char *platform, const char *kind) {
+            return HashString::parse(m_expected.value(QLatin1StringView(platform)).toObject().value(QLatin1StringView(kind)).toString()).value();
+        };
+        vo.expected[ProviderVersionKey{good, v1}] = {expectedHash("linux_arm64", "h1"), expectedHash("linux_amd64", "zh")};
+        const RemoteVerifyReport r = verifyNetworkCatalog(fetched.value().catalog, vo);
+        QCOMPARE(toString(find(r.report, QStringLiteral("linux_arm64"))->detail.verdict), toString(Verdict::Verified));
+        QCOMPARE(toString(find(r.report, QStringLiteral("linux_amd64"))->detail.verdict), toString(Verdict::Verified));
+        // darwin_arm64: its index's h1 matches, but the lock lists hashes and none is its own.
+        QCOMPARE(toString(find(r.report, QStringLiteral("darwin_arm64"))->detail.verdict), toString(Verdict::Mismatch));
+    }
+
+    void cacheDirectoryKeepsDownloads()
+    {
+        QTemporaryDir cache;
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions());
+        QVERIFY(fetched.ok());
+        RemoteVerifyOptions vo = verifyOptions();
+        vo.cacheDir = cache.path();
+        verifyNetworkCatalog(fetched.value().catalog, vo);
+        const QString kept = cache.filePath(QStringLiteral("example.com/acme/good/1.0.0/terraform-provider-good_1.0.0_linux_amd64.zip"));
+        QVERIFY(QFile::exists(kept));
+        QFile f(kept);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QStringLiteral("zh:") + QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex()),
+                 m_expected.value(QStringLiteral("linux_amd64")).toObject().value(QStringLiteral("zh")).toString());
+        QVERIFY(!QFile::exists(cache.filePath(QStringLiteral("example.com/acme/good/1.0.0/terraform-provider-good_1.0.0_freebsd_amd64.zip"))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNetworkMirror)
+#include "tst_network_mirror.moc"

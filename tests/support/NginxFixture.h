@@ -1,0 +1,52 @@
+#pragma once
+// A real nginx for tests: started on 127.0.0.1 and a free port with its config, prefix, pid file
+// and logs in a temporary directory, TLS with a throw-away CA and a server certificate for
+// 127.0.0.1/localhost made with `openssl`. Stopped (TERM, then KILL) by stop() or the destructor.
+// Tests QSKIP when missingTools() is not empty. Link Qt6::Network.
+
+#include <QProcess>
+#include <QString>
+#include <QTemporaryDir>
+
+namespace provender::test {
+
+class NginxFixture
+{
+public:
+    NginxFixture();
+    ~NginxFixture();
+    NginxFixture(const NginxFixture &) = delete;
+    NginxFixture &operator=(const NginxFixture &) = delete;
+
+    /// "" when nginx and openssl are on PATH, else which are missing (for QSKIP).
+    static QString missingTools();
+
+    /// Makes ca.pem (a CA) and server.pem/server.key (signed by it, SAN IP:127.0.0.1, DNS:localhost)
+    /// plus other.pem/other.key (self-signed, not from the CA). `error` gets openssl's output.
+    bool makeCertificates(QString *error);
+
+    /// Starts nginx serving `root`. `serverExtra` goes inside the TLS server block (locations,
+    /// rewrites), `httpExtra` into the http block (maps, log formats). The access log uses the
+    /// format `$request_method $request_uri $status auth="$http_authorization"`.
+    /// When `badCertificate` is set, the server presents other.pem (not signed by the CA).
+    bool start(const QString &root, const QString &serverExtra, const QString &httpExtra, QString *error,
+               bool badCertificate = false);
+    void stop();
+
+    quint16 port() const { return m_port; }
+    /// https://127.0.0.1:<port>/
+    QString baseUrl() const;
+    QString caFile() const { return m_dir.filePath(QStringLiteral("ca.pem")); }
+    QString accessLogPath() const { return m_dir.filePath(QStringLiteral("nginx/logs/access.log")); }
+    QString errorLogText() const;
+    QString path(const QString &rel) const { return m_dir.filePath(rel); }
+
+private:
+    QTemporaryDir m_dir;
+    QProcess m_process;
+    quint16 m_port = 0;
+    QString m_nginx, m_openssl;
+    bool runOpenssl(const QStringList &args, QString *error);
+};
+
+} // namespace provender::test
