@@ -2,6 +2,8 @@
 
 #include <QChar>
 
+#include <cstring>
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -131,7 +133,7 @@ public:
         if (n >= 3 && static_cast<unsigned char>(d[0]) == 0xEF && static_cast<unsigned char>(d[1]) == 0xBB
             && static_cast<unsigned char>(d[2]) == 0xBF)
             i = 3;
-        out.reserve(static_cast<size_t>(n / 4 + 16));
+        out.reserve(static_cast<size_t>(n / 6 + 16));
         modes.push_back(Mode::Main);
         while (i < n) {
             switch (modes.back()) {
@@ -167,7 +169,7 @@ private:
     std::vector<Heredoc> heredocs;
     int braces = 0;
 
-    void emit(Tok t, qsizetype b, qsizetype e) { out.push_back(Token{t, b, e}); }
+    void emit(Tok t, qsizetype b, qsizetype e) { out.push_back(Token{t, qint32(b), qint32(e)}); }
     bool at(qsizetype k, char c) const { return k < n && d[k] == c; }
 
     void beginTemplateSeq(Tok t, qsizetype len)
@@ -456,6 +458,10 @@ private:
         // A run of plain characters and backslash escapes.
         while (i < n) {
             const char ch = d[i];
+            if (ch >= 0x20 && ch < 0x7F && ch != '"' && ch != '$' && ch != '%' && ch != '\\') {
+                ++i; // the common case: printable ASCII
+                continue;
+            }
             if (ch == '"' || ch == '$' || ch == '%' || ch == '\r' || ch == '\n')
                 break;
             if (ch == '\\') {
@@ -611,6 +617,8 @@ QString decodeLiteral(const QByteArray &data, const Token &tok, bool quoted, QLi
 {
     const char *p = data.constData() + tok.begin;
     const qsizetype n = tok.end - tok.begin;
+    if (!memchr(p, '\\', size_t(n)) && !memchr(p, '$', size_t(n)) && !memchr(p, '%', size_t(n)))
+        return QString::fromUtf8(p, n); // nothing to resolve
     QByteArray out;
     out.reserve(n);
     qsizetype k = 0;
@@ -694,8 +702,9 @@ class Parser
 public:
     Parser(const QByteArray &data, const std::vector<Token> &tokens) : m_data(data), m_tokens(tokens) {}
 
-    Body parseFileBody()
+    Body parseFileBody(const std::function<void(Block &&)> *onBlock = nullptr)
     {
+        m_onBlock = onBlock;
         Body body = parseBody(Tok::Eof, Span{0, 0});
         return body;
     }
@@ -709,6 +718,7 @@ private:
     std::vector<bool> m_newlines{true};
     bool m_recovery = false;
     int m_depth = 0;
+    const std::function<void(Block &&)> *m_onBlock = nullptr;
 
     // -- peeker --
     Token nextToken(size_t *idx) const
@@ -909,7 +919,11 @@ private:
             return;
         }
         if (next.type == Tok::OQuote || next.type == Tok::OBrace || next.type == Tok::Ident) {
-            body.blocks.push_back(finishBlock(ident));
+            Block b = finishBlock(ident);
+            if (m_onBlock && m_depth == 1)
+                (*m_onBlock)(std::move(b)); // a top-level block, streamed
+            else
+                body.blocks.push_back(std::move(b));
             return;
         }
         recoverAfterBodyItem();
@@ -1136,6 +1150,9 @@ private:
 public:
     Expr parseExpression()
     {
+        Expr fast;
+        if (tryPlainString(fast))
+            return fast;
         if (m_depth >= kMaxDepth) {
             const Token t = peek();
             if (!m_recovery)
@@ -1152,6 +1169,50 @@ public:
     }
 
 private:
+    /// Fast path for the bulk of a lock file: a quoted string without escapes or templates
+    /// (`"h1:..."`) that is a whole expression. Produces exactly what the general path would.
+    bool tryPlainString(Expr &out)
+    {
+        size_t k = m_next;
+        const bool nl = m_newlines.back();
+        while (k < m_tokens.size() && (m_tokens[k].type == Tok::Comment || (!nl && m_tokens[k].type == Tok::Newline)))
+            ++k;
+        if (k + 2 >= m_tokens.size() || m_tokens[k].type != Tok::OQuote)
+            return false;
+        const Token &open = m_tokens[k];
+        const Token &lit = m_tokens[k + 1];
+        const Token &close = m_tokens[k + 2];
+        if (lit.type != Tok::QuotedLit || close.type != Tok::CQuote)
+            return false;
+        const char *p = m_data.constData() + lit.begin;
+        const size_t n = size_t(lit.end - lit.begin);
+        if (memchr(p, '\\', n) || memchr(p, '$', n) || memchr(p, '%', n))
+            return false;
+        // What follows must end the expression (no operator, traversal or conditional).
+        size_t after = k + 3;
+        while (after < m_tokens.size() && (m_tokens[after].type == Tok::Comment || (!nl && m_tokens[after].type == Tok::Newline))) {
+            if (m_tokens[after].type == Tok::Comment && nl && m_tokens[after].end > m_tokens[after].begin
+                && m_data[m_tokens[after].end - 1] == '\n')
+                break; // a line comment stands for a newline here
+            ++after;
+        }
+        if (after >= m_tokens.size())
+            return false;
+        switch (m_tokens[after].type) {
+        case Tok::Comma: case Tok::CBrack: case Tok::Newline: case Tok::Eof: case Tok::CBrace: case Tok::Comment:
+            break;
+        default:
+            return false;
+        }
+        out.kind = Expr::Kind::Literal;
+        out.value.kind = Value::Kind::String;
+        out.value.text = QString::fromUtf8(p, qsizetype(n));
+        out.span = {open.begin, close.end};
+        out.nameSpan = {lit.begin, lit.end};
+        m_next = k + 3;
+        return true;
+    }
+
     Expr parseConditional()
     {
         int before = int(diags.size());
@@ -1726,6 +1787,14 @@ private:
         if (e.parts.empty())
             e.parts.push_back({true, QString(), -1, Span{openSpan.end, openSpan.end}});
         e.span = between(openSpan, endSpan);
+        if (!e.hasDirective && e.parts.size() == 1 && e.parts.front().isLiteral) {
+            // The common case, a plain string: keep it as a literal value (no template parts).
+            e.kind = Expr::Kind::Literal;
+            e.value = Value::string(std::move(e.parts.front().literal));
+            e.nameSpan = e.parts.front().span;
+            e.parts.clear();
+            e.parts.shrink_to_fit();
+        }
         return e;
     }
 
@@ -1839,6 +1908,8 @@ Pos SourceMap::pos(qsizetype byte) const
 
 std::vector<Token> scan(const QByteArray &data)
 {
+    if (data.size() > kMaxInputSize)
+        return {Token{Tok::Eof, 0, 0}};
     return Scanner(data).run();
 }
 
@@ -1921,6 +1992,8 @@ QList<Diagnostic> checkInvalidTokens(const QByteArray &data, const std::vector<T
 Span Expr::startSpan() const
 {
     switch (kind) {
+    case Kind::Literal:
+        return value.kind == Value::Kind::String ? nameSpan : span;
     case Kind::Template:
         if (!parts.empty() && !(parts.size() == 1 && !parts.front().isLiteral))
             return parts.front().span;
@@ -1941,15 +2014,29 @@ Span Expr::startSpan() const
     }
 }
 
-File parseFile(const QByteArray &data)
+File parseFileStreaming(const QByteArray &data, const std::function<void(Block &&)> &onBlock)
+{
+    return parseTokens(data, scan(data), onBlock);
+}
+
+File parseTokens(const QByteArray &data, std::vector<Token> tokens, const std::function<void(Block &&)> &onBlock)
 {
     File f;
-    f.tokens = scan(data);
+    f.tokens = std::move(tokens);
+    if (data.size() > kMaxInputSize) {
+        f.diagnostics.append(Diagnostic::error(u"File too large"_s, u"A dependency lock file larger than 512 MiB is not read."_s, Span{0, 0}));
+        return f;
+    }
     f.diagnostics = checkInvalidTokens(data, f.tokens);
     Parser p(data, f.tokens);
-    f.body = p.parseFileBody();
+    f.body = p.parseFileBody(onBlock ? &onBlock : nullptr);
     f.diagnostics += p.diags;
     return f;
+}
+
+File parseFile(const QByteArray &data)
+{
+    return parseFileStreaming(data, {});
 }
 
 // ---- evaluation ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -118,14 +119,19 @@ enum class Tok : quint8 {
     Eof,
 };
 
+/// 12 bytes: inputs are limited to kMaxInputSize, so offsets fit in 32 bits.
 struct Token
 {
     Tok type = Tok::Eof;
-    qsizetype begin = 0;
-    qsizetype end = 0;
+    qint32 begin = 0;
+    qint32 end = 0;
 };
 
-/// Scans `data` (BOM skipped) into tokens, always ending with one Eof token.
+/// Larger inputs are refused before scanning (a lock file is a few KiB to a few MiB).
+inline constexpr qsizetype kMaxInputSize = 512 * 1024 * 1024;
+
+/// Scans `data` (BOM skipped) into tokens, always ending with one Eof token (only that one for
+/// an input larger than kMaxInputSize).
 std::vector<Token> scan(const QByteArray &data);
 
 /// The diagnostics hclsyntax reports for tokens that are never valid (invalid characters,
@@ -151,7 +157,8 @@ struct Value
 struct Expr
 {
     enum class Kind {
-        Literal,      ///< number, bool, null (value set)
+        Literal,      ///< number, bool, null, or a quoted string without templates (value set; for a
+                      ///< string, nameSpan is the text between the quotes)
         Template,     ///< quoted string or heredoc: parts
         Tuple,        ///< children = elements
         Object,       ///< children = key0, value0, key1, value1, ...
@@ -229,6 +236,12 @@ struct File
 /// Parse a whole file. Never fails: syntax errors become diagnostics and the tree holds
 /// whatever could be recovered (like hclparse.ParseHCL).
 File parseFile(const QByteArray &data);
+
+/// The same, but every top-level block is handed to `onBlock` as soon as it is complete and is
+/// not kept in File::body (bounded memory for huge files). Top-level attributes stay in the body.
+File parseFileStreaming(const QByteArray &data, const std::function<void(Block &&)> &onBlock);
+/// parseFileStreaming on tokens the caller already scanned (with scan(data)).
+File parseTokens(const QByteArray &data, std::vector<Token> tokens, const std::function<void(Block &&)> &onBlock);
 
 // ---- Static evaluation (nil EvalContext) -------------------------------------------------
 

@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <cstring>
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -94,14 +96,20 @@ HeaderInfo findHeader(const QByteArray &data, const std::vector<hcl::Token> &tok
     return h;
 }
 
-LockFlavour flavourFromHosts(const hcl::Body &body)
+/// Flavour from the provider labels when there is no header: registry.opentofu.org only -> Tofu.
+LockFlavour flavourFromLabels(const QByteArray &data, const std::vector<hcl::Token> &tokens)
 {
     bool tofuHost = false;
     bool otherHost = false;
-    for (const hcl::Block &b : body.blocks) {
-        if (b.type != u"provider"_s || b.labels.size() != 1)
+    static const QByteArray tofuPrefix = "registry.opentofu.org/";
+    for (size_t k = 0; k + 2 < tokens.size(); ++k) {
+        const hcl::Token &t = tokens[k];
+        if (t.type != hcl::Tok::Ident || t.end - t.begin != 8 || memcmp(data.constData() + t.begin, "provider", 8) != 0)
             continue;
-        if (b.labels.first().startsWith(u"registry.opentofu.org/"_s))
+        if (tokens[k + 1].type != hcl::Tok::OQuote || tokens[k + 2].type != hcl::Tok::QuotedLit)
+            continue;
+        const hcl::Token &label = tokens[k + 2];
+        if (QByteArrayView(data.constData() + label.begin, label.end - label.begin).startsWith(tofuPrefix))
             tofuHost = true;
         else
             otherHost = true;
@@ -122,7 +130,14 @@ public:
 
     QList<LockDiagnostic> diagnostics;
 
-    void addHcl(const hcl::Diagnostic &d)
+    LockDiagnostic make(const QString &summary, const QString &detail, hcl::Span subject) const
+    {
+        return {LockDiagnostic::Severity::Error, summary, detail, toLockRange(m_map, subject)};
+    }
+
+    void addHcl(const hcl::Diagnostic &d) { diagnostics.append(fromHcl(d)); }
+
+    LockDiagnostic fromHcl(const hcl::Diagnostic &d) const
     {
         LockDiagnostic out;
         out.severity = d.severity == hcl::Diagnostic::Severity::Error ? LockDiagnostic::Severity::Error
@@ -132,7 +147,7 @@ public:
         if (d.hasRelated)
             out.detail.replace(u"{related}"_s, m_map.range(d.related).toString(m_options.fileName));
         out.range = toLockRange(m_map, d.subject);
-        diagnostics.append(out);
+        return out;
     }
 
     void error(const QString &summary, const QString &detail, hcl::Span subject)
@@ -140,42 +155,13 @@ public:
         diagnostics.append({LockDiagnostic::Severity::Error, summary, detail, toLockRange(m_map, subject)});
     }
 
-    void decode(const hcl::Body &root, LockFile &doc)
+    /// One top-level block, in file order (streamed from the parser).
+    void block(const hcl::Block &b, LockFile &doc)
     {
-        // hcl Body.PartialContent: label counts of the wanted block types.
-        std::vector<const hcl::Block *> wanted;
-        for (const hcl::Block &b : root.blocks) {
-            const bool isProvider = b.type == u"provider"_s;
-            const bool isModule = b.type == u"module"_s;
-            if (!isProvider && !isModule)
-                continue;
-            const QString labelName = isProvider ? u"source_addr"_s : u"path"_s;
-            if (b.labels.size() > 1) {
-                error(u"Extraneous label for %1"_s.arg(b.type),
-                      u"Only 1 labels (%1) are expected for %2 blocks."_s.arg(labelName, b.type), b.labelSpans[1]);
-                markDropped(doc, isProvider ? DroppedContent::Kind::InvalidProvider : DroppedContent::Kind::ModuleBlock, b);
-                continue;
-            }
-            if (b.labels.isEmpty()) {
-                error(u"Missing %1 for %2"_s.arg(labelName, b.type),
-                      u"All %1 blocks must have 1 labels (%2)."_s.arg(b.type, labelName), b.openBraceSpan);
-                markDropped(doc, isProvider ? DroppedContent::Kind::InvalidProvider : DroppedContent::Kind::ModuleBlock, b);
-                continue;
-            }
-            wanted.push_back(&b);
-        }
-        // hcl Body.Content: everything else at the top level is unexpected.
-        for (const hcl::Attribute &a : root.attributes) {
-            QString suggestion;
-            if (a.name == u"provider"_s || a.name == u"module"_s)
-                suggestion = u" Did you mean to define a block of type %1?"_s.arg(hcl::goQuote(a.name));
-            error(u"Unsupported argument"_s, u"An argument named %1 is not expected here.%2"_s.arg(hcl::goQuote(a.name), suggestion),
-                  a.nameSpan);
-            doc.dropped.append({DroppedContent::Kind::UnknownAttribute, a.name, toLockRange(m_map, a.span)});
-        }
-        for (const hcl::Block &b : root.blocks) {
-            if (b.type == u"provider"_s || b.type == u"module"_s)
-                continue;
+        const bool isProvider = b.type == u"provider"_s;
+        const bool isModule = b.type == u"module"_s;
+        if (!isProvider && !isModule) {
+            // hcl Body.Content: an unexpected block type.
             QString suggestion;
             for (const QString &candidate : {u"provider"_s, u"module"_s}) {
                 if (hcl::levenshtein(b.type, candidate) < 3) {
@@ -183,48 +169,77 @@ public:
                     break;
                 }
             }
-            error(u"Unsupported block type"_s, u"Blocks of type %1 are not expected here.%2"_s.arg(hcl::goQuote(b.type), suggestion),
-                  b.typeSpan);
+            m_blockDiags.append(make(u"Unsupported block type"_s,
+                                     u"Blocks of type %1 are not expected here.%2"_s.arg(hcl::goQuote(b.type), suggestion), b.typeSpan));
             markDropped(doc, DroppedContent::Kind::UnknownBlock, b);
+            return;
         }
-
+        // hcl Body.PartialContent: label counts.
+        const QString labelName = isProvider ? u"source_addr"_s : u"path"_s;
+        if (b.labels.size() > 1) {
+            m_labelDiags.append(make(u"Extraneous label for %1"_s.arg(b.type),
+                                     u"Only 1 labels (%1) are expected for %2 blocks."_s.arg(labelName, b.type), b.labelSpans[1]));
+            markDropped(doc, isProvider ? DroppedContent::Kind::InvalidProvider : DroppedContent::Kind::ModuleBlock, b);
+            return;
+        }
+        if (b.labels.isEmpty()) {
+            m_labelDiags.append(make(u"Missing %1 for %2"_s.arg(labelName, b.type),
+                                     u"All %1 blocks must have 1 labels (%2)."_s.arg(b.type, labelName), b.openBraceSpan));
+            markDropped(doc, isProvider ? DroppedContent::Kind::InvalidProvider : DroppedContent::Kind::ModuleBlock, b);
+            return;
+        }
         // decodeLocksFromHCL
-        bool seenModule = false;
-        struct Seen
-        {
-            ProviderAddress address;
-            hcl::Span def;
-        };
-        QList<Seen> seen;
-        for (const hcl::Block *b : wanted) {
-            if (b->type == u"module"_s) {
-                if (!seenModule) {
-                    diagnostics.append({LockDiagnostic::Severity::Warning, u"Dependency locks for modules are not yet supported"_s,
-                                        u"%1 v%2 only supports dependency locks for providers, not for modules. This configuration may be intended for a later version of %1 that also supports dependency locks for modules."_s
-                                            .arg(toolName(m_flavour), m_toolVersion),
-                                        toLockRange(m_map, b->typeSpan)});
-                    seenModule = true;
-                }
-                const hcl::Span full = b->fullSpan();
-                doc.moduleBlocks.append(QString::fromUtf8(m_map.data().mid(full.begin, full.end - full.begin)));
-                markDropped(doc, DroppedContent::Kind::ModuleBlock, *b);
-                continue;
+        if (isModule) {
+            if (!m_seenModule) {
+                diagnostics.append({LockDiagnostic::Severity::Warning, u"Dependency locks for modules are not yet supported"_s,
+                                    u"%1 v%2 only supports dependency locks for providers, not for modules. This configuration may be intended for a later version of %1 that also supports dependency locks for modules."_s
+                                        .arg(toolName(m_flavour), m_toolVersion),
+                                    toLockRange(m_map, b.typeSpan)});
+                m_seenModule = true;
             }
-            std::optional<ProviderLock> lock = decodeProvider(*b, doc);
-            if (!lock)
-                continue;
-            const auto dup = std::find_if(seen.cbegin(), seen.cend(), [&](const Seen &s) { return s.address == lock->address; });
-            if (dup != seen.cend()) {
-                error(u"Duplicate provider lock"_s,
-                      u"This lockfile already declared a lock for provider %1 at %2."_s.arg(
-                          lock->address.toString(), m_map.range(dup->def).toString(m_options.fileName)),
-                      b->typeSpan);
-                markDropped(doc, DroppedContent::Kind::DuplicateProvider, *b);
-                continue;
-            }
-            seen.append({lock->address, b->defSpan()});
-            doc.setProvider(std::move(*lock));
+            const hcl::Span full = b.fullSpan();
+            doc.moduleBlocks.append(QString::fromUtf8(m_map.data().mid(full.begin, full.end - full.begin)));
+            markDropped(doc, DroppedContent::Kind::ModuleBlock, b);
+            return;
         }
+        std::optional<ProviderLock> lock = decodeProvider(b, doc);
+        if (!lock)
+            return;
+        const auto dup = m_seen.constFind(lock->address);
+        if (dup != m_seen.cend()) {
+            error(u"Duplicate provider lock"_s,
+                  u"This lockfile already declared a lock for provider %1 at %2."_s.arg(
+                      lock->address.toString(), m_map.range(dup.value()).toString(m_options.fileName)),
+                  b.typeSpan);
+            markDropped(doc, DroppedContent::Kind::DuplicateProvider, b);
+            return;
+        }
+        m_seen.insert(lock->address, b.defSpan());
+        doc.setProvider(std::move(*lock));
+    }
+
+    /// After the last block: the top-level attributes (all unexpected), then the final order of
+    /// diagnostics as tofu reports them: syntax, labels, unexpected attributes and blocks,
+    /// then each block's own in file order.
+    QList<LockDiagnostic> finish(const hcl::File &file, LockFile &doc)
+    {
+        for (const hcl::Attribute &a : file.body.attributes) {
+            QString suggestion;
+            if (a.name == u"provider"_s || a.name == u"module"_s)
+                suggestion = u" Did you mean to define a block of type %1?"_s.arg(hcl::goQuote(a.name));
+            m_attrDiags.append(make(u"Unsupported argument"_s,
+                                    u"An argument named %1 is not expected here.%2"_s.arg(hcl::goQuote(a.name), suggestion), a.nameSpan));
+            doc.dropped.append({DroppedContent::Kind::UnknownAttribute, a.name, toLockRange(m_map, a.span)});
+        }
+        QList<LockDiagnostic> out;
+        out.reserve(file.diagnostics.size() + m_labelDiags.size() + m_attrDiags.size() + m_blockDiags.size() + diagnostics.size());
+        for (const hcl::Diagnostic &d : file.diagnostics)
+            out.append(fromHcl(d));
+        out += m_labelDiags;
+        out += m_attrDiags;
+        out += m_blockDiags;
+        out += diagnostics;
+        return out;
     }
 
 private:
@@ -232,6 +247,9 @@ private:
     const LockParseOptions &m_options;
     LockFlavour m_flavour;
     QString m_toolVersion;
+    bool m_seenModule = false;
+    QHash<ProviderAddress, hcl::Span> m_seen; ///< address -> the first block's definition
+    QList<LockDiagnostic> m_labelDiags, m_attrDiags, m_blockDiags;
 
     void markDropped(LockFile &doc, DroppedContent::Kind kind, const hcl::Block &b)
     {
@@ -482,11 +500,31 @@ QString toString(DroppedContent::Kind k)
     return {};
 }
 
+bool utf8Less(QStringView a, QStringView b)
+{
+    // Byte-wise UTF-8 order without converting: UTF-16 order differs only where a surrogate
+    // (a code point >= U+10000) meets a BMP character >= U+E000.
+    const qsizetype n = std::min(a.size(), b.size());
+    for (qsizetype i = 0; i < n; ++i) {
+        const char16_t x = a[i].unicode();
+        const char16_t y = b[i].unicode();
+        if (x == y)
+            continue;
+        const bool sx = x >= 0xD800 && x <= 0xDFFF;
+        const bool sy = y >= 0xD800 && y <= 0xDFFF;
+        if (sx != sy)
+            return sx ? false : true;
+        return x < y;
+    }
+    return a.size() < b.size();
+}
+
 void ProviderLock::normalizeHashes()
 {
-    std::sort(hashes.begin(), hashes.end(), [](const HashString &a, const HashString &b) {
-        return a.toString().toUtf8() < b.toString().toUtf8();
-    });
+    if (std::is_sorted(hashes.cbegin(), hashes.cend(), [](const HashString &a, const HashString &b) { return utf8Less(a.toString(), b.toString()); })
+        && std::adjacent_find(hashes.cbegin(), hashes.cend()) == hashes.cend())
+        return;
+    std::sort(hashes.begin(), hashes.end(), [](const HashString &a, const HashString &b) { return utf8Less(a.toString(), b.toString()); });
     hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
 }
 
@@ -508,6 +546,10 @@ qsizetype LockFile::indexOf(const ProviderAddress &address) const
 void LockFile::setProvider(ProviderLock lock)
 {
     lock.normalizeHashes();
+    if (providers.isEmpty() || providers.constLast().address < lock.address) {
+        providers.append(std::move(lock)); // files are usually sorted already
+        return;
+    }
     const auto it = std::lower_bound(providers.begin(), providers.end(), lock.address,
                                      [](const ProviderLock &l, const ProviderAddress &a) { return l.address < a; });
     if (it != providers.end() && it->address == lock.address)
@@ -558,10 +600,10 @@ LockParseResult parseLockFile(const QByteArray &bytes, const LockParseOptions &o
 {
     LockParseResult result;
     const hcl::SourceMap map(bytes);
-    hcl::File file = hcl::parseFile(bytes);
+    std::vector<hcl::Token> tokens = hcl::scan(bytes);
 
-    const HeaderInfo header = findHeader(bytes, file.tokens);
-    LockFlavour detected = flavourFromHosts(file.body);
+    const HeaderInfo header = findHeader(bytes, tokens);
+    LockFlavour detected = flavourFromLabels(bytes, tokens);
     if (const auto f = flavourOfTool(header.tool))
         detected = *f;
     const LockFlavour flavour = options.flavour.value_or(detected);
@@ -574,8 +616,8 @@ LockParseResult parseLockFile(const QByteArray &bytes, const LockParseOptions &o
     // Comments: everything except the header lines is lost on a canonical rewrite; a header
     // naming another tool is replaced.
     const bool headerIsStandard = header.tool == standardTool(flavour);
-    for (size_t k = 0; k < file.tokens.size(); ++k) {
-        const hcl::Token &t = file.tokens[k];
+    for (size_t k = 0; k < tokens.size(); ++k) {
+        const hcl::Token &t = tokens[k];
         if (t.type != hcl::Tok::Comment)
             continue;
         QString text = QString::fromUtf8(bytes.constData() + t.begin, t.end - t.begin);
@@ -592,11 +634,11 @@ LockParseResult parseLockFile(const QByteArray &bytes, const LockParseOptions &o
         doc.dropped.append({DroppedContent::Kind::Comment, text, range});
     }
 
+    // Blocks are decoded as the parser completes them, so a huge file never has its whole
+    // syntax tree in memory.
     Decoder decoder(map, options, flavour);
-    for (const hcl::Diagnostic &d : file.diagnostics)
-        decoder.addHcl(d);
-    decoder.decode(file.body, doc);
-    result.diagnostics = std::move(decoder.diagnostics);
+    const hcl::File file = hcl::parseTokens(bytes, std::move(tokens), [&](hcl::Block &&b) { decoder.block(b, doc); });
+    result.diagnostics = decoder.finish(file, doc);
     std::stable_sort(doc.dropped.begin(), doc.dropped.end(),
                      [](const DroppedContent &a, const DroppedContent &b) { return a.range.byte < b.range.byte; });
     qCDebug(lcLock) << "parsed lock file:" << doc.providers.size() << "providers," << result.diagnostics.size() << "diagnostics";
@@ -624,11 +666,11 @@ Result<LockParseResult> readLockFile(const QString &path, LockParseOptions optio
 
 LockFlavour detectFlavour(const QByteArray &bytes)
 {
-    const hcl::File file = hcl::parseFile(bytes);
-    const HeaderInfo header = findHeader(bytes, file.tokens);
+    const std::vector<hcl::Token> tokens = hcl::scan(bytes);
+    const HeaderInfo header = findHeader(bytes, tokens);
     if (const auto f = flavourOfTool(header.tool))
         return *f;
-    return flavourFromHosts(file.body);
+    return flavourFromLabels(bytes, tokens);
 }
 
 } // namespace provender

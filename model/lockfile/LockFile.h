@@ -24,6 +24,9 @@ enum class LockFlavour { Tofu, Terraform };
 QString toString(LockFlavour f);                              ///< "tofu" / "terraform"
 std::optional<LockFlavour> lockFlavourFromString(QStringView s); ///< accepts "tofu", "opentofu", "terraform"
 
+/// Byte-wise order of the UTF-8 encodings of two strings (how lock files sort hashes).
+bool utf8Less(QStringView a, QStringView b);
+
 /// A position range in the lock file's text. Lines and columns count from 1 (columns in
 /// characters, like HCL); bytes from 0 including a BOM.
 struct LockSourceRange

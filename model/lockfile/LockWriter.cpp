@@ -15,8 +15,21 @@ namespace {
 
 void appendQuoted(QByteArray &out, const QString &s)
 {
+    const bool plain = std::all_of(s.cbegin(), s.cend(), [](QChar c) {
+        const char16_t u = c.unicode();
+        return u >= 0x20 && u < 0x7F && u != '"' && u != '\\' && u != '$' && u != '%';
+    });
     out += '"';
-    out += escapeHclString(s);
+    if (plain) {
+        // Printable ASCII with nothing to escape: copy the characters straight in.
+        const qsizetype at = out.size();
+        out.resize(at + s.size());
+        char *dst = out.data() + at;
+        for (QChar c : s)
+            *dst++ = char(c.unicode());
+    } else {
+        out += escapeHclString(s);
+    }
     out += '"';
 }
 
@@ -24,6 +37,13 @@ void appendQuoted(QByteArray &out, const QString &s)
 
 QByteArray escapeHclString(const QString &s)
 {
+    // Fast path: printable ASCII without anything to escape is written as it is.
+    const bool plain = std::all_of(s.cbegin(), s.cend(), [](QChar c) {
+        const char16_t u = c.unicode();
+        return u >= 0x20 && u < 0x7F && u != '"' && u != '\\' && u != '$' && u != '%';
+    });
+    if (plain)
+        return s.toLatin1();
     QByteArray out;
     out.reserve(s.size() + 8);
     const QList<uint> ucs = s.toUcs4();
@@ -44,7 +64,9 @@ QByteArray escapeHclString(const QString &s)
         default:
             break;
         }
-        if (!hcl::isGoPrintable(r)) {
+        if (r >= 0x20 && r < 0x7F) {
+            out += char(r);
+        } else if (!hcl::isGoPrintable(r)) {
             if (r < 0x10000)
                 out += "\\u" + QByteArray::number(uint(r), 16).rightJustified(4, '0');
             else
@@ -100,10 +122,12 @@ QByteArray writeLockFile(const LockFile &doc, LockFlavour flavour)
             out += '\n';
         }
         if (!p.hashes.isEmpty()) {
-            QList<HashString> hashes = p.hashes;
-            std::sort(hashes.begin(), hashes.end(),
-                      [](const HashString &a, const HashString &b) { return a.toString().toUtf8() < b.toString().toUtf8(); });
-            hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+            const auto less = [](const HashString &a, const HashString &b) { return utf8Less(a.toString(), b.toString()); };
+            QList<HashString> hashes = p.hashes; // shared, not copied, unless it needs sorting
+            if (!std::is_sorted(hashes.cbegin(), hashes.cend(), less) || std::adjacent_find(hashes.cbegin(), hashes.cend()) != hashes.cend()) {
+                std::sort(hashes.begin(), hashes.end(), less);
+                hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+            }
             out += "  hashes = [\n";
             for (const HashString &h : hashes) {
                 out += "    ";
