@@ -202,7 +202,7 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         summary.cacheWarning = opened->warning();
         if (ok)
             cache = std::move(opened);
-        if (cache && items.size() > 64 && qEnvironmentVariableIsEmpty("PROVENDER_NO_PRELOAD"))
+        if (cache && items.size() > 64)
             cache->preload(commonDirectoryPrefix(results));
         qCDebug(lcVerify) << "cache open + preload:" << phase.restart() << "ms";
     }
