@@ -1,0 +1,309 @@
+// provender verify https://MIRROR/ (--provider ADDR... | --lock FILE) [--json] [--ca-file PEM]
+// [--allow-http-loopback] ...: fetch a network mirror's indexes as tofu does (tofu-formats.md §6),
+// download every archive once (streamed to a cache or temporary directory, hashed in the same
+// pass) and print a verdict per archive. `provender verify` hands over here when its argument is
+// an http(s) URL.
+
+#include "app/cli/Cli.h"
+#include "model/lockfile/LockFile.h"
+#include "model/network/Credentials.h"
+#include "model/network/NetworkMirror.h"
+#include "model/network/RemoteVerify.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSslCertificate>
+
+#include <unistd.h>
+
+namespace provender::cli {
+
+namespace {
+
+QJsonObject archiveJson(const ArchiveResult &r)
+{
+    QJsonObject o;
+    o[QStringLiteral("provider")] = r.key.provider.toString();
+    o[QStringLiteral("version")] = r.key.version.toString();
+    o[QStringLiteral("platform")] = r.key.platform.toString();
+    o[QStringLiteral("url")] = r.path;
+    o[QStringLiteral("size")] = double(r.size);
+    o[QStringLiteral("verdict")] = toString(r.detail.verdict);
+    o[QStringLiteral("reason")] = r.detail.reason;
+    QJsonArray matched, contradicting, declared;
+    for (HashMatch m : r.detail.matched)
+        matched.append(toString(m));
+    for (const HashString &h : r.detail.contradicting)
+        contradicting.append(h.toString());
+    for (const HashString &h : r.declared)
+        declared.append(h.toString());
+    o[QStringLiteral("matched")] = matched;
+    o[QStringLiteral("contradicting")] = contradicting;
+    o[QStringLiteral("declared")] = declared;
+    if (r.hashes) {
+        o[QStringLiteral("h1")] = r.hashes->h1Extracted.toString();
+        o[QStringLiteral("h1_zip")] = r.hashes->h1Zip.toString();
+        o[QStringLiteral("zh")] = r.hashes->zh.toString();
+    }
+    if (!r.error.isEmpty())
+        o[QStringLiteral("error")] = r.error;
+    return o;
+}
+
+QJsonObject anomalyJson(const Anomaly &a)
+{
+    QJsonObject o;
+    o[QStringLiteral("kind")] = toString(a.kind);
+    o[QStringLiteral("url")] = a.path;
+    o[QStringLiteral("message")] = a.message;
+    if (a.location.isValid()) {
+        o[QStringLiteral("line")] = a.location.line;
+        o[QStringLiteral("column")] = a.location.column;
+    }
+    return o;
+}
+
+bool positiveInt(const QCommandLineParser &parser, const QString &name, int *value)
+{
+    if (!parser.isSet(name))
+        return true;
+    bool ok = false;
+    const int v = parser.value(name).toInt(&ok);
+    if (!ok || v < 0) {
+        err() << "provender verify: --" << name << " needs a non-negative number, not '" << parser.value(name) << "'\n";
+        return false;
+    }
+    *value = v;
+    return true;
+}
+
+} // namespace
+
+int runRemoteVerify(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Verify a network mirror (the URL of a network_mirror block). The protocol cannot list providers: name them "
+        "with --provider or take them (and their pinned versions and hashes) from a lock file with --lock.\n"
+        "Credentials for the mirror host are found as tofu finds them (TF_TOKEN_<host>, credentials blocks in the CLI "
+        "config, credentials.tfrc.json) and sent only with index requests, never with archive downloads.\n"
+        "Exit status: 0 all good, 1 any mismatch, missing, error or failed index request, 2 bad usage."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."), QStringLiteral("ADDR")});
+    parser.addOption({QStringLiteral("lock"), QStringLiteral("Take providers, versions and hashes from this lock file."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")});
+    parser.addOption({QStringLiteral("ca-file"), QStringLiteral("Also trust the CA certificates in this PEM file."), QStringLiteral("PEM")});
+    parser.addOption({QStringLiteral("allow-http-loopback"), QStringLiteral("Allow http:// for 127.0.0.1, ::1 and localhost.")});
+    parser.addOption({QStringLiteral("jobs"), QStringLiteral("Parallel requests (default 4)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("timeout"), QStringLiteral("Seconds without data before a request fails (default: TF_REGISTRY_CLIENT_TIMEOUT or 10)."), QStringLiteral("S")});
+    parser.addOption({QStringLiteral("retries"), QStringLiteral("Retries per archive download (default: TF_PROVIDER_DOWNLOAD_RETRY or 2)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("cache-dir"), QStringLiteral("Keep the downloaded archives in DIR (default: a temporary directory)."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("no-credentials"), QStringLiteral("Do not look up or send a token.")});
+    parser.addPositionalArgument(QStringLiteral("url"), QStringLiteral("The mirror base URL (ends with '/')."), QStringLiteral("URL"));
+    if (!parser.parse(args)) {
+        err() << "provender verify: " << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return ExitOk;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1) {
+        err() << "provender verify: give exactly one mirror URL (see --help)\n";
+        return ExitUsage;
+    }
+    const QString baseText = positional.constFirst();
+    const bool json = parser.isSet(QStringLiteral("json"));
+
+    NetworkMirrorOptions mirrorOptions;
+    RemoteVerifyOptions verifyOptions;
+    HttpSettings http;
+    http.allowHttpLoopback = parser.isSet(QStringLiteral("allow-http-loopback"));
+    int timeout = 10;
+    bool envOk = false;
+    const int envTimeout = qEnvironmentVariableIntValue("TF_REGISTRY_CLIENT_TIMEOUT", &envOk);
+    if (envOk && envTimeout > 0)
+        timeout = envTimeout;
+    const int envRetries = qEnvironmentVariableIntValue("TF_PROVIDER_DOWNLOAD_RETRY", &envOk);
+    if (envOk && envRetries > 0)
+        verifyOptions.retries = envRetries;
+    if (!positiveInt(parser, QStringLiteral("jobs"), &http.maxParallel) || !positiveInt(parser, QStringLiteral("timeout"), &timeout)
+        || !positiveInt(parser, QStringLiteral("retries"), &verifyOptions.retries))
+        return ExitUsage;
+    http.maxParallel = std::max(1, http.maxParallel);
+    http.timeoutMs = std::max(1, timeout) * 1000;
+    if (parser.isSet(QStringLiteral("ca-file"))) {
+        const QString pem = parser.value(QStringLiteral("ca-file"));
+        const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
+        if (certs.isEmpty()) {
+            err() << "provender verify: " << pem << ": no PEM certificate could be read\n";
+            return ExitUsage;
+        }
+        http.caCertificates = certs;
+    }
+
+    QString warning;
+    const Result<QUrl> base = parseMirrorBaseUrl(baseText, http.allowHttpLoopback, &warning);
+    if (!base.ok()) {
+        err() << "provender verify: " << base.error().message << '\n';
+        return ExitUsage;
+    }
+    if (!warning.isEmpty())
+        err() << "provender verify: warning: " << warning << '\n';
+
+    // Providers: typed addresses and/or a lock file.
+    QList<ProviderAddress> providers;
+    for (const QString &text : parser.values(QStringLiteral("provider"))) {
+        const Result<ProviderAddress> address = ProviderAddress::parse(text);
+        if (!address.ok()) {
+            err() << "provender verify: --provider " << text << ": " << address.error().message << '\n';
+            return ExitUsage;
+        }
+        providers.append(address.value());
+    }
+    if (parser.isSet(QStringLiteral("lock"))) {
+        const QString lockPath = parser.value(QStringLiteral("lock"));
+        const Result<LockParseResult> lock = readLockFile(lockPath);
+        if (!lock.ok()) {
+            err() << "provender verify: " << lock.error().toString() << '\n';
+            return ExitUsage;
+        }
+        for (const LockDiagnostic &d : lock.value().errors())
+            err() << d.toString(lockPath) << '\n';
+        for (const ProviderLock &p : lock.value().document.providers) {
+            if (!providers.contains(p.address))
+                providers.append(p.address);
+            mirrorOptions.onlyVersions[p.address].append(p.version);
+            verifyOptions.expected[ProviderVersionKey{p.address, p.version}] = p.hashes;
+        }
+    }
+    if (providers.isEmpty()) {
+        err() << "provender verify: a network mirror cannot list its providers: name them with --provider ADDR or --lock FILE\n";
+        return ExitUsage;
+    }
+
+    const QString host = mirrorCredentialsHost(base.value());
+    if (!parser.isSet(QStringLiteral("no-credentials"))) {
+        QStringList credentialWarnings;
+        mirrorOptions.credential = findCredential(host, QProcessEnvironment::systemEnvironment(), QString(), &credentialWarnings);
+        for (const QString &w : std::as_const(credentialWarnings))
+            err() << "provender verify: warning: " << w << '\n';
+        if (mirrorOptions.credential && !json)
+            err() << "Credentials for " << host << ": token " << mirrorOptions.credential->maskedToken() << " from "
+                  << mirrorOptions.credential->source << '\n';
+    }
+    mirrorOptions.http = http;
+    verifyOptions.http = http;
+    verifyOptions.cacheDir = parser.value(QStringLiteral("cache-dir"));
+
+    const Result<NetworkCatalog> fetched = fetchNetworkCatalog(baseText, providers, mirrorOptions);
+    if (!fetched.ok()) {
+        err() << "provender verify: " << fetched.error().message << '\n';
+        return ExitUsage;
+    }
+    const Catalog &catalog = fetched.value().catalog;
+
+    const bool showProgress = !json && ::isatty(STDERR_FILENO);
+    RemoteProgress progress;
+    if (showProgress)
+        progress = [](qint64 done, qint64 total) {
+            static qint64 last = -1;
+            if (done - last < (1 << 20) && done != total)
+                return;
+            last = done;
+            err() << "\rdownloaded " << done / (1024 * 1024) << " MiB"
+                  << (total > 0 ? QStringLiteral(" of %1 MiB").arg(total / (1024 * 1024)) : QString()) << "   ";
+            err().flush();
+        };
+    const RemoteVerifyReport verified = verifyNetworkCatalog(catalog, verifyOptions, progress);
+    if (showProgress)
+        err() << '\r' << QString(40, QLatin1Char(' ')) << '\r';
+    const VerifyReport &report = verified.report;
+    const VerifySummary &s = report.summary;
+
+    if (json) {
+        QJsonObject root;
+        root[QStringLiteral("mirror")] = baseText;
+        if (mirrorOptions.credential) {
+            QJsonObject c;
+            c[QStringLiteral("host")] = mirrorOptions.credential->host;
+            c[QStringLiteral("source")] = mirrorOptions.credential->source;
+            root[QStringLiteral("credentials")] = c;
+        }
+        QJsonArray archives, anomalies, absent, requests;
+        for (const ArchiveResult &r : report.results)
+            archives.append(archiveJson(r));
+        for (const Anomaly &a : catalog.anomalies)
+            anomalies.append(anomalyJson(a));
+        for (const ProviderAddress &p : fetched.value().absent)
+            absent.append(p.toString());
+        for (const QList<RequestLogEntry> *log : {&fetched.value().log, &verified.log})
+            for (const RequestLogEntry &e : *log) {
+                QJsonObject o;
+                o[QStringLiteral("method")] = e.method;
+                o[QStringLiteral("url")] = e.url.toString();
+                o[QStringLiteral("status")] = e.status;
+                o[QStringLiteral("bytes")] = double(e.bytes);
+                o[QStringLiteral("ms")] = double(e.elapsedMs);
+                o[QStringLiteral("authorization")] = e.authorization;
+                if (!e.error.isEmpty())
+                    o[QStringLiteral("error")] = e.error;
+                requests.append(o);
+            }
+        root[QStringLiteral("archives")] = archives;
+        root[QStringLiteral("anomalies")] = anomalies;
+        root[QStringLiteral("absent_providers")] = absent;
+        root[QStringLiteral("requests")] = requests;
+        QJsonObject summary;
+        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Pending})
+            summary[toString(v)] = s.count(v);
+        summary[QStringLiteral("bytes_downloaded")] = double(verified.bytesDownloaded);
+        root[QStringLiteral("summary")] = summary;
+        out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
+    } else {
+        QTextStream &o = out();
+        o << "Mirror " << baseText << ": " << catalog.providers.size() << " providers, " << report.results.size()
+          << " archives\n\n";
+        QList<QStringList> rows{{QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"),
+                                 QStringLiteral("VERDICT"), QStringLiteral("DETAIL")}};
+        for (const ArchiveResult &r : report.results) {
+            QString detail = r.detail.reason;
+            if (r.detail.verdict == Verdict::Verified) {
+                QStringList m;
+                for (HashMatch h : r.detail.matched)
+                    m.append(toString(h));
+                detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
+            }
+            rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(),
+                         toString(r.detail.verdict), detail});
+        }
+        QList<qsizetype> widths(4, 0);
+        for (const QStringList &row : std::as_const(rows))
+            for (int c = 0; c < 4; ++c)
+                widths[c] = std::max(widths[c], row.at(c).size());
+        for (const QStringList &row : std::as_const(rows)) {
+            for (int c = 0; c < 4; ++c)
+                o << row.at(c).leftJustified(widths[c] + 2);
+            o << row.at(4) << '\n';
+        }
+        if (!catalog.anomalies.isEmpty()) {
+            o << "\nAnomalies (" << catalog.anomalies.size() << "):\n";
+            for (const Anomaly &a : catalog.anomalies)
+                o << "  " << toString(a.kind) << ": " << (a.location.isValid() ? a.location.toString() : a.path) << ": "
+                  << a.message << '\n';
+        }
+        QStringList parts;
+        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Pending})
+            if (s.count(v) > 0 || v == Verdict::Verified)
+                parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
+        o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << verified.bytesDownloaded << " bytes downloaded)\n";
+    }
+    const bool requestFailures = !catalog.anomalies.isEmpty() || !fetched.value().absent.isEmpty();
+    return s.hasFindings() || requestFailures ? ExitFindings : ExitOk;
+}
+
+} // namespace provender::cli
