@@ -8,6 +8,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace provender::bundle_detail {
@@ -57,6 +58,57 @@ bool hasDriveLetter(QStringView s)
     return s.size() >= 2 && s.at(1) == QLatin1Char(':') && s.at(0).unicode() < 0x80 && s.at(0).isLetter();
 }
 
+quint32 le32(const char *p)
+{
+    return quint32(uchar(p[0])) | (quint32(uchar(p[1])) << 8) | (quint32(uchar(p[2])) << 16) | (quint32(uchar(p[3])) << 24);
+}
+quint64 le64(const char *p)
+{
+    return quint64(le32(p)) | (quint64(le32(p + 4)) << 32);
+}
+
+/// A zip bundle must end with its own end record, and its central directory must sit right
+/// before it. A truncated zip bundle would otherwise be "opened" through the end record of a zip
+/// stored inside it (libarchive, like minizip, searches backwards and corrects offsets).
+QString checkZipEnd(QFile &file, qint64 size)
+{
+    const qint64 window = qMin<qint64>(size, 0xffff + 22);
+    if (!file.seek(size - window))
+        return QStringLiteral("cannot read the end of the file");
+    const QByteArray tail = file.read(window);
+    if (tail.size() != window)
+        return QStringLiteral("cannot read the end of the file");
+    for (qsizetype i = tail.size() - 22; i >= 0; --i) {
+        const char *p = tail.constData() + i;
+        if (le32(p) != 0x06054b50)
+            continue;
+        const qint64 at = size - window + i;
+        const quint16 commentLength = quint16(uchar(p[20]) | (uchar(p[21]) << 8));
+        if (at + 22 + commentLength != size)
+            continue; // a signature inside the comment or the data: keep looking further back
+        quint64 dirSize = le32(p + 12);
+        quint64 dirOffset = le32(p + 16);
+        qint64 dirEnd = at;
+        if (dirOffset == 0xffffffffu || dirSize == 0xffffffffu) {
+            if (i < 20 || le32(p - 20) != 0x07064b50)
+                return QStringLiteral("a zip64 end record without its locator");
+            const qint64 zip64End = qint64(le64(p - 20 + 8));
+            if (zip64End < 0 || zip64End + 56 > at - 20 || !file.seek(zip64End))
+                return QStringLiteral("the zip64 locator points outside the file");
+            const QByteArray record = file.read(56);
+            if (record.size() != 56 || le32(record.constData()) != 0x06064b50)
+                return QStringLiteral("no zip64 end record where the locator points");
+            dirSize = le64(record.constData() + 40);
+            dirOffset = le64(record.constData() + 48);
+            dirEnd = zip64End;
+        }
+        if (dirOffset + dirSize != quint64(dirEnd))
+            return QStringLiteral("the central directory is not where the end record says (truncated, or data before the zip)");
+        return {};
+    }
+    return QStringLiteral("no end-of-central-directory record at the end of the file (truncated?)");
+}
+
 } // namespace
 
 QString displayEntryName(const QByteArray &raw)
@@ -90,8 +142,12 @@ Result<void> BundleReader::open(const QString &path)
         return makeError(ErrorCode::Io, QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
     m_fileSize = file.size();
     const QByteArray head = file.read(4);
-    file.close();
     const bool zip = head.startsWith("PK\x03\x04") || head.startsWith("PK\x05\x06");
+    if (zip) {
+        if (const QString problem = checkZipEnd(file, m_fileSize); !problem.isEmpty())
+            return makeError(ErrorCode::CorruptArchive, QStringLiteral("%1: not a readable zip: %2").arg(path, problem));
+    }
+    file.close();
 
     m_archive = archive_read_new();
     if (!m_archive)
@@ -326,7 +382,7 @@ std::optional<BundleEntryProblem> DuplicateGuard::add(const BundleEntry &entry)
 
 Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limits,
                                  const std::function<bool(const QString &name)> &isMetadata,
-                                 const FileHandler &onFile, const BundleProgress &progress)
+                                 const FileHandler &onFile, const BundleProgress &progress, bool stopAtFatal)
 {
     using Kind = BundleEntryProblem::Kind;
     BundlePass pass;
@@ -350,8 +406,18 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
         return BundleEntryProblem{Kind::TooLarge, displayEntryName(e.rawName), message};
     };
 
+    bool totalExceeded = false;
+    auto mustStop = [&] {
+        if (totalExceeded)
+            return true;
+        if (!stopAtFatal)
+            return false;
+        return std::any_of(pass.problems.cbegin(), pass.problems.cend(), [](const BundleEntryProblem &p) { return p.isFatal(); });
+    };
     BundleEntry entry;
     for (;;) {
+        if (mustStop())
+            break;
         Result<bool> more = reader.next(entry);
         if (!more.ok())
             return more.error();
@@ -391,8 +457,10 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
             continue;
         }
         if (limits.maxTotalBytes > 0 && entry.sizeKnown && inflatedTotal + entry.size > limits.maxTotalBytes) {
-            pass.problems.append(tooLarge(entry, QStringLiteral("would take the bundle past its limit of %1 bytes in all")
+            pass.problems.append(tooLarge(entry, QStringLiteral("would take the bundle past its limit of %1 bytes in all; "
+                                                                "the rest of the bundle was not read")
                                                      .arg(limits.maxTotalBytes)));
+            totalExceeded = true;
             continue;
         }
 
@@ -412,7 +480,9 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
                 return makeError(ErrorCode::InvalidArgument, overflow);
             }
             if (limits.maxTotalBytes > 0 && inflatedTotal > limits.maxTotalBytes) {
-                overflow = QStringLiteral("takes the bundle past its limit of %1 bytes in all").arg(limits.maxTotalBytes);
+                overflow = QStringLiteral("takes the bundle past its limit of %1 bytes in all; the rest of the bundle was not read")
+                               .arg(limits.maxTotalBytes);
+                totalExceeded = true;
                 return makeError(ErrorCode::InvalidArgument, overflow);
             }
             if (!report(false))

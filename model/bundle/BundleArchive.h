@@ -118,11 +118,13 @@ struct BundlePass
 /// `onFile` with a PullBytes that serves its data (bounded by its declared size and the limits: an
 /// entry that inflates further becomes a TooLarge problem, not an error). `onFile` may read all,
 /// part or none of the data. Fails on a damaged container, an error `onFile` returns, or cancel
-/// (`progress` with BundleStage::Reading, bytes of the bundle file).
+/// (`progress` with BundleStage::Reading, bytes of the bundle file). Reading stops at the total
+/// limit (the rest is one problem), and with `stopAtFatal` at the first fatal problem.
 using FileHandler = std::function<Result<void>(const BundleEntry &entry, const PullBytes &pull)>;
 Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limits,
                                  const std::function<bool(const QString &name)> &isMetadata,
-                                 const FileHandler &onFile, const BundleProgress &progress);
+                                 const FileHandler &onFile, const BundleProgress &progress,
+                                 bool stopAtFatal = false);
 
 /// Splits a cleaned name on '/'.
 inline QStringList nameParts(const QString &name)

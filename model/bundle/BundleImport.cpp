@@ -534,7 +534,7 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
         }
         return {};
     };
-    Result<BundlePass> passed = runBundlePass(reader, limits, isMetadataName, onFile, progress);
+    Result<BundlePass> passed = runBundlePass(reader, limits, isMetadataName, onFile, progress, /*stopAtFatal=*/true);
     if (!passed.ok())
         return passed.error();
     const BundlePass &pass = passed.value();
