@@ -50,6 +50,14 @@ std::optional<HashString> hashFromText(const QString &text)
     return h.value();
 }
 
+// SQLITE_BUSY (5) or SQLITE_LOCKED (6), also as an extended code: the file is in use, not damaged.
+bool isBusy(const QSqlError &e)
+{
+    bool ok = false;
+    const int code = e.nativeErrorCode().toInt(&ok);
+    return ok && ((code & 0xff) == 5 || (code & 0xff) == 6);
+}
+
 } // namespace
 
 Result<FileStamp> stampOf(const QString &path)
@@ -126,9 +134,19 @@ bool HashCache::open()
         return false;
     }
     QDir().mkpath(QFileInfo(m_file).absolutePath());
+    closeConnection(); // re-opening after disable(): do not leak the old connection
+    m_busy = false;
     if (openConnection() && checkAndPrepareSchema()) {
         m_open = true;
         return true;
+    }
+    if (m_busy) {
+        // Another process (the GUI and the CLI share the default file) holds a lock: deleting the
+        // file and its -wal/-shm under it would destroy its data. Stay off for this run.
+        const QString why = m_warning;
+        closeConnection();
+        disable(QStringLiteral("the hash cache %1 is in use by another process: %2").arg(m_file, why));
+        return false;
     }
     // Damaged, foreign or unreadable: start afresh once.
     const QString why = m_warning;
@@ -154,6 +172,7 @@ bool HashCache::openConnection()
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
     if (!db.open()) {
         m_warning = db.lastError().text();
+        m_busy = isBusy(db.lastError());
         return false;
     }
     return true;
@@ -164,6 +183,7 @@ bool HashCache::execOrWarn(const QString &sql)
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
     if (!q.exec(sql)) {
         m_warning = q.lastError().text();
+        m_busy = isBusy(q.lastError());
         return false;
     }
     return true;
@@ -177,6 +197,7 @@ bool HashCache::checkAndPrepareSchema()
         QSqlQuery q(db);
         if (!q.exec(QStringLiteral("PRAGMA quick_check"))) {
             m_warning = q.lastError().text();
+            m_busy = isBusy(q.lastError());
             return false;
         }
         if (!q.next() || q.value(0).toString() != QStringLiteral("ok")) {
@@ -189,6 +210,7 @@ bool HashCache::checkAndPrepareSchema()
         QSqlQuery q(db);
         if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next()) {
             m_warning = q.lastError().text();
+            m_busy = isBusy(q.lastError());
             return false;
         }
         version = q.value(0).toInt();
@@ -301,19 +323,23 @@ void HashCache::preload(const QString &pathPrefix)
         return;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
     q.setForwardOnly(true);
-    // Paths sort as text; every path starting with the prefix is in [prefix, prefix + U+FFFF).
-    q.prepare(QStringLiteral("SELECT path, ") + kColumns + QStringLiteral(" FROM hashes WHERE path >= ? AND path < ?"));
+    // SQLite compares the stored UTF-8 bytes, so the paths starting with the prefix are one
+    // contiguous run from `prefix` on, in primary-key order. (An upper bound of prefix + U+FFFF
+    // would miss paths with characters above U+FFFF: their UTF-8 lead byte F0..F4 sorts after EF.)
+    q.prepare(QStringLiteral("SELECT path, ") + kColumns + QStringLiteral(" FROM hashes WHERE path >= ? ORDER BY path"));
     q.addBindValue(pathPrefix);
-    q.addBindValue(QString(pathPrefix + QChar(0xFFFF)));
     if (!q.exec()) {
         qCWarning(lcVerify) << "hash cache preload failed:" << q.lastError().text();
         return;
     }
     m_preloaded.clear();
     while (q.next()) {
+        const QString path = q.value(0).toString();
+        if (!path.startsWith(pathPrefix))
+            break;
         Row row;
         if (readRow(q, 1, row))
-            m_preloaded.insert(pathKey(q.value(0).toString()), std::move(row));
+            m_preloaded.insert(pathKey(path), std::move(row));
     }
     m_hasPreload = true;
     m_preloadPrefix = pathPrefix;

@@ -95,6 +95,7 @@ private:
     QString m_connectionName;
     QString m_warning;
     bool m_open = false;
+    bool m_busy = false; ///< the last open attempt failed because another connection holds a lock
     std::unique_ptr<QSqlQuery> m_lookup; ///< prepared once, reused by lookup()
     /// Preloaded rows keyed by a 128-bit hash of the path (two independent 64-bit hashes), not
     /// by the path itself: 100,000 paths would cost tens of MiB.

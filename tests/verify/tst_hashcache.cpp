@@ -165,6 +165,42 @@ private Q_SLOTS:
         QCOMPARE(cache.lookup(QStringLiteral("/mirror/p/new.zip"), stamp(9, 9, 9))->entryCount, 9);
     }
 
+    void preloadCoversEveryCharacter_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("ascii") << QStringLiteral("plain.zip");
+        QTest::newRow("latin-1") << QStringLiteral("caf\u00e9.zip");
+        QTest::newRow("cjk") << QStringLiteral("\u4e2d\u6587.zip");
+        QTest::newRow("last BMP") << QStringLiteral("\uffee.zip");
+        // Above U+FFFF: UTF-8 lead byte F0, which SQLite sorts after any BMP character's.
+        QTest::newRow("emoji") << QStringLiteral("\U0001F600.zip");
+        QTest::newRow("plane 16") << QStringLiteral("\U00100000.zip");
+    }
+
+    void preloadCoversEveryCharacter()
+    {
+        // A row under the preloaded prefix must be found whatever characters its path holds
+        // (lookup() answers from the preload alone for such a path).
+        QFETCH(QString, name);
+        const QString db = file(QStringLiteral("preload-chars.sqlite"));
+        QFile::remove(db);
+        const QString path = QStringLiteral("/mirror/") + name; // the character right after the prefix matters
+        {
+            HashCache cache(db);
+            QVERIFY(cache.open());
+            cache.store(path, stamp(4, 4, 4), sampleHashes(4));
+            cache.store(QStringLiteral("/mirror0/z.zip"), stamp(5, 5, 5), sampleHashes(5)); // sorts after the run
+        }
+        HashCache cache(db);
+        QVERIFY(cache.open());
+        QCOMPARE(cache.lookup(path, stamp(4, 4, 4)).has_value(), true); // by query
+        cache.preload(QStringLiteral("/mirror/"));
+        const std::optional<PackageHashes> got = cache.lookup(path, stamp(4, 4, 4));
+        QVERIFY2(got.has_value(), qPrintable(path));
+        QCOMPARE(got->entryCount, 4);
+        QCOMPARE(cache.lookup(QStringLiteral("/mirror0/z.zip"), stamp(5, 5, 5)).has_value(), true);
+    }
+
     void damagedFileIsRecreated_data()
     {
         QTest::addColumn<QByteArray>("content");
@@ -240,6 +276,48 @@ private Q_SLOTS:
         cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1));
         QVERIFY(cache.flush());
         QCOMPARE(cache.rowCount(), 1);
+    }
+
+    void lockedDatabaseIsNotDeleted()
+    {
+        // Another connection (e.g. the GUI while the CLI runs) holds an exclusive lock on a good
+        // cache file: open() must wait, then turn the cache off — not take the lock error for
+        // damage and delete the file (and its -wal/-shm) under the other user.
+        const QString db = file(QStringLiteral("locked.sqlite"));
+        QFile::remove(db);
+        const QString name = QStringLiteral("locker");
+        {
+            QSqlDatabase c = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            c.setDatabaseName(db);
+            QVERIFY(c.open());
+            QSqlQuery q(c);
+            // Rollback journal: an exclusive lock keeps readers out too (in WAL mode it would not).
+            QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode=DELETE")));
+            QVERIFY(q.exec(QStringLiteral("CREATE TABLE keep (x INTEGER)")));
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO keep VALUES (42)")));
+            QVERIFY(q.exec(QStringLiteral("BEGIN EXCLUSIVE")));
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO keep VALUES (43)")));
+        }
+        struct stat before;
+        QCOMPARE(::stat(QFile::encodeName(db).constData(), &before), 0);
+        {
+            HashCache cache(db);
+            QVERIFY(!cache.open()); // after the busy timeout
+            QVERIFY(!cache.isOpen());
+            QVERIFY2(cache.warning().contains(QStringLiteral("in use")), qPrintable(cache.warning()));
+        }
+        struct stat after;
+        QCOMPARE(::stat(QFile::encodeName(db).constData(), &after), 0);
+        QCOMPARE(quint64(after.st_ino), quint64(before.st_ino)); // the same file, not a recreated one
+        {
+            QSqlDatabase c = QSqlDatabase::database(name, false);
+            QSqlQuery q(c);
+            QVERIFY(q.exec(QStringLiteral("COMMIT")));
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM keep")) && q.next());
+            QCOMPARE(q.value(0).toInt(), 2);
+            c.close();
+        }
+        QSqlDatabase::removeDatabase(name);
     }
 
     void writeFailureTurnsCacheOff()
