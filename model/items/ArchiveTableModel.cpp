@@ -288,6 +288,8 @@ ArchiveFilterProxyModel::ArchiveFilterProxyModel(QObject *parent) : QSortFilterP
     setSortRole(ArchiveTableModel::SortRole);
     setDynamicSortFilter(true);
     setSortCaseSensitivity(Qt::CaseInsensitive);
+    // For MirrorTreeModel: a parent row is shown when one of its leaves passes the filter.
+    setRecursiveFilteringEnabled(true);
 }
 
 void ArchiveFilterProxyModel::setVerdictFilter(std::optional<Verdict> verdict)
@@ -310,6 +312,10 @@ void ArchiveFilterProxyModel::setTextFilter(const QString &text)
 bool ArchiveFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
+    // Tree parents (MirrorTreeModel) are judged by their leaves only (recursive filtering), so
+    // that a provider whose aggregated verdict matches does not show up without matching leaves.
+    if ((m_verdict || !m_text.isEmpty()) && sourceModel()->hasChildren(idx))
+        return false;
     if (m_verdict && idx.data(ArchiveTableModel::VerdictRole).toInt() != int(*m_verdict))
         return false;
     if (!m_text.isEmpty()) {

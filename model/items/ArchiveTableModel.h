@@ -78,6 +78,8 @@ private:
 };
 
 /// Sorts by ArchiveTableModel::SortRole and filters by text (provider/version/platform) and verdict.
+/// Also serves MirrorTreeModel (same role numbers): filtering is recursive and only leaves are
+/// tested, a parent row stays when one of its leaves passes.
 class ArchiveFilterProxyModel final : public QSortFilterProxyModel
 {
     Q_OBJECT

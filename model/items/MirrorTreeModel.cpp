@@ -1,0 +1,469 @@
+#include "model/items/MirrorTreeModel.h"
+
+#include "model/core/Logging.h"
+#include "model/items/ArchiveTableModel.h"
+
+#include <QLocale>
+#include <QSet>
+
+#include <algorithm>
+
+namespace provender {
+
+static_assert(int(MirrorTreeModel::VerdictRole) == int(ArchiveTableModel::VerdictRole));
+static_assert(int(MirrorTreeModel::SortRole) == int(ArchiveTableModel::SortRole));
+static_assert(int(MirrorTreeModel::PathRole) == int(ArchiveTableModel::PathRole));
+static_assert(int(MirrorTreeModel::ReasonRole) == int(ArchiveTableModel::ReasonRole));
+static_assert(int(MirrorTreeModel::DeclaredRole) == int(ArchiveTableModel::DeclaredRole));
+static_assert(int(MirrorTreeModel::SearchTextRole) == int(ArchiveTableModel::SearchTextRole));
+
+namespace {
+
+/// 0 = worst. Parents show the verdict of lowest severity among their leaves.
+int severity(Verdict v)
+{
+    switch (v) {
+    case Verdict::Mismatch: return 0;
+    case Verdict::Error: return 1;
+    case Verdict::Missing: return 2;
+    case Verdict::Unverified: return 3;
+    case Verdict::Pending: return 4;
+    case Verdict::Verified: return 5;
+    }
+    return 6;
+}
+
+constexpr std::array<Verdict, 6> kWorstFirst{Verdict::Mismatch, Verdict::Error, Verdict::Missing,
+                                            Verdict::Unverified, Verdict::Pending, Verdict::Verified};
+
+enum LayoutBits { PackedBit = 1, UnpackedBit = 2 };
+
+qint64 presentSize(const ArchiveResult &r) { return r.size > 0 ? r.size : 0; }
+
+} // namespace
+
+struct MirrorTreeModel::Node
+{
+    Kind kind = HostNode;
+    Node *parent = nullptr;
+    int row = 0;
+    QString name;
+    qint64 rank = 0;        ///< VersionNode: precedence rank among its siblings
+    QString path;           ///< ProviderNode: its directory
+    std::vector<std::unique_ptr<Node>> children;
+    ArchiveResult result;   ///< ArchiveNode only
+    std::array<int, 6> counts{}; ///< leaves per verdict below (a leaf: its own)
+    qint64 size = 0;        ///< sum of present leaves' sizes
+    int declared = 0;       ///< sum of declared hashes
+    int platforms = 0;      ///< distinct platforms below
+    int layouts = 0;        ///< LayoutBits below
+
+    Verdict verdict() const
+    {
+        if (kind == ArchiveNode)
+            return result.detail.verdict;
+        for (Verdict v : kWorstFirst)
+            if (counts[size_t(v)] > 0)
+                return v;
+        return Verdict::Verified; // an empty parent (no archives): nothing wrong below
+    }
+
+    Node *child(const QString &childName, Kind childKind)
+    {
+        for (const auto &c : children) // siblings are few at every level but the leaves
+            if (c->name == childName)
+                return c.get();
+        auto node = std::make_unique<Node>();
+        node->kind = childKind;
+        node->parent = this;
+        node->row = int(children.size());
+        node->name = childName;
+        children.push_back(std::move(node));
+        return children.back().get();
+    }
+};
+
+MirrorTreeModel::MirrorTreeModel(QObject *parent) : QAbstractItemModel(parent), m_root(std::make_unique<Node>()) {}
+
+MirrorTreeModel::~MirrorTreeModel() = default;
+
+MirrorTreeModel::Node *MirrorTreeModel::nodeOf(const QModelIndex &index) const
+{
+    return index.isValid() ? static_cast<Node *>(index.internalPointer()) : m_root.get();
+}
+
+QModelIndex MirrorTreeModel::indexOf(const Node *node, int column) const
+{
+    if (!node || node == m_root.get())
+        return {};
+    return createIndex(node->row, column, const_cast<Node *>(node));
+}
+
+QModelIndex MirrorTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (column < 0 || column >= ColumnCount || row < 0)
+        return {};
+    const Node *p = nodeOf(parent);
+    if (row >= int(p->children.size()))
+        return {};
+    return createIndex(row, column, p->children[size_t(row)].get());
+}
+
+QModelIndex MirrorTreeModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid())
+        return {};
+    return indexOf(nodeOf(child)->parent, 0);
+}
+
+int MirrorTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.isValid() && parent.column() != 0)
+        return 0;
+    return int(nodeOf(parent)->children.size());
+}
+
+int MirrorTreeModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Node *n = nodeOf(index);
+    const bool leaf = n->kind == ArchiveNode;
+    const Verdict verdict = n->verdict();
+    const qint64 size = leaf ? n->result.size : n->size;
+
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (Column(index.column())) {
+        case NameColumn: return n->name;
+        case PlatformsColumn:
+            return leaf ? n->result.key.platform.toString() : QString::number(n->platforms);
+        case SizeColumn:
+            return size < 0 ? QString() : QLocale().formattedDataSize(size, 1, QLocale::DataSizeTraditionalFormat);
+        case VerdictColumn: return toString(verdict);
+        case DeclaredColumn: return QString::number(n->declared);
+        case LayoutColumn:
+            switch (n->layouts) {
+            case PackedBit: return toString(ArchiveLayout::Packed);
+            case UnpackedBit: return toString(ArchiveLayout::Unpacked);
+            case PackedBit | UnpackedBit: return tr("mixed");
+            default: return QString();
+            }
+        case ColumnCount: break;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (leaf) {
+            QStringList lines{QStringLiteral("%1 — %2").arg(toString(verdict), n->result.detail.reason)};
+            if (!n->result.path.isEmpty())
+                lines.append(n->result.path);
+            for (const HashString &h : n->result.declared)
+                lines.append(h.toString());
+            return lines.join(QLatin1Char('\n'));
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == SizeColumn || index.column() == DeclaredColumn)
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        return {};
+    case VerdictRole:
+        return int(verdict);
+    case SortRole:
+        switch (Column(index.column())) {
+        case NameColumn:
+            if (n->kind == VersionNode)
+                return n->rank;
+            return n->name;
+        case PlatformsColumn: return leaf ? QVariant(n->result.key.platform.toString()) : QVariant(n->platforms);
+        case SizeColumn: return size;
+        case VerdictColumn: return severity(verdict);
+        case DeclaredColumn: return n->declared;
+        default: return data(index, Qt::DisplayRole);
+        }
+    case PathRole:
+        return leaf ? n->result.path : n->path;
+    case KindRole:
+        return int(n->kind);
+    case SizeRole:
+        return size;
+    case DeclaredRole: {
+        QStringList declared;
+        if (leaf)
+            for (const HashString &h : n->result.declared)
+                declared.append(h.toString());
+        return declared;
+    }
+    case SearchTextRole: {
+        if (!leaf)
+            return n->name;
+        QString text = n->result.key.toString();
+        for (const HashString &h : n->result.declared)
+            text += QLatin1Char(' ') + h.toString();
+        return text;
+    }
+    case ReasonRole:
+        return leaf ? n->result.detail.reason : QString();
+    case VerdictCountsRole: {
+        QVariantList counts;
+        for (int c : n->counts)
+            counts.append(c);
+        return counts;
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant MirrorTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (Column(section)) {
+        case NameColumn: return tr("Name");
+        case PlatformsColumn: return tr("Platforms");
+        case SizeColumn: return tr("Size");
+        case VerdictColumn: return tr("Verdict");
+        case DeclaredColumn: return tr("Declared");
+        case LayoutColumn: return tr("Layout");
+        case ColumnCount: break;
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (Column(section)) {
+        case PlatformsColumn: return tr("The archive's platform, or how many distinct platforms are below");
+        case VerdictColumn: return tr("The worst verdict of the archives below");
+        case DeclaredColumn: return tr("Hashes the mirror's index declares");
+        default: break;
+        }
+    }
+    if (role == Qt::TextAlignmentRole && (section == SizeColumn || section == DeclaredColumn))
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    return {};
+}
+
+QHash<int, QByteArray> MirrorTreeModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractItemModel::roleNames();
+    names.insert(VerdictRole, "verdict");
+    names.insert(SortRole, "sort");
+    names.insert(PathRole, "path");
+    names.insert(KindRole, "kind");
+    names.insert(SizeRole, "size");
+    names.insert(DeclaredRole, "declared");
+    names.insert(SearchTextRole, "searchText");
+    names.insert(ReasonRole, "reason");
+    names.insert(VerdictCountsRole, "verdictCounts");
+    return names;
+}
+
+void MirrorTreeModel::aggregate(Node *node)
+{
+    if (node->kind == ArchiveNode) {
+        node->counts.fill(0);
+        ++node->counts[size_t(node->result.detail.verdict)];
+        node->size = presentSize(node->result);
+        node->declared = int(node->result.declared.size());
+        node->platforms = 1;
+        node->layouts = node->result.layout == ArchiveLayout::Packed ? PackedBit : UnpackedBit;
+        return;
+    }
+    node->counts.fill(0);
+    node->size = 0;
+    node->declared = 0;
+    node->layouts = 0;
+    QSet<QString> platforms;
+    std::vector<Node *> stack{node};
+    while (!stack.empty()) { // distinct platforms need the leaves themselves
+        Node *n = stack.back();
+        stack.pop_back();
+        for (const auto &c : n->children) {
+            if (c->kind == ArchiveNode)
+                platforms.insert(c->result.key.platform.toString());
+            else
+                stack.push_back(c.get());
+        }
+    }
+    for (const auto &c : node->children) {
+        aggregate(c.get());
+        for (size_t i = 0; i < node->counts.size(); ++i)
+            node->counts[i] += c->counts[i];
+        node->size += c->size;
+        node->declared += c->declared;
+        node->layouts |= c->layouts;
+    }
+    node->platforms = int(platforms.size());
+}
+
+void MirrorTreeModel::setCatalog(const Catalog &catalog)
+{
+    beginResetModel();
+    m_root = std::make_unique<Node>();
+    m_leaves.clear();
+    m_leavesByKey.clear();
+    m_leaves.reserve(size_t(catalog.archiveCount()));
+    for (const Provider &p : catalog.providers) {
+        Node *host = m_root->child(ProviderAddress::hostnameForDisplay(p.address.hostname()), HostNode);
+        Node *provider = host->child(p.address.ns() + QLatin1Char('/') + p.address.type(), ProviderNode);
+        provider->path = p.directory;
+        QList<const ProviderVersion *> versions;
+        for (const ProviderVersion &v : p.versions)
+            versions.append(&v);
+        std::stable_sort(versions.begin(), versions.end(), [](const ProviderVersion *a, const ProviderVersion *b) {
+            return a->version.comparePrecedence(b->version) < 0;
+        });
+        for (const ProviderVersion *v : std::as_const(versions)) {
+            Node *version = provider->child(v->version.toString(), VersionNode);
+            auto addLeaf = [&](const Archive &a) {
+                auto leaf = std::make_unique<Node>();
+                leaf->kind = ArchiveNode;
+                leaf->parent = version;
+                leaf->row = int(version->children.size());
+                leaf->result = initialResult(p.address, v->version, a);
+                leaf->name = a.platform.toString();
+                m_leaves.push_back(leaf.get());
+                m_leavesByKey[leaf->result.key].append(leaf.get());
+                version->children.push_back(std::move(leaf));
+            };
+            for (const Archive &a : v->archives)
+                addLeaf(a);
+            for (const Archive &a : v->duplicates)
+                addLeaf(a);
+        }
+        // Precedence rank of each version among its siblings (the rows are in precedence order).
+        for (const auto &c : provider->children)
+            c->rank = c->row;
+    }
+    aggregate(m_root.get());
+    endResetModel();
+    Q_EMIT countsChanged();
+}
+
+void MirrorTreeModel::clear()
+{
+    beginResetModel();
+    m_root = std::make_unique<Node>();
+    m_leaves.clear();
+    m_leavesByKey.clear();
+    endResetModel();
+    Q_EMIT countsChanged();
+}
+
+void MirrorTreeModel::applyResults(const QList<ArchiveResult> &results)
+{
+    QHash<Node *, QList<int>> changedRows; // parent -> rows changed under it
+    for (const ArchiveResult &r : results) {
+        const auto it = m_leavesByKey.constFind(r.key);
+        if (it == m_leavesByKey.constEnd()) {
+            qCDebug(lcItems) << "result for an unknown archive ignored:" << r.key.toString();
+            continue;
+        }
+        Node *leaf = nullptr;
+        for (Node *candidate : it.value()) {
+            if (candidate->result.layout == r.layout && candidate->result.path == r.path) {
+                leaf = candidate;
+                break;
+            }
+        }
+        if (!leaf)
+            continue;
+        const std::array<int, 6> oldCounts = leaf->counts;
+        const qint64 oldSize = leaf->size;
+        const int oldDeclared = leaf->declared;
+        leaf->result = r;
+        aggregate(leaf);
+        for (Node *n = leaf; n != m_root.get(); n = n->parent) {
+            if (n != leaf) {
+                for (size_t i = 0; i < n->counts.size(); ++i)
+                    n->counts[i] += leaf->counts[i] - oldCounts[i];
+                n->size += leaf->size - oldSize;
+                n->declared += leaf->declared - oldDeclared;
+            }
+            QList<int> &rows = changedRows[n->parent];
+            if (rows.isEmpty() || rows.last() != n->row)
+                rows.append(n->row);
+        }
+        for (size_t i = 0; i < m_root->counts.size(); ++i)
+            m_root->counts[i] += leaf->counts[i] - oldCounts[i];
+        m_root->size += leaf->size - oldSize;
+        m_root->declared += leaf->declared - oldDeclared;
+    }
+    if (changedRows.isEmpty())
+        return;
+    for (auto it = changedRows.begin(); it != changedRows.end(); ++it) {
+        QList<int> &rows = it.value();
+        std::sort(rows.begin(), rows.end());
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+        const QModelIndex parentIndex = indexOf(it.key(), 0);
+        qsizetype start = 0;
+        for (qsizetype i = 1; i <= rows.size(); ++i) {
+            if (i < rows.size() && rows.at(i) == rows.at(i - 1) + 1)
+                continue;
+            Q_EMIT dataChanged(index(rows.at(start), SizeColumn, parentIndex),
+                               index(rows.at(i - 1), DeclaredColumn, parentIndex));
+            start = i;
+        }
+    }
+    Q_EMIT countsChanged();
+}
+
+void MirrorTreeModel::resetVerdicts()
+{
+    QList<ArchiveResult> reset;
+    reset.reserve(qsizetype(m_leaves.size()));
+    for (const Node *leaf : m_leaves) {
+        ArchiveResult r = leaf->result;
+        if (r.detail.verdict == Verdict::Missing)
+            continue;
+        r.detail = VerdictDetail{};
+        r.detail.reason = QStringLiteral("not hashed yet");
+        r.hashes.reset();
+        r.error.clear();
+        r.fromCache = false;
+        reset.append(std::move(r));
+    }
+    applyResults(reset);
+}
+
+const ArchiveResult *MirrorTreeModel::resultAt(const QModelIndex &index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return nullptr;
+    const Node *n = nodeOf(index);
+    return n->kind == ArchiveNode ? &n->result : nullptr;
+}
+
+const std::array<int, 6> &MirrorTreeModel::verdictCounts() const
+{
+    return m_root->counts;
+}
+
+QString MirrorTreeModel::dump() const
+{
+    // One line per row, depth-first, two spaces of indentation per level:
+    // name | platforms | size in bytes | verdict | declared | layout
+    QString out;
+    std::vector<std::pair<const Node *, int>> stack;
+    for (auto it = m_root->children.rbegin(); it != m_root->children.rend(); ++it)
+        stack.emplace_back(it->get(), 0);
+    while (!stack.empty()) {
+        const auto [n, depth] = stack.back();
+        stack.pop_back();
+        const QModelIndex idx = indexOf(n, 0);
+        QStringList cells;
+        for (int c = 0; c < ColumnCount; ++c)
+            cells.append(c == SizeColumn ? QString::number(idx.siblingAtColumn(c).data(SizeRole).toLongLong())
+                                         : idx.siblingAtColumn(c).data().toString());
+        out += QString(depth * 2, QLatin1Char(' ')) + cells.join(QStringLiteral(" | ")) + QLatin1Char('\n');
+        for (auto it = n->children.rbegin(); it != n->children.rend(); ++it)
+            stack.emplace_back(it->get(), depth + 1);
+    }
+    return out;
+}
+
+} // namespace provender

@@ -1,0 +1,99 @@
+#pragma once
+// The mirror as a tree: host ▸ provider (`namespace/type`) ▸ version ▸ platform archive.
+//
+// setCatalog() builds the tree (a model reset): every archive of the catalog (forEachArchive
+// order, duplicates included) becomes a leaf, Pending (or Missing when declared but absent).
+// Versions are ordered by go-versions precedence (Version::comparePrecedence), not as strings.
+// applyResults() merges batches of verification results: leaves change in place and every parent
+// row re-aggregates — its verdict is the worst of its leaves' (Mismatch > Error > Missing >
+// Unverified > Pending > Verified), its size the sum of its present leaves' sizes. Each batch is
+// announced with one dataChanged per run of adjacent changed rows under one parent — never a reset.
+
+#include "model/mirror/Catalog.h"
+#include "model/verify/VerifyEngine.h"
+
+#include <QAbstractItemModel>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace provender {
+
+class MirrorTreeModel final : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        NameColumn,      ///< host, `namespace/type`, version, or platform
+        PlatformsColumn, ///< leaf: its platform; parent: number of distinct platforms below
+        SizeColumn,      ///< bytes (display human-readable; SortRole qint64); parents: sum of present leaves
+        VerdictColumn,   ///< verdict name; parents: the worst of their leaves
+        DeclaredColumn,  ///< number of declared hashes (parents: sum); DeclaredRole has the hashes
+        LayoutColumn,    ///< "packed" / "unpacked"; parents: "mixed" when both occur below
+        ColumnCount
+    };
+    Q_ENUM(Column)
+
+    enum Kind { HostNode, ProviderNode, VersionNode, ArchiveNode };
+    Q_ENUM(Kind)
+
+    /// The numbers of VerdictRole, SortRole, PathRole, ReasonRole, DeclaredRole and SearchTextRole
+    /// equal ArchiveTableModel's, so ArchiveFilterProxyModel serves both models.
+    enum Role {
+        VerdictRole = Qt::UserRole + 1, ///< int(provender::Verdict), any column (parents: aggregated)
+        SortRole,       ///< raw value that sorts naturally: name column = host / provider / platform
+                        ///< string, or the version's precedence rank (qint64); size = qint64 bytes;
+                        ///< verdict = severity (0 = worst); declared = count; others = display text
+        PathRole,       ///< QString: leaf: archive path ("" when missing); provider: its directory; else ""
+        ReasonRole,     ///< QString: leaf: VerdictDetail::reason
+        DeclaredRole = Qt::UserRole + 7, ///< QStringList: leaf: the declared hashes; parents: empty
+        SearchTextRole, ///< QString: leaf: "host/ns/type version platform" + declared hashes; parents: their name
+        KindRole = Qt::UserRole + 20, ///< int(Kind)
+        SizeRole,       ///< qint64 bytes (-1: leaf absent)
+        VerdictCountsRole, ///< QVariantList of 6 ints (leaves per verdict below, indexed by int(Verdict))
+    };
+    Q_ENUM(Role)
+
+    explicit MirrorTreeModel(QObject *parent = nullptr);
+    ~MirrorTreeModel() override;
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    void setCatalog(const Catalog &catalog);
+    void clear();
+    /// Merge verification results (matched by key, layout and path); unknown ones are ignored.
+    void applyResults(const QList<ArchiveResult> &results);
+    /// Every leaf back to Pending (Missing stays Missing), e.g. before re-verifying.
+    void resetVerdicts();
+
+    /// The leaf's result, or nullptr when `index` is not a leaf.
+    const ArchiveResult *resultAt(const QModelIndex &index) const;
+    /// Number of leaves (archives).
+    int archiveCount() const { return int(m_leaves.size()); }
+    /// Leaves per verdict, indexed by int(Verdict).
+    const std::array<int, 6> &verdictCounts() const;
+    /// Indentation-based textual dump (every column, DisplayRole), for tests and debugging.
+    QString dump() const;
+
+Q_SIGNALS:
+    void countsChanged();
+
+private:
+    struct Node;
+    Node *nodeOf(const QModelIndex &index) const;
+    QModelIndex indexOf(const Node *node, int column) const;
+    void aggregate(Node *node);
+
+    std::unique_ptr<Node> m_root;
+    std::vector<Node *> m_leaves;
+    QHash<ArchiveKey, QList<Node *>> m_leavesByKey;
+};
+
+} // namespace provender

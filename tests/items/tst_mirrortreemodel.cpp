@@ -1,0 +1,318 @@
+// MirrorTreeModel (and ArchiveFilterProxyModel over it) under QAbstractItemModelTester: population,
+// incremental verification, filtering and sorting; textual dumps compared with trees written by
+// hand from the fixture below (sizes, counts and worst-wins verdicts worked out on paper).
+
+#include "model/items/ArchiveTableModel.h"
+#include "model/items/MirrorTreeModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace provender;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+Archive archive(const char *platform, qint64 size, int declared, ArchiveLayout layout = ArchiveLayout::Packed,
+                const QString &path = {})
+{
+    Archive a;
+    a.platform = Platform::parse(QString::fromLatin1(platform)).value();
+    a.layout = layout;
+    a.present = size >= 0;
+    a.path = !a.present ? QString() : path.isEmpty() ? QStringLiteral("/m/%1-%2").arg(QLatin1StringView(platform)).arg(size) : path;
+    a.size = size;
+    if (declared > 0) {
+        DeclaredArchive d{QStringLiteral("x.zip"), {}, QStringLiteral("/m/1.0.0.json")};
+        for (int i = 0; i < declared; ++i)
+            d.hashes.append(HashString::parse(QStringLiteral("zh:%1%2").arg(QLatin1StringView(platform).size()).arg(size * 10 + i)).value());
+        a.declared = d;
+    }
+    return a;
+}
+
+ProviderVersion version(const char *v, QList<Archive> archives)
+{
+    ProviderVersion pv;
+    pv.version = Version::parse(QString::fromLatin1(v)).value();
+    pv.archives = std::move(archives);
+    return pv;
+}
+
+/// Versions deliberately out of order: the model must sort them by precedence.
+Catalog sampleCatalog()
+{
+    Catalog c;
+    c.root = QStringLiteral("/m");
+    Provider alpha;
+    alpha.address = ProviderAddress::parse(u"registry.opentofu.org/hashicorp/alpha").value();
+    alpha.directory = QStringLiteral("/m/registry.opentofu.org/hashicorp/alpha");
+    alpha.versions = {version("2.0.0", {archive("linux_amd64", 1600, 0)}),
+                      version("1.10.0", {archive("darwin_arm64", 400, 0), archive("linux_amd64", -1, 1)}),
+                      version("2.0.0-beta", {archive("linux_amd64", 800, 0)}),
+                      version("1.9.0", {archive("linux_amd64", 100, 2), archive("linux_arm64", 200, 1)})};
+    Provider beta;
+    beta.address = ProviderAddress::parse(u"example.com/acme/beta").value();
+    ProviderVersion bv = version("0.1.0", {archive("windows_amd64", 10, 0, ArchiveLayout::Unpacked)});
+    bv.duplicates = {archive("windows_amd64", 20, 1, ArchiveLayout::Packed, QStringLiteral("/m/dup.zip"))};
+    beta.versions = {bv};
+    c.providers = {alpha, beta};
+    return c;
+}
+
+QModelIndex find(const QAbstractItemModel &m, const QStringList &names)
+{
+    QModelIndex parent;
+    for (const QString &name : names) {
+        QModelIndex found;
+        for (int r = 0; r < m.rowCount(parent); ++r)
+            if (m.index(r, 0, parent).data().toString() == name) {
+                found = m.index(r, 0, parent);
+                break;
+            }
+        if (!found.isValid())
+            return {};
+        parent = found;
+    }
+    return parent;
+}
+
+ArchiveResult resultWith(const MirrorTreeModel &m, const QStringList &path, Verdict v, int nth = 0)
+{
+    QModelIndex idx = find(m, path);
+    if (nth)
+        idx = idx.siblingAtRow(idx.row() + nth);
+    const ArchiveResult *r = m.resultAt(idx);
+    Q_ASSERT(r);
+    ArchiveResult out = *r;
+    out.detail.verdict = v;
+    out.detail.reason = QStringLiteral("because");
+    return out;
+}
+
+/// Dump of a (proxy) model: names only, two spaces per level.
+QString names(const QAbstractItemModel &m, const QModelIndex &parent = {}, int depth = 0)
+{
+    QString out;
+    for (int r = 0; r < m.rowCount(parent); ++r) {
+        const QModelIndex i = m.index(r, 0, parent);
+        out += QString(depth * 2, QLatin1Char(' ')) + i.data().toString() + QLatin1Char('\n');
+        out += names(m, i, depth + 1);
+    }
+    return out;
+}
+
+QString lines(std::initializer_list<const char *> ls)
+{
+    QString out;
+    for (const char *l : ls)
+        out += QString::fromUtf8(l) + QLatin1Char('\n');
+    return out;
+}
+
+} // namespace
+
+class TestMirrorTreeModel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void populationAndVerification();
+    void proxyFilterAndSort_data();
+    void proxyFilterAndSort();
+    void resetVerdicts();
+};
+
+void TestMirrorTreeModel::populationAndVerification()
+{
+    MirrorTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCatalog(sampleCatalog());
+
+    // name | platforms | size (bytes) | verdict | declared | layout
+    QCOMPARE(model.dump(), lines({
+        "registry.opentofu.org | 3 | 3100 | missing | 4 | packed",
+        "  hashicorp/alpha | 3 | 3100 | missing | 4 | packed",
+        "    1.9.0 | 2 | 300 | pending | 3 | packed",
+        "      linux_amd64 | linux_amd64 | 100 | pending | 2 | packed",
+        "      linux_arm64 | linux_arm64 | 200 | pending | 1 | packed",
+        "    1.10.0 | 2 | 400 | missing | 1 | packed",
+        "      darwin_arm64 | darwin_arm64 | 400 | pending | 0 | packed",
+        "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
+        "    2.0.0-beta | 1 | 800 | pending | 0 | packed",
+        "      linux_amd64 | linux_amd64 | 800 | pending | 0 | packed",
+        "    2.0.0 | 1 | 1600 | pending | 0 | packed",
+        "      linux_amd64 | linux_amd64 | 1600 | pending | 0 | packed",
+        "example.com | 1 | 30 | pending | 1 | mixed",
+        "  acme/beta | 1 | 30 | pending | 1 | mixed",
+        "    0.1.0 | 1 | 30 | pending | 1 | mixed",
+        "      windows_amd64 | windows_amd64 | 10 | pending | 0 | unpacked",
+        "      windows_amd64 | windows_amd64 | 20 | pending | 1 | packed",
+    }));
+    QCOMPARE(model.archiveCount(), 8);
+    QCOMPARE(model.verdictCounts()[size_t(Verdict::Pending)], 7);
+    QCOMPARE(model.verdictCounts()[size_t(Verdict::Missing)], 1);
+    QCOMPARE(find(model, {u"registry.opentofu.org"_s, u"hashicorp/alpha"_s}).data(MirrorTreeModel::PathRole).toString(),
+             u"/m/registry.opentofu.org/hashicorp/alpha"_s);
+    QCOMPARE(find(model, {u"registry.opentofu.org"_s, u"hashicorp/alpha"_s}).data(MirrorTreeModel::KindRole).toInt(),
+             int(MirrorTreeModel::ProviderNode));
+
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy layout(&model, &QAbstractItemModel::layoutChanged);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy counts(&model, &MirrorTreeModel::countsChanged);
+
+    const QString reg = u"registry.opentofu.org"_s, alpha = u"hashicorp/alpha"_s;
+    model.applyResults({resultWith(model, {reg, alpha, u"1.9.0"_s, u"linux_amd64"_s}, Verdict::Verified),
+                        resultWith(model, {reg, alpha, u"1.9.0"_s, u"linux_arm64"_s}, Verdict::Mismatch),
+                        resultWith(model, {u"example.com"_s, u"acme/beta"_s, u"0.1.0"_s, u"windows_amd64"_s}, Verdict::Verified)});
+    // Runs of adjacent changed rows per parent: {1.9.0: rows 0-1}, {alpha: 0}, {registry: 0},
+    // {0.1.0: 0}, {acme/beta: 0}, {example.com: 0}, {root: rows 0-1} = 7 signals.
+    QCOMPARE(changed.size(), 7);
+    QCOMPARE(counts.size(), 1);
+    QCOMPARE(model.dump(), lines({
+        "registry.opentofu.org | 3 | 3100 | mismatch | 4 | packed",
+        "  hashicorp/alpha | 3 | 3100 | mismatch | 4 | packed",
+        "    1.9.0 | 2 | 300 | mismatch | 3 | packed",
+        "      linux_amd64 | linux_amd64 | 100 | verified | 2 | packed",
+        "      linux_arm64 | linux_arm64 | 200 | mismatch | 1 | packed",
+        "    1.10.0 | 2 | 400 | missing | 1 | packed",
+        "      darwin_arm64 | darwin_arm64 | 400 | pending | 0 | packed",
+        "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
+        "    2.0.0-beta | 1 | 800 | pending | 0 | packed",
+        "      linux_amd64 | linux_amd64 | 800 | pending | 0 | packed",
+        "    2.0.0 | 1 | 1600 | pending | 0 | packed",
+        "      linux_amd64 | linux_amd64 | 1600 | pending | 0 | packed",
+        "example.com | 1 | 30 | pending | 1 | mixed",
+        "  acme/beta | 1 | 30 | pending | 1 | mixed",
+        "    0.1.0 | 1 | 30 | pending | 1 | mixed",
+        "      windows_amd64 | windows_amd64 | 10 | verified | 0 | unpacked",
+        "      windows_amd64 | windows_amd64 | 20 | pending | 1 | packed",
+    }));
+
+    ArchiveResult errored = resultWith(model, {reg, alpha, u"2.0.0"_s, u"linux_amd64"_s}, Verdict::Error);
+    errored.size = 1000; // a result may carry a fresh size: parents follow
+    model.applyResults({resultWith(model, {reg, alpha, u"1.10.0"_s, u"darwin_arm64"_s}, Verdict::Verified),
+                        resultWith(model, {reg, alpha, u"2.0.0-beta"_s, u"linux_amd64"_s}, Verdict::Unverified),
+                        errored,
+                        resultWith(model, {u"example.com"_s, u"acme/beta"_s, u"0.1.0"_s, u"windows_amd64"_s}, Verdict::Verified, 1)});
+    QCOMPARE(model.dump(), lines({
+        "registry.opentofu.org | 3 | 2500 | mismatch | 4 | packed",
+        "  hashicorp/alpha | 3 | 2500 | mismatch | 4 | packed",
+        "    1.9.0 | 2 | 300 | mismatch | 3 | packed",
+        "      linux_amd64 | linux_amd64 | 100 | verified | 2 | packed",
+        "      linux_arm64 | linux_arm64 | 200 | mismatch | 1 | packed",
+        "    1.10.0 | 2 | 400 | missing | 1 | packed",
+        "      darwin_arm64 | darwin_arm64 | 400 | verified | 0 | packed",
+        "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
+        "    2.0.0-beta | 1 | 800 | unverified | 0 | packed",
+        "      linux_amd64 | linux_amd64 | 800 | unverified | 0 | packed",
+        "    2.0.0 | 1 | 1000 | error | 0 | packed",
+        "      linux_amd64 | linux_amd64 | 1000 | error | 0 | packed",
+        "example.com | 1 | 30 | verified | 1 | mixed",
+        "  acme/beta | 1 | 30 | verified | 1 | mixed",
+        "    0.1.0 | 1 | 30 | verified | 1 | mixed",
+        "      windows_amd64 | windows_amd64 | 10 | verified | 0 | unpacked",
+        "      windows_amd64 | windows_amd64 | 20 | verified | 1 | packed",
+    }));
+    QCOMPARE(reset.size(), 0);
+    QCOMPARE(layout.size(), 0);
+    const auto &c = model.verdictCounts();
+    QCOMPARE(c[size_t(Verdict::Verified)], 4);
+    QCOMPARE(c[size_t(Verdict::Mismatch)], 1);
+    QCOMPARE(c[size_t(Verdict::Missing)], 1);
+    QCOMPARE(c[size_t(Verdict::Unverified)], 1);
+    QCOMPARE(c[size_t(Verdict::Error)], 1);
+    QCOMPARE(c[size_t(Verdict::Pending)], 0);
+
+    // An unknown archive is ignored.
+    ArchiveResult unknown = errored;
+    unknown.path = QStringLiteral("/elsewhere.zip");
+    changed.clear();
+    model.applyResults({unknown});
+    QCOMPARE(changed.size(), 0);
+}
+
+void TestMirrorTreeModel::proxyFilterAndSort_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("verdict"); // -1: all
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("no filter") << QString() << -1 << lines({
+        "registry.opentofu.org", "  hashicorp/alpha", "    1.9.0", "      linux_amd64", "      linux_arm64",
+        "    1.10.0", "      darwin_arm64", "      linux_amd64", "    2.0.0-beta", "      linux_amd64",
+        "    2.0.0", "      linux_amd64", "example.com", "  acme/beta", "    0.1.0", "      windows_amd64",
+        "      windows_amd64"});
+    QTest::newRow("only mismatch") << QString() << int(Verdict::Mismatch)
+                                   << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.9.0", "      linux_arm64"});
+    QTest::newRow("only missing") << QString() << int(Verdict::Missing)
+                                  << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.10.0", "      linux_amd64"});
+    QTest::newRow("platform text") << u"windows"_s << -1
+                                   << lines({"example.com", "  acme/beta", "    0.1.0", "      windows_amd64", "      windows_amd64"});
+    QTest::newRow("version + platform") << u"2.0.0 linux"_s << -1
+                                        << lines({"registry.opentofu.org", "  hashicorp/alpha", "    2.0.0-beta",
+                                                  "      linux_amd64", "    2.0.0", "      linux_amd64"});
+    // archive("windows_amd64", 20, 1) declares zh:13200 ("windows_amd64" is 13 characters).
+    QTest::newRow("hash prefix") << u"zh:132"_s << -1
+                                 << lines({"example.com", "  acme/beta", "    0.1.0", "      windows_amd64"});
+    QTest::newRow("text and verdict") << u"alpha"_s << int(Verdict::Pending)
+                                      << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.10.0",
+                                                "      darwin_arm64", "    2.0.0-beta", "      linux_amd64", "    2.0.0",
+                                                "      linux_amd64"});
+    QTest::newRow("nothing") << u"nomatch"_s << -1 << QString();
+}
+
+void TestMirrorTreeModel::proxyFilterAndSort()
+{
+    QFETCH(QString, text);
+    QFETCH(int, verdict);
+    QFETCH(QString, expected);
+
+    MirrorTreeModel model;
+    ArchiveFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCatalog(sampleCatalog());
+    const QString reg = u"registry.opentofu.org"_s, alpha = u"hashicorp/alpha"_s;
+    proxy.setTextFilter(text);
+    proxy.setVerdictFilter(verdict < 0 ? std::nullopt : std::optional<Verdict>(Verdict(verdict)));
+    // Results arrive while the filter is on (rows enter and leave the proxy).
+    model.applyResults({resultWith(model, {reg, alpha, u"1.9.0"_s, u"linux_amd64"_s}, Verdict::Verified),
+                        resultWith(model, {reg, alpha, u"1.9.0"_s, u"linux_arm64"_s}, Verdict::Mismatch)});
+    QCOMPARE(names(proxy), expected);
+}
+
+void TestMirrorTreeModel::resetVerdicts()
+{
+    MirrorTreeModel model;
+    ArchiveFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCatalog(sampleCatalog());
+    const QString reg = u"registry.opentofu.org"_s, alpha = u"hashicorp/alpha"_s;
+    model.applyResults({resultWith(model, {reg, alpha, u"1.9.0"_s, u"linux_arm64"_s}, Verdict::Mismatch)});
+
+    // Natural version order, both directions (go-versions: 1.9.0 < 1.10.0 < 2.0.0-beta < 2.0.0).
+    proxy.sort(MirrorTreeModel::NameColumn, Qt::DescendingOrder);
+    const QModelIndex alphaProxy = find(proxy, {reg, alpha});
+    QStringList order;
+    for (int r = 0; r < proxy.rowCount(alphaProxy); ++r)
+        order.append(proxy.index(r, 0, alphaProxy).data().toString());
+    QCOMPARE(order, (QStringList{u"2.0.0"_s, u"2.0.0-beta"_s, u"1.10.0"_s, u"1.9.0"_s}));
+    // Verdict column: worst first when ascending.
+    proxy.sort(MirrorTreeModel::VerdictColumn, Qt::AscendingOrder);
+    QCOMPARE(proxy.index(0, 0, alphaProxy).data().toString(), u"1.9.0"_s);
+    QCOMPARE(proxy.index(1, 0, alphaProxy).data().toString(), u"1.10.0"_s);
+
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    model.resetVerdicts();
+    QCOMPARE(reset.size(), 0);
+    QCOMPARE(model.verdictCounts()[size_t(Verdict::Pending)], 7);
+    QCOMPARE(model.verdictCounts()[size_t(Verdict::Missing)], 1);
+    QCOMPARE(find(model, {reg}).data(MirrorTreeModel::VerdictRole).toInt(), int(Verdict::Missing));
+}
+
+QTEST_GUILESS_MAIN(TestMirrorTreeModel)
+#include "tst_mirrortreemodel.moc"
