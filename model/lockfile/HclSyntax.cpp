@@ -1,6 +1,7 @@
 #include "model/lockfile/HclSyntax.h"
 
 #include <QChar>
+#include <QHash>
 
 #include <cstring>
 
@@ -905,6 +906,8 @@ private:
             break;
         }
         body.span = between(start, endSpan);
+        if (m_nameIndexOwner == &body)
+            m_nameIndexOwner = nullptr; // the body is about to move
         --m_depth;
         return body;
     }
@@ -934,20 +937,40 @@ private:
 
     void addAttributeChecked(Body &body, Attribute &&attr)
     {
-        for (const Attribute &existing : body.attributes) {
-            if (existing.name == attr.name) {
-                Diagnostic d = Diagnostic::error(
-                    u"Attribute redefined"_s,
-                    u"The argument %1 was already set at {related}. Each argument may be set only once."_s.arg(goQuote(attr.name)),
-                    attr.nameSpan);
-                d.related = existing.nameSpan;
-                d.hasRelated = true;
-                diags.append(d);
-                return;
-            }
+        // Bodies are small; a name index keeps a pathological body with many arguments linear.
+        if (body.attributes.size() > 16 && m_nameIndexOwner != &body) {
+            m_nameIndex.clear();
+            for (size_t k = 0; k < body.attributes.size(); ++k)
+                m_nameIndex.insert(body.attributes[k].name, k);
+            m_nameIndexOwner = &body;
         }
+        const Attribute *existing = nullptr;
+        if (m_nameIndexOwner == &body) {
+            const auto it = m_nameIndex.constFind(attr.name);
+            if (it != m_nameIndex.cend())
+                existing = &body.attributes[it.value()];
+        } else {
+            for (const Attribute &a : body.attributes)
+                if (a.name == attr.name)
+                    existing = &a;
+        }
+        if (existing) {
+            Diagnostic d = Diagnostic::error(
+                u"Attribute redefined"_s,
+                u"The argument %1 was already set at {related}. Each argument may be set only once."_s.arg(goQuote(attr.name)),
+                attr.nameSpan);
+            d.related = existing->nameSpan;
+            d.hasRelated = true;
+            diags.append(d);
+            return;
+        }
+        if (m_nameIndexOwner == &body)
+            m_nameIndex.insert(attr.name, body.attributes.size());
         body.attributes.push_back(std::move(attr));
     }
+
+    QHash<QString, size_t> m_nameIndex;
+    const Body *m_nameIndexOwner = nullptr;
 
     Attribute finishAttribute(const Token &ident, bool singleLine)
     {
@@ -1876,25 +1899,21 @@ SourceMap::SourceMap(const QByteArray &data) : m_data(data)
     }
 }
 
-Pos SourceMap::pos(qsizetype byte) const
+namespace {
+
+/// Columns from `from` (a character boundary at column `column`) up to `to`.
+int countColumns(const QByteArray &data, qsizetype from, qsizetype to, int column, bool lineStart, qsizetype *stoppedAt = nullptr)
 {
-    byte = std::clamp<qsizetype>(byte, 0, m_data.size());
-    auto it = std::upper_bound(m_lineStarts.begin(), m_lineStarts.end(), byte);
-    const qsizetype lineIndex = (it - m_lineStarts.begin()) - 1;
-    qsizetype k = m_lineStarts[size_t(lineIndex)];
-    // The BOM is not a character: columns on line 1 start after it.
-    if (lineIndex == 0 && m_data.size() >= 3 && static_cast<unsigned char>(m_data[0]) == 0xEF
-        && static_cast<unsigned char>(m_data[1]) == 0xBB && static_cast<unsigned char>(m_data[2]) == 0xBF && byte >= 3)
-        k = 3;
-    int column = 1;
-    const char *p = m_data.constData();
-    bool first = true;
-    while (k < byte) {
-        int len = utf8Length(p + k, m_data.size() - k);
+    const char *p = data.constData();
+    const qsizetype n = data.size();
+    qsizetype k = from;
+    bool first = lineStart;
+    while (k < to) {
+        int len = utf8Length(p + k, n - k);
         if (len == 0) {
             len = 1;
             ++column;
-        } else if (p[k] == '\r' && k + 1 < m_data.size() && p[k + 1] == '\n') {
+        } else if (p[k] == '\r' && k + 1 < n && p[k + 1] == '\n') {
             len = 2;
             ++column;
         } else if (first || !isCombining(decodeUtf8(p + k, len))) {
@@ -1903,7 +1922,48 @@ Pos SourceMap::pos(qsizetype byte) const
         first = false;
         k += len;
     }
-    return Pos{int(lineIndex + 1), column, byte};
+    if (stoppedAt)
+        *stoppedAt = k;
+    return column;
+}
+
+} // namespace
+
+Pos SourceMap::pos(qsizetype byte) const
+{
+    byte = std::clamp<qsizetype>(byte, 0, m_data.size());
+    auto it = std::upper_bound(m_lineStarts.begin(), m_lineStarts.end(), byte);
+    const qsizetype lineIndex = (it - m_lineStarts.begin()) - 1;
+    qsizetype start = m_lineStarts[size_t(lineIndex)];
+    // The BOM is not a character: columns on line 1 start after it.
+    if (lineIndex == 0 && m_data.size() >= 3 && static_cast<unsigned char>(m_data[0]) == 0xEF
+        && static_cast<unsigned char>(m_data[1]) == 0xBB && static_cast<unsigned char>(m_data[2]) == 0xBF && byte >= 3)
+        start = 3;
+    if (byte - start <= kCursorStep)
+        return Pos{int(lineIndex + 1), countColumns(m_data, start, byte, 1, true), byte};
+
+    // A long line: remember (byte, column) every kCursorStep bytes so that many positions on it
+    // cost O(line) once, not O(line) each; and continue from the previous position when the
+    // positions asked for come in order (they mostly do).
+    if (m_last.line == lineIndex && m_last.byte <= byte && byte - m_last.byte < kCursorStep) {
+        const int col = countColumns(m_data, m_last.byte, byte, m_last.column, m_last.byte == start);
+        m_last = {lineIndex, byte, col};
+        return Pos{int(lineIndex + 1), col, byte};
+    }
+    std::vector<Cursor> &cursors = m_longLines[lineIndex];
+    if (cursors.empty())
+        cursors.push_back({start, 1});
+    while (cursors.back().byte + kCursorStep < byte) {
+        const Cursor &last = cursors.back();
+        qsizetype stopped = 0;
+        const int col = countColumns(m_data, last.byte, last.byte + kCursorStep, last.column, last.byte == start, &stopped);
+        cursors.push_back({stopped, col});
+    }
+    auto c = std::upper_bound(cursors.begin(), cursors.end(), byte, [](qsizetype b, const Cursor &cur) { return b < cur.byte; });
+    --c;
+    const int col = countColumns(m_data, c->byte, byte, c->column, c->byte == start);
+    m_last = {lineIndex, byte, col};
+    return Pos{int(lineIndex + 1), col, byte};
 }
 
 std::vector<Token> scan(const QByteArray &data)

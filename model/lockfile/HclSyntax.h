@@ -18,6 +18,7 @@
 #include <QString>
 
 #include <functional>
+#include <unordered_map>
 #include <memory>
 #include <vector>
 
@@ -57,8 +58,22 @@ public:
     const QByteArray &data() const { return m_data; }
 
 private:
+    struct Cursor
+    {
+        qsizetype byte;
+        int column;
+    };
+    static constexpr qsizetype kCursorStep = 4096;
     QByteArray m_data;
     std::vector<qsizetype> m_lineStarts; // byte offset where each line starts
+    mutable std::unordered_map<qsizetype, std::vector<Cursor>> m_longLines; ///< line -> cursors (lines > kCursorStep)
+    struct Last
+    {
+        qsizetype line = -1;
+        qsizetype byte = 0;
+        int column = 1;
+    };
+    mutable Last m_last; ///< the previous position asked for on a long line
 };
 
 struct Diagnostic

@@ -215,7 +215,8 @@ public:
             return;
         }
         m_seen.insert(lock->address, b.defSpan());
-        doc.setProvider(std::move(*lock));
+        lock->normalizeHashes();
+        doc.providers.append(std::move(*lock)); // sorted once in finish()
     }
 
     /// After the last block: the top-level attributes (all unexpected), then the final order of
@@ -223,6 +224,12 @@ public:
     /// then each block's own in file order.
     QList<LockDiagnostic> finish(const hcl::File &file, LockFile &doc)
     {
+        // Canonical order in one sort (inserting each block in place is quadratic for a
+        // reversed file); addresses are unique here.
+        if (!std::is_sorted(doc.providers.cbegin(), doc.providers.cend(),
+                            [](const ProviderLock &a, const ProviderLock &b) { return a.address < b.address; }))
+            std::stable_sort(doc.providers.begin(), doc.providers.end(),
+                             [](const ProviderLock &a, const ProviderLock &b) { return a.address < b.address; });
         for (const hcl::Attribute &a : file.body.attributes) {
             QString suggestion;
             if (a.name == u"provider"_s || a.name == u"module"_s)

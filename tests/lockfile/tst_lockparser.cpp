@@ -444,6 +444,49 @@ private Q_SLOTS:
         QVERIFY(roundTrips > 100); // the property was really exercised
     }
 
+    // Inputs that would be quadratic with naive bookkeeping; a regression shows as a timeout.
+    void pathologicalInputsStayLinear()
+    {
+        // 200,000 comments on one line: every one is a dropped item with a position.
+        const LockParseResult comments = parseTofu(QByteArray("/**/").repeated(200000));
+        QCOMPARE(comments.document.dropped.size(), 200000);
+        QCOMPARE(comments.document.dropped.last().range.column, 4 * 199999 + 1);
+
+        // 20,000 providers in reverse order.
+        QByteArray reversed;
+        for (int i = 19999; i >= 0; --i)
+            reversed += "provider \"example.com/ns/p" + QByteArray::number(100000 + i) + "\" {\n  version = \"1.0.0\"\n}\n";
+        const LockParseResult r = parseTofu(reversed);
+        QVERIFY(!r.hasErrors());
+        QCOMPARE(r.document.providers.size(), 20000);
+        QCOMPARE(r.document.providers.first().address.type(), u"p100000"_s);
+        QCOMPARE(r.document.providers.last().address.type(), u"p119999"_s);
+
+        // 50,000 arguments in one block, the last one a redefinition.
+        QByteArray many = "provider \"example.com/ns/p\" {\n  version = \"1.0.0\"\n";
+        for (int i = 0; i < 50000; ++i)
+            many += "  a" + QByteArray::number(i) + " = 1\n";
+        many += "  a7 = 2\n}\n";
+        const LockParseResult m = parseTofu(many);
+        QCOMPARE(m.diagnostics.first().summary, u"Attribute redefined"_s);
+        QCOMPARE(m.diagnostics.first().range.line, 50003);
+        QCOMPARE(m.diagnostics.first().detail, u"The argument \"a7\" was already set at .terraform.lock.hcl:10,3-5. Each argument may be set only once."_s);
+    }
+
+    void columnsOnLongLines()
+    {
+        // Positions far into a long line of two-byte characters (cursor steps fall inside them).
+        QByteArray label;
+        for (int i = 0; i < 5001; ++i)
+            label += "\xc3\xa9";
+        const LockParseResult r = parseTofu("provider \"" + label + "\" {} # x\n");
+        QVERIFY(r.hasErrors());
+        const LockDiagnostic &d = r.diagnostics.first();
+        QCOMPARE(d.range.column, 10);
+        QCOMPARE(d.range.endColumn, 10 + 5001 + 2);
+        QCOMPARE(r.document.dropped.last().range.column, 10 + 5001 + 2 + 4);
+    }
+
     void deepNestingIsBounded()
     {
         const QByteArray deep = "provider \"registry.opentofu.org/a/b\" {\n  version = " + QByteArray(100000, '[') + "\n}\n";
