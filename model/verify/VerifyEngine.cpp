@@ -249,7 +249,8 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
     std::deque<Done> done;
     QThreadPool pool;
     pool.setMaxThreadCount(options.jobs > 0 ? options.jobs : std::max(1, QThread::idealThreadCount()));
-    if (!cancelled()) {
+    const bool started = !cancelled();
+    if (started) {
         for (int index : std::as_const(toHash)) {
             const WorkItem &w = items.at(index);
             const QString path = results.at(index).path;
@@ -288,7 +289,9 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         }
     }
 
-    qsizetype outstanding = cancelled() ? 0 : toHash.size();
+    // Every queued task reports (or is cleared by the cancel path below). Re-reading the flag here
+    // instead would, on a cancel just after queueing, drop the results of tasks already done.
+    qsizetype outstanding = started ? toHash.size() : 0;
     auto handle = [&](Done &d) {
         WorkItem &w = items[d.item];
         if (d.hashes.ok()) {
