@@ -3,6 +3,7 @@
 #include "model/core/Logging.h"
 #include "model/items/AnomalyListModel.h"
 #include "model/items/ArchiveTableModel.h"
+#include "model/items/MirrorTreeModel.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "ui/VerdictStyle.h"
 
@@ -72,7 +73,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setWindowTitle(QStringLiteral("Provender"));
     setAcceptDrops(true);
 
-    m_archives = new ArchiveTableModel(this);
+    m_archives = new MirrorTreeModel(this);
     m_proxy = new ArchiveFilterProxyModel(this);
     m_proxy->setSourceModel(m_archives);
     m_anomalies = new AnomalyListModel(this);
@@ -81,10 +82,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     buildWidgets();
     buildActions();
 
-    connect(m_engine, &VerifyEngine::archivesVerified, m_archives, &ArchiveTableModel::applyResults);
+    connect(m_engine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
     connect(m_engine, &VerifyEngine::progress, this, &MainWindow::onProgress);
     connect(m_engine, &VerifyEngine::finished, this, &MainWindow::onFinished);
-    connect(m_archives, &ArchiveTableModel::countsChanged, this, &MainWindow::updateSummary);
+    connect(m_archives, &MirrorTreeModel::countsChanged, this, &MainWindow::updateSummary);
     connect(m_archives, &QAbstractItemModel::dataChanged, this, [this] { updateDetails(); });
 
     resize(1280, 780);
@@ -193,7 +194,10 @@ QWidget *MainWindow::buildMirrorPage()
     m_filterEdit->setPlaceholderText(tr("Filter provider, version, platform…"));
     m_filterEdit->setClearButtonEnabled(true);
     m_filterEdit->setMinimumWidth(240);
-    connect(m_filterEdit, &QLineEdit::textChanged, m_proxy, &ArchiveFilterProxyModel::setTextFilter);
+    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_proxy->setTextFilter(text);
+        expandForFilter();
+    });
     header->addWidget(m_filterEdit);
 
     m_verdictFilter = new QComboBox;
@@ -204,6 +208,7 @@ QWidget *MainWindow::buildMirrorPage()
     connect(m_verdictFilter, &QComboBox::currentIndexChanged, this, [this] {
         const int v = m_verdictFilter->currentData().toInt();
         m_proxy->setVerdictFilter(v < 0 ? std::nullopt : std::optional<Verdict>(Verdict(v)));
+        expandForFilter();
     });
     header->addWidget(m_verdictFilter);
     layout->addLayout(header);
@@ -216,28 +221,22 @@ QWidget *MainWindow::buildMirrorPage()
     m_archiveView = new QTreeView;
     m_archiveView->setObjectName(QStringLiteral("archiveView"));
     m_archiveView->setModel(m_proxy);
-    m_archiveView->setRootIsDecorated(false);
+    m_archiveView->setRootIsDecorated(true);
     m_archiveView->setUniformRowHeights(true);
     m_archiveView->setAlternatingRowColors(true);
     m_archiveView->setSortingEnabled(true);
     m_archiveView->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_archiveView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_archiveView->setTextElideMode(Qt::ElideRight);
-    m_archiveView->setItemDelegateForColumn(ArchiveTableModel::VerdictColumn, new VerdictBadgeDelegate(m_archiveView));
-    auto *hashDelegate = new HashDelegate(m_archiveView);
-    m_archiveView->setItemDelegateForColumn(ArchiveTableModel::H1Column, hashDelegate);
-    m_archiveView->setItemDelegateForColumn(ArchiveTableModel::ZhColumn, hashDelegate);
+    m_archiveView->setItemDelegateForColumn(MirrorTreeModel::VerdictColumn, new VerdictBadgeDelegate(m_archiveView));
     QHeaderView *h = m_archiveView->header();
     h->setStretchLastSection(true);
     h->setSectionsMovable(true);
-    h->resizeSection(ArchiveTableModel::ProviderColumn, 255);
-    h->resizeSection(ArchiveTableModel::VersionColumn, 95);
-    h->resizeSection(ArchiveTableModel::PlatformColumn, 112);
-    h->resizeSection(ArchiveTableModel::LayoutColumn, 72);
-    h->resizeSection(ArchiveTableModel::SizeColumn, 72);
-    h->resizeSection(ArchiveTableModel::VerdictColumn, 96);
-    h->resizeSection(ArchiveTableModel::DetailColumn, 215);
-    h->resizeSection(ArchiveTableModel::H1Column, 185);
+    h->resizeSection(MirrorTreeModel::NameColumn, 300);
+    h->resizeSection(MirrorTreeModel::PlatformsColumn, 120);
+    h->resizeSection(MirrorTreeModel::SizeColumn, 80);
+    h->resizeSection(MirrorTreeModel::VerdictColumn, 110);
+    h->resizeSection(MirrorTreeModel::DeclaredColumn, 80);
     m_archiveView->sortByColumn(-1, Qt::AscendingOrder);
     connect(m_archiveView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { updateDetails(); });
     layout->addWidget(m_archiveView, 1);
@@ -380,6 +379,8 @@ void MainWindow::showScanResult(quint64 generation, const QString &path, const R
     m_root = path;
     m_errorLabel->hide();
     m_archives->setCatalog(m_catalog);
+    m_archiveView->expandToDepth(1); // hosts and providers open, versions closed
+    expandForFilter();
     m_anomalies->setAnomalies(m_catalog.anomalies, m_root);
     m_anomalyDock->setWindowTitle(m_catalog.anomalies.isEmpty() ? tr("Anomalies")
                                                                 : tr("Anomalies (%1)").arg(m_catalog.anomalies.size()));
@@ -420,7 +421,7 @@ void MainWindow::startVerification()
     m_archives->resetVerdicts();
     VerifyOptions options;
     options.jobs = QSettings().value(QStringLiteral("verify/jobs"), 0).toInt();
-    setBusy(true, tr("Hashing %1 archives…").arg(m_archives->rowCount()));
+    setBusy(true, tr("Hashing %1 archives…").arg(m_archives->archiveCount()));
     m_progress->setRange(0, kProgressSteps);
     m_progress->setValue(0);
     m_verifyTimer.start();
@@ -487,6 +488,13 @@ void MainWindow::onFinished(const VerifySummary &summary)
     Q_EMIT verificationFinished(summary);
 }
 
+void MainWindow::expandForFilter()
+{
+    // With a filter on, show every matching archive (only the rows that match are in the proxy).
+    if (!m_filterEdit->text().trimmed().isEmpty() || m_verdictFilter->currentData().toInt() >= 0)
+        m_archiveView->expandAll();
+}
+
 void MainWindow::updateSummary()
 {
     if (!m_summaryLabel)
@@ -507,7 +515,7 @@ void MainWindow::updateSummary()
         providers += p.versions.isEmpty() ? 0 : 1;
     const QString totals = tr("%1 providers · %2 archives · %3")
                                .arg(providers)
-                               .arg(m_archives->rowCount())
+                               .arg(m_archives->archiveCount())
                                .arg(sizeText(m_catalog.totalBytes()));
     m_summaryLabel->setText(totals + QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;")
                             + parts.join(QStringLiteral("&nbsp;&nbsp;&nbsp;")));
@@ -522,9 +530,30 @@ void MainWindow::updateDetails()
         m_details->setHtml(tr("<p style=\"color:gray\">Select an archive to see its hashes.</p>"));
         return;
     }
-    const int row = m_proxy->mapToSource(current).row();
-    const ArchiveResult &r = m_archives->resultAt(row);
     auto esc = [](const QString &s) { return s.toHtmlEscaped(); };
+    const QModelIndex source = m_proxy->mapToSource(current.siblingAtColumn(0));
+    const ArchiveResult *leaf = m_archives->resultAt(source);
+    if (!leaf) {
+        // A host, provider or version row: what is below it.
+        const Verdict worst = Verdict(source.data(MirrorTreeModel::VerdictRole).toInt());
+        const QVariantList counts = source.data(MirrorTreeModel::VerdictCountsRole).toList();
+        QStringList parts;
+        for (Verdict v : kVerdictOrder)
+            if (const int n = counts.value(int(v)).toInt())
+                parts.append(QStringLiteral("%1 %2").arg(n).arg(toString(v)));
+        QString html = QStringLiteral("<p><b>%1</b> &nbsp; <span style=\"background:%2; color:white\">&nbsp;%3&nbsp;</span></p>")
+                           .arg(esc(source.data().toString()), verdictColor(worst).name(), toString(worst));
+        html += QStringLiteral("<p>%1</p>").arg(esc(parts.join(QStringLiteral(", "))));
+        html += QStringLiteral("<p style=\"color:gray\">%1 · %2 platforms</p>")
+                    .arg(sizeText(source.data(MirrorTreeModel::SizeRole).toLongLong()),
+                         source.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toString());
+        const QString path = source.data(MirrorTreeModel::PathRole).toString();
+        if (!path.isEmpty())
+            html += QStringLiteral("<p>%1</p>").arg(esc(QDir::toNativeSeparators(path)));
+        m_details->setHtml(html);
+        return;
+    }
+    const ArchiveResult &r = *leaf;
     QString html = QStringLiteral("<p><b>%1</b> %2 <b>%3</b> &nbsp; <span style=\"background:%4; color:white\">&nbsp;%5&nbsp;</span>"
                                   " &nbsp;%6</p>")
                        .arg(esc(r.key.provider.toString()), esc(r.key.version.toString()), esc(r.key.platform.toString()),

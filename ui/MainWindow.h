@@ -1,7 +1,8 @@
 #pragma once
 // The main window: open a mirror directory (File ▸ Open, drag and drop, command line), scan it off
 // the GUI thread, list every archive with its verdict as hashing proceeds, list the scan's
-// anomalies, and show the selected archive's hashes.
+// anomalies, and show the selected archive's hashes. The archives are a tree (MirrorTreeModel:
+// host ▸ provider ▸ version ▸ archive) behind a recursive filter proxy.
 //
 // Widgets are found by objectName in tests: "archiveView", "anomalyView", "detailsView",
 // "emptyState", "errorLabel", "summaryLabel", "filterEdit", "verdictFilter", "verifyProgress",
@@ -27,7 +28,7 @@ class QTreeView;
 namespace provender {
 class AnomalyListModel;
 class ArchiveFilterProxyModel;
-class ArchiveTableModel;
+class MirrorTreeModel;
 } // namespace provender
 
 namespace provender::ui {
@@ -44,7 +45,8 @@ public:
     /// The mirror shown now ("" when none).
     QString mirrorRoot() const { return m_root; }
 
-    ArchiveTableModel *archiveModel() const { return m_archives; }
+    /// The mirror tree (host ▸ provider ▸ version ▸ archive) the view shows through a filter proxy.
+    MirrorTreeModel *archiveModel() const { return m_archives; }
     AnomalyListModel *anomalyModel() const { return m_anomalies; }
 
 public Q_SLOTS:
@@ -76,11 +78,12 @@ private:
     void startVerification();
     void setBusy(bool busy, const QString &what);
     void updateSummary();
+    void expandForFilter();
     void updateDetails();
     void onProgress(qint64 done, qint64 total);
     void onFinished(const VerifySummary &summary);
 
-    ArchiveTableModel *m_archives = nullptr;
+    MirrorTreeModel *m_archives = nullptr;
     ArchiveFilterProxyModel *m_proxy = nullptr;
     AnomalyListModel *m_anomalies = nullptr;
     VerifyEngine *m_engine = nullptr;
