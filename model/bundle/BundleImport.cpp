@@ -13,7 +13,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLockFile>
 #include <QRandomGenerator>
 #include <QSaveFile>
 #include <QSet>
@@ -26,6 +25,7 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -343,7 +343,9 @@ Result<QString> recoverLocked(const QString &target, const QString &work)
     return done;
 }
 
-/// The work directory and its lock, removed on destruction (when this process created the lock).
+/// The work directory and its lock, removed on destruction (when this process holds the lock).
+/// The lock is flock(2) on `<work>/lock`: the kernel drops it when its holder dies, even by SIGKILL,
+/// so a killed import never leaves a lock behind that needs guessing about.
 class WorkArea
 {
 public:
@@ -354,31 +356,34 @@ public:
     {
         if (!QDir().mkpath(m_path))
             return makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(m_path));
-        m_lock = std::make_unique<QLockFile>(m_path + QLatin1Char('/') + kLockName);
-        m_lock->setStaleLockTime(0); // only a dead owner makes a lock stale, never its age
-        if (!m_lock->tryLock(0)) {
-            qint64 pid = 0;
-            QString host, app;
-            m_lock->getLockInfo(&pid, &host, &app);
-            m_lock.reset();
-            return makeError(ErrorCode::Io, QStringLiteral("another import into %1 is running (process %2)").arg(m_target).arg(pid));
+        const QString lockPath = m_path + QLatin1Char('/') + kLockName;
+        m_fd = ::open(encode(lockPath).constData(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (m_fd < 0)
+            return ioError(QStringLiteral("cannot create %1").arg(lockPath));
+        if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
+            const int error = errno;
+            ::close(m_fd);
+            m_fd = -1;
+            if (error == EWOULDBLOCK)
+                return makeError(ErrorCode::Io, QStringLiteral("another import into %1 is running").arg(m_target));
+            return ioError(QStringLiteral("cannot lock %1").arg(lockPath), error);
         }
         return {};
     }
     void release()
     {
-        if (!m_lock)
+        if (m_fd < 0)
             return;
-        m_lock->unlock();
-        m_lock.reset();
-        QDir(m_path).removeRecursively();
+        QDir(m_path).removeRecursively(); // the lock file too, while it is still held
+        ::close(m_fd);
+        m_fd = -1;
     }
     const QString &path() const { return m_path; }
 
 private:
     QString m_target;
     QString m_path;
-    std::unique_ptr<QLockFile> m_lock;
+    int m_fd = -1;
 };
 
 /// Where an archive of the bundle goes in the target.

@@ -13,7 +13,7 @@
 //
 // Merge protocol (docs/BUNDLES.md "Import safety"), everything under `<target>/.provender-import/`
 // on the target's own file system:
-//   1. A lock (QLockFile) keeps a second import out.
+//   1. A lock (flock(2), released by the kernel when its holder dies) keeps a second import out.
 //   2. Every provider directory the import changes gets a complete new copy in staging: existing
 //      files hard-linked (copied when links are impossible; index documents always copied), the
 //      new archives moved in, indexes regenerated there (exportIndexes). A provider directory, or

@@ -1,0 +1,361 @@
+// `provender bundle create|verify|import|recover` as a user runs them: exit codes (0 ok, 1
+// findings, 2 usage or unreadable input), JSON shapes, and an import killed with SIGKILL at every
+// phase of its commit protocol — and at an arbitrary moment — leaving the target mirror exactly
+// as it was (after `provender bundle recover`, which the next import also runs), or exactly as a
+// completed import leaves it once the journal says "committed".
+
+#include "BundleTestSupport.h"
+
+#include "model/bundle/BundleImport.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <csignal>
+
+using namespace provender;
+using namespace provender::test;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runProvender(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(PROVENDER_BINARY), args);
+    Run r;
+    if (!p.waitForFinished(300000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QMap<QString, QString> visible(const QMap<QString, QString> &s)
+{
+    QMap<QString, QString> out;
+    for (auto it = s.cbegin(); it != s.cend(); ++it)
+        if (!it.key().startsWith(kImportWorkDirName))
+            out.insert(it.key(), it.value());
+    return out;
+}
+
+void writeFile(const QString &path, const QByteArray &content)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(content);
+}
+
+} // namespace
+
+class TestBundleCli : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    QString m_source;
+    QString m_bundle;  ///< tar.gz of the whole source mirror
+    QString m_base;    ///< a target that already has part of it (one provider directory to replace)
+    QMap<QString, QString> m_baseSnapshot;
+    QMap<QString, QString> m_afterSnapshot; ///< the base after a completed import
+    int m_counter = 0;
+
+    QString fresh(const QString &name) { return m_tmp.path() + QStringLiteral("/%1-%2").arg(name).arg(++m_counter); }
+    QString copyOfBase()
+    {
+        const QString dir = fresh(QStringLiteral("target"));
+        if (!runTool(QStringLiteral("cp"), {QStringLiteral("-a"), m_base, dir}))
+            return {};
+        return dir;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        QVERIFY2(QFile::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
+        if (bundlePython().isEmpty())
+            QSKIP("python3 is not available: the fixture mirror is made with Python");
+        m_source = m_tmp.path() + QStringLiteral("/source");
+        QString error;
+        QVERIFY2(!runFixture({QStringLiteral("mirror"), m_source, QStringLiteral("2000000")}, &error).isNull(), qPrintable(error));
+        m_bundle = m_tmp.path() + QStringLiteral("/all.tar.gz");
+        const Run created = runProvender({QStringLiteral("bundle"), QStringLiteral("create"), m_bundle, QStringLiteral("--mirror"), m_source,
+                                       QStringLiteral("--all"), QStringLiteral("--timestamp"), QStringLiteral("2024-01-01T00:00:00Z")});
+        QVERIFY2(created.exitCode == 0, qPrintable(created.err));
+        QVERIFY(created.out.contains(QLatin1StringView("wrote ")));
+
+        // The base: alpha 1.0.0 linux_amd64 already there (its directory is replaced by the
+        // import), an unrelated provider, and a file at the root.
+        m_base = m_tmp.path() + QStringLiteral("/base");
+        const QString alpha = QStringLiteral("registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.0.0_linux_amd64.zip");
+        writeFile(m_base + u'/' + alpha, readFile(m_source + u'/' + alpha));
+        writeFile(m_base + QStringLiteral("/registry.terraform.io/hashicorp/alpha/notes.txt"), "kept\n");
+        writeFile(m_base + QStringLiteral("/example.org/other/delta/terraform-provider-delta_9.9.9_linux_amd64.zip"),
+                  readFile(m_source + u'/' + alpha));
+        m_baseSnapshot = snapshot(m_base);
+        const QString reference = copyOfBase();
+        Result<ImportReport> imported = importBundle(m_bundle, reference);
+        QVERIFY(imported.ok());
+        QVERIFY2(imported->committed, qPrintable(imported->refusal));
+        m_afterSnapshot = snapshot(reference);
+        QVERIFY(m_afterSnapshot != m_baseSnapshot);
+    }
+
+    void usage_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("create without --mirror") << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--all")};
+        QTest::newRow("create with --all and --lock") << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--mirror"),
+                                                                      QStringLiteral("."), QStringLiteral("--all"), QStringLiteral("--lock"), QStringLiteral("l")};
+        QTest::newRow("create --lock without --platform") << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--mirror"),
+                                                                          QStringLiteral("."), QStringLiteral("--lock"), QStringLiteral("l")};
+        QTest::newRow("create format against name") << QStringList{QStringLiteral("create"), QStringLiteral("x.zip"), QStringLiteral("--mirror"),
+                                                                    QStringLiteral("."), QStringLiteral("--all"), QStringLiteral("--format"), QStringLiteral("tar.gz")};
+        QTest::newRow("create tar.xz") << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.xz"), QStringLiteral("--mirror"),
+                                                       QStringLiteral("."), QStringLiteral("--all")};
+        QTest::newRow("create bad platform") << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--mirror"),
+                                                             QStringLiteral("."), QStringLiteral("--lock"), QStringLiteral("l"), QStringLiteral("--platform"),
+                                                             QStringLiteral("linux")};
+        QTest::newRow("verify without bundle") << QStringList{QStringLiteral("verify")};
+        QTest::newRow("verify missing file") << QStringList{QStringLiteral("verify"), QStringLiteral("/nonexistent/b.tar.gz")};
+        QTest::newRow("import without --into") << QStringList{QStringLiteral("import"), QStringLiteral("b.tar.gz")};
+        QTest::newRow("import bad limit") << QStringList{QStringLiteral("import"), QStringLiteral("b.tar.gz"), QStringLiteral("--into"),
+                                                         QStringLiteral("d"), QStringLiteral("--max-total-bytes"), QStringLiteral("lots")};
+        QTest::newRow("recover without dir") << QStringList{QStringLiteral("recover")};
+    }
+
+    void usage()
+    {
+        QFETCH(QStringList, args);
+        const Run r = runProvender(QStringList{QStringLiteral("bundle")} + args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(!r.err.isEmpty());
+    }
+
+    void verifyExitCodes()
+    {
+        Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), m_bundle, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY(o.value(QStringLiteral("ok")).toBool());
+        QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("tar.gz"));
+        QCOMPARE(o.value(QStringLiteral("archives")).toArray().size(), 6);
+        for (const QJsonValue &a : o.value(QStringLiteral("archives")).toArray())
+            QCOMPARE(a.toObject().value(QStringLiteral("verdict")).toString(), QStringLiteral("verified"));
+        QCOMPARE(o.value(QStringLiteral("summary")).toObject().value(QStringLiteral("verified")).toInt(), 6);
+
+        // tampered: findings
+        const QString bad = fresh(QStringLiteral("bad")) + QStringLiteral(".tar.gz");
+        QString error;
+        QVERIFY2(!runFixture({QStringLiteral("tamper"), m_bundle, bad,
+                              QStringLiteral("registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.1.0_linux_amd64.zip")}, &error).isNull(),
+                 qPrintable(error));
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), bad});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.contains(QLatin1StringView("mismatch")));
+
+        // hostile: findings, the entry named
+        const QString hostile = fresh(QStringLiteral("hostile")) + QStringLiteral(".tar.gz");
+        QVERIFY(!runFixture({QStringLiteral("hostile"), QStringLiteral("traversal"), hostile, QStringLiteral("cli-evil")}, &error).isNull());
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), hostile});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QLatin1StringView("cli-evil")), qPrintable(r.out));
+
+        // truncated: unreadable
+        const QString cut = fresh(QStringLiteral("cut")) + QStringLiteral(".tar.gz");
+        QByteArray bytes = readFile(m_bundle);
+        bytes.truncate(bytes.size() / 2);
+        writeFile(cut, bytes);
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), cut});
+        QCOMPARE(r.exitCode, 2);
+    }
+
+    void createFromLockFile()
+    {
+        const QString lock = fresh(QStringLiteral("lock")) + QStringLiteral(".hcl");
+        writeFile(lock, "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n}\n\n"
+                        "provider \"registry.terraform.io/hashicorp/absent\" {\n  version = \"1.0.0\"\n}\n");
+        const QString out = fresh(QStringLiteral("locked")) + QStringLiteral(".zip");
+        Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("create"), out, QStringLiteral("--mirror"), m_source, QStringLiteral("--lock"),
+                           lock, QStringLiteral("--platform"), QStringLiteral("linux_amd64"), QStringLiteral("--platform"),
+                           QStringLiteral("darwin_arm64"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 1); // written, but the mirror lacks `absent`
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("zip"));
+        QCOMPARE(o.value(QStringLiteral("missing")).toArray().size(), 2);
+        QCOMPARE(o.value(QStringLiteral("manifest")).toObject().value(QStringLiteral("archives")).toArray().size(), 2);
+        QVERIFY(QFile::exists(out));
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), out});
+        QCOMPARE(r.exitCode, 0);
+    }
+
+    void importExitCodes()
+    {
+        const QString target = copyOfBase();
+        Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target, QStringLiteral("--dry-run"),
+                           QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY(!o.value(QStringLiteral("committed")).toBool());
+        int adds = 0, unchanged = 0;
+        for (const QJsonValue &a : o.value(QStringLiteral("actions")).toArray()) {
+            adds += a.toObject().value(QStringLiteral("action")).toString() == u"add";
+            unchanged += a.toObject().value(QStringLiteral("action")).toString() == u"unchanged";
+        }
+        QCOMPARE(adds, 5);
+        QCOMPARE(unchanged, 1);
+        QCOMPARE(snapshotDiff(m_baseSnapshot, snapshot(target)), QString());
+
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(snapshotDiff(m_afterSnapshot, snapshot(target)), QString());
+
+        // a different file where an archive goes: refused, then replaced on request
+        const QString conflict = copyOfBase();
+        const QString path = conflict + QStringLiteral("/registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.1.0_linux_amd64.zip");
+        writeFile(path, "something else\n");
+        const QMap<QString, QString> before = snapshot(conflict);
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), conflict});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.contains(QLatin1StringView("conflict")));
+        QCOMPARE(snapshotDiff(before, snapshot(conflict)), QString());
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), conflict, QStringLiteral("--replace")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(snapshotDiff(m_afterSnapshot, snapshot(conflict)), QString());
+
+        // into a file: usage
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), m_bundle});
+        QCOMPARE(r.exitCode, 2);
+
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("recover"), target});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("nothing to recover"));
+    }
+
+    void killed_data()
+    {
+        QTest::addColumn<QString>("phase");
+        QTest::addColumn<bool>("committed");
+        QTest::newRow("while staging the bundle") << "staging" << false;
+        QTest::newRow("staged, indexes written") << "staged" << false;
+        QTest::newRow("journal prepared") << "prepared" << false;
+        QTest::newRow("one directory swapped") << "swapped" << false;
+        QTest::newRow("journal committed") << "committed" << true;
+        QTest::newRow("as soon as the work directory appears") << "" << false;
+    }
+
+    void killed()
+    {
+        QFETCH(QString, phase);
+        QFETCH(bool, committed);
+        const QString target = copyOfBase();
+        QVERIFY(!target.isEmpty());
+        QCOMPARE(snapshot(target), m_baseSnapshot);
+
+        QProcess child;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (!phase.isEmpty())
+            env.insert(QStringLiteral("PROVENDER_TEST_IMPORT_PAUSE"), phase);
+        child.setProcessEnvironment(env);
+        child.start(QStringLiteral(PROVENDER_BINARY), {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        QVERIFY(child.waitForStarted());
+        QElapsedTimer timer;
+        timer.start();
+        if (phase.isEmpty()) {
+            const QString work = target + u'/' + kImportWorkDirName;
+            while (!QFileInfo::exists(work) && child.state() == QProcess::Running && timer.elapsed() < 120000)
+                QThread::usleep(200);
+        } else {
+            QByteArray said;
+            const QByteArray wanted = "paused at " + phase.toUtf8();
+            while (!said.contains(wanted) && child.state() == QProcess::Running && timer.elapsed() < 120000) {
+                child.waitForReadyRead(100);
+                said += child.readAllStandardError();
+            }
+            QVERIFY2(said.contains(wanted), said.constData());
+        }
+        QVERIFY2(child.state() == QProcess::Running, "the import finished before it could be killed");
+        ::kill(pid_t(child.processId()), SIGKILL);
+        QVERIFY(child.waitForFinished(60000));
+        QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+
+        const QMap<QString, QString> left = snapshot(target);
+        if (phase == u"staging" || phase == u"staged" || phase == u"prepared")
+            QCOMPARE(snapshotDiff(m_baseSnapshot, visible(left)), QString()); // nothing visible changed yet
+        if (phase == u"swapped")
+            QVERIFY2(visible(left) != m_baseSnapshot && visible(left) != m_afterSnapshot, "expected a half-swapped mirror");
+        if (committed)
+            QCOMPARE(snapshotDiff(m_afterSnapshot, visible(left)), QString());
+
+        const Run recovered = runProvender({QStringLiteral("bundle"), QStringLiteral("recover"), target});
+        QVERIFY2(recovered.exitCode == 0, qPrintable(recovered.err));
+        const QMap<QString, QString> after = snapshot(target);
+        if (phase.isEmpty()) {
+            QVERIFY2(after == m_baseSnapshot || after == m_afterSnapshot,
+                     qPrintable(QStringLiteral("neither before nor after:\n") + snapshotDiff(m_baseSnapshot, after)));
+        } else {
+            QCOMPARE(snapshotDiff(committed ? m_afterSnapshot : m_baseSnapshot, after), QString());
+        }
+        QVERIFY(!QFileInfo::exists(target + u'/' + kImportWorkDirName));
+
+        // and the mirror takes the import normally afterwards
+        const Run again = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+        QCOMPARE(snapshotDiff(m_afterSnapshot, snapshot(target)), QString());
+    }
+
+    void importRecoversByItself()
+    {
+        // Killed after the first swap; the next `bundle import` rolls back first, then imports.
+        const QString target = copyOfBase();
+        QProcess child;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PROVENDER_TEST_IMPORT_PAUSE"), QStringLiteral("swapped"));
+        child.setProcessEnvironment(env);
+        child.start(QStringLiteral(PROVENDER_BINARY), {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        QVERIFY(child.waitForStarted());
+        QByteArray said;
+        QElapsedTimer timer;
+        timer.start();
+        while (!said.contains("paused at swapped") && child.state() == QProcess::Running && timer.elapsed() < 120000) {
+            child.waitForReadyRead(100);
+            said += child.readAllStandardError();
+        }
+        QVERIFY(said.contains("paused at swapped"));
+        ::kill(pid_t(child.processId()), SIGKILL);
+        QVERIFY(child.waitForFinished(60000));
+        // A dry run refuses to plan against a half-swapped mirror.
+        Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target, QStringLiteral("--dry-run")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QLatin1StringView("recover")));
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QLatin1StringView("rolled back")), qPrintable(r.out));
+        QCOMPARE(snapshotDiff(m_afterSnapshot, snapshot(target)), QString());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBundleCli)
+#include "tst_bundle_cli.moc"
