@@ -619,6 +619,9 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
     if (cancel || verified.summary.cancelled)
         return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
     QHash<QString, ArchiveResult> resultByPath;
+    QMap<QString, QByteArray> shaByName; // sorted: the files of a package are one range
+    for (auto it = sha.cbegin(); it != sha.cend(); ++it)
+        shaByName.insert(it.key(), it.value());
     for (ArchiveResult r : verified.results) {
         const QString entry = entryOf(r.path);
         const QString rel = entry.mid(prefix.size());
@@ -631,9 +634,8 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
             } else {
                 r.detail = decideVerdict(*r.hashes, declared);
                 bool all = hasSums, bad = false;
-                for (auto it = sha.cbegin(); it != sha.cend(); ++it) {
-                    if (!it.key().startsWith(entry + QLatin1Char('/')))
-                        continue;
+                const QString under = entry + QLatin1Char('/');
+                for (auto it = shaByName.lowerBound(under); it != shaByName.cend() && it.key().startsWith(under); ++it) {
                     const auto s = sums.constFind(it.key().mid(prefix.size()));
                     if (s == sums.cend())
                         all = false;

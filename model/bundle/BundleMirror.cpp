@@ -227,17 +227,26 @@ struct FileRecord
     bool read = false;
 };
 
+using EntryIndex = QMap<QString, const BundleEntry *>; ///< by name: a prefix is one contiguous range
+
+/// The entries under `prefix` (a name ending in '/').
+QList<const BundleEntry *> entriesUnder(const EntryIndex &index, const QString &prefix)
+{
+    QList<const BundleEntry *> out;
+    for (auto it = index.lowerBound(prefix); it != index.cend() && it.key().startsWith(prefix); ++it)
+        out.append(it.value());
+    return out;
+}
+
 /// Hashes of the package directory `dirEntry` (an unpacked package) from its files' digests.
-Result<PackageHashes> hashUnpacked(const QString &dirEntry, const QList<BundleEntry> &entries,
-                                   const QHash<QString, FileRecord> &files)
+Result<PackageHashes> hashUnpacked(const QString &dirEntry, const EntryIndex &index, const QHash<QString, FileRecord> &files)
 {
     const QString prefix = dirEntry + QLatin1Char('/');
     QList<DirhashEntry> lines;
     PackageHashes h;
     h.kind = PackageHashes::Kind::Directory;
-    for (const BundleEntry &e : entries) {
-        if (!e.name.startsWith(prefix))
-            continue;
+    for (const BundleEntry *entry : entriesUnder(index, prefix)) {
+        const BundleEntry &e = *entry;
         if (e.type == BundleEntry::Type::Symlink || e.type == BundleEntry::Type::Hardlink)
             return makeError(ErrorCode::Unsupported,
                              QStringLiteral("the package holds a link (%1), which a bundle never extracts").arg(e.name));
@@ -347,6 +356,9 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
 
     // --- verdicts
     out.verified = true;
+    EntryIndex index;
+    for (const BundleEntry &e : std::as_const(pass.entries))
+        index.insert(e.name, &e);
     const QString base = out.path + kBundleEntrySeparator;
     QHash<QString, qsizetype> needSpool; // entry name -> index in results
     forEachArchive(out.catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
@@ -369,7 +381,7 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
                 needSpool.insert(entry, out.results.size());
             }
         } else {
-            Result<PackageHashes> h = hashUnpacked(entry, pass.entries, files);
+            Result<PackageHashes> h = hashUnpacked(entry, index, files);
             if (h.ok()) {
                 r.hashes = h.value();
             } else {
@@ -465,13 +477,13 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
                 r.detail = decideVerdict(*r.hashes, declared);
                 // SHA256SUMS lists each file of an unpacked package.
                 bool all = out.hasSha256Sums, bad = false;
-                for (const BundleEntry &e : std::as_const(pass.entries)) {
-                    if (e.type != BundleEntry::Type::File || !e.name.startsWith(entry + QLatin1Char('/')))
+                for (const BundleEntry *e : entriesUnder(index, entry + QLatin1Char('/'))) {
+                    if (e->type != BundleEntry::Type::File)
                         continue;
-                    const auto s = sums.constFind(e.name.mid(prefix.size()));
+                    const auto s = sums.constFind(e->name.mid(prefix.size()));
                     if (s == sums.cend())
                         all = false;
-                    else if (s.value() != files.value(e.name).sha256)
+                    else if (s.value() != files.value(e->name).sha256)
                         bad = true;
                 }
                 if (bad) {
