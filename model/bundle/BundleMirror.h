@@ -9,7 +9,8 @@
 //                                 SHA-256 of every file for SHA256SUMS -> an ArchiveResult per archive
 //
 // Paths in the Catalog and the results name entries inside the bundle as
-// `<absolute bundle path>!/<entry name>` (bundleEntryPath()). The mirror tree may sit at the root
+// `<absolute bundle path>!/<entry name>` (bundleEntryPath(); the name cleaned of `./` and empty
+// components). The mirror tree may sit at the root
 // of the bundle or under one top-level folder (mirrorPrefix). The layout rules are exactly the
 // directory scanner's (tofu-formats.md §5): the bundle's tree (names, sizes and times; no content
 // except the small index documents) is laid out as an empty sparse skeleton in a temporary
