@@ -17,6 +17,9 @@
 // directory and scanned by scanFileSystemMirror(), so a bundle and the same tree on disk give the
 // same Catalog and the same anomalies.
 //
+// A bundle's Catalog names entries, not files: never hand it to verifyCatalog()/VerifyEngine (they
+// stat and hash paths on disk) — verify a bundle with openBundle(path, {verify = true}).
+//
 // Memory is bounded by the number of entries (a name and a digest each) plus the index documents
 // (BundleLimits::maxMetadataBytes), whatever the bundle's size. Hostile entries (traversal, links,
 // devices, duplicates, oversize) are reported as problems, never read into the tree. Runs on any
