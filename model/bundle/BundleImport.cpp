@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 
 #include <atomic>
+#include <optional>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -431,7 +432,7 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
     const QString &target = report.target;
 
     // --- the target and its work area
-    QTemporaryDir dryStaging; // a dry run into a directory that does not exist stages elsewhere
+    std::optional<QTemporaryDir> dryStaging; // a dry run that cannot stage in the target stages here
     const QFileInfo targetInfo(target);
     if (!targetInfo.exists()) {
         if (!QFileInfo(targetInfo.path()).isDir())
@@ -455,7 +456,12 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
             return recovered.error();
         report.recovery = recovered.value();
     }
-    WorkArea area(stageInTarget ? target : dryStaging.path());
+    if (!stageInTarget) {
+        dryStaging.emplace();
+        if (!dryStaging->isValid())
+            return makeError(ErrorCode::Io, QStringLiteral("cannot create a temporary directory: %1").arg(dryStaging->errorString()));
+    }
+    WorkArea area(stageInTarget ? target : dryStaging->path());
     if (Result<void> r = area.acquire(); !r.ok())
         return r.error();
     const QString id = QString::number(QRandomGenerator::global()->generate64(), 36);
