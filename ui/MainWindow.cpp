@@ -102,6 +102,8 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_fileMenu = file;
+    m_editMenu = menuBar()->addMenu(tr("&Edit"));
     m_openAction = file->addAction(tr("&Open Mirror Directory…"), this, &MainWindow::openMirrorDialog);
     m_openAction->setObjectName(QStringLiteral("actionOpen"));
     m_openAction->setShortcut(QKeySequence::Open);
@@ -117,22 +119,23 @@ void MainWindow::buildActions()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    m_viewMenu = view;
+    m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_anomalyDock->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Provender"), this, [this] {
-        QMessageBox::about(this, tr("About Provender"),
-                           tr("<b>Provender</b> %1<br>Curate OpenTofu/Terraform provider mirrors and lock files.")
-                               .arg(QStringLiteral(PROVENDER_VERSION)));
-    });
+    m_helpMenu = help;
+    // Help ▸ About and the welcome screen come from ui/shell (installed by app/main.cpp).
 }
 
 QWidget *MainWindow::buildEmptyState()
 {
     auto *page = new QWidget;
     page->setObjectName(QStringLiteral("emptyState"));
-    auto *layout = new QVBoxLayout(page);
+    m_emptyLayout = new QVBoxLayout(page);
+    m_defaultEmptyContent = new QWidget;
+    auto *layout = new QVBoxLayout(m_defaultEmptyContent);
     layout->addStretch(2);
 
     auto *title = new QLabel(tr("No mirror open"));
@@ -160,7 +163,6 @@ QWidget *MainWindow::buildEmptyState()
     m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_errorLabel->setStyleSheet(QStringLiteral("QLabel { color: #c62828; padding: 8px; }"));
     m_errorLabel->hide();
-    layout->addWidget(m_errorLabel);
 
     auto *buttonRow = new QHBoxLayout;
     buttonRow->addStretch();
@@ -171,7 +173,31 @@ QWidget *MainWindow::buildEmptyState()
     buttonRow->addStretch();
     layout->addLayout(buttonRow);
     layout->addStretch(3);
+    m_emptyLayout->addWidget(m_defaultEmptyContent, 1);
+    m_emptyLayout->addWidget(m_errorLabel);
     return page;
+}
+
+QMenu *MainWindow::menu(Menu which) const
+{
+    switch (which) {
+    case Menu::File: return m_fileMenu;
+    case Menu::Edit: return m_editMenu;
+    case Menu::View: return m_viewMenu;
+    case Menu::Tools: return m_toolsMenu;
+    case Menu::Help: return m_helpMenu;
+    }
+    return nullptr;
+}
+
+void MainWindow::setWelcomeWidget(QWidget *welcome)
+{
+    if (m_defaultEmptyContent) {
+        m_emptyLayout->removeWidget(m_defaultEmptyContent);
+        m_defaultEmptyContent->deleteLater();
+        m_defaultEmptyContent = nullptr;
+    }
+    m_emptyLayout->insertWidget(0, welcome, 1);
 }
 
 QWidget *MainWindow::buildMirrorPage()

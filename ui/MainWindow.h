@@ -19,6 +19,8 @@ class QComboBox;
 class QDockWidget;
 class QLabel;
 class QLineEdit;
+class QMenu;
+class QVBoxLayout;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
@@ -44,6 +46,14 @@ public:
     void openMirror(const QString &path);
     /// The mirror shown now ("" when none).
     QString mirrorRoot() const { return m_root; }
+
+    /// Extension points for the other windows of the app (lock editor, bundles, remote mirrors,
+    /// welcome screen): they add their actions to these menus; the window owns the menus.
+    enum class Menu { File, Edit, View, Tools, Help };
+    QMenu *menu(Menu which) const;
+    /// Put `welcome` (e.g. the first-run welcome screen) at the top of the page shown while no
+    /// mirror is open, above the error label. The window takes ownership.
+    void setWelcomeWidget(QWidget *welcome);
 
     /// The mirror tree (host ▸ provider ▸ version ▸ archive) the view shows through a filter proxy.
     MirrorTreeModel *archiveModel() const { return m_archives; }
@@ -102,6 +112,13 @@ private:
     QLabel *m_statusLabel = nullptr;
     QProgressBar *m_progress = nullptr;
     QPushButton *m_cancelButton = nullptr;
+    QMenu *m_fileMenu = nullptr;
+    QMenu *m_editMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    QMenu *m_toolsMenu = nullptr;
+    QMenu *m_helpMenu = nullptr;
+    QVBoxLayout *m_emptyLayout = nullptr;
+    QWidget *m_defaultEmptyContent = nullptr;
     QAction *m_openAction = nullptr;
     QAction *m_reverifyAction = nullptr;
     QAction *m_cancelAction = nullptr;
