@@ -141,6 +141,8 @@ QVariant ArchiveTableModel::data(const QModelIndex &index, int role) const
     case SearchTextRole:
         return QString(r.key.provider.toString() + QLatin1Char(' ') + r.key.version.toString() + QLatin1Char(' ')
                        + r.key.platform.toString());
+    case PlatformRole:
+        return r.key.platform.toString();
     default:
         return {};
     }
@@ -188,6 +190,7 @@ QHash<int, QByteArray> ArchiveTableModel::roleNames() const
     names.insert(H1ZipRole, "h1Zip");
     names.insert(DeclaredRole, "declared");
     names.insert(SearchTextRole, "searchText");
+    names.insert(PlatformRole, "platform");
     return names;
 }
 
@@ -309,14 +312,24 @@ void ArchiveFilterProxyModel::setTextFilter(const QString &text)
     invalidateFilter();
 }
 
+void ArchiveFilterProxyModel::setPlatformFilter(const QString &platform)
+{
+    if (platform == m_platform)
+        return;
+    m_platform = platform;
+    invalidateFilter();
+}
+
 bool ArchiveFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     // Tree parents (MirrorTreeModel) are judged by their leaves only (recursive filtering), so
     // that a provider whose aggregated verdict matches does not show up without matching leaves.
-    if ((m_verdict || !m_text.isEmpty()) && sourceModel()->hasChildren(idx))
+    if ((m_verdict || !m_text.isEmpty() || !m_platform.isEmpty()) && sourceModel()->hasChildren(idx))
         return false;
     if (m_verdict && idx.data(ArchiveTableModel::VerdictRole).toInt() != int(*m_verdict))
+        return false;
+    if (!m_platform.isEmpty() && idx.data(ArchiveTableModel::PlatformRole).toString() != m_platform)
         return false;
     if (!m_text.isEmpty()) {
         const QStringList words = m_text.split(QLatin1Char(' '), Qt::SkipEmptyParts);

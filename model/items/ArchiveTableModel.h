@@ -43,6 +43,7 @@ public:
         H1ZipRole,      ///< QString computed zip-level h1: ("" for directories or not hashed)
         DeclaredRole,   ///< QStringList of the hashes the index declares
         SearchTextRole, ///< QString: provider, version and platform, for filtering
+        PlatformRole,   ///< QString: the archive's platform ("linux_amd64")
     };
     Q_ENUM(Role)
 
@@ -90,6 +91,9 @@ public:
     std::optional<Verdict> verdictFilter() const { return m_verdict; }
     /// Case-insensitive substring of provider, version or platform; "" = all.
     void setTextFilter(const QString &text);
+    /// Only archives of this platform (PlatformRole, e.g. "linux_amd64"); "" = all.
+    void setPlatformFilter(const QString &platform);
+    QString platformFilter() const { return m_platform; }
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
@@ -97,6 +101,7 @@ protected:
 private:
     std::optional<Verdict> m_verdict;
     QString m_text;
+    QString m_platform;
 };
 
 } // namespace provender

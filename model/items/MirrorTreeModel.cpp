@@ -204,8 +204,16 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
         QString text = n->result.key.toString();
         for (const HashString &h : n->result.declared)
             text += QLatin1Char(' ') + h.toString();
+        if (n->result.hashes) {
+            const PackageHashes &c = *n->result.hashes;
+            for (const HashString *h : {&c.h1Extracted, &c.h1Zip, &c.zh})
+                if (!h->isNull())
+                    text += QLatin1Char(' ') + h->toString();
+        }
         return text;
     }
+    case PlatformRole:
+        return leaf ? n->result.key.platform.toString() : QString();
     case ReasonRole:
         return leaf ? n->result.detail.reason : QString();
     case VerdictCountsRole: {
@@ -258,6 +266,7 @@ QHash<int, QByteArray> MirrorTreeModel::roleNames() const
     names.insert(DeclaredRole, "declared");
     names.insert(SearchTextRole, "searchText");
     names.insert(ReasonRole, "reason");
+    names.insert(PlatformRole, "platform");
     names.insert(VerdictCountsRole, "verdictCounts");
     return names;
 }
@@ -300,15 +309,21 @@ void MirrorTreeModel::aggregate(Node *node)
     node->platforms = int(platforms.size());
 }
 
-void MirrorTreeModel::setCatalog(const Catalog &catalog)
+namespace {
+/// A row's identity across rescans (see mergeCatalog).
+QString identity(const MirrorTreeModel::Kind kind, const QString &name, const ArchiveResult &r)
 {
-    beginResetModel();
-    m_root = std::make_unique<Node>();
-    m_leaves.clear();
-    m_leavesByKey.clear();
-    m_leaves.reserve(size_t(catalog.archiveCount()));
+    if (kind != MirrorTreeModel::ArchiveNode)
+        return name;
+    return name + QLatin1Char('|') + toString(r.layout) + QLatin1Char('|') + r.path;
+}
+} // namespace
+
+std::unique_ptr<MirrorTreeModel::Node> MirrorTreeModel::buildTree(const Catalog &catalog) const
+{
+    auto root = std::make_unique<Node>();
     for (const Provider &p : catalog.providers) {
-        Node *host = m_root->child(ProviderAddress::hostnameForDisplay(p.address.hostname()), HostNode);
+        Node *host = root->child(ProviderAddress::hostnameForDisplay(p.address.hostname()), HostNode);
         Node *provider = host->child(p.address.ns() + QLatin1Char('/') + p.address.type(), ProviderNode);
         provider->path = p.directory;
         QList<const ProviderVersion *> versions;
@@ -326,8 +341,6 @@ void MirrorTreeModel::setCatalog(const Catalog &catalog)
                 leaf->row = int(version->children.size());
                 leaf->result = initialResult(p.address, v->version, a);
                 leaf->name = a.platform.toString();
-                m_leaves.push_back(leaf.get());
-                m_leavesByKey[leaf->result.key].append(leaf.get());
                 version->children.push_back(std::move(leaf));
             };
             for (const Archive &a : v->archives)
@@ -339,9 +352,134 @@ void MirrorTreeModel::setCatalog(const Catalog &catalog)
         for (const auto &c : provider->children)
             c->rank = c->row;
     }
+    return root;
+}
+
+void MirrorTreeModel::reindexLeaves()
+{
+    m_leaves.clear();
+    m_leavesByKey.clear();
+    std::vector<Node *> stack{m_root.get()};
+    while (!stack.empty()) {
+        Node *n = stack.back();
+        stack.pop_back();
+        if (n->kind == ArchiveNode && n != m_root.get()) {
+            m_leaves.push_back(n);
+            m_leavesByKey[n->result.key].append(n);
+            continue;
+        }
+        for (auto it = n->children.rbegin(); it != n->children.rend(); ++it)
+            stack.push_back(it->get());
+    }
+}
+
+void MirrorTreeModel::setCatalog(const Catalog &catalog)
+{
+    beginResetModel();
+    m_root = buildTree(catalog);
+    reindexLeaves();
     aggregate(m_root.get());
     endResetModel();
     Q_EMIT countsChanged();
+}
+
+void MirrorTreeModel::mergeCatalog(const Catalog &catalog)
+{
+    std::unique_ptr<Node> fresh = buildTree(catalog);
+    mergeChildren(m_root.get(), fresh.get());
+    reindexLeaves();
+    aggregate(m_root.get());
+    announceAll(m_root.get());
+    Q_EMIT countsChanged();
+}
+
+void MirrorTreeModel::mergeChildren(Node *target, Node *fresh)
+{
+    auto key = [](const Node *n) { return identity(n->kind, n->name, n->result); };
+    const QModelIndex parentIndex = indexOf(target, 0);
+
+    // Fresh rows by identity (the first of equal ones; later equal ones are inserted as new).
+    QHash<QString, int> freshRow;
+    for (const auto &c : fresh->children)
+        if (const QString k = key(c.get()); !freshRow.contains(k))
+            freshRow.insert(k, c->row);
+
+    // 1. Remove the rows that are gone, and rows whose order relative to the kept ones changed
+    //    (they come back as insertions), in runs of adjacent rows, last run first.
+    std::vector<bool> keep(target->children.size(), false);
+    int lastKept = -1;
+    QSet<int> used;
+    for (size_t i = 0; i < target->children.size(); ++i) {
+        const auto it = freshRow.constFind(key(target->children[i].get()));
+        if (it != freshRow.constEnd() && *it > lastKept && !used.contains(*it)) {
+            keep[i] = true;
+            lastKept = *it;
+            used.insert(*it);
+        }
+    }
+    for (int last = int(target->children.size()) - 1; last >= 0;) {
+        if (keep[size_t(last)]) {
+            --last;
+            continue;
+        }
+        int first = last;
+        while (first > 0 && !keep[size_t(first - 1)])
+            --first;
+        beginRemoveRows(parentIndex, first, last);
+        target->children.erase(target->children.begin() + first, target->children.begin() + last + 1);
+        for (size_t r = size_t(first); r < target->children.size(); ++r)
+            target->children[r]->row = int(r);
+        endRemoveRows();
+        last = first - 1;
+    }
+
+    // 2. Walk the fresh rows: a kept row takes the fresh values and merges its children; a run of
+    //    fresh rows that are not there is inserted in one go.
+    size_t t = 0;
+    for (size_t f = 0; f < fresh->children.size();) {
+        Node *fc = fresh->children[f].get();
+        if (t < target->children.size() && key(target->children[t].get()) == key(fc)) {
+            Node *tc = target->children[t].get();
+            tc->rank = fc->rank;
+            tc->path = fc->path;
+            if (tc->kind == ArchiveNode)
+                tc->result = fc->result;
+            else
+                mergeChildren(tc, fc);
+            ++t;
+            ++f;
+            continue;
+        }
+        size_t end = f + 1;
+        const QString next = t < target->children.size() ? key(target->children[t].get()) : QString();
+        while (end < fresh->children.size() && (next.isNull() || key(fresh->children[end].get()) != next))
+            ++end;
+        const int first = int(t);
+        const int count = int(end - f);
+        beginInsertRows(parentIndex, first, first + count - 1);
+        for (size_t i = f; i < end; ++i) {
+            std::unique_ptr<Node> moved = std::move(fresh->children[i]);
+            moved->parent = target;
+            target->children.insert(target->children.begin() + qsizetype(t), std::move(moved));
+            ++t;
+        }
+        for (size_t r = size_t(first); r < target->children.size(); ++r)
+            target->children[r]->row = int(r);
+        for (int r = first; r < first + count; ++r) // the new rows' aggregates are right at once
+            aggregate(target->children[size_t(r)].get());
+        endInsertRows();
+        f = end;
+    }
+}
+
+void MirrorTreeModel::announceAll(const Node *node)
+{
+    if (node->children.empty())
+        return;
+    const QModelIndex parentIndex = indexOf(node, 0);
+    Q_EMIT dataChanged(index(0, 0, parentIndex), index(int(node->children.size()) - 1, ColumnCount - 1, parentIndex));
+    for (const auto &c : node->children)
+        announceAll(c.get());
 }
 
 void MirrorTreeModel::clear()
@@ -436,6 +574,60 @@ const ArchiveResult *MirrorTreeModel::resultAt(const QModelIndex &index) const
         return nullptr;
     const Node *n = nodeOf(index);
     return n->kind == ArchiveNode ? &n->result : nullptr;
+}
+
+QModelIndex MirrorTreeModel::indexForArchivePath(const QString &path) const
+{
+    if (path.isEmpty())
+        return {};
+    for (const Node *leaf : m_leaves)
+        if (leaf->result.path == path)
+            return indexOf(leaf, 0);
+    return {};
+}
+
+QModelIndex MirrorTreeModel::indexForPath(const QString &path) const
+{
+    if (path.isEmpty())
+        return {};
+    if (const QModelIndex exact = indexForArchivePath(path); exact.isValid())
+        return exact;
+    const auto under = [&path](const QString &dir) {
+        return !dir.isEmpty() && path.size() > dir.size() && path.startsWith(dir) && path.at(dir.size()) == QLatin1Char('/');
+    };
+    for (const Node *leaf : m_leaves) // a file inside an unpacked package
+        if (leaf->result.layout == ArchiveLayout::Unpacked && under(leaf->result.path))
+            return indexOf(leaf, 0);
+    for (const auto &host : m_root->children) {
+        for (const auto &provider : host->children) {
+            if (!under(provider->path))
+                continue;
+            // HOST/NS/TYPE/<version>.json, or a file whose name holds a version of this provider
+            // (terraform-provider-TYPE_<version>_<os>_<arch>.zip, <version>/...).
+            const QString rest = path.mid(provider->path.size() + 1);
+            const Node *best = nullptr;
+            for (const auto &version : provider->children) {
+                const QString &v = version->name;
+                if (rest == v + QStringLiteral(".json") || rest.startsWith(v + QLatin1Char('/'))
+                    || rest.contains(QLatin1Char('_') + v + QLatin1Char('_'))) {
+                    if (!best || v.size() > best->name.size())
+                        best = version.get();
+                }
+            }
+            return indexOf(best ? best : provider.get(), 0);
+        }
+    }
+    return {};
+}
+
+QStringList MirrorTreeModel::platforms() const
+{
+    QSet<QString> set;
+    for (const Node *leaf : m_leaves)
+        set.insert(leaf->name);
+    QStringList out(set.begin(), set.end());
+    out.sort();
+    return out;
 }
 
 const std::array<int, 6> &MirrorTreeModel::verdictCounts() const

@@ -8,6 +8,9 @@
 // row re-aggregates — its verdict is the worst of its leaves' (Mismatch > Error > Missing >
 // Unverified > Pending > Verified), its size the sum of its present leaves' sizes. Each batch is
 // announced with one dataChanged per run of adjacent changed rows under one parent — never a reset.
+// mergeCatalog() applies a rescan of the same mirror: rows that are still there stay (persistent
+// indexes, so expansion and selection, survive), vanished rows are removed and new ones inserted
+// with begin/endRemoveRows and begin/endInsertRows — again never a reset.
 
 #include "model/mirror/Catalog.h"
 #include "model/verify/VerifyEngine.h"
@@ -48,7 +51,8 @@ public:
         PathRole,       ///< QString: leaf: archive path ("" when missing); provider: its directory; else ""
         ReasonRole,     ///< QString: leaf: VerdictDetail::reason
         DeclaredRole = Qt::UserRole + 7, ///< QStringList: leaf: the declared hashes; parents: empty
-        SearchTextRole, ///< QString: leaf: "host/ns/type version platform" + declared hashes; parents: their name
+        SearchTextRole, ///< QString: leaf: "host/ns/type version platform" + declared and computed hashes; parents: their name
+        PlatformRole,   ///< QString: leaf: its platform; parents: ""
         KindRole = Qt::UserRole + 20, ///< int(Kind)
         SizeRole,       ///< qint64 bytes (-1: leaf absent)
         VerdictCountsRole, ///< QVariantList of 6 ints (leaves per verdict below, indexed by int(Verdict))
@@ -66,7 +70,14 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
+    /// Replace the tree by `catalog` (a model reset; for a different mirror).
     void setCatalog(const Catalog &catalog);
+    /// Merge a rescan of the same mirror without a reset. Identity of a row: host name, provider
+    /// `namespace/type`, version string, and for a leaf its platform, layout and path. Kept rows stay
+    /// (with their QPersistentModelIndexes); rows no longer present are removed, new ones inserted
+    /// at their sorted place; kept leaves take the new scan's initial result (Pending or Missing) and
+    /// every kept row is announced by dataChanged. On an empty model this inserts everything.
+    void mergeCatalog(const Catalog &catalog);
     void clear();
     /// Merge verification results (matched by key, layout and path); unknown ones are ignored.
     void applyResults(const QList<ArchiveResult> &results);
@@ -77,6 +88,14 @@ public:
     const ArchiveResult *resultAt(const QModelIndex &index) const;
     /// Number of leaves (archives).
     int archiveCount() const { return int(m_leaves.size()); }
+    /// The row (column 0) of the archive at `path` (exact match), or an empty index.
+    QModelIndex indexForArchivePath(const QString &path) const;
+    /// The deepest row a file of the mirror belongs to: the archive at `path` or containing it
+    /// (unpacked), the version of a `<version>.json` or of a file named after it, the provider whose
+    /// directory holds it; an empty index when none.
+    QModelIndex indexForPath(const QString &path) const;
+    /// Distinct platforms of all leaves, sorted.
+    QStringList platforms() const;
     /// Leaves per verdict, indexed by int(Verdict).
     const std::array<int, 6> &verdictCounts() const;
     /// Indentation-based textual dump (every column, DisplayRole), for tests and debugging.
@@ -90,6 +109,10 @@ private:
     Node *nodeOf(const QModelIndex &index) const;
     QModelIndex indexOf(const Node *node, int column) const;
     void aggregate(Node *node);
+    std::unique_ptr<Node> buildTree(const Catalog &catalog) const;
+    void mergeChildren(Node *target, Node *fresh);
+    void reindexLeaves();
+    void announceAll(const Node *node);
 
     std::unique_ptr<Node> m_root;
     std::vector<Node *> m_leaves;

@@ -61,6 +61,27 @@ Catalog sampleCatalog()
     return c;
 }
 
+/// sampleCatalog() after a rescan: 1.10.0 darwin_arm64 gone, 1.11.0 added, a new provider on the
+/// same host and a new host, and the two copies of beta 0.1.0 swapped (the packed one now first).
+Catalog rescannedCatalog()
+{
+    Catalog c = sampleCatalog();
+    Provider &alpha = c.providers[0];
+    alpha.versions[1].archives.removeFirst(); // 1.10.0 darwin_arm64
+    alpha.versions.append(version("1.11.0", {archive("linux_amd64", 50, 0)}));
+    Provider gamma;
+    gamma.address = ProviderAddress::parse(u"registry.opentofu.org/hashicorp/gamma").value();
+    gamma.directory = QStringLiteral("/m/registry.opentofu.org/hashicorp/gamma");
+    gamma.versions = {version("0.0.1", {archive("darwin_amd64", 5, 1)})};
+    Provider &beta = c.providers[1];
+    std::swap(beta.versions[0].archives, beta.versions[0].duplicates);
+    Provider zeta;
+    zeta.address = ProviderAddress::parse(u"z.example/zed/zeta").value();
+    zeta.versions = {version("1.0.0", {archive("linux_amd64", 7, 0)})};
+    c.providers = {alpha, gamma, beta, zeta};
+    return c;
+}
+
 QModelIndex find(const QAbstractItemModel &m, const QStringList &names)
 {
     QModelIndex parent;
@@ -121,6 +142,11 @@ private Q_SLOTS:
     void proxyFilterAndSort_data();
     void proxyFilterAndSort();
     void resetVerdicts();
+    void rescanMerge();
+    void mergeIntoEmptyAndUnchanged();
+    void pathLookupAndPlatforms();
+    void platformFilter_data();
+    void platformFilter();
 };
 
 void TestMirrorTreeModel::populationAndVerification()
@@ -312,6 +338,183 @@ void TestMirrorTreeModel::resetVerdicts()
     QCOMPARE(model.verdictCounts()[size_t(Verdict::Pending)], 7);
     QCOMPARE(model.verdictCounts()[size_t(Verdict::Missing)], 1);
     QCOMPARE(find(model, {reg}).data(MirrorTreeModel::VerdictRole).toInt(), int(Verdict::Missing));
+}
+
+void TestMirrorTreeModel::rescanMerge()
+{
+    MirrorTreeModel model;
+    ArchiveFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.sort(MirrorTreeModel::NameColumn, Qt::DescendingOrder);
+    model.setCatalog(sampleCatalog());
+    const QString reg = u"registry.opentofu.org"_s, alpha = u"hashicorp/alpha"_s;
+    model.applyResults({resultWith(model, {reg, alpha, u"1.9.0"_s, u"linux_arm64"_s}, Verdict::Mismatch)});
+
+    // What a view holds on to: selection and expansion are persistent indexes of the proxy.
+    const QPersistentModelIndex keptLeaf = find(model, {reg, alpha, u"1.9.0"_s, u"linux_arm64"_s});
+    const QPersistentModelIndex keptVersion = find(model, {reg, alpha, u"1.10.0"_s});
+    const QPersistentModelIndex goneLeaf = find(model, {reg, alpha, u"1.10.0"_s, u"darwin_arm64"_s});
+    const QPersistentModelIndex keptProxyProvider = find(proxy, {reg, alpha});
+    QVERIFY(keptLeaf.isValid() && keptVersion.isValid() && goneLeaf.isValid() && keptProxyProvider.isValid());
+
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy layout(&model, &QAbstractItemModel::layoutChanged);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    proxy.setTextFilter(u"linux"_s); // a filter is on while the merge happens
+    model.mergeCatalog(rescannedCatalog());
+    proxy.setTextFilter({});
+
+    QCOMPARE(reset.size(), 0);
+    QCOMPARE(layout.size(), 0);
+    // Removed: darwin_arm64 under 1.10.0; the packed copy of beta 0.1.0 (it moved before the
+    // unpacked one, so it leaves and comes back). Inserted: 1.11.0, gamma, the packed copy, z.example.
+    QCOMPARE(removed.size(), 2);
+    QCOMPARE(inserted.size(), 4);
+
+    // Hand-computed: kept leaves are back to pending (the rescan's initial results), sizes and
+    // declared counts summed over the new tree, 1.10.0 keeps only its missing archive.
+    QCOMPARE(model.dump(), lines({
+        "registry.opentofu.org | 3 | 2755 | missing | 5 | packed",
+        "  hashicorp/alpha | 2 | 2750 | missing | 4 | packed",
+        "    1.9.0 | 2 | 300 | pending | 3 | packed",
+        "      linux_amd64 | linux_amd64 | 100 | pending | 2 | packed",
+        "      linux_arm64 | linux_arm64 | 200 | pending | 1 | packed",
+        "    1.10.0 | 1 | 0 | missing | 1 | packed",
+        "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
+        "    1.11.0 | 1 | 50 | pending | 0 | packed",
+        "      linux_amd64 | linux_amd64 | 50 | pending | 0 | packed",
+        "    2.0.0-beta | 1 | 800 | pending | 0 | packed",
+        "      linux_amd64 | linux_amd64 | 800 | pending | 0 | packed",
+        "    2.0.0 | 1 | 1600 | pending | 0 | packed",
+        "      linux_amd64 | linux_amd64 | 1600 | pending | 0 | packed",
+        "  hashicorp/gamma | 1 | 5 | pending | 1 | packed",
+        "    0.0.1 | 1 | 5 | pending | 1 | packed",
+        "      darwin_amd64 | darwin_amd64 | 5 | pending | 1 | packed",
+        "example.com | 1 | 30 | pending | 1 | mixed",
+        "  acme/beta | 1 | 30 | pending | 1 | mixed",
+        "    0.1.0 | 1 | 30 | pending | 1 | mixed",
+        "      windows_amd64 | windows_amd64 | 20 | pending | 1 | packed",
+        "      windows_amd64 | windows_amd64 | 10 | pending | 0 | unpacked",
+        "z.example | 1 | 7 | pending | 0 | packed",
+        "  zed/zeta | 1 | 7 | pending | 0 | packed",
+        "    1.0.0 | 1 | 7 | pending | 0 | packed",
+        "      linux_amd64 | linux_amd64 | 7 | pending | 0 | packed",
+    }));
+    QCOMPARE(model.archiveCount(), 10);
+
+    // Kept rows survive as the same persistent indexes (at their new places); removed ones die.
+    QVERIFY(keptLeaf.isValid());
+    QCOMPARE(keptLeaf.data().toString(), u"linux_arm64"_s);
+    QCOMPARE(keptLeaf.parent().data().toString(), u"1.9.0"_s);
+    QVERIFY(keptVersion.isValid());
+    QCOMPARE(keptVersion.data().toString(), u"1.10.0"_s);
+    QCOMPARE(model.rowCount(keptVersion), 1);
+    QVERIFY(!goneLeaf.isValid());
+    QVERIFY(keptProxyProvider.isValid());
+    QCOMPARE(keptProxyProvider.data().toString(), alpha);
+    // Versions of the proxy still in natural descending order, the new one included.
+    QStringList order;
+    for (int r = 0; r < proxy.rowCount(keptProxyProvider); ++r)
+        order.append(proxy.index(r, 0, keptProxyProvider).data().toString());
+    QCOMPARE(order, (QStringList{u"2.0.0"_s, u"2.0.0-beta"_s, u"1.11.0"_s, u"1.10.0"_s, u"1.9.0"_s}));
+
+    // Results reach the merged tree, new rows included.
+    model.applyResults({resultWith(model, {reg, u"hashicorp/gamma"_s, u"0.0.1"_s, u"darwin_amd64"_s}, Verdict::Verified),
+                        resultWith(model, {u"example.com"_s, u"acme/beta"_s, u"0.1.0"_s, u"windows_amd64"_s}, Verdict::Error)});
+    QCOMPARE(find(model, {reg, u"hashicorp/gamma"_s}).siblingAtColumn(MirrorTreeModel::VerdictColumn).data().toString(),
+             u"verified"_s);
+    QCOMPARE(find(model, {u"example.com"_s}).siblingAtColumn(MirrorTreeModel::VerdictColumn).data().toString(), u"error"_s);
+    QCOMPARE(model.verdictCounts()[size_t(Verdict::Verified)], 1);
+    QCOMPARE(model.verdictCounts()[size_t(Verdict::Error)], 1);
+    QCOMPARE(model.verdictCounts()[size_t(Verdict::Pending)], 7);
+    QCOMPARE(model.verdictCounts()[size_t(Verdict::Missing)], 1);
+
+    // And back: merging the first scan again gives exactly setCatalog's tree.
+    model.mergeCatalog(sampleCatalog());
+    MirrorTreeModel direct;
+    direct.setCatalog(sampleCatalog());
+    QCOMPARE(model.dump(), direct.dump());
+    QCOMPARE(reset.size(), 0);
+}
+
+void TestMirrorTreeModel::mergeIntoEmptyAndUnchanged()
+{
+    MirrorTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    model.mergeCatalog(sampleCatalog());
+    QCOMPARE(inserted.size(), 1); // both hosts in one insertion at the root
+    MirrorTreeModel direct;
+    direct.setCatalog(sampleCatalog());
+    QCOMPARE(model.dump(), direct.dump());
+
+    inserted.clear();
+    model.mergeCatalog(sampleCatalog()); // nothing changed on disk: no rows move
+    QCOMPARE(inserted.size(), 0);
+    QCOMPARE(removed.size(), 0);
+    QCOMPARE(reset.size(), 0);
+    QCOMPARE(model.dump(), direct.dump());
+
+    model.mergeCatalog(Catalog{}); // everything gone
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(model.archiveCount(), 0);
+    QCOMPARE(reset.size(), 0);
+}
+
+void TestMirrorTreeModel::pathLookupAndPlatforms()
+{
+    MirrorTreeModel model;
+    model.setCatalog(sampleCatalog());
+    QCOMPARE(model.platforms(), (QStringList{u"darwin_arm64"_s, u"linux_amd64"_s, u"linux_arm64"_s, u"windows_amd64"_s}));
+    const QString dir = u"/m/registry.opentofu.org/hashicorp/alpha"_s;
+    // The archive itself.
+    QCOMPARE(model.indexForPath(u"/m/linux_arm64-200"_s).data().toString(), u"linux_arm64"_s);
+    QCOMPARE(model.indexForPath(u"/m/linux_arm64-200"_s).parent().data().toString(), u"1.9.0"_s);
+    // A version index and a packed file name of a version: the version row (1.10.0, not 1.1...).
+    QCOMPARE(model.indexForPath(dir + u"/1.10.0.json"_s).data().toString(), u"1.10.0"_s);
+    QCOMPARE(model.indexForPath(dir + u"/terraform-provider-alpha_2.0.0-beta_linux_amd64.zip"_s).data().toString(),
+             u"2.0.0-beta"_s);
+    // The provider's index.json, and something unrelated.
+    QCOMPARE(model.indexForPath(dir + u"/index.json"_s).data().toString(), u"hashicorp/alpha"_s);
+    QVERIFY(!model.indexForPath(u"/elsewhere/index.json"_s).isValid());
+    // A file inside the unpacked package of beta.
+    QCOMPARE(model.indexForPath(u"/m/windows_amd64-10/terraform-provider-beta.exe"_s).data(MirrorTreeModel::SizeRole).toLongLong(), 10);
+}
+
+void TestMirrorTreeModel::platformFilter_data()
+{
+    QTest::addColumn<QString>("platform");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("linux_arm64") << u"linux_arm64"_s << QString()
+                                 << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.9.0", "      linux_arm64"});
+    // Exact platform, not a substring: "linux_amd64" must not bring linux_arm64.
+    QTest::newRow("linux_amd64 + 1.1") << u"linux_amd64"_s << u"1.1"_s
+                                       << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.10.0", "      linux_amd64"});
+    QTest::newRow("none") << u"solaris_amd64"_s << QString() << QString();
+}
+
+void TestMirrorTreeModel::platformFilter()
+{
+    QFETCH(QString, platform);
+    QFETCH(QString, text);
+    QFETCH(QString, expected);
+    MirrorTreeModel model;
+    ArchiveFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCatalog(sampleCatalog());
+    proxy.setPlatformFilter(platform);
+    proxy.setTextFilter(text);
+    QCOMPARE(names(proxy), expected);
+    proxy.setPlatformFilter({});
+    proxy.setTextFilter({});
+    QCOMPARE(model.rowCount(), proxy.rowCount());
 }
 
 QTEST_GUILESS_MAIN(TestMirrorTreeModel)
