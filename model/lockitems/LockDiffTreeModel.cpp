@@ -1,0 +1,253 @@
+#include "model/lockitems/LockDiffTreeModel.h"
+
+#include <QFileInfo>
+#include <QMap>
+
+using namespace Qt::StringLiterals;
+
+namespace provender {
+
+namespace {
+
+QString versionText(const std::optional<Version> &v)
+{
+    return v ? v->toString() : QString();
+}
+
+QString constraintText(const QString &c)
+{
+    return c.isEmpty() ? u"(none)"_s : c;
+}
+
+} // namespace
+
+LockDiffTreeModel::LockDiffTreeModel(QObject *parent) : QAbstractItemModel(parent) {}
+
+int LockDiffTreeModel::addNode(Node node)
+{
+    const int id = int(m_nodes.size());
+    QList<int> &siblings = node.parent < 0 ? m_roots : m_nodes[node.parent].children;
+    node.row = int(siblings.size());
+    siblings.append(id);
+    m_nodes.append(std::move(node));
+    return id;
+}
+
+void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bool added)
+{
+    const QList<HashChange> &changes = added ? p.hashesAdded : p.hashesRemoved;
+    if (changes.isEmpty())
+        return;
+    Node group;
+    group.kind = added ? Kind::HashesAdded : Kind::HashesRemoved;
+    group.name = added ? u"hashes added"_s : u"hashes removed"_s;
+    group.detail = QString::number(changes.size());
+    group.address = p.address.toString();
+    group.change = int(p.change);
+    group.added = added;
+    group.parent = providerNode;
+    const int groupNode = addNode(group);
+
+    // Platform groups in platform order, "unknown platform" last.
+    const std::optional<Version> &side = added ? p.newVersion : p.oldVersion;
+    QMap<QString, QList<const HashChange *>> byPlatform;
+    QList<const HashChange *> unknown;
+    for (const HashChange &c : changes) {
+        const HashProvenance *best = nullptr;
+        for (const HashProvenance &prov : c.provenance)
+            if (!best || (side && prov.version == *side && !(best->version == *side)))
+                best = &prov;
+        if (best && best->platform.isValid())
+            byPlatform[best->version == side.value_or(best->version) ? best->platform.toString()
+                                                                      : best->platform.toString() + u" (" + best->version.toString() + u')']
+                .append(&c);
+        else
+            unknown.append(&c);
+    }
+    auto addPlatform = [&](const QString &platform, const QList<const HashChange *> &hashes) {
+        Node pg;
+        pg.kind = Kind::PlatformGroup;
+        pg.name = platform.isEmpty() ? u"unknown platform"_s : platform;
+        QStringList origins;
+        for (const HashChange *c : hashes) {
+            const QString o = c->provenance.isEmpty() ? u"unknown"_s : toString(c->provenance.constFirst().origin);
+            if (!origins.contains(o))
+                origins << o;
+        }
+        pg.detail = origins.join(u", "_s);
+        pg.address = p.address.toString();
+        pg.platform = platform.section(u' ', 0, 0);
+        pg.change = int(p.change);
+        pg.added = added;
+        pg.parent = groupNode;
+        const int pgNode = addNode(pg);
+        for (const HashChange *c : hashes) {
+            Node h;
+            h.kind = Kind::Hash;
+            h.name = c->hash.toString();
+            if (c->provenance.isEmpty()) {
+                h.detail = u"unknown"_s;
+            } else {
+                const HashProvenance &prov = c->provenance.constFirst();
+                h.detail = toString(prov.origin);
+                if (!prov.archivePath.isEmpty())
+                    h.detail += u", "_s + QFileInfo(prov.archivePath).fileName();
+            }
+            h.hash = c->hash.toString();
+            h.address = p.address.toString();
+            h.platform = pg.platform;
+            h.change = int(p.change);
+            h.added = added;
+            h.parent = pgNode;
+            addNode(h);
+        }
+    };
+    for (auto it = byPlatform.cbegin(); it != byPlatform.cend(); ++it)
+        addPlatform(it.key(), it.value());
+    if (!unknown.isEmpty())
+        addPlatform(QString(), unknown);
+}
+
+void LockDiffTreeModel::setDiff(const LockDiff &diff)
+{
+    beginResetModel();
+    m_diff = diff;
+    m_nodes.clear();
+    m_roots.clear();
+    for (const ProviderDiff &p : diff.providers) {
+        if (p.change == ProviderDiff::Change::Unchanged)
+            continue;
+        Node pn;
+        pn.kind = Kind::Provider;
+        pn.name = p.address.forDisplay(QAnyStringView());
+        pn.address = p.address.toString();
+        pn.change = int(p.change);
+        pn.added = p.change != ProviderDiff::Change::Removed;
+        switch (p.change) {
+        case ProviderDiff::Change::Added: pn.detail = u"added "_s + versionText(p.newVersion); break;
+        case ProviderDiff::Change::Removed: pn.detail = u"removed "_s + versionText(p.oldVersion); break;
+        case ProviderDiff::Change::Upgraded:
+        case ProviderDiff::Change::Downgraded:
+            pn.detail = toString(p.change) + u' ' + versionText(p.oldVersion) + u" → "_s + versionText(p.newVersion);
+            break;
+        default: pn.detail = u"changed "_s + versionText(p.newVersion); break;
+        }
+        const int providerNode = addNode(pn);
+        if (p.oldVersion && p.newVersion && !(*p.oldVersion == *p.newVersion)) {
+            Node v;
+            v.kind = Kind::Version;
+            v.name = u"version"_s;
+            v.detail = versionText(p.oldVersion) + u" → "_s + versionText(p.newVersion);
+            v.address = pn.address;
+            v.change = pn.change;
+            v.added = true;
+            v.parent = providerNode;
+            addNode(v);
+        }
+        if (p.constraintsChanged()) {
+            Node c;
+            c.kind = Kind::Constraints;
+            c.name = u"constraints"_s;
+            c.detail = constraintText(p.oldConstraints) + u" → "_s + constraintText(p.newConstraints);
+            c.address = pn.address;
+            c.change = pn.change;
+            c.added = true;
+            c.parent = providerNode;
+            addNode(c);
+        }
+        addHashGroup(providerNode, p, true);
+        addHashGroup(providerNode, p, false);
+    }
+    endResetModel();
+}
+
+QModelIndex LockDiffTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount)
+        return {};
+    const QList<int> &siblings = parent.isValid() ? m_nodes.at(int(parent.internalId())).children : m_roots;
+    if (parent.isValid() && parent.column() != 0)
+        return {};
+    if (row >= siblings.size())
+        return {};
+    return createIndex(row, column, quintptr(siblings.at(row)));
+}
+
+QModelIndex LockDiffTreeModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid())
+        return {};
+    const int p = m_nodes.at(int(child.internalId())).parent;
+    if (p < 0)
+        return {};
+    return createIndex(m_nodes.at(p).row, 0, quintptr(p));
+}
+
+int LockDiffTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (!parent.isValid())
+        return int(m_roots.size());
+    if (parent.column() != 0)
+        return 0;
+    return int(m_nodes.at(int(parent.internalId())).children.size());
+}
+
+int LockDiffTreeModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+QVariant LockDiffTreeModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Node &n = m_nodes.at(int(index.internalId()));
+    switch (role) {
+    case Qt::DisplayRole: return index.column() == NameColumn ? n.name : n.detail;
+    case Qt::ToolTipRole: return n.kind == Kind::Hash ? QVariant(QString(n.hash + u"\n"_s + n.detail)) : QVariant();
+    case KindRole: return int(n.kind);
+    case ChangeRole: return n.change;
+    case AddressRole: return n.address;
+    case HashRole: return n.hash;
+    case PlatformRole: return n.platform;
+    case AddedRole: return n.added;
+    }
+    return {};
+}
+
+QVariant LockDiffTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractItemModel::headerData(section, orientation, role);
+    return section == NameColumn ? u"Change"_s : u"Detail"_s;
+}
+
+QHash<int, QByteArray> LockDiffTreeModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractItemModel::roleNames();
+    names.insert(KindRole, "kind");
+    names.insert(ChangeRole, "change");
+    names.insert(AddressRole, "address");
+    names.insert(HashRole, "hash");
+    names.insert(PlatformRole, "platform");
+    names.insert(AddedRole, "added");
+    return names;
+}
+
+void LockDiffTreeModel::dumpNode(int node, int depth, QString *out) const
+{
+    const Node &n = m_nodes.at(node);
+    *out += QString(depth * 2, u' ') + n.name + u" | "_s + n.detail + u'\n';
+    for (int c : n.children)
+        dumpNode(c, depth + 1, out);
+}
+
+QString LockDiffTreeModel::dump() const
+{
+    QString out;
+    for (int r : m_roots)
+        dumpNode(r, 0, &out);
+    return out;
+}
+
+} // namespace provender

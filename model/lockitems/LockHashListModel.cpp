@@ -1,0 +1,132 @@
+#include "model/lockitems/LockHashListModel.h"
+
+#include <QFileInfo>
+
+using namespace Qt::StringLiterals;
+
+namespace provender {
+
+LockHashListModel::LockHashListModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void LockHashListModel::setProvider(const ProviderLock &lock, const HashProvenanceIndex *provenance)
+{
+    beginResetModel();
+    m_lock = lock;
+    m_rows.clear();
+    for (const HashString &h : lock.hashes) {
+        Row row{h, {}};
+        if (provenance) {
+            QList<HashProvenance> all = provenance->lookup(lock.address, h);
+            // The locked version's archives first; an archive of another version is still worth showing.
+            std::stable_sort(all.begin(), all.end(), [&lock](const HashProvenance &a, const HashProvenance &b) {
+                return (a.version == lock.version) > (b.version == lock.version);
+            });
+            row.matches = all;
+        }
+        m_rows.append(row);
+    }
+    endResetModel();
+}
+
+void LockHashListModel::clear()
+{
+    beginResetModel();
+    m_lock = ProviderLock();
+    m_rows.clear();
+    endResetModel();
+}
+
+HashString LockHashListModel::hashAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows.at(row).hash : HashString();
+}
+
+int LockHashListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int LockHashListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant LockHashListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows.at(index.row());
+    const HashProvenance *first = row.matches.isEmpty() ? nullptr : &row.matches.constFirst();
+    QString scheme = row.hash.schemePrefix();
+    scheme.chop(1);
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case HashColumn: return row.hash.toString();
+        case SchemeColumn: return scheme;
+        case PlatformColumn:
+            if (!first)
+                return QString();
+            return first->version == m_lock.version ? first->platform.toString()
+                                                     : u"%1 (%2)"_s.arg(first->platform.toString(), first->version.toString());
+        case ArchiveColumn:
+            if (!first)
+                return QString();
+            return u"%1 — %2"_s.arg(first->archivePath.isEmpty() ? u"(absent)"_s : QFileInfo(first->archivePath).fileName(),
+                                    toString(first->origin));
+        }
+        return {};
+    case Qt::ToolTipRole: {
+        if (row.matches.isEmpty())
+            return index.column() >= PlatformColumn ? u"No archive of the open mirror has this hash."_s : row.hash.toString();
+        QStringList lines;
+        for (const HashProvenance &p : row.matches)
+            lines << u"%1 %2: %3 (%4)"_s.arg(p.version.toString(), p.platform.toString(), p.archivePath, toString(p.origin));
+        return lines.join(u'\n');
+    }
+    case HashRole: return row.hash.toString();
+    case SchemeRole: return scheme;
+    case PlatformRole: return first ? first->platform.toString() : QString();
+    case ArchivePathRole: return first ? first->archivePath : QString();
+    case OriginRole: return int(first ? first->origin : HashOrigin::Unknown);
+    }
+    return {};
+}
+
+QVariant LockHashListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case HashColumn: return u"Hash"_s;
+    case SchemeColumn: return u"Scheme"_s;
+    case PlatformColumn: return u"Platform"_s;
+    case ArchiveColumn: return u"Archive"_s;
+    }
+    return {};
+}
+
+QHash<int, QByteArray> LockHashListModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractTableModel::roleNames();
+    names.insert(HashRole, "hash");
+    names.insert(SchemeRole, "scheme");
+    names.insert(PlatformRole, "platform");
+    names.insert(ArchivePathRole, "archivePath");
+    names.insert(OriginRole, "origin");
+    return names;
+}
+
+QString LockHashListModel::dump() const
+{
+    QString out;
+    for (int r = 0; r < rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < ColumnCount; ++c)
+            cells << data(index(r, c)).toString();
+        out += cells.join(u" | "_s) + u'\n';
+    }
+    return out;
+}
+
+} // namespace provender
