@@ -39,6 +39,9 @@ QString toString(AnomalyKind kind)
     case AnomalyKind::StaleVersionIndex: return QStringLiteral("stale-version-index");
     case AnomalyKind::UnreadableEntry: return QStringLiteral("unreadable-entry");
     case AnomalyKind::DuplicateArchive: return QStringLiteral("duplicate-archive");
+    case AnomalyKind::ProviderNotInMirror: return QStringLiteral("provider-not-in-mirror");
+    case AnomalyKind::WrongContentType: return QStringLiteral("wrong-content-type");
+    case AnomalyKind::RequestFailed: return QStringLiteral("request-failed");
     }
     return {};
 }

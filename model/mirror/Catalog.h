@@ -76,6 +76,11 @@ enum class AnomalyKind {
     StaleVersionIndex,   ///< a <version>.json that index.json does not list (or there is no index.json)
     UnreadableEntry,     ///< stat/permission failure, broken or unfollowed symlink, special file
     DuplicateArchive,    ///< a second copy of a version/platform (installers use the first in walk order)
+    // Network mirrors (model/network): document-level failures of HTTP requests.
+    ProviderNotInMirror, ///< index.json answered 404: the mirror does not have the provider
+    WrongContentType,    ///< a JSON document not served as application/json
+    RequestFailed,       ///< any other failed document request: HTTP status, 401/403, TLS, timeout,
+                         ///< redirect limit or https->http, body over the size cap
 };
 
 struct Anomaly

@@ -359,6 +359,8 @@ void HttpRunner::onFinished(const std::shared_ptr<Active> &a)
         hop.elapsedMs = a->elapsed.elapsed();
         hop.authorization = !a->authorization.isEmpty();
         m_log.append(hop);
+        if (m_settings.onRequestLogged)
+            m_settings.onRequestLogged(hop);
         ++a->hops;
         reply->disconnect(this);
         reply->deleteLater();
@@ -397,6 +399,8 @@ void HttpRunner::finish(const std::shared_ptr<Active> &a, HttpOutcome::Failure f
     entry.authorization = !a->authorization.isEmpty();
     entry.error = text;
     m_log.append(entry);
+    if (m_settings.onRequestLogged)
+        m_settings.onRequestLogged(entry);
 
     if (a->job.onDone)
         a->job.onDone(std::move(a->outcome));

@@ -33,6 +33,8 @@ class QEventLoop;
 
 namespace provender {
 
+struct RequestLogEntry;
+
 struct HttpSettings
 {
     int maxParallel = 4;
@@ -42,6 +44,9 @@ struct HttpSettings
     QList<QSslCertificate> caCertificates; ///< trusted in addition to the system CAs
     QByteArray userAgent;
     QByteArray terraformVersion;    ///< X-Terraform-Version ("" = not sent)
+    /// Called (on the runner's thread) with each log line as soon as it is recorded: every
+    /// completed or failed request and every redirect hop followed.
+    std::function<void(const RequestLogEntry &entry)> onRequestLogged;
 };
 
 /// One line of the per-request log (for diagnosing a mirror). Never holds a token.

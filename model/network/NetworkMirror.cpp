@@ -1,13 +1,11 @@
 #include "model/network/NetworkMirror.h"
 
+#include "model/core/Logging.h"
 #include "model/mirror/MirrorIndex.h"
 
 #include <QCoreApplication>
-#include <QLoggingCategory>
 
 #include <map>
-
-Q_LOGGING_CATEGORY(lcNetwork, "provender.network")
 
 namespace provender {
 
@@ -121,6 +119,14 @@ AnomalyKind anomalyKindFor(MirrorIndexIssue::Kind k)
     }
 }
 
+/// The anomaly kind of a failed document request (not a 404, which depends on the document).
+AnomalyKind anomalyKindFor(const HttpOutcome &o)
+{
+    if (o.failure == HttpOutcome::Failure::None && o.status == 200)
+        return AnomalyKind::WrongContentType;
+    return AnomalyKind::RequestFailed;
+}
+
 } // namespace
 
 Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<ProviderAddress> &providers,
@@ -185,9 +191,9 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
             if (!o.ok() || !contentTypeProblem(o.contentType).isEmpty()) {
                 if (o.failure == HttpOutcome::Failure::None && o.status == 404) {
                     result.absent.append(provider);
-                    addAnomaly(AnomalyKind::UnreadableEntry, url, mirrorRequestError(o, false, provider));
+                    addAnomaly(AnomalyKind::ProviderNotInMirror, url, mirrorRequestError(o, false, provider));
                 } else if (o.failure != HttpOutcome::Failure::Cancelled) {
-                    addAnomaly(AnomalyKind::UnreadableEntry, url, wrap(provider, mirrorRequestError(o, false, provider)));
+                    addAnomaly(anomalyKindFor(o), url, wrap(provider, mirrorRequestError(o, false, provider)));
                 }
                 return;
             }
@@ -230,7 +236,7 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
                         if (vo.failure != HttpOutcome::Failure::Cancelled)
                             addAnomaly(vo.failure == HttpOutcome::Failure::None && vo.status == 404
                                            ? AnomalyKind::IndexListsAbsentVersion
-                                           : AnomalyKind::UnreadableEntry,
+                                           : anomalyKindFor(vo),
                                        vurl, wrap(provider, mirrorRequestError(vo, true, provider, version)));
                         return;
                     }

@@ -6,11 +6,11 @@
 // (resolved against the final URL of its <version>.json), size -1, present = true.
 //
 // Every failure becomes an Anomaly whose path is the URL and whose message is tofu's wording:
-//   index.json 404                -> UnreadableEntry, "provider <addr> was not found in any of the search locations"
+//   index.json 404                -> ProviderNotInMirror, "provider <addr> was not found in any of the search locations"
 //   <version>.json 404            -> IndexListsAbsentVersion, "provider mirror does not have archive index ..."
-//   wrong Content-Type, 401/403, other statuses, TLS, timeouts, body over the cap -> UnreadableEntry
+//   200 with a wrong Content-Type -> WrongContentType
+//   401/403, other statuses, TLS, timeouts, redirects, body over the cap -> RequestFailed
 //   JSON that does not parse      -> MalformedJson (with line/column)
-// (Catalog.h has no network-specific anomaly kinds; these are the closest existing ones.)
 
 #include "model/core/ProviderAddress.h"
 #include "model/core/Result.h"

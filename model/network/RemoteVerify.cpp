@@ -1,17 +1,15 @@
 #include "model/network/RemoteVerify.h"
 
+#include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFutureWatcher>
-#include <QLoggingCategory>
 #include <QSaveFile>
 #include <QTemporaryDir>
 #include <QtConcurrent/QtConcurrentRun>
-
-Q_DECLARE_LOGGING_CATEGORY(lcNetwork)
 
 namespace provender {
 
@@ -59,13 +57,19 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
     VerifyReport &report = out.report;
 
     QList<std::shared_ptr<Download>> downloads;
+    auto decided = [&report, &options](int index) {
+        if (options.onResult)
+            options.onResult(report.results.at(index));
+    };
     forEachArchive(catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
         ArchiveResult r = initialResult(p.address, v.version, a);
         r.path = a.path;
         const int index = int(report.results.size());
         report.results.append(r);
-        if (!a.present)
+        if (!a.present) {
+            decided(index);
             return;
+        }
         auto d = std::make_shared<Download>();
         d->index = index;
         d->url = QUrl(a.path);
@@ -89,6 +93,7 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
             ArchiveResult &r = report.results[d->index];
             r.detail.verdict = Verdict::Error;
             r.detail.reason = r.error = QStringLiteral("cannot create a temporary directory: %1").arg(temp.errorString());
+            decided(d->index);
         }
     } else {
         HttpSettings settings = options.http;
@@ -144,6 +149,7 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
                         r.detail.reason = r.error = QStringLiteral("cannot store the download of %1 at %2: %3")
                                                         .arg(url, path, d->file->errorString());
                         d->file.reset();
+                        decided(d->index);
                         return;
                     }
                     d->file.reset();
@@ -151,7 +157,7 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
                     r.size = o.bytes;
                     runner.holdOpen();
                     auto *watcher = new QFutureWatcher<Result<PackageHashes>>(&runner);
-                    QObject::connect(watcher, &QFutureWatcherBase::finished, &runner, [&report, &runner, d, watcher, path, streamedZh, keep] {
+                    QObject::connect(watcher, &QFutureWatcherBase::finished, &runner, [&report, &runner, &decided, d, watcher, path, streamedZh, keep] {
                         ArchiveResult &res = report.results[d->index];
                         const Result<PackageHashes> hashed = watcher->result();
                         watcher->deleteLater();
@@ -171,6 +177,7 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
                             ++report.summary.hashed;
                             report.summary.bytesHashed += hashed.value().fileSize;
                         }
+                        decided(d->index);
                         runner.releaseHold();
                     });
                     watcher->setFuture(QtConcurrent::run([path] { return hashZip(path); }));
@@ -203,6 +210,7 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
                 }
                 if (r.detail.verdict == Verdict::Error)
                     r.error = r.detail.reason;
+                decided(d->index);
             };
             return job;
         };

@@ -28,6 +28,9 @@ struct RemoteVerifyOptions
     /// "" = a temporary directory removed when done.
     QString cacheDir;
     ExpectedHashes expected;  ///< extra expected hashes per provider version (lock-file semantics)
+    /// Called (on the calling thread) with each archive's result as soon as it is final (not
+    /// Pending): for streaming results to a GUI.
+    std::function<void(const ArchiveResult &result)> onResult;
 };
 
 /// `done` = bytes downloaded so far over all archives; `total` = sum of the Content-Length of the

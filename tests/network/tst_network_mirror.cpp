@@ -188,7 +188,7 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("%1: %2 (%3)").arg(QString::fromLatin1(w.platform), toString(r->detail.verdict), r->detail.reason)));
         }
         // Hashes agree with Python's.
-        for (const QString platform : {QStringLiteral("linux_amd64"), QStringLiteral("darwin_arm64"), QStringLiteral("windows_amd64")}) {
+        for (const QString &platform : {QStringLiteral("linux_amd64"), QStringLiteral("darwin_arm64"), QStringLiteral("windows_amd64")}) {
             const ArchiveResult *r = find(report, platform);
             QVERIFY(r->hashes);
             QCOMPARE(r->hashes->zh.toString(), m_expected.value(platform).toObject().value(QStringLiteral("zh")).toString());
@@ -233,15 +233,18 @@ private Q_SLOTS:
         const Anomaly *absent = anomalyFor(c, QStringLiteral("/absent/"));
         QVERIFY2(absent, qPrintable(anomaliesText(c)));
         QCOMPARE(absent->message, QStringLiteral("provider example.com/acme/absent was not found in any of the search locations"));
+        QCOMPARE(toString(absent->kind), QStringLiteral("provider-not-in-mirror"));
 
         const Anomaly *wrongType = anomalyFor(c, QStringLiteral("/wrongtype/"));
         QVERIFY(wrongType);
         QCOMPARE(wrongType->message, prefix + QStringLiteral("example.com/acme/wrongtype: response has invalid Content-Type: must be application/json"));
+        QCOMPARE(toString(wrongType->kind), QStringLiteral("wrong-content-type"));
 
         const Anomaly *forbidden = anomalyFor(c, QStringLiteral("/forbidden/"));
         QVERIFY(forbidden);
         QCOMPARE(forbidden->message, prefix + QStringLiteral("example.com/acme/forbidden: host 127.0.0.1:%1 rejected the given "
                                                              "authentication credentials").arg(m_nginx.port()));
+        QCOMPARE(toString(forbidden->kind), QStringLiteral("request-failed"));
 
         const Anomaly *bad = anomalyFor(c, QStringLiteral("/badjson/"));
         QVERIFY(bad);
