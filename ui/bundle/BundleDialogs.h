@@ -1,0 +1,159 @@
+#pragma once
+// The two bundle dialogs. Both run their work off the GUI thread (QtConcurrent) with a progress
+// bar and a Cancel button; the worker returns value types (BundleCreateReport / ImportReport) and
+// only the GUI thread touches the plan models.
+//
+// Widgets are found by objectName in tests:
+//   CreateBundleDialog: "modeAll", "modeSelection", "modeLockFiles", "lockFileList", "platformList",
+//     "formatCombo", "outputEdit", "previewView", "summaryLabel", "progressBar", "createButton",
+//     "cancelButton", "statusLabel".
+//   ImportBundleDialog: "bundleEdit", "targetEdit", "replaceCheck", "unverifiedCheck", "zhCheck",
+//     "previewButton", "planView", "summaryLabel", "progressBar", "importButton", "cancelButton",
+//     "statusLabel".
+
+#include "model/bundle/BundleImport.h"
+#include "model/bundle/BundleWriter.h"
+#include "model/mirror/Catalog.h"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+#include <atomic>
+#include <memory>
+
+class QButtonGroup;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class QTimer;
+
+namespace provender {
+class BundleSelectionModel;
+class ImportPlanModel;
+} // namespace provender
+
+namespace provender::ui {
+
+/// Progress shared between a worker and the dialog that polls it (no signal per callback).
+struct SharedProgress
+{
+    std::atomic<int> stage{0};
+    std::atomic<qint64> done{0};
+    std::atomic<qint64> total{0};
+    std::atomic<bool> cancel{false};
+    BundleProgress callback();
+};
+
+class CreateBundleDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    /// `selectedPaths`: archive paths selected in the browser (offers "Selected archives").
+    CreateBundleDialog(const QString &mirrorRoot, const QStringList &selectedPaths, QWidget *parent = nullptr);
+    ~CreateBundleDialog() override;
+
+    void addLockFiles(const QStringList &files);
+    void setOutputPath(const QString &path);
+    bool isBusy() const;
+
+Q_SIGNALS:
+    /// The source mirror's scan ended (the preview is filled).
+    void catalogLoaded();
+    /// A bundle was written (or the run failed: ok false, message says why).
+    void finishedCreating(bool ok, const QString &message);
+
+protected:
+    void reject() override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void updatePreview();
+    void updateButtons();
+    void start();
+    void onCreated();
+    void chooseOutput();
+    void chooseLockFiles();
+    QList<Platform> checkedPlatforms() const;
+
+    QString m_root;
+    QStringList m_selectedPaths;
+    Catalog m_catalog;
+    bool m_catalogReady = false;
+    BundleSelection m_selection;
+
+    QButtonGroup *m_mode = nullptr;
+    QListWidget *m_lockList = nullptr;
+    QListWidget *m_platformList = nullptr;
+    QComboBox *m_format = nullptr;
+    QLineEdit *m_output = nullptr;
+    QCheckBox *m_withZh = nullptr;
+    QTableView *m_preview = nullptr;
+    BundleSelectionModel *m_model = nullptr;
+    QLabel *m_summary = nullptr;
+    QLabel *m_status = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QPushButton *m_createButton = nullptr;
+    QPushButton *m_cancelButton = nullptr;
+    QTimer *m_poll = nullptr;
+    std::shared_ptr<SharedProgress> m_shared;
+    QFutureWatcher<Result<Catalog>> m_scanWatcher;
+    QFutureWatcher<Result<BundleCreateReport>> m_createWatcher;
+};
+
+class ImportBundleDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    ImportBundleDialog(const QString &bundlePath, const QString &targetDir, QWidget *parent = nullptr);
+    ~ImportBundleDialog() override;
+
+    bool isBusy() const;
+    ImportPlanModel *planModel() const { return m_model; }
+
+public Q_SLOTS:
+    /// Dry run: verify the bundle and show what the import would do. Nothing changes on disk.
+    void preview();
+    /// The import itself (enabled after a preview that is not blocked).
+    void import();
+
+Q_SIGNALS:
+    void previewFinished(bool ok);
+    /// The import ended; on success `targetDir` holds the merged mirror.
+    void importFinished(bool ok, const QString &targetDir);
+
+protected:
+    void reject() override;
+
+private:
+    void run(bool dryRun);
+    void onFinished();
+    void invalidatePlan();
+    void updateButtons();
+
+    QLineEdit *m_bundle = nullptr;
+    QLineEdit *m_target = nullptr;
+    QCheckBox *m_replace = nullptr;
+    QCheckBox *m_unverified = nullptr;
+    QCheckBox *m_withZh = nullptr;
+    QPushButton *m_previewButton = nullptr;
+    QTableView *m_plan = nullptr;
+    ImportPlanModel *m_model = nullptr;
+    QLabel *m_summary = nullptr;
+    QLabel *m_status = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QPushButton *m_importButton = nullptr;
+    QPushButton *m_cancelButton = nullptr;
+    QTimer *m_poll = nullptr;
+    std::shared_ptr<SharedProgress> m_shared;
+    QFutureWatcher<Result<ImportReport>> m_watcher;
+    bool m_runIsDry = true;
+    bool m_planValid = false;
+};
+
+} // namespace provender::ui
