@@ -1,16 +1,21 @@
 #include "ui/MainWindow.h"
 
+#include "model/bundle/BundleMirror.h"
 #include "model/core/Logging.h"
 #include "model/items/AnomalyListModel.h"
 #include "model/items/ArchiveTableModel.h"
 #include "model/items/MirrorTreeModel.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "ui/VerdictStyle.h"
+#include "ui/browser/DetailsPane.h"
+#include "ui/shell/RecentItems.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -24,9 +29,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -36,6 +43,9 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <memory>
 
 namespace provender::ui {
 
@@ -53,8 +63,8 @@ QString sizeText(qint64 bytes)
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
 }
 
-/// The single local directory of a drag, or "".
-QString droppedDirectory(const QMimeData *mime)
+/// The single local directory or bundle file of a drag, or "".
+QString droppedMirror(const QMimeData *mime)
 {
     if (!mime || !mime->hasUrls() || mime->urls().size() != 1)
         return {};
@@ -62,10 +72,18 @@ QString droppedDirectory(const QMimeData *mime)
     if (!url.isLocalFile())
         return {};
     const QString path = url.toLocalFile();
-    return QFileInfo(path).isDir() ? path : QString();
+    const QFileInfo info(path);
+    if (info.isDir() || (info.isFile() && MainWindow::isBundlePath(path)))
+        return path;
+    return {};
 }
 
 } // namespace
+
+bool MainWindow::isBundlePath(const QString &path)
+{
+    return bundleFormatFromFileName(QFileInfo(path).fileName()).has_value();
+}
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
@@ -78,6 +96,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_proxy->setSourceModel(m_archives);
     m_anomalies = new AnomalyListModel(this);
     m_engine = new VerifyEngine(this);
+    m_singleEngine = new VerifyEngine(this);
 
     buildWidgets();
     buildActions();
@@ -85,16 +104,32 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_engine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
     connect(m_engine, &VerifyEngine::progress, this, &MainWindow::onProgress);
     connect(m_engine, &VerifyEngine::finished, this, &MainWindow::onFinished);
+    connect(m_singleEngine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
+    connect(m_singleEngine, &VerifyEngine::finished, this, [this](const VerifySummary &summary) {
+        QStringList parts;
+        for (Verdict v : kVerdictOrder)
+            if (summary.count(v))
+                parts.append(toString(v));
+        m_statusLabel->setText(summary.cancelled ? tr("Re-verification cancelled.")
+                                                 : tr("Re-verified the archive: %1.").arg(parts.join(QStringLiteral(", "))));
+    });
     connect(m_archives, &MirrorTreeModel::countsChanged, this, &MainWindow::updateSummary);
-    connect(m_archives, &QAbstractItemModel::dataChanged, this, [this] { updateDetails(); });
+    connect(m_archives, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+        // Only re-render the details when the current row is among the changed ones.
+        const QModelIndex current = currentSourceRow();
+        if (current.isValid() && current.parent() == topLeft.parent() && current.row() >= topLeft.row()
+            && current.row() <= bottomRight.row())
+            updateDetails();
+    });
 
     resize(1280, 780);
-    restoreSettings();
     m_stack->setCurrentIndex(kEmptyPage);
     m_detailsDock->hide(); // shown with the first mirror
     m_anomalyDock->hide();
+    restoreSettings();
     setBusy(false, {});
     updateSummary();
+    updateActions();
 }
 
 MainWindow::~MainWindow() = default;
@@ -102,29 +137,95 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName(QStringLiteral("menuFile"));
     m_fileMenu = file;
     m_editMenu = menuBar()->addMenu(tr("&Edit"));
+    m_editMenu->setObjectName(QStringLiteral("menuEdit"));
     m_openAction = file->addAction(tr("&Open Mirror Directory…"), this, &MainWindow::openMirrorDialog);
     m_openAction->setObjectName(QStringLiteral("actionOpen"));
     m_openAction->setShortcut(QKeySequence::Open);
-    m_reverifyAction = file->addAction(tr("&Verify Again"), this, &MainWindow::reverify);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("menuRecent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    m_reverifyAction = file->addAction(tr("&Refresh and Verify Again"), this, &MainWindow::reverify);
     m_reverifyAction->setObjectName(QStringLiteral("actionReverify"));
-    m_reverifyAction->setShortcut(QKeySequence::Refresh);
+    m_reverifyAction->setShortcuts(QKeySequence::Refresh); // F5 (and Ctrl+R on X11)
+    if (!m_reverifyAction->shortcuts().contains(QKeySequence(Qt::Key_F5)))
+        m_reverifyAction->setShortcuts(m_reverifyAction->shortcuts() << QKeySequence(Qt::Key_F5));
+    m_reverifyAction->setToolTip(tr("Rescan the mirror and hash what changed"));
     m_reverifyAction->setEnabled(false);
     m_cancelAction = file->addAction(tr("&Cancel"), this, &MainWindow::cancelWork);
+    m_cancelAction->setObjectName(QStringLiteral("actionCancel"));
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setEnabled(false);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setObjectName(QStringLiteral("actionQuit"));
     quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    m_copyAction = m_editMenu->addAction(tr("&Copy"), this, &MainWindow::copySelection);
+    m_copyAction->setObjectName(QStringLiteral("actionCopy"));
+    m_copyAction->setShortcut(QKeySequence::Copy);
+    m_copyAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_archiveView->addAction(m_copyAction); // Ctrl+C in the tree; text fields keep their own
+    m_copyHashAction = m_editMenu->addAction(tr("Copy &Hash"), this, &MainWindow::copyCurrentHash);
+    m_copyHashAction->setObjectName(QStringLiteral("actionCopyHash"));
+    m_copyPathAction = m_editMenu->addAction(tr("Copy &Path"), this, &MainWindow::copyCurrentPath);
+    m_copyPathAction->setObjectName(QStringLiteral("actionCopyPath"));
+    m_copyPathAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
+    m_editMenu->addSeparator();
+    m_findAction = m_editMenu->addAction(tr("&Find…"), this, [this] {
+        if (m_stack->currentIndex() != kMirrorPage)
+            return;
+        m_filterEdit->setFocus(Qt::ShortcutFocusReason);
+        m_filterEdit->selectAll();
+    });
+    m_findAction->setObjectName(QStringLiteral("actionFind"));
+    m_findAction->setShortcut(QKeySequence::Find);
+
+    m_verifyArchiveAction = new QAction(tr("&Verify This Archive Again"), this);
+    m_verifyArchiveAction->setObjectName(QStringLiteral("actionVerifyArchive"));
+    m_verifyArchiveAction->setShortcut(QKeySequence(QStringLiteral("Shift+F5")));
+    m_verifyArchiveAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_archiveView->addAction(m_verifyArchiveAction);
+    connect(m_verifyArchiveAction, &QAction::triggered, this, &MainWindow::reverifyCurrentArchive);
+    m_showInFolderAction = new QAction(tr("Show in &File Manager"), this);
+    m_showInFolderAction->setObjectName(QStringLiteral("actionShowInFolder"));
+    connect(m_showInFolderAction, &QAction::triggered, this, &MainWindow::showCurrentInFolder);
+
+    m_rowMenu = new QMenu(this);
+    m_rowMenu->setObjectName(QStringLiteral("rowContextMenu"));
+    m_rowMenu->addAction(m_verifyArchiveAction);
+    m_rowMenu->addSeparator();
+    m_rowMenu->addAction(m_copyHashAction);
+    m_rowMenu->addAction(m_copyPathAction);
+    m_rowMenu->addSeparator();
+    m_rowMenu->addAction(m_showInFolderAction);
+    m_archiveView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_archiveView, &QWidget::customContextMenuRequested, this, &MainWindow::showContextMenu);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("menuView"));
     m_viewMenu = view;
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
+    m_toolsMenu->setObjectName(QStringLiteral("menuTools"));
+    m_toolsMenu->addAction(m_verifyArchiveAction);
+    m_toolsMenu->addAction(m_showInFolderAction);
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_anomalyDock->toggleViewAction());
+    view->addSeparator();
+    QAction *expand = view->addAction(tr("&Expand All"), this, [this] { m_archiveView->expandAll(); });
+    expand->setObjectName(QStringLiteral("actionExpandAll"));
+    QAction *collapse = view->addAction(tr("&Collapse to Providers"), this, [this] {
+        m_archiveView->collapseAll();
+        m_archiveView->expandToDepth(0);
+    });
+    collapse->setObjectName(QStringLiteral("actionCollapse"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("menuHelp"));
     m_helpMenu = help;
     // Help ▸ About and the welcome screen come from ui/shell (installed by app/main.cpp).
 }
@@ -217,9 +318,11 @@ QWidget *MainWindow::buildMirrorPage()
 
     m_filterEdit = new QLineEdit;
     m_filterEdit->setObjectName(QStringLiteral("filterEdit"));
-    m_filterEdit->setPlaceholderText(tr("Filter provider, version, platform…"));
+    m_filterEdit->setPlaceholderText(tr("Filter: provider, version, platform, hash prefix…"));
+    m_filterEdit->setToolTip(tr("Every word must occur in the archive's provider address, version, platform or one of "
+                                "its declared or computed hashes (e.g. \"random 3.6 arm64\" or \"h1:4XkQ\")"));
     m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setMinimumWidth(240);
+    m_filterEdit->setMinimumWidth(260);
     connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
         m_proxy->setTextFilter(text);
         expandForFilter();
@@ -228,15 +331,27 @@ QWidget *MainWindow::buildMirrorPage()
 
     m_verdictFilter = new QComboBox;
     m_verdictFilter->setObjectName(QStringLiteral("verdictFilter"));
+    m_verdictFilter->setToolTip(tr("Show only archives with this verdict"));
     m_verdictFilter->addItem(tr("All verdicts"), -1);
     for (Verdict v : kVerdictOrder)
-        m_verdictFilter->addItem(toString(v), int(v));
+        m_verdictFilter->addItem(verdictIcon(v), toString(v), int(v));
     connect(m_verdictFilter, &QComboBox::currentIndexChanged, this, [this] {
         const int v = m_verdictFilter->currentData().toInt();
         m_proxy->setVerdictFilter(v < 0 ? std::nullopt : std::optional<Verdict>(Verdict(v)));
         expandForFilter();
     });
     header->addWidget(m_verdictFilter);
+
+    m_platformFilter = new QComboBox;
+    m_platformFilter->setObjectName(QStringLiteral("platformFilter"));
+    m_platformFilter->setToolTip(tr("Show only archives for this platform"));
+    m_platformFilter->addItem(tr("All platforms"), QString());
+    m_platformFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_platformFilter, &QComboBox::currentIndexChanged, this, [this] {
+        m_proxy->setPlatformFilter(m_platformFilter->currentData().toString());
+        expandForFilter();
+    });
+    header->addWidget(m_platformFilter);
     layout->addLayout(header);
 
     m_summaryLabel = new QLabel;
@@ -261,10 +376,14 @@ QWidget *MainWindow::buildMirrorPage()
     h->resizeSection(MirrorTreeModel::NameColumn, 300);
     h->resizeSection(MirrorTreeModel::PlatformsColumn, 120);
     h->resizeSection(MirrorTreeModel::SizeColumn, 80);
-    h->resizeSection(MirrorTreeModel::VerdictColumn, 110);
+    h->resizeSection(MirrorTreeModel::VerdictColumn, 130);
     h->resizeSection(MirrorTreeModel::DeclaredColumn, 80);
     m_archiveView->sortByColumn(-1, Qt::AscendingOrder);
-    connect(m_archiveView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { updateDetails(); });
+    connect(m_archiveView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        updateDetails();
+        updateActions();
+    });
+    connect(m_archiveView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateActions);
     layout->addWidget(m_archiveView, 1);
     return page;
 }
@@ -279,10 +398,12 @@ void MainWindow::buildWidgets()
     // Bottom: the selected archive's details and the scan's anomalies, as tabs.
     m_detailsDock = new QDockWidget(tr("Details"), this);
     m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
-    m_details = new QTextBrowser;
-    m_details->setObjectName(QStringLiteral("detailsView"));
-    m_details->setOpenLinks(false);
+    m_details = new DetailsPane;
     m_detailsDock->setWidget(m_details);
+    connect(m_details, &DetailsPane::reverifyRequested, this, &MainWindow::reverifyCurrentArchive);
+    connect(m_details, &DetailsPane::showInFolderRequested, this, &MainWindow::showCurrentInFolder);
+    connect(m_details, &DetailsPane::hashCopied, this,
+            [this](const QString &hash) { m_statusLabel->setText(tr("Copied %1").arg(hash)); });
     addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
 
     m_anomalyDock = new QDockWidget(tr("Anomalies"), this);
@@ -293,18 +414,31 @@ void MainWindow::buildWidgets()
     m_anomalyView->setRootIsDecorated(false);
     m_anomalyView->setAlternatingRowColors(true);
     m_anomalyView->setTextElideMode(Qt::ElideMiddle);
+    m_anomalyView->setToolTip(tr("Click an anomaly to select the row it is about"));
     m_anomalyView->header()->resizeSection(AnomalyListModel::KindColumn, 190);
     m_anomalyView->header()->resizeSection(AnomalyListModel::LocationColumn, 420);
     m_anomalyView->header()->setStretchLastSection(true);
+    connect(m_anomalyView, &QAbstractItemView::activated, this, &MainWindow::revealAnomaly);
+    connect(m_anomalyView, &QAbstractItemView::clicked, this, &MainWindow::revealAnomaly);
     m_anomalyDock->setWidget(m_anomalyView);
     addDockWidget(Qt::BottomDockWidgetArea, m_anomalyDock);
     tabifyDockWidget(m_detailsDock, m_anomalyDock);
     m_detailsDock->raise();
-    resizeDocks({m_detailsDock}, {190}, Qt::Vertical);
+    resizeDocks({m_detailsDock}, {220}, Qt::Vertical);
 
-    // Status bar: a message, then a progress bar with Cancel while scanning or hashing.
+    // Status bar: a badge per verdict, a message, then a progress bar with Cancel while busy.
+    for (Verdict v : kVerdictOrder) {
+        auto *badge = new QLabel;
+        badge->setObjectName(QStringLiteral("badge-") + toString(v));
+        badge->setToolTip(verdictExplanation(v));
+        badge->setTextFormat(Qt::RichText);
+        badge->setContentsMargins(4, 0, 4, 0);
+        statusBar()->addWidget(badge);
+        m_badges.append(badge);
+    }
     m_statusLabel = new QLabel;
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    m_statusLabel->setTextFormat(Qt::PlainText);
     statusBar()->addWidget(m_statusLabel, 1);
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("verifyProgress"));
@@ -331,31 +465,73 @@ void MainWindow::restoreSettings()
     const QByteArray columns = settings.value(QStringLiteral("mainWindow/archiveColumns")).toByteArray();
     if (!columns.isEmpty())
         m_archiveView->header()->restoreState(columns);
+    const int sortColumn = settings.value(QStringLiteral("mainWindow/sortColumn"), -1).toInt();
+    const auto sortOrder = Qt::SortOrder(settings.value(QStringLiteral("mainWindow/sortOrder"), int(Qt::AscendingOrder)).toInt());
+    if (sortColumn >= -1 && sortColumn < MirrorTreeModel::ColumnCount)
+        m_archiveView->sortByColumn(sortColumn, sortOrder);
 }
 
-void MainWindow::closeEvent(QCloseEvent *event)
+void MainWindow::saveSettings()
 {
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/state"), saveState());
     settings.setValue(QStringLiteral("mainWindow/archiveColumns"), m_archiveView->header()->saveState());
+    settings.setValue(QStringLiteral("mainWindow/sortColumn"), m_proxy->sortColumn());
+    settings.setValue(QStringLiteral("mainWindow/sortOrder"), int(m_proxy->sortOrder()));
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    // Entries whose directory or bundle is gone are dropped (and forgotten).
+    const QStringList stored = recentMirrors();
+    QStringList present;
+    for (const QString &p : stored)
+        if (QFileInfo::exists(p))
+            present.append(p);
+    if (present != stored) {
+        clearRecentMirrors();
+        for (auto it = present.crbegin(); it != present.crend(); ++it)
+            addRecentMirror(*it);
+    }
+    m_recentMenu->clear();
+    int n = 0;
+    for (const QString &p : std::as_const(present)) {
+        ++n;
+        const QString label = n < 10 ? QStringLiteral("&%1 %2").arg(n).arg(QDir::toNativeSeparators(p))
+                                     : QDir::toNativeSeparators(p);
+        QAction *a = m_recentMenu->addAction(label, this, [this, p] { openMirror(p); });
+        a->setData(p);
+    }
+    if (present.isEmpty()) {
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+    } else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("&Clear List"), this, [] { clearRecentMirrors(); });
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
     m_engine->cancel();
+    m_singleEngine->cancel();
     QMainWindow::closeEvent(event);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (!droppedDirectory(event->mimeData()).isEmpty())
+    if (!droppedMirror(event->mimeData()).isEmpty())
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
-    const QString dir = droppedDirectory(event->mimeData());
-    if (dir.isEmpty())
+    const QString path = droppedMirror(event->mimeData());
+    if (path.isEmpty())
         return;
     event->acceptProposedAction();
-    openMirror(dir);
+    openMirror(path);
 }
 
 void MainWindow::openMirrorDialog()
@@ -371,9 +547,15 @@ void MainWindow::openMirror(const QString &pathArg)
 {
     const QString path = QFileInfo(pathArg).absoluteFilePath();
     m_engine->cancel();
+    m_singleEngine->cancel();
     const quint64 generation = ++m_scanGeneration;
-    if (!QFileInfo(path).isDir()) {
-        showError(tr("Cannot open %1: it is not a directory.").arg(QDir::toNativeSeparators(path)));
+    const QFileInfo info(path);
+    if (info.isFile() && isBundlePath(path)) {
+        openBundleFile(path);
+        return;
+    }
+    if (!info.isDir()) {
+        showError(tr("Cannot open %1: it is not a directory or a bundle file.").arg(QDir::toNativeSeparators(path)));
         Q_EMIT openFailed(path, m_errorLabel->text());
         return;
     }
@@ -390,6 +572,58 @@ void MainWindow::openMirror(const QString &pathArg)
     watcher->setFuture(QtConcurrent::run([path] { return scanFileSystemMirror(path); }));
 }
 
+void MainWindow::openBundleFile(const QString &path)
+{
+    // One streaming pass lists and verifies the bundle (BundleMirror.h); its verdicts are final,
+    // so no VerifyEngine runs on a bundle's catalog (its paths name entries, not files).
+    const quint64 generation = m_scanGeneration;
+    m_scanning = true;
+    setBusy(true, tr("Reading and verifying the bundle %1…").arg(QDir::toNativeSeparators(path)));
+    m_verifyTimer.start();
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    auto *watcher = new QFutureWatcher<Result<BundleContents>>(this);
+    QPointer<MainWindow> self(this);
+    connect(watcher, &QFutureWatcher<Result<BundleContents>>::finished, this, [this, watcher, generation, path] {
+        watcher->deleteLater();
+        if (generation != m_scanGeneration)
+            return; // superseded or cancelled
+        m_scanning = false;
+        const Result<BundleContents> result = watcher->result();
+        if (!result.ok()) {
+            setBusy(false, {});
+            showError(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), result.error().message));
+            Q_EMIT openFailed(path, m_errorLabel->text());
+            return;
+        }
+        const BundleContents &contents = result.value();
+        m_isBundle = true;
+        showCatalog(path, contents.catalog);
+        m_archives->applyResults(contents.results);
+        VerifySummary summary = contents.summary;
+        summary.archives = int(m_archives->archiveCount());
+        onFinished(summary);
+    });
+    // Progress is reported from the worker thread; queue it to the GUI thread (dropped once superseded).
+    connect(this, &MainWindow::destroyed, watcher, [cancelled] { cancelled->store(true); });
+    watcher->setFuture(QtConcurrent::run([path, cancelled, self, generation] {
+        BundleOpenOptions options;
+        options.verify = true;
+        return openBundle(path, options, [cancelled, self, generation](BundleStage, qint64 done, qint64 total) {
+            if (cancelled->load())
+                return false;
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, generation, done, total] {
+                    if (self && self->m_scanGeneration == generation)
+                        self->onProgress(done, total);
+                },
+                Qt::QueuedConnection);
+            return true;
+        });
+    }));
+    m_bundleCancel = cancelled;
+}
+
 void MainWindow::showScanResult(quint64 generation, const QString &path, const Result<Catalog> &result)
 {
     if (generation != m_scanGeneration)
@@ -401,13 +635,27 @@ void MainWindow::showScanResult(quint64 generation, const QString &path, const R
         Q_EMIT openFailed(path, m_errorLabel->text());
         return;
     }
-    m_catalog = result.value();
+    m_isBundle = false;
+    showCatalog(path, result.value());
+    startVerification();
+}
+
+void MainWindow::showCatalog(const QString &path, const Catalog &catalog)
+{
+    const bool sameMirror = path == m_root && m_archives->rowCount() > 0;
+    m_catalog = catalog;
     m_root = path;
     m_errorLabel->hide();
-    m_archives->setCatalog(m_catalog);
-    m_archiveView->expandToDepth(1); // hosts and providers open, versions closed
+    if (sameMirror) {
+        m_archives->mergeCatalog(m_catalog); // rows stay: expansion and selection survive
+    } else {
+        m_archives->setCatalog(m_catalog);
+        m_archiveView->expandToDepth(1); // hosts and providers open, versions closed
+    }
     expandForFilter();
     m_anomalies->setAnomalies(m_catalog.anomalies, m_root);
+    indexAnomalies();
+    updatePlatformFilter();
     m_anomalyDock->setWindowTitle(m_catalog.anomalies.isEmpty() ? tr("Anomalies")
                                                                 : tr("Anomalies (%1)").arg(m_catalog.anomalies.size()));
     m_rootLabel->setText(QDir::toNativeSeparators(m_root));
@@ -416,14 +664,48 @@ void MainWindow::showScanResult(quint64 generation, const QString &path, const R
     if (m_stack->currentIndex() != kMirrorPage) {
         m_detailsDock->show();
         m_anomalyDock->show();
+        m_detailsDock->raise();
     }
     m_stack->setCurrentIndex(kMirrorPage);
     m_reverifyAction->setEnabled(true);
-    QSettings().setValue(QStringLiteral("lastDirectory"), m_root);
+    QSettings().setValue(QStringLiteral("lastDirectory"), m_isBundle ? QFileInfo(m_root).absolutePath() : m_root);
+    addRecentMirror(m_root);
     if (m_archiveView->model()->rowCount() > 0 && !m_archiveView->currentIndex().isValid())
         m_archiveView->setCurrentIndex(m_archiveView->model()->index(0, 0));
+    updateDetails();
+    updateActions();
     Q_EMIT mirrorOpened(m_root);
-    startVerification();
+}
+
+void MainWindow::indexAnomalies()
+{
+    m_anomalyRows.clear();
+    m_anomalyRows.reserve(m_catalog.anomalies.size());
+    for (const Anomaly &a : std::as_const(m_catalog.anomalies))
+        m_anomalyRows.append(QPersistentModelIndex(m_archives->indexForPath(a.path)));
+}
+
+QStringList MainWindow::anomaliesFor(const QModelIndex &sourceRow) const
+{
+    QStringList out;
+    for (qsizetype i = 0; i < m_anomalyRows.size() && i < m_catalog.anomalies.size(); ++i)
+        if (m_anomalyRows.at(i).isValid() && m_anomalyRows.at(i) == sourceRow)
+            out.append(m_catalog.anomalies.at(i).message);
+    return out;
+}
+
+void MainWindow::updatePlatformFilter()
+{
+    const QString current = m_platformFilter->currentData().toString();
+    const QStringList platforms = m_archives->platforms();
+    QSignalBlocker block(m_platformFilter);
+    while (m_platformFilter->count() > 1)
+        m_platformFilter->removeItem(1);
+    for (const QString &p : platforms)
+        m_platformFilter->addItem(p, p);
+    const int keep = m_platformFilter->findData(current);
+    m_platformFilter->setCurrentIndex(keep < 0 ? 0 : keep);
+    m_proxy->setPlatformFilter(m_platformFilter->currentData().toString());
 }
 
 void MainWindow::showError(const QString &message)
@@ -442,7 +724,7 @@ void MainWindow::showError(const QString &message)
 
 void MainWindow::startVerification()
 {
-    if (m_root.isEmpty())
+    if (m_root.isEmpty() || m_isBundle)
         return;
     m_archives->resetVerdicts();
     VerifyOptions options;
@@ -457,19 +739,188 @@ void MainWindow::startVerification()
 void MainWindow::reverify()
 {
     if (!m_scanning && !m_root.isEmpty())
-        openMirror(m_root); // rescan: the mirror may have changed on disk
+        openMirror(m_root); // rescan: the mirror may have changed on disk (merged into the tree)
+}
+
+QModelIndex MainWindow::currentSourceRow() const
+{
+    const QModelIndex current = m_archiveView ? m_archiveView->currentIndex() : QModelIndex();
+    if (!current.isValid())
+        return {};
+    return m_proxy->mapToSource(current.siblingAtColumn(0));
+}
+
+void MainWindow::reverifyCurrentArchive()
+{
+    const ArchiveResult *r = m_archives->resultAt(currentSourceRow());
+    if (!r || r->path.isEmpty() || m_isBundle)
+        return;
+    // A catalog of just this archive, hashed without the cache.
+    Catalog one;
+    one.root = m_catalog.root;
+    for (const Provider &p : std::as_const(m_catalog.providers)) {
+        if (!(p.address == r->key.provider))
+            continue;
+        for (const ProviderVersion &v : p.versions) {
+            if (!(v.version == r->key.version))
+                continue;
+            for (const Archive &a : v.archives + v.duplicates) {
+                if (a.path == r->path && a.layout == r->layout) {
+                    Provider po = p;
+                    ProviderVersion vo = v;
+                    vo.archives = {a};
+                    vo.duplicates.clear();
+                    po.versions = {vo};
+                    one.providers = {po};
+                }
+            }
+        }
+    }
+    if (one.providers.isEmpty())
+        return;
+    ArchiveResult pending = *r;
+    pending.detail = VerdictDetail{};
+    pending.detail.reason = tr("hashing again");
+    pending.hashes.reset();
+    pending.error.clear();
+    m_archives->applyResults({pending});
+    VerifyOptions options;
+    options.useCache = false;
+    m_statusLabel->setText(tr("Hashing %1 again…").arg(r->key.toString()));
+    m_singleEngine->start(one, options);
 }
 
 void MainWindow::cancelWork()
 {
     if (m_scanning) {
         ++m_scanGeneration; // drop the scan's result when it arrives
+        if (m_bundleCancel)
+            m_bundleCancel->store(true);
         m_scanning = false;
         setBusy(false, tr("Scan cancelled."));
         return;
     }
     if (m_engine->isRunning())
         m_engine->cancel();
+}
+
+namespace {
+
+/// The leaves at and below `source` (a row of MirrorTreeModel), depth first.
+void collectLeaves(const MirrorTreeModel *model, const QModelIndex &source, QList<const ArchiveResult *> &out)
+{
+    if (const ArchiveResult *r = model->resultAt(source)) {
+        out.append(r);
+        return;
+    }
+    for (int i = 0; i < model->rowCount(source); ++i)
+        collectLeaves(model, model->index(i, 0, source), out);
+}
+
+} // namespace
+
+void MainWindow::copySelection()
+{
+    QStringList lines;
+    for (const QModelIndex &row : m_archiveView->selectionModel()->selectedRows(0)) {
+        const QModelIndex source = m_proxy->mapToSource(row);
+        if (const ArchiveResult *r = m_archives->resultAt(source))
+            lines.append(r->hashes ? r->hashes->h1Extracted.toString() : r->path);
+        else
+            lines.append(source.data(MirrorTreeModel::PathRole).toString().isEmpty()
+                             ? source.data().toString()
+                             : source.data(MirrorTreeModel::PathRole).toString());
+    }
+    lines.removeAll(QString());
+    if (lines.isEmpty())
+        return;
+    QApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
+    m_statusLabel->setText(tr("Copied %n line(s).", nullptr, int(lines.size())));
+}
+
+void MainWindow::copyCurrentHash()
+{
+    const ArchiveResult *r = m_archives->resultAt(currentSourceRow());
+    if (!r || !r->hashes)
+        return;
+    QApplication::clipboard()->setText(r->hashes->h1Extracted.toString());
+    m_statusLabel->setText(tr("Copied %1").arg(r->hashes->h1Extracted.toString()));
+}
+
+void MainWindow::copyCurrentPath()
+{
+    const QModelIndex source = currentSourceRow();
+    const QString path = source.data(MirrorTreeModel::PathRole).toString();
+    if (path.isEmpty())
+        return;
+    QApplication::clipboard()->setText(QDir::toNativeSeparators(path));
+    m_statusLabel->setText(tr("Copied %1").arg(QDir::toNativeSeparators(path)));
+}
+
+void MainWindow::showCurrentInFolder()
+{
+    QString path = currentSourceRow().data(MirrorTreeModel::PathRole).toString();
+    if (m_isBundle)
+        path = m_root; // entries live inside the bundle file
+    if (path.isEmpty())
+        return;
+    const QFileInfo info(path);
+    // The folder holding a zip; an unpacked package or a provider row is a folder itself.
+    const QString folder = info.isDir() && !m_isBundle ? info.absoluteFilePath() : info.absolutePath();
+    if (!QDesktopServices::openUrl(QUrl::fromLocalFile(folder)))
+        m_statusLabel->setText(tr("Could not open %1 in a file manager.").arg(QDir::toNativeSeparators(folder)));
+}
+
+void MainWindow::revealAnomaly(const QModelIndex &anomalyRow)
+{
+    if (!anomalyRow.isValid() || anomalyRow.row() >= m_anomalyRows.size())
+        return;
+    const QModelIndex source = m_anomalyRows.at(anomalyRow.row());
+    if (!source.isValid()) {
+        m_statusLabel->setText(tr("No row of the tree belongs to %1.")
+                                   .arg(QDir::toNativeSeparators(anomalyRow.data(AnomalyListModel::PathRole).toString())));
+        return;
+    }
+    QModelIndex proxyIndex = m_proxy->mapFromSource(source);
+    if (!proxyIndex.isValid()) { // filtered out: show everything again
+        m_filterEdit->clear();
+        m_verdictFilter->setCurrentIndex(0);
+        m_platformFilter->setCurrentIndex(0);
+        proxyIndex = m_proxy->mapFromSource(source);
+    }
+    if (!proxyIndex.isValid())
+        return;
+    for (QModelIndex p = proxyIndex.parent(); p.isValid(); p = p.parent())
+        m_archiveView->expand(p);
+    m_archiveView->scrollTo(proxyIndex, QAbstractItemView::PositionAtCenter);
+    m_archiveView->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+void MainWindow::showContextMenu(const QPoint &pos)
+{
+    const QModelIndex at = m_archiveView->indexAt(pos);
+    if (!at.isValid())
+        return;
+    if (!m_archiveView->selectionModel()->isRowSelected(at.row(), at.parent()))
+        m_archiveView->selectionModel()->setCurrentIndex(at, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    else
+        m_archiveView->selectionModel()->setCurrentIndex(at, QItemSelectionModel::NoUpdate);
+    updateActions();
+    m_rowMenu->popup(m_archiveView->viewport()->mapToGlobal(pos));
+}
+
+void MainWindow::updateActions()
+{
+    if (!m_copyAction)
+        return;
+    const QModelIndex source = currentSourceRow();
+    const ArchiveResult *r = m_archives->resultAt(source);
+    const bool hasRow = source.isValid();
+    m_copyAction->setEnabled(hasRow);
+    m_copyHashAction->setEnabled(r && r->hashes);
+    m_copyPathAction->setEnabled(!source.data(MirrorTreeModel::PathRole).toString().isEmpty());
+    m_verifyArchiveAction->setEnabled(r && !r->path.isEmpty() && !m_isBundle);
+    m_showInFolderAction->setEnabled(m_isBundle ? hasRow : !source.data(MirrorTreeModel::PathRole).toString().isEmpty());
 }
 
 void MainWindow::setBusy(bool busy, const QString &what)
@@ -502,22 +953,27 @@ void MainWindow::onFinished(const VerifySummary &summary)
     QString message = summary.cancelled ? tr("Verification cancelled: %1 of %2 archives have a verdict.")
                                               .arg(summary.archives - summary.count(Verdict::Pending))
                                               .arg(summary.archives)
-                                        : tr("Verified %1 archives in %2 (%3 hashed, %4 from the cache).")
-                                              .arg(summary.archives)
-                                              .arg(seconds < 0.1 ? tr("under 0.1 s") : tr("%1 s").arg(QLocale().toString(seconds, 'f', 1)))
-                                              .arg(summary.hashed)
-                                              .arg(summary.cacheHits);
+                      : m_isBundle ? tr("Verified the bundle's %1 archives in %2.")
+                                         .arg(summary.archives)
+                                         .arg(seconds < 0.1 ? tr("under 0.1 s") : tr("%1 s").arg(QLocale().toString(seconds, 'f', 1)))
+                                   : tr("Verified %1 archives in %2 (%3 hashed, %4 from the cache).")
+                                         .arg(summary.archives)
+                                         .arg(seconds < 0.1 ? tr("under 0.1 s") : tr("%1 s").arg(QLocale().toString(seconds, 'f', 1)))
+                                         .arg(summary.hashed)
+                                         .arg(summary.cacheHits);
     if (!summary.cacheWarning.isEmpty())
         message += QLatin1Char(' ') + summary.cacheWarning;
     m_statusLabel->setText(message);
     updateDetails();
+    updateActions();
     Q_EMIT verificationFinished(summary);
 }
 
 void MainWindow::expandForFilter()
 {
     // With a filter on, show every matching archive (only the rows that match are in the proxy).
-    if (!m_filterEdit->text().trimmed().isEmpty() || m_verdictFilter->currentData().toInt() >= 0)
+    if (!m_filterEdit->text().trimmed().isEmpty() || m_verdictFilter->currentData().toInt() >= 0
+        || !m_platformFilter->currentData().toString().isEmpty())
         m_archiveView->expandAll();
 }
 
@@ -526,100 +982,45 @@ void MainWindow::updateSummary()
     if (!m_summaryLabel)
         return;
     const auto &counts = m_archives->verdictCounts();
-    QStringList parts;
-    for (Verdict v : kVerdictOrder) {
+    const QPalette pal = palette();
+    for (qsizetype i = 0; i < kVerdictOrder.size() && i < m_badges.size(); ++i) {
+        const Verdict v = kVerdictOrder.at(i);
         const int n = counts[size_t(v)];
-        if (n == 0)
-            continue;
-        parts.append(QStringLiteral("<span style=\"color:%1; font-size:large\">●</span>&nbsp;<b>%2</b>&nbsp;%3")
-                         .arg(verdictColor(v).name())
-                         .arg(n)
-                         .arg(toString(v)));
+        m_badges.at(i)->setVisible(n > 0);
+        m_badges.at(i)->setText(QStringLiteral("<span style=\"color:%1\"><b>%2</b></span>&nbsp;<b>%3</b>&nbsp;%4")
+                                    .arg(verdictTextColor(v, pal).name(), verdictGlyph(v))
+                                    .arg(n)
+                                    .arg(toString(v)));
     }
     int providers = 0;
-    for (const Provider &p : m_catalog.providers)
+    for (const Provider &p : std::as_const(m_catalog.providers))
         providers += p.versions.isEmpty() ? 0 : 1;
-    const QString totals = tr("%1 providers · %2 archives · %3")
-                               .arg(providers)
-                               .arg(m_archives->archiveCount())
-                               .arg(sizeText(m_catalog.totalBytes()));
-    m_summaryLabel->setText(totals + QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;")
-                            + parts.join(QStringLiteral("&nbsp;&nbsp;&nbsp;")));
+    m_summaryLabel->setText(tr("%1 providers · %2 archives · %3")
+                                .arg(providers)
+                                .arg(m_archives->archiveCount())
+                                .arg(sizeText(m_catalog.totalBytes())));
 }
 
 void MainWindow::updateDetails()
 {
     if (!m_details)
         return;
-    const QModelIndex current = m_archiveView ? m_archiveView->currentIndex() : QModelIndex();
-    if (!current.isValid()) {
-        m_details->setHtml(tr("<p style=\"color:gray\">Select an archive to see its hashes.</p>"));
+    const QModelIndex source = currentSourceRow();
+    if (!source.isValid()) {
+        m_details->showNothing();
         return;
     }
-    auto esc = [](const QString &s) { return s.toHtmlEscaped(); };
-    const QModelIndex source = m_proxy->mapToSource(current.siblingAtColumn(0));
-    const ArchiveResult *leaf = m_archives->resultAt(source);
-    if (!leaf) {
-        // A host, provider or version row: what is below it.
-        const Verdict worst = Verdict(source.data(MirrorTreeModel::VerdictRole).toInt());
-        const QVariantList counts = source.data(MirrorTreeModel::VerdictCountsRole).toList();
-        QStringList parts;
-        for (Verdict v : kVerdictOrder)
-            if (const int n = counts.value(int(v)).toInt())
-                parts.append(QStringLiteral("%1 %2").arg(n).arg(toString(v)));
-        QString html = QStringLiteral("<p><b>%1</b> &nbsp; <span style=\"background:%2; color:white\">&nbsp;%3&nbsp;</span></p>")
-                           .arg(esc(source.data().toString()), verdictColor(worst).name(), toString(worst));
-        html += QStringLiteral("<p>%1</p>").arg(esc(parts.join(QStringLiteral(", "))));
-        html += QStringLiteral("<p style=\"color:gray\">%1 · %2 platforms</p>")
-                    .arg(sizeText(source.data(MirrorTreeModel::SizeRole).toLongLong()),
-                         source.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toString());
-        const QString path = source.data(MirrorTreeModel::PathRole).toString();
-        if (!path.isEmpty())
-            html += QStringLiteral("<p>%1</p>").arg(esc(QDir::toNativeSeparators(path)));
-        m_details->setHtml(html);
+    if (const ArchiveResult *leaf = m_archives->resultAt(source)) {
+        m_details->showArchive(*leaf, anomaliesFor(source), !leaf->path.isEmpty() && !m_isBundle);
         return;
     }
-    const ArchiveResult &r = *leaf;
-    QString html = QStringLiteral("<p><b>%1</b> %2 <b>%3</b> &nbsp; <span style=\"background:%4; color:white\">&nbsp;%5&nbsp;</span>"
-                                  " &nbsp;%6</p>")
-                       .arg(esc(r.key.provider.toString()), esc(r.key.version.toString()), esc(r.key.platform.toString()),
-                            verdictColor(r.detail.verdict).name(), toString(r.detail.verdict), esc(r.detail.reason));
-    html += QStringLiteral("<table cellspacing=2>");
-    auto row2 = [&](const QString &label, const QString &value, bool mono = false) {
-        html += QStringLiteral("<tr><td style=\"color:gray; padding-right:12px\">%1</td><td>%2</td></tr>")
-                    .arg(label, mono ? QStringLiteral("<tt>") + value + QStringLiteral("</tt>") : value);
-    };
-    row2(tr("Path"), r.path.isEmpty() ? tr("(absent)") : esc(QDir::toNativeSeparators(r.path)));
-    row2(tr("Layout"), toString(r.layout) + (r.size >= 0 ? QStringLiteral(", ") + sizeText(r.size) : QString()));
-    if (r.hashes) {
-        const bool zip = r.hashes->kind == PackageHashes::Kind::Zip;
-        auto mark = [&](HashMatch m) {
-            return r.detail.matched.contains(m) ? QStringLiteral(" &nbsp;<span style=\"color:%1\">✔ matches</span>")
-                                                      .arg(verdictColor(Verdict::Verified).name())
-                                                : QString();
-        };
-        row2(tr("h1 (extracted)"), r.hashes->h1Extracted.toString() + mark(HashMatch::H1Extracted), true);
-        if (zip) {
-            row2(tr("h1 (zip)"), r.hashes->h1Zip.toString() + mark(HashMatch::H1Zip), true);
-            row2(tr("zh"), r.hashes->zh.toString() + mark(HashMatch::ZH), true);
-        }
-        if (r.fromCache)
-            row2(tr("Source"), tr("hash cache (file unchanged since it was last hashed)"));
-    }
-    if (r.declared.isEmpty()) {
-        row2(tr("Declared"), tr("nothing — no index lists this archive"));
-    } else {
-        for (const HashString &h : r.declared) {
-            QString mark;
-            if (r.detail.contradicting.contains(h))
-                mark = QStringLiteral(" &nbsp;<span style=\"color:%1\">✘ matches nothing</span>").arg(verdictColor(Verdict::Mismatch).name());
-            else if (r.hashes && (h == r.hashes->h1Extracted || h == r.hashes->h1Zip || h == r.hashes->zh))
-                mark = QStringLiteral(" &nbsp;<span style=\"color:%1\">✔ matches</span>").arg(verdictColor(Verdict::Verified).name());
-            row2(tr("Declared"), esc(h.toString()) + mark, true);
-        }
-    }
-    html += QStringLiteral("</table>");
-    m_details->setHtml(html);
+    QList<int> counts;
+    for (const QVariant &c : source.data(MirrorTreeModel::VerdictCountsRole).toList())
+        counts.append(c.toInt());
+    m_details->showGroup(source.data().toString(), Verdict(source.data(MirrorTreeModel::VerdictRole).toInt()), counts,
+                         source.data(MirrorTreeModel::SizeRole).toLongLong(),
+                         source.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toInt(),
+                         source.data(MirrorTreeModel::PathRole).toString(), anomaliesFor(source));
 }
 
 } // namespace provender::ui

@@ -4,15 +4,29 @@
 // anomalies, and show the selected archive's hashes. The archives are a tree (MirrorTreeModel:
 // host ▸ provider ▸ version ▸ archive) behind a recursive filter proxy.
 //
-// Widgets are found by objectName in tests: "archiveView", "anomalyView", "detailsView",
-// "emptyState", "errorLabel", "summaryLabel", "filterEdit", "verdictFilter", "verifyProgress",
-// "cancelButton", "actionOpen", "actionReverify".
+// openMirror() also takes a bundle file (.tar, .tar.gz/.tgz, .tar.xz/.txz, .tar.zst/.tzst, .zip):
+// provender::openBundle verifies it in place off the GUI thread and its verdicts are shown as they
+// are (no VerifyEngine run). Reopening the mirror that is shown (Refresh, F5) merges the rescan
+// into the tree (MirrorTreeModel::mergeCatalog), so expansion and selection survive.
+//
+// Widgets are found by objectName in tests: "archiveView", "anomalyView", "detailsView" (and the
+// DetailsPane buttons), "emptyState", "errorLabel", "summaryLabel", "filterEdit", "verdictFilter",
+// "platformFilter", "verifyProgress", "cancelButton", "statusLabel", status-bar badges
+// "badge-<verdict>"; actions "actionOpen", "actionReverify", "actionFind", "actionCopy",
+// "actionCopyHash", "actionCopyPath", "actionVerifyArchive", "actionShowInFolder", "actionQuit";
+// menu "menuRecent". Settings (QSettings): "mainWindow/geometry", "mainWindow/state" (docks),
+// "mainWindow/archiveColumns" (widths, order), "mainWindow/sortColumn", "mainWindow/sortOrder",
+// "lastDirectory", "recentMirrors" (shared with ui/shell's RecentItems).
 
 #include "model/mirror/Catalog.h"
 #include "model/verify/VerifyEngine.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QPersistentModelIndex>
+
+#include <atomic>
+#include <memory>
 
 class QAction;
 class QComboBox;
@@ -26,6 +40,8 @@ class QPushButton;
 class QStackedWidget;
 class QTextBrowser;
 class QTreeView;
+class QMenu;
+class QModelIndex;
 
 namespace provender {
 class AnomalyListModel;
@@ -34,6 +50,7 @@ class MirrorTreeModel;
 } // namespace provender
 
 namespace provender::ui {
+class DetailsPane;
 
 class MainWindow : public QMainWindow
 {
@@ -42,8 +59,11 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Open a mirror directory: scan it and verify every archive in the background.
+    /// Open a mirror directory (scan it and verify every archive in the background) or a bundle
+    /// file (open and verify it in place in the background).
     void openMirror(const QString &path);
+    /// True when `path` names a bundle file by its suffix.
+    static bool isBundlePath(const QString &path);
     /// The mirror shown now ("" when none).
     QString mirrorRoot() const { return m_root; }
 
@@ -61,8 +81,19 @@ public:
 
 public Q_SLOTS:
     void openMirrorDialog();
+    /// Rescan the open mirror and verify it again (F5); the tree keeps its rows.
     void reverify();
+    /// Hash the current archive again, bypassing the hash cache.
+    void reverifyCurrentArchive();
     void cancelWork();
+    /// Ctrl+C: the h1: hash of the selected archives (one per line), else their paths.
+    void copySelection();
+    void copyCurrentHash();
+    void copyCurrentPath();
+    /// Open the folder holding the current row's file in the file manager.
+    void showCurrentInFolder();
+    /// Select and reveal the tree row an anomaly (a row of anomalyModel()) is about.
+    void revealAnomaly(const QModelIndex &anomalyRow);
 
 Q_SIGNALS:
     /// The scan of `root` failed; the window shows `message`.
@@ -83,7 +114,17 @@ private:
     QWidget *buildEmptyState();
     QWidget *buildMirrorPage();
     void restoreSettings();
+    void saveSettings();
+    void rebuildRecentMenu();
+    void openBundleFile(const QString &path);
+    void showCatalog(const QString &path, const Catalog &catalog);
     void showScanResult(quint64 generation, const QString &path, const Result<Catalog> &result);
+    void showContextMenu(const QPoint &pos);
+    void updatePlatformFilter();
+    void updateActions();
+    QModelIndex currentSourceRow() const;
+    QStringList anomaliesFor(const QModelIndex &sourceRow) const;
+    void indexAnomalies();
     void showError(const QString &message);
     void startVerification();
     void setBusy(bool busy, const QString &what);
@@ -106,7 +147,21 @@ private:
     QComboBox *m_verdictFilter = nullptr;
     QTreeView *m_archiveView = nullptr;
     QTreeView *m_anomalyView = nullptr;
-    QTextBrowser *m_details = nullptr;
+    DetailsPane *m_details = nullptr;
+    QComboBox *m_platformFilter = nullptr;
+    QList<QLabel *> m_badges;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_rowMenu = nullptr;
+    QAction *m_findAction = nullptr;
+    QAction *m_copyAction = nullptr;
+    QAction *m_copyHashAction = nullptr;
+    QAction *m_copyPathAction = nullptr;
+    QAction *m_verifyArchiveAction = nullptr;
+    QAction *m_showInFolderAction = nullptr;
+    VerifyEngine *m_singleEngine = nullptr;
+    bool m_isBundle = false;
+    std::shared_ptr<std::atomic<bool>> m_bundleCancel; ///< cancels the running openBundle
+    QList<QPersistentModelIndex> m_anomalyRows; ///< per anomaly: the tree row it is about
     QDockWidget *m_anomalyDock = nullptr;
     QDockWidget *m_detailsDock = nullptr;
     QLabel *m_statusLabel = nullptr;

@@ -3,12 +3,23 @@
 //
 // Set PROVENDER_SCREENSHOT_DIR to also save PNGs of the window (empty state and demo mirror).
 
+#include "model/bundle/BundleMirror.h"
+#include "model/bundle/BundleWriter.h"
 #include "model/items/AnomalyListModel.h"
 #include "model/items/MirrorTreeModel.h"
 #include "model/mirror/DemoMirror.h"
+#include "model/mirror/FileSystemMirror.h"
 #include "ui/MainWindow.h"
 
 #include <QAbstractItemModelTester>
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QDirIterator>
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QMenu>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -23,9 +34,20 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QTreeView>
 
 using namespace provender;
+
+/// Receives QDesktopServices::openUrl("file:...") instead of a real file manager.
+class UrlCatcher : public QObject
+{
+    Q_OBJECT
+public:
+    QList<QUrl> urls;
+public Q_SLOTS:
+    void open(const QUrl &url) { urls.append(url); }
+};
 
 class TestMainWindow : public QObject
 {
@@ -63,6 +85,47 @@ class TestMainWindow : public QObject
                 out += leaves(m, i);
         }
         return out;
+    }
+
+    static QModelIndex leafMatching(const QAbstractItemModel *m, const QString &searchText)
+    {
+        for (const QModelIndex &i : leaves(m))
+            if (i.data(MirrorTreeModel::SearchTextRole).toString().contains(searchText))
+                return i;
+        return {};
+    }
+
+    static void select(QTreeView *view, const QModelIndex &i)
+    {
+        for (QModelIndex p = i.parent(); p.isValid(); p = p.parent())
+            view->expand(p);
+        view->scrollTo(i);
+        view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+
+    /// h1: of the files of a zip as Go's dirhash.Hash1 computes it, by python3 (independent of our code).
+    static QString pythonH1(const QString &zip)
+    {
+        const QString py = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        if (py.isEmpty())
+            return {};
+        QProcess p;
+        p.start(py, {QStringLiteral("-c"), QStringLiteral(
+            "import zipfile,hashlib,base64,sys\n"
+            "z=zipfile.ZipFile(sys.argv[1])\n"
+            "fs=sorted((i.filename,hashlib.sha256(z.read(i)).hexdigest()) for i in z.infolist() if not i.is_dir())\n"
+            "s=''.join('%s  %s\\n'%(h,n) for n,h in fs)\n"
+            "print('h1:'+base64.b64encode(hashlib.sha256(s.encode()).digest()).decode())\n"), zip});
+        p.waitForFinished(30000);
+        return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+    }
+
+    /// Open the demo mirror in `w` and wait until verification has finished.
+    bool openAndVerify(ui::MainWindow &w, const QString &path)
+    {
+        QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
+        w.openMirror(path);
+        return finished.wait(60000) && !finished.isEmpty();
     }
 
 private Q_SLOTS:
@@ -130,7 +193,17 @@ private Q_SLOTS:
         QCOMPARE(verdictCount(w, Verdict::Pending), 0);
         QVERIFY(!child<QProgressBar>(w, "verifyProgress")->isVisible());
         QVERIFY(!child<QPushButton>(w, "cancelButton")->isVisible());
-        QVERIFY(child<QLabel>(w, "summaryLabel")->text().contains(QStringLiteral("<b>21</b>")));
+        // The status bar's badges: count and name per verdict (DemoMirror.h: 21/1/4/1/1).
+        const QList<std::pair<const char *, int>> badges{{"badge-verified", 21}, {"badge-mismatch", 1}, {"badge-unverified", 4},
+                                                         {"badge-missing", 1},   {"badge-error", 1}};
+        for (const auto &[name, n] : badges) {
+            QLabel *badge = child<QLabel>(w, name);
+            QVERIFY2(badge && badge->isVisible(), name);
+            QVERIFY2(badge->text().contains(QStringLiteral("<b>%1</b>").arg(n)), qPrintable(badge->text()));
+            QVERIFY(!badge->toolTip().isEmpty());
+        }
+        QVERIFY(!child<QLabel>(w, "badge-pending")->isVisible());
+        QVERIFY(child<QLabel>(w, "summaryLabel")->text().contains(QStringLiteral("28 archives")));
         QCOMPARE(child<QTreeView>(w, "anomalyView")->model()->rowCount(), 2);
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("demo")));
 
@@ -143,7 +216,20 @@ private Q_SLOTS:
         QCOMPARE(verdict.data().toString(), QStringLiteral("mismatch"));
         view->setCurrentIndex(verdict);
         QTextBrowser *details = child<QTextBrowser>(w, "detailsView");
-        QVERIFY(details->toPlainText().contains(QStringLiteral("matches nothing")));
+        const QString mismatchText = details->toPlainText();
+        QVERIFY2(mismatchText.contains(QStringLiteral("✘ matches nothing computed")), qPrintable(mismatchText));
+        QVERIFY(mismatchText.contains(QStringLiteral("terraform-provider-random_3.6.0_linux_arm64.zip")));
+        // The computed h1: shown equals python's dirhash of the same zip.
+        const QString zipPath = verdict.data(MirrorTreeModel::PathRole).toString();
+        const QString h1 = pythonH1(zipPath);
+        if (!h1.isEmpty())
+            QVERIFY2(mismatchText.contains(h1), qPrintable(h1));
+        QVERIFY(mismatchText.contains(QStringLiteral("h1 (zip)")));
+        QVERIFY(mismatchText.contains(QStringLiteral("zh")));
+        QVERIFY(child<QToolButton>(w, "copyHashButton")->isEnabled());
+        QTest::mouseClick(child<QToolButton>(w, "copyHashButton"), Qt::LeftButton);
+        if (!h1.isEmpty())
+            QCOMPARE(QApplication::clipboard()->text(), h1);
         filter->clear();
         QCOMPARE(leaves(view->model()).size(), 28);
 
@@ -161,7 +247,8 @@ private Q_SLOTS:
                 view->setCurrentIndex(i);
             }
         }
-        QVERIFY(details->toPlainText().contains(QStringLiteral("h1 (zip)")));
+        // DemoMirror.h: null 3.2.2's index holds the zip-level h1: (its zips have directory entries).
+        QVERIFY2(details->toPlainText().contains(QStringLiteral("✔ matches h1 (zip)")), qPrintable(details->toPlainText()));
         screenshot(w, "mainwindow-demo.png");
 
         // Verify again: a rescan, answered from the hash cache except the corrupt zip.
@@ -257,6 +344,262 @@ private Q_SLOTS:
         QVERIFY(!settings.value(QStringLiteral("mainWindow/geometry")).toByteArray().isEmpty());
         ui::MainWindow again;
         QCOMPARE(again.size(), QSize(900, 640));
+    }
+
+    void rescanKeepsSelectionAndExpansion()
+    {
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTreeView *view = child<QTreeView>(w, "archiveView");
+        QAbstractItemModelTester tester(w.archiveModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(openAndVerify(w, m_demo));
+        const QModelIndex leaf = leafMatching(view->model(), QStringLiteral("/null 3.2.2 darwin_arm64"));
+        QVERIFY(leaf.isValid());
+        select(view, leaf);
+        const QPersistentModelIndex version = leaf.parent();
+        QVERIFY(view->isExpanded(version));
+
+        // Something changes on disk: a new platform file appears in null 3.2.2 (unindexed ->
+        // unverified) — the rescan merges it in; selection and expansion stay.
+        const QString zip = leaf.data(MirrorTreeModel::PathRole).toString();
+        const QString added = QFileInfo(zip).absolutePath() + QStringLiteral("/terraform-provider-null_3.2.2_openbsd_amd64.zip");
+        QVERIFY(QFile::copy(zip, added));
+        QSignalSpy reset(w.archiveModel(), &QAbstractItemModel::modelReset);
+        QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
+        QTest::keyClick(view, Qt::Key_F5);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(reset.size(), 0);
+        QCOMPARE(leaves(view->model()).size(), 29);
+        QCOMPARE(verdictCount(w, Verdict::Unverified), 5);
+        QVERIFY(version.isValid());
+        QVERIFY(view->isExpanded(version));
+        QVERIFY(view->currentIndex().isValid());
+        QVERIFY(view->currentIndex().siblingAtColumn(0).data(MirrorTreeModel::SearchTextRole).toString().contains(
+            QStringLiteral("/null 3.2.2 darwin_arm64")));
+        QVERIFY(view->selectionModel()->isRowSelected(view->currentIndex().row(), view->currentIndex().parent()));
+        QVERIFY(QFile::remove(added));
+    }
+
+    void anomalySelectsRow()
+    {
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndVerify(w, m_demo));
+        QTreeView *anomalies = child<QTreeView>(w, "anomalyView");
+        QTreeView *view = child<QTreeView>(w, "archiveView");
+        QVERIFY(anomalies->model()->rowCount() > 0);
+        // A filter that hides everything: revealing an anomaly's row clears it.
+        child<QLineEdit>(w, "filterEdit")->setText(QStringLiteral("no-such-provider"));
+        QCOMPARE(leaves(view->model()).size(), 0);
+        for (int r = 0; r < anomalies->model()->rowCount(); ++r) {
+            const QModelIndex a = anomalies->model()->index(r, 0);
+            const QString path = a.data(AnomalyListModel::PathRole).toString();
+            QVERIFY(!path.isEmpty());
+            w.revealAnomaly(a);
+            const QModelIndex current = view->currentIndex();
+            QVERIFY2(current.isValid(), qPrintable(path));
+            // The selected row is the archive itself (the unindexed freebsd zip) or its version
+            // (the index entry for the deleted windows zip): its name occurs in the anomaly's file.
+            const QString row = current.siblingAtColumn(0).data().toString();
+            QVERIFY2(QFileInfo(path).fileName().contains(row), qPrintable(row + QStringLiteral(" / ") + path));
+            for (QModelIndex p = current.parent(); p.isValid(); p = p.parent())
+                QVERIFY(view->isExpanded(p));
+            QVERIFY(child<QTextBrowser>(w, "detailsView")->toPlainText().contains(a.siblingAtColumn(AnomalyListModel::MessageColumn).data().toString()));
+        }
+        QVERIFY(child<QLineEdit>(w, "filterEdit")->text().isEmpty());
+    }
+
+    void keyboardMenusAndActions()
+    {
+        ui::MainWindow w;
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(openAndVerify(w, m_demo));
+        QTreeView *view = child<QTreeView>(w, "archiveView");
+
+        // Ctrl+F focuses the filter.
+        view->setFocus();
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(child<QLineEdit>(w, "filterEdit")->hasFocus());
+
+        // The context menu offers verify, copy hash, copy path, show in file manager.
+        auto *menu = w.findChild<QMenu *>(QStringLiteral("rowContextMenu"));
+        QVERIFY(menu);
+        QStringList names;
+        for (QAction *a : menu->actions())
+            if (!a->isSeparator())
+                names.append(a->objectName());
+        QCOMPARE(names, (QStringList{QStringLiteral("actionVerifyArchive"), QStringLiteral("actionCopyHash"),
+                                     QStringLiteral("actionCopyPath"), QStringLiteral("actionShowInFolder")}));
+        // Standard shortcuts.
+        QCOMPARE(child<QAction>(w, "actionOpen")->shortcut(), QKeySequence(QKeySequence::Open));
+        QCOMPARE(child<QAction>(w, "actionFind")->shortcut(), QKeySequence(QKeySequence::Find));
+        QCOMPARE(child<QAction>(w, "actionCopy")->shortcut(), QKeySequence(QKeySequence::Copy));
+        QCOMPARE(child<QAction>(w, "actionQuit")->shortcut(), QKeySequence(QKeySequence::Quit));
+        QVERIFY(child<QAction>(w, "actionReverify")->shortcuts().contains(QKeySequence(Qt::Key_F5)));
+
+        // Ctrl+C on an archive copies its h1: (python's dirhash of the zip).
+        const QModelIndex leaf = leafMatching(view->model(), QStringLiteral("/random 3.5.1 linux_amd64"));
+        QVERIFY(leaf.isValid());
+        select(view, leaf);
+        view->setFocus();
+        QApplication::clipboard()->clear();
+        QTest::keyClick(view, Qt::Key_C, Qt::ControlModifier);
+        const QString zip = leaf.data(MirrorTreeModel::PathRole).toString();
+        if (const QString h1 = pythonH1(zip); !h1.isEmpty())
+            QCOMPARE(QApplication::clipboard()->text(), h1);
+        else
+            QVERIFY(QApplication::clipboard()->text().startsWith(QStringLiteral("h1:")));
+        child<QAction>(w, "actionCopyPath")->trigger();
+        QCOMPARE(QApplication::clipboard()->text(), QDir::toNativeSeparators(zip));
+
+        // Show in file manager opens the folder holding the zip.
+        UrlCatcher catcher;
+        QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
+        QTest::mouseClick(child<QToolButton>(w, "showInFolderButton"), Qt::LeftButton);
+        QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+        QCOMPARE(catcher.urls.size(), 1);
+        QCOMPARE(catcher.urls.constFirst(), QUrl::fromLocalFile(QFileInfo(zip).absolutePath()));
+
+        // Re-verify this archive: hashed again (not from the cache), same verdict.
+        QVERIFY(child<QToolButton>(w, "reverifyArchiveButton")->isEnabled());
+        QTest::mouseClick(child<QToolButton>(w, "reverifyArchiveButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(child<QLabel>(w, "statusLabel")->text().startsWith(QStringLiteral("Re-verified")), 30000);
+        QCOMPARE(view->currentIndex().siblingAtColumn(MirrorTreeModel::VerdictColumn).data().toString(), QStringLiteral("verified"));
+        QVERIFY(!child<QTextBrowser>(w, "detailsView")->toPlainText().contains(QStringLiteral("hash cache")));
+    }
+
+    void platformFilter()
+    {
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndVerify(w, m_demo));
+        // Expected: what is on disk for linux_arm64 (zips named *_linux_arm64.zip, unpacked
+        // directories named linux_arm64), counted by walking the directory, not by our scanner.
+        int onDisk = 0;
+        QDirIterator it(m_demo, QDir::AllEntries | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QFileInfo f(it.next());
+            if ((f.isFile() && f.fileName().endsWith(QStringLiteral("_linux_arm64.zip"))) || (f.isDir() && f.fileName() == QStringLiteral("linux_arm64")))
+                ++onDisk;
+        }
+        QVERIFY(onDisk > 0);
+        QComboBox *platforms = child<QComboBox>(w, "platformFilter");
+        const int i = platforms->findText(QStringLiteral("linux_arm64"));
+        QVERIFY(i > 0);
+        QVERIFY(platforms->findText(QStringLiteral("windows_amd64")) > 0);
+        platforms->setCurrentIndex(i);
+        QTreeView *view = child<QTreeView>(w, "archiveView");
+        QCOMPARE(leaves(view->model()).size(), onDisk);
+        for (const QModelIndex &l : leaves(view->model()))
+            QCOMPARE(l.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toString(), QStringLiteral("linux_arm64"));
+        // Combined with the verdict filter: the planted mismatch is random 3.6.0 linux_arm64.
+        QComboBox *verdicts = child<QComboBox>(w, "verdictFilter");
+        verdicts->setCurrentIndex(verdicts->findText(QStringLiteral("mismatch")));
+        QCOMPARE(leaves(view->model()).size(), 1);
+        platforms->setCurrentIndex(0);
+        verdicts->setCurrentIndex(0);
+        QCOMPARE(leaves(view->model()).size(), 28);
+    }
+
+    void bundleOpensLikeADirectory()
+    {
+        // A bundle of the demo mirror's archives that createBundle accepts (it refuses the
+        // mismatching and the corrupt one), written by the same code as `provender bundle create`.
+        const Result<Catalog> catalog = scanFileSystemMirror(m_demo);
+        QVERIFY(catalog.ok());
+        BundleSelection selection = selectAll(catalog.value());
+        const auto refused = [](const BundleItem &item) {
+            const QString name = QFileInfo(item.archive.path).fileName();
+            return name == QStringLiteral("terraform-provider-random_3.6.0_linux_arm64.zip")
+                || name == QStringLiteral("terraform-provider-widgets_1.1.0_windows_amd64.zip");
+        };
+        selection.items.erase(std::remove_if(selection.items.begin(), selection.items.end(), refused), selection.items.end());
+        const int expected = int(selection.items.size());
+        QVERIFY(expected > 20);
+        const QString bundle = m_tmp.filePath(QStringLiteral("demo.tar.gz"));
+        BundleCreateOptions options;
+        options.cacheFile = m_tmp.filePath(QStringLiteral("bundle-cache.sqlite"));
+        const auto created = createBundle(bundle, selection, options);
+        QVERIFY2(created.ok(), created.ok() ? "" : qPrintable(created.error().message));
+
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QAbstractItemModelTester tester(w.archiveModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // Dropping the file opens it.
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(bundle)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(w.mirrorRoot(), bundle);
+        QCOMPARE(w.archiveModel()->archiveCount(), expected);
+        // Every archive was hashed at creation and the bundle's indexes were written from those
+        // hashes: all verify, none pending (no VerifyEngine ran on entry paths).
+        QCOMPARE(verdictCount(w, Verdict::Verified), expected);
+        QCOMPARE(verdictCount(w, Verdict::Pending), 0);
+        QTreeView *view = child<QTreeView>(w, "archiveView");
+        const QModelIndex leaf = leafMatching(view->model(), QStringLiteral("/random 3.5.1 linux_amd64"));
+        QVERIFY(leaf.isValid());
+        select(view, leaf);
+        QVERIFY(child<QTextBrowser>(w, "detailsView")->toPlainText().contains(bundle + QStringLiteral("!/")));
+        QVERIFY(!child<QToolButton>(w, "reverifyArchiveButton")->isEnabled());
+
+        // Something that is not a bundle fails cleanly.
+        const QString bogus = m_tmp.filePath(QStringLiteral("bogus.zip"));
+        QFile f(bogus);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a zip");
+        f.close();
+        QSignalSpy failed(&w, &ui::MainWindow::openFailed);
+        w.openMirror(bogus);
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(w.mirrorRoot(), bundle); // the open one stays
+    }
+
+    void settingsRoundTrip()
+    {
+        QSettings().setValue(QStringLiteral("recentMirrors"),
+                             QStringList{m_tmp.filePath(QStringLiteral("gone-away")), QDir(m_demo).absolutePath()});
+        {
+            ui::MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            // File ▸ Open Recent drops the entry that no longer exists.
+            auto *recent = w.findChild<QMenu *>(QStringLiteral("menuRecent"));
+            QVERIFY(recent);
+            QMetaObject::invokeMethod(recent, "aboutToShow");
+            QStringList shown;
+            for (QAction *a : recent->actions())
+                if (a->data().isValid())
+                    shown.append(a->data().toString());
+            QCOMPARE(shown, QStringList{QDir(m_demo).absolutePath()});
+            QCOMPARE(QSettings().value(QStringLiteral("recentMirrors")).toStringList(), shown);
+
+            QVERIFY(openAndVerify(w, m_demo));
+            QTreeView *view = child<QTreeView>(w, "archiveView");
+            view->sortByColumn(MirrorTreeModel::SizeColumn, Qt::DescendingOrder);
+            view->header()->resizeSection(MirrorTreeModel::NameColumn, 345);
+            w.resize(1000, 700);
+            w.close();
+        }
+        ui::MainWindow again;
+        QCOMPARE(again.size(), QSize(1000, 700));
+        QTreeView *view = child<QTreeView>(again, "archiveView");
+        QCOMPARE(view->header()->sectionSize(MirrorTreeModel::NameColumn), 345);
+        QCOMPARE(view->header()->sortIndicatorSection(), int(MirrorTreeModel::SizeColumn));
+        QCOMPARE(view->header()->sortIndicatorOrder(), Qt::DescendingOrder);
+        QCOMPARE(qobject_cast<QSortFilterProxyModel *>(view->model())->sortColumn(), int(MirrorTreeModel::SizeColumn));
     }
 };
 
