@@ -461,7 +461,7 @@ void MainWindow::restoreSettings()
         restoreGeometry(geometry);
     const QByteArray state = settings.value(QStringLiteral("mainWindow/state")).toByteArray();
     if (!state.isEmpty())
-        restoreState(state);
+        m_layoutRestored = restoreState(state);
     const QByteArray columns = settings.value(QStringLiteral("mainWindow/archiveColumns")).toByteArray();
     if (!columns.isEmpty())
         m_archiveView->header()->restoreState(columns);
@@ -665,6 +665,8 @@ void MainWindow::showCatalog(const QString &path, const Catalog &catalog)
         m_detailsDock->show();
         m_anomalyDock->show();
         m_detailsDock->raise();
+        if (!m_layoutRestored) // room for every hash of an archive, unless the user chose a size
+            resizeDocks({m_detailsDock}, {std::max(250, height() * 2 / 5)}, Qt::Vertical);
     }
     m_stack->setCurrentIndex(kMirrorPage);
     m_reverifyAction->setEnabled(true);
