@@ -2,6 +2,7 @@
 
 #include "app/cli/Cli.h"
 #include "ui/MainWindow.h"
+#include "ui/remote/RemoteUi.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -89,6 +90,7 @@ int main(int argc, char **argv)
     parser.process(app);
 
     auto window = std::make_unique<ui::MainWindow>();
+    ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials…
     window->show();
     if (!parser.positionalArguments().isEmpty())
         window->openMirror(parser.positionalArguments().constFirst());
