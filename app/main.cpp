@@ -2,7 +2,7 @@
 
 #include "app/cli/Cli.h"
 #include "ui/MainWindow.h"
-#include "ui/remote/RemoteUi.h"
+#include "ui/lock/LockUi.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -49,6 +49,13 @@ int printHelp()
 int main(int argc, char **argv)
 {
     const QStringList rawArgs = argvToList(argc, argv);
+    // GUI commands: `provender diff A B` / `provender difftool LOCAL REMOTE` open the lock diff window.
+    if (rawArgs.size() > 1 && (rawArgs.at(1) == QStringLiteral("diff") || rawArgs.at(1) == QStringLiteral("difftool"))) {
+        QApplication app(argc, argv);
+        setAppIdentity();
+        QGuiApplication::setApplicationDisplayName(QStringLiteral("Provender"));
+        return ui::runLockDiffGui(app.arguments().mid(1));
+    }
     int consumed = 0;
     if (const cli::Command *command = cli::findCommand(rawArgs, &consumed)) {
         QCoreApplication app(argc, argv);
@@ -90,7 +97,7 @@ int main(int argc, char **argv)
     parser.process(app);
 
     auto window = std::make_unique<ui::MainWindow>();
-    ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials…
+    ui::installLockUi(window.get()); // File ▸ Open Lock File…, Compare Lock Files…; Tools ▸ Coverage Matrix…
     window->show();
     if (!parser.positionalArguments().isEmpty())
         window->openMirror(parser.positionalArguments().constFirst());

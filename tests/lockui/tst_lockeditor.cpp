@@ -1,0 +1,532 @@
+// LockEditorWindow offscreen: edits with undo/redo compared byte for byte, text/table sync,
+// inline diagnostics, save/close prompts, coverage matrix. Expected values: terraform's own
+// `providers lock -fs-mirror` output (skipped without terraform), hashes computed by
+// make_lock_mirror.py (Python), and lock files written by hand.
+
+#include "model/lockfile/LockWriter.h"
+#include "model/lockitems/CoverageMatrixModel.h"
+#include "model/lockitems/LockHashListModel.h"
+#include "model/lockitems/LockProviderTableModel.h"
+#include "model/mirror/DemoMirror.h"
+#include "model/mirror/FileSystemMirror.h"
+#include "tests/lockfile/LockMirrorFixture.h"
+#include "ui/lock/CoverageMatrixWindow.h"
+#include "ui/lock/LockCodeEditor.h"
+#include "ui/lock/LockEditorWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QListWidget>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <memory>
+
+using namespace provender;
+using namespace provender::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const char *kAlpha = "example.test/ns/alpha";
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+ProviderAddress addr(const char *a)
+{
+    return ProviderAddress::parse(QString::fromLatin1(a)).value();
+}
+
+Platform platform(const char *p)
+{
+    return Platform::parse(QString::fromLatin1(p)).value();
+}
+
+const QByteArray kHeader = "# This file is maintained automatically by \"tofu init\".\n"
+                           "# Manual edits may be lost in future updates.\n";
+
+/// terraform in a sandbox: own CLI config, data dir, home and tmp; proxies pointed at a closed port.
+struct TerraformRun
+{
+    int exitCode = -1;
+    QByteArray err;
+};
+
+TerraformRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString &key : env.keys())
+        if (key.startsWith(u"TF_"_s))
+            env.remove(key);
+    for (const char *d : {"data", "home", "tmp"})
+        QDir().mkpath(sandbox + u'/' + QLatin1StringView(d));
+    writeFile(sandbox + u"/cli.tfrc"_s, {});
+    env.insert(u"TF_CLI_CONFIG_FILE"_s, sandbox + u"/cli.tfrc"_s);
+    env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
+    env.insert(u"TF_DATA_DIR"_s, sandbox + u"/data"_s);
+    env.insert(u"TF_IN_AUTOMATION"_s, u"1"_s);
+    env.insert(u"HOME"_s, sandbox + u"/home"_s);
+    env.insert(u"TMPDIR"_s, sandbox + u"/tmp"_s);
+    env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
+    env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
+    env.insert(u"NO_PROXY"_s, QString());
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.setWorkingDirectory(workDir);
+    p.start(test::terraformPath(), args);
+    TerraformRun r;
+    if (!p.waitForFinished(240000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "terraform did not finish in time";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.err = p.readAllStandardError() + p.readAllStandardOutput();
+    return r;
+}
+
+} // namespace
+
+class TestLockEditor : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    std::unique_ptr<test::LockMirrorFixture> m_fixture;
+    Catalog m_fixtureCatalog;
+
+    QString py(const char *address, const char *version, const char *plat, const char *field) const
+    {
+        return m_fixture->expected(address, version, plat, field);
+    }
+
+    static void answerAll(LockEditorWindow &w, QMessageBox::StandardButton answer, QStringList *asked = nullptr)
+    {
+        w.setPrompt([answer, asked](const QString &title, const QString &, QMessageBox::StandardButtons) {
+            if (asked)
+                *asked << title;
+            return answer;
+        });
+    }
+
+    static bool waitIdle(LockEditorWindow &w)
+    {
+        return QTest::qWaitFor([&w] { return !w.isBusy(); }, 120000);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(u"ProvenderTest"_s);
+        QCoreApplication::setApplicationName(u"tst_lockeditor"_s);
+        QSettings().clear();
+        m_fixture = std::make_unique<test::LockMirrorFixture>(QList<test::FixtureArchive>{
+            {kAlpha, "1.0.0", "linux_amd64"},
+            {kAlpha, "1.0.0", "darwin_arm64"},
+            {kAlpha, "1.1.0", "linux_amd64"},
+            {kAlpha, "2.0.0", "linux_amd64"},
+        });
+        QVERIFY2(m_fixture->error().isEmpty(), qPrintable(m_fixture->error()));
+        Result<Catalog> c = scanFileSystemMirror(m_fixture->root());
+        QVERIFY(c.ok());
+        m_fixtureCatalog = c.value();
+    }
+
+    void cleanupTestCase() { QSettings().clear(); }
+
+    /// Every synchronous edit operation: the bytes after it (written by hand in canonical form),
+    /// then undo gives back the exact bytes before it (comments included), redo the bytes after.
+    void editOperations_data()
+    {
+        QTest::addColumn<QString>("operation");
+        QTest::addColumn<QByteArray>("after");
+        const QByteArray tail = "provider \"registry.opentofu.org/hashicorp/null\" {\n"
+                                "  version = \"3.2.2\"\n"
+                                "  hashes = [\n"
+                                "    \"h1:nnnn=\",\n"
+                                "  ]\n"
+                                "}\n";
+        QTest::newRow("add provider") << u"addProvider"_s
+                                      << kHeader + "\nprovider \"registry.opentofu.org/acme/widgets\" {\n"
+                                                   "  version     = \"1.1.0\"\n"
+                                                   "  constraints = \"~> 1.0\"\n"
+                                                   "}\n\n"
+                                                   "provider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                                                   "  version     = \"1.0.0\"\n"
+                                                   "  constraints = \">= 1.0.0\"\n"
+                                                   "  hashes = [\n"
+                                                   "    \"h1:aaaa=\",\n"
+                                                   "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
+                                                   "  ]\n"
+                                                   "}\n\n" + tail;
+        QTest::newRow("remove provider") << u"removeProvider"_s << kHeader + "\n" + tail;
+        QTest::newRow("set version") << u"setVersion"_s
+                                     << kHeader + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                                                  "  version     = \"1.2.0\"\n"
+                                                  "  constraints = \">= 1.0.0\"\n"
+                                                  "}\n\n" + tail;
+        QTest::newRow("set constraints") << u"setConstraints"_s
+                                         << kHeader + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                                                      "  version     = \"1.0.0\"\n"
+                                                      "  constraints = \"~> 1.0\"\n"
+                                                      "  hashes = [\n"
+                                                      "    \"h1:aaaa=\",\n"
+                                                      "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
+                                                      "  ]\n"
+                                                      "}\n\n" + tail;
+        QTest::newRow("remove constraints") << u"clearConstraints"_s
+                                            << kHeader + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                                                         "  version = \"1.0.0\"\n"
+                                                         "  hashes = [\n"
+                                                         "    \"h1:aaaa=\",\n"
+                                                         "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
+                                                         "  ]\n"
+                                                         "}\n\n" + tail;
+        QTest::newRow("remove hash") << u"removeHash"_s
+                                     << kHeader + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                                                  "  version     = \"1.0.0\"\n"
+                                                  "  constraints = \">= 1.0.0\"\n"
+                                                  "  hashes = [\n"
+                                                  "    \"h1:aaaa=\",\n"
+                                                  "  ]\n"
+                                                  "}\n\n" + tail;
+    }
+
+    void editOperations()
+    {
+        QFETCH(QString, operation);
+        QFETCH(QByteArray, after);
+        // Not canonical on purpose: a comment, unsorted hashes, odd spacing.
+        const QByteArray before = kHeader + "# keep me\n"
+                                            "provider \"registry.opentofu.org/hashicorp/null\" {\n"
+                                            "  version = \"3.2.2\"\n"
+                                            "  hashes = [\"h1:nnnn=\"]\n"
+                                            "}\n"
+                                            "provider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                                            "  version = \"1.0.0\"\n"
+                                            "  constraints = \">= 1.0.0\"\n"
+                                            "  hashes = [\"zh:0000000000000000000000000000000000000000000000000000000000000000\", \"h1:aaaa=\"]\n"
+                                            "}\n";
+        const QString path = m_tmp.path() + u"/ops/"_s + operation + u".hcl"_s;
+        QVERIFY(writeFile(path, before));
+        LockEditorWindow w;
+        QVERIFY(w.openFile(path));
+        QVERIFY(!w.hasErrors());
+        QCOMPARE(w.currentBytes(), before);
+        const ProviderAddress aaa = addr("registry.opentofu.org/hashicorp/aaa");
+        bool ok = false;
+        if (operation == u"addProvider"_s) {
+            ProviderLock lock;
+            lock.address = addr("registry.opentofu.org/acme/widgets");
+            lock.version = Version::parse(u"1.1.0").value();
+            lock.constraints = VersionConstraints::parse(u"~> 1.0").value();
+            ok = w.addProvider(lock);
+            QVERIFY(!w.addProvider(lock)); // already locked: refused, nothing pushed
+        } else if (operation == u"removeProvider"_s) {
+            ok = w.removeProvider(aaa);
+        } else if (operation == u"setVersion"_s) {
+            QVERIFY(!w.setVersion(aaa, u"1.2"_s)); // not a canonical version
+            ok = w.setVersion(aaa, u"1.2.0"_s);
+        } else if (operation == u"setConstraints"_s) {
+            ok = w.setConstraints(aaa, u"~> 1.0"_s);
+        } else if (operation == u"clearConstraints"_s) {
+            ok = w.setConstraints(aaa, QString());
+        } else if (operation == u"removeHash"_s) {
+            ok = w.removeHashes(aaa, {HashString::parse(u"zh:0000000000000000000000000000000000000000000000000000000000000000").value()});
+        }
+        QVERIFY2(ok, qPrintable(w.lastMessage()));
+        QCOMPARE(w.undoStack()->count(), 1);
+        QCOMPARE(w.currentBytes(), after);
+        QCOMPARE(w.textEditor()->toPlainText().toUtf8(), after);
+        QVERIFY(w.isWindowModified());
+        w.undo();
+        QCOMPARE(w.currentBytes(), before);
+        QVERIFY(!w.isWindowModified());
+        QVERIFY(w.textEditor()->toPlainText().contains(u"# keep me"_s));
+        w.redo();
+        QCOMPARE(w.currentBytes(), after);
+        // Undo/Redo are also menu actions with the standard shortcuts.
+        auto *undoAction = w.findChild<QAction *>(u"actionUndo"_s);
+        QVERIFY(undoAction);
+        QCOMPARE(undoAction->shortcut(), QKeySequence(QKeySequence::Undo));
+        undoAction->trigger();
+        QCOMPARE(w.currentBytes(), before);
+        w.findChild<QAction *>(u"actionRedo"_s)->trigger();
+        QCOMPARE(w.currentBytes(), after);
+        answerAll(w, QMessageBox::Discard);
+    }
+
+    /// Add hashes for two platforms from a mirror whose hashes Python computed; upgrade within
+    /// constraints to the newest version the mirror has; both undo to the exact bytes.
+    void mirrorOperations()
+    {
+        const QByteArray before = kHeader + "\nprovider \"example.test/ns/alpha\" {\n"
+                                            "  version     = \"1.0.0\"\n"
+                                            "  constraints = \"~> 1.0\"\n"
+                                            "}\n";
+        const QString path = m_tmp.path() + u"/mirror-ops.hcl"_s;
+        QVERIFY(writeFile(path, before));
+        LockEditorWindow w;
+        answerAll(w, QMessageBox::Discard);
+        QVERIFY(w.openFile(path));
+        QVERIFY(!w.addHashesFromMirror({platform("linux_amd64")}, false)); // no mirror yet
+        w.setCatalog(m_fixtureCatalog);
+        QCOMPARE(w.mirrorPlatforms(), (QList<Platform>{platform("darwin_arm64"), platform("linux_amd64")}));
+
+        QVERIFY(w.addHashesFromMirror({platform("linux_amd64"), platform("darwin_arm64")}, true));
+        QVERIFY(waitIdle(w));
+        QStringList hashes{py(kAlpha, "1.0.0", "linux_amd64", "h1"), py(kAlpha, "1.0.0", "darwin_arm64", "h1"),
+                           py(kAlpha, "1.0.0", "linux_amd64", "zh"), py(kAlpha, "1.0.0", "darwin_arm64", "zh")};
+        std::sort(hashes.begin(), hashes.end(), [](const QString &a, const QString &b) { return a.toUtf8() < b.toUtf8(); });
+        QByteArray added = kHeader + "\nprovider \"example.test/ns/alpha\" {\n"
+                                     "  version     = \"1.0.0\"\n"
+                                     "  constraints = \"~> 1.0\"\n"
+                                     "  hashes = [\n";
+        for (const QString &h : hashes)
+            added += "    \"" + h.toUtf8() + "\",\n";
+        added += "  ]\n}\n";
+        QCOMPARE(w.currentBytes(), added);
+        QVERIFY(w.notes().isEmpty());
+        // The hash list traces each hash to its platform once provenance is built.
+        QTRY_VERIFY(w.provenanceReady());
+        QCOMPARE(w.providerModel()->index(0, LockProviderTableModel::PlatformsColumn).data().toString(), u"darwin_arm64, linux_amd64"_s);
+        QCOMPARE(w.hashModel()->rowCount(), 4);
+
+        // Upgrade: ~> 1.0 allows 1.1.0 (not 2.0.0); the new version gets its own hashes only
+        // (every platform the mirror has for it: linux_amd64).
+        QVERIFY(w.upgradeFromMirror());
+        QVERIFY(waitIdle(w));
+        const QByteArray upgraded = kHeader + "\nprovider \"example.test/ns/alpha\" {\n"
+                                              "  version     = \"1.1.0\"\n"
+                                              "  constraints = \"~> 1.0\"\n"
+                                              "  hashes = [\n"
+                                              "    \"" + py(kAlpha, "1.1.0", "linux_amd64", "h1").toUtf8() + "\",\n"
+                                              "  ]\n}\n";
+        QCOMPARE(w.currentBytes(), upgraded);
+        QCOMPARE(w.undoStack()->count(), 2);
+        w.undo();
+        QCOMPARE(w.currentBytes(), added);
+        w.undo();
+        QCOMPARE(w.currentBytes(), before);
+        w.redo();
+        w.redo();
+        QCOMPARE(w.currentBytes(), upgraded);
+        // Up to date now: nothing is pushed.
+        QVERIFY(w.upgradeFromMirror());
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.undoStack()->count(), 2);
+    }
+
+    /// Typing re-parses after a pause: the table follows the text, errors show inline and block
+    /// table edits, and undo covers typed changes too.
+    void textTableSync()
+    {
+        const QByteArray before = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n"
+                                            "  version = \"3.2.2\"\n"
+                                            "}\n";
+        const QString path = m_tmp.path() + u"/sync.hcl"_s;
+        QVERIFY(writeFile(path, before));
+        LockEditorWindow w;
+        answerAll(w, QMessageBox::Discard);
+        QVERIFY(w.openFile(path));
+        QCOMPARE(w.providerModel()->dump(), u"registry.opentofu.org/hashicorp/null | 3.2.2 |  | none | \n"_s);
+
+        QString text = QString::fromUtf8(before);
+        text.replace(u"3.2.2"_s, u"3.2.1"_s);
+        w.textEditor()->setPlainText(text);
+        QVERIFY(w.isModified());
+        QTRY_COMPARE(w.providerModel()->index(0, LockProviderTableModel::VersionColumn).data().toString(), u"3.2.1"_s);
+        QCOMPARE(w.undoStack()->count(), 1);
+
+        // A bad version: the parser's diagnostic appears in the problem list and on the line.
+        text.replace(u"3.2.1"_s, u"3.2"_s);
+        w.textEditor()->setPlainText(text);
+        QTRY_VERIFY(w.hasErrors());
+        QCOMPARE(w.textEditor()->diagnostics().size(), w.diagnostics().size());
+        const LockDiagnostic d = w.diagnostics().constFirst();
+        QCOMPARE(d.range.line, 5);
+        QVERIFY(!w.textEditor()->messagesForLine(5).isEmpty());
+        auto *problems = w.findChild<QListWidget *>(u"problemList"_s);
+        QVERIFY(problems->item(0)->text().startsWith(u"5:"_s));
+        QVERIFY(problems->item(0)->text().contains(d.summary));
+        QVERIFY(!w.setConstraints(addr("registry.opentofu.org/hashicorp/null"), u"~> 3.2"_s));
+        QVERIFY(!w.save());
+
+        // Undo the typed changes back to the file's bytes.
+        w.undo();
+        QCOMPARE(w.providerModel()->index(0, LockProviderTableModel::VersionColumn).data().toString(), u"3.2.1"_s);
+        w.undo();
+        QCOMPARE(w.currentBytes(), before);
+        QVERIFY(!w.isModified());
+
+        // A table edit goes through the model (as the view's editor would) and rewrites the text.
+        QVERIFY(w.providerModel()->setData(w.providerModel()->index(0, LockProviderTableModel::ConstraintsColumn), u">= 3.0.0"_s));
+        QTRY_VERIFY(w.currentBytes().contains("constraints = \">= 3.0.0\""));
+        QCOMPARE(w.textEditor()->toPlainText().toUtf8(), w.currentBytes());
+    }
+
+    /// Save warns before dropping comments; close prompts for unsaved changes.
+    void saveAndClose()
+    {
+        const QByteArray before = "# my comment\n" + kHeader + "provider \"registry.opentofu.org/hashicorp/null\" {\n"
+                                                               "  version = \"3.2.2\"\n"
+                                                               "}\n";
+        const QByteArray canonical = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n"
+                                               "  version = \"3.2.2\"\n"
+                                               "}\n";
+        const QString path = m_tmp.path() + u"/save.hcl"_s;
+        QVERIFY(writeFile(path, before));
+        LockEditorWindow w;
+        QStringList asked;
+        QVERIFY(w.openFile(path));
+        answerAll(w, QMessageBox::Cancel, &asked);
+        QVERIFY(!w.save());
+        QCOMPARE(asked, QStringList{u"Save in Canonical Form?"_s});
+        QCOMPARE(test::readFile(path), before);
+        answerAll(w, QMessageBox::Save, &asked);
+        QVERIFY(w.save());
+        QCOMPARE(test::readFile(path), canonical);
+        QCOMPARE(w.currentBytes(), canonical);
+        QVERIFY(!w.isModified());
+        QVERIFY(!w.isWindowModified());
+
+        // Unsaved change: close asks; Cancel keeps the window, Discard closes.
+        w.show();
+        QVERIFY(w.setConstraints(addr("registry.opentofu.org/hashicorp/null"), u"~> 3.2"_s));
+        QVERIFY(w.windowTitle().contains(u"[*]"_s));
+        QVERIFY(w.isWindowModified());
+        asked.clear();
+        answerAll(w, QMessageBox::Cancel, &asked);
+        QVERIFY(!w.close());
+        QCOMPARE(asked, QStringList{u"Unsaved Changes"_s});
+        QVERIFY(w.isVisible());
+        answerAll(w, QMessageBox::Discard, &asked);
+        QVERIFY(w.close());
+        QCOMPARE(test::readFile(path), canonical);
+    }
+
+    /// The brief's scenario on a corpus file and the demo mirror: add hashes for two platforms,
+    /// undo, redo, save; terraform providers lock -fs-mirror on the same input gives the same bytes.
+    void corpusAgainstTerraform()
+    {
+        const QString corpus = test::corpusDir(u"lockfiles"_s);
+        if (corpus.isEmpty())
+            QSKIP("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)");
+        // 017: a tofu lock file with registry.opentofu.org/hashicorp/null 3.2.2 and random 3.6.2,
+        // both in the demo mirror for darwin_arm64 and linux_amd64.
+        const QByteArray input = test::readFile(corpus + u"/017.terraform.lock.hcl"_s);
+        if (input.isEmpty())
+            QSKIP("corpus file 017.terraform.lock.hcl not found");
+        const QString mirror = m_tmp.path() + u"/demo"_s;
+        const Result<DemoMirrorReport> demo = generateDemoMirror(mirror);
+        QVERIFY2(demo.ok(), demo.ok() ? "" : qPrintable(demo.error().message));
+        const Result<Catalog> catalog = scanFileSystemMirror(mirror);
+        QVERIFY(catalog.ok());
+
+        const QString path = m_tmp.path() + u"/corpus/.terraform.lock.hcl"_s;
+        QVERIFY(writeFile(path, input));
+        LockEditorWindow w;
+        answerAll(w, QMessageBox::Save);
+        QVERIFY(w.openFile(path));
+        QVERIFY(!w.hasErrors());
+        w.setCatalog(catalog.value());
+        const QList<ProviderAddress> providers{addr("registry.opentofu.org/hashicorp/null"), addr("registry.opentofu.org/hashicorp/random")};
+        QVERIFY(w.addHashesFromMirror({platform("linux_amd64"), platform("darwin_arm64")}, false, providers));
+        QVERIFY(waitIdle(w));
+        const QByteArray after = w.currentBytes();
+        QVERIFY(after != input);
+        QVERIFY2(w.notes().isEmpty(), qPrintable(w.notes().join(u'\n')));
+        w.undo();
+        QCOMPARE(w.currentBytes(), input);
+        w.redo();
+        QCOMPARE(w.currentBytes(), after);
+        QVERIFY(w.save());
+        const QByteArray saved = test::readFile(path);
+        QCOMPARE(saved, after);
+
+        if (test::terraformPath().isEmpty())
+            QSKIP("terraform not on PATH: the comparison with terraform providers lock is skipped");
+        // terraform: a configuration requiring every locked provider with the lock's constraints,
+        // `providers lock -fs-mirror=DEMO -platform=... null random` on the original input.
+        const LockParseResult parsed = parseLockFile(input);
+        QByteArray config = "terraform {\n  required_providers {\n";
+        int i = 0;
+        for (const ProviderLock &p : parsed.document.providers) {
+            config += "    p" + QByteArray::number(i++) + " = {\n      source = \"" + p.address.toString().toUtf8() + "\"\n";
+            if (!p.constraints.isEmpty())
+                config += "      version = \"" + p.constraints.toString().toUtf8() + "\"\n";
+            config += "    }\n";
+        }
+        config += "  }\n}\n";
+        const QString sandbox = m_tmp.path() + u"/tf"_s;
+        const QString cfg = sandbox + u"/cfg"_s;
+        QVERIFY(writeFile(cfg + u"/main.tf"_s, config));
+        QVERIFY(writeFile(cfg + u"/.terraform.lock.hcl"_s, input));
+        QStringList args{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + mirror, u"-platform=linux_amd64"_s,
+                         u"-platform=darwin_arm64"_s};
+        for (const ProviderAddress &p : providers)
+            args << p.toString();
+        const TerraformRun run = runTerraform(sandbox, cfg, args);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QByteArray ours = saved;
+        // We keep the file's own header (tofu); terraform writes its own.
+        ours.replace("\"tofu init\"", "\"terraform init\"");
+        QCOMPARE(ours, test::readFile(cfg + u"/.terraform.lock.hcl"_s));
+    }
+
+    /// The coverage window over the Python-made mirror: platforms remembered, CSV exported,
+    /// a click names the archive.
+    void coverage()
+    {
+        QSettings().remove(QString(CoverageMatrixWindow::kSettingsKey));
+        const LockFile lock = parseLockFile("provider \"example.test/ns/alpha\" {\n  version = \"1.0.0\"\n  hashes = [\"" +
+                                            py(kAlpha, "1.0.0", "linux_amd64", "h1").toUtf8() + "\"]\n}\n")
+                                  .document;
+        CoverageMatrixWindow w;
+        QSignalSpy updated(&w, &CoverageMatrixWindow::matrixUpdated);
+        w.setInputs(lock, m_fixtureCatalog, u"test.hcl"_s);
+        QTRY_VERIFY(!w.isBusy());
+        QCOMPARE(w.model()->dump(), u"example.test/ns/alpha 1.0.0: ✗ mismatch | ✓ verified\n"_s); // darwin_arm64, linux_amd64
+        w.setPlatforms({platform("linux_amd64"), platform("windows_amd64")});
+        QTRY_VERIFY(!w.isBusy());
+        QCOMPARE(w.model()->dump(), u"example.test/ns/alpha 1.0.0: ✓ verified | – missing\n"_s);
+        // Remembered for the next window.
+        CoverageMatrixWindow again;
+        QCOMPARE(again.platforms(), (QList<Platform>{platform("linux_amd64"), platform("windows_amd64")}));
+
+        const QString csv = m_tmp.path() + u"/coverage.csv"_s;
+        QVERIFY(w.exportCsv(csv));
+        QCOMPARE(test::readFile(csv), QByteArray("provider,version,linux_amd64,windows_amd64\r\nexample.test/ns/alpha,1.0.0,verified,missing\r\n"));
+
+        QSignalSpy activated(&w, &CoverageMatrixWindow::archiveActivated);
+        w.show();
+        auto *view = w.findChild<QTableView *>(u"coverageView"_s);
+        QVERIFY(view);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(w.model()->index(0, 0)).center());
+        QCOMPARE(activated.size(), 1);
+        QCOMPARE(activated.at(0).at(0).toString(), QString::fromLatin1(kAlpha));
+        QCOMPARE(activated.at(0).at(2).toString(), u"linux_amd64"_s);
+        QCOMPARE(QFileInfo(activated.at(0).at(3).toString()).canonicalFilePath(),
+                 QFileInfo(py(kAlpha, "1.0.0", "linux_amd64", "path")).canonicalFilePath());
+        QSettings().remove(QString(CoverageMatrixWindow::kSettingsKey));
+    }
+};
+
+QTEST_MAIN(TestLockEditor)
+#include "tst_lockeditor.moc"

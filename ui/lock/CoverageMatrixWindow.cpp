@@ -1,0 +1,279 @@
+#include "ui/lock/CoverageMatrixWindow.h"
+
+#include "model/core/Logging.h"
+#include "model/lockfile/LockCheck.h"
+#include "model/lockitems/CoverageMatrixModel.h"
+#include "model/mirror/FileSystemMirror.h"
+#include "model/lockfile/LockWriter.h"
+#include "ui/VerdictStyle.h"
+#include "ui/lock/LockDialogs.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QSettings>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+using namespace Qt::StringLiterals;
+
+namespace provender::ui {
+
+namespace {
+
+/// A cell: verdict colour as background, white text; missing cells grey-outlined.
+class CoverageDelegate final : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        const auto verdict = Verdict(index.data(CoverageMatrixModel::VerdictRole).toInt());
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        const QRect r = option.rect.adjusted(3, 3, -3, -3);
+        QColor c = verdictColor(verdict);
+        if (!index.data(CoverageMatrixModel::InMirrorRole).toBool() && verdict == Verdict::Missing)
+            c = c.lighter(115);
+        painter->setPen(option.state & QStyle::State_Selected ? QPen(option.palette.highlight().color(), 2) : Qt::NoPen);
+        painter->setBrush(c);
+        painter->drawRoundedRect(r, 4, 4);
+        painter->setPen(Qt::white);
+        QFont f = option.font;
+        f.setBold(true);
+        painter->setFont(f);
+        painter->drawText(r, Qt::AlignCenter, index.data().toString());
+        painter->restore();
+    }
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        const QSize s = QStyledItemDelegate::sizeHint(option, index);
+        return {qMax(s.width() + 24, 120), s.height() + 12};
+    }
+};
+
+QLabel *legendChip(Verdict v, const QString &text, QWidget *parent)
+{
+    auto *l = new QLabel(parent);
+    l->setText(text);
+    l->setStyleSheet(u"background: %1; color: white; border-radius: 4px; padding: 2px 8px; font-weight: bold;"_s.arg(verdictColor(v).name()));
+    return l;
+}
+
+} // namespace
+
+CoverageMatrixWindow::CoverageMatrixWindow(QWidget *parent) : QWidget(parent)
+{
+    setWindowTitle(tr("Coverage Matrix — Provender"));
+    m_model = new CoverageMatrixModel(this);
+    m_view = new QTableView(this);
+    m_view->setObjectName(u"coverageView"_s);
+    m_view->setModel(m_model);
+    m_view->setItemDelegate(new CoverageDelegate(m_view));
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setShowGrid(false);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex &i) {
+        Q_EMIT archiveActivated(i.data(CoverageMatrixModel::AddressRole).toString(), i.data(CoverageMatrixModel::VersionRole).toString(),
+                                i.data(CoverageMatrixModel::PlatformRole).toString(), i.data(CoverageMatrixModel::ArchivePathRole).toString());
+    });
+
+    auto *legend = new QWidget(this);
+    legend->setObjectName(u"legend"_s);
+    auto *ll = new QHBoxLayout(legend);
+    ll->setContentsMargins(0, 0, 0, 0);
+    ll->addWidget(new QLabel(tr("Legend:"), legend));
+    ll->addWidget(legendChip(Verdict::Verified, tr("✓ in mirror, matches a lock hash"), legend));
+    ll->addWidget(legendChip(Verdict::Mismatch, tr("✗ in mirror, matches no lock hash"), legend));
+    ll->addWidget(legendChip(Verdict::Unverified, tr("? no h1:/zh: in the lock"), legend));
+    ll->addWidget(legendChip(Verdict::Missing, tr("– not in mirror"), legend));
+    ll->addWidget(legendChip(Verdict::Error, tr("! unreadable archive"), legend));
+    ll->addStretch();
+
+    auto *platformsButton = new QPushButton(tr("Platforms…"), this);
+    platformsButton->setObjectName(u"platformsButton"_s);
+    connect(platformsButton, &QPushButton::clicked, this, &CoverageMatrixWindow::choosePlatforms);
+    auto *exportButton = new QPushButton(tr("Export CSV…"), this);
+    exportButton->setObjectName(u"exportButton"_s);
+    connect(exportButton, &QPushButton::clicked, this, &CoverageMatrixWindow::exportCsvDialog);
+    m_status = new QLabel(this);
+    m_status->setObjectName(u"statusLabel"_s);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_status, 1);
+    top->addWidget(platformsButton);
+    top->addWidget(exportButton);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(legend);
+    resize(1000, 420);
+}
+
+CoverageMatrixWindow::~CoverageMatrixWindow()
+{
+    ++m_generation;
+}
+
+void CoverageMatrixWindow::setInputs(const LockFile &lock, const Catalog &catalog, const QString &lockName)
+{
+    m_lock = lock;
+    m_lockName = lockName;
+    m_catalog = catalog;
+    recompute();
+}
+
+void CoverageMatrixWindow::setLock(const LockFile &lock, const QString &lockName)
+{
+    m_lock = lock;
+    m_lockName = lockName;
+    recompute();
+}
+
+bool CoverageMatrixWindow::openLockFile(const QString &path)
+{
+    const Result<LockParseResult> r = readLockFile(path);
+    if (!r) {
+        m_status->setText(r.error().message);
+        return false;
+    }
+    setLock(r->document, QFileInfo(path).fileName());
+    return true;
+}
+
+void CoverageMatrixWindow::setCatalog(const Catalog &catalog)
+{
+    m_catalog = catalog;
+    recompute();
+}
+
+void CoverageMatrixWindow::openMirror(const QString &root)
+{
+    ++m_busy;
+    m_status->setText(tr("Scanning %1…").arg(root));
+    auto *watcher = new QFutureWatcher<std::optional<Catalog>>(this);
+    connect(watcher, &QFutureWatcher<std::optional<Catalog>>::finished, this, [this, watcher, root] {
+        const std::optional<Catalog> c = watcher->result();
+        watcher->deleteLater();
+        --m_busy;
+        if (!c) {
+            m_status->setText(tr("Cannot read the mirror %1").arg(root));
+            Q_EMIT matrixUpdated();
+            return;
+        }
+        setCatalog(*c);
+    });
+    watcher->setFuture(QtConcurrent::run([root]() -> std::optional<Catalog> {
+        Result<Catalog> r = scanFileSystemMirror(root);
+        if (!r)
+            return std::nullopt;
+        return r.value();
+    }));
+}
+
+QList<Platform> CoverageMatrixWindow::mirrorPlatforms() const
+{
+    QList<Platform> out;
+    if (!m_catalog)
+        return out;
+    for (const Provider &p : m_catalog->providers) {
+        const ProviderLock *lock = m_lock ? m_lock->find(p.address) : nullptr;
+        for (const ProviderVersion &v : p.versions)
+            if (!lock || lock->version == v.version)
+                for (const Archive &a : v.archives)
+                    if (a.present && !out.contains(a.platform) && (lock || !m_lock))
+                        out << a.platform;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+QList<Platform> CoverageMatrixWindow::platforms() const
+{
+    const QList<Platform> remembered = PlatformPickerDialog::rememberedPlatforms(QString(kSettingsKey));
+    return remembered.isEmpty() ? mirrorPlatforms() : remembered;
+}
+
+void CoverageMatrixWindow::setPlatforms(const QList<Platform> &platforms)
+{
+    PlatformPickerDialog::rememberPlatforms(QString(kSettingsKey), platforms);
+    recompute();
+}
+
+void CoverageMatrixWindow::choosePlatforms()
+{
+    QList<Platform> available = mirrorPlatforms();
+    for (const Platform &p : PlatformPickerDialog::rememberedPlatforms(QString(kSettingsKey)))
+        if (!available.contains(p))
+            available << p;
+    for (const char *common : {"darwin_amd64", "darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64"})
+        if (Result<Platform> p = Platform::parse(QString::fromLatin1(common)); p && !available.contains(p.value()))
+            available << p.value();
+    std::sort(available.begin(), available.end());
+    PlatformPickerDialog dialog(available, QString(kSettingsKey), false, this);
+    dialog.setChecked(platforms());
+    if (dialog.exec() == QDialog::Accepted)
+        recompute();
+}
+
+void CoverageMatrixWindow::recompute()
+{
+    if (!m_lock || !m_catalog) {
+        m_status->setText(!m_lock ? tr("No lock file.") : tr("No mirror."));
+        return;
+    }
+    const quint64 generation = ++m_generation;
+    ++m_busy;
+    m_status->setText(tr("Checking %1 against %2…").arg(m_lockName, m_catalog->root));
+    LockCheckOptions options;
+    options.platforms = platforms();
+    const LockFile lock = *m_lock;
+    const Catalog catalog = *m_catalog;
+    auto *watcher = new QFutureWatcher<LockCheckResult>(this);
+    connect(watcher, &QFutureWatcher<LockCheckResult>::finished, this, [this, watcher, generation] {
+        const LockCheckResult result = watcher->result();
+        watcher->deleteLater();
+        --m_busy;
+        if (generation != m_generation)
+            return;
+        m_model->setResult(result);
+        m_status->setText(tr("%1 × %2: %3 verified, %4 mismatch, %5 missing, %6 unverified, %7 error")
+                              .arg(m_lockName, m_catalog->root)
+                              .arg(result.count(Verdict::Verified))
+                              .arg(result.count(Verdict::Mismatch))
+                              .arg(result.count(Verdict::Missing))
+                              .arg(result.count(Verdict::Unverified))
+                              .arg(result.count(Verdict::Error)));
+        Q_EMIT matrixUpdated();
+    });
+    watcher->setFuture(QtConcurrent::run([lock, catalog, options] { return checkLockAgainstMirror(lock, catalog, options); }));
+}
+
+bool CoverageMatrixWindow::exportCsv(const QString &path)
+{
+    const Result<void> r = saveBytesAtomically(m_model->toCsv(), path);
+    if (!r) {
+        m_status->setText(r.error().message);
+        return false;
+    }
+    m_status->setText(tr("Exported %1").arg(path));
+    return true;
+}
+
+void CoverageMatrixWindow::exportCsvDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Coverage Matrix"), u"coverage.csv"_s, tr("CSV files (*.csv)"));
+    if (!path.isEmpty())
+        exportCsv(path);
+}
+
+} // namespace provender::ui

@@ -1,0 +1,73 @@
+#pragma once
+// Lock × mirror coverage: locked providers (rows) × platforms (columns), each cell coloured by
+// its verdict (in the mirror? matches a lock hash?), with a legend. The platforms shown are
+// chosen once (PlatformPickerDialog) and remembered in QSettings ("lock/coveragePlatforms").
+// Clicking a cell emits archiveActivated() with the archive's identity so the mirror browser
+// can select it. The matrix exports as CSV. The check hashes archives off the GUI thread.
+//
+// Widgets (objectName): "coverageView", "legend", "platformsButton", "exportButton", "statusLabel".
+
+#include "model/lockfile/LockFile.h"
+#include "model/mirror/Catalog.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QTableView;
+
+namespace provender {
+class CoverageMatrixModel;
+}
+
+namespace provender::ui {
+
+class CoverageMatrixWindow final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CoverageMatrixWindow(QWidget *parent = nullptr);
+    ~CoverageMatrixWindow() override;
+
+    static constexpr QLatin1StringView kSettingsKey{"lock/coveragePlatforms"};
+
+    void setInputs(const LockFile &lock, const Catalog &catalog, const QString &lockName);
+    void setLock(const LockFile &lock, const QString &lockName);
+    bool openLockFile(const QString &path);
+    void setCatalog(const Catalog &catalog);
+    void openMirror(const QString &root); ///< scans off the GUI thread
+
+    /// Columns: the remembered platforms, or every platform the mirror has for the locked versions.
+    QList<Platform> platforms() const;
+    void setPlatforms(const QList<Platform> &platforms); ///< remembers them and recomputes
+
+    CoverageMatrixModel *model() const { return m_model; }
+    bool isBusy() const { return m_busy > 0; }
+    bool exportCsv(const QString &path);
+
+public Q_SLOTS:
+    void choosePlatforms();
+    void exportCsvDialog();
+
+Q_SIGNALS:
+    /// A cell was clicked: the archive of `address` `version` for `platform` (path "" when missing).
+    void archiveActivated(const QString &address, const QString &version, const QString &platform, const QString &path);
+    void matrixUpdated();
+
+private:
+    void recompute();
+    QList<Platform> mirrorPlatforms() const;
+
+    std::optional<LockFile> m_lock;
+    std::optional<Catalog> m_catalog;
+    QString m_lockName;
+    quint64 m_generation = 0;
+    int m_busy = 0;
+
+    CoverageMatrixModel *m_model = nullptr;
+    QTableView *m_view = nullptr;
+    QLabel *m_status = nullptr;
+};
+
+} // namespace provender::ui

@@ -1,0 +1,158 @@
+#include "ui/lock/LockDialogs.h"
+
+#include <QCheckBox>
+#include <QCompleter>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSettings>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace provender::ui {
+
+PlatformPickerDialog::PlatformPickerDialog(const QList<Platform> &available, const QString &settingsKey, bool offerZh, QWidget *parent)
+    : QDialog(parent), m_key(settingsKey)
+{
+    setWindowTitle(tr("Choose Platforms"));
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(new QLabel(tr("Platforms to use:"), this));
+    m_list = new QListWidget(this);
+    m_list->setObjectName(u"platformList"_s);
+    const QList<Platform> remembered = rememberedPlatforms(settingsKey);
+    for (const Platform &p : available) {
+        auto *item = new QListWidgetItem(p.toString(), m_list);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(remembered.contains(p) ? Qt::Checked : Qt::Unchecked);
+    }
+    layout->addWidget(m_list);
+    if (offerZh) {
+        m_zh = new QCheckBox(tr("Also record zh: hashes (SHA-256 of each zip)"), this);
+        m_zh->setObjectName(u"zhCheck"_s);
+        layout->addWidget(m_zh);
+    }
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+}
+
+QList<Platform> PlatformPickerDialog::checkedPlatforms() const
+{
+    QList<Platform> out;
+    for (int i = 0; i < m_list->count(); ++i)
+        if (m_list->item(i)->checkState() == Qt::Checked)
+            if (Result<Platform> p = Platform::parse(m_list->item(i)->text()))
+                out << p.value();
+    return out;
+}
+
+void PlatformPickerDialog::setChecked(const QList<Platform> &platforms)
+{
+    for (int i = 0; i < m_list->count(); ++i) {
+        const Result<Platform> p = Platform::parse(m_list->item(i)->text());
+        m_list->item(i)->setCheckState(p && platforms.contains(p.value()) ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+bool PlatformPickerDialog::includeZh() const
+{
+    return m_zh && m_zh->isChecked();
+}
+
+QList<Platform> PlatformPickerDialog::rememberedPlatforms(const QString &key)
+{
+    QList<Platform> out;
+    const QStringList names = QSettings().value(key).toStringList();
+    for (const QString &n : names)
+        if (Result<Platform> p = Platform::parse(n))
+            out << p.value();
+    return out;
+}
+
+void PlatformPickerDialog::rememberPlatforms(const QString &key, const QList<Platform> &platforms)
+{
+    QStringList names;
+    for (const Platform &p : platforms)
+        names << p.toString();
+    QSettings().setValue(key, names);
+}
+
+void PlatformPickerDialog::accept()
+{
+    rememberPlatforms(m_key, checkedPlatforms());
+    QDialog::accept();
+}
+
+AddProviderDialog::AddProviderDialog(LockFlavour flavour, const QStringList &suggestions, QWidget *parent)
+    : QDialog(parent), m_flavour(flavour)
+{
+    setWindowTitle(tr("Add Provider"));
+    auto *form = new QFormLayout(this);
+    m_address = new QLineEdit(this);
+    m_address->setObjectName(u"addressEdit"_s);
+    m_address->setPlaceholderText(u"hashicorp/random"_s);
+    if (!suggestions.isEmpty())
+        m_address->setCompleter(new QCompleter(suggestions, m_address));
+    m_version = new QLineEdit(this);
+    m_version->setObjectName(u"versionEdit"_s);
+    m_version->setPlaceholderText(u"3.6.2"_s);
+    m_constraints = new QLineEdit(this);
+    m_constraints->setObjectName(u"constraintsEdit"_s);
+    m_constraints->setPlaceholderText(tr("optional, e.g. ~> 3.6"));
+    m_error = new QLabel(this);
+    m_error->setStyleSheet(u"color: #d73a49"_s);
+    m_error->setWordWrap(true);
+    form->addRow(tr("Provider:"), m_address);
+    form->addRow(tr("Version:"), m_version);
+    form->addRow(tr("Constraints:"), m_constraints);
+    form->addRow(m_error);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    form->addRow(buttons);
+}
+
+void AddProviderDialog::setValues(const QString &address, const QString &version, const QString &constraints)
+{
+    m_address->setText(address);
+    m_version->setText(version);
+    m_constraints->setText(constraints);
+}
+
+QString AddProviderDialog::validate()
+{
+    const QLatin1StringView host = m_flavour == LockFlavour::Tofu ? kOpenTofuRegistryHost : kTerraformRegistryHost;
+    const Result<ProviderAddress> address = ProviderAddress::parse(m_address->text().trimmed(), host);
+    QString error;
+    const Result<Version> version = Version::parse(m_version->text().trimmed());
+    Result<VersionConstraints> constraints = VersionConstraints::parse(m_constraints->text().trimmed());
+    if (!address)
+        error = tr("Provider: %1").arg(address.error().message);
+    else if (!version)
+        error = tr("Version: %1").arg(version.error().message);
+    else if (!m_constraints->text().trimmed().isEmpty() && !constraints)
+        error = tr("Constraints: %1").arg(constraints.error().message);
+    else if (!m_constraints->text().trimmed().isEmpty() && !constraints->allows(version.value()))
+        error = tr("Version %1 does not meet the constraints %2").arg(version->toString(), constraints->toString());
+    m_error->setText(error);
+    if (error.isEmpty()) {
+        m_lock = ProviderLock();
+        m_lock.address = address.value();
+        m_lock.version = version.value();
+        if (!m_constraints->text().trimmed().isEmpty())
+            m_lock.constraints = constraints.value();
+    }
+    return error;
+}
+
+void AddProviderDialog::accept()
+{
+    if (validate().isEmpty())
+        QDialog::accept();
+}
+
+} // namespace provender::ui

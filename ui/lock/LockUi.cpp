@@ -1,0 +1,173 @@
+#include "ui/lock/LockUi.h"
+
+#include "model/items/MirrorTreeModel.h"
+#include "ui/MainWindow.h"
+#include "ui/lock/CoverageMatrixWindow.h"
+#include "ui/lock/LockDiffWindow.h"
+#include "ui/lock/LockEditorWindow.h"
+
+#include <QAbstractProxyModel>
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QTextStream>
+#include <QTreeView>
+
+using namespace Qt::StringLiterals;
+
+namespace provender::ui {
+
+namespace {
+
+const QString kLockFilter = QStringLiteral("Lock files (*.lock.hcl *.hcl);;All files (*)");
+
+/// Select the archive at `path` in the main window's mirror tree (through its filter proxy).
+void selectArchive(MainWindow *window, const QString &path)
+{
+    if (path.isEmpty())
+        return;
+    auto *view = window->findChild<QTreeView *>(u"archiveView"_s);
+    MirrorTreeModel *source = window->archiveModel();
+    if (!view || !source)
+        return;
+    const QModelIndexList hits = source->match(source->index(0, 0), MirrorTreeModel::PathRole, path, 1,
+                                               Qt::MatchExactly | Qt::MatchRecursive);
+    if (hits.isEmpty())
+        return;
+    QModelIndex target = hits.constFirst();
+    if (auto *proxy = qobject_cast<QAbstractProxyModel *>(view->model()))
+        target = proxy->mapFromSource(target);
+    if (!target.isValid())
+        return;
+    view->setCurrentIndex(target);
+    view->scrollTo(target);
+    window->raise();
+    window->activateWindow();
+}
+
+} // namespace
+
+void installLockUi(MainWindow *window)
+{
+    QMenu *file = window->menu(MainWindow::Menu::File);
+    QMenu *tools = window->menu(MainWindow::Menu::Tools);
+
+    QAction *open = new QAction(QObject::tr("Open &Lock File…"), window);
+    open->setObjectName(u"actionOpenLockFile"_s);
+    QObject::connect(open, &QAction::triggered, window, [window] {
+        const QString path = QFileDialog::getOpenFileName(window, QObject::tr("Open Lock File"), QString(), kLockFilter);
+        if (path.isEmpty())
+            return;
+        auto *editor = new LockEditorWindow;
+        editor->setAttribute(Qt::WA_DeleteOnClose);
+        if (!window->mirrorRoot().isEmpty())
+            editor->openMirror(window->mirrorRoot());
+        editor->openFile(path);
+        editor->show();
+    });
+
+    QAction *compare = new QAction(QObject::tr("Compare Lock &Files…"), window);
+    compare->setObjectName(u"actionCompareLockFiles"_s);
+    QObject::connect(compare, &QAction::triggered, window, [window] {
+        auto *diff = new LockDiffWindow;
+        diff->setAttribute(Qt::WA_DeleteOnClose);
+        diff->show();
+        diff->openFilesDialog();
+        Q_UNUSED(window);
+    });
+
+    QAction *coverage = new QAction(QObject::tr("&Coverage Matrix…"), window);
+    coverage->setObjectName(u"actionCoverageMatrix"_s);
+    QObject::connect(coverage, &QAction::triggered, window, [window] {
+        if (window->mirrorRoot().isEmpty()) {
+            QMessageBox::information(window, QObject::tr("Coverage Matrix"), QObject::tr("Open a mirror first (File ▸ Open…)."));
+            return;
+        }
+        const QString path = QFileDialog::getOpenFileName(window, QObject::tr("Lock File to Check"), QString(), kLockFilter);
+        if (path.isEmpty())
+            return;
+        auto *matrix = new CoverageMatrixWindow;
+        matrix->setAttribute(Qt::WA_DeleteOnClose);
+        QObject::connect(matrix, &CoverageMatrixWindow::archiveActivated, window,
+                         [window](const QString &, const QString &, const QString &, const QString &archivePath) {
+                             selectArchive(window, archivePath);
+                         });
+        matrix->openLockFile(path);
+        matrix->openMirror(window->mirrorRoot());
+        matrix->show();
+    });
+
+    // After the window's own Open… entries; before its Quit when there is one.
+    QAction *before = nullptr;
+    const QList<QAction *> actions = file->actions();
+    for (QAction *a : actions)
+        if (a->menuRole() == QAction::QuitRole || a->shortcut() == QKeySequence(QKeySequence::Quit))
+            before = a;
+    if (before) {
+        file->insertAction(before, open);
+        file->insertAction(before, compare);
+        file->insertSeparator(before);
+    } else {
+        file->addSeparator();
+        file->addAction(open);
+        file->addAction(compare);
+    }
+    tools->addAction(coverage);
+}
+
+int runLockDiffGui(const QStringList &args)
+{
+    const bool difftool = !args.isEmpty() && args.constFirst() == u"difftool"_s;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(difftool ? QObject::tr("Show two lock files side by side (for git difftool).")
+                                              : QObject::tr("Compare two lock files by meaning and as text, in a window."));
+    parser.addHelpOption();
+    QCommandLineOption mirror(u"mirror"_s, QObject::tr("Trace hashes to the archives of this mirror directory."), u"DIR"_s);
+    parser.addOption(mirror);
+    parser.addPositionalArgument(difftool ? u"LOCAL"_s : u"A"_s, QObject::tr("The old lock file."));
+    parser.addPositionalArgument(difftool ? u"REMOTE"_s : u"B"_s, QObject::tr("The new lock file."));
+    QStringList argv = args;
+    if (!argv.isEmpty())
+        argv[0] = u"provender "_s + argv.constFirst();
+    QTextStream err(stderr);
+    if (!parser.parse(argv)) {
+        err << parser.errorText() << '\n';
+        return 2;
+    }
+    if (parser.isSet(u"help"_s)) {
+        QTextStream(stdout) << parser.helpText();
+        return 0;
+    }
+    const QStringList files = parser.positionalArguments();
+    if (files.size() != 2) {
+        err << argv.value(0) << ": expected two lock files (" << (difftool ? "LOCAL REMOTE" : "A B") << ")\n";
+        return 2;
+    }
+    for (const QString &f : files)
+        if (!QFileInfo(f).isFile()) {
+            err << argv.value(0) << ": " << f << ": no such file\n";
+            return 2;
+        }
+    auto *window = new LockDiffWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    if (!window->openFiles(files.at(0), files.at(1))) {
+        err << argv.value(0) << ": " << window->errorText() << '\n';
+        delete window;
+        return 2;
+    }
+    if (difftool) {
+        // git difftool exports MERGED: the path of the file in the work tree.
+        const QString merged = qEnvironmentVariable("MERGED");
+        if (!merged.isEmpty())
+            window->setWindowTitle(QObject::tr("%1 — git difftool — Provender").arg(merged));
+    }
+    if (parser.isSet(mirror))
+        window->openMirror(parser.value(mirror));
+    window->show();
+    return QApplication::exec();
+}
+
+} // namespace provender::ui

@@ -1,0 +1,20 @@
+#pragma once
+// Entry points of the lock-file GUI.
+
+#include <QStringList>
+
+namespace provender::ui {
+
+class MainWindow;
+
+/// Adds File ▸ Open Lock File…, File ▸ Compare Lock Files… and Tools ▸ Coverage Matrix… to the
+/// main window. Editors open the main window's mirror; a click in a coverage matrix selects the
+/// archive in the main window's mirror tree.
+void installLockUi(MainWindow *window);
+
+/// `provender diff A B [--mirror DIR]` and `provender difftool LOCAL REMOTE` (git difftool):
+/// open the diff window and run the event loop. A QApplication must exist. `args` starts with the
+/// command word ("diff" or "difftool"). Exit code 2 on bad usage or unreadable files.
+int runLockDiffGui(const QStringList &args);
+
+} // namespace provender::ui
