@@ -3,6 +3,7 @@
 #include "app/cli/Cli.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/LockUi.h"
+#include "ui/remote/RemoteUi.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -98,6 +99,7 @@ int main(int argc, char **argv)
 
     auto window = std::make_unique<ui::MainWindow>();
     ui::installLockUi(window.get()); // File ▸ Open Lock File…, Compare Lock Files…; Tools ▸ Coverage Matrix…
+    ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials…
     window->show();
     if (!parser.positionalArguments().isEmpty())
         window->openMirror(parser.positionalArguments().constFirst());
