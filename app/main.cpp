@@ -4,6 +4,7 @@
 #include "ui/MainWindow.h"
 #include "ui/lock/LockUi.h"
 #include "ui/remote/RemoteUi.h"
+#include "ui/shell/Shell.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -98,6 +99,7 @@ int main(int argc, char **argv)
     parser.process(app);
 
     auto window = std::make_unique<ui::MainWindow>();
+    ui::installShell(window.get()); // window icon, welcome screen, recent mirrors, Help ▸ About
     ui::installLockUi(window.get()); // File ▸ Open Lock File…, Compare Lock Files…; Tools ▸ Coverage Matrix…
     ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials…
     window->show();

@@ -1,0 +1,141 @@
+#include "ui/shell/Shell.h"
+
+#include "model/core/Logging.h"
+#include "model/mirror/DemoMirror.h"
+#include "ui/MainWindow.h"
+#include "ui/shell/AboutDialog.h"
+#include "ui/shell/RecentItems.h"
+#include "ui/shell/WelcomeWidget.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFutureWatcher>
+#include <QMenu>
+#include <QPointer>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QtConcurrent>
+
+// The resource lives in the static library provender_ui; without a reference the linker may drop
+// its initialiser. Q_INIT_RESOURCE must be used outside any namespace.
+static void initProvenderResources()
+{
+    Q_INIT_RESOURCE(provender);
+}
+
+namespace provender::ui {
+
+QIcon appIcon()
+{
+    initProvenderResources();
+    QIcon icon;
+    for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/provender-%1.png").arg(size), QSize(size, size));
+    return icon;
+}
+
+QString demoMirrorDirectory()
+{
+    QString base = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    if (base.isEmpty())
+        base = QDir::tempPath() + QStringLiteral("/provender");
+    return base + QStringLiteral("/demo-mirror");
+}
+
+void openDemoMirror(MainWindow *window, WelcomeWidget *welcome, const QString &dir)
+{
+    QPointer<WelcomeWidget> status(welcome);
+    if (status) {
+        status->setDemoBusy(true);
+        status->setStatus(QApplication::translate("provender::ui::Shell", "Generating the demo mirror in %1…")
+                              .arg(QDir::toNativeSeparators(dir)));
+    }
+    qCDebug(lcUi) << "generating the demo mirror in" << dir;
+    auto *watcher = new QFutureWatcher<Result<DemoMirrorReport>>(window);
+    QObject::connect(watcher, &QFutureWatcher<Result<DemoMirrorReport>>::finished, window, [watcher, window, status, dir] {
+        watcher->deleteLater();
+        const Result<DemoMirrorReport> result = watcher->result();
+        if (status)
+            status->setDemoBusy(false);
+        if (!result.ok()) {
+            qCWarning(lcUi) << "demo mirror:" << result.error().message;
+            if (status)
+                status->setStatus(QApplication::translate("provender::ui::Shell", "Cannot create the demo mirror in %1: %2")
+                                      .arg(QDir::toNativeSeparators(dir), result.error().message),
+                                  true);
+            return;
+        }
+        if (status)
+            status->setStatus({});
+        window->openMirror(result.value().root);
+    });
+    watcher->setFuture(QtConcurrent::run([dir] {
+        QDir().mkpath(QFileInfo(dir).absolutePath());
+        return generateDemoMirror(dir);
+    }));
+}
+
+void wireWelcomeToActions(MainWindow *window, WelcomeWidget *welcome)
+{
+    struct Link
+    {
+        void (WelcomeWidget::*signal)();
+        QLatin1StringView action;
+    };
+    static const Link links[] = {
+        {&WelcomeWidget::openUrlRequested, QLatin1StringView("actionOpenUrl")},
+        {&WelcomeWidget::openBundleRequested, QLatin1StringView("actionOpenBundle")},
+        {&WelcomeWidget::openLockFileRequested, QLatin1StringView("actionOpenLockFile")},
+        {&WelcomeWidget::compareLockFilesRequested, QLatin1StringView("actionCompareLockFiles")},
+    };
+    for (const Link &link : links) {
+        if (welcome->isHandled(link.signal))
+            continue; // the feature connected itself
+        if (QAction *action = window->findChild<QAction *>(link.action)) {
+            QObject::connect(welcome, link.signal, action, &QAction::trigger);
+            qCDebug(lcUi) << "welcome: button wired to" << link.action;
+        }
+    }
+}
+
+WelcomeWidget *installShell(MainWindow *window)
+{
+    const QIcon icon = appIcon();
+    QApplication::setWindowIcon(icon);
+    window->setWindowIcon(icon);
+
+    auto *welcome = new WelcomeWidget;
+    window->setWelcomeWidget(welcome);
+
+    QObject::connect(welcome, &WelcomeWidget::openMirrorFolderRequested, window, &MainWindow::openMirrorDialog);
+    QObject::connect(welcome, &WelcomeWidget::recentMirrorActivated, window, &MainWindow::openMirror);
+    QObject::connect(welcome, &WelcomeWidget::openDemoMirrorRequested, window,
+                     [window, welcome] { openDemoMirror(window, welcome); });
+    QObject::connect(window, &MainWindow::mirrorOpened, welcome, [welcome](const QString &root) {
+        addRecentMirror(root);
+        welcome->reloadRecent();
+    });
+
+    // Features installed before or after this call add their actions to the window's menus; the
+    // welcome buttons trigger them (now, and once more when the event loop starts).
+    wireWelcomeToActions(window, welcome);
+    QTimer::singleShot(0, welcome, [window, welcome] { wireWelcomeToActions(window, welcome); });
+
+    if (QMenu *help = window->menu(MainWindow::Menu::Help)) {
+        QAction *demo = help->addAction(QApplication::translate("provender::ui::Shell", "Open the &Demo Mirror"));
+        demo->setObjectName(QStringLiteral("actionOpenDemoMirror"));
+        QObject::connect(demo, &QAction::triggered, window, [window, welcome] { openDemoMirror(window, welcome); });
+        help->addSeparator();
+        QAction *about = help->addAction(icon, QApplication::translate("provender::ui::Shell", "&About Provender"));
+        about->setObjectName(QStringLiteral("actionAbout"));
+        about->setMenuRole(QAction::AboutRole);
+        QObject::connect(about, &QAction::triggered, window, [window] {
+            AboutDialog dialog(window);
+            dialog.exec();
+        });
+    }
+    return welcome;
+}
+
+} // namespace provender::ui

@@ -1,0 +1,218 @@
+#include "ui/shell/WelcomeWidget.h"
+
+#include "model/core/Logging.h"
+#include "ui/shell/RecentItems.h"
+#include "ui/shell/Shell.h"
+
+#include <QCommandLinkButton>
+#include <QDir>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QIcon>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace provender::ui {
+
+namespace {
+constexpr int kMaxContentWidth = 980;
+} // namespace
+
+WelcomeWidget::WelcomeWidget(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("welcomeWidget"));
+
+    auto *outer = new QHBoxLayout(this);
+    outer->addStretch(1);
+    auto *content = new QWidget;
+    content->setMaximumWidth(kMaxContentWidth);
+    outer->addWidget(content, 100);
+    outer->addStretch(1);
+
+    auto *column = new QVBoxLayout(content);
+    column->addStretch(1);
+
+    // Header: icon, name, one line of what the app is for.
+    auto *header = new QHBoxLayout;
+    auto *icon = new QLabel;
+    icon->setPixmap(appIcon().pixmap(64, 64));
+    header->addWidget(icon, 0, Qt::AlignTop);
+    auto *titles = new QVBoxLayout;
+    auto *title = new QLabel(tr("Welcome to Provender"));
+    QFont titleFont = title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.8);
+    titleFont.setBold(true);
+    title->setFont(titleFont);
+    titles->addWidget(title);
+    auto *tagline = new QLabel(tr("Curate OpenTofu/Terraform provider mirrors and dependency lock files: verify every "
+                                  "archive's h1:/zh: hashes, fix lock files for more platforms, review lock diffs, "
+                                  "publish static mirrors and carry offline bundles."));
+    tagline->setWordWrap(true);
+    tagline->setStyleSheet(QStringLiteral("QLabel { color: #444; }"));
+    titles->addWidget(tagline);
+    header->addLayout(titles, 1);
+    column->addLayout(header);
+    column->addSpacing(16);
+
+    auto *panes = new QHBoxLayout;
+    panes->setSpacing(18);
+
+    auto *start = new QGroupBox(tr("Start"));
+    auto *startLayout = new QVBoxLayout(start);
+    startLayout->setSpacing(2);
+    m_entries.reserve(6);
+    startLayout->addWidget(addAction(QStringLiteral("openMirrorFolderButton"), tr("Open mirror folder…"),
+                                     tr("A filesystem mirror (packed or unpacked): scan it and verify every archive."),
+                                     &WelcomeWidget::openMirrorFolderRequested));
+    startLayout->addWidget(addAction(QStringLiteral("openUrlButton"), tr("Open URL…"),
+                                     tr("A network mirror over HTTPS (provider network mirror protocol)."),
+                                     &WelcomeWidget::openUrlRequested));
+    startLayout->addWidget(addAction(QStringLiteral("openBundleButton"), tr("Open bundle…"),
+                                     tr("An offline bundle (.tar.gz, .tar.zst, .zip): verify it, import it."),
+                                     &WelcomeWidget::openBundleRequested));
+    startLayout->addWidget(addAction(QStringLiteral("openLockFileButton"), tr("Open lock file…"),
+                                     tr("A .terraform.lock.hcl: check it against a mirror, add platforms, upgrade."),
+                                     &WelcomeWidget::openLockFileRequested));
+    startLayout->addWidget(addAction(QStringLiteral("compareLockFilesButton"), tr("Compare lock files…"),
+                                     tr("What changed between two lock files, by meaning and as text."),
+                                     &WelcomeWidget::compareLockFilesRequested));
+    startLayout->addWidget(addAction(QStringLiteral("openDemoMirrorButton"), tr("Open the demo mirror"),
+                                     tr("A small generated mirror with every verdict planted — a safe place to look around."),
+                                     &WelcomeWidget::openDemoMirrorRequested));
+    startLayout->addStretch(1);
+    panes->addWidget(start, 3);
+
+    auto *recentBox = new QGroupBox(tr("Recent mirrors"));
+    auto *recentLayout = new QVBoxLayout(recentBox);
+    m_recent = new QListWidget;
+    m_recent->setObjectName(QStringLiteral("recentList"));
+    m_recent->setTextElideMode(Qt::ElideMiddle);
+    m_recent->setUniformItemSizes(true);
+    m_recent->setSpacing(2);
+    connect(m_recent, &QListWidget::itemActivated, this, &WelcomeWidget::activateRecent);
+    recentLayout->addWidget(m_recent, 1);
+    m_recentEmpty = new QLabel(tr("Mirrors you open appear here.\nDouble-click one to open it again."));
+    m_recentEmpty->setObjectName(QStringLiteral("recentEmptyLabel"));
+    m_recentEmpty->setAlignment(Qt::AlignCenter);
+    m_recentEmpty->setWordWrap(true);
+    m_recentEmpty->setStyleSheet(QStringLiteral("QLabel { color: #666; padding: 12px; }"));
+    recentLayout->addWidget(m_recentEmpty, 1);
+    auto *recentButtons = new QHBoxLayout;
+    recentButtons->addStretch(1);
+    m_clearRecent = new QPushButton(tr("Clear list"));
+    m_clearRecent->setObjectName(QStringLiteral("clearRecentButton"));
+    connect(m_clearRecent, &QPushButton::clicked, this, [this] {
+        clearRecentMirrors();
+        reloadRecent();
+    });
+    recentButtons->addWidget(m_clearRecent);
+    recentLayout->addLayout(recentButtons);
+    panes->addWidget(recentBox, 2);
+
+    column->addLayout(panes, 0);
+
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("welcomeStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->hide();
+    column->addWidget(m_status);
+
+    auto *hint = new QLabel(tr("You can also drop a mirror folder onto this window, or start <tt>provender DIR</tt>. "
+                               "Every feature is on the command line too: <tt>provender --help</tt>."));
+    hint->setTextFormat(Qt::RichText);
+    hint->setWordWrap(true);
+    hint->setStyleSheet(QStringLiteral("QLabel { color: #555; }"));
+    column->addWidget(hint);
+    column->addStretch(2);
+
+    reloadRecent();
+    updateAvailability();
+}
+
+QCommandLinkButton *WelcomeWidget::addAction(const QString &objectName, const QString &title,
+                                             const QString &description, void (WelcomeWidget::*signal)())
+{
+    auto *button = new QCommandLinkButton(title, description);
+    button->setObjectName(objectName);
+    connect(button, &QCommandLinkButton::clicked, this, [this, signal] { Q_EMIT(this->*signal)(); });
+    m_entries.append({QMetaMethod::fromSignal(signal), button});
+    return button;
+}
+
+void WelcomeWidget::updateAvailability()
+{
+    for (const Entry &e : std::as_const(m_entries)) {
+        bool available = isSignalConnected(e.signal);
+        if (e.signal == QMetaMethod::fromSignal(&WelcomeWidget::openDemoMirrorRequested))
+            available = available && !m_demoBusy;
+        e.button->setEnabled(available);
+        e.button->setToolTip(isSignalConnected(e.signal) ? QString() : tr("Not available in this build yet."));
+    }
+}
+
+void WelcomeWidget::connectNotify(const QMetaMethod &signal)
+{
+    QWidget::connectNotify(signal);
+    updateAvailability();
+}
+
+void WelcomeWidget::disconnectNotify(const QMetaMethod &signal)
+{
+    QWidget::disconnectNotify(signal);
+    // Called while QObject holds its connection lock, under which isSignalConnected() would
+    // deadlock: look again once the disconnect is done.
+    QMetaObject::invokeMethod(this, &WelcomeWidget::updateAvailability, Qt::QueuedConnection);
+}
+
+void WelcomeWidget::reloadRecent()
+{
+    m_recent->clear();
+    const QStringList paths = recentMirrors();
+    for (const QString &path : paths) {
+        const QFileInfo info(path);
+        // Folders under the home directory are shown as ~/…, the full path is the tooltip.
+        const QString home = QDir::homePath() + QLatin1Char('/');
+        const QString shown = path.startsWith(home) ? QStringLiteral("~/") + path.mid(home.size()) : path;
+        auto *item = new QListWidgetItem(QIcon::fromTheme(QStringLiteral("folder")), QDir::toNativeSeparators(shown));
+        item->setData(Qt::UserRole, path);
+        if (info.isDir()) {
+            item->setToolTip(QDir::toNativeSeparators(path));
+        } else {
+            item->setText(tr("%1 (not found)").arg(QDir::toNativeSeparators(shown)));
+            item->setToolTip(tr("This folder no longer exists."));
+            item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+        }
+        m_recent->addItem(item);
+    }
+    const bool empty = paths.isEmpty();
+    m_recent->setVisible(!empty);
+    m_recentEmpty->setVisible(empty);
+    m_clearRecent->setEnabled(!empty);
+    qCDebug(lcUi) << "welcome: recent mirrors" << paths.size();
+}
+
+void WelcomeWidget::activateRecent(QListWidgetItem *item)
+{
+    if (item && (item->flags() & Qt::ItemIsEnabled))
+        Q_EMIT recentMirrorActivated(item->data(Qt::UserRole).toString());
+}
+
+void WelcomeWidget::setStatus(const QString &text, bool isError)
+{
+    m_status->setText(text);
+    m_status->setStyleSheet(isError ? QStringLiteral("QLabel { color: #c62828; }") : QStringLiteral("QLabel { color: #333; }"));
+    m_status->setVisible(!text.isEmpty());
+}
+
+void WelcomeWidget::setDemoBusy(bool busy)
+{
+    m_demoBusy = busy;
+    updateAvailability();
+}
+
+} // namespace provender::ui
