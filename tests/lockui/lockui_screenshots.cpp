@@ -119,7 +119,6 @@ int main(int argc, char **argv)
     waitFor([&] { return diff.provenanceReady(); });
     diff.show();
     auto *tree = diff.findChild<QTreeView *>(u"semanticView"_s);
-    tree->resizeColumnToContents(0);
     const QModelIndex null = diff.model()->index(1, 0);
     tree->setCurrentIndex(diff.model()->index(0, 0, null));
     ok = save(&diff, out + u"/lock-diff.png"_s) && ok;

@@ -62,6 +62,8 @@ LockDiffWindow::LockDiffWindow(QWidget *parent) : QMainWindow(parent)
     m_tree->setModel(m_model);
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setStretchLastSection(true);
+    m_tree->header()->resizeSection(0, 300);
+    m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setAlternatingRowColors(true);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &current) { showRow(rowForItem(current)); });
@@ -113,7 +115,7 @@ LockDiffWindow::LockDiffWindow(QWidget *parent) : QMainWindow(parent)
     main->addWidget(texts);
     main->setStretchFactor(0, 2);
     main->setStretchFactor(1, 5);
-    main->setSizes({420, 1000});
+    main->setSizes({560, 940});
     setCentralWidget(main);
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -310,7 +312,6 @@ void LockDiffWindow::recompute()
     m_diff = diffLockFiles(m_leftParsed.document, m_rightParsed.document, m_provenance ? &*m_provenance : nullptr);
     m_model->setDiff(m_diff);
     m_tree->expandAll();
-    m_tree->resizeColumnToContents(0);
 
     m_rows = alignSideBySide(m_leftBytes, m_rightBytes);
     QList<QColor> leftBg, rightBg;
