@@ -56,6 +56,16 @@ class TestRemoteUi : public QObject
         return c;
     }
 
+    static void saveShot(QWidget *w, const char *name)
+    {
+        const QString dir = qEnvironmentVariable("PROVENDER_SCREENSHOTS");
+        if (dir.isEmpty())
+            return;
+        w->show();
+        QApplication::processEvents();
+        QVERIFY(w->grab().save(dir + QLatin1Char('/') + QLatin1StringView(name) + QStringLiteral(".png")));
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -158,6 +168,7 @@ private Q_SLOTS:
         for (const ProviderAddress &a : d.request().providers)
             names << a.toString();
         QCOMPARE(names, (QStringList{QStringLiteral("registry.opentofu.org/hashicorp/aws"), QStringLiteral("example.com/acme/thing")}));
+        saveShot(&d, "remote-open-url");
     }
 
     void credentialsDialog()
@@ -195,6 +206,7 @@ private Q_SLOTS:
         QCOMPARE(fromFile.findChild<QLabel *>(QStringLiteral("tokenLabel"))->text(), QStringLiteral("por… (13 characters)"));
         fromFile.findChild<QLineEdit *>(QStringLiteral("hostEdit"))->setText(QStringLiteral("other.example"));
         QCOMPARE(fromFile.findChild<QLabel *>(QStringLiteral("tokenLabel"))->text(), QStringLiteral("none"));
+        saveShot(&d, "remote-credentials");
         for (QLabel *l : fromFile.findChildren<QLabel *>())
             QVERIFY(!l->text().contains(QStringLiteral("fromfile0123456789")) && !l->text().contains(QStringLiteral("porttoken")));
     }

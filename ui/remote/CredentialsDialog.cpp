@@ -62,6 +62,7 @@ CredentialsDialog::CredentialsDialog(const QString &hostOrUrl, const QProcessEnv
     m_searched->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(tr("Looked in:"), m_searched);
     layout->addLayout(form);
+    layout->addStretch(1);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);

@@ -8,6 +8,7 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFont>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -81,7 +82,7 @@ OpenUrlDialog::OpenUrlDialog(QWidget *parent)
     m_addresses->setObjectName(QStringLiteral("addressesEdit"));
     m_addresses->setPlaceholderText(QStringLiteral("hashicorp/aws\nexample.com/acme/thing"));
     m_addresses->setTabChangesFocus(true);
-    m_addresses->setFixedHeight(m_addresses->fontMetrics().lineSpacing() * 4 + 12);
+    m_addresses->setFixedHeight(m_addresses->fontMetrics().lineSpacing() * 5 + 12);
     grid->addRow(m_sourceAddresses, m_addresses);
     m_sourceAutoindex = new QRadioButton(tr("From the mirror's &directory listing (nginx/Apache autoindex)"), sources);
     m_sourceAutoindex->setObjectName(QStringLiteral("sourceAutoindex"));
@@ -114,7 +115,9 @@ OpenUrlDialog::OpenUrlDialog(QWidget *parent)
     m_problem = new QLabel(this);
     m_problem->setObjectName(QStringLiteral("problemLabel"));
     m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    QFont italic = m_problem->font();
+    italic.setItalic(true);
+    m_problem->setFont(italic);
     layout->addWidget(m_problem);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
@@ -246,7 +249,7 @@ RemoteRequest OpenUrlDialog::request() const
 
 void OpenUrlDialog::updateState()
 {
-    m_lock->setEnabled(m_sourceLock->isChecked());
+    m_lock->parentWidget()->setEnabled(m_sourceLock->isChecked()); // the line edit and its Browse… button
     m_addresses->setEnabled(m_sourceAddresses->isChecked());
     const QString why = problem();
     QString warning;
