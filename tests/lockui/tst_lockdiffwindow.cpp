@@ -6,7 +6,10 @@
 #include "model/lockitems/LockDiffTreeModel.h"
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockDiffWindow.h"
+#include "ui/MainWindow.h"
 #include "ui/lock/LockUi.h"
+#include "model/items/MirrorTreeModel.h"
+#include "tests/lockfile/LockMirrorFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>
@@ -15,7 +18,9 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QProcess>
+#include <QMenu>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -97,6 +102,13 @@ class TestLockDiffWindow : public QObject
     }
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // the main window keeps settings
+        QCoreApplication::setOrganizationName(u"ProvenderTest"_s);
+        QCoreApplication::setApplicationName(u"tst_lockdiffwindow"_s);
+    }
+
     void semanticSummary()
     {
         LockDiffWindow w;
@@ -217,6 +229,35 @@ private Q_SLOTS:
         QCOMPARE(test::readFile(path), fileB()); // the work tree is untouched
         QVERIFY(!w.compareWithRevision(path, u"no-such-branch"_s));
         QVERIFY(!w.errorText().isEmpty());
+    }
+
+    /// installLockUi adds its actions to the main window's menus; a coverage click selects the
+    /// archive in the main window's mirror tree.
+    void mainWindowHook()
+    {
+        test::LockMirrorFixture fixture({{"example.test/ns/alpha", "1.0.0", "linux_amd64"}, {"example.test/ns/alpha", "1.0.0", "darwin_arm64"}});
+        QVERIFY2(fixture.error().isEmpty(), qPrintable(fixture.error()));
+        MainWindow w;
+        installLockUi(&w);
+        auto names = [](QMenu *menu) {
+            QStringList out;
+            for (QAction *a : menu->actions())
+                out << a->objectName();
+            return out;
+        };
+        QVERIFY(names(w.menu(MainWindow::Menu::File)).contains(u"actionOpenLockFile"_s));
+        QVERIFY(names(w.menu(MainWindow::Menu::File)).contains(u"actionCompareLockFiles"_s));
+        QVERIFY(names(w.menu(MainWindow::Menu::Tools)).contains(u"actionCoverageMatrix"_s));
+
+        QSignalSpy opened(&w, &MainWindow::mirrorOpened);
+        w.openMirror(fixture.root());
+        QVERIFY(opened.wait(60000));
+        const QString path = fixture.expected("example.test/ns/alpha", "1.0.0", "darwin_arm64", "path");
+        QVERIFY(selectArchiveInBrowser(&w, path));
+        auto *view = w.findChild<QTreeView *>(u"archiveView"_s);
+        QCOMPARE(view->currentIndex().data(MirrorTreeModel::PathRole).toString(), path);
+        QVERIFY(!selectArchiveInBrowser(&w, fixture.root() + u"/nope.zip"_s));
+        QVERIFY(!selectArchiveInBrowser(&w, QString()));
     }
 
     void commandLineUsage()

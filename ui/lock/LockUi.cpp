@@ -24,31 +24,31 @@ namespace {
 
 const QString kLockFilter = QStringLiteral("Lock files (*.lock.hcl *.hcl);;All files (*)");
 
-/// Select the archive at `path` in the main window's mirror tree (through its filter proxy).
-void selectArchive(MainWindow *window, const QString &path)
+} // namespace
+
+bool selectArchiveInBrowser(MainWindow *window, const QString &path)
 {
     if (path.isEmpty())
-        return;
+        return false;
     auto *view = window->findChild<QTreeView *>(u"archiveView"_s);
     MirrorTreeModel *source = window->archiveModel();
-    if (!view || !source)
-        return;
+    if (!view || !source || source->rowCount() == 0)
+        return false;
     const QModelIndexList hits = source->match(source->index(0, 0), MirrorTreeModel::PathRole, path, 1,
                                                Qt::MatchExactly | Qt::MatchRecursive);
     if (hits.isEmpty())
-        return;
+        return false;
     QModelIndex target = hits.constFirst();
     if (auto *proxy = qobject_cast<QAbstractProxyModel *>(view->model()))
         target = proxy->mapFromSource(target);
     if (!target.isValid())
-        return;
+        return false; // filtered out
     view->setCurrentIndex(target);
     view->scrollTo(target);
     window->raise();
     window->activateWindow();
+    return true;
 }
-
-} // namespace
 
 void installLockUi(MainWindow *window)
 {
@@ -93,7 +93,7 @@ void installLockUi(MainWindow *window)
         matrix->setAttribute(Qt::WA_DeleteOnClose);
         QObject::connect(matrix, &CoverageMatrixWindow::archiveActivated, window,
                          [window](const QString &, const QString &, const QString &, const QString &archivePath) {
-                             selectArchive(window, archivePath);
+                             selectArchiveInBrowser(window, archivePath);
                          });
         matrix->openLockFile(path);
         matrix->openMirror(window->mirrorRoot());

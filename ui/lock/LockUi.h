@@ -12,6 +12,10 @@ class MainWindow;
 /// archive in the main window's mirror tree.
 void installLockUi(MainWindow *window);
 
+/// Select the archive at `archivePath` in the main window's mirror tree (what a click in a
+/// coverage matrix does). False when the tree has no such archive.
+bool selectArchiveInBrowser(MainWindow *window, const QString &archivePath);
+
 /// `provender diff A B [--mirror DIR]` and `provender difftool LOCAL REMOTE` (git difftool):
 /// open the diff window and run the event loop. A QApplication must exist. `args` starts with the
 /// command word ("diff" or "difftool"). Exit code 2 on bad usage or unreadable files.
