@@ -2,6 +2,7 @@
 
 #include "model/core/Logging.h"
 #include "model/lockfile/HclSyntax.h"
+#include "model/lockfile/LockFastPath.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -605,6 +606,17 @@ QList<LockDiagnostic> LockParseResult::errors() const
 
 LockParseResult parseLockFile(const QByteArray &bytes, const LockParseOptions &options)
 {
+    // Files in the exact shape tofu/terraform write take the byte-level fast path; anything else
+    // (including every file with a diagnostic) the full parser (LockFastPath.h).
+    std::optional<LockParseResult> fast = lockfile_detail::parseLockFileFast(bytes, options);
+    LockParseResult result = fast ? std::move(*fast) : lockfile_detail::parseLockFileFull(bytes, options);
+    qCDebug(lcLock) << "parsed lock file:" << result.document.providers.size() << "providers," << result.diagnostics.size()
+                    << "diagnostics" << (fast ? "(fast path)" : "");
+    return result;
+}
+
+LockParseResult lockfile_detail::parseLockFileFull(const QByteArray &bytes, const LockParseOptions &options)
+{
     LockParseResult result;
     const hcl::SourceMap map(bytes);
     std::vector<hcl::Token> tokens = hcl::scan(bytes);
@@ -648,7 +660,6 @@ LockParseResult parseLockFile(const QByteArray &bytes, const LockParseOptions &o
     result.diagnostics = decoder.finish(file, doc);
     std::stable_sort(doc.dropped.begin(), doc.dropped.end(),
                      [](const DroppedContent &a, const DroppedContent &b) { return a.range.byte < b.range.byte; });
-    qCDebug(lcLock) << "parsed lock file:" << doc.providers.size() << "providers," << result.diagnostics.size() << "diagnostics";
     return result;
 }
 

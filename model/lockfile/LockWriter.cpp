@@ -6,6 +6,11 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <unordered_map>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -13,24 +18,118 @@ namespace provender {
 
 namespace {
 
-void appendQuoted(QByteArray &out, const QString &s)
+/// Characters copied into a quoted string as they are (escapeHclString changes nothing for them;
+/// `$` and `%` are left to it because of `${`/`%{`).
+constexpr bool isPlain(char16_t u)
 {
-    const bool plain = std::all_of(s.cbegin(), s.cend(), [](QChar c) {
-        const char16_t u = c.unicode();
-        return u >= 0x20 && u < 0x7F && u != '"' && u != '\\' && u != '$' && u != '%';
-    });
+    return u >= 0x20 && u < 0x7F && u != '"' && u != '\\' && u != '$' && u != '%';
+}
+
+/// Appends `s` without quotes: straight into the buffer when it is plain ASCII (one pass, no
+/// temporary), else through escapeHclString. Returns false (appending nothing) when `s` is not
+/// plain and `fallback` is false.
+bool appendEscaped(QByteArray &out, QStringView s, bool fallback = true)
+{
+    const char16_t *src = s.utf16();
+    const qsizetype n = s.size();
+    const qsizetype at = out.size();
+    out.resize(at + n);
+    char *dst = out.data() + at;
+    qsizetype i = 0;
+#if defined(__SSE2__)
+    // 8 characters at a time: all in 0x20..0x7E and none of " \ $ %, then narrowed to bytes.
+    const __m128i below = _mm_set1_epi16(0x20 - 1);
+    const __m128i above = _mm_set1_epi16(0x7F);
+    const __m128i quote = _mm_set1_epi16('"');
+    const __m128i backslash = _mm_set1_epi16('\\');
+    const __m128i dollar = _mm_set1_epi16('$');
+    const __m128i percent = _mm_set1_epi16('%');
+    for (; i + 8 <= n; i += 8) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
+        // Signed 16-bit compares: characters >= 0x8000 are negative and fail the first test.
+        const __m128i inRange = _mm_and_si128(_mm_cmpgt_epi16(v, below), _mm_cmplt_epi16(v, above));
+        const __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi16(v, quote), _mm_cmpeq_epi16(v, backslash)),
+                                             _mm_or_si128(_mm_cmpeq_epi16(v, dollar), _mm_cmpeq_epi16(v, percent)));
+        if (_mm_movemask_epi8(_mm_andnot_si128(special, inRange)) != 0xFFFF)
+            break;
+        _mm_storel_epi64(reinterpret_cast<__m128i *>(dst + i), _mm_packus_epi16(v, v));
+    }
+#endif
+    for (; i < n; ++i) {
+        const char16_t u = src[i];
+        if (!isPlain(u))
+            break;
+        dst[i] = char(u);
+    }
+    if (i == n)
+        return true;
+    out.truncate(at);
+    if (!fallback)
+        return false;
+    out += escapeHclString(s.toString());
+    return true;
+}
+
+void appendQuoted(QByteArray &out, QStringView s)
+{
     out += '"';
+    appendEscaped(out, s);
+    out += '"';
+}
+
+void appendAddress(QByteArray &out, const ProviderAddress &a)
+{
+    out += '"';
+    const qsizetype at = out.size();
+    // Part by part when each is plain (then so is the whole label, toString()); else the whole
+    // label, so that escaping sees the same text as escapeHclString(a.toString()).
+    bool plain = !a.isNull() && appendEscaped(out, a.displayHostname(), false);
     if (plain) {
-        // Printable ASCII with nothing to escape: copy the characters straight in.
-        const qsizetype at = out.size();
-        out.resize(at + s.size());
-        char *dst = out.data() + at;
-        for (QChar c : s)
-            *dst++ = char(c.unicode());
-    } else {
-        out += escapeHclString(s);
+        out += '/';
+        plain = appendEscaped(out, a.ns(), false);
+    }
+    if (plain) {
+        out += '/';
+        plain = appendEscaped(out, a.type(), false);
+    }
+    if (!plain) {
+        out.truncate(at);
+        appendEscaped(out, a.toString());
     }
     out += '"';
+}
+
+/// The quoted canonical text of each distinct version / constraint set, computed once per write
+/// (toString() is a pure function of the value; equal values give equal text).
+template<typename T, typename Hash>
+class TextMemo
+{
+public:
+    explicit TextMemo(Hash hash) : m_hash(hash) {}
+    const QByteArray &get(const T &value)
+    {
+        std::vector<std::pair<T, QByteArray>> &bucket = m_map[m_hash(value)];
+        for (const auto &entry : bucket) {
+            if (entry.first == value)
+                return entry.second;
+        }
+        QByteArray quoted;
+        appendQuoted(quoted, value.toString());
+        bucket.emplace_back(value, std::move(quoted));
+        return bucket.back().second;
+    }
+
+private:
+    Hash m_hash;
+    std::unordered_map<size_t, std::vector<std::pair<T, QByteArray>>> m_map;
+};
+
+size_t hashConstraints(const VersionConstraints &c)
+{
+    size_t h = size_t(c.items().size());
+    for (const VersionConstraints::Item &item : c.items())
+        h = qHashMulti(h, int(item.op), item.partsGiven, item.boundary);
+    return h;
 }
 
 } // namespace
@@ -102,27 +201,29 @@ QByteArray writeLockFile(const LockFile &doc, LockFlavour flavour)
     if (!std::is_sorted(order.begin(), order.end(), [](const ProviderLock *a, const ProviderLock *b) { return a->address < b->address; }))
         std::stable_sort(order.begin(), order.end(), [](const ProviderLock *a, const ProviderLock *b) { return a->address < b->address; });
 
+    const auto hashVersion = [](const Version &v) { return qHash(v); };
+    TextMemo<Version, decltype(hashVersion)> versions(hashVersion);
+    TextMemo<VersionConstraints, decltype(&hashConstraints)> constraintTexts(&hashConstraints);
+    const auto less = [](const HashString &a, const HashString &b) { return utf8Less(a.toString(), b.toString()); };
     for (size_t k = 0; k < order.size(); ++k) {
         const ProviderLock &p = *order[k];
         if (k > 0 && p.address == order[k - 1]->address)
             continue; // a provider appears once; the first wins
         out += "\nprovider ";
-        appendQuoted(out, p.address.toString());
+        appendAddress(out, p.address);
         out += " {\n";
-        const QString constraints = p.constraints.toString();
-        if (constraints.isEmpty()) {
+        if (p.constraints.isEmpty()) {
             out += "  version = ";
-            appendQuoted(out, p.version.toString());
+            out += versions.get(p.version);
             out += '\n';
         } else {
             out += "  version     = ";
-            appendQuoted(out, p.version.toString());
+            out += versions.get(p.version);
             out += "\n  constraints = ";
-            appendQuoted(out, constraints);
+            out += constraintTexts.get(p.constraints);
             out += '\n';
         }
         if (!p.hashes.isEmpty()) {
-            const auto less = [](const HashString &a, const HashString &b) { return utf8Less(a.toString(), b.toString()); };
             QList<HashString> hashes = p.hashes; // shared, not copied, unless it needs sorting
             if (!std::is_sorted(hashes.cbegin(), hashes.cend(), less) || std::adjacent_find(hashes.cbegin(), hashes.cend()) != hashes.cend()) {
                 std::sort(hashes.begin(), hashes.end(), less);
@@ -130,9 +231,9 @@ QByteArray writeLockFile(const LockFile &doc, LockFlavour flavour)
             }
             out += "  hashes = [\n";
             for (const HashString &h : hashes) {
-                out += "    ";
-                appendQuoted(out, h.toString());
-                out += ",\n";
+                out += "    \"";
+                appendEscaped(out, h.toString());
+                out += "\",\n";
             }
             out += "  ]\n";
         }
