@@ -3,6 +3,7 @@
 #include "app/cli/Cli.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/LockUi.h"
+#include "ui/bundle/BundleUi.h"
 #include "ui/remote/RemoteUi.h"
 #include "ui/shell/Shell.h"
 
@@ -102,6 +103,7 @@ int main(int argc, char **argv)
     ui::installShell(window.get()); // window icon, welcome screen, recent mirrors, Help ▸ About
     ui::installLockUi(window.get()); // File ▸ Open Lock File…, Compare Lock Files…; Tools ▸ Coverage Matrix…
     ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials…
+    ui::installBundleUi(window.get()); // File ▸ Open/Create/Import Bundle…
     window->show();
     if (!parser.positionalArguments().isEmpty())
         window->openMirror(parser.positionalArguments().constFirst());

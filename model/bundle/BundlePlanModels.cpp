@@ -172,7 +172,13 @@ QVariant ImportPlanModel::data(const QModelIndex &index, int role) const
             case ActionColumn: return toString(a.kind);
             case ArchiveColumn: return a.key.toString();
             case SizeColumn: return formatBundleBytes(a.size);
-            case TargetColumn: return a.targetPath;
+            case TargetColumn: {
+                // Relative to the target mirror (the full path is in the tooltip).
+                const QString root = m_report.target.endsWith(QLatin1Char('/')) ? m_report.target : m_report.target + QLatin1Char('/');
+                if (!m_report.target.isEmpty() && a.targetPath.startsWith(root))
+                    return a.targetPath.mid(root.size());
+                return a.targetPath;
+            }
             case ReasonColumn: return a.reason;
             }
             break;
@@ -184,8 +190,8 @@ QVariant ImportPlanModel::data(const QModelIndex &index, int role) const
             return data(index, Qt::DisplayRole);
         case Qt::ToolTipRole:
             if (!a.existingPath.isEmpty())
-                return tr("bundle entry: %1\nin the mirror: %2").arg(a.entry, a.existingPath);
-            return tr("bundle entry: %1").arg(a.entry);
+                return tr("bundle entry: %1\ninto: %2\nin the mirror now: %3").arg(a.entry, a.targetPath, a.existingPath);
+            return tr("bundle entry: %1\ninto: %2").arg(a.entry, a.targetPath);
         case RowKindRole: return int(ActionRow);
         case ActionKindRole: return int(a.kind);
         case BlockingRole: return actionBlocks(a.kind);

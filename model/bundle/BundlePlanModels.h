@@ -46,7 +46,7 @@ class ImportPlanModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { ActionColumn, ArchiveColumn, SizeColumn, TargetColumn, ReasonColumn, ColumnCount };
+    enum Column { ActionColumn, ArchiveColumn, SizeColumn, ReasonColumn, TargetColumn, ColumnCount };
     Q_ENUM(Column)
     enum RowKind { ActionRow, EntryProblemRow, FileCheckRow };
     Q_ENUM(RowKind)

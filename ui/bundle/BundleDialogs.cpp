@@ -127,11 +127,29 @@ QLabel *makeStatusLabel()
     return label;
 }
 
+/// Fits the columns to their contents, but no column wider than a third of the view, so the last
+/// ones stay in sight (full texts are in the tooltips).
+void fitColumns(QTableView *view)
+{
+    view->resizeColumnsToContents();
+    const int cap = qMax(160, view->viewport()->width() / 3);
+    for (int c = 0; c < view->model()->columnCount(); ++c)
+        if (view->columnWidth(c) > cap)
+            view->setColumnWidth(c, cap);
+}
+
 void showStatus(QLabel *label, const QString &text, bool error)
 {
     label->setText(text);
     label->setStyleSheet(error ? QStringLiteral("QLabel { color: #c62828; }") : QString());
     label->setVisible(!text.isEmpty());
+}
+
+QLabel *buddyLabel(const QString &text, QWidget *buddy)
+{
+    auto *label = new QLabel(text);
+    label->setBuddy(buddy);
+    return label;
 }
 
 bool isLockFileName(const QString &path)
@@ -200,6 +218,8 @@ CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringL
     m_platformList = new QListWidget;
     m_platformList->setObjectName(QStringLiteral("platformList"));
     m_platformList->setToolTip(tr("Platforms the bundle must carry for every locked provider"));
+    m_lockList->setMaximumHeight(fontMetrics().height() * 7);
+    m_platformList->setMaximumHeight(fontMetrics().height() * 7 + fontMetrics().height() * 2);
     whatLayout->addLayout(lockColumn, 3, 0);
     whatLayout->addWidget(m_platformList, 3, 1);
     whatLayout->setColumnStretch(0, 3);
@@ -222,7 +242,9 @@ CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringL
     m_withZh = new QCheckBox(tr("Indexes list each archive's zh: hash after its h1:"));
     m_withZh->setChecked(true);
     form->addRow(tr("&Format:"), m_format);
-    form->addRow(tr("&Output file:"), outRow);
+    auto *outLabel = new QLabel(tr("&Output file:"));
+    outLabel->setBuddy(m_output);
+    form->addRow(outLabel, outRow);
     form->addRow(QString(), m_withZh);
     layout->addLayout(form);
 
@@ -414,7 +436,7 @@ void CreateBundleDialog::updatePreview()
     }
     }
     m_model->setSelection(m_selection);
-    m_preview->resizeColumnsToContents();
+    fitColumns(m_preview);
     if (!problem.isEmpty())
         m_summary->setText(problem);
     else
@@ -553,7 +575,7 @@ ImportBundleDialog::ImportBundleDialog(const QString &bundlePath, const QString 
     };
     m_bundle = new QLineEdit(bundlePath);
     m_bundle->setPlaceholderText(tr("a .tar, .tar.gz, .tar.xz, .tar.zst or .zip bundle"));
-    form->addRow(tr("&Bundle:"), pathRow(m_bundle, QStringLiteral("bundleEdit"), [this] {
+    form->addRow(buddyLabel(tr("&Bundle:"), m_bundle), pathRow(m_bundle, QStringLiteral("bundleEdit"), [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Open Bundle"), m_bundle->text(),
                                                        tr("Bundles (*.tar *.tar.gz *.tgz *.tar.xz *.txz *.tar.zst *.tzst *.zip)"));
         if (!f.isEmpty())
@@ -561,7 +583,7 @@ ImportBundleDialog::ImportBundleDialog(const QString &bundlePath, const QString 
     }));
     m_target = new QLineEdit(targetDir);
     m_target->setPlaceholderText(tr("the filesystem mirror directory to merge into"));
-    form->addRow(tr("Into &mirror:"), pathRow(m_target, QStringLiteral("targetEdit"), [this] {
+    form->addRow(buddyLabel(tr("Into &mirror:"), m_target), pathRow(m_target, QStringLiteral("targetEdit"), [this] {
         const QString d = QFileDialog::getExistingDirectory(this, tr("Target Mirror"), m_target->text());
         if (!d.isEmpty())
             m_target->setText(d);
@@ -708,7 +730,7 @@ void ImportBundleDialog::onFinished()
     }
     const ImportReport &r = result.value();
     m_model->setReport(r);
-    m_plan->resizeColumnsToContents();
+    fitColumns(m_plan);
     QStringList parts;
     for (const auto kind : {ImportAction::Kind::Add, ImportAction::Kind::Unchanged, ImportAction::Kind::Replace,
                             ImportAction::Kind::Conflict, ImportAction::Kind::Rejected, ImportAction::Kind::Skipped})
@@ -717,8 +739,12 @@ void ImportBundleDialog::onFinished()
     QString text = parts.isEmpty() ? tr("The bundle holds no archives.") : parts.join(QStringLiteral(", ")) + QLatin1Char('.');
     if (!r.recovery.isEmpty())
         text += QLatin1Char(' ') + tr("An interrupted import was finished first: %1").arg(r.recovery);
-    if (r.blocked())
-        text += QLatin1Char(' ') + tr("Nothing can be imported: %1").arg(r.refusal.isEmpty() ? tr("see the rows marked refused, conflict or rejected") : r.refusal);
+    if (r.blocked()) {
+        // The model's refusal is worded for the command line; name the dialog's option instead.
+        QString why = r.refusal;
+        why.replace(QStringLiteral("--replace"), tr("“Replace different files”"));
+        text += QLatin1Char(' ') + tr("Nothing can be imported — %1").arg(why.isEmpty() ? tr("see the red rows") : why);
+    }
     m_summary->setText(text);
     if (m_runIsDry) {
         m_planValid = true;
