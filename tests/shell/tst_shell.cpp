@@ -9,6 +9,9 @@
 #include "model/mirror/DemoMirror.h"
 #include "tests/support/TestSupport.h"
 #include "ui/MainWindow.h"
+#include "ui/bundle/BundleUi.h"
+#include "ui/lock/LockUi.h"
+#include "ui/remote/RemoteUi.h"
 #include "ui/shell/AboutDialog.h"
 #include "ui/shell/RecentItems.h"
 #include "ui/shell/Shell.h"
@@ -144,6 +147,11 @@ private Q_SLOTS:
         const QString a = makeDir(u"mirror-a"_s);
         const QString b = makeDir(u"mirror-b"_s);
         const QString gone = m_dirs.path() + u"/deleted"_s;
+        const QString bundle = m_dirs.path() + u"/providers.tar.zst"_s; // bundles are opened like mirrors
+        QFile bundleFile(bundle);
+        QVERIFY(bundleFile.open(QIODevice::WriteOnly));
+        bundleFile.close();
+        addRecentMirror(bundle);
         addRecentMirror(gone);
         addRecentMirror(a);
         addRecentMirror(b);
@@ -151,10 +159,12 @@ private Q_SLOTS:
         WelcomeWidget w;
         auto *list = child<QListWidget>(&w, "recentList");
         QVERIFY(list);
-        QCOMPARE(listTexts(list), (QStringList{b, a, gone}));
+        QCOMPARE(listTexts(list), (QStringList{b, a, gone, bundle}));
         QVERIFY(list->item(0)->flags() & Qt::ItemIsEnabled);
         QVERIFY(!(list->item(2)->flags() & Qt::ItemIsEnabled)); // a folder that no longer exists
         QVERIFY(list->item(2)->text().contains(u"not found"_s));
+        QVERIFY(list->item(3)->flags() & Qt::ItemIsEnabled);
+        QVERIFY(!list->item(3)->text().contains(u"not found"_s));
 
         QSignalSpy activated(&w, &WelcomeWidget::recentMirrorActivated);
         Q_EMIT list->itemActivated(list->item(1));
@@ -328,12 +338,18 @@ private Q_SLOTS:
             QVERIFY(QDir().mkpath(QDir::homePath() + u"/"_s + name));
             addRecentMirror(QDir::homePath() + u"/"_s + name);
         }
+        // The window as app/main.cpp builds it, with every feature that has a welcome button.
         MainWindow window;
+        installLockUi(&window);
         installShell(&window);
+        installRemoteUi(&window);
+        installBundleUi(&window);
         window.resize(1100, 720);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QTest::qWait(50);
+        for (auto *b : window.findChildren<QCommandLinkButton *>())
+            QVERIFY2(b->isEnabled(), qPrintable(b->objectName())); // every feature is wired
         QVERIFY(window.grab().save(screenshotDir() + u"/welcome.png"_s));
         qInfo("screenshot: %s/welcome.png", qPrintable(screenshotDir()));
     }

@@ -1,5 +1,5 @@
 #pragma once
-// Recently opened mirror directories, most recent first, kept in QSettings under "recentMirrors"
+// Recently opened mirrors (directories, or bundle files, which MainWindow::openMirror also opens), most recent first, kept in QSettings under "recentMirrors"
 // (a string list of absolute paths). The main window does not keep a list itself; installShell()
 // records every mirror it opens here.
 

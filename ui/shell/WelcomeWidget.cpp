@@ -180,11 +180,11 @@ void WelcomeWidget::reloadRecent()
         const QString shown = path.startsWith(home) ? QStringLiteral("~/") + path.mid(home.size()) : path;
         auto *item = new QListWidgetItem(QIcon::fromTheme(QStringLiteral("folder")), QDir::toNativeSeparators(shown));
         item->setData(Qt::UserRole, path);
-        if (info.isDir()) {
+        if (info.exists()) { // a mirror folder, or a bundle file (MainWindow::openMirror opens both)
             item->setToolTip(QDir::toNativeSeparators(path));
         } else {
             item->setText(tr("%1 (not found)").arg(QDir::toNativeSeparators(shown)));
-            item->setToolTip(tr("This folder no longer exists."));
+            item->setToolTip(tr("This no longer exists."));
             item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
         }
         m_recent->addItem(item);
