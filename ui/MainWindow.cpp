@@ -8,6 +8,7 @@
 #include "model/mirror/FileSystemMirror.h"
 #include "ui/VerdictStyle.h"
 #include "ui/browser/DetailsPane.h"
+#include "ui/browser/MirrorTreeView.h"
 #include "ui/shell/RecentItems.h"
 
 #include <QAction>
@@ -359,7 +360,7 @@ QWidget *MainWindow::buildMirrorPage()
     m_summaryLabel->setTextFormat(Qt::RichText);
     layout->addWidget(m_summaryLabel);
 
-    m_archiveView = new QTreeView;
+    m_archiveView = new MirrorTreeView;
     m_archiveView->setObjectName(QStringLiteral("archiveView"));
     m_archiveView->setModel(m_proxy);
     m_archiveView->setRootIsDecorated(true);
@@ -644,6 +645,7 @@ void MainWindow::showCatalog(const QString &path, const Catalog &catalog)
 {
     const bool sameMirror = path == m_root && m_archives->rowCount() > 0;
     m_catalog = catalog;
+    m_totalBytes = m_catalog.totalBytes();
     m_root = path;
     m_errorLabel->hide();
     if (sameMirror) {
@@ -728,7 +730,8 @@ void MainWindow::startVerification()
 {
     if (m_root.isEmpty() || m_isBundle)
         return;
-    m_archives->resetVerdicts();
+    // The tree was just built or merged from the scan: every leaf holds its initial result
+    // (Pending, or Missing), so there is nothing to reset.
     VerifyOptions options;
     options.jobs = QSettings().value(QStringLiteral("verify/jobs"), 0).toInt();
     setBusy(true, tr("Hashing %1 archives…").arg(m_archives->archiveCount()));
@@ -1000,7 +1003,7 @@ void MainWindow::updateSummary()
     m_summaryLabel->setText(tr("%1 providers · %2 archives · %3")
                                 .arg(providers)
                                 .arg(m_archives->archiveCount())
-                                .arg(sizeText(m_catalog.totalBytes())));
+                                .arg(sizeText(m_totalBytes)));
 }
 
 void MainWindow::updateDetails()

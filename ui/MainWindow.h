@@ -160,6 +160,7 @@ private:
     QAction *m_showInFolderAction = nullptr;
     VerifyEngine *m_singleEngine = nullptr;
     bool m_isBundle = false;
+    qint64 m_totalBytes = 0; ///< m_catalog.totalBytes(), computed once per catalog
     bool m_layoutRestored = false; ///< dock sizes came from the settings
     std::shared_ptr<std::atomic<bool>> m_bundleCancel; ///< cancels the running openBundle
     QList<QPersistentModelIndex> m_anomalyRows; ///< per anomaly: the tree row it is about

@@ -359,6 +359,7 @@ void MirrorTreeModel::reindexLeaves()
 {
     m_leaves.clear();
     m_leavesByKey.clear();
+    m_leavesByPath.clear();
     std::vector<Node *> stack{m_root.get()};
     while (!stack.empty()) {
         Node *n = stack.back();
@@ -366,6 +367,8 @@ void MirrorTreeModel::reindexLeaves()
         if (n->kind == ArchiveNode && n != m_root.get()) {
             m_leaves.push_back(n);
             m_leavesByKey[n->result.key].append(n);
+            if (!n->result.path.isEmpty())
+                m_leavesByPath.insert(n->result.path, n); // the first of equal paths wins
             continue;
         }
         for (auto it = n->children.rbegin(); it != n->children.rend(); ++it)
@@ -488,6 +491,7 @@ void MirrorTreeModel::clear()
     m_root = std::make_unique<Node>();
     m_leaves.clear();
     m_leavesByKey.clear();
+    m_leavesByPath.clear();
     endResetModel();
     Q_EMIT countsChanged();
 }
@@ -580,10 +584,8 @@ QModelIndex MirrorTreeModel::indexForArchivePath(const QString &path) const
 {
     if (path.isEmpty())
         return {};
-    for (const Node *leaf : m_leaves)
-        if (leaf->result.path == path)
-            return indexOf(leaf, 0);
-    return {};
+    const auto it = m_leavesByPath.constFind(path);
+    return it == m_leavesByPath.constEnd() ? QModelIndex() : indexOf(it.value(), 0);
 }
 
 QModelIndex MirrorTreeModel::indexForPath(const QString &path) const
@@ -595,9 +597,12 @@ QModelIndex MirrorTreeModel::indexForPath(const QString &path) const
     const auto under = [&path](const QString &dir) {
         return !dir.isEmpty() && path.size() > dir.size() && path.startsWith(dir) && path.at(dir.size()) == QLatin1Char('/');
     };
-    for (const Node *leaf : m_leaves) // a file inside an unpacked package
-        if (leaf->result.layout == ArchiveLayout::Unpacked && under(leaf->result.path))
-            return indexOf(leaf, 0);
+    // A file inside an unpacked package: one of its parent directories is the package.
+    for (qsizetype slash = path.lastIndexOf(QLatin1Char('/')); slash > 0; slash = path.lastIndexOf(QLatin1Char('/'), slash - 1)) {
+        const auto it = m_leavesByPath.constFind(path.left(slash));
+        if (it != m_leavesByPath.constEnd() && it.value()->result.layout == ArchiveLayout::Unpacked)
+            return indexOf(it.value(), 0);
+    }
     for (const auto &host : m_root->children) {
         for (const auto &provider : host->children) {
             if (!under(provider->path))

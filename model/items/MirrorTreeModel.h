@@ -117,6 +117,7 @@ private:
     std::unique_ptr<Node> m_root;
     std::vector<Node *> m_leaves;
     QHash<ArchiveKey, QList<Node *>> m_leavesByKey;
+    QHash<QString, Node *> m_leavesByPath;
 };
 
 } // namespace provender
