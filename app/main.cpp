@@ -42,9 +42,9 @@ int printHelp()
     for (const cli::Command &c : cli::commands())
         o << "  " << QString::fromLatin1(c.name).leftJustified(22) << QString::fromLatin1(c.summary) << '\n';
     o << "\nWindows (the GUI):\n"
-         "  " << QStringLiteral("diff A B [--mirror DIR]").leftJustified(22)
-      << "open the lock-file diff window on two lock files (or A against a git revision from the window)\n"
-         "  " << QStringLiteral("difftool LOCAL REMOTE").leftJustified(22)
+         "  " << QStringLiteral("diff A B [--mirror DIR]").leftJustified(24)
+      << "open the lock-file diff window on two lock files\n"
+         "  " << QStringLiteral("difftool LOCAL REMOTE").leftJustified(24)
       << "the same, for git difftool (see README)\n";
     o << "\nRun 'provender <command> --help' for a command's options.\n"
          "Exit codes: 0 ok, 1 findings (mismatch, missing, difference), 2 bad usage or unreadable input.\n";
