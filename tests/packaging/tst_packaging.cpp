@@ -192,6 +192,11 @@ private Q_SLOTS:
         while (it.hasNext())
             commands.append(it.next().captured(1));
         QVERIFY2(commands.size() >= 10, qPrintable(commands.join(u", "_s)));
+        // ... and the window commands app/main.cpp handles before the table.
+        const QString mainCpp = QString::fromUtf8(provender::test::readFile(provender::test::sourceDir() + u"/app/main.cpp"_s));
+        for (const QString &gui : {u"diff"_s, u"difftool"_s})
+            if (mainCpp.contains(u"QStringLiteral(\"%1\")"_s.arg(gui)))
+                commands.append(gui);
 
         if (tool("man").isEmpty())
             QSKIP("man is not installed (Debian: man-db)");
@@ -215,7 +220,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("line"); // words typed; the last one is being completed
         QTest::addColumn<QStringList>("expected");
         QTest::newRow("commands") << u"provender |"_s
-                                  << QStringList{u"bundle"_s, u"demo-mirror"_s, u"hash"_s, u"index"_s, u"lock"_s, u"verify"_s};
+                                  << QStringList{u"bundle"_s, u"demo-mirror"_s, u"diff"_s, u"difftool"_s, u"hash"_s, u"index"_s, u"lock"_s, u"verify"_s};
         QTest::newRow("lock") << u"provender lock |"_s
                               << QStringList{u"add-hashes"_s, u"check"_s, u"diff"_s, u"fmt"_s, u"upgrade"_s};
         QTest::newRow("bundle") << u"provender bundle |"_s
@@ -227,6 +232,7 @@ private Q_SLOTS:
                                          << QStringList{u"darwin_amd64"_s, u"darwin_arm64"_s};
         QTest::newRow("bundle format") << u"provender bundle create --format tar|"_s
                                        << QStringList{u"tar.gz"_s, u"tar.zst"_s};
+        QTest::newRow("difftool options") << u"provender difftool --|"_s << QStringList{u"--help"_s, u"--mirror"_s};
         QTest::newRow("top-level options") << u"provender --|"_s << QStringList{u"--help"_s, u"--version"_s};
     }
     void bashCompletion()
