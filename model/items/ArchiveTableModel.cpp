@@ -309,6 +309,7 @@ void ArchiveFilterProxyModel::setTextFilter(const QString &text)
     if (t == m_text)
         return;
     m_text = t;
+    m_words = t.split(QLatin1Char(' '), Qt::SkipEmptyParts); // once, not per row
     invalidateFilter();
 }
 
@@ -332,9 +333,8 @@ bool ArchiveFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex 
     if (!m_platform.isEmpty() && idx.data(ArchiveTableModel::PlatformRole).toString() != m_platform)
         return false;
     if (!m_text.isEmpty()) {
-        const QStringList words = m_text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
         const QString hay = idx.data(ArchiveTableModel::SearchTextRole).toString();
-        for (const QString &w : words)
+        for (const QString &w : m_words)
             if (!hay.contains(w, Qt::CaseInsensitive))
                 return false;
     }

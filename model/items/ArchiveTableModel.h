@@ -101,6 +101,7 @@ protected:
 private:
     std::optional<Verdict> m_verdict;
     QString m_text;
+    QStringList m_words; ///< m_text split at spaces
     QString m_platform;
 };
 
