@@ -101,16 +101,27 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral("Curate OpenTofu/Terraform provider mirrors and lock files."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("mirror"), QStringLiteral("A mirror directory to open."), QStringLiteral("[MIRROR-DIR]"));
+    parser.addPositionalArgument(QStringLiteral("path"),
+                                 QStringLiteral("A mirror directory or bundle to open, or lock files (*.hcl) to edit."),
+                                 QStringLiteral("[MIRROR-DIR | BUNDLE | LOCK-FILE...]"));
     parser.process(app);
 
     auto window = std::make_unique<ui::MainWindow>();
-    ui::installShell(window.get()); // window icon, welcome screen, recent mirrors, Help ▸ About
     ui::installLockUi(window.get()); // File ▸ Open Lock File…, Compare Lock Files…; Tools ▸ Coverage Matrix…
+    ui::installShell(window.get()); // window icon, welcome screen, recent mirrors, Help ▸ About
     ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials…
     ui::installBundleUi(window.get()); // File ▸ Open/Create/Import Bundle…
     window->show();
-    if (!parser.positionalArguments().isEmpty())
-        window->openMirror(parser.positionalArguments().constFirst());
+    // Lock files (what the desktop entry passes for text/x-terraform-lock) open in editors; the
+    // first other argument is the mirror or bundle to show.
+    bool mirrorOpened = false;
+    for (const QString &path : parser.positionalArguments()) {
+        if (ui::isLockFilePath(path))
+            ui::openLockEditor(window.get(), path);
+        else if (!mirrorOpened) {
+            window->openMirror(path);
+            mirrorOpened = true;
+        }
+    }
     return app.exec();
 }

@@ -6,6 +6,7 @@
 #include "model/lockitems/LockDiffTreeModel.h"
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockDiffWindow.h"
+#include "ui/lock/LockEditorWindow.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/LockUi.h"
 #include "model/items/MirrorTreeModel.h"
@@ -258,6 +259,30 @@ private Q_SLOTS:
         QCOMPARE(view->currentIndex().data(MirrorTreeModel::PathRole).toString(), path);
         QVERIFY(!selectArchiveInBrowser(&w, fixture.root() + u"/nope.zip"_s));
         QVERIFY(!selectArchiveInBrowser(&w, QString()));
+    }
+
+    /// What `provender FILE.hcl` (and the desktop entry for lock files) does: the lock file opens
+    /// in an editor window that uses the main window's mirror; other paths are not lock files.
+    void openLockEditorFromCommandLine()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString lock = dir.filePath(u".terraform.lock.hcl"_s);
+        {
+            QFile f(lock);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("provider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.2\"\n}\n");
+        }
+        QVERIFY(isLockFilePath(lock));
+        QVERIFY(!isLockFilePath(dir.path()));
+        QVERIFY(!isLockFilePath(dir.filePath(u"bundle.tar.gz"_s)));
+        MainWindow w;
+        LockEditorWindow *editor = openLockEditor(&w, lock);
+        QVERIFY(editor);
+        QVERIFY(editor->isVisible());
+        QCOMPARE(editor->filePath(), lock);
+        QVERIFY(editor->testAttribute(Qt::WA_DeleteOnClose));
+        editor->close();
     }
 
     void commandLineUsage()

@@ -50,6 +50,22 @@ bool selectArchiveInBrowser(MainWindow *window, const QString &path)
     return true;
 }
 
+bool isLockFilePath(const QString &path)
+{
+    return path.endsWith(QLatin1StringView(".hcl")) && !QFileInfo(path).isDir();
+}
+
+LockEditorWindow *openLockEditor(MainWindow *window, const QString &path)
+{
+    auto *editor = new LockEditorWindow;
+    editor->setAttribute(Qt::WA_DeleteOnClose);
+    if (window && !window->mirrorRoot().isEmpty())
+        editor->openMirror(window->mirrorRoot());
+    editor->openFile(path);
+    editor->show();
+    return editor;
+}
+
 void installLockUi(MainWindow *window)
 {
     QMenu *file = window->menu(MainWindow::Menu::File);
@@ -61,12 +77,7 @@ void installLockUi(MainWindow *window)
         const QString path = QFileDialog::getOpenFileName(window, QObject::tr("Open Lock File"), QString(), kLockFilter);
         if (path.isEmpty())
             return;
-        auto *editor = new LockEditorWindow;
-        editor->setAttribute(Qt::WA_DeleteOnClose);
-        if (!window->mirrorRoot().isEmpty())
-            editor->openMirror(window->mirrorRoot());
-        editor->openFile(path);
-        editor->show();
+        openLockEditor(window, path);
     });
 
     QAction *compare = new QAction(QObject::tr("Compare Lock &Files…"), window);

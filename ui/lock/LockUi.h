@@ -5,7 +5,14 @@
 
 namespace provender::ui {
 
+class LockEditorWindow;
 class MainWindow;
+
+/// Whether `path` names a lock file (`*.hcl`), which the GUI opens in an editor, not as a mirror.
+bool isLockFilePath(const QString &path);
+
+/// Open `path` in a new lock editor window (deleted on close) that uses `window`'s mirror.
+LockEditorWindow *openLockEditor(MainWindow *window, const QString &path);
 
 /// Adds File ▸ Open Lock File…, File ▸ Compare Lock Files… and Tools ▸ Coverage Matrix… to the
 /// main window. Editors open the main window's mirror; a click in a coverage matrix selects the
