@@ -133,7 +133,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     updateActions();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    if (m_bundleCancel)
+        m_bundleCancel->store(true);
+}
 
 void MainWindow::buildActions()
 {
@@ -604,8 +608,9 @@ void MainWindow::openBundleFile(const QString &path)
         summary.archives = int(m_archives->archiveCount());
         onFinished(summary);
     });
-    // Progress is reported from the worker thread; queue it to the GUI thread (dropped once superseded).
-    connect(this, &MainWindow::destroyed, watcher, [cancelled] { cancelled->store(true); });
+    // Progress is reported on the worker thread: queued to the application object (always alive),
+    // and applied only while this window exists and the run is current. Closing the window sets
+    // `cancelled` (~MainWindow), which stops openBundle at its next progress call.
     watcher->setFuture(QtConcurrent::run([path, cancelled, self, generation] {
         BundleOpenOptions options;
         options.verify = true;
@@ -613,7 +618,7 @@ void MainWindow::openBundleFile(const QString &path)
             if (cancelled->load())
                 return false;
             QMetaObject::invokeMethod(
-                self.data(),
+                qApp,
                 [self, generation, done, total] {
                     if (self && self->m_scanGeneration == generation)
                         self->onProgress(done, total);
