@@ -314,7 +314,12 @@ std::optional<LockParseResult> parseLockFileFast(const QByteArray &bytes, const 
             return std::nullopt;
         ProviderLock lock;
         lock.address = parsed.value();
-        if (lock.address.isBuiltIn() || lock.address.isLegacy() || lock.address.toString() != latin1(b.label))
+        // Non-normalized labels are errors. Compared part by part, without building toString()
+        // (displayHost/ns/type): equal parts give an equal label; a part holding a '/' (which
+        // IDNA with STD3 rules never lets through) could only make this decline.
+        const std::string_view rawType = b.label.substr(slash2 + 1);
+        if (lock.address.isBuiltIn() || lock.address.isLegacy() || lock.address.displayHostname() != latin1(rawHost)
+            || lock.address.ns() != latin1(rawNs) || lock.address.type() != latin1(rawType))
             return std::nullopt;
 
         if (!b.version.present)

@@ -6,6 +6,7 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -25,16 +26,73 @@ constexpr bool isPlain(char16_t u)
     return u >= 0x20 && u < 0x7F && u != '"' && u != '\\' && u != '$' && u != '%';
 }
 
+/// The output buffer: one allocation of the estimated size, written through a pointer (no
+/// per-append capacity bookkeeping of QByteArray), grown only when the estimate was short.
+class Out
+{
+public:
+    explicit Out(qsizetype estimate)
+    {
+        m_buf.resize(std::max<qsizetype>(estimate, 64)); // not filled: pages are touched as written
+        m_p = m_buf.data();
+        m_end = m_p + m_buf.size();
+    }
+    qsizetype size() const { return m_p - m_buf.constData(); }
+    void truncate(qsizetype n) { m_p = m_buf.data() + n; }
+    /// `n` writable bytes at the end, counted as written.
+    char *grow(qsizetype n)
+    {
+        if (m_end - m_p < n)
+            expand(n);
+        char *at = m_p;
+        m_p += n;
+        return at;
+    }
+    void append(const char *s, qsizetype n) { std::memcpy(grow(n), s, size_t(n)); }
+    Out &operator+=(char c)
+    {
+        *grow(1) = c;
+        return *this;
+    }
+    template<size_t N>
+    Out &operator+=(const char (&literal)[N])
+    {
+        append(literal, qsizetype(N - 1));
+        return *this;
+    }
+    Out &operator+=(const QByteArray &b)
+    {
+        append(b.constData(), b.size());
+        return *this;
+    }
+    QByteArray take()
+    {
+        m_buf.resize(size());
+        return std::move(m_buf);
+    }
+
+private:
+    void expand(qsizetype n)
+    {
+        const qsizetype used = size();
+        m_buf.resize(std::max(m_buf.size() * 2, used + n));
+        m_p = m_buf.data() + used;
+        m_end = m_buf.data() + m_buf.size();
+    }
+    QByteArray m_buf;
+    char *m_p = nullptr;
+    char *m_end = nullptr;
+};
+
 /// Appends `s` without quotes: straight into the buffer when it is plain ASCII (one pass, no
 /// temporary), else through escapeHclString. Returns false (appending nothing) when `s` is not
 /// plain and `fallback` is false.
-bool appendEscaped(QByteArray &out, QStringView s, bool fallback = true)
+bool appendEscaped(Out &out, QStringView s, bool fallback = true)
 {
     const char16_t *src = s.utf16();
     const qsizetype n = s.size();
     const qsizetype at = out.size();
-    out.resize(at + n);
-    char *dst = out.data() + at;
+    char *dst = out.grow(n);
     qsizetype i = 0;
 #if defined(__SSE2__)
     // 8 characters at a time: all in 0x20..0x7E and none of " \ $ %, then narrowed to bytes.
@@ -70,14 +128,14 @@ bool appendEscaped(QByteArray &out, QStringView s, bool fallback = true)
     return true;
 }
 
-void appendQuoted(QByteArray &out, QStringView s)
+void appendQuoted(Out &out, QStringView s)
 {
     out += '"';
     appendEscaped(out, s);
     out += '"';
 }
 
-void appendAddress(QByteArray &out, const ProviderAddress &a)
+void appendAddress(Out &out, const ProviderAddress &a)
 {
     out += '"';
     const qsizetype at = out.size();
@@ -113,9 +171,9 @@ public:
             if (entry.first == value)
                 return entry.second;
         }
-        QByteArray quoted;
+        Out quoted(32);
         appendQuoted(quoted, value.toString());
-        bucket.emplace_back(value, std::move(quoted));
+        bucket.emplace_back(value, quoted.take());
         return bucket.back().second;
     }
 
@@ -184,13 +242,14 @@ QByteArray writeLockFile(const LockFile &doc)
 
 QByteArray writeLockFile(const LockFile &doc, LockFlavour flavour)
 {
-    QByteArray out;
     qsizetype estimate = 128;
     for (const ProviderLock &p : doc.providers)
         estimate += 160 + p.hashes.size() * 80;
-    out.reserve(estimate);
-    out += flavour == LockFlavour::Tofu ? "# This file is maintained automatically by \"tofu init\".\n"
-                                        : "# This file is maintained automatically by \"terraform init\".\n";
+    Out out(estimate);
+    if (flavour == LockFlavour::Tofu)
+        out += "# This file is maintained automatically by \"tofu init\".\n";
+    else
+        out += "# This file is maintained automatically by \"terraform init\".\n";
     out += "# Manual edits may be lost in future updates.\n";
 
     // The document keeps providers sorted; sort a view anyway so hand-built documents write right.
@@ -239,7 +298,7 @@ QByteArray writeLockFile(const LockFile &doc, LockFlavour flavour)
         }
         out += "}\n";
     }
-    return out;
+    return out.take();
 }
 
 bool isCanonicalLockFile(const QByteArray &bytes, const LockParseResult &parsed)

@@ -362,6 +362,29 @@ private Q_SLOTS:
         QVERIFY(declined > 0);
     }
 
+    /// The writer's output buffer grows past its estimate, and escaping still applies (expected
+    /// bytes written out by hand from the rules of tofu-formats.md §1.1).
+    void writerGrowsAndEscapes()
+    {
+        ProviderLock p;
+        p.address = ProviderAddress::parse(u"registry.terraform.io/hashicorp/null"_s).value();
+        p.version = Version::parse(u"1.0.0"_s).value();
+        QByteArray expectedHashes;
+        for (char c = 'A'; c < 'A' + 20; ++c) {
+            const QByteArray value(600, c);
+            p.hashes.append(HashString::parse(QString(u"test:"_s + QString::fromLatin1(value))).value());
+            expectedHashes += "    \"test:" + value + "\",\n";
+        }
+        p.hashes.append(HashString::parse(u"test:a\"b${c}%{d}\\e"_s).value());
+        expectedHashes += "    \"test:a\\\"b$${c}%%{d}\\\\e\",\n";
+        LockFile doc;
+        doc.flavour = LockFlavour::Terraform;
+        doc.setProvider(p);
+        const QByteArray expected = kTfHeader + "\nprovider \"registry.terraform.io/hashicorp/null\" {\n  version = \"1.0.0\"\n  hashes = [\n"
+                                    + expectedHashes + "  ]\n}\n";
+        QCOMPARE(writeLockFile(doc), expected);
+    }
+
     void cleanupTestCase()
     {
         if (m_corpusFiles > 0)
