@@ -32,6 +32,12 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QTreeView>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -281,6 +287,35 @@ private Q_SLOTS:
         child<QCheckBox>(&window, "failuresOnly")->setChecked(true);
         QCOMPARE(log->model()->rowCount(), 5);
         child<QCheckBox>(&window, "failuresOnly")->setChecked(false);
+
+        // The details pane shows the selected archive: its verdict and the hash its index declares
+        // (read here from the <version>.json that Python wrote, with Qt's JSON reader).
+        {
+            QFile versionJson(mirror + QStringLiteral("/example.com/acme/good/1.0.0.json"));
+            QVERIFY(versionJson.open(QIODevice::ReadOnly));
+            const QJsonObject archives = QJsonDocument::fromJson(versionJson.readAll()).object().value(QStringLiteral("archives")).toObject();
+            const QString declared = archives.value(QStringLiteral("linux_amd64")).toObject().value(QStringLiteral("hashes")).toArray().first().toString();
+            QVERIFY(declared.startsWith(QStringLiteral("h1:")) || declared.startsWith(QStringLiteral("zh:")));
+            auto *tree = child<QTreeView>(&window, "remoteArchiveView");
+            QModelIndex leaf;
+            const QAbstractItemModel *m = tree->model();
+            std::function<void(const QModelIndex &)> find = [&](const QModelIndex &parent) {
+                for (int r = 0; r < m->rowCount(parent) && !leaf.isValid(); ++r) {
+                    const QModelIndex i = m->index(r, 0, parent);
+                    if (i.data().toString() == QStringLiteral("linux_amd64") && i.parent().data().toString() == QStringLiteral("1.0.0"))
+                        leaf = i;
+                    else
+                        find(i);
+                }
+            };
+            find({});
+            QVERIFY(leaf.isValid());
+            tree->setCurrentIndex(leaf);
+            const QString details = child<QTextBrowser>(&window, "detailsView")->toPlainText();
+            QVERIFY2(details.contains(QStringLiteral("verified")), qPrintable(details));
+            QVERIFY2(details.contains(declared), qPrintable(details));
+            QVERIFY(!child<QToolButton>(&window, "showInFolderButton")->isVisibleTo(&window));
+        }
 
         window.findChild<QDockWidget *>(QStringLiteral("requestLogDock"))->raise();
         QApplication::processEvents();

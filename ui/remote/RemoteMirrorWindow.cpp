@@ -5,6 +5,7 @@
 #include "model/items/MirrorTreeModel.h"
 #include "model/network/RequestLogModel.h"
 #include "ui/VerdictStyle.h"
+#include "ui/browser/DetailsPane.h"
 #include "ui/remote/CredentialsDialog.h"
 #include "ui/remote/RequestLogPanel.h"
 
@@ -20,6 +21,7 @@
 #include <QPushButton>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -83,6 +85,24 @@ RemoteMirrorWindow::RemoteMirrorWindow(QWidget *parent)
     anomalyView->header()->setStretchLastSection(true);
     anomalyDock->setWidget(anomalyView);
     addDockWidget(Qt::BottomDockWidgetArea, anomalyDock);
+
+    // The same details pane as the main window's, without the local-file buttons (re-verify runs
+    // the whole remote session; there is no folder to show).
+    auto *detailsDock = new QDockWidget(tr("Details"), this);
+    detailsDock->setObjectName(QStringLiteral("remoteDetailsDock"));
+    m_details = new DetailsPane(detailsDock);
+    for (const char *name : {"reverifyArchiveButton", "showInFolderButton"})
+        if (auto *b = m_details->findChild<QToolButton *>(QLatin1StringView(name)))
+            b->hide();
+    connect(m_details, &DetailsPane::hashCopied, this, [this](const QString &hash) {
+        m_status->setText(tr("Copied %1").arg(hash));
+    });
+    detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    resizeDocks({detailsDock}, {420}, Qt::Horizontal);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &RemoteMirrorWindow::updateDetails);
+    connect(m_archives, &QAbstractItemModel::dataChanged, this, [this] { updateDetails(); });
+    connect(m_archives, &QAbstractItemModel::modelReset, this, [this] { updateDetails(); });
 
     auto *logDock = new QDockWidget(tr("Requests"), this);
     logDock->setObjectName(QStringLiteral("requestLogDock"));
@@ -233,6 +253,27 @@ void RemoteMirrorWindow::closeEvent(QCloseEvent *event)
 {
     m_session->cancel();
     QMainWindow::closeEvent(event);
+}
+
+void RemoteMirrorWindow::updateDetails()
+{
+    if (!m_details || !m_status)
+        return;
+    const QModelIndex source = m_proxy->mapToSource(m_tree->currentIndex());
+    if (!source.isValid()) {
+        m_details->showNothing();
+        return;
+    }
+    if (const ArchiveResult *leaf = m_archives->resultAt(source)) {
+        m_details->showArchive(*leaf, {}, false);
+        return;
+    }
+    QList<int> counts;
+    for (const QVariant &c : source.data(MirrorTreeModel::VerdictCountsRole).toList())
+        counts.append(c.toInt());
+    m_details->showGroup(source.data().toString(), Verdict(source.data(MirrorTreeModel::VerdictRole).toInt()), counts,
+                         source.data(MirrorTreeModel::SizeRole).toLongLong(),
+                         source.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toInt(), QString(), {});
 }
 
 } // namespace provender::ui

@@ -25,6 +25,8 @@ class RequestLogModel;
 
 namespace provender::ui {
 
+class DetailsPane;
+
 class RemoteMirrorWindow : public QMainWindow
 {
     Q_OBJECT
@@ -59,12 +61,14 @@ private:
     QProgressBar *m_progress = nullptr;
     QPushButton *m_cancel = nullptr;
     QLineEdit *m_filter = nullptr;
+    DetailsPane *m_details = nullptr;
     RemoteRequest m_request;
 
     void onCatalog(const Catalog &catalog);
     void onFinished(const VerifySummary &summary);
     void onFailed(const QString &message);
     void updateSummary();
+    void updateDetails();
     void setRunning(bool running);
 };
 
