@@ -149,7 +149,12 @@ int runLockDiffGui(const QStringList &args)
         return 2;
     }
     if (parser.isSet(u"help"_s)) {
-        QTextStream(stdout) << parser.helpText();
+        // Qt names the program by its path in the usage line; say the command instead.
+        QString help = parser.helpText();
+        const QString program = QCoreApplication::arguments().value(0);
+        if (!program.isEmpty() && help.contains(program))
+            help.replace(help.indexOf(program), program.size(), argv.constFirst());
+        QTextStream(stdout) << help;
         return 0;
     }
     const QStringList files = parser.positionalArguments();
