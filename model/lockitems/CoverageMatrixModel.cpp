@@ -1,5 +1,7 @@
 #include "model/lockitems/CoverageMatrixModel.h"
 
+#include "model/lockitems/TableDump.h"
+
 using namespace Qt::StringLiterals;
 
 namespace provender {
@@ -125,14 +127,7 @@ QByteArray CoverageMatrixModel::toCsv() const
 
 QString CoverageMatrixModel::dump() const
 {
-    QString out;
-    for (int r = 0; r < rowCount(); ++r) {
-        QStringList cells;
-        for (int c = 0; c < columnCount(); ++c)
-            cells << data(index(r, c)).toString();
-        out += headerData(r, Qt::Vertical).toString() + u": "_s + cells.join(u" | "_s) + u'\n';
-    }
-    return out;
+    return dumpTableModel(*this, true);
 }
 
 } // namespace provender

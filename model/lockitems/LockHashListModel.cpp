@@ -1,5 +1,7 @@
 #include "model/lockitems/LockHashListModel.h"
 
+#include "model/lockitems/TableDump.h"
+
 #include <QFileInfo>
 
 using namespace Qt::StringLiterals;
@@ -119,14 +121,7 @@ QHash<int, QByteArray> LockHashListModel::roleNames() const
 
 QString LockHashListModel::dump() const
 {
-    QString out;
-    for (int r = 0; r < rowCount(); ++r) {
-        QStringList cells;
-        for (int c = 0; c < ColumnCount; ++c)
-            cells << data(index(r, c)).toString();
-        out += cells.join(u" | "_s) + u'\n';
-    }
-    return out;
+    return dumpTableModel(*this);
 }
 
 } // namespace provender

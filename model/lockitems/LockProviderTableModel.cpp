@@ -1,5 +1,7 @@
 #include "model/lockitems/LockProviderTableModel.h"
 
+#include "model/lockitems/TableDump.h"
+
 #include <QMap>
 
 using namespace Qt::StringLiterals;
@@ -187,14 +189,7 @@ QHash<int, QByteArray> LockProviderTableModel::roleNames() const
 
 QString LockProviderTableModel::dump() const
 {
-    QString out;
-    for (int r = 0; r < rowCount(); ++r) {
-        QStringList cells;
-        for (int c = 0; c < ColumnCount; ++c)
-            cells << data(index(r, c)).toString();
-        out += cells.join(u" | "_s) + u'\n';
-    }
-    return out;
+    return dumpTableModel(*this);
 }
 
 } // namespace provender
