@@ -1,4 +1,5 @@
 #include "ui/lock/CoverageMatrixWindow.h"
+#include "ui/lock/MirrorScan.h"
 
 #include "model/core/Logging.h"
 #include "model/lockfile/LockCheck.h"
@@ -160,24 +161,15 @@ void CoverageMatrixWindow::openMirror(const QString &root)
 {
     ++m_busy;
     m_status->setText(tr("Scanning %1…").arg(root));
-    auto *watcher = new QFutureWatcher<std::optional<Catalog>>(this);
-    connect(watcher, &QFutureWatcher<std::optional<Catalog>>::finished, this, [this, watcher, root] {
-        const std::optional<Catalog> c = watcher->result();
-        watcher->deleteLater();
+    scanMirrorAsync(this, root, [this, root](const Result<Catalog> &c) {
         --m_busy;
         if (!c) {
-            m_status->setText(tr("Cannot read the mirror %1").arg(root));
+            m_status->setText(tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
             Q_EMIT matrixUpdated();
             return;
         }
-        setCatalog(*c);
+        setCatalog(c.value());
     });
-    watcher->setFuture(QtConcurrent::run([root]() -> std::optional<Catalog> {
-        Result<Catalog> r = scanFileSystemMirror(root);
-        if (!r)
-            return std::nullopt;
-        return r.value();
-    }));
 }
 
 QList<Platform> CoverageMatrixWindow::mirrorPlatforms() const

@@ -1,4 +1,5 @@
 #include "ui/lock/LockDiffWindow.h"
+#include "ui/lock/MirrorScan.h"
 
 #include "model/core/Logging.h"
 #include "model/lockitems/GitRevision.h"
@@ -230,22 +231,13 @@ void LockDiffWindow::setCatalog(const Catalog &catalog)
 
 void LockDiffWindow::openMirror(const QString &root)
 {
-    auto *watcher = new QFutureWatcher<std::optional<Catalog>>(this);
-    connect(watcher, &QFutureWatcher<std::optional<Catalog>>::finished, this, [this, watcher, root] {
-        const std::optional<Catalog> c = watcher->result();
-        watcher->deleteLater();
+    scanMirrorAsync(this, root, [this, root](const Result<Catalog> &c) {
         if (!c) {
-            statusBar()->showMessage(tr("Cannot read the mirror %1").arg(root));
+            statusBar()->showMessage(tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
             return;
         }
-        setCatalog(*c);
+        setCatalog(c.value());
     });
-    watcher->setFuture(QtConcurrent::run([root]() -> std::optional<Catalog> {
-        Result<Catalog> r = scanFileSystemMirror(root);
-        if (!r)
-            return std::nullopt;
-        return r.value();
-    }));
 }
 
 void LockDiffWindow::refreshProvenance()

@@ -1,4 +1,5 @@
 #include "ui/lock/LockEditorWindow.h"
+#include "ui/lock/MirrorScan.h"
 
 #include "model/core/Logging.h"
 #include "model/lockfile/LockDiff.h"
@@ -596,27 +597,16 @@ bool LockEditorWindow::upgradeFromMirror(const QList<ProviderAddress> &providers
 
 void LockEditorWindow::openMirror(const QString &root)
 {
-    auto *watcher = new QFutureWatcher<std::optional<Catalog>>(this);
-    connect(watcher, &QFutureWatcher<std::optional<Catalog>>::finished, this, [this, watcher, root] {
-        const std::optional<Catalog> c = watcher->result();
-        watcher->deleteLater();
-        setBusy(false);
-        if (!c) {
-            showMessage(tr("Cannot read the mirror %1").arg(root));
-            return;
-        }
-        setCatalog(*c);
-    });
     setBusy(true);
     showMessage(tr("Scanning %1…").arg(root));
-    watcher->setFuture(QtConcurrent::run([root]() -> std::optional<Catalog> {
-        Result<Catalog> r = scanFileSystemMirror(root);
-        if (!r) {
-            qCWarning(lcUi) << "mirror scan failed:" << r.error().message;
-            return std::nullopt;
+    scanMirrorAsync(this, root, [this, root](const Result<Catalog> &c) {
+        setBusy(false);
+        if (!c) {
+            showMessage(tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
+            return;
         }
-        return r.value();
-    }));
+        setCatalog(c.value());
+    });
 }
 
 void LockEditorWindow::setCatalog(const Catalog &catalog)
