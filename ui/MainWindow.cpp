@@ -568,13 +568,26 @@ void MainWindow::openMirror(const QString &pathArg)
     setBusy(true, tr("Scanning %1…").arg(QDir::toNativeSeparators(path)));
     qCDebug(lcUi) << "scanning" << path;
 
-    // The scan runs on the global pool and returns a value; the GUI thread applies it.
-    auto *watcher = new QFutureWatcher<Result<Catalog>>(this);
-    connect(watcher, &QFutureWatcher<Result<Catalog>>::finished, this, [this, watcher, generation, path] {
+    // The scan runs on the global pool and returns values: the catalog and its tree for the
+    // browser (built there too, so that the GUI thread only adopts it); the GUI thread applies them.
+    struct Scanned
+    {
+        Result<Catalog> catalog;
+        MirrorTreeModel::Tree tree;
+    };
+    auto *watcher = new QFutureWatcher<Scanned>(this);
+    connect(watcher, &QFutureWatcher<Scanned>::finished, this, [this, watcher, generation, path] {
         watcher->deleteLater();
-        showScanResult(generation, path, watcher->result());
+        const Scanned scanned = watcher->result();
+        showScanResult(generation, path, scanned.catalog, scanned.tree);
     });
-    watcher->setFuture(QtConcurrent::run([path] { return scanFileSystemMirror(path); }));
+    watcher->setFuture(QtConcurrent::run([path] {
+        Result<Catalog> catalog = scanFileSystemMirror(path);
+        MirrorTreeModel::Tree tree;
+        if (catalog.ok())
+            tree = MirrorTreeModel::buildTree(catalog.value());
+        return Scanned{std::move(catalog), tree};
+    }));
 }
 
 void MainWindow::openBundleFile(const QString &path)
@@ -630,7 +643,8 @@ void MainWindow::openBundleFile(const QString &path)
     m_bundleCancel = cancelled;
 }
 
-void MainWindow::showScanResult(quint64 generation, const QString &path, const Result<Catalog> &result)
+void MainWindow::showScanResult(quint64 generation, const QString &path, const Result<Catalog> &result,
+                                const MirrorTreeModel::Tree &tree)
 {
     if (generation != m_scanGeneration)
         return; // superseded or cancelled
@@ -642,11 +656,11 @@ void MainWindow::showScanResult(quint64 generation, const QString &path, const R
         return;
     }
     m_isBundle = false;
-    showCatalog(path, result.value());
+    showCatalog(path, result.value(), tree);
     startVerification();
 }
 
-void MainWindow::showCatalog(const QString &path, const Catalog &catalog)
+void MainWindow::showCatalog(const QString &path, const Catalog &catalog, const MirrorTreeModel::Tree &tree)
 {
     const bool sameMirror = path == m_root && m_archives->rowCount() > 0;
     m_catalog = catalog;
@@ -654,9 +668,10 @@ void MainWindow::showCatalog(const QString &path, const Catalog &catalog)
     m_root = path;
     m_errorLabel->hide();
     if (sameMirror) {
-        m_archives->mergeCatalog(m_catalog); // rows stay: expansion and selection survive
+        // Rows stay: expansion and selection survive.
+        m_archives->mergeTree(tree.isNull() ? MirrorTreeModel::buildTree(m_catalog) : tree);
     } else {
-        m_archives->setCatalog(m_catalog);
+        m_archives->setTree(tree.isNull() ? MirrorTreeModel::buildTree(m_catalog) : tree); // O(1) when built by the scan
         m_archiveView->expandToDepth(1); // hosts and providers open, versions closed
     }
     expandForFilter();

@@ -18,6 +18,7 @@
 // "mainWindow/archiveColumns" (widths, order), "mainWindow/sortColumn", "mainWindow/sortOrder",
 // "lastDirectory", "recentMirrors" (shared with ui/shell's RecentItems).
 
+#include "model/items/MirrorTreeModel.h"
 #include "model/mirror/Catalog.h"
 #include "model/verify/VerifyEngine.h"
 
@@ -117,8 +118,10 @@ private:
     void saveSettings();
     void rebuildRecentMenu();
     void openBundleFile(const QString &path);
-    void showCatalog(const QString &path, const Catalog &catalog);
-    void showScanResult(quint64 generation, const QString &path, const Result<Catalog> &result);
+    /// `tree`: the catalog's tree built off the GUI thread (MirrorTreeModel::buildTree), or null.
+    void showCatalog(const QString &path, const Catalog &catalog, const MirrorTreeModel::Tree &tree = {});
+    void showScanResult(quint64 generation, const QString &path, const Result<Catalog> &result,
+                        const MirrorTreeModel::Tree &tree);
     void showContextMenu(const QPoint &pos);
     void updatePlatformFilter();
     void updateActions();

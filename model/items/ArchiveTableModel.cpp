@@ -1,6 +1,7 @@
 #include "model/items/ArchiveTableModel.h"
 
 #include "model/core/Logging.h"
+#include "model/items/MirrorTreeModel.h"
 
 #include <QLocale>
 
@@ -321,8 +322,16 @@ void ArchiveFilterProxyModel::setPlatformFilter(const QString &platform)
     invalidateFilter();
 }
 
+void ArchiveFilterProxyModel::setSourceModel(QAbstractItemModel *model)
+{
+    m_tree = qobject_cast<const MirrorTreeModel *>(model);
+    QSortFilterProxyModel::setSourceModel(model);
+}
+
 bool ArchiveFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
+    if (m_tree)
+        return m_tree->rowMatches(sourceRow, sourceParent, m_verdict, m_platform, m_words);
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     // Tree parents (MirrorTreeModel) are judged by their leaves only (recursive filtering), so
     // that a provider whose aggregated verdict matches does not show up without matching leaves.

@@ -81,11 +81,15 @@ private:
 /// Sorts by ArchiveTableModel::SortRole and filters by text (provider/version/platform) and verdict.
 /// Also serves MirrorTreeModel (same role numbers): filtering is recursive and only leaves are
 /// tested, a parent row stays when one of its leaves passes.
+class MirrorTreeModel;
+
 class ArchiveFilterProxyModel final : public QSortFilterProxyModel
 {
     Q_OBJECT
 public:
     explicit ArchiveFilterProxyModel(QObject *parent = nullptr);
+    /// Over a MirrorTreeModel, rows are tested on its nodes directly (MirrorTreeModel::rowMatches).
+    void setSourceModel(QAbstractItemModel *model) override;
     /// Only rows with this verdict; std::nullopt: all.
     void setVerdictFilter(std::optional<Verdict> verdict);
     std::optional<Verdict> verdictFilter() const { return m_verdict; }
@@ -99,6 +103,7 @@ protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 
 private:
+    const MirrorTreeModel *m_tree = nullptr;
     std::optional<Verdict> m_verdict;
     QString m_text;
     QStringList m_words; ///< m_text split at spaces

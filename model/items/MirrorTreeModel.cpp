@@ -50,6 +50,7 @@ struct MirrorTreeModel::Node
     QString name;
     qint64 rank = 0;        ///< VersionNode: precedence rank among its siblings
     QString path;           ///< ProviderNode: its directory
+    QString address;        ///< ProviderNode: ProviderAddress::toString(), for filtering
     std::vector<std::unique_ptr<Node>> children;
     ArchiveResult result;   ///< ArchiveNode only
     std::array<int, 6> counts{}; ///< leaves per verdict below (a leaf: its own)
@@ -65,7 +66,19 @@ struct MirrorTreeModel::Node
         for (Verdict v : kWorstFirst)
             if (counts[size_t(v)] > 0)
                 return v;
-        return Verdict::Verified; // an empty parent (no archives): nothing wrong below
+        return Verdict::Verified; // an empty parent: see hasVerdict()
+    }
+
+    /// A parent without any archive below (e.g. a network mirror's version whose <version>.json
+    /// could not be read) has nothing to judge: no verdict, no badge.
+    bool hasVerdict() const
+    {
+        if (kind == ArchiveNode)
+            return true;
+        for (int c : counts)
+            if (c > 0)
+                return true;
+        return false;
     }
 
     Node *child(const QString &childName, Kind childKind)
@@ -135,6 +148,7 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
     const Node *n = nodeOf(index);
     const bool leaf = n->kind == ArchiveNode;
     const Verdict verdict = n->verdict();
+    const bool judged = n->hasVerdict();
     const qint64 size = leaf ? n->result.size : n->size;
 
     switch (role) {
@@ -145,7 +159,7 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
             return leaf ? n->result.key.platform.toString() : QString::number(n->platforms);
         case SizeColumn:
             return size < 0 ? QString() : QLocale().formattedDataSize(size, 1, QLocale::DataSizeTraditionalFormat);
-        case VerdictColumn: return toString(verdict);
+        case VerdictColumn: return judged ? toString(verdict) : QString();
         case DeclaredColumn: return QString::number(n->declared);
         case LayoutColumn:
             switch (n->layouts) {
@@ -172,7 +186,7 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         return {};
     case VerdictRole:
-        return int(verdict);
+        return judged ? QVariant(int(verdict)) : QVariant();
     case SortRole:
         switch (Column(index.column())) {
         case NameColumn:
@@ -181,7 +195,7 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
             return n->name;
         case PlatformsColumn: return leaf ? QVariant(n->result.key.platform.toString()) : QVariant(n->platforms);
         case SizeColumn: return size;
-        case VerdictColumn: return severity(verdict);
+        case VerdictColumn: return judged ? severity(verdict) : 6; // after the verified ones
         case DeclaredColumn: return n->declared;
         default: return data(index, Qt::DisplayRole);
         }
@@ -293,7 +307,7 @@ void MirrorTreeModel::aggregate(Node *node)
         stack.pop_back();
         for (const auto &c : n->children) {
             if (c->kind == ArchiveNode)
-                platforms.insert(c->result.key.platform.toString());
+                platforms.insert(c->name); // the leaf's name is its platform
             else
                 stack.push_back(c.get());
         }
@@ -319,13 +333,31 @@ QString identity(const MirrorTreeModel::Kind kind, const QString &name, const Ar
 }
 } // namespace
 
-std::unique_ptr<MirrorTreeModel::Node> MirrorTreeModel::buildTree(const Catalog &catalog) const
+struct MirrorTreeModel::Tree::Data
 {
+    std::unique_ptr<Node> root;
+    std::vector<Node *> leaves;
+    QHash<ArchiveKey, QList<Node *>> byKey;
+    QHash<QString, Node *> byPath;
+};
+
+MirrorTreeModel::Tree::Tree() = default;
+MirrorTreeModel::Tree::~Tree() = default;
+MirrorTreeModel::Tree::Tree(const Tree &) = default;
+MirrorTreeModel::Tree &MirrorTreeModel::Tree::operator=(const Tree &) = default;
+bool MirrorTreeModel::Tree::isNull() const { return !d || !d->root; }
+int MirrorTreeModel::Tree::archiveCount() const { return d ? int(d->leaves.size()) : 0; }
+
+MirrorTreeModel::Tree MirrorTreeModel::buildTree(const Catalog &catalog)
+{
+    Tree tree;
+    tree.d = std::make_shared<Tree::Data>();
     auto root = std::make_unique<Node>();
     for (const Provider &p : catalog.providers) {
         Node *host = root->child(ProviderAddress::hostnameForDisplay(p.address.hostname()), HostNode);
         Node *provider = host->child(p.address.ns() + QLatin1Char('/') + p.address.type(), ProviderNode);
         provider->path = p.directory;
+        provider->address = p.address.toString();
         QList<const ProviderVersion *> versions;
         for (const ProviderVersion &v : p.versions)
             versions.append(&v);
@@ -352,23 +384,32 @@ std::unique_ptr<MirrorTreeModel::Node> MirrorTreeModel::buildTree(const Catalog 
         for (const auto &c : provider->children)
             c->rank = c->row;
     }
-    return root;
+    aggregate(root.get());
+    indexLeaves(root.get(), tree.d->leaves, tree.d->byKey, tree.d->byPath);
+    tree.d->root = std::move(root);
+    return tree;
 }
 
 void MirrorTreeModel::reindexLeaves()
 {
-    m_leaves.clear();
-    m_leavesByKey.clear();
-    m_leavesByPath.clear();
-    std::vector<Node *> stack{m_root.get()};
+    indexLeaves(m_root.get(), m_leaves, m_leavesByKey, m_leavesByPath);
+}
+
+void MirrorTreeModel::indexLeaves(Node *root, std::vector<Node *> &leaves, QHash<ArchiveKey, QList<Node *>> &byKey,
+                                  QHash<QString, Node *> &byPath)
+{
+    leaves.clear();
+    byKey.clear();
+    byPath.clear();
+    std::vector<Node *> stack{root};
     while (!stack.empty()) {
         Node *n = stack.back();
         stack.pop_back();
-        if (n->kind == ArchiveNode && n != m_root.get()) {
-            m_leaves.push_back(n);
-            m_leavesByKey[n->result.key].append(n);
+        if (n->kind == ArchiveNode && n != root) {
+            leaves.push_back(n);
+            byKey[n->result.key].append(n);
             if (!n->result.path.isEmpty())
-                m_leavesByPath.insert(n->result.path, n); // the first of equal paths wins
+                byPath.insert(n->result.path, n); // the first of equal paths wins
             continue;
         }
         for (auto it = n->children.rbegin(); it != n->children.rend(); ++it)
@@ -378,18 +419,38 @@ void MirrorTreeModel::reindexLeaves()
 
 void MirrorTreeModel::setCatalog(const Catalog &catalog)
 {
+    setTree(buildTree(catalog));
+}
+
+void MirrorTreeModel::setTree(Tree tree)
+{
+    if (tree.isNull()) {
+        clear();
+        return;
+    }
+    Tree::Data &d = *tree.d;
     beginResetModel();
-    m_root = buildTree(catalog);
-    reindexLeaves();
-    aggregate(m_root.get());
+    std::swap(m_root, d.root); // the previous tree is freed with `tree`, after the reset
+    m_leaves.swap(d.leaves);
+    m_leavesByKey.swap(d.byKey);
+    m_leavesByPath.swap(d.byPath);
     endResetModel();
+    tree.d.reset();
     Q_EMIT countsChanged();
 }
 
 void MirrorTreeModel::mergeCatalog(const Catalog &catalog)
 {
-    std::unique_ptr<Node> fresh = buildTree(catalog);
-    mergeChildren(m_root.get(), fresh.get());
+    mergeTree(buildTree(catalog));
+}
+
+void MirrorTreeModel::mergeTree(Tree tree)
+{
+    if (tree.isNull())
+        tree = buildTree(Catalog{});
+    Node *fresh = tree.d->root.get();
+    mergeChildren(m_root.get(), fresh);
+    tree.d.reset();
     reindexLeaves();
     aggregate(m_root.get());
     announceAll(m_root.get());
@@ -445,6 +506,7 @@ void MirrorTreeModel::mergeChildren(Node *target, Node *fresh)
             Node *tc = target->children[t].get();
             tc->rank = fc->rank;
             tc->path = fc->path;
+            tc->address = fc->address;
             if (tc->kind == ArchiveNode)
                 tc->result = fc->result;
             else
@@ -638,6 +700,49 @@ QStringList MirrorTreeModel::platforms() const
 const std::array<int, 6> &MirrorTreeModel::verdictCounts() const
 {
     return m_root->counts;
+}
+
+bool MirrorTreeModel::rowMatches(int row, const QModelIndex &parent, std::optional<Verdict> verdict, QStringView platform,
+                                 const QStringList &words) const
+{
+    const Node *p = nodeOf(parent);
+    if (row < 0 || row >= int(p->children.size()))
+        return false;
+    const Node *n = p->children[size_t(row)].get();
+    if (!verdict && platform.isEmpty() && words.isEmpty())
+        return true;
+    if (n->kind != ArchiveNode)
+        return false; // parents are judged by their leaves (recursive filtering)
+    if (verdict && n->result.detail.verdict != *verdict)
+        return false;
+    if (!platform.isEmpty() && n->name != platform)
+        return false;
+    if (words.isEmpty())
+        return true;
+    // The pieces of the SearchTextRole text: "host/ns/type version platform" + hashes.
+    const Node *version = n->parent;
+    const Node *provider = version ? version->parent : nullptr;
+    const PackageHashes *c = n->result.hashes ? &*n->result.hashes : nullptr;
+    for (const QString &w : words) {
+        const auto in = [&w](const QString &piece) { return piece.contains(w, Qt::CaseInsensitive); };
+        if (in(n->name) || (version && in(version->name)) || (provider && in(provider->address)))
+            continue;
+        bool found = false;
+        for (const HashString &h : n->result.declared)
+            if (in(h.toString())) {
+                found = true;
+                break;
+            }
+        if (!found && c)
+            for (const HashString *h : {&c->h1Extracted, &c->h1Zip, &c->zh})
+                if (!h->isNull() && in(h->toString())) {
+                    found = true;
+                    break;
+                }
+        if (!found)
+            return false;
+    }
+    return true;
 }
 
 QString MirrorTreeModel::dump() const

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace provender {
@@ -44,7 +45,8 @@ public:
     /// The numbers of VerdictRole, SortRole, PathRole, ReasonRole, DeclaredRole and SearchTextRole
     /// equal ArchiveTableModel's, so ArchiveFilterProxyModel serves both models.
     enum Role {
-        VerdictRole = Qt::UserRole + 1, ///< int(provender::Verdict), any column (parents: aggregated)
+        VerdictRole = Qt::UserRole + 1, ///< int(provender::Verdict), any column (parents: aggregated;
+                                        ///< invalid QVariant for a parent with no archive below)
         SortRole,       ///< raw value that sorts naturally: name column = host / provider / platform
                         ///< string, or the version's precedence rank (qint64); size = qint64 bytes;
                         ///< verdict = severity (0 = worst); declared = count; others = display text
@@ -70,7 +72,32 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
-    /// Replace the tree by `catalog` (a model reset; for a different mirror).
+    /// A tree built from a Catalog without any model: buildTree() touches no shared state, so the
+    /// scan worker calls it off the GUI thread; setTree() then adopts it in O(1) (a model reset)
+    /// and mergeTree() merges it as a rescan. A Tree is consumed by the first setTree/mergeTree.
+    class Tree
+    {
+    public:
+        Tree();
+        ~Tree();
+        Tree(const Tree &);
+        Tree &operator=(const Tree &);
+        bool isNull() const;
+        int archiveCount() const;
+
+    private:
+        friend class MirrorTreeModel;
+        struct Data;
+        std::shared_ptr<Data> d;
+    };
+    static Tree buildTree(const Catalog &catalog);
+    /// Replace the model's tree by `tree` (a model reset; for a different mirror). O(1) apart
+    /// from freeing the previous tree.
+    void setTree(Tree tree);
+    /// Like mergeCatalog() with a tree built by buildTree().
+    void mergeTree(Tree tree);
+
+    /// Replace the tree by `catalog` (a model reset; for a different mirror): setTree(buildTree(catalog)).
     void setCatalog(const Catalog &catalog);
     /// Merge a rescan of the same mirror without a reset. Identity of a row: host name, provider
     /// `namespace/type`, version string, and for a leaf its platform, layout and path. Kept rows stay
@@ -98,6 +125,13 @@ public:
     QStringList platforms() const;
     /// Leaves per verdict, indexed by int(Verdict).
     const std::array<int, 6> &verdictCounts() const;
+    /// ArchiveFilterProxyModel's test for the row `row` under `parent`, straight on the node (no
+    /// QVariant, no string built): with any filter set only leaves pass; a leaf passes when its
+    /// verdict equals `verdict` (if set), its platform equals `platform` (if not empty) and every
+    /// word occurs case-insensitively in its SearchTextRole text (tested piece by piece: the words
+    /// hold no space, so no word can span two pieces).
+    bool rowMatches(int row, const QModelIndex &parent, std::optional<Verdict> verdict, QStringView platform,
+                    const QStringList &words) const;
     /// Indentation-based textual dump (every column, DisplayRole), for tests and debugging.
     QString dump() const;
 
@@ -108,10 +142,11 @@ private:
     struct Node;
     Node *nodeOf(const QModelIndex &index) const;
     QModelIndex indexOf(const Node *node, int column) const;
-    void aggregate(Node *node);
-    std::unique_ptr<Node> buildTree(const Catalog &catalog) const;
+    static void aggregate(Node *node);
     void mergeChildren(Node *target, Node *fresh);
     void reindexLeaves();
+    static void indexLeaves(Node *root, std::vector<Node *> &leaves, QHash<ArchiveKey, QList<Node *>> &byKey,
+                            QHash<QString, Node *> &byPath);
     void announceAll(const Node *node);
 
     std::unique_ptr<Node> m_root;

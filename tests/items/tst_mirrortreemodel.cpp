@@ -147,6 +147,7 @@ private Q_SLOTS:
     void pathLookupAndPlatforms();
     void platformFilter_data();
     void platformFilter();
+    void emptyParentsHaveNoVerdict();
 };
 
 void TestMirrorTreeModel::populationAndVerification()
@@ -515,6 +516,50 @@ void TestMirrorTreeModel::platformFilter()
     proxy.setPlatformFilter({});
     proxy.setTextFilter({});
     QCOMPARE(model.rowCount(), proxy.rowCount());
+}
+
+void TestMirrorTreeModel::emptyParentsHaveNoVerdict()
+{
+    // A version without archives (a network mirror's version whose <version>.json 404s) and a
+    // provider that has only such versions: nothing below them to judge, so no verdict (no
+    // badge, empty verdict cell, invalid VerdictRole), 0 bytes, 0 platforms — never "verified".
+    Catalog c;
+    Provider p;
+    p.address = ProviderAddress::parse(u"registry.opentofu.org/hashicorp/alpha").value();
+    p.versions = {version("1.0.0", {archive("linux_amd64", 100, 1)}), version("2.0.0", {})};
+    Provider q;
+    q.address = ProviderAddress::parse(u"example.com/acme/empty").value();
+    q.versions = {version("0.1.0", {})};
+    c.providers = {p, q};
+
+    MirrorTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCatalog(c);
+    QCOMPARE(model.dump(), lines({
+        "registry.opentofu.org | 1 | 100 | pending | 1 | packed",
+        "  hashicorp/alpha | 1 | 100 | pending | 1 | packed",
+        "    1.0.0 | 1 | 100 | pending | 1 | packed",
+        "      linux_amd64 | linux_amd64 | 100 | pending | 1 | packed",
+        "    2.0.0 | 0 | 0 |  | 0 | ",
+        "example.com | 0 | 0 |  | 0 | ",
+        "  acme/empty | 0 | 0 |  | 0 | ",
+        "    0.1.0 | 0 | 0 |  | 0 | ",
+    }));
+    const QModelIndex empty = find(model, {u"registry.opentofu.org"_s, u"hashicorp/alpha"_s, u"2.0.0"_s});
+    QVERIFY(empty.isValid());
+    QVERIFY(!empty.data(MirrorTreeModel::VerdictRole).isValid());
+    QVERIFY(!empty.siblingAtColumn(MirrorTreeModel::VerdictColumn).data(MirrorTreeModel::VerdictRole).isValid());
+    QVERIFY(!find(model, {u"example.com"_s}).data(MirrorTreeModel::VerdictRole).isValid());
+    // Its non-empty sibling still has one; verifying the leaf does not give the empty one a verdict.
+    const QModelIndex full = find(model, {u"registry.opentofu.org"_s, u"hashicorp/alpha"_s, u"1.0.0"_s});
+    QCOMPARE(full.data(MirrorTreeModel::VerdictRole).toInt(), int(Verdict::Pending));
+    model.applyResults({resultWith(model, {u"registry.opentofu.org"_s, u"hashicorp/alpha"_s, u"1.0.0"_s, u"linux_amd64"_s},
+                                   Verdict::Verified)});
+    QCOMPARE(full.data(MirrorTreeModel::VerdictRole).toInt(), int(Verdict::Verified));
+    QVERIFY(!empty.data(MirrorTreeModel::VerdictRole).isValid());
+    // Sorting by verdict puts a parent without verdict after the verified ones.
+    QVERIFY(empty.siblingAtColumn(MirrorTreeModel::VerdictColumn).data(MirrorTreeModel::SortRole).toInt()
+            > full.siblingAtColumn(MirrorTreeModel::VerdictColumn).data(MirrorTreeModel::SortRole).toInt());
 }
 
 QTEST_GUILESS_MAIN(TestMirrorTreeModel)

@@ -1,5 +1,7 @@
 #include "ui/browser/DetailsPane.h"
 
+#include <algorithm>
+
 #include "ui/VerdictStyle.h"
 
 #include <QApplication>
@@ -204,7 +206,9 @@ void DetailsPane::showGroup(const QString &name, Verdict worst, const QList<int>
                              .arg(verdictTextColor(Verdict(i), pal).name(), verdictGlyph(Verdict(i)))
                              .arg(counts.at(i))
                              .arg(toString(Verdict(i))));
-    QString html = QStringLiteral("<p><b>%1</b> &nbsp; %2</p>").arg(esc(name), badgeHtml(worst));
+    // No archive below (e.g. a version whose <version>.json could not be read): no verdict badge.
+    const bool judged = std::any_of(counts.begin(), counts.end(), [](int c) { return c > 0; });
+    QString html = QStringLiteral("<p><b>%1</b> &nbsp; %2</p>").arg(esc(name), judged ? badgeHtml(worst) : QString());
     html += QStringLiteral("<p>%1</p>").arg(parts.join(QStringLiteral(", ")));
     html += QStringLiteral("<p style=\"color:%1\">%2 · %3</p>")
                 .arg(pal.color(QPalette::PlaceholderText).name(), sizeText(size), tr("%n platform(s)", nullptr, platforms));
