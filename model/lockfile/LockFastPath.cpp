@@ -268,8 +268,9 @@ std::optional<LockParseResult> parseLockFileFast(const QByteArray &bytes, const 
         return std::nullopt;
 
     std::vector<RawBlock> blocks;
-    blocks.reserve(size_t(bytes.size() / 256 + 1));
-    scanner.hashes.reserve(size_t(bytes.size() / 64 + 1));
+    // Reserve for the input's likely shape, capped: the scan may still decline a few bytes later.
+    blocks.reserve(size_t(qMin<qsizetype>(bytes.size() / 256 + 1, 16384)));
+    scanner.hashes.reserve(size_t(qMin<qsizetype>(bytes.size() / 64 + 1, 262144)));
     if (!scanner.blocks(blocks))
         return std::nullopt;
 

@@ -110,6 +110,20 @@ private Q_SLOTS:
         QCoreApplication::setApplicationName(u"tst_lockdiffwindow"_s);
     }
 
+    /// git difftool passes /dev/null for the side of an added or deleted lock file.
+    void addedOrDeletedFile()
+    {
+        const QString b = write(u"b.hcl"_s, fileB());
+        LockDiffWindow added;
+        QVERIFY(added.openFiles(u"/dev/null"_s, b));
+        QVERIFY2(added.summaryText().startsWith(u"Providers: "_s) && added.summaryText().contains(u"added"_s),
+                 qPrintable(added.summaryText()));
+        QVERIFY2(added.summaryText().contains(u" 0 removed"_s), qPrintable(added.summaryText())); // nothing was there before
+        LockDiffWindow deleted;
+        QVERIFY(deleted.openFiles(b, u"/dev/null"_s));
+        QVERIFY2(deleted.summaryText().contains(u"removed"_s), qPrintable(deleted.summaryText()));
+    }
+
     void semanticSummary()
     {
         LockDiffWindow w;

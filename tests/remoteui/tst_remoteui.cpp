@@ -160,6 +160,12 @@ private Q_SLOTS:
         recent = OpenUrlDialog::recentUrls();
         QCOMPARE(recent.first(), QStringLiteral("https://m5.example/providers/"));
         QCOMPARE(recent.count(QStringLiteral("https://m5.example/providers/")), 1);
+        // A token in the URL's user info is never written to the settings file.
+        OpenUrlDialog::addRecentUrl(QStringLiteral("https://user:s3cret-token@m6.example/providers/"));
+        recent = OpenUrlDialog::recentUrls();
+        QCOMPARE(recent.first(), QStringLiteral("https://m6.example/providers/"));
+        QVERIFY(!recent.join(QLatin1Char(' ')).contains(QStringLiteral("s3cret")));
+        OpenUrlDialog::addRecentUrl(QStringLiteral("https://m5.example/providers/"));
         // The combo box offers them.
         OpenUrlDialog d;
         QComboBox *combo = d.findChild<QComboBox *>(QStringLiteral("urlEdit"));

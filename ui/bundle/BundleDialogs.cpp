@@ -342,7 +342,10 @@ CreateBundleDialog::~CreateBundleDialog()
 {
     if (m_shared)
         m_shared->cancel = true;
-    m_scanWatcher.waitForFinished();
+    // The scan cannot be cancelled and only captures the root path: let it finish on its own
+    // (its result is dropped with the watcher). A running create was told to stop; wait for it,
+    // as it writes a temporary file it must remove.
+    m_scanWatcher.disconnect(this);
     m_createWatcher.waitForFinished();
 }
 

@@ -34,11 +34,9 @@ bool selectArchiveInBrowser(MainWindow *window, const QString &path)
     MirrorTreeModel *source = window->archiveModel();
     if (!view || !source || source->rowCount() == 0)
         return false;
-    const QModelIndexList hits = source->match(source->index(0, 0), MirrorTreeModel::PathRole, path, 1,
-                                               Qt::MatchExactly | Qt::MatchRecursive);
-    if (hits.isEmpty())
+    QModelIndex target = source->indexForArchivePath(path); // a hash lookup, not a walk of the tree
+    if (!target.isValid())
         return false;
-    QModelIndex target = hits.constFirst();
     if (auto *proxy = qobject_cast<QAbstractProxyModel *>(view->model()))
         target = proxy->mapFromSource(target);
     if (!target.isValid())
@@ -59,7 +57,7 @@ LockEditorWindow *openLockEditor(MainWindow *window, const QString &path)
 {
     auto *editor = new LockEditorWindow;
     editor->setAttribute(Qt::WA_DeleteOnClose);
-    if (window && !window->mirrorRoot().isEmpty())
+    if (window && QFileInfo(window->mirrorRoot()).isDir()) // a bundle or nothing: no mirror
         editor->openMirror(window->mirrorRoot());
     editor->openFile(path);
     editor->show();
@@ -93,8 +91,9 @@ void installLockUi(MainWindow *window)
     QAction *coverage = new QAction(QObject::tr("&Coverage Matrix…"), window);
     coverage->setObjectName(u"actionCoverageMatrix"_s);
     QObject::connect(coverage, &QAction::triggered, window, [window] {
-        if (window->mirrorRoot().isEmpty()) {
-            QMessageBox::information(window, QObject::tr("Coverage Matrix"), QObject::tr("Open a mirror first (File ▸ Open…)."));
+        if (!QFileInfo(window->mirrorRoot()).isDir()) {
+            QMessageBox::information(window, QObject::tr("Coverage Matrix"),
+                                     QObject::tr("Open a mirror directory first (File ▸ Open Mirror Directory…)."));
             return;
         }
         const QString path = QFileDialog::getOpenFileName(window, QObject::tr("Lock File to Check"), QString(), kLockFilter);
@@ -163,7 +162,7 @@ int runLockDiffGui(const QStringList &args)
         return 2;
     }
     for (const QString &f : files)
-        if (!QFileInfo(f).isFile()) {
+        if (!QFileInfo(f).isFile() && f != u"/dev/null"_s) { // git difftool: the side of an added/deleted file
             err << argv.value(0) << ": " << f << ": no such file\n";
             return 2;
         }

@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace provender::ui {
@@ -140,8 +141,12 @@ QStringList OpenUrlDialog::recentUrls()
     return QSettings().value(kRecentKey).toStringList().mid(0, kMaxRecent);
 }
 
-void OpenUrlDialog::addRecentUrl(const QString &url)
+void OpenUrlDialog::addRecentUrl(const QString &typed)
 {
+    // Never keep a secret on disk: `https://user:token@host/` is remembered without its user info.
+    QString url = typed;
+    if (const QUrl parsed(typed); !parsed.userInfo().isEmpty())
+        url = parsed.adjusted(QUrl::RemoveUserInfo).toString();
     QStringList list = recentUrls();
     list.removeAll(url);
     list.prepend(url);
