@@ -296,12 +296,22 @@ ArchiveFilterProxyModel::ArchiveFilterProxyModel(QObject *parent) : QSortFilterP
     setRecursiveFilteringEnabled(true);
 }
 
+void ArchiveFilterProxyModel::refilter()
+{
+    // invalidate(), not invalidateFilter(): over a tree whose many parents already have proxy
+    // mappings (every version row the view laid out), invalidateFilter() updates each mapping in
+    // place with one rowsRemoved/rowsInserted per parent — tens of thousands of signals, each one
+    // handled by the view. invalidate() drops the mappings in one layoutChanged (persistent
+    // indexes are remapped) and only the parents the view asks for are filtered again.
+    invalidate();
+}
+
 void ArchiveFilterProxyModel::setVerdictFilter(std::optional<Verdict> verdict)
 {
     if (verdict == m_verdict)
         return;
     m_verdict = verdict;
-    invalidateFilter();
+    refilter();
 }
 
 void ArchiveFilterProxyModel::setTextFilter(const QString &text)
@@ -310,8 +320,10 @@ void ArchiveFilterProxyModel::setTextFilter(const QString &text)
     if (t == m_text)
         return;
     m_text = t;
-    m_words = t.split(QLatin1Char(' '), Qt::SkipEmptyParts); // once, not per row
-    invalidateFilter();
+    // Once, not per row; lower case for MirrorTreeModel::rowMatches' fast path (the test is
+    // case-insensitive either way).
+    m_words = t.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    refilter();
 }
 
 void ArchiveFilterProxyModel::setPlatformFilter(const QString &platform)
@@ -319,7 +331,7 @@ void ArchiveFilterProxyModel::setPlatformFilter(const QString &platform)
     if (platform == m_platform)
         return;
     m_platform = platform;
-    invalidateFilter();
+    refilter();
 }
 
 void ArchiveFilterProxyModel::setSourceModel(QAbstractItemModel *model)

@@ -103,6 +103,7 @@ protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 
 private:
+    void refilter();
     const MirrorTreeModel *m_tree = nullptr;
     std::optional<Verdict> m_verdict;
     QString m_text;

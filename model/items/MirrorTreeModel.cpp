@@ -40,6 +40,41 @@ enum LayoutBits { PackedBit = 1, UnpackedBit = 2 };
 
 qint64 presentSize(const ArchiveResult &r) { return r.size > 0 ? r.size : 0; }
 
+/// Whether `word` is ASCII without upper-case letters (containsFolded's fast path applies).
+bool isFoldedAscii(QStringView word)
+{
+    for (QChar ch : word)
+        if (ch.unicode() >= 0x80 || (ch.unicode() >= u'A' && ch.unicode() <= u'Z'))
+            return false;
+    return true;
+}
+
+/// Case-insensitive substring test for a word that isFoldedAscii(): ASCII letters of `hay` are
+/// folded on the fly (QString::contains(Qt::CaseInsensitive) folds every character through the
+/// Unicode tables and was most of the filter's time). Other words take Qt's path.
+bool containsFolded(QStringView hay, QStringView word, bool foldedAscii)
+{
+    if (!foldedAscii)
+        return hay.contains(word, Qt::CaseInsensitive);
+    const qsizetype m = word.size();
+    const qsizetype n = hay.size();
+    if (m == 0)
+        return true;
+    const auto fold = [](char16_t c) -> char16_t { return c >= u'A' && c <= u'Z' ? char16_t(c + 32) : c; };
+    const char16_t *h = reinterpret_cast<const char16_t *>(hay.data());
+    const char16_t *w = reinterpret_cast<const char16_t *>(word.data());
+    for (qsizetype i = 0; i + m <= n; ++i) {
+        if (fold(h[i]) != w[0])
+            continue;
+        qsizetype j = 1;
+        while (j < m && fold(h[i + j]) == w[j])
+            ++j;
+        if (j == m)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 struct MirrorTreeModel::Node
@@ -724,7 +759,8 @@ bool MirrorTreeModel::rowMatches(int row, const QModelIndex &parent, std::option
     const Node *provider = version ? version->parent : nullptr;
     const PackageHashes *c = n->result.hashes ? &*n->result.hashes : nullptr;
     for (const QString &w : words) {
-        const auto in = [&w](const QString &piece) { return piece.contains(w, Qt::CaseInsensitive); };
+        const bool ascii = isFoldedAscii(w);
+        const auto in = [&w, ascii](const QString &piece) { return containsFolded(piece, w, ascii); };
         if (in(n->name) || (version && in(version->name)) || (provider && in(provider->address)))
             continue;
         bool found = false;

@@ -283,6 +283,13 @@ void TestMirrorTreeModel::proxyFilterAndSort_data()
     // archive("windows_amd64", 20, 1) declares zh:13200 ("windows_amd64" is 13 characters).
     QTest::newRow("hash prefix") << u"zh:132"_s << -1
                                  << lines({"example.com", "  acme/beta", "    0.1.0", "      windows_amd64"});
+    // Case-insensitive, words matched in any piece (upper-case input, a hash and a platform).
+    QTest::newRow("upper case") << u"ZH:132 WINDOWS"_s << -1
+                                << lines({"example.com", "  acme/beta", "    0.1.0", "      windows_amd64"});
+    // A word spanning host, namespace and type of the address.
+    QTest::newRow("address") << u"opentofu.org/hashicorp/alpha 1.9"_s << -1
+                             << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.9.0", "      linux_amd64",
+                                       "      linux_arm64"});
     QTest::newRow("text and verdict") << u"alpha"_s << int(Verdict::Pending)
                                       << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.10.0",
                                                 "      darwin_arm64", "    2.0.0-beta", "      linux_amd64", "    2.0.0",
