@@ -279,8 +279,10 @@ private Q_SLOTS:
         req.baseUrl = QStringLiteral("https://127.0.0.1:%1/").arg(stall.serverPort());
         req.timeoutMs = 600000;
         req.providers = {addr("example.com/acme/good")};
+        QSignalSpy connected(&stall, &QTcpServer::newConnection);
         session.start(req);
-        QTest::qWait(300); // the event loop keeps running meanwhile
+        // Cancel only once the request really hangs on the stalled server.
+        QVERIFY(connected.wait(20000));
         QVERIFY(!rec.ended());
         session.cancel();
         QTRY_VERIFY_WITH_TIMEOUT(rec.summary.has_value(), 20000);

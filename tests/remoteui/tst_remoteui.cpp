@@ -344,9 +344,11 @@ private Q_SLOTS:
         request.providers = {ProviderAddress::parse(u"example.com/acme/good").value()};
         request.timeoutMs = 600000;
         request.environment = QProcessEnvironment();
+        QSignalSpy connected(&stall, &QTcpServer::newConnection);
         window.show();
         window.open(request);
-        QTest::qWait(200);
+        // Cancel only once the request really hangs on the stalled server.
+        QVERIFY(connected.wait(20000));
         QCOMPARE(ended.size(), 0);
         QTest::mouseClick(child<QPushButton>(&window, "remoteCancel"), Qt::LeftButton);
         QVERIFY(ended.wait(20000));

@@ -347,9 +347,8 @@ private Q_SLOTS:
         window.resize(1100, 720);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QTest::qWait(50);
         for (auto *b : window.findChildren<QCommandLinkButton *>())
-            QVERIFY2(b->isEnabled(), qPrintable(b->objectName())); // every feature is wired
+            QTRY_VERIFY2(b->isEnabled(), qPrintable(b->objectName())); // every feature is wired (once the loop ran)
         QVERIFY(window.grab().save(screenshotDir() + u"/welcome.png"_s));
         qInfo("screenshot: %s/welcome.png", qPrintable(screenshotDir()));
     }
