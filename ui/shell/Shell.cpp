@@ -45,6 +45,16 @@ QString demoMirrorDirectory()
 
 void openDemoMirror(MainWindow *window, WelcomeWidget *welcome, const QString &dir)
 {
+    // One generation at a time (the welcome button and Help ▸ Open the Demo Mirror both start one),
+    // and never regenerate the directory the window is showing — its verification may be reading it.
+    static const char kBusy[] = "provenderDemoGenerating";
+    if (window->property(kBusy).toBool())
+        return;
+    if (QFileInfo(window->mirrorRoot()) == QFileInfo(dir)) {
+        window->openMirror(dir); // already shown: a rescan
+        return;
+    }
+    window->setProperty(kBusy, true);
     QPointer<WelcomeWidget> status(welcome);
     if (status) {
         status->setDemoBusy(true);
@@ -55,6 +65,7 @@ void openDemoMirror(MainWindow *window, WelcomeWidget *welcome, const QString &d
     auto *watcher = new QFutureWatcher<Result<DemoMirrorReport>>(window);
     QObject::connect(watcher, &QFutureWatcher<Result<DemoMirrorReport>>::finished, window, [watcher, window, status, dir] {
         watcher->deleteLater();
+        window->setProperty("provenderDemoGenerating", false);
         const Result<DemoMirrorReport> result = watcher->result();
         if (status)
             status->setDemoBusy(false);
