@@ -553,6 +553,8 @@ void MainWindow::openMirror(const QString &pathArg)
     const QString path = QFileInfo(pathArg).absoluteFilePath();
     m_engine->cancel();
     m_singleEngine->cancel();
+    if (m_bundleCancel) // a bundle still being read for the previous open: stop it
+        m_bundleCancel->store(true);
     const quint64 generation = ++m_scanGeneration;
     const QFileInfo info(path);
     if (info.isFile() && isBundlePath(path)) {

@@ -484,6 +484,11 @@ void MirrorTreeModel::mergeTree(Tree tree)
     if (tree.isNull())
         tree = buildTree(Catalog{});
     Node *fresh = tree.d->root.get();
+    // The leaf indexes point into rows the merge may free: empty them first, so that a slot on
+    // rowsRemoved/rowsInserted that looks a path up finds nothing rather than a freed node.
+    m_leaves.clear();
+    m_leavesByKey.clear();
+    m_leavesByPath.clear();
     mergeChildren(m_root.get(), fresh);
     tree.d.reset();
     reindexLeaves();
