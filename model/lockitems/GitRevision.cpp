@@ -121,7 +121,17 @@ Result<RevisionFile> readFileAtRevision(const QString &filePath, const QString &
     const auto size = git_blob_rawsize(blob);
     if (size > 512ll * 1024 * 1024)
         return makeError(ErrorCode::Unsupported, u"%1 in %2 is larger than 512 MiB"_s.arg(rel, revision));
-    out.bytes = QByteArray(static_cast<const char *>(git_blob_rawcontent(blob)), qsizetype(size));
+    // The bytes a checkout of this path would write (eol / .gitattributes conversions applied), so
+    // that a CRLF work tree is not shown as every line changed; the raw blob if filtering fails.
+    git_buf filtered = GIT_BUF_INIT;
+    git_blob_filter_options filterOptions = GIT_BLOB_FILTER_OPTIONS_INIT;
+    if (git_blob_filter(&filtered, blob, relUtf8.constData(), &filterOptions) == 0) {
+        out.bytes = QByteArray(filtered.ptr, qsizetype(filtered.size));
+    } else {
+        qCWarning(lcLock) << "git: cannot apply checkout filters to" << rel << "- showing the raw blob";
+        out.bytes = QByteArray(static_cast<const char *>(git_blob_rawcontent(blob)), qsizetype(size));
+    }
+    git_buf_dispose(&filtered);
     qCDebug(lcLock) << "read" << rel << "at" << revision << out.commitId << out.bytes.size() << "bytes";
     return out;
 }

@@ -132,6 +132,25 @@ private Q_SLOTS:
         QVERIFY(r.ok());
         QCOMPARE(r.value(), (QStringList{u"HEAD"_s, u"feature"_s, u"main"_s, u"v2"_s}));
     }
+
+    /// A lock file git checks out with CRLF (.gitattributes eol=crlf) reads as the work tree has
+    /// it, not as the LF blob: the expected bytes are the file git itself wrote on checkout.
+    void checkoutFiltersApplied()
+    {
+        write(u".gitattributes"_s, "*.crlf.hcl text eol=crlf\n");
+        write(u"eol/x.crlf.hcl"_s, "line one\nline two\n");
+        git({u"add"_s, u".gitattributes"_s, u"eol/x.crlf.hcl"_s});
+        git({u"commit"_s, u"-q"_s, u"-m"_s, u"crlf on checkout"_s});
+        QVERIFY(QFile::remove(path(u"eol/x.crlf.hcl"_s)));
+        git({u"checkout"_s, u"--"_s, u"eol/x.crlf.hcl"_s});
+        QFile f(path(u"eol/x.crlf.hcl"_s));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray workTree = f.readAll();
+        QCOMPARE(workTree, QByteArray("line one\r\nline two\r\n")); // git converted on checkout
+        const Result<git::RevisionFile> r = git::readFileAtRevision(path(u"eol/x.crlf.hcl"_s), u"HEAD"_s);
+        QVERIFY2(r.ok(), r ? "" : qPrintable(r.error().message));
+        QCOMPARE(r.value().bytes, workTree);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGitRevision)
