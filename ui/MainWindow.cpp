@@ -3,7 +3,7 @@
 #include "model/bundle/BundleMirror.h"
 #include "model/core/Logging.h"
 #include "model/items/AnomalyListModel.h"
-#include "model/items/ArchiveTableModel.h"
+#include "model/items/ArchiveFilterProxyModel.h"
 #include "model/items/MirrorTreeModel.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "ui/VerdictStyle.h"

@@ -1,6 +1,6 @@
 #include "ui/VerdictStyle.h"
 
-#include "model/items/ArchiveTableModel.h"
+#include "model/items/MirrorTreeModel.h"
 #include "model/items/MirrorTreeModel.h"
 
 #include <QAbstractItemView>
@@ -167,7 +167,7 @@ void VerdictBadgeDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
     QStyle *style = widget ? widget->style() : QApplication::style();
     style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
 
-    const QVariant v = index.data(ArchiveTableModel::VerdictRole);
+    const QVariant v = index.data(MirrorTreeModel::VerdictRole);
     if (!v.isValid())
         return;
     const Verdict verdict = Verdict(v.toInt());
@@ -210,7 +210,7 @@ QSize VerdictBadgeDelegate::sizeHint(const QStyleOptionViewItem &option, const Q
 
 QString VerdictBadgeDelegate::toolTip(const QModelIndex &index)
 {
-    const QVariant v = index.data(ArchiveTableModel::VerdictRole);
+    const QVariant v = index.data(MirrorTreeModel::VerdictRole);
     if (!v.isValid())
         return {};
     const Verdict verdict = Verdict(v.toInt());
@@ -226,7 +226,7 @@ QString VerdictBadgeDelegate::toolTip(const QModelIndex &index)
         tip = QApplication::translate("VerdictStyle", "The worst verdict below: %1\n%2")
                   .arg(parts.join(QStringLiteral(", ")), tip);
     } else {
-        const QString reason = index.data(ArchiveTableModel::ReasonRole).toString();
+        const QString reason = index.data(MirrorTreeModel::ReasonRole).toString();
         if (!reason.isEmpty())
             tip += QLatin1Char('\n') + reason;
     }

@@ -33,7 +33,7 @@ QIcon verdictIcon(Verdict verdict);
 bool isDarkPalette(const QPalette &palette);
 
 /// Paints the Verdict column as a badge: glyph + verdict name on the verdict's colour. The
-/// verdict comes from the VerdictRole (MirrorTreeModel/ArchiveTableModel, same number); the
+/// verdict comes from the VerdictRole (MirrorTreeModel::VerdictRole); the
 /// tooltip explains the verdict and, for an archive, why (ReasonRole), for a parent the counts.
 class VerdictBadgeDelegate final : public QStyledItemDelegate
 {

@@ -15,7 +15,7 @@
 // Stalls are measured as the lateness of a 5 ms QTimer on the GUI thread (how much later than
 // due it fired), so they include everything the event loop did in between.
 
-#include "model/items/ArchiveTableModel.h"
+#include "model/items/ArchiveFilterProxyModel.h"
 #include "model/items/MirrorTreeModel.h"
 #include "ui/MainWindow.h"
 

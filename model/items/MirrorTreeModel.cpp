@@ -1,7 +1,6 @@
 #include "model/items/MirrorTreeModel.h"
 
 #include "model/core/Logging.h"
-#include "model/items/ArchiveTableModel.h"
 
 #include <QLocale>
 #include <QSet>
@@ -10,12 +9,6 @@
 
 namespace provender {
 
-static_assert(int(MirrorTreeModel::VerdictRole) == int(ArchiveTableModel::VerdictRole));
-static_assert(int(MirrorTreeModel::SortRole) == int(ArchiveTableModel::SortRole));
-static_assert(int(MirrorTreeModel::PathRole) == int(ArchiveTableModel::PathRole));
-static_assert(int(MirrorTreeModel::ReasonRole) == int(ArchiveTableModel::ReasonRole));
-static_assert(int(MirrorTreeModel::DeclaredRole) == int(ArchiveTableModel::DeclaredRole));
-static_assert(int(MirrorTreeModel::SearchTextRole) == int(ArchiveTableModel::SearchTextRole));
 
 namespace {
 

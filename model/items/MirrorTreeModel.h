@@ -42,8 +42,7 @@ public:
     enum Kind { HostNode, ProviderNode, VersionNode, ArchiveNode };
     Q_ENUM(Kind)
 
-    /// The numbers of VerdictRole, SortRole, PathRole, ReasonRole, DeclaredRole and SearchTextRole
-    /// equal ArchiveTableModel's, so ArchiveFilterProxyModel serves both models.
+    /// ArchiveFilterProxyModel and the verdict badge delegate read these roles.
     enum Role {
         VerdictRole = Qt::UserRole + 1, ///< int(provender::Verdict), any column (parents: aggregated;
                                         ///< invalid QVariant for a parent with no archive below)

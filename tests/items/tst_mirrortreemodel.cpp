@@ -2,7 +2,7 @@
 // incremental verification, filtering and sorting; textual dumps compared with trees written by
 // hand from the fixture below (sizes, counts and worst-wins verdicts worked out on paper).
 
-#include "model/items/ArchiveTableModel.h"
+#include "model/items/ArchiveFilterProxyModel.h"
 #include "model/items/MirrorTreeModel.h"
 
 #include <QAbstractItemModelTester>

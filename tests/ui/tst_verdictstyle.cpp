@@ -2,7 +2,7 @@
 // with tooltips. Contrast is checked with the WCAG 2 formula written here (relative luminance,
 // (L1 + 0.05) / (L2 + 0.05) >= 4.5 for text), not with anything from ui/.
 
-#include "model/items/ArchiveTableModel.h"
+#include "model/items/MirrorTreeModel.h"
 #include "ui/VerdictStyle.h"
 
 #include <QApplication>
@@ -128,7 +128,7 @@ private Q_SLOTS:
         QFETCH(bool, dark);
         QFETCH(int, verdict);
         QStandardItemModel model(1, 1);
-        model.setData(model.index(0, 0), verdict, ArchiveTableModel::VerdictRole);
+        model.setData(model.index(0, 0), verdict, MirrorTreeModel::VerdictRole);
         ui::VerdictBadgeDelegate delegate;
         QStyleOptionViewItem option;
         option.rect = QRect(0, 0, 160, 26);
@@ -166,8 +166,8 @@ private Q_SLOTS:
     void toolTips()
     {
         QStandardItemModel model(1, 1);
-        model.setData(model.index(0, 0), int(Verdict::Mismatch), ArchiveTableModel::VerdictRole);
-        model.setData(model.index(0, 0), QStringLiteral("h1:abc matches nothing"), ArchiveTableModel::ReasonRole);
+        model.setData(model.index(0, 0), int(Verdict::Mismatch), MirrorTreeModel::VerdictRole);
+        model.setData(model.index(0, 0), QStringLiteral("h1:abc matches nothing"), MirrorTreeModel::ReasonRole);
         const QString tip = ui::VerdictBadgeDelegate::toolTip(model.index(0, 0));
         QVERIFY(tip.startsWith(QStringLiteral("Mismatch:")));
         QVERIFY(tip.contains(QStringLiteral("h1:abc matches nothing")));

@@ -1,7 +1,7 @@
 #include "ui/remote/RemoteMirrorWindow.h"
 
 #include "model/items/AnomalyListModel.h"
-#include "model/items/ArchiveTableModel.h"
+#include "model/items/ArchiveFilterProxyModel.h"
 #include "model/items/MirrorTreeModel.h"
 #include "model/network/RequestLogModel.h"
 #include "ui/VerdictStyle.h"
