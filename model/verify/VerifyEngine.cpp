@@ -61,23 +61,32 @@ ArchiveResult initialResult(const ProviderAddress &provider, const Version &vers
 
 namespace {
 
-struct IndexedResult
-{
-    int index;
-    ArchiveResult result;
-};
-
+/// Where results go. verifyCatalog() wants every result in catalog order (`results`); the GUI
+/// engine wants them in batches as they are decided (`batch`) and keeps none: holding a full
+/// ArchiveResult per archive for the whole run costs ~60 MB at 100,000 archives.
 struct Sink
 {
-    std::function<void(QList<IndexedResult> &&)> batch; ///< on the coordinating thread
-    VerifyProgress progress;                            ///< on the coordinating thread, throttled
+    QList<ArchiveResult> *results = nullptr;                ///< when set: one per archive, catalog order
+    std::function<void(QList<ArchiveResult> &&)> batch;     ///< on the coordinating thread; may block
+    VerifyProgress progress;                                ///< on the coordinating thread, throttled
 };
 
+/// One archive of the run: pointers into the catalog, which stays unchanged while the run lasts
+/// (verifyCatalog's caller's, or the engine run's own copy). The ArchiveResult is built only
+/// when the archive's verdict is decided.
 struct WorkItem
 {
-    int index = 0;                      ///< into the results list
+    const Provider *provider = nullptr;
+    const ProviderVersion *version = nullptr;
+    const Archive *archive = nullptr;
     const QList<HashString> *lock = nullptr; ///< extra expected hashes of its provider version
-    FileStamp stamp;                    ///< stamp taken before hashing (cache on)
+};
+
+/// An archive to hash (not answered by the cache).
+struct HashJob
+{
+    int item = 0;
+    FileStamp stamp;      ///< stamp taken before hashing (cache on)
     bool stamped = false;
 };
 
@@ -88,6 +97,11 @@ struct Done
     bool stableStamp; ///< the file did not change while it was hashed (safe to cache)
     FileStamp stamp;
 };
+
+ArchiveResult resultOf(const WorkItem &w)
+{
+    return initialResult(w.provider->address, w.version->version, *w.archive);
+}
 
 VerdictDetail decide(const PackageHashes &hashes, const QList<HashString> &declared, const QList<HashString> *lock)
 {
@@ -114,13 +128,13 @@ void completeWithError(ArchiveResult &r, const QString &message)
     r.detail.reason = message;
 }
 
-/// Longest directory prefix (ending in '/') shared by every path; "" when none.
-QString commonDirectoryPrefix(const QList<ArchiveResult> &results)
+/// Longest directory prefix (ending in '/') shared by every archive path; "" when none.
+QString commonDirectoryPrefix(const QList<WorkItem> &items)
 {
     QString prefix;
     bool first = true;
-    for (const ArchiveResult &r : results) {
-        const QString &p = r.path;
+    for (const WorkItem &w : items) {
+        const QString &p = w.archive->path;
         if (p.isEmpty())
             continue;
         if (first) {
@@ -136,10 +150,11 @@ QString commonDirectoryPrefix(const QList<ArchiveResult> &results)
     return prefix;
 }
 
-/// Fills `results` (one per archive, catalog order) and returns the summary. `sink.batch`, when
-/// set, receives copies of the results as they are decided.
+/// Verifies every archive of `catalog` and returns the summary; results go to `sink` as they are
+/// decided (Missing first, then cache hits and stat errors in catalog order, then hashed ones as
+/// they finish). Archives left Pending by a cancel are never delivered.
 VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &options,
-                              const std::atomic<bool> *externalCancel, const Sink &sink, QList<ArchiveResult> &results)
+                              const std::atomic<bool> *externalCancel, const Sink &sink)
 {
     VerifySummary summary;
     QElapsedTimer phase;
@@ -149,25 +164,26 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
 
     // 1. One work item per archive of the catalog, in catalog order.
     QList<WorkItem> items;
-    results.clear();
     items.reserve(catalog.archiveCount());
-    results.reserve(catalog.archiveCount());
+    if (sink.results) {
+        sink.results->clear();
+        sink.results->reserve(catalog.archiveCount());
+    }
     qint64 totalBytes = 0;
     forEachArchive(catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
         const auto lockIt = options.expected.constFind(ProviderVersionKey{p.address, v.version});
-        WorkItem w;
-        w.index = int(items.size());
-        results.append(initialResult(p.address, v.version, a));
-        w.lock = lockIt == options.expected.constEnd() ? nullptr : &lockIt.value();
+        WorkItem w{&p, &v, &a, lockIt == options.expected.constEnd() ? nullptr : &lockIt.value()};
+        if (sink.results)
+            sink.results->append(resultOf(w));
         if (a.present && a.size > 0)
             totalBytes += a.size;
-        items.append(std::move(w));
+        items.append(w);
     });
     summary.archives = int(items.size());
     qCDebug(lcVerify) << "work items:" << phase.restart() << "ms";
 
     std::atomic<qint64> bytesDone{0};
-    QList<IndexedResult> batch;
+    QList<ArchiveResult> batch;
     QElapsedTimer batchTimer;
     batchTimer.start();
     QElapsedTimer progressTimer;
@@ -181,17 +197,22 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         progressTimer.restart();
         sink.progress(done, totalBytes);
     };
-    auto deliver = [&](int index, bool force) {
-        if (index >= 0) {
-            const ArchiveResult &r = results.at(index);
-            ++summary.counts[size_t(r.detail.verdict)];
-            if (sink.batch)
-                batch.append({index, r});
-        }
+    auto flush = [&](bool force) {
         if (sink.batch && !batch.isEmpty() && (force || batch.size() >= 512 || batchTimer.elapsed() >= 150)) {
             sink.batch(std::exchange(batch, {}));
             batchTimer.restart();
         }
+    };
+    auto decided = [&](int index, ArchiveResult &&r) {
+        ++summary.counts[size_t(r.detail.verdict)];
+        if (sink.results) {
+            (*sink.results)[index] = std::move(r);
+            if (sink.batch)
+                batch.append(sink.results->at(index));
+        } else if (sink.batch) {
+            batch.append(std::move(r));
+        }
+        flush(false);
     };
 
     // 2. Missing archives are final; present ones are answered from the cache when unchanged.
@@ -203,44 +224,50 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         if (ok)
             cache = std::move(opened);
         if (cache && items.size() > 64)
-            cache->preload(commonDirectoryPrefix(results));
+            cache->preload(commonDirectoryPrefix(items));
         qCDebug(lcVerify) << "cache open + preload:" << phase.restart() << "ms";
     }
 
-    for (WorkItem &w : items)
-        if (results[w.index].detail.verdict == Verdict::Missing)
-            deliver(w.index, false);
-    QList<int> toHash;
-    for (WorkItem &w : items) {
+    for (qsizetype i = 0; i < items.size(); ++i)
+        if (!items.at(i).archive->present)
+            decided(int(i), resultOf(items.at(i)));
+    QList<HashJob> toHash;
+    for (qsizetype i = 0; i < items.size(); ++i) {
         if (cancelled())
             break;
-        if (results[w.index].detail.verdict == Verdict::Missing)
+        const WorkItem &w = items.at(i);
+        const Archive &a = *w.archive;
+        if (!a.present)
             continue;
+        HashJob job;
+        job.item = int(i);
         if (cache) {
-            Result<FileStamp> stamp = stampOf(results[w.index].path);
+            Result<FileStamp> stamp = stampOf(a.path);
             if (!stamp.ok()) {
-                completeWithError(results[w.index], stamp.error().message);
-                bytesDone += std::max<qint64>(0, results[w.index].size);
-                deliver(w.index, false);
+                ArchiveResult r = resultOf(w);
+                completeWithError(r, stamp.error().message);
+                bytesDone += std::max<qint64>(0, a.size);
+                decided(job.item, std::move(r));
                 continue;
             }
-            w.stamp = stamp.value();
-            w.stamped = true;
-            if (std::optional<PackageHashes> hit = cache->lookup(results[w.index].path, w.stamp)) {
-                completeWithHashes(results[w.index], *hit, w.lock, true);
+            job.stamp = std::move(stamp).value();
+            job.stamped = true;
+            if (std::optional<PackageHashes> hit = cache->lookup(a.path, job.stamp)) {
+                ArchiveResult r = resultOf(w);
+                completeWithHashes(r, *hit, w.lock, true);
                 ++summary.cacheHits;
-                bytesDone += std::max<qint64>(0, results[w.index].size);
-                deliver(w.index, false);
+                bytesDone += std::max<qint64>(0, a.size);
+                decided(job.item, std::move(r));
                 reportProgress(false);
                 continue;
             }
         }
-        toHash.append(w.index);
+        toHash.append(std::move(job));
     }
     if (cache)
         cache->dropPreload(); // every lookup is done
     reportProgress(true);
-    deliver(-1, true);
+    flush(true);
     qCDebug(lcVerify) << "stat + cache lookups:" << phase.restart() << "ms;" << toHash.size() << "to hash";
 
     // 3. Hash the rest on a private pool; workers only compute values and queue them.
@@ -251,12 +278,12 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
     pool.setMaxThreadCount(options.jobs > 0 ? options.jobs : std::max(1, QThread::idealThreadCount()));
     const bool started = !cancelled();
     if (started) {
-        for (int index : std::as_const(toHash)) {
-            const WorkItem &w = items.at(index);
-            const QString path = results.at(index).path;
-            const qint64 size = std::max<qint64>(0, results[w.index].size);
-            const bool checkStamp = w.stamped;
-            const FileStamp before = w.stamp;
+        for (const HashJob &job : std::as_const(toHash)) {
+            const int index = job.item;
+            const QString path = items.at(index).archive->path;
+            const qint64 size = std::max<qint64>(0, items.at(index).archive->size);
+            const bool checkStamp = job.stamped;
+            const FileStamp before = job.stamp;
             pool.start([&, index, path, size, checkStamp, before] {
                 qint64 counted = 0;
                 auto progress = [&](qint64 d, qint64 t) {
@@ -288,26 +315,31 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
             });
         }
     }
+    const qsizetype queued = toHash.size();
+    toHash = {}; // the tasks hold what they need
 
     // Every queued task reports (or is cleared by the cancel path below). Re-reading the flag here
     // instead would, on a cancel just after queueing, drop the results of tasks already done.
-    qsizetype outstanding = started ? toHash.size() : 0;
+    qsizetype outstanding = started ? queued : 0;
     auto handle = [&](Done &d) {
-        WorkItem &w = items[d.item];
+        const WorkItem &w = items.at(d.item);
         if (d.hashes.ok()) {
-            completeWithHashes(results[w.index], d.hashes.value(), w.lock, false);
+            ArchiveResult r = resultOf(w);
+            completeWithHashes(r, d.hashes.value(), w.lock, false);
             ++summary.hashed;
-            summary.bytesHashed += std::max<qint64>(0, results[w.index].size);
+            summary.bytesHashed += std::max<qint64>(0, w.archive->size);
             if (cache && d.stableStamp)
-                cache->store(results[w.index].path, d.stamp, d.hashes.value());
-            deliver(d.item, false);
+                cache->store(w.archive->path, d.stamp, d.hashes.value());
+            decided(d.item, std::move(r));
         } else if (d.hashes.error().code == ErrorCode::Cancelled) {
-            results[w.index].detail.reason = QStringLiteral("cancelled before it was hashed");
+            if (sink.results)
+                (*sink.results)[d.item].detail.reason = QStringLiteral("cancelled before it was hashed");
             ++summary.counts[size_t(Verdict::Pending)];
         } else {
-            completeWithError(results[w.index], d.hashes.error().message);
+            ArchiveResult r = resultOf(w);
+            completeWithError(r, d.hashes.error().message);
             ++summary.hashed;
-            deliver(d.item, false);
+            decided(d.item, std::move(r));
         }
     };
     while (outstanding > 0) {
@@ -322,7 +354,7 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
             --outstanding;
         }
         reportProgress(false);
-        deliver(-1, false);
+        flush(false);
         if (cancelled()) {
             stop = true;
             pool.clear(); // queued tasks never start
@@ -339,10 +371,10 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
     if (cancelled()) {
         summary.cancelled = true;
         // Count what never got a verdict as pending.
-        int decided = 0;
+        int decidedCount = 0;
         for (size_t i = 0; i < summary.counts.size(); ++i)
-            decided += summary.counts[i];
-        summary.counts[size_t(Verdict::Pending)] += summary.archives - decided;
+            decidedCount += summary.counts[i];
+        summary.counts[size_t(Verdict::Pending)] += summary.archives - decidedCount;
     }
     qCDebug(lcVerify) << "hashing:" << phase.restart() << "ms";
     if (cache) {
@@ -351,7 +383,7 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
             summary.cacheWarning = cache->warning();
     }
     reportProgress(true);
-    deliver(-1, true);
+    flush(true);
     qCDebug(lcVerify) << "cache flush:" << phase.restart() << "ms";
     qCDebug(lcVerify) << "verified" << summary.archives << "archives:" << summary.hashed << "hashed,"
                       << summary.cacheHits << "from cache" << (summary.cancelled ? "(cancelled)" : "");
@@ -365,12 +397,27 @@ VerifyReport verifyCatalog(const Catalog &catalog, const VerifyOptions &options,
 {
     VerifyReport report;
     Sink sink; // no batches: the results are filled in place
+    sink.results = &report.results;
     sink.progress = progress;
-    report.summary = runVerification(catalog, options, cancel, sink, report.results);
+    report.summary = runVerification(catalog, options, cancel, sink);
     return report;
 }
 
 // ---------------------------------------------------------------------------------------------
+
+namespace {
+
+/// Back-pressure between a run's coordinating thread and the engine's thread: how many batches
+/// are queued to the engine's thread and not yet emitted. Shared with the queued calls, which may
+/// outlive the Run (a superseded run's thread can finish before its last batches are applied).
+struct BatchFlow
+{
+    std::mutex mutex;
+    std::condition_variable applied;
+    std::atomic<int> inFlight{0}; ///< written under `mutex`; read without it by batchesInFlight()
+};
+
+} // namespace
 
 struct VerifyEngine::Run
 {
@@ -378,7 +425,19 @@ struct VerifyEngine::Run
     Catalog catalog;
     VerifyOptions options;
     std::atomic<bool> cancel{false};
+    std::shared_ptr<BatchFlow> flow = std::make_shared<BatchFlow>();
     std::unique_ptr<QThread> thread;
+
+    /// Sets the flag and wakes a coordinator waiting for the engine's thread to apply batches
+    /// (which it never will when it is the thread destroying the engine).
+    void requestCancel()
+    {
+        cancel = true;
+        {
+            std::lock_guard lock(flow->mutex); // no lost wake-up between the waiter's check and its wait
+        }
+        flow->applied.notify_all();
+    }
 };
 
 VerifyEngine::VerifyEngine(QObject *parent) : QObject(parent)
@@ -391,10 +450,15 @@ VerifyEngine::VerifyEngine(QObject *parent) : QObject(parent)
 VerifyEngine::~VerifyEngine()
 {
     for (const std::shared_ptr<Run> &run : std::as_const(m_runs))
-        run->cancel = true;
+        run->requestCancel();
     for (const std::shared_ptr<Run> &run : std::as_const(m_runs))
         if (run->thread)
             run->thread->wait();
+}
+
+int VerifyEngine::batchesInFlight() const
+{
+    return m_current ? m_current->flow->inFlight.load() : 0;
 }
 
 void VerifyEngine::reap()
@@ -405,7 +469,7 @@ void VerifyEngine::reap()
 quint64 VerifyEngine::start(const Catalog &catalog, const VerifyOptions &options)
 {
     if (m_current)
-        m_current->cancel = true;
+        m_current->requestCancel();
     reap();
     auto run = std::make_shared<Run>();
     run->generation = ++m_generation;
@@ -419,16 +483,26 @@ quint64 VerifyEngine::start(const Catalog &catalog, const VerifyOptions &options
     Run *r = run.get(); // owned by m_runs until its thread has finished
     run->thread.reset(QThread::create([this, r, gen] {
         Sink sink;
-        sink.batch = [this, gen](QList<IndexedResult> &&batch) {
-            QList<ArchiveResult> list;
-            list.reserve(batch.size());
-            for (IndexedResult &b : batch)
-                list.append(std::move(b.result));
+        std::shared_ptr<BatchFlow> flow = r->flow;
+        sink.batch = [this, r, gen, flow](QList<ArchiveResult> &&list) {
+            // Back-pressure: at most maxBatchesInFlight batches wait for the engine's thread, so a
+            // run answered from the cache does not pile up copies of every result in its queue.
+            {
+                std::unique_lock lock(flow->mutex);
+                while (flow->inFlight.load() >= maxBatchesInFlight && !r->cancel.load())
+                    flow->applied.wait_for(lock, std::chrono::milliseconds(250));
+                ++flow->inFlight;
+            }
             QMetaObject::invokeMethod(
                 this,
-                [this, gen, list = std::move(list)] {
+                [this, gen, flow, list = std::move(list)] {
                     if (gen == m_generation)
                         Q_EMIT archivesVerified(list);
+                    {
+                        std::lock_guard lock(flow->mutex);
+                        --flow->inFlight;
+                    }
+                    flow->applied.notify_all();
                 },
                 Qt::QueuedConnection);
         };
@@ -441,8 +515,7 @@ quint64 VerifyEngine::start(const Catalog &catalog, const VerifyOptions &options
                 },
                 Qt::QueuedConnection);
         };
-        QList<ArchiveResult> results;
-        const VerifySummary summary = runVerification(r->catalog, r->options, &r->cancel, sink, results);
+        const VerifySummary summary = runVerification(r->catalog, r->options, &r->cancel, sink);
         QMetaObject::invokeMethod(
             this,
             [this, gen, summary] {
@@ -462,7 +535,7 @@ quint64 VerifyEngine::start(const Catalog &catalog, const VerifyOptions &options
 void VerifyEngine::cancel()
 {
     if (m_current)
-        m_current->cancel = true;
+        m_current->requestCancel();
 }
 
 } // namespace provender

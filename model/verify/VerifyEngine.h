@@ -6,7 +6,9 @@
 //   verifyCatalog()  synchronous (CLI, tests, benchmarks); blocks the calling thread.
 //   VerifyEngine     asynchronous (GUI): a QObject whose signals arrive on the thread it lives on,
 //                    batched; a new start() supersedes (cancels) the previous run and a generation
-//                    counter drops anything the old run still delivers.
+//                    counter drops anything the old run still delivers. It keeps no result per
+//                    archive (each is built when decided and handed over in a batch), and a run
+//                    never gets more than maxBatchesInFlight batches ahead of that thread.
 //
 // Per archive: declared but absent -> Missing; stat/hash failure (corrupt zip, I/O) -> Error with
 // the reason; otherwise the declared hashes of its index (decideVerdict) and, when given, the
@@ -141,6 +143,13 @@ public:
     void cancel();
     bool isRunning() const { return m_running; }
     quint64 generation() const { return m_generation; }
+
+    /// At most this many batches of a run are queued to this object's thread and not yet emitted:
+    /// the run waits (its hashing threads go on) until the thread catches up, or a cancel.
+    static constexpr int maxBatchesInFlight = 4;
+    /// Batches of the current run queued but not yet emitted (the one being emitted included);
+    /// for tests and benchmarks.
+    int batchesInFlight() const;
 
 Q_SIGNALS:
     /// A batch of results (several per signal, at most a few batches per second).
