@@ -17,6 +17,7 @@
 
 #include "model/items/ArchiveFilterProxyModel.h"
 #include "model/items/MirrorTreeModel.h"
+#include "model/mirror/FileSystemMirror.h"
 #include "ui/MainWindow.h"
 
 #include <QApplication>
@@ -31,6 +32,8 @@
 
 #include <cstdio>
 
+#include <sys/resource.h>
+
 using namespace provender;
 
 namespace {
@@ -44,6 +47,14 @@ double peakRssMib()
         if (line.startsWith("VmHWM:"))
             return line.mid(6).trimmed().split(' ').value(0).toDouble() / 1024.0;
     return -1;
+}
+
+/// User + system CPU time of the whole process so far (every thread).
+double cpuMs()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return (double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
 class PaintWatch : public QObject
@@ -86,6 +97,33 @@ int main(int argc, char **argv)
         return 2;
     }
     const QString dir = QString::fromLocal8Bit(argv[1]);
+
+    // For profiling the pieces of "first paint" apart (perf record): PROVENDER_BENCH_BUILD_TREE=N
+    // scans DIR once, builds the browser's tree from it N times and prints each phase's time.
+    if (const int n = qEnvironmentVariableIntValue("PROVENDER_BENCH_BUILD_TREE"); n > 0) {
+        QElapsedTimer t;
+        t.start();
+        const Result<Catalog> catalog = scanFileSystemMirror(dir);
+        if (!catalog) {
+            std::fprintf(stderr, "%s\n", qPrintable(catalog.error().message));
+            return 1;
+        }
+        std::fprintf(stderr, "scan %.1f ms (CPU %.1f ms)\n", double(t.nsecsElapsed()) / 1e6, cpuMs());
+        for (int i = 0; i < n; ++i) {
+            t.restart();
+            const double cpu0 = cpuMs();
+            MirrorTreeModel::Tree tree = MirrorTreeModel::buildTree(catalog.value());
+            const double built = double(t.nsecsElapsed()) / 1e6;
+            const double cpu = cpuMs() - cpu0;
+            MirrorTreeModel model;
+            model.setTree(tree);
+            tree = {};
+            const double adopted = double(t.nsecsElapsed()) / 1e6;
+            std::fprintf(stderr, "buildTree %.1f ms (CPU %.1f ms), setTree %.1f ms, %d archives\n", built, cpu,
+                         adopted - built, model.archiveCount());
+        }
+        return 0;
+    }
 
     ui::MainWindow w;
     w.resize(1280, 800);

@@ -1,7 +1,5 @@
 #include "model/items/ArchiveFilterProxyModel.h"
 
-#include "model/items/MirrorTreeModel.h"
-
 namespace provender {
 
 ArchiveFilterProxyModel::ArchiveFilterProxyModel(QObject *parent) : QSortFilterProxyModel(parent)
@@ -20,14 +18,15 @@ void ArchiveFilterProxyModel::refilter()
     // place with one rowsRemoved/rowsInserted per parent — tens of thousands of signals, each one
     // handled by the view. invalidate() drops the mappings in one layoutChanged (persistent
     // indexes are remapped) and only the parents the view asks for are filtered again.
+    m_filter.serial = MirrorTreeModel::newFilterSerial(); // the tree's memo of the old filter is void
     invalidate();
 }
 
 void ArchiveFilterProxyModel::setVerdictFilter(std::optional<Verdict> verdict)
 {
-    if (verdict == m_verdict)
+    if (verdict == m_filter.verdict)
         return;
-    m_verdict = verdict;
+    m_filter.verdict = verdict;
     refilter();
 }
 
@@ -39,44 +38,55 @@ void ArchiveFilterProxyModel::setTextFilter(const QString &text)
     m_text = t;
     // Once, not per row; lower case for MirrorTreeModel::rowMatches' fast path (the test is
     // case-insensitive either way).
-    m_words = t.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    m_filter.words = t.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     refilter();
 }
 
 void ArchiveFilterProxyModel::setPlatformFilter(const QString &platform)
 {
-    if (platform == m_platform)
+    if (platform == m_filter.platform)
         return;
-    m_platform = platform;
+    m_filter.platform = platform;
     refilter();
 }
 
 void ArchiveFilterProxyModel::setSourceModel(QAbstractItemModel *model)
 {
     m_tree = qobject_cast<const MirrorTreeModel *>(model);
+    // MirrorTreeModel::acceptsRow answers for a whole subtree (memoized); Qt's recursive filtering
+    // would test every subtree again for each parent row it maps.
+    setRecursiveFilteringEnabled(!m_tree);
+    m_filter.serial = MirrorTreeModel::newFilterSerial();
     QSortFilterProxyModel::setSourceModel(model);
 }
 
 bool ArchiveFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     if (m_tree)
-        return m_tree->rowMatches(sourceRow, sourceParent, m_verdict, m_platform, m_words);
+        return m_tree->acceptsRow(sourceRow, sourceParent, m_filter);
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     // Tree parents (MirrorTreeModel) are judged by their leaves only (recursive filtering), so
     // that a provider whose aggregated verdict matches does not show up without matching leaves.
-    if ((m_verdict || !m_text.isEmpty() || !m_platform.isEmpty()) && sourceModel()->hasChildren(idx))
+    if (!m_filter.isEmpty() && sourceModel()->hasChildren(idx))
         return false;
-    if (m_verdict && idx.data(MirrorTreeModel::VerdictRole).toInt() != int(*m_verdict))
+    if (m_filter.verdict && idx.data(MirrorTreeModel::VerdictRole).toInt() != int(*m_filter.verdict))
         return false;
-    if (!m_platform.isEmpty() && idx.data(MirrorTreeModel::PlatformRole).toString() != m_platform)
+    if (!m_filter.platform.isEmpty() && idx.data(MirrorTreeModel::PlatformRole).toString() != m_filter.platform)
         return false;
     if (!m_text.isEmpty()) {
         const QString hay = idx.data(MirrorTreeModel::SearchTextRole).toString();
-        for (const QString &w : m_words)
+        for (const QString &w : m_filter.words)
             if (!hay.contains(w, Qt::CaseInsensitive))
                 return false;
     }
     return true;
+}
+
+bool ArchiveFilterProxyModel::lessThan(const QModelIndex &sourceLeft, const QModelIndex &sourceRight) const
+{
+    if (m_tree && sortRole() == MirrorTreeModel::SortRole && !isSortLocaleAware())
+        return m_tree->compareRows(sourceLeft, sourceRight, sortCaseSensitivity()) < 0;
+    return QSortFilterProxyModel::lessThan(sourceLeft, sourceRight);
 }
 
 } // namespace provender

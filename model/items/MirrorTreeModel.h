@@ -113,7 +113,7 @@ public:
     /// The leaf's result, or nullptr when `index` is not a leaf.
     const ArchiveResult *resultAt(const QModelIndex &index) const;
     /// Number of leaves (archives).
-    int archiveCount() const { return int(m_leaves.size()); }
+    int archiveCount() const { return int(m_index.leaves.size()); }
     /// The row (column 0) of the archive at `path` (exact match), or an empty index.
     QModelIndex indexForArchivePath(const QString &path) const;
     /// The deepest row a file of the mirror belongs to: the archive at `path` or containing it
@@ -124,13 +124,32 @@ public:
     QStringList platforms() const;
     /// Leaves per verdict, indexed by int(Verdict).
     const std::array<int, 6> &verdictCounts() const;
-    /// ArchiveFilterProxyModel's test for the row `row` under `parent`, straight on the node (no
-    /// QVariant, no string built): with any filter set only leaves pass; a leaf passes when its
-    /// verdict equals `verdict` (if set), its platform equals `platform` (if not empty) and every
-    /// word occurs case-insensitively in its SearchTextRole text (tested piece by piece: the words
-    /// hold no space, so no word can span two pieces).
-    bool rowMatches(int row, const QModelIndex &parent, std::optional<Verdict> verdict, QStringView platform,
-                    const QStringList &words) const;
+    /// A filter of ArchiveFilterProxyModel, tested straight on the nodes (no QVariant, no string
+    /// built). With any criterion set only leaves are judged: a leaf passes when its verdict equals
+    /// `verdict` (if set), its platform equals `platform` (if not empty) and every word occurs
+    /// case-insensitively in its SearchTextRole text (tested piece by piece: the words hold no
+    /// space, so no word can span two pieces). `serial` names this filter for the memo of
+    /// acceptsRow(): a new serial (newFilterSerial()) every time the criteria change.
+    struct RowFilter
+    {
+        std::optional<Verdict> verdict;
+        QString platform;
+        QStringList words; ///< lower case for the ASCII fast path (the test is case-insensitive either way)
+        quint64 serial = 0;
+        bool isEmpty() const { return !verdict && platform.isEmpty() && words.isEmpty(); }
+    };
+    static quint64 newFilterSerial();
+    /// Whether the leaf `row` under `parent` passes `filter` (a parent row: false unless the filter
+    /// is empty). Not memoized.
+    bool rowMatches(int row, const QModelIndex &parent, const RowFilter &filter) const;
+    /// Whether the row passes (a leaf) or has a leaf below that passes (a parent) — recursive
+    /// filtering in one call, so that the proxy need not walk subtrees itself. Memoized per node for
+    /// `filter.serial` until that node's subtree changes (applyResults, a rescan merge, a reset):
+    /// filtering the whole tree tests each node once.
+    bool acceptsRow(int row, const QModelIndex &parent, const RowFilter &filter) const;
+    /// Compares two sibling rows by SortRole of `left`'s column without building QVariants (the
+    /// proxy's lessThan); strings compare with `cs` as QSortFilterProxyModel does. <0, 0 or >0.
+    int compareRows(const QModelIndex &left, const QModelIndex &right, Qt::CaseSensitivity cs) const;
     /// Indentation-based textual dump (every column, DisplayRole), for tests and debugging.
     QString dump() const;
 
@@ -141,17 +160,32 @@ private:
     struct Node;
     Node *nodeOf(const QModelIndex &index) const;
     QModelIndex indexOf(const Node *node, int column) const;
+    /// A leaf found by a hash of its identity: sorted vectors of these replace hash tables of
+    /// 100,000 keys (a fraction of the memory, built by one sort).
+    struct LeafRef
+    {
+        size_t hash;
+        Node *node;
+    };
+    struct LeafIndex
+    {
+        std::vector<Node *> leaves;   ///< depth-first order
+        std::vector<LeafRef> byKey;   ///< by leafHash(key, path), then leaf order
+        std::vector<LeafRef> byPath;  ///< by qHash(path) of present leaves, then leaf order
+        void clear();
+    };
     static void aggregate(Node *node);
+    bool subtreeMatches(const Node *node, const RowFilter &filter) const;
+    bool leafMatches(const Node *leaf, const RowFilter &filter) const;
     void mergeChildren(Node *target, Node *fresh);
-    void reindexLeaves();
-    static void indexLeaves(Node *root, std::vector<Node *> &leaves, QHash<ArchiveKey, QList<Node *>> &byKey,
-                            QHash<QString, Node *> &byPath);
+    static void indexLeaves(Node *root, LeafIndex &index);
+    Node *leafFor(const ArchiveResult &result) const;
+    const Node *leafAtPath(const QString &path) const;
     void announceAll(const Node *node);
+    static void forgetMatches(Node *node);
 
     std::unique_ptr<Node> m_root;
-    std::vector<Node *> m_leaves;
-    QHash<ArchiveKey, QList<Node *>> m_leavesByKey;
-    QHash<QString, Node *> m_leavesByPath;
+    LeafIndex m_index;
 };
 
 } // namespace provender

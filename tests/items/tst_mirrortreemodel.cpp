@@ -6,6 +6,7 @@
 #include "model/items/MirrorTreeModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -132,6 +133,123 @@ QString lines(std::initializer_list<const char *> ls)
     return out;
 }
 
+/// A larger catalog from a fixed seed: two hosts, providers with many versions, platforms in
+/// varying sets, absent archives, duplicates and a provider that displays like another.
+Catalog generatedCatalog(quint32 seed, int providers)
+{
+    QRandomGenerator rng(seed);
+    const QStringList platforms{u"linux_amd64"_s, u"linux_arm64"_s, u"darwin_arm64"_s, u"windows_amd64"_s, u"freebsd_386"_s};
+    Catalog c;
+    c.root = QStringLiteral("/m");
+    for (int p = 0; p < providers; ++p) {
+        Provider pr;
+        const QString host = p % 3 == 0 ? u"example.com"_s : u"registry.opentofu.org"_s;
+        pr.address = ProviderAddress::parse(QStringLiteral("%1/ns%2/type%3").arg(host).arg(p % 4).arg(p)).value();
+        pr.directory = QStringLiteral("/m/%1/ns%2/type%3").arg(host).arg(p % 4).arg(p);
+        const int versions = 1 + int(rng.bounded(12));
+        for (int v = 0; v < versions; ++v) {
+            // Out of precedence order on purpose, with pre-releases.
+            const QString text = QStringLiteral("%1.%2.%3%4").arg(rng.bounded(3)).arg(v).arg(rng.bounded(20)).arg(
+                rng.bounded(4) == 0 ? u"-rc1"_s : QString());
+            bool dup = false;
+            for (const ProviderVersion &have : std::as_const(pr.versions))
+                dup = dup || have.version.toString() == text;
+            if (dup)
+                continue;
+            QList<Archive> archives;
+            for (const QString &platform : platforms) {
+                if (rng.bounded(3) == 0)
+                    continue;
+                const qint64 size = rng.bounded(5) == 0 ? -1 : qint64(rng.bounded(100000));
+                Archive a = archive(platform.toLatin1().constData(), size, int(rng.bounded(3)));
+                if (a.present)
+                    a.path = QStringLiteral("%1/%2/%3.zip").arg(pr.directory, text, platform);
+                archives.append(a);
+            }
+            ProviderVersion pv = version(text.toLatin1().constData(), archives);
+            if (!archives.isEmpty() && rng.bounded(6) == 0) {
+                Archive d = archive(archives.first().platform.toString().toLatin1().constData(), 7, 1,
+                                    ArchiveLayout::Unpacked);
+                d.path = QStringLiteral("%1/%2/dup").arg(pr.directory, text);
+                pv.duplicates.append(d);
+            }
+            pr.versions.append(pv);
+        }
+        c.providers.append(pr);
+    }
+    return c;
+}
+
+/// Qt's own machinery as the reference: recursive filtering over MirrorTreeModel::rowMatches (the
+/// leaf test alone) and QSortFilterProxyModel's QVariant comparison of SortRole.
+class ReferenceProxy : public QSortFilterProxyModel
+{
+public:
+    explicit ReferenceProxy(const MirrorTreeModel *tree) : m_tree(tree)
+    {
+        setSortRole(MirrorTreeModel::SortRole);
+        setSortCaseSensitivity(Qt::CaseInsensitive);
+        setRecursiveFilteringEnabled(true);
+        setDynamicSortFilter(true);
+    }
+    void setFilter(const MirrorTreeModel::RowFilter &f)
+    {
+        m_filter = f;
+        invalidate();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex &parent) const override { return m_tree->rowMatches(row, parent, m_filter); }
+
+private:
+    const MirrorTreeModel *m_tree;
+    MirrorTreeModel::RowFilter m_filter;
+};
+
+/// Every row of a (proxy) model with all its columns, two spaces per level.
+QString fullDump(const QAbstractItemModel &m, const QModelIndex &parent = {}, int depth = 0)
+{
+    QString out;
+    for (int r = 0; r < m.rowCount(parent); ++r) {
+        const QModelIndex i = m.index(r, 0, parent);
+        QStringList cells;
+        for (int c = 0; c < m.columnCount(parent); ++c)
+            cells.append(i.siblingAtColumn(c).data().toString());
+        out += QString(depth * 2, QLatin1Char(' ')) + cells.join(u" | "_s) + QLatin1Char('\n');
+        out += fullDump(m, i, depth + 1);
+    }
+    return out;
+}
+
+/// Random results for some leaves of `model` (any verdict, sometimes computed hashes).
+QList<ArchiveResult> randomResults(const MirrorTreeModel &model, QRandomGenerator &rng, int count)
+{
+    QList<QModelIndex> leaves;
+    std::function<void(const QModelIndex &)> collect = [&](const QModelIndex &parent) {
+        for (int r = 0; r < model.rowCount(parent); ++r) {
+            const QModelIndex i = model.index(r, 0, parent);
+            if (model.resultAt(i))
+                leaves.append(i);
+            else
+                collect(i);
+        }
+    };
+    collect({});
+    QList<ArchiveResult> out;
+    for (int n = 0; n < count && !leaves.isEmpty(); ++n) {
+        ArchiveResult r = *model.resultAt(leaves.at(int(rng.bounded(int(leaves.size())))));
+        r.detail.verdict = Verdict(rng.bounded(6));
+        r.detail.reason = u"random"_s;
+        if (rng.bounded(2)) {
+            PackageHashes h;
+            h.zh = HashString::parse(QStringLiteral("zh:%1").arg(rng.bounded(1000000), 6, 10, QLatin1Char('0'))).value();
+            r.hashes = h;
+        }
+        out.append(r);
+    }
+    return out;
+}
+
 } // namespace
 
 class TestMirrorTreeModel : public QObject
@@ -148,6 +266,10 @@ private Q_SLOTS:
     void platformFilter_data();
     void platformFilter();
     void emptyParentsHaveNoVerdict();
+    void filterEqualsQtRecursiveFiltering_data();
+    void filterEqualsQtRecursiveFiltering();
+    void sortEqualsQtVariantSort_data();
+    void sortEqualsQtVariantSort();
 };
 
 void TestMirrorTreeModel::populationAndVerification()
@@ -567,6 +689,102 @@ void TestMirrorTreeModel::emptyParentsHaveNoVerdict()
     // Sorting by verdict puts a parent without verdict after the verified ones.
     QVERIFY(empty.siblingAtColumn(MirrorTreeModel::VerdictColumn).data(MirrorTreeModel::SortRole).toInt()
             > full.siblingAtColumn(MirrorTreeModel::VerdictColumn).data(MirrorTreeModel::SortRole).toInt());
+}
+
+void TestMirrorTreeModel::filterEqualsQtRecursiveFiltering_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("verdict"); // -1: any
+    QTest::addColumn<QString>("platform");
+    QTest::newRow("none") << QString() << -1 << QString();
+    QTest::newRow("verdict") << QString() << int(Verdict::Mismatch) << QString();
+    QTest::newRow("platform") << QString() << -1 << u"linux_arm64"_s;
+    QTest::newRow("text") << u"type1"_s << -1 << QString();
+    QTest::newRow("hash") << u"zh:11"_s << -1 << QString();
+    QTest::newRow("all three") << u"ns2 1."_s << int(Verdict::Verified) << u"darwin_arm64"_s;
+    QTest::newRow("nothing") << u"nomatch"_s << -1 << QString();
+}
+
+// ArchiveFilterProxyModel tests each node once and memoizes whole subtrees (acceptsRow) instead of
+// Qt's recursive filtering: the visible tree must stay what Qt's recursive filtering shows while
+// results stream in, the filter changes, and a rescan merges — whichever proxy is asked first.
+void TestMirrorTreeModel::filterEqualsQtRecursiveFiltering()
+{
+    QFETCH(QString, text);
+    QFETCH(int, verdict);
+    QFETCH(QString, platform);
+
+    MirrorTreeModel model;
+    ArchiveFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    ReferenceProxy reference(&model);
+    reference.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setCatalog(generatedCatalog(7, 40));
+    QRandomGenerator rng(11);
+
+    MirrorTreeModel::RowFilter filter;
+    filter.verdict = verdict < 0 ? std::nullopt : std::optional<Verdict>(Verdict(verdict));
+    filter.platform = platform;
+    filter.words = text.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    const auto apply = [&] {
+        proxy.setTextFilter(text);
+        proxy.setVerdictFilter(filter.verdict);
+        proxy.setPlatformFilter(platform);
+        reference.setFilter(filter);
+    };
+    apply();
+    QVERIFY(!fullDump(reference).isEmpty() || text == u"nomatch"_s || verdict >= 0);
+    QCOMPARE(fullDump(proxy), fullDump(reference));
+    for (int round = 0; round < 6; ++round) {
+        model.applyResults(randomResults(model, rng, 25)); // both proxies have mappings now
+        QCOMPARE(fullDump(proxy), fullDump(reference));
+    }
+    // Off and on again; then results while some subtrees were never mapped.
+    proxy.setTextFilter(QString());
+    proxy.setVerdictFilter(std::nullopt);
+    proxy.setPlatformFilter(QString());
+    reference.setFilter({});
+    QCOMPARE(fullDump(proxy), fullDump(reference));
+    apply();
+    model.applyResults(randomResults(model, rng, 60));
+    QCOMPARE(fullDump(proxy), fullDump(reference));
+    // A rescan merged under the filter: kept rows take fresh (pending) results.
+    model.mergeCatalog(generatedCatalog(8, 45));
+    QCOMPARE(fullDump(proxy), fullDump(reference));
+    model.applyResults(randomResults(model, rng, 60));
+    QCOMPARE(fullDump(proxy), fullDump(reference));
+}
+
+void TestMirrorTreeModel::sortEqualsQtVariantSort_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<bool>("descending");
+    for (int c = 0; c < MirrorTreeModel::ColumnCount; ++c)
+        for (bool d : {false, true})
+            QTest::addRow("column %d %s", c, d ? "descending" : "ascending") << c << d;
+}
+
+// ArchiveFilterProxyModel::lessThan compares nodes directly (MirrorTreeModel::compareRows): every
+// column in both orders must sort as Qt's QVariant comparison of SortRole does.
+void TestMirrorTreeModel::sortEqualsQtVariantSort()
+{
+    QFETCH(int, column);
+    QFETCH(bool, descending);
+    MirrorTreeModel model;
+    model.setCatalog(generatedCatalog(3, 30));
+    QRandomGenerator rng(5);
+    model.applyResults(randomResults(model, rng, 200)); // mixed verdicts and sizes
+    ArchiveFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    ReferenceProxy reference(&model);
+    reference.setSourceModel(&model);
+    const Qt::SortOrder order = descending ? Qt::DescendingOrder : Qt::AscendingOrder;
+    proxy.sort(column, order);
+    reference.sort(column, order);
+    const QString dump = fullDump(reference);
+    QVERIFY(dump.count(QLatin1Char('\n')) > 300);
+    QCOMPARE(fullDump(proxy), dump);
 }
 
 QTEST_GUILESS_MAIN(TestMirrorTreeModel)
