@@ -13,11 +13,17 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include <sys/stat.h>
 #include <utime.h>
 
 using namespace provender;
+using namespace Qt::StringLiterals;
 
 Q_DECLARE_METATYPE(provender::Verdict)
 Q_DECLARE_METATYPE(provender::HashMatch)
@@ -36,6 +42,96 @@ QStringList names(const QList<HashMatch> &matches)
     for (HashMatch m : matches)
         out.append(toString(m));
     return out;
+}
+
+/// Every field of a result as text, so that two results compare field by field with a readable diff.
+QString dump(const ArchiveResult &r)
+{
+    QStringList out;
+    out << r.key.toString() << toString(r.layout) << r.path << QString::number(r.size) << toString(r.detail.verdict)
+        << names(r.detail.matched).join(u',') << r.detail.reason << r.error << (r.fromCache ? u"cache"_s : u"hashed"_s);
+    QStringList contradicting, declared;
+    for (const HashString &h : r.detail.contradicting)
+        contradicting << h.toString();
+    for (const HashString &h : r.declared)
+        declared << h.toString();
+    out << contradicting.join(u',') << declared.join(u',');
+    if (r.hashes)
+        out << QString::number(int(r.hashes->kind)) << r.hashes->zh.toString() << r.hashes->h1Zip.toString()
+            << r.hashes->h1ZipError << r.hashes->h1Extracted.toString() << QString::number(r.hashes->hasDirectoryEntries)
+            << r.hashes->extractionProblem << r.hashes->unsafeNames.join(u',') << QString::number(r.hashes->fileSize)
+            << QString::number(r.hashes->contentBytes) << QString::number(r.hashes->entryCount);
+    else
+        out << u"no hashes"_s;
+    return out.join(u" | ");
+}
+
+/// A catalog of `count` archives that are all declared by an index and absent: every verdict is
+/// known without touching a file, so the engine produces batches as fast as it can.
+Catalog missingCatalog(int count)
+{
+    static const char *const platforms[] = {"darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64"};
+    Provider provider;
+    provider.address = ProviderAddress::parse(u"registry.opentofu.org/bench/many").value();
+    for (int v = 0; v * 4 < count; ++v) {
+        ProviderVersion version;
+        version.version = Version::parse(QStringLiteral("1.%1.0").arg(v)).value();
+        for (int p = 0; p < 4 && v * 4 + p < count; ++p) {
+            Archive a;
+            a.platform = Platform::parse(QString::fromLatin1(platforms[p])).value();
+            a.present = false;
+            a.declared = DeclaredArchive{QStringLiteral("terraform-provider-many_1.%1.0_%2.zip").arg(v).arg(QLatin1StringView(platforms[p])),
+                                         {}, QStringLiteral("/nonexistent/1.%1.0.json").arg(v)};
+            version.archives.append(a);
+        }
+        provider.versions.append(version);
+    }
+    Catalog catalog;
+    catalog.root = QStringLiteral("/nonexistent");
+    catalog.providers.append(provider);
+    return catalog;
+}
+
+/// Aborts the test program when not released within `seconds`: a deadlock detector, not a
+/// measure of speed (the bound is far above any plausible time).
+class Watchdog
+{
+public:
+    Watchdog(int seconds, const char *what)
+        : m_thread([this, seconds, what] {
+              std::unique_lock lock(m_mutex);
+              if (!m_released.wait_for(lock, std::chrono::seconds(seconds), [this] { return m_done; }))
+                  qFatal("watchdog: %s did not return within %d s (deadlock)", what, seconds);
+          })
+    {
+    }
+    ~Watchdog()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_done = true;
+        }
+        m_released.notify_all();
+        m_thread.join();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_released;
+    bool m_done = false;
+    std::thread m_thread;
+};
+
+/// Polls `engine.batchesInFlight()` WITHOUT running the event loop (so nothing queued is applied)
+/// until it reaches `n`; false when it does not within a minute.
+bool waitForInFlight(const VerifyEngine &engine, int n)
+{
+    for (int i = 0; i < 60000 / 5; ++i) {
+        if (engine.batchesInFlight() >= n)
+            return true;
+        QThread::msleep(5);
+    }
+    return false;
 }
 
 } // namespace
@@ -409,6 +505,164 @@ private Q_SLOTS:
             QVERIFY(summary.count(Verdict::Pending) > 0 || summary.hashed == 7);
         else
             QCOMPARE(summary.count(Verdict::Pending), 0);
+    }
+
+    void engineBatchesEqualVerifyCatalog_data()
+    {
+        QTest::addColumn<bool>("useCache");
+        QTest::addColumn<bool>("withLock");
+        QTest::newRow("no cache") << false << false;
+        QTest::newRow("warm cache") << true << false;
+        QTest::newRow("lock hashes, no cache") << false << true;
+        QTest::newRow("lock hashes, warm cache") << true << true;
+    }
+
+    void engineBatchesEqualVerifyCatalog()
+    {
+        // The GUI engine builds each result when it is decided and keeps none; what it delivers
+        // must be exactly what verifyCatalog returns (whose values the tests above check against
+        // Python): same verdicts, reasons and hashes, every archive exactly once.
+        QFETCH(bool, useCache);
+        QFETCH(bool, withLock);
+        VerifyOptions options;
+        options.useCache = useCache;
+        options.cacheFile = m_dir.filePath(QStringLiteral("equal-cache.sqlite"));
+        if (withLock) {
+            const ProviderVersionKey key{m_catalog.providers.first().address, m_catalog.providers.first().versions.first().version};
+            options.expected.insert(key, {hs(str("solaris_amd64", "h1")), hs(str("linux_amd64", "h1"))});
+        }
+        if (useCache)
+            QVERIFY(verifyCatalog(m_catalog, options).summary.hashed > 0); // warm it (the corrupt zip is never cached)
+
+        VerifyEngine engine;
+        QSignalSpy batches(&engine, &VerifyEngine::archivesVerified);
+        QSignalSpy finished(&engine, &VerifyEngine::finished);
+        engine.start(m_catalog, options);
+        QVERIFY(finished.wait(60000));
+        const VerifyReport expected = verifyCatalog(m_catalog, options);
+        QCOMPARE(expected.results.size(), 8);
+
+        QHash<QString, QString> got; // path or key -> dump
+        for (const QList<QVariant> &args : std::as_const(batches))
+            for (const ArchiveResult &r : args.at(0).value<QList<ArchiveResult>>()) {
+                const QString id = r.key.toString() + u' ' + r.path;
+                QVERIFY2(!got.contains(id), qPrintable(u"delivered twice: "_s + id));
+                got.insert(id, dump(r));
+            }
+        QCOMPARE(got.size(), expected.results.size());
+        QSet<QString> verdicts;
+        int fromCache = 0;
+        for (const ArchiveResult &r : expected.results) {
+            const QString id = r.key.toString() + u' ' + r.path;
+            QVERIFY2(got.contains(id), qPrintable(u"never delivered: "_s + id));
+            QCOMPARE(got.value(id), dump(r));
+            verdicts.insert(toString(r.detail.verdict));
+            fromCache += r.fromCache ? 1 : 0;
+        }
+        // The fixture has every kind of outcome, so the comparison covers each path of the engine.
+        for (const char *v : {"verified", "mismatch", "missing", "error"})
+            QVERIFY2(verdicts.contains(QLatin1StringView(v)), v);
+        QCOMPARE(verdicts.contains(u"unverified"_s), !withLock); // a lock leaves nothing unverified here
+        QCOMPARE(fromCache, useCache ? 6 : 0);
+
+        const auto summary = finished.at(0).at(0).value<VerifySummary>();
+        QCOMPARE(summary.counts, expected.summary.counts);
+        QCOMPARE(summary.hashed, expected.summary.hashed);
+        QCOMPARE(summary.cacheHits, expected.summary.cacheHits);
+        QCOMPARE(summary.bytesHashed, expected.summary.bytesHashed);
+        QVERIFY(!summary.cancelled);
+    }
+
+    void backPressureBoundsBatchesInFlight()
+    {
+        // 20,000 missing archives are 40 batches the run can produce at once. A consumer that does
+        // not return to the event loop for a while must never find more than the bound queued,
+        // and every result must still arrive, exactly once and in catalog order.
+        const int count = 20000;
+        const Catalog catalog = missingCatalog(count);
+        VerifyEngine engine;
+        VerifyOptions options;
+        options.useCache = false;
+        int calls = 0, maxInFlight = 0, delivered = 0;
+        bool reachedBound = false, inOrder = true;
+        QStringList order;
+        forEachArchive(catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
+            order.append(ArchiveKey{p.address, v.version, a.platform}.toString());
+        });
+        connect(&engine, &VerifyEngine::archivesVerified, this, [&](const QList<ArchiveResult> &list) {
+            ++calls;
+            maxInFlight = std::max(maxInFlight, engine.batchesInFlight());
+            if (calls == 1) {
+                // Stay away from the event loop until the run has filled the queue, then a bit
+                // longer: it must wait instead of queueing more.
+                reachedBound = waitForInFlight(engine, VerifyEngine::maxBatchesInFlight);
+                QThread::msleep(200);
+                maxInFlight = std::max(maxInFlight, engine.batchesInFlight());
+            } else if (calls % 8 == 0) {
+                QThread::msleep(20);
+            }
+            for (const ArchiveResult &r : list) {
+                inOrder = inOrder && delivered < order.size() && order.at(delivered) == r.key.toString();
+                ++delivered;
+            }
+        });
+        QSignalSpy finished(&engine, &VerifyEngine::finished);
+        engine.start(catalog, options);
+        QVERIFY(finished.wait(120000));
+        QVERIFY(reachedBound);
+        QVERIFY2(maxInFlight <= VerifyEngine::maxBatchesInFlight, qPrintable(QString::number(maxInFlight)));
+        QCOMPARE(maxInFlight, VerifyEngine::maxBatchesInFlight);
+        QVERIFY(calls >= count / 512);
+        QCOMPARE(delivered, count);
+        QVERIFY(inOrder); // missing archives are decided in catalog order, and batches keep it
+        const auto summary = finished.at(0).at(0).value<VerifySummary>();
+        QCOMPARE(summary.count(Verdict::Missing), count);
+        QCOMPARE(engine.batchesInFlight(), 0);
+    }
+
+    void cancelReleasesWaitingRun()
+    {
+        // Cancelling while the run waits for the consumer: the run goes on, what it decided still
+        // arrives (every missing archive is decided before the cancel is looked at) and the summary
+        // says cancelled.
+        const int count = 20000;
+        VerifyEngine engine;
+        QSignalSpy batches(&engine, &VerifyEngine::archivesVerified);
+        QSignalSpy finished(&engine, &VerifyEngine::finished);
+        VerifyOptions options;
+        options.useCache = false;
+        engine.start(missingCatalog(count), options);
+        QVERIFY(waitForInFlight(engine, VerifyEngine::maxBatchesInFlight));
+        engine.cancel();
+        QVERIFY(finished.wait(60000));
+        int delivered = 0;
+        for (const QList<QVariant> &args : std::as_const(batches))
+            delivered += int(args.at(0).value<QList<ArchiveResult>>().size());
+        QCOMPARE(delivered, count);
+        const auto summary = finished.at(0).at(0).value<VerifySummary>();
+        QVERIFY(summary.cancelled);
+        QCOMPARE(summary.count(Verdict::Missing), count);
+    }
+
+    void destroyWhileRunWaits()
+    {
+        // The engine's thread is inside ~VerifyEngine and will never apply the queued batches:
+        // destroying the engine must release the waiting run instead of deadlocking.
+        auto *engine = new VerifyEngine;
+        int emitted = 0;
+        connect(engine, &VerifyEngine::archivesVerified, this, [&emitted] { ++emitted; });
+        VerifyOptions options;
+        options.useCache = false;
+        engine->start(missingCatalog(20000), options);
+        QVERIFY(waitForInFlight(*engine, VerifyEngine::maxBatchesInFlight));
+        QThread::msleep(50);
+        QCOMPARE(engine->batchesInFlight(), VerifyEngine::maxBatchesInFlight); // the run waits
+        {
+            Watchdog watchdog(60, "~VerifyEngine with a run waiting on back-pressure");
+            delete engine;
+        }
+        QTest::qWait(50); // nothing queued for the dead engine may run
+        QCOMPARE(emitted, 0);
     }
 };
 
