@@ -329,6 +329,7 @@ QWidget *MainWindow::buildMirrorPage()
     m_filterEdit->setClearButtonEnabled(true);
     m_filterEdit->setMinimumWidth(260);
     connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
+        collapseBeforeUnfilter();
         m_proxy->setTextFilter(text);
         expandForFilter();
     });
@@ -342,6 +343,7 @@ QWidget *MainWindow::buildMirrorPage()
         m_verdictFilter->addItem(verdictIcon(v), toString(v), int(v));
     connect(m_verdictFilter, &QComboBox::currentIndexChanged, this, [this] {
         const int v = m_verdictFilter->currentData().toInt();
+        collapseBeforeUnfilter();
         m_proxy->setVerdictFilter(v < 0 ? std::nullopt : std::optional<Verdict>(Verdict(v)));
         expandForFilter();
     });
@@ -353,6 +355,7 @@ QWidget *MainWindow::buildMirrorPage()
     m_platformFilter->addItem(tr("All platforms"), QString());
     m_platformFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(m_platformFilter, &QComboBox::currentIndexChanged, this, [this] {
+        collapseBeforeUnfilter();
         m_proxy->setPlatformFilter(m_platformFilter->currentData().toString());
         expandForFilter();
     });
@@ -996,12 +999,45 @@ void MainWindow::onFinished(const VerifySummary &summary)
     Q_EMIT verificationFinished(summary);
 }
 
+void MainWindow::collapseBeforeUnfilter()
+{
+    // Called with the filter widgets already changed and the proxy not yet: when the last filter
+    // goes off, collapse while only the matching rows are laid out — collapsing after the proxy
+    // has brought back the whole mirror would first lay out every row of it, expanded.
+    const bool willFilter = !m_filterEdit->text().trimmed().isEmpty() || m_verdictFilter->currentData().toInt() >= 0
+                            || !m_platformFilter->currentData().toString().isEmpty();
+    if (m_filtered && !willFilter)
+        m_archiveView->collapseAll();
+}
+
 void MainWindow::expandForFilter()
 {
-    // With a filter on, show every matching archive (only the rows that match are in the proxy).
-    if (!m_filterEdit->text().trimmed().isEmpty() || m_verdictFilter->currentData().toInt() >= 0
-        || !m_platformFilter->currentData().toString().isEmpty())
-        m_archiveView->expandAll();
+    // With a filter on, show every matching archive (only the rows that match are in the proxy) —
+    // unless they are so many that the expanded tree would be screens upon screens of rows (and
+    // laying out 100,000 rows a visible pause): then hosts and providers open, their versions
+    // closed, and the summary line says how many archives match.
+    const bool filtered = m_proxy->isFiltering();
+    if (filtered) {
+        const int matches = m_proxy->matchingArchives();
+        if (matches >= 0 && matches > kExpandAllMatches) {
+            m_archiveView->collapseAll();
+            m_archiveView->expandToDepth(1);
+        } else {
+            m_archiveView->expandAll();
+        }
+    } else if (m_filtered) {
+        // The filter is off again: back to the overview (hosts and providers open) rather than
+        // every version of the mirror expanded, with the current row still shown.
+        m_archiveView->collapseAll();
+        m_archiveView->expandToDepth(1);
+        const QModelIndex current = m_archiveView->currentIndex();
+        for (QModelIndex p = current.parent(); p.isValid(); p = p.parent())
+            m_archiveView->expand(p);
+        if (current.isValid())
+            m_archiveView->scrollTo(current, QAbstractItemView::PositionAtCenter);
+    }
+    m_filtered = filtered;
+    updateSummary();
 }
 
 void MainWindow::updateSummary()
@@ -1022,10 +1058,17 @@ void MainWindow::updateSummary()
     int providers = 0;
     for (const Provider &p : std::as_const(m_catalog.providers))
         providers += p.versions.isEmpty() ? 0 : 1;
-    m_summaryLabel->setText(tr("%1 providers · %2 archives · %3")
-                                .arg(providers)
-                                .arg(m_archives->archiveCount())
-                                .arg(sizeText(m_totalBytes)));
+    QString text = tr("%1 providers · %2 archives · %3")
+                       .arg(providers)
+                       .arg(m_archives->archiveCount())
+                       .arg(sizeText(m_totalBytes));
+    if (m_proxy->isFiltering()) {
+        const int matches = m_proxy->matchingArchives();
+        if (matches >= 0)
+            text += tr(" · <b>%n shown by the filter</b>", nullptr, matches)
+                    + (matches > kExpandAllMatches ? tr(" (expand a version to see its archives)") : QString());
+    }
+    m_summaryLabel->setText(text);
 }
 
 void MainWindow::updateDetails()

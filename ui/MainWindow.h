@@ -57,6 +57,8 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
+    /// A filter matching more archives than this opens hosts and providers only, not every version.
+    static constexpr int kExpandAllMatches = 5000;
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
@@ -133,6 +135,7 @@ private:
     void setBusy(bool busy, const QString &what);
     void updateSummary();
     void expandForFilter();
+    void collapseBeforeUnfilter();
     void updateDetails();
     void onProgress(qint64 done, qint64 total);
     void onFinished(const VerifySummary &summary);
@@ -163,6 +166,7 @@ private:
     QAction *m_showInFolderAction = nullptr;
     VerifyEngine *m_singleEngine = nullptr;
     bool m_isBundle = false;
+    bool m_filtered = false; ///< a filter was on when expandForFilter() last ran
     qint64 m_totalBytes = 0; ///< m_catalog.totalBytes(), computed once per catalog
     bool m_layoutRestored = false; ///< dock sizes came from the settings
     std::shared_ptr<std::atomic<bool>> m_bundleCancel; ///< cancels the running openBundle

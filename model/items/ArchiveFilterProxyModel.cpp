@@ -82,6 +82,11 @@ bool ArchiveFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex 
     return true;
 }
 
+int ArchiveFilterProxyModel::matchingArchives() const
+{
+    return m_tree ? m_tree->matchingArchives(m_filter) : -1;
+}
+
 bool ArchiveFilterProxyModel::lessThan(const QModelIndex &sourceLeft, const QModelIndex &sourceRight) const
 {
     if (m_tree && sortRole() == MirrorTreeModel::SortRole && !isSortLocaleAware())

@@ -35,6 +35,8 @@ public:
     QString platformFilter() const { return m_filter.platform; }
     /// Whether any of the three filters is set.
     bool isFiltering() const { return !m_filter.isEmpty(); }
+    /// How many archives pass the filters (over a MirrorTreeModel; -1 over another model).
+    int matchingArchives() const;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;

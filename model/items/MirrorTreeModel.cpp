@@ -90,9 +90,10 @@ struct MirrorTreeModel::Node
     int declared = 0;       ///< sum of declared hashes
     int platforms = 0;      ///< distinct platforms below
     int layouts = 0;        ///< LayoutBits below
-    /// acceptsRow()'s memo: whether this row passes the filter with serial `memoSerial` (0: none).
+    /// acceptsRow()'s memo: how many leaves of this row (itself, for a leaf) pass the filter with
+    /// serial `memoSerial` (0: none).
     mutable quint64 memoSerial = 0;
-    mutable bool memoMatch = false;
+    mutable int memoMatches = 0;
 
     Verdict verdict() const
     {
@@ -735,6 +736,7 @@ void MirrorTreeModel::applyResults(const QList<ArchiveResult> &results)
         const int oldDeclared = leaf->declared;
         leaf->result = r;
         aggregate(leaf);
+        m_root->memoSerial = 0;
         for (Node *n = leaf; n != m_root.get(); n = n->parent) {
             n->memoSerial = 0; // its subtree changed: filter it again
             if (n != leaf) {
@@ -889,26 +891,28 @@ bool MirrorTreeModel::acceptsRow(int row, const QModelIndex &parent, const RowFi
     const Node *p = nodeOf(parent);
     if (row < 0 || row >= int(p->children.size()))
         return false;
-    return filter.isEmpty() || subtreeMatches(p->children[size_t(row)].get(), filter);
+    return filter.isEmpty() || matchesBelow(p->children[size_t(row)].get(), filter) > 0;
 }
 
-bool MirrorTreeModel::subtreeMatches(const Node *n, const RowFilter &filter) const
+int MirrorTreeModel::matchingArchives(const RowFilter &filter) const
+{
+    return filter.isEmpty() ? archiveCount() : matchesBelow(m_root.get(), filter);
+}
+
+int MirrorTreeModel::matchesBelow(const Node *n, const RowFilter &filter) const
 {
     if (filter.serial != 0 && n->memoSerial == filter.serial)
-        return n->memoMatch;
-    bool match = false;
-    if (n->kind == ArchiveNode) {
-        match = leafMatches(n, filter);
+        return n->memoMatches;
+    int matches = 0;
+    if (n->kind == ArchiveNode && n != m_root.get()) {
+        matches = leafMatches(n, filter) ? 1 : 0;
     } else {
         for (const auto &c : n->children)
-            if (subtreeMatches(c.get(), filter)) {
-                match = true;
-                break;
-            }
+            matches += matchesBelow(c.get(), filter);
     }
     n->memoSerial = filter.serial;
-    n->memoMatch = match;
-    return match;
+    n->memoMatches = matches;
+    return matches;
 }
 
 void MirrorTreeModel::forgetMatches(Node *node)

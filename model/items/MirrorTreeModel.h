@@ -147,6 +147,8 @@ public:
     /// `filter.serial` until that node's subtree changes (applyResults, a rescan merge, a reset):
     /// filtering the whole tree tests each node once.
     bool acceptsRow(int row, const QModelIndex &parent, const RowFilter &filter) const;
+    /// How many archives (leaves) pass `filter` (all of them for an empty filter); memoized like acceptsRow().
+    int matchingArchives(const RowFilter &filter) const;
     /// Compares two sibling rows by SortRole of `left`'s column without building QVariants (the
     /// proxy's lessThan); strings compare with `cs` as QSortFilterProxyModel does. <0, 0 or >0.
     int compareRows(const QModelIndex &left, const QModelIndex &right, Qt::CaseSensitivity cs) const;
@@ -175,7 +177,7 @@ private:
         void clear();
     };
     static void aggregate(Node *node);
-    bool subtreeMatches(const Node *node, const RowFilter &filter) const;
+    int matchesBelow(const Node *node, const RowFilter &filter) const;
     bool leafMatches(const Node *leaf, const RowFilter &filter) const;
     void mergeChildren(Node *target, Node *fresh);
     static void indexLeaves(Node *root, LeafIndex &index);

@@ -327,6 +327,88 @@ private Q_SLOTS:
         QVERIFY(!enterFile.isAccepted());
     }
 
+    // A filter that matches more than MainWindow::kExpandAllMatches archives opens hosts and
+    // providers only (and says how many match); a narrower one opens every version; clearing the
+    // filter goes back to the overview with the current archive still shown.
+    void filterExpansionAndClear()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString provider = dir.path() + QStringLiteral("/example.com/acme/big");
+        QVERIFY(QDir().mkpath(provider));
+        const QByteArray emptyZip = QByteArray("PK\x05\x06", 4) + QByteArray(18, '\0');
+        const QStringList platforms{QStringLiteral("linux_amd64"), QStringLiteral("linux_arm64"), QStringLiteral("darwin_amd64"),
+                                    QStringLiteral("darwin_arm64"), QStringLiteral("windows_amd64"), QStringLiteral("windows_386"),
+                                    QStringLiteral("freebsd_amd64"), QStringLiteral("freebsd_386"), QStringLiteral("linux_386"),
+                                    QStringLiteral("openbsd_amd64")};
+        const int versions = ui::MainWindow::kExpandAllMatches / 10 + 20;
+        for (int v = 0; v < versions; ++v)
+            for (const QString &platform : platforms) {
+                QFile f(QStringLiteral("%1/terraform-provider-big_1.0.%2_%3.zip").arg(provider).arg(v).arg(platform));
+                QVERIFY(f.open(QIODevice::WriteOnly));
+                f.write(emptyZip);
+            }
+        const int archives = versions * int(platforms.size());
+
+        ui::MainWindow w;
+        w.resize(1000, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
+        w.openMirror(dir.path());
+        QVERIFY(finished.wait(120000));
+        auto *view = child<QTreeView>(w, "archiveView");
+        auto *filter = child<QLineEdit>(w, "filterEdit");
+        auto *summary = child<QLabel>(w, "summaryLabel");
+        const QAbstractItemModel *m = view->model();
+        const auto providerRow = [&] { return m->index(0, 0, m->index(0, 0)); };
+
+        filter->setText(QStringLiteral("acme/big")); // every archive
+        QCOMPARE(leaves(m).size(), archives);
+        QVERIFY(view->isExpanded(m->index(0, 0)));
+        QVERIFY(view->isExpanded(providerRow()));
+        QCOMPARE(m->rowCount(providerRow()), versions);
+        for (int r = 0; r < versions; ++r)
+            QVERIFY2(!view->isExpanded(m->index(r, 0, providerRow())), "a version is open although the filter matches everything");
+        QVERIFY2(summary->text().contains(QStringLiteral("%1 shown by the filter").arg(archives)), qPrintable(summary->text()));
+        QVERIFY(summary->text().contains(QStringLiteral("expand a version")));
+        screenshot(w, "filter-many-matches.png");
+
+        filter->setText(QStringLiteral("1.0.1")); // 1.0.1, 1.0.10–19, 1.0.100–199: 111 versions
+        QCOMPARE(m->rowCount(providerRow()), 111);
+        for (int r = 0; r < m->rowCount(providerRow()); ++r)
+            QVERIFY(view->isExpanded(m->index(r, 0, providerRow())));
+        QVERIFY(summary->text().contains(QStringLiteral("%1 shown by the filter").arg(1110)));
+        QVERIFY(!summary->text().contains(QStringLiteral("expand a version")));
+
+        // The current archive under the filter: 1.0.150 darwin_arm64.
+        QModelIndex version;
+        for (int r = 0; r < m->rowCount(providerRow()); ++r)
+            if (m->index(r, 0, providerRow()).data().toString() == QStringLiteral("1.0.150"))
+                version = m->index(r, 0, providerRow());
+        QVERIFY(version.isValid());
+        QModelIndex archive;
+        for (int r = 0; r < m->rowCount(version); ++r)
+            if (m->index(r, 0, version).data().toString() == QStringLiteral("darwin_arm64"))
+                archive = m->index(r, 0, version);
+        QVERIFY(archive.isValid());
+        select(view, archive);
+
+        filter->clear();
+        QCOMPARE(leaves(m).size(), archives);
+        QVERIFY(!summary->text().contains(QStringLiteral("shown by the filter")));
+        const QModelIndex current = view->currentIndex();
+        QCOMPARE(current.data().toString(), QStringLiteral("darwin_arm64"));
+        QCOMPARE(current.parent().data().toString(), QStringLiteral("1.0.150"));
+        QVERIFY(view->isExpanded(current.parent()));
+        QVERIFY(view->isExpanded(providerRow()));
+        int open = 0;
+        for (int r = 0; r < m->rowCount(providerRow()); ++r)
+            open += view->isExpanded(m->index(r, 0, providerRow())) ? 1 : 0;
+        QCOMPARE(open, 1); // only the current archive's version
+        QVERIFY(view->visualRect(current).isValid() && view->viewport()->rect().intersects(view->visualRect(current)));
+    }
+
     void settingsRemembered()
     {
         {
