@@ -6,13 +6,17 @@
 //       versions per provider, as many providers as needed; every file is the same 22-byte empty
 //       zip. --with-indexes also writes index.json and <version>.json (as `provender index`
 //       would, with made-up hashes), so the scan also reads and checks ~ARCHIVES/10 JSON files.
-//   provender_bench_scan scan DIR [REPEAT]
-//       scans REPEAT times (default 3) and prints one line of JSON: archives, providers,
+//   provender_bench_scan scan DIR [REPEAT] [--threads N]
+//       scans REPEAT times (default 3; with N scan threads, default: one per core) and prints one line of JSON: archives, providers,
 //       anomalies, wall and CPU (user + system) seconds of every run, RSS before the first scan
 //       and peak RSS (KiB). The catalog of each run is freed before the next.
+//   provender_bench_scan dump DIR
+//       prints every field of the scanned Catalog (tests/mirror/CatalogDump.h), to compare the
+//       output of two builds of the scanner byte for byte.
 
 #include "model/mirror/FileSystemMirror.h"
 #include "model/mirror/IndexWriter.h"
+#include "tests/mirror/CatalogDump.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -26,6 +30,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -104,7 +109,7 @@ int generate(const QString &root, int archives, bool withIndexes)
     return 0;
 }
 
-int scan(const QString &root, int repeat)
+int scan(const QString &root, int repeat, int threads)
 {
     const long before = currentRssKiB();
     QJsonArray seconds;
@@ -114,7 +119,7 @@ int scan(const QString &root, int repeat)
         QElapsedTimer t;
         const double cpuBefore = cpuSeconds();
         t.start();
-        Result<Catalog> c = scanFileSystemMirror(root);
+        Result<Catalog> c = scanFileSystemMirror(root, ScanOptions{threads});
         const double s = double(t.nsecsElapsed()) / 1e9;
         cpu.append(cpuSeconds() - cpuBefore);
         if (!c) {
@@ -122,6 +127,11 @@ int scan(const QString &root, int repeat)
             return 2;
         }
         seconds.append(s);
+        if (qEnvironmentVariableIsSet("BENCH_SCAN_MALLINFO")) {
+            const struct mallinfo2 mi = mallinfo2();
+            std::fprintf(stderr, "main arena in use after scan %d: %zu KiB (arena %zu KiB, mmapped %zu KiB)\n", i,
+                         (mi.uordblks + mi.hblkhd) / 1024, mi.arena / 1024, mi.hblkhd / 1024);
+        }
         archives = c->archiveCount();
         providers = c->providers.size();
         anomalies = c->anomalies.size();
@@ -146,8 +156,20 @@ int main(int argc, char **argv)
     const QStringList args = app.arguments();
     if (args.size() >= 4 && args.at(1) == QLatin1StringView("generate"))
         return generate(args.at(2), args.at(3).toInt(), args.contains(QStringLiteral("--with-indexes")));
-    if (args.size() >= 3 && args.at(1) == QLatin1StringView("scan"))
-        return scan(args.at(2), args.size() >= 4 ? std::max(1, args.at(3).toInt()) : 3);
-    std::fprintf(stderr, "usage: provender_bench_scan generate DIR ARCHIVES [--with-indexes] | scan DIR [REPEAT]\n");
+    if (args.size() >= 3 && args.at(1) == QLatin1StringView("dump")) {
+        Result<Catalog> c = scanFileSystemMirror(args.at(2));
+        if (!c) {
+            QTextStream(stderr) << c.error().toString() << '\n';
+            return 2;
+        }
+        QTextStream(stdout) << provender::test::dumpCatalog(c.value());
+        return 0;
+    }
+    if (args.size() >= 3 && args.at(1) == QLatin1StringView("scan")) {
+        const qsizetype t = args.indexOf(QStringLiteral("--threads"));
+        const int threads = t > 0 && t + 1 < args.size() ? args.at(t + 1).toInt() : 0;
+        return scan(args.at(2), args.size() >= 4 && t != 3 ? std::max(1, args.at(3).toInt()) : 3, threads);
+    }
+    std::fprintf(stderr, "usage: provender_bench_scan generate DIR ARCHIVES [--with-indexes] | scan DIR [REPEAT] [--threads N] | dump DIR\n");
     return 2;
 }

@@ -11,11 +11,15 @@
 #include <QHash>
 #include <QMap>
 #include <QSet>
+#include <QThread>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <optional>
+#include <system_error>
+#include <thread>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -162,26 +166,26 @@ struct ProviderDir
 {
     ProviderAddress address;
     QString path;
-    QString hostName, namespaceName, typeName; ///< the directory names as on disk
+    QByteArray relPath;                         ///< HOST/NS/TYPE as on disk (bytes), relative to the root
     ProviderAcc *acc = nullptr;
     std::vector<Found> found;                  ///< in walk order
     QString indexJson;                          ///< path of index.json ("" when absent)
     QList<QPair<Version, QString>> versionJsons; ///< canonical <version>.json files
+    /// The anomalies of this directory's walk belong at this position of the serial walk's list
+    /// (they are found on a worker thread, but a sequential walk would have put them there).
+    qsizetype anomalyPosition = 0;
+    QList<Anomaly> walkAnomalies;
+    QList<Anomaly> indexAnomalies;
 };
 
-class Scanner
+/// Records anomalies into a list (the serial walk's or one provider directory's).
+class AnomalySink
 {
-public:
-    explicit Scanner(Catalog &catalog) : m_catalog(catalog) {}
-
-    void walkRoot(int fd, const QString &path);
-    void buildCatalog();
-
-private:
+protected:
     void anomaly(AnomalyKind kind, const QString &path, const QString &message, Location location = {})
     {
         qCDebug(lcMirror) << toString(kind) << path << message;
-        m_catalog.anomalies.append(Anomaly{kind, path, message, std::move(location)});
+        m_out->append(Anomaly{kind, path, message, std::move(location)});
     }
     /// fstatat without following; on failure records an anomaly and returns false.
     bool lstatEntry(int dirFd, const char *name, const QString &path, struct stat &st)
@@ -216,16 +220,25 @@ private:
         return false;
     }
 
-    void walkHost(int fd, const QString &path, const QString &hostName, const QString &host);
-    void walkNamespace(int fd, const QString &path, const QString &hostName, const QString &host,
-                       const QString &nsName);
-    void walkProvider(int fd, ProviderDir &dir);
-    void walkVersion(int fd, const QString &path, ProviderDir &dir, const Version &version);
-    void packageContents(int fd, int depth, qint64 &size, QDateTime &newest);
+    QList<Anomaly> *m_out = nullptr;
+};
 
-    void checkIndexes(ProviderDir &dir);
-    void addFound(ProviderDir &dir, const Version &version, Archive &&archive);
-    Result<PackedName> parsePacked(const QString &name, const QString &prefix);
+/// The root, HOST and NAMESPACE levels, on the calling thread: finds the provider directories
+/// and creates their providers (the map is never touched by two threads).
+class Scanner : public AnomalySink
+{
+public:
+    explicit Scanner(Catalog &catalog) : m_catalog(catalog) { m_out = &catalog.anomalies; }
+
+    void walkRoot(int fd, const QString &path);
+    /// Walks every provider directory and checks its indexes, on `threads` threads.
+    void scanProviderDirs(int rootFd, int threads);
+    void buildCatalog();
+
+private:
+    void walkHost(int fd, const QString &path, const QString &hostName, const QString &host, const QByteArray &hostRaw);
+    void walkNamespace(int fd, const QString &path, const QString &hostName, const QString &host, const QString &nsName,
+                       const QByteArray &nsRelPath);
 
     ProviderAcc &providerAcc(const ProviderAddress &address, const QString &directory)
     {
@@ -236,6 +249,47 @@ private:
         }
         return p;
     }
+
+    Catalog &m_catalog;
+    std::vector<ProviderDir> m_dirs; ///< in walk order
+    QMap<ProviderAddress, ProviderAcc> m_providers;
+};
+
+/// Scans provider directories: the archives in them (walk) and their index documents (check).
+/// One per thread; a provider's directories are all scanned by the same walker, walks first.
+class DirWalker : public AnomalySink
+{
+public:
+    explicit DirWalker(int rootFd) : m_rootFd(rootFd) {}
+
+    void walk(ProviderDir &dir)
+    {
+        m_out = &dir.walkAnomalies;
+        // Reopened here rather than kept open from the serial walk: a mirror can hold more
+        // provider directories than the process may have open files.
+        Fd fd(::openat(m_rootFd, dir.relPath.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
+        if (!fd.valid()) {
+            anomaly(AnomalyKind::UnreadableEntry, dir.path, QStringLiteral("cannot open the directory: ") + errnoText(errno));
+            return;
+        }
+        walkProvider(fd.get(), dir);
+    }
+    void check(ProviderDir &dir)
+    {
+        m_out = &dir.indexAnomalies;
+        checkIndexes(dir);
+    }
+
+private:
+    void walkProvider(int fd, ProviderDir &dir);
+    void walkVersion(int fd, const QString &path, ProviderDir &dir, const Version &version);
+    void packageContents(int fd, int depth, qint64 &size, QDateTime &newest);
+
+    void checkIndexes(ProviderDir &dir);
+    /// `expected`: how many archives of `version` the caller expects (a capacity hint).
+    void addFound(ProviderDir &dir, const Version &version, Archive &&archive, qsizetype expected = 0);
+    Result<PackedName> parsePacked(const QString &name, const QString &prefix);
+
     static VersionAcc &versionAcc(ProviderAcc &p, const Version &version)
     {
         auto it = p.versions.find(version);
@@ -246,10 +300,8 @@ private:
         return *it;
     }
 
-    Catalog &m_catalog;
+    int m_rootFd;
     QHash<QString, PackedName> m_packedCache;
-    QList<ProviderDir> m_dirs;
-    QMap<ProviderAddress, ProviderAcc> m_providers;
 };
 
 void Scanner::walkRoot(int fd, const QString &path)
@@ -287,11 +339,12 @@ void Scanner::walkRoot(int fd, const QString &path)
         }
         Fd sub(openDir(fd, raw, entryPath));
         if (sub.valid())
-            walkHost(sub.get(), entryPath, name, host.value());
+            walkHost(sub.get(), entryPath, name, host.value(), QByteArray(raw));
     }
 }
 
-void Scanner::walkHost(int fd, const QString &path, const QString &hostName, const QString &host)
+void Scanner::walkHost(int fd, const QString &path, const QString &hostName, const QString &host,
+                       const QByteArray &hostRaw)
 {
     DirNames names;
     if (!list(fd, path, names))
@@ -327,12 +380,12 @@ void Scanner::walkHost(int fd, const QString &path, const QString &hostName, con
         }
         Fd sub(openDir(fd, raw, entryPath));
         if (sub.valid())
-            walkNamespace(sub.get(), entryPath, hostName, host, name);
+            walkNamespace(sub.get(), entryPath, hostName, host, name, hostRaw + '/' + raw);
     }
 }
 
 void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName, const QString &host,
-                            const QString &nsName)
+                            const QString &nsName, const QByteArray &nsRelPath)
 {
     DirNames names;
     if (!list(fd, path, names))
@@ -367,22 +420,67 @@ void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName
                     QStringLiteral("not a valid provider address: ") + address.error().message);
             continue;
         }
-        Fd sub(openDir(fd, raw, entryPath));
-        if (!sub.valid())
+        // Opened here (and closed) so that a directory that cannot be opened is reported at its
+        // place in the walk and makes no provider; DirWalker::walk opens it again.
+        if (Fd sub(openDir(fd, raw, entryPath)); !sub.valid())
             continue;
-        ProviderDir dir;
+        ProviderDir &dir = m_dirs.emplace_back();
         dir.address = address.value();
         dir.path = entryPath;
-        dir.hostName = hostName;
-        dir.namespaceName = nsName;
-        dir.typeName = name;
+        dir.relPath = nsRelPath + '/' + raw;
         dir.acc = &providerAcc(dir.address, dir.path);
-        walkProvider(sub.get(), dir);
-        m_dirs.append(std::move(dir));
+        dir.anomalyPosition = m_catalog.anomalies.size();
     }
 }
 
-void Scanner::walkProvider(int fd, ProviderDir &dir)
+void Scanner::scanProviderDirs(int rootFd, int threads)
+{
+    // The directories of one provider share its ProviderAcc: they are scanned together, in walk
+    // order, so its archives arrive in the same order as in a sequential walk (the first copy of
+    // a version/platform is the one installers use), and its indexes are checked after all of
+    // its directories were walked, against everything found.
+    std::vector<std::vector<size_t>> groups;
+    QHash<const ProviderAcc *, size_t> groupOf;
+    for (size_t i = 0; i < m_dirs.size(); ++i) {
+        auto it = groupOf.constFind(m_dirs[i].acc);
+        if (it == groupOf.cend()) {
+            it = groupOf.insert(m_dirs[i].acc, groups.size());
+            groups.emplace_back();
+        }
+        groups[*it].push_back(i);
+    }
+    ProviderDir *const dirs = m_dirs.data();
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+        DirWalker walker(rootFd);
+        for (size_t g = next++; g < groups.size(); g = next++) {
+            for (size_t i : groups[g])
+                walker.walk(dirs[i]);
+            for (size_t i : groups[g])
+                walker.check(dirs[i]);
+        }
+    };
+    if (threads <= 0)
+        threads = std::min(QThread::idealThreadCount(), 8);
+    threads = int(std::min<size_t>(size_t(std::max(threads, 1)), groups.size()));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) {
+        try {
+            pool.emplace_back(work);
+        } catch (const std::system_error &e) {
+            // No more threads (a resource limit): the ones running, or the calling thread
+            // alone, take every group anyway.
+            qCWarning(lcMirror) << "scan runs on fewer threads:" << e.what();
+            break;
+        }
+    }
+    work(); // the calling thread is one of the workers
+    for (std::thread &t : pool)
+        t.join();
+    qCDebug(lcMirror) << groups.size() << "providers scanned on" << pool.size() + 1 << "threads";
+}
+
+void DirWalker::walkProvider(int fd, ProviderDir &dir)
 {
     DirNames names;
     if (!list(fd, dir.path, names))
@@ -393,7 +491,10 @@ void Scanner::walkProvider(int fd, ProviderDir &dir)
     for (qsizetype i = 0; i < names.size(); ++i) {
         const char *raw = names.at(i);
         const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
-        const QString entryPath = prefix + name;
+        // Exactly sized: `prefix + name` of two QStrings appends to a copy of `prefix`, which
+        // allocates room to grow (almost twice the memory, for 100,000s of paths kept).
+        QString entryPath(prefix.size() + name.size(), Qt::Uninitialized);
+        std::copy(name.cbegin(), name.cend(), std::copy(prefix.cbegin(), prefix.cend(), entryPath.begin()));
         struct stat st;
         if (!lstatEntry(fd, raw, entryPath, st))
             continue;
@@ -451,6 +552,16 @@ void Scanner::walkProvider(int fd, ProviderDir &dir)
             anomaly(AnomalyKind::UnparseableName, entryPath, message);
             continue;
         }
+        // A capacity hint for the version's archive list: at the first of a run of names with
+        // the same "terraform-provider-TYPE_VERSION_" (sorted names: one version's platforms
+        // are adjacent), the length of the run. Only for ASCII names (bytes == characters).
+        qsizetype expected = 0;
+        if (const qsizetype u = name.indexOf(QLatin1Char('_'), namePrefix.size()); u > 0 && names.length(i) == name.size()) {
+            const auto sameVersion = [&](qsizetype j) { return std::strncmp(names.at(j), raw, size_t(u + 1)) == 0; };
+            if (i == 0 || !sameVersion(i - 1))
+                for (expected = 1; i + expected < names.size() && expected < 1024 && sameVersion(i + expected);)
+                    ++expected;
+        }
         Archive a;
         a.platform = packed->platform;
         a.layout = ArchiveLayout::Packed;
@@ -460,11 +571,11 @@ void Scanner::walkProvider(int fd, ProviderDir &dir)
         a.size = st.st_size;
         a.modified = mtimeOf(st);
         a.inode = st.st_ino;
-        addFound(dir, packed->version, std::move(a));
+        addFound(dir, packed->version, std::move(a), expected);
     }
 }
 
-void Scanner::walkVersion(int fd, const QString &path, ProviderDir &dir, const Version &version)
+void DirWalker::walkVersion(int fd, const QString &path, ProviderDir &dir, const Version &version)
 {
     DirNames names;
     if (!list(fd, path, names))
@@ -510,7 +621,7 @@ void Scanner::walkVersion(int fd, const QString &path, ProviderDir &dir, const V
 /// Sum of the file sizes of a package directory and its newest mtime (so that a changed file
 /// inside changes the archive's identity for the hash cache). Symlinked files count with their
 /// target's size, like dirhash reads them; symlinked directories are not entered.
-void Scanner::packageContents(int fd, int depth, qint64 &size, QDateTime &newest)
+void DirWalker::packageContents(int fd, int depth, qint64 &size, QDateTime &newest)
 {
     if (depth > 64)
         return;
@@ -640,7 +751,7 @@ Result<PackedName> parsePackedArchiveName(const QString &fileName, const QString
     return parsePackedMiddle(middle.value());
 }
 
-Result<PackedName> Scanner::parsePacked(const QString &name, const QString &prefix)
+Result<PackedName> DirWalker::parsePacked(const QString &name, const QString &prefix)
 {
     const QString lower = goToLower(name);
     Result<QStringView> middle = packedMiddle(lower, prefix);
@@ -675,30 +786,52 @@ AnomalyKind kindOf(MirrorIndexIssue::Kind kind)
     return AnomalyKind::MalformedJson;
 }
 
+/// The whole file, read with open/fstat/read into one buffer of its size (there can be tens of
+/// thousands of these documents; QFile costs several allocations per file). `error` gets
+/// strerror's text, as QFile::errorString() would.
 QByteArray readSmallFile(const QString &path, QString *error)
 {
-    QFile f(path);
-    // Unbuffered: one read into the result instead of a 16 KiB buffer per file (there can be
-    // tens of thousands of these documents).
-    if (!f.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
-        *error = f.errorString();
+    const Fd fd(::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC));
+    struct stat st;
+    if (!fd.valid() || ::fstat(fd.get(), &st) != 0) {
+        *error = errnoText(errno);
         return {};
     }
     // Index documents are small; a cap keeps a hostile 10 GiB "index.json" from eating memory.
     constexpr qint64 kMaxIndexBytes = 64 * 1024 * 1024;
-    if (f.size() > kMaxIndexBytes) {
+    if (st.st_size > kMaxIndexBytes) {
         *error = QStringLiteral("larger than 64 MiB, not read");
         return {};
     }
-    QByteArray bytes = f.readAll();
-    if (f.error() != QFileDevice::NoError)
-        *error = f.errorString();
+    // One byte more than its size, to see the end of the file without a second buffer.
+    QByteArray bytes(qsizetype(st.st_size) + 1, Qt::Uninitialized);
+    qsizetype used = 0;
+    for (;;) {
+        if (used == bytes.size()) {
+            if (used > kMaxIndexBytes) { // it grew while being read
+                *error = QStringLiteral("larger than 64 MiB, not read");
+                return {};
+            }
+            bytes.resize(std::max<qsizetype>(used * 2, 4096));
+        }
+        const ssize_t n = ::read(fd.get(), bytes.data() + used, size_t(bytes.size() - used));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            *error = errnoText(errno);
+            return {};
+        }
+        if (n == 0)
+            break;
+        used += n;
+    }
+    bytes.truncate(used);
     return bytes;
 }
 
 } // namespace
 
-void Scanner::checkIndexes(ProviderDir &dir)
+void DirWalker::checkIndexes(ProviderDir &dir)
 {
     // --- read the documents
     enum class State { Absent, Ok, Malformed };
@@ -806,15 +939,22 @@ void Scanner::checkIndexes(ProviderDir &dir)
                 return a.present && a.fileName == *local && a.path.size() == dir.path.size() + 1 + local->size()
                        && a.path.startsWith(dir.path);
             };
+            // The url is mostly the file name itself: then the archive's copy of the name is
+            // kept, and the document's string freed with the document.
+            const auto declare = [&declared](Archive &a) {
+                if (a.declared)
+                    return;
+                a.declared = declared;
+                if (a.declared->url == a.fileName)
+                    a.declared->url = a.fileName;
+            };
             if (primary && isNamedFile(*primary)) {
-                if (!primary->declared)
-                    primary->declared = declared;
+                declare(*primary);
                 continue;
             }
             auto dup = std::find_if(va.pv.duplicates.begin(), va.pv.duplicates.end(), isNamedFile);
             if (dup != va.pv.duplicates.end()) {
-                if (!dup->declared)
-                    dup->declared = declared;
+                declare(*dup);
                 continue;
             }
             const QString path = dir.path + QLatin1Char('/') + *local;
@@ -897,13 +1037,15 @@ void Scanner::checkIndexes(ProviderDir &dir)
 }
 
 /// Archives arrive in walk order: the first copy of a version/platform is the one installers use.
-void Scanner::addFound(ProviderDir &dir, const Version &version, Archive &&archive)
+void DirWalker::addFound(ProviderDir &dir, const Version &version, Archive &&archive, qsizetype expected)
 {
     VersionAcc *va = dir.found.empty() ? nullptr : dir.found.back().va; // one version's archives are mostly adjacent
     if (!va || !(va->pv.version == version))
         va = &versionAcc(*dir.acc, version);
     const qsizetype existing = va->primary(archive.platform);
     if (existing < 0) {
+        if (va->pv.archives.capacity() == 0 && expected > 1)
+            va->pv.archives.reserve(expected); // instead of growing (and copying) it 1, 2, 4, 8, 16
         dir.found.push_back({va, va->pv.archives.size(), false});
         va->pv.archives.append(std::move(archive));
         return;
@@ -917,9 +1059,29 @@ void Scanner::addFound(ProviderDir &dir, const Version &version, Archive &&archi
 
 void Scanner::buildCatalog()
 {
-    // Index documents, per physical directory.
-    for (ProviderDir &dir : m_dirs)
-        checkIndexes(dir);
+    // The anomalies in the order of a sequential scan: the walk's (each provider directory's at
+    // its place among the serial walk's), then the index checks', directory by directory.
+    {
+        QList<Anomaly> serial = std::move(m_catalog.anomalies);
+        qsizetype total = serial.size();
+        for (const ProviderDir &dir : m_dirs)
+            total += dir.walkAnomalies.size() + dir.indexAnomalies.size();
+        QList<Anomaly> all;
+        all.reserve(total);
+        qsizetype next = 0;
+        for (ProviderDir &dir : m_dirs) {
+            for (; next < dir.anomalyPosition; ++next)
+                all.append(std::move(serial[next]));
+            for (Anomaly &a : dir.walkAnomalies)
+                all.append(std::move(a));
+        }
+        for (; next < serial.size(); ++next)
+            all.append(std::move(serial[next]));
+        for (ProviderDir &dir : m_dirs)
+            for (Anomaly &a : dir.indexAnomalies)
+                all.append(std::move(a));
+        m_catalog.anomalies = std::move(all);
+    }
 
     // The sorted snapshot. A provider directory with nothing in it is left out.
     m_catalog.providers.reserve(m_providers.size());
@@ -936,12 +1098,26 @@ void Scanner::buildCatalog()
         }
         m_catalog.providers.append(std::move(provider));
     }
-    std::stable_sort(m_catalog.anomalies.begin(), m_catalog.anomalies.end(),
-                     [](const Anomaly &a, const Anomaly &b) { return a.path.toUtf8() < b.path.toUtf8(); });
+    // Sorted by path (byte-wise, as UTF-8); anomalies of one path keep their order. Each path is
+    // converted once, not once per comparison.
+    QList<Anomaly> &anomalies = m_catalog.anomalies;
+    std::vector<QByteArray> keys;
+    keys.reserve(size_t(anomalies.size()));
+    for (const Anomaly &a : std::as_const(anomalies))
+        keys.push_back(a.path.toUtf8());
+    std::vector<qsizetype> order(size_t(anomalies.size()));
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = qsizetype(i);
+    std::stable_sort(order.begin(), order.end(), [&keys](qsizetype a, qsizetype b) { return keys[size_t(a)] < keys[size_t(b)]; });
+    QList<Anomaly> sorted;
+    sorted.reserve(anomalies.size());
+    for (qsizetype i : order)
+        sorted.append(std::move(anomalies[i]));
+    anomalies = std::move(sorted);
 }
 
 
-Result<Catalog> scanFileSystemMirror(const QString &root)
+Result<Catalog> scanFileSystemMirror(const QString &root, const ScanOptions &options)
 {
     const QFileInfo info(root);
     if (!info.exists())
@@ -961,6 +1137,7 @@ Result<Catalog> scanFileSystemMirror(const QString &root)
     QElapsedTimer timer;
     timer.start();
     scanner.walkRoot(fd.get(), catalog.root);
+    scanner.scanProviderDirs(fd.get(), options.threads);
     const qint64 walkMs = timer.elapsed();
     scanner.buildCatalog();
     qCDebug(lcMirror) << "walk" << walkMs << "ms, catalog" << timer.elapsed() - walkMs << "ms";

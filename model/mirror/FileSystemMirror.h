@@ -18,10 +18,22 @@
 
 namespace provender {
 
+struct ScanOptions
+{
+    /// Threads that walk the provider directories and check their indexes: 0 = one per core
+    /// (QThread::idealThreadCount(), at most 8), 1 = everything on the calling thread. The
+    /// Catalog is the same whatever the number (anomalies included, in the same order).
+    int threads = 0;
+};
+
 /// Scans the mirror directory `root`. Fails (NotFound / InvalidArgument / Io) only when `root` is
 /// not a readable directory. Memory and time are linear in the number of entries; no archive is
 /// opened (archives are hashed by the verification engine, not here).
-Result<Catalog> scanFileSystemMirror(const QString &root);
+///
+/// The HOST/NAMESPACE levels are listed on the calling thread; the provider directories (their
+/// archives and index documents) are then scanned on `options.threads` threads, the directories
+/// of one provider (e.g. `AwesomeCorp/x` and `awesomecorp/x`) together on one thread, in walk order.
+Result<Catalog> scanFileSystemMirror(const QString &root, const ScanOptions &options = {});
 
 /// Parses a packed archive file name the way the scanner does (lower-cased; prefix
 /// `terraform-provider-<type>_`, suffix `.zip`, at least 3 `_`-separated parts; extra parts

@@ -1,16 +1,19 @@
 #include "model/mirror/MirrorIndex.h"
 
 #include "model/core/Logging.h"
+#include "model/mirror/MirrorIndexFastPath.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <QJsonValue>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <string_view>
 
 namespace provender {
 
@@ -447,6 +450,184 @@ Result<MirrorIndexDocument> parseIndexJson(const QByteArray &bytes, const QStrin
 
 Result<MirrorVersionDocument> parseVersionJson(const QByteArray &bytes, const QString &sourceName)
 {
+    if (std::optional<MirrorVersionDocument> fast = mirror_detail::parseVersionJsonFast(bytes))
+        return std::move(*fast);
+    return mirror_detail::parseVersionJsonFull(bytes, sourceName);
+}
+
+namespace mirror_detail {
+
+namespace {
+
+/// Reads the plain shape described in MirrorIndexFastPath.h; every `return false` declines.
+class FastVersionReader
+{
+public:
+    explicit FastVersionReader(const QByteArray &bytes)
+        : m_p(bytes.constData()), m_end(bytes.constData() + bytes.size())
+    {
+    }
+
+    bool read(MirrorVersionDocument &out)
+    {
+        // {"archives": {
+        if (!token('{') || !key("archives") || !token('{'))
+            return false;
+        // A capacity hint: every entry is one object.
+        out.archives.reserve(std::max<qsizetype>(0, qsizetype(std::count(m_p, m_end, '{'))));
+        std::string_view previous;
+        skipSpace();
+        if (m_p < m_end && *m_p == '}') {
+            ++m_p;
+        } else {
+            for (;;) {
+                std::string_view platformKey;
+                if (!string(platformKey) || !token(':') || !token('{'))
+                    return false;
+                // Go sorts map keys; the full reader lists entries in byte-wise key order. Keys
+                // out of order (or repeated) are left to it.
+                if (!previous.empty() && !(previous < platformKey))
+                    return false;
+                previous = platformKey;
+                MirrorArchiveEntry entry;
+                if (!archive(platformKey, entry))
+                    return false;
+                out.archives.append(std::move(entry));
+                skipSpace();
+                if (m_p < m_end && *m_p == ',') {
+                    ++m_p;
+                    continue;
+                }
+                if (!token('}'))
+                    return false;
+                break;
+            }
+        }
+        if (!token('}'))
+            return false;
+        skipSpace();
+        return m_p == m_end; // trailing data (an issue) is left to the full reader
+    }
+
+private:
+    void skipSpace()
+    {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+    }
+    bool token(char c)
+    {
+        skipSpace();
+        if (m_p >= m_end || *m_p != c)
+            return false;
+        ++m_p;
+        return true;
+    }
+    /// A string of printable ASCII without escapes; `text` views its content.
+    bool string(std::string_view &text)
+    {
+        skipSpace();
+        if (m_p >= m_end || *m_p != '"')
+            return false;
+        const char *start = ++m_p;
+        while (m_p < m_end && *m_p != '"') {
+            const auto c = static_cast<unsigned char>(*m_p);
+            if (c < 0x20 || c > 0x7E || c == '\\')
+                return false;
+            ++m_p;
+        }
+        if (m_p >= m_end)
+            return false;
+        text = std::string_view(start, size_t(m_p - start));
+        ++m_p;
+        return true;
+    }
+    /// `"name":` exactly (the full reader matches member names case-insensitively).
+    bool key(std::string_view name)
+    {
+        std::string_view text;
+        return string(text) && text == name && token(':');
+    }
+    static QStringView widen(std::string_view ascii, QVarLengthArray<char16_t, 128> &buffer)
+    {
+        buffer.resize(qsizetype(ascii.size()));
+        std::copy(ascii.begin(), ascii.end(), buffer.begin());
+        return QStringView(buffer.constData(), buffer.size());
+    }
+    /// The members of one entry, after its `{`.
+    bool archive(std::string_view platformKey, MirrorArchiveEntry &entry)
+    {
+        QVarLengthArray<char16_t, 128> buffer;
+        bool haveUrl = false;
+        bool haveHashes = false;
+        for (;;) {
+            std::string_view name;
+            if (!string(name) || !token(':'))
+                return false;
+            if (name == "url" && !haveUrl) {
+                std::string_view url;
+                if (!string(url) || url.empty())
+                    return false; // an empty url is an issue
+                entry.url = QString::fromLatin1(url.data(), qsizetype(url.size()));
+                haveUrl = true;
+            } else if (name == "hashes" && !haveHashes) {
+                if (!token('['))
+                    return false;
+                skipSpace();
+                if (m_p < m_end && *m_p == ']') {
+                    ++m_p;
+                } else {
+                    for (;;) {
+                        std::string_view text;
+                        if (!string(text))
+                            return false;
+                        Result<HashString> hash = HashString::parse(widen(text, buffer));
+                        if (!hash)
+                            return false; // an invalid hash is an issue
+                        entry.hashes.append(std::move(hash).value());
+                        if (token(','))
+                            continue;
+                        if (!token(']'))
+                            return false;
+                        break;
+                    }
+                }
+                haveHashes = true;
+            } else {
+                return false; // another member, another case, or a repeated one
+            }
+            if (token(','))
+                continue;
+            if (!token('}'))
+                return false;
+            break;
+        }
+        if (!haveUrl)
+            return false; // a missing url is an issue
+        entry.key = QString::fromLatin1(platformKey.data(), qsizetype(platformKey.size()));
+        Result<Platform> platform = Platform::parse(entry.key);
+        if (!platform)
+            return false; // an invalid platform key is an issue
+        entry.platform = std::move(platform).value();
+        return true;
+    }
+
+    const char *m_p;
+    const char *m_end;
+};
+
+} // namespace
+
+std::optional<MirrorVersionDocument> parseVersionJsonFast(const QByteArray &bytes)
+{
+    MirrorVersionDocument out;
+    if (!FastVersionReader(bytes).read(out))
+        return std::nullopt;
+    return out;
+}
+
+Result<MirrorVersionDocument> parseVersionJsonFull(const QByteArray &bytes, const QString &sourceName)
+{
     const Doc doc{bytes, sourceName};
     MirrorVersionDocument out;
     Result<QJsonObject> top = parseTopObject(doc, out.issues);
@@ -538,5 +719,7 @@ Result<MirrorVersionDocument> parseVersionJson(const QByteArray &bytes, const QS
     }
     return out;
 }
+
+} // namespace mirror_detail
 
 } // namespace provender
