@@ -782,7 +782,7 @@ QModelIndex MainWindow::currentSourceRow() const
 
 void MainWindow::reverifyCurrentArchive()
 {
-    const ArchiveResult *r = m_archives->resultAt(currentSourceRow());
+    const std::optional<ArchiveResult> r = m_archives->resultAt(currentSourceRow());
     if (!r || r->path.isEmpty() || m_isBundle)
         return;
     // A catalog of just this archive, hashed without the cache.
@@ -834,27 +834,12 @@ void MainWindow::cancelWork()
         m_engine->cancel();
 }
 
-namespace {
-
-/// The leaves at and below `source` (a row of MirrorTreeModel), depth first.
-void collectLeaves(const MirrorTreeModel *model, const QModelIndex &source, QList<const ArchiveResult *> &out)
-{
-    if (const ArchiveResult *r = model->resultAt(source)) {
-        out.append(r);
-        return;
-    }
-    for (int i = 0; i < model->rowCount(source); ++i)
-        collectLeaves(model, model->index(i, 0, source), out);
-}
-
-} // namespace
-
 void MainWindow::copySelection()
 {
     QStringList lines;
     for (const QModelIndex &row : m_archiveView->selectionModel()->selectedRows(0)) {
         const QModelIndex source = m_proxy->mapToSource(row);
-        if (const ArchiveResult *r = m_archives->resultAt(source))
+        if (const std::optional<ArchiveResult> r = m_archives->resultAt(source))
             lines.append(r->hashes ? r->hashes->h1Extracted.toString() : r->path);
         else
             lines.append(source.data(MirrorTreeModel::PathRole).toString().isEmpty()
@@ -870,7 +855,7 @@ void MainWindow::copySelection()
 
 void MainWindow::copyCurrentHash()
 {
-    const ArchiveResult *r = m_archives->resultAt(currentSourceRow());
+    const std::optional<ArchiveResult> r = m_archives->resultAt(currentSourceRow());
     if (!r || !r->hashes)
         return;
     QApplication::clipboard()->setText(r->hashes->h1Extracted.toString());
@@ -944,7 +929,7 @@ void MainWindow::updateActions()
     if (!m_copyAction)
         return;
     const QModelIndex source = currentSourceRow();
-    const ArchiveResult *r = m_archives->resultAt(source);
+    const std::optional<ArchiveResult> r = m_archives->resultAt(source);
     const bool hasRow = source.isValid();
     m_copyAction->setEnabled(hasRow);
     m_copyHashAction->setEnabled(r && r->hashes);
@@ -1080,7 +1065,7 @@ void MainWindow::updateDetails()
         m_details->showNothing();
         return;
     }
-    if (const ArchiveResult *leaf = m_archives->resultAt(source)) {
+    if (const std::optional<ArchiveResult> leaf = m_archives->resultAt(source)) {
         m_details->showArchive(*leaf, anomaliesFor(source), !leaf->path.isEmpty() && !m_isBundle);
         return;
     }

@@ -35,7 +35,8 @@ constexpr std::array<Verdict, 6> kWorstFirst{Verdict::Mismatch, Verdict::Error, 
 
 enum LayoutBits { PackedBit = 1, UnpackedBit = 2 };
 
-qint64 presentSize(const ArchiveResult &r) { return r.size > 0 ? r.size : 0; }
+template<typename R>
+qint64 presentSize(const R &r) { return r.size > 0 ? r.size : 0; }
 
 /// Whether `word` is ASCII without upper-case letters (containsFolded's fast path applies).
 bool isFoldedAscii(QStringView word)
@@ -74,17 +75,75 @@ bool containsFolded(QStringView hay, QStringView word, bool foldedAscii)
 
 } // namespace
 
+namespace {
+
+/// What a leaf keeps of its ArchiveResult: all but the key (its provider and version are its
+/// ancestors'; see MirrorTreeModel::keyOf), and the computed hashes shared rather than inline —
+/// a third of ArchiveResult's 608 bytes, so that 100,000 leaves are quick to allocate.
+struct LeafResult
+{
+    Platform platform;
+    ArchiveLayout layout = ArchiveLayout::Packed;
+    bool fromCache = false;
+    QString path;
+    qint64 size = -1;
+    VerdictDetail detail;
+    std::shared_ptr<const PackageHashes> hashes;
+    QList<HashString> declared;
+    QString error;
+
+    void assign(ArchiveResult &&r)
+    {
+        platform = std::move(r.key.platform);
+        layout = r.layout;
+        fromCache = r.fromCache;
+        path = std::move(r.path);
+        size = r.size;
+        detail = std::move(r.detail);
+        hashes = r.hashes ? std::make_shared<const PackageHashes>(std::move(*r.hashes)) : nullptr;
+        declared = std::move(r.declared);
+        error = std::move(r.error);
+    }
+    ArchiveResult toResult(ArchiveKey key) const
+    {
+        ArchiveResult r;
+        r.key = std::move(key);
+        r.layout = layout;
+        r.path = path;
+        r.size = size;
+        r.detail = detail;
+        if (hashes)
+            r.hashes = *hashes;
+        r.declared = declared;
+        r.error = error;
+        r.fromCache = fromCache;
+        return r;
+    }
+};
+
+/// Provider and version rows: what leaves and the details pane need from them.
+struct ParentInfo
+{
+    ProviderAddress provider; ///< ProviderNode and VersionNode: the provider's address
+    Version version;          ///< VersionNode
+    QString path;             ///< ProviderNode: its directory
+    QString address;          ///< ProviderNode: ProviderAddress::toString(), for filtering
+    qint64 rank = 0;          ///< VersionNode: precedence rank among its siblings
+};
+
+const QString kNoString;
+
+} // namespace
+
 struct MirrorTreeModel::Node
 {
     Kind kind = HostNode;
     Node *parent = nullptr;
     int row = 0;
     QString name;
-    qint64 rank = 0;        ///< VersionNode: precedence rank among its siblings
-    QString path;           ///< ProviderNode: its directory
-    QString address;        ///< ProviderNode: ProviderAddress::toString(), for filtering
+    std::unique_ptr<ParentInfo> info; ///< ProviderNode, VersionNode
     std::vector<std::unique_ptr<Node>> children;
-    ArchiveResult result;   ///< ArchiveNode only
+    LeafResult result;      ///< ArchiveNode only
     std::array<int, 6> counts{}; ///< leaves per verdict below (a leaf: its own)
     qint64 size = 0;        ///< sum of present leaves' sizes
     int declared = 0;       ///< sum of declared hashes
@@ -104,6 +163,10 @@ struct MirrorTreeModel::Node
                 return v;
         return Verdict::Verified; // an empty parent: see hasVerdict()
     }
+
+    const QString &path() const { return info ? info->path : kNoString; }
+    const QString &address() const { return info ? info->address : kNoString; }
+    qint64 rank() const { return info ? info->rank : 0; }
 
     /// A parent without any archive below (e.g. a network mirror's version whose <version>.json
     /// could not be read) has nothing to judge: no verdict, no badge.
@@ -192,7 +255,7 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
         switch (Column(index.column())) {
         case NameColumn: return n->name;
         case PlatformsColumn:
-            return leaf ? n->result.key.platform.toString() : QString::number(n->platforms);
+            return leaf ? n->name : QString::number(n->platforms);
         case SizeColumn:
             return size < 0 ? QString() : QLocale().formattedDataSize(size, 1, QLocale::DataSizeTraditionalFormat);
         case VerdictColumn: return judged ? toString(verdict) : QString();
@@ -227,16 +290,16 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
         switch (Column(index.column())) {
         case NameColumn:
             if (n->kind == VersionNode)
-                return n->rank;
+                return n->rank();
             return n->name;
-        case PlatformsColumn: return leaf ? QVariant(n->result.key.platform.toString()) : QVariant(n->platforms);
+        case PlatformsColumn: return leaf ? QVariant(n->name) : QVariant(n->platforms);
         case SizeColumn: return size;
         case VerdictColumn: return judged ? severity(verdict) : 6; // after the verified ones
         case DeclaredColumn: return n->declared;
         default: return data(index, Qt::DisplayRole);
         }
     case PathRole:
-        return leaf ? n->result.path : n->path;
+        return leaf ? n->result.path : n->path();
     case KindRole:
         return int(n->kind);
     case SizeRole:
@@ -251,7 +314,7 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
     case SearchTextRole: {
         if (!leaf)
             return n->name;
-        QString text = n->result.key.toString();
+        QString text = keyOf(n).toString();
         for (const HashString &h : n->result.declared)
             text += QLatin1Char(' ') + h.toString();
         if (n->result.hashes) {
@@ -263,7 +326,7 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
         return text;
     }
     case PlatformRole:
-        return leaf ? n->result.key.platform.toString() : QString();
+        return leaf ? n->name : QString();
     case ReasonRole:
         return leaf ? n->result.detail.reason : QString();
     case VerdictCountsRole: {
@@ -409,7 +472,7 @@ void MirrorTreeModel::aggregate(Node *node)
 
 namespace {
 /// A row's identity across rescans (see mergeCatalog).
-QString identity(const MirrorTreeModel::Kind kind, const QString &name, const ArchiveResult &r)
+QString identity(const MirrorTreeModel::Kind kind, const QString &name, const LeafResult &r)
 {
     if (kind != MirrorTreeModel::ArchiveNode)
         return name;
@@ -477,13 +540,16 @@ MirrorTreeModel::Tree MirrorTreeModel::buildTree(const Catalog &catalog)
             auto version = std::make_unique<Node>();
             version->kind = VersionNode;
             version->name = v->version.toString();
+            version->info = std::make_unique<ParentInfo>();
+            version->info->provider = p.address;
+            version->info->version = v->version;
             version->children.reserve(size_t(v->archives.size() + v->duplicates.size()));
             auto addLeaf = [&](const Archive &a) {
                 auto leaf = std::make_unique<Node>();
                 leaf->kind = ArchiveNode;
                 leaf->parent = version.get();
                 leaf->row = int(version->children.size());
-                leaf->result = initialResult(p.address, v->version, a);
+                leaf->result.assign(initialResult(p.address, v->version, a));
                 leaf->name = platformName(a.platform);
                 version->children.push_back(std::move(leaf));
             };
@@ -513,9 +579,27 @@ MirrorTreeModel::Tree MirrorTreeModel::buildTree(const Catalog &catalog)
     for (qsizetype i = 0; i < catalog.providers.size(); ++i) {
         const Provider &p = catalog.providers[i];
         Node *host = root->child(ProviderAddress::hostnameForDisplay(p.address.hostname()), HostNode);
-        Node *provider = host->child(p.address.ns() + QLatin1Char('/') + p.address.type(), ProviderNode);
-        provider->path = p.directory;
-        provider->address = p.address.toString();
+        // Two providers that display alike (hostnames of one display form) keep their own rows:
+        // a leaf's key is its ancestors' address and version.
+        const QString name = p.address.ns() + QLatin1Char('/') + p.address.type();
+        const QString address = p.address.toString();
+        Node *provider = nullptr;
+        for (const auto &c : host->children)
+            if (c->name == name && c->address() == address)
+                provider = c.get();
+        if (!provider) {
+            auto node = std::make_unique<Node>();
+            node->kind = ProviderNode;
+            node->parent = host;
+            node->row = int(host->children.size());
+            node->name = name;
+            node->info = std::make_unique<ParentInfo>();
+            provider = node.get();
+            host->children.push_back(std::move(node));
+        }
+        provider->info->provider = p.address;
+        provider->info->path = p.directory;
+        provider->info->address = address;
         QHash<QString, Node *> existing;
         for (const auto &c : provider->children)
             existing.insert(c->name, c.get());
@@ -535,7 +619,7 @@ MirrorTreeModel::Tree MirrorTreeModel::buildTree(const Catalog &catalog)
         }
         // Precedence rank of each version among its siblings (the rows are in precedence order).
         for (const auto &c : provider->children)
-            c->rank = c->row;
+            c->info->rank = c->row;
     }
     aggregate(root.get());
     indexLeaves(root.get(), tree.d->index);
@@ -560,7 +644,7 @@ void MirrorTreeModel::indexLeaves(Node *root, LeafIndex &index)
     index.byKey.reserve(index.leaves.size());
     index.byPath.reserve(index.leaves.size());
     for (Node *n : index.leaves) {
-        index.byKey.push_back({leafHash(n->result.key, n->result.path), n});
+        index.byKey.push_back({leafHash(keyOf(n), n->result.path), n});
         if (!n->result.path.isEmpty())
             index.byPath.push_back({qHash(n->result.path), n});
     }
@@ -574,8 +658,8 @@ MirrorTreeModel::Node *MirrorTreeModel::leafFor(const ArchiveResult &r) const
     const LeafRef probe{leafHash(r.key, r.path), nullptr};
     auto [it, end] = std::equal_range(m_index.byKey.begin(), m_index.byKey.end(), probe, byHash<LeafRef, LeafRef>);
     for (; it != end; ++it) {
-        const ArchiveResult &candidate = it->node->result;
-        if (candidate.layout == r.layout && candidate.path == r.path && candidate.key == r.key)
+        const LeafResult &candidate = it->node->result;
+        if (candidate.layout == r.layout && candidate.path == r.path && keyOf(it->node) == r.key)
             return it->node;
     }
     return nullptr;
@@ -670,9 +754,8 @@ void MirrorTreeModel::mergeChildren(Node *target, Node *fresh)
         Node *fc = fresh->children[f].get();
         if (t < target->children.size() && key(target->children[t].get()) == key(fc)) {
             Node *tc = target->children[t].get();
-            tc->rank = fc->rank;
-            tc->path = fc->path;
-            tc->address = fc->address;
+            if (fc->info)
+                tc->info = std::make_unique<ParentInfo>(*fc->info);
             if (tc->kind == ArchiveNode)
                 tc->result = fc->result;
             else
@@ -734,7 +817,7 @@ void MirrorTreeModel::applyResults(const QList<ArchiveResult> &results)
         const std::array<int, 6> oldCounts = leaf->counts;
         const qint64 oldSize = leaf->size;
         const int oldDeclared = leaf->declared;
-        leaf->result = r;
+        leaf->result.assign(ArchiveResult(r));
         aggregate(leaf);
         m_root->memoSerial = 0;
         for (Node *n = leaf; n != m_root.get(); n = n->parent) {
@@ -778,7 +861,7 @@ void MirrorTreeModel::resetVerdicts()
     QList<ArchiveResult> reset;
     reset.reserve(qsizetype(m_index.leaves.size()));
     for (const Node *leaf : m_index.leaves) {
-        ArchiveResult r = leaf->result;
+        ArchiveResult r = leaf->result.toResult(keyOf(leaf));
         if (r.detail.verdict == Verdict::Missing)
             continue;
         r.detail = VerdictDetail{};
@@ -791,12 +874,23 @@ void MirrorTreeModel::resetVerdicts()
     applyResults(reset);
 }
 
-const ArchiveResult *MirrorTreeModel::resultAt(const QModelIndex &index) const
+std::optional<ArchiveResult> MirrorTreeModel::resultAt(const QModelIndex &index) const
 {
     if (!index.isValid() || index.model() != this)
-        return nullptr;
+        return std::nullopt;
     const Node *n = nodeOf(index);
-    return n->kind == ArchiveNode ? &n->result : nullptr;
+    if (n->kind != ArchiveNode)
+        return std::nullopt;
+    return n->result.toResult(keyOf(n));
+}
+
+ArchiveKey MirrorTreeModel::keyOf(const Node *leaf)
+{
+    // A leaf always hangs under its version, under its provider (buildTree, mergeTree).
+    const ParentInfo *version = leaf->parent ? leaf->parent->info.get() : nullptr;
+    if (!version)
+        return ArchiveKey{{}, {}, leaf->result.platform};
+    return ArchiveKey{version->provider, version->version, leaf->result.platform};
 }
 
 QModelIndex MirrorTreeModel::indexForArchivePath(const QString &path) const
@@ -834,11 +928,11 @@ QModelIndex MirrorTreeModel::indexForPath(const QString &path) const
     }
     for (const auto &host : m_root->children) {
         for (const auto &provider : host->children) {
-            if (!under(provider->path))
+            if (!under(provider->path()))
                 continue;
             // HOST/NS/TYPE/<version>.json, or a file whose name holds a version of this provider
             // (terraform-provider-TYPE_<version>_<os>_<arch>.zip, <version>/...).
-            const QString rest = path.mid(provider->path.size() + 1);
+            const QString rest = path.mid(provider->path().size() + 1);
             const Node *best = nullptr;
             for (const auto &version : provider->children) {
                 const QString &v = version->name;
@@ -937,7 +1031,7 @@ bool MirrorTreeModel::leafMatches(const Node *n, const RowFilter &filter) const
     for (const QString &w : filter.words) {
         const bool ascii = isFoldedAscii(w);
         const auto in = [&w, ascii](const QString &piece) { return containsFolded(piece, w, ascii); };
-        if (in(n->name) || (version && in(version->name)) || (provider && in(provider->address)))
+        if (in(n->name) || (version && in(version->name)) || (provider && in(provider->address())))
             continue;
         bool found = false;
         for (const HashString &h : n->result.declared)
@@ -968,7 +1062,7 @@ int MirrorTreeModel::compareRows(const QModelIndex &left, const QModelIndex &rig
     const bool leaf = a->kind == ArchiveNode;
     switch (Column(left.column())) {
     case NameColumn:
-        return a->kind == VersionNode ? three(a->rank, b->rank) : text(a->name, b->name);
+        return a->kind == VersionNode ? three(a->rank(), b->rank()) : text(a->name, b->name);
     case PlatformsColumn:
         return leaf ? text(a->name, b->name) : three(a->platforms, b->platforms);
     case SizeColumn:

@@ -110,8 +110,9 @@ public:
     /// Every leaf back to Pending (Missing stays Missing), e.g. before re-verifying.
     void resetVerdicts();
 
-    /// The leaf's result, or nullptr when `index` is not a leaf.
-    const ArchiveResult *resultAt(const QModelIndex &index) const;
+    /// The leaf's result (built from the leaf and its version and provider rows), or nullopt when
+    /// `index` is not a leaf.
+    std::optional<ArchiveResult> resultAt(const QModelIndex &index) const;
     /// Number of leaves (archives).
     int archiveCount() const { return int(m_index.leaves.size()); }
     /// The row (column 0) of the archive at `path` (exact match), or an empty index.
@@ -182,6 +183,7 @@ private:
     void mergeChildren(Node *target, Node *fresh);
     static void indexLeaves(Node *root, LeafIndex &index);
     Node *leafFor(const ArchiveResult &result) const;
+    static ArchiveKey keyOf(const Node *leaf);
     const Node *leafAtPath(const QString &path) const;
     void announceAll(const Node *node);
     static void forgetMatches(Node *node);

@@ -105,7 +105,7 @@ ArchiveResult resultWith(const MirrorTreeModel &m, const QStringList &path, Verd
     QModelIndex idx = find(m, path);
     if (nth)
         idx = idx.siblingAtRow(idx.row() + nth);
-    const ArchiveResult *r = m.resultAt(idx);
+    const std::optional<ArchiveResult> r = m.resultAt(idx);
     Q_ASSERT(r);
     ArchiveResult out = *r;
     out.detail.verdict = v;

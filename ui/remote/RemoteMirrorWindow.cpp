@@ -264,7 +264,7 @@ void RemoteMirrorWindow::updateDetails()
         m_details->showNothing();
         return;
     }
-    if (const ArchiveResult *leaf = m_archives->resultAt(source)) {
+    if (const std::optional<ArchiveResult> leaf = m_archives->resultAt(source)) {
         m_details->showArchive(*leaf, {}, false);
         return;
     }
