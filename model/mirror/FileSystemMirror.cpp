@@ -1092,8 +1092,10 @@ void Scanner::buildCatalog()
         provider.versions.reserve(pit->versions.size());
         for (auto vit = pit->versions.begin(); vit != pit->versions.end(); ++vit) {
             ProviderVersion pv = std::move(vit->pv);
-            std::stable_sort(pv.archives.begin(), pv.archives.end(),
-                             [](const Archive &a, const Archive &b) { return a.platform < b.platform; });
+            const auto byPlatform = [](const Archive &a, const Archive &b) { return a.platform < b.platform; };
+            // Mostly sorted already (packed names sort by platform): then nothing to move.
+            if (!std::is_sorted(pv.archives.cbegin(), pv.archives.cend(), byPlatform))
+                std::stable_sort(pv.archives.begin(), pv.archives.end(), byPlatform);
             provider.versions.append(std::move(pv));
         }
         m_catalog.providers.append(std::move(provider));
