@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace provender {
 
@@ -604,11 +606,28 @@ private:
         }
         if (!haveUrl)
             return false; // a missing url is an issue
+        // Documents repeat the same dozen platform keys: each thread keeps the parsed ones (and
+        // their key strings), so an entry shares them instead of allocating three strings.
+        struct KnownPlatform
+        {
+            std::string key;
+            QString keyText;
+            Platform platform;
+        };
+        static thread_local std::vector<KnownPlatform> known;
+        const auto it = std::find_if(known.cbegin(), known.cend(), [&](const KnownPlatform &k) { return k.key == platformKey; });
+        if (it != known.cend()) {
+            entry.key = it->keyText;
+            entry.platform = it->platform;
+            return true;
+        }
         entry.key = QString::fromLatin1(platformKey.data(), qsizetype(platformKey.size()));
         Result<Platform> platform = Platform::parse(entry.key);
         if (!platform)
             return false; // an invalid platform key is an issue
         entry.platform = std::move(platform).value();
+        if (known.size() < 64)
+            known.push_back({std::string(platformKey), entry.key, entry.platform});
         return true;
     }
 
