@@ -77,12 +77,17 @@ protected:
     }
 };
 
+/// Runs the event loop until `done` or the timeout. It sleeps between events like a real event
+/// loop (a 10 ms timer wakes it to check `done`): a loop calling processEvents() without waiting
+/// would keep one of the machine's cores busy and slow down the scan and hashing threads it measures.
 void spinUntil(const std::function<bool()> &done, int timeoutMs)
 {
     QElapsedTimer t;
     t.start();
+    QTimer wake;
+    wake.start(10);
     while (!done() && t.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
 }
 
 } // namespace
