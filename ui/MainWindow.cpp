@@ -679,10 +679,11 @@ void MainWindow::showCatalog(const QString &path, const Catalog &catalog, const 
         m_archives->setTree(tree.isNull() ? MirrorTreeModel::buildTree(m_catalog) : tree); // O(1) when built by the scan
         m_archiveView->expandToDepth(1); // hosts and providers open, versions closed
     }
-    expandForFilter();
     m_anomalies->setAnomalies(m_catalog.anomalies, m_root);
     indexAnomalies();
-    updatePlatformFilter();
+    updatePlatformFilter(); // may drop a platform filter the new mirror has no archive for
+    m_expandedForFilter = 0;  // the rows are new: expand for the filter again
+    expandForFilter();
     m_anomalyDock->setWindowTitle(m_catalog.anomalies.isEmpty() ? tr("Anomalies")
                                                                 : tr("Anomalies (%1)").arg(m_catalog.anomalies.size()));
     m_rootLabel->setText(QDir::toNativeSeparators(m_root));
@@ -1002,6 +1003,9 @@ void MainWindow::expandForFilter()
     // laying out 100,000 rows a visible pause): then hosts and providers open, their versions
     // closed, and the summary line says how many archives match.
     const bool filtered = m_proxy->isFiltering();
+    if (filtered && m_proxy->filterSerial() == m_expandedForFilter)
+        return; // the same filter (e.g. a space typed): keep what the user expanded meanwhile
+    m_expandedForFilter = m_proxy->filterSerial();
     if (filtered) {
         const int matches = m_proxy->matchingArchives();
         if (matches >= 0 && matches > kExpandAllMatches) {

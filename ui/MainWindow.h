@@ -167,6 +167,7 @@ private:
     VerifyEngine *m_singleEngine = nullptr;
     bool m_isBundle = false;
     bool m_filtered = false; ///< a filter was on when expandForFilter() last ran
+    quint64 m_expandedForFilter = 0; ///< the proxy's filterSerial() expandForFilter() last expanded for
     qint64 m_totalBytes = 0; ///< m_catalog.totalBytes(), computed once per catalog
     bool m_layoutRestored = false; ///< dock sizes came from the settings
     std::shared_ptr<std::atomic<bool>> m_bundleCancel; ///< cancels the running openBundle

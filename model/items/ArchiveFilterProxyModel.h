@@ -37,6 +37,8 @@ public:
     bool isFiltering() const { return !m_filter.isEmpty(); }
     /// How many archives pass the filters (over a MirrorTreeModel; -1 over another model).
     int matchingArchives() const;
+    /// Changes whenever a filter criterion does (a setter with the same value keeps it).
+    quint64 filterSerial() const { return m_filter.serial; }
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;

@@ -3,6 +3,8 @@
 #include "model/core/Logging.h"
 
 #include <QLocale>
+#include <QThread>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 #include <QSet>
 
@@ -565,7 +567,12 @@ MirrorTreeModel::Tree MirrorTreeModel::buildTree(const Catalog &catalog)
     if (catalog.providers.size() > 1 && catalog.archiveCount() >= 4096) {
         std::vector<qsizetype> order(built.size());
         std::iota(order.begin(), order.end(), 0);
-        QtConcurrent::blockingMap(order, [&](qsizetype i) { built[size_t(i)] = buildVersions(catalog.providers[i]); });
+        // A pool of its own: buildTree runs on a global-pool thread (the scan worker), and Qt 6's
+        // blockingMap does not let the waiting thread take part, so on the global pool it would
+        // wait for a free thread forever when none is left (one core, or two scans at once).
+        QThreadPool pool;
+        pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+        QtConcurrent::blockingMap(&pool, order, [&](qsizetype i) { built[size_t(i)] = buildVersions(catalog.providers[i]); });
     } else {
         for (qsizetype i = 0; i < catalog.providers.size(); ++i)
             built[size_t(i)] = buildVersions(catalog.providers[i]);
@@ -585,7 +592,7 @@ MirrorTreeModel::Tree MirrorTreeModel::buildTree(const Catalog &catalog)
         const QString address = p.address.toString();
         Node *provider = nullptr;
         for (const auto &c : host->children)
-            if (c->name == name && c->address() == address)
+            if (c->name == name && c->info && c->info->provider == p.address)
                 provider = c.get();
         if (!provider) {
             auto node = std::make_unique<Node>();

@@ -7,6 +7,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QRandomGenerator>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -270,6 +272,7 @@ private Q_SLOTS:
     void filterEqualsQtRecursiveFiltering();
     void sortEqualsQtVariantSort_data();
     void sortEqualsQtVariantSort();
+    void buildTreeOnABusyGlobalPool();
 };
 
 void TestMirrorTreeModel::populationAndVerification()
@@ -785,6 +788,33 @@ void TestMirrorTreeModel::sortEqualsQtVariantSort()
     const QString dump = fullDump(reference);
     QVERIFY(dump.count(QLatin1Char('\n')) > 300);
     QCOMPARE(fullDump(proxy), dump);
+}
+
+// The window builds the tree on a global-pool thread (its scan worker). buildTree's own parallel
+// part must not need another global-pool thread: with none free (one core, or two scans at once)
+// it would wait forever.
+void TestMirrorTreeModel::buildTreeOnABusyGlobalPool()
+{
+    Catalog big = generatedCatalog(9, 60);
+    // Above buildTree's threshold for building in parallel (4,096 archives).
+    while (big.archiveCount() < 5000) {
+        Catalog more = generatedCatalog(quint32(big.providers.size()), 60);
+        for (Provider &p : more.providers) {
+            p.address = ProviderAddress::parse(QStringLiteral("more.example/m%1/%2").arg(big.providers.size()).arg(p.address.type())).value();
+            big.providers.append(p);
+        }
+    }
+    QThreadPool *global = QThreadPool::globalInstance();
+    const int before = global->maxThreadCount();
+    global->setMaxThreadCount(1);
+    QFuture<int> built = QtConcurrent::run([&big] { return MirrorTreeModel::buildTree(big).archiveCount(); });
+    QTRY_VERIFY_WITH_TIMEOUT(built.isFinished(), 60000);
+    global->setMaxThreadCount(before);
+    int leaves = 0; // every archive and every other copy of one is a row
+    for (const Provider &p : std::as_const(big.providers))
+        for (const ProviderVersion &v : p.versions)
+            leaves += int(v.archives.size() + v.duplicates.size());
+    QCOMPARE(built.result(), leaves);
 }
 
 QTEST_GUILESS_MAIN(TestMirrorTreeModel)

@@ -373,6 +373,10 @@ private Q_SLOTS:
         QVERIFY2(summary->text().contains(QStringLiteral("%1 shown by the filter").arg(archives)), qPrintable(summary->text()));
         QVERIFY(summary->text().contains(QStringLiteral("expand a version")));
         screenshot(w, "filter-many-matches.png");
+        // What the user opens stays open while the filter stays the same (a space typed).
+        view->expand(m->index(3, 0, providerRow()));
+        filter->setText(QStringLiteral("acme/big "));
+        QVERIFY(view->isExpanded(m->index(3, 0, providerRow())));
 
         filter->setText(QStringLiteral("1.0.1")); // 1.0.1, 1.0.10–19, 1.0.100–199: 111 versions
         QCOMPARE(m->rowCount(providerRow()), 111);
@@ -407,6 +411,18 @@ private Q_SLOTS:
             open += view->isExpanded(m->index(r, 0, providerRow())) ? 1 : 0;
         QCOMPARE(open, 1); // only the current archive's version
         QVERIFY(view->visualRect(current).isValid() && view->viewport()->rect().intersects(view->visualRect(current)));
+
+        // A platform filter the next mirror has no archive for is dropped when it opens: the
+        // summary no longer counts filter matches and the tree is the overview.
+        auto *platformBox = child<QComboBox>(w, "platformFilter");
+        platformBox->setCurrentIndex(platformBox->findData(QStringLiteral("openbsd_amd64")));
+        QVERIFY(platformBox->currentIndex() > 0);
+        QVERIFY(summary->text().contains(QStringLiteral("%1 shown by the filter").arg(versions)));
+        QSignalSpy opened(&w, &ui::MainWindow::mirrorOpened);
+        w.openMirror(m_demo);
+        QVERIFY(opened.wait(30000));
+        QCOMPARE(platformBox->currentIndex(), 0);
+        QVERIFY2(!summary->text().contains(QStringLiteral("shown by the filter")), qPrintable(summary->text()));
     }
 
     void settingsRemembered()
