@@ -36,7 +36,7 @@ void ArchiveFilterProxyModel::setTextFilter(const QString &text)
     if (t == m_text)
         return;
     m_text = t;
-    // Once, not per row; lower case for MirrorTreeModel::rowMatches' fast path (the test is
+    // Once, not per row; lower case for the leaf test's ASCII fast path (the test is
     // case-insensitive either way).
     m_filter.words = t.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     refilter();
