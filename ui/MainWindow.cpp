@@ -1065,21 +1065,7 @@ void MainWindow::updateDetails()
     if (!m_details)
         return;
     const QModelIndex source = currentSourceRow();
-    if (!source.isValid()) {
-        m_details->showNothing();
-        return;
-    }
-    if (const std::optional<ArchiveResult> leaf = m_archives->resultAt(source)) {
-        m_details->showArchive(*leaf, anomaliesFor(source), !leaf->path.isEmpty() && !m_isBundle);
-        return;
-    }
-    QList<int> counts;
-    for (const QVariant &c : source.data(MirrorTreeModel::VerdictCountsRole).toList())
-        counts.append(c.toInt());
-    m_details->showGroup(source.data().toString(), Verdict(source.data(MirrorTreeModel::VerdictRole).toInt()), counts,
-                         source.data(MirrorTreeModel::SizeRole).toLongLong(),
-                         source.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toInt(),
-                         source.data(MirrorTreeModel::PathRole).toString(), anomaliesFor(source));
+    m_details->showRow(m_archives, source, source.isValid() ? anomaliesFor(source) : QStringList(), !m_isBundle, true);
 }
 
 } // namespace provender::ui

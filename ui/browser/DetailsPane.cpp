@@ -195,6 +195,26 @@ void DetailsPane::showArchive(const ArchiveResult &r, const QStringList &anomali
     m_folderButton->setEnabled(!r.path.isEmpty());
 }
 
+void DetailsPane::showRow(const MirrorTreeModel *model, const QModelIndex &source, const QStringList &anomalies,
+                          bool canReverify, bool withPath)
+{
+    if (!source.isValid()) {
+        showNothing();
+        return;
+    }
+    if (const std::optional<ArchiveResult> leaf = model->resultAt(source)) {
+        showArchive(*leaf, anomalies, canReverify && !leaf->path.isEmpty());
+        return;
+    }
+    QList<int> counts;
+    for (const QVariant &c : source.data(MirrorTreeModel::VerdictCountsRole).toList())
+        counts.append(c.toInt());
+    showGroup(source.data().toString(), Verdict(source.data(MirrorTreeModel::VerdictRole).toInt()), counts,
+              source.data(MirrorTreeModel::SizeRole).toLongLong(),
+              source.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toInt(),
+              withPath ? source.data(MirrorTreeModel::PathRole).toString() : QString(), anomalies);
+}
+
 void DetailsPane::showGroup(const QString &name, Verdict worst, const QList<int> &counts, qint64 size, int platforms,
                             const QString &path, const QStringList &anomalies)
 {

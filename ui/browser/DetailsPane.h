@@ -8,6 +8,7 @@
 // objectNames: "detailsView" (QTextBrowser), "copyHashButton", "reverifyArchiveButton",
 // "showInFolderButton".
 
+#include "model/items/MirrorTreeModel.h"
 #include "model/verify/VerifyEngine.h"
 
 #include <QWidget>
@@ -31,6 +32,12 @@ public:
     /// A host, provider or version row: name, worst verdict, counts per verdict, size, platforms, path.
     void showGroup(const QString &name, Verdict worst, const QList<int> &counts, qint64 size, int platforms,
                    const QString &path, const QStringList &anomalies);
+
+    /// A row of a MirrorTreeModel (`source` is the model's own index; invalid: nothing): an
+    /// archive through showArchive(), any other row through showGroup(). `canReverify` applies to
+    /// an archive with a file; `withPath` shows a group's directory.
+    void showRow(const MirrorTreeModel *model, const QModelIndex &source, const QStringList &anomalies, bool canReverify,
+                 bool withPath);
 
     QTextBrowser *browser() const { return m_browser; }
     /// The hash "Copy Hash" copies: the h1: of the extracted package (the lock-file form), "" when none.

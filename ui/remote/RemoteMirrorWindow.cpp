@@ -260,20 +260,7 @@ void RemoteMirrorWindow::updateDetails()
     if (!m_details || !m_status)
         return;
     const QModelIndex source = m_proxy->mapToSource(m_tree->currentIndex());
-    if (!source.isValid()) {
-        m_details->showNothing();
-        return;
-    }
-    if (const std::optional<ArchiveResult> leaf = m_archives->resultAt(source)) {
-        m_details->showArchive(*leaf, {}, false);
-        return;
-    }
-    QList<int> counts;
-    for (const QVariant &c : source.data(MirrorTreeModel::VerdictCountsRole).toList())
-        counts.append(c.toInt());
-    m_details->showGroup(source.data().toString(), Verdict(source.data(MirrorTreeModel::VerdictRole).toInt()), counts,
-                         source.data(MirrorTreeModel::SizeRole).toLongLong(),
-                         source.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toInt(), QString(), {});
+    m_details->showRow(m_archives, source, {}, false, false);
 }
 
 } // namespace provender::ui
