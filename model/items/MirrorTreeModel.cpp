@@ -37,8 +37,7 @@ constexpr std::array<Verdict, 6> kWorstFirst{Verdict::Mismatch, Verdict::Error, 
 
 enum LayoutBits { PackedBit = 1, UnpackedBit = 2 };
 
-template<typename R>
-qint64 presentSize(const R &r) { return r.size > 0 ? r.size : 0; }
+qint64 presentSize(qint64 size) { return size > 0 ? size : 0; }
 
 /// Whether `word` is ASCII without upper-case letters (containsFolded's fast path applies).
 bool isFoldedAscii(QStringView word)
@@ -126,7 +125,7 @@ struct LeafResult
 /// Provider and version rows: what leaves and the details pane need from them.
 struct ParentInfo
 {
-    ProviderAddress provider; ///< ProviderNode and VersionNode: the provider's address
+    ProviderAddress provider; ///< ProviderNode: its address
     Version version;          ///< VersionNode
     QString path;             ///< ProviderNode: its directory
     QString address;          ///< ProviderNode: ProviderAddress::toString(), for filtering
@@ -433,7 +432,7 @@ void MirrorTreeModel::aggregate(Node *node)
         {
             n->counts.fill(0);
             ++n->counts[size_t(n->result.detail.verdict)];
-            n->size = presentSize(n->result);
+            n->size = presentSize(n->result.size);
             n->declared = int(n->result.declared.size());
             n->platforms = 1;
             n->layouts = n->result.layout == ArchiveLayout::Packed ? PackedBit : UnpackedBit;
@@ -543,7 +542,6 @@ MirrorTreeModel::Tree MirrorTreeModel::buildTree(const Catalog &catalog)
             version->kind = VersionNode;
             version->name = v->version.toString();
             version->info = std::make_unique<ParentInfo>();
-            version->info->provider = p.address;
             version->info->version = v->version;
             version->children.reserve(size_t(v->archives.size() + v->duplicates.size()));
             auto addLeaf = [&](const Archive &a) {
@@ -894,10 +892,11 @@ std::optional<ArchiveResult> MirrorTreeModel::resultAt(const QModelIndex &index)
 ArchiveKey MirrorTreeModel::keyOf(const Node *leaf)
 {
     // A leaf always hangs under its version, under its provider (buildTree, mergeTree).
-    const ParentInfo *version = leaf->parent ? leaf->parent->info.get() : nullptr;
-    if (!version)
+    const Node *version = leaf->parent;
+    const Node *provider = version ? version->parent : nullptr;
+    if (!provider || !version->info || !provider->info)
         return ArchiveKey{{}, {}, leaf->result.platform};
-    return ArchiveKey{version->provider, version->version, leaf->result.platform};
+    return ArchiveKey{provider->info->provider, version->info->version, leaf->result.platform};
 }
 
 QModelIndex MirrorTreeModel::indexForArchivePath(const QString &path) const
