@@ -33,20 +33,8 @@ struct Run
 
 Run runProvender(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(PROVENDER_BINARY), args);
-    Run r;
-    if (!p.waitForFinished(300000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    const ProcessRun p = runProcess(QStringLiteral(PROVENDER_BINARY), args, 300000, env);
+    return Run{p.exitCode, QString::fromUtf8(p.out), QString::fromUtf8(p.err)};
 }
 
 QMap<QString, QString> visible(const QMap<QString, QString> &s)

@@ -20,27 +20,11 @@ namespace {
 const QByteArray Placeholder = "# This is just a placeholder file for discovery testing, not a real provider plugin.\n";
 const QString NullH1 = QStringLiteral("h1:qjsREM4DqEWECD43FcPqddZ9oxCG+IaMTxvWPciS05g=");
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = provender::test::ProcessRun;
 
 Run runHash(const QStringList &args)
 {
-    QProcess p;
-    p.start(QStringLiteral(PROVENDER_BINARY), QStringList{QStringLiteral("hash")} + args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return provender::test::runProcess(QStringLiteral(PROVENDER_BINARY), QStringList{QStringLiteral("hash")} + args, 120000);
 }
 
 QString sha256sum(const QString &path)

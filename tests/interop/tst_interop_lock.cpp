@@ -38,12 +38,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = test::ProcessRun;
 
 bool writeFile(const QString &path, const QByteArray &bytes)
 {
@@ -80,21 +75,7 @@ public:
         env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
         env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
         env.insert(u"NO_PROXY"_s, QString());
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(cfg());
-        p.start(test::terraformPath(), args);
-        Run r;
-        if (!p.waitForFinished(240000)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = "terraform did not finish in time";
-            return r;
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runProcess(test::terraformPath(), args, 240000, env, cfg());
     }
 
     /// `terraform providers lock -fs-mirror=MIRROR -platform=...` with `lock` as the existing
@@ -117,18 +98,7 @@ private:
 
 Run runProvender(const QStringList &args)
 {
-    QProcess p;
-    p.start(QStringLiteral(PROVENDER_BINARY), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 120000);
 }
 
 struct Requirement

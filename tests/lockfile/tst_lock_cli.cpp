@@ -19,24 +19,11 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = test::ProcessRun;
 
 Run run(const QStringList &args)
 {
-    QProcess p;
-    p.start(QStringLiteral(PROVENDER_BINARY), args);
-    Run r;
-    if (!p.waitForFinished(60000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 60000);
 }
 
 bool writeFile(const QString &path, const QByteArray &bytes)

@@ -10,6 +10,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "tests/support/TestSupport.h"
+
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -19,11 +21,7 @@ using namespace provender;
 
 namespace {
 
-struct Run
-{
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = test::ProcessRun;
 
 QMap<QString, QString> verdicts(const QJsonObject &doc)
 {
@@ -47,16 +45,7 @@ class TestNetworkCli : public QObject
 
     Run provender(const QStringList &args) const
     {
-        QProcess p;
-        p.setProcessEnvironment(m_env);
-        p.start(QStringLiteral(PROVENDER_BINARY), args);
-        Run r;
-        if (!p.waitForFinished(240000))
-            return r;
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 240000, m_env);
     }
     QString hash(const char *platform, const char *kind) const
     {
@@ -102,7 +91,7 @@ private Q_SLOTS:
         const Run r = provender({QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--provider"),
                                  QStringLiteral("example.com/acme/good"), QStringLiteral("--ca-file"), m_nginx.caFile(),
                                  QStringLiteral("--retries"), QStringLiteral("0"), QStringLiteral("--json")});
-        QCOMPARE(r.code, 1); // mismatch, missing, errors
+        QCOMPARE(r.exitCode, 1); // mismatch, missing, errors
         const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
         QVERIFY2(!doc.isEmpty(), r.out.constData());
         const QMap<QString, QString> v = verdicts(doc);
@@ -138,7 +127,7 @@ private Q_SLOTS:
         const Run r = provender({QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--provider"),
                                  QStringLiteral("example.com/acme/good"), QStringLiteral("--ca-file"), m_nginx.caFile(),
                                  QStringLiteral("--retries"), QStringLiteral("0")});
-        QCOMPARE(r.code, 1);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("Summary: 3 verified, 1 mismatch, 1 unverified, 1 missing, 2 error"), r.out.constData());
         QVERIFY2(r.out.contains("provider mirror does not have archive index for previously-reported example.com/acme/good version 2.0.0"),
                  r.out.constData());
@@ -158,7 +147,7 @@ private Q_SLOTS:
         f.close();
         const Run r = provender({QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--lock"), lock, QStringLiteral("--ca-file"),
                                  m_nginx.caFile(), QStringLiteral("--retries"), QStringLiteral("0"), QStringLiteral("--json")});
-        QCOMPARE(r.code, 1);
+        QCOMPARE(r.exitCode, 1);
         const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
         const QMap<QString, QString> v = verdicts(doc);
         QCOMPARE(v.value(QStringLiteral("linux_arm64")), QStringLiteral("verified")); // the lock's h1
@@ -171,7 +160,7 @@ private Q_SLOTS:
     {
         const Run r = provender({QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--provider"),
                                  QStringLiteral("example.com/acme/good"), QStringLiteral("--json")});
-        QCOMPARE(r.code, 1);
+        QCOMPARE(r.exitCode, 1);
         const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
         const QJsonArray anomalies = doc.value(QStringLiteral("anomalies")).toArray();
         QCOMPARE(anomalies.size(), 1);
@@ -198,7 +187,7 @@ private Q_SLOTS:
         QFETCH(QStringList, args);
         QFETCH(QString, message);
         const Run r = provender(QStringList{QStringLiteral("verify")} + args);
-        QCOMPARE(r.code, 2);
+        QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
     }
 };
