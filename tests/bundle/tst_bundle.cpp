@@ -126,7 +126,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         if (bundlePython().isEmpty())
-            QSKIP("python3 is not available: the fixture mirror and its expected hashes come from Python");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the fixture mirror and its expected hashes come from Python"));
         m_source = m_tmp.path() + QStringLiteral("/source");
         QString error;
         const QByteArray json = runFixture({QStringLiteral("mirror"), m_source}, &error);

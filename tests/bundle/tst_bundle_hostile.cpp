@@ -60,7 +60,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         if (bundlePython().isEmpty())
-            QSKIP("python3 is not available: the hostile bundles are made with Python");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the hostile bundles are made with Python"));
         const QString source = m_tmp.path() + QStringLiteral("/source");
         QString error;
         QVERIFY2(!runFixture({QStringLiteral("mirror"), source}, &error).isNull(), qPrintable(error));
@@ -170,7 +170,7 @@ private Q_SLOTS:
         limits.maxTotalBytes = maxTotal;
 
         if (!resetPeakRss())
-            QSKIP("cannot reset the peak-RSS mark (/proc/self/clear_refs)");
+            PROVENDER_SKIP(provender::test::Missing::Platform, QStringLiteral("cannot reset the peak-RSS mark (/proc/self/clear_refs)"));
         qint64 base = currentRssKiB();
         {
             // The probe itself must see a large allocation, or the bound below proves nothing.

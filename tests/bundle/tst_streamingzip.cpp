@@ -56,7 +56,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         if (provender::test::bundlePython().isEmpty())
-            QSKIP("python3 is not available: the zip fixtures are written with Python's zipfile");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the zip fixtures are written with Python's zipfile"));
         QString error;
         const QByteArray names = provender::test::runFixture({QStringLiteral("zips"), m_dir.path()}, &error);
         QVERIFY2(!names.isNull(), qPrintable(error));

@@ -61,7 +61,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_tmp.isValid());
         if (QStandardPaths::findExecutable(QStringLiteral("tar")).isEmpty())
-            QSKIP("tar is needed to list the bundle independently");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("tar is needed to list the bundle independently"));
         m_mirror = m_tmp.filePath(QStringLiteral("demo"));
         const auto demo = generateDemoMirror(m_mirror);
         QVERIFY2(demo.ok(), demo ? "" : qPrintable(demo.error().toString()));

@@ -24,7 +24,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         const QString dir = test::corpusDir(QStringLiteral("lockfiles"));
         if (dir.isEmpty())
-            QSKIP("shared corpus not found (set PROVENDER_SHARED_DIR to the shared/ folder with corpus/lockfiles)");
+            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the shared/ folder with corpus/lockfiles)"));
         const QByteArray manifest = test::readFile(test::sharedDir() + QStringLiteral("/corpus/MANIFEST.tsv"));
         QVERIFY2(!manifest.isEmpty(), "corpus/MANIFEST.tsv is missing or empty");
         QSet<QString> malformed;
@@ -87,7 +87,7 @@ private Q_SLOTS:
     void totals()
     {
         if (test::corpusDir(QStringLiteral("lockfiles")).isEmpty())
-            QSKIP("shared corpus not found");
+            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("shared corpus not found"));
         // The extraction really found things (the valid files hold about 300 provider blocks).
         QVERIFY2(m_labels >= 250, qPrintable(QString::number(m_labels)));
         QVERIFY2(m_hashes >= 2000, qPrintable(QString::number(m_hashes)));

@@ -339,7 +339,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (test::terraformPath().isEmpty())
-            QSKIP("terraform is not on PATH: this cross-check needs the real terraform (v1.11)");
+            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH: this cross-check needs the real terraform (v1.11)"));
     }
 
     void versionsAndConstraints()

@@ -110,7 +110,7 @@ private Q_SLOTS:
     {
         // The method itself must be able to see growth, or the bound below proves nothing.
         if (statusKiB("VmHWM") < 0 || !resetPeak())
-            QSKIP("/proc/self/status VmHWM or /proc/self/clear_refs is not available on this kernel");
+            PROVENDER_SKIP(provender::test::Missing::Platform, QStringLiteral("/proc/self/status VmHWM or /proc/self/clear_refs is not available on this kernel"));
         const qint64 before = statusKiB("VmRSS");
         const std::size_t bytes = std::size_t(96) << 20;
         // volatile: the compiler must not drop the allocation; freed BEFORE the peak is read,
@@ -127,7 +127,7 @@ private Q_SLOTS:
     void multiGigabyteZipInBoundedMemory()
     {
         if (statusKiB("VmHWM") < 0 || !resetPeak())
-            QSKIP("/proc/self/status VmHWM or /proc/self/clear_refs is not available on this kernel");
+            PROVENDER_SKIP(provender::test::Missing::Platform, QStringLiteral("/proc/self/status VmHWM or /proc/self/clear_refs is not available on this kernel"));
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const quint64 bigSize = (quint64(9) << 29);   // 4.5 GiB: needs zip64
@@ -154,7 +154,7 @@ private Q_SLOTS:
         const QByteArray smallHex = provender::test::runPython(
             {provender::test::sourceDir() + QStringLiteral("/tests/hashing/refhash.py"), QStringLiteral("zeros"), QString::number(smallSize)}, &error);
         if (bigHex.isNull() || smallHex.isNull())
-            QSKIP(qPrintable(QStringLiteral("independent reference unavailable: ") + error));
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("independent reference unavailable: ") + error);
 
         // Warm up: libraries, OpenSSL's method table, first allocations.
         {

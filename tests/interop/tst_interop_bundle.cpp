@@ -117,7 +117,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (provender::test::terraformPath().isEmpty())
-            QSKIP("terraform is not on PATH: the bundle interop check needs the real terraform (v1.11)");
+            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH: the bundle interop check needs the real terraform (v1.11)"));
         QVERIFY(m_tmp.isValid());
         m_root = m_tmp.path();
         QProcess v;

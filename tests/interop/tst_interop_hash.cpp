@@ -208,7 +208,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (provender::test::terraformPath().isEmpty())
-            QSKIP("terraform is not on PATH: the h1: interop check needs the real terraform (v1.11)");
+            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH: the h1: interop check needs the real terraform (v1.11)"));
     }
 
     void extractedH1MatchesTerraform()

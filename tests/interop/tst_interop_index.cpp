@@ -198,7 +198,7 @@ private Q_SLOTS:
         if (!QSslSocket::supportsSsl())
             missing << u"Qt's TLS backend (OpenSSL)"_s;
         if (!missing.isEmpty())
-            QSKIP(qPrintable(u"needs "_s + missing.join(u", "_s) + u" on PATH"_s));
+            PROVENDER_SKIP(provender::test::Missing::Package, u"needs "_s + missing.join(u", "_s) + u" on PATH"_s);
         QVERIFY(m_tmp.isValid());
         m_root = m_tmp.path();
     }

@@ -169,7 +169,7 @@ private Q_SLOTS:
         if (m_python.isEmpty())
             missing << QStringLiteral("python3");
         if (!missing.isEmpty())
-            QSKIP(qPrintable(QStringLiteral("needs %1 on PATH").arg(missing.join(QStringLiteral(", ")))));
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing.join(QStringLiteral(", "))));
         QVERIFY(m_tmp.isValid());
 
         // The mirror: Python builds the zips, Provender writes the indexes (terraform's default form).

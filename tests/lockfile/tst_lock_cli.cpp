@@ -54,7 +54,7 @@ private Q_SLOTS:
             {"example.test/ns/widget", "1.1.0", "linux_amd64"},
         });
         if (!m_mirror->error().isEmpty())
-            QSKIP(qPrintable(m_mirror->error()));
+            QFAIL(qPrintable(u"fixture: "_s + m_mirror->error()));
     }
 
     void fmt()

@@ -52,7 +52,7 @@ private Q_SLOTS:
             {"example.test/ns/unpacked", "1.0.0", "linux_amd64", true},
         });
         if (!f.error().isEmpty())
-            QSKIP(qPrintable(f.error()));
+            QFAIL(qPrintable(u"fixture: "_s + f.error()));
         const Result<Catalog> catalog = scanFileSystemMirror(f.root());
         QVERIFY(catalog.ok());
 

@@ -100,7 +100,7 @@ private Q_SLOTS:
             {"example.test/ns/widget", "1.1.0", "linux_amd64"},
         });
         if (!fixture.error().isEmpty())
-            QSKIP(qPrintable(fixture.error()));
+            QFAIL(qPrintable(u"fixture: "_s + fixture.error()));
         const Result<Catalog> catalog = scanFileSystemMirror(fixture.root());
         QVERIFY(catalog.ok());
         const QString linuxH1 = fixture.expected("example.test/ns/widget", "1.0.0", "linux_amd64", "h1");
@@ -175,7 +175,7 @@ private Q_SLOTS:
         QProcess p;
         p.start(u"diff"_s, {u"-u"_s, u"--label"_s, u"old"_s, u"--label"_s, u"new"_s, dir.filePath(u"a"_s), dir.filePath(u"b"_s)});
         if (!p.waitForStarted())
-            QSKIP("GNU diff is not installed");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("GNU diff is not installed"));
         QVERIFY(p.waitForFinished());
         QCOMPARE(unifiedDiff(a, b, u"old"_s, u"new"_s), QString::fromUtf8(p.readAllStandardOutput()));
     }
@@ -211,7 +211,7 @@ private Q_SLOTS:
             QProcess p;
             p.start(u"patch"_s, {u"-s"_s, u"-f"_s, target});
             if (!p.waitForStarted())
-                QSKIP("GNU patch is not installed");
+                PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("GNU patch is not installed"));
             p.write(patchText.toUtf8());
             p.closeWriteChannel();
             QVERIFY(p.waitForFinished());

@@ -73,7 +73,7 @@ private Q_SLOTS:
             {"example.test/ns/broken", "1.0.0", "linux_amd64", false, false, true},
         });
         if (!m_fixture->error().isEmpty())
-            QSKIP(qPrintable(m_fixture->error()));
+            QFAIL(qPrintable(u"fixture: "_s + m_fixture->error()));
         const Result<Catalog> c = scanFileSystemMirror(m_fixture->root());
         QVERIFY2(c.ok(), c.ok() ? "" : qPrintable(c.error().message));
         m_catalog = c.value();

@@ -54,7 +54,7 @@ private Q_SLOTS:
     {
         m_git = QStandardPaths::findExecutable(u"git"_s);
         if (m_git.isEmpty())
-            QSKIP("git is not installed");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("git is not installed"));
         QVERIFY(QDir().mkpath(m_dir.path() + u"/repo"_s));
         git({u"init"_s, u"-q"_s, u"-b"_s, u"main"_s});
         write(u"infra/.terraform.lock.hcl"_s, "first\n");

@@ -85,7 +85,7 @@ private Q_SLOTS:
             {kBeta, "2.0.0", "linux_amd64", false, true},
         });
         if (!m_mirror->error().isEmpty())
-            QSKIP(qPrintable(m_mirror->error()));
+            QFAIL(qPrintable(u"fixture: "_s + m_mirror->error()));
         Result<Catalog> c = scanFileSystemMirror(m_mirror->root());
         QVERIFY2(c.ok(), c.ok() ? "" : qPrintable(c.error().message));
         m_catalog = c.value();

@@ -212,7 +212,7 @@ private Q_SLOTS:
     {
         const QString git = QStandardPaths::findExecutable(u"git"_s);
         if (git.isEmpty())
-            QSKIP("git is not installed");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("git is not installed"));
         const QString repo = m_tmp.path() + u"/repo"_s;
         QVERIFY(QDir().mkpath(repo));
         auto run = [&](const QStringList &args) {

@@ -426,12 +426,12 @@ private Q_SLOTS:
     {
         const QString corpus = test::corpusDir(u"lockfiles"_s);
         if (corpus.isEmpty())
-            QSKIP("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)");
+            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
         // 017: a tofu lock file with registry.opentofu.org/hashicorp/null 3.2.2 and random 3.6.2,
         // both in the demo mirror for darwin_arm64 and linux_amd64.
         const QByteArray input = test::readFile(corpus + u"/017.terraform.lock.hcl"_s);
         if (input.isEmpty())
-            QSKIP("corpus file 017.terraform.lock.hcl not found");
+            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("corpus file 017.terraform.lock.hcl not found"));
         const QString mirror = m_tmp.path() + u"/demo"_s;
         const Result<DemoMirrorReport> demo = generateDemoMirror(mirror);
         QVERIFY2(demo.ok(), demo.ok() ? "" : qPrintable(demo.error().message));
@@ -460,7 +460,7 @@ private Q_SLOTS:
         QCOMPARE(saved, after);
 
         if (test::terraformPath().isEmpty())
-            QSKIP("terraform not on PATH: the comparison with terraform providers lock is skipped");
+            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform not on PATH: the comparison with terraform providers lock is skipped"));
         // terraform: a configuration requiring every locked provider with the lock's constraints,
         // `providers lock -fs-mirror=DEMO -platform=... null random` on the original input.
         const LockParseResult parsed = parseLockFile(input);

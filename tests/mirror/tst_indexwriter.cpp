@@ -104,7 +104,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (test::python3().isEmpty())
-            QSKIP("python3 is needed to build zips and compute expected hashes independently");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is needed to build zips and compute expected hashes independently"));
     }
 
     /// The e2e layout of tofu-formats.md §4: null 2.1.0 and template 2.1.1 on two platforms.

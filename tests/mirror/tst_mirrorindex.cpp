@@ -371,7 +371,7 @@ private Q_SLOTS:
         QFETCH(QString, path);
         QFETCH(QString, note);
         if (path.isEmpty())
-            QSKIP("corpus/mirror-json is not available (run from a checkout with ../shared beside it)");
+            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("corpus/mirror-json is not available (run from a checkout with ../shared beside it)"));
         const QByteArray bytes = test::readFile(path);
         QVERIFY(!bytes.isNull());
         const bool isIndex = path.endsWith(QStringLiteral("-index.json"));

@@ -141,7 +141,7 @@ private Q_SLOTS:
     {
         const QString missing = test::NginxFixture::missingTools();
         if (!missing.isEmpty())
-            QSKIP(qPrintable(QStringLiteral("needs %1 on PATH").arg(missing)));
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         QVERIFY(m_tmp.isValid());
         const QString root = m_tmp.filePath(QStringLiteral("www"));
         const QByteArray json = "{\"versions\":{}}";

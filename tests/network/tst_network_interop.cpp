@@ -41,10 +41,10 @@ private Q_SLOTS:
             all << missing;
         if (python.isEmpty())
             all << QStringLiteral("python3");
-        if (m_terraform.isEmpty())
-            all << QStringLiteral("terraform");
         if (!all.isEmpty())
-            QSKIP(qPrintable(QStringLiteral("needs %1 on PATH").arg(all.join(QStringLiteral(", ")))));
+            PROVENDER_SKIP(test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(all.join(QStringLiteral(", "))));
+        if (m_terraform.isEmpty())
+            PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH: the network-mirror interop check needs it"));
         const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));
         QProcess py;
         py.start(python, {QStringLiteral("-c"), QString::fromUtf8(test::kMakeMirror), mirror});

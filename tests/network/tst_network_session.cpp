@@ -110,7 +110,7 @@ private Q_SLOTS:
         if (python.isEmpty())
             missing += (missing.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("python3");
         if (!missing.isEmpty())
-            QSKIP(qPrintable(QStringLiteral("needs %1 on PATH").arg(missing)));
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         QVERIFY(m_tmp.isValid());
         const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));
         QProcess py;

@@ -50,8 +50,9 @@ private Q_SLOTS:
     {
         for (const char *t : {"dpkg-deb", "dpkg-shlibdeps", "dpkg", "readelf", "ldd"})
             if (tool(t).isEmpty())
-                QSKIP(qPrintable(u"%1 is not installed (Debian: dpkg-dev, binutils); the package cannot be built or checked"_s
-                                     .arg(QLatin1StringView(t))));
+                PROVENDER_SKIP(provender::test::Missing::Package,
+                               u"%1 is not installed (Debian: dpkg-dev, binutils); the package cannot be built or checked"_s
+                                   .arg(QLatin1StringView(t)));
         QVERIFY2(QFileInfo(QStringLiteral(PROVENDER_BINARY_DIR "/bin/provender")).isExecutable(),
                  "build the provender target first");
         QVERIFY(m_tmp.isValid());
@@ -118,7 +119,7 @@ private Q_SLOTS:
     void desktopFileValidates()
     {
         if (tool("desktop-file-validate").isEmpty())
-            QSKIP("desktop-file-validate is not installed (Debian: desktop-file-utils)");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("desktop-file-validate is not installed (Debian: desktop-file-utils)"));
         const Run r = run(tool("desktop-file-validate"), {path(u"usr/share/applications/provender.desktop"_s)});
         QVERIFY2(r.exitCode == 0 && r.out.trimmed().isEmpty(), QByteArray(r.out + r.err).constData());
         const QByteArray desktop = provender::test::readFile(path(u"usr/share/applications/provender.desktop"_s));
@@ -130,7 +131,7 @@ private Q_SLOTS:
     void appstreamValidates()
     {
         if (tool("appstreamcli").isEmpty())
-            QSKIP("appstreamcli is not installed (Debian: appstream)");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("appstreamcli is not installed (Debian: appstream)"));
         const QString file = path(u"usr/share/metainfo/io.github.provender.Provender.metainfo.xml"_s);
         const Run r = run(tool("appstreamcli"), {u"validate"_s, u"--no-net"_s, u"--pedantic"_s, file});
         QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
@@ -143,7 +144,7 @@ private Q_SLOTS:
     void mimeTypeGlob()
     {
         if (tool("update-mime-database").isEmpty())
-            QSKIP("update-mime-database is not installed (Debian: shared-mime-info)");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("update-mime-database is not installed (Debian: shared-mime-info)"));
         QTemporaryDir data; // a data dir of its own, named in XDG_DATA_DIRS so that the tool does not warn
         const QString mime = data.path() + u"/mime"_s;
         QVERIFY(QDir().mkpath(mime + u"/packages"_s));
@@ -179,7 +180,7 @@ private Q_SLOTS:
                 commands.append(gui);
 
         if (tool("man").isEmpty())
-            QSKIP("man is not installed (Debian: man-db)");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("man is not installed (Debian: man-db)"));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"MANWIDTH"_s, u"200"_s);
         env.insert(u"LC_ALL"_s, u"C.UTF-8"_s);
@@ -221,7 +222,7 @@ private Q_SLOTS:
         QFETCH(QStringList, expected);
         const QString bash = tool("bash");
         if (bash.isEmpty())
-            QSKIP("bash is not installed");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("bash is not installed"));
         QString words = line;
         words.chop(1); // the cursor mark
         QStringList parts = words.split(u' ');

@@ -243,7 +243,7 @@ private Q_SLOTS:
         if (python.isEmpty())
             missing += QStringLiteral(" python3");
         if (!missing.isEmpty())
-            QSKIP(qPrintable(QStringLiteral("needs %1 on PATH").arg(missing)));
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         test::NginxFixture nginx;
         const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));
         QProcess py;

@@ -29,6 +29,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QImage>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -349,8 +350,10 @@ private Q_SLOTS:
 
     void screenshot()
     {
-        if (screenshotDir().isEmpty())
-            QSKIP("PROVENDER_SCREENSHOT_DIR not set: no screenshot wanted (everyWelcomeButtonIsWired checks the wiring)");
+        // Without PROVENDER_SCREENSHOT_DIR the picture is rendered all the same (into a temporary
+        // folder), so that this path is exercised by every run.
+        QTemporaryDir scratch;
+        const QString outDir = screenshotDir().isEmpty() ? scratch.path() : screenshotDir();
         for (const QString &name : {u"mirrors/air-gapped"_s, u"mirrors/staging"_s, u"mirrors/production"_s}) {
             QVERIFY(QDir().mkpath(QDir::homePath() + u"/"_s + name));
             addRecentMirror(QDir::homePath() + u"/"_s + name);
@@ -366,8 +369,9 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         for (auto *b : window.findChildren<QCommandLinkButton *>())
             QTRY_VERIFY2(b->isEnabled(), qPrintable(b->objectName())); // every feature is wired (once the loop ran)
-        QVERIFY(window.grab().save(screenshotDir() + u"/welcome.png"_s));
-        qInfo("screenshot: %s/welcome.png", qPrintable(screenshotDir()));
+        QVERIFY(window.grab().save(outDir + u"/welcome.png"_s));
+        QVERIFY(QImage(outDir + u"/welcome.png"_s).width() >= 1100);
+        qInfo("screenshot: %s/welcome.png", qPrintable(outDir));
     }
 };
 

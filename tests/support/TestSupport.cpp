@@ -1,9 +1,11 @@
 #include "tests/support/TestSupport.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QLockFile>
 #include <QStandardPaths>
 
 namespace provender::test {
@@ -66,6 +68,29 @@ ProcessRun runProcess(const QString &program, const QStringList &args, int timeo
     if (!r.finished)
         r.err += "\n" + program.toLocal8Bit() + " did not finish in time";
     return r;
+}
+
+QString skipVerdict(Missing missing, const QString &why)
+{
+    const bool ci = qEnvironmentVariable("CI") == QLatin1String("true");
+    const bool allowed = !ci || missing == Missing::Terraform || missing == Missing::Platform;
+    const QString log = qEnvironmentVariable("PROVENDER_SKIP_LOG");
+    if (allowed && !log.isEmpty()) {
+        // One line per skip: suite, function, reason. Suites run in parallel: append under a lock.
+        QLockFile lock(log + QStringLiteral(".lock"));
+        lock.lock();
+        QFile f(log);
+        if (f.open(QIODevice::WriteOnly | QIODevice::Append)) {
+            QString line = QCoreApplication::applicationName() + u'\t' + QString::fromLatin1(QTest::currentTestFunction());
+            if (const char *row = QTest::currentDataTag())
+                line += u':' + QString::fromUtf8(row);
+            line += u'\t' + QString(why).replace(u'\n', u' ') + u'\n';
+            f.write(line.toUtf8());
+        }
+    }
+    if (allowed)
+        return {};
+    return QStringLiteral("CI=true, and this must not be missing there (scripts/dev installs it / CI has ../shared): ") + why;
 }
 
 } // namespace provender::test

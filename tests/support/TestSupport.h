@@ -6,6 +6,7 @@
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+#include <QTest>
 
 namespace provender::test {
 
@@ -34,4 +35,28 @@ ProcessRun runProcess(const QString &program, const QStringList &args, int timeo
                       const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
                       const QString &workingDirectory = {});
 
+/// What a skipped test lacks. Decides whether the skip is allowed (docs/ARCHITECTURE.md "Tests that
+/// skip"): under CI=true only Terraform (not a Debian package) and Platform may be missing.
+enum class Missing {
+    Terraform, ///< terraform is not on PATH
+    Corpus,    ///< ../shared/corpus (always beside a CI checkout)
+    Package,   ///< a tool or library that scripts/dev installs (nginx, python3, git, gpg, …)
+    Platform,  ///< a fact of this machine no install changes (a /proc file, a kernel feature)
+};
+/// Records the skip in $PROVENDER_SKIP_LOG (for the run's banner) and returns "" when the test may
+/// skip, else the message to fail with. Use PROVENDER_SKIP, not this.
+QString skipVerdict(Missing missing, const QString &why);
+
 } // namespace provender::test
+
+/// Skip the current test function (or data row) because something it needs is missing — or fail
+/// when that must not be missing here (CI=true and anything but terraform or a machine fact).
+/// Broken fixtures are failures, never skips: use QFAIL for them.
+#define PROVENDER_SKIP(missing, why)                                                                  \
+    do {                                                                                              \
+        const QString provenderSkipWhy_ = (why);                                                      \
+        const QString provenderSkipFail_ = ::provender::test::skipVerdict((missing), provenderSkipWhy_); \
+        if (!provenderSkipFail_.isEmpty())                                                            \
+            QFAIL(qPrintable(provenderSkipFail_));                                                    \
+        QSKIP(qPrintable(provenderSkipWhy_));                                                         \
+    } while (false)

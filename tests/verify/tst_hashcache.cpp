@@ -65,7 +65,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
         if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
-            QSKIP("the Qt SQLite driver is not installed (Debian package libqt6sql6-sqlite)");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("the Qt SQLite driver is not installed (Debian package libqt6sql6-sqlite)"));
     }
 
     void defaultPathIsInCacheLocation()

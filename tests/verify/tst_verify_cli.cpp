@@ -139,7 +139,7 @@ private Q_SLOTS:
     {
         const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
         if (python.isEmpty())
-            QSKIP("python3 is not on PATH: it computes this test's expected hashes independently");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
         const QString fixture = m_tmp.filePath(QStringLiteral("fixture"));
         QProcess p;
         p.start(python, {provender::test::sourceDir() + QStringLiteral("/tests/verify/make_fixture.py"), fixture});

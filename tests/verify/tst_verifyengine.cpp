@@ -183,7 +183,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
         if (python.isEmpty())
-            QSKIP("python3 is not on PATH: it computes this test's expected hashes independently");
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
         QVERIFY(m_dir.isValid());
         QProcess p;
         p.start(python, {provender::test::sourceDir() + QStringLiteral("/tests/verify/make_fixture.py"),
