@@ -11,6 +11,8 @@
 #include "model/bundle/BundleWriter.h"
 #include "model/mirror/FileSystemMirror.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -8,6 +8,8 @@
 
 #include "model/bundle/BundleImport.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -12,6 +12,8 @@
 #include "model/bundle/BundleWriter.h"
 #include "model/mirror/FileSystemMirror.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 

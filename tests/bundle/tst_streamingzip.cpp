@@ -10,6 +10,8 @@
 #include "BundleTestSupport.h"
 #include "../hashing/ZipFixture.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QCryptographicHash>
 
 #include <QDir>

@@ -7,6 +7,8 @@
 #include "model/mirror/DemoMirror.h"
 #include "ui/bundle/BundleDialogs.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QAbstractItemModelTester>
 #include <QButtonGroup>
 #include <QCheckBox>

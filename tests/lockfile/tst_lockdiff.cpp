@@ -7,6 +7,8 @@
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/lockfile/LockMirrorFixture.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>

@@ -3,6 +3,8 @@
 
 #include "model/lockitems/GitRevision.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>

@@ -14,6 +14,8 @@
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockEditorWindow.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QDir>

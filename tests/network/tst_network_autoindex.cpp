@@ -9,6 +9,8 @@
 
 #include "model/network/AutoindexCrawler.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QSet>

@@ -12,6 +12,8 @@
 #include "model/network/RemoteSession.h"
 #include "model/network/RequestLogModel.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>

@@ -17,6 +17,8 @@
 #include "ui/remote/RemoteMirrorWindow.h"
 #include "ui/remote/RemoteUi.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>

@@ -2,6 +2,8 @@
 
 #include "model/verify/HashCache.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QSqlDatabase>
