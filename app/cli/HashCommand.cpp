@@ -56,18 +56,18 @@ void printText(QTextStream &o, const QString &path, const PackageHashes &h)
 {
     o << path << '\n';
     if (h.kind == PackageHashes::Kind::Zip) {
-        o << "  h1: " << h.h1Extracted.value() << "   (extracted folder, as lock files record it)\n";
+        o << "  " << h.h1Extracted.toString() << "   (extracted folder, as lock files record it)\n";
         if (h.h1Zip.isNull())
             o << "  no zip-level h1: " << h.h1ZipError << '\n';
         else if (h.h1Zip != h.h1Extracted)
-            o << "  h1: " << h.h1Zip.value() << "   (zip with its directory entries, as 'providers mirror' indexes record it)\n";
-        o << "  zh: " << h.zh.value() << '\n';
+            o << "  " << h.h1Zip.toString() << "   (zip with its directory entries, as 'providers mirror' indexes record it)\n";
+        o << "  " << h.zh.toString() << "   (SHA-256 of the zip file)\n";
         for (const QString &n : h.unsafeNames)
             o << "  warning: unsafe entry name (hashed as a name, never extracted): " << n << '\n';
         if (!h.extractionProblem.isEmpty())
             o << "  warning: terraform/tofu would refuse to install this archive: " << h.extractionProblem << '\n';
     } else {
-        o << "  h1: " << h.h1Extracted.value() << "   (directory)\n";
+        o << "  " << h.h1Extracted.toString() << "   (directory)\n";
     }
 }
 

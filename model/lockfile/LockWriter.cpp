@@ -3,7 +3,15 @@
 #include "model/core/Logging.h"
 #include "model/lockfile/HclSyntax.h"
 
+#include <QFileInfo>
 #include <QSaveFile>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -313,14 +321,43 @@ Result<void> saveBytesAtomically(const QByteArray &bytes, const QString &path)
                                       u"Error while writing new dependency lock information to %1: %2."_s.arg(path, reason),
                                       Location{path, 0, 0}));
     };
+    // A symlink is written through (QSaveFile replaces its target); keep the existing file's mode
+    // and owner, as editing in place would.
+    const QString target = QFileInfo(path).isSymLink() ? QFileInfo(path).canonicalFilePath() : path;
+    const QByteArray native = QFile::encodeName(target.isEmpty() ? path : target);
+    struct stat old{};
+    const bool existed = ::stat(native.constData(), &old) == 0;
+    if (existed && !S_ISREG(old.st_mode))
+        return fail(u"not a regular file"_s);
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return fail(f.errorString());
     if (f.write(bytes) != bytes.size())
         return fail(f.errorString());
-    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
-    if (!f.commit())
+    const int fd = f.handle();
+    const mode_t mode = existed ? (old.st_mode & 07777) : 0644;
+    if (fd < 0 || ::fchmod(fd, mode) != 0) {
+        f.cancelWriting();
+        return fail(u"cannot set the file mode: "_s + QString::fromLocal8Bit(std::strerror(errno)));
+    }
+    if (existed) {
+        struct stat now{};
+        if (::fstat(fd, &now) == 0 && (now.st_uid != old.st_uid || now.st_gid != old.st_gid)
+            && ::fchown(fd, old.st_uid, old.st_gid) != 0) {
+            const QString why = QString::fromLocal8Bit(std::strerror(errno));
+            f.cancelWriting();
+            return fail(u"cannot keep the file's owner %1:%2 (%3); the file was not changed"_s.arg(old.st_uid).arg(old.st_gid).arg(why));
+        }
+    }
+    if (!f.commit()) // flushes and fsyncs the temporary file, then renames it over the old one
         return fail(f.errorString());
+    // The rename is durable only once the directory is on disk too.
+    const QByteArray dir = QFile::encodeName(QFileInfo(target.isEmpty() ? path : target).absolutePath());
+    if (const int dfd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+        if (::fsync(dfd) != 0)
+            qCWarning(lcLock) << "fsync of" << dir << "failed:" << std::strerror(errno);
+        ::close(dfd);
+    }
     qCDebug(lcLock) << "wrote" << bytes.size() << "bytes to" << path;
     return {};
 }

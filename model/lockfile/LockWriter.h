@@ -25,8 +25,10 @@ QByteArray escapeHclString(const QString &s);
 /// True when `bytes` parse without errors and rewriting them changes nothing.
 bool isCanonicalLockFile(const QByteArray &bytes, const LockParseResult &parsed);
 
-/// Write the canonical bytes atomically (QSaveFile: temp file in the same directory, then
-/// rename), mode 0644. The error message follows tofu's
+/// Write the canonical bytes atomically (QSaveFile: temp file in the same directory, fsync,
+/// rename, then fsync of the directory). An existing file keeps its mode and owner (refused,
+/// file unchanged, when the owner cannot be kept); a new file gets mode 0644; a symlink is
+/// written through to its target. The error message follows tofu's
 /// `Error while writing new dependency lock information to <file>: <reason>.`
 Result<void> saveLockFile(const LockFile &doc, const QString &path);
 Result<void> saveLockFile(const LockFile &doc, LockFlavour flavour, const QString &path);

@@ -10,7 +10,11 @@
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QFileInfo>
 #include <QTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace provender;
 using namespace Qt::StringLiterals;
@@ -248,6 +252,66 @@ provider "registry.opentofu.org/hashicorp/test" {
         const Result<void> bad = saveLockFile(doc, dir.filePath(u"missing/dir/.terraform.lock.hcl"_s));
         QVERIFY(!bad.ok());
         QVERIFY(bad.error().message.startsWith(u"Error while writing new dependency lock information to "_s));
+    }
+
+    void saveKeepsModeAndOwner()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u".terraform.lock.hcl"_s);
+        QFile old(path);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("old content");
+        old.close();
+        QVERIFY(::chmod(QFile::encodeName(path).constData(), 0640) == 0);
+        // As root the file can belong to someone else (the case that matters: a shared checkout);
+        // otherwise it keeps the user's own ids.
+        const bool root = ::geteuid() == 0;
+        if (root)
+            QVERIFY(::chown(QFile::encodeName(path).constData(), 65534, 65534) == 0);
+        struct stat before{};
+        QVERIFY(::stat(QFile::encodeName(path).constData(), &before) == 0);
+
+        LockFile doc;
+        doc.setProvider(lock("example.com/a/b", "1.0.0", "", {u"h1:x"_s}));
+        const Result<void> r = saveLockFile(doc, LockFlavour::Terraform, path);
+        QVERIFY2(r.ok(), qPrintable(r.error().message));
+        struct stat after{};
+        QVERIFY(::stat(QFile::encodeName(path).constData(), &after) == 0);
+        QVERIFY(after.st_ino != before.st_ino); // replaced by a rename, not rewritten in place
+        QCOMPARE(after.st_mode & 07777, mode_t(0640));
+        QCOMPARE(after.st_uid, root ? uid_t(65534) : ::geteuid());
+        QCOMPARE(after.st_gid, root ? gid_t(65534) : before.st_gid);
+        QCOMPARE(test::readFile(path), writeLockFile(doc, LockFlavour::Terraform));
+    }
+
+    void saveWritesThroughSymlink()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir(u"real"_s));
+        const QString target = dir.filePath(u"real/.terraform.lock.hcl"_s);
+        QFile old(target);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("old content");
+        old.close();
+        const QString link = dir.filePath(u".terraform.lock.hcl"_s);
+        QVERIFY(QFile::link(u"real/.terraform.lock.hcl"_s, link));
+        LockFile doc;
+        doc.setProvider(lock("example.com/a/b", "1.0.0", "", {u"h1:x"_s}));
+        const Result<void> r = saveLockFile(doc, link);
+        QVERIFY2(r.ok(), qPrintable(r.error().message));
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(test::readFile(target), writeLockFile(doc));
+    }
+
+    void saveRefusesNonRegularFile()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(u".terraform.lock.hcl"_s);
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0644) == 0);
+        LockFile doc;
+        const Result<void> r = saveLockFile(doc, fifo);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(u"not a regular file"_s), qPrintable(r.error().message));
     }
 };
 

@@ -13,7 +13,6 @@
 #include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockEditorWindow.h"
-
 #include "tests/support/TestSupport.h"
 
 #include <QAction>
@@ -27,8 +26,11 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QPushButton>
 #include <QTest>
 #include <QUndoStack>
+
+#include <cstdio>
 
 #include <memory>
 
@@ -420,6 +422,65 @@ private Q_SLOTS:
         answerAll(w, QMessageBox::Discard, &asked);
         QVERIFY(w.close());
         QCOMPARE(test::readFile(path), canonical);
+    }
+
+    /// Another program rewrites the file while it is open: the bar offers Reload / Keep Mine, and
+    /// saving over an unanswered change asks first.
+    void changedOnDisk()
+    {
+        const QByteArray v1 = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.2\"\n}\n";
+        const QByteArray v2 = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.3\"\n}\n";
+        const QString path = m_tmp.path() + u"/disk.hcl"_s;
+        QVERIFY(writeFile(path, v1));
+        LockEditorWindow w;
+        w.show();
+        QVERIFY(w.openFile(path));
+        auto *bar = w.findChild<QWidget *>(u"diskChangedBar"_s);
+        QVERIFY(bar);
+        QVERIFY(!bar->isVisible());
+
+        // Replaced by a rename, as tofu and git write it: the watcher must still see it.
+        QVERIFY(writeFile(path + u".tmp"_s, v2));
+        QVERIFY(::rename(QFile::encodeName(path + u".tmp"_s).constData(), QFile::encodeName(path).constData()) == 0);
+        QTRY_VERIFY(w.diskChangePending());
+        QVERIFY(bar->isVisible());
+        // Reload: the disk's bytes, one undo step back to ours.
+        auto *reload = bar->findChild<QPushButton *>(u"diskReload"_s);
+        QVERIFY(reload);
+        reload->click();
+        QCOMPARE(w.currentBytes(), v2);
+        QVERIFY(!w.isModified());
+        QVERIFY(!bar->isVisible());
+        w.undo();
+        QCOMPARE(w.currentBytes(), v1);
+        w.redo();
+
+        // Edit, then the file changes underneath: Keep Mine, and the next save writes ours without asking.
+        QVERIFY(w.setConstraints(addr("registry.opentofu.org/hashicorp/null"), u"~> 3.2"_s));
+        const QByteArray mine = w.currentBytes();
+        QVERIFY(writeFile(path, v1));
+        QTRY_VERIFY(w.diskChangePending());
+        bar->findChild<QPushButton *>(u"diskKeepMine"_s)->click();
+        QVERIFY(!w.diskChangePending());
+        QVERIFY(w.isModified());
+        QStringList asked;
+        answerAll(w, QMessageBox::Save, &asked);
+        QVERIFY(w.save());
+        QVERIFY(asked.isEmpty());
+        QCOMPARE(test::readFile(path), mine);
+
+        // A change nobody answered: saving asks; Cancel leaves the other program's bytes alone.
+        QVERIFY(w.setConstraints(addr("registry.opentofu.org/hashicorp/null"), u"~> 3.0"_s));
+        QVERIFY(writeFile(path, v2));
+        answerAll(w, QMessageBox::Cancel, &asked);
+        QVERIFY(!w.save());
+        QCOMPARE(asked, QStringList{u"File Changed on Disk"_s});
+        QCOMPARE(test::readFile(path), v2);
+        QVERIFY(w.diskChangePending());
+        answerAll(w, QMessageBox::Save, &asked);
+        QVERIFY(w.save());
+        QVERIFY(test::readFile(path) != v2);
+        QVERIFY(!w.diskChangePending());
     }
 
     /// The brief's scenario on a corpus file and the demo mirror: add hashes for two platforms,

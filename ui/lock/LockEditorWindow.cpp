@@ -20,6 +20,10 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QPushButton>
 #include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
@@ -184,8 +188,47 @@ void LockEditorWindow::buildUi()
     left->addWidget(m_hashView);
     left->setStretchFactor(0, 3);
     left->setStretchFactor(1, 2);
+    // The "changed on disk" bar above the text, hidden until the watcher sees a change.
+    m_diskBar = new QFrame(this);
+    m_diskBar->setObjectName(u"diskChangedBar"_s);
+    m_diskBar->setFrameShape(QFrame::StyledPanel);
+    m_diskBar->setAutoFillBackground(true);
+    {
+        QPalette pal = m_diskBar->palette();
+        pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
+        pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
+        m_diskBar->setPalette(pal);
+    }
+    auto *barLayout = new QHBoxLayout(m_diskBar);
+    barLayout->setContentsMargins(8, 4, 8, 4);
+    m_diskBarText = new QLabel(m_diskBar);
+    m_diskBarText->setWordWrap(true);
+    auto *reload = new QPushButton(tr("&Reload"), m_diskBar);
+    reload->setObjectName(u"diskReload"_s);
+    reload->setToolTip(tr("Show the file as it is on disk now (undo brings your text back)"));
+    auto *keep = new QPushButton(tr("&Keep Mine"), m_diskBar);
+    keep->setObjectName(u"diskKeepMine"_s);
+    keep->setToolTip(tr("Keep your text; saving overwrites the file on disk"));
+    barLayout->addWidget(m_diskBarText, 1);
+    barLayout->addWidget(reload);
+    barLayout->addWidget(keep);
+    connect(reload, &QPushButton::clicked, this, &LockEditorWindow::reloadFromDisk);
+    connect(keep, &QPushButton::clicked, this, &LockEditorWindow::keepMine);
+    m_diskBar->hide();
+    m_watcher = new QFileSystemWatcher(this);
+    // An atomic save by another program replaces the file (a new inode): watching the folder
+    // too sees that, and watchPath() adds the new file again.
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &LockEditorWindow::checkDisk);
+    connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &LockEditorWindow::checkDisk);
+
+    auto *textPane = new QWidget(this);
+    auto *textLayout = new QVBoxLayout(textPane);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    textLayout->setSpacing(2);
+    textLayout->addWidget(m_diskBar);
+    textLayout->addWidget(m_text, 1);
     auto *right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(m_text);
+    right->addWidget(textPane);
     right->addWidget(m_problems);
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 1);
@@ -277,12 +320,90 @@ bool LockEditorWindow::openFile(const QString &path)
     m_path = QFileInfo(path).absoluteFilePath();
     m_displayName = QFileInfo(path).fileName();
     m_savedBytes = bytes;
+    m_diskBytes = bytes;
+    m_diskChangePending = false;
+    m_diskBar->hide();
     m_undo->clear();
     applyBytes(bytes, true);
     if (!m_providers->document().providers.isEmpty())
         m_providerView->selectRow(0);
+    watchPath();
     showMessage(tr("Opened %1").arg(m_path));
     return true;
+}
+
+// --- the file on disk ------------------------------------------------------------------------
+
+void LockEditorWindow::watchPath()
+{
+    if (const QStringList files = m_watcher->files(); !files.isEmpty())
+        m_watcher->removePaths(files);
+    if (const QStringList dirs = m_watcher->directories(); !dirs.isEmpty())
+        m_watcher->removePaths(dirs);
+    if (m_path.isEmpty())
+        return;
+    m_watcher->addPath(QFileInfo(m_path).absolutePath());
+    if (QFileInfo::exists(m_path))
+        m_watcher->addPath(m_path);
+}
+
+QByteArray LockEditorWindow::readDisk(bool *exists) const
+{
+    QFile f(m_path);
+    *exists = f.open(QIODevice::ReadOnly);
+    return *exists ? f.readAll() : QByteArray();
+}
+
+void LockEditorWindow::checkDisk()
+{
+    if (m_path.isEmpty())
+        return;
+    if (QFileInfo::exists(m_path) && !m_watcher->files().contains(m_path))
+        m_watcher->addPath(m_path); // replaced by a rename: watch the new file
+    bool exists = false;
+    const QByteArray disk = readDisk(&exists);
+    if (exists && disk == m_diskBytes) {
+        if (m_diskChangePending) { // changed and changed back
+            m_diskChangePending = false;
+            m_diskBar->hide();
+        }
+        return;
+    }
+    m_diskChangePending = true;
+    m_diskBarText->setText(exists ? tr("<b>%1 changed on disk</b> since you opened or saved it.").arg(m_displayName.toHtmlEscaped())
+                                  : tr("<b>%1 was deleted on disk.</b> Keep Mine and save to write it again.").arg(m_displayName.toHtmlEscaped()));
+    m_diskBar->findChild<QPushButton *>(u"diskReload"_s)->setEnabled(exists);
+    m_diskBar->show();
+}
+
+void LockEditorWindow::reloadFromDisk()
+{
+    bool exists = false;
+    const QByteArray disk = readDisk(&exists);
+    if (!exists)
+        return;
+    flushTextEdit();
+    m_diskBytes = disk;
+    m_savedBytes = disk;
+    m_diskChangePending = false;
+    m_diskBar->hide();
+    if (disk != m_bytes)
+        pushText(disk, tr("Reload from disk"));
+    updateTitle();
+    showMessage(tr("Reloaded %1 from disk").arg(m_path));
+}
+
+void LockEditorWindow::keepMine()
+{
+    bool exists = false;
+    const QByteArray disk = readDisk(&exists);
+    m_diskBytes = disk; // accepted: only a further change shows the bar again
+    m_savedBytes = exists ? disk : QByteArray("\x01not on disk");
+    m_diskChangePending = false;
+    m_diskBar->hide();
+    updateTitle();
+    setWindowModified(isModified());
+    showMessage(tr("Keeping your text; saving overwrites %1").arg(m_path));
 }
 
 void LockEditorWindow::openBytes(const QByteArray &bytes, const QString &displayName)
@@ -290,6 +411,10 @@ void LockEditorWindow::openBytes(const QByteArray &bytes, const QString &display
     m_path.clear();
     m_displayName = displayName;
     m_savedBytes = QByteArray();
+    m_diskBytes = QByteArray();
+    m_diskChangePending = false;
+    m_diskBar->hide();
+    watchPath();
     m_undo->clear();
     applyBytes(bytes, true);
 }
@@ -820,6 +945,18 @@ bool LockEditorWindow::saveAs(const QString &path)
         if (answer != QMessageBox::Save && answer != QMessageBox::Yes)
             return false;
     }
+    const bool samePath = !m_path.isEmpty() && QFileInfo(path).absoluteFilePath() == m_path;
+    if (samePath) {
+        checkDisk();
+        if (m_diskChangePending) {
+            const QMessageBox::StandardButton answer =
+                ask(tr("File Changed on Disk"),
+                    tr("%1 changed on disk since you opened or saved it. Overwrite it with your version?").arg(m_displayName),
+                    QMessageBox::Save | QMessageBox::Cancel);
+            if (answer != QMessageBox::Save && answer != QMessageBox::Yes)
+                return false;
+        }
+    }
     const Result<void> r = saveLockFile(doc, path);
     if (!r) {
         ask(tr("Save Failed"), r.error().message, QMessageBox::Ok);
@@ -829,6 +966,10 @@ bool LockEditorWindow::saveAs(const QString &path)
     m_path = QFileInfo(path).absoluteFilePath();
     m_displayName = QFileInfo(path).fileName();
     m_savedBytes = written;
+    m_diskBytes = written;
+    m_diskChangePending = false;
+    m_diskBar->hide();
+    watchPath();
     if (written != m_bytes)
         pushText(written, tr("Save in canonical form"));
     updateTitle();

@@ -13,6 +13,11 @@
 // when canonical writing drops comments or unknown content the user is asked first.
 // Mirror operations (add hashes for platforms, upgrade) hash archives off the GUI thread.
 //
+// The file on disk is watched: when it changes after it was opened or saved (another editor,
+// `terraform providers lock`, a git checkout) a bar above the text ("diskChangedBar") offers
+// Reload (an undoable step to the disk's bytes) or Keep Mine (the next save overwrites); saving
+// over a change nobody answered asks first.
+//
 // Widgets (objectName): "providerView", "hashView", "textEdit", "problemList"; actions
 // "actionUndo", "actionRedo", "actionSave", "actionSaveAs", "actionOpenMirror",
 // "actionAddProvider", "actionRemoveProvider", "actionRemoveHashes", "actionAddHashes",
@@ -28,6 +33,8 @@
 #include <optional>
 
 class QAction;
+class QFileSystemWatcher;
+class QFrame;
 class QLabel;
 class QListWidget;
 class QTableView;
@@ -97,6 +104,14 @@ public:
     bool save();
     bool saveAs(const QString &path);
 
+    /// The file on disk differs from what was opened or last saved and the user has not yet
+    /// answered the bar (Reload / Keep Mine).
+    bool diskChangePending() const { return m_diskChangePending; }
+    /// Look at the file on disk now (the watcher calls this; tests may too).
+    void checkDisk();
+    void reloadFromDisk(); ///< the bar's Reload
+    void keepMine();       ///< the bar's Keep Mine
+
     /// How the window asks the user (QMessageBox by default; tests answer it themselves).
     using Prompt = std::function<QMessageBox::StandardButton(const QString &title, const QString &text, QMessageBox::StandardButtons buttons)>;
     void setPrompt(Prompt prompt) { m_prompt = std::move(prompt); }
@@ -148,8 +163,16 @@ private:
     QMessageBox::StandardButton ask(const QString &title, const QString &text, QMessageBox::StandardButtons buttons);
     QList<QByteArray> wantedKey() const;
 
+    void watchPath();
+    QByteArray readDisk(bool *exists) const;
+
     QString m_path;
     QString m_displayName;
+    QFileSystemWatcher *m_watcher = nullptr;
+    QFrame *m_diskBar = nullptr;
+    QLabel *m_diskBarText = nullptr;
+    QByteArray m_diskBytes;        ///< the disk's bytes the user last saw or accepted
+    bool m_diskChangePending = false;
     QByteArray m_bytes;       ///< the document's text (the state undo/redo swaps)
     QByteArray m_savedBytes;  ///< what is on disk (modified = they differ)
     QString m_editorBaseline; ///< the text last put into the editor by applyBytes
