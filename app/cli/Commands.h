@@ -15,6 +15,7 @@ int runLockDiff(const QStringList &args);
 int runLockCheck(const QStringList &args);
 int runLockAddHashes(const QStringList &args);
 int runLockUpgrade(const QStringList &args);
+int runLockInit(const QStringList &args);
 
 int runBundleCreate(const QStringList &args);
 int runBundleVerify(const QStringList &args);

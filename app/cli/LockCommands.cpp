@@ -5,14 +5,17 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "model/lockfile/ConfigReader.h"
 #include "model/lockfile/LockCheck.h"
 #include "model/lockfile/LockDiff.h"
 #include "model/lockfile/LockEdit.h"
 #include "model/lockfile/LockFile.h"
+#include "model/lockfile/LockInit.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/mirror/FileSystemMirror.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -31,6 +34,8 @@ const QCommandLineOption kProvider(u"provider"_s, u"Only this provider (repeatab
                                    u"ADDR"_s);
 const QCommandLineOption kZh(u"zh"_s, u"Also record the zh: hash (SHA-256 of the zip) of each package."_s);
 const QCommandLineOption kFlavour(u"flavour"_s, u"Header to write: tofu or terraform (default: the file's own)."_s, u"F"_s);
+const QCommandLineOption kConfig(u"config"_s, u"A configuration directory: take the providers and constraints from its required_providers (and its modules')."_s,
+                                 u"DIR"_s);
 
 /// Parses; prints help or the error. Returns -1 to continue, else an exit code.
 int parse(QCommandLineParser &parser, const QStringList &args, const QString &description, const QString &positional,
@@ -38,7 +43,8 @@ int parse(QCommandLineParser &parser, const QStringList &args, const QString &de
 {
     parser.setApplicationDescription(description);
     parser.addHelpOption();
-    parser.addPositionalArgument(positional, positionalHelp);
+    if (!positional.isEmpty())
+        parser.addPositionalArgument(positional, positionalHelp);
     if (!parser.parse(args)) {
         err() << args.value(0) << ": " << parser.errorText() << '\n';
         return ExitUsage;
@@ -332,6 +338,65 @@ QJsonObject checkJson(const LockCheckResult &r)
     return o;
 }
 
+
+// ---- configurations (lock init, --config) ------------------------------------------------------
+
+/// Reads the requirements of the configuration in `dir`; prints its diagnostics. nullopt on errors.
+std::optional<ConfigRequirements> loadConfig(const QString &dir, LockFlavour flavour)
+{
+    ConfigReadOptions o;
+    o.flavour = flavour;
+    ConfigRequirements r = readConfigRequirements(dir, o);
+    for (const ConfigDiagnostic &d : r.diagnostics)
+        err() << d.toString() << '\n';
+    if (r.hasErrors()) {
+        err() << dir << ": the configuration has errors\n";
+        return std::nullopt;
+    }
+    return r;
+}
+
+void printSelections(const QList<lockinit::SelectionNote> &notes)
+{
+    for (const lockinit::SelectionNote &n : notes) {
+        const QString c = n.constraints.isEmpty() ? QString() : u" (%1)"_s.arg(n.constraints.toString());
+        switch (n.kind) {
+        case lockinit::SelectionNote::Kind::Selected: out() << n.provider.toString() << ": selected " << n.version.toString() << c << '\n'; break;
+        case lockinit::SelectionNote::Kind::Kept: out() << n.provider.toString() << ": locked " << n.version.toString() << c << '\n'; break;
+        case lockinit::SelectionNote::Kind::NotLocked: out() << n.provider.toString() << ": note: " << n.message << '\n'; break;
+        default: err() << n.provider.toString() << ": error: " << n.message << '\n'; break;
+        }
+    }
+}
+
+/// add-hashes --config: terraform providers lock with an existing lock file. Returns an exit code.
+int addHashesWithConfig(const QString &path, const LockFile &lock, const Catalog &mirror, const QString &configDir,
+                        const lockedit::MirrorHashOptions &hashOptions)
+{
+    const std::optional<ConfigRequirements> config = loadConfig(configDir, lock.flavour);
+    if (!config)
+        return ExitUsage;
+    lockinit::InitOptions o;
+    o.platforms = hashOptions.platforms;
+    o.includeZh = hashOptions.includeZh;
+    o.providers = hashOptions.providers;
+    const Result<lockinit::InitResult> r = lockinit::updateFromConfig(lock, *config, mirror, o);
+    if (!r.ok()) {
+        err() << "provender lock add-hashes: " << r.error().message << '\n';
+        return ExitUsage;
+    }
+    printSelections(r->selections);
+    printNotes(r->hashNotes, QString());
+    if (r->hasProblems()) {
+        err() << path << ": not changed: some providers have no suitable version or package in the mirror\n";
+        return ExitFindings;
+    }
+    if (writeLockFile(r->document) == readAll(path))
+        return ExitOk;
+    warnAboutDrops(path, lock);
+    return save(path, r->document, r->document.flavour) ? ExitOk : ExitUsage;
+}
+
 } // namespace
 
 int runLockFmt(const QStringList &args)
@@ -462,6 +527,7 @@ int runLockAddHashes(const QStringList &args)
     parser.addOption(kPlatform);
     parser.addOption(kZh);
     parser.addOption(kProvider);
+    parser.addOption(kConfig);
     if (const int rc = parse(parser, args,
                              u"Add the hashes of the given platforms' packages from a filesystem mirror to a lock file, like "
                              "`terraform providers lock -fs-mirror=DIR -platform=P`: the h1: of each extracted package (and "
@@ -486,6 +552,8 @@ int runLockAddHashes(const QStringList &args)
     const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
     if (!mirror)
         return ExitUsage;
+    if (parser.isSet(kConfig))
+        return addHashesWithConfig(path, lock->document, *mirror, parser.value(kConfig), options);
     const Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(lock->document, *mirror, options);
     if (!r.ok()) {
         err() << "provender lock add-hashes: " << r.error().message << '\n';
@@ -510,6 +578,7 @@ int runLockUpgrade(const QStringList &args)
     parser.addOption(kProvider);
     parser.addOption(kPlatform);
     parser.addOption(kZh);
+    parser.addOption(kConfig);
     if (const int rc = parse(parser, args,
                              u"Upgrade locked providers to the newest version in a filesystem mirror that meets their recorded "
                              "constraints, and record that version's hashes (the mirror's platforms, or --platform)."_s,
@@ -533,7 +602,21 @@ int runLockUpgrade(const QStringList &args)
     const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
     if (!mirror)
         return ExitUsage;
-    const Result<lockedit::UpgradeResult> r = lockedit::upgradeFromMirror(lock->document, *mirror, options);
+    LockFile document = lock->document;
+    if (parser.isSet(kConfig)) {
+        // The configuration's constraints replace the recorded ones (and are written).
+        const std::optional<ConfigRequirements> config = loadConfig(parser.value(kConfig), document.flavour);
+        if (!config)
+            return ExitUsage;
+        QList<lockinit::SelectionNote> notes;
+        document = lockinit::withConfigConstraints(document, *config, &options.providers, &notes);
+        printSelections(notes);
+        if (options.providers.isEmpty()) {
+            out() << "no locked provider is required by the configuration\n";
+            return ExitOk;
+        }
+    }
+    const Result<lockedit::UpgradeResult> r = lockedit::upgradeFromMirror(document, *mirror, options);
     if (!r.ok()) {
         err() << "provender lock upgrade: " << r.error().message << '\n';
         return ExitUsage;
@@ -556,10 +639,85 @@ int runLockUpgrade(const QStringList &args)
         err() << path << ": not changed: some packages of the new versions could not be hashed\n";
         return ExitFindings;
     }
-    if (!r->changed())
+    if (!r->changed() && writeLockFile(r->document) == writeLockFile(lock->document))
         return ExitOk;
     warnAboutDrops(path, lock->document);
     return save(path, r->document, r->document.flavour) ? ExitOk : ExitUsage;
+}
+
+int runLockInit(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.addOption(kConfig);
+    parser.addOption(kMirror);
+    parser.addOption(kPlatform);
+    parser.addOption(kZh);
+    parser.addOption(kProvider);
+    const QCommandLineOption flavour(u"flavour"_s,
+                                     u"terraform (default: .tf/.tf.json files, registry.terraform.io, terraform's header) or tofu "
+                                     "(also .tofu/.tofu.json files, registry.opentofu.org, tofu's header)."_s,
+                                     u"F"_s);
+    parser.addOption(flavour);
+    const QCommandLineOption output(QStringList{u"o"_s, u"output"_s}, u"Write here (default: DIR/.terraform.lock.hcl)."_s, u"FILE"_s);
+    parser.addOption(output);
+    const QCommandLineOption force(u"force"_s, u"Replace an existing lock file."_s);
+    parser.addOption(force);
+    if (const int rc = parse(parser, args,
+                             u"Make a lock file for a configuration from a filesystem mirror, like `terraform providers lock "
+                             "-fs-mirror=DIR -platform=P...` in a directory without a lock file: the providers the root module and "
+                             "its modules require (required_providers, resources, provider blocks), for each the newest version in "
+                             "the mirror that meets every constraint, and the h1: hash of each platform's package (plus zh: with "
+                             "--zh). Nothing is written when a provider has no suitable version or package."_s,
+                             QString(), QString());
+        rc >= 0)
+        return rc;
+    if (!parser.positionalArguments().isEmpty() || !parser.isSet(kConfig) || !parser.isSet(kMirror) || !parser.isSet(kPlatform)) {
+        err() << "provender lock init: give --config DIR, --mirror DIR and at least one --platform\n";
+        return ExitUsage;
+    }
+    lockinit::InitOptions options;
+    if (parser.isSet(flavour)) {
+        const std::optional<LockFlavour> f = lockFlavourFromString(parser.value(flavour));
+        if (!f) {
+            err() << "provender lock init: --flavour must be tofu or terraform\n";
+            return ExitUsage;
+        }
+        options.flavour = *f;
+    }
+    options.includeZh = parser.isSet(kZh);
+    if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
+        return ExitUsage;
+    if (!parseProviders(parser.values(kProvider), options.flavour, &options.providers))
+        return ExitUsage;
+    const QString configDir = parser.value(kConfig);
+    const QString path = parser.isSet(output) ? parser.value(output) : QDir(configDir).filePath(u".terraform.lock.hcl"_s);
+    if (QFileInfo::exists(path) && !parser.isSet(force)) {
+        err() << path << ": already exists (use --force to replace it, or `provender lock add-hashes " << path
+              << " --config " << configDir << "` to update it)\n";
+        return ExitUsage;
+    }
+    if (parser.value(kMirror).contains(u"://"_s)) {
+        err() << "provender lock init: only filesystem mirrors are supported (" << parser.value(kMirror) << " is a URL)\n";
+        return ExitUsage;
+    }
+    const std::optional<ConfigRequirements> config = loadConfig(configDir, options.flavour);
+    if (!config)
+        return ExitUsage;
+    const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
+    if (!mirror)
+        return ExitUsage;
+    const Result<lockinit::InitResult> r = lockinit::initFromMirror(*config, *mirror, options);
+    if (!r.ok()) {
+        err() << "provender lock init: " << r.error().message << '\n';
+        return ExitUsage;
+    }
+    printSelections(r->selections);
+    printNotes(r->hashNotes, u"    "_s);
+    if (r->hasProblems()) {
+        err() << path << ": not written: some providers have no suitable version or package in the mirror\n";
+        return ExitFindings;
+    }
+    return save(path, r->document, options.flavour) ? ExitOk : ExitUsage;
 }
 
 } // namespace provender::cli

@@ -1,0 +1,1709 @@
+#include "model/lockfile/ConfigReader.h"
+
+#include "model/core/Logging.h"
+#include "model/lockfile/HclSyntax.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+using namespace Qt::StringLiterals;
+
+namespace provender {
+
+QString ConfigDiagnostic::toString() const
+{
+    QString where = file;
+    if (line > 0)
+        where += u':' + QString::number(line) + u':' + QString::number(column);
+    QString oneLine = detail;
+    oneLine.replace(u'\n', u' ');
+    return (where.isEmpty() ? QString() : where + u": "_s) + (isError() ? u"error: "_s : u"warning: "_s) + summary
+           + (oneLine.isEmpty() ? QString() : u": "_s + oneLine);
+}
+
+bool ConfigFileContent::hasErrors() const
+{
+    return std::any_of(diagnostics.begin(), diagnostics.end(), [](const ConfigDiagnostic &d) { return d.isError(); });
+}
+
+bool ConfigRequirements::hasErrors() const
+{
+    return std::any_of(diagnostics.begin(), diagnostics.end(), [](const ConfigDiagnostic &d) { return d.isError(); });
+}
+
+const ConfigProviderRequirement *ConfigRequirements::find(const ProviderAddress &address) const
+{
+    for (const ConfigProviderRequirement &p : providers)
+        if (p.address == address)
+            return &p;
+    return nullptr;
+}
+
+namespace {
+
+using hcl::Tok;
+using hcl::Token;
+using Position = ConfigFileContent::Position;
+
+// ---- Native syntax: body structure over the HCL scanner's tokens ---------------------------
+
+struct NAttr
+{
+    QString name;
+    int nameTok = 0;
+    int begin = 0; ///< first token of the expression
+    int end = 0;   ///< one past the last
+};
+
+struct NBlock;
+
+struct NBody
+{
+    std::vector<NAttr> attrs;
+    std::vector<NBlock> blocks;
+    const NAttr *attr(QStringView name) const
+    {
+        for (const NAttr &a : attrs)
+            if (a.name == name)
+                return &a;
+        return nullptr;
+    }
+};
+
+struct NBlock
+{
+    QString type;
+    int typeTok = 0;
+    QStringList labels;
+    int lastHeaderTok = 0;
+    NBody body;
+};
+
+Tok closerFor(Tok t)
+{
+    switch (t) {
+    case Tok::OBrace: return Tok::CBrace;
+    case Tok::OBrack: return Tok::CBrack;
+    case Tok::OParen: return Tok::CParen;
+    case Tok::OQuote: return Tok::CQuote;
+    case Tok::OHeredoc: return Tok::CHeredoc;
+    case Tok::TemplateInterp:
+    case Tok::TemplateControl: return Tok::TemplateSeqEnd;
+    default: return Tok::Eof;
+    }
+}
+
+bool isOpener(Tok t) { return closerFor(t) != Tok::Eof; }
+bool isCloser(Tok t)
+{
+    return t == Tok::CBrace || t == Tok::CBrack || t == Tok::CParen || t == Tok::CQuote || t == Tok::CHeredoc || t == Tok::TemplateSeqEnd;
+}
+
+class NativeReader
+{
+public:
+    NativeReader(const QByteArray &data, const QString &fileName) : m_data(data), m_file(fileName), m_map(data)
+    {
+        const std::vector<Token> raw = hcl::scan(data);
+        for (const hcl::Diagnostic &d : hcl::checkInvalidTokens(data, raw))
+            addDiag(d.summary, d.detail, d.subject.begin, d.subject.end);
+        m_toks.reserve(raw.size());
+        for (const Token &t : raw) {
+            if (t.type == Tok::Comment) {
+                // A line comment ends its line (it holds the newline); a block comment is space.
+                const char c = data[t.begin];
+                if (c == '#' || (c == '/' && t.end - t.begin > 1 && data[t.begin + 1] == '/'))
+                    m_toks.push_back(Token{Tok::Newline, t.begin, t.end});
+                continue;
+            }
+            m_toks.push_back(t);
+        }
+    }
+
+    NBody parse()
+    {
+        NBody body;
+        parseBody(body, -1);
+        return body;
+    }
+
+    QList<ConfigDiagnostic> diagnostics;
+
+    // -- tokens --
+    const Token &tok(int i) const { return m_toks[size_t(std::min<qsizetype>(i, qsizetype(m_toks.size()) - 1))]; }
+    QString text(int i) const { return QString::fromUtf8(m_data.constData() + tok(i).begin, tok(i).end - tok(i).begin); }
+    bool is(int i, const char *s) const
+    {
+        const Token &t = tok(i);
+        return QByteArrayView(m_data.constData() + t.begin, t.end - t.begin) == QByteArrayView(s);
+    }
+
+    Position position(int first, int last) const
+    {
+        const hcl::Pos a = m_map.pos(tok(first).begin);
+        const hcl::Pos b = m_map.pos(tok(last).end);
+        return {a.line, a.column, b.line, b.column};
+    }
+    Position rangeOf(int begin, int end) const { return position(begin, end > begin ? end - 1 : begin); }
+
+    void addDiag(const QString &summary, const QString &detail, qsizetype byte, qsizetype = 0,
+                 ConfigDiagnostic::Severity severity = ConfigDiagnostic::Severity::Error)
+    {
+        const hcl::Pos p = m_map.pos(byte);
+        diagnostics.append(ConfigDiagnostic{severity, summary, detail, m_file, p.line, p.column});
+    }
+    void errorAt(int tokIndex, const QString &summary, const QString &detail) { addDiag(summary, detail, tok(tokIndex).begin); }
+    void warningAt(int tokIndex, const QString &summary, const QString &detail)
+    {
+        addDiag(summary, detail, tok(tokIndex).begin, 0, ConfigDiagnostic::Severity::Warning);
+    }
+
+    /// Skips one expression starting at `i`: stops at a newline, comma or unmatched closing
+    /// token at nesting level 0, or at the end. Returns the index after the expression; reports
+    /// unbalanced nesting once (then sets m_recovery).
+    int skipExpression(int i)
+    {
+        std::vector<std::pair<Tok, int>> stack;
+        for (;; ++i) {
+            const Tok t = tok(i).type;
+            if (t == Tok::Eof) {
+                if (!stack.empty())
+                    reportUnterminated(stack.back().first, stack.back().second);
+                return i;
+            }
+            if (stack.empty() && (t == Tok::Newline || t == Tok::Comma || isCloser(t)))
+                return i;
+            if (isOpener(t)) {
+                stack.emplace_back(t, i);
+                continue;
+            }
+            if (isCloser(t)) {
+                if (closerFor(stack.back().first) == t) {
+                    stack.pop_back();
+                    continue;
+                }
+                reportMismatch(stack.back().first, i);
+                // Recover: unwind to an opener this closer matches, if any.
+                while (!stack.empty() && closerFor(stack.back().first) != t)
+                    stack.pop_back();
+                if (stack.empty())
+                    return i;
+                stack.pop_back();
+            }
+        }
+    }
+
+    /// From an opening token, the index after its matching closer (or the end).
+    int skipGroup(int i) const
+    {
+        std::vector<Tok> stack;
+        for (;; ++i) {
+            const Tok t = tok(i).type;
+            if (t == Tok::Eof)
+                return i;
+            if (isOpener(t)) {
+                stack.push_back(t);
+                continue;
+            }
+            if (isCloser(t)) {
+                while (!stack.empty() && closerFor(stack.back()) != t)
+                    stack.pop_back();
+                if (!stack.empty())
+                    stack.pop_back();
+                if (stack.empty())
+                    return i + 1;
+            }
+        }
+    }
+
+private:
+    const QByteArray &m_data;
+    QString m_file;
+    hcl::SourceMap m_map;
+    std::vector<Token> m_toks;
+    int m_pos = 0;
+    bool m_recovery = false;
+    int m_depth = 0;
+
+    void syntaxError(int tokIndex, const QString &summary, const QString &detail)
+    {
+        if (m_recovery)
+            return;
+        errorAt(tokIndex, summary, detail);
+        m_recovery = true;
+    }
+
+    void reportUnterminated(Tok opener, int at)
+    {
+        switch (opener) {
+        case Tok::OBrace:
+            syntaxError(at, u"Unterminated object constructor expression"_s,
+                        u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+            break;
+        case Tok::OBrack:
+            syntaxError(at, u"Unterminated tuple constructor expression"_s,
+                        u"There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file."_s);
+            break;
+        case Tok::OParen:
+            syntaxError(at, u"Unbalanced parentheses"_s, u"Expected a closing parenthesis to terminate the expression."_s);
+            break;
+        case Tok::OQuote:
+            syntaxError(at, u"Unterminated template string"_s, u"No closing marker was found for the string."_s);
+            break;
+        case Tok::OHeredoc:
+            syntaxError(at, u"Unterminated template string"_s, u"No closing marker was found for the string."_s);
+            break;
+        default:
+            syntaxError(at, u"Unclosed template interpolation sequence"_s,
+                        u"There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression."_s);
+            break;
+        }
+    }
+
+    void reportMismatch(Tok opener, int at)
+    {
+        switch (opener) {
+        case Tok::OBrace:
+            syntaxError(at, u"Missing attribute separator"_s, u"Expected a newline or comma to mark the beginning of the next attribute."_s);
+            break;
+        case Tok::OBrack:
+            syntaxError(at, u"Missing item separator"_s, u"Expected a comma to mark the beginning of the next item."_s);
+            break;
+        case Tok::OParen:
+            syntaxError(at, u"Unbalanced parentheses"_s, u"Expected a closing parenthesis to terminate the expression."_s);
+            break;
+        default:
+            syntaxError(at, u"Extra characters after interpolation expression"_s,
+                        u"Expected a closing brace to end the interpolation expression, but found extra characters."_s);
+            break;
+        }
+    }
+
+    /// Skips to the end of the current line (balanced), for recovery after a bad item.
+    void skipLine()
+    {
+        for (;;) {
+            const Tok t = tok(m_pos).type;
+            if (t == Tok::Eof)
+                return;
+            if (t == Tok::Newline) {
+                ++m_pos;
+                return;
+            }
+            if (t == Tok::CBrace && m_depth > 0)
+                return;
+            const int next = skipExpression(m_pos);
+            m_pos = next == m_pos ? m_pos + 1 : next;
+        }
+    }
+
+    /// A body up to its closing brace (openBrace >= 0) or the end of the file.
+    void parseBody(NBody &body, int openBrace)
+    {
+        for (;;) {
+            const Token &t = tok(m_pos);
+            switch (t.type) {
+            case Tok::Newline:
+                ++m_pos;
+                continue;
+            case Tok::Eof:
+                if (openBrace >= 0)
+                    syntaxError(openBrace, u"Unclosed configuration block"_s,
+                                u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+                return;
+            case Tok::CBrace:
+                if (openBrace >= 0) {
+                    ++m_pos;
+                    return;
+                }
+                syntaxError(m_pos, u"Argument or block definition required"_s, u"An argument or block definition is required here."_s);
+                ++m_pos;
+                continue;
+            case Tok::Ident:
+                parseItem(body, openBrace >= 0);
+                continue;
+            default:
+                if (t.type == Tok::OQuote)
+                    syntaxError(m_pos, u"Invalid argument name"_s, u"Argument names must not be quoted."_s);
+                else
+                    syntaxError(m_pos, u"Argument or block definition required"_s, u"An argument or block definition is required here."_s);
+                skipLine();
+                continue;
+            }
+        }
+    }
+
+    void parseItem(NBody &body, bool nested)
+    {
+        const int nameTok = m_pos++;
+        const QString name = text(nameTok);
+        if (tok(m_pos).type == Tok::Equal) {
+            ++m_pos;
+            NAttr a;
+            a.name = name;
+            a.nameTok = nameTok;
+            a.begin = m_pos;
+            const int before = int(diagnostics.size());
+            m_pos = skipExpression(m_pos);
+            a.end = m_pos;
+            if (a.end == a.begin) {
+                if (tok(m_pos).type == Tok::Eof)
+                    syntaxError(m_pos, u"Missing expression"_s, u"Expected the start of an expression, but found the end of the file."_s);
+                else
+                    syntaxError(m_pos, u"Invalid expression"_s, u"Expected the start of an expression, but found an invalid expression token."_s);
+            }
+            if (const NAttr *prev = body.attr(name)) {
+                const hcl::Pos p = m_map.pos(tok(prev->nameTok).begin);
+                errorAt(nameTok, u"Attribute redefined"_s,
+                        u"The argument %1 was already set at %2:%3,%4. Each argument may be set only once."_s.arg(hcl::goQuote(name), m_file)
+                            .arg(p.line)
+                            .arg(p.column));
+            } else {
+                body.attrs.push_back(a);
+            }
+            const Tok after = tok(m_pos).type;
+            if (after == Tok::Newline) {
+                ++m_pos;
+            } else if (after == Tok::Eof || (after == Tok::CBrace && nested)) {
+                // end of file, or a single-line block's closing brace
+            } else if (int(diagnostics.size()) == before) {
+                if (after == Tok::Comma)
+                    syntaxError(m_pos, u"Unexpected comma after argument"_s,
+                                u"Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline."_s);
+                else
+                    syntaxError(m_pos, u"Missing newline after argument"_s, u"An argument definition must end with a newline."_s);
+                skipLine();
+            } else {
+                skipLine();
+            }
+            return;
+        }
+        NBlock b;
+        b.type = name;
+        b.typeTok = nameTok;
+        b.lastHeaderTok = nameTok;
+        for (;;) {
+            const Tok t = tok(m_pos).type;
+            if (t == Tok::Ident) {
+                b.labels << text(m_pos);
+                b.lastHeaderTok = m_pos++;
+                continue;
+            }
+            if (t == Tok::OQuote) {
+                const int open = m_pos;
+                QString label;
+                int k = m_pos + 1;
+                bool ok = true;
+                while (tok(k).type == Tok::QuotedLit)
+                    label += text(k++);
+                if (tok(k).type != Tok::CQuote)
+                    ok = false;
+                if (!ok) {
+                    syntaxError(open, u"Invalid string literal"_s,
+                                u"Template sequences are not allowed in this string. To include a literal \"$\", double it (as \"$$\") to escape it."_s);
+                    m_pos = skipExpression(open);
+                    skipLine();
+                    return;
+                }
+                b.labels << decodeEscapes(label);
+                b.lastHeaderTok = k;
+                m_pos = k + 1;
+                continue;
+            }
+            break;
+        }
+        if (tok(m_pos).type != Tok::OBrace) {
+            if (tok(m_pos).type == Tok::Equal)
+                syntaxError(m_pos, u"Invalid block definition"_s,
+                            u"The equals sign \"=\" indicates an argument definition, and must not be used when defining a block."_s);
+            else if (tok(m_pos).type == Tok::Newline)
+                syntaxError(m_pos, u"Invalid block definition"_s,
+                            u"A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header."_s);
+            else if (b.labels.isEmpty())
+                syntaxError(m_pos, u"Argument or block definition required"_s,
+                            u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s);
+            else
+                syntaxError(m_pos, u"Invalid block definition"_s, u"Either a quoted string block label or an opening brace (\"{\") is expected here."_s);
+            skipLine();
+            return;
+        }
+        const int open = m_pos++;
+        if (++m_depth > 200) {
+            syntaxError(open, u"Nesting too deep"_s, u"Blocks are nested too deeply."_s);
+            m_pos = int(m_toks.size()) - 1;
+            --m_depth;
+            return;
+        }
+        parseBody(b.body, open);
+        --m_depth;
+        const Tok after = tok(m_pos).type;
+        if (after == Tok::Newline)
+            ++m_pos;
+        else if (after != Tok::Eof && !(after == Tok::CBrace && nested))
+            syntaxError(m_pos, u"Missing newline after block definition"_s, u"A block definition must end with a newline."_s);
+        body.blocks.push_back(std::move(b));
+    }
+
+public:
+    /// Resolves the escapes of a quoted literal (\n \r \t \" \\ \uXXXX \UXXXXXXXX, $${ %%{).
+    static QString decodeEscapes(const QString &s)
+    {
+        if (!s.contains(u'\\') && !s.contains(u"${"_s) && !s.contains(u"%{"_s))
+            return s;
+        QString out;
+        for (qsizetype k = 0; k < s.size(); ++k) {
+            const QChar c = s[k];
+            if (c == u'\\' && k + 1 < s.size()) {
+                const QChar sel = s[k + 1];
+                if (sel == u'u' || sel == u'U') {
+                    const int want = sel == u'u' ? 4 : 8;
+                    bool ok = false;
+                    const uint cp = s.mid(k + 2, want).toUInt(&ok, 16);
+                    if (ok) {
+                        const char32_t ucs = cp;
+                        out += QString::fromUcs4(&ucs, 1);
+                        k += 1 + want;
+                        continue;
+                    }
+                }
+                switch (sel.unicode()) {
+                case 'n': out += u'\n'; ++k; continue;
+                case 'r': out += u'\r'; ++k; continue;
+                case 't': out += u'\t'; ++k; continue;
+                case '"': out += u'"'; ++k; continue;
+                case '\\': out += u'\\'; ++k; continue;
+                default: break;
+                }
+            }
+            if ((c == u'$' || c == u'%') && k + 2 < s.size() && s[k + 1] == c && s[k + 2] == u'{') {
+                out += c;
+                out += u'{';
+                k += 2;
+                continue;
+            }
+            out += c;
+        }
+        return out;
+    }
+};
+
+// ---- Static values of the few expressions the requirements need ----------------------------
+
+/// What a token range is, as far as requirements care.
+struct StaticValue
+{
+    enum class Kind { String, Number, Bool, Null, Object, Tuple, Traversal, FunctionCall, Other };
+    Kind kind = Kind::Other;
+    QString text; ///< String/Number/Bool: the value; Traversal: the dotted text (`aws.west`)
+    struct Item
+    {
+        QString key;
+        bool keyIsStatic = true;
+        int keyTok = 0;
+        int begin = 0;
+        int end = 0;
+    };
+    QList<Item> items; ///< Object: key/value ranges; Tuple: element ranges (key empty)
+    bool isPrimitive() const { return kind == Kind::String || kind == Kind::Number || kind == Kind::Bool; }
+};
+
+class Evaluator
+{
+public:
+    explicit Evaluator(NativeReader &r) : r(r) {}
+
+    /// Classifies [begin, end); parentheses around a value are looked through.
+    StaticValue value(int begin, int end) const
+    {
+        StaticValue v;
+        if (begin >= end)
+            return v;
+        const Tok first = r.tok(begin).type;
+        if (first == Tok::OParen && r.skipGroup(begin) == end && r.tok(end - 1).type == Tok::CParen)
+            return value(begin + 1, end - 1);
+        if (first == Tok::OQuote) {
+            QString s;
+            int k = begin + 1;
+            while (k < end && r.tok(k).type == Tok::QuotedLit)
+                s += r.text(k++);
+            if (k == end - 1 && r.tok(k).type == Tok::CQuote) {
+                v.kind = StaticValue::Kind::String;
+                v.text = NativeReader::decodeEscapes(s);
+            }
+            return v;
+        }
+        if (first == Tok::Number && end == begin + 1) {
+            v.kind = StaticValue::Kind::Number;
+            v.text = r.text(begin);
+            return v;
+        }
+        if (first == Tok::Ident) {
+            if (end == begin + 1 && (r.is(begin, "true") || r.is(begin, "false"))) {
+                v.kind = StaticValue::Kind::Bool;
+                v.text = r.text(begin);
+                return v;
+            }
+            if (end == begin + 1 && r.is(begin, "null")) {
+                v.kind = StaticValue::Kind::Null;
+                return v;
+            }
+            if (begin + 1 < end && (r.tok(begin + 1).type == Tok::OParen || r.tok(begin + 1).type == Tok::DoubleColon)) {
+                v.kind = StaticValue::Kind::FunctionCall;
+                return v;
+            }
+            // A traversal: name(.attr | [index])*
+            QString t = r.text(begin);
+            int k = begin + 1;
+            bool plain = true;
+            while (k < end) {
+                if (r.tok(k).type == Tok::Dot && k + 1 < end && r.tok(k + 1).type == Tok::Ident) {
+                    t += u'.' + r.text(k + 1);
+                    k += 2;
+                    continue;
+                }
+                if (r.tok(k).type == Tok::OBrack) {
+                    const int close = r.skipGroup(k);
+                    if (close <= k)
+                        break;
+                    plain = false;
+                    k = close;
+                    continue;
+                }
+                break;
+            }
+            if (k == end) {
+                v.kind = StaticValue::Kind::Traversal;
+                v.text = plain ? t : QString();
+            }
+            return v;
+        }
+        if (first == Tok::OBrace && r.skipGroup(begin) == end && r.tok(end - 1).type == Tok::CBrace) {
+            v.kind = StaticValue::Kind::Object;
+            int k = begin + 1;
+            for (;;) {
+                while (k < end - 1 && (r.tok(k).type == Tok::Newline || r.tok(k).type == Tok::Comma))
+                    ++k;
+                if (k >= end - 1)
+                    break;
+                StaticValue::Item item;
+                item.keyTok = k;
+                const int keyEnd = skipUntil(k, end - 1, {Tok::Equal, Tok::Colon});
+                const StaticValue key = value(k, keyEnd);
+                if (key.kind == StaticValue::Kind::String) {
+                    item.key = key.text;
+                } else if (keyEnd == k + 1 && r.tok(k).type == Tok::Ident) {
+                    item.key = r.text(k); // a bare name is a literal key
+                } else {
+                    item.keyIsStatic = false;
+                }
+                if (keyEnd >= end - 1) { // no `=`: not an object we can read
+                    v.kind = StaticValue::Kind::Other;
+                    return v;
+                }
+                if (r.is(k, "for") && r.tok(k).type == Tok::Ident && keyEnd != k + 1) {
+                    v.kind = StaticValue::Kind::Other; // a for expression
+                    return v;
+                }
+                item.begin = keyEnd + 1;
+                item.end = r.skipExpression(item.begin);
+                if (item.end > end - 1)
+                    item.end = end - 1;
+                v.items.append(item);
+                k = item.end;
+            }
+            return v;
+        }
+        if (first == Tok::OBrack && r.skipGroup(begin) == end && r.tok(end - 1).type == Tok::CBrack) {
+            v.kind = StaticValue::Kind::Tuple;
+            if (begin + 1 < end - 1 && r.tok(begin + 1).type == Tok::Ident && r.is(begin + 1, "for")) {
+                v.kind = StaticValue::Kind::Other;
+                return v;
+            }
+            int k = begin + 1;
+            for (;;) {
+                while (k < end - 1 && (r.tok(k).type == Tok::Newline || r.tok(k).type == Tok::Comma))
+                    ++k;
+                if (k >= end - 1)
+                    break;
+                StaticValue::Item item;
+                item.begin = k;
+                item.end = std::min(r.skipExpression(k), end - 1);
+                if (item.end == k)
+                    break;
+                v.items.append(item);
+                k = item.end;
+            }
+            return v;
+        }
+        return v;
+    }
+
+private:
+    NativeReader &r;
+
+    /// The first token in [from, limit) of one of `kinds` at nesting level 0, else limit.
+    int skipUntil(int from, int limit, std::initializer_list<Tok> kinds) const
+    {
+        int k = from;
+        while (k < limit) {
+            if (std::find(kinds.begin(), kinds.end(), r.tok(k).type) != kinds.end())
+                return k;
+            if (isOpener(r.tok(k).type)) {
+                const int after = r.skipGroup(k);
+                k = after;
+                continue;
+            }
+            if (r.tok(k).type == Tok::Newline || r.tok(k).type == Tok::Comma)
+                return limit;
+            ++k;
+        }
+        return limit;
+    }
+};
+
+// ---- From syntax to content ------------------------------------------------------------------
+
+/// hashicorp/go-version's constraint syntax (terraform checks it before its own parser):
+/// every comma-separated part must match this.
+bool goVersionConstraintAccepts(const QString &text)
+{
+    static const QRegularExpression re(
+        uR"(^\s*(|=|!=|>|<|>=|<=|~>)\s*v?([0-9]+(\.[0-9]+)*?)(-([0-9]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)|(-?([A-Za-z\-~]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)))?(\+([0-9A-Za-z\-~]+(\.[0-9A-Za-z\-~]+)*))?\s*$)"_s);
+    for (const QString &part : text.split(u','))
+        if (!re.match(part).hasMatch())
+            return false;
+    return true;
+}
+
+/// Shared by the native and the JSON reader: turns decoded pieces into content + diagnostics.
+class ContentBuilder
+{
+public:
+    ConfigFileContent content;
+    QString file;
+
+    void error(const Position &p, const QString &summary, const QString &detail)
+    {
+        content.diagnostics.append(ConfigDiagnostic{ConfigDiagnostic::Severity::Error, summary, detail, file, p.line, p.column});
+    }
+    void warning(const Position &p, const QString &summary, const QString &detail)
+    {
+        content.diagnostics.append(ConfigDiagnostic{ConfigDiagnostic::Severity::Warning, summary, detail, file, p.line, p.column});
+    }
+
+    /// decodeVersionConstraint's checks of a constraint string.
+    bool checkConstraint(const QString &text, const Position &p)
+    {
+        if (goVersionConstraintAccepts(text))
+            return true;
+        error(p, u"Invalid version constraint"_s, u"This string does not use correct version constraint syntax."_s);
+        return false;
+    }
+
+    /// checkProviderNameNormalized.
+    bool checkLocalName(const QString &name, const Position &p)
+    {
+        const Result<QString> n = ProviderAddress::normalizePart(name);
+        if (n.ok() && n.value() == name)
+            return true;
+        if (n.ok())
+            error(p, u"Invalid provider local name"_s,
+                  u"%1 is an invalid provider local name, try %2"_s.arg(hcl::goQuote(name), hcl::goQuote(n.value())));
+        else
+            error(p, u"Invalid provider local name"_s, u"%1 is an invalid provider local name: %2"_s.arg(hcl::goQuote(name), n.error().message));
+        return false;
+    }
+};
+
+class NativeContent
+{
+public:
+    NativeContent(const QByteArray &data, const QString &fileName) : m_reader(data, fileName), m_eval(m_reader)
+    {
+        m_b.file = fileName;
+    }
+
+    ConfigFileContent run()
+    {
+        const NBody root = m_reader.parse();
+        for (const NBlock &b : root.blocks) {
+            if (b.type == u"terraform"_s) {
+                for (const NBlock &inner : b.body.blocks)
+                    if (inner.type == u"required_providers"_s)
+                        requiredProviders(inner);
+            } else if (b.type == u"provider"_s && b.labels.size() == 1) {
+                providerBlock(b);
+            } else if ((b.type == u"resource"_s || b.type == u"data"_s || b.type == u"ephemeral"_s) && b.labels.size() == 2) {
+                resource(b);
+            } else if (b.type == u"check"_s) {
+                for (const NBlock &inner : b.body.blocks)
+                    if (inner.type == u"data"_s && inner.labels.size() == 2)
+                        resource(inner);
+            } else if (b.type == u"import"_s) {
+                importBlock(b);
+            } else if (b.type == u"module"_s && b.labels.size() == 1) {
+                moduleCall(b);
+            }
+        }
+        ConfigFileContent c = std::move(m_b.content);
+        c.diagnostics = m_reader.diagnostics + c.diagnostics;
+        return c;
+    }
+
+private:
+    NativeReader m_reader;
+    Evaluator m_eval;
+    ContentBuilder m_b;
+
+    Position header(const NBlock &b) const { return m_reader.position(b.typeTok, b.lastHeaderTok); }
+    Position range(const NAttr &a) const { return m_reader.rangeOf(a.begin, a.end); }
+    Position range(int begin, int end) const { return m_reader.rangeOf(begin, end); }
+
+    /// A reference like `aws.west` or `aws`: the local name, "" when the expression is not one.
+    QString localNameOf(const NAttr &a) const
+    {
+        const StaticValue v = m_eval.value(a.begin, a.end);
+        if (v.kind != StaticValue::Kind::Traversal || v.text.isEmpty())
+            return {};
+        return v.text.section(u'.', 0, 0);
+    }
+
+    void requiredProviders(const NBlock &block)
+    {
+        ConfigFileContent::RequiredProvidersBlock out;
+        out.position = header(block);
+        for (const NBlock &nested : block.body.blocks)
+            m_b.error(header(nested), u"Unexpected %1 block"_s.arg(hcl::goQuote(nested.type)), u"Blocks are not allowed here."_s);
+        for (const NAttr &a : block.body.attrs) {
+            ConfigFileContent::RequiredProvider rp;
+            rp.localName = a.name;
+            rp.position = range(a);
+            const StaticValue v = m_eval.value(a.begin, a.end);
+            if (v.isPrimitive()) {
+                // The legacy form: `aws = "~> 1.0"` (a version constraint only).
+                if (m_b.checkConstraint(v.text, rp.position))
+                    rp.version = v.text;
+                out.entries.append(rp);
+                continue;
+            }
+            if (!m_b.checkLocalName(a.name, rp.position))
+                continue;
+            if (v.kind != StaticValue::Kind::Object) {
+                m_b.error(rp.position, u"Invalid required_providers object"_s, u"required_providers entries must be strings or objects."_s);
+                continue;
+            }
+            bool ok = true;
+            for (const StaticValue::Item &item : v.items) {
+                const Position keyPos = range(item.keyTok, item.keyTok + 1);
+                const Position valuePos = range(item.begin, item.end);
+                const StaticValue value = m_eval.value(item.begin, item.end);
+                if (!item.keyIsStatic) {
+                    m_b.error(keyPos, u"Invalid Attribute"_s, u"Invalid attribute value for provider requirement."_s);
+                    ok = false;
+                    continue;
+                }
+                if (item.key == u"version"_s) {
+                    if (value.kind != StaticValue::Kind::String) {
+                        m_b.error(valuePos, u"Invalid version constraint"_s, u"Version must be specified as a string."_s);
+                        ok = false;
+                        continue;
+                    }
+                    if (!m_b.checkConstraint(value.text, valuePos)) {
+                        ok = false;
+                        continue;
+                    }
+                    rp.version = value.text;
+                } else if (item.key == u"source"_s) {
+                    if (value.kind != StaticValue::Kind::String) {
+                        m_b.error(valuePos, u"Invalid source"_s, u"Source must be specified as a string."_s);
+                        ok = false;
+                        continue;
+                    }
+                    rp.source = value.text;
+                    rp.position = valuePos;
+                } else if (item.key == u"configuration_aliases"_s) {
+                    if (value.kind != StaticValue::Kind::Tuple) {
+                        m_b.error(valuePos, u"Invalid expression"_s, u"A static list expression is required."_s);
+                        ok = false;
+                        continue;
+                    }
+                    for (const StaticValue::Item &e : value.items) {
+                        const StaticValue ref = m_eval.value(e.begin, e.end);
+                        if (ref.kind != StaticValue::Kind::Traversal || ref.text.isEmpty() || ref.text.count(u'.') > 1) {
+                            m_b.error(valuePos, u"Invalid configuration_aliases value"_s,
+                                      u"Configuration aliases can only contain references to local provider configuration names in the format of provider.alias"_s);
+                            ok = false;
+                            continue;
+                        }
+                        const QString local = ref.text.section(u'.', 0, 0);
+                        if (local != a.name) {
+                            m_b.error(valuePos, u"Invalid configuration_aliases value"_s,
+                                      u"Configuration aliases must be prefixed with the provider name. Expected %1, but found %2."_s.arg(
+                                          hcl::goQuote(a.name), hcl::goQuote(local)));
+                            ok = false;
+                            continue;
+                        }
+                        rp.configurationAliases << ref.text;
+                    }
+                } else {
+                    m_b.error(keyPos, u"Invalid required_providers object"_s,
+                              u"required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block."_s);
+                    ok = false;
+                    break;
+                }
+            }
+            if (ok)
+                out.entries.append(rp);
+        }
+        m_b.content.requiredProviders.append(out);
+    }
+
+    void providerBlock(const NBlock &b)
+    {
+        ConfigFileContent::ProviderBlock p;
+        p.localName = b.labels.constFirst();
+        p.position = header(b);
+        if (!m_b.checkLocalName(p.localName, p.position))
+            return;
+        if (const NAttr *version = b.body.attr(u"version")) {
+            p.position = range(*version);
+            m_b.warning(p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
+                        u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
+            const StaticValue v = m_eval.value(version->begin, version->end);
+            if (v.kind == StaticValue::Kind::Null) {
+                // treated like no constraint
+            } else if (!v.isPrimitive()) {
+                m_b.error(p.position, u"Invalid version constraint"_s, u"A string value is required for version."_s);
+            } else if (m_b.checkConstraint(v.text, p.position)) {
+                p.version = v.text;
+            }
+        }
+        m_b.content.providers.append(p);
+    }
+
+    void resource(const NBlock &b)
+    {
+        ConfigFileContent::Resource r;
+        r.mode = b.type;
+        r.type = b.labels.at(0);
+        r.name = b.labels.at(1);
+        r.position = header(b);
+        if (const NAttr *provider = b.body.attr(u"provider"))
+            r.providerLocalName = localNameOf(*provider);
+        m_b.content.resources.append(r);
+    }
+
+    void importBlock(const NBlock &b)
+    {
+        ConfigFileContent::ImportBlock i;
+        i.position = header(b);
+        if (const NAttr *to = b.body.attr(u"to")) {
+            const StaticValue v = m_eval.value(to->begin, to->end);
+            if (v.kind == StaticValue::Kind::Traversal) {
+                // `type.name` (maybe with an index); a `module.` target is elsewhere.
+                QString t = m_reader.text(to->begin);
+                if (t != u"module"_s && to->begin + 2 < to->end && m_reader.tok(to->begin + 1).type == Tok::Dot)
+                    i.toResource = t + u'.' + m_reader.text(to->begin + 2);
+            }
+        }
+        if (const NAttr *provider = b.body.attr(u"provider"))
+            i.providerLocalName = localNameOf(*provider);
+        m_b.content.imports.append(i);
+    }
+
+    void moduleCall(const NBlock &b)
+    {
+        ConfigFileContent::ModuleCall m;
+        m.name = b.labels.constFirst();
+        m.position = header(b);
+        if (const NAttr *source = b.body.attr(u"source")) {
+            m.position = range(*source);
+            const StaticValue v = m_eval.value(source->begin, source->end);
+            if (v.kind == StaticValue::Kind::String)
+                m.source = v.text;
+            else if (v.kind == StaticValue::Kind::Traversal)
+                m_b.error(m.position, u"Variables not allowed"_s, u"Variables may not be used here."_s);
+            else if (v.kind == StaticValue::Kind::FunctionCall)
+                m_b.error(m.position, u"Function calls not allowed"_s, u"Functions may not be called here."_s);
+            else
+                m_b.error(m.position, u"Invalid module source address"_s, u"The module source address must be a literal string."_s);
+        }
+        m_b.content.moduleCalls.append(m);
+    }
+};
+
+// ---- JSON syntax ----------------------------------------------------------------------------
+
+/// Offsets of the values of a JSON text by path (keys and array indices), for diagnostics:
+/// Qt's JSON does not keep positions. The text is already known to be valid JSON.
+class JsonPositions
+{
+public:
+    explicit JsonPositions(const QByteArray &data) : m_data(data), m_map(data) {}
+
+    Position at(const QStringList &path) const
+    {
+        qsizetype i = skipWs(0);
+        for (const QString &step : path) {
+            const qsizetype next = child(i, step);
+            if (next < 0)
+                break;
+            i = next;
+        }
+        const hcl::Pos p = m_map.pos(i);
+        return {p.line, p.column, p.line, p.column};
+    }
+
+private:
+    const QByteArray &m_data;
+    hcl::SourceMap m_map;
+
+    qsizetype skipWs(qsizetype i) const
+    {
+        while (i < m_data.size() && (m_data[i] == ' ' || m_data[i] == '\t' || m_data[i] == '\n' || m_data[i] == '\r'))
+            ++i;
+        return i;
+    }
+    qsizetype skipString(qsizetype i) const // at the opening quote; returns after the closing one
+    {
+        for (++i; i < m_data.size(); ++i) {
+            if (m_data[i] == '\\')
+                ++i;
+            else if (m_data[i] == '"')
+                return i + 1;
+        }
+        return i;
+    }
+    qsizetype skipValue(qsizetype i) const
+    {
+        i = skipWs(i);
+        if (i >= m_data.size())
+            return i;
+        if (m_data[i] == '"')
+            return skipString(i);
+        if (m_data[i] == '{' || m_data[i] == '[') {
+            int depth = 0;
+            for (; i < m_data.size(); ++i) {
+                const char c = m_data[i];
+                if (c == '"') {
+                    i = skipString(i) - 1;
+                } else if (c == '{' || c == '[') {
+                    ++depth;
+                } else if (c == '}' || c == ']') {
+                    if (--depth == 0)
+                        return i + 1;
+                }
+            }
+            return i;
+        }
+        while (i < m_data.size() && !QByteArrayView(",}] \t\r\n").contains(m_data[i]))
+            ++i;
+        return i;
+    }
+    /// From the start of an object/array value, the start of the member value `step`.
+    qsizetype child(qsizetype i, const QString &step) const
+    {
+        if (i >= m_data.size())
+            return -1;
+        if (m_data[i] == '[') {
+            bool ok = false;
+            const int want = step.toInt(&ok);
+            if (!ok)
+                return -1;
+            qsizetype k = skipWs(i + 1);
+            for (int n = 0; k < m_data.size() && m_data[k] != ']'; ++n) {
+                if (n == want)
+                    return k;
+                k = skipWs(skipValue(k));
+                if (k < m_data.size() && m_data[k] == ',')
+                    k = skipWs(k + 1);
+            }
+            return -1;
+        }
+        if (m_data[i] != '{')
+            return -1;
+        qsizetype k = skipWs(i + 1);
+        qsizetype found = -1;
+        while (k < m_data.size() && m_data[k] == '"') {
+            const qsizetype keyEnd = skipString(k);
+            const QString key = QJsonDocument::fromJson("[" + m_data.mid(k, keyEnd - k) + "]").array().at(0).toString();
+            qsizetype v = skipWs(keyEnd);
+            if (v < m_data.size() && m_data[v] == ':')
+                v = skipWs(v + 1);
+            if (key == step)
+                found = v; // the last duplicate wins, as in Qt's JSON
+            k = skipWs(skipValue(v));
+            if (k < m_data.size() && m_data[k] == ',')
+                k = skipWs(k + 1);
+        }
+        return found;
+    }
+};
+
+class JsonContent
+{
+public:
+    JsonContent(const QByteArray &data, const QString &fileName) : m_data(data), m_pos(data) { m_b.file = fileName; }
+
+    ConfigFileContent run()
+    {
+        QJsonParseError pe;
+        const QJsonDocument doc = QJsonDocument::fromJson(m_data, &pe);
+        if (pe.error != QJsonParseError::NoError) {
+            const hcl::Pos p = hcl::SourceMap(m_data).pos(pe.offset);
+            m_b.error({p.line, p.column, p.line, p.column}, u"Invalid JSON"_s, pe.errorString());
+            return std::move(m_b.content);
+        }
+        if (!doc.isObject()) {
+            m_b.error(m_pos.at({}), u"Invalid JSON configuration"_s, u"The root of a JSON configuration file must be an object."_s);
+            return std::move(m_b.content);
+        }
+        const QJsonObject root = doc.object();
+        for (auto it = root.begin(); it != root.end(); ++it) {
+            const QString type = it.key();
+            const QStringList path{type};
+            if (type == u"terraform"_s) {
+                forEachBody(it.value(), path, [&](const QJsonObject &body, const QStringList &p) {
+                    if (body.contains(u"required_providers"_s))
+                        forEachBody(body.value(u"required_providers"_s), p + QStringList{u"required_providers"_s},
+                                    [&](const QJsonObject &rp, const QStringList &rpPath) { requiredProviders(rp, rpPath); });
+                });
+            } else if (type == u"provider"_s) {
+                forEachLabel(it.value(), path, [&](const QString &name, const QJsonObject &body, const QStringList &p) { provider(name, body, p); });
+            } else if (type == u"resource"_s || type == u"data"_s || type == u"ephemeral"_s) {
+                forEachLabel(it.value(), path, [&](const QString &rtype, const QJsonObject &byName, const QStringList &p) {
+                    forEachLabel(byName, p, [&](const QString &name, const QJsonObject &body, const QStringList &p2) {
+                        resource(type, rtype, name, body, p2);
+                    }, false);
+                }, false);
+            } else if (type == u"check"_s) {
+                forEachLabel(it.value(), path, [&](const QString &, const QJsonObject &body, const QStringList &p) {
+                    if (!body.contains(u"data"_s))
+                        return;
+                    forEachLabel(body.value(u"data"_s), p + QStringList{u"data"_s}, [&](const QString &rtype, const QJsonObject &byName, const QStringList &p2) {
+                        forEachLabel(byName, p2, [&](const QString &name, const QJsonObject &b, const QStringList &p3) {
+                            resource(u"data"_s, rtype, name, b, p3);
+                        });
+                    }, false);
+                });
+            } else if (type == u"import"_s) {
+                forEachBody(it.value(), path, [&](const QJsonObject &body, const QStringList &p) { importBlock(body, p); });
+            } else if (type == u"module"_s) {
+                forEachLabel(it.value(), path, [&](const QString &name, const QJsonObject &body, const QStringList &p) { moduleCall(name, body, p); });
+            }
+        }
+        return std::move(m_b.content);
+    }
+
+private:
+    const QByteArray &m_data;
+    JsonPositions m_pos;
+    ContentBuilder m_b;
+
+    /// A block body: an object, or an array of objects (several blocks).
+    void forEachBody(const QJsonValue &v, const QStringList &path, const std::function<void(const QJsonObject &, const QStringList &)> &f)
+    {
+        if (v.isObject()) {
+            f(v.toObject(), path);
+        } else if (v.isArray()) {
+            const QJsonArray a = v.toArray();
+            for (qsizetype i = 0; i < a.size(); ++i) {
+                const QStringList p = path + QStringList{QString::number(i)};
+                if (a.at(i).isObject())
+                    f(a.at(i).toObject(), p);
+                else
+                    m_b.error(m_pos.at(p), u"Incorrect JSON value type"_s, u"A JSON object is required here, setting the arguments for this block."_s);
+            }
+        } else {
+            m_b.error(m_pos.at(path), u"Incorrect JSON value type"_s, u"Either a JSON object or a JSON array is required, representing the contents of one or more blocks."_s);
+        }
+    }
+
+    /// An object whose property names are block labels ("//" is a comment).
+    void forEachLabel(const QJsonValue &v, const QStringList &path,
+                      const std::function<void(const QString &, const QJsonObject &, const QStringList &)> &f, bool bodies = true)
+    {
+        const auto each = [&](const QJsonObject &o, const QStringList &p) {
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                if (it.key() == u"//"_s)
+                    continue;
+                const QStringList lp = p + QStringList{it.key()};
+                if (bodies)
+                    forEachBody(it.value(), lp, [&](const QJsonObject &body, const QStringList &bp) { f(it.key(), body, bp); });
+                else if (it.value().isObject())
+                    f(it.key(), it.value().toObject(), lp);
+                else
+                    m_b.error(m_pos.at(lp), u"Incorrect JSON value type"_s, u"A JSON object is required here, to define the blocks of this type."_s);
+            }
+        };
+        if (v.isObject())
+            each(v.toObject(), path);
+        else if (v.isArray()) {
+            const QJsonArray a = v.toArray();
+            for (qsizetype i = 0; i < a.size(); ++i)
+                if (a.at(i).isObject())
+                    each(a.at(i).toObject(), path + QStringList{QString::number(i)});
+        } else {
+            m_b.error(m_pos.at(path), u"Incorrect JSON value type"_s, u"A JSON object is required here, to define the blocks of this type."_s);
+        }
+    }
+
+    /// A JSON string is a template: only one without interpolation or directives is static.
+    static std::optional<QString> literal(const QJsonValue &v)
+    {
+        if (!v.isString())
+            return std::nullopt;
+        QString s = v.toString();
+        const QString probe = QString(s).replace(u"$${"_s, QString()).replace(u"%%{"_s, QString());
+        if (probe.contains(u"${"_s) || probe.contains(u"%{"_s))
+            return std::nullopt;
+        return s.replace(u"$${"_s, u"${"_s).replace(u"%%{"_s, u"%{"_s);
+    }
+
+    void requiredProviders(const QJsonObject &o, const QStringList &path)
+    {
+        ConfigFileContent::RequiredProvidersBlock out;
+        out.position = m_pos.at(path);
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (it.key() == u"//"_s)
+                continue;
+            const QStringList p = path + QStringList{it.key()};
+            ConfigFileContent::RequiredProvider rp;
+            rp.localName = it.key();
+            rp.position = m_pos.at(p);
+            const QJsonValue v = it.value();
+            if (v.isString() || v.isDouble() || v.isBool()) {
+                const QString text = v.isString() ? literal(v).value_or(QString()) : v.isBool() ? (v.toBool() ? u"true"_s : u"false"_s)
+                                                                                                 : QString::number(v.toDouble());
+                if (m_b.checkConstraint(text, rp.position))
+                    rp.version = text;
+                out.entries.append(rp);
+                continue;
+            }
+            if (!m_b.checkLocalName(rp.localName, rp.position))
+                continue;
+            if (!v.isObject()) {
+                m_b.error(rp.position, u"Invalid required_providers object"_s, u"required_providers entries must be strings or objects."_s);
+                continue;
+            }
+            bool ok = true;
+            const QJsonObject e = v.toObject();
+            for (auto k = e.begin(); k != e.end(); ++k) {
+                const QStringList kp = p + QStringList{k.key()};
+                const Position valuePos = m_pos.at(kp);
+                if (k.key() == u"version"_s) {
+                    const std::optional<QString> s = literal(k.value());
+                    if (!s) {
+                        m_b.error(valuePos, u"Invalid version constraint"_s, u"Version must be specified as a string."_s);
+                        ok = false;
+                    } else if (!m_b.checkConstraint(*s, valuePos)) {
+                        ok = false;
+                    } else {
+                        rp.version = *s;
+                    }
+                } else if (k.key() == u"source"_s) {
+                    const std::optional<QString> s = literal(k.value());
+                    if (!s) {
+                        m_b.error(valuePos, u"Invalid source"_s, u"Source must be specified as a string."_s);
+                        ok = false;
+                    } else {
+                        rp.source = *s;
+                        rp.position = valuePos;
+                    }
+                } else if (k.key() == u"configuration_aliases"_s) {
+                    if (!k.value().isArray()) {
+                        m_b.error(valuePos, u"Invalid expression"_s, u"A static list expression is required."_s);
+                        ok = false;
+                        continue;
+                    }
+                    for (const QJsonValue &a : k.value().toArray()) {
+                        const QString ref = a.toString();
+                        static const QRegularExpression traversal(uR"(^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)?$)"_s);
+                        if (!a.isString() || !traversal.match(ref).hasMatch()) {
+                            m_b.error(valuePos, u"Invalid configuration_aliases value"_s,
+                                      u"Configuration aliases can only contain references to local provider configuration names in the format of provider.alias"_s);
+                            ok = false;
+                        } else if (ref.section(u'.', 0, 0) != rp.localName) {
+                            m_b.error(valuePos, u"Invalid configuration_aliases value"_s,
+                                      u"Configuration aliases must be prefixed with the provider name. Expected %1, but found %2."_s.arg(
+                                          hcl::goQuote(rp.localName), hcl::goQuote(ref.section(u'.', 0, 0))));
+                            ok = false;
+                        } else {
+                            rp.configurationAliases << ref;
+                        }
+                    }
+                } else if (k.key() != u"//"_s) {
+                    m_b.error(valuePos, u"Invalid required_providers object"_s,
+                              u"required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block."_s);
+                    ok = false;
+                    break;
+                }
+            }
+            if (ok)
+                out.entries.append(rp);
+        }
+        m_b.content.requiredProviders.append(out);
+    }
+
+    void provider(const QString &name, const QJsonObject &body, const QStringList &path)
+    {
+        ConfigFileContent::ProviderBlock p;
+        p.localName = name;
+        p.position = m_pos.at(path);
+        if (!m_b.checkLocalName(name, p.position))
+            return;
+        if (body.contains(u"version"_s)) {
+            p.position = m_pos.at(path + QStringList{u"version"_s});
+            m_b.warning(p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
+                        u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
+            const QJsonValue v = body.value(u"version"_s);
+            if (v.isNull()) {
+            } else if (const std::optional<QString> s = literal(v)) {
+                if (m_b.checkConstraint(*s, p.position))
+                    p.version = *s;
+            } else {
+                m_b.error(p.position, u"Invalid version constraint"_s, u"A string value is required for version."_s);
+            }
+        }
+        m_b.content.providers.append(p);
+    }
+
+    static QString localNameOfRef(const QJsonValue &v)
+    {
+        static const QRegularExpression ref(uR"(^([A-Za-z_][A-Za-z0-9_-]*)(\.[A-Za-z_][A-Za-z0-9_-]*)?$)"_s);
+        const QRegularExpressionMatch m = ref.match(v.toString().trimmed());
+        return m.hasMatch() ? m.captured(1) : QString();
+    }
+
+    void resource(const QString &mode, const QString &type, const QString &name, const QJsonObject &body, const QStringList &path)
+    {
+        ConfigFileContent::Resource r;
+        r.mode = mode;
+        r.type = type;
+        r.name = name;
+        r.position = m_pos.at(path);
+        if (body.contains(u"provider"_s))
+            r.providerLocalName = localNameOfRef(body.value(u"provider"_s));
+        m_b.content.resources.append(r);
+    }
+
+    void importBlock(const QJsonObject &body, const QStringList &path)
+    {
+        ConfigFileContent::ImportBlock i;
+        i.position = m_pos.at(path);
+        const QStringList to = body.value(u"to"_s).toString().split(u'.');
+        if (to.size() >= 2 && to.at(0) != u"module"_s)
+            i.toResource = to.at(0) + u'.' + to.at(1).section(u'[', 0, 0);
+        if (body.contains(u"provider"_s))
+            i.providerLocalName = localNameOfRef(body.value(u"provider"_s));
+        m_b.content.imports.append(i);
+    }
+
+    void moduleCall(const QString &name, const QJsonObject &body, const QStringList &path)
+    {
+        ConfigFileContent::ModuleCall m;
+        m.name = name;
+        m.position = m_pos.at(path);
+        if (body.contains(u"source"_s)) {
+            m.position = m_pos.at(path + QStringList{u"source"_s});
+            if (const std::optional<QString> s = literal(body.value(u"source"_s)))
+                m.source = *s;
+            else
+                m_b.error(m.position, u"Invalid module source address"_s, u"The module source address must be a literal string."_s);
+        }
+        m_b.content.moduleCalls.append(m);
+    }
+};
+
+} // namespace
+
+ConfigFileContent parseConfigFile(const QByteArray &bytes, const QString &fileName)
+{
+    if (fileName.endsWith(u".json"_s))
+        return JsonContent(bytes, fileName).run();
+    return NativeContent(bytes, fileName).run();
+}
+
+// ---- Directories and modules ------------------------------------------------------------------
+
+namespace {
+
+/// configs.IsIgnoredFile.
+bool isIgnoredFile(const QString &name)
+{
+    return name.startsWith(u'.') || name.endsWith(u'~') || (name.startsWith(u'#') && name.endsWith(u'#'));
+}
+
+QString configExtension(const QString &name, LockFlavour flavour)
+{
+    for (const char *ext : {".tf.json", ".tf"})
+        if (name.endsWith(QLatin1StringView(ext)))
+            return QLatin1StringView(ext);
+    if (flavour == LockFlavour::Tofu)
+        for (const char *ext : {".tofu.json", ".tofu"})
+            if (name.endsWith(QLatin1StringView(ext)))
+                return QLatin1StringView(ext);
+    return {};
+}
+
+} // namespace
+
+ConfigDirFiles configDirFiles(const QString &dir, LockFlavour flavour)
+{
+    ConfigDirFiles out;
+    const QDir d(dir);
+    QStringList names = d.entryList(QDir::Files | QDir::Hidden | QDir::System, QDir::Name);
+    std::sort(names.begin(), names.end(), [](const QString &a, const QString &b) { return a.toUtf8() < b.toUtf8(); });
+    QSet<QString> present(names.begin(), names.end());
+    for (const QString &name : names) {
+        const QString ext = configExtension(name, flavour);
+        if (ext.isEmpty() || isIgnoredFile(name))
+            continue;
+        if (QFileInfo(d.filePath(name)).isDir())
+            continue;
+        const QString base = name.left(name.size() - ext.size());
+        // tofu: a .tf(.json) file with a .tofu(.json) twin is ignored.
+        if (flavour == LockFlavour::Tofu && ext.startsWith(u".tf"_s)) {
+            QString twinExt = ext;
+            twinExt.replace(u".tf"_s, u".tofu"_s);
+            if (present.contains(base + twinExt))
+                continue;
+        }
+        const bool isOverride = base == u"override"_s || base.endsWith(u"_override"_s);
+        (isOverride ? out.overrides : out.primary).append(d.filePath(name));
+    }
+    return out;
+}
+
+namespace {
+
+struct LoadedFile
+{
+    QString path;
+    ConfigFileContent content;
+};
+
+class RequirementsCollector
+{
+public:
+    RequirementsCollector(const QString &root, const ConfigReadOptions &options)
+        : m_root(root), m_options(options),
+          m_host(options.flavour == LockFlavour::Tofu ? QString(kOpenTofuRegistryHost) : QString(kTerraformRegistryHost))
+    {
+    }
+
+    ConfigRequirements run()
+    {
+        const QFileInfo info(m_root);
+        if (!info.isDir()) {
+            m_out.diagnostics.append(ConfigDiagnostic{ConfigDiagnostic::Severity::Error, u"Failed to read module directory"_s,
+                                                      u"Module directory %1 does not exist or cannot be read."_s.arg(m_root), QString(), 0, 0});
+            return std::move(m_out);
+        }
+        const ConfigDirFiles files = configDirFiles(m_root, m_options.flavour);
+        if (files.primary.isEmpty() && files.overrides.isEmpty()) {
+            m_out.diagnostics.append(ConfigDiagnostic{ConfigDiagnostic::Severity::Error, u"No configuration files"_s,
+                                                      u"The directory %1 contains no %2 files."_s.arg(
+                                                          m_root, m_options.flavour == LockFlavour::Tofu ? u".tf, .tf.json, .tofu or .tofu.json"_s
+                                                                                                         : u".tf or .tf.json"_s),
+                                                      QString(), 0, 0});
+            return std::move(m_out);
+        }
+        readModule(m_root, QString(), 0);
+        for (auto it = m_reqs.begin(); it != m_reqs.end(); ++it) {
+            ConfigProviderRequirement r;
+            r.address = it->second.address;
+            r.constraintTexts = it->second.texts;
+            if (!r.constraintTexts.isEmpty()) {
+                const Result<VersionConstraints> c = VersionConstraints::parse(r.constraintTexts.join(u", "_s));
+                if (c.ok())
+                    r.constraints = c.value();
+            }
+            m_out.providers.append(r);
+        }
+        std::sort(m_out.providers.begin(), m_out.providers.end(),
+                  [](const ConfigProviderRequirement &a, const ConfigProviderRequirement &b) { return a.address < b.address; });
+        return std::move(m_out);
+    }
+
+private:
+    struct Req
+    {
+        ProviderAddress address;
+        QStringList texts;
+    };
+    struct Resolved
+    {
+        ProviderAddress address;
+        QString file;
+        Position position;
+        std::optional<QString> version;
+        bool builtIn = false; ///< `terraform`: the built-in provider, nothing to lock
+    };
+
+    QString m_root;
+    ConfigReadOptions m_options;
+    QString m_host;
+    ConfigRequirements m_out;
+    std::map<QString, Req> m_reqs; ///< by address text (the final list is re-sorted)
+    std::optional<QJsonObject> m_manifest;
+
+    void error(const QString &file, const Position &p, const QString &summary, const QString &detail)
+    {
+        m_out.diagnostics.append(ConfigDiagnostic{ConfigDiagnostic::Severity::Error, summary, detail, file, p.line, p.column});
+    }
+
+    /// The address a local name implies when required_providers does not name it
+    /// (addrs.ImpliedProviderForUnqualifiedType): `terraform` is the built-in provider.
+    std::optional<ProviderAddress> implied(const QString &localName) const
+    {
+        const Result<QString> part = ProviderAddress::normalizePart(localName);
+        if (!part.ok())
+            return std::nullopt;
+        if (part.value() == u"terraform"_s)
+            return std::nullopt; // terraform.io/builtin/terraform: not lockable
+        const Result<ProviderAddress> a = ProviderAddress::parse(QString(u"hashicorp/"_s + part.value()), m_host);
+        return a.ok() ? std::optional<ProviderAddress>(a.value()) : std::nullopt;
+    }
+
+    /// Records a requirement (with or without a constraint text).
+    void require(const ProviderAddress &a, const std::optional<QString> &version, const QString &file, const Position &p)
+    {
+        if (a.isBuiltIn())
+            return;
+        Req &r = m_reqs[a.toString()];
+        r.address = a;
+        if (!version)
+            return;
+        const Result<VersionConstraints> c = VersionConstraints::parse(*version);
+        if (!c.ok()) {
+            error(file, p, u"Invalid version constraint"_s, u"Incorrect version constraint syntax: %1."_s.arg(c.error().message));
+            return;
+        }
+        if (!c->isEmpty())
+            r.texts << *version;
+    }
+
+    QString moduleKey(const QString &parentKey, const QString &name) const { return parentKey.isEmpty() ? name : parentKey + u'.' + name; }
+
+    std::optional<QString> installedModuleDir(const QString &key)
+    {
+        if (!m_manifest) {
+            QFile f(QDir(m_root).filePath(u".terraform/modules/modules.json"_s));
+            m_manifest = f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+        }
+        for (const QJsonValue &m : m_manifest->value(u"Modules"_s).toArray()) {
+            const QJsonObject o = m.toObject();
+            if (o.value(u"Key"_s).toString() == key) {
+                const QString dir = o.value(u"Dir"_s).toString();
+                return QDir::isAbsolutePath(dir) ? dir : QDir(m_root).filePath(dir);
+            }
+        }
+        return std::nullopt;
+    }
+
+    static bool isLocalSource(const QString &s)
+    {
+        return s.startsWith(u"./"_s) || s.startsWith(u"../"_s) || s.startsWith(u".\\"_s) || s.startsWith(u"..\\"_s);
+    }
+
+    void readModule(const QString &dir, const QString &key, int depth)
+    {
+        m_out.moduleDirectories << dir;
+        const ConfigDirFiles files = configDirFiles(dir, m_options.flavour);
+        QList<LoadedFile> primary, overrides;
+        const auto load = [&](const QStringList &paths, QList<LoadedFile> &into) {
+            for (const QString &path : paths) {
+                QFile f(path);
+                if (!f.open(QIODevice::ReadOnly)) {
+                    m_out.diagnostics.append(ConfigDiagnostic{ConfigDiagnostic::Severity::Error, u"Failed to read file"_s,
+                                                              u"The file %1 could not be read."_s.arg(hcl::goQuote(path)), path, 0, 0});
+                    continue;
+                }
+                m_out.files << path;
+                LoadedFile lf{path, parseConfigFile(f.readAll(), path)};
+                m_out.diagnostics += lf.content.diagnostics;
+                into.append(std::move(lf));
+            }
+        };
+        load(files.primary, primary);
+        load(files.overrides, overrides);
+
+        // required_providers: one block per module (primary files); override files replace
+        // entries by local name.
+        QHash<QString, Resolved> local;
+        QStringList order;
+        QString firstFile;
+        Position firstPos;
+        bool have = false;
+        const auto take = [&](const LoadedFile &f, const ConfigFileContent::RequiredProvider &rp) {
+            Resolved r;
+            r.file = f.path;
+            r.position = rp.position;
+            r.version = rp.version;
+            if (rp.source) {
+                const Result<ProviderAddress> a = ProviderAddress::parse(*rp.source, m_host);
+                if (!a.ok()) {
+                    error(f.path, rp.position, u"Invalid provider source string"_s, a.error().message);
+                    return;
+                }
+                r.address = a.value();
+            } else {
+                const Result<QString> part = ProviderAddress::normalizePart(rp.localName);
+                if (!part.ok()) {
+                    error(f.path, rp.position, u"Invalid provider name"_s, part.error().message);
+                    return;
+                }
+                const std::optional<ProviderAddress> a = implied(rp.localName);
+                if (!a) {
+                    // `terraform = ...`: the built-in provider, nothing to lock.
+                    Resolved builtIn = r;
+                    builtIn.builtIn = true;
+                    if (!order.contains(rp.localName))
+                        order << rp.localName;
+                    local.insert(rp.localName, builtIn);
+                    return;
+                }
+                r.address = *a;
+            }
+            if (!order.contains(rp.localName))
+                order << rp.localName;
+            local.insert(rp.localName, r);
+        };
+        for (const LoadedFile &f : primary) {
+            for (const ConfigFileContent::RequiredProvidersBlock &b : f.content.requiredProviders) {
+                if (have) {
+                    error(f.path, b.position, u"Duplicate required providers configuration"_s,
+                          u"A module may have only one required providers configuration. The required providers were previously configured at %1:%2,%3-%4."_s
+                              .arg(firstFile)
+                              .arg(firstPos.line)
+                              .arg(firstPos.column)
+                              .arg(firstPos.endColumn));
+                    continue;
+                }
+                have = true;
+                firstFile = f.path;
+                firstPos = b.position;
+                for (const ConfigFileContent::RequiredProvider &rp : b.entries)
+                    take(f, rp);
+            }
+        }
+        for (const LoadedFile &f : overrides)
+            for (const ConfigFileContent::RequiredProvidersBlock &b : f.content.requiredProviders)
+                for (const ConfigFileContent::RequiredProvider &rp : b.entries)
+                    take(f, rp);
+
+        const auto forLocalName = [&](const QString &name) -> std::optional<ProviderAddress> {
+            if (local.contains(name)) {
+                const Resolved &r = local[name];
+                return r.builtIn ? std::nullopt : std::optional<ProviderAddress>(r.address);
+            }
+            return implied(name);
+        };
+
+        // 1. The module's own required_providers.
+        for (const QString &name : std::as_const(order)) {
+            const Resolved &r = local[name];
+            if (!r.builtIn)
+                require(r.address, r.version, r.file, r.position);
+        }
+        // 2. Providers that resources, data sources and ephemeral resources imply.
+        QSet<QString> managed;
+        for (const LoadedFile &f : primary)
+            for (const ConfigFileContent::Resource &r : f.content.resources) {
+                if (r.mode == u"resource"_s)
+                    managed.insert(r.type + u'.' + r.name);
+                const QString name = r.providerLocalName.isEmpty() ? r.type.section(u'_', 0, 0) : r.providerLocalName;
+                if (const std::optional<ProviderAddress> a = forLocalName(name))
+                    require(*a, std::nullopt, f.path, r.position);
+            }
+        // 3. Import blocks that generate configuration.
+        for (const LoadedFile &f : primary)
+            for (const ConfigFileContent::ImportBlock &i : f.content.imports) {
+                if (i.toResource.isEmpty() || managed.contains(i.toResource))
+                    continue;
+                const QString name = i.providerLocalName.isEmpty() ? i.toResource.section(u'_', 0, 0).section(u'.', 0, 0) : i.providerLocalName;
+                if (const std::optional<ProviderAddress> a = forLocalName(name))
+                    require(*a, std::nullopt, f.path, i.position);
+            }
+        // 4. Provider blocks, with their legacy version constraints.
+        for (const QList<LoadedFile> *list : {&primary, &overrides})
+            for (const LoadedFile &f : *list)
+                for (const ConfigFileContent::ProviderBlock &p : f.content.providers)
+                    if (const std::optional<ProviderAddress> a = forLocalName(p.localName))
+                        require(*a, p.version, f.path, p.position);
+
+        // 5. Child modules (override files may change a call's source).
+        QList<std::pair<ConfigFileContent::ModuleCall, QString>> calls;
+        for (const LoadedFile &f : primary)
+            for (const ConfigFileContent::ModuleCall &m : f.content.moduleCalls) {
+                bool duplicate = false;
+                for (const auto &c : std::as_const(calls))
+                    duplicate = duplicate || c.first.name == m.name;
+                if (duplicate)
+                    continue; // terraform reports "Duplicate module call"; the first one counts here
+                calls.append({m, f.path});
+            }
+        for (const LoadedFile &f : overrides)
+            for (const ConfigFileContent::ModuleCall &m : f.content.moduleCalls)
+                for (auto &c : calls)
+                    if (c.first.name == m.name && m.source) {
+                        c.first.source = m.source;
+                        c.first.position = m.position;
+                        c.second = f.path;
+                    }
+        for (const auto &[call, file] : std::as_const(calls)) {
+            if (!call.source) {
+                if (!m_out.hasErrors())
+                    error(file, call.position, u"Missing required argument"_s,
+                          u"The argument \"source\" is required, but no definition was found."_s);
+                continue;
+            }
+            const QString childKey = moduleKey(key, call.name);
+            QString childDir;
+            if (isLocalSource(*call.source)) {
+                QString rel = *call.source;
+                rel.replace(u'\\', u'/');
+                childDir = QDir::cleanPath(dir + u'/' + rel);
+            } else if (const std::optional<QString> installed = installedModuleDir(childKey)) {
+                childDir = *installed;
+            } else {
+                error(file, call.position, u"Module not installed"_s,
+                      u"This module is not yet installed. Run \"terraform init\" to install all modules required by this configuration."_s);
+                continue;
+            }
+            if (depth >= 64) {
+                error(file, call.position, u"Module nesting too deep"_s,
+                      u"Module %1 calls modules more than 64 levels deep; is a module calling itself?"_s.arg(hcl::goQuote(childKey)));
+                continue;
+            }
+            if (!QFileInfo(childDir).isDir()) {
+                error(file, call.position, u"Unreadable module directory"_s,
+                      u"The directory %1 does not exist or cannot be read."_s.arg(childDir));
+                continue;
+            }
+            readModule(childDir, childKey, depth + 1);
+        }
+    }
+};
+
+} // namespace
+
+ConfigRequirements readConfigRequirements(const QString &dir, const ConfigReadOptions &options)
+{
+    qCDebug(lcLock) << "reading the provider requirements of" << dir;
+    return RequirementsCollector(dir, options).run();
+}
+
+} // namespace provender
