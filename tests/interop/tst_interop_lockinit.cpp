@@ -1,0 +1,260 @@
+// The real terraform judges `provender lock init`: for each configuration below, the lock file
+// `terraform providers lock -fs-mirror=MIRROR -platform=...` writes in a directory without a
+// lock file (after `terraform get` installed the local modules) is byte for byte the file
+// `provender lock init --config DIR --mirror MIRROR --platform ...` writes. The rows cover
+// several providers, constraints in the root and in (nested) modules, `~>`, `>=`, `!=`, exact
+// constraints, prereleases (named exactly, and excluded otherwise), the legacy string form and
+// provider-block versions, implied providers of resources and data sources (and the built-in
+// terraform provider, which is not locked), override files, .tf.json files, files full of
+// syntax the reader must skip (for expressions, splats, heredocs, templates, function calls,
+// operators), two platforms, and a packed and an unpacked mirror. A configuration no mirror
+// version satisfies: terraform fails and so do we, and neither writes a file.
+//
+// lock add-hashes --config and lock upgrade --config are judged the same way against
+// `terraform providers lock` with an existing lock file.
+//
+// terraform never leaves the machine: the fake providers (Python's zipfile, make_lock_mirror.py)
+// live in a local mirror, the CLI configuration is an empty temporary file, proxies point at a
+// closed port on 127.0.0.1.
+
+#include "tests/interop/LockInitConfigs.h"
+#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/TestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace provender;
+
+namespace {
+
+using Run = test::ProcessRun;
+using Files = QMap<QString, QByteArray>;
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+class Sandbox
+{
+public:
+    Sandbox()
+    {
+        for (const char *d : {"cfg", "data", "tmp", "home"})
+            QDir().mkpath(m_dir.path() + u'/' + QLatin1StringView(d));
+        writeFile(m_dir.path() + u"/cli.tfrc"_s, {});
+    }
+    QString cfg() const { return m_dir.path() + u"/cfg"_s; }
+    QString path(const QString &name) const { return m_dir.path() + u'/' + name; }
+
+    Run terraform(const QStringList &args) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &key : env.keys())
+            if (key.startsWith(u"TF_"_s))
+                env.remove(key);
+        env.insert(u"TF_CLI_CONFIG_FILE"_s, m_dir.path() + u"/cli.tfrc"_s);
+        env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
+        env.insert(u"TF_DATA_DIR"_s, m_dir.path() + u"/data"_s);
+        env.insert(u"TF_IN_AUTOMATION"_s, u"1"_s);
+        env.insert(u"TMPDIR"_s, m_dir.path() + u"/tmp"_s);
+        env.insert(u"HOME"_s, m_dir.path() + u"/home"_s);
+        env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
+        env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
+        env.insert(u"NO_PROXY"_s, QString());
+        return test::runProcess(test::terraformPath(), args, 240000, env, cfg());
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+Run runProvender(const QStringList &args) { return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 120000); }
+
+QStringList platformArgs(const QString &flag, const QStringList &platforms)
+{
+    QStringList out;
+    for (const QString &p : platforms)
+        out << (flag.endsWith(u'=') ? QStringList{flag + p} : QStringList{flag, p});
+    return out;
+}
+
+
+} // namespace
+
+class TestInteropLockInit : public QObject
+{
+    Q_OBJECT
+private:
+    std::unique_ptr<test::LockMirrorFixture> m_packed;
+    std::unique_ptr<test::LockMirrorFixture> m_unpacked;
+
+    static QList<test::FixtureArchive> archives(bool unpacked)
+    {
+        QList<test::FixtureArchive> out;
+        const struct
+        {
+            const char *address;
+            QList<const char *> versions;
+        } providers[] = {
+            {"example.test/ns/alpha", {"0.9.0", "1.0.0", "1.2.0", "1.2.5", "1.3.0-beta1", "2.0.0"}},
+            {"example.test/ns/beta", {"1.0.0", "1.1.0", "1.5.0"}},
+            {"example.test/other/gamma", {"0.1.0", "2.0.0-rc1", "2.0.0-rc2"}},
+            {"registry.terraform.io/hashicorp/null", {"3.1.0", "3.2.0"}},
+            {"registry.terraform.io/hashicorp/random", {"3.5.0", "3.6.0"}},
+        };
+        for (const auto &p : providers)
+            for (const char *v : p.versions)
+                for (const char *platform : {"linux_amd64", "darwin_arm64"})
+                    out << test::FixtureArchive{p.address, v, platform, unpacked};
+        return out;
+    }
+
+    QString mirror(bool unpacked) const { return unpacked ? m_unpacked->root() : m_packed->root(); }
+
+    /// terraform's lock file for `files` (nullopt-like empty + exit code in *run when it fails).
+    static QByteArray terraformLock(const Sandbox &sb, const QString &mirrorDir, const QStringList &platforms, Run *run)
+    {
+        if (QDir(sb.cfg()).entryList({u"*.tf"_s, u"*.tf.json"_s}, QDir::Files).isEmpty())
+            return {};
+        const Run get = sb.terraform({u"get"_s, u"-no-color"_s});
+        if (get.exitCode != 0) {
+            *run = get;
+            return {};
+        }
+        *run = sb.terraform(QStringList{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + mirrorDir}
+                            + platformArgs(u"-platform="_s, platforms));
+        const QString lock = sb.cfg() + u"/.terraform.lock.hcl"_s;
+        const QByteArray bytes = QFileInfo::exists(lock) ? test::readFile(lock) : QByteArray();
+        QFile::remove(lock);
+        return bytes;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (test::terraformPath().isEmpty())
+            PROVENDER_SKIP(provender::test::Missing::Terraform,
+                           QStringLiteral("terraform is not on PATH: the lock init interop checks need the real terraform (v1.11)"));
+        QVERIFY2(QFileInfo::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
+        m_packed = std::make_unique<test::LockMirrorFixture>(archives(false));
+        if (!m_packed->error().isEmpty())
+            QFAIL(qPrintable(u"fixture: "_s + m_packed->error()));
+        m_unpacked = std::make_unique<test::LockMirrorFixture>(archives(true));
+        if (!m_unpacked->error().isEmpty())
+            QFAIL(qPrintable(u"fixture: "_s + m_unpacked->error()));
+    }
+
+    void sameAsTerraform_data()
+    {
+        QTest::addColumn<Files>("files");
+        QTest::addColumn<QStringList>("platforms");
+        QTest::addColumn<bool>("unpacked");
+        QTest::addColumn<bool>("expectFailure");
+        for (const test::LockInitCase &c : test::lockInitCases())
+            QTest::newRow(qPrintable(c.name)) << c.files << c.platforms << c.unpacked << c.expectFailure;
+    }
+
+    void sameAsTerraform()
+    {
+        QFETCH(Files, files);
+        QFETCH(QStringList, platforms);
+        QFETCH(bool, unpacked);
+        QFETCH(bool, expectFailure);
+        Sandbox sb;
+        for (auto it = files.cbegin(); it != files.cend(); ++it)
+            QVERIFY(writeFile(sb.cfg() + u'/' + it.key(), it.value()));
+        Run tf;
+        const QByteArray theirs = terraformLock(sb, mirror(unpacked), platforms, &tf);
+
+        const QString ours = sb.path(u"ours.hcl"_s);
+        const Run run = runProvender(QStringList{u"lock"_s, u"init"_s, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(unpacked), u"-o"_s, ours}
+                                     + platformArgs(u"--platform"_s, platforms));
+        if (expectFailure) {
+            QVERIFY2(tf.exitCode != 0, tf.out.constData());
+            QVERIFY(theirs.isEmpty());
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY(!QFileInfo::exists(ours));
+            return;
+        }
+        QVERIFY2(tf.exitCode == 0, QByteArray(tf.err + tf.out).constData());
+        QVERIFY2(run.exitCode == 0, QByteArray(run.err + run.out).constData());
+        QVERIFY(!theirs.isEmpty());
+        QCOMPARE(test::readFile(ours), theirs);
+    }
+
+    void updateLikeTerraform_data()
+    {
+        QTest::addColumn<QByteArray>("lock");
+        QTest::addColumn<QString>("command");
+        const QByteArray header = "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
+        // alpha locked at 1.2.0 with an old constraint; beta not locked; gamma locked but not required.
+        const QByteArray lock = header
+                                + "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.2.0\"\n  constraints = \"~> 1.0\"\n  hashes = [\n"
+                                  "    \"h1:keepme=\",\n  ]\n}\n"
+                                  "\nprovider \"example.test/other/gamma\" {\n  version = \"0.1.0\"\n}\n";
+        QTest::newRow("add-hashes --config") << lock << u"add-hashes"_s;
+    }
+
+    void updateLikeTerraform()
+    {
+        QFETCH(QByteArray, lock);
+        QFETCH(QString, command);
+        Sandbox sb;
+        const QByteArray tf = "terraform {\n  required_providers {\n"
+                              "    alpha = { source = \"example.test/ns/alpha\", version = \">= 1.0, < 2.0\" }\n"
+                              "    beta = { source = \"example.test/ns/beta\", version = \"~> 1.1.0\" }\n  }\n}\n";
+        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, tf));
+        QVERIFY(writeFile(sb.cfg() + u"/.terraform.lock.hcl"_s, lock));
+        const QStringList platforms{u"linux_amd64"_s, u"darwin_arm64"_s};
+        const Run run = sb.terraform(QStringList{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + mirror(false)}
+                                     + platformArgs(u"-platform="_s, platforms));
+        QVERIFY2(run.exitCode == 0, QByteArray(run.err + run.out).constData());
+        const QByteArray theirs = test::readFile(sb.cfg() + u"/.terraform.lock.hcl"_s);
+
+        const QString ours = sb.path(u"ours.hcl"_s);
+        QVERIFY(writeFile(ours, lock));
+        const Run p = runProvender(QStringList{u"lock"_s, command, ours, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(false)}
+                                   + platformArgs(u"--platform"_s, platforms));
+        QVERIFY2(p.exitCode == 0, QByteArray(p.err + p.out).constData());
+        QCOMPARE(test::readFile(ours), theirs);
+    }
+
+    void upgradeLikeTerraform()
+    {
+        // terraform init -upgrade cannot run offline against a plain fs mirror without a CLI
+        // configuration naming it; with a filesystem_mirror installation block it can.
+        Sandbox sb;
+        QVERIFY(writeFile(sb.path(u"cli.tfrc"_s),
+                          "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror(false).toUtf8() + "\"\n  }\n}\n"));
+        const QByteArray tf = "terraform {\n  required_providers {\n"
+                              "    alpha = { source = \"example.test/ns/alpha\", version = \">= 1.0, < 2.0, != 1.2.5\" }\n  }\n}\n";
+        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, tf));
+        const QByteArray lock = "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n"
+                                "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0.0\"\n}\n";
+        QVERIFY(writeFile(sb.cfg() + u"/.terraform.lock.hcl"_s, lock));
+        const Run run = sb.terraform({u"init"_s, u"-upgrade"_s, u"-backend=false"_s, u"-input=false"_s, u"-no-color"_s});
+        QVERIFY2(run.exitCode == 0, QByteArray(run.err + run.out).constData());
+        const QByteArray theirs = test::readFile(sb.cfg() + u"/.terraform.lock.hcl"_s);
+
+        const QString ours = sb.path(u"ours.hcl"_s);
+        QVERIFY(writeFile(ours, lock));
+        const Run p = runProvender({u"lock"_s, u"upgrade"_s, ours, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(false), u"--platform"_s,
+                                    u"linux_amd64"_s});
+        QVERIFY2(p.exitCode == 0, QByteArray(p.err + p.out).constData());
+        QCOMPARE(test::readFile(ours), theirs);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInteropLockInit)
+#include "tst_interop_lockinit.moc"
