@@ -1,5 +1,5 @@
 // provender verify https://MIRROR/ (--provider ADDR... | --lock FILE) [--json] [--ca-file PEM]
-// [--allow-http-loopback] ...: fetch a network mirror's indexes as tofu does (tofu-formats.md §6),
+// [--allow-http-loopback] [--strict] [--deadline S] [--min-rate B] [--max-archive-size N] ...: fetch a network mirror's indexes as tofu does (tofu-formats.md §6),
 // download every archive once (streamed to a cache or temporary directory, hashed in the same
 // pass) and print a verdict per archive. `provender verify` hands over here when its argument is
 // an http(s) URL.
@@ -16,6 +16,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSslCertificate>
+
+#include <algorithm>
+#include <limits>
 
 #include <unistd.h>
 
@@ -80,6 +83,38 @@ bool positiveInt(const QCommandLineParser &parser, const QString &name, int *val
     return true;
 }
 
+/// `--NAME SIZE`: bytes, or with a binary suffix K/KiB, M/MiB, G/GiB (1K = 1024).
+bool sizeOption(const QCommandLineParser &parser, const QString &name, qint64 *value)
+{
+    if (!parser.isSet(name))
+        return true;
+    QString text = parser.value(name).trimmed();
+    qint64 unit = 1;
+    static const std::pair<const char *, qint64> suffixes[] = {{"KiB", 1024}, {"MiB", 1024 * 1024}, {"GiB", 1024 * 1024 * 1024},
+                                                               {"K", 1024}, {"M", 1024 * 1024}, {"G", 1024 * 1024 * 1024}};
+    for (const auto &[suffix, factor] : suffixes)
+        if (text.endsWith(QLatin1StringView(suffix), Qt::CaseInsensitive)) {
+            text.chop(qsizetype(qstrlen(suffix)));
+            unit = factor;
+            break;
+        }
+    bool ok = false;
+    const qint64 v = text.trimmed().toLongLong(&ok);
+    if (!ok || v < 0 || v > std::numeric_limits<qint64>::max() / unit) {
+        err() << "provender verify: --" << name << " needs a size in bytes (suffix K, M or G allowed), not '"
+              << parser.value(name) << "'\n";
+        return false;
+    }
+    *value = v * unit;
+    return true;
+}
+
+/// Anomalies that are warnings: they fail the run only with --strict.
+bool warningOnly(AnomalyKind kind)
+{
+    return kind == AnomalyKind::InsecureUrl;
+}
+
 } // namespace
 
 int runRemoteVerify(const QStringList &args)
@@ -90,7 +125,10 @@ int runRemoteVerify(const QStringList &args)
         "with --provider or take them (and their pinned versions and hashes) from a lock file with --lock.\n"
         "Credentials for the mirror host are found as tofu finds them (TF_TOKEN_<host>, credentials blocks in the CLI "
         "config, credentials.tfrc.json) and sent only with index requests, never with archive downloads.\n"
-        "Exit status: 0 all good, 1 any mismatch, missing, error or failed index request, 2 bad usage."));
+        "A mirror URL with a user name or password in it is refused: give the token in the CLI config instead.\n"
+        "Trusted CAs: the system store as tofu finds it (SSL_CERT_FILE, SSL_CERT_DIR, see docs/NETWORK.md) plus --ca-file.\n"
+        "Exit status: 0 all good, 1 any mismatch, missing, error, failed index request or refused URL (with --strict also "
+        "any warning, such as an archive URL that is plain http:), 2 bad usage."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."), QStringLiteral("ADDR")});
     parser.addOption({QStringLiteral("lock"), QStringLiteral("Take providers, versions and hashes from this lock file."), QStringLiteral("FILE")});
@@ -102,6 +140,12 @@ int runRemoteVerify(const QStringList &args)
     parser.addOption({QStringLiteral("retries"), QStringLiteral("Retries per archive download (default: TF_PROVIDER_DOWNLOAD_RETRY or 2)."), QStringLiteral("N")});
     parser.addOption({QStringLiteral("cache-dir"), QStringLiteral("Keep the downloaded archives in DIR (default: a temporary directory)."), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("no-credentials"), QStringLiteral("Do not look up or send a token.")});
+    parser.addOption({QStringLiteral("strict"), QStringLiteral("Also fail (exit 1) on warnings, e.g. an archive URL that is plain http:.")});
+    parser.addOption({QStringLiteral("deadline"), QStringLiteral("Seconds one request may take in all, redirects included (default 3600; 0 = none)."), QStringLiteral("S")});
+    parser.addOption({QStringLiteral("min-rate"), QStringLiteral("Bytes per second a response must bring, measured over each --timeout window once its headers are in (default 1024; 0 = no check)."), QStringLiteral("BYTES")});
+    parser.addOption({QStringLiteral("max-archive-size"), QStringLiteral("Largest archive downloaded (default 2G; suffix K, M, G)."), QStringLiteral("SIZE")});
+    parser.addOption({QStringLiteral("max-index-size"), QStringLiteral("Largest index.json / <version>.json read (default 16M)."), QStringLiteral("SIZE")});
+    parser.addOption({QStringLiteral("max-error-body"), QStringLiteral("Largest body of an error or redirect response read (default 64K)."), QStringLiteral("SIZE")});
     parser.addPositionalArgument(QStringLiteral("url"), QStringLiteral("The mirror base URL (ends with '/')."), QStringLiteral("URL"));
     if (!parser.parse(args)) {
         err() << "provender verify: " << parser.errorText() << '\n';
@@ -136,6 +180,14 @@ int runRemoteVerify(const QStringList &args)
         return ExitUsage;
     http.maxParallel = std::max(1, http.maxParallel);
     http.timeoutMs = std::max(1, timeout) * 1000;
+    int deadline = int(http.deadlineMs / 1000);
+    if (!positiveInt(parser, QStringLiteral("deadline"), &deadline)
+        || !sizeOption(parser, QStringLiteral("min-rate"), &http.minBytesPerSecond)
+        || !sizeOption(parser, QStringLiteral("max-archive-size"), &verifyOptions.maxArchiveBytes)
+        || !sizeOption(parser, QStringLiteral("max-index-size"), &mirrorOptions.maxJsonBytes)
+        || !sizeOption(parser, QStringLiteral("max-error-body"), &http.maxErrorBodyBytes))
+        return ExitUsage;
+    http.deadlineMs = qint64(deadline) * 1000;
     if (parser.isSet(QStringLiteral("ca-file"))) {
         const QString pem = parser.value(QStringLiteral("ca-file"));
         const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
@@ -195,6 +247,8 @@ int runRemoteVerify(const QStringList &args)
         if (mirrorOptions.credential && !json)
             err() << "Credentials for " << host << ": token " << mirrorOptions.credential->maskedToken() << " from "
                   << mirrorOptions.credential->source << '\n';
+        if (mirrorOptions.credential && base.value().scheme() != QLatin1StringView("https"))
+            err() << "provender verify: warning: " << credentialNotSentOverHttp(host) << '\n';
     }
     mirrorOptions.http = http;
     verifyOptions.http = http;
@@ -232,6 +286,7 @@ int runRemoteVerify(const QStringList &args)
             QJsonObject c;
             c[QStringLiteral("host")] = mirrorOptions.credential->host;
             c[QStringLiteral("source")] = mirrorOptions.credential->source;
+            c[QStringLiteral("sent")] = base.value().scheme() == QLatin1StringView("https"); // index requests only
             root[QStringLiteral("credentials")] = c;
         }
         QJsonArray archives, anomalies, absent, requests;
@@ -245,7 +300,7 @@ int runRemoteVerify(const QStringList &args)
             for (const RequestLogEntry &e : *log) {
                 QJsonObject o;
                 o[QStringLiteral("method")] = e.method;
-                o[QStringLiteral("url")] = e.url.toString();
+                o[QStringLiteral("url")] = e.url.adjusted(QUrl::RemoveUserInfo).toString();
                 o[QStringLiteral("status")] = e.status;
                 o[QStringLiteral("bytes")] = double(e.bytes);
                 o[QStringLiteral("ms")] = double(e.elapsedMs);
@@ -302,7 +357,10 @@ int runRemoteVerify(const QStringList &args)
                 parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
         o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << verified.bytesDownloaded << " bytes downloaded)\n";
     }
-    const bool requestFailures = !catalog.anomalies.isEmpty() || !fetched.value().absent.isEmpty();
+    const bool strict = parser.isSet(QStringLiteral("strict"));
+    const bool requestFailures = !fetched.value().absent.isEmpty()
+        || std::any_of(catalog.anomalies.cbegin(), catalog.anomalies.cend(),
+                       [strict](const Anomaly &a) { return strict || !warningOnly(a.kind); });
     return s.hasFindings() || requestFailures ? ExitFindings : ExitOk;
 }
 

@@ -42,6 +42,8 @@ QString toString(AnomalyKind kind)
     case AnomalyKind::ProviderNotInMirror: return QStringLiteral("provider-not-in-mirror");
     case AnomalyKind::WrongContentType: return QStringLiteral("wrong-content-type");
     case AnomalyKind::RequestFailed: return QStringLiteral("request-failed");
+    case AnomalyKind::InsecureUrl: return QStringLiteral("insecure-url");
+    case AnomalyKind::RefusedUrl: return QStringLiteral("refused-url");
     }
     return {};
 }

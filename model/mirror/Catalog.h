@@ -81,6 +81,10 @@ enum class AnomalyKind {
     WrongContentType,    ///< a JSON document not served as application/json
     RequestFailed,       ///< any other failed document request: HTTP status, 401/403, TLS, timeout,
                          ///< redirect limit or https->http, body over the size cap
+    InsecureUrl,         ///< an archive URL that is plain http: downloaded (as terraform does) but a
+                         ///< warning: only the hash protects it (`verify --strict` fails on it)
+    RefusedUrl,          ///< an archive URL that is not http(s) (file:, data:, ...; never read) or
+                         ///< that carries user info (removed, never shown)
 };
 
 struct Anomaly

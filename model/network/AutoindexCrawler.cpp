@@ -144,10 +144,10 @@ Result<AutoindexResult> crawlAutoindex(const QString &baseUrl, const AutoindexOp
 {
     QUrl base(baseUrl.trimmed(), QUrl::StrictMode);
     if (!base.isValid() || base.scheme().isEmpty() || base.host().isEmpty())
-        return makeError(ErrorCode::InvalidArgument, QStringLiteral("\"%1\" is not a valid URL").arg(baseUrl));
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("\"%1\" is not a valid URL").arg(redactUrlText(baseUrl)));
     QString why;
     if (!httpUrlAllowed(base, options.http.allowHttpLoopback, &why))
-        return makeError(ErrorCode::InvalidArgument, QStringLiteral("cannot crawl \"%1\": %2").arg(baseUrl, why));
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("cannot crawl \"%1\": %2").arg(redactUrlText(baseUrl), why));
     base.setQuery(QString());
     base.setFragment(QString());
     if (!base.path().endsWith(QLatin1Char('/')))

@@ -1,5 +1,7 @@
 #include "model/network/HttpRunner.h"
 
+#include "model/network/TrustStore.h"
+
 #include <QEventLoop>
 #include <QHostAddress>
 #include <QNetworkAccessManager>
@@ -7,6 +9,8 @@
 #include <QNetworkRequest>
 #include <QSslError>
 #include <QTimer>
+
+#include <limits>
 
 namespace provender {
 
@@ -61,12 +65,57 @@ bool isLoopbackHost(const QString &host)
     return h.compare(QLatin1StringView("localhost"), Qt::CaseInsensitive) == 0;
 }
 
+QString userInfoRefusal()
+{
+    return QStringLiteral("the URL contains a user name or password (user info). Provender never sends a secret that is "
+                          "part of a URL (it would show in logs, lists and settings): remove it and give the token as tofu "
+                          "and terraform take it, in a credentials \"HOST\" { token = \"...\" } block of the CLI "
+                          "configuration (TF_CLI_CONFIG_FILE, ~/.tofurc, ~/.terraformrc), in credentials.tfrc.json, or in "
+                          "the environment variable TF_TOKEN_<host> (dots as _, dashes as __)");
+}
+
+QString displayUrl(const QUrl &url)
+{
+    QString text = url.adjusted(QUrl::RemoveUserInfo).toDisplayString();
+    if (text.size() > 200)
+        text = text.left(200) + QStringLiteral("… (%1 characters)").arg(text.size());
+    return text;
+}
+
+QString redactUrlText(const QString &text)
+{
+    const qsizetype scheme = text.indexOf(QLatin1StringView("://"));
+    const qsizetype start = scheme >= 0 ? scheme + 3 : 0;
+    qsizetype end = text.size();
+    for (const QChar c : {QLatin1Char('/'), QLatin1Char('?'), QLatin1Char('#')}) {
+        const qsizetype i = text.indexOf(c, start);
+        if (i >= 0 && i < end)
+            end = i;
+    }
+    const qsizetype at = text.lastIndexOf(QLatin1Char('@'), end - 1);
+    if (at < start)
+        return text;
+    return text.left(start) + QStringLiteral("…@") + text.mid(at + 1);
+}
+
+bool sameOrigin(const QUrl &a, const QUrl &b)
+{
+    const QString sa = a.scheme().toLower(), sb = b.scheme().toLower();
+    auto defaultPort = [](const QString &scheme) { return scheme == QLatin1StringView("https") ? 443 : 80; };
+    return sa == sb && a.host().compare(b.host(), Qt::CaseInsensitive) == 0 && a.port(defaultPort(sa)) == b.port(defaultPort(sb));
+}
+
 bool httpUrlAllowed(const QUrl &url, bool allowHttpLoopback, QString *why)
 {
     const QString scheme = url.scheme().toLower();
     if (url.host().isEmpty()) {
         if (why)
             *why = QStringLiteral("the URL has no host");
+        return false;
+    }
+    if (!url.userInfo().isEmpty()) {
+        if (why)
+            *why = userInfoRefusal();
         return false;
     }
     if (scheme == QLatin1StringView("https"))
@@ -85,6 +134,23 @@ bool httpUrlAllowed(const QUrl &url, bool allowHttpLoopback, QString *why)
     return false;
 }
 
+QString requestUrlProblem(const QUrl &url, bool allowPlainHttp, bool allowHttpLoopback)
+{
+    const QString scheme = url.scheme().toLower();
+    if (scheme != QLatin1StringView("https") && scheme != QLatin1StringView("http"))
+        return QStringLiteral("only http: and https: URLs are requested, not %1 (nothing was read)")
+            .arg(scheme.isEmpty() ? QStringLiteral("a URL without a scheme") : scheme + QLatin1Char(':'));
+    if (url.host().isEmpty())
+        return QStringLiteral("the URL has no host");
+    if (!url.userInfo().isEmpty())
+        return userInfoRefusal();
+    if (scheme == QLatin1StringView("http") && !allowPlainHttp && !(allowHttpLoopback && isLoopbackHost(url.host())))
+        return allowHttpLoopback ? QStringLiteral("http: is allowed only for a loopback address (127.0.0.1, ::1, localhost)")
+                                 : QStringLiteral("http: is not allowed here (only https:, or http: to a loopback address "
+                                                  "with --allow-http-loopback)");
+    return {};
+}
+
 struct HttpRunner::Active
 {
     HttpJob job;
@@ -93,6 +159,11 @@ struct HttpRunner::Active
     int hops = 0;
     QPointer<QNetworkReply> reply;
     QTimer *watchdog = nullptr;
+    QTimer *deadline = nullptr;  ///< the whole job, redirects included
+    QTimer *rate = nullptr;      ///< the min-rate window, running once a response's headers are in
+    qint64 windowBytes = 0;      ///< body bytes read in the current rate window
+    bool headersIn = false;
+    qint64 otherBodyBytes = 0;   ///< bytes of a non-200 body read (and dropped) so far
     QElapsedTimer elapsed;
     HttpOutcome outcome;
     QStringList sslErrors;
@@ -107,7 +178,21 @@ HttpRunner::HttpRunner(HttpSettings settings, QObject *parent)
 {
     m_ssl = QSslConfiguration::defaultConfiguration();
     m_ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
-    if (!m_settings.caCertificates.isEmpty())
+    // The system CAs as tofu/terraform (Go's crypto/x509) find them, then --ca-file. When Go's
+    // rules find nothing and neither SSL_CERT_FILE nor SSL_CERT_DIR is set (not a usual Linux),
+    // Qt's own system store stays in use.
+    bool replace = true;
+    QList<QSslCertificate> system;
+    if (m_settings.systemCertificates) {
+        system = *m_settings.systemCertificates;
+    } else {
+        const TrustStore &store = systemTrustStore();
+        system = store.certificates;
+        replace = !system.isEmpty() || store.fromEnvironment;
+    }
+    if (replace)
+        m_ssl.setCaCertificates(system + m_settings.caCertificates);
+    else if (!m_settings.caCertificates.isEmpty())
         m_ssl.addCaCertificates(m_settings.caCertificates);
     m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     m_nam->setAutoDeleteReplies(false);
@@ -176,6 +261,27 @@ void HttpRunner::pump()
         a->url = a->job.url;
         a->authorization = a->job.authorization;
         m_active.append(a);
+        a->elapsed.start();
+        const QString problem = requestUrlProblem(a->url, a->job.allowPlainHttp, m_settings.allowHttpLoopback);
+        if (!problem.isEmpty()) { // nothing is requested; ends on the next turn of the event loop
+            QTimer::singleShot(0, this, [this, a, problem] {
+                finish(a, HttpOutcome::Failure::Refused,
+                       QStringLiteral("refused to request %1: %2").arg(displayUrl(a->url), problem));
+            });
+            continue;
+        }
+        if (m_settings.deadlineMs > 0) {
+            a->deadline = new QTimer(this);
+            a->deadline->setSingleShot(true);
+            std::weak_ptr<Active> weak = a;
+            connect(a->deadline, &QTimer::timeout, this, [this, weak] {
+                if (auto s = weak.lock())
+                    abortReply(s, HttpOutcome::Failure::Timeout,
+                               QStringLiteral("timed out: the request took longer than its total deadline of %1 s")
+                                   .arg(m_settings.deadlineMs / 1000.0));
+            });
+            a->deadline->start(int(std::min<qint64>(m_settings.deadlineMs, std::numeric_limits<int>::max())));
+        }
         startRequest(a);
     }
 }
@@ -192,11 +298,20 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
         request.setRawHeader("User-Agent", m_settings.userAgent);
     if (!m_settings.terraformVersion.isEmpty())
         request.setRawHeader("X-Terraform-Version", m_settings.terraformVersion);
+    // The token goes only over https to the origin of the job's first URL; once dropped (a
+    // redirect elsewhere) it stays dropped.
+    if (!a->authorization.isEmpty() && !(a->url.scheme().compare(QLatin1StringView("https"), Qt::CaseInsensitive) == 0
+                                         && sameOrigin(a->url, a->job.url)))
+        a->authorization.clear();
     if (!a->authorization.isEmpty())
         request.setRawHeader("Authorization", a->authorization);
 
-    a->elapsed.start();
     a->started = false;
+    a->headersIn = false;
+    a->windowBytes = 0;
+    a->otherBodyBytes = 0;
+    if (a->rate)
+        a->rate->stop();
     a->outcome = HttpOutcome{};
     a->sslErrors.clear();
     QNetworkReply *reply = m_nam->get(request);
@@ -220,6 +335,34 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
             a->watchdog->start();
     };
     connect(reply, &QNetworkReply::metaDataChanged, this, kick);
+    if (m_settings.minBytesPerSecond > 0) {
+        if (!a->rate) {
+            a->rate = new QTimer(this);
+            std::weak_ptr<Active> weak = a;
+            connect(a->rate, &QTimer::timeout, this, [this, weak] {
+                auto s = weak.lock();
+                if (!s || s->done)
+                    return;
+                const qint64 needed = m_settings.minBytesPerSecond * m_settings.timeoutMs / 1000;
+                if (s->windowBytes < needed) {
+                    abortReply(s, HttpOutcome::Failure::Timeout,
+                               QStringLiteral("too slow: %1 bytes in the last %2 s, below the minimum rate of %3 bytes/s")
+                                   .arg(s->windowBytes)
+                                   .arg(m_settings.timeoutMs / 1000.0)
+                                   .arg(m_settings.minBytesPerSecond));
+                    return;
+                }
+                s->windowBytes = 0;
+            });
+        }
+        connect(reply, &QNetworkReply::metaDataChanged, this, [a, ms = m_settings.timeoutMs] {
+            if (!a->headersIn && !a->done && a->rate) {
+                a->headersIn = true;
+                a->windowBytes = 0;
+                a->rate->start(ms);
+            }
+        });
+    }
     connect(reply, &QNetworkReply::downloadProgress, this, kick);
     connect(reply, &QNetworkReply::readyRead, this, [this, a] { onReadyRead(a); });
     connect(reply, &QNetworkReply::finished, this, [this, a] { onFinished(a); });
@@ -247,9 +390,19 @@ void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a)
     if (!reply || a->done)
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status != 200) { // a redirect or error body: read and drop (never buffered)
+    if (status != 200) { // a redirect or error body: read and drop (never buffered), up to a cap
         char sink[16384];
-        while (reply->bytesAvailable() > 0 && reply->read(sink, sizeof sink) > 0) {
+        qint64 n = 0;
+        while (reply->bytesAvailable() > 0 && (n = reply->read(sink, sizeof sink)) > 0) {
+            a->otherBodyBytes += n;
+            a->windowBytes += n;
+            if (m_settings.maxErrorBodyBytes >= 0 && a->otherBodyBytes > m_settings.maxErrorBodyBytes) {
+                abortReply(a, HttpOutcome::Failure::TooLarge,
+                           QStringLiteral("the body of the %1 response exceeds the limit of %2 bytes for error responses")
+                               .arg(status)
+                               .arg(m_settings.maxErrorBodyBytes));
+                return;
+            }
         }
         return;
     }
@@ -262,7 +415,7 @@ void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a)
         const QVariant lengthHeader = reply->header(QNetworkRequest::ContentLengthHeader);
         const qint64 length = lengthHeader.isValid() ? lengthHeader.toLongLong() : -1;
         a->outcome.contentLength = length;
-        if (a->job.collectBody && a->job.maxBodyBytes >= 0 && length > a->job.maxBodyBytes) {
+        if (a->job.maxBodyBytes >= 0 && length > a->job.maxBodyBytes) {
             abortReply(a, HttpOutcome::Failure::TooLarge,
                        QStringLiteral("response body of %1 bytes exceeds the limit of %2 bytes").arg(length).arg(a->job.maxBodyBytes));
             return;
@@ -275,15 +428,15 @@ void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a)
         const qint64 n = reply->read(buffer, sizeof buffer);
         if (n <= 0)
             break;
-        a->outcome.bytes += n;
-        if (a->job.collectBody) {
-            if (a->job.maxBodyBytes >= 0 && a->outcome.body.size() + n > a->job.maxBodyBytes) {
-                abortReply(a, HttpOutcome::Failure::TooLarge,
-                           QStringLiteral("response body exceeds the limit of %1 bytes").arg(a->job.maxBodyBytes));
-                return;
-            }
-            a->outcome.body.append(buffer, n);
+        if (a->job.maxBodyBytes >= 0 && a->outcome.bytes + n > a->job.maxBodyBytes) {
+            abortReply(a, HttpOutcome::Failure::TooLarge,
+                       QStringLiteral("response body exceeds the limit of %1 bytes").arg(a->job.maxBodyBytes));
+            return;
         }
+        a->outcome.bytes += n;
+        a->windowBytes += n;
+        if (a->job.collectBody)
+            a->outcome.body.append(buffer, n);
         if (a->job.onData && !a->job.onData(buffer, n)) {
             abortReply(a, HttpOutcome::Failure::Sink, QStringLiteral("could not store the download"));
             return;
@@ -334,24 +487,24 @@ void HttpRunner::onFinished(const std::shared_ptr<Active> &a)
             finish(a, HttpOutcome::Failure::Redirect, QStringLiteral("too many redirects (stopped after %1)").arg(m_settings.maxRedirects));
             return;
         }
-        if (!target.isValid() || target.host().isEmpty()) {
-            finish(a, HttpOutcome::Failure::Redirect, QStringLiteral("invalid redirect target \"%1\"").arg(QString::fromLatin1(location)));
-            return;
-        }
-        if (a->url.scheme() == QLatin1StringView("https") && target.scheme() != QLatin1StringView("https")) {
+        if (!target.isValid()) {
             finish(a, HttpOutcome::Failure::Redirect,
-                   QStringLiteral("refused a redirect from https to %1").arg(target.toDisplayString()));
+                   QStringLiteral("invalid redirect target \"%1\"").arg(redactUrlText(QString::fromLatin1(location.left(200)))));
             return;
         }
-        QString why;
-        if (!httpUrlAllowed(target, m_settings.allowHttpLoopback, &why)) {
-            finish(a, HttpOutcome::Failure::Redirect, QStringLiteral("refused a redirect to %1: %2").arg(target.toDisplayString(), why));
+        if (a->url.scheme().compare(QLatin1StringView("https"), Qt::CaseInsensitive) == 0
+            && target.scheme().compare(QLatin1StringView("http"), Qt::CaseInsensitive) == 0) {
+            finish(a, HttpOutcome::Failure::Redirect, QStringLiteral("refused a redirect from https to %1").arg(displayUrl(target)));
             return;
         }
-        // Go's net/http: the header survives only to the same host or a subdomain of the first one.
-        const QString first = a->job.url.host().toLower();
-        const QString next = target.host().toLower();
-        if (!(next == first || next.endsWith(QLatin1Char('.') + first)))
+        const QString problem = requestUrlProblem(target, a->job.allowPlainHttp, m_settings.allowHttpLoopback);
+        if (!problem.isEmpty()) {
+            finish(a, HttpOutcome::Failure::Redirect, QStringLiteral("refused a redirect to %1: %2").arg(displayUrl(target), problem));
+            return;
+        }
+        // Stricter than Go's net/http (same host or a subdomain): the token follows a redirect only
+        // within the origin (scheme, host, port) it was given for.
+        if (!sameOrigin(target, a->job.url))
             a->authorization.clear();
         RequestLogEntry hop; // the hop being followed (a refused one is logged by finish())
         hop.url = a->url;
@@ -376,11 +529,12 @@ void HttpRunner::finish(const std::shared_ptr<Active> &a, HttpOutcome::Failure f
     if (a->done)
         return;
     a->done = true;
-    if (a->watchdog) {
-        a->watchdog->stop();
-        a->watchdog->deleteLater();
-        a->watchdog = nullptr;
-    }
+    for (QTimer **timer : {&a->watchdog, &a->deadline, &a->rate})
+        if (*timer) {
+            (*timer)->stop();
+            (*timer)->deleteLater();
+            *timer = nullptr;
+        }
     if (a->reply) {
         a->reply->disconnect(this);
         a->reply->deleteLater();

@@ -38,10 +38,17 @@ struct RequestLogEntry;
 struct HttpSettings
 {
     int maxParallel = 4;
-    int timeoutMs = 10000;          ///< inactivity timeout per request
+    int timeoutMs = 10000;          ///< inactivity timeout per request; also the min-rate window
+    qint64 deadlineMs = 3600 * 1000; ///< total time of one request, redirects included (0 = none)
+    /// Once the response headers are in, each `timeoutMs` window must bring at least
+    /// minBytesPerSecond × timeoutMs / 1000 body bytes, or the request fails (0 = no check).
+    qint64 minBytesPerSecond = 1024;
+    qint64 maxErrorBodyBytes = 64 * 1024; ///< cap on a non-200 body (error page, redirect body)
     int maxRedirects = 5;
     bool allowHttpLoopback = false; ///< http:// only to 127.0.0.0/8, ::1, localhost
     QList<QSslCertificate> caCertificates; ///< trusted in addition to the system CAs
+    /// The system CAs; nullopt = systemTrustStore() of the process environment (TrustStore.h).
+    std::optional<QList<QSslCertificate>> systemCertificates;
     QByteArray userAgent;
     QByteArray terraformVersion;    ///< X-Terraform-Version ("" = not sent)
     /// Called (on the runner's thread) with each log line as soon as it is recorded: every
@@ -63,7 +70,7 @@ struct RequestLogEntry
 
 struct HttpOutcome
 {
-    enum class Failure { None, Network, Timeout, Tls, TooLarge, Redirect, Cancelled, Sink };
+    enum class Failure { None, Network, Timeout, Tls, TooLarge, Redirect, Refused, Cancelled, Sink };
     Failure failure = Failure::None;
     QString errorText;       ///< for failures: what went wrong (TLS errors listed)
     QUrl finalUrl;           ///< after redirects
@@ -83,9 +90,16 @@ struct HttpOutcome
 struct HttpJob
 {
     QUrl url;
-    QByteArray authorization;  ///< "Bearer ..." or "" (kept only across same-host/subdomain redirects)
-    bool collectBody = false;  ///< keep the body of a 200 in HttpOutcome::body ...
-    qint64 maxBodyBytes = -1;  ///< ... up to this many bytes (-1 = unlimited), checked while reading
+    /// "Bearer ..." or "": sent only over https to the origin of `url` (never after a redirect
+    /// to another scheme, host or port, never over http).
+    QByteArray authorization;
+    /// http: to any host is allowed (archive downloads: terraform fetches them too; the hash
+    /// protects the content). Otherwise http: only to loopback with allowHttpLoopback.
+    bool allowPlainHttp = false;
+    bool collectBody = false;  ///< keep the body of a 200 in HttpOutcome::body
+    /// Cap on the body of a 200 (-1 = unlimited): a larger Content-Length is refused before any
+    /// data is read, a body without one is cut off at the cap (Failure::TooLarge).
+    qint64 maxBodyBytes = -1;
     /// Receives the body of a 200 as it arrives; return false to abort (Failure::Sink).
     std::function<bool(const char *data, qint64 size)> onData;
     /// Called once a 200 response's headers are in (before any data), e.g. to (re)open a sink.
@@ -93,9 +107,21 @@ struct HttpJob
     std::function<void(HttpOutcome &&outcome)> onDone;
 };
 
-/// Whether `url` may be requested: https, or http to loopback when allowed.
+/// Whether `url` may be a mirror base URL: https, or http to loopback when allowed; no user info.
 bool httpUrlAllowed(const QUrl &url, bool allowHttpLoopback, QString *why = nullptr);
 bool isLoopbackHost(const QString &host);
+/// Why a job may not request `url` ("" = it may): the rules above (scheme, host, user info, http).
+QString requestUrlProblem(const QUrl &url, bool allowPlainHttp, bool allowHttpLoopback);
+/// What to say to the user about a URL that has user info (a secret in the URL): how to give a
+/// token instead.
+QString userInfoRefusal();
+/// `url` for messages and logs: user info removed, at most 200 characters (data: URLs are long).
+QString displayUrl(const QUrl &url);
+/// A URL as typed, for messages: user info (anything before '@' in the authority) replaced by
+/// "…", whether or not the text parses.
+QString redactUrlText(const QString &text);
+/// Same scheme, host and port (default ports filled in).
+bool sameOrigin(const QUrl &a, const QUrl &b);
 
 class HttpRunner : public QObject
 {

@@ -11,14 +11,15 @@ namespace provender {
 
 Result<QUrl> parseMirrorBaseUrl(const QString &text, bool allowHttpLoopback, QString *warning)
 {
+    // Messages never echo user info (`https://user:secret@host/`): redactUrlText.
     const QUrl url(text.trimmed(), QUrl::StrictMode);
     if (!url.isValid() || url.scheme().isEmpty())
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("Invalid URL for provider installation source: \"%1\" is not a valid URL").arg(text));
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("Invalid URL for provider installation source: \"%1\" is not a valid URL")
+                                                         .arg(redactUrlText(text)));
     QString why;
     if (!httpUrlAllowed(url, allowHttpLoopback, &why))
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("Cannot use \"%1\" as a URL for a network provider mirror: %2.").arg(text, why));
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("Cannot use \"%1\" as a URL for a network provider mirror: %2.")
+                                                         .arg(redactUrlText(text), why));
     if (warning && !url.path().endsWith(QLatin1Char('/')))
         *warning = QStringLiteral("the mirror URL does not end with '/': like tofu, its last path segment \"%1\" is replaced "
                                   "when documents are requested")
@@ -39,6 +40,11 @@ QUrl mirrorDocumentUrl(const QUrl &base, const ProviderAddress &provider, const 
     if (!reference.isValid() || !reference.scheme().isEmpty())
         return {}; // `example.com:8443/...` parses with a scheme: tofu's request fails the same way
     return base.resolved(reference);
+}
+
+QString credentialNotSentOverHttp(const QString &host)
+{
+    return QStringLiteral("the token for %1 is not sent: the mirror URL is plain http: (a token is sent only over https)").arg(host);
 }
 
 QString mirrorCredentialsHost(const QUrl &base)
@@ -153,10 +159,12 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
     const QString credentialHost = mirrorCredentialsHost(base);
     QByteArray authorization;
     if (options.credential && !options.credential->token.isEmpty()) {
-        if (options.credential->host == credentialHost)
-            authorization = "Bearer " + options.credential->token.toUtf8();
-        else
+        if (options.credential->host != credentialHost)
             qCWarning(lcNetwork) << "credential for" << options.credential->host << "not used for mirror host" << credentialHost;
+        else if (base.scheme() != QLatin1StringView("https"))
+            qCWarning(lcNetwork).noquote() << credentialNotSentOverHttp(credentialHost);
+        else
+            authorization = "Bearer " + options.credential->token.toUtf8();
     }
 
     std::map<QString, ProviderState> states; // by address string: deterministic order
@@ -257,11 +265,39 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
                         a.layout = ArchiveLayout::Packed;
                         a.present = true;
                         // `url` resolves against the final URL of the JSON document (after redirects).
-                        const QUrl resolved = vo.finalUrl.resolved(QUrl(e.url));
-                        a.path = resolved.toString(QUrl::FullyEncoded);
+                        QUrl resolved = vo.finalUrl.resolved(QUrl(e.url));
+                        const QString where = QStringLiteral("%1 %2 %3").arg(provider.toString(), version.toString(),
+                                                                              e.platform.toString());
+                        if (!resolved.userInfo().isEmpty()) {
+                            resolved = resolved.adjusted(QUrl::RemoveUserInfo);
+                            addAnomaly(AnomalyKind::RefusedUrl, displayUrl(resolved),
+                                       QStringLiteral("the archive URL of %1 in %2 carries user info (a user name or password in "
+                                                      "the URL); it was removed and is never shown or sent")
+                                           .arg(where, vurl));
+                        }
+                        const QString scheme = resolved.scheme().toLower();
+                        if (scheme != QLatin1StringView("https") && scheme != QLatin1StringView("http")) {
+                            // Kept (the archive gets an error verdict) but shortened: the runner refuses
+                            // the scheme before anything is read.
+                            a.path = displayUrl(resolved);
+                            addAnomaly(AnomalyKind::RefusedUrl, a.path,
+                                       QStringLiteral("the archive URL of %1 in %2 is not an http: or https: URL (%3); it is "
+                                                      "refused and nothing is read")
+                                           .arg(where, vurl, scheme.isEmpty() ? QStringLiteral("no scheme") : scheme + QLatin1Char(':')));
+                        } else {
+                            a.path = resolved.toString(QUrl::FullyEncoded);
+                            if (scheme == QLatin1StringView("http")
+                                && !(options.http.allowHttpLoopback && isLoopbackHost(resolved.host())))
+                                addAnomaly(AnomalyKind::InsecureUrl, a.path,
+                                           QStringLiteral("the archive of %1 is downloaded over plain http: (%2): anyone on the "
+                                                          "network path can read or replace it; like terraform, Provender downloads "
+                                                          "it and only the hash check protects its content — serve archives over "
+                                                          "https")
+                                               .arg(where, displayUrl(resolved)));
+                        }
                         a.fileName = resolved.fileName();
                         a.size = -1;
-                        a.declared = DeclaredArchive{e.url, e.hashes, vurl};
+                        a.declared = DeclaredArchive{redactUrlText(e.url), e.hashes, vurl};
                         v.archives.append(a);
                     }
                     std::sort(v.archives.begin(), v.archives.end(),

@@ -11,6 +11,13 @@
 //   200 with a wrong Content-Type -> WrongContentType
 //   401/403, other statuses, TLS, timeouts, redirects, body over the cap -> RequestFailed
 //   JSON that does not parse      -> MalformedJson (with line/column)
+// Archive URLs (docs/NETWORK.md "Rules for every URL"):
+//   plain http: (unless http on loopback is allowed and the host is loopback) -> InsecureUrl
+//     (the archive is still downloaded, as terraform does);
+//   not http(s) (file:, data:, ...) -> RefusedUrl, the archive kept with that URL (shortened)
+//     and refused by the runner (error verdict, nothing read);
+//   user info in the URL -> RefusedUrl, removed from the URL (never shown or sent).
+// The token goes only with index requests, only over https.
 
 #include "model/core/ProviderAddress.h"
 #include "model/core/Result.h"
@@ -32,7 +39,8 @@ struct NetworkMirrorOptions
 {
     HttpSettings http;                        ///< parallelism, timeout, CAs, http-on-loopback
     qint64 maxJsonBytes = 16 * 1024 * 1024;   ///< cap on index.json / <version>.json bodies
-    /// Token for index requests to the mirror's own host (never sent with archive downloads).
+    /// Token for index requests to the mirror's own origin, only when it is https (never sent
+    /// with archive downloads, never over http, dropped on a redirect to another origin).
     /// Resolve it with findCredential(mirrorCredentialsHost(base)).
     std::optional<Credential> credential;
     /// Only these versions per provider (e.g. the ones a lock file pins); a provider not in the
@@ -51,6 +59,9 @@ QUrl mirrorDocumentUrl(const QUrl &base, const ProviderAddress &provider, const 
 
 /// The host credentials are looked up for: comparison form, port kept unless 443.
 QString mirrorCredentialsHost(const QUrl &base);
+
+/// The warning when a token exists for a mirror whose URL is plain http (it is never sent).
+QString credentialNotSentOverHttp(const QString &host);
 
 struct NetworkCatalog
 {

@@ -129,6 +129,9 @@ quint64 RemoteSession::start(const RemoteRequest &request)
     HttpSettings http;
     http.maxParallel = std::max(1, request.maxParallel);
     http.timeoutMs = std::max(1, request.timeoutMs);
+    http.deadlineMs = std::max<qint64>(0, request.deadlineMs);
+    http.minBytesPerSecond = std::max<qint64>(0, request.minBytesPerSecond);
+    http.maxErrorBodyBytes = request.maxErrorBodyBytes;
     http.allowHttpLoopback = request.allowHttpLoopback;
     http.onRequestLogged = [this, gen](const RequestLogEntry &entry) {
         post(this, [this, gen, entry] {
@@ -236,9 +239,12 @@ quint64 RemoteSession::start(const RemoteRequest &request)
                         m_credential = c;
                 });
                 note(QStringLiteral("Credentials for %1: token %2 from %3").arg(c.host, c.maskedToken(), c.source));
+                if (base.value().scheme() != QLatin1StringView("https"))
+                    note(credentialNotSentOverHttp(c.host));
             }
         }
         mirrorOptions.http = http;
+        mirrorOptions.maxJsonBytes = request.maxJsonBytes;
         const Result<NetworkCatalog> fetched = fetchNetworkCatalog(request.baseUrl, providers, mirrorOptions, &run->cancel);
         if (!fetched.ok())
             return fail(fetched.error().message);
@@ -257,6 +263,7 @@ quint64 RemoteSession::start(const RemoteRequest &request)
         verifyOptions.backoffMs = request.backoffMs;
         verifyOptions.maxBackoffMs = request.maxBackoffMs;
         verifyOptions.cacheDir = request.cacheDir;
+        verifyOptions.maxArchiveBytes = request.maxArchiveBytes;
         verifyOptions.onResult = [this, gen](const ArchiveResult &r) {
             post(this, [this, gen, r] {
                 if (gen != m_generation)

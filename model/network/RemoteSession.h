@@ -52,7 +52,12 @@ struct RemoteRequest
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment(); ///< for TF_TOKEN_* etc.
     QString homeDir;                    ///< "" = the user's home
     int maxParallel = 4;
-    int timeoutMs = 10000;
+    int timeoutMs = 10000;              ///< inactivity timeout, also the min-rate window
+    qint64 deadlineMs = HttpSettings{}.deadlineMs;              ///< total per request (0 = none)
+    qint64 minBytesPerSecond = HttpSettings{}.minBytesPerSecond; ///< 0 = no rate check
+    qint64 maxErrorBodyBytes = HttpSettings{}.maxErrorBodyBytes;
+    qint64 maxArchiveBytes = qint64(2) * 1024 * 1024 * 1024;    ///< as RemoteVerifyOptions
+    qint64 maxJsonBytes = 16 * 1024 * 1024;                     ///< as NetworkMirrorOptions
     int retries = 2;
     int backoffMs = 1000;
     int maxBackoffMs = 30000;

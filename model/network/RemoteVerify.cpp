@@ -111,6 +111,8 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
         makeJob = [&](const std::shared_ptr<Download> &d) {
             HttpJob job;
             job.url = d->url; // never an Authorization header
+            job.allowPlainHttp = true; // as terraform; NetworkMirror reported it (InsecureUrl)
+            job.maxBodyBytes = options.maxArchiveBytes;
             job.onStart = [&, d](const HttpOutcome &headers) {
                 if (d->file)
                     d->file->cancelWriting();
@@ -134,7 +136,7 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
             };
             job.onDone = [&, d](HttpOutcome &&o) {
                 ArchiveResult &r = report.results[d->index];
-                const QString url = d->url.toString();
+                const QString url = displayUrl(d->url);
                 if (o.ok()) {
                     out.bytesDownloaded += o.bytes;
                     const QString path = root + QLatin1Char('/') + d->target;
@@ -204,6 +206,14 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
                 if (o.failure == HttpOutcome::Failure::None) {
                     r.detail.verdict = o.status == 404 ? Verdict::Missing : Verdict::Error;
                     r.detail.reason = QStringLiteral("unsuccessful request to %1: %2").arg(url, o.statusLine()) + attempts;
+                } else if (o.failure == HttpOutcome::Failure::Refused) {
+                    r.detail.verdict = Verdict::Error;
+                    r.detail.reason = o.errorText; // names the URL (shortened, without user info)
+                } else if (o.failure == HttpOutcome::Failure::TooLarge) {
+                    r.detail.verdict = Verdict::Error;
+                    r.detail.reason = QStringLiteral("%1: %2 (the maximum archive size is %3 bytes)")
+                                          .arg(url, o.errorText)
+                                          .arg(options.maxArchiveBytes);
                 } else {
                     r.detail.verdict = Verdict::Error;
                     r.detail.reason = QStringLiteral("%1: %2").arg(url, o.errorText) + attempts;

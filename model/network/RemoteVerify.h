@@ -2,7 +2,8 @@
 // Streaming verification of the archives of a network Catalog (fetchNetworkCatalog): each archive
 // is downloaded once, written to a file while its SHA-256 (zh:) is computed in the same pass
 // (bounded memory: the reply buffer is capped), then hashed as a zip (h1:) from that file.
-// Archive requests never carry credentials. Retries as tofu's archive download (§6): connection
+// Archive requests never carry credentials; plain http: archive URLs are downloaded (as
+// terraform does; NetworkMirror reports them as InsecureUrl), other schemes are refused. Retries as tofu's archive download (§6): connection
 // errors, timeouts, 429 and 5xx except 501, `retries` times with exponential backoff (honouring
 // Retry-After up to the maximum backoff).
 //
@@ -24,6 +25,9 @@ struct RemoteVerifyOptions
     int retries = 2;          ///< tofu's default download_retry_count
     int backoffMs = 1000;     ///< first retry delay (go-retryablehttp: 1 s ... 30 s)
     int maxBackoffMs = 30000;
+    /// Cap on one archive download (the biggest real provider zips are a few hundred MiB at most): a
+    /// larger Content-Length is refused before reading, a longer body is cut off -> Error.
+    qint64 maxArchiveBytes = qint64(2) * 1024 * 1024 * 1024;
     /// Keep the downloads here (`<dir>/<host>/<ns>/<type>/<version>/<file>`, written atomically);
     /// "" = a temporary directory removed when done.
     QString cacheDir;

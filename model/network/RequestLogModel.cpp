@@ -41,7 +41,7 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case MethodColumn: return e.method;
         case StatusColumn: return e.status > 0 ? QString::number(e.status) : QStringLiteral("—");
-        case UrlColumn: return e.url.toDisplayString();
+        case UrlColumn: return displayUrl(e.url);
         case BytesColumn: return formatBytes(e.bytes);
         case TimeColumn: return QStringLiteral("%1 ms").arg(e.elapsedMs);
         case AuthColumn: return e.authorization ? QStringLiteral("token") : QString();
@@ -53,7 +53,7 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
             return e.error;
         if (index.column() == AuthColumn && e.authorization)
             return QStringLiteral("An Authorization header was sent with this request");
-        return e.url.toDisplayString();
+        return displayUrl(e.url);
     case Qt::TextAlignmentRole:
         if (index.column() == BytesColumn || index.column() == TimeColumn || index.column() == StatusColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);

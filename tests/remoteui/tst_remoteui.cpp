@@ -97,6 +97,8 @@ private Q_SLOTS:
                                       << "Cannot use \"http://127.0.0.1:8080/\"";
         QTest::newRow("http loopback allowed") << "http://127.0.0.1:8080/" << "sourceAddresses" << "hashicorp/aws" << true << "";
         QTest::newRow("http remote never") << "http://m.example/" << "sourceAddresses" << "hashicorp/aws" << true << "Cannot use";
+        QTest::newRow("user info refused") << "https://me:s3cret-in-url@m.example/" << "sourceAddresses" << "hashicorp/aws" << false
+                                           << "user name or password";
         QTest::newRow("no addresses") << "https://m.example/" << "sourceAddresses" << "\n  \n" << false << "Name at least one provider";
         QTest::newRow("bad address") << "https://m.example/" << "sourceAddresses" << "hashicorp/aws\nnot an address!" << false
                                      << "“not an address!” is not a provider address";
@@ -183,6 +185,36 @@ private Q_SLOTS:
             names << a.toString();
         QCOMPARE(names, (QStringList{QStringLiteral("registry.opentofu.org/hashicorp/aws"), QStringLiteral("example.com/acme/thing")}));
         saveShot(&d, "remote-open-url");
+    }
+
+    void userInfoUrlNeverStored()
+    {
+        // A URL with a secret in its user info: refused with how to give a token, never saved in
+        // the recent list or anywhere in the settings file, not shown by the credentials dialog.
+        const QString secret = QStringLiteral("Dlg-s3cret-ZXCVB-77");
+        QSettings().remove(QStringLiteral("remote/recentUrls"));
+        OpenUrlDialog d;
+        d.setUrl(QStringLiteral("https://someone:%1@m.example/providers/").arg(secret));
+        d.setSource(RemoteRequest::ProviderSource::Addresses);
+        d.setAddresses({QStringLiteral("hashicorp/aws")});
+        QVERIFY2(d.problem().contains(QStringLiteral("credentials")) && d.problem().contains(QStringLiteral("TF_TOKEN_")),
+                 qPrintable(d.problem()));
+        QVERIFY(!d.problem().contains(secret));
+        QVERIFY(!d.findChild<QLabel *>(QStringLiteral("problemLabel"))->text().contains(secret));
+        d.accept();
+        QVERIFY(d.result() != int(QDialog::Accepted));
+        OpenUrlDialog::addRecentUrl(QStringLiteral("https://someone:%1@m.example/providers/").arg(secret)); // even if called
+        QSettings settings;
+        settings.sync();
+        QVERIFY(!OpenUrlDialog::recentUrls().join(QLatin1Char(' ')).contains(secret));
+        QFile file(settings.fileName());
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(settings.fileName()));
+        const QByteArray stored = file.readAll();
+        QVERIFY(stored.contains("m.example")); // the file is the one written
+        QVERIFY2(!stored.contains(secret.toUtf8()), stored.constData());
+        CredentialsDialog c(QStringLiteral("https://someone:%1@m.example/providers/").arg(secret), QProcessEnvironment(),
+                            m_tmp.filePath(QStringLiteral("home")));
+        QVERIFY(!c.findChild<QLineEdit *>(QStringLiteral("hostEdit"))->text().contains(secret));
     }
 
     void credentialsDialog()

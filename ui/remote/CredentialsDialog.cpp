@@ -46,7 +46,7 @@ CredentialsDialog::CredentialsDialog(const QString &hostOrUrl, const QProcessEnv
     m_host = new QLineEdit(this);
     m_host->setObjectName(QStringLiteral("hostEdit"));
     m_host->setPlaceholderText(QStringLiteral("mirror.example.com"));
-    m_host->setText(hostFor(hostOrUrl).isEmpty() ? hostOrUrl : hostFor(hostOrUrl));
+    m_host->setText(hostFor(hostOrUrl).isEmpty() ? redactUrlText(hostOrUrl) : hostFor(hostOrUrl)); // never a URL's user info
     form->addRow(tr("&Host:"), m_host);
     m_source = new QLabel(this);
     m_source->setObjectName(QStringLiteral("sourceLabel"));

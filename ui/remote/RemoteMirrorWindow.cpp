@@ -3,6 +3,7 @@
 #include "model/items/AnomalyListModel.h"
 #include "model/items/ArchiveFilterProxyModel.h"
 #include "model/items/MirrorTreeModel.h"
+#include "model/network/HttpRunner.h"
 #include "model/network/RequestLogModel.h"
 #include "ui/VerdictStyle.h"
 #include "ui/browser/DetailsPane.h"
@@ -168,7 +169,7 @@ RemoteMirrorWindow::~RemoteMirrorWindow() = default;
 void RemoteMirrorWindow::open(const RemoteRequest &request)
 {
     m_request = request;
-    setWindowTitle(tr("%1 — Provender").arg(request.baseUrl));
+    setWindowTitle(tr("%1 — Provender").arg(redactUrlText(request.baseUrl)));
     m_archives->setCatalog(Catalog{});
     m_anomalies->clear();
     m_log->clear();
@@ -244,7 +245,7 @@ void RemoteMirrorWindow::updateSummary()
                          .arg(toString(v));
     }
     m_summary->setText(QStringLiteral("<b>%1</b>&nbsp;&nbsp;·&nbsp;&nbsp;%2 archives&nbsp;&nbsp;&nbsp;&nbsp;%3")
-                           .arg(m_request.baseUrl.toHtmlEscaped())
+                           .arg(redactUrlText(m_request.baseUrl).toHtmlEscaped())
                            .arg(m_archives->archiveCount())
                            .arg(parts.join(QStringLiteral("&nbsp;&nbsp;&nbsp;"))));
 }
