@@ -3,6 +3,7 @@
 #include "app/cli/Cli.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/LockUi.h"
+#include "ui/lock/LockMergeWindow.h"
 #include "ui/bundle/BundleUi.h"
 #include "ui/remote/RemoteUi.h"
 #include "ui/shell/Shell.h"
@@ -63,6 +64,14 @@ int main(int argc, char **argv)
         setAppIdentity();
         QGuiApplication::setApplicationDisplayName(QStringLiteral("Provender"));
         return ui::runLockDiffGui(app.arguments().mid(1));
+    }
+    // `provender lock merge --gui BASE OURS THEIRS [-o OUT]` (git mergetool): the merge window.
+    if (rawArgs.size() > 3 && rawArgs.at(1) == QStringLiteral("lock") && rawArgs.at(2) == QStringLiteral("merge")
+        && rawArgs.mid(3).contains(QStringLiteral("--gui"))) {
+        QApplication app(argc, argv);
+        setAppIdentity();
+        QGuiApplication::setApplicationDisplayName(QStringLiteral("Provender"));
+        return ui::runLockMergeGui(app.arguments().mid(3));
     }
     int consumed = 0;
     if (const cli::Command *command = cli::findCommand(rawArgs, &consumed)) {

@@ -16,6 +16,8 @@ int runLockCheck(const QStringList &args);
 int runLockAddHashes(const QStringList &args);
 int runLockUpgrade(const QStringList &args);
 int runLockInit(const QStringList &args);
+int runLockMerge(const QStringList &args);
+int runLock(const QStringList &args); ///< `provender lock [--help]`: the list of lock subcommands
 
 int runBundleCreate(const QStringList &args);
 int runBundleVerify(const QStringList &args);

@@ -1,4 +1,4 @@
-// provender lock fmt | diff | check | add-hashes | upgrade: the lock-file commands.
+// provender lock fmt | diff | check | add-hashes | upgrade | merge: the lock-file commands.
 // Everything here is argument handling and printing; the work is done by model/lockfile.
 // Exit codes: 0 ok, 1 findings (not canonical, a difference, mismatch/missing, a package that
 // could not be hashed), 2 bad usage or unreadable input (including a lock file with errors).
@@ -11,12 +11,17 @@
 #include "model/lockfile/LockEdit.h"
 #include "model/lockfile/LockFile.h"
 #include "model/lockfile/LockInit.h"
+#include "model/lockfile/LockMerge.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/mirror/FileSystemMirror.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QProcess>
+#include <QSaveFile>
+#include <QStandardPaths>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -718,6 +723,205 @@ int runLockInit(const QStringList &args)
         return ExitFindings;
     }
     return save(path, r->document, options.flavour) ? ExitOk : ExitUsage;
+}
+
+// ---- lock merge ---------------------------------------------------------------------------------
+
+namespace {
+
+/// Runs git in `dir`; false (with the reason in *output) when it cannot start or fails.
+bool runGit(const QStringList &args, const QString &dir, QString *output)
+{
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    p.start(u"git"_s, args);
+    if (!p.waitForStarted(10000)) {
+        *output = u"cannot run git: "_s + p.errorString();
+        return false;
+    }
+    p.closeWriteChannel();
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished(1000);
+        *output = u"git did not finish"_s;
+        return false;
+    }
+    *output = QString::fromLocal8Bit(p.exitCode() == 0 ? p.readAllStandardOutput() : p.readAllStandardError()).trimmed();
+    return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+/// The command git should run: "provender" when that is this program on PATH, else our path.
+QString selfCommand()
+{
+    const QString self = QFileInfo(QCoreApplication::applicationFilePath()).canonicalFilePath();
+    const QString onPath = QStandardPaths::findExecutable(u"provender"_s);
+    if (!onPath.isEmpty() && QFileInfo(onPath).canonicalFilePath() == self)
+        return u"provender"_s;
+    QString quoted = self;
+    quoted.replace(u'\'', u"'\\''"_s);
+    return u"'"_s + quoted + u"'"_s;
+}
+
+/// `provender lock merge --install`: the driver in the repository's config, the attribute in its
+/// top-level .gitattributes.
+int installMergeDriver()
+{
+    QString top;
+    if (!runGit({u"rev-parse"_s, u"--show-toplevel"_s}, QDir::currentPath(), &top)) {
+        err() << "provender lock merge --install: not in a git work tree (" << top << ")\n";
+        return ExitUsage;
+    }
+    const QString driver = selfCommand() + u" lock merge %O %A %B"_s;
+    QString out1;
+    if (!runGit({u"config"_s, u"merge.tflock.name"_s, u"Provender: merge .terraform.lock.hcl by meaning"_s}, top, &out1)
+        || !runGit({u"config"_s, u"merge.tflock.driver"_s, driver}, top, &out1)) {
+        err() << "provender lock merge --install: git config failed: " << out1 << '\n';
+        return ExitUsage;
+    }
+    const QString attributesPath = top + u"/.gitattributes"_s;
+    const QByteArray line = ".terraform.lock.hcl merge=tflock";
+    QByteArray attributes;
+    if (QFileInfo::exists(attributesPath)) {
+        QFile f(attributesPath);
+        if (!f.open(QIODevice::ReadOnly)) {
+            err() << attributesPath << ": " << f.errorString() << '\n';
+            return ExitUsage;
+        }
+        attributes = f.readAll();
+    }
+    bool present = false;
+    for (const QByteArray &l : attributes.split('\n'))
+        present = present || l.trimmed() == line;
+    if (!present) {
+        if (!attributes.isEmpty() && !attributes.endsWith('\n'))
+            attributes += '\n';
+        attributes += line + '\n';
+        QSaveFile f(attributesPath);
+        if (!f.open(QIODevice::WriteOnly) || f.write(attributes) != attributes.size() || !f.commit()) {
+            err() << attributesPath << ": " << f.errorString() << '\n';
+            return ExitUsage;
+        }
+    }
+    out() << "git config merge.tflock.driver \"" << driver << "\"\n"
+          << attributesPath << ": " << (present ? "already has " : "added ") << line << '\n'
+          << "Commit .gitattributes so that everyone's clone uses the driver (each clone needs the git config once).\n";
+    return ExitOk;
+}
+
+/// One input, or nullopt (after printing why) when it cannot be read or merged.
+std::optional<lockmerge::MergeInput> readMergeSide(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        err() << path << ": error: " << (QFileInfo::exists(path) ? f.errorString() : u"no such file"_s) << '\n';
+        return std::nullopt;
+    }
+    const QByteArray bytes = f.readAll();
+    lockmerge::MergeInput in = lockmerge::readMergeInput(bytes, path);
+    for (const LockDiagnostic &d : in.errors)
+        err() << d.toString(path) << '\n';
+    if (!in.ok()) {
+        err() << path << ": cannot merge a lock file with errors\n";
+        return std::nullopt;
+    }
+    for (const DroppedContent &d : in.dropped) {
+        QString text = d.text;
+        text.replace(u'\n', u' ');
+        if (text.size() > 72)
+            text = text.left(69) + u"..."_s;
+        err() << path << ':' << d.range.line << ": warning: the merged file does not keep this " << toString(d.kind) << ": " << text
+              << '\n';
+    }
+    return in;
+}
+
+} // namespace
+
+int runLock(const QStringList &args)
+{
+    // `provender lock`, `provender lock --help`, or an unknown subcommand: the list of subcommands.
+    const QString sub = args.value(1);
+    const bool help = sub.isEmpty() || sub == u"--help"_s || sub == u"-h"_s || sub == u"help"_s;
+    QTextStream &o = help ? out() : err();
+    if (!help)
+        o << "provender lock: unknown subcommand '" << sub << "'\n\n";
+    o << "Usage: provender lock <subcommand> [options] ...\n\nSubcommands:\n";
+    for (const Command &c : commands()) {
+        const QString name = QString::fromLatin1(c.name);
+        if (name.startsWith(u"lock "_s))
+            o << "  " << name.mid(5).leftJustified(12) << QString::fromLatin1(c.summary) << '\n';
+    }
+    o << "\nRun 'provender lock <subcommand> --help' for its options. docs/LOCKFILES.md describes them all.\n";
+    return help ? ExitOk : ExitUsage;
+}
+
+int runLockMerge(const QStringList &args)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption output({u"o"_s, u"output"_s}, u"Write the result to OUT instead of OURS."_s, u"OUT"_s);
+    const QCommandLineOption install(u"install"_s,
+                                     u"Set up the current git repository: merge.tflock.driver in its config and "
+                                     ".terraform.lock.hcl merge=tflock in its .gitattributes."_s);
+    const QCommandLineOption diff3(u"diff3"_s, u"Conflict regions also show the base's block (||||||| base)."_s);
+    const QCommandLineOption gui(u"gui"_s, u"Open the three-way merge window instead (for git mergetool)."_s);
+    parser.addOption(output);
+    parser.addOption(install);
+    parser.addOption(diff3);
+    parser.addOption(gui);
+    if (const int rc = parse(parser, args,
+                             u"Three-way merge of lock files by meaning, usable as a git merge driver "
+                             "(git config merge.tflock.driver \"provender lock merge %O %A %B\"). Per provider: one side's "
+                             "change wins over the other side's nothing; the same version on both sides merges the hashes; "
+                             "different versions, or a removal against a change, are conflicts. The result (canonical, "
+                             "as tofu/terraform write it) replaces OURS unless -o is given. Exit 0 merged, 1 conflicts "
+                             "(marked in the file, one line each on stderr), 2 unreadable or invalid input (nothing written)."_s,
+                             u"BASE OURS THEIRS"_s, u"The common ancestor, our version (the result goes here), their version."_s);
+        rc >= 0)
+        return rc;
+    if (parser.isSet(install)) {
+        if (!parser.positionalArguments().isEmpty()) {
+            err() << "provender lock merge --install: takes no files\n";
+            return ExitUsage;
+        }
+        return installMergeDriver();
+    }
+    if (parser.isSet(gui)) {
+        err() << "provender lock merge --gui: the window needs the graphical program (run provender lock merge --gui ... directly)\n";
+        return ExitUsage;
+    }
+    const QStringList files = parser.positionalArguments();
+    if (files.size() != 3) {
+        err() << "provender lock merge: give three lock files: BASE OURS THEIRS\n";
+        return ExitUsage;
+    }
+    const std::optional<lockmerge::MergeInput> base = readMergeSide(files.at(0));
+    const std::optional<lockmerge::MergeInput> ours = readMergeSide(files.at(1));
+    const std::optional<lockmerge::MergeInput> theirs = readMergeSide(files.at(2));
+    if (!base || !ours || !theirs) {
+        err() << "provender lock merge: nothing written\n";
+        return ExitUsage;
+    }
+    const lockmerge::MergeResult result = lockmerge::mergeLockFiles(*base, *ours, *theirs);
+    lockmerge::WriteOptions options;
+    options.diff3 = parser.isSet(diff3);
+    const QByteArray bytes = result.bytes(options);
+    const QString target = parser.isSet(output) ? parser.value(output) : files.at(1);
+    if (!(target == files.at(1) && readAll(target) == bytes)) {
+        const Result<void> saved = saveBytesAtomically(bytes, target);
+        if (!saved.ok()) {
+            err() << "provender lock merge: " << saved.error().message << '\n';
+            return ExitUsage;
+        }
+    }
+    const QStringList conflicts = result.conflictLines();
+    for (const QString &c : conflicts)
+        err() << "provender lock merge: conflict: " << c << '\n';
+    if (!conflicts.isEmpty()) {
+        err() << "provender lock merge: " << conflicts.size() << (conflicts.size() == 1 ? " conflict" : " conflicts")
+              << " marked in " << target << '\n';
+        return ExitFindings;
+    }
+    return ExitOk;
 }
 
 } // namespace provender::cli

@@ -5,10 +5,14 @@
 #include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/LockDiffWindow.h"
 #include "ui/lock/LockEditorWindow.h"
+#include "ui/lock/LockMergeWindow.h"
+
+#include "model/lockfile/LockMerge.h"
 
 #include <QAbstractProxyModel>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
@@ -55,6 +59,10 @@ bool isLockFilePath(const QString &path)
 
 LockEditorWindow *openLockEditor(MainWindow *window, const QString &path)
 {
+    if (QFile f(path); f.open(QIODevice::ReadOnly) && lockmerge::hasConflictMarkers(f.readAll())) {
+        openLockMergeWindow(window, path); // git left conflict markers: resolve them by meaning
+        return nullptr;
+    }
     auto *editor = new LockEditorWindow;
     editor->setAttribute(Qt::WA_DeleteOnClose);
     if (window && QFileInfo(window->mirrorRoot()).isDir()) // a bundle or nothing: no mirror

@@ -11,7 +11,8 @@ class MainWindow;
 /// Whether `path` names a lock file (`*.hcl`), which the GUI opens in an editor, not as a mirror.
 bool isLockFilePath(const QString &path);
 
-/// Open `path` in a new lock editor window (deleted on close) that uses `window`'s mirror.
+/// Open `path` in a new lock editor window (deleted on close) that uses `window`'s mirror. A file
+/// with conflict markers opens in the three-way merge window instead (nullptr is returned).
 LockEditorWindow *openLockEditor(MainWindow *window, const QString &path);
 
 /// Adds File ▸ Open Lock File…, File ▸ Compare Lock Files… and Tools ▸ Coverage Matrix… to the
