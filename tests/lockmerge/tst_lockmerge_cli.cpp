@@ -202,6 +202,13 @@ private Q_SLOTS:
         const Run mergeHelp = runProvender({u"lock"_s, u"merge"_s, u"--help"_s});
         QCOMPARE(mergeHelp.exitCode, 0);
         QVERIFY(mergeHelp.out.contains("--install") && mergeHelp.out.contains("--gui") && mergeHelp.out.contains("BASE OURS THEIRS"));
+        // The window's own argument checks (it starts under QApplication, offscreen here).
+        const Run guiUsage = runProvender({u"lock"_s, u"merge"_s, u"--gui"_s, u"a"_s, u"b"_s});
+        QCOMPARE(guiUsage.exitCode, 2);
+        QVERIFY2(guiUsage.err.contains("give BASE OURS THEIRS [-o OUT], or one file with conflict markers"), guiUsage.err.constData());
+        const Run guiMissing = runProvender({u"lock"_s, u"merge"_s, u"--gui"_s, path("none1"), path("none2"), path("none3")});
+        QCOMPARE(guiMissing.exitCode, 2);
+        QVERIFY2(guiMissing.err.contains("Cannot open"), guiMissing.err.constData());
     }
 
     void cli()

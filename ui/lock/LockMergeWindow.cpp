@@ -129,7 +129,14 @@ LockMergeWindow::LockMergeWindow(QWidget *parent) : QMainWindow(parent)
     updateActions();
 }
 
-LockMergeWindow::~LockMergeWindow() = default;
+LockMergeWindow::~LockMergeWindow()
+{
+    // ~QWidget deletes the actions before the undo stack, whose destructor still signals.
+    disconnect(m_undo, nullptr, this, nullptr);
+    disconnect(m_model, nullptr, this, nullptr);
+    if (m_view->selectionModel())
+        disconnect(m_view->selectionModel(), nullptr, this, nullptr);
+}
 
 void LockMergeWindow::buildUi()
 {
@@ -168,8 +175,9 @@ void LockMergeWindow::buildUi()
     rightLayout->addWidget(m_result);
     splitter->addWidget(m_view);
     splitter->addWidget(right);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({820, 660});
     layout->addWidget(splitter, 1);
     setCentralWidget(central);
 
@@ -255,7 +263,8 @@ bool LockMergeWindow::setInputs(const QByteArray &base, const QByteArray &ours, 
     for (int i = 0; i < m_model->topRowCount(); ++i)
         if (m_model->isUnresolved(i))
             m_view->expand(m_model->index(i, 0));
-    for (int c = 0; c < LockMergeModel::ColumnCount - 1; ++c)
+    m_view->setColumnWidth(LockMergeModel::NameColumn, 330);
+    for (int c = LockMergeModel::BaseColumn; c < LockMergeModel::ColumnCount - 1; ++c)
         m_view->resizeColumnToContents(c);
     QStringList dropped;
     for (const auto &[in, label] : {std::pair{&b, m_labels.at(0)}, std::pair{&o, m_labels.at(1)}, std::pair{&t, m_labels.at(2)}})
@@ -341,9 +350,32 @@ void LockMergeWindow::refreshResult()
 {
     const QByteArray bytes = resultBytes();
     m_result->setPlainText(editorText(bytes));
+    // Conflict regions: ours' lines blue, theirs' yellow, the base's grey, marker lines darker.
+    QList<QColor> backgrounds;
+    const QStringList lines = m_result->toPlainText().split(u'\n');
+    QColor section;
+    for (const QString &line : lines) {
+        if (line.startsWith(u"<<<<<<<"_s)) {
+            section = QColor(0xdb, 0xed, 0xff);
+            backgrounds << QColor(0xb6, 0xd7, 0xf5);
+        } else if (line.startsWith(u"|||||||"_s) && section.isValid()) {
+            section = QColor(0xee, 0xee, 0xee);
+            backgrounds << QColor(0xd0, 0xd0, 0xd0);
+        } else if (line == u"======="_s && section.isValid()) {
+            section = QColor(0xff, 0xf5, 0xc8);
+            backgrounds << QColor(0xe0, 0xd0, 0x90);
+        } else if (line.startsWith(u">>>>>>>"_s) && section.isValid()) {
+            section = QColor();
+            backgrounds << QColor(0xe0, 0xd0, 0x90);
+        } else {
+            backgrounds << section;
+        }
+    }
+    m_result->setRowDecorations(backgrounds, {});
     const int n = conflictCount();
     m_summary->setText(n == 0 ? tr("No conflicts: the result is canonical and ready to save")
-                              : tr("%n unresolved conflict(s): choose ours, theirs or union for each red row", nullptr, n));
+                              : (n == 1 ? tr("1 unresolved conflict") : tr("%1 unresolved conflicts").arg(n))
+                                        + tr(": choose ours, theirs or union for each red row"));
     m_summary->setStyleSheet(n == 0 ? u"font-weight: bold; padding: 2px 4px; color: #1a7f37;"_s
                                     : u"font-weight: bold; padding: 2px 4px; color: #cf222e;"_s);
     updateActions();
