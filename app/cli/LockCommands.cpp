@@ -1,4 +1,4 @@
-// provender lock fmt | diff | check | add-hashes | upgrade | merge: the lock-file commands.
+// provender lock fmt | diff | check | add-hashes | upgrade | init | merge: the lock-file commands.
 // Everything here is argument handling and printing; the work is done by model/lockfile.
 // Exit codes: 0 ok, 1 findings (not canonical, a difference, mismatch/missing, a package that
 // could not be hashed), 2 bad usage or unreadable input (including a lock file with errors).
