@@ -93,7 +93,11 @@ import sys, os, json, hashlib, base64, zipfile, io, urllib.parse
 root, nginx, plain, tls, outside = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 buf = io.BytesIO()
 with zipfile.ZipFile(buf, 'w', zipfile.ZIP_DEFLATED) as z:
-    z.writestr('terraform-provider-clean_v1.0.0', b'#!/bin/sh\necho clean\n' * 100)
+    # One executable per provider type served (terraform looks for terraform-provider-<type>*).
+    for t in ('clean', 'plainhttp', 'schemes'):
+        info = zipfile.ZipInfo('terraform-provider-%s_v1.0.0' % t, (2024, 1, 1, 0, 0, 0))
+        info.external_attr = 0o100755 << 16
+        z.writestr(info, b'#!/bin/sh\necho clean\n' * 100)
 data = buf.getvalue()
 zh = 'zh:' + hashlib.sha256(data).hexdigest()
 name = 'terraform-provider-clean_1.0.0_linux_amd64.zip'

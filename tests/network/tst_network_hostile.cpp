@@ -5,7 +5,9 @@
 // (not) sent" is read from the servers, not from Provender. The served zip and its zh: come from
 // Python's zipfile/hashlib; an archive whose URL must be refused declares that zip's real hash, so
 // reading it would have verified — an error verdict proves nothing was read.
-// The trust-store cases use a second throw-away CA made with openssl here.
+// The trust-store cases use a second throw-away CA made with openssl here. With terraform on PATH,
+// two cases compare with it under the same environment: which archive URLs it installs from, and
+// which SSL_CERT_FILE / SSL_CERT_DIR settings make it trust the server.
 
 #include "tests/network/HostileServer.h"
 #include "tests/support/NginxFixture.h"
@@ -173,6 +175,37 @@ class TestNetworkHostile : public QObject
     test::ProcessRun cli(const QStringList &args, const QProcessEnvironment &env) const
     {
         return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 240000, env);
+    }
+    /// `terraform providers lock -net-mirror=<nginx> -platform=P example.com/acme/TYPE` succeeds
+    /// with this environment (SSL_CERT_* as given; temporary CLI config, CHECKPOINT_DISABLE=1).
+    bool terraformAccepts(const QString &type, const QString &platform, const QProcessEnvironment &extra, QString *output) const
+    {
+        const QString work = m_tmp.filePath(QStringLiteral("tf-") + type);
+        QDir().mkpath(work);
+        QFile main(work + QStringLiteral("/main.tf"));
+        if (!main.open(QIODevice::WriteOnly))
+            return false;
+        main.write("terraform {\n  required_providers {\n    p = {\n      source  = \"example.com/acme/" + type.toUtf8()
+                   + "\"\n      version = \"1.0.0\"\n    }\n  }\n}\n");
+        main.close();
+        QFile::remove(work + QStringLiteral("/.terraform.lock.hcl"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &k : env.keys())
+            if (k.startsWith(QLatin1StringView("TF_")) || k.startsWith(QLatin1StringView("SSL_CERT"))
+                || k.contains(QLatin1StringView("proxy"), Qt::CaseInsensitive))
+                env.remove(k);
+        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), m_tmp.filePath(QStringLiteral("none.tfrc")));
+        env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
+        env.insert(QStringLiteral("HOME"), m_tmp.filePath(QStringLiteral("home")));
+        env.insert(QStringLiteral("NO_PROXY"), QStringLiteral("127.0.0.1"));
+        env.insert(extra);
+        const test::ProcessRun r = test::runProcess(test::terraformPath(),
+                                                    {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
+                                                     QStringLiteral("-net-mirror=") + m_nginx.baseUrl(), QStringLiteral("-platform=") + platform,
+                                                     QStringLiteral("example.com/acme/") + type},
+                                                    180000, env, work);
+        *output = QString::fromUtf8(r.out + r.err);
+        return r.exitCode == 0;
     }
     QProcessEnvironment cleanEnv() const
     {
@@ -632,6 +665,88 @@ private Q_SLOTS:
         QCOMPARE(index.value().catalog.anomalies.size(), 1);
         QVERIFY2(index.value().catalog.anomalies.at(0).message.contains(QStringLiteral("exceeds the limit of 65536 bytes for error responses")),
                  qPrintable(anomaliesText(index.value().catalog)));
+    }
+
+    // --- Against terraform ------------------------------------------------------------------------
+
+    void archiveUrlsLikeTerraform()
+    {
+        // Which archives of `schemes` and `plainhttp` terraform installs = which Provender verifies.
+        if (test::terraformPath().isEmpty())
+            PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
+        const QProcessEnvironment trust = [&] {
+            QProcessEnvironment e;
+            e.insert(QStringLiteral("SSL_CERT_FILE"), m_nginx.caFile());
+            return e;
+        }();
+        for (const QString &type : {QStringLiteral("schemes"), QStringLiteral("plainhttp")}) {
+            const Result<NetworkCatalog> fetched =
+                fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/") + type)}, mirrorOptions());
+            QVERIFY(fetched.ok());
+            const RemoteVerifyReport r = verifyNetworkCatalog(fetched.value().catalog, verifyOptions());
+            QStringList ours, theirs;
+            QString outputs;
+            for (const ArchiveResult &a : r.report.results) {
+                const QString platform = a.key.platform.toString();
+                if (a.detail.verdict == Verdict::Verified)
+                    ours << platform;
+                QString output;
+                if (terraformAccepts(type, platform, trust, &output))
+                    theirs << platform;
+                outputs += QStringLiteral("--- %1 %2\n%3\n").arg(type, platform, output);
+            }
+            if (ours != theirs)
+                qWarning().noquote() << outputs;
+            QCOMPARE(ours, theirs);
+            // One each: schemes' openbsd_amd64 (user info; terraform sends it as Basic auth, nginx
+            // ignores it; Provender drops it) and plainhttp's linux_amd64 (downloaded over http by both).
+            QCOMPARE(theirs.size(), 1);
+        }
+    }
+
+    void trustStoreLikeTerraform_data()
+    {
+        QTest::addColumn<QString>("certFile"); // null = unset; "CA", "OTHER", or a path
+        QTest::addColumn<QString>("certDir");  // null = unset; "CADIR", "EMPTY", "EMPTY:CADIR"
+        QTest::addColumn<bool>("trusted");
+        QTest::newRow("neither") << QString() << QString() << false;
+        QTest::newRow("file") << "CA" << QString() << true;
+        QTest::newRow("file absent, dir") << "/nonexistent/ca.pem" << "CADIR" << true;
+        QTest::newRow("dir list") << QString() << "EMPTY:CADIR" << true;
+        QTest::newRow("both name another CA") << "OTHER" << "EMPTY" << false;
+    }
+    void trustStoreLikeTerraform()
+    {
+        // The same environment for terraform and for `provender verify` (no --ca-file): both trust
+        // the server or neither does.
+        if (test::terraformPath().isEmpty())
+            PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
+        QFETCH(QString, certFile);
+        QFETCH(QString, certDir);
+        QFETCH(bool, trusted);
+        const QString caDir = m_tmp.filePath(QStringLiteral("tf-ca-dir"));
+        const QString empty = m_tmp.filePath(QStringLiteral("tf-empty-dir"));
+        QDir().mkpath(caDir);
+        QDir().mkpath(empty);
+        if (!QFileInfo::exists(caDir + QStringLiteral("/ca.pem")))
+            QVERIFY(QFile::copy(m_nginx.caFile(), caDir + QStringLiteral("/ca.pem")));
+        certFile.replace(QStringLiteral("OTHER"), m_otherCa).replace(QStringLiteral("CA"), m_nginx.caFile());
+        certDir.replace(QStringLiteral("CADIR"), caDir).replace(QStringLiteral("EMPTY"), empty);
+        QProcessEnvironment extra;
+        if (!certFile.isNull())
+            extra.insert(QStringLiteral("SSL_CERT_FILE"), certFile);
+        if (!certDir.isNull())
+            extra.insert(QStringLiteral("SSL_CERT_DIR"), certDir);
+        QString output;
+        const bool terraform = terraformAccepts(QStringLiteral("clean"), QStringLiteral("linux_amd64"), extra, &output);
+        QProcessEnvironment env = cleanEnv();
+        env.insert(extra);
+        const test::ProcessRun r =
+            cli({QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--provider"), QStringLiteral("example.com/acme/clean")}, env);
+        QVERIFY2(terraform == trusted, qPrintable(output));
+        QVERIFY2((r.exitCode == 0) == trusted, QByteArray(r.out + r.err).constData());
+        if (!trusted)
+            QVERIFY2(r.out.contains("TLS handshake"), r.out.constData());
     }
 
     // --- Trust store (Go's crypto/x509 on Linux) ------------------------------------------------------
