@@ -6,6 +6,7 @@
 
 #include "model/lockitems/LockMergeModel.h"
 #include "ui/lock/LockCodeEditor.h"
+#include "ui/lock/LockEditorWindow.h"
 #include "ui/lock/LockMergeWindow.h"
 #include "ui/lock/LockUi.h"
 
@@ -205,6 +206,30 @@ private Q_SLOTS:
         merge->close();
         QCoreApplication::processEvents();
         QCOMPARE(readFile(path), kMarked); // discarded: the file is as it was
+    }
+
+    void lockEditorResolvesConflicts()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u".terraform.lock.hcl"_s);
+        QVERIFY(writeFile(path, kMarked));
+        LockEditorWindow editor;
+        editor.setPrompt([](const QString &, const QString &, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
+        QVERIFY(editor.openFile(path));
+        QAction *resolve = action(&editor, "actionResolveConflicts");
+        QVERIFY(resolve && resolve->isEnabled());
+        QVERIFY(editor.lastMessage().contains(u"conflict markers"_s));
+        LockMergeWindow *merge = editor.resolveConflicts();
+        QVERIFY(merge);
+        QCOMPARE(merge->conflictCount(), 1);
+        QVERIFY(merge->choose(QString::fromLatin1(A), Choice::Ours));
+        QVERIFY(merge->save());
+        const QByteArray resolved = kTofu + block(A, "5.2.0", {"h1:BBBB="}) + block(N, "3.2.1", {"h1:CCCC=", "zh:1111", "zh:2222"});
+        QCOMPARE(readFile(path), resolved);
+        QCOMPARE(editor.currentBytes(), resolved); // reloaded
+        QVERIFY(!resolve->isEnabled());
+        QVERIFY(!editor.hasErrors());
+        merge->close();
     }
 
     void unmergeableInputIsRefused()

@@ -1,8 +1,10 @@
 #include "ui/lock/LockEditorWindow.h"
+#include "ui/lock/LockMergeWindow.h"
 #include "ui/lock/MirrorScan.h"
 
 #include "model/core/Logging.h"
 #include "model/lockfile/LockDiff.h"
+#include "model/lockfile/LockMerge.h"
 #include "model/lockfile/LockEdit.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/lockitems/LockHashListModel.h"
@@ -294,6 +296,8 @@ void LockEditorWindow::buildActions()
     tools->addAction(make(u"actionCompareFile"_s, tr("Compare with &File…"), &LockEditorWindow::compareWithFileDialog));
     m_coverageAction = make(u"actionCoverage"_s, tr("&Coverage Matrix…"), &LockEditorWindow::showCoverage);
     tools->addAction(m_coverageAction);
+    m_resolveAction = make(u"actionResolveConflicts"_s, tr("&Resolve Conflicts…"), &LockEditorWindow::resolveConflicts);
+    tools->addAction(m_resolveAction);
 
     QToolBar *bar = addToolBar(tr("Lock"));
     bar->setObjectName(u"lockToolBar"_s);
@@ -328,8 +332,33 @@ bool LockEditorWindow::openFile(const QString &path)
     if (!m_providers->document().providers.isEmpty())
         m_providerView->selectRow(0);
     watchPath();
-    showMessage(tr("Opened %1").arg(m_path));
+    showMessage(lockmerge::hasConflictMarkers(bytes)
+                    ? tr("%1 has conflict markers: Tools ▸ Resolve Conflicts… merges its sides by meaning").arg(m_path)
+                    : tr("Opened %1").arg(m_path));
     return true;
+}
+
+LockMergeWindow *LockEditorWindow::resolveConflicts()
+{
+    const QByteArray bytes = currentBytes();
+    if (!lockmerge::hasConflictMarkers(bytes)) {
+        showMessage(tr("The text has no conflict markers."));
+        return nullptr;
+    }
+    auto *merge = new LockMergeWindow;
+    merge->setAttribute(Qt::WA_DeleteOnClose);
+    if (!merge->openConflictedBytes(bytes, m_path)) {
+        showMessage(merge->errorText());
+        delete merge;
+        return nullptr;
+    }
+    // The saved result comes back into this editor (unless its text changed meanwhile).
+    connect(merge, &LockMergeWindow::saved, this, [this, bytes](const QString &path) {
+        if (currentBytes() == bytes)
+            openFile(path);
+    });
+    merge->show();
+    return merge;
 }
 
 // --- the file on disk ------------------------------------------------------------------------
@@ -476,6 +505,7 @@ void LockEditorWindow::applyBytes(const QByteArray &bytes, bool updateEditor)
     updateHashList();
     updateProblems();
     updateTitle();
+    m_resolveAction->setEnabled(lockmerge::hasConflictMarkers(bytes));
     updateActions();
     if (m_catalog && wantedKey() != m_provenanceKey)
         refreshProvenance();

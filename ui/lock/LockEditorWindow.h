@@ -21,7 +21,8 @@
 // Widgets (objectName): "providerView", "hashView", "textEdit", "problemList"; actions
 // "actionUndo", "actionRedo", "actionSave", "actionSaveAs", "actionOpenMirror",
 // "actionAddProvider", "actionRemoveProvider", "actionRemoveHashes", "actionAddHashes",
-// "actionUpgrade", "actionUpgradeAll", "actionCompareGit", "actionCompareFile", "actionCoverage".
+// "actionUpgrade", "actionUpgradeAll", "actionCompareGit", "actionCompareFile", "actionCoverage",
+// "actionResolveConflicts" (enabled while the text has conflict markers: opens the merge window).
 
 #include "model/lockfile/LockFile.h"
 #include "model/mirror/Catalog.h"
@@ -51,6 +52,7 @@ namespace provender::ui {
 
 class HclHighlighter;
 class LockCodeEditor;
+class LockMergeWindow;
 class SetTextCommand;
 
 class LockEditorWindow final : public QMainWindow
@@ -134,6 +136,9 @@ public Q_SLOTS:
     void compareWithGitDialog();
     void compareWithFileDialog();
     void showCoverage();
+    /// Text with conflict markers: the three-way merge window on its sides (nullptr when there
+    /// are none or they are malformed); its saved result is reloaded here.
+    LockMergeWindow *resolveConflicts();
 
 Q_SIGNALS:
     void busyChanged(bool busy);
@@ -206,6 +211,7 @@ private:
     QAction *m_upgradeAction = nullptr;
     QAction *m_upgradeAllAction = nullptr;
     QAction *m_coverageAction = nullptr;
+    QAction *m_resolveAction = nullptr;
 };
 
 } // namespace provender::ui

@@ -309,7 +309,11 @@ bool LockMergeWindow::openConflictedFile(const QString &path)
         m_error = tr("Cannot open %1: %2").arg(path, f.errorString());
         return false;
     }
-    const QByteArray bytes = f.readAll();
+    return openConflictedBytes(f.readAll(), path);
+}
+
+bool LockMergeWindow::openConflictedBytes(const QByteArray &bytes, const QString &path)
+{
     const Result<lockmerge::ConflictSplit> split = lockmerge::splitConflictMarkers(bytes, path);
     if (!split.ok()) {
         m_error = split.error().message;

@@ -55,6 +55,8 @@ public:
     bool openFiles(const QString &base, const QString &ours, const QString &theirs, const QString &outputPath = {});
     /// A file with conflict markers: its sides rebuilt from them; the result replaces the file.
     bool openConflictedFile(const QString &path);
+    /// The same for text with conflict markers (e.g. a lock editor's), saved to `outputPath`.
+    bool openConflictedBytes(const QByteArray &bytes, const QString &outputPath);
 
     QString errorText() const { return m_error; }
     QString outputPath() const { return m_output; }
