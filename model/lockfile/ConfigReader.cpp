@@ -14,6 +14,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 
@@ -122,8 +123,7 @@ public:
         for (const Token &t : raw) {
             if (t.type == Tok::Comment) {
                 // A line comment ends its line (it holds the newline); a block comment is space.
-                const char c = data[t.begin];
-                if (c == '#' || (c == '/' && t.end - t.begin > 1 && data[t.begin + 1] == '/'))
+                if (data[t.end - 1] == '\n')
                     m_toks.push_back(Token{Tok::Newline, t.begin, t.end});
                 continue;
             }
@@ -290,111 +290,152 @@ private:
         }
     }
 
-    /// Skips to the end of the current line (balanced), for recovery after a bad item.
-    void skipLine()
+    /// hclsyntax's recoverAfterBodyItem: skips to the end of the line (balanced).
+    void recoverAfterBodyItem()
     {
+        m_recovery = true;
+        std::vector<Tok> open;
         for (;;) {
             const Tok t = tok(m_pos).type;
             if (t == Tok::Eof)
                 return;
-            if (t == Tok::Newline) {
-                ++m_pos;
+            ++m_pos;
+            if (t == Tok::Newline && open.empty())
                 return;
+            if (isOpener(t)) {
+                open.push_back(t);
+            } else if (isCloser(t)) {
+                while (!open.empty() && closerFor(open.back()) != t)
+                    open.pop_back();
+                if (!open.empty())
+                    open.pop_back();
             }
-            if (t == Tok::CBrace && m_depth > 0)
+        }
+    }
+
+    /// hclsyntax's recover(end): skips past the `end` that closes the current nesting level.
+    void recoverTo(Tok end)
+    {
+        m_recovery = true;
+        const Tok start = end == Tok::CBrace ? Tok::OBrace : Tok::Eof;
+        int nest = 0;
+        for (;;) {
+            const Tok t = tok(m_pos).type;
+            if (t == Tok::Eof)
                 return;
-            const int next = skipExpression(m_pos);
-            m_pos = next == m_pos ? m_pos + 1 : next;
+            ++m_pos;
+            if (t == start && start != Tok::Eof) {
+                ++nest;
+            } else if (t == end) {
+                if (nest < 1)
+                    return;
+                --nest;
+            }
         }
     }
 
     /// A body up to its closing brace (openBrace >= 0) or the end of the file.
     void parseBody(NBody &body, int openBrace)
     {
+        const Tok end = openBrace >= 0 ? Tok::CBrace : Tok::Eof;
         for (;;) {
             const Token &t = tok(m_pos);
-            switch (t.type) {
-            case Tok::Newline:
-                ++m_pos;
-                continue;
-            case Tok::Eof:
-                if (openBrace >= 0)
-                    syntaxError(openBrace, u"Unclosed configuration block"_s,
-                                u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
-                return;
-            case Tok::CBrace:
-                if (openBrace >= 0) {
+            if (t.type == end) {
+                if (end != Tok::Eof)
                     ++m_pos;
-                    return;
-                }
-                syntaxError(m_pos, u"Argument or block definition required"_s, u"An argument or block definition is required here."_s);
+                return;
+            }
+            if (t.type == Tok::Newline) {
                 ++m_pos;
-                continue;
-            case Tok::Ident:
-                parseItem(body, openBrace >= 0);
-                continue;
-            default:
-                if (t.type == Tok::OQuote)
-                    syntaxError(m_pos, u"Invalid argument name"_s, u"Argument names must not be quoted."_s);
-                else
-                    syntaxError(m_pos, u"Argument or block definition required"_s, u"An argument or block definition is required here."_s);
-                skipLine();
                 continue;
             }
+            if (t.type == Tok::Ident) {
+                parseItem(body);
+                continue;
+            }
+            if (!m_recovery) {
+                if (t.type == Tok::OQuote)
+                    errorAt(m_pos, u"Invalid argument name"_s, u"Argument names must not be quoted."_s);
+                else if (t.type == Tok::Eof)
+                    errorAt(openBrace, u"Unclosed configuration block"_s,
+                            u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+                else
+                    errorAt(m_pos, u"Argument or block definition required"_s, u"An argument or block definition is required here."_s);
+            }
+            ++m_pos;
+            if (t.type != Tok::Eof)
+                recoverTo(end);
+            return;
         }
     }
 
-    void parseItem(NBody &body, bool nested)
+    /// name = expr, for a body; false when the expression had errors.
+    void finishAttribute(NBody &body, int nameTok, bool singleLine)
+    {
+        ++m_pos; // =
+        NAttr a;
+        a.name = text(nameTok);
+        a.nameTok = nameTok;
+        a.begin = m_pos;
+        const int before = int(diagnostics.size());
+        m_nl.assign(1, true);
+        parseExpr();
+        a.end = m_pos;
+        const bool hadErrors = int(diagnostics.size()) > before;
+        if (const NAttr *prev = body.attr(a.name)) {
+            const hcl::Pos p = m_map.pos(tok(prev->nameTok).begin);
+            const hcl::Pos e = m_map.pos(tok(prev->nameTok).end);
+            errorAt(nameTok, u"Attribute redefined"_s,
+                    u"The argument %1 was already set at %2:%3,%4-%5. Each argument may be set only once."_s.arg(hcl::goQuote(a.name), m_file)
+                        .arg(p.line)
+                        .arg(p.column)
+                        .arg(e.column));
+        } else {
+            body.attrs.push_back(a);
+        }
+        if (m_recovery && hadErrors) {
+            recoverAfterBodyItem();
+            return;
+        }
+        if (singleLine)
+            return;
+        const Tok after = tok(m_pos).type;
+        if (after == Tok::Newline) {
+            ++m_pos;
+        } else if (after != Tok::Eof) {
+            if (!m_recovery) {
+                if (after == Tok::Comma)
+                    errorAt(m_pos, u"Unexpected comma after argument"_s,
+                            u"Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline."_s);
+                else
+                    errorAt(m_pos, u"Missing newline after argument"_s, u"An argument definition must end with a newline."_s);
+            }
+            recoverAfterBodyItem();
+        }
+    }
+
+    void parseItem(NBody &body)
     {
         const int nameTok = m_pos++;
-        const QString name = text(nameTok);
-        if (tok(m_pos).type == Tok::Equal) {
-            ++m_pos;
-            NAttr a;
-            a.name = name;
-            a.nameTok = nameTok;
-            a.begin = m_pos;
-            const int before = int(diagnostics.size());
-            m_pos = skipExpression(m_pos);
-            a.end = m_pos;
-            if (a.end == a.begin) {
-                if (tok(m_pos).type == Tok::Eof)
-                    syntaxError(m_pos, u"Missing expression"_s, u"Expected the start of an expression, but found the end of the file."_s);
-                else
-                    syntaxError(m_pos, u"Invalid expression"_s, u"Expected the start of an expression, but found an invalid expression token."_s);
-            }
-            if (const NAttr *prev = body.attr(name)) {
-                const hcl::Pos p = m_map.pos(tok(prev->nameTok).begin);
-                errorAt(nameTok, u"Attribute redefined"_s,
-                        u"The argument %1 was already set at %2:%3,%4. Each argument may be set only once."_s.arg(hcl::goQuote(name), m_file)
-                            .arg(p.line)
-                            .arg(p.column));
-            } else {
-                body.attrs.push_back(a);
-            }
-            const Tok after = tok(m_pos).type;
-            if (after == Tok::Newline) {
-                ++m_pos;
-            } else if (after == Tok::Eof || (after == Tok::CBrace && nested)) {
-                // end of file, or a single-line block's closing brace
-            } else if (int(diagnostics.size()) == before) {
-                if (after == Tok::Comma)
-                    syntaxError(m_pos, u"Unexpected comma after argument"_s,
-                                u"Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline."_s);
-                else
-                    syntaxError(m_pos, u"Missing newline after argument"_s, u"An argument definition must end with a newline."_s);
-                skipLine();
-            } else {
-                skipLine();
-            }
+        const Tok next = tok(m_pos).type;
+        if (next == Tok::Equal) {
+            finishAttribute(body, nameTok, false);
+            return;
+        }
+        if (next != Tok::OQuote && next != Tok::OBrace && next != Tok::Ident) {
+            recoverAfterBodyItem();
+            errorAt(nameTok, u"Argument or block definition required"_s,
+                    u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s);
             return;
         }
         NBlock b;
-        b.type = name;
+        b.type = text(nameTok);
         b.typeTok = nameTok;
         b.lastHeaderTok = nameTok;
         for (;;) {
             const Tok t = tok(m_pos).type;
+            if (t == Tok::OBrace)
+                break;
             if (t == Tok::Ident) {
                 b.labels << text(m_pos);
                 b.lastHeaderTok = m_pos++;
@@ -404,16 +445,17 @@ private:
                 const int open = m_pos;
                 QString label;
                 int k = m_pos + 1;
-                bool ok = true;
                 while (tok(k).type == Tok::QuotedLit)
                     label += text(k++);
-                if (tok(k).type != Tok::CQuote)
-                    ok = false;
-                if (!ok) {
-                    syntaxError(open, u"Invalid string literal"_s,
-                                u"Template sequences are not allowed in this string. To include a literal \"$\", double it (as \"$$\") to escape it."_s);
-                    m_pos = skipExpression(open);
-                    skipLine();
+                if (tok(k).type != Tok::CQuote) {
+                    if (tok(k).type == Tok::TemplateInterp || tok(k).type == Tok::TemplateControl)
+                        errorAt(k, u"Invalid string literal"_s,
+                                u"Template sequences are not allowed in this string. To include a literal \"%1\", double it (as \"%1%1\") to escape it."_s.arg(
+                                    QLatin1Char(m_data[tok(k).begin])));
+                    else if (!m_recovery)
+                        errorAt(open, u"Unterminated string literal"_s, u"Unable to find the closing quote mark before the end of the file."_s);
+                    m_recovery = true;
+                    recoverAfterBodyItem();
                     return;
                 }
                 b.labels << decodeEscapes(label);
@@ -421,38 +463,561 @@ private:
                 m_pos = k + 1;
                 continue;
             }
-            break;
-        }
-        if (tok(m_pos).type != Tok::OBrace) {
-            if (tok(m_pos).type == Tok::Equal)
-                syntaxError(m_pos, u"Invalid block definition"_s,
-                            u"The equals sign \"=\" indicates an argument definition, and must not be used when defining a block."_s);
-            else if (tok(m_pos).type == Tok::Newline)
-                syntaxError(m_pos, u"Invalid block definition"_s,
-                            u"A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header."_s);
-            else if (b.labels.isEmpty())
-                syntaxError(m_pos, u"Argument or block definition required"_s,
-                            u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s);
-            else
-                syntaxError(m_pos, u"Invalid block definition"_s, u"Either a quoted string block label or an opening brace (\"{\") is expected here."_s);
-            skipLine();
+            if (t == Tok::Equal)
+                errorAt(m_pos, u"Invalid block definition"_s,
+                        u"The equals sign \"=\" indicates an argument definition, and must not be used when defining a block."_s);
+            else if (t == Tok::Newline)
+                errorAt(m_pos, u"Invalid block definition"_s,
+                        u"A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header."_s);
+            else if (!m_recovery)
+                errorAt(m_pos, u"Invalid block definition"_s, u"Either a quoted string block label or an opening brace (\"{\") is expected here."_s);
+            recoverAfterBodyItem();
+            body.blocks.push_back(std::move(b));
             return;
         }
         const int open = m_pos++;
         if (++m_depth > 200) {
-            syntaxError(open, u"Nesting too deep"_s, u"Blocks are nested too deeply."_s);
+            errorAt(open, u"Nesting too deep"_s, u"Blocks are nested too deeply."_s);
+            m_recovery = true;
             m_pos = int(m_toks.size()) - 1;
             --m_depth;
             return;
         }
-        parseBody(b.body, open);
-        --m_depth;
         const Tok after = tok(m_pos).type;
-        if (after == Tok::Newline)
+        if (after == Tok::Newline || after == Tok::Eof || after == Tok::CBrace) {
+            parseBody(b.body, open);
+        } else {
+            // A single-line block: one argument, then `}`.
+            if (after != Tok::Ident) {
+                recoverAfterBodyItem();
+                errorAt(m_pos, u"Argument or block definition required"_s, u"An argument or block definition is required here."_s);
+            } else if (tok(m_pos + 1).type == Tok::Equal) {
+                const int nameTok2 = m_pos++;
+                finishAttribute(b.body, nameTok2, true);
+            } else {
+                const int ident = m_pos;
+                const Tok n2 = tok(m_pos + 1).type;
+                recoverAfterBodyItem();
+                if (n2 == Tok::OQuote || n2 == Tok::OBrace || n2 == Tok::Ident)
+                    errorAt(ident, u"Argument definition required"_s,
+                            u"A single-line block definition can contain only a single argument. If you meant to define argument %1, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block."_s
+                                .arg(hcl::goQuote(text(ident))));
+                else
+                    errorAt(ident, u"Argument or block definition required"_s,
+                            u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s);
+            }
+            const Tok t = tok(m_pos).type;
+            if (t == Tok::CBrace) {
+                ++m_pos;
+            } else if (t == Tok::Comma) {
+                errorAt(m_pos, u"Invalid single-argument block definition"_s,
+                        u"Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line."_s);
+                recoverTo(Tok::CBrace);
+            } else if (t == Tok::Newline) {
+                errorAt(m_pos, u"Invalid single-argument block definition"_s,
+                        u"An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition."_s);
+                recoverTo(Tok::CBrace);
+            } else {
+                if (!m_recovery) {
+                    if (t == Tok::Eof)
+                        errorAt(open, u"Unclosed configuration block"_s,
+                                u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+                    else
+                        errorAt(m_pos, u"Invalid single-argument block definition"_s,
+                                u"A single-line block definition must end with a closing brace immediately after its single argument definition."_s);
+                }
+                recoverTo(Tok::CBrace);
+            }
+        }
+        --m_depth;
+        const Tok eol = tok(m_pos).type;
+        if (eol == Tok::Newline) {
             ++m_pos;
-        else if (after != Tok::Eof && !(after == Tok::CBrace && nested))
-            syntaxError(m_pos, u"Missing newline after block definition"_s, u"A block definition must end with a newline."_s);
+        } else if (eol != Tok::Eof) {
+            if (!m_recovery)
+                errorAt(m_pos, u"Missing newline after block definition"_s, u"A block definition must end with a newline."_s);
+            recoverAfterBodyItem();
+        }
         body.blocks.push_back(std::move(b));
+    }
+
+    // ---- Expressions (hclsyntax's grammar, validated and skipped; nothing is evaluated) ----
+
+    std::vector<bool> m_nl; ///< newline significance per nesting level (false inside ( [ ${ })
+
+    int sig(int i) const
+    {
+        if (!m_nl.empty() && !m_nl.back())
+            while (tok(i).type == Tok::Newline)
+                ++i;
+        return i;
+    }
+    Tok peekType() const { return tok(sig(m_pos)).type; }
+    int take()
+    {
+        m_pos = sig(m_pos);
+        return m_pos++;
+    }
+    bool fail(int at, const QString &summary, const QString &detail)
+    {
+        syntaxError(at, summary, detail);
+        m_pos = at;
+        return false;
+    }
+    bool isKeyword(int i, const char *word) const { return tok(i).type == Tok::Ident && is(i, word); }
+    bool isBinaryOperator(int i) const
+    {
+        if (tok(i).type != Tok::Operator)
+            return false;
+        for (const char *op : {"+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "&&", "||"})
+            if (is(i, op))
+                return true;
+        return false;
+    }
+
+    bool parseExpr()
+    {
+        if (!parseBinary())
+            return false;
+        if (peekType() == Tok::Question) {
+            take();
+            m_nl.push_back(false);
+            const bool ok = parseExpr();
+            m_nl.pop_back();
+            if (!ok)
+                return false;
+            if (peekType() != Tok::Colon)
+                return fail(sig(m_pos), u"Missing false expression in conditional"_s,
+                            u"The conditional operator (...?...:...) requires a false expression, delimited by a colon."_s);
+            take();
+            return parseExpr();
+        }
+        return true;
+    }
+
+    bool parseBinary()
+    {
+        for (;;) {
+            if (!parseUnary())
+                return false;
+            if (!isBinaryOperator(sig(m_pos)))
+                return true;
+            take();
+        }
+    }
+
+    bool parseUnary()
+    {
+        while (tok(sig(m_pos)).type == Tok::Operator && (is(sig(m_pos), "-") || is(sig(m_pos), "!")))
+            take();
+        if (!parsePrimary())
+            return false;
+        return parsePostfix();
+    }
+
+    bool parsePostfix()
+    {
+        for (;;) {
+            const int i = sig(m_pos);
+            const Tok t = tok(i).type;
+            if (t == Tok::Dot) {
+                take();
+                const int n = sig(m_pos);
+                if (tok(n).type == Tok::Ident || tok(n).type == Tok::Number
+                    || (tok(n).type == Tok::Operator && is(n, "*"))) {
+                    take();
+                    continue;
+                }
+                return fail(n, u"Invalid attribute name"_s, u"An attribute name is required after a dot."_s);
+            }
+            if (t == Tok::OBrack) {
+                take();
+                m_nl.push_back(false);
+                bool ok = true;
+                if (tok(sig(m_pos)).type == Tok::Operator && is(sig(m_pos), "*"))
+                    take();
+                else
+                    ok = parseExpr();
+                if (ok && peekType() != Tok::CBrack)
+                    ok = fail(sig(m_pos), u"Missing close bracket on index"_s, u"The index operator must end with a closing bracket (\"]\")."_s);
+                m_nl.pop_back();
+                if (!ok)
+                    return false;
+                take();
+                continue;
+            }
+            return true;
+        }
+    }
+
+    bool parsePrimary()
+    {
+        const int i = sig(m_pos);
+        const Token &t = tok(i);
+        switch (t.type) {
+        case Tok::Number:
+            take();
+            return true;
+        case Tok::Ident: {
+            take();
+            const Tok after = tok(m_pos).type; // no newline between a name and its `(`
+            if (after == Tok::DoubleColon) {
+                while (tok(m_pos).type == Tok::DoubleColon) {
+                    ++m_pos;
+                    if (tok(m_pos).type != Tok::Ident)
+                        return fail(m_pos, u"Missing function name"_s,
+                                    u"Function scope resolution symbol :: must be followed by a function name in this scope."_s);
+                    ++m_pos;
+                }
+                if (tok(m_pos).type != Tok::OParen)
+                    return fail(m_pos, u"Missing open parenthesis"_s,
+                                u"Function selector must be followed by an open parenthesis to begin the function call."_s);
+                return parseCall();
+            }
+            if (after == Tok::OParen)
+                return parseCall();
+            return true;
+        }
+        case Tok::OQuote:
+            take();
+            return parseTemplate(Tok::CQuote, i);
+        case Tok::OHeredoc:
+            take();
+            return parseTemplate(Tok::CHeredoc, i);
+        case Tok::OParen: {
+            take();
+            m_nl.push_back(false);
+            bool ok = parseExpr();
+            if (ok && peekType() != Tok::CParen)
+                ok = fail(sig(m_pos), u"Unbalanced parentheses"_s, u"Expected a closing parenthesis to terminate the expression."_s);
+            m_nl.pop_back();
+            if (ok)
+                take();
+            return ok;
+        }
+        case Tok::OBrack:
+            take();
+            return parseTuple(i);
+        case Tok::OBrace:
+            take();
+            return parseObject(i);
+        default:
+            break;
+        }
+        if (t.type == Tok::Eof)
+            return fail(i, u"Missing expression"_s, u"Expected the start of an expression, but found the end of the file."_s);
+        return fail(i, u"Invalid expression"_s, u"Expected the start of an expression, but found an invalid expression token."_s);
+    }
+
+    bool parseCall()
+    {
+        const int open = m_pos++;
+        m_nl.push_back(false);
+        bool ok = true;
+        for (;;) {
+            if (peekType() == Tok::CParen) {
+                take();
+                break;
+            }
+            if (peekType() == Tok::Eof) {
+                ok = fail(open, u"Unterminated function call"_s,
+                          u"There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file."_s);
+                break;
+            }
+            if (!(ok = parseExpr()))
+                break;
+            if (peekType() == Tok::Ellipsis) {
+                take();
+                if (peekType() != Tok::CParen) {
+                    ok = fail(sig(m_pos), u"Missing closing parenthesis"_s,
+                              u"An expanded function argument (with ...) must be immediately followed by closing parentheses."_s);
+                    break;
+                }
+                continue;
+            }
+            if (peekType() == Tok::Comma) {
+                take();
+                continue;
+            }
+            if (peekType() == Tok::CParen)
+                continue;
+            if (peekType() == Tok::Eof)
+                continue;
+            ok = fail(sig(m_pos), u"Missing argument separator"_s, u"A comma is required to separate each function argument from the next."_s);
+            break;
+        }
+        m_nl.pop_back();
+        return ok;
+    }
+
+    /// `for k, v in coll :` — shared by tuple and object for expressions (at `for`).
+    bool parseForIntro()
+    {
+        take(); // for
+        if (tok(sig(m_pos)).type != Tok::Ident)
+            return fail(sig(m_pos), u"Invalid 'for' expression"_s, u"For expression requires variable name after 'for'."_s);
+        take();
+        if (peekType() == Tok::Comma) {
+            take();
+            if (tok(sig(m_pos)).type != Tok::Ident)
+                return fail(sig(m_pos), u"Invalid 'for' expression"_s, u"For expression requires value variable name after comma."_s);
+            take();
+        }
+        if (!isKeyword(sig(m_pos), "in"))
+            return fail(sig(m_pos), u"Invalid 'for' expression"_s, u"For expression requires the 'in' keyword after its name declarations."_s);
+        take();
+        if (!parseExpr())
+            return false;
+        if (peekType() != Tok::Colon)
+            return fail(sig(m_pos), u"Invalid 'for' expression"_s, u"For expression requires a colon after the collection expression."_s);
+        take();
+        return true;
+    }
+
+    bool parseForCondition()
+    {
+        if (isKeyword(sig(m_pos), "if")) {
+            take();
+            return parseExpr();
+        }
+        return true;
+    }
+
+    bool parseTuple(int open)
+    {
+        m_nl.push_back(false);
+        bool ok = true;
+        if (isKeyword(sig(m_pos), "for")) {
+            ok = parseForIntro() && parseExpr() && parseForCondition();
+            if (ok && peekType() != Tok::CBrack)
+                ok = fail(sig(m_pos), u"Invalid 'for' expression"_s, u"Extra characters after the end of the 'for' expression."_s);
+            if (ok)
+                take();
+            m_nl.pop_back();
+            return ok;
+        }
+        for (;;) {
+            if (peekType() == Tok::CBrack) {
+                take();
+                break;
+            }
+            if (peekType() == Tok::Eof) {
+                ok = fail(open, u"Unterminated tuple constructor expression"_s,
+                          u"There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file."_s);
+                break;
+            }
+            if (!(ok = parseExpr()))
+                break;
+            if (peekType() == Tok::Comma) {
+                take();
+                continue;
+            }
+            if (peekType() == Tok::CBrack)
+                continue;
+            if (peekType() == Tok::Eof)
+                continue;
+            ok = fail(sig(m_pos), u"Missing item separator"_s, u"Expected a comma to mark the beginning of the next item."_s);
+            break;
+        }
+        m_nl.pop_back();
+        return ok;
+    }
+
+    bool parseObject(int open)
+    {
+        if (isKeyword(sig(m_pos), "for")) {
+            m_nl.push_back(false);
+            bool ok = parseForIntro() && parseExpr();
+            if (ok && peekType() != Tok::FatArrow)
+                ok = fail(sig(m_pos), u"Invalid 'for' expression"_s, u"Key expression is required when building an object."_s);
+            if (ok) {
+                take();
+                ok = parseExpr();
+            }
+            if (ok && peekType() == Tok::Ellipsis)
+                take();
+            ok = ok && parseForCondition();
+            if (ok && peekType() != Tok::CBrace)
+                ok = fail(sig(m_pos), u"Invalid 'for' expression"_s, u"Extra characters after the end of the 'for' expression."_s);
+            if (ok)
+                take();
+            m_nl.pop_back();
+            return ok;
+        }
+        m_nl.push_back(true);
+        bool ok = true;
+        for (;;) {
+            while (tok(m_pos).type == Tok::Newline)
+                ++m_pos;
+            if (tok(m_pos).type == Tok::CBrace) {
+                ++m_pos;
+                break;
+            }
+            if (tok(m_pos).type == Tok::Eof) {
+                ok = fail(open, u"Unterminated object constructor expression"_s,
+                          u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+                break;
+            }
+            m_nl.push_back(false);
+            ok = parseExpr();
+            m_nl.pop_back();
+            if (!ok)
+                break;
+            const Tok sep = tok(m_pos).type;
+            if (sep != Tok::Equal && sep != Tok::Colon) {
+                if (sep == Tok::Newline || sep == Tok::Comma)
+                    ok = fail(m_pos, u"Missing attribute value"_s, u"Expected an attribute value, introduced by an equals sign (\"=\")."_s);
+                else if (sep == Tok::Eof)
+                    ok = fail(open, u"Unterminated object constructor expression"_s,
+                              u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+                else
+                    ok = fail(m_pos, u"Missing key/value separator"_s, u"Expected an equals sign (\"=\") to mark the beginning of the attribute value."_s);
+                break;
+            }
+            ++m_pos;
+            m_nl.push_back(false);
+            ok = parseExpr();
+            m_nl.pop_back();
+            if (!ok)
+                break;
+            const Tok after = tok(m_pos).type;
+            if (after == Tok::Comma || after == Tok::Newline) {
+                ++m_pos;
+                continue;
+            }
+            if (after == Tok::CBrace)
+                continue;
+            if (after == Tok::Eof)
+                continue;
+            ok = fail(m_pos, u"Missing attribute separator"_s, u"Expected a newline or comma to mark the beginning of the next attribute."_s);
+            break;
+        }
+        m_nl.pop_back();
+        return ok;
+    }
+
+    /// The escape-sequence errors of one quoted literal token (hclsyntax's ParseStringLiteralToken).
+    void checkEscapes(int i)
+    {
+        const Token &t = tok(i);
+        const char *p = m_data.constData() + t.begin;
+        const qsizetype n = t.end - t.begin;
+        for (qsizetype k = 0; k < n; ++k) {
+            if (p[k] != '\\')
+                continue;
+            const qsizetype s = k;
+            if (k + 1 >= n) {
+                addDiag(u"Invalid escape sequence"_s, u"Backslash must be followed by an escape sequence selector character."_s, t.begin + s);
+                return;
+            }
+            const char sel = p[k + 1];
+            if (sel == 'u' || sel == 'U') {
+                const int want = sel == 'u' ? 4 : 8;
+                qsizetype e = k + 2;
+                while (e < n && e - (k + 2) < want && std::isxdigit(static_cast<unsigned char>(p[e])))
+                    ++e;
+                if (e - (k + 2) != want) {
+                    addDiag(u"Invalid escape sequence"_s,
+                            sel == 'u' ? u"The \\u escape sequence must be followed by four hexadecimal digits."_s
+                                       : u"The \\U escape sequence must be followed by eight hexadecimal digits."_s,
+                            t.begin + s);
+                } else {
+                    const uint cp = QByteArray(p + s + 2, want).toUInt(nullptr, 16);
+                    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+                        addDiag(u"Invalid escape sequence"_s, u"Cannot encode character U+%1 in UTF-8."_s.arg(cp, 4, 16, QLatin1Char('0')),
+                                t.begin + s);
+                }
+                k = e - 1;
+                continue;
+            }
+            if (QByteArrayView("nrt\"\\\\").contains(sel)) {
+                ++k;
+                continue;
+            }
+            int len = 1;
+            while (k + 1 + len < n && (static_cast<unsigned char>(p[k + 1 + len]) & 0xC0) == 0x80)
+                ++len;
+            addDiag(u"Invalid escape sequence"_s,
+                    u"The symbol %1 is not a valid escape sequence selector."_s.arg(hcl::goQuote(QString::fromUtf8(p + k + 1, len))), t.begin + s);
+            k += len;
+        }
+    }
+
+    bool parseTemplate(Tok closer, int open)
+    {
+        for (;;) {
+            const Tok t = tok(m_pos).type;
+            if (t == closer) {
+                ++m_pos;
+                return true;
+            }
+            if (t == Tok::QuotedLit) {
+                checkEscapes(m_pos++);
+                continue;
+            }
+            if (t == Tok::StringLit) {
+                ++m_pos;
+                continue;
+            }
+            if (t == Tok::TemplateInterp) {
+                ++m_pos;
+                m_nl.push_back(false);
+                bool ok = parseExpr();
+                if (ok && peekType() != Tok::TemplateSeqEnd) {
+                    if (peekType() == Tok::Eof)
+                        ok = fail(sig(m_pos), u"Unclosed template interpolation sequence"_s,
+                                  u"There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression."_s);
+                    else
+                        ok = fail(sig(m_pos), u"Extra characters after interpolation expression"_s,
+                                  u"Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\"."_s);
+                }
+                m_nl.pop_back();
+                if (!ok)
+                    return false;
+                take();
+                continue;
+            }
+            if (t == Tok::TemplateControl) {
+                // %{ if EXPR } / %{ for k, v in EXPR } / %{ else } / %{ endif } / %{ endfor }
+                const int at = ++m_pos;
+                m_nl.push_back(false);
+                bool ok = true;
+                if (isKeyword(sig(m_pos), "if")) {
+                    take();
+                    ok = parseExpr();
+                } else if (isKeyword(sig(m_pos), "for")) {
+                    take();
+                    while (ok && !isKeyword(sig(m_pos), "in")) {
+                        if (tok(sig(m_pos)).type != Tok::Ident && tok(sig(m_pos)).type != Tok::Comma)
+                            ok = fail(sig(m_pos), u"Invalid 'for' directive"_s, u"For directive requires 'in' keyword after names."_s);
+                        else
+                            take();
+                    }
+                    if (ok) {
+                        take();
+                        ok = parseExpr();
+                    }
+                } else if (isKeyword(sig(m_pos), "else") || isKeyword(sig(m_pos), "endif") || isKeyword(sig(m_pos), "endfor")) {
+                    take();
+                } else {
+                    ok = fail(at, u"Invalid template directive"_s,
+                              u"A template directive keyword (\"if\", \"for\", etc) is expected at the beginning of a %{ sequence."_s);
+                }
+                if (ok && peekType() != Tok::TemplateSeqEnd)
+                    ok = fail(sig(m_pos), u"Extra characters in template directive"_s, u"Expected the end of the directive."_s);
+                m_nl.pop_back();
+                if (!ok)
+                    return false;
+                take();
+                continue;
+            }
+            if (t == Tok::Eof || t == Tok::Newline || t == Tok::QuotedNewline || t == Tok::CQuote || t == Tok::CHeredoc) {
+                Q_UNUSED(open);
+                return fail(m_pos, u"Unterminated template string"_s, u"No closing marker was found for the string."_s);
+            }
+            // Anything else inside a template (invalid tokens were reported already).
+            ++m_pos;
+        }
     }
 
 public:
@@ -719,9 +1284,9 @@ public:
             return true;
         if (n.ok())
             error(p, u"Invalid provider local name"_s,
-                  u"%1 is an invalid provider local name, try %2"_s.arg(hcl::goQuote(name), hcl::goQuote(n.value())));
+                  u"Provider names must be normalized. Replace %1 with %2 to fix this error."_s.arg(hcl::goQuote(name), hcl::goQuote(n.value())));
         else
-            error(p, u"Invalid provider local name"_s, u"%1 is an invalid provider local name: %2"_s.arg(hcl::goQuote(name), n.error().message));
+            error(p, u"Invalid provider local name"_s, u"%1 is an invalid provider local name: %2"_s.arg(name, n.error().message));
         return false;
     }
 };
@@ -789,6 +1354,7 @@ private:
             ConfigFileContent::RequiredProvider rp;
             rp.localName = a.name;
             rp.position = range(a);
+            rp.versionPosition = range(a.nameTok, a.end);
             const StaticValue v = m_eval.value(a.begin, a.end);
             if (v.isPrimitive()) {
                 // The legacy form: `aws = "~> 1.0"` (a version constraint only).
@@ -878,6 +1444,7 @@ private:
             return;
         if (const NAttr *version = b.body.attr(u"version")) {
             p.position = range(*version);
+            p.versionPosition = range(version->nameTok, version->end);
             m_b.warning(p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
                         u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
             const StaticValue v = m_eval.value(version->begin, version->end);
@@ -1182,6 +1749,7 @@ private:
             ConfigFileContent::RequiredProvider rp;
             rp.localName = it.key();
             rp.position = m_pos.at(p);
+            rp.versionPosition = rp.position;
             const QJsonValue v = it.value();
             if (v.isString() || v.isDouble() || v.isBool()) {
                 const QString text = v.isString() ? literal(v).value_or(QString()) : v.isBool() ? (v.toBool() ? u"true"_s : u"false"_s)
@@ -1265,6 +1833,7 @@ private:
             return;
         if (body.contains(u"version"_s)) {
             p.position = m_pos.at(path + QStringList{u"version"_s});
+            p.versionPosition = p.position;
             m_b.warning(p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
                         u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
             const QJsonValue v = body.value(u"version"_s);
@@ -1381,7 +1950,7 @@ ConfigDirFiles configDirFiles(const QString &dir, LockFlavour flavour)
                 continue;
         }
         const bool isOverride = base == u"override"_s || base.endsWith(u"_override"_s);
-        (isOverride ? out.overrides : out.primary).append(d.filePath(name));
+        (isOverride ? out.overrides : out.primary).append(QDir::cleanPath(dir + u'/' + name));
     }
     return out;
 }
@@ -1550,12 +2119,18 @@ private:
         const auto take = [&](const LoadedFile &f, const ConfigFileContent::RequiredProvider &rp) {
             Resolved r;
             r.file = f.path;
-            r.position = rp.position;
+            r.position = rp.versionPosition;
             r.version = rp.version;
             if (rp.source) {
                 const Result<ProviderAddress> a = ProviderAddress::parse(*rp.source, m_host);
                 if (!a.ok()) {
-                    error(f.path, rp.position, u"Invalid provider source string"_s, a.error().message);
+                    // registry-address's "<summary>: <detail>".
+                    const QString m = a.error().message;
+                    const qsizetype colon = m.indexOf(u": "_s);
+                    if (colon > 0)
+                        error(f.path, rp.position, m.left(colon), m.mid(colon + 2));
+                    else
+                        error(f.path, rp.position, u"Invalid provider source string"_s, m);
                     return;
                 }
                 r.address = a.value();
@@ -1642,7 +2217,7 @@ private:
             for (const LoadedFile &f : *list)
                 for (const ConfigFileContent::ProviderBlock &p : f.content.providers)
                     if (const std::optional<ProviderAddress> a = forLocalName(p.localName))
-                        require(*a, p.version, f.path, p.position);
+                        require(*a, p.version, f.path, p.versionPosition);
 
         // 5. Child modules (override files may change a call's source).
         QList<std::pair<ConfigFileContent::ModuleCall, QString>> calls;

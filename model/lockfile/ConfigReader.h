@@ -58,7 +58,8 @@ struct ConfigFileContent
         std::optional<QString> source;   ///< unset: the local name implies the address
         std::optional<QString> version;  ///< the constraint text as written (unset: none)
         QStringList configurationAliases; ///< `name.alias` texts
-        Position position;               ///< the value expression
+        Position position;               ///< the value expression (the source string when given)
+        Position versionPosition;        ///< the whole `name = ...` attribute (where terraform reports constraint errors)
     };
     struct RequiredProvidersBlock
     {
@@ -70,6 +71,7 @@ struct ConfigFileContent
         QString localName;
         std::optional<QString> version; ///< legacy `version = "..."` (deprecated, still honoured)
         Position position;              ///< the version expression, else the block header
+        Position versionPosition;       ///< the `version = ...` attribute
     };
     struct Resource
     {
