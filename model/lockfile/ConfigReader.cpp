@@ -88,6 +88,7 @@ struct NBlock
     int typeTok = 0;
     QStringList labels;
     int lastHeaderTok = 0;
+    int openTok = -1; ///< the `{`
     NBody body;
 };
 
@@ -476,6 +477,7 @@ private:
             return;
         }
         const int open = m_pos++;
+        b.openTok = open;
         if (++m_depth > 200) {
             errorAt(open, u"Nesting too deep"_s, u"Blocks are nested too deeply."_s);
             m_recovery = true;
@@ -999,8 +1001,18 @@ private:
                     }
                 } else if (isKeyword(sig(m_pos), "else") || isKeyword(sig(m_pos), "endif") || isKeyword(sig(m_pos), "endfor")) {
                     take();
+                } else if (tok(sig(m_pos)).type == Tok::Ident) {
+                    const QString word = text(sig(m_pos));
+                    QString suggestion;
+                    for (const char *k : {"if", "for", "else", "endif", "endfor"})
+                        if (hcl::levenshtein(word, QString::fromLatin1(k)) < 3) {
+                            suggestion = u" Did you mean %1?"_s.arg(hcl::goQuote(QString::fromLatin1(k)));
+                            break;
+                        }
+                    ok = fail(sig(m_pos), u"Invalid template control keyword"_s,
+                              u"%1 is not a valid template control keyword.%2"_s.arg(hcl::goQuote(word), suggestion));
                 } else {
-                    ok = fail(at, u"Invalid template directive"_s,
+                    ok = fail(sig(m_pos), u"Invalid template directive"_s,
                               u"A template directive keyword (\"if\", \"for\", etc) is expected at the beginning of a %{ sequence."_s);
                 }
                 if (ok && peekType() != Tok::TemplateSeqEnd)
@@ -1493,7 +1505,7 @@ private:
     {
         ConfigFileContent::ModuleCall m;
         m.name = b.labels.constFirst();
-        m.position = header(b);
+        m.position = b.openTok >= 0 ? range(b.openTok, b.openTok + 1) : header(b); // MissingItemRange
         if (const NAttr *source = b.body.attr(u"source")) {
             m.position = range(*source);
             const StaticValue v = m_eval.value(source->begin, source->end);
@@ -2240,8 +2252,7 @@ private:
                     }
         for (const auto &[call, file] : std::as_const(calls)) {
             if (!call.source) {
-                if (!m_out.hasErrors())
-                    error(file, call.position, u"Missing required argument"_s,
+                error(file, call.position, u"Missing required argument"_s,
                           u"The argument \"source\" is required, but no definition was found."_s);
                 continue;
             }

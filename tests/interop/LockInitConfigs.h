@@ -248,3 +248,80 @@ resource "aws_thing" "x" {
 }
 
 } // namespace provender::test
+
+namespace provender::test {
+
+/// Broken configurations: terraform init's diagnostics for them are the reader's.
+inline QList<std::pair<const char *, QByteArray>> brokenConfigs()
+{
+    return {
+        {"bad constraint operator", R"(terraform {
+  required_providers {
+    alpha = { source = "example.test/ns/alpha", version = "=> 1.0" }
+  }
+}
+)"},
+        {"required_providers values", R"(terraform {
+  required_providers {
+    alpha = { source = "example.test/ns/alpha", version = 1 }
+    beta = { source = "not a source!" }
+    Gamma = { source = "example.test/ns/gamma" }
+    delta = { source = "example.test/ns/delta", foo = 1 }
+    b = { source = "example.test/ns/b", version = "" }
+    c = var.x
+    d = { source = "example.test/ns/d", configuration_aliases = [e.x] }
+    f = "=> 1"
+  }
+}
+provider "h" {
+  version = "~> x"
+}
+)"},
+        {"two required_providers blocks", R"(terraform {
+  required_providers {
+    alpha = { source = "example.test/ns/alpha" }
+  }
+}
+terraform {
+  required_providers {
+    beta = { source = "example.test/ns/beta" }
+  }
+}
+provider "alpha" {
+  version = ">= 1.0"
+}
+module "m" {
+  version = "1"
+}
+)"},
+        {"unclosed tuple", "locals {\n  x = [1, 2\n}\n"},
+        {"unclosed parenthesis", "resource \"x\" \"y\" {\n  a = (1 + 2\n}\n"},
+        {"two arguments on a line", "resource \"a\" \"b\" {\n  x = 1 y = 2\n}\nresource \"a\" \"c\" {\n"},
+        {"multi-line string", "locals {\n  a = \"unterminated\n  b = 'single'\n}\n"},
+        {"operators", "locals {\n  a = 1 +\n  b = [for x in y x]\n  c = { a = 1 b = 2 }\n}\n"},
+        {"object separator and block equals", "locals {\n  c = { a = 1 b = 2 }\n}\nresource \"a\" \"b\" \"c\" \"d\" = {}\n"},
+        {"interpolation", "locals {\n  t = \"${a b}\"\n}\n"},
+        {"call arguments", "locals {\n  d = f(1 2)\n}\n"},
+        {"attribute after dot", "locals {\n  d = [for x in y : x]\n  e = a.\n}\n"},
+        {"body items", R"(locals {
+  a = 1
+  a = 2
+  b = 1, c = 2
+}
+resource "x" "y" { a = 1, b = 2 }
+resource "x" "z" { a = 1
+}
+resource "x" "w" { n "l" {} }
+)"},
+        {"escapes and bitwise", "locals {\n  a = 1 ~ 2\n  b = \"\\q\"\n  c = \"\\u12\"\n}\nresource \"x\" \"y\" \"z\"\n"},
+        {"invalid characters", "locals {\n  a = `x`\n  b = 1;\n}\n"},
+        {"stray brace", "}\nlocals {\n  a = 1\n}\n"},
+        {"quoted argument name", "locals {\n  \"a\" = 1\n}\n"},
+        {"label template", "resource \"${x}\" \"y\" {\n}\n"},
+        {"heredoc unterminated", "locals {\n  a = <<EOT\nno end\n"},
+        {"template directive", "locals {\n  a = \"%{ nope }\"\n  b = \"%{ if true }x%{ endif }\"\n}\n"},
+        {"for without colon", "locals {\n  a = { for k, v in m k => v }\n  b = [for x in y: x if]\n}\n"},
+    };
+}
+
+} // namespace provender::test

@@ -10,13 +10,21 @@
 // operators), two platforms, and a packed and an unpacked mirror. A configuration no mirror
 // version satisfies: terraform fails and so do we, and neither writes a file.
 //
-// lock add-hashes --config and lock upgrade --config are judged the same way against
-// `terraform providers lock` with an existing lock file.
+// lock add-hashes --config is judged the same way against `terraform providers lock` with an
+// existing lock file, lock upgrade --config against `terraform init -upgrade` (with the mirror as
+// the CLI configuration's filesystem_mirror).
+//
+// diagnostics: for broken configurations (syntax errors of every kind the reader checks, bad
+// required_providers entries, duplicate blocks, legacy versions, module calls without source),
+// `terraform init -json` reports the same diagnostics as the reader (severity, line, column,
+// summary, detail), leaving out only terraform's checks the reader does not make (resource
+// label names, unknown block types, module source evaluation).
 //
 // terraform never leaves the machine: the fake providers (Python's zipfile, make_lock_mirror.py)
 // live in a local mirror, the CLI configuration is an empty temporary file, proxies point at a
 // closed port on 127.0.0.1.
 
+#include "model/lockfile/ConfigReader.h"
 #include "tests/interop/LockInitConfigs.h"
 #include "tests/lockfile/LockMirrorFixture.h"
 #include "tests/support/TestSupport.h"
@@ -191,6 +199,51 @@ private Q_SLOTS:
         QVERIFY2(run.exitCode == 0, QByteArray(run.err + run.out).constData());
         QVERIFY(!theirs.isEmpty());
         QCOMPARE(test::readFile(ours), theirs);
+    }
+
+    void diagnostics_data()
+    {
+        QTest::addColumn<QByteArray>("config");
+        for (const auto &[name, text] : test::brokenConfigs())
+            QTest::newRow(name) << text;
+    }
+
+    void diagnostics()
+    {
+        // terraform init stops at configuration errors before it installs anything; the CLI
+        // configuration names the local mirror anyway.
+        QFETCH(QByteArray, config);
+        Sandbox sb;
+        QVERIFY(writeFile(sb.path(u"cli.tfrc"_s), "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror(false).toUtf8() + "\"\n  }\n}\n"));
+        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, config));
+        const Run run = sb.terraform({u"init"_s, u"-backend=false"_s, u"-input=false"_s, u"-json"_s});
+        QVERIFY2(run.exitCode != 0, run.out.constData());
+        // Diagnostics of checks the reader does not make (resource labels, block types that
+        // are not terraform's, module source evaluation) and terraform's sourceless summary.
+        const QStringList notOurs{u"Extraneous label for resource"_s, u"Unsupported block type"_s, u"Unsuitable value type"_s,
+                                  u"Invalid resource type name"_s};
+        QStringList theirs;
+        for (const QByteArray &line : run.out.split('\n')) {
+            const QJsonObject d = QJsonDocument::fromJson(line).object().value(u"diagnostic"_s).toObject();
+            const QJsonObject start = d.value(u"range"_s).toObject().value(u"start"_s).toObject();
+            if (d.isEmpty() || start.isEmpty() || notOurs.contains(d.value(u"summary"_s).toString()))
+                continue;
+            theirs << u"%1 %2:%3 %4 | %5"_s.arg(d.value(u"severity"_s).toString()).arg(start.value(u"line"_s).toInt()).arg(start.value(u"column"_s).toInt())
+                          .arg(d.value(u"summary"_s).toString(), d.value(u"detail"_s).toString());
+        }
+        QVERIFY2(!theirs.isEmpty(), run.out.constData());
+        const ConfigRequirements r = readConfigRequirements(sb.cfg());
+        QStringList ours;
+        for (const ConfigDiagnostic &d : r.diagnostics) {
+            QString detail = d.detail;
+            detail.replace(sb.cfg() + u'/', QString());
+            ours << u"%1 %2:%3 %4 | %5"_s.arg(d.isError() ? u"error"_s : u"warning"_s).arg(d.line).arg(d.column).arg(d.summary, detail);
+        }
+        theirs.sort();
+        ours.sort();
+        if (ours != theirs)
+            qWarning().noquote() << "ours:" << ours.join(u"\n"_s) << "\ntheirs:" << theirs.join(u"\n"_s);
+        QCOMPARE(ours, theirs);
     }
 
     void updateLikeTerraform_data()
