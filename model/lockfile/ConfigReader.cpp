@@ -366,6 +366,7 @@ private:
             ++m_pos;
             if (t.type != Tok::Eof)
                 recoverTo(end);
+            m_recovery = true;
             return;
         }
     }
@@ -1640,7 +1641,8 @@ public:
         QJsonParseError pe;
         const QJsonDocument doc = QJsonDocument::fromJson(m_data, &pe);
         if (pe.error != QJsonParseError::NoError) {
-            const hcl::Pos p = hcl::SourceMap(m_data).pos(pe.offset);
+            // Qt's offset is just after the offending character; terraform points at it.
+            const hcl::Pos p = hcl::SourceMap(m_data).pos(std::max(0, pe.offset - 1));
             m_b.error({p.line, p.column, p.line, p.column}, u"Invalid JSON"_s, pe.errorString());
             return std::move(m_b.content);
         }
