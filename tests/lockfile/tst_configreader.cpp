@@ -344,6 +344,49 @@ private Q_SLOTS:
                  QStringList{t.path() + u"/main.tf:3:5: error: Invalid version constraint: Incorrect version constraint syntax: invalid specification \">= 1.0.0.0\": too many numbered portions; only three are allowed (major, minor, patch)."_s});
     }
 
+    void cli()
+    {
+        test::LockMirrorFixture mirror({{"example.test/ns/a", "1.0.0", "linux_amd64"}});
+        QVERIFY2(mirror.error().isEmpty(), qPrintable(mirror.error()));
+        Tree t({{u"main.tf"_s, "terraform {\n  required_providers {\n    a = { source = \"example.test/ns/a\" }\n  }\n}\n"}});
+        const auto run = [](const QStringList &args) { return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 60000); };
+        const QString lock = t.path() + u"/.terraform.lock.hcl"_s;
+        const QStringList base{u"lock"_s, u"init"_s, u"--config"_s, t.path(), u"--mirror"_s, mirror.root(), u"--platform"_s, u"linux_amd64"_s};
+
+        test::ProcessRun r = run(base);
+        QCOMPARE(r.exitCode, 0);
+        const QByteArray first = test::readFile(lock);
+        QVERIFY(first.contains(QByteArray(QByteArray("provider \"example.test/ns/a\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"")
+                               + mirror.expected("example.test/ns/a", "1.0.0", "linux_amd64", "h1").toUtf8() + "\",\n  ]\n}\n")));
+        // An existing lock file is not replaced without --force.
+        QVERIFY(writeFile(lock, "keep me"));
+        r = run(base);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("already exists"));
+        QCOMPARE(test::readFile(lock), QByteArray("keep me"));
+        r = run(base + QStringList{u"--force"_s});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(test::readFile(lock), first);
+        // tofu flavour: tofu's header and registry.
+        r = run(base + QStringList{u"--flavour"_s, u"tofu"_s, u"-o"_s, t.path() + u"/tofu.hcl"_s});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(test::readFile(t.path() + u"/tofu.hcl"_s).startsWith("# This file is maintained automatically by \"tofu init\"."));
+        // No package for the platform: exit 1, nothing written.
+        r = run(QStringList{u"lock"_s, u"init"_s, u"--config"_s, t.path(), u"--mirror"_s, mirror.root(), u"--platform"_s, u"darwin_arm64"_s,
+                            u"-o"_s, t.path() + u"/none.hcl"_s});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(!QFileInfo::exists(t.path() + u"/none.hcl"_s));
+        // A configuration error: exit 2 with file:line:column on stderr.
+        QVERIFY(writeFile(t.path() + u"/bad.tf"_s, "locals {\n  a = [1\n}\n"));
+        r = run(base + QStringList{u"-o"_s, t.path() + u"/bad.hcl"_s});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains((t.path() + u"/bad.tf:3:1: error: Missing item separator"_s).toUtf8()), r.err.constData());
+        QVERIFY(!QFileInfo::exists(t.path() + u"/bad.hcl"_s));
+        // Usage errors.
+        QCOMPARE(run({u"lock"_s, u"init"_s, u"--config"_s, t.path()}).exitCode, 2);
+        QCOMPARE(run(base.mid(0, 6) + QStringList{u"https://mirror.example/"_s, u"--platform"_s, u"linux_amd64"_s}).exitCode, 2);
+    }
+
     void selection()
     {
         test::LockMirrorFixture mirror({{"example.test/ns/a", "1.0.0", "linux_amd64"},
