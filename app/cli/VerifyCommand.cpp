@@ -197,6 +197,9 @@ int runRemoteVerify(const QStringList &args); // app/cli/RemoteVerify.cpp
 
 int runVerify(const QStringList &args)
 {
+    for (const QString &arg : args.mid(1)) // an OCI mirror: app/cli/OciCommands.cpp
+        if (arg.startsWith(QLatin1StringView("oci://")))
+            return runOciVerify(args);
     for (const QString &arg : args.mid(1)) // a network mirror URL: app/cli/RemoteVerify.cpp
         if (arg.startsWith(QLatin1StringView("https://")) || arg.startsWith(QLatin1StringView("http://")))
             return runRemoteVerify(args);

@@ -1,0 +1,604 @@
+#include "model/oci/OciClient.h"
+
+#include "model/core/Logging.h"
+#include "model/hashing/Sha256.h"
+#include "model/network/HttpRunner.h"
+
+#include <QBuffer>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcessEnvironment>
+#include <QSslConfiguration>
+#include <QUrlQuery>
+
+namespace provender::oci {
+
+struct OciClient::Exchange
+{
+    QByteArray method = "GET";
+    QUrl url;
+    QList<std::pair<QByteArray, QByteArray>> headers;
+    QByteArray body;
+    QIODevice *device = nullptr;   ///< streamed body (PUT of a blob), read from its current position
+    qint64 deviceStart = 0;
+    qint64 deviceSize = -1;
+    bool push = false;             ///< needs the push scope
+    qint64 maxCollect = 1 << 20;   ///< body kept in Response::body up to this many bytes ...
+    bool truncateSilently = false; ///< ... then stop reading (true) or fail (false)
+    std::function<bool(const char *, qint64)> sink; ///< a 2xx body goes here instead
+};
+
+struct OciClient::Response
+{
+    int status = 0;
+    QByteArray reason;
+    QHash<QByteArray, QByteArray> headers; ///< lower-case names
+    QByteArray body;
+    qint64 received = 0;
+    qint64 sent = 0;
+    bool truncated = false;
+    bool tooLarge = false;
+    bool sinkStopped = false;
+    QString error;                 ///< transport failure ("" when an HTTP response came)
+    QUrl url;
+    QByteArray header(const char *name) const { return headers.value(QByteArray(name)); }
+    bool success() const { return error.isEmpty() && status >= 200 && status < 300; }
+};
+
+namespace {
+
+bool sameHostOrSubdomain(const QString &original, const QString &target)
+{
+    const QString a = original.toLower(), b = target.toLower();
+    return a == b || b.endsWith(QLatin1Char('.') + a);
+}
+
+/// `Bearer realm="…",service="…",scope="…"` -> scheme + params (lower-case keys).
+QString parseChallenge(const QByteArray &header, QHash<QString, QString> *params)
+{
+    const QString text = QString::fromLatin1(header).trimmed();
+    const qsizetype space = text.indexOf(QLatin1Char(' '));
+    const QString scheme = (space < 0 ? text : text.left(space)).toLower();
+    if (space < 0)
+        return scheme;
+    qsizetype i = space + 1;
+    while (i < text.size()) {
+        while (i < text.size() && (text.at(i) == QLatin1Char(' ') || text.at(i) == QLatin1Char(',')))
+            ++i;
+        const qsizetype eq = text.indexOf(QLatin1Char('='), i);
+        if (eq < 0)
+            break;
+        const QString key = text.mid(i, eq - i).trimmed().toLower();
+        i = eq + 1;
+        QString value;
+        if (i < text.size() && text.at(i) == QLatin1Char('"')) {
+            ++i;
+            while (i < text.size() && text.at(i) != QLatin1Char('"')) {
+                if (text.at(i) == QLatin1Char('\\') && i + 1 < text.size())
+                    ++i;
+                value += text.at(i++);
+            }
+            ++i;
+        } else {
+            while (i < text.size() && text.at(i) != QLatin1Char(','))
+                value += text.at(i++);
+            value = value.trimmed();
+        }
+        params->insert(key, value);
+    }
+    return scheme;
+}
+
+OciFailure parseFailure(int status, const QByteArray &reason, const QByteArray &body)
+{
+    OciFailure f;
+    f.status = status;
+    QStringList messages;
+    const QJsonArray errors = QJsonDocument::fromJson(body).object().value(QLatin1StringView("errors")).toArray();
+    for (const QJsonValue &e : errors) {
+        const QJsonObject o = e.toObject();
+        const QString code = o.value(QLatin1StringView("code")).toString();
+        f.codes.append(code);
+        const QString m = o.value(QLatin1StringView("message")).toString();
+        messages.append(m.isEmpty() ? code : QStringLiteral("%1: %2").arg(code, m));
+    }
+    f.message = QStringLiteral("%1 %2").arg(status).arg(QString::fromLatin1(reason));
+    if (!messages.isEmpty())
+        f.message += QStringLiteral(" (") + messages.join(QStringLiteral("; ")) + QLatin1Char(')');
+    return f;
+}
+
+QUrl withDigest(const QUrl &location, const QString &digest)
+{
+    QUrl u = location;
+    QUrlQuery q(u);
+    q.addQueryItem(QStringLiteral("digest"), QString::fromLatin1(QUrl::toPercentEncoding(digest)));
+    u.setQuery(q);
+    return u;
+}
+
+const QByteArray kManifestAccept = "application/vnd.oci.image.index.v1+json, application/vnd.oci.image.manifest.v1+json, "
+                                   "application/vnd.docker.distribution.manifest.list.v2+json, "
+                                   "application/vnd.docker.distribution.manifest.v2+json";
+
+} // namespace
+
+OciClient::OciClient(RepositoryAddress repository, std::optional<OciCredential> credential, OciClientOptions options)
+    : m_repo(std::move(repository)), m_credential(std::move(credential)), m_options(std::move(options)),
+      m_nam(std::make_unique<QNetworkAccessManager>())
+{
+    m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    // http only for a loopback registry and only when allowed (tests, local registries).
+    const QString host = m_repo.registry.section(QLatin1Char(':'), 0, 0);
+    m_scheme = m_options.plainHttp && m_options.allowHttpLoopback && isLoopbackHost(host) ? QStringLiteral("http")
+                                                                                          : QStringLiteral("https");
+}
+
+OciClient::~OciClient() = default;
+
+QUrl OciClient::apiUrl(const QString &path) const
+{
+    return QUrl(QStringLiteral("%1://%2/v2/%3/%4").arg(m_scheme, m_repo.registry, m_repo.repository, path));
+}
+
+QString OciClient::credentialDescription() const
+{
+    return m_credential ? m_credential->describe() : QString();
+}
+
+OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QByteArray &authorization)
+{
+    Response r;
+    r.url = url;
+    QString why;
+    if (!httpUrlAllowed(url, m_options.allowHttpLoopback, &why)) {
+        r.error = why.isEmpty() ? QStringLiteral("%1: only https is allowed").arg(url.toString()) : why;
+        return r;
+    }
+    QNetworkRequest req(url);
+    req.setTransferTimeout(m_options.timeoutMs);
+    QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+    if (!m_options.caCertificates.isEmpty())
+        ssl.addCaCertificates(m_options.caCertificates);
+    ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
+    req.setSslConfiguration(ssl);
+    req.setHeader(QNetworkRequest::UserAgentHeader, m_options.userAgent);
+    for (const auto &[name, value] : std::as_const(ex.headers))
+        req.setRawHeader(name, value);
+    if (!authorization.isEmpty())
+        req.setRawHeader("Authorization", authorization);
+
+    QNetworkReply *reply = nullptr;
+    if (ex.device) {
+        ex.device->seek(ex.deviceStart);
+        req.setHeader(QNetworkRequest::ContentLengthHeader, ex.deviceSize);
+        reply = m_nam->sendCustomRequest(req, ex.method, ex.device);
+        r.sent = ex.deviceSize;
+    } else if (ex.method == "GET") {
+        reply = m_nam->get(req);
+    } else if (ex.method == "HEAD") {
+        reply = m_nam->head(req);
+    } else {
+        req.setHeader(QNetworkRequest::ContentLengthHeader, ex.body.size());
+        reply = m_nam->sendCustomRequest(req, ex.method, ex.body);
+        r.sent = ex.body.size();
+    }
+    reply->setReadBufferSize(1 << 20);
+    QStringList sslErrors;
+    QObject::connect(reply, &QNetworkReply::sslErrors, reply, [&sslErrors](const QList<QSslError> &errors) {
+        for (const QSslError &e : errors)
+            sslErrors.append(e.errorString());
+    });
+    bool stop = false;
+    auto drain = [&] {
+        if (stop)
+            return;
+        if (r.status == 0)
+            r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const bool toSink = ex.sink && r.status >= 200 && r.status < 300;
+        while (reply->bytesAvailable() > 0) {
+            const QByteArray chunk = reply->read(256 * 1024);
+            r.received += chunk.size();
+            if (toSink) {
+                if (!ex.sink(chunk.constData(), chunk.size())) {
+                    r.sinkStopped = true;
+                    stop = true;
+                    reply->abort();
+                    return;
+                }
+                continue;
+            }
+            if (r.body.size() + chunk.size() > ex.maxCollect) {
+                r.body.append(chunk.left(ex.maxCollect - r.body.size()));
+                if (ex.truncateSilently)
+                    r.truncated = true;
+                else
+                    r.tooLarge = true;
+                stop = true;
+                reply->abort();
+                return;
+            }
+            r.body.append(chunk);
+        }
+    };
+    QObject::connect(reply, &QNetworkReply::readyRead, reply, drain);
+    QElapsedTimer timer;
+    timer.start();
+    if (!reply->isFinished()) {
+        QEventLoop loop;
+        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    drain();
+    if (r.status == 0)
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    r.reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+    for (const QNetworkReply::RawHeaderPair &h : reply->rawHeaderPairs())
+        r.headers.insert(h.first.toLower(), h.second);
+    if (!stop && reply->error() != QNetworkReply::NoError && r.status == 0) {
+        r.error = reply->errorString();
+        if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
+            r.error = QStringLiteral("no data for %1 s: %2").arg(m_options.timeoutMs / 1000).arg(reply->errorString());
+        if (!sslErrors.isEmpty())
+            r.error = QStringLiteral("TLS: ") + sslErrors.join(QStringLiteral("; "));
+    }
+    if (r.tooLarge)
+        r.error = QStringLiteral("the response is larger than %1 bytes").arg(ex.maxCollect);
+    reply->deleteLater();
+
+    ++m_counters.requests;
+    m_counters.bytesDownloaded += r.received;
+    OciRequestLog entry;
+    entry.method = QString::fromLatin1(ex.method);
+    entry.url = url;
+    entry.status = r.status;
+    entry.bytesSent = r.sent;
+    entry.bytesReceived = r.received;
+    entry.elapsedMs = timer.elapsed();
+    entry.authorization = !authorization.isEmpty();
+    entry.error = r.error;
+    qCDebug(lcOci).noquote() << entry.method << url.toString() << r.status << r.received << "bytes" << entry.elapsedMs << "ms"
+                             << (entry.authorization ? "(auth)" : "");
+    m_log.append(entry);
+    return r;
+}
+
+OciClient::Response OciClient::send(Exchange &ex)
+{
+    const QString scope = QStringLiteral("repository:%1:%2").arg(m_repo.repository, ex.push ? QStringLiteral("pull,push") : QStringLiteral("pull"));
+    QByteArray auth = m_authByScope.value(scope, m_basicForHost);
+    QUrl url = ex.url;
+    bool retried = false;
+    int hops = 0;
+    const QString originalHost = url.host();
+    while (true) {
+        Response r = sendOnce(ex, url, auth);
+        if (!r.error.isEmpty())
+            return r;
+        if (r.status == 401 && !retried) {
+            retried = true;
+            const Result<QByteArray> a = authorize(r.header("www-authenticate"), scope);
+            if (!a.ok()) {
+                r.error = a.error().message;
+                return r;
+            }
+            if (a.value().isEmpty() || a.value() == auth)
+                return r;
+            auth = a.value();
+            continue;
+        }
+        const bool redirect = r.status == 301 || r.status == 302 || r.status == 303 || r.status == 307 || r.status == 308;
+        if (redirect && (ex.method == "GET" || ex.method == "HEAD")) {
+            if (++hops > 10) {
+                r.error = QStringLiteral("stopped after 10 redirects");
+                return r;
+            }
+            const QUrl next = url.resolved(QUrl::fromEncoded(r.header("location")));
+            if (url.scheme() == QLatin1StringView("https") && next.scheme() != QLatin1StringView("https")) {
+                r.error = QStringLiteral("refused a redirect from https to %1").arg(next.toString());
+                return r;
+            }
+            if (!sameHostOrSubdomain(originalHost, next.host()))
+                auth.clear();
+            url = next;
+            continue;
+        }
+        return r;
+    }
+}
+
+Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QString &scope)
+{
+    QHash<QString, QString> params;
+    const QString scheme = parseChallenge(challenge, &params);
+    if (m_credential && m_credential->kind == OciCredential::Kind::Helper && !m_helperResolved) {
+        m_helperResolved = true;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        const Result<OciCredential> c = runCredentialHelper(*m_credential, env);
+        if (!c.ok())
+            return c.error();
+        m_credential = c.value();
+    }
+    if (scheme == QLatin1StringView("basic")) {
+        if (!m_credential || m_credential->kind != OciCredential::Kind::Basic)
+            return QByteArray();
+        m_basicForHost = "Basic " + (m_credential->username + QLatin1Char(':') + m_credential->password).toUtf8().toBase64();
+        return m_basicForHost;
+    }
+    if (scheme != QLatin1StringView("bearer"))
+        return makeError(ErrorCode::Unsupported, QStringLiteral("the registry asks for unsupported authentication \"%1\"").arg(scheme));
+    QStringList scopes{scope};
+    const QString challengeScope = params.value(QStringLiteral("scope"));
+    for (const QString &s : challengeScope.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        if (!scopes.contains(s))
+            scopes.append(s);
+    if (m_credential && !m_credential->accessToken.isEmpty() && m_credential->refreshToken.isEmpty()) {
+        const QByteArray header = "Bearer " + m_credential->accessToken.toUtf8();
+        m_authByScope.insert(scope, header);
+        return header;
+    }
+    const QUrl realm(params.value(QStringLiteral("realm")));
+    if (!realm.isValid() || realm.host().isEmpty())
+        return makeError(ErrorCode::Network, QStringLiteral("the registry's Bearer challenge has no usable realm"));
+    Exchange tokenRequest;
+    QUrl tokenUrl = realm;
+    QByteArray basic;
+    if (m_credential && !m_credential->refreshToken.isEmpty()) {
+        // OAuth2 refresh-token grant (ORAS fetchOAuth2Token).
+        tokenRequest.method = "POST";
+        QUrlQuery form;
+        form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("refresh_token"));
+        form.addQueryItem(QStringLiteral("refresh_token"), m_credential->refreshToken);
+        if (params.contains(QStringLiteral("service")))
+            form.addQueryItem(QStringLiteral("service"), params.value(QStringLiteral("service")));
+        form.addQueryItem(QStringLiteral("client_id"), QStringLiteral("provender"));
+        form.addQueryItem(QStringLiteral("scope"), scopes.join(QLatin1Char(' ')));
+        tokenRequest.body = form.toString(QUrl::FullyEncoded).toLatin1();
+        tokenRequest.headers.emplaceBack("Content-Type", "application/x-www-form-urlencoded");
+    } else {
+        // Distribution token GET (ORAS fetchDistributionToken), with Basic credentials when we have them.
+        QUrlQuery q(tokenUrl);
+        if (params.contains(QStringLiteral("service")))
+            q.addQueryItem(QStringLiteral("service"), params.value(QStringLiteral("service")));
+        for (const QString &s : std::as_const(scopes))
+            q.addQueryItem(QStringLiteral("scope"), s);
+        tokenUrl.setQuery(q);
+        if (m_credential && m_credential->kind == OciCredential::Kind::Basic)
+            basic = "Basic " + (m_credential->username + QLatin1Char(':') + m_credential->password).toUtf8().toBase64();
+    }
+    tokenRequest.url = tokenUrl;
+    ++m_counters.tokenRequests;
+    const Response r = sendOnce(tokenRequest, tokenUrl, basic);
+    if (!r.error.isEmpty())
+        return makeError(ErrorCode::Network, QStringLiteral("token request to %1: %2").arg(realm.toString(), r.error));
+    if (r.status != 200)
+        return makeError(ErrorCode::Network, QStringLiteral("token request to %1: %2").arg(realm.toString(), parseFailure(r.status, r.reason, r.body).message));
+    const QJsonObject o = QJsonDocument::fromJson(r.body).object();
+    QString token = o.value(QLatin1StringView("access_token")).toString();
+    if (token.isEmpty())
+        token = o.value(QLatin1StringView("token")).toString();
+    if (token.isEmpty())
+        return makeError(ErrorCode::Network, QStringLiteral("token request to %1: the answer has no token").arg(realm.toString()));
+    const QByteArray header = "Bearer " + token.toUtf8();
+    m_authByScope.insert(scope, header);
+    return header;
+}
+
+Error OciClient::failure(const Response &r, const QString &what)
+{
+    if (!r.error.isEmpty() && r.status == 0) {
+        m_failure = OciFailure{0, {}, r.error};
+        return makeError(ErrorCode::Network, QStringLiteral("%1: %2").arg(what, r.error));
+    }
+    m_failure = parseFailure(r.status, r.reason, r.body);
+    QString message = QStringLiteral("%1: %2").arg(what, m_failure.message);
+    if (r.status == 401)
+        message += m_credential ? QStringLiteral(" — the registry refused %1").arg(m_credential->describe())
+                                : QStringLiteral(" — no credentials are configured for %1").arg(m_repo.toString());
+    if (!r.error.isEmpty())
+        message += QStringLiteral(": ") + r.error;
+    return makeError(r.status == 404 ? ErrorCode::NotFound : ErrorCode::Network, message);
+}
+
+Result<QStringList> OciClient::listTags()
+{
+    QStringList tags;
+    QUrl url = apiUrl(QStringLiteral("tags/list"));
+    for (int page = 0; page < 10000; ++page) {
+        Exchange ex;
+        ex.url = url;
+        ex.maxCollect = 16 << 20;
+        const Response r = send(ex);
+        if (!r.success())
+            return failure(r, QStringLiteral("listing tags of %1").arg(m_repo.toString()));
+        QJsonParseError e;
+        const QJsonObject o = QJsonDocument::fromJson(r.body, &e).object();
+        if (e.error != QJsonParseError::NoError)
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("listing tags of %1: %2").arg(m_repo.toString(), e.errorString()));
+        for (const QJsonValue &t : o.value(QLatin1StringView("tags")).toArray())
+            tags.append(t.toString());
+        // Link: </v2/name/tags/list?last=x&n=y>; rel="next"
+        const QByteArray link = r.header("link");
+        if (link.isEmpty() || !link.contains("rel=\"next\""))
+            return tags;
+        const qsizetype a = link.indexOf('<'), b = link.indexOf('>');
+        if (a < 0 || b < a)
+            return tags;
+        url = url.resolved(QUrl::fromEncoded(link.mid(a + 1, b - a - 1)));
+    }
+    return makeError(ErrorCode::Network, QStringLiteral("listing tags of %1: more than 10000 pages").arg(m_repo.toString()));
+}
+
+Result<FetchedManifest> OciClient::headManifest(const QString &reference)
+{
+    Exchange ex;
+    ex.method = "HEAD";
+    ex.url = apiUrl(QStringLiteral("manifests/") + reference);
+    ex.headers.emplaceBack("Accept", kManifestAccept);
+    const Response r = send(ex);
+    if (!r.success())
+        return failure(r, QStringLiteral("resolving %1:%2").arg(m_repo.toString(), reference));
+    FetchedManifest m;
+    m.contentType = QString::fromLatin1(r.header("content-type"));
+    m.digest = QString::fromLatin1(r.header("docker-content-digest"));
+    bool ok = false;
+    m.size = r.header("content-length").toLongLong(&ok);
+    if (!ok)
+        m.size = -1;
+    return m;
+}
+
+Result<FetchedManifest> OciClient::getManifest(const QString &reference, qint64 maxBytes)
+{
+    Exchange ex;
+    ex.url = apiUrl(QStringLiteral("manifests/") + reference);
+    ex.headers.emplaceBack("Accept", kManifestAccept);
+    ex.maxCollect = maxBytes;
+    ex.truncateSilently = true;
+    const Response r = send(ex);
+    if (!r.success() && !(r.truncated && r.status >= 200 && r.status < 300))
+        return failure(r, QStringLiteral("fetching manifest %1@%2").arg(m_repo.toString(), reference));
+    FetchedManifest m;
+    m.body = r.body;
+    m.contentType = QString::fromLatin1(r.header("content-type"));
+    m.digest = QString::fromLatin1(r.header("docker-content-digest"));
+    m.size = r.body.size();
+    return m;
+}
+
+Result<std::optional<qint64>> OciClient::headBlob(const QString &digest)
+{
+    Exchange ex;
+    ex.method = "HEAD";
+    ex.url = apiUrl(QStringLiteral("blobs/") + digest);
+    ++m_counters.blobHeads;
+    const Response r = send(ex);
+    if (r.error.isEmpty() && r.status == 404)
+        return std::optional<qint64>();
+    if (!r.success())
+        return failure(r, QStringLiteral("checking blob %1 in %2").arg(digest, m_repo.toString()));
+    return std::optional<qint64>(r.header("content-length").toLongLong());
+}
+
+Result<qint64> OciClient::fetchBlob(const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink)
+{
+    Sha256 sha;
+    qint64 got = 0;
+    bool sinkFailed = false;
+    Exchange ex;
+    ex.url = apiUrl(QStringLiteral("blobs/") + digest);
+    ex.sink = [&](const char *data, qint64 size) {
+        const qint64 take = expectedSize >= 0 ? std::min(size, expectedSize - got) : size;
+        if (take > 0) {
+            sha.addData(data, std::size_t(take));
+            if (!sink(data, take)) {
+                sinkFailed = true;
+                return false;
+            }
+            got += take;
+        }
+        return expectedSize < 0 || got < expectedSize; // LimitReader: stop at the descriptor's size
+    };
+    const Response r = send(ex);
+    if (sinkFailed)
+        return makeError(ErrorCode::Io, QStringLiteral("fetching blob %1: the download could not be stored").arg(digest));
+    if (!r.sinkStopped && !r.success())
+        return failure(r, QStringLiteral("fetching blob %1 from %2").arg(digest, m_repo.toString()));
+    if (expectedSize >= 0 && got < expectedSize)
+        return makeError(ErrorCode::CorruptArchive, QStringLiteral("incorrect response size: expected %1 bytes, but got %2 bytes").arg(expectedSize).arg(got));
+    const QString actual = QStringLiteral("sha256:") + QString::fromLatin1(sha.result().toHex());
+    if (actual != digest)
+        return makeError(ErrorCode::CorruptArchive, QStringLiteral("provider package does not match digest %1 (the bytes hash to %2)").arg(digest, actual));
+    return got;
+}
+
+Result<void> OciClient::uploadBlob(const QByteArray &data)
+{
+    QBuffer buffer;
+    buffer.setData(data);
+    buffer.open(QIODevice::ReadOnly);
+    return uploadBlob(&buffer, data.size(), digestOf(data));
+}
+
+Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString &digest)
+{
+    ++m_counters.blobUploads;
+    const qint64 start = device->pos();
+    Exchange post;
+    post.method = "POST";
+    post.url = apiUrl(QStringLiteral("blobs/uploads/"));
+    post.push = true;
+    const Response started = send(post);
+    if (started.status != 202)
+        return failure(started, QStringLiteral("starting the upload of %1 to %2").arg(digest, m_repo.toString()));
+    QUrl location = post.url.resolved(QUrl::fromEncoded(started.header("location")));
+    const qint64 chunk = m_options.chunkSize;
+    if (chunk > 0 && size > chunk) {
+        // Chunked: PATCH each piece with Content-Range, follow the new Location each time.
+        qint64 offset = 0;
+        while (offset < size) {
+            const qint64 n = std::min(chunk, size - offset);
+            device->seek(start + offset);
+            const QByteArray piece = device->read(n);
+            if (piece.size() != n)
+                return makeError(ErrorCode::Io, QStringLiteral("reading the blob %1: %2").arg(digest, device->errorString()));
+            Exchange patch;
+            patch.method = "PATCH";
+            patch.url = location;
+            patch.push = true;
+            patch.body = piece;
+            patch.headers.emplaceBack("Content-Type", "application/octet-stream");
+            patch.headers.emplaceBack("Content-Range", QByteArray::number(offset) + '-' + QByteArray::number(offset + n - 1));
+            ++m_counters.blobChunks;
+            const Response r = send(patch);
+            if (r.status != 202)
+                return failure(r, QStringLiteral("uploading bytes %1-%2 of %3").arg(offset).arg(offset + n - 1).arg(digest));
+            m_counters.bytesUploaded += n;
+            location = location.resolved(QUrl::fromEncoded(r.header("location")));
+            offset += n;
+        }
+        Exchange put;
+        put.method = "PUT";
+        put.url = withDigest(location, digest);
+        put.push = true;
+        const Response r = send(put);
+        if (r.status != 201)
+            return failure(r, QStringLiteral("finishing the upload of %1").arg(digest));
+        return {};
+    }
+    Exchange put;
+    put.method = "PUT";
+    put.url = withDigest(location, digest);
+    put.push = true;
+    put.device = device;
+    put.deviceStart = start;
+    put.deviceSize = size;
+    put.headers.emplaceBack("Content-Type", "application/octet-stream");
+    const Response r = send(put);
+    if (r.status != 201)
+        return failure(r, QStringLiteral("uploading %1 to %2").arg(digest, m_repo.toString()));
+    m_counters.bytesUploaded += size;
+    return {};
+}
+
+Result<QString> OciClient::putManifest(const QString &reference, const QString &mediaType, const QByteArray &body)
+{
+    Exchange ex;
+    ex.method = "PUT";
+    ex.url = apiUrl(QStringLiteral("manifests/") + reference);
+    ex.push = true;
+    ex.body = body;
+    ex.headers.emplaceBack("Content-Type", mediaType.toLatin1());
+    ++m_counters.manifestPuts;
+    const Response r = send(ex);
+    if (r.status != 201)
+        return failure(r, QStringLiteral("writing manifest %1:%2").arg(m_repo.toString(), reference));
+    return QString::fromLatin1(r.header("docker-content-digest"));
+}
+
+} // namespace provender::oci

@@ -1,0 +1,150 @@
+#pragma once
+// A small client for the OCI Distribution API v2 (distribution-spec v1.1) over Qt Network, for one
+// repository. Synchronous: each call runs a local event loop (main thread or a worker thread with
+// no other event loop of its own).
+//   tags      GET /v2/<name>/tags/list, following `Link: <…>; rel="next"` pages
+//   manifests GET/HEAD /v2/<name>/manifests/<ref> with Accept of the OCI index and manifest types;
+//             bodies capped (tofu's 4 MiB rule is checked by the caller from the size)
+//   blobs     HEAD; GET streamed to a sink with the SHA-256 computed as the bytes arrive (never
+//             the whole blob in memory) and checked against the digest; upload by POST + PUT
+//             ?digest= (monolithic, streamed from the file) or POST + PATCH chunks + PUT
+//   manifest  PUT
+// Auth as ORAS (which tofu uses) does it: anonymous first; on 401 the WWW-Authenticate challenge
+// decides — Basic: username/password; Bearer: a token from the realm (GET with Basic credentials,
+// or the OAuth2 refresh-token POST, or the configured access token) for the challenge's scope.
+// Tokens are cached per scope and never logged. TLS peer verification is always on (extra CAs are
+// added to the system ones); https only, http only to loopback when allowed (httpUrlAllowed).
+// Redirects of GET/HEAD are followed here (10 hops; Authorization kept only for the same host or
+// a subdomain, Go's rule).
+
+#include "model/core/Result.h"
+#include "model/oci/OciAuth.h"
+#include "model/oci/OciFormat.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QSslCertificate>
+#include <QString>
+#include <QUrl>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QIODevice;
+class QNetworkAccessManager;
+
+namespace provender::oci {
+
+struct OciClientOptions
+{
+    QList<QSslCertificate> caCertificates; ///< trusted besides the system CAs
+    int timeoutMs = 30000;                 ///< inactivity timeout per request
+    bool allowHttpLoopback = false;
+    bool plainHttp = false;                ///< talk http:// (only to a loopback registry, with allowHttpLoopback)
+    QByteArray userAgent = "Provender";
+    /// Blobs larger than this are uploaded in PATCH chunks of this size (bounded memory per
+    /// chunk); smaller ones with one streamed PUT. 0 = always one PUT.
+    qint64 chunkSize = 64ll << 20;
+    /// The environment for credential helpers.
+    std::function<QString(const QString &)> envValue;
+};
+
+struct OciRequestLog
+{
+    QString method;
+    QUrl url;
+    int status = 0;          ///< 0: no HTTP response
+    qint64 bytesSent = 0;
+    qint64 bytesReceived = 0;
+    qint64 elapsedMs = 0;
+    bool authorization = false;
+    QString error;
+};
+
+struct OciCounters
+{
+    int requests = 0;
+    int blobHeads = 0;       ///< HEAD /blobs/
+    int blobUploads = 0;     ///< uploads started (POST /blobs/uploads/)
+    int blobChunks = 0;      ///< PATCH requests
+    int manifestPuts = 0;
+    int tokenRequests = 0;
+    qint64 bytesUploaded = 0;
+    qint64 bytesDownloaded = 0;
+};
+
+/// A failed exchange: the HTTP status (0 = none) and the OCI error codes of the body.
+struct OciFailure
+{
+    int status = 0;
+    QStringList codes;       ///< e.g. NAME_UNKNOWN, MANIFEST_UNKNOWN, UNAUTHORIZED
+    QString message;
+};
+
+struct FetchedManifest
+{
+    QByteArray body;
+    QString contentType;
+    QString digest;          ///< Docker-Content-Digest ("" when not sent)
+    qint64 size = -1;        ///< Content-Length (HEAD) or body size (GET)
+};
+
+class OciClient
+{
+public:
+    OciClient(RepositoryAddress repository, std::optional<OciCredential> credential, OciClientOptions options = {});
+    ~OciClient();
+    OciClient(const OciClient &) = delete;
+    OciClient &operator=(const OciClient &) = delete;
+
+    const RepositoryAddress &repository() const { return m_repo; }
+    /// https://<registry>/v2/<name>/<path>
+    QUrl apiUrl(const QString &path) const;
+
+    /// All tags (every page). Failure codes in lastFailure().
+    Result<QStringList> listTags();
+    /// HEAD of a manifest: content type, digest and size without the body.
+    Result<FetchedManifest> headManifest(const QString &reference);
+    /// GET of a manifest; more than `maxBytes` of body is an error (the read stops there).
+    Result<FetchedManifest> getManifest(const QString &reference, qint64 maxBytes = 4ll << 20);
+    /// Size of a blob, nullopt when the registry does not have it (404).
+    Result<std::optional<qint64>> headBlob(const QString &digest);
+    /// Streams a blob into `sink`. At most `expectedSize` bytes are read (as tofu's LimitReader);
+    /// fewer is "incorrect response size"; then the SHA-256 of what was read must equal `digest`
+    /// ("does not match digest"). Returns the bytes read.
+    Result<qint64> fetchBlob(const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink);
+    /// Uploads `size` bytes from `device` (positioned at the start) as blob `digest`.
+    Result<void> uploadBlob(QIODevice *device, qint64 size, const QString &digest);
+    Result<void> uploadBlob(const QByteArray &data);
+    /// PUT /manifests/<reference>; returns the digest the registry reports.
+    Result<QString> putManifest(const QString &reference, const QString &mediaType, const QByteArray &body);
+
+    const OciFailure &lastFailure() const { return m_failure; }
+    const QList<OciRequestLog> &log() const { return m_log; }
+    const OciCounters &counters() const { return m_counters; }
+    /// Where the credential came from ("" = none), for messages.
+    QString credentialDescription() const;
+
+private:
+    struct Exchange;
+    struct Response;
+    RepositoryAddress m_repo;
+    std::optional<OciCredential> m_credential;
+    bool m_helperResolved = false;
+    OciClientOptions m_options;
+    std::unique_ptr<QNetworkAccessManager> m_nam;
+    QString m_scheme;
+    QHash<QString, QByteArray> m_authByScope; ///< scope -> Authorization header value
+    QByteArray m_basicForHost;                ///< set once the registry asked for Basic
+    OciFailure m_failure;
+    QList<OciRequestLog> m_log;
+    OciCounters m_counters;
+
+    Response send(Exchange &ex);
+    Response sendOnce(Exchange &ex, const QUrl &url, const QByteArray &authorization);
+    Result<QByteArray> authorize(const QByteArray &challenge, const QString &scope);
+    Error failure(const Response &r, const QString &what);
+};
+
+} // namespace provender::oci

@@ -1,0 +1,474 @@
+#include "model/oci/OciMirror.h"
+
+#include "model/core/Logging.h"
+#include "model/hashing/PackageHashes.h"
+
+#include <QFile>
+#include <QSaveFile>
+#include <QTemporaryDir>
+
+namespace provender::oci {
+
+namespace {
+
+QString ociRoot(const QString &templ)
+{
+    return QStringLiteral("oci://") + templ;
+}
+
+Anomaly versionAnomaly(AnomalyKind kind, const RepositoryAddress &repo, const QString &tag, const QString &message)
+{
+    Anomaly a;
+    a.kind = kind;
+    a.path = QStringLiteral("oci://%1:%2").arg(repo.toString(), tag);
+    a.message = message;
+    return a;
+}
+
+/// An HTTP failure is a RequestFailed anomaly; a content failure a MalformedJson one.
+AnomalyKind kindOf(const Error &e)
+{
+    return e.code == ErrorCode::Network || e.code == ErrorCode::NotFound ? AnomalyKind::RequestFailed : AnomalyKind::MalformedJson;
+}
+
+struct ClientFactory
+{
+    const OciMirrorOptions &mirror;
+    QHash<QString, QString> *credentialsSeen;
+
+    std::unique_ptr<OciClient> make(const RepositoryAddress &repo) const
+    {
+        std::optional<OciCredential> cred;
+        if (mirror.credentials)
+            cred = credentialFor(*mirror.credentials, repo.registry, repo.repository);
+        auto client = std::make_unique<OciClient>(repo, cred, mirror.client);
+        if (cred && credentialsSeen)
+            credentialsSeen->insert(repo.toString(), cred->describe());
+        return client;
+    }
+};
+
+void addCounters(OciCounters &sum, const OciCounters &c)
+{
+    sum.requests += c.requests;
+    sum.blobHeads += c.blobHeads;
+    sum.blobUploads += c.blobUploads;
+    sum.blobChunks += c.blobChunks;
+    sum.manifestPuts += c.manifestPuts;
+    sum.tokenRequests += c.tokenRequests;
+    sum.bytesUploaded += c.bytesUploaded;
+    sum.bytesDownloaded += c.bytesDownloaded;
+}
+
+/// Resolves a tag to its index as tofu does (fetchOCIDescriptorForVersion + fetchOCIIndexManifest).
+Result<ImageIndex> fetchIndex(OciClient &client, const QString &tag)
+{
+    const Result<FetchedManifest> head = client.headManifest(tag);
+    if (!head.ok())
+        return makeError(head.error().code, QStringLiteral("resolving tag \"%1\": %2").arg(tag, head.error().message));
+    if (Result<void> ok = checkResolvedIndex(head.value().contentType); !ok.ok())
+        return ok.error();
+    if (Result<void> ok = checkManifestSize(head.value().size); !ok.ok())
+        return ok.error();
+    const QString ref = head.value().digest.isEmpty() ? tag : head.value().digest;
+    const Result<FetchedManifest> got = client.getManifest(ref, std::max<qint64>(head.value().size, 0));
+    if (!got.ok())
+        return got.error();
+    if (!head.value().digest.isEmpty())
+        if (Result<void> ok = checkManifestDigest(got.value().body, head.value().digest); !ok.ok())
+            return ok.error();
+    return parseIndex(got.value().body);
+}
+
+} // namespace
+
+OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror, const OciVerifyOptions &options)
+{
+    OciVerifyReport out;
+    out.catalog.sourceKind = Catalog::SourceKind::Network;
+    out.catalog.root = ociRoot(mirror.repositoryTemplate);
+    ClientFactory factory{mirror, &out.credentials};
+    QTemporaryDir downloads;
+    VerifySummary &summary = out.report.summary;
+
+    auto finish = [&](ArchiveResult &&r) {
+        ++summary.archives;
+        ++summary.counts[size_t(r.detail.verdict)];
+        if (options.onResult)
+            options.onResult(r);
+        out.report.results.append(std::move(r));
+    };
+
+    for (const ProviderAddress &address : providers) {
+        const Result<RepositoryAddress> repo = expandRepositoryTemplate(mirror.repositoryTemplate, address);
+        if (!repo.ok()) {
+            Anomaly a;
+            a.kind = AnomalyKind::RequestFailed;
+            a.path = out.catalog.root;
+            a.message = QStringLiteral("selecting OCI repository address: %1").arg(repo.error().message);
+            out.catalog.anomalies.append(a);
+            continue;
+        }
+        std::unique_ptr<OciClient> client = factory.make(repo.value());
+        const Result<QStringList> tags = client->listTags();
+        if (!tags.ok()) {
+            // errRepresentsOCIProviderNotFound: 404 without details, or NAME_UNKNOWN / NAME_INVALID.
+            const OciFailure &f = client->lastFailure();
+            const bool notFound = f.status == 404
+                && (f.codes.isEmpty() || f.codes.contains(QStringLiteral("NAME_UNKNOWN")) || f.codes.contains(QStringLiteral("NAME_INVALID")));
+            if (notFound) {
+                out.absent.append(address);
+            } else {
+                Anomaly a;
+                a.kind = AnomalyKind::RequestFailed;
+                a.path = QStringLiteral("oci://") + repo.value().toString();
+                a.message = tags.error().message;
+                out.catalog.anomalies.append(a);
+            }
+            out.log.append(client->log());
+            addCounters(out.counters, client->counters());
+            continue;
+        }
+        Provider provider;
+        provider.address = address;
+        provider.directory = repo.value().toString();
+        QList<Version> versions;
+        for (const QString &tag : tags.value())
+            if (const std::optional<Version> v = versionForTag(tag); v && !versions.contains(*v))
+                versions.append(*v);
+        std::sort(versions.begin(), versions.end());
+        const QString key = address.toString();
+        if (options.onlyVersions.contains(key)) {
+            const QList<Version> wanted = options.onlyVersions.value(key);
+            for (const Version &v : wanted)
+                if (!versions.contains(v))
+                    out.catalog.anomalies.append(versionAnomaly(AnomalyKind::IndexListsAbsentVersion, repo.value(), tagForVersion(v),
+                                                                QStringLiteral("%1 %2 has no tag \"%3\" in %4")
+                                                                    .arg(key, v.toString(), tagForVersion(v), repo.value().toString())));
+            versions.erase(std::remove_if(versions.begin(), versions.end(), [&](const Version &v) { return !wanted.contains(v); }),
+                           versions.end());
+        }
+        for (const Version &version : std::as_const(versions)) {
+            const QString tag = tagForVersion(version);
+            ProviderVersion pv;
+            pv.version = version;
+            pv.listedInIndex = true;
+            const Result<ImageIndex> index = fetchIndex(*client, tag);
+            if (!index.ok()) {
+                out.catalog.anomalies.append(versionAnomaly(kindOf(index.error()), repo.value(), tag,
+                                                            QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
+                                                                .arg(key, version.toString(), index.error().message)));
+                provider.versions.append(pv);
+                continue;
+            }
+            pv.hasVersionIndex = true;
+            // Platform candidates: every provider-target descriptor naming a platform (tofu's
+            // selection then decides per platform, so a poisoned entry fails each of them).
+            QList<Platform> platforms;
+            for (const Descriptor &d : index.value().manifests)
+                if (d.artifactType == kArtifactTypeProviderTarget && d.hasPlatform && d.osVersion.isEmpty()
+                    && !platforms.contains(Platform(d.os, d.architecture)))
+                    platforms.append(Platform(d.os, d.architecture));
+            if (platforms.isEmpty()) {
+                const Result<Descriptor> none = selectImageManifest(index.value().manifests, Platform());
+                out.catalog.anomalies.append(versionAnomaly(AnomalyKind::MalformedJson, repo.value(), tag,
+                                                            QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
+                                                                .arg(key, version.toString(),
+                                                                     none.ok() ? QStringLiteral("the index lists no platform") : none.error().message)));
+                provider.versions.append(pv);
+                continue;
+            }
+            std::sort(platforms.begin(), platforms.end(), [](const Platform &a, const Platform &b) { return a.toString() < b.toString(); });
+            const QList<HashString> lockHashes = options.expected.value(ProviderVersionKey{address, version});
+            for (const Platform &platform : std::as_const(platforms)) {
+                ArchiveResult r;
+                r.key = ArchiveKey{address, version, platform};
+                r.layout = ArchiveLayout::Packed;
+                Archive archive;
+                archive.platform = platform;
+                archive.present = true;
+                archive.fileName = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(address.type(), version.toString(), platform.toString());
+                auto fail = [&](Verdict v, const QString &why) {
+                    r.detail.verdict = v;
+                    r.detail.reason = why;
+                    r.error = v == Verdict::Error ? why : QString();
+                };
+                const Result<Descriptor> selected = selectImageManifest(index.value().manifests, platform);
+                Result<ImageManifest> manifest = makeError(ErrorCode::Internal, QString());
+                Result<Descriptor> layer = makeError(ErrorCode::Internal, QString());
+                if (!selected.ok()) {
+                    fail(Verdict::Error, selected.error().message);
+                } else if (Result<void> s = checkManifestSize(selected.value().size); !s.ok()) {
+                    fail(Verdict::Error, s.error().message);
+                } else {
+                    const Result<FetchedManifest> got = client->getManifest(selected.value().digest, std::max<qint64>(selected.value().size, 0));
+                    if (!got.ok()) {
+                        fail(got.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error, got.error().message);
+                    } else if (Result<void> d = checkManifestDigest(got.value().body, selected.value().digest); !d.ok()) {
+                        fail(Verdict::Error, d.error().message);
+                    } else if (manifest = parseManifest(got.value().body); !manifest.ok()) {
+                        fail(Verdict::Error, manifest.error().message);
+                    } else if (layer = selectLayer(manifest.value().layers); !layer.ok()) {
+                        fail(Verdict::Error, layer.error().message);
+                    } else if (Result<void> c = checkLayerDescriptor(layer.value(), platform); !c.ok()) {
+                        fail(Verdict::Error, c.error().message);
+                    }
+                }
+                if (layer.ok()) {
+                    const Descriptor &blob = layer.value();
+                    r.path = client->apiUrl(QStringLiteral("blobs/") + blob.digest).toString();
+                    r.size = blob.size;
+                    archive.path = r.path;
+                    archive.size = blob.size;
+                    const Result<HashString> zh = hashFromOciDigest(blob.digest);
+                    if (!zh.ok()) {
+                        fail(Verdict::Error, QStringLiteral("cannot verify package contents: %1").arg(zh.error().message));
+                    } else {
+                        r.declared = {zh.value()};
+                        archive.declared = DeclaredArchive{r.path, r.declared, QStringLiteral("oci://%1:%2").arg(repo.value().toString(), tag)};
+                        const QString file = downloads.filePath(QStringLiteral("%1.zip").arg(out.report.results.size()));
+                        QFile sinkFile(file);
+                        Result<qint64> fetched = makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(file));
+                        if (sinkFile.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                            fetched = client->fetchBlob(blob.digest, blob.size, [&sinkFile](const char *data, qint64 n) {
+                                return sinkFile.write(data, n) == n;
+                            });
+                        sinkFile.close();
+                        const bool digestMismatch = !fetched.ok() && fetched.error().code == ErrorCode::CorruptArchive
+                            && fetched.error().message.contains(QLatin1StringView("does not match digest"));
+                        if (!fetched.ok() && !digestMismatch) {
+                            fail(fetched.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error,
+                                 QStringLiteral("fetching provider package blob %1: %2").arg(blob.digest, fetched.error().message));
+                        } else {
+                            const Result<PackageHashes> hashed = hashZip(file);
+                            if (hashed.ok()) {
+                                r.hashes = hashed.value();
+                                ++summary.hashed;
+                                summary.bytesHashed += hashed.value().fileSize;
+                                r.detail = decideVerdict(hashed.value(), r.declared);
+                                if (!lockHashes.isEmpty()) {
+                                    // tofu checks the layer digest against the lock before it downloads.
+                                    if (!lockHashes.contains(zh.value())) {
+                                        const VerdictDetail lock = verifyAgainstLock(hashed.value(), lockHashes);
+                                        r.detail.verdict = lock.verdict == Verdict::Verified ? Verdict::Error : Verdict::Mismatch;
+                                        r.detail.reason = QStringLiteral("the current package for %1 %2 doesn't match any of the checksums previously "
+                                                                         "recorded in the dependency lock file")
+                                                              .arg(key, version.toString());
+                                        if (lock.verdict == Verdict::Verified)
+                                            r.detail.reason += QStringLiteral(" (its h1: is in the lock, but tofu compares the layer digest, "
+                                                                              "zh:, before downloading: add %1 to the lock)")
+                                                                   .arg(zh.value().toString());
+                                        r.error = r.detail.verdict == Verdict::Error ? r.detail.reason : QString();
+                                    } else {
+                                        r.detail = combineVerdicts(r.detail, verifyAgainstLock(hashed.value(), lockHashes));
+                                    }
+                                }
+                                if (digestMismatch) {
+                                    r.detail.verdict = Verdict::Mismatch;
+                                    r.detail.reason = fetched.error().message;
+                                }
+                            } else if (digestMismatch) {
+                                fail(Verdict::Mismatch, fetched.error().message);
+                            } else {
+                                fail(Verdict::Error, hashed.error().message);
+                            }
+                        }
+                        QFile::remove(file);
+                    }
+                }
+                pv.archives.append(archive);
+                finish(std::move(r));
+            }
+            provider.versions.append(pv);
+        }
+        out.catalog.providers.append(provider);
+        out.log.append(client->log());
+        addCounters(out.counters, client->counters());
+    }
+    return out;
+}
+
+bool OciPushReport::hasErrors() const
+{
+    for (const OciPushedVersion &v : versions)
+        if (!v.error.isEmpty())
+            return true;
+    return verification && (verification->report.summary.hasFindings() || !verification->catalog.anomalies.isEmpty()
+                            || !verification->absent.isEmpty());
+}
+
+OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, const OciPushOptions &options)
+{
+    OciPushReport out;
+    ClientFactory factory{mirror, nullptr};
+    auto say = [&](const QString &line) {
+        if (options.progress)
+            options.progress(line);
+    };
+    const QByteArray emptyConfig(kEmptyConfigData.data(), kEmptyConfigData.size());
+    const QString emptyDigest = digestOf(emptyConfig);
+    QList<ProviderAddress> pushed;
+    OciVerifyOptions verifyOptions;
+
+    for (const Provider &provider : catalog.providers) {
+        if (!options.only.isEmpty() && !options.only.contains(provider.address))
+            continue;
+        const Result<RepositoryAddress> repo = expandRepositoryTemplate(mirror.repositoryTemplate, provider.address);
+        if (!repo.ok()) {
+            OciPushedVersion v;
+            v.provider = provider.address;
+            v.error = repo.error().message;
+            out.versions.append(v);
+            continue;
+        }
+        std::unique_ptr<OciClient> client = factory.make(repo.value());
+        bool haveEmpty = false;
+        for (const ProviderVersion &version : provider.versions) {
+            OciPushedVersion pv;
+            pv.provider = provider.address;
+            pv.version = version.version;
+            pv.repository = repo.value().toString();
+            pv.tag = tagForVersion(version.version);
+            QList<IndexEntry> entries;
+            QList<HashString> zhs;
+            auto blobPresent = [&](const QString &digest) -> Result<bool> {
+                const Result<std::optional<qint64>> head = client->headBlob(digest);
+                if (!head.ok())
+                    return head.error();
+                return head.value().has_value();
+            };
+            auto ensureBlob = [&](const QString &digest, qint64 size, const QString &path, const QByteArray &data) -> Result<void> {
+                const Result<bool> present = blobPresent(digest);
+                if (!present.ok())
+                    return present.error();
+                if (present.value()) {
+                    ++out.blobsPresent;
+                    return {};
+                }
+                if (options.dryRun) {
+                    say(QStringLiteral("would upload %1 (%2 bytes)").arg(digest).arg(size));
+                    ++out.blobsUploaded;
+                    return {};
+                }
+                Result<void> up;
+                if (path.isEmpty()) {
+                    up = client->uploadBlob(data);
+                } else {
+                    QFile f(path);
+                    if (!f.open(QIODevice::ReadOnly))
+                        return makeError(ErrorCode::Io, QStringLiteral("%1: %2").arg(path, f.errorString()));
+                    up = client->uploadBlob(&f, size, digest);
+                }
+                if (!up.ok())
+                    return up.error();
+                ++out.blobsUploaded;
+                out.bytesUploaded += size;
+                say(QStringLiteral("uploaded %1 (%2 bytes) to %3").arg(digest).arg(size).arg(repo.value().toString()));
+                return {};
+            };
+            for (const Archive &archive : version.archives) {
+                if (!archive.present)
+                    continue;
+                if (archive.layout != ArchiveLayout::Packed) {
+                    pv.skipped.append(QStringLiteral("%1: an unpacked package (an OCI mirror holds the zip archive tofu downloads)")
+                                          .arg(archive.platform.toString()));
+                    continue;
+                }
+                const Result<HashString> zh = hashFileZh(archive.path);
+                if (!zh.ok()) {
+                    pv.error = QStringLiteral("%1: %2").arg(archive.path, zh.error().message);
+                    break;
+                }
+                zhs.append(zh.value());
+                const QString digest = QStringLiteral("sha256:") + zh.value().value();
+                const qint64 size = QFileInfo(archive.path).size();
+                if (!haveEmpty) {
+                    if (Result<void> e = ensureBlob(emptyDigest, emptyConfig.size(), QString(), emptyConfig); !e.ok()) {
+                        pv.error = e.error().message;
+                        break;
+                    }
+                    haveEmpty = true;
+                }
+                if (Result<void> e = ensureBlob(digest, size, archive.path, {}); !e.ok()) {
+                    pv.error = e.error().message;
+                    break;
+                }
+                const QByteArray manifest = buildImageManifest(archive.platform, digest, size);
+                const QString manifestDigest = digestOf(manifest);
+                const Result<FetchedManifest> existing = client->headManifest(manifestDigest);
+                if (existing.ok()) {
+                    ++out.manifestsPresent;
+                } else if (existing.error().code != ErrorCode::NotFound) {
+                    pv.error = existing.error().message;
+                    break;
+                } else if (!options.dryRun) {
+                    const Result<QString> put = client->putManifest(manifestDigest, kMediaTypeManifest, manifest);
+                    if (!put.ok()) {
+                        pv.error = put.error().message;
+                        break;
+                    }
+                    ++out.manifestsWritten;
+                } else {
+                    ++out.manifestsWritten;
+                }
+                entries.append(IndexEntry{archive.platform, manifestDigest, manifest.size()});
+                pv.platforms.append(archive.platform);
+            }
+            if (pv.error.isEmpty() && entries.isEmpty())
+                pv.error = QStringLiteral("no packed archive to publish");
+            if (pv.error.isEmpty()) {
+                const QByteArray index = buildImageIndex(entries);
+                pv.indexDigest = digestOf(index);
+                const Result<FetchedManifest> current = client->headManifest(pv.tag);
+                if (current.ok() && current.value().digest == pv.indexDigest) {
+                    ++out.tagsUnchanged;
+                } else if (!current.ok() && current.error().code != ErrorCode::NotFound) {
+                    pv.error = current.error().message;
+                } else if (!options.dryRun) {
+                    // The index by digest first, the tag last: a tag never names missing content.
+                    Result<QString> put = client->putManifest(pv.indexDigest, kMediaTypeIndex, index);
+                    if (put.ok())
+                        put = client->putManifest(pv.tag, kMediaTypeIndex, index);
+                    if (!put.ok()) {
+                        pv.error = put.error().message;
+                    } else {
+                        pv.tagWritten = true;
+                        ++out.tagsWritten;
+                        say(QStringLiteral("tagged %1:%2 -> %3").arg(repo.value().toString(), pv.tag, pv.indexDigest));
+                    }
+                } else {
+                    say(QStringLiteral("would tag %1:%2 -> %3").arg(repo.value().toString(), pv.tag, pv.indexDigest));
+                }
+            }
+            if (pv.error.isEmpty()) {
+                verifyOptions.onlyVersions[provider.address.toString()].append(version.version);
+                verifyOptions.expected[ProviderVersionKey{provider.address, version.version}] = zhs;
+                if (!pushed.contains(provider.address))
+                    pushed.append(provider.address);
+            }
+            out.versions.append(pv);
+        }
+        out.log.append(client->log());
+        addCounters(out.counters, client->counters());
+    }
+    if (options.verifyAfter && !options.dryRun && !pushed.isEmpty())
+        out.verification = verifyOciMirror(pushed, mirror, verifyOptions);
+    return out;
+}
+
+QString ociMirrorConfigBlock(const QString &repositoryTemplate, const QList<ProviderAddress> &providers)
+{
+    QString t = repositoryTemplate;
+    t.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
+    QString out = QStringLiteral("provider_installation {\n  oci_mirror {\n    repository_template = \"%1\"\n").arg(t);
+    if (!providers.isEmpty()) {
+        QStringList names;
+        for (const ProviderAddress &p : providers)
+            names.append(QStringLiteral("\"%1\"").arg(p.toString()));
+        out += QStringLiteral("    include             = [%1]\n").arg(names.join(QStringLiteral(", ")));
+    }
+    out += QStringLiteral("  }\n}\n");
+    return out;
+}
+
+} // namespace provender::oci

@@ -1,0 +1,107 @@
+#pragma once
+// An OCI registry as a provider mirror in OpenTofu's `oci_mirror` format (docs/OCI.md).
+//
+//   verifyOciMirror()  browse + verify: per provider the repository from the template, versions
+//       from its tags, platforms from each tag's index, then per platform the image manifest, its
+//       archive/zip layer streamed to a file and hashed in the same pass (zh: = the layer digest
+//       must equal the SHA-256 of the bytes) and then as a zip (h1:). Every step applies tofu's
+//       checks in tofu's order (OciFormat.h) and reports a failure with tofu's wording:
+//         - per archive: Mismatch when the bytes do not hash to the layer digest (or a lock's
+//           hashes contradict them), Error for what makes tofu refuse that platform (two
+//           manifests for it, no archive/zip layer, an oversized manifest, a manifest whose bytes
+//           do not match its descriptor, …);
+//         - per version (Anomaly): what makes tofu refuse the version on every platform (the tag
+//           is not an index, the index has the wrong artifact type, …);
+//         - a repository that does not exist (404 / NAME_UNKNOWN on the tag list) is an absent
+//           provider, as tofu's ErrProviderNotFound.
+//   pushToOci()  publish a Catalog (a directory mirror, or a bundle imported into a temporary
+//       directory first): blobs that the registry has (HEAD) are not uploaded again; manifests in
+//       tofu's format are written by digest; each version's index is written by digest and only
+//       then tagged, so a reader never sees a tag whose content is incomplete; an unchanged tag is
+//       not rewritten. Then the pushed versions are read back with verifyOciMirror().
+
+#include "model/oci/OciAuth.h"
+#include "model/oci/OciClient.h"
+#include "model/verify/VerifyEngine.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+namespace provender::oci {
+
+struct OciMirrorOptions
+{
+    QString repositoryTemplate;     ///< `127.0.0.1:5000/mirror/${namespace}/${type}` (no scheme)
+    OciClientOptions client;
+    std::optional<OciCredentialsPolicy> credentials; ///< nullopt: never send credentials
+};
+
+struct OciVerifyOptions
+{
+    /// Only these versions of a provider (from a lock file); others from its tags are skipped.
+    QHash<QString, QList<Version>> onlyVersions; ///< provider address string -> versions
+    ExpectedHashes expected;        ///< a lock's hashes (tofu's pre-download zh: check applies)
+    std::function<void(const ArchiveResult &)> onResult;
+};
+
+struct OciVerifyReport
+{
+    Catalog catalog;                ///< what was found (sourceKind Network, root = the template)
+    VerifyReport report;
+    QList<ProviderAddress> absent;  ///< repositories that do not exist
+    QList<OciRequestLog> log;
+    OciCounters counters;
+    QHash<QString, QString> credentials; ///< repository -> credential description
+};
+
+OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
+                                const OciVerifyOptions &options = {});
+
+struct OciPushOptions
+{
+    QList<ProviderAddress> only;    ///< empty: every provider of the catalog
+    bool dryRun = false;            ///< only HEAD requests: say what would be uploaded
+    bool verifyAfter = true;
+    std::function<void(const QString &line)> progress;
+};
+
+struct OciPushedVersion
+{
+    ProviderAddress provider;
+    Version version;
+    QString repository;             ///< registry/name
+    QString tag;
+    QString indexDigest;
+    QList<Platform> platforms;
+    bool tagWritten = false;        ///< false: it already named this index (or a dry run)
+    QStringList skipped;            ///< archives not pushed and why (unpacked packages)
+    QString error;
+};
+
+struct OciPushReport
+{
+    QList<OciPushedVersion> versions;
+    int blobsUploaded = 0;
+    int blobsPresent = 0;           ///< found by HEAD, not uploaded
+    int manifestsWritten = 0;
+    int manifestsPresent = 0;
+    int tagsWritten = 0;
+    int tagsUnchanged = 0;
+    qint64 bytesUploaded = 0;
+    OciCounters counters;           ///< summed over every repository's client
+    QList<OciRequestLog> log;
+    std::optional<OciVerifyReport> verification;
+    bool hasErrors() const;
+};
+
+OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, const OciPushOptions &options = {});
+
+/// The CLI config block for this template, e.g.
+/// provider_installation { oci_mirror { repository_template = "…" include = ["…"] } }
+QString ociMirrorConfigBlock(const QString &repositoryTemplate, const QList<ProviderAddress> &providers);
+
+} // namespace provender::oci
