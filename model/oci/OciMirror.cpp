@@ -4,6 +4,7 @@
 #include "model/hashing/PackageHashes.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <QTemporaryDir>
 
@@ -268,7 +269,16 @@ OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const O
                                     r.detail.reason = fetched.error().message;
                                 }
                             } else if (digestMismatch) {
+                                // Not a readable zip either: report the zh: of the bytes served.
                                 fail(Verdict::Mismatch, fetched.error().message);
+                                if (const Result<HashString> served = hashFileZh(file); served.ok()) {
+                                    PackageHashes partial;
+                                    partial.zh = served.value();
+                                    partial.fileSize = QFileInfo(file).size();
+                                    partial.h1ZipError = hashed.error().message;
+                                    r.hashes = partial;
+                                    r.detail.contradicting = r.declared;
+                                }
                             } else {
                                 fail(Verdict::Error, hashed.error().message);
                             }

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Independent helper for tests/oci: writes artifacts into a registry with http.client (not with
+Provender's client) and computes expected values with hashlib/zipfile.
+
+  oci_tool.py mirror DIR                  write a small packed mirror (zips made with zipfile)
+  oci_tool.py h1 ZIP                      print h1: of a zip (golang.org/x/mod/sumdb/dirhash Hash1)
+  oci_tool.py get URL CA USER PASS        print a registry document (Accept: OCI index+manifest)
+  oci_tool.py hostile PORT CA USER PASS ZIP ZIP2
+                                          write every hostile case into repositories
+                                          hostile/test/<case>, tag 1.0.0; print JSON facts
+"""
+import base64
+import hashlib
+import http.client
+import io
+import json
+import os
+import ssl
+import sys
+import zipfile
+
+INDEX = "application/vnd.oci.image.index.v1+json"
+MANIFEST = "application/vnd.oci.image.manifest.v1+json"
+EMPTY = b"{}"
+
+
+def h1(path):
+    lines = []
+    with zipfile.ZipFile(path) as z:
+        for info in z.infolist():
+            if info.is_dir():
+                continue
+            lines.append("%s  %s\n" % (hashlib.sha256(z.read(info)).hexdigest(), info.filename))
+    lines.sort(key=lambda l: l.split("  ", 1)[1].encode())
+    return "h1:" + base64.b64encode(hashlib.sha256("".join(lines).encode()).digest()).decode()
+
+
+def make_zip(path, name, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(name, text)
+        z.writestr("README.txt", "test provider\n")
+
+
+def mirror(root):
+    # example.com/test/foo 1.0.0 (linux_amd64, darwin_arm64), 2.0.0+build.1 (linux_amd64);
+    # example.com/test/bar 0.1.0 (linux_amd64, windows_amd64).
+    rows = [("foo", "1.0.0", "linux_amd64"), ("foo", "1.0.0", "darwin_arm64"), ("foo", "2.0.0+build.1", "linux_amd64"),
+            ("bar", "0.1.0", "linux_amd64"), ("bar", "0.1.0", "windows_amd64")]
+    for t, v, p in rows:
+        path = os.path.join(root, "example.com", "test", t, "terraform-provider-%s_%s_%s.zip" % (t, v, p))
+        make_zip(path, "terraform-provider-%s_v%s" % (t, v), "#!/bin/sh\necho %s %s %s\n" % (t, v, p) + "x" * 3000)
+        print(path)
+
+
+def bigmirror(root):
+    # example.com/test/big 1.0.0 linux_amd64 with 3 MiB of incompressible content (chunked uploads).
+    path = os.path.join(root, "example.com", "test", "big", "terraform-provider-big_1.0.0_linux_amd64.zip")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("terraform-provider-big_v1.0.0", os.urandom(3 * 1024 * 1024 + 12345))
+    print(path)
+
+
+class Registry:
+    def __init__(self, port, ca, user, password):
+        self.ctx = ssl.create_default_context(cafile=ca)
+        self.port = int(port)
+        self.auth = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
+
+    def request(self, method, path, body=None, headers=None):
+        c = http.client.HTTPSConnection("127.0.0.1", self.port, context=self.ctx)
+        h = {"Authorization": self.auth}
+        h.update(headers or {})
+        if body is not None:
+            h["Content-Length"] = str(len(body))
+        c.request(method, path, body=body, headers=h)
+        r = c.getresponse()
+        data = r.read()
+        c.close()
+        return r, data
+
+    def blob(self, repo, data):
+        digest = "sha256:" + hashlib.sha256(data).hexdigest()
+        r, _ = self.request("POST", "/v2/%s/blobs/uploads/" % repo, b"")
+        assert r.status == 202, (r.status, repo)
+        loc = r.getheader("Location")
+        if loc.startswith("https://"):
+            loc = "/" + loc.split("/", 3)[3]
+        sep = "&" if "?" in loc else "?"
+        r, body = self.request("PUT", loc + sep + "digest=" + digest, data, {"Content-Type": "application/octet-stream"})
+        assert r.status == 201, (r.status, body)
+        return digest, len(data)
+
+    def manifest(self, repo, ref, media_type, doc):
+        data = json.dumps(doc, separators=(",", ":")).encode()
+        r, body = self.request("PUT", "/v2/%s/manifests/%s" % (repo, ref), data, {"Content-Type": media_type})
+        assert r.status == 201, (r.status, body, repo, ref)
+        return "sha256:" + hashlib.sha256(data).hexdigest(), len(data)
+
+
+def image_manifest(reg, repo, zip_bytes, os_, arch, layer_media_type="archive/zip", size_delta=0):
+    cfg_digest, cfg_size = reg.blob(repo, EMPTY)
+    digest, size = reg.blob(repo, zip_bytes)
+    doc = {
+        "schemaVersion": 2, "mediaType": MANIFEST, "artifactType": "application/vnd.opentofu.provider-target",
+        "config": {"mediaType": "application/vnd.oci.empty.v1+json", "digest": cfg_digest, "size": cfg_size, "data": "e30="},
+        "layers": [{"mediaType": layer_media_type, "digest": digest, "size": size + size_delta}],
+    }
+    mdigest, msize = reg.manifest(repo, "sha256:" + hashlib.sha256(json.dumps(doc, separators=(",", ":")).encode()).hexdigest(),
+                                  MANIFEST, doc)
+    return {"mediaType": MANIFEST, "digest": mdigest, "size": msize, "platform": {"os": os_, "architecture": arch},
+            "artifactType": "application/vnd.opentofu.provider-target"}, digest
+
+
+def index(reg, repo, entries, artifact_type="application/vnd.opentofu.provider"):
+    doc = {"schemaVersion": 2, "mediaType": INDEX, "artifactType": artifact_type, "manifests": entries}
+    return reg.manifest(repo, "1.0.0", INDEX, doc)
+
+
+def hostile(port, ca, user, password, zip1, zip2):
+    reg = Registry(port, ca, user, password)
+    z1 = open(zip1, "rb").read()
+    z2 = open(zip2, "rb").read()
+    facts = {}
+    # 1. the index has another artifact type
+    d, _ = image_manifest(reg, "hostile/test/wrongtype", z1, "linux", "amd64")
+    index(reg, "hostile/test/wrongtype", [d], artifact_type="application/vnd.example.other")
+    # 2. two manifests for one platform
+    a, _ = image_manifest(reg, "hostile/test/twice", z1, "linux", "amd64")
+    b, _ = image_manifest(reg, "hostile/test/twice", z2, "linux", "amd64")
+    c, _ = image_manifest(reg, "hostile/test/twice", z2, "darwin", "arm64")
+    index(reg, "hostile/test/twice", [a, b, c])
+    # 3. a layer that is not archive/zip
+    d, _ = image_manifest(reg, "hostile/test/notzip", z1, "linux", "amd64", layer_media_type="application/vnd.oci.image.layer.v1.tar")
+    index(reg, "hostile/test/notzip", [d])
+    # 4. bytes that do not match the digest: the test rewrites the stored blob afterwards (a zip of
+    # its own: Distribution stores each blob once for every repository)
+    own = io.BytesIO()
+    with zipfile.ZipFile(own, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("terraform-provider-badbytes_v1.0.0", "only in the badbytes repository\n" * 50)
+    d, blob = image_manifest(reg, "hostile/test/badbytes", own.getvalue(), "linux", "amd64")
+    index(reg, "hostile/test/badbytes", [d])
+    facts["badbytes_blob"] = blob
+    # 5. a descriptor whose size is over tofu's manifest limit
+    d, _ = image_manifest(reg, "hostile/test/oversized", z1, "linux", "amd64")
+    d["size"] = 5 * 1024 * 1024
+    index(reg, "hostile/test/oversized", [d])
+    # 6. the tag names an image manifest, not an index
+    d, _ = image_manifest(reg, "hostile/test/direct", z1, "linux", "amd64")
+    doc = {"schemaVersion": 2, "mediaType": MANIFEST, "artifactType": "application/vnd.opentofu.provider-target",
+           "config": {"mediaType": "application/vnd.oci.empty.v1+json", "digest": "sha256:" + hashlib.sha256(EMPTY).hexdigest(),
+                      "size": 2, "data": "e30="},
+           "layers": [{"mediaType": "archive/zip", "digest": "sha256:" + hashlib.sha256(z1).hexdigest(), "size": len(z1)}]}
+    reg.manifest("hostile/test/direct", "1.0.0", MANIFEST, doc)
+    # 7. a layer descriptor that claims fewer bytes than the blob has (tofu reads only that many)
+    d, _ = image_manifest(reg, "hostile/test/short", z1, "linux", "amd64", size_delta=-10)
+    index(reg, "hostile/test/short", [d])
+    print(json.dumps(facts))
+
+
+def get(url, ca, user, password):
+    ctx = ssl.create_default_context(cafile=ca)
+    rest = url.split("://", 1)[1]
+    hostport, path = rest.split("/", 1)
+    c = http.client.HTTPSConnection(hostport, context=ctx)
+    c.request("GET", "/" + path, headers={
+        "Authorization": "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode(),
+        "Accept": INDEX + ", " + MANIFEST})
+    r = c.getresponse()
+    sys.stdout.buffer.write(r.read())
+    if r.status != 200:
+        sys.exit("HTTP %d" % r.status)
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1]
+    if cmd == "mirror":
+        mirror(sys.argv[2])
+    elif cmd == "bigmirror":
+        bigmirror(sys.argv[2])
+    elif cmd == "h1":
+        print(h1(sys.argv[2]))
+    elif cmd == "get":
+        get(*sys.argv[2:6])
+    elif cmd == "hostile":
+        hostile(*sys.argv[2:8])
+    else:
+        sys.exit("unknown command " + cmd)

@@ -1,0 +1,517 @@
+// A real OCI registry: Debian's docker-registry (Distribution 2.8) on 127.0.0.1 with TLS (a
+// throw-away CA made with openssl) and an htpasswd user (bcrypt from python3-bcrypt). Provender
+// pushes a directory mirror (`provender oci push`), lists and verifies it (`provender verify
+// oci://…`), pulls an archive back, re-pushes with nothing uploaded, and meets every hostile case
+// — written into the registry by tests/oci/oci_tool.py with Python's http.client, not by our
+// client. Expected values: OpenTofu's constants (cited), Python's hashlib/zipfile, Qt's
+// QCryptographicHash, and the registry's own access log.
+
+#include "model/oci/OciClient.h"
+
+#include "tests/support/TestSupport.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSslCertificate>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace provender;
+using namespace provender::test;
+
+namespace {
+
+// OpenTofu internal/getproviders/oci_registry_mirror_source.go:33 and :58, and
+// package_location_oci_blob_archive.go:33 (commit f831fa1aa4b9):
+constexpr auto kIndexArtifactType = "application/vnd.opentofu.provider";
+constexpr auto kTargetArtifactType = "application/vnd.opentofu.provider-target";
+constexpr auto kLayerMediaType = "archive/zip";
+// OpenTofu's e2e fixture internal/command/e2etest/testdata/oci-provider-mirror/fake-registry/foo:
+// the media types of the index and its entries, and the empty config of each manifest.
+constexpr auto kIndexMediaType = "application/vnd.oci.image.index.v1+json";
+constexpr auto kManifestMediaType = "application/vnd.oci.image.manifest.v1+json";
+constexpr auto kConfigMediaType = "application/vnd.oci.empty.v1+json";
+constexpr auto kConfigDigest = "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
+
+QString sha256Hex(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    h.addData(&f);
+    return QString::fromLatin1(h.result().toHex());
+}
+
+QString findPythonWithBcrypt()
+{
+    for (const QString &candidate : {QStringLiteral("/usr/bin/python3"), QStandardPaths::findExecutable(QStringLiteral("python3"))}) {
+        if (candidate.isEmpty() || !QFileInfo(candidate).isExecutable())
+            continue;
+        const ProcessRun r = runProcess(candidate, {QStringLiteral("-c"), QStringLiteral("import bcrypt")}, 30000);
+        if (r.exitCode == 0)
+            return candidate;
+    }
+    return {};
+}
+
+} // namespace
+
+class TestOciRegistry : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QProcess m_registry;
+    quint16 m_port = 0;
+    QString m_python, m_tool, m_mirror;
+    QProcessEnvironment m_env;
+    QStringList m_zips;
+
+    QString path(const QString &rel) const { return m_dir.filePath(rel); }
+    QString templ(const QString &prefix = QStringLiteral("mirror")) const
+    {
+        return QStringLiteral("127.0.0.1:%1/%2/${namespace}/${type}").arg(m_port).arg(prefix);
+    }
+
+    ProcessRun provender(const QStringList &args, const QProcessEnvironment &env = {}) const
+    {
+        return runProcess(QStringLiteral(PROVENDER_BINARY), args, 300000, env.isEmpty() ? m_env : env);
+    }
+    ProcessRun tool(const QStringList &args) const { return runProcess(m_python, QStringList{m_tool} + args, 120000); }
+    QJsonObject json(const ProcessRun &r) const
+    {
+        QJsonParseError e;
+        const QJsonDocument d = QJsonDocument::fromJson(r.out, &e);
+        if (e.error != QJsonParseError::NoError)
+            qWarning().noquote() << "not JSON:" << r.out.left(2000) << r.err.left(2000);
+        return d.object();
+    }
+    /// The registry's access log lines (combined format: "METHOD /path HTTP/x" status).
+    QStringList accessLog() const
+    {
+        QFile f(path(QStringLiteral("registry.log")));
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        QStringList out;
+        static const QRegularExpression re(QStringLiteral(R"re("(GET|HEAD|POST|PUT|PATCH|DELETE) (\S+) HTTP/[0-9.]+" (\d+))re"));
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            const QRegularExpressionMatch m = re.match(QString::fromUtf8(line));
+            if (m.hasMatch())
+                out.append(m.captured(1) + QLatin1Char(' ') + m.captured(2) + QLatin1Char(' ') + m.captured(3));
+        }
+        return out;
+    }
+    static int count(const QStringList &log, const QString &method, const QString &pathPart)
+    {
+        int n = 0;
+        for (const QString &l : log)
+            if (l.startsWith(method + QLatin1Char(' ')) && l.contains(pathPart))
+                ++n;
+        return n;
+    }
+    QJsonObject document(const QString &apiPath) const
+    {
+        const ProcessRun r = tool({QStringLiteral("get"), QStringLiteral("https://127.0.0.1:%1/v2/%2").arg(m_port).arg(apiPath),
+                                   path(QStringLiteral("ca.pem")), QStringLiteral("alice"), QStringLiteral("secret")});
+        if (r.exitCode != 0)
+            qWarning().noquote() << apiPath << r.err;
+        return QJsonDocument::fromJson(r.out).object();
+    }
+    bool openssl(std::initializer_list<const char *> words, QString *error) const
+    {
+        QStringList args;
+        for (const char *w : words)
+            args.append(QString::fromLatin1(w));
+        const ProcessRun r = runProcess(QStringLiteral("openssl"), args, 60000, QProcessEnvironment::systemEnvironment(), m_dir.path());
+        if (r.exitCode != 0)
+            *error = QString::fromUtf8(r.err);
+        return r.exitCode == 0;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString registry = QStandardPaths::findExecutable(QStringLiteral("docker-registry"));
+        if (registry.isEmpty())
+            PROVENDER_SKIP(Missing::Package, QStringLiteral("docker-registry (Debian's Distribution 2.8) is not installed"));
+        if (QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty())
+            PROVENDER_SKIP(Missing::Package, QStringLiteral("openssl is not installed"));
+        m_python = findPythonWithBcrypt();
+        if (m_python.isEmpty())
+            PROVENDER_SKIP(Missing::Package, QStringLiteral("python3 with the bcrypt module (python3-bcrypt) is not installed"));
+        m_tool = QStringLiteral(PROVENDER_SOURCE_DIR "/tests/oci/oci_tool.py");
+        QVERIFY(m_dir.isValid());
+
+        // The throw-away CA and a server certificate for 127.0.0.1.
+        QString error;
+        QFile ext(path(QStringLiteral("ext.cnf")));
+        QVERIFY(ext.open(QIODevice::WriteOnly));
+        ext.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n");
+        ext.close();
+        if (!openssl({"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Provender test CA"}, &error)
+            || !openssl({"req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"}, &error)
+            || !openssl({"x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
+                         "-days", "2", "-extfile", "ext.cnf"}, &error))
+            QFAIL(qPrintable(QStringLiteral("openssl: ") + error));
+        // htpasswd with a bcrypt entry (Distribution accepts only bcrypt).
+        const ProcessRun hash = runProcess(m_python, {QStringLiteral("-c"), QStringLiteral("import bcrypt;print('alice:'+bcrypt.hashpw(b'secret',bcrypt.gensalt(rounds=4)).decode())")}, 60000);
+        QCOMPARE(hash.exitCode, 0);
+        QFile htpasswd(path(QStringLiteral("htpasswd")));
+        QVERIFY(htpasswd.open(QIODevice::WriteOnly));
+        htpasswd.write(hash.out);
+        htpasswd.close();
+
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        m_port = probe.serverPort();
+        probe.close();
+        QFile config(path(QStringLiteral("config.yml")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QStringLiteral("version: 0.1\n"
+                                    "log:\n  level: info\n  formatter: text\n"
+                                    "storage:\n  filesystem:\n    rootdirectory: %1\n  maintenance:\n    uploadpurging:\n      enabled: false\n"
+                                    "http:\n  addr: 127.0.0.1:%2\n  tls:\n    certificate: %3\n    key: %4\n"
+                                    "auth:\n  htpasswd:\n    realm: provender-test\n    path: %5\n")
+                         .arg(path(QStringLiteral("storage")))
+                         .arg(m_port)
+                         .arg(path(QStringLiteral("server.pem")), path(QStringLiteral("server.key")), path(QStringLiteral("htpasswd")))
+                         .toUtf8());
+        config.close();
+        m_registry.setProcessChannelMode(QProcess::MergedChannels);
+        m_registry.setStandardOutputFile(path(QStringLiteral("registry.log")));
+        m_registry.start(registry, {QStringLiteral("serve"), config.fileName()});
+        QVERIFY2(m_registry.waitForStarted(30000), qPrintable(m_registry.errorString()));
+        bool up = false;
+        for (int i = 0; i < 300 && !up; ++i) {
+            QTcpSocket s;
+            s.connectToHost(QHostAddress::LocalHost, m_port);
+            up = s.waitForConnected(100);
+            if (!up) {
+                if (m_registry.state() == QProcess::NotRunning)
+                    break;
+                QThread::msleep(100);
+            }
+        }
+        if (!up) {
+            QFile log(path(QStringLiteral("registry.log")));
+            log.open(QIODevice::ReadOnly);
+            QFAIL(qPrintable(QStringLiteral("docker-registry did not start: ") + QString::fromUtf8(log.readAll().right(2000))));
+        }
+
+        // The CLI config with the registry's credentials, and a HOME without Docker files.
+        QVERIFY(QDir().mkpath(path(QStringLiteral("home"))));
+        QFile cli(path(QStringLiteral("cli.tfrc")));
+        QVERIFY(cli.open(QIODevice::WriteOnly));
+        cli.write(QStringLiteral("oci_credentials \"127.0.0.1:%1\" {\n  username = \"alice\"\n  password = \"secret\"\n}\n").arg(m_port).toUtf8());
+        cli.close();
+        m_env = QProcessEnvironment::systemEnvironment();
+        for (const char *v : {"XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "DOCKER_CONFIG", "TF_TOKEN_127_0_0_1"})
+            m_env.remove(QString::fromLatin1(v));
+        m_env.insert(QStringLiteral("HOME"), path(QStringLiteral("home")));
+        m_env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
+
+        m_mirror = path(QStringLiteral("mirror"));
+        const ProcessRun made = tool({QStringLiteral("mirror"), m_mirror});
+        if (made.exitCode != 0)
+            QFAIL(qPrintable(QStringLiteral("oci_tool.py mirror: ") + QString::fromUtf8(made.err)));
+        m_zips = QString::fromUtf8(made.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(m_zips.size(), 5);
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_registry.state() != QProcess::NotRunning) {
+            m_registry.terminate();
+            if (!m_registry.waitForFinished(10000)) {
+                m_registry.kill();
+                m_registry.waitForFinished(5000);
+            }
+        }
+    }
+
+    void push()
+    {
+        const int before = int(accessLog().size());
+        const ProcessRun r = provender({QStringLiteral("oci"), QStringLiteral("push"), m_mirror, QStringLiteral("--repository-template"), templ(),
+                                        QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = json(r);
+        const QJsonObject s = o.value(QLatin1StringView("summary")).toObject();
+        // 5 zips + the empty config once per repository (foo, bar).
+        QCOMPARE(s.value(QLatin1StringView("blobs_uploaded")).toInt(), 7);
+        QCOMPARE(s.value(QLatin1StringView("tags_written")).toInt(), 3);
+        const QStringList log = accessLog().mid(before);
+        // Cross-check with the registry's own log: one upload session per blob, 5 manifests +
+        // 3 indexes by digest + 3 tags.
+        QCOMPARE(count(log, QStringLiteral("POST"), QStringLiteral("/blobs/uploads/")), 7);
+        QCOMPARE(s.value(QLatin1StringView("upload_posts")).toInt(), 7);
+        QCOMPARE(count(log, QStringLiteral("PUT"), QStringLiteral("/manifests/")), 11);
+        // Tags last: every tag PUT comes after every other write of its repository.
+        for (const QString &repo : {QStringLiteral("/v2/mirror/test/foo/"), QStringLiteral("/v2/mirror/test/bar/")}) {
+            int lastContent = -1, firstTag = int(log.size());
+            for (int i = 0; i < log.size(); ++i) {
+                const QString &l = log.at(i);
+                if (!l.contains(repo) || !(l.startsWith(u"PUT ") || l.startsWith(u"POST ") || l.startsWith(u"PATCH ")))
+                    continue;
+                const bool tag = l.contains(QRegularExpression(QStringLiteral(R"(/manifests/[0-9][^ ]* )")));
+                if (tag)
+                    firstTag = std::min(firstTag, i);
+                else
+                    lastContent = i;
+            }
+            QVERIFY2(lastContent < firstTag, qPrintable(repo));
+        }
+        // Read back and verified.
+        const QJsonObject v = o.value(QLatin1StringView("verification")).toObject().value(QLatin1StringView("summary")).toObject();
+        QCOMPARE(v.value(QLatin1StringView("verified")).toInt(), 5);
+        QVERIFY(o.value(QLatin1StringView("oci_mirror_block")).toString().contains(QStringLiteral("repository_template = \"%1\"").arg(templ())));
+    }
+
+    void layoutIsOpenTofus()
+    {
+        // Tags: one per version, "+" written "_" (oci_registry_mirror_source.go:490).
+        const QJsonArray tags = document(QStringLiteral("mirror/test/foo/tags/list")).value(QLatin1StringView("tags")).toArray();
+        QVERIFY(tags.contains(QStringLiteral("1.0.0")));
+        QVERIFY(tags.contains(QStringLiteral("2.0.0_build.1")));
+        QCOMPARE(tags.size(), 2);
+        const QJsonObject index = document(QStringLiteral("mirror/test/foo/manifests/1.0.0"));
+        QCOMPARE(index.value(QLatin1StringView("schemaVersion")).toInt(), 2);
+        QCOMPARE(index.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kIndexMediaType));
+        QCOMPARE(index.value(QLatin1StringView("artifactType")).toString(), QString::fromLatin1(kIndexArtifactType));
+        const QJsonArray entries = index.value(QLatin1StringView("manifests")).toArray();
+        QCOMPARE(entries.size(), 2);
+        QStringList platforms;
+        for (const QJsonValue &e : entries) {
+            const QJsonObject d = e.toObject();
+            QCOMPARE(d.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kManifestMediaType));
+            QCOMPARE(d.value(QLatin1StringView("artifactType")).toString(), QString::fromLatin1(kTargetArtifactType));
+            const QJsonObject p = d.value(QLatin1StringView("platform")).toObject();
+            const QString platform = p.value(QLatin1StringView("os")).toString() + QLatin1Char('_') + p.value(QLatin1StringView("architecture")).toString();
+            platforms.append(platform);
+            const QJsonObject m = document(QStringLiteral("mirror/test/foo/manifests/") + d.value(QLatin1StringView("digest")).toString());
+            QCOMPARE(m.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kManifestMediaType));
+            QCOMPARE(m.value(QLatin1StringView("artifactType")).toString(), QString::fromLatin1(kTargetArtifactType));
+            const QJsonObject config = m.value(QLatin1StringView("config")).toObject();
+            QCOMPARE(config.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kConfigMediaType));
+            QCOMPARE(config.value(QLatin1StringView("digest")).toString(), QString::fromLatin1(kConfigDigest));
+            const QJsonArray layers = m.value(QLatin1StringView("layers")).toArray();
+            QCOMPARE(layers.size(), 1);
+            const QJsonObject layer = layers.at(0).toObject();
+            QCOMPARE(layer.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kLayerMediaType));
+            const QString zip = m_mirror + QStringLiteral("/example.com/test/foo/terraform-provider-foo_1.0.0_%1.zip").arg(platform);
+            // The layer digest is the zip's SHA-256, i.e. its zh: (hashFromOCIDigest).
+            QCOMPARE(layer.value(QLatin1StringView("digest")).toString(), QStringLiteral("sha256:") + sha256Hex(zip));
+            QCOMPARE(layer.value(QLatin1StringView("size")).toInteger(), QFileInfo(zip).size());
+        }
+        platforms.sort();
+        QCOMPARE(platforms, (QStringList{QStringLiteral("darwin_arm64"), QStringLiteral("linux_amd64")}));
+    }
+
+    void verifyCli()
+    {
+        const ProcessRun r = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                        QStringLiteral("example.com/test/foo"), QStringLiteral("--provider"), QStringLiteral("example.com/test/bar"),
+                                        QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        const QJsonObject o = json(r);
+        const QJsonArray archives = o.value(QLatin1StringView("archives")).toArray();
+        QCOMPARE(archives.size(), 5);
+        for (const QJsonValue &a : archives) {
+            const QJsonObject x = a.toObject();
+            QCOMPARE(x.value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
+            const QString type = x.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2);
+            const QString zip = m_mirror + QStringLiteral("/example.com/test/%1/terraform-provider-%1_%2_%3.zip")
+                                               .arg(type, x.value(QLatin1StringView("version")).toString(), x.value(QLatin1StringView("platform")).toString());
+            QCOMPARE(x.value(QLatin1StringView("zh")).toString(), QStringLiteral("zh:") + sha256Hex(zip));
+            // h1: as Python computes dirhash Hash1 of the zip's files.
+            const ProcessRun h1 = tool({QStringLiteral("h1"), zip});
+            QCOMPARE(x.value(QLatin1StringView("h1")).toString(), QString::fromUtf8(h1.out.trimmed()));
+        }
+        QVERIFY(o.value(QLatin1StringView("credentials")).toObject().value(QStringLiteral("127.0.0.1:%1/mirror/test/foo").arg(m_port)).toString().contains(u"alice"));
+        QVERIFY(!r.out.contains("secret"));
+        // The table form.
+        const ProcessRun table = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                            QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem"))});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY(table.out.contains("2.0.0+build.1"));
+    }
+
+    void absentProvider()
+    {
+        // A repository that does not exist: tofu's ErrProviderNotFound (NAME_UNKNOWN on the tag list).
+        const ProcessRun r = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                        QStringLiteral("example.com/test/nothere"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(json(r).value(QLatin1StringView("absent_providers")).toArray(), QJsonArray{QStringLiteral("example.com/test/nothere")});
+    }
+
+    void pullByteIdentical()
+    {
+        const QString zip = m_mirror + QStringLiteral("/example.com/test/bar/terraform-provider-bar_0.1.0_windows_amd64.zip");
+        QFile f(zip);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray original = f.readAll();
+        oci::OciClientOptions options;
+        options.caCertificates = QSslCertificate::fromPath(path(QStringLiteral("ca.pem")));
+        oci::OciCredential alice;
+        alice.username = QStringLiteral("alice");
+        alice.password = QStringLiteral("secret");
+        oci::OciClient client(oci::RepositoryAddress{QStringLiteral("127.0.0.1:%1").arg(m_port), QStringLiteral("mirror/test/bar")}, alice, options);
+        QByteArray pulled;
+        const Result<qint64> got = client.fetchBlob(QStringLiteral("sha256:") + sha256Hex(zip), original.size(), [&](const char *d, qint64 n) {
+            pulled.append(d, n);
+            return true;
+        });
+        QVERIFY2(got.ok(), got.ok() ? "" : qPrintable(got.error().message));
+        QCOMPARE(pulled.size(), original.size());
+        QVERIFY(pulled == original);
+    }
+
+    void repushUploadsNothing()
+    {
+        const int before = int(accessLog().size());
+        const ProcessRun r = provender({QStringLiteral("oci"), QStringLiteral("push"), m_mirror, QStringLiteral("--repository-template"), templ(),
+                                        QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json"), QStringLiteral("--no-verify")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject s = json(r).value(QLatin1StringView("summary")).toObject();
+        QCOMPARE(s.value(QLatin1StringView("blobs_uploaded")).toInt(), 0);
+        QCOMPARE(s.value(QLatin1StringView("blobs_present")).toInt(), 7);
+        QCOMPARE(s.value(QLatin1StringView("manifests_written")).toInt(), 0);
+        QCOMPARE(s.value(QLatin1StringView("tags_written")).toInt(), 0);
+        QCOMPARE(s.value(QLatin1StringView("tags_unchanged")).toInt(), 3);
+        QCOMPARE(s.value(QLatin1StringView("upload_posts")).toInt(), 0);
+        QCOMPARE(s.value(QLatin1StringView("manifest_puts")).toInt(), 0);
+        // The registry saw no write at all.
+        const QStringList log = accessLog().mid(before);
+        QVERIFY(!log.isEmpty());
+        for (const QString &l : log)
+            QVERIFY2(l.startsWith(u"HEAD ") || l.startsWith(u"GET "), qPrintable(l));
+    }
+
+    void chunkedUpload()
+    {
+        const QString big = path(QStringLiteral("big"));
+        const ProcessRun made = tool({QStringLiteral("bigmirror"), big});
+        QCOMPARE(made.exitCode, 0);
+        const QString zip = QString::fromUtf8(made.out.trimmed());
+        const int before = int(accessLog().size());
+        const ProcessRun r = provender({QStringLiteral("oci"), QStringLiteral("push"), big, QStringLiteral("--repository-template"), templ(),
+                                        QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--chunk-size"),
+                                        QStringLiteral("1"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        const QStringList log = accessLog().mid(before);
+        // 3 MiB + a bit in 1 MiB chunks: four PATCHes, then the PUT with the digest.
+        const int patches = count(log, QStringLiteral("PATCH"), QStringLiteral("/v2/mirror/test/big/blobs/uploads/"));
+        QCOMPARE(patches, int((QFileInfo(zip).size() + (1 << 20) - 1) >> 20));
+        QCOMPARE(json(r).value(QLatin1StringView("summary")).toObject().value(QLatin1StringView("upload_patches")).toInt(), patches);
+        const QJsonObject v = json(r).value(QLatin1StringView("verification")).toObject().value(QLatin1StringView("archives")).toArray().at(0).toObject();
+        QCOMPARE(v.value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
+        QCOMPARE(v.value(QLatin1StringView("zh")).toString(), QStringLiteral("zh:") + sha256Hex(zip));
+    }
+
+    void unauthorized()
+    {
+        // Without credentials the registry answers 401; the verdict says so.
+        const ProcessRun r = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                        QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
+                                        QStringLiteral("--no-credentials"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 1);
+        const QJsonArray anomalies = json(r).value(QLatin1StringView("anomalies")).toArray();
+        QCOMPARE(anomalies.size(), 1);
+        QVERIFY2(anomalies.at(0).toObject().value(QLatin1StringView("message")).toString().contains(u"401"), r.out.constData());
+        QCOMPARE(anomalies.at(0).toObject().value(QLatin1StringView("kind")).toString(), QStringLiteral("request-failed"));
+        // A wrong password: refused, and the password is never printed.
+        QProcessEnvironment env = m_env;
+        QFile cli(path(QStringLiteral("wrong.tfrc")));
+        QVERIFY(cli.open(QIODevice::WriteOnly));
+        cli.write(QStringLiteral("oci_credentials \"127.0.0.1:%1/mirror\" {\n  username = \"alice\"\n  password = \"not-the-one\"\n}\n").arg(m_port).toUtf8());
+        cli.close();
+        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
+        const ProcessRun wrong = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                            QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")},
+                                           env);
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY(wrong.out.contains("401"));
+        QVERIFY(!wrong.out.contains("not-the-one") && !wrong.err.contains("not-the-one"));
+        // And an untrusted certificate (no --ca-file) is a TLS failure, not a fallback.
+        const ProcessRun tls = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                          QStringLiteral("example.com/test/foo"), QStringLiteral("--json")});
+        QCOMPARE(tls.exitCode, 1);
+        QVERIFY2(tls.out.contains("TLS"), tls.out.constData());
+    }
+
+    void hostileArtifacts()
+    {
+        const ProcessRun written = tool({QStringLiteral("hostile"), QString::number(m_port), path(QStringLiteral("ca.pem")), QStringLiteral("alice"),
+                                         QStringLiteral("secret"), m_zips.at(0), m_zips.at(1)});
+        if (written.exitCode != 0)
+            QFAIL(qPrintable(QStringLiteral("oci_tool.py hostile: ") + QString::fromUtf8(written.err)));
+        // The bytes behind one digest are changed in the registry's storage (what a corrupted or
+        // tampered store serves; Distribution does not re-hash on read).
+        const QString blob = QJsonDocument::fromJson(written.out).object().value(QLatin1StringView("badbytes_blob")).toString().mid(7);
+        QFile data(path(QStringLiteral("storage/docker/registry/v2/blobs/sha256/%1/%2/data").arg(blob.left(2), blob)));
+        QVERIFY2(data.open(QIODevice::ReadWrite), qPrintable(data.fileName()));
+        const QByteArray original = data.readAll();
+        QByteArray changed = original;
+        changed[changed.size() / 2] = char(changed.at(changed.size() / 2) ^ 0x01);
+        data.seek(0);
+        data.write(changed);
+        data.close();
+
+        QStringList args{QStringLiteral("verify"), QStringLiteral("oci://") + templ(QStringLiteral("hostile")), QStringLiteral("--ca-file"),
+                         path(QStringLiteral("ca.pem")), QStringLiteral("--json")};
+        for (const char *t : {"wrongtype", "twice", "notzip", "badbytes", "oversized", "direct", "short"})
+            args << QStringLiteral("--provider") << QStringLiteral("example.com/test/") + QString::fromLatin1(t);
+        const ProcessRun r = provender(args);
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject o = json(r);
+        QHash<QString, QJsonObject> byKey;
+        for (const QJsonValue &a : o.value(QLatin1StringView("archives")).toArray()) {
+            const QJsonObject x = a.toObject();
+            byKey.insert(x.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2) + QLatin1Char(' ')
+                             + x.value(QLatin1StringView("platform")).toString(),
+                         x);
+        }
+        QHash<QString, QString> anomalies;
+        for (const QJsonValue &a : o.value(QLatin1StringView("anomalies")).toArray())
+            anomalies.insert(a.toObject().value(QLatin1StringView("url")).toString().section(QLatin1Char('/'), -1),
+                             a.toObject().value(QLatin1StringView("message")).toString());
+        auto expect = [&](const QString &key, const char *verdict, const char *reason) {
+            QVERIFY2(byKey.contains(key), qPrintable(key + QLatin1Char('\n') + QString::fromUtf8(r.out)));
+            const QJsonObject x = byKey.value(key);
+            QCOMPARE(x.value(QLatin1StringView("verdict")).toString(), QString::fromLatin1(verdict));
+            QVERIFY2(x.value(QLatin1StringView("reason")).toString().contains(QString::fromLatin1(reason)),
+                     qPrintable(key + QStringLiteral(": ") + x.value(QLatin1StringView("reason")).toString()));
+        };
+        // Per-version refusals (tofu fails the version on every platform), wording as
+        // oci_registry_mirror_source.go:588 and :530.
+        QVERIFY2(anomalies.value(QStringLiteral("wrongtype:1.0.0")).contains(u"unexpected artifact type \"application/vnd.example.other\""), r.out.constData());
+        QVERIFY2(anomalies.value(QStringLiteral("direct:1.0.0")).contains(u"selected an OCI image manifest directly"), r.out.constData());
+        // Per platform: :713 ambiguous, :738 no archive/zip layer, :753 size limit,
+        // package_location_oci_blob_archive.go:257 bytes vs digest (the short descriptor reads
+        // only its size: the hash of that prefix is not the digest either).
+        expect(QStringLiteral("twice linux_amd64"), "error", "ambiguous manifest has multiple descriptors for platform linux_amd64");
+        expect(QStringLiteral("twice darwin_arm64"), "verified", "");
+        expect(QStringLiteral("notzip linux_amd64"), "error", "image manifest contains no layers of type \"archive/zip\", but has other unsupported formats");
+        expect(QStringLiteral("oversized linux_amd64"), "error", "manifest size exceeds OpenTofu's size limit of 4 MiB");
+        expect(QStringLiteral("badbytes linux_amd64"), "mismatch", "provider package does not match digest");
+        expect(QStringLiteral("short linux_amd64"), "mismatch", "provider package does not match digest");
+        // The changed blob's computed zh: is the hash of the bytes served, not the digest.
+        QCOMPARE(byKey.value(QStringLiteral("badbytes linux_amd64")).value(QLatin1StringView("zh")).toString(),
+                 QStringLiteral("zh:") + QString::fromLatin1(QCryptographicHash::hash(changed, QCryptographicHash::Sha256).toHex()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOciRegistry)
+#include "tst_oci_registry.moc"
