@@ -1,6 +1,6 @@
 #include "model/oci/OciAuth.h"
 
-#include "model/core/Logging.h"
+#include "model/oci/OciLogging.h"
 #include "model/network/Credentials.h"
 #include "model/oci/OciFormat.h"
 

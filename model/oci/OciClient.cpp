@@ -1,6 +1,6 @@
 #include "model/oci/OciClient.h"
 
-#include "model/core/Logging.h"
+#include "model/oci/OciLogging.h"
 #include "model/hashing/Sha256.h"
 #include "model/network/HttpRunner.h"
 

@@ -1,6 +1,9 @@
 #include "model/oci/OciFormat.h"
 
 #include "model/hashing/Sha256.h"
+#include "model/oci/OciLogging.h"
+
+Q_LOGGING_CATEGORY(lcOci, "provender.oci", QtWarningMsg)
 
 #include <QJsonArray>
 #include <QJsonDocument>

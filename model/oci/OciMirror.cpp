@@ -1,6 +1,6 @@
 #include "model/oci/OciMirror.h"
 
-#include "model/core/Logging.h"
+#include "model/oci/OciLogging.h"
 #include "model/hashing/PackageHashes.h"
 
 #include <QFile>
