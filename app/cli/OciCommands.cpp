@@ -38,10 +38,6 @@ void addCommonOptions(QCommandLineParser &parser)
 bool commonSetup(const QCommandLineParser &parser, const QString &command, const QString &templ, OciMirrorOptions *mirror, bool quiet)
 {
     mirror->repositoryTemplate = templ;
-    if (const Result<void> ok = checkRepositoryTemplate(templ); !ok.ok()) {
-        err() << command << ": " << ok.error().message << '\n';
-        return false;
-    }
     if (parser.isSet(QStringLiteral("ca-file"))) {
         const QString pem = parser.value(QStringLiteral("ca-file"));
         const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
@@ -272,6 +268,10 @@ int runOciVerify(const QStringList &args)
         err() << command << ": an OCI mirror is read per provider: name them with --provider ADDR or --lock FILE\n";
         return ExitUsage;
     }
+    if (const Result<void> ok = checkRepositoryTemplate(templ.value(), providers); !ok.ok()) {
+        err() << command << ": " << ok.error().message << '\n';
+        return ExitUsage;
+    }
     const OciVerifyReport report = verifyOciMirror(providers, mirror, options);
     if (json)
         out() << QJsonDocument(verifyJson(positional.constFirst(), report)).toJson(QJsonDocument::Indented);
@@ -363,6 +363,14 @@ int runOciPush(const QStringList &args)
     const Result<Catalog> scanned = scanFileSystemMirror(dir);
     if (!scanned.ok()) {
         err() << command << ": cannot read the mirror " << source << ": " << scanned.error().toString() << '\n';
+        return ExitUsage;
+    }
+    QList<ProviderAddress> candidates;
+    for (const Provider &p : scanned.value().providers)
+        if (options.only.isEmpty() || options.only.contains(p.address))
+            candidates.append(p.address);
+    if (const Result<void> ok = checkRepositoryTemplate(templ, candidates); !ok.ok()) {
+        err() << command << ": " << ok.error().message << '\n';
         return ExitUsage;
     }
     const OciPushReport report = pushToOci(scanned.value(), mirror, options);

@@ -107,7 +107,14 @@ OciFailure parseFailure(int status, const QByteArray &reason, const QByteArray &
         const QString m = o.value(QLatin1StringView("message")).toString();
         messages.append(m.isEmpty() ? code : QStringLiteral("%1: %2").arg(code, m));
     }
-    f.message = QStringLiteral("%1 %2").arg(status).arg(QString::fromLatin1(reason));
+    // HTTP/2 has no reason phrase: use the standard one.
+    static const QHash<int, const char *> phrases = {{400, "Bad Request"}, {401, "Unauthorized"}, {403, "Forbidden"},
+                                                     {404, "Not Found"}, {405, "Method Not Allowed"}, {409, "Conflict"},
+                                                     {413, "Payload Too Large"}, {416, "Range Not Satisfiable"},
+                                                     {429, "Too Many Requests"}, {500, "Internal Server Error"},
+                                                     {502, "Bad Gateway"}, {503, "Service Unavailable"}};
+    const QString phrase = reason.isEmpty() ? QString::fromLatin1(phrases.value(status, "")) : QString::fromLatin1(reason);
+    f.message = phrase.isEmpty() ? QString::number(status) : QStringLiteral("%1 %2").arg(status).arg(phrase);
     if (!messages.isEmpty())
         f.message += QStringLiteral(" (") + messages.join(QStringLiteral("; ")) + QLatin1Char(')');
     return f;

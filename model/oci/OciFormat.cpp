@@ -188,8 +188,17 @@ QString evaluate(const QList<TemplatePart> &parts, const QString &host, const QS
 
 } // namespace
 
-Result<void> checkRepositoryTemplate(const QString &templ)
+Result<void> checkRepositoryTemplate(const QString &templ, const QList<ProviderAddress> &providers)
 {
+    // What tofu's `include` patterns would pin: one value shared by every provider.
+    auto single = [&](auto part) {
+        if (providers.isEmpty())
+            return false;
+        for (const ProviderAddress &p : providers)
+            if (part(p) != part(providers.first()))
+                return false;
+        return true;
+    };
     if (templ.isEmpty())
         return formatError(QStringLiteral("Invalid oci_mirror block: \"repository_template\" argument is required."));
     const Result<QList<TemplatePart>> parts = parseTemplate(templ);
@@ -213,6 +222,9 @@ Result<void> checkRepositoryTemplate(const QString &templ)
     }
     // tofu: each symbol is required unless the block's `include` selects exactly one value for it;
     // Provender has no `include`, so every symbol must appear.
+    host = host || single([](const ProviderAddress &p) { return p.hostname(); });
+    ns = ns || single([](const ProviderAddress &p) { return p.ns(); });
+    type = type || single([](const ProviderAddress &p) { return p.type(); });
     if (!host)
         errors.append(QStringLiteral("template must refer to the \"hostname\" symbol unless the \"include\" argument selects exactly one registry hostname."));
     if (!ns)

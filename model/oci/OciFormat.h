@@ -60,10 +60,13 @@ bool isValidTag(const QString &tag);
 Result<RepositoryAddress> parseRepositoryAddressPrefix(const QString &text);
 
 /// A repository_template (an HCL template with only ${hostname}, ${namespace}, ${type}; `$${` is
-/// a literal `${`). checkTemplate applies tofu's load-time rules: only those symbols, each of them
-/// present (we have no `include` argument), and the template evaluated for example.com /
-/// example-namespace / example-type must be a valid repository address.
-Result<void> checkRepositoryTemplate(const QString &templ);
+/// a literal `${`). checkRepositoryTemplate applies tofu's load-time rules: only those symbols;
+/// each symbol must appear unless the block's `include` selects exactly one value for it — here
+/// `include` is the list of providers the template is used for (the oci_mirror block Provender
+/// prints lists them), so a symbol may be left out when all of `providers` agree on it; and the
+/// template evaluated for example.com / example-namespace / example-type must be a valid
+/// repository address.
+Result<void> checkRepositoryTemplate(const QString &templ, const QList<ProviderAddress> &providers = {});
 /// The repository a provider maps to (hostname in its comparison form, as tofu's String()).
 Result<RepositoryAddress> expandRepositoryTemplate(const QString &templ, const ProviderAddress &provider);
 /// `oci://HOST/PATH/${namespace}/${type}` -> the template without the scheme.

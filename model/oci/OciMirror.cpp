@@ -72,7 +72,7 @@ Result<ImageIndex> fetchIndex(OciClient &client, const QString &tag)
     if (Result<void> ok = checkManifestSize(head.value().size); !ok.ok())
         return ok.error();
     const QString ref = head.value().digest.isEmpty() ? tag : head.value().digest;
-    const Result<FetchedManifest> got = client.getManifest(ref, std::max<qint64>(head.value().size, 0));
+    const Result<FetchedManifest> got = client.getManifest(ref, head.value().size >= 0 ? head.value().size : (kManifestSizeLimitMiB + 1) << 20);
     if (!got.ok())
         return got.error();
     if (!head.value().digest.isEmpty())

@@ -149,6 +149,12 @@ private Q_SLOTS:
         // provider_installation.go:396-470: only the three symbols; all three needed without `include`.
         QVERIFY(checkRepositoryTemplate(QStringLiteral("reg.example/${hostname}/${namespace}/${type}")).ok());
         QVERIFY(checkRepositoryTemplate(QStringLiteral("reg.example/${namespace}/${type}")).error().message.contains(u"\"hostname\""));
+        // ... unless `include` selects one hostname: the providers it is used for share theirs.
+        const ProviderAddress bar = ProviderAddress::parse(u"example.com/test/bar").value();
+        const ProviderAddress other = ProviderAddress::parse(u"other.example/test/bar").value();
+        QVERIFY(checkRepositoryTemplate(QStringLiteral("reg.example/${namespace}/${type}"), {foo, bar}).ok());
+        QVERIFY(!checkRepositoryTemplate(QStringLiteral("reg.example/${namespace}/${type}"), {foo, other}).ok());
+        QVERIFY(!checkRepositoryTemplate(QStringLiteral("reg.example/${hostname}/${namespace}"), {foo, bar}).ok());
         QVERIFY(checkRepositoryTemplate(QStringLiteral("reg.example/${hostname}/${nope}/${namespace}/${type}")).error().message.contains(u"\"nope\""));
         // provider_installation.go:514-527: the result must be registry/repository.
         QVERIFY(!checkRepositoryTemplate(QStringLiteral("${hostname}${namespace}${type}")).ok());

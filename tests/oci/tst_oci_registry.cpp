@@ -257,20 +257,19 @@ private Q_SLOTS:
         QCOMPARE(count(log, QStringLiteral("POST"), QStringLiteral("/blobs/uploads/")), 7);
         QCOMPARE(s.value(QLatin1StringView("upload_posts")).toInt(), 7);
         QCOMPARE(count(log, QStringLiteral("PUT"), QStringLiteral("/manifests/")), 11);
-        // Tags last: every tag PUT comes after every other write of its repository.
+        // Tags last: in each repository every tag PUT directly follows the PUT of its index by
+        // digest (after all the blobs and manifests it names), and the last write is a tag.
+        static const QRegularExpression tagPut(QStringLiteral(R"(^PUT \S+/manifests/[0-9]\S* )"));
+        static const QRegularExpression digestPut(QStringLiteral(R"(^PUT \S+/manifests/sha256:\S+ )"));
         for (const QString &repo : {QStringLiteral("/v2/mirror/test/foo/"), QStringLiteral("/v2/mirror/test/bar/")}) {
-            int lastContent = -1, firstTag = int(log.size());
-            for (int i = 0; i < log.size(); ++i) {
-                const QString &l = log.at(i);
-                if (!l.contains(repo) || !(l.startsWith(u"PUT ") || l.startsWith(u"POST ") || l.startsWith(u"PATCH ")))
-                    continue;
-                const bool tag = l.contains(QRegularExpression(QStringLiteral(R"(/manifests/[0-9][^ ]* )")));
-                if (tag)
-                    firstTag = std::min(firstTag, i);
-                else
-                    lastContent = i;
-            }
-            QVERIFY2(lastContent < firstTag, qPrintable(repo));
+            QStringList writes;
+            for (const QString &l : log)
+                if (l.contains(repo) && !l.startsWith(u"GET ") && !l.startsWith(u"HEAD "))
+                    writes.append(l);
+            QVERIFY2(!writes.isEmpty() && tagPut.match(writes.last()).hasMatch(), qPrintable(writes.join(QLatin1Char('\n'))));
+            for (qsizetype i = 0; i < writes.size(); ++i)
+                if (tagPut.match(writes.at(i)).hasMatch())
+                    QVERIFY2(i > 0 && digestPut.match(writes.at(i - 1)).hasMatch(), qPrintable(writes.join(QLatin1Char('\n'))));
         }
         // Read back and verified.
         const QJsonObject v = o.value(QLatin1StringView("verification")).toObject().value(QLatin1StringView("summary")).toObject();
