@@ -24,7 +24,7 @@ const QList<Command> &commands()
         {"bundle import", "verify a bundle and merge it into a mirror directory, all or nothing", &runBundleImport},
         {"bundle recover", "finish or roll back an interrupted bundle import", &runBundleRecover},
         {"oci push", "publish a mirror or bundle to an OCI registry in OpenTofu's oci_mirror format", &runOciPush},
-        {"oci verify", "verify an OCI registry mirror (same as verify oci://…)", &runOciVerify},
+        {"oci verify", "verify an OCI registry mirror (same as verify oci://...)", &runOciVerify},
     };
     return all;
 }
