@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTest>
 #include <QTreeView>
 #include <QUndoStack>
@@ -230,6 +231,52 @@ private Q_SLOTS:
         QVERIFY(!resolve->isEnabled());
         QVERIFY(!editor.hasErrors());
         merge->close();
+    }
+
+    /// What `git mergetool` runs: `provender lock merge --gui BASE LOCAL REMOTE -o MERGED`. The exit
+    /// code tells git whether the merge succeeded (mergetool.provender.trustExitCode).
+    void mergetoolCommand()
+    {
+        QTemporaryDir dir;
+        const QString base = dir.filePath(u"BASE"_s), local = dir.filePath(u"LOCAL"_s), remote = dir.filePath(u"REMOTE"_s);
+        const QString merged = dir.filePath(u"MERGED"_s);
+        QVERIFY(writeFile(base, kBase) && writeFile(local, kOurs) && writeFile(remote, kTheirs) && writeFile(merged, kMarked));
+        const auto window = [] {
+            for (QWidget *w : QApplication::topLevelWidgets())
+                if (auto *m = qobject_cast<LockMergeWindow *>(w); m && m->isVisible())
+                    return m;
+            return static_cast<LockMergeWindow *>(nullptr);
+        };
+        // Resolved and saved: exit 0, MERGED holds the result, LOCAL is untouched.
+        QString seenOutput;
+        QTimer::singleShot(0, this, [&] {
+            LockMergeWindow *w = window();
+            if (!w)
+                return QApplication::exit(3);
+            seenOutput = w->outputPath();
+            w->choose(QString::fromLatin1(A), Choice::Theirs);
+            w->save();
+            w->close();
+        });
+        QCOMPARE(runLockMergeGui({u"--gui"_s, base, local, remote, u"-o"_s, merged}), 0);
+        QCOMPARE(seenOutput, merged);
+        QCOMPARE(readFile(merged), kTofu + block(A, "5.3.0", {"h1:DDDD="}) + block(N, "3.2.1", {"h1:CCCC=", "zh:1111", "zh:2222"}));
+        QCOMPARE(readFile(local), kOurs);
+
+        // Closed without a result: exit 1, MERGED as it was.
+        QVERIFY(writeFile(merged, kMarked));
+        QTimer::singleShot(0, this, [&] {
+            LockMergeWindow *w = window();
+            if (!w)
+                return QApplication::exit(3);
+            w->setPrompt([](const QString &, const QString &, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
+            w->close();
+        });
+        QCOMPARE(runLockMergeGui({u"--gui"_s, base, local, remote, u"-o"_s, merged}), 1);
+        QCOMPARE(readFile(merged), kMarked);
+
+        // Bad usage: exit 2 without a window.
+        QCOMPARE(runLockMergeGui({u"--gui"_s, base, local}), 2);
     }
 
     void unmergeableInputIsRefused()
