@@ -203,7 +203,7 @@ private Q_SLOTS:
         QTest::newRow("commands") << u"provender |"_s
                                   << QStringList{u"bundle"_s, u"demo-mirror"_s, u"diff"_s, u"difftool"_s, u"hash"_s, u"index"_s, u"lock"_s, u"verify"_s};
         QTest::newRow("lock") << u"provender lock |"_s
-                              << QStringList{u"add-hashes"_s, u"check"_s, u"diff"_s, u"fmt"_s, u"merge"_s, u"upgrade"_s};
+                              << QStringList{u"add-hashes"_s, u"check"_s, u"diff"_s, u"fmt"_s, u"init"_s, u"merge"_s, u"upgrade"_s};
         QTest::newRow("bundle") << u"provender bundle |"_s
                                 << QStringList{u"create"_s, u"import"_s, u"recover"_s, u"verify"_s};
         QTest::newRow("lock fmt options") << u"provender lock fmt --|"_s
