@@ -377,6 +377,77 @@ private Q_SLOTS:
         QVERIFY(pulled == original);
     }
 
+    void lockFileRules()
+    {
+        const QString dir = m_mirror + QStringLiteral("/example.com/test/foo/");
+        const QString linux = dir + QStringLiteral("terraform-provider-foo_1.0.0_linux_amd64.zip");
+        const QString darwin = dir + QStringLiteral("terraform-provider-foo_1.0.0_darwin_arm64.zip");
+        const QString h1Linux = QString::fromUtf8(tool({QStringLiteral("h1"), linux}).out.trimmed());
+        const QString h1Darwin = QString::fromUtf8(tool({QStringLiteral("h1"), darwin}).out.trimmed());
+        QVERIFY(h1Linux.startsWith(u"h1:") && h1Darwin.startsWith(u"h1:"));
+        auto verifyWithLock = [&](const QStringList &hashes) {
+            QFile lock(path(QStringLiteral("test.lock.hcl")));
+            if (!lock.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                return QJsonObject();
+            QString text = QStringLiteral("provider \"example.com/test/foo\" {\n  version = \"1.0.0\"\n  hashes = [\n");
+            for (const QString &h : hashes)
+                text += QStringLiteral("    \"%1\",\n").arg(h);
+            text += QStringLiteral("  ]\n}\n");
+            lock.write(text.toUtf8());
+            lock.close();
+            const ProcessRun r = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--lock"), lock.fileName(),
+                                            QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
+            QJsonObject byPlatform;
+            for (const QJsonValue &a : json(r).value(QLatin1StringView("archives")).toArray())
+                byPlatform[a.toObject().value(QLatin1StringView("platform")).toString()] = a.toObject();
+            byPlatform[QStringLiteral("exit")] = r.exitCode;
+            return byPlatform;
+        };
+        // Only the locked version (1.0.0, not 2.0.0+build.1) is read; zh: and h1: of the lock match.
+        QJsonObject o = verifyWithLock({h1Linux, h1Darwin, QStringLiteral("zh:") + sha256Hex(linux), QStringLiteral("zh:") + sha256Hex(darwin)});
+        QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 0);
+        QCOMPARE(o.size(), 3);
+        QCOMPARE(o.value(QLatin1StringView("linux_amd64")).toObject().value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
+        // An h1:-only lock: tofu compares the layer digest with the locked hashes before it
+        // downloads (package_location_oci_blob_archive.go:117-131) and refuses although the
+        // package's h1: is there.
+        o = verifyWithLock({h1Linux, h1Darwin});
+        QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 1);
+        const QJsonObject refused = o.value(QLatin1StringView("linux_amd64")).toObject();
+        QCOMPARE(refused.value(QLatin1StringView("verdict")).toString(), QStringLiteral("error"));
+        QVERIFY2(refused.value(QLatin1StringView("reason")).toString().contains(u"doesn't match any of the checksums previously recorded"), qPrintable(refused.value(QLatin1StringView("reason")).toString()));
+        QVERIFY(refused.value(QLatin1StringView("reason")).toString().contains(QStringLiteral("zh:") + sha256Hex(linux)));
+        // A lock whose hashes are of other packages: mismatch.
+        o = verifyWithLock({QStringLiteral("zh:") + QString(64, QLatin1Char('0'))});
+        QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 1);
+        QCOMPARE(o.value(QLatin1StringView("darwin_arm64")).toObject().value(QLatin1StringView("verdict")).toString(), QStringLiteral("mismatch"));
+    }
+
+    void pushFromBundle()
+    {
+        const QString bundle = path(QStringLiteral("mirror.tar.gz"));
+        const ProcessRun made = provender({QStringLiteral("bundle"), QStringLiteral("create"), QStringLiteral("--mirror"), m_mirror,
+                                           QStringLiteral("--all"), bundle});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        const ProcessRun r = provender({QStringLiteral("oci"), QStringLiteral("push"), bundle, QStringLiteral("--repository-template"),
+                                        templ(QStringLiteral("frombundle")), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        const QJsonObject o = json(r);
+        QCOMPARE(o.value(QLatin1StringView("summary")).toObject().value(QLatin1StringView("tags_written")).toInt(), 3);
+        const QJsonArray archives = o.value(QLatin1StringView("verification")).toObject().value(QLatin1StringView("archives")).toArray();
+        QCOMPARE(archives.size(), 5);
+        for (const QJsonValue &a : archives) {
+            const QJsonObject x = a.toObject();
+            QCOMPARE(x.value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
+            const QString type = x.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2);
+            // The same bytes as the directory's zips (the bundle carries them unchanged).
+            QCOMPARE(x.value(QLatin1StringView("zh")).toString(),
+                     QStringLiteral("zh:") + sha256Hex(m_mirror + QStringLiteral("/example.com/test/%1/terraform-provider-%1_%2_%3.zip")
+                                                                  .arg(type, x.value(QLatin1StringView("version")).toString(),
+                                                                       x.value(QLatin1StringView("platform")).toString())));
+        }
+    }
+
     void repushUploadsNothing()
     {
         const int before = int(accessLog().size());
