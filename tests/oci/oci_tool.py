@@ -159,6 +159,65 @@ def hostile(port, ca, user, password, zip1, zip2):
     print(json.dumps(facts))
 
 
+def tokenserver(port, cert, key, sign_key, sign_cert, issuer, service, user, password, log):
+    """A Distribution token server (docs.docker.com/registry/spec/auth/token): GET /token with
+    Basic credentials -> {"token": RS256 JWT with an x5c header}, the access every scope asks for."""
+    import http.server
+    import time
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import padding
+    from urllib.parse import urlparse, parse_qs
+
+    signer = serialization.load_pem_private_key(open(sign_key, "rb").read(), password=None)
+    der = x509.load_pem_x509_certificate(open(sign_cert, "rb").read()).public_bytes(serialization.Encoding.DER)
+    want = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
+
+    def b64url(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            q = parse_qs(urlparse(self.path).query)
+            scopes = q.get("scope", [])
+            ok = self.headers.get("Authorization") == want
+            with open(log, "a") as f:
+                f.write("%s service=%s scopes=%s\n" % ("auth=ok" if ok else "auth=none", ",".join(q.get("service", [])), " ".join(scopes)))
+            if not ok or q.get("service", [""])[0] != service:
+                self.send_response(401)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(b'{"errors":[{"code":"UNAUTHORIZED","message":"bad credentials"}]}')
+                return
+            access = []
+            for s in scopes:
+                kind, name, actions = s.split(":")
+                access.append({"type": kind, "name": name, "actions": actions.split(",")})
+            now = int(time.time())
+            header = {"typ": "JWT", "alg": "RS256", "x5c": [base64.b64encode(der).decode()]}
+            claims = {"iss": issuer, "sub": user, "aud": service, "exp": now + 600, "nbf": now - 60, "iat": now,
+                      "jti": os.urandom(8).hex(), "access": access}
+            signing_input = b64url(json.dumps(header).encode()) + "." + b64url(json.dumps(claims).encode())
+            sig = signer.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256())
+            token = signing_input + "." + b64url(sig)
+            body = json.dumps({"token": token, "access_token": token, "expires_in": 600}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.HTTPServer(("127.0.0.1", int(port)), Handler)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    server.socket = ctx.wrap_socket(server.socket, server_side=True)
+    print("ready", flush=True)
+    server.serve_forever()
+
+
 def get(url, ca, user, password):
     ctx = ssl.create_default_context(cafile=ca)
     rest = url.split("://", 1)[1]
@@ -183,6 +242,8 @@ if __name__ == "__main__":
         print(h1(sys.argv[2]))
     elif cmd == "get":
         get(*sys.argv[2:6])
+    elif cmd == "tokenserver":
+        tokenserver(*sys.argv[2:12])
     elif cmd == "hostile":
         hostile(*sys.argv[2:8])
     else:

@@ -139,6 +139,65 @@ class TestOciRegistry : public QObject
         return r.exitCode == 0;
     }
 
+    static quint16 freePort()
+    {
+        QTcpServer probe;
+        if (!probe.listen(QHostAddress::LocalHost, 0))
+            return 0;
+        return probe.serverPort();
+    }
+    static bool waitForPort(quint16 port, const QProcess &process)
+    {
+        for (int i = 0; i < 300; ++i) {
+            QTcpSocket s;
+            s.connectToHost(QHostAddress::LocalHost, port);
+            if (s.waitForConnected(100))
+                return true;
+            if (process.state() == QProcess::NotRunning)
+                return false;
+            QThread::msleep(100);
+        }
+        return false;
+    }
+    static void stop(QProcess &process)
+    {
+        if (process.state() == QProcess::NotRunning)
+            return;
+        process.terminate();
+        if (!process.waitForFinished(10000)) {
+            process.kill();
+            process.waitForFinished(5000);
+        }
+    }
+    /// Starts docker-registry on `port` with TLS and the given `auth:` block; "" or why not.
+    QString startRegistry(QProcess &process, quint16 port, const QString &authBlock, const QString &storage, const QString &log)
+    {
+        QFile config(path(storage + QStringLiteral(".yml")));
+        if (!config.open(QIODevice::WriteOnly))
+            return config.errorString();
+        config.write(QStringLiteral("version: 0.1\n"
+                                    "log:\n  level: info\n  formatter: text\n"
+                                    "storage:\n  filesystem:\n    rootdirectory: %1\n  maintenance:\n    uploadpurging:\n      enabled: false\n"
+                                    "http:\n  addr: 127.0.0.1:%2\n  tls:\n    certificate: %3\n    key: %4\n"
+                                    "auth:\n%5")
+                         .arg(path(storage))
+                         .arg(port)
+                         .arg(path(QStringLiteral("server.pem")), path(QStringLiteral("server.key")), authBlock)
+                         .toUtf8());
+        config.close();
+        process.setProcessChannelMode(QProcess::MergedChannels);
+        process.setStandardOutputFile(path(log));
+        process.start(QStandardPaths::findExecutable(QStringLiteral("docker-registry")), {QStringLiteral("serve"), config.fileName()});
+        if (!process.waitForStarted(30000))
+            return process.errorString();
+        if (!waitForPort(port, process)) {
+            QFile f(path(log));
+            f.open(QIODevice::ReadOnly);
+            return QStringLiteral("docker-registry did not start: ") + QString::fromUtf8(f.readAll().right(2000));
+        }
+        return {};
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -172,42 +231,12 @@ private Q_SLOTS:
         htpasswd.write(hash.out);
         htpasswd.close();
 
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        m_port = probe.serverPort();
-        probe.close();
-        QFile config(path(QStringLiteral("config.yml")));
-        QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(QStringLiteral("version: 0.1\n"
-                                    "log:\n  level: info\n  formatter: text\n"
-                                    "storage:\n  filesystem:\n    rootdirectory: %1\n  maintenance:\n    uploadpurging:\n      enabled: false\n"
-                                    "http:\n  addr: 127.0.0.1:%2\n  tls:\n    certificate: %3\n    key: %4\n"
-                                    "auth:\n  htpasswd:\n    realm: provender-test\n    path: %5\n")
-                         .arg(path(QStringLiteral("storage")))
-                         .arg(m_port)
-                         .arg(path(QStringLiteral("server.pem")), path(QStringLiteral("server.key")), path(QStringLiteral("htpasswd")))
-                         .toUtf8());
-        config.close();
-        m_registry.setProcessChannelMode(QProcess::MergedChannels);
-        m_registry.setStandardOutputFile(path(QStringLiteral("registry.log")));
-        m_registry.start(registry, {QStringLiteral("serve"), config.fileName()});
-        QVERIFY2(m_registry.waitForStarted(30000), qPrintable(m_registry.errorString()));
-        bool up = false;
-        for (int i = 0; i < 300 && !up; ++i) {
-            QTcpSocket s;
-            s.connectToHost(QHostAddress::LocalHost, m_port);
-            up = s.waitForConnected(100);
-            if (!up) {
-                if (m_registry.state() == QProcess::NotRunning)
-                    break;
-                QThread::msleep(100);
-            }
-        }
-        if (!up) {
-            QFile log(path(QStringLiteral("registry.log")));
-            log.open(QIODevice::ReadOnly);
-            QFAIL(qPrintable(QStringLiteral("docker-registry did not start: ") + QString::fromUtf8(log.readAll().right(2000))));
-        }
+        m_port = freePort();
+        QString started = startRegistry(m_registry, m_port,
+                                        QStringLiteral("  htpasswd:\n    realm: provender-test\n    path: %1\n").arg(path(QStringLiteral("htpasswd"))),
+                                        QStringLiteral("storage"), QStringLiteral("registry.log"));
+        if (!started.isEmpty())
+            QFAIL(qPrintable(started));
 
         // The CLI config with the registry's credentials, and a HOME without Docker files.
         QVERIFY(QDir().mkpath(path(QStringLiteral("home"))));
@@ -229,16 +258,7 @@ private Q_SLOTS:
         QCOMPARE(m_zips.size(), 5);
     }
 
-    void cleanupTestCase()
-    {
-        if (m_registry.state() != QProcess::NotRunning) {
-            m_registry.terminate();
-            if (!m_registry.waitForFinished(10000)) {
-                m_registry.kill();
-                m_registry.waitForFinished(5000);
-            }
-        }
-    }
+    void cleanupTestCase() { stop(m_registry); }
 
     void push()
     {
@@ -519,6 +539,69 @@ private Q_SLOTS:
                                           QStringLiteral("example.com/test/foo"), QStringLiteral("--json")});
         QCOMPARE(tls.exitCode, 1);
         QVERIFY2(tls.out.contains("TLS"), tls.out.constData());
+    }
+
+    void bearerTokenFlow()
+    {
+        // A registry with Distribution's token auth: its 401 carries a Bearer challenge naming a
+        // token server (oci_tool.py tokenserver, Python) that wants Basic credentials and signs
+        // RS256 tokens with a key whose certificate is the registry's rootcertbundle.
+        QString error;
+        if (!openssl({"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "sign.key", "-out", "sign.pem", "-days", "2", "-subj", "/CN=token signer"}, &error))
+            QFAIL(qPrintable(error));
+        const ProcessRun crypto = runProcess(m_python, {QStringLiteral("-c"), QStringLiteral("import cryptography")}, 30000);
+        if (crypto.exitCode != 0)
+            PROVENDER_SKIP(Missing::Package, QStringLiteral("python3-cryptography is not installed"));
+        const quint16 tokenPort = freePort();
+        QProcess tokens;
+        tokens.start(m_python, {m_tool, QStringLiteral("tokenserver"), QString::number(tokenPort), path(QStringLiteral("server.pem")),
+                                path(QStringLiteral("server.key")), path(QStringLiteral("sign.key")), path(QStringLiteral("sign.pem")),
+                                QStringLiteral("provender-issuer"), QStringLiteral("provender-registry"), QStringLiteral("alice"),
+                                QStringLiteral("secret"), path(QStringLiteral("tokens.log"))});
+        QVERIFY(tokens.waitForStarted(30000));
+        QVERIFY2(waitForPort(tokenPort, tokens), tokens.readAllStandardError().constData());
+        QProcess registry;
+        const quint16 port = freePort();
+        const QString started = startRegistry(registry, port,
+                                              QStringLiteral("  token:\n    realm: https://127.0.0.1:%1/token\n    service: provender-registry\n"
+                                                             "    issuer: provender-issuer\n    rootcertbundle: %2\n")
+                                                  .arg(tokenPort)
+                                                  .arg(path(QStringLiteral("sign.pem"))),
+                                              QStringLiteral("token-storage"), QStringLiteral("token-registry.log"));
+        if (!started.isEmpty()) {
+            stop(tokens);
+            QFAIL(qPrintable(started));
+        }
+        QProcessEnvironment env = m_env;
+        QFile cli(path(QStringLiteral("token.tfrc")));
+        QVERIFY(cli.open(QIODevice::WriteOnly));
+        cli.write(QStringLiteral("oci_credentials \"127.0.0.1:%1\" {\n  username = \"alice\"\n  password = \"secret\"\n}\n").arg(port).toUtf8());
+        cli.close();
+        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
+        const QString t = QStringLiteral("127.0.0.1:%1/tok/${namespace}/${type}").arg(port);
+        const ProcessRun pushed = provender({QStringLiteral("oci"), QStringLiteral("push"), m_mirror, QStringLiteral("--repository-template"), t,
+                                             QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")},
+                                            env);
+        const ProcessRun anonymous = provender({QStringLiteral("verify"), QStringLiteral("oci://") + t, QStringLiteral("--provider"),
+                                                QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
+                                                QStringLiteral("--no-credentials"), QStringLiteral("--json")},
+                                               env);
+        stop(registry);
+        stop(tokens);
+        QVERIFY2(pushed.exitCode == 0, pushed.out.constData());
+        QCOMPARE(json(pushed).value(QLatin1StringView("verification")).toObject().value(QLatin1StringView("summary")).toObject()
+                     .value(QLatin1StringView("verified")).toInt(),
+                 5);
+        // The token server saw our Basic credentials and the push and pull scopes of each repository.
+        QFile log(path(QStringLiteral("tokens.log")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QString requests = QString::fromUtf8(log.readAll());
+        QVERIFY2(requests.contains(u"auth=ok service=provender-registry scopes=repository:tok/test/foo:pull,push"), qPrintable(requests));
+        QVERIFY2(requests.contains(u"auth=ok service=provender-registry scopes=repository:tok/test/bar:pull"), qPrintable(requests));
+        // Without credentials the token server refuses, and the verdict says where it failed.
+        QCOMPARE(anonymous.exitCode, 1);
+        QVERIFY2(anonymous.out.contains("token request to https://127.0.0.1:"), anonymous.out.constData());
+        QVERIFY(requests.contains(u"auth=none"));
     }
 
     void hostileArtifacts()
