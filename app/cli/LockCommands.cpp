@@ -14,6 +14,9 @@
 #include "model/lockfile/LockMerge.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/network/Credentials.h"
+#include "model/network/NetworkMirror.h"
+#include "model/network/RemoteVerify.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -33,7 +36,7 @@ namespace provender::cli {
 namespace {
 
 const QCommandLineOption kJson(u"json"_s, u"Print JSON instead of text."_s);
-const QCommandLineOption kMirror(u"mirror"_s, u"A filesystem mirror directory (packed or unpacked layout)."_s, u"DIR"_s);
+const QCommandLineOption kMirror(u"mirror"_s, u"A filesystem mirror directory (packed or unpacked layout); for lock init also a network mirror https:// URL."_s, u"DIR"_s);
 const QCommandLineOption kPlatform(u"platform"_s, u"A target platform os_arch (repeatable)."_s, u"P"_s);
 const QCommandLineOption kProvider(u"provider"_s, u"Only this provider (repeatable), e.g. registry.opentofu.org/hashicorp/null."_s,
                                    u"ADDR"_s);
@@ -374,6 +377,87 @@ void printSelections(const QList<lockinit::SelectionNote> &notes)
     }
 }
 
+
+/// lock init with a network mirror (`-net-mirror`): the indexes of the required providers, then
+/// only the archives of the selected versions and platforms, downloaded and hashed.
+struct NetworkMirrorForInit
+{
+    Catalog catalog;
+    ArchiveHasher hasher;
+};
+
+std::optional<NetworkMirrorForInit> loadNetworkMirrorForInit(const QString &url, const ConfigRequirements &config,
+                                                             const lockinit::InitOptions &options)
+{
+    QString warning;
+    const Result<QUrl> base = parseMirrorBaseUrl(url, false, &warning);
+    if (!base.ok()) {
+        err() << "provender lock init: " << base.error().message << '\n';
+        return std::nullopt;
+    }
+    if (!warning.isEmpty())
+        err() << "provender lock init: warning: " << warning << '\n';
+    NetworkMirrorOptions mirrorOptions;
+    QStringList credentialWarnings;
+    mirrorOptions.credential =
+        findCredential(mirrorCredentialsHost(base.value()), QProcessEnvironment::systemEnvironment(), QString(), &credentialWarnings);
+    for (const QString &w : std::as_const(credentialWarnings))
+        err() << "provender lock init: warning: " << w << '\n';
+    QList<ProviderAddress> providers;
+    for (const ConfigProviderRequirement &r : config.providers)
+        if (options.providers.isEmpty() || options.providers.contains(r.address))
+            providers << r.address;
+    const Result<NetworkCatalog> fetched = fetchNetworkCatalog(url, providers, mirrorOptions);
+    if (!fetched.ok()) {
+        err() << "provender lock init: " << fetched.error().message << '\n';
+        return std::nullopt;
+    }
+    for (const Anomaly &a : fetched->catalog.anomalies)
+        err() << "provender lock init: warning: " << a.message << '\n';
+
+    // Only what the lock file will name: each provider's selected version, the platforms asked for.
+    NetworkMirrorForInit out;
+    out.catalog = fetched->catalog;
+    Catalog needed;
+    needed.sourceKind = Catalog::SourceKind::Network;
+    needed.root = url;
+    for (const ConfigProviderRequirement &r : config.providers) {
+        const Provider *p = findProvider(fetched->catalog, r.address);
+        const ProviderVersion *v = p ? newestAllowedVersion(*p, r.constraints) : nullptr;
+        if (!v)
+            continue;
+        Provider copy = *p;
+        ProviderVersion version = *v;
+        version.archives.removeIf([&](const Archive &a) { return !options.platforms.contains(a.platform); });
+        version.duplicates.clear();
+        copy.versions = {version};
+        needed.providers << copy;
+    }
+    RemoteVerifyOptions verifyOptions;
+    verifyOptions.http = mirrorOptions.http;
+    const RemoteVerifyReport verified = verifyNetworkCatalog(needed, verifyOptions);
+    QHash<QString, Result<PackageHashes>> byUrl;
+    qsizetype i = 0;
+    for (const Provider &p : std::as_const(needed.providers))
+        for (const ProviderVersion &v : p.versions)
+            for (const Archive &a : v.archives) {
+                const ArchiveResult *r = i < verified.report.results.size() ? &verified.report.results[i] : nullptr;
+                ++i;
+                if (r && r->hashes && r->detail.verdict != Verdict::Mismatch && r->detail.verdict != Verdict::Error)
+                    byUrl.insert(a.path, *r->hashes);
+                else
+                    byUrl.insert(a.path, makeError(ErrorCode::Network,
+                                                   r ? (r->error.isEmpty() ? r->detail.reason : r->error) : u"not downloaded"_s));
+            }
+    out.hasher = [byUrl](const Archive &a) -> Result<PackageHashes> {
+        const auto it = byUrl.constFind(a.path);
+        if (it == byUrl.constEnd())
+            return makeError(ErrorCode::Internal, u"%1 was not downloaded"_s.arg(a.path));
+        return *it;
+    };
+    return out;
+}
+
 /// add-hashes --config: terraform providers lock with an existing lock file. Returns an exit code.
 int addHashesWithConfig(const QString &path, const LockFile &lock, const Catalog &mirror, const QString &configDir,
                         const lockedit::MirrorHashOptions &hashOptions)
@@ -701,14 +785,19 @@ int runLockInit(const QStringList &args)
               << " --config " << configDir << "` to update it)\n";
         return ExitUsage;
     }
-    if (parser.value(kMirror).contains(u"://"_s)) {
-        err() << "provender lock init: only filesystem mirrors are supported (" << parser.value(kMirror) << " is a URL)\n";
-        return ExitUsage;
-    }
     const std::optional<ConfigRequirements> config = loadConfig(configDir, options.flavour);
     if (!config)
         return ExitUsage;
-    const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
+    std::optional<Catalog> mirror;
+    if (parser.value(kMirror).contains(u"://"_s)) {
+        std::optional<NetworkMirrorForInit> network = loadNetworkMirrorForInit(parser.value(kMirror), *config, options);
+        if (!network)
+            return ExitUsage;
+        mirror = std::move(network->catalog);
+        options.hasher = network->hasher;
+    } else {
+        mirror = loadMirror(parser.value(kMirror));
+    }
     if (!mirror)
         return ExitUsage;
     const Result<lockinit::InitResult> r = lockinit::initFromMirror(*config, *mirror, options);

@@ -27,11 +27,13 @@
 #include "model/lockfile/ConfigReader.h"
 #include "tests/interop/LockInitConfigs.h"
 #include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/NginxFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
@@ -280,6 +282,78 @@ private Q_SLOTS:
         const Run p = runProvender(QStringList{u"lock"_s, command, ours, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(false)}
                                    + platformArgs(u"--platform"_s, platforms));
         QVERIFY2(p.exitCode == 0, QByteArray(p.err + p.out).constData());
+        QCOMPARE(test::readFile(ours), theirs);
+    }
+
+    void networkMirror()
+    {
+        // The same selection and hashes from a network mirror (nginx over TLS on 127.0.0.1, the
+        // indexes written here from Python's hashes): terraform providers lock -net-mirror.
+        if (const QString missing = test::NginxFixture::missingTools(); !missing.isEmpty())
+            PROVENDER_SKIP(provender::test::Missing::Package, u"the network mirror row needs %1"_s.arg(missing));
+        const QList<test::FixtureArchive> archives{{"example.test/ns/alpha", "1.0.0", "linux_amd64"},
+                                                   {"example.test/ns/alpha", "1.0.0", "darwin_arm64"},
+                                                   {"example.test/ns/alpha", "1.2.0", "linux_amd64"},
+                                                   {"example.test/ns/alpha", "1.2.0", "darwin_arm64", false, true},
+                                                   {"example.test/ns/alpha", "1.3.0-beta1", "linux_amd64"},
+                                                   {"example.test/ns/beta", "2.0.0", "linux_amd64"},
+                                                   {"example.test/ns/beta", "2.0.0", "darwin_arm64"}};
+        test::LockMirrorFixture m(archives);
+        QVERIFY2(m.error().isEmpty(), qPrintable(m.error()));
+        // index.json and <version>.json as the network mirror protocol has them.
+        QMap<QString, QMap<QString, QJsonObject>> byProvider; // address -> version -> {platform: {url, hashes}}
+        for (const test::FixtureArchive &a : archives) {
+            QJsonObject entry;
+            entry[u"url"_s] = QFileInfo(m.expected(a.address, a.version, a.platform, "path")).fileName();
+            entry[u"hashes"_s] = QJsonArray{m.expected(a.address, a.version, a.platform, "h1_zip")};
+            byProvider[QString::fromUtf8(a.address)][QString::fromUtf8(a.version)][QString::fromUtf8(a.platform)] = entry;
+        }
+        for (auto p = byProvider.cbegin(); p != byProvider.cend(); ++p) {
+            QJsonObject versions;
+            for (auto v = p->cbegin(); v != p->cend(); ++v) {
+                versions[v.key()] = QJsonObject();
+                QJsonObject platforms;
+                for (auto e = v->begin(); e != v->end(); ++e)
+                    platforms[e.key()] = e.value();
+                QVERIFY(writeFile(m.root() + u'/' + p.key() + u'/' + v.key() + u".json"_s,
+                                  QJsonDocument(QJsonObject{{u"archives"_s, platforms}}).toJson()));
+            }
+            QVERIFY(writeFile(m.root() + u'/' + p.key() + u"/index.json"_s, QJsonDocument(QJsonObject{{u"versions"_s, versions}}).toJson()));
+        }
+        test::NginxFixture nginx;
+        QString error;
+        QVERIFY2(nginx.makeCertificates(&error), qPrintable(error));
+        QVERIFY2(nginx.start(m.root(), QString(), QString(), &error), qPrintable(error));
+
+        Sandbox sb;
+        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, "terraform {\n  required_providers {\n"
+                                                     "    alpha = { source = \"example.test/ns/alpha\", version = \"~> 1.0\" }\n"
+                                                     "    beta  = { source = \"example.test/ns/beta\" }\n  }\n}\n"));
+        const QStringList platforms{u"linux_amd64"_s, u"darwin_arm64"_s};
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &key : env.keys())
+            if (key.startsWith(u"TF_"_s) || key.endsWith(u"_PROXY"_s) || key.endsWith(u"_proxy"_s))
+                env.remove(key);
+        env.insert(u"SSL_CERT_FILE"_s, nginx.caFile());
+        env.insert(u"TF_CLI_CONFIG_FILE"_s, sb.path(u"cli.tfrc"_s));
+        env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
+        env.insert(u"TF_DATA_DIR"_s, sb.path(u"data"_s));
+        env.insert(u"HOME"_s, sb.path(u"home"_s));
+        env.insert(u"TMPDIR"_s, sb.path(u"tmp"_s));
+        const Run tf = test::runProcess(test::terraformPath(),
+                                        QStringList{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-net-mirror="_s + nginx.baseUrl()}
+                                            + platformArgs(u"-platform="_s, platforms),
+                                        240000, env, sb.cfg());
+        QVERIFY2(tf.exitCode == 0, QByteArray(tf.err + tf.out).constData());
+        const QByteArray theirs = test::readFile(sb.cfg() + u"/.terraform.lock.hcl"_s);
+        QVERIFY(theirs.contains("version     = \"1.2.0\"") && theirs.contains("example.test/ns/beta"));
+
+        const QString ours = sb.path(u"ours.hcl"_s);
+        const Run run = test::runProcess(QStringLiteral(PROVENDER_BINARY),
+                                         QStringList{u"lock"_s, u"init"_s, u"--config"_s, sb.cfg(), u"--mirror"_s, nginx.baseUrl(), u"-o"_s, ours}
+                                             + platformArgs(u"--platform"_s, platforms),
+                                         120000, env);
+        QVERIFY2(run.exitCode == 0, QByteArray(run.err + run.out).constData());
         QCOMPARE(test::readFile(ours), theirs);
     }
 

@@ -384,7 +384,15 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(t.path() + u"/bad.hcl"_s));
         // Usage errors.
         QCOMPARE(run({u"lock"_s, u"init"_s, u"--config"_s, t.path()}).exitCode, 2);
-        QCOMPARE(run(base.mid(0, 6) + QStringList{u"https://mirror.example/"_s, u"--platform"_s, u"linux_amd64"_s}).exitCode, 2);
+        // A network mirror must be https (nothing is requested for this one).
+        QCOMPARE(run(base.mid(0, 6) + QStringList{u"http://mirror.example/"_s, u"--platform"_s, u"linux_amd64"_s, u"-o"_s, t.path() + u"/net.hcl"_s})
+                     .exitCode,
+                 2);
+        // A mirror that does not answer (a closed port on 127.0.0.1): no version, nothing written.
+        QCOMPARE(run(base.mid(0, 6) + QStringList{u"https://127.0.0.1:9/"_s, u"--platform"_s, u"linux_amd64"_s, u"-o"_s, t.path() + u"/net.hcl"_s})
+                     .exitCode,
+                 1);
+        QVERIFY(!QFileInfo::exists(t.path() + u"/net.hcl"_s));
     }
 
     void selection()
