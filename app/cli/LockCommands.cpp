@@ -752,8 +752,8 @@ int runLockInit(const QStringList &args)
     const QCommandLineOption force(u"force"_s, u"Replace an existing lock file."_s);
     parser.addOption(force);
     if (const int rc = parse(parser, args,
-                             u"Make a lock file for a configuration from a filesystem mirror, like `terraform providers lock "
-                             "-fs-mirror=DIR -platform=P...` in a directory without a lock file: the providers the root module and "
+                             u"Make a lock file for a configuration from a filesystem mirror (or a network mirror https:// URL), like "
+                             "`terraform providers lock -fs-mirror=DIR -platform=P...` (-net-mirror=URL) in a directory without a lock file: the providers the root module and "
                              "its modules require (required_providers, resources, provider blocks), for each the newest version in "
                              "the mirror that meets every constraint, and the h1: hash of each platform's package (plus zh: with "
                              "--zh). Nothing is written when a provider has no suitable version or package."_s,
