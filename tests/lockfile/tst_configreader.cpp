@@ -382,14 +382,15 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains((t.path() + u"/bad.tf:3:1: error: Missing item separator"_s).toUtf8()), r.err.constData());
         QVERIFY(!QFileInfo::exists(t.path() + u"/bad.hcl"_s));
+        QVERIFY(QFile::remove(t.path() + u"/bad.tf"_s));
         // Usage errors.
         QCOMPARE(run({u"lock"_s, u"init"_s, u"--config"_s, t.path()}).exitCode, 2);
         // A network mirror must be https (nothing is requested for this one).
-        QCOMPARE(run(base.mid(0, 6) + QStringList{u"http://mirror.example/"_s, u"--platform"_s, u"linux_amd64"_s, u"-o"_s, t.path() + u"/net.hcl"_s})
+        QCOMPARE(run(base.mid(0, 5) + QStringList{u"http://mirror.example/"_s, u"--platform"_s, u"linux_amd64"_s, u"-o"_s, t.path() + u"/net.hcl"_s})
                      .exitCode,
                  2);
         // A mirror that does not answer (a closed port on 127.0.0.1): no version, nothing written.
-        QCOMPARE(run(base.mid(0, 6) + QStringList{u"https://127.0.0.1:9/"_s, u"--platform"_s, u"linux_amd64"_s, u"-o"_s, t.path() + u"/net.hcl"_s})
+        QCOMPARE(run(base.mid(0, 5) + QStringList{u"https://127.0.0.1:9/"_s, u"--platform"_s, u"linux_amd64"_s, u"-o"_s, t.path() + u"/net.hcl"_s})
                      .exitCode,
                  1);
         QVERIFY(!QFileInfo::exists(t.path() + u"/net.hcl"_s));
