@@ -1002,6 +1002,8 @@ int runLockMerge(const QStringList &args)
             return ExitUsage;
         }
     }
+    for (const QString &n : result.noteLines())
+        err() << "provender lock merge: note: " << n << '\n';
     const QStringList conflicts = result.conflictLines();
     for (const QString &c : conflicts)
         err() << "provender lock merge: conflict: " << c << '\n';

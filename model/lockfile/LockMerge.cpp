@@ -72,7 +72,8 @@ QStringList hashTexts(const QList<HashString> &hashes)
 
 /// Hashes of `ours` and `theirs` (same version), minus those `base` (when it is that version)
 /// had and one side dropped.
-QList<HashString> mergeHashes(const std::optional<ProviderLock> &base, const ProviderLock &ours, const ProviderLock &theirs)
+QList<HashString> mergeHashes(const std::optional<ProviderLock> &base, const ProviderLock &ours, const ProviderLock &theirs,
+                              QList<std::pair<HashString, bool>> *removed = nullptr)
 {
     QSet<QString> baseSet;
     if (base && base->version == ours.version)
@@ -94,6 +95,10 @@ QList<HashString> mergeHashes(const std::optional<ProviderLock> &base, const Pro
     for (const HashString &h : theirs.hashes)
         if (!oSet.contains(h.toString()) && keep(h))
             out.append(h);
+    if (removed && base && base->version == ours.version)
+        for (const HashString &h : base->hashes)
+            if (oSet.contains(h.toString()) != tSet.contains(h.toString()))
+                removed->append({h, !oSet.contains(h.toString())});
     return out;
 }
 
@@ -159,7 +164,8 @@ void decideProvider(ProviderMerge &m)
             return conflict(ConflictKind::ConstraintsDiffer);
         ProviderLock u = *o;
         u.constraints = *c;
-        u.hashes = mergeHashes(b, *o, *t);
+        m.removedHashes.clear();
+        u.hashes = mergeHashes(b, *o, *t, &m.removedHashes);
         u.normalizeHashes();
         u.sourceRange = {};
         return take(Outcome::Union, u);
@@ -485,6 +491,20 @@ QStringList MergeResult::conflictLines() const
     for (const ForeignMerge &f : foreign)
         if (!f.isResolved())
             out << f.explanation();
+    return out;
+}
+
+QStringList MergeResult::noteLines() const
+{
+    QStringList out;
+    for (const ProviderMerge &p : providers) {
+        if (p.outcome != Outcome::Union || p.choice != Choice::Automatic)
+            continue;
+        for (const auto &[hash, byOurs] : p.removedHashes)
+            out << u"%1: %2 stays removed (%3 removed it, %4 left it alone)"_s.arg(p.address.toString(), hash.toString(),
+                                                                                byOurs ? u"ours"_s : u"theirs"_s,
+                                                                                byOurs ? u"theirs"_s : u"ours"_s);
+    }
     return out;
 }
 

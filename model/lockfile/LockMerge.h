@@ -105,6 +105,9 @@ struct ProviderMerge
     Outcome outcome = Outcome::Unchanged;
     ConflictKind conflict = ConflictKind::None;
     std::optional<ProviderLock> merged; ///< the automatic result (nullopt: absent or conflict)
+    /// Union outcome: hashes of the base that one side removed and the other kept, so they are
+    /// not in `merged` (the side that removed them: true = ours).
+    QList<std::pair<HashString, bool>> removedHashes;
     Choice choice = Choice::Automatic;
 
     SideChange oursChange() const;
@@ -161,6 +164,8 @@ struct MergeResult
     QByteArray bytes(const WriteOptions &options = {}) const;
     /// One line per unresolved conflict.
     QStringList conflictLines() const;
+    /// One line per hash left out of an automatic union because one side removed it.
+    QStringList noteLines() const;
     qsizetype indexOf(const ProviderAddress &address) const;
 };
 

@@ -106,7 +106,11 @@ private Q_SLOTS:
         const QByteArray base = kTofu + block(N, "3.2.1", "", {hB, hC});
         const QByteArray ours = kTofu + block(N, "3.2.1", "", {hB});
         const QByteArray theirs = kTofu + block(N, "3.2.1", "", {hB, hC, hD});
-        QCOMPARE(merge(base, ours, theirs).bytes(), kTofu + block(N, "3.2.1", "", {hB, hD}));
+        const MergeResult r = merge(base, ours, theirs);
+        QCOMPARE(r.bytes(), kTofu + block(N, "3.2.1", "", {hB, hD}));
+        // ... and is said (stderr of the CLI): not a silent drop.
+        QCOMPARE(r.noteLines(), QStringList{QString::fromLatin1(N) + u": h1:CCCC= stays removed (ours removed it, theirs left it alone)"_s});
+        QVERIFY(merge(base, base, theirs).noteLines().isEmpty()); // theirs' block whole: nothing removed
     }
 
     void upgradeOnOneSideWinsOverHashesOnTheOther()
