@@ -129,6 +129,42 @@ QUrl withDigest(const QUrl &location, const QString &digest)
     return u;
 }
 
+/// A window [offset, offset + length) of another random-access device, read through: a PATCH
+/// chunk streams from the file instead of being read into memory.
+class RangeDevice : public QIODevice
+{
+public:
+    RangeDevice(QIODevice *base, qint64 offset, qint64 length) : m_base(base), m_offset(offset), m_length(length)
+    {
+        open(QIODevice::ReadOnly);
+    }
+    bool isSequential() const override { return false; }
+    qint64 size() const override { return m_length; }
+    bool seek(qint64 pos) override
+    {
+        if (pos < 0 || pos > m_length || !m_base->seek(m_offset + pos))
+            return false;
+        return QIODevice::seek(pos);
+    }
+
+protected:
+    qint64 readData(char *data, qint64 maxSize) override
+    {
+        const qint64 want = std::min(maxSize, m_length - pos());
+        if (want <= 0)
+            return m_length - pos() == 0 ? -1 : 0;
+        if (!m_base->seek(m_offset + pos()))
+            return -1;
+        return m_base->read(data, want);
+    }
+    qint64 writeData(const char *, qint64) override { return -1; }
+
+private:
+    QIODevice *m_base;
+    qint64 m_offset;
+    qint64 m_length;
+};
+
 const QByteArray kManifestAccept = "application/vnd.oci.image.index.v1+json, application/vnd.oci.image.manifest.v1+json, "
                                    "application/vnd.docker.distribution.manifest.list.v2+json, "
                                    "application/vnd.docker.distribution.manifest.v2+json";
@@ -416,6 +452,8 @@ Result<QStringList> OciClient::listTags()
 {
     QStringList tags;
     QUrl url = apiUrl(QStringLiteral("tags/list"));
+    if (m_options.tagPageSize > 0)
+        url.setQuery(QStringLiteral("n=%1").arg(m_options.tagPageSize));
     for (int page = 0; page < 10000; ++page) {
         Exchange ex;
         ex.url = url;
@@ -550,15 +588,14 @@ Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString
         qint64 offset = 0;
         while (offset < size) {
             const qint64 n = std::min(chunk, size - offset);
-            device->seek(start + offset);
-            const QByteArray piece = device->read(n);
-            if (piece.size() != n)
-                return makeError(ErrorCode::Io, QStringLiteral("reading the blob %1: %2").arg(digest, device->errorString()));
+            RangeDevice piece(device, start + offset, n);
             Exchange patch;
             patch.method = "PATCH";
             patch.url = location;
             patch.push = true;
-            patch.body = piece;
+            patch.device = &piece;
+            patch.deviceStart = 0;
+            patch.deviceSize = n;
             patch.headers.emplaceBack("Content-Type", "application/octet-stream");
             patch.headers.emplaceBack("Content-Range", QByteArray::number(offset) + '-' + QByteArray::number(offset + n - 1));
             ++m_counters.blobChunks;

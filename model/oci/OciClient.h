@@ -43,11 +43,13 @@ struct OciClientOptions
     bool allowHttpLoopback = false;
     bool plainHttp = false;                ///< talk http:// (only to a loopback registry, with allowHttpLoopback)
     QByteArray userAgent = "Provender";
-    /// Blobs larger than this are uploaded in PATCH chunks of this size (bounded memory per
-    /// chunk); smaller ones with one streamed PUT. 0 = always one PUT.
+    /// Blobs larger than this are uploaded in PATCH chunks of this size, smaller ones with one
+    /// PUT; both stream from the file (never a whole blob or chunk in memory). 0 = always one PUT.
     qint64 chunkSize = 64ll << 20;
     /// The environment for credential helpers.
-    std::function<QString(const QString &)> envValue;
+    /// `n` of the tag list request (distribution-spec pagination; the registry then answers
+    /// with a `Link` header for the next page). 0 = not sent: the registry decides.
+    int tagPageSize = 0;
 };
 
 struct OciRequestLog

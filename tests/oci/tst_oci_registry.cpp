@@ -337,6 +337,41 @@ private Q_SLOTS:
         QCOMPARE(platforms, (QStringList{QStringLiteral("darwin_arm64"), QStringLiteral("linux_amd64")}));
     }
 
+    void tagPagination()
+    {
+        // n=1: Distribution answers one tag per page with a Link header to the next.
+        oci::OciClientOptions options;
+        options.caCertificates = QSslCertificate::fromPath(path(QStringLiteral("ca.pem")));
+        options.tagPageSize = 1;
+        oci::OciCredential alice;
+        alice.username = QStringLiteral("alice");
+        alice.password = QStringLiteral("secret");
+        oci::OciClient client(oci::RepositoryAddress{QStringLiteral("127.0.0.1:%1").arg(m_port), QStringLiteral("mirror/test/foo")}, alice, options);
+        const int before = int(accessLog().size());
+        const Result<QStringList> tags = client.listTags();
+        QVERIFY2(tags.ok(), tags.ok() ? "" : qPrintable(tags.error().message));
+        QStringList sorted = tags.value();
+        sorted.sort();
+        QCOMPARE(sorted, (QStringList{QStringLiteral("1.0.0"), QStringLiteral("2.0.0_build.1")}));
+        QVERIFY2(count(accessLog().mid(before), QStringLiteral("GET"), QStringLiteral("/v2/mirror/test/foo/tags/list?")) >= 2,
+                 qPrintable(accessLog().mid(before).join(QLatin1Char('\n'))));
+    }
+
+    void dryRun()
+    {
+        const int before = int(accessLog().size());
+        const ProcessRun r = provender({QStringLiteral("oci"), QStringLiteral("push"), m_mirror, QStringLiteral("--repository-template"),
+                                        templ(QStringLiteral("dry")), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
+                                        QStringLiteral("--dry-run"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        const QJsonObject s = json(r).value(QLatin1StringView("summary")).toObject();
+        QCOMPARE(s.value(QLatin1StringView("blobs_uploaded")).toInt(), 7); // would upload
+        QCOMPARE(s.value(QLatin1StringView("upload_posts")).toInt(), 0);
+        QCOMPARE(s.value(QLatin1StringView("manifest_puts")).toInt(), 0);
+        for (const QString &l : accessLog().mid(before))
+            QVERIFY2(l.startsWith(u"HEAD ") || l.startsWith(u"GET "), qPrintable(l));
+    }
+
     void verifyCli()
     {
         const ProcessRun r = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
