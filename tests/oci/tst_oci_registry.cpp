@@ -639,6 +639,51 @@ private Q_SLOTS:
         QVERIFY(requests.contains(u"auth=none"));
     }
 
+    void credentialHelper()
+    {
+        // A Docker-style config naming a helper for the registry: `docker-credential-NAME get`
+        // runs (server URL on stdin) and its username/secret are used. Without that entry the
+        // helper never runs.
+        const QString bin = path(QStringLiteral("helper-bin"));
+        QVERIFY(QDir().mkpath(bin));
+        QFile helper(bin + QStringLiteral("/docker-credential-provtest"));
+        QVERIFY(helper.open(QIODevice::WriteOnly));
+        helper.write(QStringLiteral("#!/bin/sh\n[ \"$1\" = get ] || exit 1\nread url\necho \"$url\" >> %1\n"
+                                    "printf '{\"ServerURL\":\"%s\",\"Username\":\"alice\",\"Secret\":\"secret\"}' \"$url\"\n")
+                         .arg(path(QStringLiteral("helper.log")))
+                         .toUtf8());
+        helper.close();
+        QVERIFY(helper.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        const QString home = path(QStringLiteral("helper-home"));
+        QVERIFY(QDir().mkpath(home + QStringLiteral("/.docker")));
+        auto writeDockerConfig = [&](const QByteArray &json) {
+            QFile f(home + QStringLiteral("/.docker/config.json"));
+            if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                f.write(json);
+        };
+        QProcessEnvironment env = m_env;
+        env.insert(QStringLiteral("HOME"), home);
+        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), path(QStringLiteral("empty.tfrc")));
+        env.insert(QStringLiteral("PATH"), bin + QLatin1Char(':') + env.value(QStringLiteral("PATH")));
+        const QStringList args{QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                               QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")};
+
+        writeDockerConfig(QStringLiteral("{\"credHelpers\": {\"127.0.0.1:%1\": \"provtest\"}}").arg(m_port).toUtf8());
+        const ProcessRun r = provender(args, env);
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        QFile log(path(QStringLiteral("helper.log")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(log.readAll()).trimmed(), QStringLiteral("https://127.0.0.1:%1").arg(m_port));
+        log.close();
+
+        writeDockerConfig("{\"auths\": {}}");
+        const ProcessRun none = provender(args, env);
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY(none.out.contains("401"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QCOMPARE(log.readAll().count('\n'), 1); // not run again
+    }
+
     void hostileArtifacts()
     {
         const ProcessRun written = tool({QStringLiteral("hostile"), QString::number(m_port), path(QStringLiteral("ca.pem")), QStringLiteral("alice"),
