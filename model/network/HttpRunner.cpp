@@ -161,6 +161,7 @@ struct HttpRunner::Active
     QTimer *watchdog = nullptr;
     QTimer *deadline = nullptr;  ///< the whole job, redirects included
     QTimer *rate = nullptr;      ///< the min-rate window, running once a response's headers are in
+    QTimer *headers = nullptr;   ///< until a response's headers are complete
     qint64 windowBytes = 0;      ///< body bytes read in the current rate window
     bool headersIn = false;
     qint64 otherBodyBytes = 0;   ///< bytes of a non-200 body read (and dropped) so far
@@ -335,6 +336,24 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
             a->watchdog->start();
     };
     connect(reply, &QNetworkReply::metaDataChanged, this, kick);
+    if (m_settings.headersTimeoutMs > 0) {
+        if (!a->headers) {
+            a->headers = new QTimer(this);
+            a->headers->setSingleShot(true);
+            std::weak_ptr<Active> weak = a;
+            connect(a->headers, &QTimer::timeout, this, [this, weak] {
+                if (auto s = weak.lock())
+                    abortReply(s, HttpOutcome::Failure::Timeout,
+                               QStringLiteral("timed out: the response headers were not complete within %1 s")
+                                   .arg(m_settings.headersTimeoutMs / 1000.0));
+            });
+        }
+        a->headers->start(m_settings.headersTimeoutMs);
+        connect(reply, &QNetworkReply::metaDataChanged, this, [a] {
+            if (a->headers)
+                a->headers->stop();
+        });
+    }
     if (m_settings.minBytesPerSecond > 0) {
         if (!a->rate) {
             a->rate = new QTimer(this);
@@ -529,7 +548,7 @@ void HttpRunner::finish(const std::shared_ptr<Active> &a, HttpOutcome::Failure f
     if (a->done)
         return;
     a->done = true;
-    for (QTimer **timer : {&a->watchdog, &a->deadline, &a->rate})
+    for (QTimer **timer : {&a->watchdog, &a->deadline, &a->rate, &a->headers})
         if (*timer) {
             (*timer)->stop();
             (*timer)->deleteLater();

@@ -43,6 +43,9 @@ struct HttpSettings
     /// Once the response headers are in, each `timeoutMs` window must bring at least
     /// minBytesPerSecond × timeoutMs / 1000 body bytes, or the request fails (0 = no check).
     qint64 minBytesPerSecond = 1024;
+    /// A response's headers must be complete within this time of its request (each redirect hop;
+    /// 0 = no limit): bytes that trickle in before the headers are done are not rate-checked.
+    int headersTimeoutMs = 60000;
     qint64 maxErrorBodyBytes = 64 * 1024; ///< cap on a non-200 body (error page, redirect body)
     int maxRedirects = 5;
     bool allowHttpLoopback = false; ///< http:// only to 127.0.0.0/8, ::1, localhost

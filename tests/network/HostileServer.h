@@ -12,6 +12,7 @@ namespace provender::test {
 //   <METHOD> <path> auth="<Authorization header or ->"
 // and every special body's size as `sent <n> <path>` when the client went away.
 //   /drip/...            200 application/json, no length, one byte a second (at most 600)
+//   /driphead/...        a status line, then header bytes one a second (the headers never end)
 //   /hugeerror/...       500 with a body that never ends (64 KiB chunks)
 //   /bigbody/<n>/...     200 application/zip, no length, n bytes
 //   /biglength/...       200 with Content-Length 3 GiB, then 1 KiB a second
@@ -44,6 +45,10 @@ class H(BaseHTTPRequestHandler):
         if p.path.startswith('/redirect'):
             to = urllib.parse.parse_qs(p.query).get('to', [''])[0]
             self.send_response(302); self.send_header('Location', to); self.send_header('Content-Length', '0'); self.end_headers(); return
+        if p.path.startswith('/driphead/'):
+            # The status line, then the headers one byte a second: never complete in time.
+            self.wfile.write(b'HTTP/1.0 200 OK\r\n'); self.wfile.flush()
+            self.stream(b'X', 600, 1.0); return
         if p.path.startswith('/drip/'):
             self.send_response(200); self.send_header('Content-Type', 'application/json'); self.end_headers()
             self.stream(b' ', 600, 1.0); return

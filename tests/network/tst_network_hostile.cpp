@@ -600,6 +600,23 @@ private Q_SLOTS:
         QVERIFY2(m.contains(QStringLiteral("request failed: timed out: the request took longer than its total deadline of 5 s")), qPrintable(m));
     }
 
+    void dripHeadersFailByHeadersTimeout()
+    {
+        // Header bytes a second apart. The rate check starts with the body; Qt's transfer timeout
+        // counts no header bytes, so the stall timeout (10 s here) would end it too; the headers'
+        // own limit, shorter here, is the backstop that does not depend on that.
+        NetworkMirrorOptions options = mirrorOptions();
+        options.http.timeoutMs = 10000;
+        options.http.headersTimeoutMs = 4000;
+        options.http.deadlineMs = 0;
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(tlsUrl(QStringLiteral("driphead/")), {addr(QStringLiteral("example.com/acme/clean"))}, options);
+        QVERIFY(fetched.ok());
+        QCOMPARE(fetched.value().catalog.anomalies.size(), 1);
+        const QString m = fetched.value().catalog.anomalies.at(0).message;
+        QVERIFY2(m.contains(QStringLiteral("request failed: timed out: the response headers were not complete within 4 s")), qPrintable(m));
+    }
+
     void dripCli()
     {
         const test::ProcessRun r = cli({QStringLiteral("verify"), tlsUrl(QStringLiteral("drip/")), QStringLiteral("--provider"),
