@@ -140,6 +140,50 @@ QStringList htmlLinks(const QByteArray &html)
     return links;
 }
 
+std::optional<QStringList> autoindexSegments(const QUrl &base, const QUrl &url)
+{
+    const auto defaultPort = [](const QUrl &u) { return u.scheme() == QLatin1StringView("https") ? 443 : 80; };
+    if (url.scheme() != base.scheme() || url.host().compare(base.host(), Qt::CaseInsensitive) != 0
+        || url.port(defaultPort(url)) != base.port(defaultPort(base)))
+        return std::nullopt;
+    const QString basePath = base.path(QUrl::FullyEncoded);
+    const QString path = url.path(QUrl::FullyEncoded);
+    if (!path.startsWith(basePath))
+        return std::nullopt;
+    QStringList segments = path.mid(basePath.size()).split(QLatin1Char('/'));
+    for (QString &s : segments) {
+        s = QUrl::fromPercentEncoding(s.toUtf8());
+        if (s == QLatin1StringView("..") || s == QLatin1StringView("."))
+            return std::nullopt;
+    }
+    return segments;
+}
+
+AutoindexLink classifyAutoindexLink(const QUrl &base, const QUrl &pageUrl, const QString &href)
+{
+    AutoindexLink link;
+    if (href.isEmpty() || href.startsWith(QLatin1Char('?')) || href.startsWith(QLatin1Char('#')))
+        return link;
+    const QUrl ref(href);
+    if (!ref.isValid() || ref.hasQuery())
+        return link;
+    QUrl target = pageUrl.resolved(ref);
+    target.setFragment(QString());
+    const std::optional<QStringList> segs = autoindexSegments(base, target);
+    if (!segs || segs->size() < 2)
+        return link; // outside the base, the base itself
+    if (segs->constLast().isEmpty()) {
+        link.kind = AutoindexLink::Kind::Directory;
+        link.url = target;
+        link.depth = int(segs->size()) - 1; // directories below the base
+    } else if (segs->size() == 4 && segs->constLast() == QLatin1StringView("index.json")) {
+        link.kind = AutoindexLink::Kind::IndexJson;
+        link.url = target;
+        link.address = segs->mid(0, 3).join(QLatin1Char('/'));
+    }
+    return link;
+}
+
 Result<AutoindexResult> crawlAutoindex(const QString &baseUrl, const AutoindexOptions &options, const std::atomic<bool> *cancel)
 {
     QUrl base(baseUrl.trimmed(), QUrl::StrictMode);
@@ -152,7 +196,6 @@ Result<AutoindexResult> crawlAutoindex(const QString &baseUrl, const AutoindexOp
     base.setFragment(QString());
     if (!base.path().endsWith(QLatin1Char('/')))
         base.setPath(base.path() + QLatin1Char('/'));
-    const QString basePath = base.path(QUrl::FullyEncoded);
 
     HttpSettings settings = options.http;
     settings.maxParallel = std::clamp(settings.maxParallel, 1, 2);
@@ -166,27 +209,6 @@ Result<AutoindexResult> crawlAutoindex(const QString &baseUrl, const AutoindexOp
     QSet<QString> invalidNames;
     std::optional<QString> rootError;
     int pagesQueued = 0;
-
-    auto sameOrigin = [&base](const QUrl &u) {
-        return u.scheme() == base.scheme() && u.host().compare(base.host(), Qt::CaseInsensitive) == 0
-            && u.port(u.scheme() == QLatin1StringView("https") ? 443 : 80)
-                   == base.port(base.scheme() == QLatin1StringView("https") ? 443 : 80);
-    };
-    /// Path segments of `u` below the base (percent-decoded), or nullopt when outside it.
-    auto relativeSegments = [&](const QUrl &u) -> std::optional<QStringList> {
-        if (!sameOrigin(u))
-            return std::nullopt;
-        const QString path = u.path(QUrl::FullyEncoded);
-        if (!path.startsWith(basePath))
-            return std::nullopt;
-        QStringList segments = path.mid(basePath.size()).split(QLatin1Char('/'));
-        for (QString &s : segments) {
-            s = QUrl::fromPercentEncoding(s.toUtf8());
-            if (s == QLatin1StringView("..") || s == QLatin1StringView("."))
-                return std::nullopt;
-        }
-        return segments; // "a/b/" -> ["a","b",""]; "a/index.json" -> ["a","index.json"]
-    };
 
     std::function<void(const QUrl &, int)> enqueuePage;
     enqueuePage = [&](const QUrl &url, int depth) {
@@ -231,30 +253,19 @@ Result<AutoindexResult> crawlAutoindex(const QString &baseUrl, const AutoindexOp
                 return;
             }
             const QUrl pageUrl = o.finalUrl.isValid() ? o.finalUrl : url;
-            if (!relativeSegments(pageUrl)) {
+            if (!autoindexSegments(base, pageUrl)) {
                 fail(QStringLiteral("%1 redirected outside the mirror to %2").arg(url.toDisplayString(), pageUrl.toDisplayString()));
                 return;
             }
             for (const QString &href : htmlLinks(o.body)) {
-                if (href.isEmpty() || href.startsWith(QLatin1Char('?')) || href.startsWith(QLatin1Char('#')))
-                    continue;
-                const QUrl ref(href);
-                if (!ref.isValid() || ref.hasQuery())
-                    continue;
-                QUrl target = pageUrl.resolved(ref);
-                target.setFragment(QString());
-                const std::optional<QStringList> segs = relativeSegments(target);
-                if (!segs || segs->size() < 2)
-                    continue; // outside the base, the base itself
-                const bool directory = segs->constLast().isEmpty();
-                const int targetDepth = int(segs->size()) - 1; // directories below the base
-                if (directory) {
-                    if (targetDepth > depth && targetDepth <= options.maxDepth)
-                        enqueuePage(target, targetDepth);
+                const AutoindexLink link = classifyAutoindexLink(base, pageUrl, href);
+                if (link.kind == AutoindexLink::Kind::Directory) {
+                    if (link.depth > depth && link.depth <= options.maxDepth)
+                        enqueuePage(link.url, link.depth);
                     continue;
                 }
-                if (segs->size() == 4 && segs->constLast() == QLatin1StringView("index.json")) {
-                    const QString address = segs->mid(0, 3).join(QLatin1Char('/'));
+                if (link.kind == AutoindexLink::Kind::IndexJson) {
+                    const QString &address = link.address;
                     Result<ProviderAddress> parsed = ProviderAddress::parse(address);
                     if (parsed.ok()) {
                         found.emplace(parsed.value().toString(), parsed.value());

@@ -21,6 +21,7 @@
 #include <QUrl>
 
 #include <atomic>
+#include <optional>
 
 namespace provender {
 
@@ -45,6 +46,24 @@ struct AutoindexResult
 /// The `href` values of the `<a>` elements of an HTML page, entity-decoded, in page order.
 /// Tolerant of any input (quoted, single-quoted or bare attribute values, upper case tags).
 QStringList htmlLinks(const QByteArray &html);
+
+/// The path segments of `url` below the directory `base` (its path ends in '/'), percent-decoded:
+/// `<base>a/b/` gives a, b, ""; `<base>a/index.json` gives a, index.json. nullopt when `url` is
+/// not on the base's origin (scheme, host, port), not below its path, or has a `.` or `..` segment.
+std::optional<QStringList> autoindexSegments(const QUrl &base, const QUrl &url);
+
+/// What a crawl of `base` makes of one `href` of the listing page at `pageUrl` (the page's final
+/// URL): nothing (query and fragment links, anything outside the base, the base itself), a
+/// directory below the base, or an `index.json` three levels below it.
+struct AutoindexLink
+{
+    enum class Kind { Ignored, Directory, IndexJson };
+    Kind kind = Kind::Ignored;
+    QUrl url;        ///< the resolved URL, fragment removed (Directory, IndexJson)
+    int depth = 0;   ///< Directory: directory levels below the base
+    QString address; ///< IndexJson: `HOST/NS/TYPE` from the path, percent-decoded (not yet checked)
+};
+AutoindexLink classifyAutoindexLink(const QUrl &base, const QUrl &pageUrl, const QString &href);
 
 /// Crawls the listing at `baseUrl` (https, or http to loopback when allowed; a missing trailing
 /// '/' is added). Blocks (local event loop). Fails when the base URL is unusable or its own
