@@ -1,0 +1,120 @@
+// libFuzzer target for the credentials readers (model/network/Credentials.h): the CLI config's
+// `credentials "host" { token = "..." }` blocks and credentials.tfrc.json. Every input is read as
+// both: it is the CLI config file (TF_CLI_CONFIG_FILE) and the credentials.tfrc.json of a scratch
+// home directory, and findCredential() reads them from there as it does for the user. Besides
+// "no crash, no hang, no leak, no UB" it checks:
+//  - every warning says something;
+//  - the first credentials block wins for its host: findCredential() of that block's host gives
+//    its token (the CLI config comes before credentials.tfrc.json), or nothing when the host is
+//    not a valid host name;
+//  - with an empty CLI config, a token found comes from credentials.tfrc.json and is one of the
+//    string tokens there;
+//  - maskedToken() shows at most a quarter of the token;
+//  - the host part of TF_TOKEN_ variable names decodes without crashing.
+
+#include "FuzzSupport.h"
+
+#include "model/network/Credentials.h"
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcessEnvironment>
+
+#include <cstdint>
+
+using namespace provender;
+
+namespace {
+
+[[noreturn]] void fail(const char *what, const QByteArray &detail)
+{
+    fuzz::fail("fuzz_credentials", what, detail);
+}
+
+struct Files
+{
+    QString home;        ///< has .terraform.d/credentials.tfrc.json
+    QString emptyConfig; ///< an empty CLI config file
+};
+
+const Files &files()
+{
+    static const Files f = [] {
+        Files out;
+        out.home = fuzz::scratchDir() + QStringLiteral("/home");
+        if (!QDir().mkpath(out.home + QStringLiteral("/.terraform.d")))
+            fail("cannot create the scratch home", {});
+        out.emptyConfig = fuzz::writeScratchFile(QStringLiteral("empty.tfrc"), {});
+        return out;
+    }();
+    return f;
+}
+
+QProcessEnvironment envWithConfig(const QString &configFile)
+{
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), configFile);
+    return env;
+}
+
+void checkMasked(const Credential &c, const QByteArray &bytes)
+{
+    const QString masked = c.maskedToken();
+    const qsizetype shown = masked.indexOf(QChar(0x2026)); // '…'
+    if (shown < 0 || shown > c.token.size() / 4 || c.token.left(shown) != masked.left(shown))
+        fail("maskedToken shows more than a quarter of the token", bytes);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
+    const Files &f = files();
+
+    QStringList warnings;
+    const QList<std::pair<QString, QString>> blocks = parseCliConfigCredentials(bytes, &warnings);
+    for (const QString &w : std::as_const(warnings))
+        if (w.isEmpty())
+            fail("empty warning", bytes);
+
+    const QString config = fuzz::writeScratchFile(QStringLiteral("cli.tfrc"), bytes);
+    fuzz::writeScratchFile(QStringLiteral("home/.terraform.d/credentials.tfrc.json"), bytes);
+
+    // The CLI config's first block for a host wins over everything after it.
+    if (!blocks.isEmpty()) {
+        const auto &[host, token] = blocks.constFirst();
+        QStringList w;
+        const std::optional<Credential> c = findCredential(host, envWithConfig(config), f.home, &w);
+        if (c) {
+            if (c->token != token)
+                fail("findCredential did not return the first block's token for its host", bytes);
+            if (!c->source.contains(config))
+                fail("findCredential's source does not name the CLI config file", bytes);
+            checkMasked(*c, bytes);
+        }
+    }
+
+    // credentials.tfrc.json alone (the CLI config is empty).
+    const QJsonObject creds = QJsonDocument::fromJson(bytes).object().value(QStringLiteral("credentials")).toObject();
+    int lookups = 0;
+    for (auto it = creds.begin(); it != creds.end() && lookups++ < 4; ++it) { // a few per input keeps the rate up
+        const std::optional<Credential> c = findCredential(it.key(), envWithConfig(f.emptyConfig), f.home);
+        if (!c)
+            continue;
+        bool listed = false;
+        for (auto jt = creds.begin(); jt != creds.end() && !listed; ++jt) {
+            const QJsonValue token = jt.value().toObject().value(QStringLiteral("token"));
+            listed = token.isString() && token.toString() == c->token;
+        }
+        if (!listed)
+            fail("findCredential returned a token credentials.tfrc.json does not hold", bytes);
+        checkMasked(*c, bytes);
+    }
+
+    // TF_TOKEN_<suffix>: the first line as a variable-name suffix.
+    const qsizetype eol = bytes.indexOf('\n');
+    (void)hostFromTokenVariable(QString::fromUtf8(eol < 0 ? bytes : bytes.left(eol)));
+    return 0;
+}

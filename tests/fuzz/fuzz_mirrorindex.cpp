@@ -1,0 +1,164 @@
+// libFuzzer target for the network-mirror JSON readers (model/mirror/MirrorIndex.h): every input
+// goes through parseIndexJson() and both readers of <version>.json. Besides "no crash, no hang,
+// no leak, no UB" it checks:
+//  - every issue and error has a message, and a location inside the document when it has one;
+//  - index.json: the versions are strictly ascending, one per valid key; writing the keys back
+//    with renderIndexJson() reads back to the same keys and versions;
+//  - <version>.json: when the fast path (MirrorIndexFastPath.h) accepts an input, the full reader
+//    accepts it without issues and reads the same document; parseVersionJson() always equals the
+//    full reader; a document read without issues, written back with renderVersionJson(), reads
+//    back (through both readers) to the same archives.
+
+#include "FuzzSupport.h"
+
+#include "model/mirror/IndexWriter.h"
+#include "model/mirror/MirrorIndex.h"
+#include "model/mirror/MirrorIndexFastPath.h"
+
+#include <QByteArray>
+#include <QStringList>
+
+#include <cstdint>
+
+using namespace provender;
+
+namespace {
+
+[[noreturn]] void fail(const char *what, const QByteArray &detail)
+{
+    fuzz::fail("fuzz_mirrorindex", what, detail);
+}
+
+const QString kSource = QStringLiteral("v.json");
+
+QString q(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("<null>") : u'"' + s + u'"';
+}
+
+QString dumpArchives(const MirrorVersionDocument &d)
+{
+    QStringList out;
+    for (const MirrorArchiveEntry &e : d.archives) {
+        QStringList hashes;
+        for (const HashString &h : e.hashes)
+            hashes.append(q(h.toString()));
+        out.append(QStringLiteral("entry %1 %2/%3 url=%4 hashes=[%5] invalid=[%6]")
+                       .arg(q(e.key), q(e.platform.os()), q(e.platform.arch()), q(e.url), hashes.join(u','),
+                            e.invalidHashes.join(u',')));
+    }
+    return out.join(u'\n');
+}
+
+QString dump(const MirrorVersionDocument &d)
+{
+    QStringList out{dumpArchives(d)};
+    for (const MirrorIndexIssue &i : d.issues)
+        out.append(QStringLiteral("issue %1 %2 %3 @%4").arg(int(i.kind)).arg(q(i.key), q(i.message), i.location.toString()));
+    return out.join(u'\n');
+}
+
+QString dump(const Result<MirrorVersionDocument> &r)
+{
+    if (!r)
+        return QStringLiteral("error %1 %2 @%3").arg(int(r.error().code)).arg(r.error().message, r.error().location.toString());
+    return dump(r.value());
+}
+
+/// A location, when known, names the document and lies inside it.
+void checkLocation(const Location &where, const QByteArray &bytes, const char *what)
+{
+    if (where.line == 0 && where.column == 0)
+        return; // not located
+    if (where.file != kSource)
+        fail(what, "location without the document's name");
+    const qsizetype lines = bytes.count('\n') + 1;
+    if (where.line < 1 || where.column < 1 || where.line > lines)
+        fail(what, where.toString().toUtf8());
+}
+
+void checkIssues(const QList<MirrorIndexIssue> &issues, const QByteArray &bytes)
+{
+    for (const MirrorIndexIssue &i : issues) {
+        if (i.message.isEmpty())
+            fail("issue without a message", bytes);
+        checkLocation(i.location, bytes, "issue location outside the document");
+    }
+}
+
+void checkError(const Error &e, const QByteArray &bytes)
+{
+    if (e.message.isEmpty())
+        fail("error without a message", bytes);
+    checkLocation(e.location, bytes, "error location outside the document");
+}
+
+void indexJson(const QByteArray &bytes)
+{
+    const Result<MirrorIndexDocument> r = parseIndexJson(bytes, kSource);
+    if (!r) {
+        checkError(r.error(), bytes);
+        return;
+    }
+    const MirrorIndexDocument &doc = r.value();
+    checkIssues(doc.issues, bytes);
+    for (qsizetype i = 1; i < doc.versions.size(); ++i)
+        if (!(doc.versions.at(i - 1) < doc.versions.at(i)))
+            fail("index.json versions not strictly ascending", bytes);
+    if (doc.versions.size() > doc.keys.size())
+        fail("more versions than keys", bytes);
+
+    const QByteArray written = renderIndexJson(doc.keys);
+    const Result<MirrorIndexDocument> again = parseIndexJson(written, kSource);
+    if (!again)
+        fail("index.json written from the keys does not read back", written);
+    if (again->keys != doc.keys || again->versions != doc.versions)
+        fail("index.json written from the keys reads back to other keys or versions", written);
+    for (const MirrorIndexIssue &i : again->issues)
+        if (i.kind != MirrorIndexIssue::Kind::InvalidVersionKey)
+            fail("index.json written from the keys has a document-level issue", written);
+}
+
+void versionJson(const QByteArray &bytes)
+{
+    const Result<MirrorVersionDocument> full = mirror_detail::parseVersionJsonFull(bytes, kSource);
+    if (full)
+        checkIssues(full->issues, bytes);
+    else
+        checkError(full.error(), bytes);
+
+    if (const std::optional<MirrorVersionDocument> fast = mirror_detail::parseVersionJsonFast(bytes)) {
+        if (!full || !full->issues.isEmpty())
+            fail("the fast path accepted a document the full reader reports on", bytes);
+        if (!fast->issues.isEmpty() || dump(*fast) != dump(full))
+            fail("the fast path read another document", (dump(*fast) + u"\n---\n" + dump(full)).toUtf8());
+    }
+    if (dump(parseVersionJson(bytes, kSource)) != dump(full))
+        fail("parseVersionJson differs from the full reader", bytes);
+
+    if (!full || !full->issues.isEmpty())
+        return;
+    QList<IndexArchiveRecord> records;
+    for (const MirrorArchiveEntry &e : full->archives) {
+        QStringList hashes;
+        for (const HashString &h : e.hashes)
+            hashes.append(h.toString());
+        records.append({e.key, e.url, hashes});
+    }
+    const QByteArray written = renderVersionJson(records);
+    const Result<MirrorVersionDocument> again = mirror_detail::parseVersionJsonFull(written, kSource);
+    if (!again || !again->issues.isEmpty() || dumpArchives(*again) != dumpArchives(*full))
+        fail("<version>.json written back reads back to another document", (written + "\n---\n" + dump(again).toUtf8()));
+    if (dump(parseVersionJson(written, kSource)) != dump(again))
+        fail("parseVersionJson differs from the full reader on a written document", written);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
+    indexJson(bytes);
+    versionJson(bytes);
+    return 0;
+}
