@@ -153,7 +153,10 @@ std::optional<QStringList> autoindexSegments(const QUrl &base, const QUrl &url)
     QStringList segments = path.mid(basePath.size()).split(QLatin1Char('/'));
     for (QString &s : segments) {
         s = QUrl::fromPercentEncoding(s.toUtf8());
-        if (s == QLatin1StringView("..") || s == QLatin1StringView("."))
+        // An encoded separator ("..%2F") is one segment here but several to a server that
+        // decodes before it resolves dot segments (nginx does; "\\" on Windows servers).
+        if (s == QLatin1StringView("..") || s == QLatin1StringView(".") || s.contains(QLatin1Char('/'))
+            || s.contains(QLatin1Char('\\')))
             return std::nullopt;
     }
     return segments;

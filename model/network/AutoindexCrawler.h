@@ -49,7 +49,8 @@ QStringList htmlLinks(const QByteArray &html);
 
 /// The path segments of `url` below the directory `base` (its path ends in '/'), percent-decoded:
 /// `<base>a/b/` gives a, b, ""; `<base>a/index.json` gives a, index.json. nullopt when `url` is
-/// not on the base's origin (scheme, host, port), not below its path, or has a `.` or `..` segment.
+/// not on the base's origin (scheme, host, port), not below its path, or has a segment that is
+/// `.` or `..` or holds an encoded `/` or `\` (`..%2F` climbs out on servers that decode first).
 std::optional<QStringList> autoindexSegments(const QUrl &base, const QUrl &url);
 
 /// What a crawl of `base` makes of one `href` of the listing page at `pageUrl` (the page's final

@@ -155,11 +155,14 @@ private Q_SLOTS:
                               "m/example.com/secret/thing/index.json", "outside/example.com/acme/out/index.json"})
             QVERIFY(writeFile(root + QLatin1Char('/') + QString::fromLatin1(p), json));
         // Apache-style static pages (index.html in each directory) listing one provider, a link to
-        // another origin and an absolute link outside the base.
+        // another origin, an absolute link outside the base and links that climb out of it
+        // through an encoded separator (nginx decodes "..%2F" before it resolves "..").
         const QString a = root + QStringLiteral("/apache");
         QVERIFY(writeFile(a + QStringLiteral("/index.html"),
                           apachePage(QStringLiteral("/apache"), {QStringLiteral("example.com/"), QStringLiteral("https://other.invalid/x/"),
-                                                                 QStringLiteral("/outside/")})));
+                                                                 QStringLiteral("/outside/"), QStringLiteral("..%2Foutside/"),
+                                                                 QStringLiteral("example.com/..%2F..%2Foutside/"),
+                                                                 QStringLiteral("..%5Coutside/")})));
         QVERIFY(writeFile(a + QStringLiteral("/example.com/index.html"), apachePage(QStringLiteral("/apache/example.com"), {QStringLiteral("acme/")})));
         QVERIFY(writeFile(a + QStringLiteral("/example.com/acme/index.html"),
                           apachePage(QStringLiteral("/apache/example.com/acme"), {QStringLiteral("thing/")})));
