@@ -3,7 +3,9 @@
 // scratch directory for the readers whose API takes a file.
 
 #include <QByteArray>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -19,10 +21,14 @@ namespace provender::fuzz {
     std::abort();
 }
 
-/// A directory that lives as long as the process (one per fuzzer run, removed at exit).
+/// A directory that lives as long as the process (one per fuzzer run, removed at exit). On tmpfs
+/// (/dev/shm) when there is one: rewriting a file thousands of times a second on ext4 waits for
+/// the disk (its replace-by-truncate heuristic flushes on every close).
 inline const QString &scratchDir()
 {
-    static QTemporaryDir dir;
+    static QTemporaryDir dir(QFileInfo(QStringLiteral("/dev/shm")).isWritable()
+                                 ? QStringLiteral("/dev/shm/provender-fuzz-XXXXXX")
+                                 : QDir::tempPath() + QStringLiteral("/provender-fuzz-XXXXXX"));
     if (!dir.isValid()) {
         std::fprintf(stderr, "cannot create a temporary directory: %s\n", qPrintable(dir.errorString()));
         std::abort();
