@@ -109,11 +109,11 @@ RawInflate::Status RawInflate::inflate(unsigned char *out, std::size_t capacity,
         s.next_out = out;
         s.avail_out = std::uint32_t(outCap);
         const int rc = isal_inflate(&s);
-        const std::size_t used = inSlice - s.avail_in;
-        d->in += used;
-        d->inLeft -= used;
-        *produced = outCap - s.avail_out;
         if (rc < 0) {
+            // After a data error the counters need not make sense (avail_in has been seen at
+            // 2^32 - 1, more than it was given): the input position no longer matters, and only
+            // output that fits the buffer counts.
+            *produced = s.avail_out <= outCap ? outCap - s.avail_out : 0;
             switch (rc) {
             case ISAL_INVALID_BLOCK: m_error = QStringLiteral("invalid deflate block"); break;
             case ISAL_INVALID_SYMBOL: m_error = QStringLiteral("invalid deflate symbol"); break;
@@ -122,6 +122,10 @@ RawInflate::Status RawInflate::inflate(unsigned char *out, std::size_t capacity,
             }
             return Status::Error;
         }
+        const std::size_t used = inSlice - s.avail_in;
+        d->in += used;
+        d->inLeft -= used;
+        *produced = outCap - s.avail_out;
         d->crc = s.crc;
         if (s.block_state == ISAL_BLOCK_FINISH) {
             d->finished = true;

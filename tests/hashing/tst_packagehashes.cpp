@@ -475,6 +475,23 @@ private Q_SLOTS:
         qDebug("%s -> %s", qPrintable(how), qPrintable(errorText(z)));
     }
 
+    // Found by tests/fuzz/fuzz_zip: after a data error ISA-L left avail_in at 2^32 - 1 and the
+    // input position moved by that much (pointer overflow, caught by UBSan). Python's zlib reads
+    // this entry's data as "invalid distance too far back". The zip stays in the fuzz seeds.
+    void deflateErrorInvalidDistance()
+    {
+        const QByteArray bytes = QByteArray::fromHex(
+            "504b03041400000008000000215c2c7c1ae815000000a086010001000000663abf816ca848720375f7b741d1afdae139801b97a3504b0102"
+            "14031400000008000000215c2c7c1ae815000000a086010001000000000000000000000080010000000066504b050600000000010001002f"
+            "000000340000000000");
+        const QString path = newPath(QStringLiteral(".zip"));
+        QVERIFY(writeFile(path, bytes));
+        const Result<PackageHashes> z = hashZip(path);
+        QVERIFY2(!z.ok(), "invalid deflate data must not hash");
+        QCOMPARE(z.error().code, ErrorCode::CorruptArchive);
+        QVERIFY2(z.error().message.contains(QStringLiteral("distance")), qPrintable(z.error().message));
+    }
+
     void emptyZip()
     {
         const QString path = newPath(QStringLiteral(".zip"));
