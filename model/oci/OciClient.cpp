@@ -323,7 +323,9 @@ OciClient::Response OciClient::send(Exchange &ex)
         Response r = sendOnce(ex, url, auth);
         if (!r.error.isEmpty())
             return r;
-        if (r.status == 401 && !retried) {
+        // Credentials are only ever offered to the registry itself (ORAS's Credential callback
+        // answers only for the registry's host:port), never to a host a redirect led to.
+        if (r.status == 401 && !retried && url.host() == originalHost && url.port() == ex.url.port()) {
             retried = true;
             const Result<QByteArray> a = authorize(r.header("www-authenticate"), scope);
             if (!a.ok()) {

@@ -218,6 +218,49 @@ def tokenserver(port, cert, key, sign_key, sign_cert, issuer, service, user, pas
     server.serve_forever()
 
 
+def redirector(port, cert, key, user, password, blob, log):
+    """A registry stand-in for redirects: GET /v2/r/blobs/<digest> wants Basic credentials, then
+    redirects to https://localhost:<port>/elsewhere/… (another host name). /elsewhere/ok serves the
+    blob; /elsewhere/auth answers 401 with a Basic challenge. Every request is logged with whether
+    it carried an Authorization header."""
+    import http.server
+    want = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
+    data = open(blob, "rb").read()
+    digest = "sha256:" + hashlib.sha256(data).hexdigest()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def answer(self, status, body=b"", headers=()):
+            self.send_response(status)
+            for k, v in headers:
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            auth = self.headers.get("Authorization")
+            with open(log, "a") as f:
+                f.write("%s %s auth=%s\n" % (self.headers.get("Host"), self.path, "yes" if auth else "no"))
+            challenge = [("WWW-Authenticate", 'Basic realm="redirector"')]
+            if self.path.startswith("/v2/r/blobs/"):
+                if auth != want:
+                    return self.answer(401, b"", challenge)
+                where = "ok" if self.path.endswith(digest) else "auth"
+                return self.answer(307, b"", [("Location", "https://localhost:%s/elsewhere/%s" % (port, where))])
+            if self.path == "/elsewhere/ok":
+                return self.answer(200, data, [("Content-Type", "application/octet-stream")])
+            return self.answer(401, b"", challenge)
+
+    server = http.server.HTTPServer(("127.0.0.1", int(port)), Handler)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    server.socket = ctx.wrap_socket(server.socket, server_side=True)
+    server.serve_forever()
+
+
 def get(url, ca, user, password):
     ctx = ssl.create_default_context(cafile=ca)
     rest = url.split("://", 1)[1]
@@ -242,6 +285,8 @@ if __name__ == "__main__":
         print(h1(sys.argv[2]))
     elif cmd == "get":
         get(*sys.argv[2:6])
+    elif cmd == "redirector":
+        redirector(*sys.argv[2:9])
     elif cmd == "tokenserver":
         tokenserver(*sys.argv[2:12])
     elif cmd == "hostile":

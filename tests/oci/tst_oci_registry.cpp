@@ -684,6 +684,43 @@ private Q_SLOTS:
         QCOMPARE(log.readAll().count('\n'), 1); // not run again
     }
 
+    void credentialsNeverFollowRedirects()
+    {
+        // A blob GET redirected to another host name: the download there carries no
+        // Authorization, and a 401 there is not answered with the registry's credentials.
+        const QString zip = m_zips.at(0);
+        const quint16 port = freePort();
+        QProcess server;
+        server.start(m_python, {m_tool, QStringLiteral("redirector"), QString::number(port), path(QStringLiteral("server.pem")),
+                                path(QStringLiteral("server.key")), QStringLiteral("alice"), QStringLiteral("secret"), zip,
+                                path(QStringLiteral("redirect.log"))});
+        QVERIFY(server.waitForStarted(30000));
+        QVERIFY2(waitForPort(port, server), server.readAllStandardError().constData());
+        oci::OciClientOptions options;
+        options.caCertificates = QSslCertificate::fromPath(path(QStringLiteral("ca.pem")));
+        oci::OciCredential alice;
+        alice.username = QStringLiteral("alice");
+        alice.password = QStringLiteral("secret");
+        oci::OciClient client(oci::RepositoryAddress{QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("r")}, alice, options);
+        QByteArray pulled;
+        const Result<qint64> ok = client.fetchBlob(QStringLiteral("sha256:") + sha256Hex(zip), QFileInfo(zip).size(), [&](const char *d, qint64 n) {
+            pulled.append(d, n);
+            return true;
+        });
+        const Result<qint64> refused = client.fetchBlob(QStringLiteral("sha256:") + QString(64, QLatin1Char('0')), 10, [](const char *, qint64) { return true; });
+        stop(server);
+        QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message));
+        QCOMPARE(sha256Hex(zip), QString::fromLatin1(QCryptographicHash::hash(pulled, QCryptographicHash::Sha256).toHex()));
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().message.contains(u"401"), qPrintable(refused.error().message));
+        QFile log(path(QStringLiteral("redirect.log")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(log.readAll());
+        QVERIFY2(text.contains(u"/elsewhere/ok auth=no") && text.contains(u"/elsewhere/auth auth=no"), qPrintable(text));
+        QVERIFY2(!text.contains(QRegularExpression(QStringLiteral("/elsewhere/\\S+ auth=yes"))), qPrintable(text));
+        QVERIFY2(text.contains(u"/v2/r/blobs/"), qPrintable(text));
+    }
+
     void hostileArtifacts()
     {
         const ProcessRun written = tool({QStringLiteral("hostile"), QString::number(m_port), path(QStringLiteral("ca.pem")), QStringLiteral("alice"),
