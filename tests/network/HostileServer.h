@@ -84,6 +84,8 @@ server.serve_forever()
 // {"zh": <zh: of the clean zip>, "outside": <path of a copy of that zip outside the mirror>}.
 //   example.com/acme/clean      1.0.0 linux_amd64, relative URL, its zh           -> verified
 //   example.com/acme/plainhttp  1.0.0 linux_amd64 at http://127.0.0.1:<plain>/... -> verified + insecure-url
+//   example.com/acme/downgrade  1.0.0 linux_amd64 at https://127.0.0.1:<nginx>/down/..., which nginx
+//     redirects to http://127.0.0.1:<plain>/...                                -> error (refused)
 //   example.com/acme/schemes    1.0.0, each with the clean zip's zh (so reading it would verify):
 //     linux_amd64   file://<outside copy>
 //     darwin_arm64  data:application/zip;base64,<the zip>
@@ -99,7 +101,7 @@ root, nginx, plain, tls, outside = sys.argv[1], sys.argv[2], sys.argv[3], sys.ar
 buf = io.BytesIO()
 with zipfile.ZipFile(buf, 'w', zipfile.ZIP_DEFLATED) as z:
     # One executable per provider type served (terraform looks for terraform-provider-<type>*).
-    for t in ('clean', 'plainhttp', 'schemes'):
+    for t in ('clean', 'plainhttp', 'schemes', 'downgrade'):
         info = zipfile.ZipInfo('terraform-provider-%s_v1.0.0' % t, (2024, 1, 1, 0, 0, 0))
         info.external_attr = 0o100755 << 16
         z.writestr(info, b'#!/bin/sh\necho clean\n' * 100)
@@ -117,6 +119,7 @@ open(outside, 'wb').write(data)
 clean = 'example.com/acme/clean/' + name
 datauri = 'data:application/zip;base64,' + base64.b64encode(data).decode()
 provider('plainhttp', {'linux_amd64': 'http://127.0.0.1:%s/%s' % (plain, clean)})
+provider('downgrade', {'linux_amd64': 'https://127.0.0.1:%s/down/%s' % (nginx, clean)})
 provider('schemes', {
     'linux_amd64': 'file://' + outside,
     'darwin_arm64': datauri,

@@ -242,8 +242,10 @@ private Q_SLOTS:
         QVERIFY2(startServer(m_tls, tlsLog(), true, &m_tlsPort, &error), qPrintable(error));
         // /xo/ sends every request to the Python TLS server: the same host, another port — another origin.
         const QString extra = QStringLiteral("    absolute_redirect off;\n"
-                                             "    location /xo/ { rewrite ^/xo/(.*)$ https://127.0.0.1:%1/$1 redirect; }\n")
-                                  .arg(m_tlsPort);
+                                             "    location /xo/ { rewrite ^/xo/(.*)$ https://127.0.0.1:%1/$1 redirect; }\n"
+                                             "    location /down/ { rewrite ^/down/(.*)$ http://127.0.0.1:%2/$1 redirect; }\n")
+                                  .arg(m_tlsPort)
+                                  .arg(m_plainPort);
         QVERIFY2(m_nginx.start(m_root, extra, {}, &error), qPrintable(error));
 
         m_outside = m_tmp.filePath(QStringLiteral("outside.zip"));
@@ -719,6 +721,27 @@ private Q_SLOTS:
             // ignores it; Provender drops it) and plainhttp's linux_amd64 (downloaded over http by both).
             QCOMPARE(theirs.size(), 1);
         }
+    }
+
+    void downgradeRedirectUnlikeTerraform()
+    {
+        // A documented difference (docs/NETWORK.md): terraform follows an archive's https -> http
+        // redirect; Provender refuses it.
+        if (test::terraformPath().isEmpty())
+            PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
+        QProcessEnvironment trust;
+        trust.insert(QStringLiteral("SSL_CERT_FILE"), m_nginx.caFile());
+        const qint64 start = sizeOf(plainLog());
+        QString output;
+        QVERIFY2(terraformAccepts(QStringLiteral("downgrade"), QStringLiteral("linux_amd64"), trust, &output), qPrintable(output));
+        QVERIFY(readFrom(plainLog(), start).contains("GET /example.com/acme/clean/terraform-provider-clean_1.0.0_linux_amd64.zip"));
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/downgrade"))}, mirrorOptions());
+        QVERIFY(fetched.ok());
+        const RemoteVerifyReport r = verifyNetworkCatalog(fetched.value().catalog, verifyOptions());
+        QCOMPARE(toString(r.report.results.at(0).detail.verdict), toString(Verdict::Error));
+        QVERIFY2(r.report.results.at(0).detail.reason.contains(QStringLiteral("refused a redirect from https to http://127.0.0.1:")),
+                 qPrintable(r.report.results.at(0).detail.reason));
     }
 
     void trustStoreLikeTerraform_data()
