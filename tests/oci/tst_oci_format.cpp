@@ -3,12 +3,14 @@
 
 #include "model/oci/OciAuth.h"
 #include "model/oci/OciFormat.h"
+#include "model/oci/OciMirror.h"
 
 #include "tests/support/TestSupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -251,6 +253,30 @@ private Q_SLOTS:
         zip.os = QStringLiteral("darwin");
         zip.architecture = QStringLiteral("arm64");
         QVERIFY(!checkLayerDescriptor(zip, Platform(QStringLiteral("linux"), QStringLiteral("amd64"))).ok());
+    }
+
+    void terraformHasNoOciMirror()
+    {
+        // The block `provender oci push` prints is for OpenTofu only: terraform 1.11 does not know
+        // the installation method (it says so and falls back to its default installation).
+        const QString terraform = QStandardPaths::findExecutable(QStringLiteral("terraform"));
+        if (terraform.isEmpty())
+            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
+        QTemporaryDir dir;
+        QFile cli(dir.filePath(QStringLiteral("cli.tfrc")));
+        QVERIFY(cli.open(QIODevice::WriteOnly));
+        const QString block = ociMirrorConfigBlock(QStringLiteral("127.0.0.1:5000/mirror/${namespace}/${type}"),
+                                                   {ProviderAddress::parse(u"example.com/test/foo").value()});
+        QVERIFY(block.contains(u"oci_mirror {"));
+        cli.write(block.toUtf8());
+        cli.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
+        env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
+        const provender::test::ProcessRun r = provender::test::runProcess(terraform, {QStringLiteral("version")}, 120000, env, dir.path());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("Unknown provider installation method \"oci_mirror\"") || r.out.contains("Unknown provider installation method \"oci_mirror\""),
+                 r.err.constData());
     }
 
     void propertyNameMatch_data()
