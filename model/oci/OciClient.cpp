@@ -3,6 +3,7 @@
 #include "model/oci/OciLogging.h"
 #include "model/hashing/Sha256.h"
 #include "model/network/HttpRunner.h"
+#include "model/network/TrustStore.h"
 
 #include <QBuffer>
 #include <QElapsedTimer>
@@ -176,6 +177,16 @@ OciClient::OciClient(RepositoryAddress repository, std::optional<OciCredential> 
       m_nam(std::make_unique<QNetworkAccessManager>())
 {
     m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    // The trust store as for network mirrors (and as tofu's Go finds it: SSL_CERT_FILE /
+    // SSL_CERT_DIR, else Go's lists), then --ca-file. Qt's own store stays only when Go's rules
+    // find nothing and neither variable is set.
+    m_ssl = QSslConfiguration::defaultConfiguration();
+    m_ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
+    const TrustStore &store = systemTrustStore();
+    if (!store.certificates.isEmpty() || store.fromEnvironment)
+        m_ssl.setCaCertificates(store.certificates + m_options.caCertificates);
+    else if (!m_options.caCertificates.isEmpty())
+        m_ssl.addCaCertificates(m_options.caCertificates);
     // http only for a loopback registry and only when allowed (tests, local registries).
     const QString host = m_repo.registry.section(QLatin1Char(':'), 0, 0);
     m_scheme = m_options.plainHttp && m_options.allowHttpLoopback && isLoopbackHost(host) ? QStringLiteral("http")
@@ -205,11 +216,7 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
     }
     QNetworkRequest req(url);
     req.setTransferTimeout(m_options.timeoutMs);
-    QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
-    if (!m_options.caCertificates.isEmpty())
-        ssl.addCaCertificates(m_options.caCertificates);
-    ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
-    req.setSslConfiguration(ssl);
+    req.setSslConfiguration(m_ssl);
     req.setHeader(QNetworkRequest::UserAgentHeader, m_options.userAgent);
     for (const auto &[name, value] : std::as_const(ex.headers))
         req.setRawHeader(name, value);

@@ -12,8 +12,9 @@
 // Auth as ORAS (which tofu uses) does it: anonymous first; on 401 the WWW-Authenticate challenge
 // decides — Basic: username/password; Bearer: a token from the realm (GET with Basic credentials,
 // or the OAuth2 refresh-token POST, or the configured access token) for the challenge's scope.
-// Tokens are cached per scope and never logged. TLS peer verification is always on (extra CAs are
-// added to the system ones); https only, http only to loopback when allowed (httpUrlAllowed).
+// Tokens are cached per scope and never logged. TLS as for network mirrors: peer verification
+// always on, the system CAs as tofu finds them (TrustStore: SSL_CERT_FILE / SSL_CERT_DIR) plus
+// extra CAs; https only, http only to loopback when allowed (httpUrlAllowed).
 // Redirects of GET/HEAD are followed here (10 hops; Authorization kept only for the same host or
 // a subdomain, Go's rule).
 
@@ -24,6 +25,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QSslCertificate>
+#include <QSslConfiguration>
 #include <QString>
 #include <QUrl>
 
@@ -137,6 +139,7 @@ private:
     OciClientOptions m_options;
     std::unique_ptr<QNetworkAccessManager> m_nam;
     QString m_scheme;
+    QSslConfiguration m_ssl;
     QHash<QString, QByteArray> m_authByScope; ///< scope -> Authorization header value
     QByteArray m_basicForHost;                ///< set once the registry asked for Basic
     OciFailure m_failure;

@@ -245,7 +245,7 @@ private Q_SLOTS:
         cli.write(QStringLiteral("oci_credentials \"127.0.0.1:%1\" {\n  username = \"alice\"\n  password = \"secret\"\n}\n").arg(m_port).toUtf8());
         cli.close();
         m_env = QProcessEnvironment::systemEnvironment();
-        for (const char *v : {"XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "DOCKER_CONFIG", "TF_TOKEN_127_0_0_1"})
+        for (const char *v : {"XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "DOCKER_CONFIG", "TF_TOKEN_127_0_0_1", "SSL_CERT_FILE", "SSL_CERT_DIR"})
             m_env.remove(QString::fromLatin1(v));
         m_env.insert(QStringLiteral("HOME"), path(QStringLiteral("home")));
         m_env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
@@ -569,6 +569,13 @@ private Q_SLOTS:
         QCOMPARE(wrong.exitCode, 1);
         QVERIFY(wrong.out.contains("401"));
         QVERIFY(!wrong.out.contains("not-the-one") && !wrong.err.contains("not-the-one"));
+        // The CA as tofu would be told about it (SSL_CERT_FILE, Go's rule) works without --ca-file.
+        QProcessEnvironment withCa = m_env;
+        withCa.insert(QStringLiteral("SSL_CERT_FILE"), path(QStringLiteral("ca.pem")));
+        const ProcessRun trusted = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                              QStringLiteral("example.com/test/foo"), QStringLiteral("--json")},
+                                             withCa);
+        QVERIFY2(trusted.exitCode == 0, trusted.out.constData());
         // And an untrusted certificate (no --ca-file) is a TLS failure, not a fallback.
         const ProcessRun tls = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
                                           QStringLiteral("example.com/test/foo"), QStringLiteral("--json")});
