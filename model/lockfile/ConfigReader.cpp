@@ -578,7 +578,22 @@ private:
         return false;
     }
 
+    int m_exprDepth = 0;
+
     bool parseExpr()
+    {
+        // Bounded recursion: a hostile file of 100000 `[` must not exhaust the stack.
+        if (m_exprDepth >= 500) {
+            syntaxError(sig(m_pos), u"Nesting too deep"_s, u"This expression is nested more deeply than 500 levels."_s);
+            return false;
+        }
+        ++m_exprDepth;
+        const bool ok = parseExprInner();
+        --m_exprDepth;
+        return ok;
+    }
+
+    bool parseExprInner()
     {
         if (!parseBinary())
             return false;
@@ -1102,14 +1117,14 @@ public:
     explicit Evaluator(NativeReader &r) : r(r) {}
 
     /// Classifies [begin, end); parentheses around a value are looked through.
-    StaticValue value(int begin, int end) const
+    StaticValue value(int begin, int end, int depth = 0) const
     {
         StaticValue v;
-        if (begin >= end)
+        if (begin >= end || depth > 64)
             return v;
         const Tok first = r.tok(begin).type;
         if (first == Tok::OParen && r.skipGroup(begin) == end && r.tok(end - 1).type == Tok::CParen)
-            return value(begin + 1, end - 1);
+            return value(begin + 1, end - 1, depth + 1);
         if (first == Tok::OQuote) {
             QString s;
             int k = begin + 1;

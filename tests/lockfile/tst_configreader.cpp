@@ -181,6 +181,25 @@ private Q_SLOTS:
         }
     }
 
+    void hostileNesting()
+    {
+        // Deep nesting is an error, not a stack overflow.
+        for (const char *open : {"[", "(", "{ a = ", "\"${", "f("}) {
+            QByteArray text = "locals {\n  a = ";
+            for (int i = 0; i < 100000; ++i)
+                text += open;
+            const ConfigFileContent c = parseConfigFile(text + "\n}\n" + kRequire, u"deep.tf"_s);
+            QVERIFY(c.hasErrors());
+        }
+        QByteArray blocks;
+        for (int i = 0; i < 100000; ++i)
+            blocks += "a {\n";
+        QVERIFY(parseConfigFile(blocks, u"deep.tf"_s).hasErrors());
+        QByteArray parens = "terraform {\n  required_providers {\n    a = { source = " + QByteArray(100000, '(') + "\"x/y\""
+                            + QByteArray(100000, ')') + " }\n  }\n}\n";
+        QVERIFY(parseConfigFile(parens, u"deep.tf"_s).hasErrors());
+    }
+
     void jsonBlocks()
     {
         const ConfigFileContent c = parseConfigFile("{\n"
