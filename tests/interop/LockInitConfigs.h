@@ -241,6 +241,7 @@ resource "aws_thing" "x" {
   count    = 2
 }
 )"}} << linuxOnly << false << false;
+        add("no providers") << Files{{u"main.tf"_s, "locals {\n  a = 1\n}\n"}} << linuxOnly << false << false;
         add("no version satisfies")
             << Files{{u"main.tf"_s, "terraform {\n  required_providers {\n    beta = { source = \"example.test/ns/beta\", version = \"> 2.0\" }\n  }\n}\n"}}
             << linuxOnly << false << true;
