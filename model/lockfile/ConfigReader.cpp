@@ -997,7 +997,7 @@ private:
             }
             if (t == Tok::TemplateControl) {
                 // %{ if EXPR } / %{ for k, v in EXPR } / %{ else } / %{ endif } / %{ endfor }
-                const int at = ++m_pos;
+                ++m_pos;
                 m_nl.push_back(false);
                 bool ok = true;
                 if (isKeyword(sig(m_pos), "if")) {
