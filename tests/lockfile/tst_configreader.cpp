@@ -402,6 +402,13 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains((t.path() + u"/bad.tf:3:1: error: Missing item separator"_s).toUtf8()), r.err.constData());
         QVERIFY(!QFileInfo::exists(t.path() + u"/bad.hcl"_s));
         QVERIFY(QFile::remove(t.path() + u"/bad.tf"_s));
+        // --provider: only required providers (terraform: "Invalid provider argument").
+        r = run(base + QStringList{u"--provider"_s, u"example.test/ns/other"_s, u"-o"_s, t.path() + u"/p.hcl"_s});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("The provider example.test/ns/other is not required by the current configuration."), r.err.constData());
+        r = run(base + QStringList{u"--provider"_s, u"example.test/ns/a"_s, u"-o"_s, t.path() + u"/p.hcl"_s});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(test::readFile(t.path() + u"/p.hcl"_s), first);
         // Usage errors.
         QCOMPARE(run({u"lock"_s, u"init"_s, u"--config"_s, t.path()}).exitCode, 2);
         // A network mirror must be https (nothing is requested for this one).
