@@ -93,7 +93,7 @@ QString checkZipEnd(QFile &file, qint64 size)
             if (i < 20 || le32(p - 20) != 0x07064b50)
                 return QStringLiteral("a zip64 end record without its locator");
             const qint64 zip64End = qint64(le64(p - 20 + 8));
-            if (zip64End < 0 || zip64End + 56 > at - 20 || !file.seek(zip64End))
+            if (zip64End < 0 || zip64End > at - 20 - 56 || !file.seek(zip64End)) // no overflow near 2^63
                 return QStringLiteral("the zip64 locator points outside the file");
             const QByteArray record = file.read(56);
             if (record.size() != 56 || le32(record.constData()) != 0x06064b50)
