@@ -79,6 +79,20 @@ def provider_entries():
             ('docs/README.md', b'readme\n' * 8, D, F), ('LICENSE', b'license text\n', S, F)]
 
 
+def with_zip64_end(z):
+    """The zip with a zip64 end record and locator before its end record (which then says
+    0xffffffff for the directory's offset), as writers do for large archives."""
+    import struct
+    e = z.rfind(b'PK\x05\x06')
+    n = struct.unpack_from('<H', z, e + 10)[0]
+    size, offset = struct.unpack_from('<II', z, e + 12)
+    record = struct.pack('<IQHHIIQQQQ', 0x06064b50, 44, 45, 45, 0, 0, n, n, size, offset)
+    locator = struct.pack('<IIQI', 0x07064b50, 0, e, 1)
+    end = bytearray(z[e:])
+    struct.pack_into('<I', end, 16, 0xffffffff)
+    return z[:e] + record + locator + bytes(end)
+
+
 def zips():
     base = provider_entries()
     out = {
@@ -98,6 +112,7 @@ def zips():
         'directory-with-data': zip_bytes([('d/', b'data in a directory', S, DIR)]),
         'newline-name': zip_bytes([('a\nb', b'x', S, F)]),
     }
+    out['zip64-end-records'] = with_zip64_end(out['plain'])
     empty = io.BytesIO()
     zipfile.ZipFile(empty, 'w').close()
     out['empty-archive'] = empty.getvalue()
@@ -204,6 +219,7 @@ def bundles():
         if packed is not None:
             out[f'mirror.{suffix}'] = packed
     out['mirror.zip'] = zip_bytes([(n, b, D, F) for n, b in tree])
+    out['mirror-zip64-end.zip'] = with_zip64_end(out['mirror.zip'])
     out['no-directories.tar'] = tar_bytes(tree, dirs=False)
     long_name = 'registry.example/ns/x/' + 'long-' * 30 + 'name.json'
     out['long-names-gnu.tar'] = tar_bytes([(long_name, b'{}')], tarfile.GNU_FORMAT)
