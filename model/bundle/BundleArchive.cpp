@@ -310,6 +310,8 @@ std::optional<BundleEntryProblem> checkEntry(BundleEntry &entry)
     case BundleEntry::Type::Special:
         return problem(Kind::SpecialFile, entry, QStringLiteral("a device, FIFO or socket: never extracted"));
     case BundleEntry::Type::Symlink: {
+        if (entry.name.isEmpty()) // "./": extracting it would replace the root with a link
+            return problem(Kind::UnsafePath, entry, QStringLiteral("a symbolic link named like the bundle's root"));
         const QString &target = entry.linkTarget;
         if (target.isEmpty())
             return problem(Kind::LinkOutside, entry, QStringLiteral("symbolic link with an empty target"));

@@ -234,6 +234,8 @@ def make_hostile(kind, out, arg):
         elif kind == 'symlink-escape':
             tar_add(t, 'registry.terraform.io/hashicorp/x', kind=tarfile.SYMTYPE, linkname='../../' + arg)
             tar_add(t, 'registry.terraform.io/hashicorp/x/terraform-provider-x_1.0.0_linux_amd64.zip', b'evil')
+        elif kind == 'symlink-root':
+            tar_add(t, './', kind=tarfile.SYMTYPE, linkname='registry.terraform.io')
         elif kind == 'symlink-absolute':
             tar_add(t, 'registry.terraform.io/hashicorp/x', kind=tarfile.SYMTYPE, linkname=arg)
         elif kind == 'hardlink-outside':

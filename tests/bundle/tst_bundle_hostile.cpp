@@ -89,6 +89,7 @@ private Q_SLOTS:
         QTest::newRow("tar ../ traversal") << "traversal" << "traversal-evil.txt" << "unsafe-path" << "traversal-evil.txt";
         QTest::newRow("tar absolute name") << "absolute" << outsideAbs << "unsafe-path" << "absolute-evil.txt";
         QTest::newRow("tar symlink escaping") << "symlink-escape" << "../../outside" << "link-outside" << "hashicorp/x";
+        QTest::newRow("tar symlink named like the root") << "symlink-root" << "" << "unsafe-path" << "./";
         QTest::newRow("tar symlink absolute") << "symlink-absolute" << m_tmp.path() + QStringLiteral("/outside") << "link-outside" << "hashicorp/x";
         QTest::newRow("tar hard link outside") << "hardlink-outside" << "/etc/passwd" << "link-outside" << "hashicorp/h";
         QTest::newRow("tar device") << "device" << "" << "special-file" << "hashicorp/dev";
