@@ -237,6 +237,7 @@ def bundles():
         ('registry.example/ns/x/index.json', b'{"versions":{"2.0.0":{}}}'),
         ('registry.example/ns/x/index.json/below-a-file', b'x'),
         ('ctl\x01name', b'x'),
+        ('./', b'', tarfile.SYMTYPE, 'registry.example'),
     ]
     out['hostile.tar'] = tar_bytes(tree[:1] + hostile, tarfile.PAX_FORMAT, dirs=False)
     out['hostile.tar.gz'] = compress(out['hostile.tar'], 'gzip')
