@@ -728,6 +728,22 @@ int runLockUpgrade(const QStringList &args)
         err() << path << ": not changed: some packages of the new versions could not be hashed\n";
         return ExitFindings;
     }
+    if (parser.isSet(kConfig)) {
+        // upgrade never downgrades: a locked version the configuration's constraints exclude, with
+        // nothing newer that they allow, stays an error (as in terraform without -upgrade).
+        bool outside = false;
+        for (const ProviderLock &p : r->document.providers)
+            if (options.providers.contains(p.address) && !p.constraints.allows(p.version)) {
+                err() << "provender lock upgrade: locked provider " << p.address.toString() << ' ' << p.version.toString()
+                      << " does not match configured version constraint " << p.constraints.toString()
+                      << ", and the mirror has no newer version that does\n";
+                outside = true;
+            }
+        if (outside) {
+            err() << path << ": not changed\n";
+            return ExitFindings;
+        }
+    }
     if (!r->changed() && writeLockFile(r->document) == writeLockFile(lock->document))
         return ExitOk;
     warnAboutDrops(path, lock->document);

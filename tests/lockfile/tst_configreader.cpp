@@ -409,6 +409,15 @@ private Q_SLOTS:
         r = run(base + QStringList{u"--provider"_s, u"example.test/ns/a"_s, u"-o"_s, t.path() + u"/p.hcl"_s});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(test::readFile(t.path() + u"/p.hcl"_s), first);
+        // upgrade --config never downgrades: a constraint that excludes the locked version and
+        // allows nothing newer is an error, and the file stays as it was.
+        const QByteArray pinned = first;
+        QVERIFY(writeFile(t.path() + u"/up.hcl"_s, pinned));
+        Tree narrower({{u"main.tf"_s, "terraform {\n  required_providers {\n    a = { source = \"example.test/ns/a\", version = \"< 1.0\" }\n  }\n}\n"}});
+        r = run({u"lock"_s, u"upgrade"_s, t.path() + u"/up.hcl"_s, u"--config"_s, narrower.path(), u"--mirror"_s, mirror.root()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("does not match configured version constraint < 1.0.0"), r.err.constData());
+        QCOMPARE(test::readFile(t.path() + u"/up.hcl"_s), pinned);
         // Usage errors.
         QCOMPARE(run({u"lock"_s, u"init"_s, u"--config"_s, t.path()}).exitCode, 2);
         // A network mirror must be https (nothing is requested for this one).
