@@ -407,6 +407,8 @@ int runOciPush(const QStringList &args)
         QJsonObject summary;
         summary[QStringLiteral("blobs_uploaded")] = report.blobsUploaded;
         summary[QStringLiteral("blobs_present")] = report.blobsPresent;
+        summary[QStringLiteral("blobs_mounted")] = report.blobsMounted;
+        summary[QStringLiteral("mount_posts")] = report.counters.blobMounts;
         summary[QStringLiteral("manifests_written")] = report.manifestsWritten;
         summary[QStringLiteral("manifests_present")] = report.manifestsPresent;
         summary[QStringLiteral("tags_written")] = report.tagsWritten;
@@ -437,7 +439,7 @@ int runOciPush(const QStringList &args)
                 o << "  skipped " << s << '\n';
         }
         o << "\n" << (options.dryRun ? "Would upload " : "Uploaded ") << report.blobsUploaded << " blobs (" << report.bytesUploaded
-          << " bytes); " << report.blobsPresent << " already present; " << report.manifestsWritten << " manifests written, "
+          << " bytes); " << report.blobsPresent << " already present; " << report.blobsMounted << " mounted; " << report.manifestsWritten << " manifests written, "
           << report.manifestsPresent << " present; " << report.tagsWritten << " tags written, " << report.tagsUnchanged
           << " unchanged\n";
         if (report.verification) {

@@ -29,6 +29,7 @@ struct OciClient::Exchange
     qint64 deviceStart = 0;
     qint64 deviceSize = -1;
     bool push = false;             ///< needs the push scope
+    QString extraScope;            ///< another scope the token must grant (a mount's source)
     qint64 maxCollect = 1 << 20;   ///< body kept in Response::body up to this many bytes ...
     bool truncateSilently = false; ///< ... then stop reading (true) or fail (false)
     std::function<bool(const char *, qint64)> sink; ///< a 2xx body goes here instead
@@ -320,7 +321,9 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
 
 OciClient::Response OciClient::send(Exchange &ex)
 {
-    const QString scope = QStringLiteral("repository:%1:%2").arg(m_repo.repository, ex.push ? QStringLiteral("pull,push") : QStringLiteral("pull"));
+    QString scope = QStringLiteral("repository:%1:%2").arg(m_repo.repository, ex.push ? QStringLiteral("pull,push") : QStringLiteral("pull"));
+    if (!ex.extraScope.isEmpty())
+        scope += QLatin1Char(' ') + ex.extraScope; // space-separated, as the token protocol joins them
     QByteArray auth = m_authByScope.value(scope, m_basicForHost);
     QUrl url = ex.url;
     bool retried = false;
@@ -384,7 +387,7 @@ Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QStri
     }
     if (scheme != QLatin1StringView("bearer"))
         return makeError(ErrorCode::Unsupported, QStringLiteral("the registry asks for unsupported authentication \"%1\"").arg(scheme));
-    QStringList scopes{scope};
+    QStringList scopes = scope.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     const QString challengeScope = params.value(QStringLiteral("scope"));
     for (const QString &s : challengeScope.split(QLatin1Char(' '), Qt::SkipEmptyParts))
         if (!scopes.contains(s))
@@ -569,6 +572,33 @@ Result<qint64> OciClient::fetchBlob(const QString &digest, qint64 expectedSize, 
     if (actual != digest)
         return makeError(ErrorCode::CorruptArchive, QStringLiteral("provider package does not match digest %1 (the bytes hash to %2)").arg(digest, actual));
     return got;
+}
+
+Result<bool> OciClient::mountBlob(const QString &digest, const QString &fromRepository)
+{
+    Exchange post;
+    post.method = "POST";
+    post.url = apiUrl(QStringLiteral("blobs/uploads/"));
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("mount"), QString::fromLatin1(QUrl::toPercentEncoding(digest)));
+    q.addQueryItem(QStringLiteral("from"), QString::fromLatin1(QUrl::toPercentEncoding(fromRepository)));
+    post.url.setQuery(q);
+    post.push = true;
+    post.extraScope = QStringLiteral("repository:%1:pull").arg(fromRepository);
+    ++m_counters.blobMounts;
+    const Response r = send(post);
+    if (r.status == 201)
+        return true;
+    if (r.status == 202) {
+        // Not mounted: the registry opened an upload session instead; close it, the caller uploads.
+        Exchange cancel;
+        cancel.method = "DELETE";
+        cancel.url = post.url.resolved(QUrl::fromEncoded(r.header("location")));
+        cancel.push = true;
+        send(cancel);
+        return false;
+    }
+    return failure(r, QStringLiteral("mounting %1 from %2 into %3").arg(digest, fromRepository, m_repo.toString()));
 }
 
 Result<void> OciClient::uploadBlob(const QByteArray &data)

@@ -5,7 +5,7 @@
 //   tags      GET /v2/<name>/tags/list, following `Link: <…>; rel="next"` pages
 //   manifests GET/HEAD /v2/<name>/manifests/<ref> with Accept of the OCI index and manifest types;
 //             bodies capped (tofu's 4 MiB rule is checked by the caller from the size)
-//   blobs     HEAD; GET streamed to a sink with the SHA-256 computed as the bytes arrive (never
+//   blobs     HEAD; cross-repository mount; GET streamed to a sink with the SHA-256 computed as the bytes arrive (never
 //             the whole blob in memory) and checked against the digest; upload by POST + PUT
 //             ?digest= (monolithic, streamed from the file) or POST + PATCH chunks + PUT
 //   manifest  PUT
@@ -71,6 +71,7 @@ struct OciCounters
     int requests = 0;
     int blobHeads = 0;       ///< HEAD /blobs/
     int blobUploads = 0;     ///< uploads started (POST /blobs/uploads/)
+    int blobMounts = 0;      ///< cross-repository mounts tried (POST /blobs/uploads/?mount=)
     int blobChunks = 0;      ///< PATCH requests
     int manifestPuts = 0;
     int tokenRequests = 0;
@@ -121,6 +122,10 @@ public:
     /// Uploads `size` bytes from `device` (positioned at the start) as blob `digest`.
     Result<void> uploadBlob(QIODevice *device, qint64 size, const QString &digest);
     Result<void> uploadBlob(const QByteArray &data);
+    /// Cross-repository mount (POST ?mount=&from=) of a blob the registry has in `fromRepository`:
+    /// true when mounted (201), false when the registry declined (202: the session it opened is
+    /// cancelled and the caller uploads).
+    Result<bool> mountBlob(const QString &digest, const QString &fromRepository);
     /// PUT /manifests/<reference>; returns the digest the registry reports.
     Result<QString> putManifest(const QString &reference, const QString &mediaType, const QByteArray &body);
 

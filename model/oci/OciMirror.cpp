@@ -54,6 +54,7 @@ void addCounters(OciCounters &sum, const OciCounters &c)
     sum.requests += c.requests;
     sum.blobHeads += c.blobHeads;
     sum.blobUploads += c.blobUploads;
+    sum.blobMounts += c.blobMounts;
     sum.blobChunks += c.blobChunks;
     sum.manifestPuts += c.manifestPuts;
     sum.tokenRequests += c.tokenRequests;
@@ -319,6 +320,8 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
     const QString emptyDigest = digestOf(emptyConfig);
     QList<ProviderAddress> pushed;
     OciVerifyOptions verifyOptions;
+    /// Where a blob is known to be in this run: registry -> digest -> repository (for mounts).
+    QHash<QString, QHash<QString, QString>> known;
 
     for (const Provider &provider : catalog.providers) {
         if (!options.only.isEmpty() && !options.only.contains(provider.address))
@@ -351,9 +354,22 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
                 const Result<bool> present = blobPresent(digest);
                 if (!present.ok())
                     return present.error();
+                QHash<QString, QString> &here = known[repo.value().registry];
                 if (present.value()) {
                     ++out.blobsPresent;
+                    here.insert(digest, repo.value().repository);
                     return {};
+                }
+                const QString elsewhere = here.value(digest);
+                if (!options.dryRun && !elsewhere.isEmpty() && elsewhere != repo.value().repository) {
+                    const Result<bool> mounted = client->mountBlob(digest, elsewhere);
+                    if (!mounted.ok())
+                        return mounted.error();
+                    if (mounted.value()) {
+                        ++out.blobsMounted;
+                        say(QStringLiteral("mounted %1 from %2").arg(digest, elsewhere));
+                        return {};
+                    }
                 }
                 if (options.dryRun) {
                     say(QStringLiteral("would upload %1 (%2 bytes)").arg(digest).arg(size));
@@ -373,6 +389,7 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
                     return up.error();
                 ++out.blobsUploaded;
                 out.bytesUploaded += size;
+                here.insert(digest, repo.value().repository);
                 say(QStringLiteral("uploaded %1 (%2 bytes) to %3").arg(digest).arg(size).arg(repo.value().toString()));
                 return {};
             };

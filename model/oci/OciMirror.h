@@ -15,7 +15,8 @@
 //         - a repository that does not exist (404 / NAME_UNKNOWN on the tag list) is an absent
 //           provider, as tofu's ErrProviderNotFound.
 //   pushToOci()  publish a Catalog (a directory mirror, or a bundle imported into a temporary
-//       directory first): blobs that the registry has (HEAD) are not uploaded again; manifests in
+//       directory first): blobs that the registry has (HEAD) are not uploaded again, and one this
+//       run put into another repository of the same registry is mounted from there; manifests in
 //       tofu's format are written by digest; each version's index is written by digest and only
 //       then tagged, so a reader never sees a tag whose content is incomplete; an unchanged tag is
 //       not rewritten. Then the pushed versions are read back with verifyOciMirror().
@@ -87,6 +88,7 @@ struct OciPushReport
     QList<OciPushedVersion> versions;
     int blobsUploaded = 0;
     int blobsPresent = 0;           ///< found by HEAD, not uploaded
+    int blobsMounted = 0;           ///< mounted from another repository of the registry (this run)
     int manifestsWritten = 0;
     int manifestsPresent = 0;
     int tagsWritten = 0;

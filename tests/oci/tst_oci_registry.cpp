@@ -268,14 +268,19 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = json(r);
         const QJsonObject s = o.value(QLatin1StringView("summary")).toObject();
-        // 5 zips + the empty config once per repository (foo, bar).
-        QCOMPARE(s.value(QLatin1StringView("blobs_uploaded")).toInt(), 7);
+        // 5 zips + the empty config of the first repository (bar); the second (foo) mounts that
+        // config from the first instead of uploading it again.
+        QCOMPARE(s.value(QLatin1StringView("blobs_uploaded")).toInt(), 6);
+        QCOMPARE(s.value(QLatin1StringView("blobs_mounted")).toInt(), 1);
         QCOMPARE(s.value(QLatin1StringView("tags_written")).toInt(), 3);
         const QStringList log = accessLog().mid(before);
-        // Cross-check with the registry's own log: one upload session per blob, 5 manifests +
-        // 3 indexes by digest + 3 tags.
+        // Cross-check with the registry's own log: one upload session per uploaded blob, one
+        // mount (201 Created: mounted), 5 manifests + 3 indexes by digest + 3 tags.
         QCOMPARE(count(log, QStringLiteral("POST"), QStringLiteral("/blobs/uploads/")), 7);
-        QCOMPARE(s.value(QLatin1StringView("upload_posts")).toInt(), 7);
+        QCOMPARE(s.value(QLatin1StringView("upload_posts")).toInt(), 6);
+        QCOMPARE(count(log, QStringLiteral("POST"), QStringLiteral("/v2/mirror/test/foo/blobs/uploads/?mount=sha256%3A")
+                           + QString::fromLatin1(kConfigDigest).mid(7) + QStringLiteral("&from=mirror%2Ftest%2Fbar 201")),
+                 1);
         QCOMPARE(count(log, QStringLiteral("PUT"), QStringLiteral("/manifests/")), 11);
         // Tags last: in each repository every tag PUT directly follows the PUT of its index by
         // digest (after all the blobs and manifests it names), and the last write is a tag.
