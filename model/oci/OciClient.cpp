@@ -392,7 +392,10 @@ Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QStri
     for (const QString &s : challengeScope.split(QLatin1Char(' '), Qt::SkipEmptyParts))
         if (!scopes.contains(s))
             scopes.append(s);
-    if (m_credential && !m_credential->accessToken.isEmpty() && m_credential->refreshToken.isEmpty()) {
+    // ORAS fetchBearerToken: a configured access token is sent as it is (tofu's oci_credentials
+    // always has one next to its refresh token, so the refresh grant below is not reached from a
+    // tofu configuration).
+    if (m_credential && !m_credential->accessToken.isEmpty()) {
         const QByteArray header = "Bearer " + m_credential->accessToken.toUtf8();
         m_authByScope.insert(scope, header);
         return header;

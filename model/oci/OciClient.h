@@ -10,8 +10,9 @@
 //             ?digest= (monolithic, streamed from the file) or POST + PATCH chunks + PUT
 //   manifest  PUT
 // Auth as ORAS (which tofu uses) does it: anonymous first; on 401 the WWW-Authenticate challenge
-// decides — Basic: username/password; Bearer: a token from the realm (GET with Basic credentials,
-// or the OAuth2 refresh-token POST, or the configured access token) for the challenge's scope.
+// decides — Basic: username/password; Bearer: the configured access token as it is, else a token
+// from the realm for the scope (the OAuth2 refresh-token POST when there is only a refresh token,
+// else a GET, with Basic credentials when there are some).
 // Tokens are cached per scope and never logged. TLS as for network mirrors: peer verification
 // always on, the system CAs as tofu finds them (TrustStore: SSL_CERT_FILE / SSL_CERT_DIR) plus
 // extra CAs; https only, http only to loopback when allowed (httpUrlAllowed).

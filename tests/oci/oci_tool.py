@@ -159,22 +159,38 @@ def hostile(port, ca, user, password, zip1, zip2):
     print(json.dumps(facts))
 
 
-def tokenserver(port, cert, key, sign_key, sign_cert, issuer, service, user, password, log):
-    """A Distribution token server (docs.docker.com/registry/spec/auth/token): GET /token with
-    Basic credentials -> {"token": RS256 JWT with an x5c header}, the access every scope asks for."""
-    import http.server
+def mint(sign_key, sign_cert, issuer, service, user, scopes):
+    """An RS256 JWT as Distribution's token auth accepts it (x5c header, access claims)."""
     import time
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import padding
-    from urllib.parse import urlparse, parse_qs
 
     signer = serialization.load_pem_private_key(open(sign_key, "rb").read(), password=None)
     der = x509.load_pem_x509_certificate(open(sign_cert, "rb").read()).public_bytes(serialization.Encoding.DER)
-    want = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
 
     def b64url(data):
         return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    access = []
+    for s in scopes:
+        kind, name, actions = s.split(":")
+        access.append({"type": kind, "name": name, "actions": actions.split(",")})
+    now = int(time.time())
+    header = {"typ": "JWT", "alg": "RS256", "x5c": [base64.b64encode(der).decode()]}
+    claims = {"iss": issuer, "sub": user, "aud": service, "exp": now + 600, "nbf": now - 60, "iat": now,
+              "jti": os.urandom(8).hex(), "access": access}
+    signing_input = b64url(json.dumps(header).encode()) + "." + b64url(json.dumps(claims).encode())
+    return signing_input + "." + b64url(signer.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256()))
+
+
+def tokenserver(port, cert, key, sign_key, sign_cert, issuer, service, user, password, log):
+    """A Distribution token server (docs.docker.com/registry/spec/auth/token): GET /token with
+    Basic credentials -> {"token": RS256 JWT with an x5c header}, the access every scope asks for."""
+    import http.server
+    from urllib.parse import urlparse, parse_qs
+
+    want = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args):
@@ -192,17 +208,7 @@ def tokenserver(port, cert, key, sign_key, sign_cert, issuer, service, user, pas
                 self.end_headers()
                 self.wfile.write(b'{"errors":[{"code":"UNAUTHORIZED","message":"bad credentials"}]}')
                 return
-            access = []
-            for s in scopes:
-                kind, name, actions = s.split(":")
-                access.append({"type": kind, "name": name, "actions": actions.split(",")})
-            now = int(time.time())
-            header = {"typ": "JWT", "alg": "RS256", "x5c": [base64.b64encode(der).decode()]}
-            claims = {"iss": issuer, "sub": user, "aud": service, "exp": now + 600, "nbf": now - 60, "iat": now,
-                      "jti": os.urandom(8).hex(), "access": access}
-            signing_input = b64url(json.dumps(header).encode()) + "." + b64url(json.dumps(claims).encode())
-            sig = signer.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256())
-            token = signing_input + "." + b64url(sig)
+            token = mint(sign_key, sign_cert, issuer, service, user, scopes)
             body = json.dumps({"token": token, "access_token": token, "expires_in": 600}).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
@@ -287,6 +293,8 @@ if __name__ == "__main__":
         get(*sys.argv[2:6])
     elif cmd == "redirector":
         redirector(*sys.argv[2:9])
+    elif cmd == "mint":
+        print(mint(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7:]))
     elif cmd == "tokenserver":
         tokenserver(*sys.argv[2:12])
     elif cmd == "hostile":

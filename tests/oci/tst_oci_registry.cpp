@@ -633,6 +633,31 @@ private Q_SLOTS:
                                                 QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
                                                 QStringLiteral("--no-credentials"), QStringLiteral("--json")},
                                                env);
+        // access_token + refresh_token (oci_credentials' OAuth style): the access token goes to the
+        // registry as it is (ORAS fetchBearerToken), the token server is not asked.
+        const ProcessRun minted = tool({QStringLiteral("mint"), path(QStringLiteral("sign.key")), path(QStringLiteral("sign.pem")),
+                                        QStringLiteral("provender-issuer"), QStringLiteral("provender-registry"), QStringLiteral("alice"),
+                                        QStringLiteral("repository:tok/test/foo:pull")});
+        QCOMPARE(minted.exitCode, 0);
+        QFile oauth(path(QStringLiteral("oauth.tfrc")));
+        QVERIFY(oauth.open(QIODevice::WriteOnly));
+        oauth.write(QStringLiteral("oci_credentials \"127.0.0.1:%1/tok\" {\n  access_token  = \"%2\"\n  refresh_token = \"unused\"\n}\n")
+                        .arg(port)
+                        .arg(QString::fromUtf8(minted.out.trimmed()))
+                        .toUtf8());
+        oauth.close();
+        QFile tokenLog(path(QStringLiteral("tokens.log")));
+        QVERIFY(tokenLog.open(QIODevice::ReadOnly));
+        const qsizetype tokenRequestsBefore = tokenLog.readAll().count('\n');
+        tokenLog.close();
+        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), oauth.fileName());
+        const ProcessRun withAccessToken = provender({QStringLiteral("verify"), QStringLiteral("oci://") + t, QStringLiteral("--provider"),
+                                                      QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
+                                                      QStringLiteral("--json")},
+                                                     env);
+        QVERIFY(tokenLog.open(QIODevice::ReadOnly));
+        const qsizetype tokenRequestsAfter = tokenLog.readAll().count('\n');
+        tokenLog.close();
         stop(registry);
         stop(tokens);
         QVERIFY2(pushed.exitCode == 0, pushed.out.constData());
@@ -649,6 +674,10 @@ private Q_SLOTS:
         QCOMPARE(anonymous.exitCode, 1);
         QVERIFY2(anonymous.out.contains("token request to https://127.0.0.1:"), anonymous.out.constData());
         QVERIFY(requests.contains(u"auth=none"));
+        QVERIFY2(withAccessToken.exitCode == 0, withAccessToken.out.constData());
+        QCOMPARE(json(withAccessToken).value(QLatin1StringView("summary")).toObject().value(QLatin1StringView("verified")).toInt(), 3);
+        QCOMPARE(tokenRequestsAfter, tokenRequestsBefore);
+        QVERIFY(!withAccessToken.out.contains(minted.out.trimmed()));
     }
 
     void credentialHelper()
