@@ -1,0 +1,197 @@
+#include "model/registry/RegistryDocuments.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QJsonValue>
+
+using namespace Qt::StringLiterals;
+
+namespace provender {
+
+namespace {
+
+/// Go's encoding/json matches a field name without regard to case when no exact match exists.
+QJsonValue field(const QJsonObject &o, QLatin1StringView name)
+{
+    if (const auto it = o.constFind(name); it != o.constEnd())
+        return *it;
+    for (auto it = o.constBegin(); it != o.constEnd(); ++it)
+        if (it.key().compare(name, Qt::CaseInsensitive) == 0)
+            return it.value();
+    return {};
+}
+
+QString stringField(const QJsonObject &o, QLatin1StringView name)
+{
+    return field(o, name).toString();
+}
+
+QStringList stringList(const QJsonValue &v)
+{
+    QStringList out;
+    for (const QJsonValue &e : v.toArray())
+        out << e.toString();
+    return out;
+}
+
+Result<QJsonObject> parseObject(const QByteArray &json)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        return makeError(ErrorCode::InvalidArgument, u"invalid JSON: "_s + error.errorString());
+    if (!doc.isObject())
+        return makeError(ErrorCode::InvalidArgument, u"invalid JSON: the document is not an object"_s);
+    return doc.object();
+}
+
+/// terraform: url.Parse, ResolveReference against the response's URL, then http/https only.
+Result<QUrl> resolveUrl(const QJsonObject &o, QLatin1StringView name, const QUrl &base, const QString &what)
+{
+    const QUrl ref(stringField(o, name), QUrl::StrictMode);
+    if (!ref.isValid())
+        return makeError(ErrorCode::InvalidArgument, u"registry response includes invalid %1: %2"_s.arg(what, ref.errorString()));
+    const QUrl url = base.resolved(ref);
+    if (url.scheme() != "http"_L1 && url.scheme() != "https"_L1)
+        return makeError(ErrorCode::InvalidArgument, u"registry response includes invalid %1: must use http or https scheme"_s.arg(what));
+    return url;
+}
+
+bool isHex64(QByteArrayView text)
+{
+    if (text.size() != 64)
+        return false;
+    for (const char c : text)
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+            return false;
+    return true;
+}
+
+/// Go's bytes.Fields: split on runs of ASCII white space.
+QList<QByteArrayView> fields(QByteArrayView line)
+{
+    QList<QByteArrayView> out;
+    qsizetype i = 0;
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
+    while (i < line.size()) {
+        while (i < line.size() && space(line.at(i)))
+            ++i;
+        const qsizetype start = i;
+        while (i < line.size() && !space(line.at(i)))
+            ++i;
+        if (i > start)
+            out << line.sliced(start, i - start);
+    }
+    return out;
+}
+
+} // namespace
+
+Result<RegistryVersions> parseRegistryVersions(const QByteArray &json)
+{
+    const Result<QJsonObject> o = parseObject(json);
+    if (!o)
+        return o.error();
+    RegistryVersions out;
+    for (const QJsonValue &v : field(*o, "versions"_L1).toArray()) {
+        const QJsonObject e = v.toObject();
+        RegistryVersion rv;
+        rv.version = stringField(e, "version"_L1);
+        rv.protocols = stringList(field(e, "protocols"_L1));
+        for (const QJsonValue &p : field(e, "platforms"_L1).toArray()) {
+            const QJsonObject po = p.toObject();
+            rv.platforms << Platform(stringField(po, "os"_L1), stringField(po, "arch"_L1));
+        }
+        out.versions << rv;
+    }
+    out.warnings = stringList(field(*o, "warnings"_L1));
+    return out;
+}
+
+Result<RegistryDownload> parseRegistryDownload(const QByteArray &json, const QUrl &documentUrl, const Platform &requested)
+{
+    const Result<QJsonObject> parsed = parseObject(json);
+    if (!parsed)
+        return parsed.error();
+    const QJsonObject &o = *parsed;
+    RegistryDownload d;
+    d.protocols = stringList(field(o, "protocols"_L1));
+    d.platform = Platform(stringField(o, "os"_L1), stringField(o, "arch"_L1));
+    if (d.platform.os() != requested.os() || d.platform.arch() != requested.arch())
+        return makeError(ErrorCode::InvalidArgument, u"registry response to request for %1 archive has incorrect target %2"_s.arg(
+                                                         requested.toString(), d.platform.toString()));
+    d.filename = stringField(o, "filename"_L1);
+    Result<QUrl> url = resolveUrl(o, "download_url"_L1, documentUrl, u"download URL"_s);
+    if (!url)
+        return url.error();
+    d.downloadUrl = *url;
+    const QByteArray shasum = stringField(o, "shasum"_L1).toLatin1();
+    if (!isHex64(shasum))
+        return makeError(ErrorCode::InvalidArgument, u"registry response includes invalid SHA256 hash \"%1\""_s.arg(QString::fromLatin1(shasum)));
+    d.sha256 = QByteArray::fromHex(shasum);
+    url = resolveUrl(o, "shasums_url"_L1, documentUrl, u"SHASUMS URL"_s);
+    if (!url)
+        return url.error();
+    d.shasumsUrl = *url;
+    url = resolveUrl(o, "shasums_signature_url"_L1, documentUrl, u"SHASUMS signature URL"_s);
+    if (!url)
+        return url.error();
+    d.shasumsSignatureUrl = *url;
+    for (const QJsonValue &k : field(field(o, "signing_keys"_L1).toObject(), "gpg_public_keys"_L1).toArray()) {
+        const QJsonObject ko = k.toObject();
+        d.signingKeys << RegistrySigningKey{stringField(ko, "key_id"_L1), stringField(ko, "ascii_armor"_L1).toUtf8(),
+                                            stringField(ko, "trust_signature"_L1).toUtf8(), stringField(ko, "source"_L1),
+                                            stringField(ko, "source_url"_L1)};
+    }
+    return d;
+}
+
+Result<QByteArray> sha256SumsLookup(const QByteArray &document, const QString &filename)
+{
+    const QByteArray name = filename.toUtf8();
+    qsizetype start = 0;
+    while (start <= document.size()) {
+        qsizetype end = document.indexOf('\n', start);
+        if (end < 0)
+            end = document.size();
+        const QList<QByteArrayView> parts = fields(QByteArrayView(document).sliced(start, end - start));
+        if (parts.size() > 1 && parts.at(1) == QByteArrayView(name)) {
+            if (!isHex64(parts.at(0)))
+                return makeError(ErrorCode::InvalidArgument, u"checksum list has invalid SHA256 hash \"%1\""_s.arg(QString::fromUtf8(parts.at(0))));
+            return QByteArray::fromHex(parts.at(0).toByteArray());
+        }
+        start = end + 1;
+    }
+    return makeError(ErrorCode::NotFound, u"checksum list has no SHA-256 hash for \"%1\""_s.arg(filename));
+}
+
+QList<Sha256SumsEntry> sha256SumsEntries(const QByteArray &document)
+{
+    QList<Sha256SumsEntry> out;
+    qsizetype start = 0;
+    while (start < document.size()) {
+        qsizetype end = document.indexOf('\n', start);
+        if (end < 0)
+            end = document.size();
+        const QList<QByteArrayView> parts = fields(QByteArrayView(document).sliced(start, end - start));
+        start = end + 1;
+        if (parts.isEmpty())
+            continue;
+        if (parts.size() < 2 || !isHex64(parts.at(0)))
+            return {}; // not a checksums file
+        out << Sha256SumsEntry{QByteArray::fromHex(parts.at(0).toByteArray()), QString::fromUtf8(parts.at(1))};
+    }
+    return out;
+}
+
+QList<HashString> sha256SumsHashes(const QByteArray &document)
+{
+    QList<HashString> out;
+    for (const Sha256SumsEntry &e : sha256SumsEntries(document))
+        out << HashString::zh(QString::fromLatin1(e.sha256.toHex()));
+    return out;
+}
+
+} // namespace provender

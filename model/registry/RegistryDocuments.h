@@ -1,0 +1,85 @@
+#pragma once
+// The documents of an origin registry's providers.v1 protocol (tofu-formats.md §12) as value
+// types, read the way terraform's registry client reads them (internal/getproviders/
+// registry_client.go): Go's lenient JSON decoding (unknown fields ignored, keys matched without
+// regard to case), URLs resolved against the document's own URL and refused unless http(s),
+// and terraform's error wording. No I/O here: the fetching lives with the HTTP code.
+//
+// Also the release's SHA256SUMS file: the lookup terraform's matchingChecksumAuthentication does
+// and the list of every zh: it vouches for once its signature is good (AcceptableHashes).
+
+#include "model/core/HashString.h"
+#include "model/core/Platform.h"
+#include "model/core/Result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+namespace provender {
+
+struct RegistryVersion
+{
+    QString version;       ///< as the registry wrote it (parsed by the caller: invalid ones are skipped there)
+    QStringList protocols; ///< plugin protocol versions ("5.0")
+    QList<Platform> platforms;
+};
+
+struct RegistryVersions
+{
+    QList<RegistryVersion> versions;
+    QStringList warnings;
+};
+
+/// `GET {base}NS/TYPE/versions`. An empty or missing `versions` list is no error (terraform
+/// then reports that no versions are available).
+Result<RegistryVersions> parseRegistryVersions(const QByteArray &json);
+
+struct RegistrySigningKey
+{
+    QString keyId;
+    QByteArray asciiArmor;
+    QByteArray trustSignature;
+    QString source;
+    QString sourceUrl;
+};
+
+struct RegistryDownload
+{
+    QStringList protocols;
+    Platform platform;
+    QString filename;
+    QUrl downloadUrl;          ///< resolved against the document's URL
+    QUrl shasumsUrl;
+    QUrl shasumsSignatureUrl;
+    QByteArray sha256;         ///< `shasum`: 32 raw bytes
+    QList<RegistrySigningKey> signingKeys;
+};
+
+/// `GET {base}NS/TYPE/VERSION/download/OS/ARCH`, fetched from `documentUrl` (after redirects)
+/// for `requested`. Errors in terraform's words ("registry response includes invalid SHA256
+/// hash …", "… has incorrect target …", "… must use http or https scheme").
+Result<RegistryDownload> parseRegistryDownload(const QByteArray &json, const QUrl &documentUrl, const Platform &requested);
+
+/// One line of a SHA256SUMS document.
+struct Sha256SumsEntry
+{
+    QByteArray sha256; ///< 32 raw bytes
+    QString filename;
+};
+
+/// The SHA-256 the document lists for `filename`: the first line whose second whitespace-separated
+/// field is exactly `filename` (terraform's rule). Errors: "checksum list has no SHA-256 hash for
+/// \"F\"", "checksum list has invalid SHA256 hash …".
+Result<QByteArray> sha256SumsLookup(const QByteArray &document, const QString &filename);
+
+/// Every entry of the document in order, or nothing at all when any non-empty line does not look
+/// like "<64 hex digits> <name>" (then it is not a checksums file: terraform's AcceptableHashes).
+QList<Sha256SumsEntry> sha256SumsEntries(const QByteArray &document);
+
+/// The zh: hashes a signed SHA256SUMS vouches for (every line's sum, as terraform records them).
+QList<HashString> sha256SumsHashes(const QByteArray &document);
+
+} // namespace provender

@@ -1,0 +1,59 @@
+#pragma once
+// The trust chain of a provider release: the registry's SHA256SUMS, its detached OpenPGP
+// signature and the signing keys the registry lists (tofu-formats.md §12).
+//
+// Signatures are checked with GPGME in a private keyring made for each check in a temporary
+// directory (mode 0700, `no-autostart`: no agent, no dirmngr, no key server) — never the user's
+// keyring, so nothing the user trusts or has imported changes the answer, and nothing is left
+// behind. Only the keys given are imported; a signature by any other key is "from unknown issuer".
+//
+// Stricter than terraform on purpose (a "signed" anchor must mean the key was good): terraform
+// accepts a signature by an expired key with a log warning; here an expired or revoked key, an
+// expired signature, or (when the user pins keys) a key that is not pinned is refused, each with
+// its reason. docs/REGISTRY.md has the table.
+
+#include "model/registry/RegistryDocuments.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace provender {
+
+struct SignatureCheck
+{
+    bool valid = false;
+    QString keyId;       ///< the signing primary key's 64-bit ID, upper-case hex (terraform's KeyIdString)
+    QString fingerprint; ///< the signing primary key's fingerprint, upper-case hex
+    QStringList userIds;
+    QString reason;      ///< why it is not valid ("" when valid)
+};
+
+struct SignatureOptions
+{
+    /// ASCII-armoured public keys the user pins. Empty: any key the registry lists may sign.
+    /// Otherwise the signing key's fingerprint must be one of these keys'.
+    QList<QByteArray> pinnedKeys;
+};
+
+/// Verify `signature` (detached, binary or armoured) over `document` with `keys`.
+SignatureCheck verifyDetachedSignature(const QByteArray &document, const QByteArray &signature,
+                                       const QList<QByteArray> &keys, const SignatureOptions &options = {});
+
+/// What the whole chain says of one downloaded archive.
+struct PackageAuthentication
+{
+    bool signedOk = false;
+    SignatureCheck signature;
+    QString reason;                 ///< the first check that failed, in terraform's words where it has them
+    QList<HashString> vouchedHashes; ///< every zh: of the signed SHA256SUMS (when signedOk)
+};
+
+/// terraform's order (PackageAuthenticationAll): the SHA256SUMS line for the archive's file name
+/// equals the registry's `shasum`; the archive's SHA-256 equals `shasum`; the signature is good.
+PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, const QByteArray &archiveSha256,
+                                                  const QByteArray &sha256sums, const QByteArray &signature,
+                                                  const SignatureOptions &options = {});
+
+} // namespace provender
