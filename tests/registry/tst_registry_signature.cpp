@@ -207,7 +207,7 @@ private Q_SLOTS:
                                                                                                    {u"ascii_armor"_s, u"KEY"_s}}}}}}};
         Result<RegistryDownload> d = parseRegistryDownload(QJsonDocument(o).toJson(), docUrl, Platform(u"linux"_s, u"amd64"_s));
         QVERIFY2(d.ok(), d.ok() ? "" : qPrintable(d.error().message));
-        QCOMPARE(d->downloadUrl, QUrl(u"https://registry.provender.test/v1/providers/acme/files/demo.zip"_s));
+        QCOMPARE(d->downloadUrl, QUrl(u"https://registry.provender.test/v1/providers/acme/demo/files/demo.zip"_s)); // Python urljoin agrees
         QCOMPARE(d->shasumsSignatureUrl, QUrl(u"https://registry.provender.test/v1/providers/acme/demo/1.0.0/download/linux/SHA256SUMS.sig"_s));
         QCOMPARE(d->sha256, coreutilsSha256(m_zipA));
         QCOMPARE(d->signingKeys.size(), 1);
