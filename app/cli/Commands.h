@@ -26,5 +26,6 @@ int runBundleRecover(const QStringList &args);
 
 int runOciPush(const QStringList &args);   // app/cli/OciCommands.cpp
 int runOciVerify(const QStringList &args);
+int runMirrorPull(const QStringList &args);
 
 } // namespace provender::cli

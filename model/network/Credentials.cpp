@@ -184,6 +184,70 @@ private:
 
 } // namespace
 
+QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(const QByteArray &text, QStringList *warnings)
+{
+    QList<std::pair<QString, QHash<QString, QString>>> out;
+    Lexer lex(text);
+    int depth = 0;
+    Token t = lex.next();
+    while (t.kind != Token::End) {
+        if (depth == 0 && t.kind == Token::Ident && t.text == QLatin1StringView("host")) {
+            const Token label = lex.next();
+            Token brace = label.kind == Token::String ? lex.next() : label;
+            if (brace.kind == Token::Equals)
+                brace = lex.next();
+            if (label.kind != Token::String || brace.kind != Token::LBrace) {
+                t = brace;
+                continue;
+            }
+            // host "name" { services = { "id" = "url", … } } — other attributes and blocks skipped.
+            QHash<QString, QString> services;
+            int inner = 1;
+            Token b = lex.next();
+            while (b.kind != Token::End && inner > 0) {
+                if (inner == 1 && b.kind == Token::Ident && b.text == QLatin1StringView("services")) {
+                    Token eq = lex.next();
+                    Token open = eq.kind == Token::Equals ? lex.next() : eq;
+                    if (open.kind != Token::LBrace) {
+                        b = open;
+                        continue;
+                    }
+                    Token k = lex.next();
+                    while (k.kind != Token::End && k.kind != Token::RBrace) {
+                        if (k.kind == Token::String || k.kind == Token::Ident) {
+                            const Token e = lex.next();
+                            const Token v = e.kind == Token::Equals ? lex.next() : e;
+                            if (v.kind == Token::String)
+                                services.insert(k.text, v.text);
+                        }
+                        k = lex.next();
+                    }
+                    b = lex.next();
+                    continue;
+                }
+                if (b.kind == Token::LBrace)
+                    ++inner;
+                else if (b.kind == Token::RBrace && --inner == 0)
+                    break;
+                b = lex.next();
+            }
+            if (inner > 0 && warnings)
+                warnings->append(QStringLiteral("host \"%1\": block not closed").arg(label.text));
+            out.append({label.text, services});
+            t = lex.next();
+            continue;
+        }
+        if (t.kind == Token::LBrace)
+            ++depth;
+        else if (t.kind == Token::RBrace && depth > 0)
+            --depth;
+        t = lex.next();
+    }
+    if (warnings)
+        warnings->append(lex.warnings);
+    return out;
+}
+
 QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &text, QStringList *warnings)
 {
     QList<std::pair<QString, QString>> out;

@@ -6,6 +6,7 @@
 
 #include "model/core/Result.h"
 
+#include <QHash>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -38,6 +39,11 @@ QString hostFromTokenVariable(const QString &suffix);
 /// The `credentials "<host>" { token = "..." }` blocks of an HCL (1) CLI config text:
 /// host as written -> token. Blocks without a string `token` are skipped; `warnings` gets syntax problems.
 QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &text, QStringList *warnings = nullptr);
+
+/// The `host "<name>" { services = { "<service id>" = "<url>" } }` blocks of an HCL (1) CLI config
+/// text (tofu/terraform: they replace service discovery for that host): host as written -> service
+/// id -> URL text. Other blocks and attributes are skipped; `warnings` gets syntax problems.
+QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(const QByteArray &text, QStringList *warnings = nullptr);
 
 /// Looks up the token for `comparisonHost` in precedence order: environment, CLI config file,
 /// credentials.tfrc.json. `warnings` (optional) gets unreadable or malformed files.

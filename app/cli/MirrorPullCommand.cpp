@@ -1,0 +1,195 @@
+// provender mirror pull DEST (--lock FILE... | ADDR[=CONSTRAINT]...) --platform P... [--zh]
+//   [--dry-run] [--pinned-keys FILE] [--ca-file PEM] [--json]
+// Pull providers from their origin registries into a packed mirror directory, every archive
+// proven against its release's signed SHA256SUMS (model/registry/MirrorPull.h).
+
+#include "app/cli/Cli.h"
+#include "app/cli/Commands.h"
+#include "model/lockfile/LockFile.h"
+#include "model/registry/MirrorPull.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSslCertificate>
+
+using namespace Qt::StringLiterals;
+
+namespace provender::cli {
+
+namespace {
+
+QJsonObject toJson(const PulledArchive &a)
+{
+    QJsonObject o{{u"provider"_s, a.provider.toString()},
+                  {u"version"_s, a.version.toString()},
+                  {u"platform"_s, a.platform.toString()},
+                  {u"status"_s, toString(a.status)},
+                  {u"path"_s, a.path}};
+    if (a.size >= 0)
+        o[u"size"_s] = double(a.size);
+    if (!a.keyId.isEmpty())
+        o[u"signed_by"_s] = a.keyId;
+    if (!a.reason.isEmpty())
+        o[u"reason"_s] = a.reason;
+    return o;
+}
+
+} // namespace
+
+int runMirrorPull(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Pull providers from their origin registries into a packed mirror directory. Each archive is streamed into a\n"
+        "staging folder and gets its final name only when the registry's SHA256SUMS lists it with the same SHA-256, its\n"
+        "signature is good and (with --pinned-keys) made by a pinned key. The release's SHA256SUMS, signature and keys\n"
+        "are kept in DEST/.provenance/ so that the mirror can be checked again offline; index.json and <version>.json\n"
+        "are written as 'terraform providers mirror' writes them. Archives already in place are not fetched again.\n"
+        "Exit status: 0 done, 1 an archive was refused or could not be fetched, 2 bad usage or unreadable input."_s);
+    parser.addHelpOption();
+    parser.addOption({u"lock"_s, u"Pull exactly the providers and versions this lock file pins (repeatable)."_s, u"FILE"_s});
+    parser.addOption({u"platform"_s, u"A target platform, e.g. linux_amd64 (repeatable; at least one)."_s, u"OS_ARCH"_s});
+    parser.addOption({u"zh"_s, u"Also list each archive's zh: hash in the indexes."_s});
+    parser.addOption({u"dry-run"_s, u"Resolve versions and list what would be fetched; write nothing."_s});
+    parser.addOption({u"pinned-keys"_s, u"Accept only signatures by the OpenPGP keys in this file (ASCII armoured)."_s, u"FILE"_s});
+    parser.addOption({u"ca-file"_s, u"Also trust the CA certificates in this PEM file."_s, u"PEM"_s});
+    parser.addOption({u"jobs"_s, u"Download at most N archives at once (default 4)."_s, u"N"_s});
+    parser.addOption({u"json"_s, u"Print a JSON report instead of text."_s});
+    parser.addPositionalArgument(u"dest"_s, u"The mirror directory to fill."_s, u"DEST"_s);
+    parser.addPositionalArgument(u"providers"_s, u"Providers as ADDR or ADDR=CONSTRAINT (e.g. hashicorp/null=~> 3.2)."_s, u"[ADDR...]"_s);
+    if (!parser.parse(args)) {
+        err() << "provender mirror pull: " << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(u"help"_s)) {
+        out() << parser.helpText();
+        return ExitOk;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty()) {
+        err() << "provender mirror pull: give the mirror directory to fill\n";
+        return ExitUsage;
+    }
+    PullOptions options;
+    options.destination = positional.first();
+    options.withZh = parser.isSet(u"zh"_s);
+    options.dryRun = parser.isSet(u"dry-run"_s);
+    for (const QString &p : parser.values(u"platform"_s)) {
+        const Result<Platform> platform = Platform::parse(p);
+        if (!platform) {
+            err() << "provender mirror pull: --platform " << p << ": " << platform.error().message << '\n';
+            return ExitUsage;
+        }
+        options.platforms << *platform;
+    }
+    if (options.platforms.isEmpty()) {
+        err() << "provender mirror pull: give at least one --platform\n";
+        return ExitUsage;
+    }
+
+    QList<PullRequest> requests;
+    for (const QString &lockPath : parser.values(u"lock"_s)) {
+        QFile f(lockPath);
+        if (!f.open(QIODevice::ReadOnly)) {
+            err() << "provender mirror pull: cannot read " << lockPath << ": " << f.errorString() << '\n';
+            return ExitUsage;
+        }
+        LockParseOptions po;
+        po.fileName = lockPath;
+        const LockParseResult parsed = parseLockFile(f.readAll(), po);
+        if (parsed.hasErrors()) {
+            for (const LockDiagnostic &d : parsed.diagnostics)
+                err() << d.toString(lockPath) << '\n';
+            return ExitUsage;
+        }
+        for (const ProviderLock &p : parsed.document.providers)
+            requests << PullRequest{p.address, p.version, std::nullopt};
+    }
+    for (qsizetype i = 1; i < positional.size(); ++i) {
+        const QString &arg = positional.at(i);
+        const qsizetype eq = arg.indexOf(u'=');
+        const Result<ProviderAddress> addr = ProviderAddress::parse(eq < 0 ? arg : arg.left(eq));
+        if (!addr) {
+            err() << "provender mirror pull: " << arg << ": " << addr.error().message << '\n';
+            return ExitUsage;
+        }
+        PullRequest req{*addr, std::nullopt, std::nullopt};
+        if (eq >= 0) {
+            const Result<VersionConstraints> c = VersionConstraints::parse(arg.mid(eq + 1));
+            if (!c) {
+                err() << "provender mirror pull: " << arg << ": " << c.error().message << '\n';
+                return ExitUsage;
+            }
+            req.constraints = *c;
+        }
+        requests << req;
+    }
+    if (requests.isEmpty()) {
+        err() << "provender mirror pull: name providers (ADDR[=CONSTRAINT]) or give --lock FILE\n";
+        return ExitUsage;
+    }
+    if (parser.isSet(u"pinned-keys"_s)) {
+        QFile f(parser.value(u"pinned-keys"_s));
+        if (!f.open(QIODevice::ReadOnly)) {
+            err() << "provender mirror pull: cannot read " << f.fileName() << ": " << f.errorString() << '\n';
+            return ExitUsage;
+        }
+        options.signature.pinnedKeys << f.readAll();
+    }
+
+    RegistryOptions ro;
+    if (parser.isSet(u"ca-file"_s)) {
+        const QList<QSslCertificate> certs = QSslCertificate::fromPath(parser.value(u"ca-file"_s));
+        if (certs.isEmpty()) {
+            err() << "provender mirror pull: no certificate in " << parser.value(u"ca-file"_s) << '\n';
+            return ExitUsage;
+        }
+        ro.http.caCertificates = certs;
+    }
+    if (parser.isSet(u"jobs"_s)) {
+        bool ok = false;
+        ro.http.maxParallel = parser.value(u"jobs"_s).toInt(&ok);
+        if (!ok || ro.http.maxParallel < 1) {
+            err() << "provender mirror pull: --jobs needs a positive number\n";
+            return ExitUsage;
+        }
+    }
+    QStringList warnings;
+    ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString(), &warnings);
+    for (const QString &w : warnings)
+        err() << "provender mirror pull: CLI config: " << w << '\n';
+    RegistryClient client(ro);
+
+    const bool json = parser.isSet(u"json"_s);
+    const PullReport report = pullFromRegistry(requests, options, client, [&](const PulledArchive &a) {
+        if (json)
+            return;
+        out() << toString(a.status) << ' ' << a.provider.toString() << ' ' << a.version.toString() << ' ' << a.platform.toString();
+        if (!a.keyId.isEmpty())
+            out() << " (signed by key " << a.keyId << ')';
+        if (!a.reason.isEmpty())
+            out() << ": " << a.reason;
+        out() << '\n' << Qt::flush;
+    });
+    for (const QString &e : report.errors)
+        err() << "provender mirror pull: " << e << '\n';
+    if (json) {
+        QJsonArray archives;
+        for (const PulledArchive &a : report.archives)
+            archives.append(toJson(a));
+        out() << QJsonDocument(QJsonObject{{u"destination"_s, options.destination},
+                                           {u"dry_run"_s, options.dryRun},
+                                           {u"archives"_s, archives},
+                                           {u"errors"_s, QJsonArray::fromStringList(report.errors)}})
+                     .toJson(QJsonDocument::Indented);
+    }
+    out().flush();
+    if (!report.errors.isEmpty() && report.archives.isEmpty())
+        return ExitUsage;
+    return report.refusedOrFailed() > 0 || !report.errors.isEmpty() ? ExitFindings : ExitOk;
+}
+
+} // namespace provender::cli

@@ -1,0 +1,280 @@
+// `provender mirror pull` against a real registry: nginx on 127.0.0.1 over TLS serves a static
+// providers.v1 tree made by make_registry.py (zips, sums and expected h1: from Python's zipfile
+// and hashlib), SHA256SUMS signed by keys that `gpg` makes in the test, and a CLI config whose
+// `host` block points registry.provender.test at it. Every refusal leaves the mirror untouched;
+// a pull killed with SIGKILL and run again completes without a partial file.
+
+#include "tests/support/GpgFixture.h"
+#include "tests/support/NginxFixture.h"
+#include "tests/support/TestSupport.h"
+
+#include <QDirIterator>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kHost = u"registry.provender.test"_s;
+
+/// Every file below `root` (relative path -> bytes): what "the mirror is untouched" compares.
+QMap<QString, QByteArray> tree(const QString &root)
+{
+    QMap<QString, QByteArray> out;
+    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString p = it.next();
+        out.insert(p.mid(root.size() + 1), provender::test::readFile(p));
+    }
+    return out;
+}
+
+} // namespace
+
+class TestMirrorPull : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    std::unique_ptr<provender::test::NginxFixture> m_nginx;
+    std::unique_ptr<provender::test::GpgFixture> m_gpg;
+    QJsonObject m_expected;
+    QString m_root, m_cliConfig, m_otherKeyFile, m_goodKeyFile;
+
+    QString binary() const { return QStringLiteral(PROVENDER_BINARY); }
+
+    provender::test::ProcessRun pull(const QStringList &args, int timeoutMs = 180000) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"TF_CLI_CONFIG_FILE"_s, m_cliConfig);
+        env.insert(u"HOME"_s, m_tmp.filePath(u"home"_s));
+        env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s); // nothing but loopback, never a proxy
+        env.insert(u"NO_PROXY"_s, u"127.0.0.1"_s);
+        return provender::test::runProcess(binary(), QStringList{u"mirror"_s, u"pull"_s} + args + QStringList{u"--ca-file"_s, m_nginx->caFile()},
+                                           timeoutMs, env);
+    }
+
+    QString dest(const QString &name) const { return m_tmp.filePath(u"mirrors/"_s + name); }
+
+    QJsonObject expected(const QString &type, const QString &version, const QString &platform) const
+    {
+        return m_expected.value(type).toObject().value(version).toObject().value(platform).toObject();
+    }
+
+    bool sign(const QString &type, const QString &version, const QString &fpr, bool otherBytes = false)
+    {
+        const QString base = m_root + u"/files/%1/%2/terraform-provider-%1_%2_SHA256SUMS"_s.arg(type, version);
+        QByteArray doc = provender::test::readFile(base);
+        if (otherBytes)
+            doc += "0000000000000000000000000000000000000000000000000000000000000000  extra.zip\n";
+        const QByteArray sig = m_gpg->sign(fpr, doc);
+        QFile f(base + u".sig"_s);
+        return !sig.isEmpty() && f.open(QIODevice::WriteOnly) && f.write(sig) == sig.size();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStringList missing;
+        if (!provender::test::NginxFixture::missingTools().isEmpty())
+            missing << provender::test::NginxFixture::missingTools();
+        if (!provender::test::GpgFixture::available())
+            missing << u"gpg"_s;
+        if (QStandardPaths::findExecutable(u"python3"_s).isEmpty())
+            missing << u"python3"_s;
+        if (!missing.isEmpty())
+            PROVENDER_SKIP(provender::test::Missing::Package, u"needs "_s + missing.join(u", "_s));
+        QVERIFY(QFileInfo(binary()).isExecutable());
+        m_gpg = std::make_unique<provender::test::GpgFixture>();
+        const QString good = m_gpg->generateKey(u"Acme Releases <releases@acme.test>"_s);
+        const QString other = m_gpg->generateKey(u"Somebody Else <else@acme.test>"_s);
+        QVERIFY2(!good.isEmpty() && !other.isEmpty(), qPrintable(m_gpg->lastError()));
+        m_goodKeyFile = m_tmp.filePath(u"good.asc"_s);
+        m_otherKeyFile = m_tmp.filePath(u"other.asc"_s);
+        for (const auto &[fpr, file] : {std::pair{good, m_goodKeyFile}, std::pair{other, m_otherKeyFile}}) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(m_gpg->exportKey(fpr));
+        }
+
+        m_root = m_tmp.filePath(u"registry"_s);
+        const provender::test::ProcessRun made = provender::test::runProcess(
+            u"python3"_s, {provender::test::sourceDir() + u"/tests/registry/make_registry.py"_s, m_root, m_goodKeyFile}, 120000);
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        m_expected = QJsonDocument::fromJson(made.out).object();
+        QVERIFY(!m_expected.isEmpty());
+        for (const char *type : {"demo", "wrongsum", "nosum", "tampered"})
+            for (const QString &v : m_expected.value(QLatin1StringView(type)).toObject().keys())
+                QVERIFY2(sign(QLatin1StringView(type), v, good), qPrintable(m_gpg->lastError()));
+        QVERIFY(sign(u"badsig"_s, u"1.0.0"_s, good, true));
+        QVERIFY(sign(u"unlisted"_s, u"1.0.0"_s, other));
+
+        m_nginx = std::make_unique<provender::test::NginxFixture>();
+        QString error;
+        QVERIFY2(m_nginx->makeCertificates(&error), qPrintable(error));
+        // The slow location lets the SIGKILL test catch a download half-way.
+        QVERIFY2(m_nginx->start(m_root,
+                                u"    location /v1/ { default_type application/json; }\n"
+                                "    location /slow/ { alias %1/files/; limit_rate 2k; }\n"_s.arg(m_root),
+                                {}, &error),
+                 qPrintable(error));
+        m_cliConfig = m_tmp.filePath(u"cli.tfrc"_s);
+        QFile conf(m_cliConfig);
+        QVERIFY(conf.open(QIODevice::WriteOnly));
+        conf.write(u"host \"%1\" {\n  services = {\n    \"providers.v1\" = \"%2v1/providers/\"\n  }\n}\n"_s.arg(kHost, m_nginx->baseUrl()).toUtf8());
+        conf.close();
+        QDir().mkpath(m_tmp.filePath(u"home"_s));
+    }
+
+    void pullsSignedArchivesAndIndexes()
+    {
+        const QString d = dest(u"good"_s);
+        const provender::test::ProcessRun r =
+            pull({d, kHost + u"/acme/demo=~> 1.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--platform"_s, u"darwin_arm64"_s});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        // ~> 1.0 picks 1.1.0 (newest, not the 2.0.0 prerelease).
+        for (const QString &platform : {u"linux_amd64"_s, u"darwin_arm64"_s}) {
+            const QJsonObject e = expected(u"demo"_s, u"1.1.0"_s, platform);
+            const QString path = d + u'/' + kHost + u"/acme/demo/"_s + e.value(u"file"_s).toString();
+            QCOMPARE(provender::test::readFile(path), provender::test::readFile(e.value(u"zip"_s).toString()));
+            QVERIFY2(r.out.contains(QString(u"fetched "_s + kHost + u"/acme/demo 1.1.0 "_s + platform + u" (signed by key"_s).toUtf8()), r.out.constData());
+        }
+        QVERIFY(!QFileInfo::exists(d + u'/' + kHost + u"/acme/demo/terraform-provider-demo_1.0.0_linux_amd64.zip"_s));
+        // Indexes as terraform providers mirror writes them: the versions, and the h1: Python computed.
+        const QJsonObject index = QJsonDocument::fromJson(provender::test::readFile(d + u'/' + kHost + u"/acme/demo/index.json"_s)).object();
+        QCOMPARE(index.value(u"versions"_s).toObject().keys(), QStringList{u"1.1.0"_s});
+        const QJsonObject version = QJsonDocument::fromJson(provender::test::readFile(d + u'/' + kHost + u"/acme/demo/1.1.0.json"_s)).object();
+        const QJsonObject archive = version.value(u"archives"_s).toObject().value(u"linux_amd64"_s).toObject();
+        QCOMPARE(archive.value(u"hashes"_s).toArray().first().toString(), expected(u"demo"_s, u"1.1.0"_s, u"linux_amd64"_s).value(u"h1"_s).toString());
+        // The provenance: the release's own SHA256SUMS and signature, byte for byte, and the key.
+        const QString prov = d + u"/.provenance/"_s + kHost + u"/acme/demo/1.1.0/"_s;
+        QCOMPARE(provender::test::readFile(prov + u"SHA256SUMS"_s),
+                 provender::test::readFile(m_root + u"/files/demo/1.1.0/terraform-provider-demo_1.1.0_SHA256SUMS"_s));
+        QCOMPARE(provender::test::readFile(prov + u"SHA256SUMS.sig"_s),
+                 provender::test::readFile(m_root + u"/files/demo/1.1.0/terraform-provider-demo_1.1.0_SHA256SUMS.sig"_s));
+        QVERIFY(provender::test::readFile(prov + u"keys.asc"_s).contains("BEGIN PGP PUBLIC KEY BLOCK"));
+        QVERIFY(!QFileInfo::exists(d + u"/.provender-pull"_s));
+
+        // Again: nothing is downloaded (nginx saw no second GET of a zip), the files are the same.
+        const QMap<QString, QByteArray> before = tree(d);
+        const int zipGets = int(provender::test::readFile(m_nginx->accessLogPath()).count(".zip "));
+        const provender::test::ProcessRun again =
+            pull({d, kHost + u"/acme/demo=~> 1.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--platform"_s, u"darwin_arm64"_s});
+        QVERIFY2(again.exitCode == 0, QByteArray(again.out + again.err).constData());
+        QVERIFY2(again.out.contains(QByteArray("present " + kHost.toUtf8() + "/acme/demo 1.1.0 linux_amd64")), again.out.constData());
+        QCOMPARE(int(provender::test::readFile(m_nginx->accessLogPath()).count(".zip ")), zipGets);
+        QCOMPARE(tree(d), before);
+    }
+
+    void pullsWhatALockFilePins()
+    {
+        const QString lock = m_tmp.filePath(u"pins.hcl"_s);
+        QFile f(lock);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray("provider \"" + kHost.toUtf8() + "/acme/demo\" {\n  version = \"1.0.0\"\n}\n"));
+        f.close();
+        const QString d = dest(u"locked"_s);
+        const provender::test::ProcessRun r = pull({d, u"--lock"_s, lock, u"--platform"_s, u"linux_amd64"_s, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        const QJsonArray archives = QJsonDocument::fromJson(r.out).object().value(u"archives"_s).toArray();
+        QCOMPARE(archives.size(), 1);
+        QCOMPARE(archives.at(0).toObject().value(u"version"_s).toString(), u"1.0.0"_s);
+        QCOMPARE(archives.at(0).toObject().value(u"status"_s).toString(), u"fetched"_s);
+        QVERIFY(archives.at(0).toObject().value(u"signed_by"_s).toString().size() == 16);
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("SHA256SUMS lists another sum") << u"wrongsum"_s << QStringList() << u"checksum list has unexpected SHA-256 hash"_s;
+        QTest::newRow("SHA256SUMS lacks the archive") << u"nosum"_s << QStringList() << u"checksum list has no SHA-256 hash for"_s;
+        QTest::newRow("archive is not what shasum says") << u"tampered"_s << QStringList() << u"archive has incorrect checksum"_s;
+        QTest::newRow("signature over other bytes") << u"badsig"_s << QStringList() << u"invalid signature"_s;
+        QTest::newRow("signed by an unlisted key") << u"unlisted"_s << QStringList() << u"unknown issuer"_s;
+        QTest::newRow("key not pinned") << u"demo"_s << QStringList{u"--pinned-keys"_s, m_otherKeyFile} << u"not one of the pinned keys"_s;
+    }
+
+    void refusals()
+    {
+        QFETCH(QString, type);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, reason);
+        const QString d = dest(u"refused-"_s + type);
+        // A mirror with something in it already: a refusal must leave it exactly as it was.
+        QVERIFY(QDir().mkpath(d + u"/example.com/acme/kept"_s));
+        QFile keep(d + u"/example.com/acme/kept/terraform-provider-kept_1.0.0_linux_amd64.zip"_s);
+        QVERIFY(keep.open(QIODevice::WriteOnly));
+        keep.write("kept");
+        keep.close();
+        const QMap<QString, QByteArray> before = tree(d);
+        const provender::test::ProcessRun r = pull(QStringList{d, kHost + u"/acme/"_s + type + u"=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s} + extra);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QByteArray("refused " + kHost.toUtf8() + "/acme/" + type.toUtf8() + " 1.0.0 linux_amd64: ")), r.out.constData());
+        QVERIFY2(r.out.contains(reason.toUtf8()), r.out.constData());
+        QCOMPARE(tree(d), before);
+    }
+
+    void dryRunWritesNothing()
+    {
+        const QString d = dest(u"dry"_s);
+        const provender::test::ProcessRun r = pull({d, kHost + u"/acme/demo"_s, u"--platform"_s, u"linux_amd64"_s, u"--dry-run"_s});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QVERIFY2(r.out.contains(QByteArray("would fetch " + kHost.toUtf8() + "/acme/demo 1.1.0 linux_amd64")), r.out.constData());
+        QVERIFY(!QFileInfo::exists(d));
+    }
+
+    void killedPullLeavesNoPartialFile()
+    {
+        // The download documents of a copy of demo point at the rate-limited /slow/ location.
+        const QString slowDoc = m_root + u"/v1/providers/acme/demo/1.0.0/download/linux/amd64"_s;
+        const QByteArray original = provender::test::readFile(slowDoc);
+        QByteArray slowed = original;
+        slowed.replace("\"/files/demo/1.0.0/terraform-provider-demo_1.0.0_linux_amd64.zip\"",
+                       "\"/slow/demo/1.0.0/terraform-provider-demo_1.0.0_linux_amd64.zip\"");
+        QVERIFY(slowed != original);
+        {
+            QFile f(slowDoc);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(slowed);
+        }
+        const QString d = dest(u"killed"_s);
+        const QString final = d + u'/' + kHost + u"/acme/demo/terraform-provider-demo_1.0.0_linux_amd64.zip"_s;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"TF_CLI_CONFIG_FILE"_s, m_cliConfig);
+        env.insert(u"HOME"_s, m_tmp.filePath(u"home"_s));
+        p.setProcessEnvironment(env);
+        p.start(binary(), {u"mirror"_s, u"pull"_s, d, kHost + u"/acme/demo=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--ca-file"_s, m_nginx->caFile()});
+        QVERIFY(p.waitForStarted());
+        // Wait until bytes have arrived in the staging folder, then SIGKILL.
+        const QString staging = d + u"/.provender-pull/terraform-provider-demo_1.0.0_linux_amd64.zip"_s;
+        QVERIFY(QTest::qWaitFor([&] { return QFileInfo(staging).size() > 0 || p.state() == QProcess::NotRunning; }, 120000));
+        QVERIFY2(p.state() == QProcess::Running, "the rate-limited download finished before it could be killed");
+        ::kill(pid_t(p.processId()), SIGKILL);
+        p.waitForFinished();
+        QVERIFY(!QFileInfo::exists(final));
+        {
+            QFile f(slowDoc);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(original);
+        }
+        const provender::test::ProcessRun r = pull({d, kHost + u"/acme/demo=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QCOMPARE(provender::test::readFile(final),
+                 provender::test::readFile(expected(u"demo"_s, u"1.0.0"_s, u"linux_amd64"_s).value(u"zip"_s).toString()));
+        QVERIFY(!QFileInfo::exists(d + u"/.provender-pull"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMirrorPull)
+#include "tst_mirror_pull.moc"
