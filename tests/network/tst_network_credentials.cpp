@@ -66,6 +66,31 @@ private Q_SLOTS:
         QCOMPARE(blocks.at(1).second, QStringLiteral("xyz"));
     }
 
+    void cliConfigHostBlocks()
+    {
+        // The shape tofu/terraform document for `host` blocks, among other blocks and comments.
+        const QByteArray text = "# comment\n"
+                                "credentials \"example.com\" { token = \"x\" }\n"
+                                "host \"registry.example.test\" {\n"
+                                "  services = {\n"
+                                "    \"providers.v1\" = \"https://127.0.0.1:8443/v1/providers/\",\n"
+                                "    \"modules.v1\"   = \"https://127.0.0.1:8443/v1/modules/\"\n"
+                                "  }\n"
+                                "}\n"
+                                "provider_installation {\n  direct {}\n}\n"
+                                "host \"other.test\" { services = { \"login.v1\" = \"https://x/\" } }\n";
+        QStringList warnings;
+        const auto hosts = parseCliConfigHostServices(text, &warnings);
+        QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join(u'\n')));
+        QCOMPARE(hosts.size(), 2);
+        QCOMPARE(hosts.at(0).first, QStringLiteral("registry.example.test"));
+        QCOMPARE(hosts.at(0).second.value(QStringLiteral("providers.v1")), QStringLiteral("https://127.0.0.1:8443/v1/providers/"));
+        QCOMPARE(hosts.at(0).second.value(QStringLiteral("modules.v1")), QStringLiteral("https://127.0.0.1:8443/v1/modules/"));
+        QCOMPARE(hosts.at(1).second.keys(), QStringList{QStringLiteral("login.v1")});
+        // A nested `host` (inside another block) is not a host block.
+        QVERIFY(parseCliConfigHostServices("provider_installation { host \"x\" { services = { \"providers.v1\" = \"https://x/\" } } }").isEmpty());
+    }
+
     void precedence()
     {
         QTemporaryDir home;

@@ -201,12 +201,13 @@ private Q_SLOTS:
         QTest::addColumn<QString>("line"); // words typed; the last one is being completed
         QTest::addColumn<QStringList>("expected");
         QTest::newRow("commands") << u"provender |"_s
-                                  << QStringList{u"bundle"_s, u"demo-mirror"_s, u"diff"_s, u"difftool"_s, u"hash"_s, u"index"_s, u"lock"_s, u"oci"_s, u"verify"_s};
+                                  << QStringList{u"bundle"_s, u"demo-mirror"_s, u"diff"_s, u"difftool"_s, u"hash"_s, u"index"_s, u"lock"_s, u"mirror"_s, u"oci"_s, u"verify"_s};
         QTest::newRow("lock") << u"provender lock |"_s
                               << QStringList{u"add-hashes"_s, u"check"_s, u"diff"_s, u"fmt"_s, u"init"_s, u"merge"_s, u"upgrade"_s};
         QTest::newRow("bundle") << u"provender bundle |"_s
                                 << QStringList{u"create"_s, u"import"_s, u"recover"_s, u"verify"_s};
         QTest::newRow("oci") << u"provender oci |"_s << QStringList{u"push"_s, u"verify"_s};
+        QTest::newRow("mirror") << u"provender mirror |"_s << QStringList{u"pull"_s};
         QTest::newRow("lock fmt options") << u"provender lock fmt --|"_s
                                           << QStringList{u"--check"_s, u"--flavour"_s, u"--help"_s};
         QTest::newRow("flavour") << u"provender lock fmt --flavour |"_s << QStringList{u"terraform"_s, u"tofu"_s};
