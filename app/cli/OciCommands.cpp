@@ -25,179 +25,192 @@ using namespace provender::oci;
 
 namespace {
 
-void addCommonOptions(QCommandLineParser &parser)
-{
-    parser.addHelpOption();
-    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")});
-    parser.addOption({QStringLiteral("ca-file"), QStringLiteral("Also trust the CA certificates in this PEM file."), QStringLiteral("PEM")});
-    parser.addOption({QStringLiteral("timeout"), QStringLiteral("Seconds without data before a request fails (default 30)."), QStringLiteral("S")});
-    parser.addOption({QStringLiteral("no-credentials"), QStringLiteral("Do not look up or send credentials.")});
-}
+    void addCommonOptions(QCommandLineParser &parser)
+    {
+        parser.addHelpOption();
+        parser.addOption({ QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.") });
+        parser.addOption({ QStringLiteral("ca-file"),
+            QStringLiteral("Also trust the CA certificates in this PEM file."), QStringLiteral("PEM") });
+        parser.addOption({ QStringLiteral("timeout"),
+            QStringLiteral("Seconds without data before a request fails (default 30)."),
+            QStringLiteral("S") });
+        parser.addOption(
+            { QStringLiteral("no-credentials"), QStringLiteral("Do not look up or send credentials.") });
+    }
 
-/// Fills `mirror` from the common options; prints and returns false on bad usage.
-bool commonSetup(const QCommandLineParser &parser, const QString &command, const QString &templ, OciMirrorOptions *mirror, bool quiet)
-{
-    mirror->repositoryTemplate = templ;
-    if (parser.isSet(QStringLiteral("ca-file"))) {
-        const QString pem = parser.value(QStringLiteral("ca-file"));
-        const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
-        if (certs.isEmpty()) {
-            err() << command << ": " << pem << ": no PEM certificate could be read\n";
-            return false;
+    /// Fills `mirror` from the common options; prints and returns false on bad usage.
+    bool commonSetup(const QCommandLineParser &parser, const QString &command, const QString &templ,
+        OciMirrorOptions *mirror, bool quiet)
+    {
+        mirror->repositoryTemplate = templ;
+        if (parser.isSet(QStringLiteral("ca-file"))) {
+            const QString pem = parser.value(QStringLiteral("ca-file"));
+            const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
+            if (certs.isEmpty()) {
+                err() << command << ": " << pem << ": no PEM certificate could be read\n";
+                return false;
+            }
+            mirror->client.caCertificates = certs;
         }
-        mirror->client.caCertificates = certs;
-    }
-    if (parser.isSet(QStringLiteral("timeout"))) {
-        bool ok = false;
-        const int s = parser.value(QStringLiteral("timeout")).toInt(&ok);
-        if (!ok || s < 1) {
-            err() << command << ": --timeout needs a positive number of seconds\n";
-            return false;
+        if (parser.isSet(QStringLiteral("timeout"))) {
+            bool ok = false;
+            const int s = parser.value(QStringLiteral("timeout")).toInt(&ok);
+            if (!ok || s < 1) {
+                err() << command << ": --timeout needs a positive number of seconds\n";
+                return false;
+            }
+            mirror->client.timeoutMs = s * 1000;
         }
-        mirror->client.timeoutMs = s * 1000;
-    }
-    if (!parser.isSet(QStringLiteral("no-credentials"))) {
-        QStringList warnings;
-        Result<OciCredentialsPolicy> policy = loadCredentialsPolicy(QProcessEnvironment::systemEnvironment(), QString(), &warnings);
-        for (const QString &w : std::as_const(warnings))
-            err() << command << ": warning: " << w << '\n';
-        if (!policy.ok()) {
-            err() << command << ": invalid credentials configuration for OCI registries: " << policy.error().message << '\n';
-            return false;
+        if (!parser.isSet(QStringLiteral("no-credentials"))) {
+            QStringList warnings;
+            Result<OciCredentialsPolicy> policy
+                = loadCredentialsPolicy(QProcessEnvironment::systemEnvironment(), QString(), &warnings);
+            for (const QString &w : std::as_const(warnings))
+                err() << command << ": warning: " << w << '\n';
+            if (!policy.ok()) {
+                err() << command
+                      << ": invalid credentials configuration for OCI registries: " << policy.error().message
+                      << '\n';
+                return false;
+            }
+            mirror->credentials = policy.value();
         }
-        mirror->credentials = policy.value();
+        Q_UNUSED(quiet)
+        return true;
     }
-    Q_UNUSED(quiet)
-    return true;
-}
 
-QJsonObject archiveJson(const ArchiveResult &r)
-{
-    QJsonObject o;
-    o[QStringLiteral("provider")] = r.key.provider.toString();
-    o[QStringLiteral("version")] = r.key.version.toString();
-    o[QStringLiteral("platform")] = r.key.platform.toString();
-    o[QStringLiteral("url")] = r.path;
-    o[QStringLiteral("size")] = double(r.size);
-    o[QStringLiteral("verdict")] = toString(r.detail.verdict);
-    o[QStringLiteral("reason")] = r.detail.reason;
-    QJsonArray matched, contradicting, declared;
-    for (HashMatch m : r.detail.matched)
-        matched.append(toString(m));
-    for (const HashString &h : r.detail.contradicting)
-        contradicting.append(h.toString());
-    for (const HashString &h : r.declared)
-        declared.append(h.toString());
-    o[QStringLiteral("matched")] = matched;
-    o[QStringLiteral("contradicting")] = contradicting;
-    o[QStringLiteral("declared")] = declared;
-    if (r.hashes) {
-        o[QStringLiteral("h1")] = r.hashes->h1Extracted.toString();
-        o[QStringLiteral("h1_zip")] = r.hashes->h1Zip.toString();
-        o[QStringLiteral("zh")] = r.hashes->zh.toString();
-    }
-    if (!r.error.isEmpty())
-        o[QStringLiteral("error")] = r.error;
-    return o;
-}
-
-QJsonArray requestsJson(const QList<OciRequestLog> &log)
-{
-    QJsonArray requests;
-    for (const OciRequestLog &e : log) {
+    QJsonObject archiveJson(const ArchiveResult &r)
+    {
         QJsonObject o;
-        o[QStringLiteral("method")] = e.method;
-        o[QStringLiteral("url")] = e.url.toString();
-        o[QStringLiteral("status")] = e.status;
-        o[QStringLiteral("bytes")] = double(e.bytesReceived);
-        o[QStringLiteral("bytes_sent")] = double(e.bytesSent);
-        o[QStringLiteral("ms")] = double(e.elapsedMs);
-        o[QStringLiteral("authorization")] = e.authorization;
-        if (!e.error.isEmpty())
-            o[QStringLiteral("error")] = e.error;
-        requests.append(o);
-    }
-    return requests;
-}
-
-QJsonObject verifyJson(const QString &mirrorText, const OciVerifyReport &v)
-{
-    QJsonObject root;
-    root[QStringLiteral("mirror")] = mirrorText;
-    QJsonObject creds;
-    for (auto it = v.credentials.begin(); it != v.credentials.end(); ++it)
-        creds[it.key()] = it.value();
-    if (!creds.isEmpty())
-        root[QStringLiteral("credentials")] = creds;
-    QJsonArray archives, anomalies, absent;
-    for (const ArchiveResult &r : v.report.results)
-        archives.append(archiveJson(r));
-    for (const Anomaly &a : v.catalog.anomalies) {
-        QJsonObject o;
-        o[QStringLiteral("kind")] = toString(a.kind);
-        o[QStringLiteral("url")] = a.path;
-        o[QStringLiteral("message")] = a.message;
-        anomalies.append(o);
-    }
-    for (const ProviderAddress &p : v.absent)
-        absent.append(p.toString());
-    root[QStringLiteral("archives")] = archives;
-    root[QStringLiteral("anomalies")] = anomalies;
-    root[QStringLiteral("absent_providers")] = absent;
-    root[QStringLiteral("requests")] = requestsJson(v.log);
-    QJsonObject summary;
-    for (Verdict verdict : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Pending})
-        summary[toString(verdict)] = v.report.summary.count(verdict);
-    summary[QStringLiteral("bytes_downloaded")] = double(v.counters.bytesDownloaded);
-    root[QStringLiteral("summary")] = summary;
-    return root;
-}
-
-void printVerifyTable(QTextStream &o, const QString &mirrorText, const OciVerifyReport &v)
-{
-    o << "OCI mirror " << mirrorText << ": " << v.catalog.providers.size() << " providers, " << v.report.results.size() << " archives\n\n";
-    QList<QStringList> rows{{QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"), QStringLiteral("VERDICT"),
-                             QStringLiteral("DETAIL")}};
-    for (const ArchiveResult &r : v.report.results) {
-        QString detail = r.detail.reason;
-        if (r.detail.verdict == Verdict::Verified) {
-            QStringList m;
-            for (HashMatch h : r.detail.matched)
-                m.append(toString(h));
-            detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
-            if (r.hashes)
-                detail += QStringLiteral(" (h1 ") + r.hashes->h1Extracted.toString() + QLatin1Char(')');
+        o[QStringLiteral("provider")] = r.key.provider.toString();
+        o[QStringLiteral("version")] = r.key.version.toString();
+        o[QStringLiteral("platform")] = r.key.platform.toString();
+        o[QStringLiteral("url")] = r.path;
+        o[QStringLiteral("size")] = double(r.size);
+        o[QStringLiteral("verdict")] = toString(r.detail.verdict);
+        o[QStringLiteral("reason")] = r.detail.reason;
+        QJsonArray matched, contradicting, declared;
+        for (HashMatch m : r.detail.matched)
+            matched.append(toString(m));
+        for (const HashString &h : r.detail.contradicting)
+            contradicting.append(h.toString());
+        for (const HashString &h : r.declared)
+            declared.append(h.toString());
+        o[QStringLiteral("matched")] = matched;
+        o[QStringLiteral("contradicting")] = contradicting;
+        o[QStringLiteral("declared")] = declared;
+        if (r.hashes) {
+            o[QStringLiteral("h1")] = r.hashes->h1Extracted.toString();
+            o[QStringLiteral("h1_zip")] = r.hashes->h1Zip.toString();
+            o[QStringLiteral("zh")] = r.hashes->zh.toString();
         }
-        rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.detail.verdict), detail});
+        if (!r.error.isEmpty())
+            o[QStringLiteral("error")] = r.error;
+        return o;
     }
-    QList<qsizetype> widths(4, 0);
-    for (const QStringList &row : std::as_const(rows))
-        for (int c = 0; c < 4; ++c)
-            widths[c] = std::max(widths[c], row.at(c).size());
-    for (const QStringList &row : std::as_const(rows)) {
-        for (int c = 0; c < 4; ++c)
-            o << row.at(c).leftJustified(widths[c] + 2);
-        o << row.at(4) << '\n';
-    }
-    if (!v.catalog.anomalies.isEmpty()) {
-        o << "\nAnomalies (" << v.catalog.anomalies.size() << "):\n";
-        for (const Anomaly &a : v.catalog.anomalies)
-            o << "  " << toString(a.kind) << ": " << a.path << ": " << a.message << '\n';
-    }
-    for (const ProviderAddress &p : v.absent)
-        o << "\nNot in this mirror: " << p.toString() << " (its repository does not exist)\n";
-    QStringList parts;
-    for (Verdict verdict : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Pending})
-        if (v.report.summary.count(verdict) > 0 || verdict == Verdict::Verified)
-            parts.append(QStringLiteral("%1 %2").arg(v.report.summary.count(verdict)).arg(toString(verdict)));
-    o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << v.counters.bytesDownloaded << " bytes downloaded, "
-      << v.counters.requests << " requests)\n";
-}
 
-bool verifyHasFindings(const OciVerifyReport &v)
-{
-    return v.report.summary.hasFindings() || !v.catalog.anomalies.isEmpty() || !v.absent.isEmpty();
-}
+    QJsonArray requestsJson(const QList<OciRequestLog> &log)
+    {
+        QJsonArray requests;
+        for (const OciRequestLog &e : log) {
+            QJsonObject o;
+            o[QStringLiteral("method")] = e.method;
+            o[QStringLiteral("url")] = e.url.toString();
+            o[QStringLiteral("status")] = e.status;
+            o[QStringLiteral("bytes")] = double(e.bytesReceived);
+            o[QStringLiteral("bytes_sent")] = double(e.bytesSent);
+            o[QStringLiteral("ms")] = double(e.elapsedMs);
+            o[QStringLiteral("authorization")] = e.authorization;
+            if (!e.error.isEmpty())
+                o[QStringLiteral("error")] = e.error;
+            requests.append(o);
+        }
+        return requests;
+    }
+
+    QJsonObject verifyJson(const QString &mirrorText, const OciVerifyReport &v)
+    {
+        QJsonObject root;
+        root[QStringLiteral("mirror")] = mirrorText;
+        QJsonObject creds;
+        for (auto it = v.credentials.begin(); it != v.credentials.end(); ++it)
+            creds[it.key()] = it.value();
+        if (!creds.isEmpty())
+            root[QStringLiteral("credentials")] = creds;
+        QJsonArray archives, anomalies, absent;
+        for (const ArchiveResult &r : v.report.results)
+            archives.append(archiveJson(r));
+        for (const Anomaly &a : v.catalog.anomalies) {
+            QJsonObject o;
+            o[QStringLiteral("kind")] = toString(a.kind);
+            o[QStringLiteral("url")] = a.path;
+            o[QStringLiteral("message")] = a.message;
+            anomalies.append(o);
+        }
+        for (const ProviderAddress &p : v.absent)
+            absent.append(p.toString());
+        root[QStringLiteral("archives")] = archives;
+        root[QStringLiteral("anomalies")] = anomalies;
+        root[QStringLiteral("absent_providers")] = absent;
+        root[QStringLiteral("requests")] = requestsJson(v.log);
+        QJsonObject summary;
+        for (Verdict verdict : { Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing,
+                 Verdict::Error, Verdict::Pending })
+            summary[toString(verdict)] = v.report.summary.count(verdict);
+        summary[QStringLiteral("bytes_downloaded")] = double(v.counters.bytesDownloaded);
+        root[QStringLiteral("summary")] = summary;
+        return root;
+    }
+
+    void printVerifyTable(QTextStream &o, const QString &mirrorText, const OciVerifyReport &v)
+    {
+        o << "OCI mirror " << mirrorText << ": " << v.catalog.providers.size() << " providers, "
+          << v.report.results.size() << " archives\n\n";
+        QList<QStringList> rows { { QStringLiteral("PROVIDER"), QStringLiteral("VERSION"),
+            QStringLiteral("PLATFORM"), QStringLiteral("VERDICT"), QStringLiteral("DETAIL") } };
+        for (const ArchiveResult &r : v.report.results) {
+            QString detail = r.detail.reason;
+            if (r.detail.verdict == Verdict::Verified) {
+                QStringList m;
+                for (HashMatch h : r.detail.matched)
+                    m.append(toString(h));
+                detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
+                if (r.hashes)
+                    detail += QStringLiteral(" (h1 ") + r.hashes->h1Extracted.toString() + QLatin1Char(')');
+            }
+            rows.append({ r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(),
+                toString(r.detail.verdict), detail });
+        }
+        QList<qsizetype> widths(4, 0);
+        for (const QStringList &row : std::as_const(rows))
+            for (int c = 0; c < 4; ++c)
+                widths[c] = std::max(widths[c], row.at(c).size());
+        for (const QStringList &row : std::as_const(rows)) {
+            for (int c = 0; c < 4; ++c)
+                o << row.at(c).leftJustified(widths[c] + 2);
+            o << row.at(4) << '\n';
+        }
+        if (!v.catalog.anomalies.isEmpty()) {
+            o << "\nAnomalies (" << v.catalog.anomalies.size() << "):\n";
+            for (const Anomaly &a : v.catalog.anomalies)
+                o << "  " << toString(a.kind) << ": " << a.path << ": " << a.message << '\n';
+        }
+        for (const ProviderAddress &p : v.absent)
+            o << "\nNot in this mirror: " << p.toString() << " (its repository does not exist)\n";
+        QStringList parts;
+        for (Verdict verdict : { Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing,
+                 Verdict::Error, Verdict::Pending })
+            if (v.report.summary.count(verdict) > 0 || verdict == Verdict::Verified)
+                parts.append(
+                    QStringLiteral("%1 %2").arg(v.report.summary.count(verdict)).arg(toString(verdict)));
+        o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << v.counters.bytesDownloaded
+          << " bytes downloaded, " << v.counters.requests << " requests)\n";
+    }
+
+    bool verifyHasFindings(const OciVerifyReport &v)
+    {
+        return v.report.summary.hasFindings() || !v.catalog.anomalies.isEmpty() || !v.absent.isEmpty();
+    }
 
 } // namespace
 
@@ -206,15 +219,21 @@ int runOciVerify(const QStringList &args)
     const QString command = QStringLiteral("provender verify");
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Verify an OCI registry used as an OpenTofu oci_mirror: oci://HOST/PATH/${namespace}/${type} is the mirror's "
-        "repository_template. Versions come from tags, platforms from each tag's index; every archive is streamed, "
+        "Verify an OCI registry used as an OpenTofu oci_mirror: oci://HOST/PATH/${namespace}/${type} is the "
+        "mirror's "
+        "repository_template. Versions come from tags, platforms from each tag's index; every archive is "
+        "streamed, "
         "its digest (zh:) checked and its h1: computed. Failures are reported as tofu would treat them.\n"
-        "Credentials: oci_credentials blocks of the CLI config, Docker-style auth files, helpers only when configured.\n"
+        "Credentials: oci_credentials blocks of the CLI config, Docker-style auth files, helpers only when "
+        "configured.\n"
         "Exit status: 0 all good, 1 any mismatch, missing, error or anomaly, 2 bad usage."));
     addCommonOptions(parser);
-    parser.addOption({QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."), QStringLiteral("ADDR")});
-    parser.addOption({QStringLiteral("lock"), QStringLiteral("Take providers, versions and hashes from this lock file."), QStringLiteral("FILE")});
-    parser.addPositionalArgument(QStringLiteral("mirror"), QStringLiteral("oci://HOST/PATH/${namespace}/${type}"), QStringLiteral("OCI-URL"));
+    parser.addOption({ QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."),
+        QStringLiteral("ADDR") });
+    parser.addOption({ QStringLiteral("lock"),
+        QStringLiteral("Take providers, versions and hashes from this lock file."), QStringLiteral("FILE") });
+    parser.addPositionalArgument(QStringLiteral("mirror"),
+        QStringLiteral("oci://HOST/PATH/${namespace}/${type}"), QStringLiteral("OCI-URL"));
     if (!parser.parse(args)) {
         err() << command << ": " << parser.errorText() << '\n';
         return ExitUsage;
@@ -261,11 +280,12 @@ int runOciVerify(const QStringList &args)
             if (!providers.contains(p.address))
                 providers.append(p.address);
             options.onlyVersions[p.address.toString()].append(p.version);
-            options.expected[ProviderVersionKey{p.address, p.version}] = p.hashes;
+            options.expected[ProviderVersionKey { p.address, p.version }] = p.hashes;
         }
     }
     if (providers.isEmpty()) {
-        err() << command << ": an OCI mirror is read per provider: name them with --provider ADDR or --lock FILE\n";
+        err() << command
+              << ": an OCI mirror is read per provider: name them with --provider ADDR or --lock FILE\n";
         return ExitUsage;
     }
     if (const Result<void> ok = checkRepositoryTemplate(templ.value(), providers); !ok.ok()) {
@@ -285,18 +305,29 @@ int runOciPush(const QStringList &args)
     const QString command = QStringLiteral("provender oci push");
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Publish a directory mirror or a bundle to an OCI registry in OpenTofu's oci_mirror format: one repository per "
-        "provider from the template, one tag per version (+ written as _) naming an index of per-platform manifests whose "
-        "one archive/zip layer is the package zip. Blobs the registry has are not uploaded again, tags are written last, "
-        "and the pushed versions are read back and verified. Prints the oci_mirror block for the CLI config.\n"
+        "Publish a directory mirror or a bundle to an OCI registry in OpenTofu's oci_mirror format: one "
+        "repository per "
+        "provider from the template, one tag per version (+ written as _) naming an index of per-platform "
+        "manifests whose "
+        "one archive/zip layer is the package zip. Blobs the registry has are not uploaded again, tags are "
+        "written last, "
+        "and the pushed versions are read back and verified. Prints the oci_mirror block for the CLI "
+        "config.\n"
         "Exit status: 0 published and verified, 1 a failure or a finding of the read-back, 2 bad usage."));
     addCommonOptions(parser);
-    parser.addOption({QStringLiteral("repository-template"), QStringLiteral("e.g. HOST/PATH/${namespace}/${type} (or oci://…)."), QStringLiteral("T")});
-    parser.addOption({QStringLiteral("provider"), QStringLiteral("Only this provider (repeatable)."), QStringLiteral("ADDR")});
-    parser.addOption({QStringLiteral("dry-run"), QStringLiteral("Only look (HEAD requests): say what would be uploaded and tagged.")});
-    parser.addOption({QStringLiteral("no-verify"), QStringLiteral("Do not read the pushed versions back.")});
-    parser.addOption({QStringLiteral("chunk-size"), QStringLiteral("Upload blobs above N MiB in PATCH chunks of N MiB (default 64; 0 = one PUT)."), QStringLiteral("N")});
-    parser.addPositionalArgument(QStringLiteral("source"), QStringLiteral("A mirror directory or a bundle file."), QStringLiteral("SOURCE"));
+    parser.addOption({ QStringLiteral("repository-template"),
+        QStringLiteral("e.g. HOST/PATH/${namespace}/${type} (or oci://…)."), QStringLiteral("T") });
+    parser.addOption({ QStringLiteral("provider"), QStringLiteral("Only this provider (repeatable)."),
+        QStringLiteral("ADDR") });
+    parser.addOption({ QStringLiteral("dry-run"),
+        QStringLiteral("Only look (HEAD requests): say what would be uploaded and tagged.") });
+    parser.addOption(
+        { QStringLiteral("no-verify"), QStringLiteral("Do not read the pushed versions back.") });
+    parser.addOption({ QStringLiteral("chunk-size"),
+        QStringLiteral("Upload blobs above N MiB in PATCH chunks of N MiB (default 64; 0 = one PUT)."),
+        QStringLiteral("N") });
+    parser.addPositionalArgument(QStringLiteral("source"),
+        QStringLiteral("A mirror directory or a bundle file."), QStringLiteral("SOURCE"));
     if (!parser.parse(args)) {
         err() << command << ": " << parser.errorText() << '\n';
         return ExitUsage;
@@ -353,7 +384,7 @@ int runOciPush(const QStringList &args)
             err() << command << ": cannot create a temporary directory\n";
             return ExitUsage;
         }
-        const Result<ImportReport> imported = importBundle(source, staging.path(), ImportOptions{});
+        const Result<ImportReport> imported = importBundle(source, staging.path(), ImportOptions {});
         if (!imported.ok()) {
             err() << command << ": " << source << ": " << imported.error().toString() << '\n';
             return ExitUsage;
@@ -362,7 +393,8 @@ int runOciPush(const QStringList &args)
     }
     const Result<Catalog> scanned = scanFileSystemMirror(dir);
     if (!scanned.ok()) {
-        err() << command << ": cannot read the mirror " << source << ": " << scanned.error().toString() << '\n';
+        err() << command << ": cannot read the mirror " << source << ": " << scanned.error().toString()
+              << '\n';
         return ExitUsage;
     }
     QList<ProviderAddress> candidates;
@@ -422,31 +454,39 @@ int runOciPush(const QStringList &args)
         root[QStringLiteral("summary")] = summary;
         root[QStringLiteral("requests")] = requestsJson(report.log);
         if (report.verification)
-            root[QStringLiteral("verification")] = verifyJson(QStringLiteral("oci://") + templ, *report.verification);
+            root[QStringLiteral("verification")]
+                = verifyJson(QStringLiteral("oci://") + templ, *report.verification);
         root[QStringLiteral("oci_mirror_block")] = block;
         out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
     } else {
         QTextStream &o = out();
         for (const OciPushedVersion &v : report.versions) {
-            o << v.provider.toString() << ' ' << v.version.toString() << " -> " << v.repository << ':' << v.tag;
+            o << v.provider.toString() << ' ' << v.version.toString() << " -> " << v.repository << ':'
+              << v.tag;
             if (!v.error.isEmpty())
                 o << "  FAILED: " << v.error;
             else
                 o << "  " << v.platforms.size() << " platforms, "
-                  << (options.dryRun ? "dry run" : v.tagWritten ? "tagged" : "unchanged");
+                  << (options.dryRun        ? "dry run"
+                             : v.tagWritten ? "tagged"
+                                            : "unchanged");
             o << '\n';
             for (const QString &s : v.skipped)
                 o << "  skipped " << s << '\n';
         }
-        o << "\n" << (options.dryRun ? "Would upload " : "Uploaded ") << report.blobsUploaded << " blobs (" << report.bytesUploaded
-          << " bytes); " << report.blobsPresent << " already present; " << report.blobsMounted << " mounted; " << report.manifestsWritten << " manifests written, "
-          << report.manifestsPresent << " present; " << report.tagsWritten << " tags written, " << report.tagsUnchanged
-          << " unchanged\n";
+        o << "\n"
+          << (options.dryRun ? "Would upload " : "Uploaded ") << report.blobsUploaded << " blobs ("
+          << report.bytesUploaded << " bytes); " << report.blobsPresent << " already present; "
+          << report.blobsMounted << " mounted; " << report.manifestsWritten << " manifests written, "
+          << report.manifestsPresent << " present; " << report.tagsWritten << " tags written, "
+          << report.tagsUnchanged << " unchanged\n";
         if (report.verification) {
             o << "\nRead back:\n";
             printVerifyTable(o, QStringLiteral("oci://") + templ, *report.verification);
         }
-        o << "\nAdd this to the tofu CLI configuration (only OpenTofu 1.10+ reads oci_mirror; terraform does not):\n\n" << block;
+        o << "\nAdd this to the tofu CLI configuration (only OpenTofu 1.10+ reads oci_mirror; terraform does "
+             "not):\n\n"
+          << block;
     }
     return report.hasErrors() ? ExitFindings : ExitOk;
 }

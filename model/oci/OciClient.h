@@ -5,7 +5,8 @@
 //   tags      GET /v2/<name>/tags/list, following `Link: <…>; rel="next"` pages
 //   manifests GET/HEAD /v2/<name>/manifests/<ref> with Accept of the OCI index and manifest types;
 //             bodies capped (tofu's 4 MiB rule is checked by the caller from the size)
-//   blobs     HEAD; cross-repository mount; GET streamed to a sink with the SHA-256 computed as the bytes arrive (never
+//   blobs     HEAD; cross-repository mount; GET streamed to a sink with the SHA-256 computed as the bytes
+//   arrive (never
 //             the whole blob in memory) and checked against the digest; upload by POST + PUT
 //             ?digest= (monolithic, streamed from the file) or POST + PATCH chunks + PUT
 //   manifest  PUT
@@ -29,7 +30,6 @@
 #include <QSslConfiguration>
 #include <QString>
 #include <QUrl>
-
 #include <functional>
 #include <memory>
 #include <optional>
@@ -42,9 +42,9 @@ namespace provender::oci {
 struct OciClientOptions
 {
     QList<QSslCertificate> caCertificates; ///< trusted besides the system CAs
-    int timeoutMs = 30000;                 ///< inactivity timeout per request
+    int timeoutMs = 30000; ///< inactivity timeout per request
     bool allowHttpLoopback = false;
-    bool plainHttp = false;                ///< talk http:// (only to a loopback registry, with allowHttpLoopback)
+    bool plainHttp = false; ///< talk http:// (only to a loopback registry, with allowHttpLoopback)
     QByteArray userAgent = "Provender";
     /// Blobs larger than this are uploaded in PATCH chunks of this size, smaller ones with one
     /// PUT; both stream from the file (never a whole blob or chunk in memory). 0 = always one PUT.
@@ -59,7 +59,7 @@ struct OciRequestLog
 {
     QString method;
     QUrl url;
-    int status = 0;          ///< 0: no HTTP response
+    int status = 0; ///< 0: no HTTP response
     qint64 bytesSent = 0;
     qint64 bytesReceived = 0;
     qint64 elapsedMs = 0;
@@ -70,10 +70,10 @@ struct OciRequestLog
 struct OciCounters
 {
     int requests = 0;
-    int blobHeads = 0;       ///< HEAD /blobs/
-    int blobUploads = 0;     ///< uploads started (POST /blobs/uploads/)
-    int blobMounts = 0;      ///< cross-repository mounts tried (POST /blobs/uploads/?mount=)
-    int blobChunks = 0;      ///< PATCH requests
+    int blobHeads = 0; ///< HEAD /blobs/
+    int blobUploads = 0; ///< uploads started (POST /blobs/uploads/)
+    int blobMounts = 0; ///< cross-repository mounts tried (POST /blobs/uploads/?mount=)
+    int blobChunks = 0; ///< PATCH requests
     int manifestPuts = 0;
     int tokenRequests = 0;
     qint64 bytesUploaded = 0;
@@ -84,7 +84,7 @@ struct OciCounters
 struct OciFailure
 {
     int status = 0;
-    QStringList codes;       ///< e.g. NAME_UNKNOWN, MANIFEST_UNKNOWN, UNAUTHORIZED
+    QStringList codes; ///< e.g. NAME_UNKNOWN, MANIFEST_UNKNOWN, UNAUTHORIZED
     QString message;
 };
 
@@ -92,14 +92,15 @@ struct FetchedManifest
 {
     QByteArray body;
     QString contentType;
-    QString digest;          ///< Docker-Content-Digest ("" when not sent)
-    qint64 size = -1;        ///< Content-Length (HEAD) or body size (GET)
+    QString digest; ///< Docker-Content-Digest ("" when not sent)
+    qint64 size = -1; ///< Content-Length (HEAD) or body size (GET)
 };
 
 class OciClient
 {
 public:
-    OciClient(RepositoryAddress repository, std::optional<OciCredential> credential, OciClientOptions options = {});
+    OciClient(
+        RepositoryAddress repository, std::optional<OciCredential> credential, OciClientOptions options = {});
     ~OciClient();
     OciClient(const OciClient &) = delete;
     OciClient &operator=(const OciClient &) = delete;
@@ -119,7 +120,8 @@ public:
     /// Streams a blob into `sink`. At most `expectedSize` bytes are read (as tofu's LimitReader);
     /// fewer is "incorrect response size"; then the SHA-256 of what was read must equal `digest`
     /// ("does not match digest"). Returns the bytes read.
-    Result<qint64> fetchBlob(const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink);
+    Result<qint64> fetchBlob(
+        const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink);
     /// Uploads `size` bytes from `device` (positioned at the start) as blob `digest`.
     Result<void> uploadBlob(QIODevice *device, qint64 size, const QString &digest);
     Result<void> uploadBlob(const QByteArray &data);
@@ -147,7 +149,7 @@ private:
     QString m_scheme;
     QSslConfiguration m_ssl;
     QHash<QString, QByteArray> m_authByScope; ///< scope -> Authorization header value
-    QByteArray m_basicForHost;                ///< set once the registry asked for Basic
+    QByteArray m_basicForHost; ///< set once the registry asked for Basic
     OciFailure m_failure;
     QList<OciRequestLog> m_log;
     OciCounters m_counters;

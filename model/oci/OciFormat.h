@@ -20,7 +20,6 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 namespace provender::oci {
@@ -44,7 +43,7 @@ inline constexpr qint64 kManifestSizeLimitMiB = 4;
 
 struct RepositoryAddress
 {
-    QString registry;   ///< host[:port]
+    QString registry; ///< host[:port]
     QString repository; ///< path inside the registry (OCI `<name>`)
     QString toString() const { return registry + QLatin1Char('/') + repository; }
     bool operator==(const RepositoryAddress &) const = default;
@@ -83,13 +82,13 @@ struct Descriptor
 {
     QString mediaType;
     QString artifactType;
-    QString digest;        ///< `sha256:<64 hex>`
+    QString digest; ///< `sha256:<64 hex>`
     qint64 size = -1;
     bool hasPlatform = false;
     QString os;
     QString architecture;
-    QString osVersion;     ///< tofu ignores descriptors that set it
-    QJsonObject raw;       ///< the descriptor as it was
+    QString osVersion; ///< tofu ignores descriptors that set it
+    QJsonObject raw; ///< the descriptor as it was
 };
 
 /// tofu's hashFromOCIDigest: `sha256:<64 lower hex>` -> zh:<hex>.
@@ -125,8 +124,8 @@ Result<ImageManifest> parseManifest(const QByteArray &bytes);
 
 /// selectOCIImageManifest for one platform. `platformNotSupported` is set (and an error returned)
 /// for tofu's ErrPlatformNotSupported case.
-Result<Descriptor> selectImageManifest(const QList<Descriptor> &manifests, const Platform &platform,
-                                       bool *platformNotSupported = nullptr);
+Result<Descriptor> selectImageManifest(
+    const QList<Descriptor> &manifests, const Platform &platform, bool *platformNotSupported = nullptr);
 /// The platforms an index offers, as tofu would find them: descriptors with the provider-target
 /// artifact type, manifest media type and a platform without os.version (in index order, unique).
 QList<Platform> platformsOfIndex(const ImageIndex &index);

@@ -1,7 +1,7 @@
 #include "model/oci/OciMirror.h"
 
-#include "model/oci/OciLogging.h"
 #include "model/hashing/PackageHashes.h"
+#include "model/oci/OciLogging.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -12,84 +12,89 @@ namespace provender::oci {
 
 namespace {
 
-QString ociRoot(const QString &templ)
-{
-    return QStringLiteral("oci://") + templ;
-}
-
-Anomaly versionAnomaly(AnomalyKind kind, const RepositoryAddress &repo, const QString &tag, const QString &message)
-{
-    Anomaly a;
-    a.kind = kind;
-    a.path = QStringLiteral("oci://%1:%2").arg(repo.toString(), tag);
-    a.message = message;
-    return a;
-}
-
-/// An HTTP failure is a RequestFailed anomaly; a content failure a MalformedJson one.
-AnomalyKind kindOf(const Error &e)
-{
-    return e.code == ErrorCode::Network || e.code == ErrorCode::NotFound ? AnomalyKind::RequestFailed : AnomalyKind::MalformedJson;
-}
-
-struct ClientFactory
-{
-    const OciMirrorOptions &mirror;
-    QHash<QString, QString> *credentialsSeen;
-
-    std::unique_ptr<OciClient> make(const RepositoryAddress &repo) const
+    QString ociRoot(const QString &templ)
     {
-        std::optional<OciCredential> cred;
-        if (mirror.credentials)
-            cred = credentialFor(*mirror.credentials, repo.registry, repo.repository);
-        auto client = std::make_unique<OciClient>(repo, cred, mirror.client);
-        if (cred && credentialsSeen)
-            credentialsSeen->insert(repo.toString(), cred->describe());
-        return client;
+        return QStringLiteral("oci://") + templ;
     }
-};
 
-void addCounters(OciCounters &sum, const OciCounters &c)
-{
-    sum.requests += c.requests;
-    sum.blobHeads += c.blobHeads;
-    sum.blobUploads += c.blobUploads;
-    sum.blobMounts += c.blobMounts;
-    sum.blobChunks += c.blobChunks;
-    sum.manifestPuts += c.manifestPuts;
-    sum.tokenRequests += c.tokenRequests;
-    sum.bytesUploaded += c.bytesUploaded;
-    sum.bytesDownloaded += c.bytesDownloaded;
-}
+    Anomaly versionAnomaly(
+        AnomalyKind kind, const RepositoryAddress &repo, const QString &tag, const QString &message)
+    {
+        Anomaly a;
+        a.kind = kind;
+        a.path = QStringLiteral("oci://%1:%2").arg(repo.toString(), tag);
+        a.message = message;
+        return a;
+    }
 
-/// Resolves a tag to its index as tofu does (fetchOCIDescriptorForVersion + fetchOCIIndexManifest).
-Result<ImageIndex> fetchIndex(OciClient &client, const QString &tag)
-{
-    const Result<FetchedManifest> head = client.headManifest(tag);
-    if (!head.ok())
-        return makeError(head.error().code, QStringLiteral("resolving tag \"%1\": %2").arg(tag, head.error().message));
-    if (Result<void> ok = checkResolvedIndex(head.value().contentType); !ok.ok())
-        return ok.error();
-    if (Result<void> ok = checkManifestSize(head.value().size); !ok.ok())
-        return ok.error();
-    const QString ref = head.value().digest.isEmpty() ? tag : head.value().digest;
-    const Result<FetchedManifest> got = client.getManifest(ref, head.value().size >= 0 ? head.value().size : (kManifestSizeLimitMiB + 1) << 20);
-    if (!got.ok())
-        return got.error();
-    if (!head.value().digest.isEmpty())
-        if (Result<void> ok = checkManifestDigest(got.value().body, head.value().digest); !ok.ok())
+    /// An HTTP failure is a RequestFailed anomaly; a content failure a MalformedJson one.
+    AnomalyKind kindOf(const Error &e)
+    {
+        return e.code == ErrorCode::Network || e.code == ErrorCode::NotFound ? AnomalyKind::RequestFailed
+                                                                             : AnomalyKind::MalformedJson;
+    }
+
+    struct ClientFactory
+    {
+        const OciMirrorOptions &mirror;
+        QHash<QString, QString> *credentialsSeen;
+
+        std::unique_ptr<OciClient> make(const RepositoryAddress &repo) const
+        {
+            std::optional<OciCredential> cred;
+            if (mirror.credentials)
+                cred = credentialFor(*mirror.credentials, repo.registry, repo.repository);
+            auto client = std::make_unique<OciClient>(repo, cred, mirror.client);
+            if (cred && credentialsSeen)
+                credentialsSeen->insert(repo.toString(), cred->describe());
+            return client;
+        }
+    };
+
+    void addCounters(OciCounters &sum, const OciCounters &c)
+    {
+        sum.requests += c.requests;
+        sum.blobHeads += c.blobHeads;
+        sum.blobUploads += c.blobUploads;
+        sum.blobMounts += c.blobMounts;
+        sum.blobChunks += c.blobChunks;
+        sum.manifestPuts += c.manifestPuts;
+        sum.tokenRequests += c.tokenRequests;
+        sum.bytesUploaded += c.bytesUploaded;
+        sum.bytesDownloaded += c.bytesDownloaded;
+    }
+
+    /// Resolves a tag to its index as tofu does (fetchOCIDescriptorForVersion + fetchOCIIndexManifest).
+    Result<ImageIndex> fetchIndex(OciClient &client, const QString &tag)
+    {
+        const Result<FetchedManifest> head = client.headManifest(tag);
+        if (!head.ok())
+            return makeError(
+                head.error().code, QStringLiteral("resolving tag \"%1\": %2").arg(tag, head.error().message));
+        if (Result<void> ok = checkResolvedIndex(head.value().contentType); !ok.ok())
             return ok.error();
-    return parseIndex(got.value().body);
-}
+        if (Result<void> ok = checkManifestSize(head.value().size); !ok.ok())
+            return ok.error();
+        const QString ref = head.value().digest.isEmpty() ? tag : head.value().digest;
+        const Result<FetchedManifest> got = client.getManifest(
+            ref, head.value().size >= 0 ? head.value().size : (kManifestSizeLimitMiB + 1) << 20);
+        if (!got.ok())
+            return got.error();
+        if (!head.value().digest.isEmpty())
+            if (Result<void> ok = checkManifestDigest(got.value().body, head.value().digest); !ok.ok())
+                return ok.error();
+        return parseIndex(got.value().body);
+    }
 
 } // namespace
 
-OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror, const OciVerifyOptions &options)
+OciVerifyReport verifyOciMirror(
+    const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror, const OciVerifyOptions &options)
 {
     OciVerifyReport out;
     out.catalog.sourceKind = Catalog::SourceKind::Network;
     out.catalog.root = ociRoot(mirror.repositoryTemplate);
-    ClientFactory factory{mirror, &out.credentials};
+    ClientFactory factory { mirror, &out.credentials };
     QTemporaryDir downloads;
     VerifySummary &summary = out.report.summary;
 
@@ -117,7 +122,8 @@ OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const O
             // errRepresentsOCIProviderNotFound: 404 without details, or NAME_UNKNOWN / NAME_INVALID.
             const OciFailure &f = client->lastFailure();
             const bool notFound = f.status == 404
-                && (f.codes.isEmpty() || f.codes.contains(QStringLiteral("NAME_UNKNOWN")) || f.codes.contains(QStringLiteral("NAME_INVALID")));
+                && (f.codes.isEmpty() || f.codes.contains(QStringLiteral("NAME_UNKNOWN"))
+                    || f.codes.contains(QStringLiteral("NAME_INVALID")));
             if (notFound) {
                 out.absent.append(address);
             } else {
@@ -144,11 +150,13 @@ OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const O
             const QList<Version> wanted = options.onlyVersions.value(key);
             for (const Version &v : wanted)
                 if (!versions.contains(v))
-                    out.catalog.anomalies.append(versionAnomaly(AnomalyKind::IndexListsAbsentVersion, repo.value(), tagForVersion(v),
-                                                                QStringLiteral("%1 %2 has no tag \"%3\" in %4")
-                                                                    .arg(key, v.toString(), tagForVersion(v), repo.value().toString())));
-            versions.erase(std::remove_if(versions.begin(), versions.end(), [&](const Version &v) { return !wanted.contains(v); }),
-                           versions.end());
+                    out.catalog.anomalies.append(
+                        versionAnomaly(AnomalyKind::IndexListsAbsentVersion, repo.value(), tagForVersion(v),
+                            QStringLiteral("%1 %2 has no tag \"%3\" in %4")
+                                .arg(key, v.toString(), tagForVersion(v), repo.value().toString())));
+            versions.erase(std::remove_if(versions.begin(), versions.end(),
+                               [&](const Version &v) { return !wanted.contains(v); }),
+                versions.end());
         }
         for (const Version &version : std::as_const(versions)) {
             const QString tag = tagForVersion(version);
@@ -158,8 +166,8 @@ OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const O
             const Result<ImageIndex> index = fetchIndex(*client, tag);
             if (!index.ok()) {
                 out.catalog.anomalies.append(versionAnomaly(kindOf(index.error()), repo.value(), tag,
-                                                            QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
-                                                                .arg(key, version.toString(), index.error().message)));
+                    QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
+                        .arg(key, version.toString(), index.error().message)));
                 provider.versions.append(pv);
                 continue;
             }
@@ -174,22 +182,26 @@ OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const O
             if (platforms.isEmpty()) {
                 const Result<Descriptor> none = selectImageManifest(index.value().manifests, Platform());
                 out.catalog.anomalies.append(versionAnomaly(AnomalyKind::MalformedJson, repo.value(), tag,
-                                                            QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
-                                                                .arg(key, version.toString(),
-                                                                     none.ok() ? QStringLiteral("the index lists no platform") : none.error().message)));
+                    QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
+                        .arg(key, version.toString(),
+                            none.ok() ? QStringLiteral("the index lists no platform")
+                                      : none.error().message)));
                 provider.versions.append(pv);
                 continue;
             }
-            std::sort(platforms.begin(), platforms.end(), [](const Platform &a, const Platform &b) { return a.toString() < b.toString(); });
-            const QList<HashString> lockHashes = options.expected.value(ProviderVersionKey{address, version});
+            std::sort(platforms.begin(), platforms.end(),
+                [](const Platform &a, const Platform &b) { return a.toString() < b.toString(); });
+            const QList<HashString> lockHashes
+                = options.expected.value(ProviderVersionKey { address, version });
             for (const Platform &platform : std::as_const(platforms)) {
                 ArchiveResult r;
-                r.key = ArchiveKey{address, version, platform};
+                r.key = ArchiveKey { address, version, platform };
                 r.layout = ArchiveLayout::Packed;
                 Archive archive;
                 archive.platform = platform;
                 archive.present = true;
-                archive.fileName = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(address.type(), version.toString(), platform.toString());
+                archive.fileName = QStringLiteral("terraform-provider-%1_%2_%3.zip")
+                                       .arg(address.type(), version.toString(), platform.toString());
                 auto fail = [&](Verdict v, const QString &why) {
                     r.detail.verdict = v;
                     r.detail.reason = why;
@@ -203,10 +215,14 @@ OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const O
                 } else if (Result<void> s = checkManifestSize(selected.value().size); !s.ok()) {
                     fail(Verdict::Error, s.error().message);
                 } else {
-                    const Result<FetchedManifest> got = client->getManifest(selected.value().digest, std::max<qint64>(selected.value().size, 0));
+                    const Result<FetchedManifest> got = client->getManifest(
+                        selected.value().digest, std::max<qint64>(selected.value().size, 0));
                     if (!got.ok()) {
-                        fail(got.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error, got.error().message);
-                    } else if (Result<void> d = checkManifestDigest(got.value().body, selected.value().digest); !d.ok()) {
+                        fail(got.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error,
+                            got.error().message);
+                    } else if (Result<void> d
+                               = checkManifestDigest(got.value().body, selected.value().digest);
+                               !d.ok()) {
                         fail(Verdict::Error, d.error().message);
                     } else if (manifest = parseManifest(got.value().body); !manifest.ok()) {
                         fail(Verdict::Error, manifest.error().message);
@@ -224,23 +240,31 @@ OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const O
                     archive.size = blob.size;
                     const Result<HashString> zh = hashFromOciDigest(blob.digest);
                     if (!zh.ok()) {
-                        fail(Verdict::Error, QStringLiteral("cannot verify package contents: %1").arg(zh.error().message));
+                        fail(Verdict::Error,
+                            QStringLiteral("cannot verify package contents: %1").arg(zh.error().message));
                     } else {
-                        r.declared = {zh.value()};
-                        archive.declared = DeclaredArchive{r.path, r.declared, QStringLiteral("oci://%1:%2").arg(repo.value().toString(), tag)};
-                        const QString file = downloads.filePath(QStringLiteral("%1.zip").arg(out.report.results.size()));
+                        r.declared = { zh.value() };
+                        archive.declared = DeclaredArchive { r.path, r.declared,
+                            QStringLiteral("oci://%1:%2").arg(repo.value().toString(), tag) };
+                        const QString file
+                            = downloads.filePath(QStringLiteral("%1.zip").arg(out.report.results.size()));
                         QFile sinkFile(file);
-                        Result<qint64> fetched = makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(file));
+                        Result<qint64> fetched
+                            = makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(file));
                         if (sinkFile.open(QIODevice::WriteOnly | QIODevice::Truncate))
-                            fetched = client->fetchBlob(blob.digest, blob.size, [&sinkFile](const char *data, qint64 n) {
-                                return sinkFile.write(data, n) == n;
-                            });
+                            fetched = client->fetchBlob(
+                                blob.digest, blob.size, [&sinkFile](const char *data, qint64 n) {
+                                    return sinkFile.write(data, n) == n;
+                                });
                         sinkFile.close();
-                        const bool digestMismatch = !fetched.ok() && fetched.error().code == ErrorCode::CorruptArchive
+                        const bool digestMismatch = !fetched.ok()
+                            && fetched.error().code == ErrorCode::CorruptArchive
                             && fetched.error().message.contains(QLatin1StringView("does not match digest"));
                         if (!fetched.ok() && !digestMismatch) {
-                            fail(fetched.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error,
-                                 QStringLiteral("fetching provider package blob %1: %2").arg(blob.digest, fetched.error().message));
+                            fail(fetched.error().code == ErrorCode::NotFound ? Verdict::Missing
+                                                                             : Verdict::Error,
+                                QStringLiteral("fetching provider package blob %1: %2")
+                                    .arg(blob.digest, fetched.error().message));
                         } else {
                             const Result<PackageHashes> hashed = hashZip(file);
                             if (hashed.ok()) {
@@ -251,18 +275,27 @@ OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const O
                                 if (!lockHashes.isEmpty()) {
                                     // tofu checks the layer digest against the lock before it downloads.
                                     if (!lockHashes.contains(zh.value())) {
-                                        const VerdictDetail lock = verifyAgainstLock(hashed.value(), lockHashes);
-                                        r.detail.verdict = lock.verdict == Verdict::Verified ? Verdict::Error : Verdict::Mismatch;
-                                        r.detail.reason = QStringLiteral("the current package for %1 %2 doesn't match any of the checksums previously "
-                                                                         "recorded in the dependency lock file")
-                                                              .arg(key, version.toString());
+                                        const VerdictDetail lock
+                                            = verifyAgainstLock(hashed.value(), lockHashes);
+                                        r.detail.verdict = lock.verdict == Verdict::Verified
+                                            ? Verdict::Error
+                                            : Verdict::Mismatch;
+                                        r.detail.reason
+                                            = QStringLiteral("the current package for %1 %2 doesn't match "
+                                                             "any of the checksums previously "
+                                                             "recorded in the dependency lock file")
+                                                  .arg(key, version.toString());
                                         if (lock.verdict == Verdict::Verified)
-                                            r.detail.reason += QStringLiteral(" (its h1: is in the lock, but tofu compares the layer digest, "
-                                                                              "zh:, before downloading: add %1 to the lock)")
+                                            r.detail.reason += QStringLiteral(
+                                                " (its h1: is in the lock, but tofu compares the layer "
+                                                "digest, "
+                                                "zh:, before downloading: add %1 to the lock)")
                                                                    .arg(zh.value().toString());
-                                        r.error = r.detail.verdict == Verdict::Error ? r.detail.reason : QString();
+                                        r.error = r.detail.verdict == Verdict::Error ? r.detail.reason
+                                                                                     : QString();
                                     } else {
-                                        r.detail = combineVerdicts(r.detail, verifyAgainstLock(hashed.value(), lockHashes));
+                                        r.detail = combineVerdicts(
+                                            r.detail, verifyAgainstLock(hashed.value(), lockHashes));
                                     }
                                 }
                                 if (digestMismatch) {
@@ -304,14 +337,15 @@ bool OciPushReport::hasErrors() const
     for (const OciPushedVersion &v : versions)
         if (!v.error.isEmpty())
             return true;
-    return verification && (verification->report.summary.hasFindings() || !verification->catalog.anomalies.isEmpty()
-                            || !verification->absent.isEmpty());
+    return verification
+        && (verification->report.summary.hasFindings() || !verification->catalog.anomalies.isEmpty()
+            || !verification->absent.isEmpty());
 }
 
 OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, const OciPushOptions &options)
 {
     OciPushReport out;
-    ClientFactory factory{mirror, nullptr};
+    ClientFactory factory { mirror, nullptr };
     auto say = [&](const QString &line) {
         if (options.progress)
             options.progress(line);
@@ -326,7 +360,8 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
     for (const Provider &provider : catalog.providers) {
         if (!options.only.isEmpty() && !options.only.contains(provider.address))
             continue;
-        const Result<RepositoryAddress> repo = expandRepositoryTemplate(mirror.repositoryTemplate, provider.address);
+        const Result<RepositoryAddress> repo
+            = expandRepositoryTemplate(mirror.repositoryTemplate, provider.address);
         if (!repo.ok()) {
             OciPushedVersion v;
             v.provider = provider.address;
@@ -350,7 +385,8 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
                     return head.error();
                 return head.value().has_value();
             };
-            auto ensureBlob = [&](const QString &digest, qint64 size, const QString &path, const QByteArray &data) -> Result<void> {
+            auto ensureBlob = [&](const QString &digest, qint64 size, const QString &path,
+                                  const QByteArray &data) -> Result<void> {
                 const Result<bool> present = blobPresent(digest);
                 if (!present.ok())
                     return present.error();
@@ -390,14 +426,18 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
                 ++out.blobsUploaded;
                 out.bytesUploaded += size;
                 here.insert(digest, repo.value().repository);
-                say(QStringLiteral("uploaded %1 (%2 bytes) to %3").arg(digest).arg(size).arg(repo.value().toString()));
+                say(QStringLiteral("uploaded %1 (%2 bytes) to %3")
+                        .arg(digest)
+                        .arg(size)
+                        .arg(repo.value().toString()));
                 return {};
             };
             for (const Archive &archive : version.archives) {
                 if (!archive.present)
                     continue;
                 if (archive.layout != ArchiveLayout::Packed) {
-                    pv.skipped.append(QStringLiteral("%1: an unpacked package (an OCI mirror holds the zip archive tofu downloads)")
+                    pv.skipped.append(QStringLiteral(
+                        "%1: an unpacked package (an OCI mirror holds the zip archive tofu downloads)")
                                           .arg(archive.platform.toString()));
                     continue;
                 }
@@ -410,7 +450,8 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
                 const QString digest = QStringLiteral("sha256:") + zh.value().value();
                 const qint64 size = QFileInfo(archive.path).size();
                 if (!haveEmpty) {
-                    if (Result<void> e = ensureBlob(emptyDigest, emptyConfig.size(), QString(), emptyConfig); !e.ok()) {
+                    if (Result<void> e = ensureBlob(emptyDigest, emptyConfig.size(), QString(), emptyConfig);
+                        !e.ok()) {
                         pv.error = e.error().message;
                         break;
                     }
@@ -429,7 +470,8 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
                     pv.error = existing.error().message;
                     break;
                 } else if (!options.dryRun) {
-                    const Result<QString> put = client->putManifest(manifestDigest, kMediaTypeManifest, manifest);
+                    const Result<QString> put
+                        = client->putManifest(manifestDigest, kMediaTypeManifest, manifest);
                     if (!put.ok()) {
                         pv.error = put.error().message;
                         break;
@@ -438,7 +480,7 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
                 } else {
                     ++out.manifestsWritten;
                 }
-                entries.append(IndexEntry{archive.platform, manifestDigest, manifest.size()});
+                entries.append(IndexEntry { archive.platform, manifestDigest, manifest.size() });
                 pv.platforms.append(archive.platform);
             }
             if (pv.error.isEmpty() && entries.isEmpty())
@@ -461,15 +503,17 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
                     } else {
                         pv.tagWritten = true;
                         ++out.tagsWritten;
-                        say(QStringLiteral("tagged %1:%2 -> %3").arg(repo.value().toString(), pv.tag, pv.indexDigest));
+                        say(QStringLiteral("tagged %1:%2 -> %3")
+                                .arg(repo.value().toString(), pv.tag, pv.indexDigest));
                     }
                 } else {
-                    say(QStringLiteral("would tag %1:%2 -> %3").arg(repo.value().toString(), pv.tag, pv.indexDigest));
+                    say(QStringLiteral("would tag %1:%2 -> %3")
+                            .arg(repo.value().toString(), pv.tag, pv.indexDigest));
                 }
             }
             if (pv.error.isEmpty()) {
                 verifyOptions.onlyVersions[provider.address.toString()].append(version.version);
-                verifyOptions.expected[ProviderVersionKey{provider.address, version.version}] = zhs;
+                verifyOptions.expected[ProviderVersionKey { provider.address, version.version }] = zhs;
                 if (!pushed.contains(provider.address))
                     pushed.append(provider.address);
             }
@@ -487,7 +531,9 @@ QString ociMirrorConfigBlock(const QString &repositoryTemplate, const QList<Prov
 {
     QString t = repositoryTemplate;
     t.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
-    QString out = QStringLiteral("provider_installation {\n  oci_mirror {\n    repository_template = \"%1\"\n").arg(t);
+    QString out
+        = QStringLiteral("provider_installation {\n  oci_mirror {\n    repository_template = \"%1\"\n")
+              .arg(t);
     if (!providers.isEmpty()) {
         QStringList names;
         for (const ProviderAddress &p : providers)

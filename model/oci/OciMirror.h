@@ -28,7 +28,6 @@
 #include <QHash>
 #include <QList>
 #include <QString>
-
 #include <functional>
 #include <optional>
 
@@ -36,7 +35,7 @@ namespace provender::oci {
 
 struct OciMirrorOptions
 {
-    QString repositoryTemplate;     ///< `127.0.0.1:5000/mirror/${namespace}/${type}` (no scheme)
+    QString repositoryTemplate; ///< `127.0.0.1:5000/mirror/${namespace}/${type}` (no scheme)
     OciClientOptions client;
     std::optional<OciCredentialsPolicy> credentials; ///< nullopt: never send credentials
 };
@@ -45,27 +44,27 @@ struct OciVerifyOptions
 {
     /// Only these versions of a provider (from a lock file); others from its tags are skipped.
     QHash<QString, QList<Version>> onlyVersions; ///< provider address string -> versions
-    ExpectedHashes expected;        ///< a lock's hashes (tofu's pre-download zh: check applies)
+    ExpectedHashes expected; ///< a lock's hashes (tofu's pre-download zh: check applies)
     std::function<void(const ArchiveResult &)> onResult;
 };
 
 struct OciVerifyReport
 {
-    Catalog catalog;                ///< what was found (sourceKind Network, root = the template)
+    Catalog catalog; ///< what was found (sourceKind Network, root = the template)
     VerifyReport report;
-    QList<ProviderAddress> absent;  ///< repositories that do not exist
+    QList<ProviderAddress> absent; ///< repositories that do not exist
     QList<OciRequestLog> log;
     OciCounters counters;
     QHash<QString, QString> credentials; ///< repository -> credential description
 };
 
 OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
-                                const OciVerifyOptions &options = {});
+    const OciVerifyOptions &options = {});
 
 struct OciPushOptions
 {
-    QList<ProviderAddress> only;    ///< empty: every provider of the catalog
-    bool dryRun = false;            ///< only HEAD requests: say what would be uploaded
+    QList<ProviderAddress> only; ///< empty: every provider of the catalog
+    bool dryRun = false; ///< only HEAD requests: say what would be uploaded
     bool verifyAfter = true;
     std::function<void(const QString &line)> progress;
 };
@@ -74,12 +73,12 @@ struct OciPushedVersion
 {
     ProviderAddress provider;
     Version version;
-    QString repository;             ///< registry/name
+    QString repository; ///< registry/name
     QString tag;
     QString indexDigest;
     QList<Platform> platforms;
-    bool tagWritten = false;        ///< false: it already named this index (or a dry run)
-    QStringList skipped;            ///< archives not pushed and why (unpacked packages)
+    bool tagWritten = false; ///< false: it already named this index (or a dry run)
+    QStringList skipped; ///< archives not pushed and why (unpacked packages)
     QString error;
 };
 
@@ -87,20 +86,21 @@ struct OciPushReport
 {
     QList<OciPushedVersion> versions;
     int blobsUploaded = 0;
-    int blobsPresent = 0;           ///< found by HEAD, not uploaded
-    int blobsMounted = 0;           ///< mounted from another repository of the registry (this run)
+    int blobsPresent = 0; ///< found by HEAD, not uploaded
+    int blobsMounted = 0; ///< mounted from another repository of the registry (this run)
     int manifestsWritten = 0;
     int manifestsPresent = 0;
     int tagsWritten = 0;
     int tagsUnchanged = 0;
     qint64 bytesUploaded = 0;
-    OciCounters counters;           ///< summed over every repository's client
+    OciCounters counters; ///< summed over every repository's client
     QList<OciRequestLog> log;
     std::optional<OciVerifyReport> verification;
     bool hasErrors() const;
 };
 
-OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, const OciPushOptions &options = {});
+OciPushReport pushToOci(
+    const Catalog &catalog, const OciMirrorOptions &mirror, const OciPushOptions &options = {});
 
 /// The CLI config block for this template, e.g.
 /// provider_installation { oci_mirror { repository_template = "…" include = ["…"] } }
