@@ -17,7 +17,7 @@ const QList<Command> &commands()
         {"lock check", "check a lock file against a mirror: provider x platform verdicts", &runLockCheck},
         {"lock add-hashes", "add the hashes of a mirror's packages for given platforms to a lock file", &runLockAddHashes},
         {"lock upgrade", "upgrade locked providers to the newest mirror version meeting their constraints", &runLockUpgrade},
-        {"lock init", "make a lock file for a configuration's required providers from a filesystem mirror", &runLockInit},
+        {"lock init", "make a lock file for a configuration's required providers from a mirror directory or URL", &runLockInit},
         {"lock merge", "three-way merge of lock files by meaning (a git merge driver; --gui: the merge window)", &runLockMerge},
         {"bundle create", "write a bundle (.tar.gz/.tar.zst/.zip) of a mirror, or of what lock files need", &runBundleCreate},
         {"bundle verify", "verify a bundle in place: archives against its indexes and SHA256SUMS", &runBundleVerify},

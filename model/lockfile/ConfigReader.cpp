@@ -2116,6 +2116,10 @@ private:
         return s.startsWith(u"./"_s) || s.startsWith(u"../"_s) || s.startsWith(u".\\"_s) || s.startsWith(u"..\\"_s);
     }
 
+    static constexpr int kMaxModuleReads = 10000;
+    int m_moduleReads = 0;
+    bool m_moduleBudgetReported = false;
+
     void readModule(const QString &dir, const QString &key, int depth)
     {
         m_out.moduleDirectories << dir;
@@ -2289,6 +2293,15 @@ private:
             if (depth >= 64) {
                 error(file, call.position, u"Module nesting too deep"_s,
                       u"Module %1 calls modules more than 64 levels deep; is a module calling itself?"_s.arg(hcl::goQuote(childKey)));
+                continue;
+            }
+            // Depth alone does not bound the work: two calls of "./" in one module are 2^64 reads.
+            if (++m_moduleReads > kMaxModuleReads) {
+                if (!m_moduleBudgetReported)
+                    error(file, call.position, u"Too many module calls"_s,
+                          u"Reading module %1 would read more than %2 modules in all; is a module calling itself?"_s.arg(
+                              hcl::goQuote(childKey)).arg(kMaxModuleReads));
+                m_moduleBudgetReported = true;
                 continue;
             }
             if (!QFileInfo(childDir).isDir()) {

@@ -393,7 +393,9 @@ private Q_SLOTS:
         for (const QString &f : QDir(test::sourceDir() + u"/tests/lockfile/data"_s).entryList({u"*.hcl"_s}, QDir::Files, QDir::Name))
             QTest::newRow(qPrintable(f)) << test::readFile(test::sourceDir() + u"/tests/lockfile/data/"_s + f);
         const QString corpus = test::corpusDir(u"lockfiles"_s);
-        if (!corpus.isEmpty())
+        if (corpus.isEmpty())
+            PROVENDER_CORPUS_OPTIONAL(u"lockfiles"_s);
+        else
             QTest::newRow("corpus 051") << test::readFile(corpus + u"/051.terraform.lock.hcl"_s);
         const QByteArray p = "provider \"registry.terraform.io/a/b\" {\n";
         const struct

@@ -337,6 +337,12 @@ private Q_SLOTS:
                  qPrintable(d.join(u'\n')));
         QVERIFY2(std::any_of(d.begin(), d.end(), [](const QString &s) { return s.contains(u"Module nesting too deep"_s); }), qPrintable(d.join(u'\n')));
 
+        // Two calls of "./" double the work at every level: 2^64 reads unless the total is bounded.
+        Tree twice({{u"main.tf"_s, "module \"a\" {\n  source = \"./\"\n}\nmodule \"b\" {\n  source = \"./\"\n}\n"}});
+        const QStringList dd = diagTexts(readConfigRequirements(twice.path()).diagnostics);
+        QVERIFY2(std::any_of(dd.begin(), dd.end(), [](const QString &s) { return s.contains(u"Too many module calls"_s); }),
+                 qPrintable(dd.join(u'\n')));
+
         // An installed remote module is read from terraform's module manifest.
         Tree m({{u"main.tf"_s, "module \"remote\" {\n  source  = \"hashicorp/consul/aws\"\n  version = \"1.0\"\n}\n"},
                 {u".terraform/modules/modules.json"_s, "{\"Modules\":[{\"Key\":\"\",\"Source\":\"\",\"Dir\":\".\"},{\"Key\":\"remote\",\"Source\":\"registry.terraform.io/hashicorp/consul/aws\",\"Version\":\"1.0.0\",\"Dir\":\".terraform/modules/remote\"}]}"},

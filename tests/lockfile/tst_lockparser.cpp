@@ -409,6 +409,8 @@ private Q_SLOTS:
         for (const QString &f : data.entryList({u"*.hcl"_s}, QDir::Files, QDir::Name))
             seeds << test::readFile(data.filePath(f));
         const QString corpus = test::corpusDir(u"lockfiles"_s);
+        if (corpus.isEmpty())
+            PROVENDER_CORPUS_OPTIONAL(u"lockfiles"_s);
         if (!corpus.isEmpty()) {
             const QDir c(corpus);
             for (const QString &f : c.entryList({u"*.hcl"_s}, QDir::Files, QDir::Name).mid(0, 20))

@@ -189,7 +189,7 @@ private Q_SLOTS:
     {
         const Run help = runProvender({u"lock"_s, u"--help"_s});
         QCOMPARE(help.exitCode, 0);
-        for (const char *sub : {"fmt", "diff", "check", "add-hashes", "upgrade", "merge"})
+        for (const char *sub : {"fmt", "diff", "check", "add-hashes", "upgrade", "init", "merge"})
             QVERIFY2(help.out.contains(QByteArray("\n  " + QByteArray(sub) + ' ')), help.out.constData());
         QVERIFY(!help.err.contains("unknown"));
         const Run bare = runProvender({u"lock"_s});

@@ -11,6 +11,7 @@
 
 #include <QCoreApplication>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/stat.h>
@@ -504,11 +505,18 @@ private Q_SLOTS:
             const QString setpriv = QStandardPaths::findExecutable(u"setpriv"_s);
             if (setpriv.isEmpty())
                 PROVENDER_SKIP(test::Missing::Platform, u"running as root and setpriv (util-linux) is missing: directory permissions do not apply"_s);
+            // The build tree may sit below a folder only root can enter (/root/…): run a copy of
+            // this binary from a world-readable temporary folder.
+            QTemporaryDir copyDir;
+            QVERIFY(copyDir.isValid());
+            QVERIFY(QFile::setPermissions(copyDir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                                              | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                                                              | QFileDevice::ExeOther));
+            const QString copy = copyDir.filePath(u"tst_filesystemmirror"_s);
+            QVERIFY(QFile::copy(QCoreApplication::applicationFilePath(), copy));
             const test::ProcessRun r = test::runProcess(
-                setpriv, {u"--reuid=65534"_s, u"--regid=65534"_s, u"--clear-groups"_s, QCoreApplication::applicationFilePath(), u"unreadableDirectory"_s},
-                120000);
-            if (r.exitCode != 0 && r.err.contains("Permission denied") && r.out.isEmpty())
-                PROVENDER_SKIP(test::Missing::Platform, u"running as root, and the test binary is not reachable as an unprivileged user: "_s + QString::fromLocal8Bit(r.err));
+                setpriv, {u"--reuid=65534"_s, u"--regid=65534"_s, u"--clear-groups"_s, copy, u"unreadableDirectory"_s}, 120000,
+                QProcessEnvironment::systemEnvironment(), copyDir.path());
             QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
             QVERIFY2(r.out.contains("PASS   : TestFileSystemMirror::unreadableDirectory()"), r.out.constData());
             return;

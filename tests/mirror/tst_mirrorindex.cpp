@@ -353,8 +353,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("note");
         const QString dir = test::corpusDir(QStringLiteral("mirror-json"));
-        if (dir.isEmpty())
-            return;
+        if (dir.isEmpty()) // in _data: without rows Qt would run corpus() once with no data and abort
+            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("corpus/mirror-json is not available (run from a checkout with ../shared beside it)"));
         QHash<QString, QString> notes;
         const QByteArray manifest = test::readFile(test::sharedDir() + QStringLiteral("/corpus/MANIFEST.tsv"));
         for (const QByteArray &line : manifest.split('\n')) {
@@ -370,8 +370,6 @@ private Q_SLOTS:
     {
         QFETCH(QString, path);
         QFETCH(QString, note);
-        if (path.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("corpus/mirror-json is not available (run from a checkout with ../shared beside it)"));
         const QByteArray bytes = test::readFile(path);
         QVERIFY(!bytes.isNull());
         const bool isIndex = path.endsWith(QStringLiteral("-index.json"));

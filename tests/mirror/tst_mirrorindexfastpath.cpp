@@ -172,8 +172,10 @@ private Q_SLOTS:
     {
         QList<QByteArray> seeds = generatedDocuments() + handWrittenDocuments();
         const QList<QByteArray> corpus = corpusDocuments();
-        if (corpus.isEmpty())
+        if (corpus.isEmpty()) {
+            PROVENDER_CORPUS_OPTIONAL(u"mirror-json"_s);
             qWarning("shared corpus (mirror-json) absent: generated and hand-written documents only");
+        }
         seeds += corpus;
 
         QRandomGenerator rng(5);

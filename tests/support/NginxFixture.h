@@ -2,7 +2,7 @@
 // A real nginx for tests: started on 127.0.0.1 and a free port with its config, prefix, pid file
 // and logs in a temporary directory, TLS with a throw-away CA and a server certificate for
 // 127.0.0.1/localhost made with `openssl`. Stopped (TERM, then KILL) by stop() or the destructor.
-// Tests QSKIP when missingTools() is not empty. Link Qt6::Network.
+// Tests skip (PROVENDER_SKIP, Missing::Package) when missingTools() is not empty. Link Qt6::Network.
 
 #include <QProcess>
 #include <QString>
@@ -18,7 +18,7 @@ public:
     NginxFixture(const NginxFixture &) = delete;
     NginxFixture &operator=(const NginxFixture &) = delete;
 
-    /// "" when nginx and openssl are on PATH, else which are missing (for QSKIP).
+    /// "" when nginx and openssl are on PATH, else which are missing (for PROVENDER_SKIP).
     static QString missingTools();
 
     /// Makes ca.pem (a CA) and server.pem/server.key (signed by it, SAN IP:127.0.0.1, DNS:localhost)

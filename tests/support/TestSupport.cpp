@@ -5,7 +5,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
-#include <QLockFile>
 #include <QStandardPaths>
 
 namespace provender::test {
@@ -72,22 +71,12 @@ ProcessRun runProcess(const QString &program, const QStringList &args, int timeo
 
 QString skipVerdict(Missing missing, const QString &why)
 {
+    // The skip itself is logged by tests/support/run-suite from Qt Test's SKIP line (one mechanism
+    // for every skip, PROVENDER_SKIP or not); here only whether it may skip at all.
     const bool ci = qEnvironmentVariable("CI") == QLatin1String("true");
+    if (missing == Missing::Terraform && !terraformPath().isEmpty())
+        return QStringLiteral("terraform is on PATH, so this interop test must not skip: ") + why;
     const bool allowed = !ci || missing == Missing::Terraform || missing == Missing::Platform;
-    const QString log = qEnvironmentVariable("PROVENDER_SKIP_LOG");
-    if (allowed && !log.isEmpty()) {
-        // One line per skip: suite, function, reason. Suites run in parallel: append under a lock.
-        QLockFile lock(log + QStringLiteral(".lock"));
-        lock.lock();
-        QFile f(log);
-        if (f.open(QIODevice::WriteOnly | QIODevice::Append)) {
-            QString line = QCoreApplication::applicationName() + u'\t' + QString::fromLatin1(QTest::currentTestFunction());
-            if (const char *row = QTest::currentDataTag())
-                line += u':' + QString::fromUtf8(row);
-            line += u'\t' + QString(why).replace(u'\n', u' ') + u'\n';
-            f.write(line.toUtf8());
-        }
-    }
     if (allowed)
         return {};
     return QStringLiteral("CI=true, and this must not be missing there (scripts/dev installs it / CI has ../shared): ") + why;

@@ -43,11 +43,19 @@ enum class Missing {
     Package,   ///< a tool or library that scripts/dev installs (nginx, python3, git, gpg, …)
     Platform,  ///< a fact of this machine no install changes (a /proc file, a kernel feature)
 };
-/// Records the skip in $PROVENDER_SKIP_LOG (for the run's banner) and returns "" when the test may
-/// skip, else the message to fail with. Use PROVENDER_SKIP, not this.
+/// "" when the test may skip, else the message to fail with (CI=true and a Corpus/Package need, or
+/// a Terraform need while terraform is on PATH). Use PROVENDER_SKIP, not this.
 QString skipVerdict(Missing missing, const QString &why);
 
 } // namespace provender::test
+
+/// For a test that also uses the corpus when it is there but has other inputs too: without the
+/// corpus it goes on with the others — except under CI=true, where the corpus must be there.
+#define PROVENDER_CORPUS_OPTIONAL(sub)                                                               \
+    do {                                                                                          \
+        if (qEnvironmentVariable("CI") == QLatin1String("true"))                                  \
+            QFAIL(qPrintable(QStringLiteral("CI=true and ../shared/corpus/%1 is missing").arg(sub))); \
+    } while (false)
 
 /// Skip the current test function (or data row) because something it needs is missing — or fail
 /// when that must not be missing here (CI=true and anything but terraform or a machine fact).
