@@ -17,6 +17,8 @@
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
 #include "model/network/RemoteVerify.h"
+#include "model/registry/MirrorPull.h"
+#include "model/registry/RegistryDocuments.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -24,7 +26,9 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QSaveFile>
+#include <QSslCertificate>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -486,6 +490,102 @@ int addHashesWithConfig(const QString &path, const LockFile &lock, const Catalog
     return save(path, r->document, r->document.flavour) ? ExitOk : ExitUsage;
 }
 
+/// add-hashes --registry: `terraform providers lock` against the providers' origin registries.
+/// Each locked version's archives for the platforms are pulled (every one proven against the
+/// release's signed SHA256SUMS, model/registry/MirrorPull.h) into a private temporary mirror;
+/// then, as terraform's installer records them, the h1: of each extracted package and every zh:
+/// the signed SHA256SUMS vouches for are added. Nothing is written unless every platform of every
+/// provider was pulled and proven.
+int addHashesFromRegistry(const QString &path, const LockFile &lock, const lockedit::MirrorHashOptions &hashOptions,
+                          const QString &caFile, const QString &pinnedKeysFile)
+{
+    RegistryOptions ro;
+    if (!caFile.isEmpty()) {
+        ro.http.caCertificates = QSslCertificate::fromPath(caFile);
+        if (ro.http.caCertificates.isEmpty()) {
+            err() << "provender lock add-hashes: no certificate in " << caFile << '\n';
+            return ExitUsage;
+        }
+    }
+    PullOptions po;
+    po.platforms = hashOptions.platforms;
+    if (!pinnedKeysFile.isEmpty()) {
+        QFile f(pinnedKeysFile);
+        if (!f.open(QIODevice::ReadOnly)) {
+            err() << "provender lock add-hashes: cannot read " << pinnedKeysFile << ": " << f.errorString() << '\n';
+            return ExitUsage;
+        }
+        po.signature.pinnedKeys << f.readAll();
+    }
+    QList<PullRequest> requests;
+    for (const ProviderLock &p : lock.providers)
+        if (hashOptions.providers.isEmpty() || hashOptions.providers.contains(p.address))
+            requests << PullRequest{p.address, p.version, std::nullopt};
+    if (requests.isEmpty()) {
+        err() << "provender lock add-hashes: no locked provider to hash\n";
+        return ExitUsage;
+    }
+    QTemporaryDir staging(QDir::tempPath() + u"/provender-lock-registry-XXXXXX"_s);
+    if (!staging.isValid()) {
+        err() << "provender lock add-hashes: cannot create a temporary directory: " << staging.errorString() << '\n';
+        return ExitUsage;
+    }
+    po.destination = staging.path();
+    QStringList warnings;
+    ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString(), &warnings);
+    for (const QString &w : warnings)
+        err() << "provender lock add-hashes: CLI config: " << w << '\n';
+    RegistryClient client(ro);
+    bool complete = true;
+    const PullReport report = pullFromRegistry(requests, po, client, [&](const PulledArchive &a) {
+        if (a.status == PulledArchive::Status::Fetched)
+            return;
+        complete = false;
+        err() << toString(a.status) << ' ' << a.provider.toString() << ' ' << a.version.toString() << ' ' << a.platform.toString()
+              << (a.reason.isEmpty() ? QString() : u": "_s + a.reason) << '\n';
+    });
+    for (const QString &e : report.errors)
+        err() << "provender lock add-hashes: " << e << '\n';
+    if (!complete || !report.errors.isEmpty() || report.cancelled) {
+        err() << path << ": not changed: some packages could not be pulled and proven\n";
+        return ExitFindings;
+    }
+    const std::optional<Catalog> pulled = loadMirror(staging.path());
+    if (!pulled)
+        return ExitUsage;
+    lockedit::MirrorHashOptions h1Options = hashOptions;
+    h1Options.includeZh = false; // the zh: come from the signed SHA256SUMS below (all platforms)
+    Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(lock, *pulled, h1Options);
+    if (!r.ok()) {
+        err() << "provender lock add-hashes: " << r.error().message << '\n';
+        return ExitUsage;
+    }
+    printNotes(r->notes, QString());
+    if (r->hasProblems()) {
+        err() << path << ": not changed: some pulled packages could not be hashed\n";
+        return ExitFindings;
+    }
+    LockFile document = r->document;
+    for (ProviderLock &p : document.providers) {
+        if (!hashOptions.providers.isEmpty() && !hashOptions.providers.contains(p.address))
+            continue;
+        const QString sums = staging.filePath(u".provenance/%1/%2/%3/%4/SHA256SUMS"_s.arg(p.address.hostname(), p.address.ns(),
+                                                                                         p.address.type(), p.version.toString()));
+        QFile f(sums);
+        if (!f.open(QIODevice::ReadOnly)) {
+            err() << "provender lock add-hashes: the signed SHA256SUMS of " << p.address.toString() << ' ' << p.version.toString()
+                  << " is missing: " << f.errorString() << '\n';
+            return ExitFindings;
+        }
+        p.hashes << sha256SumsHashes(f.readAll());
+        p.normalizeHashes();
+    }
+    if (writeLockFile(document) == readAll(path))
+        return ExitOk;
+    warnAboutDrops(path, lock);
+    return save(path, document, document.flavour) ? ExitOk : ExitUsage;
+}
+
 } // namespace
 
 int runLockFmt(const QStringList &args)
@@ -617,15 +717,26 @@ int runLockAddHashes(const QStringList &args)
     parser.addOption(kZh);
     parser.addOption(kProvider);
     parser.addOption(kConfig);
+    const QCommandLineOption registry(u"registry"_s, u"Hash the packages of the providers' origin registries instead of a mirror, like "
+                                                     "`terraform providers lock -platform=P`: h1: of each package and every zh: of the "
+                                                     "release's signed SHA256SUMS."_s);
+    const QCommandLineOption caFile(u"ca-file"_s, u"With --registry: also trust the CA certificates in this PEM file."_s, u"PEM"_s);
+    const QCommandLineOption pinnedKeys(u"pinned-keys"_s, u"With --registry: accept only signatures by the OpenPGP keys in this file."_s,
+                                       u"FILE"_s);
+    parser.addOption(registry);
+    parser.addOption(caFile);
+    parser.addOption(pinnedKeys);
     if (const int rc = parse(parser, args,
                              u"Add the hashes of the given platforms' packages from a filesystem mirror to a lock file, like "
                              "`terraform providers lock -fs-mirror=DIR -platform=P`: the h1: of each extracted package (and "
-                             "the zip's zh: with --zh). Nothing is written when a package is missing or cannot be hashed."_s,
+                             "the zip's zh: with --zh). With --registry, from the origin registries instead. Nothing is "
+                             "written when a package is missing or cannot be hashed."_s,
                              u"FILE"_s, u"The .terraform.lock.hcl to update."_s);
         rc >= 0)
         return rc;
-    if (parser.positionalArguments().size() != 1 || !parser.isSet(kMirror) || !parser.isSet(kPlatform)) {
-        err() << "provender lock add-hashes: give one lock file, --mirror DIR and at least one --platform\n";
+    if (parser.positionalArguments().size() != 1 || parser.isSet(kMirror) == parser.isSet(registry) || !parser.isSet(kPlatform)
+        || (parser.isSet(registry) && parser.isSet(kConfig))) {
+        err() << "provender lock add-hashes: give one lock file, --mirror DIR or --registry, and at least one --platform\n";
         return ExitUsage;
     }
     const QString path = parser.positionalArguments().constFirst();
@@ -638,6 +749,8 @@ int runLockAddHashes(const QStringList &args)
         return ExitUsage;
     if (!parseProviders(parser.values(kProvider), lock->document.flavour, &options.providers))
         return ExitUsage;
+    if (parser.isSet(registry))
+        return addHashesFromRegistry(path, lock->document, options, parser.value(caFile), parser.value(pinnedKeys));
     const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
     if (!mirror)
         return ExitUsage;

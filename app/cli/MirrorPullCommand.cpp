@@ -1,10 +1,11 @@
-// provender mirror pull DEST (--lock FILE... | ADDR[=CONSTRAINT]...) --platform P... [--zh]
+// provender mirror pull DEST (--lock FILE... | --config DIR | ADDR[=CONSTRAINT]...) --platform P... [--zh]
 //   [--dry-run] [--pinned-keys FILE] [--ca-file PEM] [--json]
 // Pull providers from their origin registries into a packed mirror directory, every archive
 // proven against its release's signed SHA256SUMS (model/registry/MirrorPull.h).
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "model/lockfile/ConfigReader.h"
 #include "model/lockfile/LockFile.h"
 #include "model/registry/MirrorPull.h"
 
@@ -51,6 +52,10 @@ int runMirrorPull(const QStringList &args)
         "Exit status: 0 done, 1 an archive was refused or could not be fetched, 2 bad usage or unreadable input."_s);
     parser.addHelpOption();
     parser.addOption({u"lock"_s, u"Pull exactly the providers and versions this lock file pins (repeatable)."_s, u"FILE"_s});
+    parser.addOption({u"config"_s, u"Pull the providers a configuration requires (required_providers of it and its modules), each at "
+                                   "the newest version that meets all its constraints (repeatable)."_s, u"DIR"_s});
+    parser.addOption({u"flavour"_s, u"With --config: read it as terraform (default: .tf files, registry.terraform.io) or tofu does."_s,
+                      u"F"_s});
     parser.addOption({u"platform"_s, u"A target platform, e.g. linux_amd64 (repeatable; at least one)."_s, u"OS_ARCH"_s});
     parser.addOption({u"zh"_s, u"Also list each archive's zh: hash in the indexes."_s});
     parser.addOption({u"dry-run"_s, u"Resolve versions and list what would be fetched; write nothing."_s});
@@ -108,6 +113,29 @@ int runMirrorPull(const QStringList &args)
         for (const ProviderLock &p : parsed.document.providers)
             requests << PullRequest{p.address, p.version, std::nullopt};
     }
+    LockFlavour flavour = LockFlavour::Terraform;
+    if (parser.isSet(u"flavour"_s)) {
+        const std::optional<LockFlavour> f = lockFlavourFromString(parser.value(u"flavour"_s));
+        if (!f) {
+            err() << "provender mirror pull: --flavour must be tofu or terraform\n";
+            return ExitUsage;
+        }
+        flavour = *f;
+    }
+    for (const QString &dir : parser.values(u"config"_s)) {
+        ConfigReadOptions co;
+        co.flavour = flavour;
+        const ConfigRequirements config = readConfigRequirements(dir, co);
+        for (const ConfigDiagnostic &d : config.diagnostics)
+            err() << d.toString() << '\n';
+        if (config.hasErrors()) {
+            err() << "provender mirror pull: " << dir << ": the configuration has errors\n";
+            return ExitUsage;
+        }
+        for (const ConfigProviderRequirement &p : config.providers)
+            requests << PullRequest{p.address, std::nullopt,
+                                    p.constraints.isEmpty() ? std::nullopt : std::optional<VersionConstraints>(p.constraints)};
+    }
     for (qsizetype i = 1; i < positional.size(); ++i) {
         const QString &arg = positional.at(i);
         const qsizetype eq = arg.indexOf(u'=');
@@ -128,7 +156,7 @@ int runMirrorPull(const QStringList &args)
         requests << req;
     }
     if (requests.isEmpty()) {
-        err() << "provender mirror pull: name providers (ADDR[=CONSTRAINT]) or give --lock FILE\n";
+        err() << "provender mirror pull: name providers (ADDR[=CONSTRAINT]) or give --lock FILE or --config DIR\n";
         return ExitUsage;
     }
     if (parser.isSet(u"pinned-keys"_s)) {

@@ -9,6 +9,7 @@ The signatures (SHA256SUMS.sig) are made by the test with gpg afterwards; KEYS.a
 armoured key every download document lists. Provider types and what is wrong with them:
 
   demo      1.0.0, 1.1.0, 2.0.0-beta1: all good
+  pair      0.1.0, 0.2.0, 0.3.0: all good (a second provider for the interop tests)
   wrongsum  SHA256SUMS lists another sum for the zip
   nosum     SHA256SUMS has no line for the zip
   tampered  the zip served is not the one `shasum` names
@@ -28,6 +29,7 @@ import refhash  # noqa: E402
 PLATFORMS = [("linux", "amd64"), ("darwin", "arm64")]
 TYPES = {
     "demo": ["1.0.0", "1.1.0", "2.0.0-beta1"],
+    "pair": ["0.1.0", "0.2.0", "0.3.0"],
     "wrongsum": ["1.0.0"],
     "nosum": ["1.0.0"],
     "tampered": ["1.0.0"],
