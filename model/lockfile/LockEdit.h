@@ -8,14 +8,14 @@
 #include "model/hashing/PackageHashes.h"
 #include "model/lockfile/LockFile.h"
 #include "model/mirror/Catalog.h"
+#include "model/verify/ArchiveHashing.h"
 
 #include <functional>
 
 namespace provender {
 
-/// Computes the hashes of one archive of a catalog (zip or unpacked directory).
-using ArchiveHasher = std::function<Result<PackageHashes>(const Archive &archive)>;
-
+/// ArchiveHasher (model/verify/ArchiveHashing.h) computes the hashes of one archive; the CLI and
+/// the windows pass prehashArchives()'s (all cores, the hash cache). The default when none is given:
 /// hashPackage(archive.path), no cache.
 ArchiveHasher directArchiveHasher();
 

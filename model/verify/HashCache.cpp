@@ -13,7 +13,10 @@
 #include <QSqlQuery>
 #include <QStandardPaths>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -26,13 +29,26 @@ namespace {
 
 // Bump when the table layout or the meaning of a stored hash changes: older files are recreated.
 // fingerprint is NULL for files (QtSql binds an empty QByteArray as NULL).
-constexpr int kSchemaVersion = 3;
+// 4: device and ctime in the key; every PackageHashes field stored (h1ZipError, extractionProblem).
+constexpr int kSchemaVersion = 4;
+
+// encodeHashes()/decodeHashes() store every field of PackageHashes. A new field must be stored
+// too (and kSchemaVersion bumped), or a cache hit would silently drop it.
+static_assert(sizeof(PackageHashes) == 208, "PackageHashes changed: store the new field in encodeHashes/decodeHashes "
+                                             "and bump kSchemaVersion, then update this size");
 
 std::atomic<quint64> g_connectionCounter{0};
 
-qint64 mtimeNsOf(const struct stat &st)
+qint64 nsOf(const struct timespec &t)
 {
-    return qint64(st.st_mtim.tv_sec) * 1000000000LL + qint64(st.st_mtim.tv_nsec);
+    return qint64(t.tv_sec) * 1000000000LL + qint64(t.tv_nsec);
+}
+
+qint64 realtimeNs()
+{
+    struct timespec t;
+    ::clock_gettime(CLOCK_REALTIME, &t);
+    return nsOf(t);
 }
 
 QString errnoText(int e)
@@ -58,17 +74,48 @@ bool isBusy(const QSqlError &e)
     return ok && ((code & 0xff) == 5 || (code & 0xff) == 6);
 }
 
+QByteArray identityLine(const struct stat &st)
+{
+    return QByteArray::number(quint64(st.st_dev)) + '\0' + QByteArray::number(quint64(st.st_ino)) + '\0'
+           + QByteArray::number(qint64(st.st_size)) + '\0' + QByteArray::number(nsOf(st.st_mtim)) + '\0'
+           + QByteArray::number(nsOf(st.st_ctim));
+}
+
 } // namespace
+
+bool FileStamp::operator==(const FileStamp &o) const
+{
+    return isDirectory == o.isDirectory && size == o.size && mtimeNs == o.mtimeNs && ctimeNs == o.ctimeNs
+           && device == o.device && inode == o.inode && fingerprint == o.fingerprint;
+}
+
+bool FileStamp::isRacy() const
+{
+    // The kernel stamps ctime from a clock that ticks every few ms (CLOCK_REALTIME_COARSE), and
+    // file systems without sub-second timestamps (FAT: 2 s) truncate further. A ctime with no
+    // sub-second part is taken as such a file system's.
+    qint64 granularity = 2'000'000'000LL;
+    if (ctimeNs % 1000000000LL != 0) {
+        struct timespec res{0, 4000000};
+        ::clock_getres(CLOCK_REALTIME_COARSE, &res);
+        granularity = std::max<qint64>(10'000'000LL, 2 * nsOf(res));
+    }
+    return takenAtNs == 0 || ctimeNs > takenAtNs - granularity;
+}
 
 Result<FileStamp> stampOf(const QString &path)
 {
     struct stat st;
     const QByteArray native = QFile::encodeName(path);
+    const qint64 takenAt = realtimeNs(); // before the stat: a change after it has a later ctime
     if (::stat(native.constData(), &st) != 0)
         return makeError(ErrorCode::Io, QStringLiteral("cannot stat %1: %2").arg(path, errnoText(errno)));
     FileStamp stamp;
+    stamp.takenAtNs = takenAt;
+    stamp.device = quint64(st.st_dev);
     stamp.inode = quint64(st.st_ino);
-    stamp.mtimeNs = mtimeNsOf(st);
+    stamp.mtimeNs = nsOf(st.st_mtim);
+    stamp.ctimeNs = nsOf(st.st_ctim);
     if (!S_ISDIR(st.st_mode)) {
         stamp.size = qint64(st.st_size);
         return stamp;
@@ -95,11 +142,11 @@ Result<FileStamp> stampOf(const QString &path)
         if (::stat(QFile::encodeName(entryPath).constData(), &est) != 0) {
             line = rel + QByteArrayLiteral("\0?\n");
         } else {
-            line = rel + '\0' + QByteArray::number(qint64(est.st_size)) + '\0'
-                   + QByteArray::number(mtimeNsOf(est)) + '\0' + QByteArray::number(quint64(est.st_ino)) + '\n';
+            line = rel + '\0' + identityLine(est) + '\n';
             if (!S_ISDIR(est.st_mode))
                 stamp.size += qint64(est.st_size);
-            stamp.mtimeNs = std::max(stamp.mtimeNs, mtimeNsOf(est));
+            stamp.mtimeNs = std::max(stamp.mtimeNs, nsOf(est.st_mtim));
+            stamp.ctimeNs = std::max(stamp.ctimeNs, nsOf(est.st_ctim));
         }
         entries.append({rel, line});
     }
@@ -133,11 +180,18 @@ bool HashCache::open()
         disable(QStringLiteral("the Qt SQLite driver (QSQLITE, Debian package libqt6sql6-sqlite) is not installed"));
         return false;
     }
-    QDir().mkpath(QFileInfo(m_file).absolutePath());
     closeConnection(); // re-opening after disable(): do not leak the old connection
     m_busy = false;
+    m_warning.clear();
+    if (!prepareLocation()) {
+        disable(QStringLiteral("cannot use the hash cache %1: %2").arg(m_file, m_warning));
+        return false;
+    }
+    const QString distrusted = m_warning; // an untrusted file was removed: say so once open
+    m_warning.clear();
     if (openConnection() && checkAndPrepareSchema()) {
         m_open = true;
+        m_warning = distrusted;
         return true;
     }
     if (m_busy) {
@@ -152,16 +206,89 @@ bool HashCache::open()
     const QString why = m_warning;
     closeConnection();
     for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral("-journal")})
-        QFile::remove(m_file + suffix);
-    qCWarning(lcVerify) << "hash cache" << m_file << "is damaged, recreating it:" << why;
+        ::unlink(QFile::encodeName(m_file + suffix).constData());
+    qCWarning(lcVerify).noquote() << "hash cache" << m_file << "cannot be used, recreating it:" << why;
     m_warning.clear();
-    if (openConnection() && checkAndPrepareSchema()) {
+    if (prepareLocation() && openConnection() && checkAndPrepareSchema()) {
         m_open = true;
-        m_warning = QStringLiteral("the hash cache %1 was damaged and has been recreated (%2)").arg(m_file, why);
+        m_warning = QStringLiteral("the hash cache %1 could not be used (%2) and has been recreated").arg(m_file, why);
         return true;
     }
     disable(QStringLiteral("cannot use the hash cache %1: %2").arg(m_file, m_warning));
     return false;
+}
+
+bool HashCache::prepareLocation()
+{
+    const uid_t me = ::geteuid();
+    const QString dir = QFileInfo(m_file).absolutePath();
+    const QByteArray nativeDir = QFile::encodeName(dir);
+    struct stat ds;
+    if (::stat(nativeDir.constData(), &ds) != 0) {
+        if (!QDir().mkpath(dir)) {
+            m_warning = QStringLiteral("cannot create the directory %1").arg(dir);
+            return false;
+        }
+        ::chmod(nativeDir.constData(), 0700);
+        if (::stat(nativeDir.constData(), &ds) != 0) {
+            m_warning = QStringLiteral("cannot stat %1: %2").arg(dir, errnoText(errno));
+            return false;
+        }
+    }
+    if (!S_ISDIR(ds.st_mode)) {
+        m_warning = QStringLiteral("%1 is not a directory").arg(dir);
+        return false;
+    }
+    if (ds.st_uid == me) {
+        if ((ds.st_mode & 077) != 0 && ::chmod(nativeDir.constData(), ds.st_mode & 0700) != 0)
+            qCWarning(lcVerify).noquote() << "cannot make" << dir << "private:" << errnoText(errno);
+    } else if ((ds.st_mode & 022) != 0 && (ds.st_mode & S_ISVTX) == 0) {
+        // Someone else's directory that others may write to: any file in it could be swapped.
+        m_warning = QStringLiteral("the directory %1 belongs to another user and others can write to it").arg(dir);
+        return false;
+    }
+
+    // The database and its companions: ours, regular, written by nobody else.
+    const QString suffixes[] = {QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral("-journal")};
+    QStringList distrust;
+    for (const QString &suffix : suffixes) {
+        const QString path = m_file + suffix;
+        const QByteArray native = QFile::encodeName(path);
+        struct stat st;
+        if (::lstat(native.constData(), &st) != 0) {
+            if (errno != ENOENT)
+                distrust << QStringLiteral("cannot stat %1: %2").arg(path, errnoText(errno));
+            continue;
+        }
+        if (!S_ISREG(st.st_mode))
+            distrust << QStringLiteral("%1 is not a regular file").arg(path);
+        else if (st.st_uid != me)
+            distrust << QStringLiteral("%1 belongs to user %2, not %3").arg(path).arg(st.st_uid).arg(me);
+        else if ((st.st_mode & 022) != 0)
+            distrust << QStringLiteral("%1 is writable by %2").arg(path, (st.st_mode & 002) ? QStringLiteral("others") : QStringLiteral("its group"));
+        else if ((st.st_mode & 077) != 0 && ::chmod(native.constData(), 0600) != 0)
+            qCWarning(lcVerify).noquote() << "cannot make" << path << "private:" << errnoText(errno);
+    }
+    if (!distrust.isEmpty()) {
+        for (const QString &suffix : suffixes) {
+            const QByteArray native = QFile::encodeName(m_file + suffix);
+            if (::unlink(native.constData()) != 0 && errno != ENOENT) {
+                m_warning = QStringLiteral("it is not trusted (%1) and cannot be removed: %2").arg(distrust.join(QStringLiteral("; ")), errnoText(errno));
+                return false;
+            }
+        }
+        m_warning = QStringLiteral("the hash cache %1 was not trusted (%2) and has been recreated").arg(m_file, distrust.join(QStringLiteral("; ")));
+        qCWarning(lcVerify).noquote() << m_warning;
+    }
+    // Created here, private from the first byte (SQLite gives -wal and -shm the same mode).
+    const int fd = ::open(QFile::encodeName(m_file).constData(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        ::close(fd);
+    else if (errno != EEXIST) {
+        m_warning = QStringLiteral("cannot create %1: %2").arg(m_file, errnoText(errno));
+        return false;
+    }
+    return true;
 }
 
 bool HashCache::openConnection()
@@ -215,20 +342,57 @@ bool HashCache::checkAndPrepareSchema()
         }
         version = q.value(0).toInt();
     }
+    // The expected layout, exactly: a file of our version with other columns was written by
+    // something else and is not trusted; a fresh file has version 0 and no table at all.
+    static const QStringList expectedColumns = {QStringLiteral("path"),     QStringLiteral("device"),
+                                                QStringLiteral("inode"),    QStringLiteral("size"),
+                                                QStringLiteral("mtime_ns"), QStringLiteral("ctime_ns"),
+                                                QStringLiteral("fingerprint"), QStringLiteral("kind"),
+                                                QStringLiteral("hashes")};
+    QStringList tables;
+    {
+        QSqlQuery q(db);
+        if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index') ORDER BY name"))) {
+            m_warning = q.lastError().text();
+            m_busy = isBusy(q.lastError());
+            return false;
+        }
+        while (q.next())
+            tables << q.value(0).toString();
+    }
+    if (version == kSchemaVersion) {
+        QStringList columns;
+        QSqlQuery q(db);
+        if (!q.exec(QStringLiteral("PRAGMA table_info(hashes)"))) {
+            m_warning = q.lastError().text();
+            m_busy = isBusy(q.lastError());
+            return false;
+        }
+        while (q.next())
+            columns << q.value(1).toString();
+        if (columns != expectedColumns || tables != QStringList{QStringLiteral("hashes")}) {
+            m_warning = QStringLiteral("it has schema version %1 but not its tables").arg(version);
+            return false;
+        }
+    } else if (version != 0 || !tables.isEmpty()) {
+        m_warning = version == 0 ? QStringLiteral("it is another program's database")
+                                 : QStringLiteral("it has schema version %1, not %2").arg(version).arg(kSchemaVersion);
+        return false;
+    }
     if (!execOrWarn(QStringLiteral("PRAGMA journal_mode=WAL")) || !execOrWarn(QStringLiteral("PRAGMA synchronous=NORMAL")))
         return false;
     if (version != kSchemaVersion) {
-        if (!execOrWarn(QStringLiteral("DROP TABLE IF EXISTS hashes")))
-            return false;
         if (!execOrWarn(QStringLiteral(
                 "CREATE TABLE hashes ("
                 " path TEXT PRIMARY KEY NOT NULL,"
+                " device INTEGER NOT NULL,"
+                " inode INTEGER NOT NULL,"
                 " size INTEGER NOT NULL,"
                 " mtime_ns INTEGER NOT NULL,"
-                " inode INTEGER NOT NULL,"
+                " ctime_ns INTEGER NOT NULL,"
                 " fingerprint BLOB,"
                 " kind INTEGER NOT NULL,"
-                " hashes BLOB NOT NULL" // encodeHashes(): one value to read instead of nine
+                " hashes BLOB NOT NULL" // encodeHashes(): one value to read instead of eleven
                 ") WITHOUT ROWID")))
             return false;
         if (!execOrWarn(QStringLiteral("PRAGMA user_version=%1").arg(kSchemaVersion)))
@@ -264,7 +428,7 @@ void HashCache::disable(const QString &why)
 
 namespace {
 
-constexpr QLatin1StringView kColumns("size, mtime_ns, inode, fingerprint, kind, hashes");
+constexpr QLatin1StringView kColumns("device, inode, size, mtime_ns, ctime_ns, fingerprint, kind, hashes");
 
 QByteArray encodeHashes(const PackageHashes &h)
 {
@@ -272,7 +436,8 @@ QByteArray encodeHashes(const PackageHashes &h)
     QDataStream s(&out, QIODevice::WriteOnly);
     s.setVersion(QDataStream::Qt_6_4);
     s << quint8(h.hasDirectoryEntries ? 1 : 0) << qint64(h.fileSize) << qint64(h.contentBytes) << qint32(h.entryCount)
-      << h.zh.toString() << h.h1Zip.toString() << h.h1Extracted.toString() << h.unsafeNames;
+      << h.zh.toString() << h.h1Zip.toString() << h.h1ZipError << h.h1Extracted.toString() << h.extractionProblem
+      << h.unsafeNames;
     return out;
 }
 
@@ -284,8 +449,9 @@ bool decodeHashes(const QByteArray &bytes, PackageHashes &h)
     qint64 fileSize = 0, contentBytes = 0;
     qint32 entries = 0;
     QString zh, h1Zip, h1Extracted;
-    s >> flags >> fileSize >> contentBytes >> entries >> zh >> h1Zip >> h1Extracted >> h.unsafeNames;
-    if (s.status() != QDataStream::Ok)
+    s >> flags >> fileSize >> contentBytes >> entries >> zh >> h1Zip >> h.h1ZipError >> h1Extracted >> h.extractionProblem
+        >> h.unsafeNames;
+    if (s.status() != QDataStream::Ok || !s.atEnd())
         return false;
     const auto z = hashFromText(zh);
     const auto hz = hashFromText(h1Zip);
@@ -306,13 +472,15 @@ bool decodeHashes(const QByteArray &bytes, PackageHashes &h)
 template<typename Row>
 bool readRow(const QSqlQuery &q, int first, Row &row)
 {
-    row.stamp.size = q.value(first + 0).toLongLong();
-    row.stamp.mtimeNs = q.value(first + 1).toLongLong();
-    row.stamp.inode = quint64(q.value(first + 2).toLongLong());
-    row.stamp.fingerprint = q.value(first + 3).toByteArray();
-    row.stamp.isDirectory = q.value(first + 4).toInt() == int(PackageHashes::Kind::Directory);
+    row.stamp.device = quint64(q.value(first + 0).toLongLong());
+    row.stamp.inode = quint64(q.value(first + 1).toLongLong());
+    row.stamp.size = q.value(first + 2).toLongLong();
+    row.stamp.mtimeNs = q.value(first + 3).toLongLong();
+    row.stamp.ctimeNs = q.value(first + 4).toLongLong();
+    row.stamp.fingerprint = q.value(first + 5).toByteArray();
+    row.stamp.isDirectory = q.value(first + 6).toInt() == int(PackageHashes::Kind::Directory);
     row.hashes.kind = row.stamp.isDirectory ? PackageHashes::Kind::Directory : PackageHashes::Kind::Zip;
-    return decodeHashes(q.value(first + 5).toByteArray(), row.hashes);
+    return decodeHashes(q.value(first + 7).toByteArray(), row.hashes);
 }
 
 } // namespace
@@ -391,13 +559,18 @@ std::optional<PackageHashes> HashCache::lookup(const QString &absolutePath, cons
     return row.hashes;
 }
 
-void HashCache::store(const QString &absolutePath, const FileStamp &stamp, const PackageHashes &hashes)
+bool HashCache::store(const QString &absolutePath, const FileStamp &stamp, const PackageHashes &hashes)
 {
     if (!m_open)
-        return;
+        return false;
+    if (stamp.isRacy()) {
+        qCDebug(lcVerify) << "not caching" << absolutePath << "(changed too recently to trust its stamp)";
+        return false;
+    }
     m_pending.append({absolutePath, Row{stamp, hashes}});
     if (m_pending.size() >= batchSize)
         flush();
+    return true;
 }
 
 bool HashCache::flush()
@@ -415,17 +588,19 @@ bool HashCache::flush()
     {
         QSqlQuery q(db);
         ok = q.prepare(QStringLiteral("INSERT OR REPLACE INTO hashes (path, ") + kColumns
-                       + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?)"));
+                       + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         for (const Pending &p : std::as_const(m_pending)) {
             if (!ok)
                 break;
             q.bindValue(0, p.path);
-            q.bindValue(1, p.row.stamp.size);
-            q.bindValue(2, p.row.stamp.mtimeNs);
-            q.bindValue(3, qint64(p.row.stamp.inode));
-            q.bindValue(4, p.row.stamp.fingerprint); // NULL for files
-            q.bindValue(5, int(p.row.hashes.kind));
-            q.bindValue(6, encodeHashes(p.row.hashes));
+            q.bindValue(1, qint64(p.row.stamp.device));
+            q.bindValue(2, qint64(p.row.stamp.inode));
+            q.bindValue(3, p.row.stamp.size);
+            q.bindValue(4, p.row.stamp.mtimeNs);
+            q.bindValue(5, p.row.stamp.ctimeNs);
+            q.bindValue(6, p.row.stamp.fingerprint); // NULL for files
+            q.bindValue(7, int(p.row.hashes.kind));
+            q.bindValue(8, encodeHashes(p.row.hashes));
             ok = q.exec();
             if (!ok)
                 m_warning = q.lastError().text();

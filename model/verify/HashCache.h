@@ -1,16 +1,27 @@
 #pragma once
 // A persistent cache of package hashes (SQLite through QtSql), so that re-verifying an unchanged
 // mirror hashes nothing. A row is reused only when the file's identity is unchanged: absolute
-// path, size, mtime (ns) and inode — and, for an unpacked package directory, a fingerprint of
-// every file's name, size, mtime and inode inside it.
+// path, device, inode, size, mtime and ctime (both in ns) — and, for an unpacked package
+// directory, a fingerprint of every entry's name, device, inode, size, mtime and ctime inside it.
+// ctime is the field a user cannot set: rewriting a file in place and restoring its mtime
+// (`cp -p`, `touch -r`, utimensat) still moves its ctime, so the row no longer matches. A file
+// whose ctime is too close to the moment it was stamped (within the file system's timestamp
+// granularity, git's "racily clean" case) is hashed but not stored: a change in the same clock
+// tick would leave every field the same.
+//
+// Trust: the file and its directory are private to the user (0600 / 0700; existing ones are
+// tightened on open). A cache file that is not a regular file, belongs to another user or is
+// writable by group or others (so someone else could have planted rows) is not trusted: it is
+// deleted and recreated with a warning, like a damaged one.
 //
 // Threading: a HashCache object owns one database connection and must be used only on the
 // thread that opened it (QSqlDatabase is per-thread). The verification engine keeps one on its
 // coordinating thread and is the single writer; several processes may share the file (WAL).
 //
 // Failure policy: the cache is an optimization. A file that cannot be opened, is not a database,
-// fails `PRAGMA quick_check` or has another schema is deleted and recreated; if that fails too the
-// cache turns itself off (isOpen() == false, warning() says why) and every call is a no-op.
+// fails `PRAGMA quick_check`, has another schema or is not trusted (above) is deleted and
+// recreated, with a warning (qCWarning and warning()); if that fails too the cache turns itself
+// off (isOpen() == false, warning() says why) and every call is a no-op.
 
 #include "model/core/Result.h"
 #include "model/hashing/PackageHashes.h"
@@ -32,10 +43,18 @@ struct FileStamp
     bool isDirectory = false;
     qint64 size = -1;        ///< file bytes, or the sum of file sizes inside a directory
     qint64 mtimeNs = 0;      ///< st_mtim in ns since the epoch (directory: the newest entry's)
+    qint64 ctimeNs = 0;      ///< st_ctim in ns since the epoch (directory: the newest entry's)
+    quint64 device = 0;      ///< st_dev of the file or directory itself
     quint64 inode = 0;       ///< st_ino of the file or directory itself
-    QByteArray fingerprint;  ///< directory only: SHA-256 over every entry's (name, size, mtime, inode)
+    QByteArray fingerprint;  ///< directory only: SHA-256 over every entry's (name, dev, inode, size, mtime, ctime)
+    /// When the stamp was taken (CLOCK_REALTIME, ns); not part of the identity. See isRacy().
+    qint64 takenAtNs = 0;
 
-    bool operator==(const FileStamp &other) const = default;
+    /// Same identity (takenAtNs is not compared).
+    bool operator==(const FileStamp &other) const;
+    /// The newest ctime is within the file system's timestamp granularity of takenAtNs: a change
+    /// made just after the stamp could keep every field the same, so the row must not be stored.
+    bool isRacy() const;
 };
 
 /// stat() the path (following symlinks, as the mirror scanner does) and, for a directory, every
@@ -72,8 +91,9 @@ public:
     std::optional<PackageHashes> lookup(const QString &absolutePath, const FileStamp &stamp);
 
     /// Queue a row; written in one transaction by flush() (called automatically every
-    /// `batchSize` rows and by the destructor).
-    void store(const QString &absolutePath, const FileStamp &stamp, const PackageHashes &hashes);
+    /// `batchSize` rows and by the destructor). A racy stamp (FileStamp::isRacy) is not stored:
+    /// returns false then (and when the cache is off).
+    bool store(const QString &absolutePath, const FileStamp &stamp, const PackageHashes &hashes);
     bool flush();
 
     /// Rows in the database (for tests and the benchmark).
@@ -85,6 +105,7 @@ private:
         FileStamp stamp;
         PackageHashes hashes;
     };
+    bool prepareLocation();   ///< private directory; an untrusted file removed (m_warning says why)
     bool openConnection();
     bool checkAndPrepareSchema();
     void closeConnection();

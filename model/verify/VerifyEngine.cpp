@@ -1,7 +1,7 @@
 #include "model/verify/VerifyEngine.h"
 
 #include "model/core/Logging.h"
-#include "model/verify/HashCache.h"
+#include "model/verify/HashEngine.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -82,22 +82,6 @@ struct WorkItem
     const QList<HashString> *lock = nullptr; ///< extra expected hashes of its provider version
 };
 
-/// An archive to hash (not answered by the cache).
-struct HashJob
-{
-    int item = 0;
-    FileStamp stamp;      ///< stamp taken before hashing (cache on)
-    bool stamped = false;
-};
-
-struct Done
-{
-    int item;
-    Result<PackageHashes> hashes;
-    bool stableStamp; ///< the file did not change while it was hashed (safe to cache)
-    FileStamp stamp;
-};
-
 ArchiveResult resultOf(const WorkItem &w)
 {
     return initialResult(w.provider->address, w.version->version, *w.archive);
@@ -128,28 +112,6 @@ void completeWithError(ArchiveResult &r, const QString &message)
     r.detail.reason = message;
 }
 
-/// Longest directory prefix (ending in '/') shared by every archive path; "" when none.
-QString commonDirectoryPrefix(const QList<WorkItem> &items)
-{
-    QString prefix;
-    bool first = true;
-    for (const WorkItem &w : items) {
-        const QString &p = w.archive->path;
-        if (p.isEmpty())
-            continue;
-        if (first) {
-            prefix = p.left(p.lastIndexOf(QLatin1Char('/')) + 1);
-            first = false;
-            continue;
-        }
-        while (!prefix.isEmpty() && !p.startsWith(prefix)) {
-            const qsizetype slash = prefix.size() >= 2 ? prefix.lastIndexOf(QLatin1Char('/'), prefix.size() - 2) : -1;
-            prefix = slash < 0 ? QString() : prefix.left(slash + 1);
-        }
-    }
-    return prefix;
-}
-
 /// Verifies every archive of `catalog` and returns the summary; results go to `sink` as they are
 /// decided (Missing first, then cache hits and stat errors in catalog order, then hashed ones as
 /// they finish). Archives left Pending by a cancel are never delivered.
@@ -159,8 +121,6 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
     VerifySummary summary;
     QElapsedTimer phase;
     phase.start();
-    std::atomic<bool> stop{false};
-    auto cancelled = [&] { return stop.load(std::memory_order_relaxed) || (externalCancel && externalCancel->load()); };
 
     // 1. One work item per archive of the catalog, in catalog order.
     QList<WorkItem> items;
@@ -169,34 +129,19 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         sink.results->clear();
         sink.results->reserve(catalog.archiveCount());
     }
-    qint64 totalBytes = 0;
     forEachArchive(catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
         const auto lockIt = options.expected.constFind(ProviderVersionKey{p.address, v.version});
         WorkItem w{&p, &v, &a, lockIt == options.expected.constEnd() ? nullptr : &lockIt.value()};
         if (sink.results)
             sink.results->append(resultOf(w));
-        if (a.present && a.size > 0)
-            totalBytes += a.size;
         items.append(w);
     });
     summary.archives = int(items.size());
     qCDebug(lcVerify) << "work items:" << phase.restart() << "ms";
 
-    std::atomic<qint64> bytesDone{0};
     QList<ArchiveResult> batch;
     QElapsedTimer batchTimer;
     batchTimer.start();
-    QElapsedTimer progressTimer;
-    progressTimer.start();
-    qint64 lastReported = -1;
-    auto reportProgress = [&](bool force) {
-        const qint64 done = bytesDone.load();
-        if (!sink.progress || done == lastReported || (!force && progressTimer.elapsed() < 100))
-            return;
-        lastReported = done;
-        progressTimer.restart();
-        sink.progress(done, totalBytes);
-    };
     auto flush = [&](bool force) {
         if (sink.batch && !batch.isEmpty() && (force || batch.size() >= 512 || batchTimer.elapsed() >= 150)) {
             sink.batch(std::exchange(batch, {}));
@@ -215,176 +160,64 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         flush(false);
     };
 
-    // 2. Missing archives are final; present ones are answered from the cache when unchanged.
-    std::unique_ptr<HashCache> cache;
-    if (options.useCache) {
-        auto opened = std::make_unique<HashCache>(options.cacheFile);
-        const bool ok = opened->open();
-        summary.cacheWarning = opened->warning();
-        if (ok)
-            cache = std::move(opened);
-        if (cache && items.size() > 64)
-            cache->preload(commonDirectoryPrefix(items));
-        qCDebug(lcVerify) << "cache open + preload:" << phase.restart() << "ms";
-    }
-
+    // 2. Missing archives are final.
     for (qsizetype i = 0; i < items.size(); ++i)
         if (!items.at(i).archive->present)
             decided(int(i), resultOf(items.at(i)));
-    QList<HashJob> toHash;
+
+    // 3. The present ones go through the hashing engine (cache, pool, progress, cancel); each
+    //    verdict is decided here, on the coordinating thread, as its hashes arrive.
+    QList<HashRequest> requests;
+    QList<int> itemOf;
     for (qsizetype i = 0; i < items.size(); ++i) {
-        if (cancelled())
-            break;
-        const WorkItem &w = items.at(i);
-        const Archive &a = *w.archive;
+        const Archive &a = *items.at(i).archive;
         if (!a.present)
             continue;
-        HashJob job;
-        job.item = int(i);
-        if (cache) {
-            Result<FileStamp> stamp = stampOf(a.path);
-            if (!stamp.ok()) {
-                ArchiveResult r = resultOf(w);
-                completeWithError(r, stamp.error().message);
-                bytesDone += std::max<qint64>(0, a.size);
-                decided(job.item, std::move(r));
-                continue;
-            }
-            job.stamp = std::move(stamp).value();
-            job.stamped = true;
-            if (std::optional<PackageHashes> hit = cache->lookup(a.path, job.stamp)) {
-                ArchiveResult r = resultOf(w);
-                completeWithHashes(r, *hit, w.lock, true);
-                ++summary.cacheHits;
-                bytesDone += std::max<qint64>(0, a.size);
-                decided(job.item, std::move(r));
-                reportProgress(false);
-                continue;
-            }
-        }
-        toHash.append(std::move(job));
+        requests.append(HashRequest{a.path, a.size});
+        itemOf.append(int(i));
     }
-    if (cache)
-        cache->dropPreload(); // every lookup is done
-    reportProgress(true);
-    flush(true);
-    qCDebug(lcVerify) << "stat + cache lookups:" << phase.restart() << "ms;" << toHash.size() << "to hash";
-
-    // 3. Hash the rest on a private pool; workers only compute values and queue them.
-    std::mutex mutex;
-    std::condition_variable ready;
-    std::deque<Done> done;
-    QThreadPool pool;
-    pool.setMaxThreadCount(options.jobs > 0 ? options.jobs : std::max(1, QThread::idealThreadCount()));
-    const bool started = !cancelled();
-    if (started) {
-        for (const HashJob &job : std::as_const(toHash)) {
-            const int index = job.item;
-            const QString path = items.at(index).archive->path;
-            const qint64 size = std::max<qint64>(0, items.at(index).archive->size);
-            const bool checkStamp = job.stamped;
-            const FileStamp before = job.stamp;
-            pool.start([&, index, path, size, checkStamp, before] {
-                qint64 counted = 0;
-                auto progress = [&](qint64 d, qint64 t) {
-                    const qint64 scaled = t > 0 ? qint64(double(size) * double(std::min(d, t)) / double(t)) : 0;
-                    if (scaled > counted) {
-                        bytesDone += scaled - counted;
-                        counted = scaled;
-                    }
-                    return !cancelled();
-                };
-                Result<PackageHashes> r = cancelled()
-                                              ? Result<PackageHashes>(makeError(ErrorCode::Cancelled, QStringLiteral("cancelled")))
-                                              : hashPackage(path, progress);
-                if (r.ok() || r.error().code != ErrorCode::Cancelled)
-                    bytesDone += size - counted;
-                bool stable = false;
-                FileStamp after;
-                if (checkStamp && r.ok()) {
-                    Result<FileStamp> s = stampOf(path);
-                    stable = s.ok() && s.value() == before;
-                    if (s.ok())
-                        after = s.value();
-                }
-                {
-                    std::lock_guard lock(mutex);
-                    done.push_back(Done{index, std::move(r), stable, after});
-                }
-                ready.notify_one();
-            });
-        }
+    HashRunOptions hashOptions;
+    hashOptions.jobs = options.jobs;
+    hashOptions.useCache = options.useCache;
+    hashOptions.cacheFile = options.cacheFile;
+    hashOptions.cancel = externalCancel;
+    if (sink.progress || sink.batch) {
+        // Called at least every ~100 ms while bytes move: also hands over a batch that waits.
+        hashOptions.progress = [&](qint64 done, qint64 total) {
+            if (sink.progress)
+                sink.progress(done, total);
+            flush(false);
+            return true;
+        };
     }
-    const qsizetype queued = toHash.size();
-    toHash = {}; // the tasks hold what they need
+    const HashRunSummary hashed = hashArchives(requests, hashOptions, [&](qsizetype index, HashOutcome &&outcome) {
+        const int item = itemOf.at(index);
+        const WorkItem &w = items.at(item);
+        ArchiveResult r = resultOf(w);
+        if (outcome.hashes.ok())
+            completeWithHashes(r, outcome.hashes.value(), w.lock, outcome.fromCache);
+        else
+            completeWithError(r, outcome.hashes.error().message);
+        decided(item, std::move(r));
+    });
+    summary.hashed = hashed.hashed;
+    summary.cacheHits = hashed.cacheHits;
+    summary.bytesHashed = hashed.bytesHashed;
+    summary.cacheWarning = hashed.cacheWarning;
 
-    // Every queued task reports (or is cleared by the cancel path below). Re-reading the flag here
-    // instead would, on a cancel just after queueing, drop the results of tasks already done.
-    qsizetype outstanding = started ? queued : 0;
-    auto handle = [&](Done &d) {
-        const WorkItem &w = items.at(d.item);
-        if (d.hashes.ok()) {
-            ArchiveResult r = resultOf(w);
-            completeWithHashes(r, d.hashes.value(), w.lock, false);
-            ++summary.hashed;
-            summary.bytesHashed += std::max<qint64>(0, w.archive->size);
-            if (cache && d.stableStamp)
-                cache->store(w.archive->path, d.stamp, d.hashes.value());
-            decided(d.item, std::move(r));
-        } else if (d.hashes.error().code == ErrorCode::Cancelled) {
-            if (sink.results)
-                (*sink.results)[d.item].detail.reason = QStringLiteral("cancelled before it was hashed");
-            ++summary.counts[size_t(Verdict::Pending)];
-        } else {
-            ArchiveResult r = resultOf(w);
-            completeWithError(r, d.hashes.error().message);
-            ++summary.hashed;
-            decided(d.item, std::move(r));
-        }
-    };
-    while (outstanding > 0) {
-        std::deque<Done> got;
-        {
-            std::unique_lock lock(mutex);
-            ready.wait_for(lock, std::chrono::milliseconds(100), [&] { return !done.empty(); });
-            got.swap(done);
-        }
-        for (Done &d : got) {
-            handle(d);
-            --outstanding;
-        }
-        reportProgress(false);
-        flush(false);
-        if (cancelled()) {
-            stop = true;
-            pool.clear(); // queued tasks never start
-            pool.waitForDone();
-            std::lock_guard lock(mutex);
-            for (Done &d : done)
-                handle(d);
-            done.clear();
-            break;
-        }
-    }
-    pool.waitForDone();
-
-    if (cancelled()) {
+    if (hashed.cancelled) {
         summary.cancelled = true;
         // Count what never got a verdict as pending.
         int decidedCount = 0;
         for (size_t i = 0; i < summary.counts.size(); ++i)
             decidedCount += summary.counts[i];
         summary.counts[size_t(Verdict::Pending)] += summary.archives - decidedCount;
+        if (sink.results)
+            for (ArchiveResult &r : *sink.results)
+                if (r.detail.verdict == Verdict::Pending)
+                    r.detail.reason = QStringLiteral("cancelled before it was hashed");
     }
-    qCDebug(lcVerify) << "hashing:" << phase.restart() << "ms";
-    if (cache) {
-        cache->flush();
-        if (summary.cacheWarning.isEmpty())
-            summary.cacheWarning = cache->warning();
-    }
-    reportProgress(true);
     flush(true);
-    qCDebug(lcVerify) << "cache flush:" << phase.restart() << "ms";
     qCDebug(lcVerify) << "verified" << summary.archives << "archives:" << summary.hashed << "hashed,"
                       << summary.cacheHits << "from cache" << (summary.cancelled ? "(cancelled)" : "");
     return summary;
