@@ -7,6 +7,7 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "app/cli/HashingOptions.h"
 #include "model/bundle/BundleImport.h"
 #include "model/bundle/BundleMirror.h"
 #include "model/bundle/BundleWriter.h"
@@ -198,8 +199,7 @@ int runBundleCreate(const QStringList &args)
                       QStringLiteral("TIME")});
     parser.addOption({QStringLiteral("level"), QStringLiteral("Compression level (gzip 1-9, zstd 1-19)."), QStringLiteral("N")});
     parser.addOption({QStringLiteral("no-zh"), QStringLiteral("Indexes list only h1: (as terraform providers mirror).")});
-    parser.addOption({QStringLiteral("no-cache"), QStringLiteral("Hash every archive (do not use the hash cache).")});
-    parser.addOption({QStringLiteral("jobs"), QStringLiteral("Hash with N threads (default: all cores)."), QStringLiteral("N")});
+    addHashingOptions(parser);
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON report.")});
     parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("The bundle file to write."), QStringLiteral("OUT"));
     if (!parser.parse(args)) {
@@ -263,19 +263,20 @@ int runBundleCreate(const QStringList &args)
         }
         options.timestamp = t;
     }
-    for (const auto &[name, field] : {std::pair{QStringLiteral("level"), &options.compressionLevel},
-                                      std::pair{QStringLiteral("jobs"), &options.jobs}}) {
-        if (!parser.isSet(name))
-            continue;
+    if (parser.isSet(QStringLiteral("level"))) {
         bool ok = false;
-        *field = parser.value(name).toInt(&ok);
-        if (!ok || *field < 1) {
-            err() << "provender bundle create: --" << name << " needs a positive number\n";
+        options.compressionLevel = parser.value(QStringLiteral("level")).toInt(&ok);
+        if (!ok || options.compressionLevel < 1) {
+            err() << "provender bundle create: --level needs a positive number\n";
             return ExitUsage;
         }
     }
+    HashRunOptions hashing;
+    if (!readHashingOptions(parser, QStringLiteral("provender bundle create"), &hashing))
+        return ExitUsage;
+    options.jobs = hashing.jobs;
+    options.useCache = hashing.useCache;
     options.withZh = !parser.isSet(QStringLiteral("no-zh"));
-    options.useCache = !parser.isSet(QStringLiteral("no-cache"));
     const bool json = parser.isSet(QStringLiteral("json"));
 
     Result<Catalog> catalog = scanFileSystemMirror(parser.value(QStringLiteral("mirror")));
@@ -439,7 +440,7 @@ int runBundleImport(const QStringList &args)
     parser.addOption({QStringLiteral("replace"), QStringLiteral("Replace a different file at the same path instead of refusing.")});
     parser.addOption({QStringLiteral("allow-unverified"), QStringLiteral("Import archives the bundle declares no hash for.")});
     parser.addOption({QStringLiteral("with-zh"), QStringLiteral("Regenerated indexes list zh: too.")});
-    parser.addOption({QStringLiteral("jobs"), QStringLiteral("Hash with N threads (default: all cores)."), QStringLiteral("N")});
+    addHashingOptions(parser);
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
     addLimitOptions(parser);
     parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
@@ -462,14 +463,11 @@ int runBundleImport(const QStringList &args)
     options.replace = parser.isSet(QStringLiteral("replace"));
     options.allowUnverified = parser.isSet(QStringLiteral("allow-unverified"));
     options.withZh = parser.isSet(QStringLiteral("with-zh"));
-    if (parser.isSet(QStringLiteral("jobs"))) {
-        bool ok = false;
-        options.jobs = parser.value(QStringLiteral("jobs")).toInt(&ok);
-        if (!ok || options.jobs < 1) {
-            err() << "provender bundle import: --jobs needs a positive number\n";
-            return ExitUsage;
-        }
-    }
+    HashRunOptions hashing;
+    if (!readHashingOptions(parser, QStringLiteral("provender bundle import"), &hashing))
+        return ExitUsage;
+    options.jobs = hashing.jobs;
+    options.useCache = hashing.useCache;
     const bool json = parser.isSet(QStringLiteral("json"));
     ProgressLine line(!json);
     Result<ImportReport> imported = importBundle(parser.positionalArguments().first(), parser.value(QStringLiteral("into")),

@@ -4,6 +4,7 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "app/cli/HashingOptions.h"
 #include "model/mirror/IndexWriter.h"
 
 #include <QCommandLineParser>
@@ -115,7 +116,7 @@ int runIndex(const QStringList &args)
     parser.addHelpOption();
     parser.addOption({QStringLiteral("dry-run"), QStringLiteral("Report what would change; write nothing.")});
     parser.addOption({QStringLiteral("with-zh"), QStringLiteral("Also list each archive's zh: hash (after its h1:).")});
-    parser.addOption({QStringLiteral("jobs"), QStringLiteral("Hash with N threads (default: all cores)."), QStringLiteral("N")});
+    addHashingOptions(parser);
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON report instead of text.")});
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("The mirror directory."), QStringLiteral("DIR"));
     if (!parser.parse(args)) {
@@ -134,14 +135,11 @@ int runIndex(const QStringList &args)
     IndexExportOptions options;
     options.dryRun = parser.isSet(QStringLiteral("dry-run"));
     options.withZh = parser.isSet(QStringLiteral("with-zh"));
-    if (parser.isSet(QStringLiteral("jobs"))) {
-        bool ok = false;
-        options.jobs = parser.value(QStringLiteral("jobs")).toInt(&ok);
-        if (!ok || options.jobs < 1) {
-            err() << "provender index: --jobs needs a positive number\n";
-            return ExitUsage;
-        }
-    }
+    HashRunOptions hashing;
+    if (!readHashingOptions(parser, QStringLiteral("provender index"), &hashing))
+        return ExitUsage;
+    options.jobs = hashing.jobs;
+    options.useCache = hashing.useCache;
     const bool json = parser.isSet(QStringLiteral("json"));
 
     // A progress line on an interactive terminal only.
@@ -165,6 +163,7 @@ int runIndex(const QStringList &args)
         err() << "provender index: " << report.error().toString() << '\n';
         return ExitUsage;
     }
+    printCacheWarning(QStringLiteral("provender index"), report->cacheWarning);
     if (json)
         out() << QJsonDocument(toJson(report.value())).toJson(QJsonDocument::Indented);
     else

@@ -5,6 +5,7 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "app/cli/HashingOptions.h"
 #include "model/lockfile/ConfigReader.h"
 #include "model/lockfile/LockCheck.h"
 #include "model/lockfile/LockDiff.h"
@@ -158,6 +159,20 @@ bool save(const QString &path, const LockFile &doc, LockFlavour flavour)
         return false;
     }
     return true;
+}
+
+/// A hasher for a lock operation: every archive `operation` asks for is hashed up front in one
+/// engine run (all cores or --jobs, the hash cache unless --no-cache), then answered from there.
+ArchiveHasher prehashedFor(const QString &command, const HashRunOptions &hashing,
+                           const std::function<void(const ArchiveHasher &record)> &operation)
+{
+    HashRunOptions options = hashing;
+    options.progress = hashingProgress();
+    HashRunSummary run;
+    ArchiveHasher hasher = prehashArchives(operation, options, &run);
+    clearHashingProgress();
+    printCacheWarning(command, run.cacheWarning);
+    return hasher;
 }
 
 void printNotes(const QList<lockedit::MirrorHashNote> &notes, const QString &indent)
@@ -464,7 +479,7 @@ std::optional<NetworkMirrorForInit> loadNetworkMirrorForInit(const QString &url,
 
 /// add-hashes --config: terraform providers lock with an existing lock file. Returns an exit code.
 int addHashesWithConfig(const QString &path, const LockFile &lock, const Catalog &mirror, const QString &configDir,
-                        const lockedit::MirrorHashOptions &hashOptions)
+                        const lockedit::MirrorHashOptions &hashOptions, const HashRunOptions &hashing)
 {
     const std::optional<ConfigRequirements> config = loadConfig(configDir, lock.flavour);
     if (!config)
@@ -473,6 +488,11 @@ int addHashesWithConfig(const QString &path, const LockFile &lock, const Catalog
     o.platforms = hashOptions.platforms;
     o.includeZh = hashOptions.includeZh;
     o.providers = hashOptions.providers;
+    o.hasher = prehashedFor(u"provender lock add-hashes"_s, hashing, [&](const ArchiveHasher &record) {
+        lockinit::InitOptions recording = o;
+        recording.hasher = record;
+        (void)lockinit::updateFromConfig(lock, *config, mirror, recording);
+    });
     const Result<lockinit::InitResult> r = lockinit::updateFromConfig(lock, *config, mirror, o);
     if (!r.ok()) {
         err() << "provender lock add-hashes: " << r.error().message << '\n';
@@ -637,6 +657,7 @@ int runLockDiff(const QStringList &args)
     QCommandLineParser parser;
     parser.addOption(kMirror);
     parser.addOption(kJson);
+    addHashingOptions(parser);
     if (const int rc = parse(parser, args,
                              u"Compare two lock files by meaning (providers added, removed, upgraded, constraints and hashes) "
                              "and as text. With --mirror, tells which platform each added or removed hash belongs to. "
@@ -650,6 +671,9 @@ int runLockDiff(const QStringList &args)
     }
     const QString pathA = parser.positionalArguments().at(0);
     const QString pathB = parser.positionalArguments().at(1);
+    HashRunOptions hashing;
+    if (!readHashingOptions(parser, args.value(0), &hashing))
+        return ExitUsage;
     const std::optional<LockParseResult> a = loadLock(pathA);
     const std::optional<LockParseResult> b = loadLock(pathB);
     if (!a || !b)
@@ -659,7 +683,11 @@ int runLockDiff(const QStringList &args)
         const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
         if (!mirror)
             return ExitUsage;
-        provenance = HashProvenanceIndex::build(*mirror, HashProvenanceIndex::wantedFor(a->document, b->document));
+        const auto wanted = HashProvenanceIndex::wantedFor(a->document, b->document);
+        const ArchiveHasher hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
+            (void)HashProvenanceIndex::build(*mirror, wanted, record);
+        });
+        provenance = HashProvenanceIndex::build(*mirror, wanted, hasher);
         for (const QString &f : provenance->failures())
             err() << "warning: could not hash " << f << '\n';
     }
@@ -681,6 +709,7 @@ int runLockCheck(const QStringList &args)
     parser.addOption(kMirror);
     parser.addOption(kPlatform);
     parser.addOption(kJson);
+    addHashingOptions(parser);
     if (const int rc = parse(parser, args,
                              u"Check that a mirror can satisfy a lock file: for every locked provider and platform, is the "
                              "locked version's package there and does it match one of the lock's hashes? Exit 1 on any "
@@ -695,12 +724,20 @@ int runLockCheck(const QStringList &args)
     LockCheckOptions options;
     if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
         return ExitUsage;
+    HashRunOptions hashing;
+    if (!readHashingOptions(parser, args.value(0), &hashing))
+        return ExitUsage;
     const std::optional<LockParseResult> lock = loadLock(parser.positionalArguments().constFirst());
     if (!lock)
         return ExitUsage;
     const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
     if (!mirror)
         return ExitUsage;
+    options.hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
+        LockCheckOptions recording = options;
+        recording.hasher = record;
+        (void)checkLockAgainstMirror(lock->document, *mirror, recording);
+    });
     const LockCheckResult result = checkLockAgainstMirror(lock->document, *mirror, options);
     if (parser.isSet(kJson))
         out() << QJsonDocument(checkJson(result)).toJson(QJsonDocument::Indented);
@@ -726,6 +763,7 @@ int runLockAddHashes(const QStringList &args)
     parser.addOption(registry);
     parser.addOption(caFile);
     parser.addOption(pinnedKeys);
+    addHashingOptions(parser);
     if (const int rc = parse(parser, args,
                              u"Add the hashes of the given platforms' packages from a filesystem mirror to a lock file, like "
                              "`terraform providers lock -fs-mirror=DIR -platform=P`: the h1: of each extracted package (and "
@@ -744,6 +782,9 @@ int runLockAddHashes(const QStringList &args)
     options.includeZh = parser.isSet(kZh);
     if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
         return ExitUsage;
+    HashRunOptions hashing;
+    if (!readHashingOptions(parser, args.value(0), &hashing))
+        return ExitUsage;
     const std::optional<LockParseResult> lock = loadLock(path);
     if (!lock)
         return ExitUsage;
@@ -755,7 +796,12 @@ int runLockAddHashes(const QStringList &args)
     if (!mirror)
         return ExitUsage;
     if (parser.isSet(kConfig))
-        return addHashesWithConfig(path, lock->document, *mirror, parser.value(kConfig), options);
+        return addHashesWithConfig(path, lock->document, *mirror, parser.value(kConfig), options, hashing);
+    options.hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
+        lockedit::MirrorHashOptions recording = options;
+        recording.hasher = record;
+        (void)lockedit::addHashesFromMirror(lock->document, *mirror, recording);
+    });
     const Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(lock->document, *mirror, options);
     if (!r.ok()) {
         err() << "provender lock add-hashes: " << r.error().message << '\n';
@@ -781,6 +827,7 @@ int runLockUpgrade(const QStringList &args)
     parser.addOption(kPlatform);
     parser.addOption(kZh);
     parser.addOption(kConfig);
+    addHashingOptions(parser);
     if (const int rc = parse(parser, args,
                              u"Upgrade locked providers to the newest version in a filesystem mirror that meets their recorded "
                              "constraints, and record that version's hashes (the mirror's platforms, or --platform)."_s,
@@ -795,6 +842,9 @@ int runLockUpgrade(const QStringList &args)
     lockedit::UpgradeOptions options;
     options.includeZh = parser.isSet(kZh);
     if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
+        return ExitUsage;
+    HashRunOptions hashing;
+    if (!readHashingOptions(parser, args.value(0), &hashing))
         return ExitUsage;
     const std::optional<LockParseResult> lock = loadLock(path);
     if (!lock)
@@ -818,6 +868,11 @@ int runLockUpgrade(const QStringList &args)
             return ExitOk;
         }
     }
+    options.hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
+        lockedit::UpgradeOptions recording = options;
+        recording.hasher = record;
+        (void)lockedit::upgradeFromMirror(document, *mirror, recording);
+    });
     const Result<lockedit::UpgradeResult> r = lockedit::upgradeFromMirror(document, *mirror, options);
     if (!r.ok()) {
         err() << "provender lock upgrade: " << r.error().message << '\n';
@@ -880,6 +935,7 @@ int runLockInit(const QStringList &args)
     parser.addOption(output);
     const QCommandLineOption force(u"force"_s, u"Replace an existing lock file."_s);
     parser.addOption(force);
+    addHashingOptions(parser);
     if (const int rc = parse(parser, args,
                              u"Make a lock file for a configuration from a filesystem mirror (or a network mirror https:// URL), like "
                              "`terraform providers lock -fs-mirror=DIR -platform=P...` (-net-mirror=URL) in a directory without a lock file: the providers the root module and "
@@ -907,6 +963,9 @@ int runLockInit(const QStringList &args)
         return ExitUsage;
     if (!parseProviders(parser.values(kProvider), options.flavour, &options.providers))
         return ExitUsage;
+    HashRunOptions hashing;
+    if (!readHashingOptions(parser, args.value(0), &hashing))
+        return ExitUsage;
     const QString configDir = parser.value(kConfig);
     const QString path = parser.isSet(output) ? parser.value(output) : QDir(configDir).filePath(u".terraform.lock.hcl"_s);
     if (QFileInfo::exists(path) && !parser.isSet(force)) {
@@ -929,6 +988,11 @@ int runLockInit(const QStringList &args)
     }
     if (!mirror)
         return ExitUsage;
+    options.hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
+        lockinit::InitOptions recording = options;
+        recording.hasher = record;
+        (void)lockinit::initFromMirror(*config, *mirror, recording);
+    });
     const Result<lockinit::InitResult> r = lockinit::initFromMirror(*config, *mirror, options);
     if (!r.ok()) {
         err() << "provender lock init: " << r.error().message << '\n';

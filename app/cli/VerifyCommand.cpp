@@ -3,6 +3,7 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "app/cli/HashingOptions.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "model/verify/VerifyEngine.h"
 
@@ -177,8 +178,6 @@ void printTable(QTextStream &o, const Catalog &catalog, const VerifyReport &repo
     }
     const VerifySummary &s = report.summary;
     o << "\nSummary: " << summaryText(s) << " (" << s.hashed << " hashed, " << s.cacheHits << " from the cache)\n";
-    if (!s.cacheWarning.isEmpty())
-        o << "Note: " << s.cacheWarning << '\n';
 }
 
 /// Resident memory in MiB (for the debug log of the phases).
@@ -266,6 +265,7 @@ int runVerify(const QStringList &args)
     qCDebug(lcCli) << "verify:" << timer.restart() << "ms," << rssMiB() << "MiB resident";
     if (showProgress)
         err() << "\r              \r" << Qt::flush;
+    printCacheWarning(QStringLiteral("provender verify"), report.summary.cacheWarning);
 
     if (json) {
         // QJsonDocument's indentation (4 spaces), archives one per line, written as they go.

@@ -6,6 +6,7 @@
 #include "model/hashing/Sha256.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "model/mirror/IndexWriter.h"
+#include "model/verify/HashEngine.h"
 
 #include <QDir>
 #include <QFile>
@@ -675,6 +676,38 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
         bool replace = false;
     };
     QList<Move> moves;
+    // The target's archives of every version the bundle brings are what the plan compares the
+    // bundle's with: hash them in one engine run (all cores, the hash cache) before planning.
+    // A failure here is left to the plan's own call, which says why in its words.
+    QHash<QString, PackageHashes> targetHashes;
+    {
+        QList<HashRequest> requests;
+        for (const Provider &p : bundleCatalog.providers)
+            for (const Provider &tp : targetCatalog.providers) {
+                if (!(tp.address == p.address))
+                    continue;
+                for (const ProviderVersion &v : p.versions)
+                    for (const ProviderVersion &tv : tp.versions) {
+                        if (tv.version != v.version)
+                            continue;
+                        for (const QList<Archive> *list : {&tv.archives, &tv.duplicates})
+                            for (const Archive &ta : *list)
+                                if (ta.present && !ta.path.isEmpty())
+                                    requests.append(HashRequest{ta.path, ta.size});
+                    }
+            }
+        HashRunOptions hashOptions;
+        hashOptions.jobs = options.jobs;
+        hashOptions.useCache = options.useCache;
+        hashOptions.cacheFile = options.cacheFile;
+        hashOptions.progress = [&](qint64 done, qint64 total) { return !progress || progress(BundleStage::Hashing, done, total); };
+        const HashRunReport hashed = hashArchives(requests, hashOptions);
+        if (hashed.summary.cancelled)
+            return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+        for (qsizetype i = 0; i < requests.size(); ++i)
+            if (hashed.outcomes.at(i).hashes.ok())
+                targetHashes.insert(requests.at(i).path, hashed.outcomes.at(i).hashes.value());
+    }
     for (const Provider &p : bundleCatalog.providers) {
         const Provider *existingProvider = nullptr;
         for (const Provider &tp : targetCatalog.providers)
@@ -719,12 +752,19 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
                     act.existingPath = act.targetPath;
                     bool same = false;
                     QString why;
-                    if (a.layout == ArchiveLayout::Packed && S_ISREG(st.st_mode)) {
+                    const auto known = targetHashes.constFind(act.targetPath);
+                    if (a.layout == ArchiveLayout::Packed && S_ISREG(st.st_mode) && known != targetHashes.cend()
+                        && known->kind == PackageHashes::Kind::Zip) {
+                        same = r.hashes && known->zh == r.hashes->zh;
+                        why = QStringLiteral("the mirror has a different file there");
+                    } else if (a.layout == ArchiveLayout::Packed && S_ISREG(st.st_mode)) {
                         Result<HashString> zh = hashFileZh(act.targetPath);
                         same = zh.ok() && r.hashes && zh.value() == r.hashes->zh;
                         why = zh.ok() ? QStringLiteral("the mirror has a different file there") : zh.error().message;
                     } else if (a.layout == ArchiveLayout::Unpacked && S_ISDIR(st.st_mode)) {
-                        Result<PackageHashes> h = hashDirectory(act.targetPath);
+                        Result<PackageHashes> h = known != targetHashes.cend() && known->kind == PackageHashes::Kind::Directory
+                                                      ? Result<PackageHashes>(known.value())
+                                                      : hashDirectory(act.targetPath);
                         same = h.ok() && h->h1Extracted.toString() == bundleH1;
                         why = h.ok() ? QStringLiteral("the mirror has a different package there") : h.error().message;
                     } else {
@@ -758,7 +798,8 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
                 }
                 if (other) {
                     act.existingPath = other->path;
-                    Result<PackageHashes> h = hashPackage(other->path);
+                    const auto known = targetHashes.constFind(other->path);
+                    Result<PackageHashes> h = known != targetHashes.cend() ? Result<PackageHashes>(known.value()) : hashPackage(other->path);
                     if (h.ok() && h->h1Extracted.toString() == bundleH1) {
                         act.kind = ImportAction::Kind::Unchanged;
                         act.reason = QStringLiteral("already in the mirror as %1").arg(other->path);
@@ -851,6 +892,7 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
     IndexExportOptions indexOptions;
     indexOptions.withZh = options.withZh;
     indexOptions.jobs = options.jobs;
+    indexOptions.useCache = false; // staged paths, gone after the import: rows for them would only be litter
     Result<IndexExportReport> indexed = exportIndexes(newRoot, indexOptions, [&](qint64 done, qint64 total) {
         return !progress || progress(BundleStage::Hashing, done, total);
     });

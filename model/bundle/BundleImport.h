@@ -47,6 +47,8 @@ struct ImportOptions
     bool allowUnverified = false; ///< import archives nothing declares a hash for (otherwise rejected)
     bool withZh = false;          ///< regenerated indexes list zh: too (default: as `terraform providers mirror`)
     int jobs = 0;                 ///< hashing threads; 0 = all cores
+    bool useCache = true;         ///< the target's own archives (compared with the bundle's) through the hash cache
+    QString cacheFile;            ///< "" = HashCache::defaultPath()
 };
 
 struct ImportAction

@@ -278,6 +278,7 @@ Result<DemoMirrorReport> build(const QString &root)
     IndexExportOptions options;
     options.withZh = true;
     options.dryRun = false;
+    options.useCache = false; // just written: nothing to gain, and the user's cache stays untouched
     if (auto exported = exportIndexes(root, options); !exported.ok())
         return makeError(exported.error().code, QStringLiteral("cannot write the demo indexes: ") + exported.error().message);
 

@@ -1,5 +1,7 @@
 #include "model/mirror/IndexWriter.h"
 
+#include "model/verify/HashEngine.h"
+
 #include "model/core/Logging.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "model/mirror/MirrorIndex.h"
@@ -172,59 +174,7 @@ struct HashJob
 {
     QString path;
     qint64 size = 0;
-    std::optional<Result<PackageHashes>> result;
 };
-
-/// Hashes every job on a private pool; progress on the calling thread. False when cancelled.
-bool hashAll(std::vector<HashJob> &jobs, int threads, const HashProgress &progress)
-{
-    if (jobs.empty())
-        return true;
-    QThreadPool pool;
-    pool.setMaxThreadCount(threads > 0 ? threads : std::max(1, QThread::idealThreadCount()));
-    std::atomic<bool> cancelled{false};
-    const auto partial = std::make_unique<std::atomic<qint64>[]>(jobs.size());
-    qint64 total = 0;
-    for (size_t i = 0; i < jobs.size(); ++i) {
-        partial[i] = 0;
-        total += std::max<qint64>(0, jobs[i].size);
-    }
-    QSemaphore finished;
-    QList<QFuture<void>> futures;
-    futures.reserve(qsizetype(jobs.size()));
-    for (size_t i = 0; i < jobs.size(); ++i) {
-        // Each job reports its own bytes scaled to the archive's file size, so that the sum runs
-        // from 0 to the total size of all archives whatever the entries inflate to.
-        futures.append(QtConcurrent::run(&pool, [&, i] {
-            HashJob &job = jobs[i];
-            if (!cancelled.load()) {
-                job.result = hashZip(job.path, [&, i](qint64 done, qint64 of) {
-                    if (of > 0)
-                        partial[i] = qint64(double(done) / double(of) * double(jobs[i].size));
-                    return !cancelled.load();
-                });
-            }
-            partial[i] = std::max<qint64>(0, job.size);
-            finished.release();
-        }));
-    }
-    size_t done = 0;
-    while (done < jobs.size()) {
-        if (finished.tryAcquire(1, 100))
-            ++done;
-        while (finished.tryAcquire(1))
-            ++done;
-        if (progress && !cancelled.load()) {
-            qint64 bytes = 0;
-            for (size_t i = 0; i < jobs.size(); ++i)
-                bytes += partial[i].load();
-            if (!progress(bytes, total))
-                cancelled = true;
-        }
-    }
-    pool.waitForDone();
-    return !cancelled.load();
-}
 
 QString describe(const IndexArchiveRecord &r)
 {
@@ -427,22 +377,34 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
             // order, so QMap::insert above leaves the last packed copy.
             for (auto it = pick.cbegin(); it != pick.cend(); ++it) {
                 chosen.append({planIndex, pv.version.toString(), it.key().toString(), qsizetype(jobs.size())});
-                jobs.push_back(HashJob{it.value()->path, it.value()->size, std::nullopt});
+                jobs.push_back(HashJob{it.value()->path, it.value()->size});
             }
         }
     }
 
-    // 2. Hash.
-    if (!hashAll(jobs, options.jobs, progress))
+    // 2. Hash (the one engine: all cores, the hash cache).
+    QList<HashRequest> requests;
+    requests.reserve(qsizetype(jobs.size()));
+    for (const HashJob &job : jobs)
+        requests.append(HashRequest{job.path, job.size});
+    HashRunOptions hashOptions;
+    hashOptions.jobs = options.jobs;
+    hashOptions.useCache = options.useCache;
+    hashOptions.cacheFile = options.cacheFile;
+    hashOptions.progress = progress;
+    const HashRunReport hashed = hashArchives(requests, hashOptions);
+    if (hashed.summary.cancelled)
         return makeError(ErrorCode::Cancelled, QStringLiteral("index export cancelled"));
+    report.cacheHits = hashed.summary.cacheHits;
+    report.cacheWarning = hashed.summary.cacheWarning;
     for (const Chosen &c : std::as_const(chosen)) {
         const HashJob &job = jobs[size_t(c.job)];
-        if (!job.result || !job.result->ok()) {
-            const QString why = job.result ? job.result->error().toString() : QStringLiteral("not hashed");
-            report.hashFailures.append({job.path, QStringLiteral("cannot determine its hash, left out of the index: ") + why});
+        const Result<PackageHashes> &result = hashed.outcomes.at(c.job).hashes;
+        if (!result.ok()) {
+            report.hashFailures.append({job.path, QStringLiteral("cannot determine its hash, left out of the index: ") + result.error().toString()});
             continue;
         }
-        const PackageHashes &h = job.result->value();
+        const PackageHashes &h = result.value();
         if (h.h1Zip.isNull()) {
             // Go's HashZip fails on this zip (so does `providers mirror`), although it can be hashed
             // as an extracted folder.

@@ -26,6 +26,8 @@ struct IndexExportOptions
     bool dryRun = false; ///< compute and report, write nothing
     bool withZh = false; ///< also list each archive's `zh:` (after its `h1:`)
     int jobs = 0;        ///< hashing threads; 0 = QThread::idealThreadCount()
+    bool useCache = true; ///< answer unchanged archives from the hash cache (hashArchives())
+    QString cacheFile;    ///< "" = HashCache::defaultPath()
 };
 
 /// One entry of an index document that is added, removed or changed.
@@ -63,14 +65,17 @@ struct IndexExportReport
     QList<IndexProblem> hashFailures; ///< archives left out because they could not be hashed
     QList<IndexProblem> skipped;      ///< providers or archives not indexed, with the reason
     int providersIndexed = 0;
-    int archivesHashed = 0;
+    int archivesHashed = 0;           ///< archives indexed (hashed now or answered from the cache)
     qint64 bytesHashed = 0;
+    int cacheHits = 0;                ///< of those, answered from the hash cache
+    QString cacheWarning;             ///< why the hash cache is off or was recreated ("" when fine)
 
     int writtenCount() const; ///< files created or updated (or that would be, with dryRun)
 };
 
 /// Rebuilds index.json and <version>.json of every provider directory under `mirrorRoot` that
-/// holds at least one archive or package. `progress` is called on the calling thread with bytes
+/// holds at least one archive or package. The archives are hashed by hashArchives() (all cores,
+/// the hash cache). `progress` is called on the calling thread with bytes
 /// hashed so far / to hash in total; returning false cancels (ErrorCode::Cancelled, nothing is
 /// written). Fails when the mirror cannot be scanned, on cancel, and when a file cannot be
 /// written (nothing is renamed into place unless every file could be staged).

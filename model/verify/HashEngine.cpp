@@ -267,4 +267,20 @@ HashRunReport hashArchives(const QList<HashRequest> &requests, const HashRunOpti
     return report;
 }
 
+void SharedHashProgress::attach(HashRunOptions &options)
+{
+    options.cancel = &cancel;
+    options.progress = [this](qint64 d, qint64 t) {
+        done.store(d);
+        total.store(t);
+        return !cancel.load();
+    };
+}
+
+int SharedHashProgress::percent() const
+{
+    const qint64 t = total.load();
+    return t > 0 ? int(std::min<qint64>(100, done.load() * 100 / t)) : 0;
+}
+
 } // namespace provender

@@ -77,4 +77,19 @@ struct HashRunReport
 /// Hashes every request; blocks.
 HashRunReport hashArchives(const QList<HashRequest> &requests, const HashRunOptions &options = {});
 
+/// Progress and cancel of a run on a worker thread, shared with the window that shows it: the
+/// run writes `done`/`total`, the window polls them (a timer, no signal per block) and sets
+/// `cancel` (e.g. when it closes). Hold it in a shared_ptr captured by the worker.
+struct SharedHashProgress
+{
+    std::atomic<qint64> done{0};
+    std::atomic<qint64> total{0};
+    std::atomic<bool> cancel{false};
+
+    /// Points options.progress and options.cancel at this object (which must outlive the run).
+    void attach(HashRunOptions &options);
+    /// 0..100 (0 before the run has reported).
+    int percent() const;
+};
+
 } // namespace provender

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,6 +15,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 class TestVerifyCli : public QObject
 {
@@ -28,16 +30,100 @@ class TestVerifyCli : public QObject
         QByteArray err;
     };
 
-    Run provender(const QStringList &args)
+    Run provender(const QStringList &args, const QString &cacheHome = {})
     {
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_tmp.filePath(QStringLiteral("xdg-cache")));
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), cacheHome.isEmpty() ? m_tmp.filePath(QStringLiteral("xdg-cache")) : cacheHome);
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(PROVENDER_BINARY), args);
         if (!p.waitForFinished(120000))
             return {};
         return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+
+    static QString cacheFileUnder(const QString &cacheHome)
+    {
+        return cacheHome + QStringLiteral("/Provender/provender/hashcache.sqlite");
+    }
+
+    /// Runs a Python snippet (the independent side of these tests); false when it fails.
+    static bool python(const QStringList &args, QByteArray *out = nullptr)
+    {
+        QProcess p;
+        p.start(QStandardPaths::findExecutable(QStringLiteral("python3")), args);
+        if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+            qWarning() << p.readAllStandardError();
+            return false;
+        }
+        if (out)
+            *out = p.readAllStandardOutput();
+        return true;
+    }
+
+    /// A packed mirror with one archive (a of same_size_zips.py) whose index declares its h1:,
+    /// and b, the same size with other bytes, beside it. Returns the zips' hashes (Python's).
+    QJsonObject tamperMirror(const QString &root)
+    {
+        const QString dir = root + QStringLiteral("/registry.opentofu.org/hashicorp/tamper");
+        QDir().mkpath(dir);
+        const QString zip = dir + QStringLiteral("/terraform-provider-tamper_1.0.0_linux_amd64.zip");
+        QByteArray out;
+        if (!python({provender::test::sourceDir() + QStringLiteral("/tests/verify/same_size_zips.py"), zip, root + QStringLiteral("/other.zip")}, &out))
+            return {};
+        const QJsonObject fx = QJsonDocument::fromJson(out).object();
+        QFile index(dir + QStringLiteral("/index.json"));
+        index.open(QIODevice::WriteOnly);
+        index.write("{\n  \"versions\": {\n    \"1.0.0\": {}\n  }\n}\n");
+        index.close();
+        QFile version(dir + QStringLiteral("/1.0.0.json"));
+        version.open(QIODevice::WriteOnly);
+        version.write(QStringLiteral("{\n  \"archives\": {\n    \"linux_amd64\": {\n      \"hashes\": [\n        \"%1\"\n"
+                                     "      ],\n      \"url\": \"terraform-provider-tamper_1.0.0_linux_amd64.zip\"\n    }\n  }\n}\n")
+                          .arg(fx.value(QStringLiteral("a")).toObject().value(QStringLiteral("h1zip")).toString())
+                          .toUtf8());
+        version.close();
+        QJsonObject result = fx;
+        result.insert(QStringLiteral("zip"), zip);
+        return result;
+    }
+
+    /// Overwrites `path` in place with `donor`'s bytes (same size) and restores its atime/mtime
+    /// to the nanosecond, like `cp --preserve=timestamps` over it or `touch -r` — in Python.
+    static bool rewriteKeepingMtime(const QString &path, const QString &donor)
+    {
+        return python({QStringLiteral("-c"),
+                       QStringLiteral("import os, sys\n"
+                                      "p, d = sys.argv[1], open(sys.argv[2], 'rb').read()\n"
+                                      "st = os.stat(p)\n"
+                                      "assert len(d) == st.st_size\n"
+                                      "with open(p, 'r+b') as f:\n"
+                                      "    f.write(d)\n"
+                                      "os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))\n"
+                                      "after = os.stat(p)\n"
+                                      "assert (after.st_ino, after.st_size, after.st_mtime_ns) == (st.st_ino, st.st_size, st.st_mtime_ns)\n"),
+                       path, donor});
+    }
+
+    /// The archive paths the hash cache holds rows for, read with Python's sqlite3.
+    static QStringList cachedPaths(const QString &cacheFile)
+    {
+        QByteArray out;
+        if (!python({QStringLiteral("-c"),
+                     QStringLiteral("import sqlite3, sys\n"
+                                    "for (p,) in sqlite3.connect(sys.argv[1]).execute('SELECT path FROM hashes ORDER BY path'):\n"
+                                    "    print(p)\n"),
+                     cacheFile},
+                    &out))
+            return {QStringLiteral("<python failed>")};
+        return QString::fromUtf8(out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    }
+
+    static int modeOf(const QString &path)
+    {
+        return int(QFileInfo(path).permissions() & (QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup
+                                                     | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther | QFile::WriteOther
+                                                     | QFile::ExeOther));
     }
 
     static QJsonObject findArchive(const QJsonObject &doc, const QString &provider, const QString &version, const QString &platform)
@@ -172,6 +258,158 @@ private Q_SLOTS:
         QCOMPARE(a.value(QStringLiteral("verdict")).toString(), QStringLiteral("verified"));
         QCOMPARE(a.value(QStringLiteral("h1")).toString(), linux.value(QStringLiteral("h1")).toString());
         QCOMPARE(a.value(QStringLiteral("zh")).toString(), linux.value(QStringLiteral("zh")).toString());
+    }
+
+    void tamperedInPlaceIsHashedAgain()
+    {
+        // The cache-tamper case as a user meets it: verify (the cache fills), overwrite the
+        // archive in place with other bytes of the same size, restore its mtime, verify again.
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+        const QString root = m_tmp.filePath(QStringLiteral("tamper-verify"));
+        const QString cacheHome = m_tmp.filePath(QStringLiteral("tamper-verify-cache"));
+        const QJsonObject fx = tamperMirror(root);
+        QVERIFY(!fx.isEmpty());
+        const QString zip = fx.value(QStringLiteral("zip")).toString();
+        const QString platform = QStringLiteral("linux_amd64"), provider = QStringLiteral("registry.opentofu.org/hashicorp/tamper");
+        QThread::msleep(50); // past the timestamp granularity: the first run may store the row (HashCache.h)
+
+        const Run first = provender({QStringLiteral("verify"), root, QStringLiteral("--json")}, cacheHome);
+        QCOMPARE(first.exitCode, 0);
+        const Run second = provender({QStringLiteral("verify"), root, QStringLiteral("--json")}, cacheHome);
+        QCOMPARE(second.exitCode, 0);
+        const QJsonObject cached = QJsonDocument::fromJson(second.out).object();
+        QCOMPARE(cached.value(QStringLiteral("summary")).toObject().value(QStringLiteral("cache_hits")).toInt(), 1);
+        QCOMPARE(findArchive(cached, provider, QStringLiteral("1.0.0"), platform).value(QStringLiteral("from_cache")).toBool(), true);
+
+        QVERIFY(rewriteKeepingMtime(zip, root + QStringLiteral("/other.zip")));
+        const Run third = provender({QStringLiteral("verify"), root, QStringLiteral("--json")}, cacheHome);
+        QCOMPARE(third.exitCode, 1);
+        const QJsonObject doc = QJsonDocument::fromJson(third.out).object();
+        const QJsonObject summary = doc.value(QStringLiteral("summary")).toObject();
+        QCOMPARE(summary.value(QStringLiteral("hashed")).toInt(), 1);
+        QCOMPARE(summary.value(QStringLiteral("cache_hits")).toInt(), 0);
+        const QJsonObject a = findArchive(doc, provider, QStringLiteral("1.0.0"), platform);
+        QCOMPARE(a.value(QStringLiteral("from_cache")).toBool(), false);
+        QCOMPARE(a.value(QStringLiteral("verdict")).toString(), QStringLiteral("mismatch"));
+        QCOMPARE(a.value(QStringLiteral("h1")).toString(), fx.value(QStringLiteral("b")).toObject().value(QStringLiteral("h1")).toString());
+        // The table says so too.
+        const Run table = provender({QStringLiteral("verify"), root}, cacheHome);
+        QVERIFY2(QString::fromUtf8(table.out).contains(QStringLiteral("(0 hashed, 1 from the cache)")), table.out.constData());
+        QVERIFY(QString::fromUtf8(table.out).contains(QStringLiteral("mismatch")));
+    }
+
+    void untrustedCacheIsRebuiltWithAWarning()
+    {
+        const QString cacheHome = m_tmp.filePath(QStringLiteral("untrusted-cache"));
+        const QString root = m_tmp.filePath(QStringLiteral("tamper-verify")); // from the test above
+        if (!QFileInfo::exists(root))
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: the mirror of the test before is missing"));
+        const Run first = provender({QStringLiteral("verify"), root, QStringLiteral("--json")}, cacheHome);
+        const QString cache = cacheFileUnder(cacheHome);
+        QVERIFY2(QFile::exists(cache), qPrintable(cache));
+        QCOMPARE(modeOf(cache), int(QFile::ReadOwner | QFile::WriteOwner)); // 0600
+        QCOMPARE(modeOf(QFileInfo(cache).path()), int(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner)); // 0700
+        QVERIFY(first.err.isEmpty() || !first.err.contains("warning"));
+        // Someone else may write to it now: its rows cannot be trusted.
+        QVERIFY(QFile::setPermissions(cache, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther | QFile::WriteOther));
+        const Run second = provender({QStringLiteral("verify"), root, QStringLiteral("--json")}, cacheHome);
+        QVERIFY2(second.err.contains("provender verify: warning: the hash cache") && second.err.contains("not trusted")
+                     && second.err.contains("writable by others"),
+                 second.err.constData());
+        const QJsonObject summary = QJsonDocument::fromJson(second.out).object().value(QStringLiteral("summary")).toObject();
+        QCOMPARE(summary.value(QStringLiteral("cache_hits")).toInt(), 0);
+        QVERIFY(summary.value(QStringLiteral("cache_warning")).toString().contains(QStringLiteral("not trusted")));
+        QCOMPARE(modeOf(cache), int(QFile::ReadOwner | QFile::WriteOwner));
+        // Not a database at all: rebuilt, with a warning.
+        for (const char *suffix : {"", "-wal", "-shm"})
+            QFile::remove(cache + QLatin1StringView(suffix));
+        QFile junk(cache);
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write(QByteArray(4096, 'j'));
+        junk.close();
+        QVERIFY(QFile::setPermissions(cache, QFile::ReadOwner | QFile::WriteOwner));
+        const Run third = provender({QStringLiteral("verify"), root}, cacheHome);
+        QVERIFY2(third.err.contains("provender verify: warning: the hash cache") && third.err.contains("recreated"), third.err.constData());
+    }
+
+    void lockAddHashesThroughTheCache()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+        const QString root = m_tmp.filePath(QStringLiteral("tamper-lock"));
+        const QString cacheHome = m_tmp.filePath(QStringLiteral("tamper-lock-cache"));
+        const QJsonObject fx = tamperMirror(root);
+        QVERIFY(!fx.isEmpty());
+        const QString zip = fx.value(QStringLiteral("zip")).toString();
+        const QString lock = m_tmp.filePath(QStringLiteral("tamper.lock.hcl"));
+        auto writeLock = [&] {
+            QFile f(lock);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write("# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n\n"
+                    "provider \"registry.opentofu.org/hashicorp/tamper\" {\n  version = \"1.0.0\"\n}\n");
+        };
+        auto lockText = [&] {
+            QFile f(lock);
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+        };
+        const QStringList addHashes{QStringLiteral("lock"), QStringLiteral("add-hashes"), lock, QStringLiteral("--mirror"), root,
+                                    QStringLiteral("--platform"), QStringLiteral("linux_amd64")};
+        const QString h1a = fx.value(QStringLiteral("a")).toObject().value(QStringLiteral("h1")).toString();
+        const QString h1b = fx.value(QStringLiteral("b")).toObject().value(QStringLiteral("h1")).toString();
+        QThread::msleep(50);
+
+        // --no-cache: nothing is written to the cache.
+        writeLock();
+        Run r = provender(addHashes + QStringList{QStringLiteral("--no-cache"), QStringLiteral("--jobs"), QStringLiteral("2")}, cacheHome);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(lockText().contains(h1a));
+        QVERIFY(!QFile::exists(cacheFileUnder(cacheHome)));
+
+        // With the cache: the archive's row is there afterwards.
+        writeLock();
+        r = provender(addHashes, cacheHome);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(lockText().contains(h1a));
+        QCOMPARE(cachedPaths(cacheFileUnder(cacheHome)), QStringList{zip});
+
+        // Rewritten in place with its mtime restored: the lock gets the new content's hash.
+        QVERIFY(rewriteKeepingMtime(zip, root + QStringLiteral("/other.zip")));
+        writeLock();
+        r = provender(addHashes, cacheHome);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(lockText().contains(h1b), qPrintable(lockText()));
+        QVERIFY(!lockText().contains(h1a));
+    }
+
+    void hashingOptionsEverywhere_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const QString d = m_tmp.filePath(QStringLiteral("demo")), l = m_tmp.filePath(QStringLiteral("tamper.lock.hcl"));
+        const QString b = m_tmp.filePath(QStringLiteral("x.tar.gz"));
+        QTest::newRow("verify") << QStringList{QStringLiteral("verify"), d};
+        QTest::newRow("index") << QStringList{QStringLiteral("index"), d, QStringLiteral("--dry-run")};
+        QTest::newRow("lock add-hashes") << QStringList{QStringLiteral("lock"), QStringLiteral("add-hashes"), l, QStringLiteral("--mirror"), d,
+                                                        QStringLiteral("--platform"), QStringLiteral("linux_amd64")};
+        QTest::newRow("lock upgrade") << QStringList{QStringLiteral("lock"), QStringLiteral("upgrade"), l, QStringLiteral("--mirror"), d};
+        QTest::newRow("lock check") << QStringList{QStringLiteral("lock"), QStringLiteral("check"), l, QStringLiteral("--mirror"), d};
+        QTest::newRow("lock diff") << QStringList{QStringLiteral("lock"), QStringLiteral("diff"), l, l, QStringLiteral("--mirror"), d};
+        QTest::newRow("bundle create") << QStringList{QStringLiteral("bundle"), QStringLiteral("create"), b, QStringLiteral("--mirror"), d,
+                                                      QStringLiteral("--all")};
+        QTest::newRow("bundle import") << QStringList{QStringLiteral("bundle"), QStringLiteral("import"), b, QStringLiteral("--into"), d};
+    }
+
+    void hashingOptionsEverywhere()
+    {
+        // Every command that hashes takes --jobs N and --no-cache, and refuses a bad N alike.
+        QFETCH(QStringList, args);
+        const Run bad = provender(args + QStringList{QStringLiteral("--jobs"), QStringLiteral("0"), QStringLiteral("--no-cache")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--jobs needs a positive number, not '0'"), bad.err.constData());
+        const Run help = provender(args.mid(0, args.first() == QStringLiteral("verify") || args.first() == QStringLiteral("index") ? 1 : 2)
+                                   + QStringList{QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains("--jobs <N>") && help.out.contains("--no-cache"), help.out.constData());
     }
 
     void usageErrors_data()

@@ -247,7 +247,15 @@ void CoverageMatrixWindow::recompute()
                               .arg(result.count(Verdict::Error)));
         Q_EMIT matrixUpdated();
     });
-    watcher->setFuture(QtConcurrent::run([lock, catalog, options] { return checkLockAgainstMirror(lock, catalog, options); }));
+    watcher->setFuture(QtConcurrent::run([lock, catalog, options]() mutable {
+        // Every archive the check needs, hashed in one engine run (all cores, the hash cache).
+        options.hasher = prehashArchives([&](const ArchiveHasher &record) {
+            LockCheckOptions recording = options;
+            recording.hasher = record;
+            (void)checkLockAgainstMirror(lock, catalog, recording);
+        }, HashRunOptions{});
+        return checkLockAgainstMirror(lock, catalog, options);
+    }));
 }
 
 bool CoverageMatrixWindow::exportCsv(const QString &path)

@@ -259,7 +259,13 @@ void LockDiffWindow::refreshProvenance()
         recompute();
         Q_EMIT provenanceChanged();
     });
-    watcher->setFuture(QtConcurrent::run([catalog, a, b] { return HashProvenanceIndex::build(catalog, HashProvenanceIndex::wantedFor(a, b)); }));
+    watcher->setFuture(QtConcurrent::run([catalog, a, b] {
+        // Every archive the provenance needs, hashed in one engine run (all cores, the hash cache).
+        const auto wanted = HashProvenanceIndex::wantedFor(a, b);
+        const ArchiveHasher hasher = prehashArchives([&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(catalog, wanted, record); },
+                                                     HashRunOptions{});
+        return HashProvenanceIndex::build(catalog, wanted, hasher);
+    }));
 }
 
 QString LockDiffWindow::summaryText() const

@@ -86,6 +86,7 @@ QString editorText(const QByteArray &bytes)
 struct MirrorOutcome
 {
     bool ok = false;
+    bool cancelled = false;
     QString error;
     LockFile document;
     QStringList problems;
@@ -133,6 +134,8 @@ LockEditorWindow::LockEditorWindow(QWidget *parent) : QMainWindow(parent), m_par
 
 LockEditorWindow::~LockEditorWindow()
 {
+    if (m_hashProgress)
+        m_hashProgress->cancel = true; // the worker stops at its next progress point
     ++m_provenanceGeneration;
     m_undo->disconnect(this);
 }
@@ -289,6 +292,9 @@ void LockEditorWindow::buildActions()
     edit->addAction(m_addHashesAction);
     edit->addAction(m_upgradeAction);
     edit->addAction(m_upgradeAllAction);
+    m_cancelHashingAction = make(u"actionCancelHashing"_s, tr("&Cancel Hashing"), &LockEditorWindow::cancelHashing);
+    m_cancelHashingAction->setEnabled(false);
+    edit->addAction(m_cancelHashingAction);
     m_editActions = {add, remove, removeHashes, m_addHashesAction, m_upgradeAction, m_upgradeAllAction};
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
@@ -645,7 +651,10 @@ bool LockEditorWindow::addHashesFromMirror(const QList<Platform> &platforms, boo
     connect(watcher, &QFutureWatcher<MirrorOutcome>::finished, this, [this, watcher, start, description] {
         const MirrorOutcome out = watcher->result();
         watcher->deleteLater();
-        if (m_bytes != start) {
+        finishHashing();
+        if (out.cancelled) {
+            showMessage(tr("Cancelled; nothing was added."));
+        } else if (m_bytes != start) {
             showMessage(tr("The document changed while hashing; nothing was added."));
         } else if (!out.ok) {
             showMessage(out.error);
@@ -660,11 +669,23 @@ bool LockEditorWindow::addHashesFromMirror(const QList<Platform> &platforms, boo
         setBusy(false);
     });
     setBusy(true);
-    showMessage(tr("Hashing the mirror's archives…"));
+    const std::shared_ptr<SharedHashProgress> progress = startHashing(tr("Hashing the mirror's archives…"));
     const LockFile doc = document();
     const Catalog catalog = *m_catalog;
-    watcher->setFuture(QtConcurrent::run([doc, catalog, options] {
+    watcher->setFuture(QtConcurrent::run([doc, catalog, options, progress]() mutable {
         MirrorOutcome out;
+        HashRunOptions hashing; // all cores, the hash cache
+        progress->attach(hashing);
+        HashRunSummary run;
+        options.hasher = prehashArchives([&](const ArchiveHasher &record) {
+            lockedit::MirrorHashOptions recording = options;
+            recording.hasher = record;
+            (void)lockedit::addHashesFromMirror(doc, catalog, recording);
+        }, hashing, &run);
+        if (run.cancelled) {
+            out.cancelled = true;
+            return out;
+        }
         const Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(doc, catalog, options);
         if (!r) {
             out.error = r.error().message;
@@ -696,7 +717,10 @@ bool LockEditorWindow::upgradeFromMirror(const QList<ProviderAddress> &providers
     connect(watcher, &QFutureWatcher<MirrorOutcome>::finished, this, [this, watcher, start] {
         const MirrorOutcome out = watcher->result();
         watcher->deleteLater();
-        if (m_bytes != start) {
+        finishHashing();
+        if (out.cancelled) {
+            showMessage(tr("Cancelled; nothing was upgraded."));
+        } else if (m_bytes != start) {
             showMessage(tr("The document changed while hashing; nothing was upgraded."));
         } else if (!out.ok) {
             showMessage(out.error);
@@ -712,11 +736,23 @@ bool LockEditorWindow::upgradeFromMirror(const QList<ProviderAddress> &providers
         setBusy(false);
     });
     setBusy(true);
-    showMessage(tr("Looking for upgrades in the mirror…"));
+    const std::shared_ptr<SharedHashProgress> progress = startHashing(tr("Looking for upgrades in the mirror…"));
     const LockFile doc = document();
     const Catalog catalog = *m_catalog;
-    watcher->setFuture(QtConcurrent::run([doc, catalog, options] {
+    watcher->setFuture(QtConcurrent::run([doc, catalog, options, progress]() mutable {
         MirrorOutcome out;
+        HashRunOptions hashing; // all cores, the hash cache
+        progress->attach(hashing);
+        HashRunSummary run;
+        options.hasher = prehashArchives([&](const ArchiveHasher &record) {
+            lockedit::UpgradeOptions recording = options;
+            recording.hasher = record;
+            (void)lockedit::upgradeFromMirror(doc, catalog, recording);
+        }, hashing, &run);
+        if (run.cancelled) {
+            out.cancelled = true;
+            return out;
+        }
         const Result<lockedit::UpgradeResult> r = lockedit::upgradeFromMirror(doc, catalog, options);
         if (!r) {
             out.error = r.error().message;
@@ -825,7 +861,12 @@ void LockEditorWindow::refreshProvenance()
         updateHashList();
         Q_EMIT provenanceChanged();
     });
-    watcher->setFuture(QtConcurrent::run([catalog, doc] { return HashProvenanceIndex::build(catalog, HashProvenanceIndex::wantedFor(doc, doc)); }));
+    watcher->setFuture(QtConcurrent::run([catalog, doc] {
+        const auto wanted = HashProvenanceIndex::wantedFor(doc, doc);
+        const ArchiveHasher hasher = prehashArchives([&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(catalog, wanted, record); },
+                                                     HashRunOptions{});
+        return HashProvenanceIndex::build(catalog, wanted, hasher);
+    }));
 }
 
 // --- views -----------------------------------------------------------------------------------
@@ -909,6 +950,38 @@ void LockEditorWindow::updateActions()
     m_upgradeAllAction->setEnabled(editable && m_catalog.has_value());
     m_coverageAction->setEnabled(m_catalog.has_value());
     updateTitle();
+}
+
+std::shared_ptr<SharedHashProgress> LockEditorWindow::startHashing(const QString &message)
+{
+    m_hashProgress = std::make_shared<SharedHashProgress>();
+    if (!m_hashTimer) {
+        m_hashTimer = new QTimer(this);
+        m_hashTimer->setInterval(200);
+    }
+    m_hashTimer->disconnect(this);
+    connect(m_hashTimer, &QTimer::timeout, this, [this, message] {
+        if (m_hashProgress && m_hashProgress->total.load() > 0)
+            statusBar()->showMessage(tr("%1 %2%").arg(message).arg(m_hashProgress->percent()));
+    });
+    m_hashTimer->start();
+    m_cancelHashingAction->setEnabled(true);
+    showMessage(message);
+    return m_hashProgress;
+}
+
+void LockEditorWindow::finishHashing()
+{
+    if (m_hashTimer)
+        m_hashTimer->stop();
+    m_hashProgress.reset();
+    m_cancelHashingAction->setEnabled(false);
+}
+
+void LockEditorWindow::cancelHashing()
+{
+    if (m_hashProgress)
+        m_hashProgress->cancel = true;
 }
 
 void LockEditorWindow::setBusy(bool busy)

@@ -30,7 +30,10 @@
 #include <QMainWindow>
 #include <QMessageBox>
 
+#include "model/verify/HashEngine.h"
+
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QAction;
@@ -102,6 +105,10 @@ public:
     bool addHashesFromMirror(const QList<Platform> &platforms, bool includeZh, const QList<ProviderAddress> &providers = {});
     bool upgradeFromMirror(const QList<ProviderAddress> &providers = {});
     bool isBusy() const { return m_busy > 0; }
+    /// Stops the running add-hashes / upgrade (its result is then dropped: nothing changes).
+    void cancelHashing();
+    /// Progress of the running add-hashes / upgrade (null when none), for tests and the status bar.
+    std::shared_ptr<SharedHashProgress> hashProgress() const { return m_hashProgress; }
 
     bool save();
     bool saveAs(const QString &path);
@@ -164,6 +171,9 @@ private:
     void updateProblems();
     void refreshProvenance();
     void setBusy(bool busy);
+    /// A new progress/cancel object for a hashing job; the status bar shows `message` and its percentage.
+    std::shared_ptr<SharedHashProgress> startHashing(const QString &message);
+    void finishHashing();
     void showMessage(const QString &message);
     QMessageBox::StandardButton ask(const QString &title, const QString &text, QMessageBox::StandardButtons buttons);
     QList<QByteArray> wantedKey() const;
@@ -203,6 +213,9 @@ private:
     QListWidget *m_problems = nullptr;
     QLabel *m_mirrorLabel = nullptr;
     QTimer *m_debounce = nullptr;
+    QTimer *m_hashTimer = nullptr;                      ///< polls m_hashProgress while a job runs
+    std::shared_ptr<SharedHashProgress> m_hashProgress; ///< the running add-hashes / upgrade
+    QAction *m_cancelHashingAction = nullptr;
     QList<QAction *> m_editActions;
     QAction *m_undoAction = nullptr;
     QAction *m_redoAction = nullptr;
