@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <deque>
 #include <memory>
+#include <algorithm>
 #include <mutex>
 
 namespace provender {
@@ -161,6 +162,11 @@ HashRunSummary hashArchives(const QList<HashRequest> &requests, const HashRunOpt
     QThreadPool pool;
     const int threads = options.jobs > 0 ? options.jobs : std::max(1, QThread::idealThreadCount());
     pool.setMaxThreadCount(std::max(1, std::min<int>(threads, int(std::max<qsizetype>(1, toHash.size())))));
+    // Largest first: the last package to start is then a small one, so the threads finish
+    // together instead of one of them hashing a big package alone at the end.
+    std::stable_sort(toHash.begin(), toHash.end(), [&](const Job &x, const Job &y) {
+        return requests.at(x.request).size > requests.at(y.request).size;
+    });
     const bool started = !cancelled();
     if (started) {
         for (const Job &job : std::as_const(toHash)) {

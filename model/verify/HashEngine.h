@@ -5,7 +5,7 @@
 //
 // A run: stat every request and answer the unchanged ones from the HashCache (one range scan of
 // the cache for a large run), then hash the rest on a private pool of `jobs` threads (all cores by
-// default), each package by hashPackage(). Outcomes are values; they reach the caller on the
+// default, largest first), each package by hashPackage(). Outcomes are values; they reach the caller on the
 // calling thread, as they are decided. Byte progress over the whole run (cache hits count at
 // once) is reported on the calling thread; a cancel (the progress callback returning false, or
 // the `cancel` flag set from any thread) stops queued packages from starting and cancels the

@@ -40,6 +40,7 @@
 #include <QSslServer>
 #include <QSslSocket>
 #include <QTemporaryDir>
+#include <QStandardPaths>
 #include <QTest>
 #include <QTimer>
 
@@ -186,6 +187,7 @@ class TestInteropIndex : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // the hash cache under ~/.qttest, not the user's
         QStringList missing;
         if (test::terraformPath().isEmpty())
             missing << u"terraform"_s;

@@ -31,6 +31,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QProcessEnvironment>
 #include <QTest>
 
 using namespace provender;
@@ -98,7 +99,11 @@ private:
 
 Run runProvender(const QStringList &args)
 {
-    return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 120000);
+    // The hash cache of these runs lives in a directory of their own, not the user's.
+    static QTemporaryDir cacheHome;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), cacheHome.path());
+    return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 120000, env);
 }
 
 struct Requirement

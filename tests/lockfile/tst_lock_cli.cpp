@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QProcessEnvironment>
 #include <QTest>
 
 using namespace provender;
@@ -23,7 +24,11 @@ using Run = test::ProcessRun;
 
 Run run(const QStringList &args)
 {
-    return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 60000);
+    // The hash cache of these runs lives in a directory of their own, not the user's.
+    static QTemporaryDir cacheHome;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), cacheHome.path());
+    return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 60000, env);
 }
 
 bool writeFile(const QString &path, const QByteArray &bytes)

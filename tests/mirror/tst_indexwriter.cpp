@@ -13,6 +13,7 @@
 #include "tests/support/TestSupport.h"
 
 #include <QDirIterator>
+#include <QStandardPaths>
 #include <QTest>
 
 using namespace provender;
@@ -103,6 +104,7 @@ class TestIndexWriter : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // the hash cache under ~/.qttest, not the user's
         if (test::python3().isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is needed to build zips and compute expected hashes independently"));
     }
