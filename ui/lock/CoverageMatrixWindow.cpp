@@ -21,6 +21,7 @@
 #include <QSettings>
 #include <QStyledItemDelegate>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -123,6 +124,8 @@ CoverageMatrixWindow::CoverageMatrixWindow(QWidget *parent) : QWidget(parent)
 CoverageMatrixWindow::~CoverageMatrixWindow()
 {
     ++m_generation;
+    if (m_hashing)
+        m_hashing->cancel = true; // the worker stops hashing at its next progress point
 }
 
 void CoverageMatrixWindow::setInputs(const LockFile &lock, const Catalog &catalog, const QString &lockName)
@@ -225,15 +228,28 @@ void CoverageMatrixWindow::recompute()
     }
     const quint64 generation = ++m_generation;
     ++m_busy;
-    m_status->setText(tr("Checking %1 against %2…").arg(m_lockName, m_catalog->root));
+    if (m_hashing)
+        m_hashing->cancel = true; // superseded: its result would be dropped anyway
+    m_hashing = std::make_shared<SharedHashProgress>();
+    const std::shared_ptr<SharedHashProgress> hashing = m_hashing;
+    const QString checking = tr("Checking %1 against %2…").arg(m_lockName, m_catalog->root);
+    m_status->setText(checking);
+    auto *poll = new QTimer(this);
+    poll->setInterval(200);
+    connect(poll, &QTimer::timeout, this, [this, hashing, checking, generation] {
+        if (generation == m_generation && hashing->total.load() > 0)
+            m_status->setText(tr("%1 %2%").arg(checking).arg(hashing->percent()));
+    });
+    poll->start();
     LockCheckOptions options;
     options.platforms = platforms();
     const LockFile lock = *m_lock;
     const Catalog catalog = *m_catalog;
     auto *watcher = new QFutureWatcher<LockCheckResult>(this);
-    connect(watcher, &QFutureWatcher<LockCheckResult>::finished, this, [this, watcher, generation] {
+    connect(watcher, &QFutureWatcher<LockCheckResult>::finished, this, [this, watcher, generation, poll] {
         const LockCheckResult result = watcher->result();
         watcher->deleteLater();
+        poll->deleteLater();
         --m_busy;
         if (generation != m_generation)
             return;
@@ -247,13 +263,15 @@ void CoverageMatrixWindow::recompute()
                               .arg(result.count(Verdict::Error)));
         Q_EMIT matrixUpdated();
     });
-    watcher->setFuture(QtConcurrent::run([lock, catalog, options]() mutable {
+    watcher->setFuture(QtConcurrent::run([lock, catalog, options, hashing]() mutable {
         // Every archive the check needs, hashed in one engine run (all cores, the hash cache).
+        HashRunOptions hashOptions;
+        hashing->attach(hashOptions);
         options.hasher = prehashArchives([&](const ArchiveHasher &record) {
             LockCheckOptions recording = options;
             recording.hasher = record;
             (void)checkLockAgainstMirror(lock, catalog, recording);
-        }, HashRunOptions{});
+        }, hashOptions);
         return checkLockAgainstMirror(lock, catalog, options);
     }));
 }

@@ -9,9 +9,11 @@
 
 #include "model/lockfile/LockFile.h"
 #include "model/mirror/Catalog.h"
+#include "model/verify/HashEngine.h"
 
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class QLabel;
@@ -63,6 +65,7 @@ private:
     std::optional<Catalog> m_catalog;
     QString m_lockName;
     quint64 m_generation = 0;
+    std::shared_ptr<SharedHashProgress> m_hashing; ///< the running check's hashing (cancelled when superseded or closed)
     int m_busy = 0;
 
     CoverageMatrixModel *m_model = nullptr;

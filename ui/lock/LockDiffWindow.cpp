@@ -141,6 +141,8 @@ LockDiffWindow::LockDiffWindow(QWidget *parent) : QMainWindow(parent)
 LockDiffWindow::~LockDiffWindow()
 {
     ++m_generation;
+    if (m_hashing)
+        m_hashing->cancel = true;
 }
 
 void LockDiffWindow::setTexts(const QByteArray &left, const QString &leftLabel, const QByteArray &right, const QString &rightLabel)
@@ -245,6 +247,10 @@ void LockDiffWindow::refreshProvenance()
     if (!m_catalog)
         return;
     const quint64 generation = ++m_generation;
+    if (m_hashing)
+        m_hashing->cancel = true; // superseded
+    m_hashing = std::make_shared<SharedHashProgress>();
+    const std::shared_ptr<SharedHashProgress> hashing = m_hashing;
     const Catalog catalog = *m_catalog;
     const LockFile a = m_leftParsed.document;
     const LockFile b = m_rightParsed.document;
@@ -259,11 +265,13 @@ void LockDiffWindow::refreshProvenance()
         recompute();
         Q_EMIT provenanceChanged();
     });
-    watcher->setFuture(QtConcurrent::run([catalog, a, b] {
+    watcher->setFuture(QtConcurrent::run([catalog, a, b, hashing] {
         // Every archive the provenance needs, hashed in one engine run (all cores, the hash cache).
         const auto wanted = HashProvenanceIndex::wantedFor(a, b);
+        HashRunOptions hashOptions;
+        hashing->attach(hashOptions);
         const ArchiveHasher hasher = prehashArchives([&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(catalog, wanted, record); },
-                                                     HashRunOptions{});
+                                                     hashOptions);
         return HashProvenanceIndex::build(catalog, wanted, hasher);
     }));
 }

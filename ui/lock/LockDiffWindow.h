@@ -16,6 +16,9 @@
 
 #include <QMainWindow>
 
+#include "model/verify/HashEngine.h"
+
+#include <memory>
 #include <optional>
 
 class QLabel;
@@ -91,6 +94,7 @@ private:
     std::optional<HashProvenanceIndex> m_provenance;
     bool m_provenanceReady = false;
     quint64 m_generation = 0;
+    std::shared_ptr<SharedHashProgress> m_hashing; ///< the running provenance hashing (cancelled when superseded or closed)
     int m_lastTargetRow = -1;
     QString m_error;
     bool m_syncing = false;

@@ -136,6 +136,8 @@ LockEditorWindow::~LockEditorWindow()
 {
     if (m_hashProgress)
         m_hashProgress->cancel = true; // the worker stops at its next progress point
+    if (m_provenanceHashing)
+        m_provenanceHashing->cancel = true;
     ++m_provenanceGeneration;
     m_undo->disconnect(this);
 }
@@ -846,6 +848,10 @@ void LockEditorWindow::refreshProvenance()
     if (!m_catalog)
         return;
     const quint64 generation = ++m_provenanceGeneration;
+    if (m_provenanceHashing)
+        m_provenanceHashing->cancel = true; // superseded
+    m_provenanceHashing = std::make_shared<SharedHashProgress>();
+    const std::shared_ptr<SharedHashProgress> hashing = m_provenanceHashing;
     m_provenanceKey = wantedKey();
     m_provenanceReady = false;
     const Catalog catalog = *m_catalog;
@@ -861,10 +867,12 @@ void LockEditorWindow::refreshProvenance()
         updateHashList();
         Q_EMIT provenanceChanged();
     });
-    watcher->setFuture(QtConcurrent::run([catalog, doc] {
+    watcher->setFuture(QtConcurrent::run([catalog, doc, hashing] {
         const auto wanted = HashProvenanceIndex::wantedFor(doc, doc);
+        HashRunOptions hashOptions; // all cores, the hash cache
+        hashing->attach(hashOptions);
         const ArchiveHasher hasher = prehashArchives([&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(catalog, wanted, record); },
-                                                     HashRunOptions{});
+                                                     hashOptions);
         return HashProvenanceIndex::build(catalog, wanted, hasher);
     }));
 }

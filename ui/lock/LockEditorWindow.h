@@ -196,6 +196,7 @@ private:
     std::optional<Catalog> m_catalog;
     QList<QByteArray> m_provenanceKey;
     quint64 m_provenanceGeneration = 0;
+    std::shared_ptr<SharedHashProgress> m_provenanceHashing; ///< cancelled when superseded or closed
     bool m_provenanceReady = false;
     int m_busy = 0;
     bool m_applying = false;
