@@ -988,11 +988,13 @@ int runLockInit(const QStringList &args)
     }
     if (!mirror)
         return ExitUsage;
-    options.hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
-        lockinit::InitOptions recording = options;
-        recording.hasher = record;
-        (void)lockinit::initFromMirror(*config, *mirror, recording);
-    });
+    if (!options.hasher) { // a filesystem mirror: its archives through the engine (a network one downloads its own)
+        options.hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
+            lockinit::InitOptions recording = options;
+            recording.hasher = record;
+            (void)lockinit::initFromMirror(*config, *mirror, recording);
+        });
+    }
     const Result<lockinit::InitResult> r = lockinit::initFromMirror(*config, *mirror, options);
     if (!r.ok()) {
         err() << "provender lock init: " << r.error().message << '\n';
