@@ -5,6 +5,7 @@
 #include "ui/lock/LockUi.h"
 #include "ui/lock/LockMergeWindow.h"
 #include "ui/bundle/BundleUi.h"
+#include "ui/export/ExportUi.h"
 #include "ui/remote/RemoteUi.h"
 #include "ui/shell/Shell.h"
 
@@ -120,6 +121,7 @@ int main(int argc, char **argv)
     ui::installShell(window.get()); // window icon, welcome screen, recent mirrors, Help ▸ About
     ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials…
     ui::installBundleUi(window.get()); // File ▸ Open/Create/Import Bundle…
+    ui::installExportUi(window.get()); // File ▸ Export Indexes…, Tools ▸ Add to Lock File…
     window->show();
     // Lock files (what the desktop entry passes for text/x-terraform-lock) open in editors; the
     // first other argument is the mirror or bundle to show.

@@ -703,6 +703,13 @@ bool LockEditorWindow::addHashesFromMirror(const QList<Platform> &platforms, boo
     return true;
 }
 
+bool LockEditorWindow::applyDocument(const LockFile &doc, const QString &description)
+{
+    if (!canEdit())
+        return false;
+    return applyEdit(description, doc);
+}
+
 bool LockEditorWindow::upgradeFromMirror(const QList<ProviderAddress> &providers)
 {
     if (!canEdit())

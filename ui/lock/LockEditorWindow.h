@@ -104,6 +104,9 @@ public:
     /// Asynchronous (hashing): busyChanged(false) when done. `providers` empty: all.
     bool addHashesFromMirror(const QList<Platform> &platforms, bool includeZh, const QList<ProviderAddress> &providers = {});
     bool upgradeFromMirror(const QList<ProviderAddress> &providers = {});
+    /// Replace the document by `doc` (computed elsewhere, e.g. Add to Lock File… of the main
+    /// window) as one undoable step named `description`.
+    bool applyDocument(const LockFile &doc, const QString &description);
     bool isBusy() const { return m_busy > 0; }
     /// Stops the running add-hashes / upgrade (its result is then dropped: nothing changes).
     void cancelHashing();
