@@ -64,6 +64,7 @@ int main(int argc, char **argv)
         const Provider *p = findProvider(*catalog, ProviderAddress::parse(u"registry.opentofu.org/hashicorp/random"_s).value());
         const ProviderVersion *v = findVersion(*p, Version::parse(u"3.6.2"_s).value());
         const QModelIndex leaf = proxy->mapFromSource(w.archiveModel()->indexForArchivePath(v->archives.first().path));
+        view->selectionModel()->clearSelection();
         view->selectionModel()->select(leaf.parent(), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         const QString lock = tmp.path() + u"/.terraform.lock.hcl"_s;
         QFile f(lock);

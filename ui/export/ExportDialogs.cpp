@@ -31,6 +31,8 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
+#include <QSyntaxHighlighter>
+#include <QTextCharFormat>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QUrl>
@@ -53,6 +55,54 @@ QFont fixedFont()
 {
     return QFontDatabase::systemFont(QFontDatabase::FixedFont);
 }
+
+/// IndexEntryChange::before/after: `url=NAME hashes=[h1:…,zh:…]`, either part alone.
+struct EntryText
+{
+    QString url;
+    QStringList hashes;
+    bool hasHashes = false;
+};
+
+EntryText parseEntryText(const QString &text)
+{
+    EntryText out;
+    QString rest = text;
+    if (rest.startsWith(u"url="_s)) {
+        const qsizetype end = rest.indexOf(u" hashes=["_s);
+        out.url = rest.mid(4, end < 0 ? -1 : end - 4);
+        rest = end < 0 ? QString() : rest.mid(end + 1);
+    }
+    if (rest.startsWith(u"hashes=["_s) && rest.endsWith(u']')) {
+        out.hasHashes = true;
+        out.hashes = rest.mid(8, rest.size() - 9).split(u',', Qt::SkipEmptyParts);
+    }
+    return out;
+}
+
+/// Colours the lines of a unified diff: + green, - red, @@ blue.
+class DiffHighlighter final : public QSyntaxHighlighter
+{
+public:
+    using QSyntaxHighlighter::QSyntaxHighlighter;
+
+protected:
+    void highlightBlock(const QString &text) override
+    {
+        QTextCharFormat f;
+        if (text.startsWith(u"+++"_s) || text.startsWith(u"---"_s))
+            f.setFontWeight(QFont::Bold);
+        else if (text.startsWith(u'+'))
+            f.setForeground(QColor(0x1a, 0x7f, 0x37));
+        else if (text.startsWith(u'-'))
+            f.setForeground(QColor(0xb0, 0x00, 0x20));
+        else if (text.startsWith(u"@@"_s) || text.startsWith(u'#'))
+            f.setForeground(QColor(0x1f, 0x5f, 0xbf));
+        else
+            return;
+        setFormat(0, int(text.size()), f);
+    }
+};
 
 bool platformLess(const Platform &a, const Platform &b)
 {
@@ -91,6 +141,7 @@ ExportIndexesDialog::ExportIndexesDialog(const QString &mirrorRoot, QWidget *par
     m_files->setHeaderLabels({tr("Change"), tr("File")});
     m_files->setRootIsDecorated(false);
     m_files->setUniformRowHeights(true);
+    m_files->setTextElideMode(Qt::ElideMiddle);
     m_files->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_diff = new QPlainTextEdit(split);
     m_diff->setObjectName(u"previewDiff"_s);
@@ -98,8 +149,10 @@ ExportIndexesDialog::ExportIndexesDialog(const QString &mirrorRoot, QWidget *par
     m_diff->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_diff->setFont(fixedFont());
     m_diff->setPlaceholderText(tr("Select a file to see its entries that change."));
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    new DiffHighlighter(m_diff->document());
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({400, 560});
     layout->addWidget(split, 1);
 
     m_summary = new QLabel(this);
@@ -184,7 +237,7 @@ ExportIndexesDialog::ExportIndexesDialog(const QString &mirrorRoot, QWidget *par
         }
     });
     updateBlock();
-    resize(900, 620);
+    resize(980, 640);
     QTimer::singleShot(0, this, &ExportIndexesDialog::startPreview);
 }
 
@@ -330,7 +383,8 @@ void ExportIndexesDialog::onFinished()
     if (wasDry) {
         m_report = result.value();
         showPreview(*m_report);
-        setRunning(false, QString());
+        setRunning(false, m_report->writtenCount() > 0 ? tr("Preview ready: Export writes the %n file(s) listed.", nullptr, m_report->writtenCount())
+                                                       : tr("Nothing to export."));
         Q_EMIT previewReady();
         return;
     }
@@ -384,6 +438,12 @@ void ExportIndexesDialog::showPreview(const IndexExportReport &report)
                      .arg(report.providersIndexed);
     if (!report.staleVersionFiles.isEmpty())
         lines << tr("%n stale version file(s) would be kept.", nullptr, int(report.staleVersionFiles.size()));
+    int zhDropped = 0;
+    for (const IndexEntryChange &c : report.changes)
+        if (c.before.contains(u"zh:"_s) && !c.after.contains(u"zh:"_s) && c.kind == IndexEntryChange::Kind::Changed)
+            ++zhDropped;
+    if (zhDropped > 0 && !m_zh->isChecked())
+        lines << tr("The indexes list zh: hashes now: without the zh: option they are removed from %n archive(s).", nullptr, zhDropped);
     for (const IndexProblem &p : report.hashFailures)
         lines << tr("Left out (cannot be hashed): %1 — %2").arg(relative(p.path), p.message);
     for (const IndexProblem &p : report.skipped)
@@ -416,12 +476,31 @@ void ExportIndexesDialog::showFileDiff()
         if (c.file != path)
             continue;
         ++n;
-        const QString key = isIndex ? u"versions.\"%1\""_s.arg(c.version) : u"archives.\"%1\""_s.arg(c.platform);
-        text += u"@@ "_s + key + u" @@\n"_s;
-        if (c.kind != IndexEntryChange::Kind::Added)
-            text += u"- "_s + c.before + u'\n';
-        if (c.kind != IndexEntryChange::Kind::Removed)
-            text += u"+ "_s + c.after + u'\n';
+        if (isIndex) {
+            text += u"@@ versions @@\n"_s;
+            text += (c.kind == IndexEntryChange::Kind::Removed ? u"-"_s : u"+"_s) + u"    \"%1\": {}\n"_s.arg(c.version);
+            continue;
+        }
+        text += u"@@ archives.\"%1\" @@\n"_s.arg(c.platform);
+        const EntryText before = parseEntryText(c.before);
+        const EntryText after = parseEntryText(c.after);
+        const bool sameUrl = before.url == after.url;
+        if (!before.url.isEmpty() && !sameUrl)
+            text += u"-    \"url\": \"%1\"\n"_s.arg(before.url);
+        if (!after.url.isEmpty() && !sameUrl)
+            text += u"+    \"url\": \"%1\"\n"_s.arg(after.url);
+        if (before.hasHashes || after.hasHashes) {
+            const QChar mark = c.kind == IndexEntryChange::Kind::Added ? u'+' : c.kind == IndexEntryChange::Kind::Removed ? u'-' : u' ';
+            text += mark + u"    \"hashes\": [\n"_s;
+            for (const QString &h : before.hashes)
+                text += (after.hashes.contains(h) ? u' ' : u'-') + u"      \"%1\"\n"_s.arg(h);
+            for (const QString &h : after.hashes)
+                if (!before.hashes.contains(h))
+                    text += u"+      \"%1\"\n"_s.arg(h);
+            text += mark + u"    ]\n"_s;
+        }
+        if (sameUrl && !after.url.isEmpty())
+            text += u"     \"url\": \"%1\"\n"_s.arg(after.url);
     }
     if (n == 0)
         text += tr("# only the formatting of the file changes (it is rewritten as terraform writes it)\n");
@@ -454,6 +533,9 @@ AddToLockDialog::AddToLockDialog(MainWindow *window, const QStringList &archiveP
     auto *selLayout = new QVBoxLayout(selBox);
     m_selectionList = new QListWidget(selBox);
     m_selectionList->setObjectName(u"selectionList"_s);
+    m_selectionList->setWordWrap(true);
+    m_selectionList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_selectionList->setSelectionMode(QAbstractItemView::NoSelection);
     selLayout->addWidget(m_selectionList);
     top->addWidget(selBox, 3);
     auto *platBox = new QGroupBox(tr("&Platforms to hash"), this);
@@ -499,6 +581,7 @@ AddToLockDialog::AddToLockDialog(MainWindow *window, const QStringList &archiveP
     m_diff->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_diff->setFont(fixedFont());
     m_diff->setPlaceholderText(tr("Preview shows the lock file's changes here."));
+    new DiffHighlighter(m_diff->document());
     layout->addWidget(m_diff, 2);
 
     auto *bottom = new QHBoxLayout;
@@ -596,7 +679,10 @@ void AddToLockDialog::onScanned()
             if (!selectedPlatforms.contains(p))
                 selectedPlatforms << p;
         }
-        m_selectionList->addItem(u"%1 %2   (%3)"_s.arg(item.provider.toString(), item.version.toString(), names.join(u", "_s)));
+        auto *row = new QListWidgetItem(u"%1 %2\n    %3"_s.arg(item.provider.toString(), item.version.toString(),
+                                                           tr("archives selected: %1").arg(names.join(u", "_s))),
+                                        m_selectionList);
+        row->setToolTip(row->text());
     }
     if (m_selection.isEmpty())
         m_selectionList->addItem(tr("Nothing: select providers, versions or archives in the browser first."));
