@@ -444,6 +444,9 @@ void ExportIndexesDialog::showPreview(const IndexExportReport &report)
             ++zhDropped;
     if (zhDropped > 0 && !m_zh->isChecked())
         lines << tr("The indexes list zh: hashes now: without the zh: option they are removed from %n archive(s).", nullptr, zhDropped);
+    lines << tr("%n archive(s) hashed (%1 answered from the hash cache).", nullptr, report.archivesHashed).arg(report.cacheHits);
+    if (!report.cacheWarning.isEmpty())
+        lines << tr("Hash cache: %1").arg(report.cacheWarning);
     for (const IndexProblem &p : report.hashFailures)
         lines << tr("Left out (cannot be hashed): %1 — %2").arg(relative(p.path), p.message);
     for (const IndexProblem &p : report.skipped)
