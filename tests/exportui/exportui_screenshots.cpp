@@ -31,6 +31,7 @@ int main(int argc, char **argv)
     const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"."_s;
     QTemporaryDir tmp;
     qputenv("XDG_CONFIG_HOME", QFile::encodeName(tmp.path() + u"/config"_s));
+    qputenv("XDG_CACHE_HOME", QFile::encodeName(tmp.path() + u"/cache"_s)); // a hash cache of its own
     const QString demo = tmp.path() + u"/demo"_s;
     if (!generateDemoMirror(demo))
         return 1;

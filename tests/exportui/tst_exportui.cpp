@@ -6,6 +6,8 @@
 // exportIndexes(dryRun) would write and the files Python expects; nothing may be written by it;
 // the export must write Python's bytes; turning on zh: previews every <version>.json as an
 // update whose diff shows the zh: entries; the browser rescans and shows the archives verified.
+// Cancel (Esc) during the preview and during the export of a 64 MiB archive writes nothing, not
+// even a staged file.
 //
 // addToLock: the demo mirror; archives selected in the browser (version rows); the dialog's
 // preview applied in the lock editor must give the bytes `terraform providers lock -fs-mirror`
@@ -298,6 +300,53 @@ private Q_SLOTS:
         QVERIFY(againPreviewed.wait(120000));
         QVERIFY(again.previewPaths().isEmpty()); // up to date
         QVERIFY(!again.findChild<QPushButton *>(u"exportButton"_s)->isEnabled());
+    }
+
+    /// Cancel (what the Cancel button and Esc do) while a 64 MiB archive is hashed: the export
+    /// reports failure, says so, and writes nothing; the preview can run again afterwards.
+    void exportCancelWritesNothing()
+    {
+        const QString python = QStandardPaths::findExecutable(u"python3"_s);
+        if (python.isEmpty())
+            PROVENDER_SKIP(provender::test::Missing::Package, u"python3 not on PATH"_s);
+        const QString mirror = m_tmp.path() + u"/bigmirror"_s;
+        const QString dir = mirror + u"/registry.example.test/acme/big"_s;
+        QVERIFY(QDir().mkpath(dir));
+        QProcess py;
+        py.start(python, {u"-c"_s, u"import os, sys, zipfile\n"
+                                   "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED) as z:\n"
+                                   "    z.writestr('terraform-provider-big_v1.0.0', os.urandom(64 << 20))\n"_s,
+                          dir + u"/terraform-provider-big_1.0.0_linux_amd64.zip"_s});
+        QVERIFY(py.waitForFinished(120000));
+        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+
+        // Nothing of the archive is in the hash cache yet (and a cancelled hash is not stored), so
+        // each run below has 64 MiB to read when it is cancelled.
+        ExportIndexesDialog dialog(mirror);
+        dialog.show();
+        QSignalSpy previewed(&dialog, &ExportIndexesDialog::previewReady);
+        QVERIFY(QTest::qWaitFor([&dialog] { return dialog.isRunning(); })); // the preview starts on open
+        dialog.reject(); // Esc while the preview runs: stops it, keeps the dialog
+        QVERIFY(QTest::qWaitFor([&dialog] { return !dialog.isRunning(); }, 120000));
+        QCOMPARE(previewed.size(), 0);
+        QCOMPARE(dialog.findChild<QLabel *>(u"statusLabel"_s)->text(), u"Preview cancelled."_s);
+
+        QSignalSpy finished(&dialog, &ExportIndexesDialog::exportFinished);
+        dialog.startExport();
+        QVERIFY(dialog.isRunning());
+        QCOMPARE(dialog.findChild<QPushButton *>(u"closeButton"_s)->text(), u"Cancel"_s);
+        dialog.reject(); // Cancel while the export runs
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().first().toBool(), false);
+        QVERIFY(dialog.isVisible()); // not closed by either cancel
+        QVERIFY2(dialog.findChild<QLabel *>(u"statusLabel"_s)->text().contains(u"nothing was written"_s),
+                 qPrintable(dialog.findChild<QLabel *>(u"statusLabel"_s)->text()));
+        QVERIFY(jsonFiles(mirror).isEmpty());
+        QStringList left; // no staged files either
+        QDirIterator it(mirror, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            left << QFileInfo(it.next()).fileName();
+        QCOMPARE(left, QStringList{u"terraform-provider-big_1.0.0_linux_amd64.zip"_s});
     }
 
     /// A bundle or nothing open: the action is disabled.
