@@ -1,0 +1,209 @@
+// Export Indexes… in the main window against the real `terraform providers mirror`: terraform
+// fills a mirror directory from an origin registry (make_registry.py's static providers.v1 tree
+// served by nginx over TLS on 127.0.0.1, SHA256SUMS signed with a key gpg makes here — the setup
+// of tests/registry/tst_interop_pull.cpp), twice so that its indexes merge. Then:
+//   1. the mirror open in the main window, the dialog's dry run over terraform's own files finds
+//      nothing to write (and Export stays disabled);
+//   2. terraform's index.json / <version>.json are recorded and deleted; the dialog's preview
+//      lists exactly those files as "create", and its export writes them back byte for byte;
+//   3. the browser rescans and shows every archive verified against the new indexes.
+// Skips without terraform, nginx, gpg or python3.
+
+#include "model/verify/Verdict.h"
+#include "tests/support/GpgFixture.h"
+#include "tests/support/NginxFixture.h"
+#include "tests/support/TestSupport.h"
+#include "ui/MainWindow.h"
+#include "ui/export/ExportDialogs.h"
+#include "ui/export/ExportUi.h"
+
+#include <QAction>
+#include <QDirIterator>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace provender;
+using namespace provender::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kHost = u"registry.provender.test"_s;
+
+bool writeFile(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+}
+
+QMap<QString, QByteArray> jsonFiles(const QString &root)
+{
+    QMap<QString, QByteArray> out;
+    QDirIterator it(root, {u"*.json"_s}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        out.insert(QDir(root).relativeFilePath(path), test::readFile(path));
+    }
+    return out;
+}
+
+} // namespace
+
+class TestExportUiTerraform : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    std::unique_ptr<test::NginxFixture> m_nginx;
+    std::unique_ptr<test::GpgFixture> m_gpg;
+    QProcessEnvironment m_env;
+
+    test::ProcessRun terraformMirror(const QString &configName, const QList<QPair<QString, QString>> &wanted, const QString &dest)
+    {
+        QString tf = u"terraform {\n  required_providers {\n"_s;
+        for (const auto &[type, constraint] : wanted)
+            tf += u"    %1 = {\n      source  = \"%2/acme/%1\"\n      version = \"%3\"\n    }\n"_s.arg(type, kHost, constraint);
+        tf += u"  }\n}\n"_s;
+        const QString dir = m_tmp.filePath(configName);
+        if (!writeFile(dir + u"/main.tf"_s, tf.toUtf8()))
+            return {};
+        return test::runProcess(test::terraformPath(),
+                                {u"providers"_s, u"mirror"_s, u"-no-color"_s, u"-platform=linux_amd64"_s, u"-platform=darwin_arm64"_s, dest},
+                                300000, m_env, dir);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(u"ProvenderTest"_s);
+        QCoreApplication::setApplicationName(u"tst_exportui_terraform"_s);
+        QSettings().clear();
+        if (test::terraformPath().isEmpty())
+            PROVENDER_SKIP(test::Missing::Terraform, u"needs terraform on PATH"_s);
+        QStringList missing;
+        if (!test::NginxFixture::missingTools().isEmpty())
+            missing << test::NginxFixture::missingTools();
+        if (!test::GpgFixture::available())
+            missing << u"gpg"_s;
+        if (QStandardPaths::findExecutable(u"python3"_s).isEmpty())
+            missing << u"python3"_s;
+        if (!missing.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"needs "_s + missing.join(u", "_s));
+
+        m_gpg = std::make_unique<test::GpgFixture>();
+        const QString fpr = m_gpg->generateKey(u"Acme Releases <releases@acme.test>"_s);
+        QVERIFY2(!fpr.isEmpty(), qPrintable(m_gpg->lastError()));
+        const QString keyFile = m_tmp.filePath(u"key.asc"_s);
+        QVERIFY(writeFile(keyFile, m_gpg->exportKey(fpr)));
+        const QString root = m_tmp.filePath(u"registry"_s);
+        const test::ProcessRun made =
+            test::runProcess(u"python3"_s, {test::sourceDir() + u"/tests/registry/make_registry.py"_s, root, keyFile}, 120000);
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        for (const QString &type : {u"demo"_s, u"pair"_s}) {
+            QDirIterator it(root + u"/files/"_s + type, {u"*_SHA256SUMS"_s}, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString sums = it.next();
+                const QByteArray sig = m_gpg->sign(fpr, test::readFile(sums));
+                QVERIFY2(!sig.isEmpty() && writeFile(sums + u".sig"_s, sig), qPrintable(m_gpg->lastError()));
+            }
+        }
+        m_nginx = std::make_unique<test::NginxFixture>();
+        QString error;
+        QVERIFY2(m_nginx->makeCertificates(&error), qPrintable(error));
+        QVERIFY2(m_nginx->start(root, u"    location /v1/ { default_type application/json; }\n"_s, {}, &error), qPrintable(error));
+        const QString cliConfig = m_tmp.filePath(u"cli.tfrc"_s);
+        QVERIFY(writeFile(cliConfig, u"host \"%1\" {\n  services = {\n    \"providers.v1\" = \"%2v1/providers/\"\n  }\n}\n"_s
+                                         .arg(kHost, m_nginx->baseUrl())
+                                         .toUtf8()));
+        m_env = QProcessEnvironment::systemEnvironment();
+        for (const QString &k : m_env.keys())
+            if (k.startsWith(u"TF_"_s) || k.startsWith(u"TOFU_"_s))
+                m_env.remove(k);
+        m_env.insert(u"TF_CLI_CONFIG_FILE"_s, cliConfig);
+        m_env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
+        m_env.insert(u"TF_IN_AUTOMATION"_s, u"1"_s);
+        m_env.insert(u"TF_DATA_DIR"_s, m_tmp.filePath(u"tfdata"_s));
+        m_env.insert(u"HOME"_s, m_tmp.filePath(u"home"_s));
+        m_env.insert(u"SSL_CERT_FILE"_s, m_nginx->caFile());
+        m_env.insert(u"SSL_CERT_DIR"_s, m_tmp.filePath(u"no-cert-dir"_s));
+        m_env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
+        m_env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
+        m_env.insert(u"NO_PROXY"_s, QString());
+        QDir().mkpath(m_tmp.filePath(u"home"_s));
+    }
+
+    void exportWritesWhatTerraformProvidersMirrorWrites()
+    {
+        const QString mirror = m_tmp.filePath(u"mirror"_s);
+        int n = 0;
+        for (const QList<QPair<QString, QString>> &wanted :
+             {QList<QPair<QString, QString>>{{u"demo"_s, u"~> 1.0"_s}, {u"pair"_s, u">= 0.1.0, < 0.3.0"_s}},
+              QList<QPair<QString, QString>>{{u"pair"_s, u"0.1.0"_s}}}) {
+            const test::ProcessRun tf = terraformMirror(u"config%1"_s.arg(++n), wanted, mirror);
+            QVERIFY2(tf.exitCode == 0, QByteArray(tf.out + tf.err).constData());
+        }
+        const QMap<QString, QByteArray> terraformFiles = jsonFiles(mirror);
+        QCOMPARE(terraformFiles.size(), 5); // demo: index + 1.1.0; pair: index + 0.1.0 + 0.2.0
+
+        MainWindow w;
+        installExportUi(&w);
+        {
+            QSignalSpy finished(&w, &MainWindow::verificationFinished);
+            w.openMirror(mirror);
+            QVERIFY(finished.wait(120000));
+        }
+        auto *action = w.findChild<QAction *>(u"actionExportIndexes"_s);
+        QVERIFY(action && action->isEnabled());
+
+        // 1. Over terraform's own files: nothing to write.
+        {
+            ExportIndexesDialog dialog(mirror, &w);
+            QSignalSpy previewed(&dialog, &ExportIndexesDialog::previewReady);
+            QVERIFY(previewed.wait(120000));
+            QVERIFY2(dialog.previewPaths().isEmpty(), qPrintable(dialog.previewPaths().join(u", "_s)));
+            QVERIFY(!dialog.findChild<QPushButton *>(u"exportButton"_s)->isEnabled());
+        }
+
+        // 2. Without them: the preview lists them, the export writes terraform's bytes.
+        for (auto it = terraformFiles.cbegin(); it != terraformFiles.cend(); ++it)
+            QVERIFY(QFile::remove(mirror + u'/' + it.key()));
+        QSignalSpy rescanned(&w, &MainWindow::verificationFinished);
+        action->trigger();
+        auto *dialog = w.findChild<ExportIndexesDialog *>(u"exportIndexesDialog"_s);
+        QVERIFY(dialog);
+        QSignalSpy previewed(dialog, &ExportIndexesDialog::previewReady);
+        QVERIFY(previewed.wait(120000));
+        QCOMPARE(dialog->previewPaths(), QStringList(terraformFiles.keys()));
+        auto *files = dialog->findChild<QTreeWidget *>(u"previewFiles"_s);
+        for (int i = 0; i < files->topLevelItemCount(); ++i)
+            QCOMPARE(files->topLevelItem(i)->text(0), u"create"_s);
+        QSignalSpy exported(dialog, &ExportIndexesDialog::exportFinished);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(u"exportButton"_s), Qt::LeftButton);
+        QVERIFY(exported.wait(120000));
+        QCOMPARE(exported.first().first().toBool(), true);
+        const QMap<QString, QByteArray> ours = jsonFiles(mirror);
+        QCOMPARE(ours.keys(), terraformFiles.keys());
+        for (auto it = terraformFiles.cbegin(); it != terraformFiles.cend(); ++it)
+            QVERIFY2(ours.value(it.key()) == it.value(),
+                     qPrintable(u"%1 differs:\n--- terraform\n%2\n--- provender\n%3"_s.arg(it.key(), QString::fromUtf8(it.value()),
+                                                                                       QString::fromUtf8(ours.value(it.key())))));
+
+        // 3. The browser rescanned: every archive is verified by the new indexes.
+        QVERIFY(rescanned.wait(120000));
+        const QString zip = mirror + u'/' + kHost + u"/acme/pair/terraform-provider-pair_0.1.0_linux_amd64.zip"_s;
+        const QModelIndex leaf = w.archiveModel()->indexForArchivePath(zip);
+        QVERIFY(leaf.isValid());
+        QCOMPARE(leaf.data(MirrorTreeModel::VerdictRole).toInt(), int(Verdict::Verified));
+    }
+};
+
+QTEST_MAIN(TestExportUiTerraform)
+#include "tst_exportui_terraform.moc"
