@@ -893,12 +893,11 @@ bool AddToLockDialog::apply()
     if (editor->isBusy()) { // a new editor reads the mirror first
         setBusy(true, tr("Waiting for the lock editor…"));
         QPointer<LockEditorWindow> guard(editor);
-        auto *connection = new QMetaObject::Connection;
+        auto connection = std::make_shared<QMetaObject::Connection>();
         *connection = connect(editor, &LockEditorWindow::busyChanged, this, [this, guard, connection](bool busy) {
             if (busy)
                 return;
             disconnect(*connection);
-            delete connection;
             setBusy(false, QString());
             if (guard)
                 applyIn(guard);
