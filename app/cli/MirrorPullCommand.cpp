@@ -58,6 +58,8 @@ int runMirrorPull(const QStringList &args)
                       u"F"_s});
     parser.addOption({u"platform"_s, u"A target platform, e.g. linux_amd64 (repeatable; at least one)."_s, u"OS_ARCH"_s});
     parser.addOption({u"zh"_s, u"Also list each archive's zh: hash in the indexes."_s});
+    parser.addOption({u"unpacked"_s, u"Extract each proven archive into DEST/HOST/NS/TYPE/VERSION/OS_ARCH/ (the unpacked layout) "
+                                     "instead of keeping the zip; writes no indexes."_s});
     parser.addOption({u"dry-run"_s, u"Resolve versions and list what would be fetched; write nothing."_s});
     parser.addOption({u"pinned-keys"_s, u"Accept only signatures by the OpenPGP keys in this file (ASCII armoured)."_s, u"FILE"_s});
     parser.addOption({u"ca-file"_s, u"Also trust the CA certificates in this PEM file."_s, u"PEM"_s});
@@ -82,6 +84,11 @@ int runMirrorPull(const QStringList &args)
     options.destination = positional.first();
     options.withZh = parser.isSet(u"zh"_s);
     options.dryRun = parser.isSet(u"dry-run"_s);
+    options.unpacked = parser.isSet(u"unpacked"_s);
+    if (options.unpacked && options.withZh) {
+        err() << "provender mirror pull: --zh writes indexes, which an unpacked mirror has none of\n";
+        return ExitUsage;
+    }
     for (const QString &p : parser.values(u"platform"_s)) {
         const Result<Platform> platform = Platform::parse(p);
         if (!platform) {

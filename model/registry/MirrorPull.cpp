@@ -3,6 +3,8 @@
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
 #include "model/mirror/IndexWriter.h"
+#include "model/registry/UnpackArchive.h"
+#include "model/hashing/PackageHashes.h"
 
 #include <QDir>
 #include <QFile>
@@ -92,6 +94,15 @@ struct Pending
     std::unique_ptr<QFile> staging;
     bool writeFailed = false;
 };
+
+/// The release's signature check (made once, in phase 1) when this download lists the same keys.
+const SignatureCheck *releaseCheck(const Pending &p)
+{
+    QList<QByteArray> keys;
+    for (const RegistrySigningKey &k : p.meta.signingKeys)
+        keys << k.asciiArmor;
+    return keys == p.release->keys ? &p.release->check : nullptr;
+}
 
 } // namespace
 
@@ -185,7 +196,8 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
             rec.provider = req.provider;
             rec.version = *chosen;
             rec.platform = platform;
-            rec.path = providerDir(req.provider) + u'/' + packedName(req.provider, *chosen, platform);
+            rec.path = providerDir(req.provider) + u'/'
+                       + (options.unpacked ? chosen->toString() + u'/' + platform.toString() : packedName(req.provider, *chosen, platform));
             const Result<RegistryDownload> meta = client.download(req.provider, *chosen, platform);
             if (!meta) {
                 rec.status = meta.error().code == ErrorCode::NotFound ? PulledArchive::Status::Unavailable : PulledArchive::Status::Failed;
@@ -275,7 +287,7 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
         if (!rel.error.isEmpty()) {
             auth.reason = rel.error;
         } else {
-            auth = authenticateRegistryPackage(p->meta, r->sha256, rel.sums, rel.signature, options.signature);
+            auth = authenticateRegistryPackage(p->meta, r->sha256, rel.sums, rel.signature, options.signature, releaseCheck(*p));
         }
         if (!auth.signedOk) {
             rec.status = PulledArchive::Status::Refused;
@@ -285,6 +297,48 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
             continue;
         }
         const QString final = dest.filePath(rec.path);
+        if (options.unpacked) {
+            const QString unpackDir = p->staging->fileName() + u".d"_s;
+            const Result<void> unpacked = unpackProviderZip(p->staging->fileName(), unpackDir);
+            discard();
+            const auto drop = [&] { QDir(unpackDir).removeRecursively(); };
+            if (!unpacked) {
+                rec.status = unpacked.error().code == ErrorCode::Io ? PulledArchive::Status::Failed : PulledArchive::Status::Refused;
+                rec.reason = unpacked.error().message;
+                drop();
+                finish(rec);
+                continue;
+            }
+            if (QFileInfo::exists(final)) {
+                const Result<PackageHashes> there = hashDirectory(final);
+                const Result<PackageHashes> fresh = hashDirectory(unpackDir);
+                drop();
+                if (there && fresh && there->h1Extracted == fresh->h1Extracted) {
+                    rec.status = PulledArchive::Status::AlreadyPresent;
+                    rec.keyId = auth.signature.keyId;
+                    provenanceDue.insert(p->release.get());
+                } else {
+                    rec.status = PulledArchive::Status::Failed;
+                    rec.reason = u"%1 exists with other content; not replaced"_s.arg(final);
+                }
+                finish(rec);
+                continue;
+            }
+            if (!QDir().mkpath(QFileInfo(final).absolutePath())
+                || ::rename(QFile::encodeName(unpackDir).constData(), QFile::encodeName(final).constData()) != 0) {
+                rec.status = PulledArchive::Status::Failed;
+                rec.reason = u"cannot move the package to %1"_s.arg(final);
+                drop();
+                finish(rec);
+                continue;
+            }
+            syncDir(QFileInfo(final).absolutePath());
+            rec.status = PulledArchive::Status::Fetched;
+            rec.keyId = auth.signature.keyId;
+            provenanceDue.insert(p->release.get());
+            finish(rec);
+            continue;
+        }
         if (!QDir().mkpath(QFileInfo(final).absolutePath())
             || ::rename(QFile::encodeName(p->staging->fileName()).constData(), QFile::encodeName(final).constData()) != 0) {
             rec.status = PulledArchive::Status::Failed;
@@ -303,7 +357,8 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
         PulledArchive rec = p->record;
         const Release &rel = *p->release;
         const PackageAuthentication auth = rel.error.isEmpty()
-                                               ? authenticateRegistryPackage(p->meta, p->meta.sha256, rel.sums, rel.signature, options.signature)
+                                               ? authenticateRegistryPackage(p->meta, p->meta.sha256, rel.sums, rel.signature, options.signature,
+                                                                             releaseCheck(*p))
                                                : PackageAuthentication{false, {}, rel.error, {}};
         if (!auth.signedOk) {
             // In place already, but the registry's chain does not hold today: say so, touch nothing.
@@ -333,7 +388,7 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
     bool anyInPlace = false;
     for (const PulledArchive &a : std::as_const(report.archives))
         anyInPlace |= a.status == PulledArchive::Status::Fetched || a.status == PulledArchive::Status::AlreadyPresent;
-    if (anyInPlace && !report.cancelled) {
+    if (anyInPlace && !report.cancelled && !options.unpacked) {
         IndexExportOptions io;
         io.withZh = options.withZh;
         const Result<IndexExportReport> idx = exportIndexes(options.destination, io);

@@ -17,7 +17,11 @@
 //     signed anchor can be checked again offline; hidden at the root, so tofu's and Provender's
 //     scans skip it;
 //   - then index.json / <version>.json are written by exportIndexes (what `terraform providers
-//     mirror` writes, optionally with zh:).
+//     mirror` writes, optionally with zh:);
+//   - unpacked (--unpacked): the proven zip is extracted safely (UnpackArchive.h) into a staging
+//     folder and renamed to DEST/HOST/NS/TYPE/VERSION/OS_ARCH/; a folder already there is kept
+//     when its h1: is the archive's ("present"), else left alone and reported; no indexes (an
+//     unpacked filesystem mirror has none).
 
 #include "model/core/Platform.h"
 #include "model/core/ProviderAddress.h"
@@ -48,6 +52,7 @@ struct PullOptions
     QList<Platform> platforms;
     bool withZh = false;  ///< write zh: into the indexes too
     bool dryRun = false;  ///< resolve versions and download documents, fetch no archive, write nothing
+    bool unpacked = false; ///< extract into HOST/NS/TYPE/VERSION/OS_ARCH/ (UnpackArchive.h) instead of keeping the zip; no indexes
     SignatureOptions signature;
 };
 

@@ -240,7 +240,7 @@ SignatureCheck verifyDetachedSignature(const QByteArray &document, const QByteAr
 
 PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, const QByteArray &archiveSha256,
                                                   const QByteArray &sha256sums, const QByteArray &signature,
-                                                  const SignatureOptions &options)
+                                                  const SignatureOptions &options, const SignatureCheck *alreadyVerified)
 {
     PackageAuthentication out;
     // 1. matchingChecksumAuthentication
@@ -264,7 +264,7 @@ PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, 
     QList<QByteArray> keys;
     for (const RegistrySigningKey &k : meta.signingKeys)
         keys << k.asciiArmor;
-    out.signature = verifyDetachedSignature(sha256sums, signature, keys, options);
+    out.signature = alreadyVerified ? *alreadyVerified : verifyDetachedSignature(sha256sums, signature, keys, options);
     if (!out.signature.valid) {
         out.reason = out.signature.reason;
         return out;

@@ -52,8 +52,10 @@ struct PackageAuthentication
 
 /// terraform's order (PackageAuthenticationAll): the SHA256SUMS line for the archive's file name
 /// equals the registry's `shasum`; the archive's SHA-256 equals `shasum`; the signature is good.
+/// `alreadyVerified`: what verifyDetachedSignature said for these same sums, signature, the keys
+/// `meta` lists and `options` (one check per release instead of one per archive: each is a gpg run).
 PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, const QByteArray &archiveSha256,
                                                   const QByteArray &sha256sums, const QByteArray &signature,
-                                                  const SignatureOptions &options = {});
+                                                  const SignatureOptions &options = {}, const SignatureCheck *alreadyVerified = nullptr);
 
 } // namespace provender

@@ -10,6 +10,7 @@ armoured key every download document lists. Provider types and what is wrong wit
 
   demo      1.0.0, 1.1.0, 2.0.0-beta1: all good
   pair      0.1.0, 0.2.0, 0.3.0: all good (a second provider for the interop tests)
+  unsafe    1.0.0: good signature, but the zip has an entry "../escape.txt" (refused by --unpacked)
   wrongsum  SHA256SUMS lists another sum for the zip
   nosum     SHA256SUMS has no line for the zip
   tampered  the zip served is not the one `shasum` names
@@ -30,6 +31,7 @@ PLATFORMS = [("linux", "amd64"), ("darwin", "arm64")]
 TYPES = {
     "demo": ["1.0.0", "1.1.0", "2.0.0-beta1"],
     "pair": ["0.1.0", "0.2.0", "0.3.0"],
+    "unsafe": ["1.0.0"],
     "wrongsum": ["1.0.0"],
     "nosum": ["1.0.0"],
     "tampered": ["1.0.0"],
@@ -53,6 +55,11 @@ def make_zip(ptype, version, os_, arch, salt=b""):
             # 256 KiB that do not compress: a download the test can kill half-way.
             big = zipfile.ZipInfo("big.bin", date_time=(2024, 1, 2, 3, 4, 6))
             z.writestr(big, noise(256 * 1024), compress_type=zipfile.ZIP_STORED)
+        if ptype == "unsafe":
+            z.writestr(zipfile.ZipInfo("../escape.txt", date_time=(2024, 1, 2, 3, 4, 6)), b"outside\n")
+        if ptype == "demo":
+            z.writestr(zipfile.ZipInfo("docs/", date_time=(2024, 1, 2, 3, 4, 6)), b"")
+            z.writestr(zipfile.ZipInfo("docs/README.md", date_time=(2024, 1, 2, 3, 4, 6)), b"# demo\n")
         info = zipfile.ZipInfo("terraform-provider-%s_v%s" % (ptype, version), date_time=(2024, 1, 2, 3, 4, 6))
         info.external_attr = 0o755 << 16
         info.compress_type = zipfile.ZIP_DEFLATED
@@ -106,7 +113,7 @@ def main():
                 ref = refhash.zip_hashes(tmp)
                 os.remove(tmp)
                 out.setdefault(ptype, {}).setdefault(version, {})["%s_%s" % (os_, arch)] = {
-                    "file": name, "sha256": sha, "h1": ref["h1_zip"], "zip": os.path.join(files, name)}
+                    "file": name, "sha256": sha, "h1": ref["h1_zip"], "h1_extracted": ref["h1_extracted"], "zip": os.path.join(files, name)}
             write(os.path.join(files, "terraform-provider-%s_%s_SHA256SUMS" % (ptype, version)), "".join(sums).encode())
         write(os.path.join(root, "v1", "providers", "acme", ptype, "versions"), json.dumps(vdoc).encode())
     print(json.dumps(out))

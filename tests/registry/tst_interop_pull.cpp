@@ -9,7 +9,8 @@
 // so that the indexes merge as terraform merges them (the first run reads terraform's
 // configuration with --config, the second names the providers). And `lock add-hashes --registry` on a lock
 // file that pins the versions writes, byte for byte, what `terraform providers lock -platform=…`
-// writes for the same configuration. Skips without terraform.
+// writes for the same configuration; terraform installs from what `mirror pull --unpacked` writes
+// (its h1: of the package folders is Python's). Skips without terraform.
 
 #include "tests/support/GpgFixture.h"
 #include "tests/support/NginxFixture.h"
@@ -223,12 +224,13 @@ private Q_SLOTS:
         const provender::test::ProcessRun tf = provender::test::runProcess(provender::test::terraformPath(), args, 300000, m_env, dir);
         QVERIFY2(tf.exitCode == 0, QByteArray(tf.out + tf.err).constData());
         const QByteArray theirs = provender::test::readFile(dir + u"/.terraform.lock.hcl"_s);
-        // terraform's file holds, per provider, the h1: Python computed for each platform and the
+        // terraform's file holds, per provider, the h1: of the extracted package Python computed
+        // for each platform (demo's zips have a directory entry: not HashZip's h1:) and the
         // zh: (sha256) of each line of the signed SHA256SUMS — else comparing with it proves little.
         for (const auto &[type, version] : {std::pair{u"demo"_s, u"1.1.0"_s}, std::pair{u"pair"_s, u"0.2.0"_s}})
             for (const QString &platform : m_platforms) {
                 const QJsonObject e = m_expected.value(type).toObject().value(version).toObject().value(platform).toObject();
-                QVERIFY2(theirs.contains(e.value(u"h1"_s).toString().toUtf8()), theirs.constData());
+                QVERIFY2(theirs.contains(e.value(u"h1_extracted"_s).toString().toUtf8()), theirs.constData());
                 QVERIFY2(theirs.contains(QByteArray("zh:" + e.value(u"sha256"_s).toString().toUtf8())), theirs.constData());
             }
 
@@ -255,6 +257,29 @@ private Q_SLOTS:
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains("not one of the pinned keys"), refused.err.constData());
         QCOMPARE(provender::test::readFile(lock), start);
+    }
+
+    void terraformInstallsFromAnUnpackedPull()
+    {
+        // terraform reads the unpacked layout --unpacked writes (a filesystem mirror) and hashes the
+        // package folders: its h1: must be the one Python computed for the archives.
+        const QString d = m_tmp.filePath(u"unpacked-mirror"_s);
+        const provender::test::ProcessRun pv = provenderPull({{u"demo"_s, u"1.1.0"_s}}, d, {u"--unpacked"_s});
+        QVERIFY2(pv.exitCode == 0, QByteArray(pv.out + pv.err).constData());
+        const QString dir = writeConfig(u"unpackedconfig"_s, {{u"demo"_s, u"1.1.0"_s}});
+        QVERIFY(!dir.isEmpty());
+        QStringList args{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + d};
+        for (const QString &p : m_platforms)
+            args << u"-platform="_s + p;
+        const provender::test::ProcessRun tf = provender::test::runProcess(provender::test::terraformPath(), args, 300000, m_env, dir);
+        QVERIFY2(tf.exitCode == 0, QByteArray(tf.out + tf.err).constData());
+        const QByteArray lock = provender::test::readFile(dir + u"/.terraform.lock.hcl"_s);
+        for (const QString &platform : m_platforms)
+            QVERIFY2(lock.contains(m_expected.value(u"demo"_s).toObject().value(u"1.1.0"_s).toObject().value(platform).toObject().value(u"h1_extracted"_s)
+                                       .toString()
+                                       .toUtf8()),
+                     lock.constData());
+        QCOMPARE(int(lock.count("\"h1:")), 2);
     }
 };
 

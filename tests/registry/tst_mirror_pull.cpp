@@ -8,6 +8,7 @@
 #include "tests/support/NginxFixture.h"
 #include "tests/support/TestSupport.h"
 
+#include <QCryptographicHash>
 #include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -111,7 +112,7 @@ private Q_SLOTS:
         QVERIFY2(made.exitCode == 0, made.err.constData());
         m_expected = QJsonDocument::fromJson(made.out).object();
         QVERIFY(!m_expected.isEmpty());
-        for (const char *type : {"demo", "wrongsum", "nosum", "tampered"})
+        for (const char *type : {"demo", "wrongsum", "nosum", "tampered", "unsafe"})
             for (const QString &v : m_expected.value(QLatin1StringView(type)).toObject().keys())
                 QVERIFY2(sign(QLatin1StringView(type), v, good), qPrintable(m_gpg->lastError()));
         QVERIFY(sign(u"badsig"_s, u"1.0.0"_s, good, true));
@@ -222,6 +223,66 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QByteArray("refused " + kHost.toUtf8() + "/acme/" + type.toUtf8() + " 1.0.0 linux_amd64: ")), r.out.constData());
         QVERIFY2(r.out.contains(reason.toUtf8()), r.out.constData());
         QCOMPARE(tree(d), before);
+    }
+
+    void unpackedLayout()
+    {
+        const QString d = dest(u"unpacked"_s);
+        const QStringList args{d, kHost + u"/acme/demo=1.1.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--platform"_s, u"darwin_arm64"_s,
+                               u"--unpacked"_s};
+        const provender::test::ProcessRun r = pull(args);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        for (const QString &platform : {u"linux_amd64"_s, u"darwin_arm64"_s}) {
+            // What Python's zipfile says the archive holds: name -> [sha256, executable].
+            const QString zip = expected(u"demo"_s, u"1.1.0"_s, platform).value(u"zip"_s).toString();
+            const provender::test::ProcessRun listed = provender::test::runProcess(
+                u"python3"_s,
+                {u"-c"_s, u"import hashlib, json, sys, zipfile\n"
+                          "z = zipfile.ZipFile(sys.argv[1])\n"
+                          "print(json.dumps({i.filename: [hashlib.sha256(z.read(i)).hexdigest(), bool((i.external_attr >> 16) & 0o111)]"
+                          " for i in z.infolist() if not i.is_dir()}))\n"_s,
+                 zip},
+                60000);
+            QVERIFY2(listed.exitCode == 0, listed.err.constData());
+            const QJsonObject want = QJsonDocument::fromJson(listed.out).object();
+            QVERIFY(want.contains(u"docs/README.md"_s) && want.contains(u"terraform-provider-demo_v1.1.0"_s));
+            const QString pkg = d + u'/' + kHost + u"/acme/demo/1.1.0/"_s + platform;
+            QJsonObject got;
+            QDirIterator it(pkg, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString f = it.next();
+                got.insert(f.mid(pkg.size() + 1),
+                           QJsonArray{QString::fromLatin1(QCryptographicHash::hash(provender::test::readFile(f), QCryptographicHash::Sha256).toHex()),
+                                      bool(QFileInfo(f).permissions() & QFileDevice::ExeOwner)});
+            }
+            QCOMPARE(got, want);
+        }
+        // No zip and no index in an unpacked mirror; the provenance is kept as for a packed one.
+        QVERIFY(!QFileInfo::exists(d + u'/' + kHost + u"/acme/demo/index.json"_s));
+        QVERIFY(!QFileInfo::exists(d + u'/' + kHost + u"/acme/demo/terraform-provider-demo_1.1.0_linux_amd64.zip"_s));
+        QVERIFY(QFileInfo::exists(d + u"/.provenance/"_s + kHost + u"/acme/demo/1.1.0/SHA256SUMS.sig"_s));
+        QVERIFY(!QFileInfo::exists(d + u"/.provender-pull"_s));
+        // Again: the folders are there with the archive's h1:, so they stay as they are.
+        const QMap<QString, QByteArray> before = tree(d);
+        const provender::test::ProcessRun again = pull(args);
+        QVERIFY2(again.exitCode == 0, QByteArray(again.out + again.err).constData());
+        QVERIFY2(again.out.contains(QByteArray("present " + kHost.toUtf8() + "/acme/demo 1.1.0 linux_amd64")), again.out.constData());
+        QCOMPARE(tree(d), before);
+    }
+
+    void unpackedRefusesUnsafeEntries()
+    {
+        const QString d = dest(u"unpacked-unsafe"_s);
+        QVERIFY(QDir().mkpath(d));
+        const QMap<QString, QByteArray> before = tree(d);
+        const provender::test::ProcessRun r = pull({d, kHost + u"/acme/unsafe=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--unpacked"_s});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QByteArray("refused " + kHost.toUtf8() + "/acme/unsafe 1.0.0 linux_amd64: cannot be unpacked safely")),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("escape.txt"), r.out.constData());
+        QCOMPARE(tree(d), before);
+        QVERIFY(!QFileInfo::exists(m_tmp.filePath(u"mirrors/escape.txt"_s)));
+        QVERIFY(!QFileInfo::exists(d + u'/' + kHost + u"/acme/unsafe/1.0.0"_s));
     }
 
     void dryRunWritesNothing()
