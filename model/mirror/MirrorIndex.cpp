@@ -311,6 +311,52 @@ QByteArray replaceInvalidUtf8(const QByteArray &bytes)
     return again;
 }
 
+/// Go decodes a `\\uXXXX` escape of a surrogate that is not half of a valid pair as U+FFFD
+/// (encoding/json: "invalid UTF-16 surrogate pairs ... are replaced by the Unicode replacement
+/// character"); QJsonDocument keeps the lone surrogate. Rewrites such escapes to `\\ufffd` (same
+/// length, so offsets stay). Only called on text the scanner accepted.
+QByteArray replaceLoneSurrogateEscapes(const QByteArray &bytes)
+{
+    if (!bytes.contains("\\u"))
+        return bytes;
+    const auto hex4 = [&](qsizetype at) -> int { // the value of 4 hex digits at `at`, or -1
+        if (at + 4 > bytes.size())
+            return -1;
+        bool ok = false;
+        const int v = QByteArrayView(bytes).sliced(at, 4).toInt(&ok, 16);
+        return ok ? v : -1;
+    };
+    QByteArray out = bytes;
+    bool inString = false;
+    for (qsizetype i = 0; i < bytes.size(); ++i) {
+        const char c = bytes.at(i);
+        if (!inString) {
+            inString = c == '"';
+            continue;
+        }
+        if (c == '"') {
+            inString = false;
+        } else if (c == '\\' && i + 1 < bytes.size()) {
+            if (bytes.at(i + 1) != 'u') {
+                ++i; // a two-character escape
+                continue;
+            }
+            const int unit = hex4(i + 2);
+            if (unit >= 0xD800 && unit <= 0xDBFF && i + 7 < bytes.size() && bytes.at(i + 6) == '\\' && bytes.at(i + 7) == 'u') {
+                const int low = hex4(i + 8);
+                if (low >= 0xDC00 && low <= 0xDFFF) {
+                    i += 11; // a valid pair
+                    continue;
+                }
+            }
+            if (unit >= 0xD800 && unit <= 0xDFFF)
+                out.replace(i, 6, "\\ufffd");
+            i += 5;
+        }
+    }
+    return out;
+}
+
 /// Parses the first JSON value of the document. `null` gives an empty object (Go leaves the
 /// struct zero); anything but an object or null is a type error.
 Result<QJsonObject> parseTopObject(const Doc &doc, QList<MirrorIndexIssue> &issues)
@@ -343,6 +389,7 @@ Result<QJsonObject> parseTopObject(const Doc &doc, QList<MirrorIndexIssue> &issu
     QByteArray value = bytes.mid(start, scanner.end() - start);
     if (!value.isValidUtf8())
         value = replaceInvalidUtf8(value);
+    value = replaceLoneSurrogateEscapes(value);
     QJsonParseError parseError;
     const QJsonDocument json = QJsonDocument::fromJson(value, &parseError);
     if (parseError.error != QJsonParseError::NoError) {

@@ -91,6 +91,11 @@ private Q_SLOTS:
         QTest::newRow("members that fold to one field merge")
             << QByteArray(R"({"versions": {"1.0.0": {}}, "Versions": {"2.0.0": {}}})") << QStringList{u"1.0.0"_s, u"2.0.0"_s}
             << QStringList{};
+        // encoding/json: "invalid UTF-16 surrogate pairs are not treated as an error. Instead, they
+        // are replaced by the Unicode replacement character U+FFFD" (found by fuzz_mirrorindex).
+        QTest::newRow("lone surrogate escapes decode as U+FFFD")
+            << QByteArray(R"({"versions": {"1.0.0": {}, "\ud800": {}, "2\udc00": {}, "3\ud83d\u0041": {}, "4\ud83d\ude00": {}}})")
+            << QStringList{u"1.0.0"_s} << QStringList{u"invalid-version"_s, u"invalid-version"_s, u"invalid-version"_s, u"invalid-version"_s};
         QTest::newRow("invalid UTF-8 in an ignored string") << QByteArray("{\"x\": \"\xff\xfe\", \"versions\": {\"1.0.0\": {}}}")
                                                              << QStringList{u"1.0.0"_s} << QStringList{};
     }
@@ -103,6 +108,16 @@ private Q_SLOTS:
         QVERIFY2(doc.ok(), qPrintable(doc.ok() ? QString() : doc.error().toString()));
         QCOMPARE(versionStrings(doc->versions), versions);
         QCOMPARE(issueKinds(doc->issues), issues);
+    }
+
+    void loneSurrogateKeys()
+    {
+        // The keys as Go decodes them (see indexJson "lone surrogate escapes decode as U+FFFD"),
+        // in byte-wise order: "1.0.0", "2 U+FFFD", "3 U+FFFD A", "4 U+1F600", "U+FFFD".
+        const QByteArray json = R"({"versions": {"1.0.0": {}, "\ud800": {}, "2\udc00": {}, "3\ud83d\u0041": {}, "4\ud83d\ude00": {}}})";
+        Result<MirrorIndexDocument> doc = parseIndexJson(json, QStringLiteral("index.json"));
+        QVERIFY(doc.ok());
+        QCOMPARE(doc->keys, (QStringList{u"1.0.0"_s, u"2\uFFFD"_s, u"3\uFFFDA"_s, u"4\U0001F600"_s, u"\uFFFD"_s}));
     }
 
     void malformed_data()
