@@ -5,6 +5,8 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 
+#include <algorithm>
+
 namespace provender {
 
 namespace {
@@ -277,6 +279,9 @@ Result<QMap<QString, QByteArray>> parseSha256Sums(const QByteArray &bytes)
         const QString path = QString::fromUtf8(rawPath);
         if (path.toUtf8() != rawPath)
             return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1: the path is not valid UTF-8").arg(i + 1), where);
+        // Like entry names (and a trailing CR would not survive writing the list back).
+        if (std::any_of(rawPath.cbegin(), rawPath.cend(), [](char c) { return uchar(c) < 0x20 || uchar(c) == 0x7f; }))
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1: the path contains a control character").arg(i + 1), where);
         QString clean = path;
         while (clean.startsWith(QLatin1StringView("./")))
             clean.remove(0, 2);
