@@ -8,9 +8,9 @@ largest seed, and small inputs run fast. Deterministic (fixed dates, seeded rand
 zip: provider-like zips from Python's zipfile (stored, deflate, data descriptors, zip64,
 comments, directories by name and by attributes, duplicates, unsafe names, empty archive) and a
 few damaged ones. bundle: small mirror trees (index documents, a provider zip, SHA256SUMS, the
-manifest) as tar (ustar, GNU, pax) behind every filter the reader meets (none, gzip, bzip2, xz,
-zstd when the zstd program is installed) and as zip, plus hostile entries (links, devices,
-traversal, duplicates). bundlemeta: SHA256SUMS and provender-bundle.json documents.
+manifest) as tar (ustar, GNU, pax) behind no filter, gzip, xz, zstd (when the zstd program is
+installed) and bzip2 (which the reader may refuse), and as zip (also with zip64 end records),
+plus hostile entries (links, devices, traversal, duplicates, a root-named link). bundlemeta: SHA256SUMS and provender-bundle.json documents.
 """
 import hashlib
 import io
