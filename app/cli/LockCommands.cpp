@@ -517,7 +517,7 @@ int addHashesWithConfig(const QString &path, const LockFile &lock, const Catalog
 /// the signed SHA256SUMS vouches for are added. Nothing is written unless every platform of every
 /// provider was pulled and proven.
 int addHashesFromRegistry(const QString &path, const LockFile &lock, const lockedit::MirrorHashOptions &hashOptions,
-                          const QString &caFile, const QString &pinnedKeysFile)
+                          const HashRunOptions &hashing, const QString &caFile, const QString &pinnedKeysFile)
 {
     RegistryOptions ro;
     if (!caFile.isEmpty()) {
@@ -575,6 +575,15 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
         return ExitUsage;
     lockedit::MirrorHashOptions h1Options = hashOptions;
     h1Options.includeZh = false; // the zh: come from the signed SHA256SUMS below (all platforms)
+    // The h1: of all pulled archives in one engine run (--jobs); never through the hash cache: the
+    // files are temporary.
+    HashRunOptions noCache = hashing;
+    noCache.useCache = false;
+    h1Options.hasher = prehashedFor(u"provender lock add-hashes"_s, noCache, [&](const ArchiveHasher &record) {
+        lockedit::MirrorHashOptions recording = h1Options;
+        recording.hasher = record;
+        (void)lockedit::addHashesFromMirror(lock, *pulled, recording);
+    });
     Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(lock, *pulled, h1Options);
     if (!r.ok()) {
         err() << "provender lock add-hashes: " << r.error().message << '\n';
@@ -791,7 +800,7 @@ int runLockAddHashes(const QStringList &args)
     if (!parseProviders(parser.values(kProvider), lock->document.flavour, &options.providers))
         return ExitUsage;
     if (parser.isSet(registry))
-        return addHashesFromRegistry(path, lock->document, options, parser.value(caFile), parser.value(pinnedKeys));
+        return addHashesFromRegistry(path, lock->document, options, hashing, parser.value(caFile), parser.value(pinnedKeys));
     const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
     if (!mirror)
         return ExitUsage;
