@@ -8,6 +8,10 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <unicode/uchar.h>
+#include <unicode/unorm2.h>
+#include <unicode/ustring.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -109,11 +113,135 @@ QString checkZipEnd(QFile &file, qint64 size)
     return QStringLiteral("no end-of-central-directory record at the end of the file (truncated?)");
 }
 
+/// Compressions libarchive knows that Provender refuses, by their magic bytes: for a clear message
+/// (they are never handed to libarchive, whose support for several runs an external program).
+QString refusedCompression(const QByteArray &head)
+{
+    struct Magic
+    {
+        QByteArrayView bytes;
+        const char *name;
+    };
+    static const Magic magics[] = {
+        {QByteArrayView("BZh", 3), "bzip2"},
+        {QByteArrayView("\x89LZO\x00\r\n\x1a\n", 9), "lzop"},
+        {QByteArrayView("LRZI", 4), "lrzip"},
+        {QByteArrayView("GRZipII\x00\x02\x04:)", 12), "grzip"},
+        {QByteArrayView("\x04\x22\x4d\x18", 4), "lz4"},
+        {QByteArrayView("\x02\x21\x4c\x18", 4), "lz4 (legacy format)"},
+        {QByteArrayView("LZIP", 4), "lzip"},
+        {QByteArrayView("\x1f\x9d", 2), "compress (.Z)"},
+        {QByteArrayView("\x1f\xa0", 2), "compress (LZH)"},
+        {QByteArrayView("\x5d\x00\x00", 3), "lzma (the legacy .lzma format)"},
+        {QByteArrayView("begin ", 6), "uuencode"},
+        {QByteArrayView("\xed\xab\xee\xdb", 4), "rpm"},
+        {QByteArrayView("7z\xbc\xaf\x27\x1c", 6), "7-Zip"},
+        {QByteArrayView("Rar!\x1a\x07", 6), "RAR"},
+    };
+    for (const Magic &m : magics) {
+        if (head.startsWith(m.bytes))
+            return QString::fromLatin1(m.name);
+    }
+    return {};
+}
+
+/// The filters Provender reads, each only if this libarchive decompresses it in-process: the
+/// support call returns ARCHIVE_WARN ("Using external ... program") when it would fork one.
+struct Filters
+{
+    bool gzip = false;
+    bool xz = false;
+    bool zstd = false;
+};
+
+const Filters &inProcessFilters()
+{
+    static const Filters filters = [] {
+        auto probe = [](int (*support)(struct archive *)) {
+            struct archive *a = archive_read_new();
+            const int rc = a ? support(a) : ARCHIVE_FATAL;
+            if (a)
+                archive_read_free(a);
+            if (rc != ARCHIVE_OK)
+                qCWarning(lcMirror) << "bundle: a libarchive filter is not available in-process; bundles compressed with it are refused";
+            return rc == ARCHIVE_OK;
+        };
+        return Filters{probe(archive_read_support_filter_gzip), probe(archive_read_support_filter_xz),
+                       probe(archive_read_support_filter_zstd)};
+    }();
+    return filters;
+}
+
+/// `202E` for U+202E.
+QString codePoint(char32_t c)
+{
+    return QString::number(uint(c), 16).toUpper().rightJustified(4, QLatin1Char('0'));
+}
+
+bool isBidiControl(char32_t c)
+{
+    return u_hasBinaryProperty(UChar32(c), UCHAR_BIDI_CONTROL);
+}
+
+/// NFD(toCasefold(NFD(s))): Unicode's canonical caseless match key (D145). Empty on an ICU error.
+QString caselessKey(const QString &s)
+{
+    UErrorCode status = U_ZERO_ERROR;
+    const UNormalizer2 *nfd = unorm2_getNFDInstance(&status);
+    if (U_FAILURE(status))
+        return {};
+    auto normalize = [&](const std::u16string &in) {
+        std::u16string out(in.size() * 4 + 16, u'\0');
+        UErrorCode st = U_ZERO_ERROR;
+        const int32_t n = unorm2_normalize(nfd, reinterpret_cast<const UChar *>(in.data()), int32_t(in.size()),
+                                           reinterpret_cast<UChar *>(out.data()), int32_t(out.size()), &st);
+        if (U_FAILURE(st))
+            return std::u16string();
+        out.resize(std::size_t(n));
+        return out;
+    };
+    const std::u16string first = normalize(s.toStdU16String());
+    if (first.empty() && !s.isEmpty())
+        return {};
+    std::u16string folded(first.size() * 3 + 16, u'\0');
+    const int32_t n = u_strFoldCase(reinterpret_cast<UChar *>(folded.data()), int32_t(folded.size()),
+                                    reinterpret_cast<const UChar *>(first.data()), int32_t(first.size()), U_FOLD_CASE_DEFAULT, &status);
+    if (U_FAILURE(status))
+        return {};
+    folded.resize(std::size_t(n));
+    return QString::fromStdU16String(normalize(folded));
+}
+
+/// `a/./b//c/` -> `a/b/c`
+QString cleanName(QStringView name)
+{
+    QStringList kept;
+    for (QStringView part : name.split(QLatin1Char('/'))) {
+        if (part.isEmpty() || part == u".")
+            continue;
+        kept.append(part.toString());
+    }
+    return kept.join(QLatin1Char('/'));
+}
+
 } // namespace
+
+QString displayEntryName(const QString &name)
+{
+    QString out;
+    out.reserve(name.size());
+    for (const char32_t c : name.toUcs4()) {
+        if (isBidiControl(c))
+            out += QStringLiteral("<U+%1>").arg(codePoint(c));
+        else
+            out += QString::fromUcs4(&c, 1);
+    }
+    return out;
+}
 
 QString displayEntryName(const QByteArray &raw)
 {
-    return QString::fromUtf8(raw);
+    return displayEntryName(QString::fromUtf8(raw));
 }
 
 BundleReader::BundleReader() = default;
@@ -141,13 +269,22 @@ Result<void> BundleReader::open(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         return makeError(ErrorCode::Io, QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
     m_fileSize = file.size();
-    const QByteArray head = file.read(4);
+    const QByteArray head = file.read(16);
     const bool zip = head.startsWith("PK\x03\x04") || head.startsWith("PK\x05\x06");
     if (zip) {
         if (const QString problem = checkZipEnd(file, m_fileSize); !problem.isEmpty())
             return makeError(ErrorCode::CorruptArchive, QStringLiteral("%1: not a readable zip: %2").arg(path, problem));
     }
     file.close();
+    const QString formats = QStringLiteral("a bundle is a .tar, .tar.gz, .tar.xz, .tar.zst or .zip file");
+    if (!zip) {
+        if (const QString other = refusedCompression(head); !other.isEmpty()) {
+            return makeError(ErrorCode::Unsupported,
+                             QStringLiteral("%1: compressed with %2, which Provender does not read (%3; Provender never runs an "
+                                            "external decompressor on a bundle)")
+                                 .arg(path, other, formats));
+        }
+    }
 
     m_archive = archive_read_new();
     if (!m_archive)
@@ -156,13 +293,29 @@ Result<void> BundleReader::open(const QString &path)
         // Seekable: entries come from the central directory, like every other zip reader we match.
         archive_read_support_format_zip_seekable(m_archive);
     } else {
-        archive_read_support_filter_all(m_archive);
+        // Explicitly these filters and no others: archive_read_support_filter_all() would also
+        // enable lrzip, grzip (always an external program), lzop, lz4, bzip2 (an external program
+        // when libarchive lacks the library), ...
+        const Filters &filters = inProcessFilters();
+        if (filters.gzip)
+            archive_read_support_filter_gzip(m_archive);
+        if (filters.xz)
+            archive_read_support_filter_xz(m_archive);
+        if (filters.zstd)
+            archive_read_support_filter_zstd(m_archive);
         archive_read_support_format_tar(m_archive);
     }
     if (archive_read_open_filename(m_archive, QFile::encodeName(path).constData(), kReadBlock) != ARCHIVE_OK) {
         const Error e = archiveError(path);
-        return makeError(ErrorCode::CorruptArchive,
-                         e.message + QStringLiteral(" (a bundle is a .tar, .tar.gz, .tar.xz, .tar.zst or .zip file)"));
+        return makeError(ErrorCode::CorruptArchive, e.message + QStringLiteral(" (") + formats + QStringLiteral(")"));
+    }
+    for (int i = 0; i < archive_filter_count(m_archive); ++i) {
+        const int code = archive_filter_code(m_archive, i);
+        if (code != ARCHIVE_FILTER_NONE && code != ARCHIVE_FILTER_GZIP && code != ARCHIVE_FILTER_XZ && code != ARCHIVE_FILTER_ZSTD) {
+            const char *name = archive_filter_name(m_archive, i);
+            return makeError(ErrorCode::Unsupported, QStringLiteral("%1: compressed with %2, which Provender does not read (%3)")
+                                                         .arg(path, QString::fromLatin1(name ? name : "an unknown filter"), formats));
+        }
     }
     m_format = zip ? BundleFormat::Zip : BundleFormat::Tar;
     if (!m_zeros) {
@@ -290,21 +443,24 @@ std::optional<BundleEntryProblem> checkEntry(BundleEntry &entry)
         if (uchar(c) < 0x20 || uchar(c) == 0x7f)
             return problem(Kind::UnsafePath, entry, QStringLiteral("the name contains a control character"));
     }
+    for (const char32_t c : name.toUcs4()) {
+        if (isBidiControl(c)) {
+            return problem(Kind::UnsafePath, entry,
+                           QStringLiteral("the name contains U+%1, a bidirectional control character: it would be shown "
+                                          "in another order than it is stored")
+                               .arg(codePoint(c)));
+        }
+    }
     if (isSeparator(name.front()))
         return problem(Kind::UnsafePath, entry, QStringLiteral("absolute path"));
     if (hasDriveLetter(name))
         return problem(Kind::UnsafePath, entry, QStringLiteral("the name starts with a drive letter"));
-    QStringList kept;
     for (QStringView part : componentsBothSeparators(name)) {
         if (part == u"..")
             return problem(Kind::UnsafePath, entry, QStringLiteral("the name has a '..' component"));
     }
-    for (QStringView part : QStringView(name).split(QLatin1Char('/'))) {
-        if (part.isEmpty() || part == u".")
-            continue;
-        kept.append(part.toString());
-    }
-    entry.name = kept.join(QLatin1Char('/'));
+    entry.name = cleanName(name);
+    const qsizetype kept = entry.name.isEmpty() ? 0 : entry.name.count(QLatin1Char('/')) + 1;
 
     switch (entry.type) {
     case BundleEntry::Type::Special:
@@ -317,7 +473,7 @@ std::optional<BundleEntryProblem> checkEntry(BundleEntry &entry)
             return problem(Kind::LinkOutside, entry, QStringLiteral("symbolic link with an empty target"));
         if (isSeparator(target.front()) || hasDriveLetter(target))
             return problem(Kind::LinkOutside, entry, QStringLiteral("symbolic link to an absolute path: %1").arg(target));
-        qsizetype depth = kept.size() - 1; // the link's directory
+        qsizetype depth = kept - 1; // the link's directory
         for (QStringView part : componentsBothSeparators(target)) {
             if (part.isEmpty() || part == u".")
                 continue;
@@ -338,7 +494,14 @@ std::optional<BundleEntryProblem> checkEntry(BundleEntry &entry)
             if (part == u"..")
                 return problem(Kind::LinkOutside, entry, QStringLiteral("hard link leaves the bundle: %1").arg(target));
         }
-        return problem(Kind::Link, entry, QStringLiteral("hard link to %1: links are never followed or extracted").arg(target));
+        if (cleanName(target).isEmpty())
+            return problem(Kind::LinkOutside, entry, QStringLiteral("hard link to the bundle's root: %1").arg(target));
+        if (entry.name.isEmpty())
+            return problem(Kind::UnsafePath, entry, QStringLiteral("a hard link named like the bundle's root"));
+        // Resolved by runBundlePass against the files before it (tar's rule: a hard link names an
+        // earlier member).
+        entry.linkTarget = cleanName(target);
+        break;
     }
     case BundleEntry::Type::File:
         if (entry.encrypted)
@@ -367,6 +530,8 @@ std::optional<BundleEntryProblem> DuplicateGuard::add(const BundleEntry &entry)
                 return problem(Kind::DuplicateName, entry, QStringLiteral("\"%1\" is both a file and a directory").arg(parent));
             continue;
         }
+        if (std::optional<BundleEntryProblem> p = addFolded(parent, entry))
+            return p;
         m_names.insert(parent, true);
     }
     const bool isDir = entry.type == BundleEntry::Type::Directory;
@@ -378,8 +543,28 @@ std::optional<BundleEntryProblem> DuplicateGuard::add(const BundleEntry &entry)
             return problem(Kind::DuplicateName, entry, QStringLiteral("\"%1\" is both a file and a directory").arg(name));
         return problem(Kind::DuplicateName, entry, QStringLiteral("a second entry named \"%1\"").arg(name));
     }
+    if (std::optional<BundleEntryProblem> p = addFolded(name, entry))
+        return p;
     m_names.insert(name, isDir);
     return std::nullopt;
+}
+
+std::optional<BundleEntryProblem> DuplicateGuard::addFolded(const QString &path, const BundleEntry &entry)
+{
+    QString key = caselessKey(path);
+    if (key.isEmpty())
+        key = path; // ICU failed (never seen): exact names still collide
+    const auto it = m_folded.constFind(key);
+    if (it == m_folded.cend()) {
+        m_folded.insert(key, Folded{path, displayEntryName(entry.rawName)});
+        return std::nullopt;
+    }
+    if (it->path == path)
+        return std::nullopt;
+    return problem(BundleEntryProblem::Kind::DuplicateName, entry,
+                   QStringLiteral("\"%1\" (entry \"%2\") and \"%3\" (entry \"%4\") are one name on a case-insensitive or "
+                                  "Unicode-normalizing file system (macOS, Windows): they differ only in case or normalization")
+                       .arg(displayEntryName(it->path), it->entry, displayEntryName(path), displayEntryName(entry.rawName)));
 }
 
 Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limits,
@@ -408,14 +593,31 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
         return BundleEntryProblem{Kind::TooLarge, displayEntryName(e.rawName), message};
     };
 
+    const qint64 maxTotal = limits.maxTotalBytes > 0 ? limits.maxTotalBytes : automaticTotalBytes(pass.fileSize);
+    const QString totalLimit = limits.maxTotalBytes > 0
+                                   ? QStringLiteral("its limit of %1 bytes in all").arg(maxTotal)
+                                   : QStringLiteral("its limit of %1 bytes in all (automatic: %2 times the bundle's size, at least %3 bytes; "
+                                                    "--max-total-bytes sets it)")
+                                         .arg(maxTotal)
+                                         .arg(kAutomaticTotalRatio)
+                                         .arg(kAutomaticTotalFloor);
     bool totalExceeded = false;
+    bool stopped = false; // the handler refused an entry (out of disk space)
     auto mustStop = [&] {
-        if (totalExceeded)
+        if (totalExceeded || stopped)
             return true;
         if (!stopAtFatal)
             return false;
         return std::any_of(pass.problems.cbegin(), pass.problems.cend(), [](const BundleEntryProblem &p) { return p.isFatal(); });
     };
+    /// An entry that is refused for its size is still listed (so that its archive gets an error
+    /// verdict naming the limit), but never read.
+    auto refuseFile = [&](BundleEntry e, const QString &message) {
+        pass.problems.append(tooLarge(e, message));
+        e.refused = message;
+        pass.entries.append(e);
+    };
+    QHash<QString, qint64> fileSizes; // accepted files (and resolved hard links) -> size
     BundleEntry entry;
     for (;;) {
         if (mustStop())
@@ -452,16 +654,53 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
             pass.entries.append(entry);
             continue;
         }
-        if (entry.sizeKnown && entry.size > limits.maxEntryBytes) {
-            pass.problems.append(tooLarge(entry, QStringLiteral("declares %1 bytes; the limit for one entry is %2")
-                                                     .arg(entry.size)
-                                                     .arg(limits.maxEntryBytes)));
+        if (entry.type == BundleEntry::Type::Hardlink) {
+            // A copy of an earlier file (tar stores the second name of a file that way). Anything
+            // else would make `tar -x` link to whatever the disk has at that path.
+            const auto target = fileSizes.constFind(entry.linkTarget);
+            if (target == fileSizes.cend()) {
+                pass.problems.append(BundleEntryProblem{Kind::LinkOutside, displayEntryName(entry.rawName),
+                                                        QStringLiteral("hard link to \"%1\", which is not a file earlier in the bundle")
+                                                            .arg(displayEntryName(entry.linkTarget))});
+                continue;
+            }
+            entry.size = target.value();
+            entry.sizeKnown = true;
+            if (isMetadata && isMetadata(entry.name)) {
+                const auto content = pass.metadata.constFind(entry.linkTarget);
+                if (content == pass.metadata.cend()) {
+                    pass.problems.append(tooLarge(entry, QStringLiteral("a hard link to \"%1\", which was not read as an index or "
+                                                                        "metadata file")
+                                                             .arg(displayEntryName(entry.linkTarget))));
+                    continue;
+                }
+                pass.metadata.insert(entry.name, content.value());
+            }
+            QString refused;
+            const PullBytes none = []() -> Result<QByteArrayView> { return QByteArrayView(); };
+            if (onFile) {
+                Result<void> handled = onFile(entry, none, &refused);
+                if (!handled.ok())
+                    return handled.error();
+            }
+            if (!refused.isEmpty()) {
+                refuseFile(entry, refused);
+                stopped = true;
+                continue;
+            }
+            fileSizes.insert(entry.name, entry.size);
+            pass.contentBytes += entry.size;
+            pass.entries.append(entry);
             continue;
         }
-        if (limits.maxTotalBytes > 0 && entry.sizeKnown && inflatedTotal + entry.size > limits.maxTotalBytes) {
-            pass.problems.append(tooLarge(entry, QStringLiteral("would take the bundle past its limit of %1 bytes in all; "
-                                                                "the rest of the bundle was not read")
-                                                     .arg(limits.maxTotalBytes)));
+        if (entry.sizeKnown && entry.size > limits.maxEntryBytes) {
+            refuseFile(entry, QStringLiteral("declares %1 bytes; the limit for one entry is %2 (--max-entry-bytes sets it)")
+                                  .arg(entry.size)
+                                  .arg(limits.maxEntryBytes));
+            continue;
+        }
+        if (entry.sizeKnown && inflatedTotal + entry.size > maxTotal) {
+            refuseFile(entry, QStringLiteral("would take the bundle past %1; the rest of the bundle was not read").arg(totalLimit));
             totalExceeded = true;
             continue;
         }
@@ -481,9 +720,8 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
                                : QStringLiteral("inflates to more than the limit of %1 bytes for one entry").arg(limits.maxEntryBytes);
                 return makeError(ErrorCode::InvalidArgument, overflow);
             }
-            if (limits.maxTotalBytes > 0 && inflatedTotal > limits.maxTotalBytes) {
-                overflow = QStringLiteral("takes the bundle past its limit of %1 bytes in all; the rest of the bundle was not read")
-                               .arg(limits.maxTotalBytes);
+            if (inflatedTotal > maxTotal) {
+                overflow = QStringLiteral("takes the bundle past %1; the rest of the bundle was not read").arg(totalLimit);
                 totalExceeded = true;
                 return makeError(ErrorCode::InvalidArgument, overflow);
             }
@@ -493,6 +731,7 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
         };
 
         Result<void> handled;
+        QString refused;
         if (isMetadata && isMetadata(entry.name)) {
             if (metadataBytes + entry.size > limits.maxMetadataBytes) {
                 pass.problems.append(tooLarge(entry, QStringLiteral("index and metadata files beyond %1 bytes in all are not read")
@@ -528,18 +767,25 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
                 served = true;
                 return QByteArrayView(content);
             };
-            handled = onFile ? onFile(entry, fromMemory) : Result<void>();
+            handled = onFile ? onFile(entry, fromMemory, &refused) : Result<void>();
         } else {
-            handled = onFile ? onFile(entry, pull) : Result<void>();
+            handled = onFile ? onFile(entry, pull, &refused) : Result<void>();
         }
         if (!handled.ok()) {
             if (!overflow.isEmpty()) {
-                pass.problems.append(tooLarge(entry, overflow));
+                refuseFile(entry, overflow);
                 continue;
             }
             return handled.error();
         }
-        pass.contentBytes += entry.sizeKnown ? entry.size : got;
+        if (!refused.isEmpty()) {
+            refuseFile(entry, refused);
+            stopped = true;
+            continue;
+        }
+        const qint64 size = entry.sizeKnown ? entry.size : got;
+        pass.contentBytes += size;
+        fileSizes.insert(entry.name, size);
         pass.entries.append(entry);
         if (!report(false))
             return cancelled;

@@ -37,8 +37,10 @@ struct BundleEntry
     bool sizeKnown = false;
     QDateTime modified;   ///< UTC; invalid when the entry has none
     int mode = 0644;      ///< permission bits
-    QString linkTarget;   ///< links: the target as stored
+    QString linkTarget;   ///< symbolic links: the target as stored; hard links: the cleaned name of
+                          ///< the earlier file it is a copy of (runBundlePass resolves chains)
     bool encrypted = false;
+    QString refused;      ///< set by runBundlePass on a file it listed but did not read (beyond a limit): why
 };
 
 /// Opens a bundle file and steps through its entries. Not copyable; one pass.
@@ -51,7 +53,11 @@ public:
     BundleReader &operator=(const BundleReader &) = delete;
 
     /// NotFound / Io when the file cannot be opened; CorruptArchive when it is neither a tar
-    /// (behind any compression) nor a zip.
+    /// (plain, gzip, xz or zstd) nor a zip; Unsupported when it is compressed with anything else
+    /// (bzip2, lzop, lrzip, lz4, ...). Only libarchive's gzip, xz and zstd filters are enabled, and
+    /// only when they decompress in-process: libarchive falls back to running an external program
+    /// for some filters (always for lrzip, grzip; for lzop, lz4, bzip2 without their libraries),
+    /// and Provender never runs one on a bundle.
     Result<void> open(const QString &path);
 
     /// The container as detected (Tar* from the compression filter, or Zip).
@@ -87,19 +93,32 @@ private:
 /// links must resolve inside the bundle; devices, FIFOs and sockets are refused.
 std::optional<BundleEntryProblem> checkEntry(BundleEntry &entry);
 
-/// Remembers the names seen so far and refuses a second entry of the same name, or a name that
-/// is both a file and a directory. Directory entries may repeat.
+/// Remembers the names seen so far and refuses a second entry of the same name, a name that is
+/// both a file and a directory, and two different names that are one on a case-insensitive or
+/// normalizing file system (macOS, Windows): equal after Unicode canonical caseless matching,
+/// NFD(toCasefold(NFD(name))), with ICU. Every path counts, the parents an entry implies too.
+/// Directory entries may repeat.
 class DuplicateGuard
 {
 public:
     std::optional<BundleEntryProblem> add(const BundleEntry &entry);
 
 private:
+    std::optional<BundleEntryProblem> addFolded(const QString &path, const BundleEntry &entry);
+
     QHash<QString, bool> m_names; ///< name -> is a directory (explicit or implied)
+    struct Folded
+    {
+        QString path;  ///< the path as the first entry gave it
+        QString entry; ///< that entry, for messages
+    };
+    QHash<QString, Folded> m_folded; ///< caseless key -> first path with it
 };
 
-/// Name of the entry for messages: as stored, lossy UTF-8.
+/// Name of the entry for messages: as stored, lossy UTF-8, with bidirectional control characters
+/// shown as `<U+202E>` (so that the message itself cannot be reordered by them).
 QString displayEntryName(const QByteArray &raw);
+QString displayEntryName(const QString &name);
 
 /// What one pass over a bundle found.
 struct BundlePass
@@ -108,7 +127,8 @@ struct BundlePass
     qint64 fileSize = 0;
     int entryCount = 0;
     qint64 contentBytes = 0;              ///< sum of the accepted files' sizes
-    QList<BundleEntry> entries;           ///< accepted entries (files, directories, in-bundle links), in order
+    QList<BundleEntry> entries;           ///< accepted entries (files, directories, in-bundle links), in
+                                          ///< order; also files refused for their size (`refused` set, not read)
     QList<BundleEntryProblem> problems;   ///< refused or skipped entries
     QHash<QString, QByteArray> metadata;  ///< contents of the entries `isMetadata` chose, by name
 };
@@ -117,10 +137,14 @@ struct BundlePass
 /// enforces `limits`, reads the metadata files into memory and hands every accepted file to
 /// `onFile` with a PullBytes that serves its data (bounded by its declared size and the limits: an
 /// entry that inflates further becomes a TooLarge problem, not an error). `onFile` may read all,
-/// part or none of the data. Fails on a damaged container, an error `onFile` returns, or cancel
-/// (`progress` with BundleStage::Reading, bytes of the bundle file). Reading stops at the total
-/// limit (the rest is one problem), and with `stopAtFatal` at the first fatal problem.
-using FileHandler = std::function<Result<void>(const BundleEntry &entry, const PullBytes &pull)>;
+/// part or none of the data; setting `*refused` makes the entry a TooLarge problem with that
+/// message and stops reading (an import out of disk space). A hard link to an earlier file is
+/// handed over too, as type Hardlink with `linkTarget` the file it copies and an empty PullBytes:
+/// the handler reuses what it kept of that file. Fails on a damaged container, an error `onFile`
+/// returns, or cancel (`progress` with BundleStage::Reading, bytes of the bundle file). Reading
+/// stops at the total limit (the rest is one problem), and with `stopAtFatal` at the first fatal
+/// problem. `limits.maxTotalBytes` 0 is automaticTotalBytes() of the bundle's size.
+using FileHandler = std::function<Result<void>(const BundleEntry &entry, const PullBytes &pull, QString *refused)>;
 Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limits,
                                  const std::function<bool(const QString &name)> &isMetadata,
                                  const FileHandler &onFile, const BundleProgress &progress,

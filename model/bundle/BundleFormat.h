@@ -20,6 +20,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -46,18 +47,31 @@ inline constexpr QLatin1StringView kBundleManifestName("provender-bundle.json");
 inline constexpr QLatin1StringView kBundleSumsName("SHA256SUMS");
 
 /// Bounds on what reading a bundle may inflate. Hashing streams and needs no bound for memory;
-/// these keep a zip bomb from filling the disk (import) or running for hours (verify).
+/// these keep a bomb (a zip, or a tar behind gzip/xz/zstd) from filling the disk (import) or
+/// running for hours (verify). The provider zips inside a bundle are hashed within the zip limits
+/// of model/hashing (ZipLimits: entries and inflated bytes per archive) besides these.
 struct BundleLimits
 {
     /// Largest entry, inflated. No provider package comes near it (the largest are ~1 GiB unpacked).
     qint64 maxEntryBytes = qint64(4) << 30;
-    /// Sum of the entries inflated. 0: unlimited when verifying in place; for an import, the free
-    /// space of the target's file system minus 1 GiB.
+    /// Sum of the entries inflated. 0: automatic, automaticTotalBytes() of the bundle's size
+    /// (for an import also at most the free space of the target's file system, see ImportOptions).
     qint64 maxTotalBytes = 0;
+    /// Entries read (each costs a name and a digest in memory: a few hundred bytes).
     qint64 maxEntries = 1000000;
     /// SHA256SUMS, the manifest and the index documents are held in memory: at most this much in all.
     qint64 maxMetadataBytes = qint64(64) << 20;
 };
+
+/// The automatic total limit: 32 times the bundle file's size, at least 4 GiB. A bundle of
+/// provider zips (already compressed) inflates to about its own size, a tar.xz of unpacked
+/// packages to 3-5 times it; a gzip/xz/zstd bomb to a thousand times and more.
+inline constexpr qint64 kAutomaticTotalRatio = 32;
+inline constexpr qint64 kAutomaticTotalFloor = qint64(4) << 30;
+inline qint64 automaticTotalBytes(qint64 bundleFileSize)
+{
+    return std::max(kAutomaticTotalFloor, bundleFileSize > (qint64(1) << 56) ? (qint64(1) << 61) : bundleFileSize * kAutomaticTotalRatio);
+}
 
 enum class BundleStage {
     Reading,    ///< streaming through the bundle (done/total: bytes of the bundle file)
@@ -75,11 +89,15 @@ using BundleProgress = std::function<bool(BundleStage stage, qint64 done, qint64
 struct BundleEntryProblem
 {
     enum class Kind {
-        UnsafePath,    ///< absolute, a `..` component, a drive letter, control characters, not UTF-8
-        LinkOutside,   ///< a symbolic or hard link whose target is absolute or leaves the bundle
-        Link,          ///< a link that stays inside: never followed, never extracted
+        UnsafePath,    ///< absolute, a `..` component, a drive letter, control or bidi characters, not UTF-8
+        LinkOutside,   ///< a symbolic link whose target is absolute or leaves the bundle; a hard link
+                       ///< to anything but a file earlier in the bundle
+        Link,          ///< a symbolic link that stays inside: never followed, never extracted (an
+                       ///< import refuses one inside the mirror tree). Hard links to an earlier file
+                       ///< are no problem: they are read as a copy of that file.
         SpecialFile,   ///< a device, FIFO or socket
-        DuplicateName, ///< a second entry of the same name (or a name that is both a file and a directory)
+        DuplicateName, ///< a second entry of the same name, a name that is both a file and a
+                       ///< directory, or two names that are one after case folding / normalization
         TooLarge,      ///< beyond BundleLimits (per entry, in total, or more than its declared size)
         Unsupported,   ///< encrypted entries
     };

@@ -283,8 +283,8 @@ Result<void> rollBack(const QString &target, const Unit &u, const QString &trash
     return {};
 }
 
-/// With the lock held: roll back or finish whatever the work directory holds; then empty it
-/// (except the lock). Returns what was done.
+/// With the lock held: roll back or finish whatever the work directory holds; then empty it.
+/// Returns what was done.
 Result<QString> recoverLocked(const QString &target, const QString &work)
 {
     const QString journalPath = work + QLatin1Char('/') + kJournalName;
@@ -324,13 +324,13 @@ Result<QString> recoverLocked(const QString &target, const QString &work)
             return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: damaged journal (state \"%2\")").arg(journalPath, state));
         }
     }
-    // Remove everything but the lock: staging areas, old copies, the journal (last).
+    // Remove everything: staging areas, old copies, the journal (last).
     const QStringList names = QDir(work).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
     bool leftovers = false;
     for (const QString &name : names) {
-        if (name == kLockName || name == kJournalName)
+        if (name == kJournalName)
             continue;
-        leftovers = true;
+        leftovers = leftovers || name != kLockName; // `lock`: the lock file of earlier versions
         const QString path = work + QLatin1Char('/') + name;
         if (QFileInfo(path).isDir() && !QFileInfo(path).isSymLink())
             QDir(path).removeRecursively();
@@ -345,47 +345,89 @@ Result<QString> recoverLocked(const QString &target, const QString &work)
     return done;
 }
 
-/// The work directory and its lock, removed on destruction (when this process holds the lock).
-/// The lock is flock(2) on `<work>/lock`: the kernel drops it when its holder dies, even by SIGKILL,
-/// so a killed import never leaves a lock behind that needs guessing about.
+/// The work directory `<dir>/.provender-import` and the lock that keeps a second import out.
+///
+/// The lock is flock(2) on `<dir>` itself, opened O_RDONLY|O_DIRECTORY: a directory an import
+/// never deletes, so the lock is never held on a name that can disappear (a lock *file* inside the
+/// work directory, removed with it, would let a second import lock the orphaned file while a third
+/// creates and locks a new one, both then proceeding). The kernel drops the lock when its holder
+/// dies, even by SIGKILL, so a killed import leaves no lock that needs guessing about. The work
+/// directory is created, emptied and removed only while the lock is held.
+///
+/// The work directory must be a plain directory: a symbolic link there (or anything else) is
+/// refused, never followed, so no staged byte is written through it.
 class WorkArea
 {
 public:
-    explicit WorkArea(const QString &target) : m_target(target), m_path(target + QLatin1Char('/') + kImportWorkDirName) {}
+    explicit WorkArea(const QString &dir) : m_dir(dir), m_path(dir + QLatin1Char('/') + kImportWorkDirName) {}
     ~WorkArea() { release(); }
 
     Result<void> acquire()
     {
-        if (!QDir().mkpath(m_path))
-            return makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(m_path));
-        const QString lockPath = m_path + QLatin1Char('/') + kLockName;
-        m_fd = ::open(encode(lockPath).constData(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-        if (m_fd < 0)
-            return ioError(QStringLiteral("cannot create %1").arg(lockPath));
-        if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
+        const int fd = ::open(encode(m_dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+            return ioError(QStringLiteral("cannot open %1").arg(m_dir));
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
             const int error = errno;
-            ::close(m_fd);
-            m_fd = -1;
+            ::close(fd);
             if (error == EWOULDBLOCK)
-                return makeError(ErrorCode::Io, QStringLiteral("another import into %1 is running").arg(m_target));
-            return ioError(QStringLiteral("cannot lock %1").arg(lockPath), error);
+                return makeError(ErrorCode::Io, QStringLiteral("another import into %1 is running (it holds the lock on the directory); "
+                                                               "nothing was done — try again when it has finished")
+                                                    .arg(m_dir));
+            return ioError(QStringLiteral("cannot lock %1").arg(m_dir), error);
         }
+        if (Result<void> r = checkWorkDirectory(true); !r.ok()) {
+            ::close(fd);
+            return r;
+        }
+        m_fd = fd;
         return {};
     }
+    /// Removes the work directory (when it is still a plain directory) and drops the lock.
     void release()
     {
         if (m_fd < 0)
             return;
-        QDir(m_path).removeRecursively(); // the lock file too, while it is still held
+        struct stat st;
+        if (!m_keep && ::lstat(encode(m_path).constData(), &st) == 0 && S_ISDIR(st.st_mode))
+            QDir(m_path).removeRecursively();
+        fsyncPath(m_dir);
         ::close(m_fd);
         m_fd = -1;
     }
+    /// release() keeps the work directory (a journal that recovery still needs).
+    void keep() { m_keep = true; }
     const QString &path() const { return m_path; }
 
 private:
-    QString m_target;
+    Result<void> checkWorkDirectory(bool create)
+    {
+        struct stat st;
+        if (::lstat(encode(m_path).constData(), &st) != 0) {
+            if (errno != ENOENT)
+                return ioError(m_path);
+            if (!create)
+                return {};
+            if (::mkdir(encode(m_path).constData(), 0700) != 0)
+                return ioError(QStringLiteral("cannot create %1").arg(m_path));
+            if (::lstat(encode(m_path).constData(), &st) != 0)
+                return ioError(m_path);
+        }
+        if (S_ISLNK(st.st_mode))
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("%1 is a symbolic link: an import never stages through a link (it would write "
+                                            "wherever the link points); nothing was written — remove the link and try again")
+                                 .arg(m_path));
+        if (!S_ISDIR(st.st_mode))
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("%1 is not a directory; nothing was written — remove it and try again").arg(m_path));
+        return {};
+    }
+
+    QString m_dir;
     QString m_path;
     int m_fd = -1;
+    bool m_keep = false;
 };
 
 /// Where an archive of the bundle goes in the target.
@@ -409,14 +451,16 @@ Result<QString> recoverInterruptedImport(const QString &targetDir)
 {
     const QString target = QFileInfo(targetDir).absoluteFilePath();
     const QString work = target + QLatin1Char('/') + kImportWorkDirName;
-    if (!QFileInfo(work).isDir())
+    if (!exists(work))
         return QString();
     WorkArea area(target);
     if (Result<void> r = area.acquire(); !r.ok())
         return r.error();
     Result<QString> done = recoverLocked(target, work);
-    if (!done.ok())
-        return done; // keep the work directory (and journal) for a later attempt
+    if (!done.ok()) {
+        area.keep(); // the work directory (and journal) for a later attempt
+        return done;
+    }
     area.release();
     if (!done->isEmpty())
         qCInfo(lcMirror) << target << ":" << done.value();
@@ -471,13 +515,28 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
     if (!QDir().mkpath(extractRoot))
         return makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(extractRoot));
 
+    // Free space, asked again before every file and every 64 MiB written (others write too): an
+    // import never takes the file system below options.minFreeBytes.
+    auto freeBytes = [&]() -> qint64 {
+        struct statvfs vfs;
+        if (::statvfs(encode(area.path()).constData(), &vfs) != 0)
+            return -1;
+        return qint64(vfs.f_bavail) * qint64(vfs.f_frsize);
+    };
+    const qint64 reserve = qMax<qint64>(0, options.minFreeBytes);
+    auto noSpace = [&](qint64 free, qint64 needed) {
+        return QStringLiteral("needs %1 more bytes on %2, which has %3 free and keeps %4 free for everything else; "
+                              "nothing was imported (free some space, or import elsewhere)")
+            .arg(needed)
+            .arg(target)
+            .arg(free)
+            .arg(reserve);
+    };
     BundleLimits limits = options.limits;
     if (limits.maxTotalBytes <= 0) {
-        struct statvfs vfs;
-        if (::statvfs(encode(area.path()).constData(), &vfs) == 0) {
-            const qint64 free = qint64(vfs.f_bavail) * qint64(vfs.f_frsize);
-            limits.maxTotalBytes = qMax<qint64>(1, free - (qint64(1) << 30));
-        }
+        const qint64 automatic = automaticTotalBytes(QFileInfo(report.bundle).size());
+        if (const qint64 free = freeBytes(); free >= 0 && free - reserve < automatic)
+            limits.maxTotalBytes = qMax<qint64>(1, free - reserve);
     }
 
     // --- 1. extract what the mirror layout can use into staging, hash every file
@@ -486,11 +545,44 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
         return opened.error();
     QHash<QString, QByteArray> sha;
     bool paused = false;
-    const FileHandler onFile = [&](const BundleEntry &e, const PullBytes &pull) -> Result<void> {
+    QSet<QString> staged;
+    const FileHandler onFile = [&](const BundleEntry &e, const PullBytes &pull, QString *refused) -> Result<void> {
         // Anything at the layout's depth (HOST/NS/TYPE/x, possibly under one folder) is staged.
         const bool stageIt = e.name.count(QLatin1Char('/')) >= 3;
         int fd = -1;
         const QString path = extractRoot + QLatin1Char('/') + e.name;
+        if (e.type == BundleEntry::Type::Hardlink) {
+            // A second name of an earlier file: a hard link to its staged copy (a copy where links
+            // fail), the same digest.
+            sha.insert(e.name, sha.value(e.linkTarget));
+            if (!stageIt)
+                return {};
+            if (!staged.contains(e.linkTarget))
+                return makeError(ErrorCode::Unsupported,
+                                 QStringLiteral("%1 is a hard link to %2, which lies outside the bundle's mirror tree: "
+                                                "such a bundle cannot be imported")
+                                     .arg(displayEntryName(e.name), displayEntryName(e.linkTarget)));
+            const QString from = extractRoot + QLatin1Char('/') + e.linkTarget;
+            if (!QDir().mkpath(QFileInfo(path).path()))
+                return makeError(ErrorCode::Io, QStringLiteral("cannot create a directory for %1 in the staging area").arg(e.name));
+            if (::link(encode(from).constData(), encode(path).constData()) != 0) {
+                if (const qint64 free = freeBytes(); free >= 0 && e.size > free - reserve) {
+                    *refused = noSpace(free, e.size);
+                    return {};
+                }
+                if (!copyFile(from, path, (e.mode & 0100) ? 0755 : 0644))
+                    return ioError(QStringLiteral("cannot copy %1 to %2 in the staging area").arg(from, path));
+                report.bytesStaged += e.size;
+            }
+            staged.insert(e.name);
+            return {};
+        }
+        if (stageIt && e.sizeKnown) {
+            if (const qint64 free = freeBytes(); free >= 0 && e.size > free - reserve) {
+                *refused = noSpace(free, e.size);
+                return {};
+            }
+        }
         if (stageIt) {
             if (!QDir().mkpath(QFileInfo(path).path()))
                 return makeError(ErrorCode::Io, QStringLiteral("cannot create a directory for %1 in the staging area").arg(e.name));
@@ -502,7 +594,11 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
         }
         Sha256 digest;
         Result<void> status;
+        qint64 written = 0;
+        qint64 sinceCheck = 0;
         for (;;) {
+            if (!refused->isEmpty())
+                break;
             Result<QByteArrayView> block = pull();
             if (!block.ok()) {
                 status = block.error();
@@ -528,17 +624,30 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
                 if (!status.ok())
                     break;
                 report.bytesStaged += block->size();
+                written += block->size();
+                sinceCheck += block->size();
+                if (sinceCheck >= (qint64(64) << 20)) {
+                    sinceCheck = 0;
+                    const qint64 free = freeBytes();
+                    const qint64 left = e.sizeKnown ? qMax<qint64>(0, e.size - written) : 0;
+                    if (free >= 0 && free - reserve < left) {
+                        *refused = noSpace(free, qMax<qint64>(left, 1));
+                        break;
+                    }
+                }
             }
         }
         if (fd >= 0) {
-            if (status.ok() && ::fsync(fd) != 0)
+            if (status.ok() && refused->isEmpty() && ::fsync(fd) != 0)
                 status = ioError(QStringLiteral("cannot write %1").arg(path));
             ::close(fd);
-            if (!status.ok())
+            if (!status.ok() || !refused->isEmpty())
                 QFile::remove(path);
         }
-        if (!status.ok())
+        if (!status.ok() || !refused->isEmpty())
             return status;
+        if (fd >= 0)
+            staged.insert(e.name);
         sha.insert(e.name, digest.result());
         if (stageIt && !paused) {
             paused = true;
@@ -549,7 +658,22 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
     Result<BundlePass> passed = runBundlePass(reader, limits, isMetadataName, onFile, progress, /*stopAtFatal=*/true);
     if (!passed.ok())
         return passed.error();
-    const BundlePass &pass = passed.value();
+    BundlePass &pass = passed.value();
+    // A symbolic link inside the mirror tree (where files are staged) cannot be imported
+    // faithfully: an import never creates links. Refused rather than silently left out.
+    for (BundleEntryProblem &p : pass.problems) {
+        if (p.kind != BundleEntryProblem::Kind::Link)
+            continue;
+        for (const BundleEntry &e : std::as_const(pass.entries)) {
+            if (e.type == BundleEntry::Type::Symlink && displayEntryName(e.rawName) == p.entry && e.name.count(QLatin1Char('/')) >= 3) {
+                p.kind = BundleEntryProblem::Kind::Unsupported;
+                p.message = QStringLiteral("a symbolic link (to %1) inside the mirror tree: an import never creates links, so it "
+                                           "cannot import this bundle faithfully")
+                                .arg(e.linkTarget);
+                break;
+            }
+        }
+    }
     report.problems = pass.problems;
     for (const BundleEntryProblem &p : pass.problems) {
         if (p.isFatal()) {
@@ -926,9 +1050,11 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
 
     auto undo = [&](const Error &e) -> Result<ImportReport> {
         Result<QString> rolled = recoverLocked(target, area.path());
-        if (!rolled.ok())
+        if (!rolled.ok()) {
+            area.keep();
             return makeError(ErrorCode::Io, e.message + QStringLiteral("; rolling back failed too: ") + rolled.error().message
                                                 + QStringLiteral(" (the journal in %1 is kept)").arg(area.path()));
+        }
         return e;
     };
     for (qsizetype i = 0; i < units.size(); ++i) {

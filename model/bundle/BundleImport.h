@@ -41,7 +41,11 @@ namespace provender {
 
 struct ImportOptions
 {
-    BundleLimits limits;          ///< maxTotalBytes 0: the free space of the target's file system minus 1 GiB
+    BundleLimits limits;          ///< maxTotalBytes 0: automatic, and at most the free space beyond minFreeBytes
+    /// Space the import leaves free on the target's file system: free space is checked before
+    /// every staged file (against its declared size) and every 64 MiB written; an entry that would
+    /// go below it refuses the import (a too-large problem), before the disk fills.
+    qint64 minFreeBytes = qint64(1) << 30;
     bool dryRun = false;          ///< plan only; the target is left exactly as it was
     bool replace = false;         ///< a different file at the same path is replaced instead of being a conflict
     bool allowUnverified = false; ///< import archives nothing declares a hash for (otherwise rejected)

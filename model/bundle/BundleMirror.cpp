@@ -185,8 +185,9 @@ Result<Catalog> catalogFromEntries(const QList<BundleEntry> &entries, const QHas
             directoryTimes.append({path, e.modified});
             continue;
         }
-        if (e.type != BundleEntry::Type::File)
-            continue; // links are never laid out: the scanner must not see (or follow) them
+        if (e.type != BundleEntry::Type::File && e.type != BundleEntry::Type::Hardlink)
+            continue; // symbolic links are never laid out: the scanner must not see (or follow) them
+                      // (a hard link is a second file with the same bytes)
         QDir().mkpath(QFileInfo(path).path());
         const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0) {
@@ -247,11 +248,11 @@ Result<PackageHashes> hashUnpacked(const QString &dirEntry, const EntryIndex &in
     h.kind = PackageHashes::Kind::Directory;
     for (const BundleEntry *entry : entriesUnder(index, prefix)) {
         const BundleEntry &e = *entry;
-        if (e.type == BundleEntry::Type::Symlink || e.type == BundleEntry::Type::Hardlink)
+        if (e.type == BundleEntry::Type::Symlink)
             return makeError(ErrorCode::Unsupported,
-                             QStringLiteral("the package holds a link (%1), which a bundle never extracts").arg(e.name));
-        if (e.type != BundleEntry::Type::File)
-            continue;
+                             QStringLiteral("the package holds a symbolic link (%1), which a bundle never extracts").arg(e.name));
+        if (e.type != BundleEntry::Type::File && e.type != BundleEntry::Type::Hardlink)
+            continue; // directories; a hard link is a copy of an earlier file (its digest is that file's)
         const FileRecord r = files.value(e.name);
         if (!r.read)
             return makeError(ErrorCode::Io, QStringLiteral("%1 was not read (see the problems)").arg(e.name));
@@ -289,8 +290,15 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
     QHash<QString, StreamingZipOutcome> zips;
     FileHandler onFile;
     if (options.verify) {
-        onFile = [&](const BundleEntry &e, const PullBytes &pull) -> Result<void> {
+        onFile = [&](const BundleEntry &e, const PullBytes &pull, QString *) -> Result<void> {
             FileRecord record;
+            if (e.type == BundleEntry::Type::Hardlink) {
+                // A second name of an earlier file: the same bytes, so the same digests.
+                files.insert(e.name, files.value(e.linkTarget));
+                if (const auto z = zips.constFind(e.linkTarget); z != zips.cend())
+                    zips.insert(e.name, z.value());
+                return {};
+            }
             if (e.name.endsWith(QLatin1StringView(".zip"), Qt::CaseInsensitive)) {
                 Result<StreamingZipOutcome> z = hashZipStream(pull, options.limits.maxEntryBytes);
                 if (!z.ok())
@@ -360,7 +368,18 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
     for (const BundleEntry &e : std::as_const(pass.entries))
         index.insert(e.name, &e);
     const QString base = out.path + kBundleEntrySeparator;
-    QHash<QString, qsizetype> needSpool; // entry name -> index in results
+    // The file whose bytes an entry has: itself, or for a hard link the file it copies.
+    auto dataSource = [&](const QString &entry) {
+        QString at = entry;
+        for (int hops = 0; hops < 64; ++hops) {
+            const BundleEntry *e = index.value(at, nullptr);
+            if (!e || e->type != BundleEntry::Type::Hardlink)
+                break;
+            at = e->linkTarget;
+        }
+        return at;
+    };
+    QHash<QString, QList<qsizetype>> needSpool; // entry whose bytes to spool -> indexes in results
     forEachArchive(out.catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
         ArchiveResult r = initialResult(p.address, v.version, a);
         if (a.declared)
@@ -370,7 +389,11 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
             return;
         }
         const QString entry = a.path.startsWith(base) ? a.path.mid(base.size()) : QString();
-        if (a.layout == ArchiveLayout::Packed) {
+        const BundleEntry *listed = index.value(entry, nullptr);
+        if (listed && !listed->refused.isEmpty()) {
+            r.detail = errorVerdict(QStringLiteral("not hashed: the entry ") + listed->refused);
+            r.error = r.detail.reason;
+        } else if (a.layout == ArchiveLayout::Packed) {
             const auto z = zips.constFind(entry);
             if (z == zips.cend()) {
                 r.detail = errorVerdict(QStringLiteral("not read: see the bundle's problems"));
@@ -378,7 +401,7 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
             } else if (z->status == StreamingZipOutcome::Status::Hashed) {
                 r.hashes = z->hashes;
             } else {
-                needSpool.insert(entry, out.results.size());
+                needSpool[dataSource(entry)].append(out.results.size());
             }
         } else {
             Result<PackageHashes> h = hashUnpacked(entry, index, files);
@@ -398,11 +421,10 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
         if (Result<void> opened = again.open(out.path); !opened.ok())
             return opened.error();
         BundleLimits limits = options.limits;
-        const FileHandler spool = [&](const BundleEntry &e, const PullBytes &pull) -> Result<void> {
+        const FileHandler spool = [&](const BundleEntry &e, const PullBytes &pull, QString *) -> Result<void> {
             const auto it = needSpool.constFind(e.name);
-            if (it == needSpool.cend())
+            if (it == needSpool.cend() || e.type != BundleEntry::Type::File)
                 return {};
-            ArchiveResult &r = out.results[it.value()];
             QTemporaryFile tmp(QDir::tempPath() + QStringLiteral("/provender-bundle-XXXXXX.zip"));
             if (!tmp.open())
                 return makeError(ErrorCode::Io, QStringLiteral("cannot create a temporary file: %1").arg(tmp.errorString()));
@@ -416,12 +438,15 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
                     return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(tmp.fileName(), tmp.errorString()));
             }
             tmp.flush();
-            Result<PackageHashes> h = hashZip(tmp.fileName());
-            if (h.ok()) {
-                r.hashes = h.value();
-            } else {
-                r.detail = errorVerdict(h.error().message);
-                r.error = r.detail.reason;
+            const Result<PackageHashes> h = hashZip(tmp.fileName());
+            for (const qsizetype i : it.value()) {
+                ArchiveResult &r = out.results[i];
+                if (h.ok()) {
+                    r.hashes = h.value();
+                } else {
+                    r.detail = errorVerdict(h.error().message);
+                    r.error = r.detail.reason;
+                }
             }
             return {};
         };
@@ -453,8 +478,8 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
     }
     if (out.hasSha256Sums) {
         for (const BundleEntry &e : std::as_const(pass.entries)) {
-            if (e.type != BundleEntry::Type::File || !e.name.startsWith(prefix) || listed.contains(e.name)
-                || e.name == prefix + kBundleSumsName)
+            if ((e.type != BundleEntry::Type::File && e.type != BundleEntry::Type::Hardlink) || !e.name.startsWith(prefix)
+                || listed.contains(e.name) || e.name == prefix + kBundleSumsName || !files.value(e.name).read)
                 continue;
             BundleFileCheck f;
             f.status = BundleFileCheck::Status::Unlisted;
@@ -478,7 +503,7 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
                 // SHA256SUMS lists each file of an unpacked package.
                 bool all = out.hasSha256Sums, bad = false;
                 for (const BundleEntry *e : entriesUnder(index, entry + QLatin1Char('/'))) {
-                    if (e->type != BundleEntry::Type::File)
+                    if (e->type != BundleEntry::Type::File && e->type != BundleEntry::Type::Hardlink)
                         continue;
                     const auto s = sums.constFind(e->name.mid(prefix.size()));
                     if (s == sums.cend())

@@ -301,7 +301,7 @@ QByteArrayView tailBytes(const Stream &s, qint64 pos, qint64 n)
 class Walker
 {
 public:
-    Walker(Stream &stream, qint64 maxInflate) : m_s(stream), m_maxInflate(maxInflate) {}
+    Walker(Stream &stream, qint64 maxInflate, const ZipLimits &limits) : m_s(stream), m_maxInflate(maxInflate), m_limits(limits) {}
 
     /// Ok(nullopt) when the walk succeeded; Ok(Fallback) when hashZip() must decide; an error
     /// only from the source or on cancel.
@@ -333,6 +333,15 @@ private:
 
     Stream &m_s;
     qint64 m_maxInflate;
+    ZipLimits m_limits;
+    quint64 m_inflated = 0; ///< content bytes of the entries walked so far (the archive's inflate budget)
+
+    /// What one more entry may inflate to: its own bound, and what is left of the budget.
+    quint64 budgetLeft() const
+    {
+        const quint64 budget = quint64(qMax<qint64>(m_limits.maxInflatedBytes, 0));
+        return m_inflated >= budget ? 0 : budget - m_inflated;
+    }
     RawInflate m_inflate;
     Sha256 m_sha;
     std::unique_ptr<unsigned char[]> m_out{new unsigned char[kChunk]};
@@ -416,14 +425,19 @@ Walker::Step Walker::localEntry()
         at += 4 + size;
     }
     m_s.consume(headerSize);
+    if (qint64(locals.size()) >= m_limits.maxEntries)
+        return fallback(QStringLiteral("more than %1 entries").arg(m_limits.maxEntries));
     if (e.flags & 0x1)
         return fallback(QStringLiteral("encrypted entry"));
     e.headerHasSizes = !(e.flags & 0x8);
+    if (e.headerHasSizes && e.uncompressedSize > budgetLeft())
+        return fallback(QStringLiteral("the entries inflate to more than %1 bytes in all").arg(m_limits.maxInflatedBytes));
     Step step = e.method == 8 ? inflateEntry(e)
                 : e.method == 0 ? storedEntry(e)
                                 : Step(fallback(QStringLiteral("compression method %1").arg(e.method)));
     if (!step.ok() || step.value())
         return step;
+    m_inflated += e.uncompressedSize;
     locals.push_back(std::move(e));
     return std::optional<Fallback>();
 }
@@ -457,8 +471,8 @@ Walker::Step Walker::storedWithDescriptor(LocalEntry &e)
             crc = RawInflate::updateCrc32(crc, reinterpret_cast<const unsigned char *>(m_s.data()), std::size_t(upTo));
             length += quint64(upTo);
             m_s.consume(upTo);
-            if (length > quint64(qMax<qint64>(m_maxInflate, 0)))
-                return fallback(QStringLiteral("stored entry longer than %1 bytes").arg(m_maxInflate));
+            if (length > quint64(qMax<qint64>(m_maxInflate, 0)) || length > budgetLeft())
+                return fallback(QStringLiteral("stored entry longer than %1 bytes").arg(qMin<quint64>(quint64(qMax<qint64>(m_maxInflate, 0)), budgetLeft())));
         }
         if (at < 0) {
             if (searchable <= 0)
@@ -529,7 +543,7 @@ Walker::Step Walker::inflateEntry(LocalEntry &e)
     const quint64 dataStart = m_s.offset();
     const bool bounded = e.headerHasSizes;
     quint64 left = e.compressedSize;
-    const quint64 limit = bounded ? e.uncompressedSize : quint64(qMax<qint64>(m_maxInflate, 0));
+    const quint64 limit = bounded ? e.uncompressedSize : qMin(quint64(qMax<qint64>(m_maxInflate, 0)), budgetLeft());
     quint64 produced = 0;
     std::size_t given = 0; // input handed to the inflater and not yet consumed from the stream
     for (;;) {
@@ -776,7 +790,7 @@ Walker::Step Walker::endRecords(quint32 sig)
 }
 
 /// Everything minizip (and so hashZip()) would see must be what the walk saw.
-std::optional<Fallback> crossCheck(const Walker &w, const Stream &s)
+std::optional<Fallback> crossCheck(const Walker &w, const Stream &s, const ZipLimits &limits)
 {
     auto fail = [](const QString &reason) { return std::optional<Fallback>(Fallback{reason}); };
     if (w.emptyArchive) {
@@ -804,11 +818,27 @@ std::optional<Fallback> crossCheck(const Walker &w, const Stream &s)
     if (w.centrals.empty())
         return fail(QStringLiteral("a zip with no entries that is not a bare end record"));
 
+    // hashZip()'s limits, checked the way it checks them: the directory's count and declared sizes.
+    if (qint64(w.centrals.size()) > limits.maxEntries)
+        return fail(QStringLiteral("more than %1 entries").arg(limits.maxEntries));
+    quint64 declared = 0;
+    for (const CentralEntry &c : w.centrals)
+        if (!c.dirByName)
+            declared += qMin<quint64>(c.uncompressedSize, quint64(1) << 62);
+    if (declared > quint64(qMax<qint64>(limits.maxInflatedBytes, 0)))
+        return fail(QStringLiteral("the entries declare more than %1 bytes in all").arg(limits.maxInflatedBytes));
+
     QHash<quint64, const LocalEntry *> byOffset;
     byOffset.reserve(qsizetype(w.locals.size()));
     for (const LocalEntry &l : w.locals)
         byOffset.insert(l.offset, &l);
+    QSet<quint64> used; // two directory entries on one local header: overlapping entries (hashZip() refuses them)
     for (const CentralEntry &c : w.centrals) {
+        if (!c.dirByName) {
+            if (used.contains(c.localOffset))
+                return fail(QStringLiteral("two directory entries point at one local header"));
+            used.insert(c.localOffset);
+        }
         if (c.name.contains('\n'))
             return fail(QStringLiteral("a name with a newline"));
         if (c.dirByName)
@@ -828,16 +858,17 @@ std::optional<Fallback> crossCheck(const Walker &w, const Stream &s)
 
 } // namespace
 
-Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInflate, const std::function<bool(qint64)> &advance)
+Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInflate, const std::function<bool(qint64)> &advance,
+                                          const ZipLimits &limits)
 {
     Stream stream(pull, advance);
-    Walker walker(stream, maxInflate);
+    Walker walker(stream, maxInflate, limits);
     Result<std::optional<Fallback>> walked = walker.walk();
     if (!walked.ok())
         return walked.error();
     std::optional<Fallback> fallback = walked.value();
     if (!fallback) {
-        fallback = crossCheck(walker, stream);
+        fallback = crossCheck(walker, stream, limits);
     } else {
         Result<void> drained = stream.drain();
         if (!drained.ok())

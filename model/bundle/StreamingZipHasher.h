@@ -51,9 +51,13 @@ struct StreamingZipOutcome
 
 /// Reads `pull` to its end (always, so that `sha256` covers every byte). `maxInflate` bounds the
 /// bytes inflated for one entry whose size the local header does not give (data descriptor).
+/// `limits` are hashZip()'s (entry count, inflate budget for the whole zip): the walk inflates no
+/// more than they allow, and a zip beyond them is answered NeedsRandomAccess, so that hashZip()
+/// with the same limits gives the verdict (and the message naming the limit).
 /// `advance(bytes)` is told about every block read; returning false cancels (ErrorCode::Cancelled).
 /// Fails only when `pull` fails or on cancel.
 Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInflate,
-                                          const std::function<bool(qint64)> &advance = {});
+                                          const std::function<bool(qint64)> &advance = {},
+                                          const ZipLimits &limits = defaultZipLimits());
 
 } // namespace provender::bundle_detail

@@ -40,10 +40,32 @@ struct PackageHashes
     int entryCount = 0;               ///< zip: central-directory entries; directory: files
 };
 
+/// What hashing one zip may cost at most (zip bombs). Real provider zips have 1-5 entries and
+/// inflate to well under 1 GiB (the largest, aws, ~0.7 GiB); the defaults are ten times beyond that
+/// and more (docs/ARCHITECTURE.md "Hashing"). A zip beyond a limit is refused before any byte is
+/// inflated: ErrorCode::Unsupported, the message naming the limit and how to raise it.
+struct ZipLimits
+{
+    /// Central-directory entries (the end record's count is checked before the directory is read).
+    qint64 maxEntries = 10000;
+    /// The sum of the entries' declared uncompressed sizes. hashZip() never inflates an entry past
+    /// its declared size, so this bounds the bytes inflated (and the time taken) for the archive.
+    qint64 maxInflatedBytes = qint64(8) << 30;
+};
+
+/// The limits hashZip() uses when the caller gives none: ZipLimits{}, or what the environment
+/// sets once per process (PROVENDER_ZIP_MAX_ENTRIES, PROVENDER_ZIP_MAX_INFLATE_BYTES: positive
+/// integers), or the last setDefaultZipLimits().
+ZipLimits defaultZipLimits();
+void setDefaultZipLimits(const ZipLimits &limits);
+
 /// zh:, h1Zip and h1Extracted of a zip in one call. Memory stays bounded whatever the entries'
 /// sizes. Corrupt, truncated, encrypted or unsupported-method zips give ErrorCode::CorruptArchive
-/// or ErrorCode::Unsupported with the reason.
+/// or ErrorCode::Unsupported with the reason. Entries whose compressed data overlap (one stream
+/// inflated again and again under several names: the "overlapping zip bomb") are CorruptArchive;
+/// a zip beyond `limits` is Unsupported (see ZipLimits).
 Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progress = {});
+Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progress, const ZipLimits &limits);
 
 /// h1: of an unpacked package directory (dirhash.HashDir; symlinks followed for content only).
 Result<PackageHashes> hashDirectory(const QString &dirPath, const HashProgress &progress = {});

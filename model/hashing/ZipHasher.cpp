@@ -33,6 +33,8 @@
 #include <QHash>
 #include <QSet>
 
+#include <algorithm>
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -55,7 +57,27 @@ struct ZipEntry
     bool dirByName = false; ///< name ends in '/': Go's Open() returns no data for it
     bool dirByMode = false; ///< external attributes say directory: go-getter makes a directory
     QByteArray digest;
+    qint64 dataPos = -1;    ///< where the compressed bytes start (from the local header); -1: unknown
 };
+
+qint64 envLimit(const char *name, qint64 fallback)
+{
+    bool ok = false;
+    const qint64 v = qEnvironmentVariable(name).toLongLong(&ok);
+    return ok && v > 0 ? v : fallback;
+}
+
+struct LimitsStore
+{
+    std::atomic<qint64> maxEntries{envLimit("PROVENDER_ZIP_MAX_ENTRIES", ZipLimits{}.maxEntries)};
+    std::atomic<qint64> maxInflatedBytes{envLimit("PROVENDER_ZIP_MAX_INFLATE_BYTES", ZipLimits{}.maxInflatedBytes)};
+};
+
+LimitsStore &limitsStore()
+{
+    static LimitsStore store;
+    return store;
+}
 
 // Go's archive/zip FileHeader.Mode(): the creator OS decides how the external attributes are read.
 bool attributesSayDirectory(quint32 versionMadeBy, quint32 externalAttrs)
@@ -179,8 +201,16 @@ Error corruptEntry(const ZipEntry &e, const QString &message)
     return corrupt(QStringLiteral("entry %1: %2").arg(displayName(e.name), message));
 }
 
-/// Reads the central directory.
-Result<std::vector<ZipEntry>> listEntries(unzFile uf)
+Error tooManyEntries(qint64 limit)
+{
+    return makeError(ErrorCode::Unsupported,
+                     QStringLiteral("the zip has more than %1 entries, the limit for one archive (a zip bomb?); "
+                                    "PROVENDER_ZIP_MAX_ENTRIES raises it")
+                         .arg(limit));
+}
+
+/// Reads the central directory (at most limits.maxEntries entries).
+Result<std::vector<ZipEntry>> listEntries(unzFile uf, const ZipLimits &limits)
 {
     std::vector<ZipEntry> entries;
     unz_global_info64 global;
@@ -189,6 +219,8 @@ Result<std::vector<ZipEntry>> listEntries(unzFile uf)
         return corrupt(QStringLiteral("cannot read the end of central directory record: %1").arg(unzErrorText(rc)));
     if (global.number_entry == 0)
         return entries;
+    if (global.number_entry > quint64(limits.maxEntries))
+        return tooManyEntries(limits.maxEntries);
     entries.reserve(std::size_t(qMin<quint64>(global.number_entry, 1u << 16)));
     std::vector<char> nameBuffer(65536 + 1);
     for (rc = unzGoToFirstFile(uf); rc == UNZ_OK; rc = unzGoToNextFile(uf)) {
@@ -196,6 +228,8 @@ Result<std::vector<ZipEntry>> listEntries(unzFile uf)
         rc = unzGetCurrentFileInfo64(uf, &info, nameBuffer.data(), uLong(nameBuffer.size()), nullptr, 0, nullptr, 0);
         if (rc != UNZ_OK)
             break;
+        if (qint64(entries.size()) >= limits.maxEntries)
+            return tooManyEntries(limits.maxEntries);
         ZipEntry e;
         e.name = QByteArray(nameBuffer.data(), qsizetype(qMin<uLong>(info.size_filename, uLong(nameBuffer.size() - 1))));
         e.compressedSize = info.compressed_size;
@@ -210,6 +244,60 @@ Result<std::vector<ZipEntry>> listEntries(unzFile uf)
     if (rc != UNZ_END_OF_LIST_OF_FILE)
         return corrupt(QStringLiteral("cannot read the central directory (entry %1): %2").arg(entries.size() + 1).arg(unzErrorText(rc)));
     return entries;
+}
+
+/// Before anything is inflated: the declared sizes must fit the budget (an entry never inflates
+/// past its declared size, so their sum bounds the work), and no two entries may share compressed
+/// bytes. The second rule catches the overlapping-entries bomb (many central-directory entries
+/// whose data ranges overlap, so one highly compressed stream is inflated once per entry, e.g.
+/// D. Fifield's "better zip bomb"); no zip writer produces it. Each entry's data range starts at
+/// the data offset its local header gives and spans its compressed size.
+Result<void> checkBudgetAndOverlaps(unzFile uf, std::vector<ZipEntry> &entries, qint64 fileSize, const ZipLimits &limits)
+{
+    quint64 declared = 0;
+    for (const ZipEntry &e : entries) {
+        if (e.dirByName)
+            continue;
+        declared += qMin<quint64>(e.uncompressedSize, quint64(1) << 62);
+        if (declared > quint64(limits.maxInflatedBytes)) {
+            return makeError(ErrorCode::Unsupported,
+                             QStringLiteral("the zip's entries declare more than %1 bytes in all, the inflate limit for one archive "
+                                            "(a zip bomb?); PROVENDER_ZIP_MAX_INFLATE_BYTES raises it")
+                                 .arg(limits.maxInflatedBytes));
+        }
+    }
+    if (entries.size() < 2)
+        return {};
+    int rc = unzGoToFirstFile(uf);
+    for (std::size_t i = 0; i < entries.size() && rc == UNZ_OK; ++i, rc = unzGoToNextFile(uf)) {
+        ZipEntry &e = entries[i];
+        if (e.dirByName || e.compressedSize == 0)
+            continue;
+        int method = 0;
+        int level = 0;
+        if (unzOpenCurrentFile2(uf, &method, &level, 1) != UNZ_OK)
+            continue; // a bad local header: the entry's own turn reports it
+        const quint64 pos = unzGetCurrentFileZStreamPos64(uf);
+        unzCloseCurrentFile(uf);
+        if (pos <= quint64(fileSize))
+            e.dataPos = qint64(pos);
+    }
+    std::vector<const ZipEntry *> byPos;
+    byPos.reserve(entries.size());
+    for (const ZipEntry &e : entries)
+        if (e.dataPos >= 0)
+            byPos.push_back(&e);
+    std::sort(byPos.begin(), byPos.end(), [](const ZipEntry *a, const ZipEntry *b) { return a->dataPos < b->dataPos; });
+    for (std::size_t i = 1; i < byPos.size(); ++i) {
+        const ZipEntry &a = *byPos[i - 1];
+        const ZipEntry &b = *byPos[i];
+        if (quint64(b.dataPos) < quint64(a.dataPos) + a.compressedSize) {
+            return corrupt(QStringLiteral("entries %1 and %2 share compressed data (overlapping entries: "
+                                          "a zip bomb construction; no zip writer makes them)")
+                               .arg(displayName(a.name), displayName(b.name)));
+        }
+    }
+    return {};
 }
 
 class EntryHasher
@@ -341,7 +429,26 @@ private:
 
 } // namespace
 
+ZipLimits defaultZipLimits()
+{
+    ZipLimits out;
+    out.maxEntries = limitsStore().maxEntries.load();
+    out.maxInflatedBytes = limitsStore().maxInflatedBytes.load();
+    return out;
+}
+
+void setDefaultZipLimits(const ZipLimits &limits)
+{
+    limitsStore().maxEntries = limits.maxEntries;
+    limitsStore().maxInflatedBytes = limits.maxInflatedBytes;
+}
+
 Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progress)
+{
+    return hashZip(zipPath, progress, defaultZipLimits());
+}
+
+Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progress, const ZipLimits &limits)
 {
     const QFileInfo info(zipPath);
     if (info.exists() && !info.isFile()) // a FIFO or device would block or never end
@@ -365,7 +472,7 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
         return corrupt(QStringLiteral("not a valid zip file (no readable end of central directory record)"));
     }
     unzFile uf = empty ? nullptr : zip.getUnzFile();
-    Result<std::vector<ZipEntry>> listed = empty ? std::vector<ZipEntry>() : listEntries(uf);
+    Result<std::vector<ZipEntry>> listed = empty ? std::vector<ZipEntry>() : listEntries(uf, limits);
     if (!listed.ok())
         return listed.error();
     std::vector<ZipEntry> &entries = listed.value();
@@ -386,6 +493,8 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
         if (isUnsafeName(e.name))
             out.unsafeNames.append(QString::fromUtf8(e.name));
     }
+    if (Result<void> checked = checkBudgetAndOverlaps(uf, entries, fileSize, limits); !checked.ok())
+        return checked.error();
     ProgressTicker ticker(progress, total);
 
     // zh: the whole file's bytes, one sequential pass (it is in the page cache for the next one).
