@@ -78,8 +78,8 @@ void addLimitOptions(QCommandLineParser &parser)
     parser.addOption({QStringLiteral("max-entry-bytes"),
                       QStringLiteral("Refuse an entry that inflates to more than N bytes (default 4 GiB)."), QStringLiteral("N")});
     parser.addOption({QStringLiteral("max-total-bytes"),
-                      QStringLiteral("Refuse a bundle that inflates to more than N bytes in all (default: unlimited for verify, "
-                                     "the target's free space minus 1 GiB for import)."),
+                      QStringLiteral("Refuse a bundle that inflates to more than N bytes in all (default: 32 times the bundle's "
+                                     "size, at least 4 GiB; for import also at most the target's free space minus 1 GiB)."),
                       QStringLiteral("N")});
 }
 

@@ -112,8 +112,9 @@ void fsyncPath(const QString &path)
 }
 
 /// A test hook: with PROVENDER_TEST_IMPORT_PAUSE=<phase> the process stops itself (SIGSTOP) at
-/// that phase after saying so on stderr, so that a test can SIGKILL it exactly there. Phases:
-/// staging, staged, prepared, swapped, committed (docs/BUNDLES.md).
+/// that phase after saying so on stderr, so that a test can SIGKILL it exactly there (or run a
+/// second import against it). Phases: staging, staged, prepared, swapped, committed, cleaned (the
+/// work directory removed, the lock not yet released) (docs/BUNDLES.md).
 void testPause(const char *phase)
 {
     static const QByteArray wanted = qgetenv("PROVENDER_TEST_IMPORT_PAUSE");
@@ -392,6 +393,7 @@ public:
         if (!m_keep && ::lstat(encode(m_path).constData(), &st) == 0 && S_ISDIR(st.st_mode))
             QDir(m_path).removeRecursively();
         fsyncPath(m_dir);
+        testPause("cleaned"); // the work directory is gone, the lock still held
         ::close(m_fd);
         m_fd = -1;
     }
@@ -492,9 +494,15 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
     // temporary directory: it never needs to write to the target.
     const bool stageInTarget = targetExists && (!options.dryRun || QFileInfo(target).isWritable());
     const QString work = target + QLatin1Char('/') + kImportWorkDirName;
-    if (options.dryRun && QFile::exists(work + QLatin1Char('/') + kJournalName))
+    if (options.dryRun && QFile::exists(work + QLatin1Char('/') + kJournalName)) {
+        // A journal: an import running now (it holds the lock), or one that was interrupted.
+        WorkArea probe(target);
+        if (Result<void> r = probe.acquire(); !r.ok())
+            return r.error();
+        probe.keep();
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("%1 holds an interrupted import; recover it first (provender bundle recover %1)").arg(target));
+    }
     if (!options.dryRun) {
         Result<QString> recovered = recoverInterruptedImport(target);
         if (!recovered.ok())

@@ -287,7 +287,8 @@ Result<void> checkBudgetAndOverlaps(unzFile uf, std::vector<ZipEntry> &entries, 
     for (const ZipEntry &e : entries)
         if (e.dataPos >= 0)
             byPos.push_back(&e);
-    std::sort(byPos.begin(), byPos.end(), [](const ZipEntry *a, const ZipEntry *b) { return a->dataPos < b->dataPos; });
+    // Stable: entries at one offset keep their central-directory order (the message names the first two).
+    std::stable_sort(byPos.begin(), byPos.end(), [](const ZipEntry *a, const ZipEntry *b) { return a->dataPos < b->dataPos; });
     for (std::size_t i = 1; i < byPos.size(); ++i) {
         const ZipEntry &a = *byPos[i - 1];
         const ZipEntry &b = *byPos[i];

@@ -7,22 +7,33 @@ implementation independent of Provender's (libarchive, QuaZip, OpenSSL) for ever
                              documents `terraform providers mirror` would write (Go's MarshalIndent)
   zips DIR                   awkward zips for the streaming hasher; prints their names
   hostile KIND OUT [ARGS]    hostile bundles (see make_hostile)
-  bomb KIND OUT GIB          zip/tar.gz bombs made of repeated compressed blocks (built in seconds)
+  bomb KIND OUT GIB          zip/tar.gz/tar.xz/tar.zst bombs made of repeated compressed blocks (built in
+                             seconds; the zstd frames are written by hand from RFC 8878: RLE blocks),
+                             and tar.gz bundles holding a zip bomb (tests/hashing/zipbombs.py)
+  hardlinked OUT             a tar.gz bundle whose second archive is a hard link to the first; prints
+                             JSON: both entry names and the first zip's h1 (Go's HashZip), zh, sha256
   retar SRC OUT PREFIX       a bundle's entries again, under a top-level folder PREFIX
   tamper SRC OUT NAME        a tar bundle with entry NAME's content changed (SHA256SUMS/indexes kept)
 """
 import base64
+import bz2
 import gzip
 import hashlib
 import io
 import json
+import lzma
 import os
 import stat
+import struct
 import sys
 import tarfile
+import tempfile
 import time
 import zipfile
 import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'hashing'))
+import zipbombs  # noqa: E402  (tests/hashing/zipbombs.py: zip bombs record by record)
 
 FIXED = (2024, 1, 2, 3, 4, 6)
 
@@ -208,7 +219,34 @@ def good_prefix(t):
     tar_add(t, 'registry.terraform.io/hashicorp/', kind=tarfile.DIRTYPE, mode=0o755)
 
 
+def lzop_bytes():
+    """An lzop file header (lzop's format: magic, versions, method, level, flags, mode, times, name,
+    Adler-32 of the header), then junk: enough for libarchive's lzop bidder."""
+    fields = struct.pack('>HHHBBIIIIB', 0x1030, 0x2080, 0x0940, 1, 5, 0, 0o100644, 0, 0, 0)
+    return b'\x89LZO\x00\r\n\x1a\n' + fields + struct.pack('>I', zlib.adler32(fields)) + b'\0' * 64
+
+
+def make_compressed(kind, out):
+    """Bundles behind compressions Provender refuses (written from their magic numbers)."""
+    tar = io.BytesIO()
+    with tarfile.open(fileobj=tar, mode='w', format=tarfile.PAX_FORMAT) as t:
+        good_prefix(t)
+        tar_add(t, 'registry.terraform.io/hashicorp/x/terraform-provider-x_1.0.0_linux_amd64.zip', b'data')
+    data = {
+        'bzip2': lambda: bz2.compress(tar.getvalue()),
+        'lzop': lzop_bytes,
+        'lrzip': lambda: b'LRZI\x00\x06' + b'\0' * 64,   # lrzip magic, major 0, minor 6
+        'grzip': lambda: b'GRZipII\x00\x02\x04:)' + b'\0' * 64,
+        'lz4': lambda: b'\x04\x22\x4d\x18\x64\x40\xa7' + b'\0' * 64,  # LZ4 frame magic, FLG, BD, HC
+    }[kind]()
+    with open(out, 'wb') as f:
+        f.write(data)
+
+
 def make_hostile(kind, out, arg):
+    if kind in ('bzip2', 'lzop', 'lrzip', 'grzip', 'lz4'):
+        make_compressed(kind, out)
+        return
     if kind.startswith('zip-'):
         entries = {
             'zip-traversal': [('../' * 4 + arg, b'evil', 0o100644)],
@@ -216,6 +254,8 @@ def make_hostile(kind, out, arg):
             'zip-duplicate': [('registry.terraform.io/hashicorp/x/a', b'one', 0o100644),
                               ('registry.terraform.io/hashicorp/x/a', b'two', 0o100644)],
             'zip-symlink': [('registry.terraform.io/hashicorp/x', ('../../' + arg).encode(), 0o120777)],
+            'zip-case': [('registry.terraform.io/hashicorp/x/README', b'one', 0o100644),
+                         ('registry.terraform.io/hashicorp/x/readme', b'two', 0o100644)],
         }[kind]
         with zipfile.ZipFile(out, 'w') as z:
             for n, c, mode in entries:
@@ -225,7 +265,9 @@ def make_hostile(kind, out, arg):
                 with warnings_off():
                     z.writestr(info, c)
         return
-    with tarfile.open(out, 'w:gz', format=tarfile.PAX_FORMAT) as t:
+    # GNU headers keep a name's bytes as they are; libarchive NFC-normalizes pax (UTF-8) names.
+    fmt = tarfile.GNU_FORMAT if kind == 'nfc-nfd' else tarfile.PAX_FORMAT
+    with tarfile.open(out, 'w:gz', format=fmt) as t:
         good_prefix(t)
         if kind == 'traversal':
             tar_add(t, 'registry.terraform.io/hashicorp/../../../' * 3 + arg, b'evil')
@@ -250,6 +292,26 @@ def make_hostile(kind, out, arg):
         elif kind == 'file-and-directory':
             tar_add(t, 'registry.terraform.io/hashicorp/x', b'a file')
             tar_add(t, 'registry.terraform.io/hashicorp/x/y', b'below a file')
+        elif kind == 'hardlink-missing':
+            tar_add(t, 'registry.terraform.io/hashicorp/h/terraform-provider-h_1.0.0_linux_amd64.zip', kind=tarfile.LNKTYPE,
+                    linkname='registry.terraform.io/hashicorp/h/not-in-the-bundle.zip')
+        elif kind == 'symlink-inside':
+            tar_add(t, 'registry.terraform.io/hashicorp/s/terraform-provider-s_1.0.0_linux_amd64.zip', b'the real one')
+            tar_add(t, 'registry.terraform.io/hashicorp/s/terraform-provider-s_1.0.0_darwin_arm64.zip', kind=tarfile.SYMTYPE,
+                    linkname='terraform-provider-s_1.0.0_linux_amd64.zip')
+        elif kind == 'case-directories':   # .../x/... and .../X/...: one directory on macOS and Windows
+            tar_add(t, 'registry.terraform.io/hashicorp/x/terraform-provider-x_1.0.0_linux_amd64.zip', b'one')
+            tar_add(t, 'registry.terraform.io/hashicorp/X/terraform-provider-x_1.0.0_darwin_arm64.zip', b'two')
+        elif kind == 'case-full-folding':  # full case folding: 'ß' is 'ss'
+            tar_add(t, 'registry.terraform.io/hashicorp/x/stra\u00dfe.txt', b'one')
+            tar_add(t, 'registry.terraform.io/hashicorp/x/STRASSE.txt', b'two')
+        elif kind in ('nfc-nfd', 'nfc-nfd-pax'):  # U+00E9 against e + U+0301: one name on macOS
+            tar_add(t, 'registry.terraform.io/hashicorp/x/caf\u00e9.txt', b'one')
+            tar_add(t, 'registry.terraform.io/hashicorp/x/cafe\u0301.txt', b'two')
+        elif kind == 'bidi-override':      # shows as ...linux_amd64.zip but ends in "piz.txt"
+            tar_add(t, 'registry.terraform.io/hashicorp/x/terraform-provider-x_1.0.0_linux_amd64\u202etxt.zip', b'evil')
+        elif kind == 'bidi-isolate':
+            tar_add(t, 'registry.terraform.io/hashicorp/x/\u2067terraform-provider-x_1.0.0_linux_amd64.zip\u2069', b'evil')
         else:
             raise SystemExit('unknown kind ' + kind)
 
@@ -278,6 +340,61 @@ def deflate_zeros(total):
     return block * (total // CHUNK) + b'\x03\x00'
 
 
+def tar_header(i, size):
+    info = tarfile.TarInfo('registry.terraform.io/hashicorp/bomb/terraform-provider-bomb_1.0.%d_linux_amd64.zip' % i)
+    info.size = size
+    info.mtime = 1700000000
+    return info.tobuf(format=tarfile.GNU_FORMAT)
+
+
+# Zstandard frames by hand (RFC 8878 §3.1.1): magic, a frame header descriptor with no content size,
+# no checksum, no dictionary and a window descriptor (exponent 7: 128 KiB windows), then blocks with
+# a 3-byte header (Last_Block, Block_Type: 0 raw / 1 RLE, Block_Size). An RLE block repeats one
+# byte up to 128 KiB times from a single byte of content.
+ZSTD_MAX_BLOCK = 128 << 10
+
+
+def zstd_frame_header():
+    return b'\x28\xb5\x2f\xfd' + bytes([0x00, 7 << 3])
+
+
+def zstd_block_header(last, block_type, size):
+    v = (1 if last else 0) | (block_type << 1) | (size << 3)
+    return v.to_bytes(3, 'little')
+
+
+def zstd_raw_block(data, last=False):
+    assert len(data) <= ZSTD_MAX_BLOCK
+    return zstd_block_header(last, 0, len(data)) + data
+
+
+def zstd_rle_blocks(byte, count, last=False):
+    out = []
+    while count > 0:
+        n = min(count, ZSTD_MAX_BLOCK)
+        count -= n
+        out.append(zstd_block_header(last and count == 0, 1, n) + bytes([byte]))
+    return b''.join(out)
+
+
+def make_hardlinked(out):
+    """A mirror tree with alpha 1.0.0 linux_amd64 as a file and darwin_arm64 as a hard link to it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        z = os.path.join(tmp, 'a.zip')
+        provider_zip(z, 'alpha', '1.0.0', 'linux_amd64')
+        with open(z, 'rb') as f:
+            data = f.read()
+        first = 'registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.0.0_linux_amd64.zip'
+        second = 'registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.0.0_darwin_arm64.zip'
+        with tarfile.open(out, 'w:gz', format=tarfile.GNU_FORMAT) as t:
+            good_prefix(t)
+            tar_add(t, 'registry.terraform.io/hashicorp/alpha/', kind=tarfile.DIRTYPE, mode=0o755)
+            tar_add(t, first, data)
+            tar_add(t, second, kind=tarfile.LNKTYPE, linkname=first)
+        print(json.dumps({'first': first, 'second': second, 'h1': hash_zip(z), 'zh': zh(z),
+                          'sha256': hashlib.sha256(data).hexdigest()}))
+
+
 def make_bomb(kind, out, gib):
     size = int(gib * (1 << 30))
     name = 'registry.terraform.io/hashicorp/bomb/terraform-provider-bomb_1.0.0_linux_amd64.zip'
@@ -301,6 +418,46 @@ def make_bomb(kind, out, gib):
             f.write(data)
             f.write(central)
             f.write(end)
+        return
+    if kind in ('tar-zip-overlap', 'tar-zip-budget'):
+        with tempfile.TemporaryDirectory() as tmp:
+            z = os.path.join(tmp, 'bomb.zip')
+            saved = sys.stdout
+            sys.stdout = io.StringIO()  # zipbombs prints its JSON; the bundle test reads none
+            try:
+                if kind == 'tar-zip-overlap':
+                    zipbombs.overlap(z, 64, 32)
+                else:
+                    zipbombs.budget(z, 3, 3)
+            finally:
+                sys.stdout = saved
+            with tarfile.open(out, 'w:gz', format=tarfile.PAX_FORMAT) as t:
+                good_prefix(t)
+                with open(z, 'rb') as f:
+                    tar_add(t, name, f.read())
+        return
+    if kind in ('tar-xz', 'tar-zst', 'tar-xz-one', 'tar-zst-one'):
+        # `gib` GiB in files of 1 GiB each (-one: in one file), one compressed stream.
+        per = size if kind.endswith('-one') else 1 << 30
+        count = max(1, size // per)
+        kind = kind.replace('-one', '')
+        if kind == 'tar-xz':
+            c = lzma.LZMACompressor(format=lzma.FORMAT_XZ, preset=0)
+            zeros = b'\0' * CHUNK
+            with open(out, 'wb') as f:
+                for i in range(count):
+                    f.write(c.compress(tar_header(i, per)))
+                    for _ in range(per // CHUNK):
+                        f.write(c.compress(zeros))
+                f.write(c.compress(b'\0' * 1024))
+                f.write(c.flush())
+            return
+        with open(out, 'wb') as f:
+            f.write(zstd_frame_header())
+            for i in range(count):
+                f.write(zstd_raw_block(tar_header(i, per)))
+                f.write(zstd_rle_blocks(0, per))
+            f.write(zstd_rle_blocks(0, 1024, last=True))
         return
     if kind == 'tar-gz':
         # `gib` GiB in files of 1 GiB each; gzip members concatenated (one per piece).
@@ -369,6 +526,8 @@ def main():
         make_hostile(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else '')
     elif cmd == 'bomb':
         make_bomb(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+    elif cmd == 'hardlinked':
+        make_hardlinked(sys.argv[2])
     elif cmd == 'retar':
         retar(sys.argv[2], sys.argv[3], sys.argv[4])
     elif cmd == 'tamper':

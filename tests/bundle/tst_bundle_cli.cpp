@@ -15,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -314,6 +315,80 @@ private Q_SLOTS:
         const Run again = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
         QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
         QCOMPARE(snapshotDiff(m_afterSnapshot, snapshot(target)), QString());
+    }
+
+    void concurrentImportsExclude_data()
+    {
+        QTest::addColumn<QString>("phase");
+        QTest::newRow("first one staging") << "staging";
+        QTest::newRow("first one committed, cleaning up") << "committed";
+        // The moment a lock file inside the work directory would have been deleted while held.
+        QTest::newRow("first one's work directory removed, lock still held") << "cleaned";
+    }
+
+    void concurrentImportsExclude()
+    {
+        // Two real processes: the first import holds the lock (stopped at a phase by the test hook);
+        // a second import, a dry run and a recover into the same mirror are each refused with a
+        // clear message and change nothing; the first then finishes normally.
+        QFETCH(QString, phase);
+        const QString target = copyOfBase();
+        QVERIFY(!target.isEmpty());
+        QProcess first;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PROVENDER_TEST_IMPORT_PAUSE"), phase);
+        first.setProcessEnvironment(env);
+        first.start(QStringLiteral(PROVENDER_BINARY), {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        QVERIFY(first.waitForStarted());
+        // A failed check must not leave the stopped child behind.
+        const auto reap = qScopeGuard([&] {
+            if (first.state() != QProcess::NotRunning) {
+                ::kill(pid_t(first.processId()), SIGKILL);
+                first.waitForFinished(10000);
+            }
+        });
+        QByteArray said;
+        QElapsedTimer timer;
+        timer.start();
+        const QByteArray wanted = "paused at " + phase.toUtf8();
+        while (!said.contains(wanted) && first.state() == QProcess::Running && timer.elapsed() < 120000) {
+            first.waitForReadyRead(100);
+            said += first.readAllStandardError();
+        }
+        QVERIFY2(said.contains(wanted), said.constData());
+        const QString work = target + u'/' + kImportWorkDirName;
+        const QMap<QString, QString> during = snapshot(target);
+        QCOMPARE(QFileInfo(work).isDir(), phase != u"cleaned");
+
+        const QString refused = QStringLiteral("another import into %1 is running").arg(target);
+        const QList<QStringList> others{
+            {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target},
+            {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target, QStringLiteral("--dry-run")},
+            {QStringLiteral("bundle"), QStringLiteral("recover"), target},
+        };
+        for (const QStringList &args : others) {
+            const Run second = runProvender(args);
+            if (phase == u"cleaned" && args.at(1) == u"recover") {
+                // No work directory left: nothing to recover, and nothing is touched.
+                QVERIFY2(second.exitCode == 0 && second.out.contains(u"nothing to recover"), qPrintable(second.out + second.err));
+                QCOMPARE(snapshotDiff(during, snapshot(target)), QString());
+                continue;
+            }
+            QVERIFY2(second.exitCode == 2, qPrintable(args.join(u' ') + QStringLiteral(": ") + second.out + second.err));
+            QVERIFY2(second.err.contains(refused), qPrintable(second.err));
+            // Nothing of the first one's was touched: its work directory, the lock, the mirror.
+            QCOMPARE(snapshotDiff(during, snapshot(target)), QString());
+        }
+
+        ::kill(pid_t(first.processId()), SIGCONT);
+        QVERIFY(first.waitForFinished(120000));
+        QCOMPARE(first.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(first.exitCode() == 0, first.readAllStandardOutput().constData());
+        QCOMPARE(snapshotDiff(m_afterSnapshot, snapshot(target)), QString());
+        QVERIFY(!QFileInfo::exists(work));
+        // and with the lock free, the next import runs (nothing to add now)
+        const Run again = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
     }
 
     void importRecoversByItself()
