@@ -12,6 +12,7 @@
 #include "model/verify/VerifyEngine.h"
 #include "tests/bundle/BundleTestSupport.h"
 #include "tests/hashing/ZipFixture.h"
+#include "tests/support/TestSupport.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
