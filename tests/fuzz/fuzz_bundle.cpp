@@ -86,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     QHash<QString, qint64> served; // entry name -> bytes pulled
     qint64 servedTotal = 0;
-    const FileHandler onFile = [&](const BundleEntry &e, const PullBytes &pull) -> Result<void> {
+    const FileHandler onFile = [&](const BundleEntry &e, const PullBytes &pull, QString *) -> Result<void> {
         qint64 &got = served[e.name];
         const PullBytes counting = [&]() -> Result<QByteArrayView> {
             Result<QByteArrayView> block = pull();
