@@ -184,14 +184,19 @@ private:
 
 } // namespace
 
-QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(const QByteArray &text, QStringList *warnings)
+namespace {
+
+/// Calls `body(label, lex)` for each top-level `keyword "label" {` block of an HCL (1) text (other
+/// blocks and attributes skipped); `body` reads the block up to and including its closing brace
+/// and returns false when the text ended first ("block not closed" goes to `warnings`).
+template<typename Body>
+void forEachTopLevelBlock(const QByteArray &text, QLatin1StringView keyword, QStringList *warnings, Body body)
 {
-    QList<std::pair<QString, QHash<QString, QString>>> out;
     Lexer lex(text);
     int depth = 0;
     Token t = lex.next();
     while (t.kind != Token::End) {
-        if (depth == 0 && t.kind == Token::Ident && t.text == QLatin1StringView("host")) {
+        if (depth == 0 && t.kind == Token::Ident && t.text == keyword) {
             const Token label = lex.next();
             Token brace = label.kind == Token::String ? lex.next() : label;
             if (brace.kind == Token::Equals)
@@ -200,40 +205,8 @@ QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(co
                 t = brace;
                 continue;
             }
-            // host "name" { services = { "id" = "url", … } } — other attributes and blocks skipped.
-            QHash<QString, QString> services;
-            int inner = 1;
-            Token b = lex.next();
-            while (b.kind != Token::End && inner > 0) {
-                if (inner == 1 && b.kind == Token::Ident && b.text == QLatin1StringView("services")) {
-                    Token eq = lex.next();
-                    Token open = eq.kind == Token::Equals ? lex.next() : eq;
-                    if (open.kind != Token::LBrace) {
-                        b = open;
-                        continue;
-                    }
-                    Token k = lex.next();
-                    while (k.kind != Token::End && k.kind != Token::RBrace) {
-                        if (k.kind == Token::String || k.kind == Token::Ident) {
-                            const Token e = lex.next();
-                            const Token v = e.kind == Token::Equals ? lex.next() : e;
-                            if (v.kind == Token::String)
-                                services.insert(k.text, v.text);
-                        }
-                        k = lex.next();
-                    }
-                    b = lex.next();
-                    continue;
-                }
-                if (b.kind == Token::LBrace)
-                    ++inner;
-                else if (b.kind == Token::RBrace && --inner == 0)
-                    break;
-                b = lex.next();
-            }
-            if (inner > 0 && warnings)
-                warnings->append(QStringLiteral("host \"%1\": block not closed").arg(label.text));
-            out.append({label.text, services});
+            if (!body(label.text, lex) && warnings)
+                warnings->append(QStringLiteral("%1 \"%2\": block not closed").arg(keyword, label.text));
             t = lex.next();
             continue;
         }
@@ -245,73 +218,86 @@ QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(co
     }
     if (warnings)
         warnings->append(lex.warnings);
+}
+
+} // namespace
+
+QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(const QByteArray &text, QStringList *warnings)
+{
+    QList<std::pair<QString, QHash<QString, QString>>> out;
+    forEachTopLevelBlock(text, QLatin1StringView("host"), warnings, [&out](const QString &label, Lexer &lex) {
+        // host "name" { services = { "id" = "url", … } } — other attributes and blocks skipped.
+        QHash<QString, QString> services;
+        int inner = 1;
+        Token b = lex.next();
+        while (b.kind != Token::End && inner > 0) {
+            if (inner == 1 && b.kind == Token::Ident && b.text == QLatin1StringView("services")) {
+                const Token eq = lex.next();
+                const Token open = eq.kind == Token::Equals ? lex.next() : eq;
+                if (open.kind != Token::LBrace) {
+                    b = open;
+                    continue;
+                }
+                Token k = lex.next();
+                while (k.kind != Token::End && k.kind != Token::RBrace) {
+                    if (k.kind == Token::String || k.kind == Token::Ident) {
+                        const Token e = lex.next();
+                        const Token v = e.kind == Token::Equals ? lex.next() : e;
+                        if (v.kind == Token::String)
+                            services.insert(k.text, v.text);
+                    }
+                    k = lex.next();
+                }
+                b = lex.next();
+                continue;
+            }
+            if (b.kind == Token::LBrace)
+                ++inner;
+            else if (b.kind == Token::RBrace && --inner == 0)
+                break;
+            b = lex.next();
+        }
+        out.append({label, services});
+        return inner == 0;
+    });
     return out;
 }
 
 QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &text, QStringList *warnings)
 {
     QList<std::pair<QString, QString>> out;
-    Lexer lex(text);
-    int depth = 0;
-    Token t = lex.next();
-    while (t.kind != Token::End) {
-        if (depth == 0 && t.kind == Token::Ident && t.text == QLatin1StringView("credentials")) {
-            Token label = lex.next();
-            if (label.kind != Token::String) {
-                t = label;
-                continue;
-            }
-            Token brace = lex.next();
-            if (brace.kind == Token::Equals)
-                brace = lex.next();
-            if (brace.kind != Token::LBrace) {
-                t = brace;
-                continue;
-            }
-            // The block body: `token = "..."` at its top level; nested blocks skipped.
-            int inner = 1;
-            QString token;
-            bool haveToken = false;
-            Token b = lex.next();
-            while (b.kind != Token::End && inner > 0) {
-                if (b.kind == Token::LBrace) {
-                    ++inner;
-                } else if (b.kind == Token::RBrace) {
-                    if (--inner == 0)
-                        break;
-                } else if (inner == 1 && b.kind == Token::Ident && b.text == QLatin1StringView("token")) {
-                    Token eq = lex.next();
-                    if (eq.kind == Token::Equals) {
-                        Token v = lex.next();
-                        if (v.kind == Token::String) {
-                            token = v.text;
-                            haveToken = true;
-                        } else {
-                            b = v;
-                            continue;
-                        }
-                    } else {
-                        b = eq;
-                        continue;
-                    }
+    forEachTopLevelBlock(text, QLatin1StringView("credentials"), warnings, [&out](const QString &label, Lexer &lex) {
+        // The block body: `token = "..."` at its top level; nested blocks skipped.
+        int inner = 1;
+        QString token;
+        bool haveToken = false;
+        Token b = lex.next();
+        while (b.kind != Token::End && inner > 0) {
+            if (b.kind == Token::LBrace) {
+                ++inner;
+            } else if (b.kind == Token::RBrace) {
+                if (--inner == 0)
+                    break;
+            } else if (inner == 1 && b.kind == Token::Ident && b.text == QLatin1StringView("token")) {
+                const Token eq = lex.next();
+                if (eq.kind != Token::Equals) {
+                    b = eq;
+                    continue;
                 }
-                b = lex.next();
+                const Token v = lex.next();
+                if (v.kind != Token::String) {
+                    b = v;
+                    continue;
+                }
+                token = v.text;
+                haveToken = true;
             }
-            if (inner > 0 && warnings)
-                warnings->append(QStringLiteral("credentials \"%1\": block not closed").arg(label.text));
-            if (haveToken)
-                out.append({label.text, token});
-            t = lex.next();
-            continue;
+            b = lex.next();
         }
-        if (t.kind == Token::LBrace)
-            ++depth;
-        else if (t.kind == Token::RBrace && depth > 0)
-            --depth;
-        t = lex.next();
-    }
-    if (warnings)
-        warnings->append(lex.warnings);
+        if (haveToken)
+            out.append({label, token});
+        return inner == 0;
+    });
     return out;
 }
 

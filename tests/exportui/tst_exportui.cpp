@@ -44,7 +44,9 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QScopeGuard>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -321,21 +323,31 @@ private Q_SLOTS:
         QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
 
         // Nothing of the archive is in the hash cache yet (and a cancelled hash is not stored), so
-        // each run below has 64 MiB to read when it is cancelled.
+        // each run below has 64 MiB to read when it is cancelled. The gate holds the worker at its
+        // first progress report until the test has pressed Esc/Cancel: no race with a fast disk.
+        std::atomic<bool> released{false};
+        ExportIndexesDialog::setProgressGateForTests([&released] {
+            while (!released.load())
+                QThread::msleep(2);
+        });
+        const auto ungate = qScopeGuard([] { ExportIndexesDialog::setProgressGateForTests({}); });
         ExportIndexesDialog dialog(mirror);
         dialog.show();
         QSignalSpy previewed(&dialog, &ExportIndexesDialog::previewReady);
         QVERIFY(QTest::qWaitFor([&dialog] { return dialog.isRunning(); })); // the preview starts on open
         dialog.reject(); // Esc while the preview runs: stops it, keeps the dialog
+        released = true;
         QVERIFY(QTest::qWaitFor([&dialog] { return !dialog.isRunning(); }, 120000));
         QCOMPARE(previewed.size(), 0);
         QCOMPARE(dialog.findChild<QLabel *>(u"statusLabel"_s)->text(), u"Preview cancelled."_s);
 
         QSignalSpy finished(&dialog, &ExportIndexesDialog::exportFinished);
+        released = false;
         dialog.startExport();
         QVERIFY(dialog.isRunning());
         QCOMPARE(dialog.findChild<QPushButton *>(u"closeButton"_s)->text(), u"Cancel"_s);
         dialog.reject(); // Cancel while the export runs
+        released = true;
         QVERIFY(finished.wait(120000));
         QCOMPARE(finished.first().first().toBool(), false);
         QVERIFY(dialog.isVisible()); // not closed by either cancel

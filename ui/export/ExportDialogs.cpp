@@ -343,6 +343,19 @@ void ExportIndexesDialog::setRunning(bool running, const QString &what)
         m_status->setText(what);
 }
 
+namespace {
+std::function<void()> &progressGate()
+{
+    static std::function<void()> gate;
+    return gate;
+}
+} // namespace
+
+void ExportIndexesDialog::setProgressGateForTests(std::function<void()> gate)
+{
+    progressGate() = std::move(gate);
+}
+
 void ExportIndexesDialog::run(bool dryRun)
 {
     m_runningDry = dryRun;
@@ -352,8 +365,10 @@ void ExportIndexesDialog::run(bool dryRun)
     options.withZh = m_zh->isChecked();
     setRunning(true, dryRun ? tr("Preview: hashing the archives…") : tr("Exporting…"));
     qCInfo(lcUi) << "index export" << (dryRun ? "dry run" : "run") << m_root << "zh" << options.withZh;
-    m_watcher.setFuture(QtConcurrent::run([root = m_root, options, shared = m_shared] {
-        return exportIndexes(root, options, [shared](qint64 done, qint64 total) {
+    m_watcher.setFuture(QtConcurrent::run([root = m_root, options, shared = m_shared, gate = progressGate()] {
+        return exportIndexes(root, options, [shared, gate](qint64 done, qint64 total) {
+            if (gate)
+                gate();
             shared->done = done;
             shared->total = total;
             return !shared->cancel.load();

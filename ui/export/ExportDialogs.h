@@ -31,6 +31,7 @@
 #include <QFutureWatcher>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 class QCheckBox;
@@ -77,6 +78,11 @@ Q_SIGNALS:
     void exportFinished(bool ok);
     /// Files were written under `root` (the browser rescans).
     void exported(const QString &root);
+
+public:
+    /// Tests only: called on the worker thread before each progress report is answered (and so
+    /// before the cancel flag is read), so that a test can cancel at a known point of a run.
+    static void setProgressGateForTests(std::function<void()> gate);
 
 private:
     struct Shared
