@@ -5,6 +5,7 @@
 #include "model/items/AnomalyListModel.h"
 #include "model/items/ArchiveFilterProxyModel.h"
 #include "model/items/MirrorTreeModel.h"
+#include "model/lockfile/LockAnchors.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "ui/VerdictStyle.h"
 #include "ui/browser/DetailsPane.h"
@@ -56,7 +57,7 @@ constexpr int kEmptyPage = 0;
 constexpr int kMirrorPage = 1;
 constexpr int kProgressSteps = 1000;
 
-const QList<Verdict> kVerdictOrder = {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified,
+const QList<Verdict> kVerdictOrder = {Verdict::Verified, Verdict::Mismatch, Verdict::Refused, Verdict::Unverified,
                                       Verdict::Missing,  Verdict::Error,    Verdict::Pending};
 
 QString sizeText(qint64 bytes)
@@ -103,6 +104,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     buildActions();
 
     connect(m_engine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
+    connect(m_engine, &VerifyEngine::archivesVerified, this, &MainWindow::addVerdictAnomalies);
     connect(m_engine, &VerifyEngine::progress, this, &MainWindow::onProgress);
     connect(m_engine, &VerifyEngine::finished, this, &MainWindow::onFinished);
     connect(m_singleEngine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
@@ -218,6 +220,20 @@ void MainWindow::buildActions()
     m_toolsMenu->setObjectName(QStringLiteral("menuTools"));
     m_toolsMenu->addAction(m_verifyArchiveAction);
     m_toolsMenu->addAction(m_showInFolderAction);
+    m_checkLocksAction = m_toolsMenu->addAction(tr("Check against &Lock Files…"), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this, tr("Reviewed lock files to check the archives against"), m_root,
+            tr("Lock files (.terraform.lock.hcl *.hcl);;All files (*)"));
+        if (!files.isEmpty())
+            checkAgainstLockFiles(files);
+    });
+    m_checkLocksAction->setObjectName(QStringLiteral("actionCheckLocks"));
+    m_checkLocksAction->setToolTip(tr("Verify every archive against reviewed lock files too: the verdict then names "
+                                      "the lock file that vouches for it, or says no lock covers it"));
+    m_clearLocksAction = m_toolsMenu->addAction(tr("Stop Checking against Lock Files"), this,
+                                                [this] { checkAgainstLockFiles({}); });
+    m_clearLocksAction->setObjectName(QStringLiteral("actionClearLocks"));
+    m_clearLocksAction->setEnabled(false);
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_anomalyDock->toggleViewAction());
     view->addSeparator();
@@ -709,19 +725,63 @@ void MainWindow::showCatalog(const QString &path, const Catalog &catalog, const 
 
 void MainWindow::indexAnomalies()
 {
+    const QList<Anomaly> all = m_catalog.anomalies + m_verdictAnomalies;
     m_anomalyRows.clear();
-    m_anomalyRows.reserve(m_catalog.anomalies.size());
-    for (const Anomaly &a : std::as_const(m_catalog.anomalies))
+    m_anomalyRows.reserve(all.size());
+    for (const Anomaly &a : all)
         m_anomalyRows.append(QPersistentModelIndex(m_archives->indexForPath(a.path)));
 }
 
 QStringList MainWindow::anomaliesFor(const QModelIndex &sourceRow) const
 {
+    const QList<Anomaly> all = m_catalog.anomalies + m_verdictAnomalies;
     QStringList out;
-    for (qsizetype i = 0; i < m_anomalyRows.size() && i < m_catalog.anomalies.size(); ++i)
+    for (qsizetype i = 0; i < m_anomalyRows.size() && i < all.size(); ++i)
         if (m_anomalyRows.at(i).isValid() && m_anomalyRows.at(i) == sourceRow)
-            out.append(m_catalog.anomalies.at(i).message);
+            out.append(all.at(i).message);
     return out;
+}
+
+void MainWindow::addVerdictAnomalies(const QList<ArchiveResult> &results)
+{
+    // Declared hashes that match nothing while another one decides (docs/VERDICTS.md): anomalies
+    // of the verdicts, listed after the scan's. A result decided again replaces its own.
+    bool changed = false;
+    for (const ArchiveResult &r : results) {
+        const qsizetype before = m_verdictAnomalies.size();
+        m_verdictAnomalies.removeIf([&r](const Anomaly &a) { return a.path == r.path; });
+        const QList<Anomaly> mine = verdictAnomalies(r);
+        m_verdictAnomalies += mine;
+        changed = changed || before != m_verdictAnomalies.size() || !mine.isEmpty();
+    }
+    if (!changed)
+        return;
+    m_anomalies->setAnomalies(m_catalog.anomalies + m_verdictAnomalies, m_root);
+    indexAnomalies();
+    updateDetails();
+}
+
+void MainWindow::checkAgainstLockFiles(const QStringList &files)
+{
+    if (files.isEmpty()) {
+        m_lockAnchors = LockAnchors{};
+    } else {
+        const Result<LockAnchors> locks = readLockAnchors(files);
+        if (!locks.ok()) {
+            showError(tr("Cannot check against the lock files: %1").arg(locks.error().toString()));
+            return;
+        }
+        m_lockAnchors = locks.value();
+        if (!m_lockAnchors.warnings.isEmpty())
+            qCWarning(lcUi).noquote() << m_lockAnchors.warnings.join(QLatin1Char('\n'));
+    }
+    m_clearLocksAction->setEnabled(!m_lockAnchors.files.isEmpty());
+    m_statusLabel->setText(m_lockAnchors.files.isEmpty()
+                               ? tr("Not checking against lock files.")
+                               : tr("Checking against %n lock file(s): %1", nullptr, int(m_lockAnchors.files.size()))
+                                     .arg(m_lockAnchors.files.join(QStringLiteral(", "))));
+    if (!m_root.isEmpty() && !m_isBundle && !m_scanning)
+        startVerification(); // the hash cache answers unchanged archives: only the verdicts change
 }
 
 void MainWindow::updatePlatformFilter()
@@ -760,6 +820,13 @@ void MainWindow::startVerification()
     // (Pending, or Missing), so there is nothing to reset.
     VerifyOptions options;
     options.jobs = QSettings().value(QStringLiteral("verify/jobs"), 0).toInt();
+    if (!m_lockAnchors.files.isEmpty())
+        m_lockAnchors.applyTo(options);
+    if (!m_verdictAnomalies.isEmpty()) {
+        m_verdictAnomalies.clear();
+        m_anomalies->setAnomalies(m_catalog.anomalies, m_root);
+        indexAnomalies();
+    }
     setBusy(true, tr("Hashing %1 archives…").arg(m_archives->archiveCount()));
     m_progress->setRange(0, kProgressSteps);
     m_progress->setValue(0);

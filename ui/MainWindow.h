@@ -19,6 +19,7 @@
 // "lastDirectory", "recentMirrors" (shared with ui/shell's RecentItems).
 
 #include "model/items/MirrorTreeModel.h"
+#include "model/lockfile/LockAnchors.h"
 #include "model/mirror/Catalog.h"
 #include "model/verify/VerifyEngine.h"
 
@@ -97,6 +98,9 @@ public Q_SLOTS:
     void showCurrentInFolder();
     /// Select and reveal the tree row an anomaly (a row of anomalyModel()) is about.
     void revealAnomaly(const QModelIndex &anomalyRow);
+    /// "Check against Lock Files…": verify the open mirror again with these reviewed lock files as
+    /// anchors (docs/VERDICTS.md); an empty list stops checking against lock files.
+    void checkAgainstLockFiles(const QStringList &files);
 
 Q_SIGNALS:
     /// The scan of `root` failed; the window shows `message`.
@@ -189,6 +193,11 @@ private:
     QAction *m_cancelAction = nullptr;
 
     Catalog m_catalog;
+    LockAnchors m_lockAnchors;              ///< "Check against Lock Files…" (empty: none)
+    QList<Anomaly> m_verdictAnomalies;      ///< verdictAnomalies() of the results so far
+    QAction *m_checkLocksAction = nullptr;
+    QAction *m_clearLocksAction = nullptr;
+    void addVerdictAnomalies(const QList<provender::ArchiveResult> &results);
     QString m_root;
     quint64 m_scanGeneration = 0;
     bool m_scanning = false;

@@ -25,6 +25,7 @@ QColor verdictColor(Verdict verdict)
     case Verdict::Missing: return QColor(0xa8, 0x4a, 0x00);    // dark orange
     case Verdict::Error: return QColor(0x7b, 0x1f, 0xa2);      // purple 700
     case Verdict::Pending: return QColor(0x61, 0x61, 0x61);    // grey 700
+    case Verdict::Refused: return QColor(0xad, 0x14, 0x57);    // pink 800
     }
     return QColor(0x61, 0x61, 0x61);
 }
@@ -54,6 +55,7 @@ QString verdictGlyph(Verdict verdict)
     case Verdict::Missing: return QStringLiteral("–");
     case Verdict::Error: return QStringLiteral("!");
     case Verdict::Pending: return QStringLiteral("…");
+    case Verdict::Refused: return QStringLiteral("⊘");
     }
     return {};
 }
@@ -62,13 +64,18 @@ QString verdictExplanation(Verdict verdict)
 {
     switch (verdict) {
     case Verdict::Verified:
-        return QApplication::translate("VerdictStyle", "Verified: every declared hash matches a hash computed from the archive.");
+        return QApplication::translate("VerdictStyle", "Verified: terraform would install it — a hash it checks matches "
+                                                       "(see the anchor: what it was checked against).");
     case Verdict::Mismatch:
-        return QApplication::translate("VerdictStyle", "Mismatch: a declared hash matches nothing computed from the archive — "
+        return QApplication::translate("VerdictStyle", "Mismatch: none of the hashes terraform checks matches the archive — "
                                                        "it changed after it was indexed, or the index was altered.");
     case Verdict::Unverified:
-        return QApplication::translate("VerdictStyle", "Unverified: nothing declares a hash this archive could be checked against "
-                                                       "(no index lists it, or only unknown hash schemes).");
+        return QApplication::translate("VerdictStyle", "Unverified: terraform would install it unchecked — nothing declares a "
+                                                       "hash it checks for this archive.");
+    case Verdict::Refused:
+        return QApplication::translate("VerdictStyle", "Refused: terraform would not install it — it cannot be extracted, has no "
+                                                       "provider executable, or the index gives only hash formats terraform "
+                                                       "does not support.");
     case Verdict::Missing:
         return QApplication::translate("VerdictStyle", "Missing: an index lists this archive but the file is not in the mirror.");
     case Verdict::Error:
@@ -114,6 +121,12 @@ void paintVerdictGlyph(QPainter *painter, const QRectF &rect, Verdict verdict, c
         painter->setPen(Qt::NoPen);
         painter->setBrush(color);
         painter->drawEllipse(at(0.5, 0.82), s * 0.1, s * 0.1);
+        break;
+    case Verdict::Refused: // a circle with a bar: no entry
+        pen.setWidthF(std::max<qreal>(1.2, s * 0.12));
+        painter->setPen(pen);
+        painter->drawEllipse(QRectF(at(0.15, 0.15), at(0.85, 0.85)));
+        painter->drawLine(at(0.28, 0.72), at(0.72, 0.28));
         break;
     case Verdict::Pending: // three dots
         painter->setPen(Qt::NoPen);

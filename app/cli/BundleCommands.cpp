@@ -11,6 +11,7 @@
 #include "model/bundle/BundleImport.h"
 #include "model/bundle/BundleMirror.h"
 #include "model/bundle/BundleWriter.h"
+#include "model/lockfile/LockAnchors.h"
 #include "model/mirror/FileSystemMirror.h"
 
 #include <QCommandLineParser>
@@ -141,7 +142,17 @@ QJsonObject toJson(const ArchiveResult &r)
                   {QStringLiteral("path"), r.path},
                   {QStringLiteral("size"), double(r.size)},
                   {QStringLiteral("verdict"), toString(r.detail.verdict)},
-                  {QStringLiteral("reason"), r.detail.reason}};
+                  {QStringLiteral("reason"), r.detail.reason},
+                  {QStringLiteral("anchor"), describeAnchors(r.detail)}};
+    QJsonArray anchors;
+    for (const TrustAnchor &a : r.detail.anchors)
+        anchors.append(QJsonObject{{QStringLiteral("kind"), toString(a.kind)},
+                                   {QStringLiteral("document"), a.document},
+                                   {QStringLiteral("text"), describe(a)},
+                                   {QStringLiteral("self_consistency_only"), a.isSelfConsistencyOnly()}});
+    o[QStringLiteral("anchors")] = anchors;
+    if (r.detail.notCoveredByLock)
+        o[QStringLiteral("not_covered_by_lock")] = true;
     QJsonArray declared;
     for (const HashString &h : r.declared)
         declared.append(h.toString());
@@ -337,6 +348,10 @@ int runBundleVerify(const QStringList &args)
         "2 bad usage or a bundle that cannot be read (truncated, damaged, not a tar or zip)."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
+    parser.addOption({QStringLiteral("lock"),
+                      QStringLiteral("Check the archives against this reviewed lock file too (repeatable); archives of "
+                                     "provider versions no lock file covers are reported as not covered (exit 1)."),
+                      QStringLiteral("FILE")});
     addLimitOptions(parser);
     parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
     if (!parser.parse(args)) {
@@ -351,12 +366,25 @@ int runBundleVerify(const QStringList &args)
         err() << "provender bundle verify: give exactly one bundle\n";
         return ExitUsage;
     }
-    BundleLimits limits;
-    if (!readLimits(parser, "bundle verify", &limits))
+    BundleOpenOptions openOptions;
+    openOptions.verify = true;
+    if (!readLimits(parser, "bundle verify", &openOptions.limits))
         return ExitUsage;
+    if (parser.isSet(QStringLiteral("lock"))) {
+        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
+        if (!locks.ok()) {
+            err() << "provender bundle verify: " << locks.error().toString() << '\n';
+            return ExitUsage;
+        }
+        for (const QString &w : locks.value().warnings)
+            err() << w << '\n';
+        openOptions.expected = locks.value().expected;
+        openOptions.expectedFrom = locks.value().from;
+        openOptions.lockCoverage = true;
+    }
     const bool json = parser.isSet(QStringLiteral("json"));
     ProgressLine line(!json);
-    Result<BundleContents> verified = verifyBundle(parser.positionalArguments().first(), limits, line.callback());
+    Result<BundleContents> verified = openBundle(parser.positionalArguments().first(), openOptions, line.callback());
     if (!verified) {
         err() << "provender bundle verify: " << verified.error().toString() << '\n';
         return ExitUsage;
@@ -389,7 +417,7 @@ int runBundleVerify(const QStringList &args)
         o[QStringLiteral("files")] = files;
         o[QStringLiteral("anomalies")] = anomalies;
         QJsonObject counts;
-        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error})
+        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused})
             counts[toString(v)] = b.summary.count(v);
         o[QStringLiteral("summary")] = counts;
         o[QStringLiteral("ok")] = !b.hasFindings();
@@ -400,7 +428,8 @@ int runBundleVerify(const QStringList &args)
             out() << "Made by " << b.manifest->generator << " on " << b.manifest->created.toString(Qt::ISODate) << " from "
                   << b.manifest->sourceMirror << '\n';
         for (const ArchiveResult &r : b.results)
-            out() << toString(r.detail.verdict).leftJustified(11) << r.key.toString() << "  " << r.detail.reason << '\n';
+            out() << toString(r.detail.verdict).leftJustified(11) << r.key.toString() << "  [" << anchorText(r.detail)
+                  << "]  " << r.detail.reason << '\n';
         printProblems(out(), b.problems);
         for (const BundleFileCheck &f : b.files)
             if (f.status != BundleFileCheck::Status::Ok)
@@ -421,7 +450,9 @@ int runBundleVerify(const QStringList &args)
               << " files match SHA256SUMS; " << b.problems.size() << " entries refused or ignored\n";
     }
     out().flush();
-    return b.hasFindings() ? ExitFindings : ExitOk;
+    const bool uncovered = std::any_of(b.results.cbegin(), b.results.cend(),
+                                       [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
+    return b.hasFindings() || uncovered ? ExitFindings : ExitOk;
 }
 
 int runBundleImport(const QStringList &args)
@@ -442,6 +473,11 @@ int runBundleImport(const QStringList &args)
     parser.addOption({QStringLiteral("with-zh"), QStringLiteral("Regenerated indexes list zh: too.")});
     addHashingOptions(parser);
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
+    parser.addOption({QStringLiteral("lock"),
+                      QStringLiteral("Check the archives against this reviewed lock file too (repeatable)."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("require-lock"),
+                      QStringLiteral("Import only archives a hash of a --lock file vouches for (the rest is rejected).")});
     addLimitOptions(parser);
     parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
     if (!parser.parse(args)) {
@@ -468,6 +504,23 @@ int runBundleImport(const QStringList &args)
         return ExitUsage;
     options.jobs = hashing.jobs;
     options.useCache = hashing.useCache;
+    options.requireLock = parser.isSet(QStringLiteral("require-lock"));
+    if (options.requireLock && !parser.isSet(QStringLiteral("lock"))) {
+        err() << "provender bundle import: --require-lock needs at least one --lock FILE\n";
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("lock"))) {
+        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
+        if (!locks.ok()) {
+            err() << "provender bundle import: " << locks.error().toString() << '\n';
+            return ExitUsage;
+        }
+        for (const QString &w : locks.value().warnings)
+            err() << w << '\n';
+        options.expected = locks.value().expected;
+        options.expectedFrom = locks.value().from;
+        options.lockCoverage = true;
+    }
     const bool json = parser.isSet(QStringLiteral("json"));
     ProgressLine line(!json);
     Result<ImportReport> imported = importBundle(parser.positionalArguments().first(), parser.value(QStringLiteral("into")),

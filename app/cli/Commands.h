@@ -3,7 +3,15 @@
 
 #include <QStringList>
 
+namespace provender {
+struct VerdictDetail;
+}
+
 namespace provender::cli {
+
+/// The ANCHOR column of verify tables: "own index", "own SHA256SUMS", "lock FILE", joined with " + ";
+/// "not covered by a lock"; "-" when nothing vouched (app/cli/VerifyCommand.cpp).
+QString anchorText(const provender::VerdictDetail &d);
 
 int runHash(const QStringList &args);
 int runIndex(const QStringList &args);

@@ -358,7 +358,7 @@ QJsonObject checkJson(const LockCheckResult &r)
     }
     o[u"providers"_s] = rows;
     QJsonObject summary;
-    for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error})
+    for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused})
         summary[toString(v)] = r.count(v);
     o[u"summary"_s] = summary;
     o[u"findings"_s] = r.hasFindings();
@@ -818,7 +818,7 @@ int runLockAddHashes(const QStringList &args)
     }
     printNotes(r->notes, QString());
     if (r->hasProblems()) {
-        err() << path << ": not changed: some packages are missing from the mirror or could not be hashed\n";
+        err() << path << ": not changed: some packages are missing from the mirror, could not be hashed, or terraform would refuse to install them\n";
         return ExitFindings;
     }
     // Like terraform, the file is rewritten in canonical form (unless that changes nothing).

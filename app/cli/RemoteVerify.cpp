@@ -5,6 +5,8 @@
 // an http(s) URL.
 
 #include "app/cli/Cli.h"
+#include "app/cli/Commands.h"
+#include "model/lockfile/LockAnchors.h"
 #include "model/lockfile/LockFile.h"
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
@@ -36,6 +38,16 @@ QJsonObject archiveJson(const ArchiveResult &r)
     o[QStringLiteral("size")] = double(r.size);
     o[QStringLiteral("verdict")] = toString(r.detail.verdict);
     o[QStringLiteral("reason")] = r.detail.reason;
+    o[QStringLiteral("anchor")] = describeAnchors(r.detail);
+    QJsonArray anchors;
+    for (const TrustAnchor &a : r.detail.anchors)
+        anchors.append(QJsonObject{{QStringLiteral("kind"), toString(a.kind)},
+                                   {QStringLiteral("document"), a.document},
+                                   {QStringLiteral("text"), describe(a)},
+                                   {QStringLiteral("self_consistency_only"), a.isSelfConsistencyOnly()}});
+    o[QStringLiteral("anchors")] = anchors;
+    if (r.detail.notCoveredByLock)
+        o[QStringLiteral("not_covered_by_lock")] = true;
     QJsonArray matched, contradicting, declared;
     for (HashMatch m : r.detail.matched)
         matched.append(toString(m));
@@ -131,7 +143,7 @@ int runRemoteVerify(const QStringList &args)
         "any warning, such as an archive URL that is plain http:), 2 bad usage."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."), QStringLiteral("ADDR")});
-    parser.addOption({QStringLiteral("lock"), QStringLiteral("Take providers, versions and hashes from this lock file."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("lock"), QStringLiteral("Take providers, versions and hashes from this reviewed lock file (repeatable)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")});
     parser.addOption({QStringLiteral("ca-file"), QStringLiteral("Also trust the CA certificates in this PEM file."), QStringLiteral("PEM")});
     parser.addOption({QStringLiteral("allow-http-loopback"), QStringLiteral("Allow http:// for 127.0.0.1, ::1 and localhost.")});
@@ -140,7 +152,9 @@ int runRemoteVerify(const QStringList &args)
     parser.addOption({QStringLiteral("retries"), QStringLiteral("Retries per archive download (default: TF_PROVIDER_DOWNLOAD_RETRY or 2)."), QStringLiteral("N")});
     parser.addOption({QStringLiteral("cache-dir"), QStringLiteral("Keep the downloaded archives in DIR (default: a temporary directory)."), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("no-credentials"), QStringLiteral("Do not look up or send a token.")});
-    parser.addOption({QStringLiteral("strict"), QStringLiteral("Also fail (exit 1) on warnings, e.g. an archive URL that is plain http:.")});
+    parser.addOption({QStringLiteral("strict"), QStringLiteral("Also fail (exit 1) on warnings, e.g. an archive URL that is plain http:, "
+                                                               "on verdict anomalies (a declared hash that matches no package) and on "
+                                                               "archives no --lock file covers.")});
     parser.addOption({QStringLiteral("deadline"), QStringLiteral("Seconds one request may take in all, redirects included (default 3600; 0 = none)."), QStringLiteral("S")});
     parser.addOption({QStringLiteral("min-rate"), QStringLiteral("Bytes per second a response must bring, measured over each --timeout window once its headers are in (default 1024; 0 = no check)."), QStringLiteral("BYTES")});
     parser.addOption({QStringLiteral("max-archive-size"), QStringLiteral("Largest archive downloaded (default 2G; suffix K, M, G)."), QStringLiteral("SIZE")});
@@ -218,20 +232,23 @@ int runRemoteVerify(const QStringList &args)
         providers.append(address.value());
     }
     if (parser.isSet(QStringLiteral("lock"))) {
-        const QString lockPath = parser.value(QStringLiteral("lock"));
-        const Result<LockParseResult> lock = readLockFile(lockPath);
-        if (!lock.ok()) {
-            err() << "provender verify: " << lock.error().toString() << '\n';
+        // Reviewed lock files (repeatable): their providers and versions are the ones verified,
+        // and each archive is checked against them (docs/VERDICTS.md "Trust anchors").
+        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
+        if (!locks.ok()) {
+            err() << "provender verify: " << locks.error().toString() << '\n';
             return ExitUsage;
         }
-        for (const LockDiagnostic &d : lock.value().errors())
-            err() << d.toString(lockPath) << '\n';
-        for (const ProviderLock &p : lock.value().document.providers) {
-            if (!providers.contains(p.address))
-                providers.append(p.address);
-            mirrorOptions.onlyVersions[p.address].append(p.version);
-            verifyOptions.expected[ProviderVersionKey{p.address, p.version}] = p.hashes;
+        for (const QString &w : locks.value().warnings)
+            err() << w << '\n';
+        for (auto it = locks.value().expected.cbegin(); it != locks.value().expected.cend(); ++it) {
+            if (!providers.contains(it.key().provider))
+                providers.append(it.key().provider);
+            mirrorOptions.onlyVersions[it.key().provider].append(it.key().version);
         }
+        verifyOptions.expected = locks.value().expected;
+        verifyOptions.expectedFrom = locks.value().from;
+        verifyOptions.lockCoverage = true;
     }
     if (providers.isEmpty()) {
         err() << "provender verify: a network mirror cannot list its providers: name them with --provider ADDR or --lock FILE\n";
@@ -278,6 +295,7 @@ int runRemoteVerify(const QStringList &args)
         err() << '\r' << QString(40, QLatin1Char(' ')) << '\r';
     const VerifyReport &report = verified.report;
     const VerifySummary &s = report.summary;
+    const QList<Anomaly> allAnomalies = catalog.anomalies + verdictAnomalies(report.results);
 
     if (json) {
         QJsonObject root;
@@ -292,7 +310,7 @@ int runRemoteVerify(const QStringList &args)
         QJsonArray archives, anomalies, absent, requests;
         for (const ArchiveResult &r : report.results)
             archives.append(archiveJson(r));
-        for (const Anomaly &a : catalog.anomalies)
+        for (const Anomaly &a : allAnomalies)
             anomalies.append(anomalyJson(a));
         for (const ProviderAddress &p : fetched.value().absent)
             absent.append(p.toString());
@@ -314,7 +332,7 @@ int runRemoteVerify(const QStringList &args)
         root[QStringLiteral("absent_providers")] = absent;
         root[QStringLiteral("requests")] = requests;
         QJsonObject summary;
-        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Pending})
+        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
             summary[toString(v)] = s.count(v);
         summary[QStringLiteral("bytes_downloaded")] = double(verified.bytesDownloaded);
         root[QStringLiteral("summary")] = summary;
@@ -324,7 +342,7 @@ int runRemoteVerify(const QStringList &args)
         o << "Mirror " << baseText << ": " << catalog.providers.size() << " providers, " << report.results.size()
           << " archives\n\n";
         QList<QStringList> rows{{QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"),
-                                 QStringLiteral("VERDICT"), QStringLiteral("DETAIL")}};
+                                 QStringLiteral("VERDICT"), QStringLiteral("ANCHOR"), QStringLiteral("DETAIL")}};
         for (const ArchiveResult &r : report.results) {
             QString detail = r.detail.reason;
             if (r.detail.verdict == Verdict::Verified) {
@@ -334,25 +352,25 @@ int runRemoteVerify(const QStringList &args)
                 detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
             }
             rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(),
-                         toString(r.detail.verdict), detail});
+                         toString(r.detail.verdict), anchorText(r.detail), detail});
         }
-        QList<qsizetype> widths(4, 0);
+        QList<qsizetype> widths(5, 0);
         for (const QStringList &row : std::as_const(rows))
-            for (int c = 0; c < 4; ++c)
+            for (int c = 0; c < 5; ++c)
                 widths[c] = std::max(widths[c], row.at(c).size());
         for (const QStringList &row : std::as_const(rows)) {
-            for (int c = 0; c < 4; ++c)
+            for (int c = 0; c < 5; ++c)
                 o << row.at(c).leftJustified(widths[c] + 2);
-            o << row.at(4) << '\n';
+            o << row.at(5) << '\n';
         }
-        if (!catalog.anomalies.isEmpty()) {
-            o << "\nAnomalies (" << catalog.anomalies.size() << "):\n";
-            for (const Anomaly &a : catalog.anomalies)
+        if (!allAnomalies.isEmpty()) {
+            o << "\nAnomalies (" << allAnomalies.size() << "):\n";
+            for (const Anomaly &a : allAnomalies)
                 o << "  " << toString(a.kind) << ": " << (a.location.isValid() ? a.location.toString() : a.path) << ": "
                   << a.message << '\n';
         }
         QStringList parts;
-        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Pending})
+        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
             if (s.count(v) > 0 || v == Verdict::Verified)
                 parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
         o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << verified.bytesDownloaded << " bytes downloaded)\n";
@@ -361,7 +379,9 @@ int runRemoteVerify(const QStringList &args)
     const bool requestFailures = !fetched.value().absent.isEmpty()
         || std::any_of(catalog.anomalies.cbegin(), catalog.anomalies.cend(),
                        [strict](const Anomaly &a) { return strict || !warningOnly(a.kind); });
-    return s.hasFindings() || requestFailures ? ExitFindings : ExitOk;
+    const bool uncovered = std::any_of(report.results.cbegin(), report.results.cend(),
+                                       [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
+    return s.hasFindings() || requestFailures || (strict && (!allAnomalies.isEmpty() || uncovered)) ? ExitFindings : ExitOk;
 }
 
 } // namespace provender::cli

@@ -1,9 +1,11 @@
-// provender verify DIR [--json] [--jobs N] [--no-cache]: scan a filesystem mirror, hash every
-// archive and print a verdict per archive plus the anomalies of the scan.
+// provender verify DIR [--json] [--jobs N] [--no-cache] [--lock FILE]... [--strict]: scan a
+// filesystem mirror, hash every archive and print a verdict per archive (with the anchor it was
+// checked against, docs/VERDICTS.md) plus the anomalies of the scan and of the verdicts.
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
 #include "app/cli/HashingOptions.h"
+#include "model/lockfile/LockAnchors.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "model/verify/VerifyEngine.h"
 
@@ -85,6 +87,19 @@ QString archiveJson(const ArchiveResult &r)
     o += QStringLiteral("\"size\": %1, ").arg(r.size);
     appendField(o, "verdict", toString(r.detail.verdict));
     appendField(o, "reason", r.detail.reason);
+    o += QLatin1StringView("\"anchors\": [");
+    for (qsizetype i = 0; i < r.detail.anchors.size(); ++i) {
+        const TrustAnchor &a = r.detail.anchors.at(i);
+        o += (i == 0 ? QLatin1StringView("{") : QLatin1StringView(", {"));
+        appendField(o, "kind", toString(a.kind));
+        appendField(o, "document", a.document);
+        appendField(o, "text", describe(a));
+        o += QStringLiteral("\"self_consistency_only\": %1}").arg(a.isSelfConsistencyOnly() ? QStringLiteral("true") : QStringLiteral("false"));
+    }
+    o += QLatin1StringView("], ");
+    appendField(o, "anchor", describeAnchors(r.detail));
+    if (r.detail.notCoveredByLock)
+        o += QLatin1StringView("\"not_covered_by_lock\": true, ");
     QStringList matched;
     for (HashMatch m : r.detail.matched)
         matched.append(toString(m));
@@ -126,21 +141,44 @@ QJsonObject toJson(const Anomaly &a)
 QString summaryText(const VerifySummary &s)
 {
     QStringList parts;
-    for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error,
+    for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused,
                       Verdict::Pending})
         if (s.count(v) > 0 || v == Verdict::Verified)
             parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
     return parts.join(QStringLiteral(", "));
 }
 
-void printTable(QTextStream &o, const Catalog &catalog, const VerifyReport &report)
+} // namespace
+
+QString anchorText(const VerdictDetail &d)
+{
+    if (d.notCoveredByLock)
+        return QStringLiteral("not covered by a lock");
+    if (d.anchors.isEmpty())
+        return QStringLiteral("-");
+    QStringList parts;
+    for (const TrustAnchor &a : d.anchors) {
+        switch (a.kind) {
+        case TrustAnchor::Kind::OwnIndex: parts.append(QStringLiteral("own index")); break;
+        case TrustAnchor::Kind::OwnChecksums: parts.append(QStringLiteral("own SHA256SUMS")); break;
+        case TrustAnchor::Kind::LockFile: parts.append(QStringLiteral("lock ") + a.document); break;
+        case TrustAnchor::Kind::Signature: parts.append(QStringLiteral("signature")); break;
+        }
+    }
+    return parts.join(QStringLiteral(" + "));
+}
+
+namespace {
+
+void printTable(QTextStream &o, const Catalog &catalog, const VerifyReport &report, const QList<Anomaly> &anomalies)
 {
     const QLocale locale = QLocale::c();
     o << "Mirror " << catalog.root << ": " << catalog.providers.size() << " providers, " << report.results.size()
       << " archives, " << locale.formattedDataSize(catalog.totalBytes(), 1, QLocale::DataSizeTraditionalFormat) << "\n\n";
 
     const QStringList header = {QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"),
-                                QStringLiteral("LAYOUT"), QStringLiteral("VERDICT"), QStringLiteral("DETAIL")};
+                                QStringLiteral("LAYOUT"), QStringLiteral("VERDICT"), QStringLiteral("ANCHOR"),
+                                QStringLiteral("DETAIL")};
     QList<QStringList> rows;
     for (const ArchiveResult &r : report.results) {
         QString detail;
@@ -152,7 +190,7 @@ void printTable(QTextStream &o, const Catalog &catalog, const VerifyReport &repo
             detail = r.detail.reason;
         }
         rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.layout),
-                     toString(r.detail.verdict), detail});
+                     toString(r.detail.verdict), anchorText(r.detail), detail});
     }
     QList<qsizetype> widths(header.size() - 1, 0);
     for (qsizetype c = 0; c + 1 < header.size(); ++c) {
@@ -169,9 +207,17 @@ void printTable(QTextStream &o, const Catalog &catalog, const VerifyReport &repo
     for (const QStringList &row : std::as_const(rows))
         printRow(row);
 
-    if (!catalog.anomalies.isEmpty()) {
-        o << "\nAnomalies (" << catalog.anomalies.size() << "):\n";
-        for (const Anomaly &a : catalog.anomalies) {
+    const bool selfOnly = std::any_of(report.results.cbegin(), report.results.cend(), [](const ArchiveResult &r) {
+        return r.detail.verdict == Verdict::Verified
+               && std::all_of(r.detail.anchors.cbegin(), r.detail.anchors.cend(),
+                              [](const TrustAnchor &a) { return a.isSelfConsistencyOnly(); });
+    });
+    if (selfOnly)
+        o << "\n\"own index\": consistent with its own index only — the mirror agrees with itself; check against a "
+             "reviewed lock file with --lock FILE\n";
+    if (!anomalies.isEmpty()) {
+        o << "\nAnomalies (" << anomalies.size() << "):\n";
+        for (const Anomaly &a : anomalies) {
             o << "  " << toString(a.kind) << ": " << (a.location.isValid() ? a.location.toString() : a.path);
             o << ": " << a.message << '\n';
         }
@@ -206,12 +252,20 @@ int runVerify(const QStringList &args)
     parser.setApplicationDescription(QStringLiteral(
         "Scan a filesystem mirror (packed and unpacked layouts), hash every archive and compare it with the hashes its "
         "index.json / <version>.json declare.\n"
-        "Verdicts: verified, mismatch, unverified, missing, error.\n"
-        "Exit status: 0 all good, 1 any mismatch, missing or error, 2 bad usage or unreadable mirror."));
+        "Verdicts (docs/VERDICTS.md): verified, mismatch, unverified, refused, missing, error — what terraform would "
+        "do installing the archive; ANCHOR says what it was checked against.\n"
+        "Exit status: 0 all good, 1 any mismatch, refused, missing or error (with --strict also any anomaly), "
+        "2 bad usage or unreadable mirror."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")});
     parser.addOption({QStringLiteral("jobs"), QStringLiteral("Hash with N threads (default: all cores)."), QStringLiteral("N")});
     parser.addOption({QStringLiteral("no-cache"), QStringLiteral("Hash every archive; do not read or write the hash cache.")});
+    parser.addOption({QStringLiteral("lock"),
+                      QStringLiteral("Check the archives against this reviewed lock file too (repeatable); archives of "
+                                     "provider versions no lock file covers are reported as not covered."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("strict"), QStringLiteral("Exit 1 on any anomaly too (and, with --lock, on any "
+                                                               "archive no lock file covers).")});
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("The mirror directory."), QStringLiteral("DIR"));
     if (!parser.parse(args)) {
         err() << "provender verify: " << parser.errorText() << '\n';
@@ -237,6 +291,17 @@ int runVerify(const QStringList &args)
     }
     options.useCache = !parser.isSet(QStringLiteral("no-cache"));
     const bool json = parser.isSet(QStringLiteral("json"));
+    const bool strict = parser.isSet(QStringLiteral("strict"));
+    if (parser.isSet(QStringLiteral("lock"))) {
+        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
+        if (!locks.ok()) {
+            err() << "provender verify: " << locks.error().toString() << '\n';
+            return ExitUsage;
+        }
+        for (const QString &w : locks.value().warnings)
+            err() << w << '\n';
+        locks.value().applyTo(options);
+    }
 
     const QString dir = positional.constFirst();
     if (!QFileInfo(dir).isDir()) {
@@ -267,6 +332,9 @@ int runVerify(const QStringList &args)
         err() << "\r              \r" << Qt::flush;
     printCacheWarning(QStringLiteral("provender verify"), report.summary.cacheWarning);
 
+    const QList<Anomaly> allAnomalies = catalog.anomalies + verdictAnomalies(report.results);
+    const int notCovered = int(std::count_if(report.results.cbegin(), report.results.cend(),
+                                             [](const ArchiveResult &r) { return r.detail.notCoveredByLock; }));
     if (json) {
         // QJsonDocument's indentation (4 spaces), archives one per line, written as they go.
         QTextStream &o = out();
@@ -277,15 +345,18 @@ int runVerify(const QStringList &args)
             o << (i == 0 ? "\n        " : ",\n        ") << archiveJson(report.results.at(i));
         o << (report.results.isEmpty() ? "],\n" : "\n    ],\n");
         QJsonArray anomalies;
-        for (const Anomaly &a : catalog.anomalies)
+        for (const Anomaly &a : std::as_const(allAnomalies))
             anomalies.append(toJson(a));
         QJsonObject summary;
-        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error,
+        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused,
                           Verdict::Pending})
             summary[toString(v)] = report.summary.count(v);
         summary[QStringLiteral("archives")] = report.summary.archives;
         summary[QStringLiteral("hashed")] = report.summary.hashed;
         summary[QStringLiteral("cache_hits")] = report.summary.cacheHits;
+        summary[QStringLiteral("anomalies")] = int(allAnomalies.size());
+        if (options.lockCoverage)
+            summary[QStringLiteral("not_covered_by_lock")] = notCovered;
         if (!report.summary.cacheWarning.isEmpty())
             summary[QStringLiteral("cache_warning")] = report.summary.cacheWarning;
         QJsonObject rest;
@@ -294,10 +365,16 @@ int runVerify(const QStringList &args)
         const QByteArray restText = QJsonDocument(rest).toJson(QJsonDocument::Indented);
         o << QString::fromUtf8(restText.mid(restText.indexOf('\n') + 1)); // the rest of the object, after its "{"
     } else {
-        printTable(out(), catalog, report);
+        printTable(out(), catalog, report, allAnomalies);
+        if (options.lockCoverage && notCovered > 0)
+            out() << notCovered << " archive(s) of provider versions no lock file covers\n";
     }
     qCDebug(lcCli) << "output:" << timer.restart() << "ms";
-    return report.summary.hasFindings() ? ExitFindings : ExitOk;
+    if (report.summary.hasFindings())
+        return ExitFindings;
+    if (strict && (!allAnomalies.isEmpty() || notCovered > 0))
+        return ExitFindings;
+    return ExitOk;
 }
 
 } // namespace provender::cli

@@ -765,13 +765,13 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
         const QString entry = entryOf(r.path);
         const QString rel = entry.mid(prefix.size());
         if (r.hashes && r.detail.verdict != Verdict::Error && r.detail.verdict != Verdict::Missing) {
-            QList<HashString> declared = r.declared;
+            SumsCheck check = SumsCheck::NotListed;
             if (r.layout == ArchiveLayout::Packed) {
                 if (const auto s = sums.constFind(rel); s != sums.cend())
-                    declared.append(HashString::zh(QString::fromLatin1(s->toHex())));
-                r.detail = decideVerdict(*r.hashes, declared);
+                    check = QStringLiteral("zh:") + QString::fromLatin1(s->toHex()) == r.hashes->zh.toString()
+                                ? SumsCheck::Match
+                                : SumsCheck::Mismatch;
             } else {
-                r.detail = decideVerdict(*r.hashes, declared);
                 bool all = hasSums, bad = false;
                 const QString under = entry + QLatin1Char('/');
                 for (auto it = shaByName.lowerBound(under); it != shaByName.cend() && it.key().startsWith(under); ++it) {
@@ -781,14 +781,19 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
                     else if (s.value() != it.value())
                         bad = true;
                 }
-                if (bad) {
-                    r.detail.verdict = Verdict::Mismatch;
-                    r.detail.reason = QStringLiteral("a file of the package does not match SHA256SUMS");
-                } else if (all && r.detail.verdict == Verdict::Unverified) {
-                    r.detail.verdict = Verdict::Verified;
-                    r.detail.reason = QStringLiteral("every file matches SHA256SUMS");
-                }
+                check = bad ? SumsCheck::Mismatch : all ? SumsCheck::Match : SumsCheck::NotListed;
             }
+            const ProviderVersionKey pv{r.key.provider, r.key.version};
+            const auto lock = options.expected.constFind(pv);
+            const bool covered = lock != options.expected.cend();
+            r.detail = decideBundleArchive(*r.hashes, r.key.provider.type(), r.declared,
+                                           TrustAnchor{TrustAnchor::Kind::OwnIndex, report.bundle},
+                                           check,
+                                           TrustAnchor{TrustAnchor::Kind::OwnChecksums,
+                                                       report.bundle + kBundleEntrySeparator + prefix + kBundleSumsName},
+                                           covered ? &lock.value() : nullptr,
+                                           TrustAnchor{TrustAnchor::Kind::LockFile, options.expectedFrom.value(pv)});
+            r.detail.notCoveredByLock = options.lockCoverage && !covered;
         }
         resultByPath.insert(r.path, r);
     }
@@ -870,7 +875,20 @@ Result<ImportReport> importBundle(const QString &bundlePath, const QString &targ
                 to.rel = to.providerDir + QLatin1Char('/') + parts.mid(3).join(QLatin1Char('/'));
                 act.targetPath = target + QLatin1Char('/') + to.rel;
 
-                if (r.detail.verdict != Verdict::Verified && !(r.detail.verdict == Verdict::Unverified && options.allowUnverified)) {
+                const bool lockVouches = std::any_of(r.detail.anchors.cbegin(), r.detail.anchors.cend(), [](const TrustAnchor &t) {
+                    return t.kind == TrustAnchor::Kind::LockFile;
+                });
+                if (options.requireLock && r.detail.verdict == Verdict::Verified && !lockVouches) {
+                    act.kind = ImportAction::Kind::Rejected;
+                    act.reason = r.detail.notCoveredByLock
+                                     ? QStringLiteral("no lock file given covers %1 %2 (--require-lock)")
+                                           .arg(p.address.toString(), v.version.toString())
+                                     : QStringLiteral("no lock file hash vouches for it, only %1 (--require-lock)")
+                                           .arg(describeAnchors(r.detail));
+                    report.actions.append(act);
+                    return;
+                }
+                if (r.detail.verdict != Verdict::Verified && !(r.detail.verdict == Verdict::Unverified && options.allowUnverified && !options.requireLock)) {
                     act.kind = ImportAction::Kind::Rejected;
                     act.reason = r.detail.verdict == Verdict::Unverified
                                      ? QStringLiteral("nothing in the bundle declares a hash for it (import with --allow-unverified to accept it)")

@@ -53,6 +53,12 @@ struct ImportOptions
     int jobs = 0;                 ///< hashing threads; 0 = all cores
     bool useCache = true;         ///< the target's own archives (compared with the bundle's) through the hash cache
     QString cacheFile;            ///< "" = HashCache::defaultPath()
+    /// Reviewed lock files to check the archives against (as VerifyOptions).
+    ExpectedHashes expected;
+    QHash<ProviderVersionKey, QString> expectedFrom;
+    bool lockCoverage = false;
+    /// Import only archives a lock hash vouches for (needs `expected`); everything else is Rejected.
+    bool requireLock = false;
 };
 
 struct ImportAction

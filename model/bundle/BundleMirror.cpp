@@ -260,6 +260,12 @@ Result<PackageHashes> hashUnpacked(const QString &dirEntry, const EntryIndex &in
         h.contentBytes += e.size;
         ++h.entryCount;
     }
+    {
+        QList<QByteArray> names;
+        for (const DirhashEntry &l : std::as_const(lines))
+            names.append(l.name);
+        h.executableCandidates = executableCandidatesOf(names);
+    }
     Result<HashString> h1 = dirhash1(std::move(lines));
     if (!h1.ok())
         return h1.error();
@@ -493,13 +499,13 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
         if (r.detail.verdict == Verdict::Pending && r.hashes) {
             const QString entry = r.path.mid(base.size());
             const QString rel = entry.mid(prefix.size());
-            QList<HashString> declared = r.declared;
+            SumsCheck check = SumsCheck::NotListed;
             if (r.layout == ArchiveLayout::Packed) {
                 if (const auto s = sums.constFind(rel); s != sums.cend())
-                    declared.append(HashString::zh(QString::fromLatin1(s->toHex())));
-                r.detail = decideVerdict(*r.hashes, declared);
+                    check = QStringLiteral("zh:") + QString::fromLatin1(s->toHex()) == r.hashes->zh.toString()
+                                ? SumsCheck::Match
+                                : SumsCheck::Mismatch;
             } else {
-                r.detail = decideVerdict(*r.hashes, declared);
                 // SHA256SUMS lists each file of an unpacked package.
                 bool all = out.hasSha256Sums, bad = false;
                 for (const BundleEntry *e : entriesUnder(index, entry + QLatin1Char('/'))) {
@@ -511,14 +517,17 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
                     else if (s.value() != files.value(e->name).sha256)
                         bad = true;
                 }
-                if (bad) {
-                    r.detail.verdict = Verdict::Mismatch;
-                    r.detail.reason = QStringLiteral("a file of the package does not match SHA256SUMS");
-                } else if (all && r.detail.verdict == Verdict::Unverified) {
-                    r.detail.verdict = Verdict::Verified;
-                    r.detail.reason = QStringLiteral("every file matches SHA256SUMS");
-                }
+                check = bad ? SumsCheck::Mismatch : all ? SumsCheck::Match : SumsCheck::NotListed;
             }
+            const ProviderVersionKey pv{r.key.provider, r.key.version};
+            const auto lock = options.expected.constFind(pv);
+            const bool covered = lock != options.expected.cend();
+            r.detail = decideBundleArchive(*r.hashes, r.key.provider.type(), r.declared,
+                                           TrustAnchor{TrustAnchor::Kind::OwnIndex, out.path},
+                                           check, TrustAnchor{TrustAnchor::Kind::OwnChecksums, out.path + kBundleEntrySeparator + sumsName},
+                                           covered ? &lock.value() : nullptr,
+                                           TrustAnchor{TrustAnchor::Kind::LockFile, options.expectedFrom.value(pv)});
+            r.detail.notCoveredByLock = options.lockCoverage && !covered;
         }
         if (r.detail.verdict == Verdict::Error && r.error.isEmpty())
             r.error = r.detail.reason;

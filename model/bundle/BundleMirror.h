@@ -40,6 +40,10 @@ struct BundleOpenOptions
 {
     BundleLimits limits;
     bool verify = false; ///< hash every entry while reading (otherwise only list and read metadata)
+    /// Reviewed lock files to check the archives against (VerifyOptions has the same three).
+    ExpectedHashes expected;
+    QHash<ProviderVersionKey, QString> expectedFrom;
+    bool lockCoverage = false;
 };
 
 /// One file against SHA256SUMS.

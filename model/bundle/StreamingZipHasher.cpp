@@ -967,6 +967,7 @@ Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInfla
     files.reserve(extracted.size());
     for (auto it = extracted.cbegin(); it != extracted.cend(); ++it)
         files.append(DirhashEntry{it.key(), *it.value()});
+    h.executableCandidates = executableCandidatesOf(extracted.keys());
     Result<HashString> h1 = dirhash1(std::move(files));
     if (!h1.ok())
         return h1.error();

@@ -196,6 +196,13 @@ Result<PackageHashes> hashDirectory(const QString &dirPath, const HashProgress &
         return h1.error();
     out.h1Extracted = h1.value();
     out.entryCount = int(files.size());
+    {
+        QList<QByteArray> names;
+        names.reserve(files.size());
+        for (const FoundFile &f : files)
+            names.append(f.name);
+        out.executableCandidates = executableCandidatesOf(names);
+    }
     qCDebug(lcHash) << "hashed directory" << dirPath << out.entryCount << "files" << out.h1Extracted.toString();
     return out;
 }

@@ -81,4 +81,18 @@ Result<PackageHashes> hashPackage(const QString &path, const HashProgress &progr
     return info.isDir() ? hashDirectory(path, progress) : hashZip(path, progress);
 }
 
+QStringList executableCandidatesOf(const QList<QByteArray> &filePaths)
+{
+    QList<QByteArray> names;
+    for (const QByteArray &path : filePaths)
+        if (!path.contains('/') && path.startsWith("terraform-provider-"))
+            names.append(path);
+    std::sort(names.begin(), names.end());
+    QStringList out;
+    out.reserve(names.size());
+    for (const QByteArray &n : std::as_const(names))
+        out.append(QString::fromUtf8(n));
+    return out;
+}
+
 } // namespace provender

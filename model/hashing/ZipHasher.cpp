@@ -604,6 +604,7 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
     files.reserve(extracted.size());
     for (auto it = extracted.cbegin(); it != extracted.cend(); ++it)
         files.append(DirhashEntry{it.key(), *it.value()});
+    out.executableCandidates = executableCandidatesOf(extracted.keys());
     Result<HashString> h1 = dirhash1(std::move(files));
     if (!h1.ok())
         return h1.error();

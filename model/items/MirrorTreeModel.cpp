@@ -23,17 +23,19 @@ int severity(Verdict v)
 {
     switch (v) {
     case Verdict::Mismatch: return 0;
-    case Verdict::Error: return 1;
-    case Verdict::Missing: return 2;
-    case Verdict::Unverified: return 3;
-    case Verdict::Pending: return 4;
-    case Verdict::Verified: return 5;
+    case Verdict::Refused: return 1;
+    case Verdict::Error: return 2;
+    case Verdict::Missing: return 3;
+    case Verdict::Unverified: return 4;
+    case Verdict::Pending: return 5;
+    case Verdict::Verified: return 6;
     }
-    return 6;
+    return 7;
 }
 
-constexpr std::array<Verdict, 6> kWorstFirst{Verdict::Mismatch, Verdict::Error, Verdict::Missing,
-                                            Verdict::Unverified, Verdict::Pending, Verdict::Verified};
+constexpr std::array<Verdict, kVerdictCount> kWorstFirst{Verdict::Mismatch, Verdict::Refused, Verdict::Error,
+                                                        Verdict::Missing, Verdict::Unverified, Verdict::Pending,
+                                                        Verdict::Verified};
 
 enum LayoutBits { PackedBit = 1, UnpackedBit = 2 };
 
@@ -145,7 +147,7 @@ struct MirrorTreeModel::Node
     std::unique_ptr<ParentInfo> info; ///< ProviderNode, VersionNode
     std::vector<std::unique_ptr<Node>> children;
     LeafResult result;      ///< ArchiveNode only
-    std::array<int, 6> counts{}; ///< leaves per verdict below (a leaf: its own)
+    std::array<int, kVerdictCount> counts{}; ///< leaves per verdict below (a leaf: its own)
     qint64 size = 0;        ///< sum of present leaves' sizes
     int declared = 0;       ///< sum of declared hashes
     int platforms = 0;      ///< distinct platforms below
@@ -274,6 +276,8 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (leaf) {
             QStringList lines{QStringLiteral("%1 — %2").arg(toString(verdict), n->result.detail.reason)};
+            if (judged)
+                lines.append(tr("Checked against: %1").arg(describeAnchors(n->result.detail)));
             if (!n->result.path.isEmpty())
                 lines.append(n->result.path);
             for (const HashString &h : n->result.declared)
@@ -287,6 +291,8 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
         return {};
     case VerdictRole:
         return judged ? QVariant(int(verdict)) : QVariant();
+    case AnchorRole:
+        return leaf && judged ? QVariant(describeAnchors(n->result.detail)) : QVariant();
     case SortRole:
         switch (Column(index.column())) {
         case NameColumn:
@@ -295,7 +301,7 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
             return n->name;
         case PlatformsColumn: return leaf ? QVariant(n->name) : QVariant(n->platforms);
         case SizeColumn: return size;
-        case VerdictColumn: return judged ? severity(verdict) : 6; // after the verified ones
+        case VerdictColumn: return judged ? severity(verdict) : 7; // after the verified ones
         case DeclaredColumn: return n->declared;
         default: return data(index, Qt::DisplayRole);
         }
@@ -382,6 +388,7 @@ QHash<int, QByteArray> MirrorTreeModel::roleNames() const
     names.insert(ReasonRole, "reason");
     names.insert(PlatformRole, "platform");
     names.insert(VerdictCountsRole, "verdictCounts");
+    names.insert(AnchorRole, "anchor");
     return names;
 }
 
@@ -819,7 +826,7 @@ void MirrorTreeModel::applyResults(const QList<ArchiveResult> &results)
             qCDebug(lcItems) << "result for an unknown archive ignored:" << r.key.toString() << r.path;
             continue;
         }
-        const std::array<int, 6> oldCounts = leaf->counts;
+        const std::array<int, kVerdictCount> oldCounts = leaf->counts;
         const qint64 oldSize = leaf->size;
         const int oldDeclared = leaf->declared;
         leaf->result.assign(ArchiveResult(r));
@@ -964,7 +971,7 @@ QStringList MirrorTreeModel::platforms() const
     return out;
 }
 
-const std::array<int, 6> &MirrorTreeModel::verdictCounts() const
+const std::array<int, kVerdictCount> &MirrorTreeModel::verdictCounts() const
 {
     return m_root->counts;
 }

@@ -56,7 +56,8 @@ public:
         PlatformRole,   ///< QString: leaf: its platform; parents: ""
         KindRole = Qt::UserRole + 20, ///< int(Kind)
         SizeRole,       ///< qint64 bytes (-1: leaf absent)
-        VerdictCountsRole, ///< QVariantList of 6 ints (leaves per verdict below, indexed by int(Verdict))
+        VerdictCountsRole, ///< QVariantList of kVerdictCount ints (leaves per verdict below, indexed by int(Verdict))
+        AnchorRole,     ///< QString: leaf with a verdict: what it was checked against (describeAnchors)
     };
     Q_ENUM(Role)
 
@@ -124,7 +125,7 @@ public:
     /// Distinct platforms of all leaves, sorted.
     QStringList platforms() const;
     /// Leaves per verdict, indexed by int(Verdict).
-    const std::array<int, 6> &verdictCounts() const;
+    const std::array<int, kVerdictCount> &verdictCounts() const;
     /// A filter of ArchiveFilterProxyModel, tested straight on the nodes (no QVariant, no string
     /// built). With any criterion set only leaves are judged: a leaf passes when its verdict equals
     /// `verdict` (if set), its platform equals `platform` (if not empty) and every word occurs

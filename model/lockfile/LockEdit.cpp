@@ -1,6 +1,7 @@
 #include "model/lockfile/LockEdit.h"
 
 #include "model/core/Logging.h"
+#include "model/verify/Verdict.h"
 
 #include <algorithm>
 
@@ -55,6 +56,7 @@ QString toString(lockedit::MirrorHashNote::Kind k)
     case K::PlatformMissing: return u"platform not in mirror"_s;
     case K::HashFailed: return u"hash failed"_s;
     case K::NoZipForZh: return u"no zip for zh"_s;
+    case K::Refused: return u"refused"_s;
     }
     return {};
 }
@@ -106,6 +108,14 @@ void hashPlatform(const Provider *provider, const ProviderVersion *version, cons
     if (!h.ok()) {
         note.kind = MirrorHashNote::Kind::HashFailed;
         note.message = h.error().message;
+        notes.append(note);
+        return;
+    }
+    // `terraform providers lock` installs each package to hash it: what it cannot install, it
+    // does not lock (and it writes nothing then).
+    if (const QString problem = installProblem(*h, address.type()); !problem.isEmpty()) {
+        note.kind = MirrorHashNote::Kind::Refused;
+        note.message = u"terraform would not install %1: %2"_s.arg(archive->path, problem);
         notes.append(note);
         return;
     }

@@ -59,6 +59,7 @@ struct MirrorHashNote
         PlatformMissing,  ///< the version has no installable archive for the platform
         HashFailed,       ///< the archive could not be hashed (`message` says why)
         NoZipForZh,       ///< zh: asked for an unpacked package (only h1: recorded)
+        Refused,          ///< terraform would not install it (installProblem(): no executable, not extractable)
     };
     Kind kind = Kind::Added;
     ProviderAddress provider;

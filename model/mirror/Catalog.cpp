@@ -44,6 +44,8 @@ QString toString(AnomalyKind kind)
     case AnomalyKind::RequestFailed: return QStringLiteral("request-failed");
     case AnomalyKind::InsecureUrl: return QStringLiteral("insecure-url");
     case AnomalyKind::RefusedUrl: return QStringLiteral("refused-url");
+    case AnomalyKind::DeclaredHashMatchesNothing: return QStringLiteral("declared-hash-matches-nothing");
+    case AnomalyKind::ProviderUnavailable: return QStringLiteral("provider-unavailable");
     }
     return {};
 }

@@ -24,6 +24,9 @@ struct DeclaredArchive
     QString url;               ///< as written in the JSON (relative to the JSON document or absolute)
     QList<HashString> hashes;  ///< in file order
     QString indexFile;         ///< the `<version>.json` it came from
+    /// Hash strings without a scheme: terraform fails installing this platform ("provider mirror
+    /// returned invalid provider hash …") before it downloads anything.
+    QStringList invalidHashes;
 };
 
 struct Archive
@@ -85,6 +88,11 @@ enum class AnomalyKind {
                          ///< warning: only the hash protects it (`verify --strict` fails on it)
     RefusedUrl,          ///< an archive URL that is not http(s) (file:, data:, ...; never read) or
                          ///< that carries user info (removed, never shown)
+    // Verdicts (model/verify, docs/VERDICTS.md): after hashing.
+    DeclaredHashMatchesNothing, ///< an index declares an h1:/zh: that matches no package, while
+                                ///< another declared hash matches (terraform installs it)
+    ProviderUnavailable, ///< index.json parses but lists no version: terraform reports the provider
+                         ///< as not found in any of the search locations
 };
 
 struct Anomaly

@@ -777,6 +777,8 @@ AnomalyKind kindOf(MirrorIndexIssue::Kind kind)
     case MirrorIndexIssue::Kind::InvalidVersionKey:
     case MirrorIndexIssue::Kind::InvalidPlatformKey:
         return AnomalyKind::UnparseableName;
+    case MirrorIndexIssue::Kind::NoVersions:
+        return AnomalyKind::ProviderUnavailable;
     case MirrorIndexIssue::Kind::InvalidHash:
     case MirrorIndexIssue::Kind::MissingUrl:
     case MirrorIndexIssue::Kind::NullArchive:
@@ -902,7 +904,7 @@ void DirWalker::checkIndexes(ProviderDir &dir)
         va.pv.hasVersionIndex = true;
 
         for (const MirrorArchiveEntry &entry : vd.doc->archives) {
-            const DeclaredArchive declared{entry.url, entry.hashes, vd.path};
+            const DeclaredArchive declared{entry.url, entry.hashes, vd.path, entry.invalidHashes};
             const std::optional<QString> local = localFileName(entry.url);
             const qsizetype primaryIndex = va.primary(entry.platform);
             Archive *primary = primaryIndex >= 0 ? &va.pv.archives[primaryIndex] : nullptr;

@@ -494,6 +494,14 @@ Result<MirrorIndexDocument> parseIndexJson(const QByteArray &bytes, const QStrin
             out.versions.append(version.value());
     }
     std::sort(out.versions.begin(), out.versions.end());
+    if (out.versions.isEmpty())
+        out.issues.append({MirrorIndexIssue::Kind::NoVersions, QString(),
+                           out.keys.isEmpty()
+                               ? QStringLiteral("lists no version: terraform reports the provider as not found (\"was not "
+                                                "found in any of the search locations\")")
+                               : QStringLiteral("lists no valid version: terraform skips every key and reports the "
+                                                "provider as not found (\"was not found in any of the search locations\")"),
+                           Location{sourceName, 0, 0}});
     return out;
 }
 

@@ -33,6 +33,7 @@ struct MirrorIndexIssue
         MissingUrl,         ///< no `url` or an empty one (the client downloads the JSON document itself)
         NullArchive,        ///< an archive entry that is `null` (crashes the client)
         TrailingData,       ///< data after the first JSON value (clients ignore it)
+        NoVersions,         ///< index.json with no (valid) version: terraform says the provider is not found
     };
     Kind kind = Kind::InvalidVersionKey;
     QString key;       ///< the version or platform key concerned ("" for document-level issues)

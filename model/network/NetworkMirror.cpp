@@ -120,6 +120,8 @@ AnomalyKind anomalyKindFor(MirrorIndexIssue::Kind k)
     case MirrorIndexIssue::Kind::InvalidVersionKey:
     case MirrorIndexIssue::Kind::InvalidPlatformKey:
         return AnomalyKind::UnparseableName;
+    case MirrorIndexIssue::Kind::NoVersions:
+        return AnomalyKind::ProviderUnavailable;
     default:
         return AnomalyKind::MalformedJson;
     }
@@ -297,7 +299,7 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
                         }
                         a.fileName = resolved.fileName();
                         a.size = -1;
-                        a.declared = DeclaredArchive{redactUrlText(e.url), e.hashes, vurl};
+                        a.declared = DeclaredArchive{redactUrlText(e.url), e.hashes, vurl, e.invalidHashes};
                         v.archives.append(a);
                     }
                     std::sort(v.archives.begin(), v.archives.end(),

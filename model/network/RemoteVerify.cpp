@@ -25,6 +25,11 @@ struct Download
     Sha256 sha;
     bool writeFailed = false;
     const QList<HashString> *lock = nullptr;
+    QString lockFrom;           ///< the lock file(s) `lock` came from
+    bool notCovered = false;    ///< lock files given, none covers this provider version
+    QString providerType;
+    QString indexUrl;           ///< the <version>.json that declared the archive
+    QStringList invalidHashes;  ///< hash strings it gave without a scheme
     qint64 contentLength = -1;
 };
 
@@ -81,6 +86,13 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
         const auto it = options.expected.constFind(ProviderVersionKey{p.address, v.version});
         if (it != options.expected.constEnd())
             d->lock = &it.value();
+        d->lockFrom = options.expectedFrom.value(ProviderVersionKey{p.address, v.version});
+        d->notCovered = options.lockCoverage && !d->lock;
+        d->providerType = p.address.type();
+        if (a.declared) {
+            d->indexUrl = a.declared->indexFile;
+            d->invalidHashes = a.declared->invalidHashes;
+        }
         downloads.append(d);
     });
     report.summary.archives = int(report.results.size());
@@ -174,8 +186,12 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
                             res.detail.reason = res.error = QStringLiteral("the stored download changed while it was hashed: %1").arg(path);
                         } else {
                             res.hashes = hashed.value();
-                            VerdictDetail index = decideVerdict(hashed.value(), res.declared);
-                            res.detail = d->lock ? combineVerdicts(index, verifyAgainstLock(hashed.value(), *d->lock)) : index;
+                            // Network-mirror rules (docs/VERDICTS.md): the zip's h1 (HashZip) or zh.
+                            res.detail = decideArchive(hashed.value(), d->providerType, res.declared,
+                                                       TrustAnchor{TrustAnchor::Kind::OwnIndex, d->indexUrl}, d->lock,
+                                                       TrustAnchor{TrustAnchor::Kind::LockFile, d->lockFrom});
+                            applyInvalidDeclaredHashes(res.detail, d->invalidHashes, d->indexUrl);
+                            res.detail.notCoveredByLock = d->notCovered;
                             ++report.summary.hashed;
                             report.summary.bytesHashed += hashed.value().fileSize;
                         }

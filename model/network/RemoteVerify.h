@@ -32,6 +32,8 @@ struct RemoteVerifyOptions
     /// "" = a temporary directory removed when done.
     QString cacheDir;
     ExpectedHashes expected;  ///< extra expected hashes per provider version (lock-file semantics)
+    QHash<ProviderVersionKey, QString> expectedFrom; ///< the lock files they came from (anchors)
+    bool lockCoverage = false; ///< mark archives of provider versions `expected` lacks as not covered
     /// Called (on the calling thread) with each archive's result as soon as it is final (not
     /// Pending): for streaming results to a GUI.
     std::function<void(const ArchiveResult &result)> onResult;

@@ -30,11 +30,12 @@ namespace {
 // Bump when the table layout or the meaning of a stored hash changes: older files are recreated.
 // fingerprint is NULL for files (QtSql binds an empty QByteArray as NULL).
 // 4: device and ctime in the key; every PackageHashes field stored (h1ZipError, extractionProblem).
-constexpr int kSchemaVersion = 4;
+// 5: executableCandidates (the install-time executable check, docs/VERDICTS.md).
+constexpr int kSchemaVersion = 5;
 
 // encodeHashes()/decodeHashes() store every field of PackageHashes. A new field must be stored
 // too (and kSchemaVersion bumped), or a cache hit would silently drop it.
-static_assert(sizeof(PackageHashes) == 208, "PackageHashes changed: store the new field in encodeHashes/decodeHashes "
+static_assert(sizeof(PackageHashes) == 232, "PackageHashes changed: store the new field in encodeHashes/decodeHashes "
                                              "and bump kSchemaVersion, then update this size");
 
 std::atomic<quint64> g_connectionCounter{0};
@@ -437,7 +438,7 @@ QByteArray encodeHashes(const PackageHashes &h)
     s.setVersion(QDataStream::Qt_6_4);
     s << quint8(h.hasDirectoryEntries ? 1 : 0) << qint64(h.fileSize) << qint64(h.contentBytes) << qint32(h.entryCount)
       << h.zh.toString() << h.h1Zip.toString() << h.h1ZipError << h.h1Extracted.toString() << h.extractionProblem
-      << h.unsafeNames;
+      << h.unsafeNames << h.executableCandidates;
     return out;
 }
 
@@ -450,7 +451,7 @@ bool decodeHashes(const QByteArray &bytes, PackageHashes &h)
     qint32 entries = 0;
     QString zh, h1Zip, h1Extracted;
     s >> flags >> fileSize >> contentBytes >> entries >> zh >> h1Zip >> h.h1ZipError >> h1Extracted >> h.extractionProblem
-        >> h.unsafeNames;
+        >> h.unsafeNames >> h.executableCandidates;
     if (s.status() != QDataStream::Ok || !s.atEnd())
         return false;
     const auto z = hashFromText(zh);

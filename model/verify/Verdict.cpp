@@ -6,34 +6,9 @@ namespace provender {
 
 namespace {
 
-// Which computed hashes does `h` equal? Empty list: none (or not computable for this package).
-QList<HashMatch> matchesOf(const PackageHashes &c, const HashString &h)
+bool isSupported(const HashString &h)
 {
-    QList<HashMatch> out;
-    if (h.scheme() == HashString::Scheme::H1) {
-        if (c.kind == PackageHashes::Kind::Zip && !c.h1Zip.isNull() && h == c.h1Zip)
-            out.append(HashMatch::H1Zip);
-        if (!c.h1Extracted.isNull() && h == c.h1Extracted)
-            out.append(HashMatch::H1Extracted);
-    } else if (h.scheme() == HashString::Scheme::ZH) {
-        if (c.kind == PackageHashes::Kind::Zip && !c.zh.isNull() && h == c.zh)
-            out.append(HashMatch::ZH);
-    }
-    return out;
-}
-
-// Can this declared hash be checked against this package at all? (zh: against a directory cannot.)
-bool computable(const PackageHashes &c, const HashString &h)
-{
-    switch (h.scheme()) {
-    case HashString::Scheme::H1:
-        return true;
-    case HashString::Scheme::ZH:
-        return c.kind == PackageHashes::Kind::Zip;
-    case HashString::Scheme::Other:
-        return false;
-    }
-    return false;
+    return h.scheme() == HashString::Scheme::H1 || h.scheme() == HashString::Scheme::ZH;
 }
 
 void addUnique(QList<HashMatch> &into, const QList<HashMatch> &from)
@@ -64,56 +39,156 @@ QString describeMatches(const QList<HashMatch> &matched)
     return text;
 }
 
+/// The note for a declared/locked h1: that equals the extracted folder's h1 but not the zip's.
+QString extractedOnlyNote(const PackageHashes &c, const QList<HashString> &hashes)
+{
+    if (c.kind != PackageHashes::Kind::Zip || c.h1Extracted.isNull() || c.h1Extracted == c.h1Zip)
+        return {};
+    for (const HashString &h : hashes)
+        if (h == c.h1Extracted)
+            return QStringLiteral(" (%1 is the h1: of the folder the zip extracts to; for a packed archive terraform "
+                                  "checks h1: over the zip's own entries (HashZip), which differ because the zip has "
+                                  "directory entries)")
+                .arg(h.toString());
+    return {};
+}
+
+/// terraform's PackageMatchesAnyHash over `hashes` in their order, for a packed (zip) or unpacked
+/// (directory) package: h1: against HashZip resp. HashDir, zh: against the zip bytes (never a
+/// directory). `failure` gets the hashing error Go would stop at (h1: of a zip HashZip refuses).
+struct AnyMatch
+{
+    bool matched = false;
+    QList<HashMatch> which;
+    QList<HashString> unmatched; ///< supported hashes that match nothing
+    QString failure;
+};
+
+AnyMatch matchAny(const PackageHashes &c, const QList<HashString> &hashes)
+{
+    AnyMatch out;
+    const bool zip = c.kind == PackageHashes::Kind::Zip;
+    for (const HashString &h : hashes) {
+        if (h.scheme() == HashString::Scheme::H1) {
+            const HashString &mine = zip ? c.h1Zip : c.h1Extracted;
+            if (mine.isNull()) {
+                if (!out.matched && out.failure.isEmpty())
+                    out.failure = zip && !c.h1ZipError.isEmpty() ? c.h1ZipError : QStringLiteral("h1: not computable");
+                out.unmatched.append(h);
+                continue;
+            }
+            if (h == mine) {
+                out.matched = true;
+                addUnique(out.which, {zip ? HashMatch::H1Zip : HashMatch::H1Extracted});
+            } else {
+                out.unmatched.append(h);
+            }
+        } else if (h.scheme() == HashString::Scheme::ZH) {
+            if (!zip)
+                continue; // "A zip hash can never match an unpacked directory"
+            if (h == c.zh) {
+                out.matched = true;
+                addUnique(out.which, {HashMatch::ZH});
+            } else {
+                out.unmatched.append(h);
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 VerdictDetail decideVerdict(const PackageHashes &computed, const QList<HashString> &declared)
 {
     VerdictDetail d;
-    bool anyCheckable = false;
-    for (const HashString &h : declared) {
-        if (!computable(computed, h))
-            continue;
-        anyCheckable = true;
-        const QList<HashMatch> m = matchesOf(computed, h);
-        if (m.isEmpty())
-            d.contradicting.append(h);
-        else
-            addUnique(d.matched, m);
-    }
-    if (!anyCheckable) {
+    QList<HashString> supported;
+    for (const HashString &h : declared)
+        if (isSupported(h))
+            supported.append(h);
+    if (declared.isEmpty()) {
         d.verdict = Verdict::Unverified;
-        d.reason = declared.isEmpty() ? QStringLiteral("no hash is declared for this archive")
-                                      : QStringLiteral("no declared hash can be checked against this package");
-    } else if (!d.contradicting.isEmpty()) {
-        d.verdict = Verdict::Mismatch;
-        d.reason = QStringLiteral("declared %1 matches no computed hash").arg(d.contradicting.first().toString());
-    } else {
-        d.verdict = Verdict::Verified;
-        d.reason = describeMatches(d.matched);
+        d.reason = QStringLiteral("no hash is declared for this archive (terraform installs it unchecked)");
+        return d;
     }
+    if (supported.isEmpty()) {
+        d.verdict = Verdict::Refused;
+        d.reason = QStringLiteral("this version of Terraform does not support any of the checksum formats given for "
+                                  "this provider");
+        return d;
+    }
+    const AnyMatch m = matchAny(computed, supported);
+    d.contradicting = m.unmatched;
+    if (m.matched) {
+        d.verdict = Verdict::Verified;
+        d.matched = m.which;
+        d.reason = describeMatches(d.matched);
+        return d;
+    }
+    if (computed.kind == PackageHashes::Kind::Directory) {
+        // An index never names a directory; what would apply is the local-directory check.
+        const bool anyH1 = std::any_of(supported.cbegin(), supported.cend(),
+                                       [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
+        if (!anyH1) {
+            d.verdict = Verdict::Unverified;
+            d.reason = QStringLiteral("only zh: hashes are declared, which cannot be checked against an unpacked "
+                                      "directory (terraform installs it unchecked)");
+            d.contradicting.clear();
+            return d;
+        }
+    }
+    if (!m.failure.isEmpty()) {
+        d.verdict = Verdict::Refused;
+        d.reason = QStringLiteral("failed to verify provider package checksums: ") + m.failure;
+        return d;
+    }
+    d.verdict = Verdict::Mismatch;
+    d.reason = supported.size() == 1
+                   ? QStringLiteral("provider package doesn't match the expected checksum \"%1\"").arg(supported.first().toString())
+                   // sic: terraform's wording
+                   : QStringLiteral("provider package doesn't match the any of the expected checksums");
+    d.reason += extractedOnlyNote(computed, supported);
     return d;
 }
 
 VerdictDetail verifyAgainstLock(const PackageHashes &computed, const QList<HashString> &lockHashes)
 {
     VerdictDetail d;
-    bool anyCheckable = false;
-    for (const HashString &h : lockHashes) {
-        if (!computable(computed, h))
-            continue;
-        anyCheckable = true;
-        addUnique(d.matched, matchesOf(computed, h));
-    }
-    if (!anyCheckable) {
+    QList<HashString> preferred;
+    for (const HashString &h : lockHashes)
+        if (isSupported(h))
+            preferred.append(h);
+    const bool dir = computed.kind == PackageHashes::Kind::Directory;
+    const bool anyH1 = std::any_of(preferred.cbegin(), preferred.cend(),
+                                   [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
+    if (preferred.isEmpty() || (dir && !anyH1)) {
         d.verdict = Verdict::Unverified;
-        d.reason = QStringLiteral("the lock file has no hash that can be checked against this package");
-    } else if (d.matched.isEmpty()) {
-        d.verdict = Verdict::Mismatch;
-        d.reason = QStringLiteral("none of the lock file's hashes matches this package");
-    } else {
-        d.verdict = Verdict::Verified;
-        d.reason = describeMatches(d.matched);
+        d.reason = preferred.isEmpty()
+                       ? QStringLiteral("the lock file has no h1:/zh: hash for this provider version (terraform "
+                                        "installs it unchecked)")
+                       : QStringLiteral("the lock file has only zh: hashes, which terraform cannot check against an "
+                                        "unpacked directory (it installs it unchecked)");
+        return d;
     }
+    const AnyMatch m = matchAny(computed, preferred);
+    if (m.matched) {
+        d.verdict = Verdict::Verified;
+        d.matched = m.which;
+        d.reason = describeMatches(d.matched);
+        return d;
+    }
+    if (!m.failure.isEmpty()) {
+        d.verdict = Verdict::Refused;
+        d.reason = QStringLiteral("failed to calculate checksum: ") + m.failure;
+        return d;
+    }
+    d.verdict = Verdict::Mismatch;
+    d.reason = dir ? QStringLiteral("the local package doesn't match any of the checksums previously recorded in the "
+                                    "dependency lock file (this might be because the available checksums are for "
+                                    "packages targeting different platforms)")
+                   : QStringLiteral("the current package doesn't match any of the checksums previously recorded in the "
+                                    "dependency lock file");
+    d.reason += extractedOnlyNote(computed, preferred);
     return d;
 }
 
@@ -128,12 +203,25 @@ VerdictDetail combineVerdicts(const VerdictDetail &index, const VerdictDetail &l
     for (const HashString &h : lock.contradicting)
         if (!d.contradicting.contains(h))
             d.contradicting.append(h);
-    if (index.verdict == Verdict::Mismatch || lock.verdict == Verdict::Mismatch)
+    d.notCoveredByLock = index.notCoveredByLock || lock.notCoveredByLock;
+    auto either = [&](Verdict v) { return index.verdict == v || lock.verdict == v; };
+    if (either(Verdict::Mismatch))
         d.verdict = Verdict::Mismatch;
-    else if (index.verdict == Verdict::Verified || lock.verdict == Verdict::Verified)
+    else if (either(Verdict::Refused))
+        d.verdict = Verdict::Refused;
+    else if (either(Verdict::Verified))
         d.verdict = Verdict::Verified;
     else
         d.verdict = Verdict::Unverified;
+    if (d.verdict == Verdict::Verified) {
+        // The lock (reviewed elsewhere) first: it is the stronger anchor.
+        if (lock.verdict == Verdict::Verified)
+            d.anchors += lock.anchors;
+        if (index.verdict == Verdict::Verified)
+            for (const TrustAnchor &a : index.anchors)
+                if (!d.anchors.contains(a))
+                    d.anchors.append(a);
+    }
     QStringList reasons;
     if (index.verdict == d.verdict || d.verdict == Verdict::Unverified)
         reasons.append(QStringLiteral("index: ") + index.reason);
@@ -141,6 +229,104 @@ VerdictDetail combineVerdicts(const VerdictDetail &index, const VerdictDetail &l
         reasons.append(QStringLiteral("lock file: ") + lock.reason);
     d.reason = reasons.join(QStringLiteral("; "));
     return d;
+}
+
+QString installProblem(const PackageHashes &computed, const QString &providerType)
+{
+    if (computed.kind == PackageHashes::Kind::Zip && !computed.extractionProblem.isEmpty())
+        return computed.extractionProblem;
+    // providercache.CachedProvider.ExecutableFile: the first top-level non-directory whose name is
+    // the prefix, or the prefix followed by '_' or '.'.
+    const QString prefix = QStringLiteral("terraform-provider-") + providerType;
+    for (const QString &name : computed.executableCandidates) {
+        if (!name.startsWith(prefix))
+            continue;
+        const QStringView rest = QStringView(name).mid(prefix.size());
+        if (rest.isEmpty() || rest.front() == QLatin1Char('_') || rest.front() == QLatin1Char('.'))
+            return {};
+    }
+    return QStringLiteral("provider binary not found: could not find executable file starting with %1").arg(prefix);
+}
+
+void applyInstallCheck(VerdictDetail &d, const PackageHashes &computed, const QString &providerType)
+{
+    if (d.verdict != Verdict::Verified && d.verdict != Verdict::Unverified)
+        return;
+    const QString problem = installProblem(computed, providerType);
+    if (problem.isEmpty())
+        return;
+    d.verdict = Verdict::Refused;
+    d.reason = problem + (d.matched.isEmpty() ? QString() : QStringLiteral(" (the hashes %1)").arg(d.reason));
+}
+
+VerdictDetail decideArchive(const PackageHashes &computed, const QString &providerType,
+                            const QList<HashString> &declared, const TrustAnchor &indexAnchor,
+                            const QList<HashString> *lock, const TrustAnchor &lockAnchor)
+{
+    VerdictDetail d = decideVerdict(computed, declared);
+    if (d.verdict == Verdict::Verified)
+        d.anchors = {indexAnchor};
+    if (lock) {
+        VerdictDetail l = verifyAgainstLock(computed, *lock);
+        if (l.verdict == Verdict::Verified)
+            l.anchors = {lockAnchor};
+        d = combineVerdicts(d, l);
+    }
+    applyInstallCheck(d, computed, providerType);
+    if (d.verdict != Verdict::Verified)
+        d.anchors.clear();
+    return d;
+}
+
+VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &providerType,
+                                  const QList<HashString> &declared, const TrustAnchor &indexAnchor, SumsCheck sums,
+                                  const TrustAnchor &sumsAnchor, const QList<HashString> *lock,
+                                  const TrustAnchor &lockAnchor)
+{
+    VerdictDetail d = decideVerdict(computed, declared);
+    if (d.verdict == Verdict::Verified)
+        d.anchors = {indexAnchor};
+    if (sums == SumsCheck::Mismatch) {
+        d.verdict = Verdict::Mismatch;
+        d.anchors.clear();
+        d.reason = computed.kind == PackageHashes::Kind::Zip
+                       ? QStringLiteral("the archive does not match the bundle's SHA256SUMS (its SHA-256 is %1)")
+                             .arg(computed.zh.toString().mid(3))
+                       : QStringLiteral("a file of the package does not match the bundle's SHA256SUMS");
+        return d;
+    }
+    if (sums == SumsCheck::Match) {
+        if (d.verdict == Verdict::Verified) {
+            d.anchors.append(sumsAnchor);
+        } else if (d.verdict == Verdict::Unverified) {
+            d.verdict = Verdict::Verified;
+            d.anchors = {sumsAnchor};
+            d.reason = computed.kind == PackageHashes::Kind::Zip ? QStringLiteral("matches the bundle's SHA256SUMS")
+                                                                 : QStringLiteral("every file matches the bundle's SHA256SUMS");
+        }
+    }
+    if (lock) {
+        VerdictDetail l = verifyAgainstLock(computed, *lock);
+        if (l.verdict == Verdict::Verified)
+            l.anchors = {lockAnchor};
+        d = combineVerdicts(d, l);
+    }
+    applyInstallCheck(d, computed, providerType);
+    if (d.verdict != Verdict::Verified)
+        d.anchors.clear();
+    return d;
+}
+
+void applyInvalidDeclaredHashes(VerdictDetail &d, const QStringList &invalidHashes, const QString &indexDocument)
+{
+    if (invalidHashes.isEmpty() || d.verdict == Verdict::Missing || d.verdict == Verdict::Error)
+        return;
+    d.verdict = Verdict::Refused;
+    d.anchors.clear();
+    d.reason = QStringLiteral("failed to query provider mirror%1: provider mirror returned invalid provider hash \"%2\": "
+                              "hash string must start with a scheme keyword followed by a colon")
+                   .arg(indexDocument.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(indexDocument),
+                        invalidHashes.first());
 }
 
 QString toString(Verdict v)
@@ -152,6 +338,7 @@ QString toString(Verdict v)
     case Verdict::Unverified: return QStringLiteral("unverified");
     case Verdict::Missing: return QStringLiteral("missing");
     case Verdict::Error: return QStringLiteral("error");
+    case Verdict::Refused: return QStringLiteral("refused");
     }
     return QStringLiteral("error");
 }
@@ -166,13 +353,52 @@ QString toString(HashMatch m)
     return {};
 }
 
+QString toString(TrustAnchor::Kind k)
+{
+    switch (k) {
+    case TrustAnchor::Kind::OwnIndex: return QStringLiteral("own-index");
+    case TrustAnchor::Kind::OwnChecksums: return QStringLiteral("own-checksums");
+    case TrustAnchor::Kind::LockFile: return QStringLiteral("lock-file");
+    case TrustAnchor::Kind::Signature: return QStringLiteral("signature");
+    }
+    return {};
+}
+
+QString describe(const TrustAnchor &a)
+{
+    const QString where = a.document.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(a.document);
+    switch (a.kind) {
+    case TrustAnchor::Kind::OwnIndex: return QStringLiteral("consistent with its own index") + where;
+    case TrustAnchor::Kind::OwnChecksums: return QStringLiteral("consistent with its own SHA256SUMS") + where;
+    case TrustAnchor::Kind::LockFile: return QStringLiteral("lock file ") + (a.document.isEmpty() ? QStringLiteral("(unnamed)") : a.document);
+    case TrustAnchor::Kind::Signature: return QStringLiteral("signature") + where;
+    }
+    return {};
+}
+
+QString describeAnchors(const VerdictDetail &d)
+{
+    if (d.anchors.isEmpty())
+        return d.notCoveredByLock ? QStringLiteral("nothing: no lock file given covers this provider version")
+                                  : QStringLiteral("nothing");
+    QStringList parts;
+    for (const TrustAnchor &a : d.anchors)
+        parts.append(describe(a));
+    return parts.join(QStringLiteral("; "));
+}
+
 std::optional<Verdict> verdictFromString(QStringView s)
 {
-    for (Verdict v : {Verdict::Pending, Verdict::Verified, Verdict::Mismatch, Verdict::Unverified,
-                      Verdict::Missing, Verdict::Error})
+    for (Verdict v : allVerdicts())
         if (s == toString(v))
             return v;
     return std::nullopt;
+}
+
+QList<Verdict> allVerdicts()
+{
+    return {Verdict::Pending, Verdict::Verified, Verdict::Mismatch, Verdict::Unverified,
+            Verdict::Missing, Verdict::Error, Verdict::Refused};
 }
 
 } // namespace provender

@@ -1,5 +1,10 @@
 #pragma once
-// One vocabulary everywhere: badges, CLI, JSON, tests (DESIGN.md "Verdicts").
+// One vocabulary everywhere: badges, CLI, JSON, tests (DESIGN.md "Verdicts", docs/VERDICTS.md).
+//
+// A verdict is the *install outcome*: would tofu/terraform install this package from this source,
+// and against what was that decided (the trust anchor). The rules are theirs, read from
+// internal/getproviders and internal/providercache and checked against terraform 1.11 by
+// tests/interop/tst_interop_verdicts.cpp; docs/VERDICTS.md has the rule table.
 
 #include "model/core/HashString.h"
 #include "model/hashing/PackageHashes.h"
@@ -11,39 +16,116 @@
 
 namespace provender {
 
-enum class Verdict { Pending, Verified, Mismatch, Unverified, Missing, Error };
+/// Refused: the hashes are fine (or not checked) but terraform would still not install the
+/// package — it cannot be extracted, has no provider executable, or the source's hashes are all of
+/// schemes terraform does not support. Appended last so stored ints of older values stay valid.
+enum class Verdict { Pending, Verified, Mismatch, Unverified, Missing, Error, Refused };
+inline constexpr int kVerdictCount = 7;
 
 /// Which computed hash a declared hash matched.
 enum class HashMatch { H1Zip, H1Extracted, ZH };
+
+/// What a verdict was checked against.
+struct TrustAnchor
+{
+    enum class Kind {
+        OwnIndex,     ///< the source's own index documents (`<version>.json` of a mirror or a bundle)
+        OwnChecksums, ///< a bundle's own SHA256SUMS
+        LockFile,     ///< a dependency lock file the user gave (reviewed elsewhere)
+        Signature,    ///< a verified signature (later: registry/OCI)
+    };
+    Kind kind = Kind::OwnIndex;
+    QString document; ///< the file or URL of the anchor ("" when not known)
+
+    bool operator==(const TrustAnchor &other) const = default;
+    /// Only the source's own metadata: the package agrees with what came with it, nothing more.
+    bool isSelfConsistencyOnly() const { return kind == Kind::OwnIndex || kind == Kind::OwnChecksums; }
+};
 
 struct VerdictDetail
 {
     Verdict verdict = Verdict::Pending;
     QList<HashMatch> matched;           ///< which computed hashes matched a declared one
-    QList<HashString> contradicting;    ///< declared h1:/zh: hashes that match nothing computed
-    QString reason;                     ///< for Error/Missing: why; for Verified: which hash matched
+    /// Declared h1:/zh: hashes that match nothing computed. With a Verified verdict this is an
+    /// anomaly only ("the index declares a hash that matches no package"): terraform installs
+    /// when one acceptable hash matches.
+    QList<HashString> contradicting;
+    QString reason;                     ///< why, in terraform's words where it refuses
+    /// What the verdict was checked against; empty when nothing vouched (Unverified, Missing, Error).
+    QList<TrustAnchor> anchors;
+    /// Lock files were given (--lock) and none of them has an entry for this provider version.
+    bool notCoveredByLock = false;
 };
 
-/// Decide a verdict from the computed hashes of a present archive and the declared hashes.
-/// Unknown schemes are ignored. A declared `h1:` matching either the zip-level or the
-/// extracted-folder h1 counts as a match (never reported as tampering).
-///
-/// Rule for several declared hashes: an index lists hashes of *this* archive, so any declared
-/// h1:/zh: that matches nothing makes it a Mismatch. (Lock files list hashes of every platform;
-/// callers comparing against a lock pass only "does any match", see verifyAgainstLock.)
+/// The hashes an index (`<version>.json` of a network mirror, of a directory served as one, or of a
+/// bundle) declares, checked as terraform's network-mirror installer checks them
+/// (getproviders.NewPackageHashAuthentication on the downloaded zip): of the declared h1:/zh:
+/// ONE must match — h1: against the zip's own entries (dirhash.HashZip, `h1Zip`; NOT the extracted
+/// folder), zh: against the zip's bytes. No declared hash: Unverified (terraform installs
+/// unchecked). Only hashes of other schemes: Refused ("this version of Terraform does not support
+/// any of the checksum formats given for this provider"). None matches: Mismatch. Declared
+/// hashes that match nothing are listed in `contradicting` either way. An unpacked package
+/// directory is checked by h1: against its HashDir (what terraform's local-directory check does).
 VerdictDetail decideVerdict(const PackageHashes &computed, const QList<HashString> &declared);
 
-/// Lock-file semantics: the lock lists hashes for all platforms, so the archive is Verified when
-/// one of them matches, Mismatch when the lock has h1:/zh: hashes but none matches.
+/// A dependency lock file's hashes of this provider version, checked as terraform checks them at
+/// install (providercache installFromLocalArchive / installFromLocalDir): only h1:/zh: count
+/// (lock.PreferredHashes); none of them -> Unverified (terraform installs unchecked). A zip:
+/// h1: against HashZip (`h1Zip`) or zh:; an unpacked directory: h1: against HashDir, and a lock
+/// with only zh: hashes lets it pass unchecked (Unverified). None matches: Mismatch with
+/// terraform's message. The lock lists every platform's hashes, so the others matching nothing is
+/// normal (never `contradicting`).
 VerdictDetail verifyAgainstLock(const PackageHashes &computed, const QList<HashString> &lockHashes);
 
-/// Both an index's declared hashes and a lock file's hashes apply to one archive: Mismatch when
-/// either contradicts, else Verified when either verifies, else Unverified. Missing/Error/Pending
-/// in `a` win (they say the archive could not be hashed at all).
+/// Both apply (terraform checks the index's hashes, then the lock's): Missing/Error/Pending in
+/// `index` win; else Mismatch if either is, Refused if either is, Verified if either verified,
+/// else Unverified. Anchors of the verified sides are kept.
 VerdictDetail combineVerdicts(const VerdictDetail &index, const VerdictDetail &lock);
 
-QString toString(Verdict v);     ///< "verified", "mismatch", "unverified", "missing", "error", "pending"
+/// Why terraform would not install a package it has the hashes of, in its words, or "" when it
+/// would: the zip cannot be extracted (go-getter's error), or no file at the top of the package is
+/// named `terraform-provider-<type>` optionally followed by `_…` or `.…` ("provider binary not
+/// found: could not find executable file starting with terraform-provider-<type>"). Several
+/// candidates are tolerated (the first in name order is used); the executable bit is not checked.
+QString installProblem(const PackageHashes &computed, const QString &providerType);
+
+/// `d` after the install-time content check: a Verified/Unverified verdict becomes Refused when
+/// installProblem() says so (a Mismatch stays: terraform fails on the checksum first).
+void applyInstallCheck(VerdictDetail &d, const PackageHashes &computed, const QString &providerType);
+
+/// Everything an archive's verdict depends on, decided in terraform's order: the index's hashes
+/// (`declared`, anchor `indexAnchor`), the lock's (`lock`, when given; anchor `lockAnchor`), then the
+/// package content.
+VerdictDetail decideArchive(const PackageHashes &computed, const QString &providerType,
+                            const QList<HashString> &declared, const TrustAnchor &indexAnchor,
+                            const QList<HashString> *lock = nullptr,
+                            const TrustAnchor &lockAnchor = TrustAnchor{TrustAnchor::Kind::LockFile, {}});
+
+/// How an entry of a bundle fared against the bundle's own SHA256SUMS (packed: its line; unpacked:
+/// the lines of its files).
+enum class SumsCheck { NotListed, Match, Mismatch };
+
+/// A bundle entry: decideArchive() where the bundle's SHA256SUMS is a second own anchor. A
+/// SHA256SUMS mismatch is a Mismatch whatever the index says (the bundle is not what was packed);
+/// a match verifies what the index leaves unverified.
+VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &providerType,
+                                  const QList<HashString> &declared, const TrustAnchor &indexAnchor, SumsCheck sums,
+                                  const TrustAnchor &sumsAnchor, const QList<HashString> *lock = nullptr,
+                                  const TrustAnchor &lockAnchor = TrustAnchor{TrustAnchor::Kind::LockFile, {}});
+
+/// terraform's failure for an index entry with hash strings it cannot parse (it fails installing
+/// that platform before downloading): `d` becomes Refused. No-op when `invalidHashes` is empty.
+void applyInvalidDeclaredHashes(VerdictDetail &d, const QStringList &invalidHashes, const QString &indexDocument);
+
+QString toString(Verdict v);     ///< "verified", "mismatch", "unverified", "missing", "error", "pending", "refused"
 QString toString(HashMatch m);   ///< "h1 (zip)", "h1 (extracted)", "zh"
+QString toString(TrustAnchor::Kind k); ///< "own-index", "own-checksums", "lock-file", "signature"
+/// "consistent with its own index (…/1.0.0.json)", "lock file /w/.terraform.lock.hcl", …
+QString describe(const TrustAnchor &anchor);
+/// All anchors of `d`, "; "-joined, or "nothing (no hash to check against)" when there is none.
+QString describeAnchors(const VerdictDetail &d);
 std::optional<Verdict> verdictFromString(QStringView s);
+/// Every verdict, in enum order.
+QList<Verdict> allVerdicts();
 
 } // namespace provender

@@ -33,7 +33,33 @@ size_t qHash(const ProviderVersionKey &key, size_t seed) noexcept
 
 bool VerifySummary::hasFindings() const
 {
-    return count(Verdict::Mismatch) > 0 || count(Verdict::Missing) > 0 || count(Verdict::Error) > 0;
+    return count(Verdict::Mismatch) > 0 || count(Verdict::Missing) > 0 || count(Verdict::Error) > 0
+           || count(Verdict::Refused) > 0;
+}
+
+QList<Anomaly> verdictAnomalies(const ArchiveResult &r)
+{
+    QList<Anomaly> out;
+    if (r.detail.verdict == Verdict::Mismatch || r.detail.contradicting.isEmpty())
+        return out;
+    for (const HashString &h : r.detail.contradicting) {
+        Anomaly a;
+        a.kind = AnomalyKind::DeclaredHashMatchesNothing;
+        a.path = r.path;
+        a.message = QStringLiteral("the index declares a hash that matches no package: %1 for %2 (terraform installs "
+                                   "it: another declared hash matches)")
+                        .arg(h.toString(), r.key.toString());
+        out.append(a);
+    }
+    return out;
+}
+
+QList<Anomaly> verdictAnomalies(const QList<ArchiveResult> &results)
+{
+    QList<Anomaly> out;
+    for (const ArchiveResult &r : results)
+        out += verdictAnomalies(r);
+    return out;
 }
 
 ArchiveResult initialResult(const ProviderAddress &provider, const Version &version, const Archive &archive)
@@ -80,27 +106,29 @@ struct WorkItem
     const ProviderVersion *version = nullptr;
     const Archive *archive = nullptr;
     const QList<HashString> *lock = nullptr; ///< extra expected hashes of its provider version
+    const QString *lockFrom = nullptr;       ///< where they came from (options.expectedFrom)
+    bool notCovered = false;                 ///< lock files given, none covers this provider version
 };
 
 ArchiveResult resultOf(const WorkItem &w)
 {
-    return initialResult(w.provider->address, w.version->version, *w.archive);
+    ArchiveResult r = initialResult(w.provider->address, w.version->version, *w.archive);
+    r.detail.notCoveredByLock = w.notCovered;
+    return r;
 }
 
-VerdictDetail decide(const PackageHashes &hashes, const QList<HashString> &declared, const QList<HashString> *lock)
-{
-    VerdictDetail index = decideVerdict(hashes, declared);
-    if (!lock)
-        return index;
-    return combineVerdicts(index, verifyAgainstLock(hashes, *lock));
-}
-
-void completeWithHashes(ArchiveResult &r, const PackageHashes &hashes, const QList<HashString> *lock, bool fromCache)
+void completeWithHashes(ArchiveResult &r, const PackageHashes &hashes, const WorkItem &w, bool fromCache)
 {
     r.hashes = hashes;
     r.fromCache = fromCache;
     r.error.clear();
-    r.detail = decide(hashes, r.declared, lock);
+    const TrustAnchor index{TrustAnchor::Kind::OwnIndex,
+                            w.archive->declared ? w.archive->declared->indexFile : QString()};
+    const TrustAnchor lock{TrustAnchor::Kind::LockFile, w.lockFrom ? *w.lockFrom : QString()};
+    r.detail = decideArchive(hashes, w.provider->address.type(), r.declared, index, w.lock, lock);
+    if (w.archive->declared)
+        applyInvalidDeclaredHashes(r.detail, w.archive->declared->invalidHashes, w.archive->declared->indexFile);
+    r.detail.notCoveredByLock = w.notCovered;
 }
 
 void completeWithError(ArchiveResult &r, const QString &message)
@@ -130,8 +158,13 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         sink.results->reserve(catalog.archiveCount());
     }
     forEachArchive(catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
-        const auto lockIt = options.expected.constFind(ProviderVersionKey{p.address, v.version});
-        WorkItem w{&p, &v, &a, lockIt == options.expected.constEnd() ? nullptr : &lockIt.value()};
+        const ProviderVersionKey pv{p.address, v.version};
+        const auto lockIt = options.expected.constFind(pv);
+        const auto fromIt = options.expectedFrom.constFind(pv);
+        const bool covered = lockIt != options.expected.constEnd();
+        WorkItem w{&p, &v, &a, covered ? &lockIt.value() : nullptr,
+                   fromIt == options.expectedFrom.constEnd() ? nullptr : &fromIt.value(),
+                   options.lockCoverage && !covered};
         if (sink.results)
             sink.results->append(resultOf(w));
         items.append(w);
@@ -195,7 +228,7 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         const WorkItem &w = items.at(item);
         ArchiveResult r = resultOf(w);
         if (outcome.hashes.ok())
-            completeWithHashes(r, outcome.hashes.value(), w.lock, outcome.fromCache);
+            completeWithHashes(r, outcome.hashes.value(), w, outcome.fromCache);
         else
             completeWithError(r, outcome.hashes.error().message);
         decided(item, std::move(r));

@@ -79,11 +79,16 @@ struct VerifyOptions
     bool useCache = true;    ///< false: hash everything (the cache is neither read nor written)
     QString cacheFile;       ///< "" = HashCache::defaultPath()
     ExpectedHashes expected; ///< optional extra expected hashes (lock-file semantics)
+    /// Where `expected` came from, per provider version (lock file paths): the verdict's anchor.
+    QHash<ProviderVersionKey, QString> expectedFrom;
+    /// Lock files were given to check against: an archive whose provider version `expected` has
+    /// no entry for is marked notCoveredByLock (a finding for --require-lock).
+    bool lockCoverage = false;
 };
 
 struct VerifySummary
 {
-    std::array<int, 6> counts{}; ///< indexed by int(Verdict)
+    std::array<int, kVerdictCount> counts{}; ///< indexed by int(Verdict)
     int archives = 0;        ///< archives in the catalog
     int hashed = 0;          ///< archives hashed in this run
     int cacheHits = 0;       ///< archives answered from the cache
@@ -92,7 +97,7 @@ struct VerifySummary
     QString cacheWarning;    ///< why the cache is off or was recreated ("" when fine)
 
     int count(Verdict v) const { return counts[size_t(v)]; }
-    /// Any mismatch, missing or error (the CLI's exit 1).
+    /// Any mismatch, missing, error or refused (the CLI's exit 1).
     bool hasFindings() const;
 };
 
@@ -118,6 +123,12 @@ void forEachArchive(const Catalog &catalog, F &&f)
                 f(p, v, a);
         }
 }
+
+/// The anomalies a decided result adds to its catalog's (docs/VERDICTS.md): declared hashes that
+/// match nothing while the verdict is decided by another hash (kind DeclaredHashMatchesNothing).
+QList<Anomaly> verdictAnomalies(const ArchiveResult &result);
+/// verdictAnomalies() of every result.
+QList<Anomaly> verdictAnomalies(const QList<ArchiveResult> &results);
 
 /// Result for one archive without hashing it: Missing for an absent one, Pending otherwise.
 ArchiveResult initialResult(const ProviderAddress &provider, const Version &version, const Archive &archive);

@@ -183,6 +183,113 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
     }
 
+    /// A bundle whose own index and SHA256SUMS agree with an archive that is not the one the team
+    /// reviewed: consistent with itself (verified, anchors own-index/own-checksums only); with
+    /// --lock the archive is a mismatch and the rest "not covered"; `import --lock --require-lock`
+    /// imports nothing. A lock with every reviewed hash (Python's, fixtures.py) imports all.
+    void reviewedLockAgainstSelfConsistentBundle()
+    {
+        const QString original = fresh(QStringLiteral("reviewed"));
+        QString error;
+        const QByteArray listing = runFixture({QStringLiteral("mirror"), original, QStringLiteral("3000")}, &error);
+        QVERIFY2(!listing.isNull(), qPrintable(error));
+        const QJsonArray archives = QJsonDocument::fromJson(listing).object()[QStringLiteral("archives")].toArray();
+        QVERIFY(archives.size() >= 5);
+        // The reviewed lock: every archive's h1 (HashZip for zips, HashDir for the unpacked one).
+        QMap<QString, QStringList> byEntry; // "provider version" -> hashes
+        for (const QJsonValue &a : archives)
+            byEntry[a[QStringLiteral("provider")].toString() + u' ' + a[QStringLiteral("version")].toString()].append(
+                a[QStringLiteral("h1")].toString());
+        QByteArray lockAll;
+        for (auto it = byEntry.cbegin(); it != byEntry.cend(); ++it) {
+            const QStringList pv = it.key().split(u' ');
+            lockAll += "provider \"" + pv.at(0).toUtf8() + "\" {\n  version = \"" + pv.at(1).toUtf8() + "\"\n  hashes = [\n";
+            for (const QString &h : it.value())
+                lockAll += "    \"" + h.toUtf8() + "\",\n";
+            lockAll += "  ]\n}\n";
+        }
+        const QString reviewedLock = fresh(QStringLiteral("all.lock.hcl"));
+        writeFile(reviewedLock, lockAll);
+        const QString alphaOnly = fresh(QStringLiteral("alpha.lock.hcl"));
+        const QString amd64 = QStringLiteral("registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.0.0_linux_amd64.zip");
+        QString amd64H1;
+        for (const QJsonValue &a : archives)
+            if (a[QStringLiteral("path")].toString() == amd64)
+                amd64H1 = a[QStringLiteral("h1")].toString();
+        QVERIFY(!amd64H1.isEmpty());
+        writeFile(alphaOnly, "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.0.0\"\n  hashes = [\n    \""
+                                 + amd64H1.toUtf8() + "\",\n  ]\n}\n");
+
+        // The substitute: another (valid) package in alpha 1.0.0 linux_amd64's place, indexes
+        // rewritten, bundled: every own document agrees with it.
+        const QString substituted = fresh(QStringLiteral("substituted"));
+        QVERIFY(runTool(QStringLiteral("cp"), {QStringLiteral("-a"), original, substituted}));
+        const QString darwin = QStringLiteral("registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.0.0_darwin_arm64.zip");
+        writeFile(substituted + u'/' + amd64, readFile(original + u'/' + darwin));
+        QCOMPARE(runProvender({QStringLiteral("index"), substituted}).exitCode, 0);
+        const QString bundle = fresh(QStringLiteral("substituted.tar.gz"));
+        const Run created = runProvender({QStringLiteral("bundle"), QStringLiteral("create"), bundle, QStringLiteral("--mirror"),
+                                          substituted, QStringLiteral("--all")});
+        QVERIFY2(created.exitCode == 0, qPrintable(created.err));
+
+        auto archiveIn = [](const QJsonObject &report, const QString &provider, const QString &version, const QString &platform) {
+            for (const QJsonValue &a : report[QStringLiteral("archives")].toArray())
+                if (a[QStringLiteral("provider")].toString() == provider && a[QStringLiteral("version")].toString() == version
+                    && a[QStringLiteral("platform")].toString() == platform)
+                    return a.toObject();
+            return QJsonObject();
+        };
+        const QString alpha = QStringLiteral("registry.terraform.io/hashicorp/alpha");
+        // Consistent with itself.
+        Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), bundle, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QJsonObject a = archiveIn(QJsonDocument::fromJson(r.out.toUtf8()).object(), alpha, QStringLiteral("1.0.0"), QStringLiteral("linux_amd64"));
+        QCOMPARE(a[QStringLiteral("verdict")].toString(), QStringLiteral("verified"));
+        QStringList kinds;
+        for (const QJsonValue &an : a[QStringLiteral("anchors")].toArray()) {
+            kinds.append(an[QStringLiteral("kind")].toString());
+            QVERIFY(an[QStringLiteral("self_consistency_only")].toBool());
+        }
+        QCOMPARE(kinds, (QStringList{QStringLiteral("own-index"), QStringLiteral("own-checksums")}));
+        // Against the reviewed lock: the substitute is a mismatch, exit 1.
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), bundle, QStringLiteral("--json"), QStringLiteral("--lock"), alphaOnly});
+        QCOMPARE(r.exitCode, 1);
+        QJsonObject report = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        a = archiveIn(report, alpha, QStringLiteral("1.0.0"), QStringLiteral("linux_amd64"));
+        QCOMPARE(a[QStringLiteral("verdict")].toString(), QStringLiteral("mismatch"));
+        QVERIFY2(a[QStringLiteral("reason")].toString().contains(QLatin1String("doesn't match any of the checksums previously recorded")),
+                 qPrintable(a[QStringLiteral("reason")].toString()));
+        // alpha 1.1.0 and the other providers: no lock covers them.
+        a = archiveIn(report, alpha, QStringLiteral("1.1.0"), QStringLiteral("linux_amd64"));
+        QCOMPARE(a[QStringLiteral("not_covered_by_lock")].toBool(), true);
+        // Import with --require-lock: nothing.
+        const QString target = copyOfBase();
+        const QMap<QString, QString> before = snapshot(target);
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), bundle, QStringLiteral("--into"), target,
+                          QStringLiteral("--lock"), reviewedLock, QStringLiteral("--require-lock"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(visible(snapshot(target)), visible(before));
+        QVERIFY2(r.out.contains(QLatin1String("doesn't match any of the checksums previously recorded")), qPrintable(r.out));
+        // --require-lock without --lock is a usage error.
+        QCOMPARE(runProvender({QStringLiteral("bundle"), QStringLiteral("import"), bundle, QStringLiteral("--into"), target,
+                               QStringLiteral("--require-lock")}).exitCode, 2);
+        // The unmodified mirror, bundled, against the same reviewed lock: every archive vouched
+        // for by the lock, imported.
+        const QString good = fresh(QStringLiteral("reviewed.tar.gz"));
+        QCOMPARE(runProvender({QStringLiteral("bundle"), QStringLiteral("create"), good, QStringLiteral("--mirror"), original,
+                               QStringLiteral("--all")}).exitCode, 0);
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), good, QStringLiteral("--into"), target,
+                          QStringLiteral("--lock"), reviewedLock, QStringLiteral("--require-lock")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QCOMPARE(readFile(target + u'/' + amd64), readFile(original + u'/' + amd64));
+        // Only the alpha lock: the rest is not covered, so --require-lock rejects it all.
+        const QString target2 = copyOfBase();
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), good, QStringLiteral("--into"), target2,
+                          QStringLiteral("--lock"), alphaOnly, QStringLiteral("--require-lock")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QLatin1String("no lock file given covers")), qPrintable(r.out));
+    }
+
     void createFromLockFile()
     {
         const QString lock = fresh(QStringLiteral("lock")) + QStringLiteral(".hcl");

@@ -9,6 +9,7 @@
 #include "model/items/MirrorTreeModel.h"
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "tests/support/TestSupport.h"
 #include "ui/MainWindow.h"
 
 #include <QAbstractItemModelTester>
@@ -259,6 +260,72 @@ private Q_SLOTS:
         QCOMPARE(again.cacheHits, 26);
         QCOMPARE(again.hashed, 1);
         QCOMPARE(verdictCount(w, Verdict::Verified), 21);
+    }
+
+    /// The trust anchor in the details pane and the tooltip: the mirror's own index first; after
+    /// "Check against Lock Files…" the lock file by path for the archive it vouches for, and "no
+    /// lock file given covers" for the others.
+    void anchorInDetailsAndTooltip()
+    {
+        const QString py = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        if (py.isEmpty())
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 computes the lock file's hash"));
+        ui::MainWindow w;
+        w.resize(1280, 780);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndVerify(w, m_demo));
+        QTreeView *view = child<QTreeView>(w, "archiveView");
+        QTextBrowser *details = child<QTextBrowser>(w, "detailsView");
+        QModelIndex target, other;
+        for (const QModelIndex &i : leaves(view->model())) {
+            const QString text = i.data(MirrorTreeModel::SearchTextRole).toString();
+            if (text.contains(QStringLiteral("/null 3.2.2 linux_amd64")))
+                target = i;
+            else if (!other.isValid() && i.siblingAtColumn(MirrorTreeModel::VerdictColumn).data().toString() == QLatin1String("verified"))
+                other = i;
+        }
+        QVERIFY(target.isValid() && other.isValid());
+        view->setCurrentIndex(target);
+        QVERIFY2(details->toPlainText().contains(QStringLiteral("Anchor")), qPrintable(details->toPlainText()));
+        QVERIFY2(details->toPlainText().contains(QStringLiteral("consistent with its own index")), qPrintable(details->toPlainText()));
+        QVERIFY(target.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Checked against: consistent with its own index")));
+
+        // A reviewed lock with the zip's zh: (SHA-256 by python) for null 3.2.2.
+        const QString zip = target.data(MirrorTreeModel::PathRole).toString();
+        QProcess p;
+        p.start(py, {QStringLiteral("-c"), QStringLiteral("import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())"), zip});
+        QVERIFY(p.waitForFinished(30000));
+        const QString zh = QStringLiteral("zh:") + QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+        const QString address = target.data(MirrorTreeModel::SearchTextRole).toString().section(u' ', 0, 0);
+        const QString lock = m_tmp.filePath(QStringLiteral("reviewed.lock.hcl"));
+        {
+            QFile f(lock);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QStringLiteral("provider \"%1\" {\n  version = \"3.2.2\"\n  hashes = [\n    \"%2\",\n  ]\n}\n")
+                        .arg(address, zh).toUtf8());
+        }
+        QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
+        QVERIFY(child<QAction>(w, "actionCheckLocks")->isEnabled());
+        w.checkAgainstLockFiles({lock});
+        QVERIFY(finished.wait(60000));
+        QVERIFY(child<QAction>(w, "actionClearLocks")->isEnabled());
+        view->setCurrentIndex(QModelIndex());
+        view->setCurrentIndex(target);
+        QVERIFY2(details->toPlainText().contains(QStringLiteral("lock file ") + lock), qPrintable(details->toPlainText()));
+        QCOMPARE(target.siblingAtColumn(MirrorTreeModel::VerdictColumn).data().toString(), QStringLiteral("verified"));
+        QVERIFY(target.data(Qt::ToolTipRole).toString().contains(QStringLiteral("lock file ") + lock));
+        view->setCurrentIndex(other);
+        QVERIFY2(details->toPlainText().contains(QStringLiteral("no lock file given covers this provider version")),
+                 qPrintable(details->toPlainText()));
+        // And back: not checking against lock files any more.
+        finished.clear();
+        child<QAction>(w, "actionClearLocks")->trigger();
+        QVERIFY(finished.wait(60000));
+        view->setCurrentIndex(QModelIndex());
+        view->setCurrentIndex(target);
+        QVERIFY(details->toPlainText().contains(QStringLiteral("consistent with its own index")));
+        QVERIFY(!details->toPlainText().contains(lock));
     }
 
     void cancelScanKeepsWindowUsable()

@@ -225,7 +225,8 @@ private Q_SLOTS:
         dir.path = str("solaris_amd64", "path");
         dir.size = 1;
         v.archives.append(dir);
-        // windows_amd64: right zh, wrong h1 -> any contradicting hash is a mismatch
+        // windows_amd64: right zh, wrong h1 -> verified (terraform installs when one declared hash
+        // matches; docs/VERDICTS.md), the wrong h1 is an anomaly
         v.archives.append(packed("windows_amd64", {hs(m_fx.value(QStringLiteral("wrong_h1")).toString()),
                                                    hs(str("windows_amd64", "zh"))}));
         provider.versions.append(v);
@@ -238,15 +239,17 @@ private Q_SLOTS:
         QTest::addColumn<QString>("platform");
         QTest::addColumn<Verdict>("verdict");
         QTest::addColumn<QList<HashMatch>>("matched");
-        QTest::newRow("dir entries, extracted h1 declared") << "darwin_amd64" << Verdict::Verified << QList<HashMatch>{HashMatch::H1Extracted};
+        // terraform checks an index's h1: against the zip's own entries (HashZip), never the
+        // extracted folder: with directory entries these differ and it refuses the package.
+        QTest::newRow("dir entries, extracted h1 declared") << "darwin_amd64" << Verdict::Mismatch << QList<HashMatch>{};
         QTest::newRow("dir entries, zip h1 declared") << "darwin_arm64" << Verdict::Verified << QList<HashMatch>{HashMatch::H1Zip};
         QTest::newRow("not declared") << "freebsd_amd64" << Verdict::Unverified << QList<HashMatch>{};
         QTest::newRow("h1 and zh match") << "linux_amd64" << Verdict::Verified
-                                         << QList<HashMatch>{HashMatch::H1Zip, HashMatch::H1Extracted, HashMatch::ZH};
+                                         << QList<HashMatch>{HashMatch::H1Zip, HashMatch::ZH};
         QTest::newRow("corrupt zip") << "linux_arm64" << Verdict::Error << QList<HashMatch>{};
         QTest::newRow("absent") << "openbsd_amd64" << Verdict::Missing << QList<HashMatch>{};
         QTest::newRow("unpacked, undeclared") << "solaris_amd64" << Verdict::Unverified << QList<HashMatch>{};
-        QTest::newRow("wrong h1, right zh") << "windows_amd64" << Verdict::Mismatch << QList<HashMatch>{HashMatch::ZH};
+        QTest::newRow("wrong h1, right zh") << "windows_amd64" << Verdict::Verified << QList<HashMatch>{HashMatch::ZH};
     }
 
     void verdicts()
@@ -269,8 +272,26 @@ private Q_SLOTS:
             QVERIFY(!r->error.isEmpty());
             QVERIFY(!r->hashes);
         }
-        if (verdict == Verdict::Mismatch)
+        if (platform == QLatin1String("darwin_amd64")) {
+            QCOMPARE(r->detail.contradicting, QList<HashString>{hs(str("darwin_amd64", "h1"))});
+            QVERIFY2(r->detail.reason.contains(QLatin1String("doesn't match the expected checksum")), qPrintable(r->detail.reason));
+            QVERIFY(verdictAnomalies(*r).isEmpty()); // a mismatch is the finding itself
+        }
+        if (platform == QLatin1String("windows_amd64")) {
+            // The wrong h1 matches nothing: not the verdict, an anomaly.
             QCOMPARE(r->detail.contradicting, QList<HashString>{hs(m_fx.value(QStringLiteral("wrong_h1")).toString())});
+            const QList<Anomaly> anomalies = verdictAnomalies(*r);
+            QCOMPARE(anomalies.size(), 1);
+            QCOMPARE(toString(anomalies.first().kind), QStringLiteral("declared-hash-matches-nothing"));
+            QVERIFY(anomalies.first().message.contains(m_fx.value(QStringLiteral("wrong_h1")).toString()));
+        }
+        if (verdict == Verdict::Verified) {
+            QCOMPARE(r->detail.anchors.size(), 1);
+            QCOMPARE(toString(r->detail.anchors.first().kind), QStringLiteral("own-index"));
+            QVERIFY(r->detail.anchors.first().isSelfConsistencyOnly());
+        } else {
+            QVERIFY(r->detail.anchors.isEmpty());
+        }
         // Computed hashes equal Python's.
         if (r->hashes && r->layout == ArchiveLayout::Packed) {
             QCOMPARE(r->hashes->h1Extracted.toString(), str(platform.toLatin1().constData(), "h1"));
@@ -328,8 +349,30 @@ private Q_SLOTS:
         QCOMPARE(toString(find(report, QStringLiteral("linux_amd64"))->detail.verdict), QStringLiteral("verified"));
         // freebsd matches none of the lock's hashes.
         QCOMPARE(toString(find(report, QStringLiteral("freebsd_amd64"))->detail.verdict), QStringLiteral("mismatch"));
-        // The index's mismatch stays a mismatch.
+        // The index verifies windows_amd64 (its zh), the lock does not: terraform checks both.
         QCOMPARE(toString(find(report, QStringLiteral("windows_amd64"))->detail.verdict), QStringLiteral("mismatch"));
+        // The lock is the anchor, by its path.
+        options.expectedFrom.insert(key, QStringLiteral("/reviewed/.terraform.lock.hcl"));
+        const VerifyReport anchored = verifyCatalog(m_catalog, options);
+        const ArchiveResult *solaris = find(anchored, QStringLiteral("solaris_amd64"));
+        QCOMPARE(solaris->detail.anchors.size(), 1);
+        QCOMPARE(toString(solaris->detail.anchors.first().kind), QStringLiteral("lock-file"));
+        QCOMPARE(solaris->detail.anchors.first().document, QStringLiteral("/reviewed/.terraform.lock.hcl"));
+        QCOMPARE(describeAnchors(solaris->detail), QStringLiteral("lock file /reviewed/.terraform.lock.hcl"));
+        // linux_amd64: its index and the lock both vouch, the lock first.
+        const ArchiveResult *linux = find(anchored, QStringLiteral("linux_amd64"));
+        QCOMPARE(linux->detail.anchors.size(), 2);
+        QCOMPARE(toString(linux->detail.anchors.at(0).kind), QStringLiteral("lock-file"));
+        QCOMPARE(toString(linux->detail.anchors.at(1).kind), QStringLiteral("own-index"));
+        // Coverage: a lock for another version covers nothing here.
+        VerifyOptions other;
+        other.useCache = false;
+        other.lockCoverage = true;
+        other.expected.insert(ProviderVersionKey{key.provider, Version::parse(QStringLiteral("9.9.9")).value()},
+                              {hs(str("linux_amd64", "h1"))});
+        const VerifyReport uncovered = verifyCatalog(m_catalog, other);
+        QVERIFY(find(uncovered, QStringLiteral("linux_amd64"))->detail.notCoveredByLock);
+        QCOMPARE(toString(find(uncovered, QStringLiteral("linux_amd64"))->detail.verdict), QStringLiteral("verified"));
         QCOMPARE(toString(find(report, QStringLiteral("openbsd_amd64"))->detail.verdict), QStringLiteral("missing"));
     }
 

@@ -136,6 +136,19 @@ void DetailsPane::showArchive(const ArchiveResult &r, const QStringList &anomali
     row(tr("Path"), r.path.isEmpty() ? tr("(absent)") : esc(QDir::toNativeSeparators(r.path)));
     row(tr("Size"), r.size >= 0 ? QStringLiteral("%1 (%2 bytes)").arg(sizeText(r.size), QLocale().toString(r.size)) : tr("—"));
     row(tr("Layout"), toString(r.layout));
+    {
+        // What the verdict was checked against (docs/VERDICTS.md "Trust anchors").
+        QString anchor = esc(describeAnchors(r.detail));
+        const bool selfOnly = !r.detail.anchors.isEmpty()
+                              && std::all_of(r.detail.anchors.cbegin(), r.detail.anchors.cend(),
+                                             [](const TrustAnchor &a) { return a.isSelfConsistencyOnly(); });
+        if (selfOnly)
+            anchor += QStringLiteral(" &nbsp;<span style=\"color:%1\">%2</span>")
+                          .arg(muted, tr("— the source agrees with itself; check against a reviewed lock file to anchor it"));
+        if (r.detail.notCoveredByLock)
+            anchor = QStringLiteral("<span style=\"color:%1\">%2</span>").arg(bad, esc(describeAnchors(r.detail)));
+        row(tr("Anchor"), anchor);
+    }
     m_copyMenu->clear();
     m_primaryHash.clear();
     if (r.hashes) {
@@ -172,7 +185,10 @@ void DetailsPane::showArchive(const ArchiveResult &r, const QStringList &anomali
         for (const HashString &h : r.declared) {
             QString note;
             if (r.detail.contradicting.contains(h)) {
-                note = QStringLiteral(" &nbsp;<span style=\"color:%1\">✘ %2</span>").arg(bad, tr("matches nothing computed"));
+                note = QStringLiteral(" &nbsp;<span style=\"color:%1\">✘ %2</span>")
+                           .arg(bad, r.detail.verdict == Verdict::Mismatch
+                                         ? tr("matches nothing computed")
+                                         : tr("matches no package (an anomaly: another declared hash decides)"));
             } else if (r.hashes) {
                 QString which;
                 if (h == r.hashes->h1Extracted)

@@ -233,7 +233,7 @@ void RemoteMirrorWindow::updateSummary()
         return;
     }
     static constexpr Verdict order[] = {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing,
-                                        Verdict::Error, Verdict::Pending};
+                                        Verdict::Error, Verdict::Refused, Verdict::Pending};
     const auto &counts = m_archives->verdictCounts();
     QStringList parts;
     for (Verdict v : order) {
