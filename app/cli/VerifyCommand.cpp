@@ -19,6 +19,8 @@
 #include <QJsonObject>
 #include <QLocale>
 
+#include <algorithm>
+
 #include <unistd.h>
 
 namespace provender::cli {

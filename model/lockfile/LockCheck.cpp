@@ -17,7 +17,7 @@ int LockCheckResult::count(Verdict v) const
 
 bool LockCheckResult::hasFindings() const
 {
-    return count(Verdict::Mismatch) + count(Verdict::Missing) + count(Verdict::Error) > 0;
+    return count(Verdict::Mismatch) + count(Verdict::Missing) + count(Verdict::Error) + count(Verdict::Refused) > 0;
 }
 
 LockCheckResult checkLockAgainstMirror(const LockFile &lock, const Catalog &mirror, const LockCheckOptions &options)
@@ -72,6 +72,7 @@ LockCheckResult checkLockAgainstMirror(const LockFile &lock, const Catalog &mirr
                 } else {
                     cell.hashes = h.value();
                     cell.detail = verifyAgainstLock(h.value(), p.hashes);
+                    applyInstallCheck(cell.detail, h.value(), p.address.type()); // what terraform would not install
                 }
             } else {
                 cell.detail.verdict = Verdict::Missing;

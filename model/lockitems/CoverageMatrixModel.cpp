@@ -38,6 +38,7 @@ QString CoverageMatrixModel::cellText(Verdict v)
     case Verdict::Missing: return u"– missing"_s;
     case Verdict::Error: return u"! error"_s;
     case Verdict::Pending: return u"… pending"_s;
+    case Verdict::Refused: return u"⊘ refused"_s;
     }
     return {};
 }

@@ -55,8 +55,7 @@ QPalette darkPalette()
     return p;
 }
 
-const QList<Verdict> kAll{Verdict::Pending, Verdict::Verified, Verdict::Mismatch,
-                          Verdict::Unverified, Verdict::Missing, Verdict::Error};
+const QList<Verdict> kAll = allVerdicts(); // refused included
 
 QImage glyphImage(Verdict v)
 {

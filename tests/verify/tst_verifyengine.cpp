@@ -81,7 +81,7 @@ Catalog missingCatalog(int count)
             a.platform = Platform::parse(QString::fromLatin1(platforms[p])).value();
             a.present = false;
             a.declared = DeclaredArchive{QStringLiteral("terraform-provider-many_1.%1.0_%2.zip").arg(v).arg(QLatin1StringView(platforms[p])),
-                                         {}, QStringLiteral("/nonexistent/1.%1.0.json").arg(v)};
+                                         {}, QStringLiteral("/nonexistent/1.%1.0.json").arg(v), {}};
             version.archives.append(a);
         }
         provider.versions.append(version);
@@ -215,7 +215,7 @@ private Q_SLOTS:
         missing.present = false;
         missing.declared = DeclaredArchive{QStringLiteral("terraform-provider-alpha_1.0.0_openbsd_amd64.zip"),
                                            {hs(m_fx.value(QStringLiteral("wrong_h1")).toString())},
-                                           QStringLiteral("1.0.0.json")};
+                                           QStringLiteral("1.0.0.json"), {}};
         v.archives.append(missing);
         // solaris_amd64: unpacked directory (indexes never list those)
         Archive dir;
