@@ -178,8 +178,11 @@ RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVeri
                         if (!keep)
                             QFile::remove(path);
                         if (!hashed.ok()) {
-                            res.detail.verdict = Verdict::Error;
-                            res.detail.reason = res.error = hashed.error().message;
+                            // Not a zip: terraform's hash check still runs first (docs/VERDICTS.md).
+                            res.error = hashed.error().message;
+                            res.detail = decideUnreadableArchive(HashString::zh(QString::fromLatin1(streamedZh.toHex())),
+                                                                 res.error, res.declared);
+                            applyInvalidDeclaredHashes(res.detail, d->invalidHashes, d->indexUrl);
                         } else if (hashed.value().zh.toString()
                                    != QStringLiteral("zh:") + QString::fromLatin1(streamedZh.toHex())) {
                             res.detail.verdict = Verdict::Error;

@@ -319,6 +319,44 @@ VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &
     return d;
 }
 
+VerdictDetail decideUnreadableArchive(const HashString &zh, const QString &error, const QList<HashString> &declared)
+{
+    VerdictDetail d;
+    QList<HashString> supported;
+    for (const HashString &h : declared)
+        if (isSupported(h))
+            supported.append(h);
+    if (!declared.isEmpty() && supported.isEmpty()) {
+        d.verdict = Verdict::Refused;
+        d.reason = QStringLiteral("this version of Terraform does not support any of the checksum formats given for "
+                                  "this provider");
+        return d;
+    }
+    bool matched = supported.isEmpty();
+    for (const HashString &h : supported) {
+        if (h.scheme() == HashString::Scheme::H1) {
+            d.verdict = Verdict::Refused;
+            d.reason = QStringLiteral("failed to verify provider package checksums: ") + error;
+            return d;
+        }
+        if (h == zh) {
+            matched = true;
+            break;
+        }
+    }
+    if (!matched) {
+        d.verdict = Verdict::Mismatch;
+        d.contradicting = supported;
+        d.reason = supported.size() == 1
+                       ? QStringLiteral("provider package doesn't match the expected checksum \"%1\"").arg(supported.first().toString())
+                       : QStringLiteral("provider package doesn't match the any of the expected checksums");
+        return d;
+    }
+    d.verdict = Verdict::Error;
+    d.reason = error;
+    return d;
+}
+
 void applyInvalidDeclaredHashes(VerdictDetail &d, const QStringList &invalidHashes, const QString &indexDocument)
 {
     if (invalidHashes.isEmpty() || d.verdict == Verdict::Missing || d.verdict == Verdict::Error)

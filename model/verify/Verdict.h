@@ -113,6 +113,12 @@ VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &
                                   const TrustAnchor &sumsAnchor, const QList<HashString> *lock = nullptr,
                                   const TrustAnchor &lockAnchor = TrustAnchor{TrustAnchor::Kind::LockFile, {}});
 
+/// A downloaded archive that is not a readable zip (`error`; `zh` = SHA-256 of its bytes): what
+/// terraform's hash check says first, in the index's order — an h1: stops at HashZip's error
+/// (Refused), a zh: is compared (Mismatch when none matches); when the hashes pass or none is
+/// declared, extraction fails (Error with `error`).
+VerdictDetail decideUnreadableArchive(const HashString &zh, const QString &error, const QList<HashString> &declared);
+
 /// terraform's failure for an index entry with hash strings it cannot parse (it fails installing
 /// that platform before downloading): `d` becomes Refused. No-op when `invalidHashes` is empty.
 void applyInvalidDeclaredHashes(VerdictDetail &d, const QStringList &invalidHashes, const QString &indexDocument);
