@@ -193,8 +193,9 @@ Result<void> setTreeTimes(const QString &root)
     return {};
 }
 
-/// Replace the first hash of `platform` in a `<version>.json` with a well-formed wrong one,
-/// keeping every other byte.
+/// Replace every hash of `platform` in a `<version>.json` with well-formed wrong ones (h1: and
+/// zh:), keeping every other byte: terraform installs when one declared hash matches, so a
+/// planted mismatch must leave none that does (docs/VERDICTS.md). Returns the wrong h1:.
 Result<QString> alterDeclaredHash(const QString &jsonPath, const QString &platform)
 {
     QFile f(jsonPath);
@@ -204,17 +205,24 @@ Result<QString> alterDeclaredHash(const QString &jsonPath, const QString &platfo
     f.close();
     const QJsonObject archives = QJsonDocument::fromJson(bytes).object().value(QStringLiteral("archives")).toObject();
     const QJsonArray hashes = archives.value(platform).toObject().value(QStringLiteral("hashes")).toArray();
-    QString original;
-    for (const QJsonValue &h : hashes)
-        if (h.toString().startsWith(QLatin1StringView("h1:")))
-            original = h.toString();
-    if (original.isEmpty())
+    const QByteArray digest = QCryptographicHash::hash("a different package", QCryptographicHash::Sha256);
+    const QByteArray wrongH1 = "h1:" + digest.toBase64();
+    const QByteArray wrongZh = "zh:" + digest.toHex();
+    bool anyH1 = false;
+    for (const QJsonValue &h : hashes) {
+        const QString text = h.toString();
+        if (text.startsWith(QLatin1StringView("h1:"))) {
+            bytes.replace(text.toUtf8(), wrongH1);
+            anyH1 = true;
+        } else if (text.startsWith(QLatin1StringView("zh:"))) {
+            bytes.replace(text.toUtf8(), wrongZh);
+        }
+    }
+    if (!anyH1)
         return makeError(ErrorCode::Internal, QStringLiteral("%1 declares no h1: for %2").arg(jsonPath, platform));
-    const QByteArray wrong = "h1:" + QCryptographicHash::hash("a different package", QCryptographicHash::Sha256).toBase64();
-    bytes.replace(original.toUtf8(), wrong);
     if (Result<void> w = writeFile(jsonPath, bytes); !w.ok())
         return w.error();
-    return QString::fromLatin1(wrong);
+    return QString::fromLatin1(wrongH1);
 }
 
 bool isEmptyDir(const QString &dir)

@@ -116,7 +116,7 @@ private Q_SLOTS:
             }
         QTest::addRow("random extra") << r + QStringLiteral("3.6.2 freebsd_amd64") << "unverified" << "";
         for (const char *p : {"darwin_arm64", "linux_amd64"})
-            QTest::addRow("null 3.2.1 %s", p) << n + QStringLiteral("3.2.1 ") + QLatin1StringView(p) << "verified" << "h1 (extracted)";
+            QTest::addRow("null 3.2.1 %s", p) << n + QStringLiteral("3.2.1 ") + QLatin1StringView(p) << "verified" << "h1 (zip)"; // terraform checks an index's h1: against HashZip
         QTest::addRow("null missing") << n + QStringLiteral("3.2.1 windows_amd64") << "missing" << "";
         for (const char *p : {"darwin_arm64", "linux_amd64", "windows_amd64"})
             QTest::addRow("null 3.2.2 %s", p) << n + QStringLiteral("3.2.2 ") + QLatin1StringView(p) << "verified" << "h1 (zip)";
