@@ -38,6 +38,7 @@ QStringList issueKinds(const QList<MirrorIndexIssue> &issues)
         case MirrorIndexIssue::Kind::MissingUrl: out.append(QStringLiteral("missing-url")); break;
         case MirrorIndexIssue::Kind::NullArchive: out.append(QStringLiteral("null-archive")); break;
         case MirrorIndexIssue::Kind::TrailingData: out.append(QStringLiteral("trailing-data")); break;
+        case MirrorIndexIssue::Kind::NoVersions: out.append(QStringLiteral("no-versions")); break;
         }
     }
     return out;
@@ -70,14 +71,14 @@ private Q_SLOTS:
 
         QTest::newRow("terraform output") << QByteArray("{\n  \"versions\": {\n    \"4.16.0\": {},\n    \"4.62.0\": {}\n  }\n}")
                                           << QStringList{u"4.16.0"_s, u"4.62.0"_s} << QStringList{};
-        QTest::newRow("empty map") << QByteArray(R"({"versions": {}})") << QStringList{} << QStringList{};
-        QTest::newRow("no versions member") << QByteArray("{}") << QStringList{} << QStringList{};
+        QTest::newRow("empty map") << QByteArray(R"({"versions": {}})") << QStringList{} << QStringList{u"no-versions"_s};
+        QTest::newRow("no versions member") << QByteArray("{}") << QStringList{} << QStringList{u"no-versions"_s};
         QTest::newRow("key case folded") << QByteArray(R"({"VERSIONS": {"1.0.0": {}}})") << QStringList{u"1.0.0"_s} << QStringList{};
         QTest::newRow("unknown fields ignored")
             << QByteArray(R"({"meta": [1, {"x": null}], "versions": {"1.0.0": {"protocols": ["5.0"], "platforms": []}}})")
             << QStringList{u"1.0.0"_s} << QStringList{};
-        QTest::newRow("null versions") << QByteArray(R"({"versions": null})") << QStringList{} << QStringList{};
-        QTest::newRow("null document") << QByteArray("  null  ") << QStringList{} << QStringList{};
+        QTest::newRow("null versions") << QByteArray(R"({"versions": null})") << QStringList{} << QStringList{u"no-versions"_s};
+        QTest::newRow("null document") << QByteArray("  null  ") << QStringList{} << QStringList{u"no-versions"_s};
         QTest::newRow("null version value") << QByteArray(R"({"versions": {"1.0.0": null}})") << QStringList{u"1.0.0"_s} << QStringList{};
         QTest::newRow("lenient version keys merge") << QByteArray(R"({"versions": {"2.0": {}, "2.0.0": {}}})")
                                                     << QStringList{u"2.0.0"_s} << QStringList{};

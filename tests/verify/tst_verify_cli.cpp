@@ -185,6 +185,14 @@ private Q_SLOTS:
                                                    QStringLiteral("3.2.2"), QStringLiteral("linux_amd64"));
         QVERIFY(dirEntries.value(QStringLiteral("matched")).toArray().contains(QStringLiteral("h1 (zip)")));
         QVERIFY(dirEntries.value(QStringLiteral("h1")).toString() != dirEntries.value(QStringLiteral("h1_zip")).toString());
+        // The anchor (docs/VERDICTS.md): only the mirror's own index vouches for it.
+        const QJsonArray anchors = dirEntries.value(QStringLiteral("anchors")).toArray();
+        QCOMPARE(anchors.size(), 1);
+        QCOMPARE(anchors.at(0)[QStringLiteral("kind")].toString(), QStringLiteral("own-index"));
+        QVERIFY(anchors.at(0)[QStringLiteral("document")].toString().endsWith(QLatin1String("/3.2.2.json")));
+        QCOMPARE(anchors.at(0)[QStringLiteral("self_consistency_only")].toBool(), true);
+        QVERIFY(dirEntries.value(QStringLiteral("anchor")).toString().startsWith(QLatin1String("consistent with its own index")));
+        QVERIFY(mismatch.value(QStringLiteral("anchors")).toArray().isEmpty()); // nothing vouches for a mismatch
         const QJsonObject corrupt = findArchive(doc, QStringLiteral("mirror.example.internal/acme/widgets"),
                                                 QStringLiteral("1.1.0"), QStringLiteral("windows_amd64"));
         QCOMPARE(corrupt.value(QStringLiteral("verdict")).toString(), QStringLiteral("error"));
@@ -198,6 +206,9 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 1);
         const QString text = QString::fromUtf8(r.out);
         QVERIFY(text.contains(QStringLiteral("PROVIDER")));
+        QVERIFY(text.contains(QStringLiteral("ANCHOR")));
+        QVERIFY(text.contains(QStringLiteral("own index")));
+        QVERIFY(text.contains(QStringLiteral("consistent with its own index only")));
         QVERIFY(text.contains(QStringLiteral("Summary: 21 verified, 1 mismatch, 4 unverified, 1 missing, 1 error")));
         bool mismatchRow = false;
         for (const QString &line : text.split(QLatin1Char('\n')))
