@@ -424,6 +424,8 @@ QString describeAnchors(const VerdictDetail &d)
     QStringList parts;
     for (const TrustAnchor &a : d.anchors)
         parts.append(describe(a));
+    if (d.notCoveredByLock)
+        parts.append(QStringLiteral("no lock file given covers this provider version"));
     return parts.join(QStringLiteral("; "));
 }
 
