@@ -146,6 +146,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         seen.insert(e.name, e.type);
         for (qsizetype slash = e.name.indexOf(u'/'); slash >= 0; slash = e.name.indexOf(u'/', slash + 1))
             parents.insert(e.name.left(slash));
+        if (!e.refused.isEmpty()) {
+            // Refused for its size: listed (for its verdict), never read.
+            if (served.value(e.name) != 0)
+                fail("a refused entry served data", e.rawName);
+            continue;
+        }
         if (e.type == BundleEntry::Type::File) {
             if (e.sizeKnown && e.size > l.maxEntryBytes)
                 fail("an accepted entry beyond the per-entry limit", e.rawName);
