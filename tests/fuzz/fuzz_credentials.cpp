@@ -1,5 +1,6 @@
 // libFuzzer target for the credentials readers (model/network/Credentials.h): the CLI config's
-// `credentials "host" { token = "..." }` blocks and credentials.tfrc.json. Every input is read as
+// `credentials "host" { token = "..." }` and `host "name" { services = {...} }` blocks and
+// credentials.tfrc.json. Every input is read as
 // both: it is the CLI config file (TF_CLI_CONFIG_FILE) and the credentials.tfrc.json of a scratch
 // home directory, and findCredential() reads them from there as it does for the user. Besides
 // "no crash, no hang, no leak, no UB" it checks:
@@ -81,6 +82,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     const QString config = fuzz::writeScratchFile(QStringLiteral("cli.tfrc"), bytes);
     fuzz::writeScratchFile(QStringLiteral("home/.terraform.d/credentials.tfrc.json"), bytes);
+
+    // `host "name" { services = { ... } }` blocks of the same file.
+    QStringList hostWarnings;
+    const auto hosts = parseCliConfigHostServices(bytes, &hostWarnings);
+    for (const QString &w : std::as_const(hostWarnings))
+        if (w.isEmpty())
+            fail("empty warning (host blocks)", bytes);
+    (void)hosts;
 
     // The CLI config's first block for a host wins over everything after it.
     if (!blocks.isEmpty()) {
