@@ -31,7 +31,7 @@ namespace {
 // fingerprint is NULL for files (QtSql binds an empty QByteArray as NULL).
 // 4: device and ctime in the key; every PackageHashes field stored (h1ZipError, extractionProblem).
 // 5: executableCandidates (the install-time executable check, docs/VERDICTS.md).
-constexpr int kSchemaVersion = 5;
+constexpr int kSchemaVersion = HashCache::SchemaVersion;
 
 // encodeHashes()/decodeHashes() store every field of PackageHashes. A new field must be stored
 // too (and kSchemaVersion bumped), or a cache hit would silently drop it.

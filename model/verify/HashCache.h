@@ -64,6 +64,8 @@ Result<FileStamp> stampOf(const QString &path);
 class HashCache
 {
 public:
+    /// The on-disk schema this build reads and writes (PRAGMA user_version); any other is rebuilt.
+    static constexpr int SchemaVersion = 5;
     /// Does not open anything yet; `file` "" means defaultPath().
     explicit HashCache(QString file = {});
     ~HashCache();

@@ -376,14 +376,14 @@ private Q_SLOTS:
         // Our version number, someone else's table: rows it holds could say anything.
         QTest::newRow("our version, other columns")
             << QStringList{QStringLiteral("CREATE TABLE hashes (path TEXT PRIMARY KEY, hashes BLOB)"),
-                           QStringLiteral("INSERT INTO hashes VALUES ('/m/a.zip', x'00')"), QStringLiteral("PRAGMA user_version=4")}
+                           QStringLiteral("INSERT INTO hashes VALUES ('/m/a.zip', x'00')"), QStringLiteral("PRAGMA user_version=%1").arg(HashCache::SchemaVersion)}
             << QStringLiteral("not its tables");
         QTest::newRow("our version, an extra trigger")
             << QStringList{QStringLiteral("CREATE TABLE hashes (path TEXT PRIMARY KEY NOT NULL, device INTEGER NOT NULL, inode INTEGER NOT NULL,"
                                           " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, fingerprint BLOB,"
                                           " kind INTEGER NOT NULL, hashes BLOB NOT NULL) WITHOUT ROWID"),
                            QStringLiteral("CREATE TRIGGER t AFTER INSERT ON hashes BEGIN SELECT 1; END"),
-                           QStringLiteral("PRAGMA user_version=4")}
+                           QStringLiteral("PRAGMA user_version=%1").arg(HashCache::SchemaVersion)}
             << QStringLiteral("not its tables");
         QTest::newRow("another program's database")
             << QStringList{QStringLiteral("CREATE TABLE notes (x TEXT)"), QStringLiteral("INSERT INTO notes VALUES ('keep?')")}
@@ -392,7 +392,7 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("CREATE TABLE hashes (path TEXT PRIMARY KEY NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,"
                                           " inode INTEGER NOT NULL, fingerprint BLOB, kind INTEGER NOT NULL, hashes BLOB NOT NULL) WITHOUT ROWID"),
                            QStringLiteral("PRAGMA user_version=3")}
-            << QStringLiteral("schema version 3, not 4");
+            << QStringLiteral("schema version 3, not %1").arg(HashCache::SchemaVersion);
     }
 
     void foreignDatabaseIsReplaced()

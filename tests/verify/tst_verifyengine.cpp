@@ -441,6 +441,10 @@ private Q_SLOTS:
 
     void damagedCacheIsNotFatal()
     {
+        // The test before rewrote an archive: a file changed within the cache's racy window (about
+        // 10 ms, docs/ARCHITECTURE.md "verify") is hashed but not stored, so let that window pass
+        // first, or the count of cache hits below depends on the machine's speed.
+        QThread::msleep(100);
         QFile f(cacheFile());
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write(QByteArray(8192, 'x'));
