@@ -467,7 +467,17 @@ private Q_SLOTS:
                     .value(QStringLiteral("127.0.0.1:%1/mirror/test/foo").arg(m_port))
                     .toString()
                     .contains(u"alice"));
-        QVERIFY(!r.out.contains("secret"));
+        // The password is in no output channel: not stdout or stderr, not with every debug log
+        // on, not as the base64 of the Basic credentials ("alice:secret").
+        QProcessEnvironment debugEnv = m_env;
+        debugEnv.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("provender.*.debug=true"));
+        const ProcessRun logged = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
+            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
+            path(QStringLiteral("ca.pem")), QStringLiteral("--json") }, debugEnv);
+        QVERIFY2(logged.exitCode == 0, logged.err.constData());
+        for (const QByteArray &channel : { r.out, r.err, logged.out, logged.err })
+            for (const QByteArray &needle : { QByteArray("secret"), QByteArray("alice:secret").toBase64() })
+                QVERIFY2(!channel.contains(needle), needle.constData());
         // The table form.
         const ProcessRun table = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
             QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
