@@ -62,47 +62,6 @@ Platform platform(const char *p)
 const QByteArray kHeader = "# This file is maintained automatically by \"tofu init\".\n"
                            "# Manual edits may be lost in future updates.\n";
 
-/// terraform in a sandbox: own CLI config, data dir, home and tmp; proxies pointed at a closed port.
-struct TerraformRun
-{
-    int exitCode = -1;
-    QByteArray err;
-};
-
-TerraformRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args)
-{
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString &key : env.keys())
-        if (key.startsWith(u"TF_"_s))
-            env.remove(key);
-    for (const char *d : {"data", "home", "tmp"})
-        QDir().mkpath(sandbox + u'/' + QLatin1StringView(d));
-    writeFile(sandbox + u"/cli.tfrc"_s, {});
-    env.insert(u"TF_CLI_CONFIG_FILE"_s, sandbox + u"/cli.tfrc"_s);
-    env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
-    env.insert(u"TF_DATA_DIR"_s, sandbox + u"/data"_s);
-    env.insert(u"TF_IN_AUTOMATION"_s, u"1"_s);
-    env.insert(u"HOME"_s, sandbox + u"/home"_s);
-    env.insert(u"TMPDIR"_s, sandbox + u"/tmp"_s);
-    env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
-    env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
-    env.insert(u"NO_PROXY"_s, QString());
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.setWorkingDirectory(workDir);
-    p.start(test::terraformPath(), args);
-    TerraformRun r;
-    if (!p.waitForFinished(240000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "terraform did not finish in time";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.err = p.readAllStandardError() + p.readAllStandardOutput();
-    return r;
-}
-
 } // namespace
 
 class TestLockEditor : public QObject
@@ -544,7 +503,7 @@ private Q_SLOTS:
                          u"-platform=darwin_arm64"_s};
         for (const ProviderAddress &p : providers)
             args << p.toString();
-        const TerraformRun run = runTerraform(sandbox, cfg, args);
+        const test::ProcessRun run = test::runTerraform(sandbox, cfg, args);
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QByteArray ours = saved;
         // We keep the file's own header (tofu); terraform writes its own.

@@ -69,6 +69,34 @@ ProcessRun runProcess(const QString &program, const QStringList &args, int timeo
     return r;
 }
 
+ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args,
+                        const QProcessEnvironment &extraEnv, int timeoutMs)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString &key : env.keys())
+        if (key.startsWith(QStringLiteral("TF_")))
+            env.remove(key);
+    for (const char *d : {"data", "home", "tmp"})
+        QDir().mkpath(sandbox + QLatin1Char('/') + QLatin1StringView(d));
+    QFile cli(sandbox + QStringLiteral("/cli.tfrc"));
+    if (!cli.exists() && cli.open(QIODevice::WriteOnly))
+        cli.close();
+    env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
+    env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
+    env.insert(QStringLiteral("TF_DATA_DIR"), sandbox + QStringLiteral("/data"));
+    env.insert(QStringLiteral("TF_IN_AUTOMATION"), QStringLiteral("1"));
+    env.insert(QStringLiteral("HOME"), sandbox + QStringLiteral("/home"));
+    env.insert(QStringLiteral("TMPDIR"), sandbox + QStringLiteral("/tmp"));
+    env.insert(QStringLiteral("HTTPS_PROXY"), QStringLiteral("http://127.0.0.1:9"));
+    env.insert(QStringLiteral("HTTP_PROXY"), QStringLiteral("http://127.0.0.1:9"));
+    env.insert(QStringLiteral("NO_PROXY"), QString());
+    for (const QString &key : extraEnv.keys())
+        env.insert(key, extraEnv.value(key));
+    ProcessRun r = runProcess(terraformPath(), args, timeoutMs, env, workDir);
+    r.err += r.out;
+    return r;
+}
+
 QString skipVerdict(Missing missing, const QString &why)
 {
     // The skip itself is logged by tests/support/run-suite from Qt Test's SKIP line (one mechanism

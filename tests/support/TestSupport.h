@@ -35,6 +35,13 @@ ProcessRun runProcess(const QString &program, const QStringList &args, int timeo
                       const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
                       const QString &workingDirectory = {});
 
+/// Runs terraform (terraformPath()) in `sandbox`: its own CLI config (TF_CLI_CONFIG_FILE: sandbox/cli.tfrc, empty unless written first),
+/// data dir, HOME and TMPDIR, CHECKPOINT_DISABLE=1, every other TF_ variable removed and proxies
+/// pointed at a closed port, so that nothing but loopback is reachable. `err` holds stderr then
+/// stdout. `extraEnv` is added last (e.g. SSL_CERT_FILE).
+ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args,
+                        const QProcessEnvironment &extraEnv = {}, int timeoutMs = 240000);
+
 /// What a skipped test lacks. Decides whether the skip is allowed (docs/ARCHITECTURE.md "Tests that
 /// skip"): under CI=true only Terraform (not a Debian package) and Platform may be missing.
 enum class Missing {
