@@ -13,6 +13,7 @@
 #include "model/network/RemoteVerify.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,6 +23,7 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTest>
+#include <QThread>
 
 using namespace provender;
 using provender::test::kMakeMirror;
@@ -123,7 +125,23 @@ class TestNetworkMirror : public QObject
         f.seek(offset);
         return f.readAll();
     }
-    qint64 accessLogSize() const { return QFileInfo(m_nginx.accessLogPath()).size(); }
+    // The log's size once nginx has written the lines of every earlier request. nginx writes a line
+    // after it has sent the response, so the client of an earlier test may already have moved on:
+    // wait until the size has not changed for 300 ms (at most 5 s).
+    qint64 accessLogSize() const
+    {
+        const QString path = m_nginx.accessLogPath();
+        qint64 size = QFileInfo(path).size();
+        QElapsedTimer total;
+        total.start();
+        for (int quiet = 0; quiet < 3 && total.elapsed() < 5000;) {
+            QThread::msleep(100);
+            const qint64 now = QFileInfo(path).size();
+            quiet = now == size ? quiet + 1 : 0;
+            size = now;
+        }
+        return size;
+    }
 
 private Q_SLOTS:
     void initTestCase()
