@@ -10,7 +10,7 @@
 // never from the file name.
 
 #include "model/bundle/BundleFormat.h"
-#include "model/bundle/StreamingZipHasher.h"
+#include "model/hashing/StreamingZipHasher.h"
 #include "model/core/Result.h"
 
 #include <QByteArray>

@@ -2,7 +2,7 @@
 
 #include "model/bundle/BundleArchive.h"
 #include "model/bundle/BundleMirrorInternal.h"
-#include "model/bundle/StreamingZipHasher.h"
+#include "model/hashing/StreamingZipHasher.h"
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
 #include "model/mirror/FileSystemMirror.h"

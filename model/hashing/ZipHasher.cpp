@@ -9,14 +9,8 @@
 // 16 KiB buffer with a byte loop and a CRC of the compressed bytes; its zlib inflate is ~2x
 // slower than ISA-L.)
 //
-// Two h1: values come out of the same per-entry digests:
-//  - h1Zip = Go's dirhash.HashZip: every central-directory name exactly as stored, names ending
-//    in '/' hash as empty, a duplicated name gives one line per entry, all with the content of
-//    the LAST entry of that name.
-//  - h1Extracted = dirhash.HashDir of the folder terraform/tofu extract the zip to (go-getter's
-//    ZipDecompressor): directory entries (name ending in '/' or directory attributes) make no
-//    file, names are joined like filepath.Join ("a//b", "./a" -> "a/b", "a"), a later entry
-//    overwrites an earlier one of the same path.
+// Both h1: values come out of the same per-entry digests, combined by ZipRules (shared with the
+// streaming hasher).
 
 #include "model/hashing/PackageHashes.h"
 
@@ -24,14 +18,13 @@
 #include "model/hashing/HashingInternal.h"
 #include "model/hashing/RawInflate.h"
 #include "model/hashing/Sha256.h"
+#include "model/hashing/ZipRules.h"
 
 #include <quazip/quazip.h>
 #include <quazip/unzip.h>
 
 #include <QFile>
 #include <QFileInfo>
-#include <QHash>
-#include <QSet>
 
 #include <algorithm>
 #include <atomic>
@@ -77,86 +70,6 @@ LimitsStore &limitsStore()
 {
     static LimitsStore store;
     return store;
-}
-
-// Go's archive/zip FileHeader.Mode(): the creator OS decides how the external attributes are read.
-bool attributesSayDirectory(quint32 versionMadeBy, quint32 externalAttrs)
-{
-    switch (versionMadeBy >> 8) {
-    case 3:  // Unix
-    case 19: // macOS
-        return ((externalAttrs >> 16) & 0xF000) == 0x4000;
-    case 0:  // FAT
-    case 11: // NTFS
-    case 14: // VFAT
-        return (externalAttrs & 0x10) != 0;
-    default:
-        return false;
-    }
-}
-
-bool isSlash(char c)
-{
-    return c == '/' || c == '\\';
-}
-
-/// go-getter's containsDotDot: a ".." component, components split on '/' and '\'.
-bool containsDotDot(const QByteArray &name)
-{
-    qsizetype start = 0;
-    for (qsizetype i = 0; i <= name.size(); ++i) {
-        if (i == name.size() || isSlash(name.at(i))) {
-            if (i - start == 2 && name.at(start) == '.' && name.at(start + 1) == '.')
-                return true;
-            start = i + 1;
-        }
-    }
-    return false;
-}
-
-/// Absolute (`/x`, `\x`, `C:x`) or with a `..` component (split on '/' and '\', as go-getter's
-/// containsDotDot does).
-bool isUnsafeName(const QByteArray &name)
-{
-    if (name.isEmpty())
-        return false;
-    if (isSlash(name.front()))
-        return true;
-    if (name.size() >= 2 && name.at(1) == ':' && ((name.at(0) >= 'a' && name.at(0) <= 'z') || (name.at(0) >= 'A' && name.at(0) <= 'Z')))
-        return true;
-    return containsDotDot(name);
-}
-
-/// The path, relative to the extraction folder, that filepath.Join(dst, name) gives on Unix:
-/// empty and "." components dropped, ".." pops (never above the folder; terraform refuses such
-/// archives anyway), backslashes are ordinary characters. Empty result: the folder itself.
-QByteArray extractedName(const QByteArray &name)
-{
-    QList<QByteArrayView> parts;
-    const QByteArrayView all(name);
-    qsizetype start = 0;
-    for (qsizetype i = 0; i <= all.size(); ++i) {
-        if (i < all.size() && all.at(i) != '/')
-            continue;
-        const QByteArrayView part = all.sliced(start, i - start);
-        start = i + 1;
-        if (part.isEmpty() || part == ".")
-            continue;
-        if (part == "..") {
-            if (!parts.isEmpty())
-                parts.removeLast();
-            continue;
-        }
-        parts.append(part);
-    }
-    QByteArray out;
-    out.reserve(name.size());
-    for (QByteArrayView part : std::as_const(parts)) {
-        if (!out.isEmpty())
-            out += '/';
-        out += part;
-    }
-    return out;
 }
 
 QString unzErrorText(int code)
@@ -258,7 +171,7 @@ Result<void> checkBudgetAndOverlaps(unzFile uf, std::vector<ZipEntry> &entries, 
     for (const ZipEntry &e : entries) {
         if (e.dirByName)
             continue;
-        declared += qMin<quint64>(e.uncompressedSize, quint64(1) << 62);
+        declared += cappedDeclaredSize(e.uncompressedSize);
         if (declared > quint64(limits.maxInflatedBytes)) {
             return makeError(ErrorCode::Unsupported,
                              QStringLiteral("the zip's entries declare more than %1 bytes in all, the inflate limit for one archive "
@@ -488,11 +401,7 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
         if (e.name.contains('\n'))
             return makeError(ErrorCode::Unsupported, newlineNameMessage());
         if (!e.dirByName)
-            total += qint64(qMin<quint64>(e.uncompressedSize, quint64(1) << 62));
-        if (e.dirByName || e.dirByMode)
-            out.hasDirectoryEntries = true;
-        if (isUnsafeName(e.name))
-            out.unsafeNames.append(QString::fromUtf8(e.name));
+            total += qint64(cappedDeclaredSize(e.uncompressedSize));
     }
     if (Result<void> checked = checkBudgetAndOverlaps(uf, entries, fileSize, limits); !checked.ok())
         return checked.error();
@@ -523,7 +432,6 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
     }
 
     // Every entry's content, once, in central-directory order.
-    QString h1ZipProblem;
     EntryHasher hasher(file, fileSize, ticker);
     int rc = entries.empty() ? UNZ_OK : unzGoToFirstFile(uf);
     for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -532,15 +440,8 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
         if (rc != UNZ_OK)
             return corrupt(QStringLiteral("cannot re-read the central directory: %1").arg(unzErrorText(rc)));
         ZipEntry &e = entries[i];
-        if (e.dirByName) {
-            // Go's File.Open returns no data for these, and fails if the header claims some.
-            e.digest = Sha256::emptyDigest();
-            if (e.uncompressedSize != 0 && h1ZipProblem.isEmpty())
-                h1ZipProblem = QStringLiteral("directory entry %1 declares %2 bytes of data (Go's zip reader refuses to open it)")
-                                   .arg(displayName(e.name))
-                                   .arg(e.uncompressedSize);
-            continue;
-        }
+        if (e.dirByName)
+            continue; // no data (ZipRules: hashed as empty)
         Result<QByteArray> digest = hasher.hash(uf, e);
         if (!digest.ok())
             return digest.error();
@@ -550,65 +451,12 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
     if (!ticker.finish())
         return cancelledError();
 
-    // h1Zip: every name as stored, each with the content of the last entry of that name.
-    QHash<QByteArray, const QByteArray *> lastByName;
-    lastByName.reserve(qsizetype(entries.size()));
-    for (const ZipEntry &e : entries)
-        lastByName.insert(e.name, &e.digest);
-    if (h1ZipProblem.isEmpty()) {
-        QList<DirhashEntry> lines;
-        lines.reserve(qsizetype(entries.size()));
-        for (const ZipEntry &e : entries)
-            lines.append(DirhashEntry{e.name, *lastByName.value(e.name)});
-        Result<HashString> h1 = dirhash1(std::move(lines));
-        if (!h1.ok())
-            return h1.error();
-        out.h1Zip = h1.value();
-    } else {
-        out.h1ZipError = h1ZipProblem;
-    }
-
-    // h1Extracted: the files go-getter would write, later entries overwriting earlier ones.
-    // Whatever go-getter would refuse is noted in extractionProblem (its wording where it has one).
-    QHash<QByteArray, const QByteArray *> extracted;
-    QSet<QByteArray> directories;
-    extracted.reserve(qsizetype(entries.size()));
-    for (const ZipEntry &e : entries) {
-        if (out.extractionProblem.isEmpty() && containsDotDot(e.name))
-            out.extractionProblem = QStringLiteral("entry contains '..': %1").arg(QString::fromUtf8(e.name));
-        const QByteArray path = extractedName(e.name);
-        for (qsizetype slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
-            directories.insert(path.left(slash));
-        if (e.dirByName || e.dirByMode) {
-            directories.insert(path);
-            continue;
-        }
-        if (path.isEmpty()) {
-            if (out.extractionProblem.isEmpty())
-                out.extractionProblem = QStringLiteral("entry %1 would be written over the package folder itself").arg(displayName(e.name));
-            continue;
-        }
-        extracted.insert(path, &e.digest);
-    }
-    if (entries.empty())
-        out.extractionProblem = QStringLiteral("empty archive");
-    if (out.extractionProblem.isEmpty()) {
-        for (auto it = extracted.cbegin(); it != extracted.cend(); ++it) {
-            if (directories.contains(it.key())) {
-                out.extractionProblem = QStringLiteral("%1 is both a file and a directory").arg(displayName(it.key()));
-                break;
-            }
-        }
-    }
-    QList<DirhashEntry> files;
-    files.reserve(extracted.size());
-    for (auto it = extracted.cbegin(); it != extracted.cend(); ++it)
-        files.append(DirhashEntry{it.key(), *it.value()});
-    out.executableCandidates = executableCandidatesOf(extracted.keys());
-    Result<HashString> h1 = dirhash1(std::move(files));
-    if (!h1.ok())
-        return h1.error();
-    out.h1Extracted = h1.value();
+    std::vector<ZipEntryDigest> digests;
+    digests.reserve(entries.size());
+    for (ZipEntry &e : entries)
+        digests.push_back(ZipEntryDigest { e.name, e.dirByName, e.dirByMode, e.uncompressedSize, std::move(e.digest) });
+    if (Result<void> combined = combineZipDigests(digests, out); !combined.ok())
+        return combined.error();
 
     qCDebug(lcHash) << "hashed zip" << zipPath << out.entryCount << "entries," << out.contentBytes << "bytes with"
                     << RawInflate::backendName() << out.h1Extracted.toString();

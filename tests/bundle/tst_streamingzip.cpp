@@ -5,7 +5,7 @@
 // hashZip()'s; when hashZip() fails, the stream must not claim a result. Each zip is fed in 1-byte,
 // odd-sized and 256 KiB chunks, so that headers and data descriptors straddle every boundary.
 
-#include "model/bundle/StreamingZipHasher.h"
+#include "model/hashing/StreamingZipHasher.h"
 #include "model/hashing/PackageHashes.h"
 #include "BundleTestSupport.h"
 #include "../hashing/ZipFixture.h"
@@ -22,7 +22,6 @@
 #include <QTest>
 
 using namespace provender;
-using namespace provender::bundle_detail;
 using provender::test::ZipEntrySpec;
 
 namespace {

@@ -15,7 +15,7 @@
 
 #include "model/bundle/BundleArchive.h"
 #include "model/bundle/BundleFormat.h"
-#include "model/bundle/StreamingZipHasher.h"
+#include "model/hashing/StreamingZipHasher.h"
 #include "model/hashing/Sha256.h"
 #include "model/mirror/MirrorIndex.h"
 

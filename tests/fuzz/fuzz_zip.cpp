@@ -13,7 +13,7 @@
 #include "FuzzSupport.h"
 
 #include "model/bundle/BundleArchive.h"
-#include "model/bundle/StreamingZipHasher.h"
+#include "model/hashing/StreamingZipHasher.h"
 #include "model/hashing/PackageHashes.h"
 
 #include <QCryptographicHash>

@@ -1,6 +1,7 @@
 #pragma once
 // h1:/zh: of a provider zip that can only be read once, front to back: a zip stored inside a tar
-// stream (or inside a zip bundle). Internal to provender_bundle.
+// stream (or inside a zip bundle). Used by provender_bundle; the name and digest rules are
+// hashZip()'s own (ZipRules.h).
 //
 // Why not spool the entry to a temporary file and call hashZip()? It doubles the I/O of verifying
 // a bundle in place and, with /tmp on tmpfs, turns "bounded memory" into "as much RAM as the
@@ -31,7 +32,7 @@
 
 #include <functional>
 
-namespace provender::bundle_detail {
+namespace provender {
 
 /// The next bytes of the stream; an empty view at its end. The view stays valid until the next call.
 using PullBytes = std::function<Result<QByteArrayView>()>;
@@ -60,4 +61,4 @@ Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInfla
                                           const std::function<bool(qint64)> &advance = {},
                                           const ZipLimits &limits = defaultZipLimits());
 
-} // namespace provender::bundle_detail
+} // namespace provender

@@ -1,22 +1,24 @@
-#include "model/bundle/StreamingZipHasher.h"
+#include "model/hashing/StreamingZipHasher.h"
 
 #include "model/core/Logging.h"
+#include "model/hashing/HashingInternal.h"
 #include "model/hashing/RawInflate.h"
 #include "model/hashing/Sha256.h"
+#include "model/hashing/ZipRules.h"
 
 #include <QHash>
-#include <QList>
 #include <QSet>
 
 #include <cstring>
 #include <memory>
 #include <vector>
 
-namespace provender::bundle_detail {
+namespace provender {
+
+using namespace hashing_detail;
 
 namespace {
 
-constexpr std::size_t kChunk = std::size_t(256) << 10;
 constexpr quint32 kLocalSig = 0x04034b50;
 constexpr quint32 kCentralSig = 0x02014b50;
 constexpr quint32 kEndSig = 0x06054b50;
@@ -44,89 +46,6 @@ quint64 le64(const char *p)
     return quint64(le32(p)) | (quint64(le32(p + 4)) << 32);
 }
 
-// --- hashZip()'s naming rules (model/hashing/ZipHasher.cpp), repeated here because the
-// --- streaming walk must combine digests exactly as hashZip() does.
-
-bool attributesSayDirectory(quint32 versionMadeBy, quint32 externalAttrs)
-{
-    switch (versionMadeBy >> 8) {
-    case 3:
-    case 19:
-        return ((externalAttrs >> 16) & 0xF000) == 0x4000;
-    case 0:
-    case 11:
-    case 14:
-        return (externalAttrs & 0x10) != 0;
-    default:
-        return false;
-    }
-}
-
-bool isSlash(char c)
-{
-    return c == '/' || c == '\\';
-}
-
-bool containsDotDot(const QByteArray &name)
-{
-    qsizetype start = 0;
-    for (qsizetype i = 0; i <= name.size(); ++i) {
-        if (i == name.size() || isSlash(name.at(i))) {
-            if (i - start == 2 && name.at(start) == '.' && name.at(start + 1) == '.')
-                return true;
-            start = i + 1;
-        }
-    }
-    return false;
-}
-
-bool isUnsafeName(const QByteArray &name)
-{
-    if (name.isEmpty())
-        return false;
-    if (isSlash(name.front()))
-        return true;
-    if (name.size() >= 2 && name.at(1) == ':' && ((name.at(0) >= 'a' && name.at(0) <= 'z') || (name.at(0) >= 'A' && name.at(0) <= 'Z')))
-        return true;
-    return containsDotDot(name);
-}
-
-QByteArray extractedName(const QByteArray &name)
-{
-    QList<QByteArrayView> parts;
-    const QByteArrayView all(name);
-    qsizetype start = 0;
-    for (qsizetype i = 0; i <= all.size(); ++i) {
-        if (i < all.size() && all.at(i) != '/')
-            continue;
-        const QByteArrayView part = all.sliced(start, i - start);
-        start = i + 1;
-        if (part.isEmpty() || part == ".")
-            continue;
-        if (part == "..") {
-            if (!parts.isEmpty())
-                parts.removeLast();
-            continue;
-        }
-        parts.append(part);
-    }
-    QByteArray out;
-    out.reserve(name.size());
-    for (QByteArrayView part : std::as_const(parts)) {
-        if (!out.isEmpty())
-            out += '/';
-        out += part;
-    }
-    return out;
-}
-
-QString quoted(const QByteArray &name)
-{
-    return u'"' + QString::fromUtf8(name) + u'"';
-}
-
-// ---------------------------------------------------------------------------------------------
-
 struct LocalEntry
 {
     quint64 offset = 0;
@@ -153,7 +72,6 @@ struct CentralEntry
     quint64 localOffset = 0;
     bool dirByName = false;
     bool dirByMode = false;
-    QByteArray digest;
 };
 
 /// Why the walk gave up (not an error: the caller falls back to hashZip()).
@@ -344,7 +262,7 @@ private:
     }
     RawInflate m_inflate;
     Sha256 m_sha;
-    std::unique_ptr<unsigned char[]> m_out{new unsigned char[kChunk]};
+    std::unique_ptr<unsigned char[]> m_out{new unsigned char[ChunkSize]};
 };
 
 Walker::Step Walker::walk()
@@ -568,7 +486,7 @@ Walker::Step Walker::inflateEntry(LocalEntry &e)
             given = n;
         }
         std::size_t out = 0;
-        const RawInflate::Status status = m_inflate.inflate(m_out.get(), kChunk, &out);
+        const RawInflate::Status status = m_inflate.inflate(m_out.get(), ChunkSize, &out);
         const std::size_t used = given - m_inflate.inputLeft();
         m_s.consume(qsizetype(used));
         given -= used;
@@ -824,7 +742,7 @@ std::optional<Fallback> crossCheck(const Walker &w, const Stream &s, const ZipLi
     quint64 declared = 0;
     for (const CentralEntry &c : w.centrals)
         if (!c.dirByName)
-            declared += qMin<quint64>(c.uncompressedSize, quint64(1) << 62);
+            declared += cappedDeclaredSize(c.uncompressedSize);
     if (declared > quint64(qMax<qint64>(limits.maxInflatedBytes, 0)))
         return fail(QStringLiteral("the entries declare more than %1 bytes in all").arg(limits.maxInflatedBytes));
 
@@ -883,97 +801,34 @@ Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInfla
     if (fallback) {
         out.status = StreamingZipOutcome::Status::NeedsRandomAccess;
         out.reason = fallback->reason;
-        qCDebug(lcMirror) << "streaming zip hash needs the whole file:" << out.reason;
+        qCDebug(lcHash) << "streaming zip hash needs the whole file:" << out.reason;
         return out;
     }
 
-    // Combine exactly as hashZip() does.
-    std::vector<CentralEntry> &entries = walker.centrals;
+    // Combine exactly as hashZip() does (ZipRules).
     QHash<quint64, const LocalEntry *> byOffset;
     for (const LocalEntry &l : walker.locals)
         byOffset.insert(l.offset, &l);
     PackageHashes &h = out.hashes;
     h.kind = PackageHashes::Kind::Zip;
     h.fileSize = out.size;
-    h.entryCount = int(entries.size());
+    h.entryCount = int(walker.centrals.size());
     h.zh = HashString::zh(QString::fromLatin1(out.sha256.toHex()));
-    QString h1ZipProblem;
-    for (CentralEntry &e : entries) {
-        if (e.dirByName || e.dirByMode)
-            h.hasDirectoryEntries = true;
-        if (isUnsafeName(e.name))
-            h.unsafeNames.append(QString::fromUtf8(e.name));
-        if (e.dirByName) {
-            e.digest = Sha256::emptyDigest();
-            if (e.uncompressedSize != 0 && h1ZipProblem.isEmpty())
-                h1ZipProblem = QStringLiteral("directory entry %1 declares %2 bytes of data (Go's zip reader refuses to open it)")
-                                   .arg(quoted(e.name))
-                                   .arg(e.uncompressedSize);
-            continue;
+    std::vector<ZipEntryDigest> digests;
+    digests.reserve(walker.centrals.size());
+    for (const CentralEntry &c : walker.centrals) {
+        ZipEntryDigest d { c.name, c.dirByName, c.dirByMode, c.uncompressedSize, {} };
+        if (!c.dirByName) {
+            const LocalEntry *l = byOffset.value(c.localOffset);
+            d.digest = l->digest;
+            h.contentBytes += qint64(l->uncompressedSize);
         }
-        const LocalEntry *l = byOffset.value(e.localOffset);
-        e.digest = l->digest;
-        h.contentBytes += qint64(l->uncompressedSize);
+        digests.push_back(std::move(d));
     }
-
-    QHash<QByteArray, const QByteArray *> lastByName;
-    lastByName.reserve(qsizetype(entries.size()));
-    for (const CentralEntry &e : entries)
-        lastByName.insert(e.name, &e.digest);
-    if (h1ZipProblem.isEmpty()) {
-        QList<DirhashEntry> lines;
-        lines.reserve(qsizetype(entries.size()));
-        for (const CentralEntry &e : entries)
-            lines.append(DirhashEntry{e.name, *lastByName.value(e.name)});
-        Result<HashString> h1 = dirhash1(std::move(lines));
-        if (!h1.ok())
-            return h1.error();
-        h.h1Zip = h1.value();
-    } else {
-        h.h1ZipError = h1ZipProblem;
-    }
-
-    QHash<QByteArray, const QByteArray *> extracted;
-    QSet<QByteArray> directories;
-    extracted.reserve(qsizetype(entries.size()));
-    for (const CentralEntry &e : entries) {
-        if (h.extractionProblem.isEmpty() && containsDotDot(e.name))
-            h.extractionProblem = QStringLiteral("entry contains '..': %1").arg(QString::fromUtf8(e.name));
-        const QByteArray path = extractedName(e.name);
-        for (qsizetype slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
-            directories.insert(path.left(slash));
-        if (e.dirByName || e.dirByMode) {
-            directories.insert(path);
-            continue;
-        }
-        if (path.isEmpty()) {
-            if (h.extractionProblem.isEmpty())
-                h.extractionProblem = QStringLiteral("entry %1 would be written over the package folder itself").arg(quoted(e.name));
-            continue;
-        }
-        extracted.insert(path, &e.digest);
-    }
-    if (entries.empty())
-        h.extractionProblem = QStringLiteral("empty archive");
-    if (h.extractionProblem.isEmpty()) {
-        for (auto it = extracted.cbegin(); it != extracted.cend(); ++it) {
-            if (directories.contains(it.key())) {
-                h.extractionProblem = QStringLiteral("%1 is both a file and a directory").arg(quoted(it.key()));
-                break;
-            }
-        }
-    }
-    QList<DirhashEntry> files;
-    files.reserve(extracted.size());
-    for (auto it = extracted.cbegin(); it != extracted.cend(); ++it)
-        files.append(DirhashEntry{it.key(), *it.value()});
-    h.executableCandidates = executableCandidatesOf(extracted.keys());
-    Result<HashString> h1 = dirhash1(std::move(files));
-    if (!h1.ok())
-        return h1.error();
-    h.h1Extracted = h1.value();
+    if (Result<void> combined = combineZipDigests(digests, h); !combined.ok())
+        return combined.error();
     out.status = StreamingZipOutcome::Status::Hashed;
     return out;
 }
 
-} // namespace provender::bundle_detail
+} // namespace provender
