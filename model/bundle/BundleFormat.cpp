@@ -223,7 +223,9 @@ Result<BundleManifest> parseBundleManifest(const QByteArray &bytes)
         a.path = j.value(QStringLiteral("path")).toString();
         a.h1 = j.value(QStringLiteral("h1")).toString();
         a.zh = j.value(QStringLiteral("zh")).toString();
-        a.size = qint64(j.value(QStringLiteral("size")).toDouble());
+        // A size the manifest cannot mean (negative, fractional, beyond qint64, not a number) is
+        // unknown (0), never a double cast out of range.
+        a.size = qMax<qint64>(0, j.value(QStringLiteral("size")).toInteger(0));
         m.archives.append(a);
     }
     for (const QJsonValue &v : o.value(QStringLiteral("missing")).toArray()) {

@@ -521,6 +521,32 @@ private Q_SLOTS:
         checkNothingWritten();
     }
 
+    void manifestSizesOutOfRange_data()
+    {
+        QTest::addColumn<QByteArray>("size");
+        QTest::addColumn<qint64>("expected");
+        QTest::newRow("fits") << QByteArray("1234") << qint64(1234);
+        QTest::newRow("beyond qint64") << QByteArray("9").repeated(300) << qint64(0); // fuzz_bundlemeta's finding
+        QTest::newRow("1e300") << QByteArray("1e300") << qint64(0);
+        QTest::newRow("negative") << QByteArray("-5") << qint64(0);
+        QTest::newRow("fraction") << QByteArray("1.5") << qint64(0);
+        QTest::newRow("string") << QByteArray("\"12\"") << qint64(0);
+    }
+
+    void manifestSizesOutOfRange()
+    {
+        // The manifest's size is information only; a value it cannot mean reads as unknown (0),
+        // never as a double cast out of range (undefined behaviour that UBSan stopped on).
+        QFETCH(QByteArray, size);
+        QFETCH(qint64, expected);
+        const QByteArray manifest = R"({"format": "provender-bundle", "format_version": 1, "archives": [{"provider": "registry.example/ns/x",
+            "version": "1.0.0", "platform": "linux_amd64", "size": )" + size + "}]}";
+        const Result<BundleManifest> parsed = parseBundleManifest(manifest);
+        QVERIFY(parsed.ok());
+        QCOMPARE(parsed.value().archives.size(), 1);
+        QCOMPARE(parsed.value().archives.at(0).size, expected);
+    }
+
     void sumsThatLie()
     {
         // SHA256SUMS may not name files outside the bundle either.
