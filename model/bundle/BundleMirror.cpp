@@ -2,10 +2,12 @@
 
 #include "model/bundle/BundleArchive.h"
 #include "model/bundle/BundleMirrorInternal.h"
+#include "model/bundle/BundleSource.h"
 #include "model/hashing/StreamingZipHasher.h"
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/verify/VerifyEngine.h"
 
 #include <QDir>
 #include <QFile>
@@ -386,7 +388,9 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
         return at;
     };
     QHash<QString, QList<qsizetype>> needSpool; // entry whose bytes to spool -> indexes in results
+    QList<ArchiveRef> refs; // results order
     forEachArchive(out.catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
+        refs.append(ArchiveRef{&p, &v, &a});
         ArchiveResult r = initialResult(p.address, v.version, a);
         if (a.declared)
             r.declared = a.declared->hashes;
@@ -495,8 +499,20 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
         }
     }
 
-    for (ArchiveResult &r : out.results) {
-        if (r.detail.verdict == Verdict::Pending && r.hashes) {
+    // What reading each archive gave, then its verdict by the engine's rules (completeFromRead),
+    // the bundle's SHA256SUMS as a second own anchor.
+    BundleSource anchors(out.path);
+    anchors.setMirrorPrefix(out.mirrorPrefix);
+    out.reads.resize(out.results.size());
+    for (qsizetype i = 0; i < out.results.size(); ++i) {
+        ArchiveResult &r = out.results[i];
+        ArchiveRead &read = out.reads[i];
+        if (r.detail.verdict == Verdict::Missing) {
+            read.unavailable = Verdict::Missing;
+            read.hashes = makeError(ErrorCode::NotFound, r.detail.reason);
+        } else if (r.detail.verdict == Verdict::Error) {
+            read.hashes = makeError(ErrorCode::Io, r.detail.reason);
+        } else if (r.detail.verdict == Verdict::Pending && r.hashes) {
             const QString entry = r.path.mid(base.size());
             const QString rel = entry.mid(prefix.size());
             SumsCheck check = SumsCheck::NotListed;
@@ -519,15 +535,13 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
                 }
                 check = bad ? SumsCheck::Mismatch : all ? SumsCheck::Match : SumsCheck::NotListed;
             }
+            read.hashes = *r.hashes;
+            read.checksums = check;
             const ProviderVersionKey pv{r.key.provider, r.key.version};
             const auto lock = options.expected.constFind(pv);
             const bool covered = lock != options.expected.cend();
-            r.detail = decideBundleArchive(*r.hashes, r.key.provider.type(), r.declared,
-                                           TrustAnchor{TrustAnchor::Kind::OwnIndex, out.path},
-                                           check, TrustAnchor{TrustAnchor::Kind::OwnChecksums, out.path + kBundleEntrySeparator + sumsName},
-                                           covered ? &lock.value() : nullptr,
-                                           TrustAnchor{TrustAnchor::Kind::LockFile, options.expectedFrom.value(pv)});
-            r.detail.notCoveredByLock = options.lockCoverage && !covered;
+            completeFromRead(r, ArchiveRead(read), refs.at(i), anchors, covered ? &lock.value() : nullptr,
+                             options.expectedFrom.value(pv), options.lockCoverage && !covered);
         }
         if (r.detail.verdict == Verdict::Error && r.error.isEmpty())
             r.error = r.detail.reason;

@@ -17,8 +17,9 @@
 // directory and scanned by scanFileSystemMirror(), so a bundle and the same tree on disk give the
 // same Catalog and the same anomalies.
 //
-// A bundle's Catalog names entries, not files: never hand it to verifyCatalog()/VerifyEngine (they
-// stat and hash paths on disk) — verify a bundle with openBundle(path, {verify = true}).
+// A bundle's Catalog names entries, not files: never hand it to verifyCatalog() (which stats and
+// hashes paths on disk) — verify a bundle with openBundle(path, {verify = true}), or through a
+// BundleSource (BundleSource.h) with verifySource() / VerifyEngine::start(source, …).
 //
 // Memory is bounded by the number of entries (a name and a digest each) plus the index documents
 // (BundleLimits::maxMetadataBytes), whatever the bundle's size. Hostile entries (traversal, links,
@@ -27,7 +28,8 @@
 
 #include "model/bundle/BundleFormat.h"
 #include "model/mirror/Catalog.h"
-#include "model/verify/VerifyEngine.h"
+#include "model/source/MirrorSource.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <QList>
 #include <QString>
@@ -80,6 +82,7 @@ struct BundleContents
 
     bool verified = false;          ///< the fields below are filled (openBundle with verify)
     QList<ArchiveResult> results;   ///< one per archive, forEachArchive() order
+    QList<ArchiveRead> reads;       ///< what reading each archive gave (results order; BundleSource)
     QList<BundleFileCheck> files;   ///< every SHA256SUMS line, then unlisted files
     VerifySummary summary;
 

@@ -1,4 +1,5 @@
 #include "model/bundle/BundleWriter.h"
+#include "model/verify/VerifyEngine.h"
 
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"

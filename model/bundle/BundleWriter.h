@@ -26,7 +26,7 @@
 
 #include "model/bundle/BundleFormat.h"
 #include "model/mirror/Catalog.h"
-#include "model/verify/VerifyEngine.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <QDateTime>
 #include <QList>

@@ -13,7 +13,7 @@
 // with begin/endRemoveRows and begin/endInsertRows — again never a reset.
 
 #include "model/mirror/Catalog.h"
-#include "model/verify/VerifyEngine.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <QAbstractItemModel>
 

@@ -19,7 +19,7 @@
 #include "model/network/AutoindexCrawler.h"
 #include "model/network/Credentials.h"
 #include "model/network/HttpRunner.h"
-#include "model/verify/VerifyEngine.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <QHash>
 #include <QList>

@@ -2,6 +2,8 @@
 
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
+#include "model/network/NetworkSource.h"
+#include "model/verify/VerifyEngine.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -17,21 +19,23 @@ namespace {
 
 struct Download
 {
-    int index = 0;              ///< into the results
+    int index = 0;              ///< into the requested archives
     QUrl url;
     QString target;             ///< where the file goes
     int attempt = 0;
     std::unique_ptr<QSaveFile> file;
     Sha256 sha;
     bool writeFailed = false;
-    const QList<HashString> *lock = nullptr;
-    QString lockFrom;           ///< the lock file(s) `lock` came from
-    bool notCovered = false;    ///< lock files given, none covers this provider version
-    QString providerType;
-    QString indexUrl;           ///< the <version>.json that declared the archive
-    QStringList invalidHashes;  ///< hash strings it gave without a scheme
     qint64 contentLength = -1;
 };
+
+ArchiveRead failedRead(Verdict verdict, ErrorCode code, const QString &reason)
+{
+    ArchiveRead read;
+    read.unavailable = verdict;
+    read.hashes = makeError(code, reason);
+    return read;
+}
 
 bool retryable(const HttpOutcome &o)
 {
@@ -55,202 +59,185 @@ QString safeSegment(const QString &s)
 
 } // namespace
 
-RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVerifyOptions &options,
-                                        const RemoteProgress &progress, const std::atomic<bool> *cancel)
+NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const RemoteVerifyOptions &options,
+                                      const RemoteProgress &progress, const std::atomic<bool> *cancel,
+                                      const ArchiveReadSink &sink)
 {
-    RemoteVerifyReport out;
-    VerifyReport &report = out.report;
+    NetworkReadReport out;
+    ArchiveReadSummary &summary = out.summary;
 
     QList<std::shared_ptr<Download>> downloads;
-    auto decided = [&report, &options](int index) {
-        if (options.onResult)
-            options.onResult(report.results.at(index));
-    };
-    forEachArchive(catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
-        ArchiveResult r = initialResult(p.address, v.version, a);
-        r.path = a.path;
-        const int index = int(report.results.size());
-        report.results.append(r);
-        if (!a.present) {
-            decided(index);
-            return;
-        }
+    for (qsizetype i = 0; i < archives.size(); ++i) {
+        const ArchiveRef &ref = archives.at(i);
+        const ProviderAddress &provider = ref.provider->address;
+        const Version &version = ref.version->version;
         auto d = std::make_shared<Download>();
-        d->index = index;
-        d->url = QUrl(a.path);
-        const QString name = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(p.address.type(), v.version.toString(),
-                                                                                   a.platform.toString());
-        d->target = QStringLiteral("%1/%2/%3/%4/%5").arg(safeSegment(p.address.hostname()), safeSegment(p.address.ns()),
-                                                          safeSegment(p.address.type()), safeSegment(v.version.toString()),
+        d->index = int(i);
+        d->url = QUrl(ref.archive->path);
+        const QString name = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(provider.type(), version.toString(),
+                                                                                   ref.archive->platform.toString());
+        d->target = QStringLiteral("%1/%2/%3/%4/%5").arg(safeSegment(provider.hostname()), safeSegment(provider.ns()),
+                                                          safeSegment(provider.type()), safeSegment(version.toString()),
                                                           safeSegment(name));
-        const auto it = options.expected.constFind(ProviderVersionKey{p.address, v.version});
-        if (it != options.expected.constEnd())
-            d->lock = &it.value();
-        d->lockFrom = options.expectedFrom.value(ProviderVersionKey{p.address, v.version});
-        d->notCovered = options.lockCoverage && !d->lock;
-        d->providerType = p.address.type();
-        if (a.declared) {
-            d->indexUrl = a.declared->indexFile;
-            d->invalidHashes = a.declared->invalidHashes;
-        }
         downloads.append(d);
-    });
-    report.summary.archives = int(report.results.size());
+    }
 
     QTemporaryDir temp;
     const bool keep = !options.cacheDir.isEmpty();
     const QString root = keep ? options.cacheDir : temp.path();
     if (!keep && !temp.isValid()) {
-        for (const auto &d : std::as_const(downloads)) {
-            ArchiveResult &r = report.results[d->index];
-            r.detail.verdict = Verdict::Error;
-            r.detail.reason = r.error = QStringLiteral("cannot create a temporary directory: %1").arg(temp.errorString());
-            decided(d->index);
-        }
-    } else {
-        HttpSettings settings = options.http;
-        if (settings.userAgent.isEmpty())
-            settings.userAgent = "Provender/" + QCoreApplication::applicationVersion().toUtf8();
-        HttpRunner runner(settings);
-        qint64 done = 0;
-        qint64 total = -1;
-        auto report_progress = [&] {
-            if (progress)
-                progress(done, total);
-        };
-
-        std::function<HttpJob(const std::shared_ptr<Download> &)> makeJob;
-        makeJob = [&](const std::shared_ptr<Download> &d) {
-            HttpJob job;
-            job.url = d->url; // never an Authorization header
-            job.allowPlainHttp = true; // as terraform; NetworkMirror reported it (InsecureUrl)
-            job.maxBodyBytes = options.maxArchiveBytes;
-            job.onStart = [&, d](const HttpOutcome &headers) {
-                if (d->file)
-                    d->file->cancelWriting();
-                const QString path = root + QLatin1Char('/') + d->target;
-                QDir().mkpath(QFileInfo(path).absolutePath());
-                d->file = std::make_unique<QSaveFile>(path);
-                d->writeFailed = !d->file->open(QIODevice::WriteOnly);
-                d->sha.reset();
-                if (headers.contentLength >= 0 && d->contentLength < 0) {
-                    d->contentLength = headers.contentLength;
-                    total = std::max<qint64>(total, 0) + headers.contentLength;
-                }
-            };
-            job.onData = [&, d](const char *data, qint64 size) {
-                if (d->writeFailed || d->file->write(data, size) != size)
-                    return false;
-                d->sha.addData(data, std::size_t(size));
-                done += size;
-                report_progress();
-                return true;
-            };
-            job.onDone = [&, d](HttpOutcome &&o) {
-                ArchiveResult &r = report.results[d->index];
-                const QString url = displayUrl(d->url);
-                if (o.ok()) {
-                    out.bytesDownloaded += o.bytes;
-                    const QString path = root + QLatin1Char('/') + d->target;
-                    if (!d->file) { // empty body: no data ever arrived
-                        QDir().mkpath(QFileInfo(path).absolutePath());
-                        d->file = std::make_unique<QSaveFile>(path);
-                        d->file->open(QIODevice::WriteOnly);
-                        d->sha.reset();
-                    }
-                    if (!d->file->commit()) {
-                        r.detail.verdict = Verdict::Error;
-                        r.detail.reason = r.error = QStringLiteral("cannot store the download of %1 at %2: %3")
-                                                        .arg(url, path, d->file->errorString());
-                        d->file.reset();
-                        decided(d->index);
-                        return;
-                    }
-                    d->file.reset();
-                    const QByteArray streamedZh = d->sha.result();
-                    r.size = o.bytes;
-                    runner.holdOpen();
-                    auto *watcher = new QFutureWatcher<Result<PackageHashes>>(&runner);
-                    QObject::connect(watcher, &QFutureWatcherBase::finished, &runner, [&report, &runner, &decided, d, watcher, path, streamedZh, keep] {
-                        ArchiveResult &res = report.results[d->index];
-                        const Result<PackageHashes> hashed = watcher->result();
-                        watcher->deleteLater();
-                        if (!keep)
-                            QFile::remove(path);
-                        if (!hashed.ok()) {
-                            // Not a zip: terraform's hash check still runs first (docs/VERDICTS.md).
-                            res.error = hashed.error().message;
-                            res.detail = decideUnreadableArchive(HashString::zh(QString::fromLatin1(streamedZh.toHex())),
-                                                                 res.error, res.declared);
-                            applyInvalidDeclaredHashes(res.detail, d->invalidHashes, d->indexUrl);
-                        } else if (hashed.value().zh.toString()
-                                   != QStringLiteral("zh:") + QString::fromLatin1(streamedZh.toHex())) {
-                            res.detail.verdict = Verdict::Error;
-                            res.detail.reason = res.error = QStringLiteral("the stored download changed while it was hashed: %1").arg(path);
-                        } else {
-                            res.hashes = hashed.value();
-                            // Network-mirror rules (docs/VERDICTS.md): the zip's h1 (HashZip) or zh.
-                            res.detail = decideArchive(hashed.value(), d->providerType, res.declared,
-                                                       TrustAnchor{TrustAnchor::Kind::OwnIndex, d->indexUrl}, d->lock,
-                                                       TrustAnchor{TrustAnchor::Kind::LockFile, d->lockFrom});
-                            applyInvalidDeclaredHashes(res.detail, d->invalidHashes, d->indexUrl);
-                            res.detail.notCoveredByLock = d->notCovered;
-                            ++report.summary.hashed;
-                            report.summary.bytesHashed += hashed.value().fileSize;
-                        }
-                        decided(d->index);
-                        runner.releaseHold();
-                    });
-                    watcher->setFuture(QtConcurrent::run([path] { return hashZip(path); }));
-                    return;
-                }
-                if (d->file) {
-                    d->file->cancelWriting();
-                    d->file.reset();
-                }
-                if (o.failure == HttpOutcome::Failure::Cancelled)
-                    return; // stays Pending
-                if (retryable(o) && d->attempt < options.retries) {
-                    int delay = int(std::min<qint64>(qint64(options.backoffMs) << d->attempt, options.maxBackoffMs));
-                    bool isNumber = false;
-                    const int retryAfter = o.retryAfter.trimmed().toInt(&isNumber);
-                    if (isNumber && retryAfter >= 0)
-                        delay = int(std::min<qint64>(qint64(retryAfter) * 1000, options.maxBackoffMs));
-                    ++d->attempt;
-                    qCDebug(lcNetwork).noquote() << "retry" << d->attempt << "of" << url << "in" << delay << "ms";
-                    runner.schedule(makeJob(d), delay);
-                    return;
-                }
-                const QString attempts = d->attempt > 0 ? QStringLiteral(" (after %1 retries)").arg(d->attempt) : QString();
-                if (o.failure == HttpOutcome::Failure::None) {
-                    r.detail.verdict = o.status == 404 ? Verdict::Missing : Verdict::Error;
-                    r.detail.reason = QStringLiteral("unsuccessful request to %1: %2").arg(url, o.statusLine()) + attempts;
-                } else if (o.failure == HttpOutcome::Failure::Refused) {
-                    r.detail.verdict = Verdict::Error;
-                    r.detail.reason = o.errorText; // names the URL (shortened, without user info)
-                } else if (o.failure == HttpOutcome::Failure::TooLarge) {
-                    r.detail.verdict = Verdict::Error;
-                    r.detail.reason = QStringLiteral("%1: %2 (the maximum archive size is %3 bytes)")
-                                          .arg(url, o.errorText)
-                                          .arg(options.maxArchiveBytes);
-                } else {
-                    r.detail.verdict = Verdict::Error;
-                    r.detail.reason = QStringLiteral("%1: %2").arg(url, o.errorText) + attempts;
-                }
-                if (r.detail.verdict == Verdict::Error)
-                    r.error = r.detail.reason;
-                decided(d->index);
-            };
-            return job;
-        };
         for (const auto &d : std::as_const(downloads))
-            runner.enqueue(makeJob(d));
-        runner.run(cancel);
-        out.log = runner.log();
-        report.summary.cancelled = runner.isCancelled();
+            sink(d->index, failedRead(Verdict::Error, ErrorCode::Io,
+                                      QStringLiteral("cannot create a temporary directory: %1").arg(temp.errorString())));
+        return out;
     }
-    for (const ArchiveResult &r : std::as_const(report.results))
-        ++report.summary.counts[size_t(r.detail.verdict)];
+    HttpSettings settings = options.http;
+    if (settings.userAgent.isEmpty())
+        settings.userAgent = "Provender/" + QCoreApplication::applicationVersion().toUtf8();
+    HttpRunner runner(settings);
+    qint64 done = 0;
+    qint64 total = -1;
+    auto report_progress = [&] {
+        if (progress)
+            progress(done, total);
+    };
+
+    std::function<HttpJob(const std::shared_ptr<Download> &)> makeJob;
+    makeJob = [&](const std::shared_ptr<Download> &d) {
+        HttpJob job;
+        job.url = d->url; // never an Authorization header
+        job.allowPlainHttp = true; // as terraform; NetworkMirror reported it (InsecureUrl)
+        job.maxBodyBytes = options.maxArchiveBytes;
+        job.onStart = [&, d](const HttpOutcome &headers) {
+            if (d->file)
+                d->file->cancelWriting();
+            const QString path = root + QLatin1Char('/') + d->target;
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            d->file = std::make_unique<QSaveFile>(path);
+            d->writeFailed = !d->file->open(QIODevice::WriteOnly);
+            d->sha.reset();
+            if (headers.contentLength >= 0 && d->contentLength < 0) {
+                d->contentLength = headers.contentLength;
+                total = std::max<qint64>(total, 0) + headers.contentLength;
+            }
+        };
+        job.onData = [&, d](const char *data, qint64 size) {
+            if (d->writeFailed || d->file->write(data, size) != size)
+                return false;
+            d->sha.addData(data, std::size_t(size));
+            done += size;
+            report_progress();
+            return true;
+        };
+        job.onDone = [&, d](HttpOutcome &&o) {
+            const QString url = displayUrl(d->url);
+            if (o.ok()) {
+                out.bytesDownloaded += o.bytes;
+                summary.bytesRead += o.bytes;
+                const QString path = root + QLatin1Char('/') + d->target;
+                if (!d->file) { // empty body: no data ever arrived
+                    QDir().mkpath(QFileInfo(path).absolutePath());
+                    d->file = std::make_unique<QSaveFile>(path);
+                    d->file->open(QIODevice::WriteOnly);
+                    d->sha.reset();
+                }
+                if (!d->file->commit()) {
+                    const QString why = QStringLiteral("cannot store the download of %1 at %2: %3")
+                                            .arg(url, path, d->file->errorString());
+                    d->file.reset();
+                    sink(d->index, failedRead(Verdict::Error, ErrorCode::Io, why));
+                    return;
+                }
+                d->file.reset();
+                const QByteArray streamedZh = d->sha.result();
+                const qint64 bytes = o.bytes;
+                runner.holdOpen();
+                auto *watcher = new QFutureWatcher<Result<PackageHashes>>(&runner);
+                QObject::connect(watcher, &QFutureWatcherBase::finished, &runner,
+                                 [&summary, &runner, &sink, d, watcher, path, streamedZh, keep, bytes] {
+                    const Result<PackageHashes> hashed = watcher->result();
+                    watcher->deleteLater();
+                    if (!keep)
+                        QFile::remove(path);
+                    const HashString zh = HashString::zh(QString::fromLatin1(streamedZh.toHex()));
+                    ArchiveRead read;
+                    read.size = bytes;
+                    if (!hashed.ok()) {
+                        // Not a zip: terraform's hash check still runs first (docs/VERDICTS.md).
+                        read.hashes = hashed.error();
+                        read.bytesZh = zh;
+                    } else if (hashed.value().zh.toString() != zh.toString()) {
+                        read.unavailable = Verdict::Error;
+                        read.hashes = makeError(ErrorCode::Io,
+                                                QStringLiteral("the stored download changed while it was hashed: %1").arg(path));
+                    } else {
+                        read.hashes = hashed.value();
+                        ++summary.hashed;
+                        summary.bytesHashed += hashed.value().fileSize;
+                    }
+                    sink(d->index, std::move(read));
+                    runner.releaseHold();
+                });
+                watcher->setFuture(QtConcurrent::run([path] { return hashZip(path); }));
+                return;
+            }
+            if (d->file) {
+                d->file->cancelWriting();
+                d->file.reset();
+            }
+            if (o.failure == HttpOutcome::Failure::Cancelled)
+                return; // stays Pending
+            if (retryable(o) && d->attempt < options.retries) {
+                int delay = int(std::min<qint64>(qint64(options.backoffMs) << d->attempt, options.maxBackoffMs));
+                bool isNumber = false;
+                const int retryAfter = o.retryAfter.trimmed().toInt(&isNumber);
+                if (isNumber && retryAfter >= 0)
+                    delay = int(std::min<qint64>(qint64(retryAfter) * 1000, options.maxBackoffMs));
+                ++d->attempt;
+                qCDebug(lcNetwork).noquote() << "retry" << d->attempt << "of" << url << "in" << delay << "ms";
+                runner.schedule(makeJob(d), delay);
+                return;
+            }
+            const QString attempts = d->attempt > 0 ? QStringLiteral(" (after %1 retries)").arg(d->attempt) : QString();
+            if (o.failure == HttpOutcome::Failure::None) {
+                const QString why = QStringLiteral("unsuccessful request to %1: %2").arg(url, o.statusLine()) + attempts;
+                sink(d->index, o.status == 404 ? failedRead(Verdict::Missing, ErrorCode::NotFound, why)
+                                               : failedRead(Verdict::Error, ErrorCode::Network, why));
+            } else if (o.failure == HttpOutcome::Failure::Refused) {
+                // errorText names the URL (shortened, without user info)
+                sink(d->index, failedRead(Verdict::Error, ErrorCode::Network, o.errorText));
+            } else if (o.failure == HttpOutcome::Failure::TooLarge) {
+                sink(d->index, failedRead(Verdict::Error, ErrorCode::Network,
+                                          QStringLiteral("%1: %2 (the maximum archive size is %3 bytes)")
+                                              .arg(url, o.errorText)
+                                              .arg(options.maxArchiveBytes)));
+            } else {
+                sink(d->index, failedRead(Verdict::Error, ErrorCode::Network,
+                                          QStringLiteral("%1: %2").arg(url, o.errorText) + attempts));
+            }
+        };
+        return job;
+    };
+    for (const auto &d : std::as_const(downloads))
+        runner.enqueue(makeJob(d));
+    runner.run(cancel);
+    out.log = runner.log();
+    summary.cancelled = runner.isCancelled();
+    return out;
+}
+
+RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVerifyOptions &options,
+                                        const RemoteProgress &progress, const std::atomic<bool> *cancel)
+{
+    NetworkSource source(catalog, options);
+    VerifyOptions verify;
+    verify.expected = options.expected;
+    verify.expectedFrom = options.expectedFrom;
+    verify.lockCoverage = options.lockCoverage;
+    RemoteVerifyReport out;
+    out.report = verifySource(source, catalog, verify, progress, cancel, options.onResult);
+    out.log = source.requestLog();
+    out.bytesDownloaded = source.bytesDownloaded();
     return out;
 }
 

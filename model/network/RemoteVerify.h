@@ -12,7 +12,8 @@
 // failures -> Error with the status line or the TLS error text.
 
 #include "model/network/HttpRunner.h"
-#include "model/verify/VerifyEngine.h"
+#include "model/source/MirrorSource.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <atomic>
 #include <functional>
@@ -50,7 +51,21 @@ struct RemoteVerifyReport
     qint64 bytesDownloaded = 0;
 };
 
-/// Blocks (local event loop). Hashing runs on the global thread pool. `cancel` is polled: archives
+struct NetworkReadReport
+{
+    ArchiveReadSummary summary;
+    QList<RequestLogEntry> log;
+    qint64 bytesDownloaded = 0;
+};
+
+/// Downloads and hashes `archives` (their Archive::path is the URL): what a NetworkSource's
+/// readArchives() does. Outcomes go to `sink` on the calling thread; verdicts are not decided
+/// here (the engine's completeFromRead does it). Blocks (local event loop).
+NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const RemoteVerifyOptions &options,
+                                      const RemoteProgress &progress, const std::atomic<bool> *cancel,
+                                      const ArchiveReadSink &sink);
+
+/// verifySource() over a NetworkSource of `catalog`. Blocks (local event loop). Hashing runs on the global thread pool. `cancel` is polled: archives
 /// not finished stay Pending and summary.cancelled is set.
 RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVerifyOptions &options = {},
                                         const RemoteProgress &progress = {}, const std::atomic<bool> *cancel = nullptr);

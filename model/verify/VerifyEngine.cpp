@@ -1,6 +1,7 @@
 #include "model/verify/VerifyEngine.h"
 
 #include "model/core/Logging.h"
+#include "model/source/DirectorySource.h"
 #include "model/verify/HashEngine.h"
 
 #include <QDir>
@@ -16,75 +17,6 @@
 
 namespace provender {
 
-QString ArchiveKey::toString() const
-{
-    return provider.toString() + QLatin1Char(' ') + version.toString() + QLatin1Char(' ') + platform.toString();
-}
-
-size_t qHash(const ArchiveKey &key, size_t seed) noexcept
-{
-    return qHashMulti(seed, key.provider, key.version.toString(), key.platform.toString());
-}
-
-size_t qHash(const ProviderVersionKey &key, size_t seed) noexcept
-{
-    return qHashMulti(seed, key.provider, key.version.toString());
-}
-
-bool VerifySummary::hasFindings() const
-{
-    return count(Verdict::Mismatch) > 0 || count(Verdict::Missing) > 0 || count(Verdict::Error) > 0
-           || count(Verdict::Refused) > 0;
-}
-
-QList<Anomaly> verdictAnomalies(const ArchiveResult &r)
-{
-    QList<Anomaly> out;
-    if (r.detail.verdict == Verdict::Mismatch || r.detail.contradicting.isEmpty())
-        return out;
-    for (const HashString &h : r.detail.contradicting) {
-        Anomaly a;
-        a.kind = AnomalyKind::DeclaredHashMatchesNothing;
-        a.path = r.path;
-        a.message = QStringLiteral("the index declares a hash that matches no package: %1 for %2 (terraform installs "
-                                   "it: another declared hash matches)")
-                        .arg(h.toString(), r.key.toString());
-        out.append(a);
-    }
-    return out;
-}
-
-QList<Anomaly> verdictAnomalies(const QList<ArchiveResult> &results)
-{
-    QList<Anomaly> out;
-    for (const ArchiveResult &r : results)
-        out += verdictAnomalies(r);
-    return out;
-}
-
-ArchiveResult initialResult(const ProviderAddress &provider, const Version &version, const Archive &archive)
-{
-    ArchiveResult r;
-    r.key = ArchiveKey{provider, version, archive.platform};
-    r.layout = archive.layout;
-    r.path = archive.path;
-    r.size = archive.size;
-    if (archive.declared)
-        r.declared = archive.declared->hashes;
-    if (!archive.present) {
-        r.detail.verdict = Verdict::Missing;
-        const QString file = archive.declared && !archive.declared->url.isEmpty() ? archive.declared->url
-                                                                                   : archive.fileName;
-        const QString index = archive.declared ? QFileInfo(archive.declared->indexFile).fileName() : QString();
-        r.detail.reason = index.isEmpty() ? QStringLiteral("absent from the mirror: %1").arg(file)
-                                          : QStringLiteral("declared by %1 but absent: %2").arg(index, file);
-    } else {
-        r.detail.verdict = Verdict::Pending;
-        r.detail.reason = QStringLiteral("not hashed yet");
-    }
-    return r;
-}
-
 namespace {
 
 /// Where results go. verifyCatalog() wants every result in catalog order (`results`); the GUI
@@ -95,6 +27,7 @@ struct Sink
     QList<ArchiveResult> *results = nullptr;                ///< when set: one per archive, catalog order
     std::function<void(QList<ArchiveResult> &&)> batch;     ///< on the coordinating thread; may block
     VerifyProgress progress;                                ///< on the coordinating thread, throttled
+    std::function<void(const ArchiveResult &)> decided;     ///< each result as it is decided
 };
 
 /// One archive of the run: pointers into the catalog, which stays unchanged while the run lasts
@@ -117,20 +50,6 @@ ArchiveResult resultOf(const WorkItem &w)
     return r;
 }
 
-void completeWithHashes(ArchiveResult &r, const PackageHashes &hashes, const WorkItem &w, bool fromCache)
-{
-    r.hashes = hashes;
-    r.fromCache = fromCache;
-    r.error.clear();
-    const TrustAnchor index{TrustAnchor::Kind::OwnIndex,
-                            w.archive->declared ? w.archive->declared->indexFile : QString()};
-    const TrustAnchor lock{TrustAnchor::Kind::LockFile, w.lockFrom ? *w.lockFrom : QString()};
-    r.detail = decideArchive(hashes, w.provider->address.type(), r.declared, index, w.lock, lock);
-    if (w.archive->declared)
-        applyInvalidDeclaredHashes(r.detail, w.archive->declared->invalidHashes, w.archive->declared->indexFile);
-    r.detail.notCoveredByLock = w.notCovered;
-}
-
 void completeWithError(ArchiveResult &r, const QString &message)
 {
     r.hashes.reset();
@@ -140,10 +59,59 @@ void completeWithError(ArchiveResult &r, const QString &message)
     r.detail.reason = message;
 }
 
+} // namespace
+
+void completeFromRead(ArchiveResult &r, ArchiveRead &&read, const ArchiveRef &ref, const MirrorSource &source,
+                      const QList<HashString> *lock, const QString &lockFrom, bool notCovered)
+{
+    const Archive &archive = *ref.archive;
+    if (read.size >= 0)
+        r.size = read.size;
+    r.fromCache = read.fromCache;
+    if (read.unavailable) {
+        // The source could not give the bytes (an HTTP 404, a refused URL, a failed download).
+        r.hashes.reset();
+        r.detail = VerdictDetail{};
+        r.detail.verdict = *read.unavailable;
+        r.detail.reason = read.hashes.ok() ? QString() : read.hashes.error().message;
+        r.error = *read.unavailable == Verdict::Error ? r.detail.reason : QString();
+        return;
+    }
+    if (!read.hashes.ok()) {
+        if (read.bytesZh) {
+            // Read but not a readable zip: terraform's checksum check runs first (docs/VERDICTS.md).
+            r.hashes.reset();
+            r.error = read.hashes.error().message;
+            r.detail = decideUnreadableArchive(*read.bytesZh, r.error, r.declared);
+            if (archive.declared)
+                applyInvalidDeclaredHashes(r.detail, archive.declared->invalidHashes, archive.declared->indexFile);
+        } else {
+            completeWithError(r, read.hashes.error().message);
+        }
+        return;
+    }
+    const PackageHashes &hashes = read.hashes.value();
+    r.hashes = hashes;
+    r.error.clear();
+    const TrustAnchor index = source.indexAnchor(archive);
+    const TrustAnchor lockAnchor{TrustAnchor::Kind::LockFile, lockFrom};
+    const std::optional<TrustAnchor> sums = source.checksumsAnchor();
+    if (read.checksums && sums)
+        r.detail = decideBundleArchive(hashes, ref.provider->address.type(), r.declared, index, *read.checksums, *sums,
+                                       lock, lockAnchor);
+    else
+        r.detail = decideArchive(hashes, ref.provider->address.type(), r.declared, index, lock, lockAnchor);
+    if (archive.declared)
+        applyInvalidDeclaredHashes(r.detail, archive.declared->invalidHashes, archive.declared->indexFile);
+    r.detail.notCoveredByLock = notCovered;
+}
+
+namespace {
+
 /// Verifies every archive of `catalog` and returns the summary; results go to `sink` as they are
 /// decided (Missing first, then cache hits and stat errors in catalog order, then hashed ones as
 /// they finish). Archives left Pending by a cancel are never delivered.
-VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &options,
+VerifySummary runVerification(MirrorSource &source, const Catalog &catalog, const VerifyOptions &options,
                               const std::atomic<bool> *externalCancel, const Sink &sink)
 {
     VerifySummary summary;
@@ -183,6 +151,8 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
     };
     auto decided = [&](int index, ArchiveResult &&r) {
         ++summary.counts[size_t(r.detail.verdict)];
+        if (sink.decided)
+            sink.decided(r);
         if (sink.results) {
             (*sink.results)[index] = std::move(r);
             if (sink.batch)
@@ -198,18 +168,19 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
         if (!items.at(i).archive->present)
             decided(int(i), resultOf(items.at(i)));
 
-    // 3. The present ones go through the hashing engine (cache, pool, progress, cancel); each
-    //    verdict is decided here, on the coordinating thread, as its hashes arrive.
-    QList<HashRequest> requests;
+    // 3. The present ones are read by their source (for a directory: the hashing engine, with its
+    //    cache, pool, progress and cancel); each verdict is decided here, on the coordinating
+    //    thread, as its hashes arrive.
+    QList<ArchiveRef> requests;
     QList<int> itemOf;
     for (qsizetype i = 0; i < items.size(); ++i) {
-        const Archive &a = *items.at(i).archive;
-        if (!a.present)
+        const WorkItem &w = items.at(i);
+        if (!w.archive->present)
             continue;
-        requests.append(HashRequest{a.path, a.size});
+        requests.append(ArchiveRef{w.provider, w.version, w.archive});
         itemOf.append(int(i));
     }
-    HashRunOptions hashOptions;
+    ArchiveReadOptions hashOptions;
     hashOptions.jobs = options.jobs;
     hashOptions.useCache = options.useCache;
     hashOptions.cacheFile = options.cacheFile;
@@ -223,14 +194,12 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
             return true;
         };
     }
-    const HashRunSummary hashed = hashArchives(requests, hashOptions, [&](qsizetype index, HashOutcome &&outcome) {
+    const ArchiveReadSummary hashed = source.readArchives(requests, hashOptions, [&](qsizetype index, ArchiveRead &&read) {
         const int item = itemOf.at(index);
         const WorkItem &w = items.at(item);
         ArchiveResult r = resultOf(w);
-        if (outcome.hashes.ok())
-            completeWithHashes(r, outcome.hashes.value(), w, outcome.fromCache);
-        else
-            completeWithError(r, outcome.hashes.error().message);
+        completeFromRead(r, std::move(read), requests.at(index), source, w.lock, w.lockFrom ? *w.lockFrom : QString(),
+                         w.notCovered);
         decided(item, std::move(r));
     });
     summary.hashed = hashed.hashed;
@@ -258,15 +227,24 @@ VerifySummary runVerification(const Catalog &catalog, const VerifyOptions &optio
 
 } // namespace
 
-VerifyReport verifyCatalog(const Catalog &catalog, const VerifyOptions &options, const VerifyProgress &progress,
-                           const std::atomic<bool> *cancel)
+VerifyReport verifySource(MirrorSource &source, const Catalog &catalog, const VerifyOptions &options,
+                          const VerifyProgress &progress, const std::atomic<bool> *cancel,
+                          const std::function<void(const ArchiveResult &)> &onResult)
 {
     VerifyReport report;
     Sink sink; // no batches: the results are filled in place
     sink.results = &report.results;
     sink.progress = progress;
-    report.summary = runVerification(catalog, options, cancel, sink);
+    sink.decided = onResult;
+    report.summary = runVerification(source, catalog, options, cancel, sink);
     return report;
+}
+
+VerifyReport verifyCatalog(const Catalog &catalog, const VerifyOptions &options, const VerifyProgress &progress,
+                           const std::atomic<bool> *cancel)
+{
+    DirectorySource source(catalog.root);
+    return verifySource(source, catalog, options, progress, cancel);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -288,6 +266,7 @@ struct BatchFlow
 struct VerifyEngine::Run
 {
     quint64 generation = 0;
+    std::shared_ptr<MirrorSource> source;
     Catalog catalog;
     VerifyOptions options;
     std::atomic<bool> cancel{false};
@@ -334,11 +313,17 @@ void VerifyEngine::reap()
 
 quint64 VerifyEngine::start(const Catalog &catalog, const VerifyOptions &options)
 {
+    return start(std::make_shared<DirectorySource>(catalog.root), catalog, options);
+}
+
+quint64 VerifyEngine::start(std::shared_ptr<MirrorSource> source, const Catalog &catalog, const VerifyOptions &options)
+{
     if (m_current)
         m_current->requestCancel();
     reap();
     auto run = std::make_shared<Run>();
     run->generation = ++m_generation;
+    run->source = std::move(source);
     run->catalog = catalog;
     run->options = options;
     m_current = run;
@@ -381,7 +366,7 @@ quint64 VerifyEngine::start(const Catalog &catalog, const VerifyOptions &options
                 },
                 Qt::QueuedConnection);
         };
-        const VerifySummary summary = runVerification(r->catalog, r->options, &r->cancel, sink);
+        const VerifySummary summary = runVerification(*r->source, r->catalog, r->options, &r->cancel, sink);
         QMetaObject::invokeMethod(
             this,
             [this, gen, summary] {

@@ -15,125 +15,34 @@
 // extra expected hashes of its provider version (lock-file semantics, verifyAgainstLock) decide.
 // Unchanged files are answered from the HashCache without hashing.
 
-#include "model/hashing/PackageHashes.h"
 #include "model/mirror/Catalog.h"
-#include "model/verify/Verdict.h"
+#include "model/source/MirrorSource.h"
+#include "model/verify/VerifyTypes.h"
 
-#include <QHash>
 #include <QList>
-#include <QMetaType>
 #include <QObject>
-#include <QString>
 
-#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <optional>
 
 namespace provender {
 
-/// Which archive a result is about.
-struct ArchiveKey
-{
-    ProviderAddress provider;
-    Version version;
-    Platform platform;
+/// The verdict of one archive from what its source read: the same rules for every source
+/// (docs/VERDICTS.md). `r` starts as initialResult(); `lock` are the expected hashes of its
+/// provider version (or null), `lockFrom` where they came from, `notCovered` marks a provider
+/// version no given lock file covers.
+void completeFromRead(ArchiveResult &r, ArchiveRead &&read, const ArchiveRef &ref, const MirrorSource &source,
+                      const QList<HashString> *lock = nullptr, const QString &lockFrom = {}, bool notCovered = false);
 
-    bool operator==(const ArchiveKey &other) const = default;
-    /// "host/ns/type 1.2.3 linux_amd64"
-    QString toString() const;
-};
-size_t qHash(const ArchiveKey &key, size_t seed = 0) noexcept;
+/// Verify every archive of `catalog` (listed by `source`), reading them through `source`; blocks.
+/// Results in catalog order; `cancel` (may be null) is polled as for verifyCatalog(); `onResult`
+/// (may be empty) gets each result on the calling thread as soon as it is decided.
+VerifyReport verifySource(MirrorSource &source, const Catalog &catalog, const VerifyOptions &options = {},
+                          const VerifyProgress &progress = {}, const std::atomic<bool> *cancel = nullptr,
+                          const std::function<void(const ArchiveResult &)> &onResult = {});
 
-/// A provider version, for the extra expected hashes.
-struct ProviderVersionKey
-{
-    ProviderAddress provider;
-    Version version;
-
-    bool operator==(const ProviderVersionKey &other) const = default;
-};
-size_t qHash(const ProviderVersionKey &key, size_t seed = 0) noexcept;
-
-/// Hashes an archive is expected to have besides what the mirror's indexes declare, per provider
-/// version (e.g. from a lock file, which lists hashes of every platform: any match verifies).
-using ExpectedHashes = QHash<ProviderVersionKey, QList<HashString>>;
-
-struct ArchiveResult
-{
-    ArchiveKey key;
-    ArchiveLayout layout = ArchiveLayout::Packed;
-    QString path;                         ///< absolute path ("" when missing)
-    qint64 size = -1;
-    VerdictDetail detail;                 ///< verdict + which hash matched / why not
-    std::optional<PackageHashes> hashes;  ///< the computed hashes (absent when missing or error)
-    QList<HashString> declared;           ///< what the index declared (may be empty)
-    QString error;                        ///< Error: the reason ("" otherwise)
-    bool fromCache = false;               ///< the hashes came from the HashCache
-};
-
-struct VerifyOptions
-{
-    int jobs = 0;            ///< hashing threads; 0 = all cores (QThread::idealThreadCount())
-    bool useCache = true;    ///< false: hash everything (the cache is neither read nor written)
-    QString cacheFile;       ///< "" = HashCache::defaultPath()
-    ExpectedHashes expected; ///< optional extra expected hashes (lock-file semantics)
-    /// Where `expected` came from, per provider version (lock file paths): the verdict's anchor.
-    QHash<ProviderVersionKey, QString> expectedFrom;
-    /// Lock files were given to check against: an archive whose provider version `expected` has
-    /// no entry for is marked notCoveredByLock (a finding for --require-lock).
-    bool lockCoverage = false;
-};
-
-struct VerifySummary
-{
-    std::array<int, kVerdictCount> counts{}; ///< indexed by int(Verdict)
-    int archives = 0;        ///< archives in the catalog
-    int hashed = 0;          ///< archives hashed in this run
-    int cacheHits = 0;       ///< archives answered from the cache
-    qint64 bytesHashed = 0;  ///< on-disk bytes of the archives hashed in this run
-    bool cancelled = false;
-    QString cacheWarning;    ///< why the cache is off or was recreated ("" when fine)
-
-    int count(Verdict v) const { return counts[size_t(v)]; }
-    /// Any mismatch, missing, error or refused (the CLI's exit 1).
-    bool hasFindings() const;
-};
-
-struct VerifyReport
-{
-    QList<ArchiveResult> results; ///< catalog order (providers, versions, platforms)
-    VerifySummary summary;
-};
-
-/// `done`/`total` are on-disk bytes over the whole catalog (cache hits count as done at once).
-using VerifyProgress = std::function<void(qint64 done, qint64 total)>;
-
-/// Every archive the engine verifies, in the order of its results: per provider, per version, the
-/// installers' `archives` and then the `duplicates` (other copies on disk are verified too).
-template<typename F>
-void forEachArchive(const Catalog &catalog, F &&f)
-{
-    for (const Provider &p : catalog.providers)
-        for (const ProviderVersion &v : p.versions) {
-            for (const Archive &a : v.archives)
-                f(p, v, a);
-            for (const Archive &a : v.duplicates)
-                f(p, v, a);
-        }
-}
-
-/// The anomalies a decided result adds to its catalog's (docs/VERDICTS.md): declared hashes that
-/// match nothing while the verdict is decided by another hash (kind DeclaredHashMatchesNothing).
-QList<Anomaly> verdictAnomalies(const ArchiveResult &result);
-/// verdictAnomalies() of every result.
-QList<Anomaly> verdictAnomalies(const QList<ArchiveResult> &results);
-
-/// Result for one archive without hashing it: Missing for an absent one, Pending otherwise.
-ArchiveResult initialResult(const ProviderAddress &provider, const Version &version, const Archive &archive);
-
-/// Verify every archive of `catalog`; blocks. `cancel` (may be null) is polled: on cancel the
+/// Verify every archive of `catalog`, a directory's (read through a DirectorySource); blocks. `cancel` (may be null) is polled: on cancel the
 /// archives not yet hashed stay Pending and summary.cancelled is set.
 VerifyReport verifyCatalog(const Catalog &catalog, const VerifyOptions &options = {},
                            const VerifyProgress &progress = {}, const std::atomic<bool> *cancel = nullptr);
@@ -150,6 +59,9 @@ public:
 
     /// Start verifying (a copy of) `catalog`; cancels a previous run. Returns the new generation.
     quint64 start(const Catalog &catalog, const VerifyOptions &options = {});
+    /// The same for a catalog `source` listed: its archives are read through `source`, which the
+    /// run keeps until its thread ends.
+    quint64 start(std::shared_ptr<MirrorSource> source, const Catalog &catalog, const VerifyOptions &options = {});
     /// Cancel the current run: finished() follows with summary.cancelled set.
     void cancel();
     bool isRunning() const { return m_running; }
@@ -180,6 +92,3 @@ private:
 };
 
 } // namespace provender
-
-Q_DECLARE_METATYPE(provender::ArchiveResult)
-Q_DECLARE_METATYPE(provender::VerifySummary)

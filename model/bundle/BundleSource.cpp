@@ -1,0 +1,140 @@
+#include "model/bundle/BundleSource.h"
+
+#include "model/bundle/BundleArchive.h"
+#include "model/bundle/BundleMirror.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QTemporaryFile>
+
+namespace provender {
+
+using namespace bundle_detail;
+
+BundleSource::BundleSource(const QString &path, BundleLimits limits)
+    : m_path(QFileInfo(path).absoluteFilePath()), m_limits(limits)
+{
+}
+
+namespace {
+
+BundleProgress bundleProgress(const ArchiveReadOptions &options)
+{
+    return [&options](BundleStage, qint64 done, qint64 total) {
+        if (options.cancel && options.cancel->load())
+            return false;
+        return options.progress ? options.progress(done, total) : true;
+    };
+}
+
+} // namespace
+
+Result<Catalog> BundleSource::list(const std::atomic<bool> *cancel)
+{
+    BundleOpenOptions open;
+    open.limits = m_limits;
+    const BundleProgress progress = [cancel](BundleStage, qint64, qint64) { return !(cancel && cancel->load()); };
+    Result<BundleContents> contents = openBundle(m_path, open, progress);
+    if (!contents.ok())
+        return contents.error();
+    m_prefix = contents->mirrorPrefix;
+    return std::move(contents.value().catalog);
+}
+
+std::optional<TrustAnchor> BundleSource::checksumsAnchor() const
+{
+    return TrustAnchor{TrustAnchor::Kind::OwnChecksums, m_path + kBundleEntrySeparator + m_prefix + kBundleSumsName};
+}
+
+ArchiveReadSummary BundleSource::readArchives(const QList<ArchiveRef> &archives, const ArchiveReadOptions &options,
+                                              const ArchiveReadSink &sink)
+{
+    ArchiveReadSummary summary;
+    BundleOpenOptions open;
+    open.limits = m_limits;
+    open.verify = true;
+    Result<BundleContents> contents = openBundle(m_path, open, bundleProgress(options));
+    if (!contents.ok()) {
+        if (contents.error().code == ErrorCode::Cancelled) {
+            summary.cancelled = true;
+            return summary;
+        }
+        for (qsizetype i = 0; i < archives.size(); ++i) {
+            ArchiveRead read;
+            read.hashes = makeError(contents.error().code, contents.error().message);
+            sink(i, std::move(read));
+        }
+        return summary;
+    }
+    m_prefix = contents->mirrorPrefix;
+    summary.bytesRead = contents->fileSize;
+    // The pass read every entry; hand each asked-for archive what it gave, by path (the
+    // catalog listed by list() is the same one the pass rebuilt).
+    QHash<QString, qsizetype> byPath;
+    for (qsizetype i = 0; i < contents->results.size(); ++i)
+        byPath.insert(contents->results.at(i).path + QLatin1Char('\n') + contents->results.at(i).key.toString(), i);
+    for (qsizetype i = 0; i < archives.size(); ++i) {
+        const ArchiveRef &ref = archives.at(i);
+        const QString key = ref.archive->path + QLatin1Char('\n')
+                            + ArchiveKey{ref.provider->address, ref.version->version, ref.archive->platform}.toString();
+        const auto it = byPath.constFind(key);
+        ArchiveRead read;
+        if (it == byPath.cend()) {
+            read.hashes = makeError(ErrorCode::NotFound,
+                                    QStringLiteral("not in the bundle any more: %1").arg(ref.archive->path));
+        } else {
+            read = contents->reads.at(it.value());
+            if (read.hashes.ok()) {
+                ++summary.hashed;
+                summary.bytesHashed += ref.archive->size > 0 ? ref.archive->size : 0;
+            }
+        }
+        sink(i, std::move(read));
+    }
+    return summary;
+}
+
+Result<std::unique_ptr<QIODevice>> BundleSource::openArchive(const Archive &archive, const std::atomic<bool> *cancel)
+{
+    QString bundle, entry;
+    if (!archive.present || !splitBundleEntryPath(archive.path, &bundle, &entry) || bundle != m_path)
+        return makeError(ErrorCode::NotFound, QStringLiteral("not an entry of %1: %2").arg(m_path, archive.path));
+    if (archive.layout != ArchiveLayout::Packed)
+        return makeError(ErrorCode::Unsupported,
+                         QStringLiteral("%1 is an unpacked package directory, not one stream of bytes").arg(archive.path));
+    // QTemporaryFile removes the file when the device is destroyed.
+    auto tmp = std::make_unique<QTemporaryFile>(QDir::tempPath() + QStringLiteral("/provender-member-XXXXXX.zip"));
+    if (!tmp->open())
+        return makeError(ErrorCode::Io, QStringLiteral("cannot create a temporary file: %1").arg(tmp->errorString()));
+    BundleReader reader;
+    if (Result<void> opened = reader.open(m_path); !opened.ok())
+        return opened.error();
+    bool found = false;
+    const FileHandler copy = [&](const BundleEntry &e, const PullBytes &pull, QString *) -> Result<void> {
+        if (e.name != entry || e.type != BundleEntry::Type::File)
+            return {};
+        found = true;
+        for (;;) {
+            Result<QByteArrayView> block = pull();
+            if (!block.ok())
+                return block.error();
+            if (block->isEmpty())
+                break;
+            if (tmp->write(block->data(), block->size()) != block->size())
+                return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(tmp->fileName(), tmp->errorString()));
+        }
+        return {};
+    };
+    const BundleProgress progress = [cancel](BundleStage, qint64, qint64) { return !(cancel && cancel->load()); };
+    Result<BundlePass> pass = runBundlePass(reader, m_limits, {}, copy, progress);
+    if (!pass.ok())
+        return pass.error();
+    if (!found)
+        return makeError(ErrorCode::NotFound, QStringLiteral("%1 holds no file %2").arg(m_path, entry));
+    if (!tmp->flush() || !tmp->seek(0))
+        return makeError(ErrorCode::Io, QStringLiteral("cannot read back %1: %2").arg(tmp->fileName(), tmp->errorString()));
+    return std::unique_ptr<QIODevice>(std::move(tmp));
+}
+
+} // namespace provender

@@ -1,0 +1,36 @@
+#pragma once
+// A bundle file as a MirrorSource: listed and read in place (openBundle(), BundleMirror.h), never
+// extracted. readArchives() is one streaming pass through the container that hashes every entry
+// (plus a second pass for the zips it must spool); its SHA256SUMS is a second own anchor
+// (checksumsAnchor). openArchive() copies one member to a temporary file the device removes.
+// Read-only: no index export, no cache (the pass reads the container anyway).
+
+#include "model/bundle/BundleFormat.h"
+#include "model/source/MirrorSource.h"
+
+namespace provender {
+
+class BundleSource final : public MirrorSource
+{
+public:
+    explicit BundleSource(const QString &path, BundleLimits limits = {});
+
+    Catalog::SourceKind kind() const override { return Catalog::SourceKind::Bundle; }
+    QString location() const override { return m_path; }
+    SourceCapabilities capabilities() const override { return {}; }
+    Result<Catalog> list(const std::atomic<bool> *cancel = nullptr) override;
+    std::optional<TrustAnchor> checksumsAnchor() const override;
+    ArchiveReadSummary readArchives(const QList<ArchiveRef> &archives, const ArchiveReadOptions &options,
+                                    const ArchiveReadSink &sink) override;
+    Result<std::unique_ptr<QIODevice>> openArchive(const Archive &archive, const std::atomic<bool> *cancel = nullptr) override;
+
+    /// "" or "<folder>/": where the mirror tree sits in the bundle (known after list()).
+    void setMirrorPrefix(const QString &prefix) { m_prefix = prefix; }
+
+private:
+    QString m_path; ///< absolute
+    BundleLimits m_limits;
+    QString m_prefix;
+};
+
+} // namespace provender
