@@ -51,6 +51,10 @@ ArchiveReadSummary BundleSource::readArchives(const QList<ArchiveRef> &archives,
                                               const ArchiveReadSink &sink)
 {
     ArchiveReadSummary summary;
+    if (options.cancel && options.cancel->load()) {
+        summary.cancelled = true;
+        return summary;
+    }
     BundleOpenOptions open;
     open.limits = m_limits;
     open.verify = true;

@@ -65,6 +65,10 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
 {
     NetworkReadReport out;
     ArchiveReadSummary &summary = out.summary;
+    if (cancel && cancel->load()) {
+        summary.cancelled = true; // nothing requested
+        return out;
+    }
 
     QList<std::shared_ptr<Download>> downloads;
     for (qsizetype i = 0; i < archives.size(); ++i) {

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# The conformance suite's mirror (tests/source/tst_source_conformance.cpp), built with Python's
+# zipfile/hashlib/json/tarfile only, so every expected hash and verdict below is independent of
+# Provender's own code.
+#
+#   python3 conformance_fixture.py OUT   ->  OUT/mirror/ (the directory), OUT/bundle.tar.gz and
+#   OUT/bundle.zip (the same tree packed), and prints the expectations as JSON on stdout.
+#
+# Expected verdicts follow docs/VERDICTS.md (network-mirror hash rules: one declared h1:/zh: must
+# match — h1: against the zip's HashZip, zh: against its bytes).
+import base64, hashlib, io, json, os, sys, tarfile, zipfile
+
+out = sys.argv[1]
+root = os.path.join(out, 'mirror')
+
+def payload(seed, size):
+    data = bytearray(); block = seed.encode()
+    while len(data) < size:
+        block = hashlib.sha256(block).digest(); data += block
+    return bytes(data[:size])
+
+def hash_zip_h1(path):
+    # dirhash.HashZip (Hash1): the entries sorted by name, one "sha256hex  name\n" line each, then
+    # SHA-256 of the lines, base64.
+    with zipfile.ZipFile(path) as z:
+        entries = sorted(z.infolist(), key=lambda i: i.filename)
+        lines = ''.join('%s  %s\n' % (hashlib.sha256(z.read(i)).hexdigest(), i.filename) for i in entries)
+    return 'h1:' + base64.b64encode(hashlib.sha256(lines.encode()).digest()).decode()
+
+def zh(path):
+    return 'zh:' + hashlib.sha256(open(path, 'rb').read()).hexdigest()
+
+expect = {'archives': [], 'providers': {}}
+
+def make_zip(directory, ptype, version, plat, size, method):
+    name = 'terraform-provider-%s_%s_%s.zip' % (ptype, version, plat)
+    path = os.path.join(directory, name)
+    with zipfile.ZipFile(path, 'w', method) as z:
+        z.writestr('terraform-provider-%s_v%s' % (ptype, version), payload(ptype + version + plat, size))
+        z.writestr('LICENSE', b'MIT ' + plat.encode())
+    return name, path
+
+def provider(ptype, versions):
+    """versions: {version: [(platform, kind)]}; kind says what is planted."""
+    directory = os.path.join(root, 'example.com', 'acme', ptype)
+    os.makedirs(directory, exist_ok=True)
+    addr = 'example.com/acme/' + ptype
+    expect['providers'][addr] = sorted(versions)
+    for version, plats in versions.items():
+        archives = {}
+        for plat, kind in plats:
+            rec = {'provider': addr, 'version': version, 'platform': plat, 'kind': kind,
+                   'index': 'example.com/acme/%s/%s.json' % (ptype, version)}
+            if kind == 'absent':
+                archives[plat] = {'url': 'terraform-provider-%s_%s_%s.zip' % (ptype, version, plat),
+                                  'hashes': ['zh:' + hashlib.sha256(b'never written').hexdigest()]}
+                rec.update(verdict='missing', present=False, declared=archives[plat]['hashes'])
+                expect['archives'].append(rec)
+                continue
+            if kind == 'corrupt':
+                name = 'terraform-provider-%s_%s_%s.zip' % (ptype, version, plat)
+                path = os.path.join(directory, name)
+                with open(path, 'wb') as f:
+                    f.write(b'PK\x03\x04 this is not a zip archive ' * 40)
+                archives[plat] = {'url': name, 'hashes': [zh(path)]}
+                rec.update(verdict='error', present=True, declared=archives[plat]['hashes'],
+                           path='example.com/acme/%s/%s' % (ptype, name), zh=zh(path))
+                expect['archives'].append(rec)
+                continue
+            stored = plat.endswith('amd64')
+            name, path = make_zip(directory, ptype, version, plat, 3000 + 1000 * len(plat),
+                                  zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED)
+            h1, z = hash_zip_h1(path), zh(path)
+            if kind == 'zh':
+                hashes, verdict, matched, contradicting = [z], 'verified', ['zh'], []
+            elif kind == 'h1':
+                hashes, verdict, matched, contradicting = [h1], 'verified', ['h1 (zip)'], []
+            elif kind == 'both':
+                hashes, verdict, matched, contradicting = [h1, z], 'verified', ['h1 (zip)', 'zh'], []
+            elif kind == 'wrong':
+                # the SHA-256 of other bytes: matches nothing
+                hashes = ['zh:' + hashlib.sha256(b'other bytes').hexdigest()]
+                verdict, matched, contradicting = 'mismatch', [], hashes
+            elif kind == 'extra':
+                # a right zh: and an h1: that matches nothing: verified, plus a verdict anomaly
+                bad = 'h1:' + base64.b64encode(hashlib.sha256(b'nothing').digest()).decode()
+                hashes, verdict, matched, contradicting = [bad, z], 'verified', ['zh'], [bad]
+            elif kind == 'none':
+                hashes, verdict, matched, contradicting = [], 'unverified', [], []
+            archives[plat] = {'url': name, 'hashes': hashes} if hashes else {'url': name}
+            rec.update(verdict=verdict, present=True, declared=hashes, matched=matched, contradicting=contradicting,
+                       h1=h1, zh=z, path='example.com/acme/%s/%s' % (ptype, name), size=os.path.getsize(path))
+            expect['archives'].append(rec)
+        json.dump({'archives': archives}, open(os.path.join(directory, version + '.json'), 'w'), indent=2)
+    json.dump({'versions': {v: {} for v in versions}}, open(os.path.join(directory, 'index.json'), 'w'), indent=2)
+
+provider('demo', {
+    '1.0.0': [('linux_amd64', 'zh'), ('darwin_arm64', 'h1'), ('windows_amd64', 'wrong'), ('linux_arm64', 'none'),
+              ('freebsd_amd64', 'absent'), ('linux_386', 'corrupt'), ('openbsd_amd64', 'extra')],
+    '1.2.0': [('linux_amd64', 'both'), ('darwin_amd64', 'zh')],
+})
+provider('other', {'0.1.0': [('linux_amd64', 'h1')]})
+
+# The same tree packed, by tarfile and zipfile (entries at the root of the bundle, no SHA256SUMS).
+names = []
+for d, dirs, files in os.walk(root):
+    dirs.sort()
+    for f in sorted(files):
+        names.append(os.path.relpath(os.path.join(d, f), root))
+with tarfile.open(os.path.join(out, 'bundle.tar.gz'), 'w:gz') as t:
+    for n in names:
+        t.add(os.path.join(root, n), arcname=n)
+with zipfile.ZipFile(os.path.join(out, 'bundle.zip'), 'w', zipfile.ZIP_STORED) as z:
+    for n in names:
+        z.write(os.path.join(root, n), arcname=n)
+
+print(json.dumps(expect, indent=1))
