@@ -1,0 +1,195 @@
+// ui/JobTracker: the one way the GUI runs background work. Workers here block on semaphores the
+// test releases, so the order of events is the test's, not the scheduler's.
+
+#include "ui/JobTracker.h"
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSemaphore>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThreadPool>
+
+using namespace provender;
+using namespace provender::ui;
+
+class TestJobTracker : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void latestRunWins()
+    {
+        JobTracker tracker;
+        QSignalSpy finished(&tracker, &JobTracker::finished);
+        QSemaphore releaseFirst, releaseSecond;
+        QList<int> delivered;
+        auto first = tracker.run(QStringLiteral("scan"), QStringLiteral("Scanning A…"),
+                                 [&releaseFirst](JobProgress &) {
+                                     releaseFirst.acquire();
+                                     return 1;
+                                 },
+                                 [&delivered](int v) { delivered.append(v); });
+        auto second = tracker.run(QStringLiteral("scan"), QStringLiteral("Scanning B…"),
+                                  [&releaseSecond](JobProgress &) {
+                                      releaseSecond.acquire();
+                                      return 2;
+                                  },
+                                  [&delivered](int v) { delivered.append(v); });
+        QVERIFY(first->isCancelled());   // the older run is told to stop
+        QVERIFY(!second->isCancelled());
+        QCOMPARE(tracker.currentDescription(), QStringLiteral("Scanning B…"));
+        // The superseded run ends *last*: its result must still be dropped.
+        releaseSecond.release();
+        QTRY_COMPARE(delivered, QList<int>{2});
+        releaseFirst.release();
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        QCOMPARE(delivered, QList<int>{2});
+        QCOMPARE(finished.size(), 1); // one finish, for the run that counted
+        QVERIFY(!tracker.isBusy());
+    }
+
+    void cancelReachesWorkerAndStatus()
+    {
+        JobTracker tracker;
+        QLabel label;
+        QProgressBar bar;
+        QPushButton cancel;
+        tracker.bindStatus(&label, &bar, &cancel);
+        QVERIFY(bar.isHidden() && cancel.isHidden());
+        QSemaphore running;
+        bool delivered = false;
+        bool sawCancel = false;
+        tracker.run(QStringLiteral("hash"), QStringLiteral("Hashing 3 archives…"),
+                    [&running](JobProgress &job) {
+                        job.report(10, 100);
+                        running.release();
+                        while (!job.isCancelled())
+                            QThread::yieldCurrentThread();
+                        return Result<int>(makeError(ErrorCode::Cancelled, QStringLiteral("stopped")));
+                    },
+                    [&](Result<int> r) {
+                        delivered = true;
+                        sawCancel = !r.ok() && r.error().code == ErrorCode::Cancelled;
+                    });
+        QCOMPARE(label.text(), QStringLiteral("Hashing 3 archives…"));
+        QVERIFY(!bar.isHidden() && !cancel.isHidden() && cancel.isEnabled());
+        running.acquire();
+        // Progress is polled from the JobProgress, not signalled by the worker.
+        QTRY_COMPARE(bar.maximum(), 1000);
+        QCOMPARE(bar.value(), 100);
+        QTest::mouseClick(&cancel, Qt::LeftButton); // the Cancel button cancels the current job
+        QTRY_VERIFY(delivered);
+        QVERIFY(sawCancel);
+        QCOMPARE(label.text(), QStringLiteral("Hashing 3 archives cancelled."));
+        QVERIFY(bar.isHidden() && cancel.isHidden());
+    }
+
+    void errorReachesStatusBar()
+    {
+        JobTracker tracker;
+        QLabel label;
+        tracker.bindStatus(&label, nullptr, nullptr);
+        QSignalSpy errors(&tracker, &JobTracker::errorOccurred);
+        QString seenInDone;
+        tracker.run(QStringLiteral("open"), QStringLiteral("Opening…"),
+                    [](JobProgress &) { return Result<QString>(makeError(ErrorCode::Io, QStringLiteral("/m: permission denied"))); },
+                    [&](const Result<QString> &r) { seenInDone = r.error().message; });
+        QTRY_COMPARE(errors.size(), 1);
+        QCOMPARE(errors.at(0).at(0).toString(), QStringLiteral("open"));
+        QCOMPARE(errors.at(0).at(1).toString(), QStringLiteral("/m: permission denied"));
+        QCOMPARE(label.text(), QStringLiteral("/m: permission denied"));
+        QCOMPARE(seenInDone, QStringLiteral("/m: permission denied")); // the caller still gets the result
+        QVERIFY(!tracker.isBusy());
+    }
+
+    void externalJobs()
+    {
+        JobTracker tracker;
+        QLabel label;
+        QProgressBar bar;
+        tracker.bindStatus(&label, &bar, nullptr);
+        int cancels = 0;
+        auto first = tracker.begin(QStringLiteral("verify"), QStringLiteral("Verifying…"), [&cancels] { ++cancels; });
+        first->report(5, 50);
+        QTRY_COMPARE(bar.value(), 100);
+        // A second run under the same name cancels the first, whose end is then ignored.
+        auto second = tracker.begin(QStringLiteral("verify"), QStringLiteral("Verifying again…"), [&cancels] { ++cancels; });
+        QCOMPARE(cancels, 1);
+        QVERIFY(first->isCancelled());
+        tracker.end(first, QStringLiteral("stale"));
+        QVERIFY(tracker.isRunning(QStringLiteral("verify")));
+        QCOMPARE(label.text(), QStringLiteral("Verifying again…"));
+        tracker.cancel(QStringLiteral("verify"));
+        QCOMPARE(cancels, 2);
+        tracker.end(second, QStringLiteral("Verified 4 archives."));
+        QCOMPARE(label.text(), QStringLiteral("Verified 4 archives."));
+        QVERIFY(!tracker.isBusy());
+        QVERIFY(bar.isHidden());
+
+        auto third = tracker.begin(QStringLiteral("remote"), QStringLiteral("Fetching…"));
+        tracker.fail(third, QStringLiteral("cannot connect"));
+        QCOMPARE(label.text(), QStringLiteral("cannot connect"));
+    }
+
+    void twoNamesRunSideBySide()
+    {
+        JobTracker tracker;
+        QSemaphore a, b;
+        QStringList order;
+        tracker.run(QStringLiteral("a"), QStringLiteral("A…"), [&a](JobProgress &) { a.acquire(); }, [&order] { order << QStringLiteral("a"); });
+        tracker.run(QStringLiteral("b"), QStringLiteral("B…"), [&b](JobProgress &) { b.acquire(); }, [&order] { order << QStringLiteral("b"); });
+        QCOMPARE(tracker.currentName(), QStringLiteral("b"));
+        b.release();
+        QTRY_COMPARE(order, QStringList{QStringLiteral("b")});
+        QCOMPARE(tracker.currentName(), QStringLiteral("a"));
+        a.release();
+        QTRY_COMPARE(order, (QStringList{QStringLiteral("b"), QStringLiteral("a")}));
+    }
+
+    void noDeliveryAfterTheTrackerIsGone()
+    {
+        QSemaphore release;
+        bool delivered = false;
+        std::shared_ptr<JobProgress> job;
+        {
+            JobTracker tracker;
+            job = tracker.run(QStringLiteral("x"), QStringLiteral("X…"),
+                              [&release](JobProgress &) {
+                                  release.acquire();
+                                  return 7;
+                              },
+                              [&delivered](int) { delivered = true; });
+        }
+        QVERIFY(job->isCancelled()); // the window closed: its work is told to stop
+        release.release();
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        QVERIFY(!delivered);
+    }
+
+    void dropForgetsAJob()
+    {
+        JobTracker tracker;
+        QSemaphore release;
+        bool delivered = false;
+        tracker.run(QStringLiteral("x"), QStringLiteral("X…"),
+                    [&release](JobProgress &) {
+                        release.acquire();
+                        return 1;
+                    },
+                    [&delivered](int) { delivered = true; });
+        tracker.drop(QStringLiteral("x"));
+        QVERIFY(!tracker.isBusy());
+        release.release();
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        QVERIFY(!delivered);
+    }
+};
+
+QTEST_MAIN(TestJobTracker)
+#include "tst_jobtracker.moc"
