@@ -39,7 +39,7 @@ void setAppIdentity()
 int printHelp()
 {
     QTextStream &o = cli::out();
-    o << "Usage: provender [options] [MIRROR-DIR]      start the GUI (optionally on a mirror)\n"
+    o << "Usage: provender [options] [MIRROR-DIR|URL]  start the GUI (optionally on a mirror)\n"
          "       provender <command> [options] ...      run a command\n\nCommands:\n";
     for (const cli::Command &c : cli::commands())
         o << "  " << QString::fromLatin1(c.name).leftJustified(22) << QString::fromLatin1(c.summary) << '\n';
@@ -112,19 +112,19 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("path"),
-                                 QStringLiteral("A mirror directory or bundle to open, or lock files (*.hcl) to edit."),
-                                 QStringLiteral("[MIRROR-DIR | BUNDLE | LOCK-FILE...]"));
+                                 QStringLiteral("A mirror directory, bundle or network-mirror URL to open, or lock files (*.hcl) to edit."),
+                                 QStringLiteral("[MIRROR-DIR | BUNDLE | URL | LOCK-FILE...]"));
     parser.process(app);
 
     auto window = std::make_unique<ui::MainWindow>();
     ui::installLockUi(window.get()); // File ▸ Open Lock File…, Compare Lock Files…; Tools ▸ Coverage Matrix…
     ui::installShell(window.get()); // window icon, welcome screen, recent mirrors, Help ▸ About
-    ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials…
+    ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials… (the URL opens in this window)
     ui::installBundleUi(window.get()); // File ▸ Open/Create/Import Bundle…
     ui::installExportUi(window.get()); // File ▸ Export Indexes…, Tools ▸ Add to Lock File…
     window->show();
     // Lock files (what the desktop entry passes for text/x-terraform-lock) open in editors; the
-    // first other argument is the mirror or bundle to show.
+    // first other argument is the mirror directory, bundle or network-mirror URL to show.
     bool mirrorOpened = false;
     for (const QString &path : parser.positionalArguments()) {
         if (ui::isLockFilePath(path))

@@ -7,9 +7,15 @@
 #include "model/items/MirrorTreeModel.h"
 #include "model/lockfile/LockAnchors.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/network/HttpRunner.h"
+#include "model/network/RemoteVerify.h"
+#include "model/network/RequestLogModel.h"
+#include "ui/JobTracker.h"
 #include "ui/VerdictStyle.h"
 #include "ui/browser/DetailsPane.h"
 #include "ui/browser/MirrorTreeView.h"
+#include "ui/browser/RequestLogPanel.h"
+#include "ui/browser/UrlSource.h"
 #include "ui/shell/RecentItems.h"
 
 #include <QAction>
@@ -24,7 +30,6 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeySequence>
@@ -44,9 +49,7 @@
 #include <QTextBrowser>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
-
-#include <atomic>
+#include <functional>
 #include <memory>
 
 namespace provender::ui {
@@ -55,7 +58,6 @@ namespace {
 
 constexpr int kEmptyPage = 0;
 constexpr int kMirrorPage = 1;
-constexpr int kProgressSteps = 1000;
 
 const QList<Verdict> kVerdictOrder = {Verdict::Verified, Verdict::Mismatch, Verdict::Refused, Verdict::Unverified,
                                       Verdict::Missing,  Verdict::Error,    Verdict::Pending};
@@ -65,12 +67,16 @@ QString sizeText(qint64 bytes)
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
 }
 
-/// The single local directory or bundle file of a drag, or "".
+/// The single local directory or bundle file, or network-mirror URL, of a drag; or "".
 QString droppedMirror(const QMimeData *mime)
 {
+    if (mime && !mime->hasUrls() && mime->hasText() && isMirrorUrl(mime->text()) && !mime->text().trimmed().contains(QLatin1Char('\n')))
+        return mime->text().trimmed(); // a URL dragged as text (e.g. from a terminal)
     if (!mime || !mime->hasUrls() || mime->urls().size() != 1)
         return {};
     const QUrl url = mime->urls().constFirst();
+    if (isMirrorUrl(url.toString()))
+        return url.toString();
     if (!url.isLocalFile())
         return {};
     const QString path = url.toLocalFile();
@@ -97,24 +103,69 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_proxy = new ArchiveFilterProxyModel(this);
     m_proxy->setSourceModel(m_archives);
     m_anomalies = new AnomalyListModel(this);
+    m_log = new RequestLogModel(this);
     m_engine = new VerifyEngine(this);
     m_singleEngine = new VerifyEngine(this);
+    m_remote = new RemoteSession(this);
+    m_jobs = new JobTracker(this);
 
     buildWidgets();
     buildActions();
 
     connect(m_engine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
     connect(m_engine, &VerifyEngine::archivesVerified, this, &MainWindow::addVerdictAnomalies);
-    connect(m_engine, &VerifyEngine::progress, this, &MainWindow::onProgress);
+    connect(m_engine, &VerifyEngine::progress, this, [this](qint64 done, qint64 total) {
+        if (m_verifyJob)
+            m_verifyJob->report(done, total);
+    });
     connect(m_engine, &VerifyEngine::finished, this, &MainWindow::onFinished);
     connect(m_singleEngine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
+    connect(m_singleEngine, &VerifyEngine::archivesVerified, this, &MainWindow::addVerdictAnomalies);
+    connect(m_singleEngine, &VerifyEngine::progress, this, [this](qint64 done, qint64 total) {
+        if (m_singleJob)
+            m_singleJob->report(done, total);
+    });
     connect(m_singleEngine, &VerifyEngine::finished, this, [this](const VerifySummary &summary) {
         QStringList parts;
         for (Verdict v : kVerdictOrder)
             if (summary.count(v))
                 parts.append(toString(v));
-        m_statusLabel->setText(summary.cancelled ? tr("Re-verification cancelled.")
-                                                 : tr("Re-verified the archive: %1.").arg(parts.join(QStringLiteral(", "))));
+        m_jobs->end(m_singleJob, summary.cancelled ? tr("Re-verification cancelled.")
+                                                   : tr("Re-verified the archive: %1.").arg(parts.join(QStringLiteral(", "))));
+    });
+
+    // A URL source: the session's catalog, results, progress and request log.
+    connect(m_remote, &RemoteSession::catalogReady, this, &MainWindow::onRemoteCatalog);
+    connect(m_remote, &RemoteSession::archivesVerified, this, &MainWindow::onRemoteResults);
+    connect(m_remote, &RemoteSession::requestFinished, m_log, &RequestLogModel::append);
+    connect(m_remote, &RemoteSession::progress, this, [this](qint64 done, qint64 total) {
+        if (m_verifyJob)
+            m_verifyJob->report(done, total);
+    });
+    connect(m_remote, &RemoteSession::message, this, [this](const QString &text) { m_statusLabel->setText(text); });
+    connect(m_remote, &RemoteSession::finished, this, [this](const VerifySummary &summary) {
+        if (m_kind != SourceKind::Url || m_root != m_request.baseUrl || m_buildingTree) {
+            // Cancelled before its catalog was shown: nothing of it is in the window.
+            m_jobs->drop(QStringLiteral("tree"));
+            m_buildingTree = false;
+            m_heldResults.clear();
+            m_jobs->end(std::exchange(m_verifyJob, nullptr), tr("Opening %1 cancelled.").arg(redactUrlText(m_request.baseUrl)));
+            Q_EMIT verificationFinished(summary);
+            return;
+        }
+        onFinished(summary);
+    });
+    connect(m_remote, &RemoteSession::failed, this, [this](const QString &message) {
+        const QString url = m_request.baseUrl;
+        m_jobs->fail(m_verifyJob, message);
+        m_verifyJob.reset();
+        if (m_kind == SourceKind::Url && m_root == url) {
+            // A rescan of the URL shown failed: keep its tree, say why.
+            showError(tr("Cannot open %1: %2").arg(redactUrlText(url), message));
+            Q_EMIT openFailed(url, m_errorLabel->text());
+        } else {
+            failOpen(url, message);
+        }
     });
     connect(m_archives, &MirrorTreeModel::countsChanged, this, &MainWindow::updateSummary);
     connect(m_archives, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
@@ -130,15 +181,19 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_detailsDock->hide(); // shown with the first mirror
     m_anomalyDock->hide();
     restoreSettings();
-    setBusy(false, {});
+    m_logDock->hide(); // only for URL sources, whatever the saved state says
+    m_jobs->bindStatus(m_statusLabel, m_progress, nullptr);
+    m_cancelButton->hide();
+    connect(m_jobs, &JobTracker::busyChanged, m_cancelButton, &QWidget::setVisible);
+    connect(m_jobs, &JobTracker::busyChanged, m_cancelAction, &QAction::setEnabled);
+    m_cancelAction->setEnabled(false);
     updateSummary();
     updateActions();
 }
 
 MainWindow::~MainWindow()
 {
-    if (m_bundleCancel)
-        m_bundleCancel->store(true);
+    m_jobs->cancelAll(); // workers stop; nothing they deliver reaches this window
 }
 
 void MainWindow::buildActions()
@@ -149,10 +204,12 @@ void MainWindow::buildActions()
     m_editMenu = menuBar()->addMenu(tr("&Edit"));
     m_editMenu->setObjectName(QStringLiteral("menuEdit"));
     m_openAction = file->addAction(tr("&Open Mirror Directory…"), this, &MainWindow::openMirrorDialog);
+    m_openAction->setToolTip(tr("Browse and verify a provider mirror directory"));
     m_openAction->setObjectName(QStringLiteral("actionOpen"));
     m_openAction->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("menuRecent"));
+    m_groupEnds.insert(MenuGroup::FileOpen, m_recentMenu->menuAction()); // Open URL…, Open Bundle… go before it
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     m_reverifyAction = file->addAction(tr("&Refresh and Verify Again"), this, &MainWindow::reverify);
@@ -167,6 +224,8 @@ void MainWindow::buildActions()
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setEnabled(false);
     file->addSeparator();
+    m_groupEnds.insert(MenuGroup::FileLock, file->addSeparator());
+    m_groupEnds.insert(MenuGroup::FileWrite, file->addSeparator());
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setObjectName(QStringLiteral("actionQuit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -210,6 +269,7 @@ void MainWindow::buildActions()
     m_rowMenu->addAction(m_copyPathAction);
     m_rowMenu->addSeparator();
     m_rowMenu->addAction(m_showInFolderAction);
+    m_rowMenu->addSeparator(); // MenuGroup::ToolsSelection follows (a trailing separator is not shown)
     m_archiveView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_archiveView, &QWidget::customContextMenuRequested, this, &MainWindow::showContextMenu);
 
@@ -234,8 +294,11 @@ void MainWindow::buildActions()
                                                 [this] { checkAgainstLockFiles({}); });
     m_clearLocksAction->setObjectName(QStringLiteral("actionClearLocks"));
     m_clearLocksAction->setEnabled(false);
+    m_groupEnds.insert(MenuGroup::ToolsSource, m_toolsMenu->addSeparator());
+    m_groupEnds.insert(MenuGroup::ToolsSelection, nullptr); // appended, also to the context menu
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_anomalyDock->toggleViewAction());
+    view->addAction(m_logDock->toggleViewAction());
     view->addSeparator();
     QAction *expand = view->addAction(tr("&Expand All"), this, [this] { m_archiveView->expandAll(); });
     expand->setObjectName(QStringLiteral("actionExpandAll"));
@@ -248,6 +311,7 @@ void MainWindow::buildActions()
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menuHelp"));
     m_helpMenu = help;
+    m_groupEnds.insert(MenuGroup::Help, nullptr);
     // Help ▸ About and the welcome screen come from ui/shell (installed by app/main.cpp).
 }
 
@@ -268,9 +332,10 @@ QWidget *MainWindow::buildEmptyState()
     title->setAlignment(Qt::AlignCenter);
     layout->addWidget(title);
 
-    auto *hint = new QLabel(tr("Open a provider mirror directory to check every archive against the hashes its "
-                               "indexes declare.<br>Use <b>File ▸ Open Mirror Directory…</b> (%1), drop a folder "
-                               "onto this window, or start <tt>provender DIR</tt>.")
+    auto *hint = new QLabel(tr("Open a provider mirror — a directory, a bundle or the URL of a network mirror — to "
+                               "check every archive against the hashes its indexes declare.<br>Use <b>File ▸ Open "
+                               "Mirror Directory…</b> (%1), drop a folder, bundle or URL onto this window, or start "
+                               "<tt>provender DIR</tt> or <tt>provender https://…/</tt>.")
                                 .arg(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)));
     hint->setAlignment(Qt::AlignCenter);
     hint->setWordWrap(true);
@@ -298,6 +363,34 @@ QWidget *MainWindow::buildEmptyState()
     m_emptyLayout->addWidget(m_defaultEmptyContent, 1);
     m_emptyLayout->addWidget(m_errorLabel);
     return page;
+}
+
+QMenu *MainWindow::menuOf(MenuGroup group) const
+{
+    switch (group) {
+    case MenuGroup::FileOpen:
+    case MenuGroup::FileLock:
+    case MenuGroup::FileWrite: return m_fileMenu;
+    case MenuGroup::ToolsSource:
+    case MenuGroup::ToolsSelection: return m_toolsMenu;
+    case MenuGroup::Help: return m_helpMenu;
+    }
+    return nullptr;
+}
+
+void MainWindow::addAction(MenuGroup group, QAction *action)
+{
+    menuOf(group)->insertAction(m_groupEnds.value(group), action);
+    if (group == MenuGroup::ToolsSelection) {
+        // The tree's context menu offers what works on the selection too.
+        m_rowMenu->addAction(action); // after the separator buildActions() left at its end
+    }
+}
+
+void MainWindow::setStartAction(StartAction which, QAction *action)
+{
+    m_startActions.insert(which, action);
+    Q_EMIT startActionsChanged();
 }
 
 QMenu *MainWindow::menu(Menu which) const
@@ -475,6 +568,14 @@ void MainWindow::buildWidgets()
     m_cancelButton->setMaximumHeight(22);
     connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelWork);
     statusBar()->addPermanentWidget(m_cancelButton);
+
+    // A URL source's requests, tabbed with the details and anomalies (hidden for other sources).
+    m_logDock = new QDockWidget(tr("Requests"), this);
+    m_logDock->setObjectName(QStringLiteral("requestLogDock"));
+    m_logDock->setWidget(new RequestLogPanel(m_log, m_logDock));
+    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+    tabifyDockWidget(m_anomalyDock, m_logDock);
+    m_detailsDock->raise();
 }
 
 void MainWindow::restoreSettings()
@@ -507,11 +608,11 @@ void MainWindow::saveSettings()
 
 void MainWindow::rebuildRecentMenu()
 {
-    // Entries whose directory or bundle is gone are dropped (and forgotten).
+    // Entries whose directory or bundle is gone are dropped (and forgotten); URLs stay.
     const QStringList stored = recentMirrors();
     QStringList present;
     for (const QString &p : stored)
-        if (QFileInfo::exists(p))
+        if (isMirrorUrl(p) || QFileInfo::exists(p))
             present.append(p);
     if (present != stored) {
         clearRecentMirrors();
@@ -522,8 +623,8 @@ void MainWindow::rebuildRecentMenu()
     int n = 0;
     for (const QString &p : std::as_const(present)) {
         ++n;
-        const QString label = n < 10 ? QStringLiteral("&%1 %2").arg(n).arg(QDir::toNativeSeparators(p))
-                                     : QDir::toNativeSeparators(p);
+        const QString shown = isMirrorUrl(p) ? redactUrlText(p) : QDir::toNativeSeparators(p);
+        const QString label = n < 10 ? QStringLiteral("&%1 %2").arg(n).arg(shown) : shown;
         QAction *a = m_recentMenu->addAction(label, this, [this, p] { openMirror(p); });
         a->setData(p);
     }
@@ -538,8 +639,7 @@ void MainWindow::rebuildRecentMenu()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     saveSettings();
-    m_engine->cancel();
-    m_singleEngine->cancel();
+    m_jobs->cancelAll();
     QMainWindow::closeEvent(event);
 }
 
@@ -567,127 +667,163 @@ void MainWindow::openMirrorDialog()
         openMirror(dir);
 }
 
-void MainWindow::openMirror(const QString &pathArg)
+void MainWindow::stopSource()
 {
-    const QString path = QFileInfo(pathArg).absoluteFilePath();
+    // Latest open wins: whatever still runs for an earlier open is stopped and dropped.
+    m_jobs->drop(QStringLiteral("open"));
+    m_jobs->drop(QStringLiteral("tree"));
+    m_jobs->drop(QStringLiteral("verify"));
+    m_jobs->drop(QStringLiteral("reverify"));
     m_engine->cancel();
     m_singleEngine->cancel();
-    if (m_bundleCancel) // a bundle still being read for the previous open: stop it
-        m_bundleCancel->store(true);
-    const quint64 generation = ++m_scanGeneration;
+    m_remote->cancel();
+    m_verifyJob.reset();
+    m_singleJob.reset();
+    m_heldResults.clear();
+    m_buildingTree = false;
+}
+
+void MainWindow::openMirror(const QString &pathArg)
+{
+    if (isMirrorUrl(pathArg)) {
+        openUrl(requestForUrl(pathArg.trimmed()));
+        return;
+    }
+    const QString path = QFileInfo(pathArg).absoluteFilePath();
+    stopSource();
     const QFileInfo info(path);
     if (info.isFile() && isBundlePath(path)) {
         openBundleFile(path);
         return;
     }
     if (!info.isDir()) {
-        showError(tr("Cannot open %1: it is not a directory or a bundle file.").arg(QDir::toNativeSeparators(path)));
-        Q_EMIT openFailed(path, m_errorLabel->text());
+        failOpen(path, tr("it is not a directory, a bundle file or the URL of a network mirror."));
         return;
     }
-    m_scanning = true;
-    setBusy(true, tr("Scanning %1…").arg(QDir::toNativeSeparators(path)));
-    qCDebug(lcUi) << "scanning" << path;
+    openDirectory(path);
+}
 
+void MainWindow::failOpen(const QString &path, const QString &message)
+{
+    const QString shown = isMirrorUrl(path) ? redactUrlText(path) : QDir::toNativeSeparators(path);
+    showError(tr("Cannot open %1: %2").arg(shown, message));
+    Q_EMIT openFailed(path, m_errorLabel->text());
+}
+
+void MainWindow::openDirectory(const QString &path)
+{
+    qCDebug(lcUi) << "scanning" << path;
     // The scan runs on the global pool and returns values: the catalog and its tree for the
     // browser (built there too, so that the GUI thread only adopts it); the GUI thread applies them.
     struct Scanned
     {
-        Result<Catalog> catalog;
+        Result<Catalog> catalog = makeError(ErrorCode::Cancelled, QString());
         MirrorTreeModel::Tree tree;
     };
-    auto *watcher = new QFutureWatcher<Scanned>(this);
-    connect(watcher, &QFutureWatcher<Scanned>::finished, this, [this, watcher, generation, path] {
-        watcher->deleteLater();
-        const Scanned scanned = watcher->result();
-        showScanResult(generation, path, scanned.catalog, scanned.tree);
-    });
-    watcher->setFuture(QtConcurrent::run([path] {
-        Result<Catalog> catalog = scanFileSystemMirror(path);
-        MirrorTreeModel::Tree tree;
-        if (catalog.ok())
-            tree = MirrorTreeModel::buildTree(catalog.value());
-        return Scanned{std::move(catalog), tree};
-    }));
+    m_jobs->run(
+        QStringLiteral("open"), tr("Scanning %1…").arg(QDir::toNativeSeparators(path)),
+        [path](JobProgress &) {
+            Scanned s;
+            s.catalog = scanFileSystemMirror(path);
+            if (s.catalog.ok())
+                s.tree = MirrorTreeModel::buildTree(s.catalog.value());
+            return s;
+        },
+        [this, path](const Scanned &scanned) {
+            if (!scanned.catalog.ok()) {
+                failOpen(path, scanned.catalog.error().message);
+                return;
+            }
+            showCatalog(SourceKind::Directory, path, scanned.catalog.value(), scanned.tree);
+            startVerification();
+        });
 }
 
 void MainWindow::openBundleFile(const QString &path)
 {
     // One streaming pass lists and verifies the bundle (BundleMirror.h); its verdicts are final,
     // so no VerifyEngine runs on a bundle's catalog (its paths name entries, not files).
-    const quint64 generation = m_scanGeneration;
-    m_scanning = true;
-    setBusy(true, tr("Reading and verifying the bundle %1…").arg(QDir::toNativeSeparators(path)));
     m_verifyTimer.start();
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    auto *watcher = new QFutureWatcher<Result<BundleContents>>(this);
-    QPointer<MainWindow> self(this);
-    connect(watcher, &QFutureWatcher<Result<BundleContents>>::finished, this, [this, watcher, generation, path] {
-        watcher->deleteLater();
-        if (generation != m_scanGeneration)
-            return; // superseded or cancelled
-        m_scanning = false;
-        const Result<BundleContents> result = watcher->result();
-        if (!result.ok()) {
-            setBusy(false, {});
-            showError(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), result.error().message));
-            Q_EMIT openFailed(path, m_errorLabel->text());
-            return;
-        }
-        const BundleContents &contents = result.value();
-        m_isBundle = true;
-        showCatalog(path, contents.catalog);
-        m_archives->applyResults(contents.results);
-        VerifySummary summary = contents.summary;
-        summary.archives = int(m_archives->archiveCount());
-        onFinished(summary);
-    });
-    // Progress is reported on the worker thread: queued to the application object (always alive),
-    // and applied only while this window exists and the run is current. Closing the window sets
-    // `cancelled` (~MainWindow), which stops openBundle at its next progress call.
-    watcher->setFuture(QtConcurrent::run([path, cancelled, self, generation] {
-        BundleOpenOptions options;
-        options.verify = true;
-        return openBundle(path, options, [cancelled, self, generation](BundleStage, qint64 done, qint64 total) {
-            if (cancelled->load())
-                return false;
-            QMetaObject::invokeMethod(
-                qApp,
-                [self, generation, done, total] {
-                    if (self && self->m_scanGeneration == generation)
-                        self->onProgress(done, total);
-                },
-                Qt::QueuedConnection);
-            return true;
+    m_jobs->run(
+        QStringLiteral("open"), tr("Reading and verifying the bundle %1…").arg(QDir::toNativeSeparators(path)),
+        [path](JobProgress &job) {
+            BundleOpenOptions options;
+            options.verify = true;
+            return openBundle(path, options, [&job](BundleStage, qint64 done, qint64 total) {
+                job.report(done, total);
+                return !job.isCancelled();
+            });
+        },
+        [this, path](const Result<BundleContents> &result) {
+            if (!result.ok()) {
+                failOpen(path, result.error().message);
+                return;
+            }
+            const BundleContents &contents = result.value();
+            showCatalog(SourceKind::Bundle, path, contents.catalog);
+            m_archives->applyResults(contents.results);
+            VerifySummary summary = contents.summary;
+            summary.archives = int(m_archives->archiveCount());
+            onFinished(summary);
         });
-    }));
-    m_bundleCancel = cancelled;
 }
 
-void MainWindow::showScanResult(quint64 generation, const QString &path, const Result<Catalog> &result,
-                                const MirrorTreeModel::Tree &tree)
+void MainWindow::openUrl(const RemoteRequest &request)
 {
-    if (generation != m_scanGeneration)
-        return; // superseded or cancelled
-    m_scanning = false;
-    if (!result.ok()) {
-        setBusy(false, {});
-        showError(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), result.error().message));
-        Q_EMIT openFailed(path, m_errorLabel->text());
+    stopSource();
+    const QString url = request.baseUrl.trimmed();
+    m_request = request;
+    m_request.baseUrl = url;
+    m_log->clear(); // the log is this run's (and its re-verified archives')
+    m_verifyTimer.start();
+    const QString what = request.source == RemoteRequest::ProviderSource::Autoindex
+                             ? tr("Reading the directory listing of %1…").arg(redactUrlText(url))
+                             : tr("Fetching the indexes of %1…").arg(redactUrlText(url));
+    m_verifyJob = m_jobs->begin(QStringLiteral("verify"), what, [this] { m_remote->cancel(); });
+    m_remote->start(m_request);
+}
+
+void MainWindow::onRemoteCatalog(const Catalog &catalog)
+{
+    // The tree of a large catalog is built off the GUI thread, as for a directory; results that
+    // arrive meanwhile are held and applied once the tree is shown.
+    m_buildingTree = true;
+    const QString url = m_request.baseUrl;
+    m_jobs->run(
+        QStringLiteral("tree"), tr("Listing %n archive(s)…", nullptr, int(catalog.archiveCount())),
+        [catalog](JobProgress &) { return MirrorTreeModel::buildTree(catalog); },
+        [this, url, catalog](const MirrorTreeModel::Tree &tree) {
+            m_buildingTree = false;
+            showCatalog(SourceKind::Url, url, catalog, tree);
+            if (!m_heldResults.isEmpty()) {
+                const QList<ArchiveResult> held = std::exchange(m_heldResults, {});
+                onRemoteResults(held);
+            }
+            if (m_verifyJob)
+                m_jobs->setMessage(tr("Downloading and hashing %n archive(s)…", nullptr, int(catalog.archiveCount())));
+        });
+}
+
+void MainWindow::onRemoteResults(const QList<ArchiveResult> &results)
+{
+    if (m_buildingTree) {
+        m_heldResults += results;
         return;
     }
-    m_isBundle = false;
-    showCatalog(path, result.value(), tree);
-    startVerification();
+    m_archives->applyResults(results);
+    addVerdictAnomalies(results);
 }
 
-void MainWindow::showCatalog(const QString &path, const Catalog &catalog, const MirrorTreeModel::Tree &tree)
+void MainWindow::showCatalog(SourceKind kind, const QString &path, const Catalog &catalog, const MirrorTreeModel::Tree &tree)
 {
-    const bool sameMirror = path == m_root && m_archives->rowCount() > 0;
+    const bool sameMirror = path == m_root && kind == m_kind && m_archives->rowCount() > 0;
+    m_kind = kind;
     m_catalog = catalog;
     m_totalBytes = m_catalog.totalBytes();
     m_root = path;
     m_errorLabel->hide();
+    if (!m_verdictAnomalies.isEmpty())
+        m_verdictAnomalies.clear();
     if (sameMirror) {
         // Rows stay: expansion and selection survive.
         m_archives->mergeTree(tree.isNull() ? MirrorTreeModel::buildTree(m_catalog) : tree);
@@ -695,16 +831,19 @@ void MainWindow::showCatalog(const QString &path, const Catalog &catalog, const 
         m_archives->setTree(tree.isNull() ? MirrorTreeModel::buildTree(m_catalog) : tree); // O(1) when built by the scan
         m_archiveView->expandToDepth(1); // hosts and providers open, versions closed
     }
-    m_anomalies->setAnomalies(m_catalog.anomalies, m_root);
+    const QString rootText = m_kind == SourceKind::Url ? redactUrlText(m_root) : m_root;
+    m_anomalies->setAnomalies(m_catalog.anomalies, rootText);
     indexAnomalies();
     updatePlatformFilter(); // may drop a platform filter the new mirror has no archive for
     m_expandedForFilter = 0;  // the rows are new: expand for the filter again
     expandForFilter();
     m_anomalyDock->setWindowTitle(m_catalog.anomalies.isEmpty() ? tr("Anomalies")
                                                                 : tr("Anomalies (%1)").arg(m_catalog.anomalies.size()));
-    m_rootLabel->setText(QDir::toNativeSeparators(m_root));
-    setWindowTitle(QFileInfo(m_root).fileName() + QStringLiteral(" — Provender"));
-    setWindowFilePath(m_root);
+    const bool isUrl = m_kind == SourceKind::Url;
+    m_rootLabel->setText(isUrl ? rootText : QDir::toNativeSeparators(m_root));
+    setWindowTitle((isUrl ? QUrl(m_root).host() + QUrl(m_root).path() : QFileInfo(m_root).fileName())
+                   + QStringLiteral(" — Provender"));
+    setWindowFilePath(isUrl ? QString() : m_root);
     if (m_stack->currentIndex() != kMirrorPage) {
         m_detailsDock->show();
         m_anomalyDock->show();
@@ -712,14 +851,25 @@ void MainWindow::showCatalog(const QString &path, const Catalog &catalog, const 
         if (!m_layoutRestored) // room for every hash of an archive, unless the user chose a size
             resizeDocks({m_detailsDock}, {std::max(250, height() * 2 / 5)}, Qt::Vertical);
     }
+    // The request log belongs to URL sources.
+    m_logDock->toggleViewAction()->setEnabled(isUrl);
+    if (isUrl && m_logDock->isHidden())
+        m_logDock->show();
+    else if (!isUrl)
+        m_logDock->hide();
+    m_detailsDock->raise();
     m_stack->setCurrentIndex(kMirrorPage);
     m_reverifyAction->setEnabled(true);
-    QSettings().setValue(QStringLiteral("lastDirectory"), m_isBundle ? QFileInfo(m_root).absolutePath() : m_root);
+    m_checkLocksAction->setEnabled(m_kind == SourceKind::Directory);
+    if (!isUrl)
+        QSettings().setValue(QStringLiteral("lastDirectory"), m_kind == SourceKind::Bundle ? QFileInfo(m_root).absolutePath() : m_root);
     addRecentMirror(m_root);
     if (m_archiveView->model()->rowCount() > 0 && !m_archiveView->currentIndex().isValid())
         m_archiveView->setCurrentIndex(m_archiveView->model()->index(0, 0));
     updateDetails();
     updateActions();
+    updateSummary();
+    qCInfo(lcUi).noquote() << "showing" << rootText + QLatin1Char(':') << m_archives->archiveCount() << "archives";
     Q_EMIT mirrorOpened(m_root);
 }
 
@@ -780,7 +930,7 @@ void MainWindow::checkAgainstLockFiles(const QStringList &files)
                                ? tr("Not checking against lock files.")
                                : tr("Checking against %n lock file(s): %1", nullptr, int(m_lockAnchors.files.size()))
                                      .arg(m_lockAnchors.files.join(QStringLiteral(", "))));
-    if (!m_root.isEmpty() && !m_isBundle && !m_scanning)
+    if (m_kind == SourceKind::Directory && !m_jobs->isRunning(QStringLiteral("open")))
         startVerification(); // the hash cache answers unchanged archives: only the verdicts change
 }
 
@@ -814,7 +964,7 @@ void MainWindow::showError(const QString &message)
 
 void MainWindow::startVerification()
 {
-    if (m_root.isEmpty() || m_isBundle)
+    if (m_kind != SourceKind::Directory)
         return;
     // The tree was just built or merged from the scan: every leaf holds its initial result
     // (Pending, or Missing), so there is nothing to reset.
@@ -827,16 +977,19 @@ void MainWindow::startVerification()
         m_anomalies->setAnomalies(m_catalog.anomalies, m_root);
         indexAnomalies();
     }
-    setBusy(true, tr("Hashing %1 archives…").arg(m_archives->archiveCount()));
-    m_progress->setRange(0, kProgressSteps);
-    m_progress->setValue(0);
+    m_verifyJob = m_jobs->begin(QStringLiteral("verify"), tr("Hashing %1 archives…").arg(m_archives->archiveCount()),
+                                [this] { m_engine->cancel(); });
     m_verifyTimer.start();
     m_engine->start(m_catalog, options);
 }
 
 void MainWindow::reverify()
 {
-    if (!m_scanning && !m_root.isEmpty())
+    if (m_jobs->isRunning(QStringLiteral("open")) || m_root.isEmpty())
+        return;
+    if (m_kind == SourceKind::Url)
+        openUrl(m_request); // fetch again: the mirror may have changed (merged into the tree)
+    else
         openMirror(m_root); // rescan: the mirror may have changed on disk (merged into the tree)
 }
 
@@ -851,29 +1004,14 @@ QModelIndex MainWindow::currentSourceRow() const
 void MainWindow::reverifyCurrentArchive()
 {
     const std::optional<ArchiveResult> r = m_archives->resultAt(currentSourceRow());
-    if (!r || r->path.isEmpty() || m_isBundle)
+    if (!r || r->path.isEmpty() || m_kind == SourceKind::Bundle || m_kind == SourceKind::None)
         return;
-    // A catalog of just this archive, hashed without the cache.
-    Catalog one;
-    one.root = m_catalog.root;
-    for (const Provider &p : std::as_const(m_catalog.providers)) {
-        if (!(p.address == r->key.provider))
-            continue;
-        for (const ProviderVersion &v : p.versions) {
-            if (!(v.version == r->key.version))
-                continue;
-            for (const Archive &a : v.archives + v.duplicates) {
-                if (a.path == r->path && a.layout == r->layout) {
-                    Provider po = p;
-                    ProviderVersion vo = v;
-                    vo.archives = {a};
-                    vo.duplicates.clear();
-                    po.versions = {vo};
-                    one.providers = {po};
-                }
-            }
-        }
+    if (m_kind == SourceKind::Url) {
+        reverifyRemoteArchive(*r);
+        return;
     }
+    // A catalog of just this archive, hashed without the cache.
+    const Catalog one = catalogOf(*r);
     if (one.providers.isEmpty())
         return;
     ArchiveResult pending = *r;
@@ -884,22 +1022,88 @@ void MainWindow::reverifyCurrentArchive()
     m_archives->applyResults({pending});
     VerifyOptions options;
     options.useCache = false;
-    m_statusLabel->setText(tr("Hashing %1 again…").arg(r->key.toString()));
+    m_singleJob = m_jobs->begin(QStringLiteral("reverify"), tr("Hashing %1 again…").arg(r->key.toString()),
+                                [this] { m_singleEngine->cancel(); });
     m_singleEngine->start(one, options);
+}
+
+void MainWindow::reverifyRemoteArchive(const ArchiveResult &current)
+{
+    // Download the archive again and hash it: a one-archive catalog through the same code a
+    // RemoteSession runs (verifyNetworkCatalog), with the same request settings.
+    const Catalog one = catalogOf(current);
+    if (one.providers.isEmpty())
+        return;
+    const Result<RemoteVerifyOptions> options = remoteVerifyOptions(m_request);
+    if (!options.ok()) {
+        m_jobs->setMessage(tr("Cannot verify %1 again: %2").arg(current.key.toString(), options.error().message));
+        return;
+    }
+    ArchiveResult pending = current;
+    pending.detail = VerdictDetail{};
+    pending.detail.reason = tr("downloading again");
+    pending.hashes.reset();
+    pending.error.clear();
+    m_archives->applyResults({pending});
+    const QString what = current.key.toString();
+    m_jobs->run(
+        QStringLiteral("reverify"), tr("Downloading %1 again…").arg(what),
+        [one, o = options.value()](JobProgress &job) {
+            return verifyNetworkCatalog(one, o, [&job](qint64 done, qint64 total) { job.report(done, total); },
+                                        job.cancelFlag());
+        },
+        [this, what, pending](const RemoteVerifyReport &report) {
+            for (const RequestLogEntry &e : report.log)
+                m_log->append(e);
+            QList<ArchiveResult> results = report.report.results;
+            if (report.report.summary.cancelled || results.isEmpty()) {
+                ArchiveResult back = pending;
+                back.detail.reason = tr("not verified again (cancelled)");
+                results = {back};
+            }
+            m_archives->applyResults(results);
+            addVerdictAnomalies(results);
+            QStringList parts;
+            for (const ArchiveResult &r : std::as_const(results))
+                parts.append(toString(r.detail.verdict));
+            m_jobs->setMessage(report.report.summary.cancelled ? tr("Re-verification cancelled.")
+                                                               : tr("Re-verified %1: %2.").arg(what, parts.join(QStringLiteral(", "))));
+        });
+}
+
+Catalog MainWindow::catalogOf(const ArchiveResult &r) const
+{
+    Catalog one;
+    one.root = m_catalog.root;
+    for (const Provider &p : std::as_const(m_catalog.providers)) {
+        if (!(p.address == r.key.provider))
+            continue;
+        for (const ProviderVersion &v : p.versions) {
+            if (!(v.version == r.key.version))
+                continue;
+            for (const Archive &a : v.archives + v.duplicates) {
+                if (a.path == r.path && a.layout == r.layout) {
+                    Provider po = p;
+                    ProviderVersion vo = v;
+                    vo.archives = {a};
+                    vo.duplicates.clear();
+                    po.versions = {vo};
+                    one.providers = {po};
+                }
+            }
+        }
+    }
+    return one;
 }
 
 void MainWindow::cancelWork()
 {
-    if (m_scanning) {
-        ++m_scanGeneration; // drop the scan's result when it arrives
-        if (m_bundleCancel)
-            m_bundleCancel->store(true);
-        m_scanning = false;
-        setBusy(false, tr("Scan cancelled."));
+    if (m_jobs->isRunning(QStringLiteral("open"))) {
+        m_jobs->drop(QStringLiteral("open")); // a scan cannot stop half-way: its result is dropped
+        m_jobs->setMessage(tr("Scan cancelled."));
         return;
     }
-    if (m_engine->isRunning())
-        m_engine->cancel();
+    m_jobs->cancelCurrent();
 }
 
 void MainWindow::copySelection()
@@ -942,14 +1146,17 @@ void MainWindow::copyCurrentPath()
 
 void MainWindow::showCurrentInFolder()
 {
+    if (m_kind == SourceKind::Url || m_kind == SourceKind::None)
+        return; // no folder to show
+    const bool bundle = m_kind == SourceKind::Bundle;
     QString path = currentSourceRow().data(MirrorTreeModel::PathRole).toString();
-    if (m_isBundle)
+    if (bundle)
         path = m_root; // entries live inside the bundle file
     if (path.isEmpty())
         return;
     const QFileInfo info(path);
     // The folder holding a zip; an unpacked package or a provider row is a folder itself.
-    const QString folder = info.isDir() && !m_isBundle ? info.absoluteFilePath() : info.absolutePath();
+    const QString folder = info.isDir() && !bundle ? info.absoluteFilePath() : info.absolutePath();
     if (!QDesktopServices::openUrl(QUrl::fromLocalFile(folder)))
         m_statusLabel->setText(tr("Could not open %1 in a file manager.").arg(QDir::toNativeSeparators(folder)));
 }
@@ -1002,41 +1209,28 @@ void MainWindow::updateActions()
     m_copyAction->setEnabled(hasRow);
     m_copyHashAction->setEnabled(r && r->hashes);
     m_copyPathAction->setEnabled(!source.data(MirrorTreeModel::PathRole).toString().isEmpty());
-    m_verifyArchiveAction->setEnabled(r && !r->path.isEmpty() && !m_isBundle);
-    m_showInFolderAction->setEnabled(m_isBundle ? hasRow : !source.data(MirrorTreeModel::PathRole).toString().isEmpty());
-}
-
-void MainWindow::setBusy(bool busy, const QString &what)
-{
-    m_progress->setVisible(busy);
-    m_cancelButton->setVisible(busy);
-    m_cancelButton->setEnabled(busy);
-    m_cancelAction->setEnabled(busy);
-    m_openAction->setEnabled(true);
-    if (busy) {
-        m_progress->setRange(0, 0); // busy indicator until real progress arrives
-    }
-    if (!what.isEmpty())
-        m_statusLabel->setText(what);
-}
-
-void MainWindow::onProgress(qint64 done, qint64 total)
-{
-    if (total <= 0)
-        return;
-    m_progress->setRange(0, kProgressSteps);
-    m_progress->setValue(int(double(done) / double(total) * kProgressSteps));
-    m_progress->setFormat(tr("%1 of %2").arg(sizeText(done), sizeText(total)));
+    m_verifyArchiveAction->setEnabled(r && !r->path.isEmpty()
+                                      && (m_kind == SourceKind::Directory || m_kind == SourceKind::Url));
+    m_showInFolderAction->setEnabled(m_kind == SourceKind::Bundle      ? hasRow
+                                     : m_kind == SourceKind::Directory ? !source.data(MirrorTreeModel::PathRole).toString().isEmpty()
+                                                                       : false);
+    Q_EMIT selectionChanged();
 }
 
 void MainWindow::onFinished(const VerifySummary &summary)
 {
-    setBusy(false, {});
     const double seconds = double(m_verifyTimer.elapsed()) / 1000.0;
+    const QString took = seconds < 0.1 ? tr("under 0.1 s") : tr("%1 s").arg(QLocale().toString(seconds, 'f', 1));
     QString message = summary.cancelled ? tr("Verification cancelled: %1 of %2 archives have a verdict.")
                                               .arg(summary.archives - summary.count(Verdict::Pending))
                                               .arg(summary.archives)
-                      : m_isBundle ? tr("Verified the bundle's %1 archives in %2.")
+                      : m_kind == SourceKind::Url
+                          ? tr("Downloaded and verified %1 archives in %2 (%3 requests, %4 failed).")
+                                .arg(summary.archives)
+                                .arg(took)
+                                .arg(m_log->rowCount())
+                                .arg(m_log->failedCount())
+                      : m_kind == SourceKind::Bundle ? tr("Verified the bundle's %1 archives in %2.")
                                          .arg(summary.archives)
                                          .arg(seconds < 0.1 ? tr("under 0.1 s") : tr("%1 s").arg(QLocale().toString(seconds, 'f', 1)))
                                    : tr("Verified %1 archives in %2 (%3 hashed, %4 from the cache).")
@@ -1046,7 +1240,11 @@ void MainWindow::onFinished(const VerifySummary &summary)
                                          .arg(summary.cacheHits);
     if (!summary.cacheWarning.isEmpty())
         message += QLatin1Char(' ') + summary.cacheWarning;
-    m_statusLabel->setText(message);
+    qCInfo(lcUi).noquote() << message;
+    if (m_verifyJob)
+        m_jobs->end(std::exchange(m_verifyJob, nullptr), message);
+    else
+        m_jobs->setMessage(message);
     updateDetails();
     updateActions();
     Q_EMIT verificationFinished(summary);
@@ -1114,10 +1312,13 @@ void MainWindow::updateSummary()
     int providers = 0;
     for (const Provider &p : std::as_const(m_catalog.providers))
         providers += p.versions.isEmpty() ? 0 : 1;
-    QString text = tr("%1 providers · %2 archives · %3")
-                       .arg(providers)
-                       .arg(m_archives->archiveCount())
-                       .arg(sizeText(m_totalBytes));
+    const int archives = m_archives->archiveCount();
+    QString text = (providers == 1 ? tr("1 provider") : tr("%1 providers").arg(providers)) + QStringLiteral(" · ")
+                   + (archives == 1 ? tr("1 archive") : tr("%1 archives").arg(archives));
+    if (m_kind == SourceKind::Url)
+        text += tr(" · sizes as downloaded"); // a network mirror's index declares none
+    else
+        text += QStringLiteral(" · ") + sizeText(m_totalBytes);
     if (m_proxy->isFiltering()) {
         const int matches = m_proxy->matchingArchives();
         if (matches >= 0)
@@ -1132,7 +1333,48 @@ void MainWindow::updateDetails()
     if (!m_details)
         return;
     const QModelIndex source = currentSourceRow();
-    m_details->showRow(m_archives, source, source.isValid() ? anomaliesFor(source) : QStringList(), !m_isBundle, true);
+    m_details->showRow(m_archives, source, source.isValid() ? anomaliesFor(source) : QStringList(),
+                       m_kind == SourceKind::Directory || m_kind == SourceKind::Url, m_kind != SourceKind::Url);
+    m_details->setLocalFile(m_kind == SourceKind::Directory || m_kind == SourceKind::Bundle);
+}
+
+QStringList MainWindow::selectedArchivePaths() const
+{
+    // Selected archive rows, and every archive below a selected host, provider or version row —
+    // walked in the source model, so a filter does not hide what a selected parent holds.
+    QStringList paths;
+    std::function<void(const QModelIndex &)> collect = [&](const QModelIndex &index) {
+        if (index.data(MirrorTreeModel::KindRole).toInt() == MirrorTreeModel::ArchiveNode) {
+            const QString path = index.data(MirrorTreeModel::PathRole).toString();
+            if (!path.isEmpty() && !paths.contains(path))
+                paths.append(path);
+            return;
+        }
+        for (int row = 0; row < m_archives->rowCount(index); ++row)
+            collect(m_archives->index(row, 0, index));
+    };
+    for (const QModelIndex &index : m_archiveView->selectionModel()->selectedRows(0))
+        collect(m_proxy->mapToSource(index));
+    return paths;
+}
+
+bool MainWindow::selectArchive(const QString &archivePath)
+{
+    if (archivePath.isEmpty() || m_archives->rowCount() == 0)
+        return false;
+    const QModelIndex source = m_archives->indexForArchivePath(archivePath); // a lookup, not a walk of the tree
+    if (!source.isValid())
+        return false;
+    const QModelIndex target = m_proxy->mapFromSource(source);
+    if (!target.isValid())
+        return false; // filtered out
+    for (QModelIndex p = target.parent(); p.isValid(); p = p.parent())
+        m_archiveView->expand(p);
+    m_archiveView->selectionModel()->setCurrentIndex(target, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_archiveView->scrollTo(target);
+    raise();
+    activateWindow();
+    return true;
 }
 
 } // namespace provender::ui

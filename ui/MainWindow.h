@@ -1,33 +1,47 @@
 #pragma once
-// The main window: open a mirror directory (File ▸ Open, drag and drop, command line), scan it off
-// the GUI thread, list every archive with its verdict as hashing proceeds, list the scan's
-// anomalies, and show the selected archive's hashes. The archives are a tree (MirrorTreeModel:
-// host ▸ provider ▸ version ▸ archive) behind a recursive filter proxy.
+// The main window: one browser for every mirror source. open() takes a mirror directory, a
+// bundle file or the URL of a network mirror (File ▸ Open…, Open URL…, Open Bundle…, drag and
+// drop of a folder, file or URL, the recent list, the command line); each is shown in the same
+// tree (MirrorTreeModel: host ▸ provider ▸ version ▸ archive, behind ArchiveFilterProxyModel) with
+// the same filters, details, re-verify, copy, anomalies and status bar:
 //
-// openMirror() also takes a bundle file (.tar, .tar.gz/.tgz, .tar.xz/.txz, .tar.zst/.tzst, .zip):
-// provender::openBundle verifies it in place off the GUI thread and its verdicts are shown as they
-// are (no VerifyEngine run). Reopening the mirror that is shown (Refresh, F5) merges the rescan
-// into the tree (MirrorTreeModel::mergeCatalog), so expansion and selection survive.
+// - a directory is scanned off the GUI thread and verified by a VerifyEngine (hash cache);
+// - a bundle (.tar, .tar.gz/.tgz, .tar.xz/.txz, .tar.zst/.tzst, .zip) is read and verified in
+//   place by openBundle (no VerifyEngine: its verdicts are final);
+// - a URL runs a RemoteSession (indexes, then every archive downloaded and hashed); its request
+//   log is a dock of this window ("requestLogDock"), shown only for URL sources. Re-verifying one
+//   archive downloads it again (verifyNetworkCatalog on that archive).
+//
+// Reopening the source that is shown (Refresh, F5) merges the new catalog into the tree
+// (MirrorTreeModel::mergeTree), so expansion and selection survive. All background work runs on
+// the window's JobTracker (jobs()), which drives the status bar's progress bar and Cancel.
+//
+// Feature parts (ui/lock, ui/bundle, ui/export, ui/remote, ui/shell) use the typed surface below:
+// addAction() into a named menu group, setStartAction() for the welcome screen's buttons,
+// selectedArchivePaths() / selectArchive() for the selection, sourceKind() / catalog() /
+// urlRequest() for the open source, and the signals sourceOpened() / selectionChanged().
 //
 // Widgets are found by objectName in tests: "archiveView", "anomalyView", "detailsView" (and the
 // DetailsPane buttons), "emptyState", "errorLabel", "summaryLabel", "filterEdit", "verdictFilter",
 // "platformFilter", "verifyProgress", "cancelButton", "statusLabel", status-bar badges
-// "badge-<verdict>"; actions "actionOpen", "actionReverify", "actionFind", "actionCopy",
-// "actionCopyHash", "actionCopyPath", "actionVerifyArchive", "actionShowInFolder", "actionQuit";
-// menu "menuRecent". Settings (QSettings): "mainWindow/geometry", "mainWindow/state" (docks),
-// "mainWindow/archiveColumns" (widths, order), "mainWindow/sortColumn", "mainWindow/sortOrder",
-// "lastDirectory", "recentMirrors" (shared with ui/shell's RecentItems).
+// "badge-<verdict>", "requestLogDock"; actions "actionOpen", "actionReverify", "actionFind",
+// "actionCopy", "actionCopyHash", "actionCopyPath", "actionVerifyArchive", "actionShowInFolder",
+// "actionQuit"; menu "menuRecent". Settings (QSettings): "mainWindow/geometry",
+// "mainWindow/state" (docks), "mainWindow/archiveColumns" (widths, order),
+// "mainWindow/sortColumn", "mainWindow/sortOrder", "lastDirectory", "recentMirrors" (shared with
+// ui/shell's RecentItems; directories, bundles and URLs), "remote/requests" (ui/browser/UrlSource).
 
 #include "model/items/MirrorTreeModel.h"
 #include "model/lockfile/LockAnchors.h"
 #include "model/mirror/Catalog.h"
+#include "model/network/RemoteSession.h"
 #include "model/verify/VerifyEngine.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QMainWindow>
 #include <QPersistentModelIndex>
 
-#include <atomic>
 #include <memory>
 
 class QAction;
@@ -40,19 +54,20 @@ class QVBoxLayout;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
-class QTextBrowser;
 class QTreeView;
-class QMenu;
 class QModelIndex;
 
 namespace provender {
 class AnomalyListModel;
 class ArchiveFilterProxyModel;
+class JobProgress;
 class MirrorTreeModel;
+class RequestLogModel;
 } // namespace provender
 
 namespace provender::ui {
 class DetailsPane;
+class JobTracker;
 
 class MainWindow : public QMainWindow
 {
@@ -63,16 +78,47 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Open a mirror directory (scan it and verify every archive in the background) or a bundle
-    /// file (open and verify it in place in the background).
-    void openMirror(const QString &path);
+    enum class SourceKind { None, Directory, Bundle, Url };
+
+    /// Open a mirror directory, a bundle file, or (text starting with http:// or https://) a
+    /// network mirror with the request remembered for that URL (ui/browser/UrlSource).
+    void openMirror(const QString &pathOrUrl);
+    /// Open a network mirror.
+    void openUrl(const RemoteRequest &request);
     /// True when `path` names a bundle file by its suffix.
     static bool isBundlePath(const QString &path);
-    /// The mirror shown now ("" when none).
+    /// The source shown now: a directory or bundle path, or a URL ("" when none).
     QString mirrorRoot() const { return m_root; }
+    SourceKind sourceKind() const { return m_kind; }
+    /// The catalog of the source shown (empty when none).
+    const Catalog &catalog() const { return m_catalog; }
+    /// The request of the URL source shown (meaningful when sourceKind() is Url).
+    const RemoteRequest &urlRequest() const { return m_request; }
 
-    /// Extension points for the other windows of the app (lock editor, bundles, remote mirrors,
-    /// welcome screen): they add their actions to these menus; the window owns the menus.
+    /// The archives selected in the tree: selected archive rows, and every archive below a
+    /// selected host, provider or version row (paths, or URLs for a URL source).
+    QStringList selectedArchivePaths() const;
+    /// Select and show the archive at `archivePath`; false when the tree has no such archive (or
+    /// a filter hides it).
+    bool selectArchive(const QString &archivePath);
+
+    /// Named places in the menus where feature parts add their actions (in the order they are
+    /// added, each group separated from the next).
+    enum class MenuGroup {
+        FileOpen,        ///< File: ways to open a source (Open URL…, Open Bundle…)
+        FileLock,        ///< File: lock-file windows (Open Lock File…, Compare Lock Files…)
+        FileWrite,       ///< File: what writes files from a source (Create/Import Bundle…, Export Indexes…)
+        ToolsSource,     ///< Tools: work on the open source (Coverage Matrix…, Credentials…)
+        ToolsSelection,  ///< Tools and the tree's context menu: work on the selected archives
+        Help,            ///< Help
+    };
+    void addAction(MenuGroup group, QAction *action);
+    /// The welcome screen's start buttons, each triggering the action a part registered here.
+    enum class StartAction { OpenUrl, OpenBundle, OpenLockFile, CompareLockFiles };
+    void setStartAction(StartAction which, QAction *action);
+    QAction *startAction(StartAction which) const { return m_startActions.value(which); }
+
+    /// The menus, for reading (tests); parts add through addAction().
     enum class Menu { File, Edit, View, Tools, Help };
     QMenu *menu(Menu which) const;
     /// Put `welcome` (e.g. the first-run welcome screen) at the top of the page shown while no
@@ -82,12 +128,16 @@ public:
     /// The mirror tree (host ▸ provider ▸ version ▸ archive) the view shows through a filter proxy.
     MirrorTreeModel *archiveModel() const { return m_archives; }
     AnomalyListModel *anomalyModel() const { return m_anomalies; }
+    /// The requests of the URL source shown (empty for other sources).
+    RequestLogModel *requestLog() const { return m_log; }
+    /// The window's background jobs (shown in its status bar).
+    JobTracker *jobs() const { return m_jobs; }
 
 public Q_SLOTS:
     void openMirrorDialog();
-    /// Rescan the open mirror and verify it again (F5); the tree keeps its rows.
+    /// Open the source shown again and verify it again (F5); the tree keeps its rows.
     void reverify();
-    /// Hash the current archive again, bypassing the hash cache.
+    /// Hash the current archive again, bypassing the hash cache (a URL source downloads it again).
     void reverifyCurrentArchive();
     void cancelWork();
     /// Ctrl+C: the h1: hash of the selected archives (one per line), else their paths.
@@ -103,12 +153,15 @@ public Q_SLOTS:
     void checkAgainstLockFiles(const QStringList &files);
 
 Q_SIGNALS:
-    /// The scan of `root` failed; the window shows `message`.
+    /// Opening `root` failed; the window shows `message`.
     void openFailed(const QString &root, const QString &message);
-    /// The catalog of a mirror is shown (verification has started).
+    /// The catalog of a source is shown (verification has started). `root`: path or URL.
     void mirrorOpened(const QString &root);
     /// Verification ended (completed or cancelled).
     void verificationFinished(const provender::VerifySummary &summary);
+    /// The tree's selection or current row changed.
+    void selectionChanged();
+    void startActionsChanged();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -123,11 +176,13 @@ private:
     void restoreSettings();
     void saveSettings();
     void rebuildRecentMenu();
+    void openDirectory(const QString &path);
     void openBundleFile(const QString &path);
+    /// Everything running for the previous source stops; its results are dropped.
+    void stopSource();
     /// `tree`: the catalog's tree built off the GUI thread (MirrorTreeModel::buildTree), or null.
-    void showCatalog(const QString &path, const Catalog &catalog, const MirrorTreeModel::Tree &tree = {});
-    void showScanResult(quint64 generation, const QString &path, const Result<Catalog> &result,
-                        const MirrorTreeModel::Tree &tree);
+    void showCatalog(SourceKind kind, const QString &path, const Catalog &catalog, const MirrorTreeModel::Tree &tree = {});
+    void failOpen(const QString &path, const QString &message);
     void showContextMenu(const QPoint &pos);
     void updatePlatformFilter();
     void updateActions();
@@ -136,18 +191,29 @@ private:
     void indexAnomalies();
     void showError(const QString &message);
     void startVerification();
-    void setBusy(bool busy, const QString &what);
     void updateSummary();
     void expandForFilter();
     void collapseBeforeUnfilter();
     void updateDetails();
-    void onProgress(qint64 done, qint64 total);
     void onFinished(const VerifySummary &summary);
+    void onRemoteCatalog(const Catalog &catalog);
+    void onRemoteResults(const QList<ArchiveResult> &results);
+    void reverifyRemoteArchive(const ArchiveResult &current);
+    /// The one-archive catalog of `r` (empty when the catalog has no such archive).
+    Catalog catalogOf(const ArchiveResult &r) const;
+    void addVerdictAnomalies(const QList<provender::ArchiveResult> &results);
+    QMenu *menuOf(MenuGroup group) const;
 
     MirrorTreeModel *m_archives = nullptr;
     ArchiveFilterProxyModel *m_proxy = nullptr;
     AnomalyListModel *m_anomalies = nullptr;
+    RequestLogModel *m_log = nullptr;
     VerifyEngine *m_engine = nullptr;
+    VerifyEngine *m_singleEngine = nullptr;
+    RemoteSession *m_remote = nullptr;
+    JobTracker *m_jobs = nullptr;
+    std::shared_ptr<JobProgress> m_verifyJob; ///< the VerifyEngine or RemoteSession run shown
+    std::shared_ptr<JobProgress> m_singleJob; ///< the one-archive re-verify
 
     QStackedWidget *m_stack = nullptr;
     QLabel *m_errorLabel = nullptr;
@@ -168,16 +234,14 @@ private:
     QAction *m_copyPathAction = nullptr;
     QAction *m_verifyArchiveAction = nullptr;
     QAction *m_showInFolderAction = nullptr;
-    VerifyEngine *m_singleEngine = nullptr;
-    bool m_isBundle = false;
     bool m_filtered = false; ///< a filter was on when expandForFilter() last ran
     quint64 m_expandedForFilter = 0; ///< the proxy's filterSerial() expandForFilter() last expanded for
     qint64 m_totalBytes = 0; ///< m_catalog.totalBytes(), computed once per catalog
     bool m_layoutRestored = false; ///< dock sizes came from the settings
-    std::shared_ptr<std::atomic<bool>> m_bundleCancel; ///< cancels the running openBundle
     QList<QPersistentModelIndex> m_anomalyRows; ///< per anomaly: the tree row it is about
     QDockWidget *m_anomalyDock = nullptr;
     QDockWidget *m_detailsDock = nullptr;
+    QDockWidget *m_logDock = nullptr;
     QLabel *m_statusLabel = nullptr;
     QProgressBar *m_progress = nullptr;
     QPushButton *m_cancelButton = nullptr;
@@ -186,21 +250,24 @@ private:
     QMenu *m_viewMenu = nullptr;
     QMenu *m_toolsMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
+    QHash<MenuGroup, QAction *> m_groupEnds; ///< per group: the separator its actions go before
+    QHash<StartAction, QAction *> m_startActions;
     QVBoxLayout *m_emptyLayout = nullptr;
     QWidget *m_defaultEmptyContent = nullptr;
     QAction *m_openAction = nullptr;
     QAction *m_reverifyAction = nullptr;
     QAction *m_cancelAction = nullptr;
 
+    SourceKind m_kind = SourceKind::None;
+    RemoteRequest m_request;                ///< the URL source's request (m_kind == Url, or opening one)
     Catalog m_catalog;
     LockAnchors m_lockAnchors;              ///< "Check against Lock Files…" (empty: none)
     QList<Anomaly> m_verdictAnomalies;      ///< verdictAnomalies() of the results so far
+    QList<ArchiveResult> m_heldResults;     ///< URL results that arrived while its tree was built
+    bool m_buildingTree = false;
     QAction *m_checkLocksAction = nullptr;
     QAction *m_clearLocksAction = nullptr;
-    void addVerdictAnomalies(const QList<provender::ArchiveResult> &results);
     QString m_root;
-    quint64 m_scanGeneration = 0;
-    bool m_scanning = false;
     QElapsedTimer m_verifyTimer;
 };
 

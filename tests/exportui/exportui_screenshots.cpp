@@ -74,7 +74,7 @@ int main(int argc, char **argv)
                 "provider \"registry.opentofu.org/hashicorp/random\" {\n  version = \"3.6.0\"\n  constraints = \">= 3.5.0\"\n  hashes = [\n"
                 "    \"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\",\n  ]\n}\n");
         f.close();
-        AddToLockDialog dialog(&w, selectedArchivePathsOf(&w));
+        AddToLockDialog dialog(&w, w.selectedArchivePaths());
         QSignalSpy ready(&dialog, &AddToLockDialog::selectionReady);
         dialog.show();
         if (!ready.wait(120000))

@@ -454,11 +454,11 @@ private Q_SLOTS:
         const Result<Catalog> catalog = scanFileSystemMirror(demo);
         QVERIFY(catalog.ok());
         QVERIFY(selectVersions(w, catalog.value(), {{"registry.opentofu.org/hashicorp/null", "3.2.1"}}));
-        AddToLockDialog first(&w, selectedArchivePathsOf(&w));
+        AddToLockDialog first(&w, w.selectedArchivePaths());
         QSignalSpy ready(&first, &AddToLockDialog::selectionReady);
         QVERIFY(ready.wait(120000));
         first.setPlatforms({platform("linux_amd64")});
-        AddToLockDialog second(&w, selectedArchivePathsOf(&w));
+        AddToLockDialog second(&w, w.selectedArchivePaths());
         QSignalSpy ready2(&second, &AddToLockDialog::selectionReady);
         QVERIFY(ready2.wait(120000));
         QCOMPARE(second.checkedPlatforms(), QList<Platform>{platform("linux_amd64")});

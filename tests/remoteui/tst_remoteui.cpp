@@ -1,9 +1,11 @@
 // The network-mirror GUI offscreen: OpenUrlDialog's validation and the request it builds, the
 // recent URLs in QSettings, CredentialsDialog's source and masked token (environment and files
-// made by the test), installRemoteUi's menu entries, and RemoteMirrorWindow against a real nginx
-// serving MirrorFixture.h's mirror (Python built the zips and declared hashes, so the expected
-// verdict counts follow from the fixture). With PROVENDER_SCREENSHOTS=DIR the window is saved
-// as DIR/remote.png.
+// made by the test), installRemoteUi's menu entries, and a network mirror in the main window's
+// browser against a real nginx serving MirrorFixture.h's mirror (Python built the zips and
+// declared hashes, so the expected verdict counts follow from the fixture): opened as the dialog
+// opens it, from the command line (also the real binary), by drag and drop and from the recent
+// list; filters, details, re-verify and the request log on it. With PROVENDER_SCREENSHOTS=DIR the
+// window is saved as DIR/remote.png (details) and DIR/remote-requests.png (request log).
 
 #include "tests/network/MirrorFixture.h"
 #include "tests/support/NginxFixture.h"
@@ -11,10 +13,10 @@
 #include "model/items/AnomalyListModel.h"
 #include "model/items/MirrorTreeModel.h"
 #include "model/network/RequestLogModel.h"
+#include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/remote/CredentialsDialog.h"
 #include "ui/remote/OpenUrlDialog.h"
-#include "ui/remote/RemoteMirrorWindow.h"
 #include "ui/remote/RemoteUi.h"
 
 #include "tests/support/TestSupport.h"
@@ -24,7 +26,11 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -72,6 +78,99 @@ class TestRemoteUi : public QObject
         w->show();
         QApplication::processEvents();
         QVERIFY(w->grab().save(dir + QLatin1Char('/') + QLatin1StringView(name) + QStringLiteral(".png")));
+    }
+
+
+    std::unique_ptr<test::NginxFixture> m_nginx;
+    QString m_mirror;
+
+    /// The fixture mirror (Python) served by nginx; `autoindex`: with directory listings.
+    void startNginx(bool autoindex)
+    {
+        m_nginx.reset();
+        QString missing = test::NginxFixture::missingTools();
+        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        if (python.isEmpty())
+            missing += QStringLiteral(" python3");
+        if (!missing.isEmpty())
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        m_mirror = m_tmp.filePath(autoindex ? QStringLiteral("mirror-listed") : QStringLiteral("mirror"));
+        QDir(m_mirror).removeRecursively();
+        QProcess py;
+        py.start(python, {QStringLiteral("-c"), QString::fromUtf8(test::kMakeMirror), m_mirror});
+        QVERIFY(py.waitForFinished(120000));
+        QCOMPARE(py.exitCode(), 0);
+        QVERIFY(QFile::copy(m_mirror + QStringLiteral("/example.com/acme/good/terraform-provider-good_1.0.0_windows_amd64.zip"),
+                            m_mirror + QStringLiteral(".orig-windows.zip")));
+        auto nginx = std::make_unique<test::NginxFixture>();
+        QString error;
+        QVERIFY2(nginx->makeCertificates(&error), qPrintable(error));
+        const QString extra = QString::fromUtf8(test::kServerExtra) + (autoindex ? QStringLiteral("    autoindex on;\n") : QString());
+        QVERIFY2(nginx->start(m_mirror, extra, {}, &error), qPrintable(error));
+        m_nginx = std::move(nginx);
+    }
+
+    RemoteRequest fixtureRequest() const
+    {
+        RemoteRequest request;
+        request.baseUrl = m_nginx->baseUrl();
+        request.caFile = m_nginx->caFile();
+        request.backoffMs = 10;
+        request.maxBackoffMs = 50;
+        request.environment = QProcessEnvironment();
+        request.homeDir = m_tmp.filePath(QStringLiteral("home"));
+        return request;
+    }
+
+    QJsonObject fixtureArchives() const
+    {
+        QFile versionJson(m_mirror + QStringLiteral("/example.com/acme/good/1.0.0.json"));
+        if (!versionJson.open(QIODevice::ReadOnly))
+            return {};
+        return QJsonDocument::fromJson(versionJson.readAll()).object().value(QStringLiteral("archives")).toObject();
+    }
+
+    /// MirrorFixture.h's verdicts for example.com/acme/good 1.0.0.
+    static void expectFixtureCounts(MainWindow &window)
+    {
+        const auto &counts = window.archiveModel()->verdictCounts();
+        QCOMPARE(window.archiveModel()->archiveCount(), 8);
+        QCOMPARE(counts[size_t(Verdict::Verified)], 3);
+        QCOMPARE(counts[size_t(Verdict::Mismatch)], 1);
+        QCOMPARE(counts[size_t(Verdict::Unverified)], 1);
+        QCOMPARE(counts[size_t(Verdict::Missing)], 1);
+        QCOMPARE(counts[size_t(Verdict::Error)], 2);
+        QCOMPARE(counts[size_t(Verdict::Pending)], 0);
+    }
+
+    static QModelIndexList leaves(const QAbstractItemModel *m, const QModelIndex &parent = {})
+    {
+        QModelIndexList out;
+        for (int r = 0; r < m->rowCount(parent); ++r) {
+            const QModelIndex i = m->index(r, 0, parent);
+            if (i.data(MirrorTreeModel::KindRole).toInt() == MirrorTreeModel::ArchiveNode)
+                out.append(i);
+            else
+                out += leaves(m, i);
+        }
+        return out;
+    }
+
+    /// The good provider's 1.0.0 archive for `platform` in the view.
+    static QModelIndex leafFor(QTreeView *view, const QString &platform)
+    {
+        for (const QModelIndex &i : leaves(view->model()))
+            if (i.data().toString() == platform && i.parent().data().toString() == QStringLiteral("1.0.0"))
+                return i;
+        return {};
+    }
+
+    static void select(QTreeView *view, const QModelIndex &i)
+    {
+        for (QModelIndex p = i.parent(); p.isValid(); p = p.parent())
+            view->expand(p);
+        view->scrollTo(i);
+        view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     }
 
 private Q_SLOTS:
@@ -264,115 +363,229 @@ private Q_SLOTS:
         auto *openUrl = window.findChild<QAction *>(QStringLiteral("actionOpenUrl"));
         QVERIFY(openUrl);
         QCOMPARE(openUrl->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+O")));
-        QVERIFY(window.menu(MainWindow::Menu::File)->actions().contains(openUrl));
+        // In the File menu's Open group: right after Open Mirror Directory…, before Open Recent.
+        const QList<QAction *> file = window.menu(MainWindow::Menu::File)->actions();
+        const qsizetype at = file.indexOf(openUrl);
+        QVERIFY(at > 0);
+        QCOMPARE(file.at(at - 1)->objectName(), QStringLiteral("actionOpen"));
+        QCOMPARE(file.at(at + 1)->menu()->objectName(), QStringLiteral("menuRecent"));
+        QCOMPARE(window.startAction(MainWindow::StartAction::OpenUrl), openUrl); // the welcome screen's button
         auto *credentials = window.findChild<QAction *>(QStringLiteral("actionCredentials"));
         QVERIFY(credentials);
         QVERIFY(window.menu(MainWindow::Menu::Tools)->actions().contains(credentials));
     }
 
-    void remoteWindowAgainstNginx()
+    // The served fixture mirror in the main window, opened as the Open URL dialog opens it (typed
+    // addresses): the same tree, filters, details, re-verify, anomalies and status bar as a
+    // directory, plus the request log dock. Expected counts follow from MirrorFixture.h.
+    void urlSourceInMainWindow()
     {
-        QString missing = test::NginxFixture::missingTools();
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
-            missing += QStringLiteral(" python3");
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
-        test::NginxFixture nginx;
-        const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));
-        QProcess py;
-        py.start(python, {QStringLiteral("-c"), QString::fromUtf8(test::kMakeMirror), mirror});
-        QVERIFY(py.waitForFinished(120000));
-        QCOMPARE(py.exitCode(), 0);
-        QString error;
-        QVERIFY2(nginx.makeCertificates(&error), qPrintable(error));
-        QVERIFY2(nginx.start(mirror, QString::fromUtf8(test::kServerExtra), {}, &error), qPrintable(error));
-
-        RemoteMirrorWindow window;
-        window.setAttribute(Qt::WA_DeleteOnClose, false);
+        startNginx(false);
+        if (QTest::currentTestFailed() || !m_nginx)
+            return;
+        MainWindow window;
+        installRemoteUi(&window);
         QAbstractItemModelTester tester(window.requestLog(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QSignalSpy ended(&window, &RemoteMirrorWindow::runEnded);
-        window.resize(1200, 760);
+        QAbstractItemModelTester treeTester(window.archiveModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(&window, &MainWindow::verificationFinished);
+        window.resize(1280, 820);
         window.show();
-        RemoteRequest request;
-        request.baseUrl = nginx.baseUrl();
-        request.caFile = nginx.caFile();
+        RemoteRequest request = fixtureRequest();
         request.providers = {ProviderAddress::parse(u"example.com/acme/good").value(),
                              ProviderAddress::parse(u"example.com/acme/wrongtype").value()};
-        request.backoffMs = 10;
-        request.maxBackoffMs = 50;
-        request.environment = QProcessEnvironment();
-        request.homeDir = m_tmp.filePath(QStringLiteral("home"));
-        window.open(request);
-        QVERIFY(child<QPushButton>(&window, "remoteCancel")->isEnabled());
-        QVERIFY(ended.wait(60000));
-        QVERIFY(!child<QPushButton>(&window, "remoteCancel")->isEnabled());
-
-        const auto &counts = window.archiveModel()->verdictCounts();
-        QCOMPARE(window.archiveModel()->archiveCount(), 8);
-        QCOMPARE(counts[size_t(Verdict::Verified)], 3);
-        QCOMPARE(counts[size_t(Verdict::Mismatch)], 1);
-        QCOMPARE(counts[size_t(Verdict::Unverified)], 1);
-        QCOMPARE(counts[size_t(Verdict::Missing)], 1);
-        QCOMPARE(counts[size_t(Verdict::Error)], 2);
-        QCOMPARE(counts[size_t(Verdict::Pending)], 0);
+        window.openUrl(request);
+        QVERIFY(child<QPushButton>(&window, "cancelButton")->isVisible());
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!child<QPushButton>(&window, "cancelButton")->isVisible());
+        QCOMPARE(window.sourceKind(), MainWindow::SourceKind::Url);
+        QCOMPARE(window.mirrorRoot(), m_nginx->baseUrl());
+        QCOMPARE(child<QLabel>(&window, "rootLabel")->text(), m_nginx->baseUrl());
+        expectFixtureCounts(window);
         // wrongtype's index.json and good's 2.0.0.json are anomalies.
         QCOMPARE(window.anomalyModel()->rowCount(), 2);
+        const QString status = child<QLabel>(&window, "statusLabel")->text();
+        QVERIFY2(status.contains(QStringLiteral("Downloaded and verified 8 archives")), qPrintable(status));
+        QVERIFY(child<QLabel>(&window, "badge-mismatch")->text().contains(QStringLiteral(">1<")));
+
+        // The request log is a dock of this window, for URL sources.
+        auto *logDock = window.findChild<QDockWidget *>(QStringLiteral("requestLogDock"));
+        QVERIFY(logDock && logDock->isVisibleTo(&window));
         auto *log = child<QTableView>(&window, "requestLogView");
         QVERIFY(log->model()->rowCount() >= 12);
         QCOMPARE(window.requestLog()->failedCount(), 5);
-        const QString summary = child<QLabel>(&window, "requestLogSummary")->text();
-        QVERIFY2(summary.contains(QStringLiteral("5 failed")), qPrintable(summary));
-        // "Failures only" keeps the 404s and 500s.
-        child<QCheckBox>(&window, "failuresOnly")->setChecked(true);
+        QVERIFY(child<QLabel>(&window, "requestLogSummary")->text().contains(QStringLiteral("5 failed")));
+        child<QCheckBox>(&window, "failuresOnly")->setChecked(true); // keeps the 404s, 403 and 500s
         QCOMPARE(log->model()->rowCount(), 5);
         child<QCheckBox>(&window, "failuresOnly")->setChecked(false);
 
-        // The details pane shows the selected archive: its verdict and the hash its index declares
-        // (read here from the <version>.json that Python wrote, with Qt's JSON reader).
-        {
-            QFile versionJson(mirror + QStringLiteral("/example.com/acme/good/1.0.0.json"));
-            QVERIFY(versionJson.open(QIODevice::ReadOnly));
-            const QJsonObject archives = QJsonDocument::fromJson(versionJson.readAll()).object().value(QStringLiteral("archives")).toObject();
-            const QString declared = archives.value(QStringLiteral("linux_amd64")).toObject().value(QStringLiteral("hashes")).toArray().first().toString();
-            QVERIFY(declared.startsWith(QStringLiteral("h1:")) || declared.startsWith(QStringLiteral("zh:")));
-            auto *tree = child<QTreeView>(&window, "remoteArchiveView");
-            QModelIndex leaf;
-            const QAbstractItemModel *m = tree->model();
-            std::function<void(const QModelIndex &)> find = [&](const QModelIndex &parent) {
-                for (int r = 0; r < m->rowCount(parent) && !leaf.isValid(); ++r) {
-                    const QModelIndex i = m->index(r, 0, parent);
-                    if (i.data().toString() == QStringLiteral("linux_amd64") && i.parent().data().toString() == QStringLiteral("1.0.0"))
-                        leaf = i;
-                    else
-                        find(i);
-                }
-            };
-            find({});
-            QVERIFY(leaf.isValid());
-            tree->setCurrentIndex(leaf);
-            const QString details = child<QTextBrowser>(&window, "detailsView")->toPlainText();
-            QVERIFY2(details.contains(QStringLiteral("verified")), qPrintable(details));
-            QVERIFY2(details.contains(declared), qPrintable(details));
-            QVERIFY(!child<QToolButton>(&window, "showInFolderButton")->isVisibleTo(&window));
-        }
+        // Filters: the verdict filter leaves the one mismatch, the platform filter one archive of
+        // each platform, the text filter what names it.
+        auto *view = child<QTreeView>(&window, "archiveView");
+        auto *verdict = child<QComboBox>(&window, "verdictFilter");
+        verdict->setCurrentIndex(verdict->findData(int(Verdict::Mismatch)));
+        QCOMPARE(leaves(view->model()).size(), 1);
+        QVERIFY(leaves(view->model()).first().data(MirrorTreeModel::SearchTextRole).toString().contains(QStringLiteral("windows_amd64")));
+        verdict->setCurrentIndex(0);
+        auto *platform = child<QComboBox>(&window, "platformFilter");
+        QCOMPARE(platform->count(), 1 + 8); // "All platforms" + the fixture's eight
+        platform->setCurrentIndex(platform->findData(QStringLiteral("darwin_arm64")));
+        QCOMPARE(leaves(view->model()).size(), 1);
+        platform->setCurrentIndex(0);
+        child<QLineEdit>(&window, "filterEdit")->setText(QStringLiteral("good 1.0.0 linux"));
+        QCOMPARE(leaves(view->model()).size(), 3); // linux_amd64, linux_arm64, linux_386
+        child<QLineEdit>(&window, "filterEdit")->clear();
+        QCOMPARE(leaves(view->model()).size(), 8);
 
-        window.findChild<QDockWidget *>(QStringLiteral("requestLogDock"))->raise();
+        // Details: the selected archive's verdict and the hash its index declares (read here from
+        // the <version>.json Python wrote, with Qt's JSON reader); no folder to show.
+        const QJsonObject archives = fixtureArchives();
+        const QString declared = archives.value(QStringLiteral("linux_amd64")).toObject().value(QStringLiteral("hashes")).toArray().first().toString();
+        QVERIFY(declared.startsWith(QStringLiteral("zh:")));
+        QModelIndex leaf = leafFor(view, QStringLiteral("linux_amd64"));
+        QVERIFY(leaf.isValid());
+        select(view, leaf);
+        QString details = child<QTextBrowser>(&window, "detailsView")->toPlainText();
+        QVERIFY2(details.contains(QStringLiteral("verified")), qPrintable(details));
+        QVERIFY2(details.contains(declared), qPrintable(details));
+        QVERIFY(!child<QToolButton>(&window, "showInFolderButton")->isVisibleTo(&window));
+        QVERIFY(!window.findChild<QAction *>(QStringLiteral("actionShowInFolder"))->isEnabled());
+        QCOMPARE(window.selectedArchivePaths().size(), 1);
+        QVERIFY(window.selectedArchivePaths().first().startsWith(m_nginx->baseUrl()));
+
+        // Re-verify downloads the archive again: the mirror now serves, under windows_amd64's
+        // name, the zip whose zh: its index declares (linux_arm64's), so the mismatch turns verified.
+        const QString good = m_mirror + QStringLiteral("/example.com/acme/good/");
+        QVERIFY(QFile::remove(good + QStringLiteral("terraform-provider-good_1.0.0_windows_amd64.zip")));
+        QVERIFY(QFile::copy(good + QStringLiteral("terraform-provider-good_1.0.0_linux_arm64.zip"),
+                            good + QStringLiteral("terraform-provider-good_1.0.0_windows_amd64.zip")));
+        leaf = leafFor(view, QStringLiteral("windows_amd64"));
+        select(view, leaf);
+        QCOMPARE(leaf.siblingAtColumn(MirrorTreeModel::VerdictColumn).data(MirrorTreeModel::VerdictRole).toInt(), int(Verdict::Mismatch));
+        const int requestsBefore = window.requestLog()->rowCount();
+        auto *reverify = child<QToolButton>(&window, "reverifyArchiveButton");
+        QVERIFY(reverify->isEnabled());
+        QTest::mouseClick(reverify, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(child<QLabel>(&window, "statusLabel")->text().startsWith(QStringLiteral("Re-verified")), 30000);
+        leaf = leafFor(view, QStringLiteral("windows_amd64"));
+        QCOMPARE(leaf.siblingAtColumn(MirrorTreeModel::VerdictColumn).data(MirrorTreeModel::VerdictRole).toInt(), int(Verdict::Verified));
+        QCOMPARE(window.archiveModel()->verdictCounts()[size_t(Verdict::Mismatch)], 0);
+        QCOMPARE(window.requestLog()->rowCount(), requestsBefore + 1); // one more download, in the same log
+
+        // F5 fetches again and merges: the selection survives.
+        QSignalSpy opened(&window, &MainWindow::mirrorOpened);
+        window.reverify();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(opened.size(), 1);
+        QVERIFY(view->currentIndex().data(MirrorTreeModel::SearchTextRole).toString().contains(QStringLiteral("windows_amd64")));
+        QCOMPARE(window.archiveModel()->verdictCounts()[size_t(Verdict::Verified)], 4);
+
+        // Select the mismatch fixture state again for the picture: undo the swap, verify again.
+        QVERIFY(QFile::remove(good + QStringLiteral("terraform-provider-good_1.0.0_windows_amd64.zip")));
+        QVERIFY(QFile::copy(m_mirror + QStringLiteral(".orig-windows.zip"), good + QStringLiteral("terraform-provider-good_1.0.0_windows_amd64.zip")));
+        window.reverify();
+        QVERIFY(finished.wait(60000));
+        expectFixtureCounts(window);
+        select(view, leafFor(view, QStringLiteral("windows_amd64")));
+        logDock->raise();
         QApplication::processEvents();
-        const QImage shot = window.grab().toImage();
-        QVERIFY(!shot.isNull());
         const QString dir = qEnvironmentVariable("PROVENDER_SCREENSHOTS");
-        if (!dir.isEmpty())
-            QVERIFY(shot.save(dir + QStringLiteral("/remote.png")));
+        if (!dir.isEmpty()) {
+            window.findChild<QDockWidget *>(QStringLiteral("detailsDock"))->raise();
+            QApplication::processEvents();
+            QVERIFY(window.grab().save(dir + QStringLiteral("/remote.png")));
+            logDock->raise();
+            QApplication::processEvents();
+            QVERIFY(window.grab().save(dir + QStringLiteral("/remote-requests.png")));
+        }
+    }
+
+    // A URL typed on the command line (main.cpp hands it to MainWindow::openMirror), dropped on
+    // the window, or picked from File ▸ Open Recent opens in the same browser; never opened
+    // through the dialog, its providers come from the mirror's directory listing.
+    void urlFromCommandLineDropAndRecent()
+    {
+        startNginx(true); // autoindex on
+        if (QTest::currentTestFailed() || !m_nginx)
+            return;
+        qputenv("SSL_CERT_FILE", QFile::encodeName(m_nginx->caFile())); // trusted as a system CA, as a user would set it
+        QSettings().remove(QStringLiteral("remote/requests"));
+        const QString url = m_nginx->baseUrl();
+        {
+            MainWindow window;
+            QSignalSpy finished(&window, &MainWindow::verificationFinished);
+            QSignalSpy failed(&window, &MainWindow::openFailed);
+            window.show();
+            window.openMirror(url);
+            QVERIFY(finished.wait(60000));
+            QCOMPARE(failed.size(), 0);
+            QCOMPARE(window.sourceKind(), MainWindow::SourceKind::Url);
+            QCOMPARE(window.urlRequest().source, RemoteRequest::ProviderSource::Autoindex);
+            expectFixtureCounts(window); // good's eight archives; the other providers have none
+            QVERIFY(window.findChild<QDockWidget *>(QStringLiteral("requestLogDock"))->isVisibleTo(&window));
+
+            // The recent list keeps the URL (not a path: it does not "exist" on disk).
+            auto *recent = window.findChild<QMenu *>(QStringLiteral("menuRecent"));
+            QMetaObject::invokeMethod(recent, "aboutToShow");
+            QAction *entry = nullptr;
+            for (QAction *a : recent->actions())
+                if (a->data().toString() == url)
+                    entry = a;
+            QVERIFY(entry);
+            QVERIFY(QDir().mkpath(m_tmp.filePath(QStringLiteral("empty"))));
+            window.openMirror(m_tmp.filePath(QStringLiteral("empty"))); // something else first (an empty directory)
+            QVERIFY(finished.wait(60000));
+            QCOMPARE(window.sourceKind(), MainWindow::SourceKind::Directory);
+            entry->trigger();
+            QVERIFY(finished.wait(60000));
+            QCOMPARE(window.sourceKind(), MainWindow::SourceKind::Url);
+            QCOMPARE(window.mirrorRoot(), url);
+        }
+        {
+            // Dropped as a URL (a browser's link): accepted and opened.
+            MainWindow window;
+            QSignalSpy finished(&window, &MainWindow::verificationFinished);
+            window.show();
+            QMimeData mime;
+            mime.setUrls({QUrl(url)});
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&window, &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&window, &drop);
+            QVERIFY(finished.wait(60000));
+            QCOMPARE(window.mirrorRoot(), url);
+            expectFixtureCounts(window);
+        }
+        // The real binary with the URL as its argument: it shows the mirror (no "Cannot open
+        // ./https:/…") and verifies it; its log says so (provender.ui info lines).
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("provender.ui.info=true"));
+        env.insert(QStringLiteral("SSL_CERT_FILE"), m_nginx->caFile());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("cli-config")));
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_tmp.filePath(QStringLiteral("cli-cache")));
+        QProcess gui;
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(PROVENDER_BINARY), {url});
+        QVERIFY(gui.waitForStarted());
+        QByteArray err;
+        while (!err.contains("Downloaded and verified") && gui.state() == QProcess::Running && gui.waitForReadyRead(60000))
+            err += gui.readAllStandardError();
+        err += gui.readAllStandardError();
+        gui.kill();
+        gui.waitForFinished();
+        QVERIFY2(!err.contains("Cannot open"), err.constData());
+        QVERIFY2(err.contains(QByteArray("showing " + url.toUtf8() + ": 8 archives")), err.constData());
+        QVERIFY2(err.contains("Downloaded and verified 8 archives"), err.constData());
+        qunsetenv("SSL_CERT_FILE");
     }
 
     void cancelFromTheWindow()
     {
         QTcpServer stall;
         QVERIFY(stall.listen(QHostAddress::LocalHost, 0));
-        RemoteMirrorWindow window;
-        window.setAttribute(Qt::WA_DeleteOnClose, false);
-        QSignalSpy ended(&window, &RemoteMirrorWindow::runEnded);
+        MainWindow window;
+        QSignalSpy finished(&window, &MainWindow::verificationFinished);
         RemoteRequest request;
         request.baseUrl = QStringLiteral("https://127.0.0.1:%1/").arg(stall.serverPort());
         request.providers = {ProviderAddress::parse(u"example.com/acme/good").value()};
@@ -380,13 +593,46 @@ private Q_SLOTS:
         request.environment = QProcessEnvironment();
         QSignalSpy connected(&stall, &QTcpServer::newConnection);
         window.show();
-        window.open(request);
+        window.openUrl(request);
         // Cancel only once the request really hangs on the stalled server.
         QVERIFY(connected.wait(20000));
-        QCOMPARE(ended.size(), 0);
-        QTest::mouseClick(child<QPushButton>(&window, "remoteCancel"), Qt::LeftButton);
-        QVERIFY(ended.wait(20000));
-        QCOMPARE(child<QLabel>(&window, "remoteStatus")->text(), QStringLiteral("Cancelled."));
+        QCOMPARE(finished.size(), 0);
+        QPushButton *cancel = child<QPushButton>(&window, "cancelButton");
+        QVERIFY(cancel->isVisible());
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.at(0).at(0).value<VerifySummary>().cancelled);
+        QVERIFY(!cancel->isVisible());
+        const QString status = child<QLabel>(&window, "statusLabel")->text();
+        QVERIFY2(status.contains(QStringLiteral("cancelled")), qPrintable(status));
+        QCOMPARE(window.sourceKind(), MainWindow::SourceKind::None); // nothing was shown
+    }
+
+    void unusableRequestFailsCleanly()
+    {
+        // The run cannot start (its CA file holds no certificate): the error is shown on the empty
+        // page, nothing runs, and the window stays usable.
+        MainWindow window;
+        QSignalSpy failed(&window, &MainWindow::openFailed);
+        window.show();
+        const QString notPem = m_tmp.filePath(QStringLiteral("not-a-ca.pem"));
+        QFile f(notPem);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("no certificate here\n");
+        f.close();
+        RemoteRequest request;
+        request.baseUrl = QStringLiteral("https://127.0.0.1:9/");
+        request.caFile = notPem;
+        request.providers = {ProviderAddress::parse(u"example.com/acme/good").value()};
+        request.environment = QProcessEnvironment();
+        window.openUrl(request);
+        QVERIFY(failed.wait(30000));
+        QLabel *error = child<QLabel>(&window, "errorLabel");
+        QVERIFY(error->isVisibleTo(&window));
+        QCOMPARE(error->text(), QStringLiteral("Cannot open https://127.0.0.1:9/: %1: no PEM certificate could be read").arg(notPem));
+        QVERIFY(child<QWidget>(&window, "emptyState")->isVisibleTo(&window));
+        QVERIFY(!child<QPushButton>(&window, "cancelButton")->isVisible());
+        QVERIFY(!window.jobs()->isBusy());
     }
 };
 

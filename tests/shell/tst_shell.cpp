@@ -223,34 +223,40 @@ private Q_SLOTS:
 
     void welcomeButtonsTriggerFeatureActions_data()
     {
-        QTest::addColumn<QString>("action");
+        QTest::addColumn<int>("action"); // MainWindow::StartAction
         QTest::addColumn<QString>("button");
-        QTest::addColumn<bool>("before"); // the feature installs its action before installShell()
-        QTest::newRow("lock, before") << u"actionOpenLockFile"_s << u"openLockFileButton"_s << true;
-        QTest::newRow("compare, before") << u"actionCompareLockFiles"_s << u"compareLockFilesButton"_s << true;
-        QTest::newRow("bundle, after") << u"actionOpenBundle"_s << u"openBundleButton"_s << false;
-        QTest::newRow("url, after") << u"actionOpenUrl"_s << u"openUrlButton"_s << false;
+        QTest::addColumn<bool>("before"); // the feature registers its action before installShell()
+        QTest::newRow("lock, before") << int(MainWindow::StartAction::OpenLockFile) << u"openLockFileButton"_s << true;
+        QTest::newRow("compare, before") << int(MainWindow::StartAction::CompareLockFiles) << u"compareLockFilesButton"_s << true;
+        QTest::newRow("bundle, after") << int(MainWindow::StartAction::OpenBundle) << u"openBundleButton"_s << false;
+        QTest::newRow("url, after") << int(MainWindow::StartAction::OpenUrl) << u"openUrlButton"_s << false;
     }
     void welcomeButtonsTriggerFeatureActions()
     {
-        QFETCH(QString, action);
+        QFETCH(int, action);
         QFETCH(QString, button);
         QFETCH(bool, before);
         MainWindow window;
         auto addAction = [&] {
-            QAction *a = window.menu(MainWindow::Menu::File)->addAction(u"Feature"_s);
-            a->setObjectName(action);
+            auto *a = new QAction(u"Feature"_s, &window);
+            window.addAction(MainWindow::MenuGroup::FileOpen, a);
+            window.setStartAction(MainWindow::StartAction(action), a);
             return a;
         };
         QAction *a = before ? addAction() : nullptr;
         WelcomeWidget *welcome = installShell(&window);
-        if (!before)
-            a = addAction();
-        QSignalSpy triggered(a, &QAction::triggered);
         auto *b = child<QCommandLinkButton>(welcome, qPrintable(button));
-        QTRY_VERIFY(b->isEnabled()); // after the event loop ran once for features installed later
+        if (!before) {
+            QVERIFY(!b->isEnabled()); // nothing to do yet
+            a = addAction();
+        }
+        QSignalSpy triggered(a, &QAction::triggered);
+        QVERIFY(b->isEnabled()); // wired when the action is registered, before or after the shell
         QTest::mouseClick(b, Qt::LeftButton);
         QCOMPARE(triggered.size(), 1);
+        window.setStartAction(MainWindow::StartAction(action), a); // registered again: still one connection
+        QTest::mouseClick(b, Qt::LeftButton);
+        QCOMPARE(triggered.size(), 2);
     }
 
     void demoMirrorOpensAndBecomesRecent()

@@ -259,4 +259,11 @@ void DetailsPane::showGroup(const QString &name, Verdict worst, const QList<int>
     m_folderButton->setEnabled(!path.isEmpty());
 }
 
+void DetailsPane::setLocalFile(bool local)
+{
+    m_folderButton->setVisible(local);
+    m_reverifyButton->setToolTip(local ? tr("Hash this archive again, bypassing the hash cache")
+                                       : tr("Download this archive again and hash it"));
+}
+
 } // namespace provender::ui

@@ -39,6 +39,10 @@ public:
     void showRow(const MirrorTreeModel *model, const QModelIndex &source, const QStringList &anomalies, bool canReverify,
                  bool withPath);
 
+    /// Whether the rows are files on this machine (a directory or bundle): "Show in File Manager"
+    /// is offered only then; a URL source's archives have no folder.
+    void setLocalFile(bool local);
+
     QTextBrowser *browser() const { return m_browser; }
     /// The hash "Copy Hash" copies: the h1: of the extracted package (the lock-file form), "" when none.
     QString primaryHash() const { return m_primaryHash; }

@@ -1,63 +1,26 @@
 #include "ui/bundle/BundleUi.h"
 
-#include "model/items/MirrorTreeModel.h"
 #include "ui/MainWindow.h"
 #include "ui/bundle/BundleDialogs.h"
 
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QItemSelectionModel>
-#include <QMenu>
 #include <QSettings>
-#include <QTreeView>
 
 namespace provender::ui {
 
 namespace {
 
-/// The paths of the archives selected in the window's tree: selected archive rows, and every
-/// archive below a selected host, provider or version row.
-QStringList selectedArchivePaths(MainWindow *window)
+bool isMirrorDirectory(const MainWindow *window)
 {
-    QStringList paths;
-    auto *view = window->findChild<QTreeView *>(QStringLiteral("archiveView"));
-    if (!view || !view->selectionModel())
-        return paths;
-    const QAbstractItemModel *model = view->model();
-    std::function<void(const QModelIndex &)> collect = [&](const QModelIndex &index) {
-        const int kind = model->data(index, MirrorTreeModel::KindRole).toInt();
-        if (kind == MirrorTreeModel::ArchiveNode) {
-            const QString path = model->data(index, MirrorTreeModel::PathRole).toString();
-            if (!path.isEmpty() && !paths.contains(path))
-                paths.append(path);
-            return;
-        }
-        for (int row = 0; row < model->rowCount(index); ++row)
-            collect(model->index(row, 0, index));
-    };
-    for (const QModelIndex &index : view->selectionModel()->selectedRows(0))
-        collect(index);
-    return paths;
-}
-
-bool isMirrorDirectory(const QString &root)
-{
-    return !root.isEmpty() && QFileInfo(root).isDir();
+    return window->sourceKind() == MainWindow::SourceKind::Directory;
 }
 
 } // namespace
 
 void installBundleUi(MainWindow *window)
 {
-    QMenu *file = window->menu(MainWindow::Menu::File);
-    QAction *before = nullptr; // insert after the first group of the File menu (the Open actions)
-    for (QAction *a : file->actions())
-        if (a->isSeparator()) {
-            before = a;
-            break;
-        }
-
     auto *open = new QAction(QObject::tr("Open &Bundle…"), window);
     open->setObjectName(QStringLiteral("actionOpenBundle"));
     open->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+B")));
@@ -77,7 +40,7 @@ void installBundleUi(MainWindow *window)
     create->setObjectName(QStringLiteral("actionCreateBundle"));
     create->setToolTip(QObject::tr("Write the open mirror, the selected archives, or what some lock files need into one file"));
     QObject::connect(create, &QAction::triggered, window, [window] {
-        auto *dialog = new CreateBundleDialog(window->mirrorRoot(), selectedArchivePaths(window), window);
+        auto *dialog = new CreateBundleDialog(window->mirrorRoot(), window->selectedArchivePaths(), window);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
     });
@@ -87,8 +50,8 @@ void installBundleUi(MainWindow *window)
     import->setToolTip(QObject::tr("Verify a bundle and merge it into a mirror directory, all or nothing"));
     QObject::connect(import, &QAction::triggered, window, [window] {
         const QString root = window->mirrorRoot();
-        const bool rootIsBundle = !root.isEmpty() && QFileInfo(root).isFile();
-        auto *dialog = new ImportBundleDialog(rootIsBundle ? root : QString(), isMirrorDirectory(root) ? root : QString(), window);
+        const bool rootIsBundle = window->sourceKind() == MainWindow::SourceKind::Bundle;
+        auto *dialog = new ImportBundleDialog(rootIsBundle ? root : QString(), isMirrorDirectory(window) ? root : QString(), window);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         QObject::connect(dialog, &ImportBundleDialog::importFinished, window, [window](bool ok, const QString &target) {
             if (ok)
@@ -97,16 +60,15 @@ void installBundleUi(MainWindow *window)
         dialog->open();
     });
 
-    // Create Bundle… needs a mirror directory; the menu is checked each time it opens.
-    QObject::connect(file, &QMenu::aboutToShow, window, [window, create] {
-        create->setEnabled(isMirrorDirectory(window->mirrorRoot()));
-    });
-    create->setEnabled(isMirrorDirectory(window->mirrorRoot()));
+    // Create Bundle… needs a mirror directory.
+    auto update = [window, create] { create->setEnabled(isMirrorDirectory(window)); };
+    QObject::connect(window, &MainWindow::mirrorOpened, create, update);
+    update();
 
-    file->insertAction(before, open);
-    file->insertSeparator(before);
-    file->insertAction(before, create);
-    file->insertAction(before, import);
+    window->addAction(MainWindow::MenuGroup::FileOpen, open);
+    window->addAction(MainWindow::MenuGroup::FileWrite, create);
+    window->addAction(MainWindow::MenuGroup::FileWrite, import);
+    window->setStartAction(MainWindow::StartAction::OpenBundle, open);
 }
 
 } // namespace provender::ui

@@ -124,7 +124,7 @@ class AddToLockDialog final : public QDialog
 {
     Q_OBJECT
 public:
-    /// `archivePaths`: the archives selected in `window`'s browser (see selectedArchivePathsOf).
+    /// `archivePaths`: the archives selected in `window`'s browser (MainWindow::selectedArchivePaths).
     AddToLockDialog(MainWindow *window, const QStringList &archivePaths, QWidget *parent = nullptr);
     ~AddToLockDialog() override;
 

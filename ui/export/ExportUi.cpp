@@ -1,17 +1,12 @@
 #include "ui/export/ExportUi.h"
 
-#include "model/items/MirrorTreeModel.h"
 #include "ui/MainWindow.h"
 #include "ui/export/ExportDialogs.h"
 
 #include <QAction>
 #include <QFileInfo>
-#include <QItemSelectionModel>
-#include <QMenu>
 #include <QMessageBox>
-#include <QTreeView>
 
-#include <functional>
 
 using namespace Qt::StringLiterals;
 
@@ -20,48 +15,27 @@ namespace provender::ui {
 namespace {
 
 /// A mirror directory we may write into (not a bundle, not a URL).
-bool isWritableMirror(const QString &root)
+bool isWritableMirror(const MainWindow *window)
 {
-    const QFileInfo info(root);
-    return !root.isEmpty() && info.isDir() && info.isWritable();
+    return window->sourceKind() == MainWindow::SourceKind::Directory && QFileInfo(window->mirrorRoot()).isWritable();
+}
+
+bool isMirrorDirectory(const MainWindow *window)
+{
+    return window->sourceKind() == MainWindow::SourceKind::Directory;
 }
 
 } // namespace
 
-QStringList selectedArchivePathsOf(MainWindow *window)
-{
-    QStringList paths;
-    auto *view = window->findChild<QTreeView *>(u"archiveView"_s);
-    if (!view || !view->selectionModel())
-        return paths;
-    const QAbstractItemModel *model = view->model();
-    std::function<void(const QModelIndex &)> collect = [&](const QModelIndex &index) {
-        if (model->data(index, MirrorTreeModel::KindRole).toInt() == MirrorTreeModel::ArchiveNode) {
-            const QString path = model->data(index, MirrorTreeModel::PathRole).toString();
-            if (!path.isEmpty() && !paths.contains(path))
-                paths.append(path);
-            return;
-        }
-        for (int row = 0; row < model->rowCount(index); ++row)
-            collect(model->index(row, 0, index));
-    };
-    for (const QModelIndex &index : view->selectionModel()->selectedRows(0))
-        collect(index);
-    return paths;
-}
-
 void installExportUi(MainWindow *window)
 {
-    QMenu *file = window->menu(MainWindow::Menu::File);
-    QMenu *tools = window->menu(MainWindow::Menu::Tools);
-
     auto *exportIndexes = new QAction(QObject::tr("E&xport Indexes…"), window);
     exportIndexes->setObjectName(u"actionExportIndexes"_s);
     exportIndexes->setShortcut(QKeySequence(u"Ctrl+Shift+E"_s));
     exportIndexes->setToolTip(QObject::tr("Write index.json and <version>.json so the mirror directory can be served as a network mirror"));
     QObject::connect(exportIndexes, &QAction::triggered, window, [window] {
         const QString root = window->mirrorRoot();
-        if (!isWritableMirror(root)) {
+        if (!isWritableMirror(window)) {
             QMessageBox::information(window, QObject::tr("Export Indexes"),
                                      QObject::tr("Open a mirror directory you can write to first (File ▸ Open Mirror Directory…)."));
             return;
@@ -81,12 +55,12 @@ void installExportUi(MainWindow *window)
     addToLock->setShortcut(QKeySequence(u"Ctrl+Shift+L"_s));
     addToLock->setToolTip(QObject::tr("Record the hashes of the selected provider versions in a lock file (like terraform providers lock -fs-mirror)"));
     QObject::connect(addToLock, &QAction::triggered, window, [window] {
-        if (!QFileInfo(window->mirrorRoot()).isDir()) {
+        if (!isMirrorDirectory(window)) {
             QMessageBox::information(window, QObject::tr("Add to Lock File"),
                                      QObject::tr("Open a mirror directory first (File ▸ Open Mirror Directory…)."));
             return;
         }
-        const QStringList paths = selectedArchivePathsOf(window);
+        const QStringList paths = window->selectedArchivePaths();
         if (paths.isEmpty()) {
             QMessageBox::information(window, QObject::tr("Add to Lock File"),
                                      QObject::tr("Select providers, versions or archives in the browser first."));
@@ -99,33 +73,14 @@ void installExportUi(MainWindow *window)
     });
 
     auto update = [window, exportIndexes, addToLock] {
-        exportIndexes->setEnabled(isWritableMirror(window->mirrorRoot()));
-        addToLock->setEnabled(QFileInfo(window->mirrorRoot()).isDir());
+        exportIndexes->setEnabled(isWritableMirror(window));
+        addToLock->setEnabled(isMirrorDirectory(window));
     };
-    QObject::connect(file, &QMenu::aboutToShow, window, update);
-    QObject::connect(tools, &QMenu::aboutToShow, window, update);
     QObject::connect(window, &MainWindow::mirrorOpened, window, update);
     update();
 
-    // After the bundle group of the File menu when there is one (Create/Import Bundle…), else
-    // before Quit.
-    QAction *before = nullptr;
-    const QList<QAction *> actions = file->actions();
-    for (int i = 0; i < actions.size(); ++i)
-        if (actions.at(i)->objectName() == u"actionImportBundle"_s && i + 1 < actions.size()) {
-            before = actions.at(i + 1);
-            break;
-        }
-    if (!before)
-        for (QAction *a : actions)
-            if (a->menuRole() == QAction::QuitRole || a->shortcut() == QKeySequence(QKeySequence::Quit))
-                before = a;
-    file->insertAction(before, exportIndexes);
-    tools->addAction(addToLock);
-    if (auto *rowMenu = window->findChild<QMenu *>(u"rowContextMenu"_s)) { // the browser's right-click menu
-        rowMenu->addSeparator();
-        rowMenu->addAction(addToLock);
-    }
+    window->addAction(MainWindow::MenuGroup::FileWrite, exportIndexes);
+    window->addAction(MainWindow::MenuGroup::ToolsSelection, addToLock); // also in the tree's context menu
 }
 
 } // namespace provender::ui

@@ -1,6 +1,5 @@
 #include "ui/lock/LockUi.h"
 
-#include "model/items/MirrorTreeModel.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/LockDiffWindow.h"
@@ -9,16 +8,13 @@
 
 #include "model/lockfile/LockMerge.h"
 
-#include <QAbstractProxyModel>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QMenu>
 #include <QMessageBox>
 #include <QTextStream>
-#include <QTreeView>
 
 using namespace Qt::StringLiterals;
 
@@ -32,24 +28,7 @@ const QString kLockFilter = QStringLiteral("Lock files (*.lock.hcl *.hcl);;All f
 
 bool selectArchiveInBrowser(MainWindow *window, const QString &path)
 {
-    if (path.isEmpty())
-        return false;
-    auto *view = window->findChild<QTreeView *>(u"archiveView"_s);
-    MirrorTreeModel *source = window->archiveModel();
-    if (!view || !source || source->rowCount() == 0)
-        return false;
-    QModelIndex target = source->indexForArchivePath(path); // a hash lookup, not a walk of the tree
-    if (!target.isValid())
-        return false;
-    if (auto *proxy = qobject_cast<QAbstractProxyModel *>(view->model()))
-        target = proxy->mapFromSource(target);
-    if (!target.isValid())
-        return false; // filtered out
-    view->setCurrentIndex(target);
-    view->scrollTo(target);
-    window->raise();
-    window->activateWindow();
-    return true;
+    return window && window->selectArchive(path);
 }
 
 bool isLockFilePath(const QString &path)
@@ -74,9 +53,6 @@ LockEditorWindow *openLockEditor(MainWindow *window, const QString &path)
 
 void installLockUi(MainWindow *window)
 {
-    QMenu *file = window->menu(MainWindow::Menu::File);
-    QMenu *tools = window->menu(MainWindow::Menu::Tools);
-
     QAction *open = new QAction(QObject::tr("Open &Lock File…"), window);
     open->setObjectName(u"actionOpenLockFile"_s);
     QObject::connect(open, &QAction::triggered, window, [window] {
@@ -118,22 +94,11 @@ void installLockUi(MainWindow *window)
         matrix->show();
     });
 
-    // After the window's own Open… entries; before its Quit when there is one.
-    QAction *before = nullptr;
-    const QList<QAction *> actions = file->actions();
-    for (QAction *a : actions)
-        if (a->menuRole() == QAction::QuitRole || a->shortcut() == QKeySequence(QKeySequence::Quit))
-            before = a;
-    if (before) {
-        file->insertAction(before, open);
-        file->insertAction(before, compare);
-        file->insertSeparator(before);
-    } else {
-        file->addSeparator();
-        file->addAction(open);
-        file->addAction(compare);
-    }
-    tools->addAction(coverage);
+    window->addAction(MainWindow::MenuGroup::FileLock, open);
+    window->addAction(MainWindow::MenuGroup::FileLock, compare);
+    window->addAction(MainWindow::MenuGroup::ToolsSource, coverage);
+    window->setStartAction(MainWindow::StartAction::OpenLockFile, open);
+    window->setStartAction(MainWindow::StartAction::CompareLockFiles, compare);
 }
 
 int runLockDiffGui(const QStringList &args)

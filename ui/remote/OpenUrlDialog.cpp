@@ -1,6 +1,7 @@
 #include "ui/remote/OpenUrlDialog.h"
 
 #include "model/network/NetworkMirror.h"
+#include "ui/browser/UrlSource.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -128,6 +129,7 @@ OpenUrlDialog::OpenUrlDialog(QWidget *parent)
     layout->addWidget(m_buttons);
 
     connect(m_url, &QComboBox::editTextChanged, this, &OpenUrlDialog::updateState);
+    connect(m_url, &QComboBox::activated, this, [this](int index) { setRequest(requestForUrl(m_url->itemText(index))); });
     connect(group, &QButtonGroup::buttonToggled, this, &OpenUrlDialog::updateState);
     for (QLineEdit *e : {m_lock, m_ca, m_cache})
         connect(e, &QLineEdit::textChanged, this, &OpenUrlDialog::updateState);
@@ -151,6 +153,20 @@ void OpenUrlDialog::addRecentUrl(const QString &typed)
     list.removeAll(url);
     list.prepend(url);
     QSettings().setValue(kRecentKey, list.mid(0, kMaxRecent));
+}
+
+void OpenUrlDialog::setRequest(const RemoteRequest &request)
+{
+    setUrl(request.baseUrl);
+    setSource(request.source);
+    setLockFile(request.lockFile);
+    QStringList addresses;
+    for (const ProviderAddress &a : request.providers)
+        addresses.append(a.toString());
+    setAddresses(addresses);
+    setCaFile(request.caFile);
+    setAllowHttpLoopback(request.allowHttpLoopback);
+    m_cache->setText(request.cacheDir);
 }
 
 void OpenUrlDialog::setUrl(const QString &url)

@@ -2,7 +2,8 @@
 // File ▸ Open URL…: the mirror URL (with the recent ones, kept in QSettings), where the providers
 // come from (a lock file, typed addresses, or the mirror's directory listing), an extra CA file,
 // "allow http:// for loopback addresses" and a cache directory. request() turns the form into a
-// RemoteRequest; OK stays disabled until the form is usable, and the reason is shown.
+// RemoteRequest; OK stays disabled until the form is usable, and the reason is shown. Picking a
+// recent URL fills the form it was last opened with (ui/browser/UrlSource).
 //
 // Widgets by objectName (tests): "urlEdit" (editable QComboBox), "sourceLock", "sourceAddresses",
 // "sourceAutoindex" (radio buttons), "lockEdit", "addressesEdit", "caEdit", "allowHttpCheck",
@@ -33,6 +34,8 @@ public:
     /// Why the form cannot be used yet ("" when it can).
     QString problem() const;
 
+    /// Fill the whole form from `request`.
+    void setRequest(const RemoteRequest &request);
     void setUrl(const QString &url);
     void setSource(RemoteRequest::ProviderSource source);
     void setLockFile(const QString &path);

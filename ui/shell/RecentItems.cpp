@@ -28,7 +28,10 @@ void addRecentMirror(const QString &path)
 {
     if (path.isEmpty())
         return;
-    const QString clean = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    // A network mirror's URL is kept as it is (MainWindow::openMirror opens it again).
+    const bool url = path.startsWith(QLatin1StringView("https://"), Qt::CaseInsensitive)
+                     || path.startsWith(QLatin1StringView("http://"), Qt::CaseInsensitive);
+    const QString clean = url ? path : QDir::cleanPath(QFileInfo(path).absoluteFilePath());
     QStringList list = recentMirrors();
     list.removeAll(clean);
     list.prepend(clean);

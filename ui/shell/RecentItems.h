@@ -1,6 +1,7 @@
 #pragma once
-// Recently opened mirrors (directories, or bundle files, which MainWindow::openMirror also opens), most recent first, kept in QSettings under "recentMirrors"
-// (a string list of absolute paths). The main window does not keep a list itself; installShell()
+// Recently opened mirrors — directories, bundle files and network-mirror URLs, all of which
+// MainWindow::openMirror opens —, most recent first, kept in QSettings under "recentMirrors"
+// (a string list of absolute paths and URLs). The main window does not keep a list itself; installShell()
 // records every mirror it opens here.
 
 #include <QString>
@@ -14,7 +15,7 @@ inline constexpr int kMaxRecentMirrors = 8;
 QString recentMirrorsKey();
 /// The stored list, most recent first, without duplicates or empty entries.
 QStringList recentMirrors();
-/// Put `path` (made absolute and clean) first, drop an older copy of it, keep kMaxRecentMirrors.
+/// Put `path` (made absolute and clean; a URL as it is) first, drop an older copy of it, keep kMaxRecentMirrors.
 void addRecentMirror(const QString &path);
 /// Forget the whole list.
 void clearRecentMirrors();

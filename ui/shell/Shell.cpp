@@ -92,20 +92,20 @@ void wireWelcomeToActions(MainWindow *window, WelcomeWidget *welcome)
     struct Link
     {
         void (WelcomeWidget::*signal)();
-        QLatin1StringView action;
+        MainWindow::StartAction action;
     };
     static const Link links[] = {
-        {&WelcomeWidget::openUrlRequested, QLatin1StringView("actionOpenUrl")},
-        {&WelcomeWidget::openBundleRequested, QLatin1StringView("actionOpenBundle")},
-        {&WelcomeWidget::openLockFileRequested, QLatin1StringView("actionOpenLockFile")},
-        {&WelcomeWidget::compareLockFilesRequested, QLatin1StringView("actionCompareLockFiles")},
+        {&WelcomeWidget::openUrlRequested, MainWindow::StartAction::OpenUrl},
+        {&WelcomeWidget::openBundleRequested, MainWindow::StartAction::OpenBundle},
+        {&WelcomeWidget::openLockFileRequested, MainWindow::StartAction::OpenLockFile},
+        {&WelcomeWidget::compareLockFilesRequested, MainWindow::StartAction::CompareLockFiles},
     };
     for (const Link &link : links) {
         if (welcome->isHandled(link.signal))
-            continue; // the feature connected itself
-        if (QAction *action = window->findChild<QAction *>(link.action)) {
+            continue; // connected already (by a feature, or by an earlier call)
+        if (QAction *action = window->startAction(link.action)) {
             QObject::connect(welcome, link.signal, action, &QAction::trigger);
-            qCDebug(lcUi) << "welcome: button wired to" << link.action;
+            qCDebug(lcUi) << "welcome: button wired to" << action->text();
         }
     }
 }
@@ -128,17 +128,21 @@ WelcomeWidget *installShell(MainWindow *window)
         welcome->reloadRecent();
     });
 
-    // Features installed before or after this call add their actions to the window's menus; the
-    // welcome buttons trigger them (now, and once more when the event loop starts).
+    // Features installed before or after this call register their start actions with the window;
+    // the welcome buttons trigger them.
     wireWelcomeToActions(window, welcome);
-    QTimer::singleShot(0, welcome, [window, welcome] { wireWelcomeToActions(window, welcome); });
+    QObject::connect(window, &MainWindow::startActionsChanged, welcome, [window, welcome] { wireWelcomeToActions(window, welcome); });
 
-    if (QMenu *help = window->menu(MainWindow::Menu::Help)) {
-        QAction *demo = help->addAction(QApplication::translate("provender::ui::Shell", "Open the &Demo Mirror"));
+    {
+        auto *demo = new QAction(QApplication::translate("provender::ui::Shell", "Open the &Demo Mirror"), window);
         demo->setObjectName(QStringLiteral("actionOpenDemoMirror"));
         QObject::connect(demo, &QAction::triggered, window, [window, welcome] { openDemoMirror(window, welcome); });
-        help->addSeparator();
-        QAction *about = help->addAction(icon, QApplication::translate("provender::ui::Shell", "&About Provender"));
+        window->addAction(MainWindow::MenuGroup::Help, demo);
+        auto *separator = new QAction(window);
+        separator->setSeparator(true);
+        window->addAction(MainWindow::MenuGroup::Help, separator);
+        auto *about = new QAction(icon, QApplication::translate("provender::ui::Shell", "&About Provender"), window);
+        window->addAction(MainWindow::MenuGroup::Help, about);
         about->setObjectName(QStringLiteral("actionAbout"));
         about->setMenuRole(QAction::AboutRole);
         QObject::connect(about, &QAction::triggered, window, [window] {

@@ -22,9 +22,9 @@ QIcon appIcon();
 /// (openUrlRequested, …); until then they stay disabled.
 WelcomeWidget *installShell(MainWindow *window);
 
-/// Connect the welcome buttons that nothing handles yet to the window's actions with these
-/// objectNames, when they exist: actionOpenUrl, actionOpenBundle, actionOpenLockFile,
-/// actionCompareLockFiles. installShell() calls it at once and again when the event loop starts,
+/// Connect the welcome buttons that nothing handles yet to the start actions features registered
+/// with the window (MainWindow::setStartAction: OpenUrl, OpenBundle, OpenLockFile,
+/// CompareLockFiles). installShell() calls it at once and again whenever a start action is set,
 /// so features installed after the shell are wired too.
 void wireWelcomeToActions(MainWindow *window, WelcomeWidget *welcome);
 

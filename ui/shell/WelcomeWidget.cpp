@@ -1,6 +1,8 @@
 #include "ui/shell/WelcomeWidget.h"
 
 #include "model/core/Logging.h"
+#include "model/network/HttpRunner.h"
+#include "ui/browser/UrlSource.h"
 #include "ui/shell/RecentItems.h"
 #include "ui/shell/Shell.h"
 
@@ -175,12 +177,16 @@ void WelcomeWidget::reloadRecent()
     const QStringList paths = recentMirrors();
     for (const QString &path : paths) {
         const QFileInfo info(path);
+        const bool url = isMirrorUrl(path);
         // Folders under the home directory are shown as ~/…, the full path is the tooltip.
         const QString home = QDir::homePath() + QLatin1Char('/');
-        const QString shown = path.startsWith(home) ? QStringLiteral("~/") + path.mid(home.size()) : path;
-        auto *item = new QListWidgetItem(QIcon::fromTheme(QStringLiteral("folder")), QDir::toNativeSeparators(shown));
+        const QString shown = url ? redactUrlText(path) : path.startsWith(home) ? QStringLiteral("~/") + path.mid(home.size()) : path;
+        auto *item = new QListWidgetItem(QIcon::fromTheme(url ? QStringLiteral("network-server") : QStringLiteral("folder")),
+                                         url ? shown : QDir::toNativeSeparators(shown));
         item->setData(Qt::UserRole, path);
-        if (info.exists()) { // a mirror folder, or a bundle file (MainWindow::openMirror opens both)
+        if (url) {
+            item->setToolTip(tr("Network mirror %1").arg(shown));
+        } else if (info.exists()) { // a mirror folder, or a bundle file (MainWindow::openMirror opens both)
             item->setToolTip(QDir::toNativeSeparators(path));
         } else {
             item->setText(tr("%1 (not found)").arg(QDir::toNativeSeparators(shown)));

@@ -1,4 +1,4 @@
-#include "ui/remote/RequestLogPanel.h"
+#include "ui/browser/RequestLogPanel.h"
 
 #include "model/network/RequestLogModel.h"
 #include "ui/VerdictStyle.h"
