@@ -7,6 +7,7 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "app/cli/VerdictJson.h"
 #include "app/cli/HashingOptions.h"
 #include "model/bundle/BundleImport.h"
 #include "model/bundle/BundleMirror.h"
@@ -130,40 +131,6 @@ QJsonObject toJson(const BundleShortfall &s)
         o[QStringLiteral("platform")] = s.platform.toString();
     if (!s.lockFile.isEmpty())
         o[QStringLiteral("lock_file")] = s.lockFile;
-    return o;
-}
-
-QJsonObject toJson(const ArchiveResult &r)
-{
-    QJsonObject o{{QStringLiteral("provider"), r.key.provider.toString()},
-                  {QStringLiteral("version"), r.key.version.toString()},
-                  {QStringLiteral("platform"), r.key.platform.toString()},
-                  {QStringLiteral("layout"), toString(r.layout)},
-                  {QStringLiteral("path"), r.path},
-                  {QStringLiteral("size"), double(r.size)},
-                  {QStringLiteral("verdict"), toString(r.detail.verdict)},
-                  {QStringLiteral("reason"), r.detail.reason},
-                  {QStringLiteral("anchor"), describeAnchors(r.detail)}};
-    QJsonArray anchors;
-    for (const TrustAnchor &a : r.detail.anchors)
-        anchors.append(QJsonObject{{QStringLiteral("kind"), toString(a.kind)},
-                                   {QStringLiteral("document"), a.document},
-                                   {QStringLiteral("text"), describe(a)},
-                                   {QStringLiteral("self_consistency_only"), a.isSelfConsistencyOnly()}});
-    o[QStringLiteral("anchors")] = anchors;
-    if (r.detail.notCoveredByLock)
-        o[QStringLiteral("not_covered_by_lock")] = true;
-    QJsonArray declared;
-    for (const HashString &h : r.declared)
-        declared.append(h.toString());
-    o[QStringLiteral("declared")] = declared;
-    if (r.hashes) {
-        o[QStringLiteral("h1")] = r.hashes->h1Extracted.toString();
-        if (r.hashes->kind == PackageHashes::Kind::Zip) {
-            o[QStringLiteral("h1_zip")] = r.hashes->h1Zip.toString();
-            o[QStringLiteral("zh")] = r.hashes->zh.toString();
-        }
-    }
     return o;
 }
 
@@ -391,37 +358,16 @@ int runBundleVerify(const QStringList &args)
     }
     const BundleContents &b = verified.value();
     if (json) {
-        QJsonObject o{{QStringLiteral("path"), b.path},
-                      {QStringLiteral("format"), toString(b.format)},
-                      {QStringLiteral("file_size"), double(b.fileSize)},
-                      {QStringLiteral("entries"), b.entryCount},
-                      {QStringLiteral("mirror_prefix"), b.mirrorPrefix},
-                      {QStringLiteral("has_sha256sums"), b.hasSha256Sums}};
-        if (b.manifest)
-            o[QStringLiteral("manifest")] = QJsonDocument::fromJson(renderBundleManifest(*b.manifest)).object();
-        if (!b.manifestError.isEmpty())
-            o[QStringLiteral("manifest_error")] = b.manifestError;
-        if (!b.sha256SumsError.isEmpty())
-            o[QStringLiteral("sha256sums_error")] = b.sha256SumsError;
-        QJsonArray archives, problems, files, anomalies;
-        for (const ArchiveResult &r : b.results)
-            archives.append(toJson(r));
-        for (const BundleEntryProblem &p : b.problems)
-            problems.append(toJson(p));
-        for (const BundleFileCheck &f : b.files)
-            files.append(toJson(f));
-        for (const Anomaly &a : b.catalog.anomalies)
-            anomalies.append(toJson(a));
-        o[QStringLiteral("archives")] = archives;
-        o[QStringLiteral("problems")] = problems;
-        o[QStringLiteral("files")] = files;
-        o[QStringLiteral("anomalies")] = anomalies;
-        QJsonObject counts;
-        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused})
-            counts[toString(v)] = b.summary.count(v);
-        o[QStringLiteral("summary")] = counts;
-        o[QStringLiteral("ok")] = !b.hasFindings();
-        out() << QJsonDocument(o).toJson(QJsonDocument::Indented);
+        // The one verdict writer of every verify (docs/VERDICT-JSON.md), with the bundle member.
+        VerdictJson doc;
+        doc.kind = Catalog::SourceKind::Bundle;
+        doc.location = b.path;
+        doc.results = &b.results;
+        doc.anomalies = b.catalog.anomalies + verdictAnomalies(b.results);
+        doc.summary = b.summary;
+        doc.lockCoverage = openOptions.lockCoverage;
+        doc.extension = bundleJsonExtension(b);
+        writeVerdictJson(out(), doc);
     } else {
         out() << "Bundle " << b.path << " (" << toString(b.format) << ", " << b.entryCount << " entries, " << size(b.fileSize) << ")\n";
         if (b.manifest)

@@ -9,7 +9,7 @@ const QList<Command> &commands()
     static const QList<Command> all = {
         {"hash", "print h1:/zh: hashes of provider zips and package directories", &runHash},
         {"index", "write index.json/<version>.json of a packed mirror, as terraform providers mirror does", &runIndex},
-        {"verify", "hash every archive of a mirror directory and check it against its indexes", &runVerify},
+        {"verify", "hash every archive of a mirror directory, bundle or URL and check it against its indexes", &runVerify},
         {"demo-mirror", "write the demo mirror (every verdict planted) into a directory", &runDemoMirror},
         {"lock", "list the lock-file subcommands (provender lock --help)", &runLock},
         {"lock fmt", "rewrite a lock file in tofu/terraform's canonical form (--check: only check)", &runLockFmt},

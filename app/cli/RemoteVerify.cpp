@@ -6,11 +6,15 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Prologue.h"
+#include "app/cli/VerdictJson.h"
 #include "model/lockfile/LockAnchors.h"
 #include "model/lockfile/LockFile.h"
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
+#include "model/network/NetworkSource.h"
 #include "model/network/RemoteVerify.h"
+#include "model/verify/VerifyEngine.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -28,76 +32,10 @@ namespace provender::cli {
 
 namespace {
 
-QJsonObject archiveJson(const ArchiveResult &r)
-{
-    QJsonObject o;
-    o[QStringLiteral("provider")] = r.key.provider.toString();
-    o[QStringLiteral("version")] = r.key.version.toString();
-    o[QStringLiteral("platform")] = r.key.platform.toString();
-    o[QStringLiteral("url")] = r.path;
-    o[QStringLiteral("size")] = double(r.size);
-    o[QStringLiteral("verdict")] = toString(r.detail.verdict);
-    o[QStringLiteral("reason")] = r.detail.reason;
-    o[QStringLiteral("anchor")] = describeAnchors(r.detail);
-    QJsonArray anchors;
-    for (const TrustAnchor &a : r.detail.anchors)
-        anchors.append(QJsonObject{{QStringLiteral("kind"), toString(a.kind)},
-                                   {QStringLiteral("document"), a.document},
-                                   {QStringLiteral("text"), describe(a)},
-                                   {QStringLiteral("self_consistency_only"), a.isSelfConsistencyOnly()}});
-    o[QStringLiteral("anchors")] = anchors;
-    if (r.detail.notCoveredByLock)
-        o[QStringLiteral("not_covered_by_lock")] = true;
-    QJsonArray matched, contradicting, declared;
-    for (HashMatch m : r.detail.matched)
-        matched.append(toString(m));
-    for (const HashString &h : r.detail.contradicting)
-        contradicting.append(h.toString());
-    for (const HashString &h : r.declared)
-        declared.append(h.toString());
-    o[QStringLiteral("matched")] = matched;
-    o[QStringLiteral("contradicting")] = contradicting;
-    o[QStringLiteral("declared")] = declared;
-    if (r.hashes) {
-        o[QStringLiteral("h1")] = r.hashes->h1Extracted.toString();
-        o[QStringLiteral("h1_zip")] = r.hashes->h1Zip.toString();
-        o[QStringLiteral("zh")] = r.hashes->zh.toString();
-    }
-    if (!r.error.isEmpty())
-        o[QStringLiteral("error")] = r.error;
-    return o;
-}
-
-QJsonObject anomalyJson(const Anomaly &a)
-{
-    QJsonObject o;
-    o[QStringLiteral("kind")] = toString(a.kind);
-    o[QStringLiteral("url")] = a.path;
-    o[QStringLiteral("message")] = a.message;
-    if (a.location.isValid()) {
-        o[QStringLiteral("line")] = a.location.line;
-        o[QStringLiteral("column")] = a.location.column;
-    }
-    return o;
-}
-
-bool positiveInt(const QCommandLineParser &parser, const QString &name, int *value)
-{
-    if (!parser.isSet(name))
-        return true;
-    bool ok = false;
-    const int v = parser.value(name).toInt(&ok);
-    if (!ok || v < 0) {
-        err() << "provender verify: --" << name << " needs a non-negative number, not '" << parser.value(name) << "'\n";
-        return false;
-    }
-    *value = v;
-    return true;
-}
-
 /// `--NAME SIZE`: bytes, or with a binary suffix K/KiB, M/MiB, G/GiB (1K = 1024).
-bool sizeOption(const QCommandLineParser &parser, const QString &name, qint64 *value)
+bool sizeOption(const Prologue &p, const QString &name, qint64 *value)
 {
+    const QCommandLineParser &parser = p.parser();
     if (!parser.isSet(name))
         return true;
     QString text = parser.value(name).trimmed();
@@ -113,8 +51,7 @@ bool sizeOption(const QCommandLineParser &parser, const QString &name, qint64 *v
     bool ok = false;
     const qint64 v = text.trimmed().toLongLong(&ok);
     if (!ok || v < 0 || v > std::numeric_limits<qint64>::max() / unit) {
-        err() << "provender verify: --" << name << " needs a size in bytes (suffix K, M or G allowed), not '"
-              << parser.value(name) << "'\n";
+        p.usage(QStringLiteral("--%1 needs a size in bytes (suffix K, M or G allowed), not '%2'").arg(name, parser.value(name)));
         return false;
     }
     *value = v * unit;
@@ -131,8 +68,7 @@ bool warningOnly(AnomalyKind kind)
 
 int runRemoteVerify(const QStringList &args)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
+    Prologue p(QStringLiteral("verify"), QStringLiteral(
         "Verify a network mirror (the URL of a network_mirror block). The protocol cannot list providers: name them "
         "with --provider or take them (and their pinned versions and hashes) from a lock file with --lock.\n"
         "Credentials for the mirror host are found as tofu finds them (TF_TOKEN_<host>, credentials blocks in the CLI "
@@ -140,8 +76,8 @@ int runRemoteVerify(const QStringList &args)
         "A mirror URL with a user name or password in it is refused: give the token in the CLI config instead.\n"
         "Trusted CAs: the system store as tofu finds it (SSL_CERT_FILE, SSL_CERT_DIR, see docs/NETWORK.md) plus --ca-file.\n"
         "Exit status: 0 all good, 1 any mismatch, missing, error, failed index request or refused URL (with --strict also "
-        "any warning, such as an archive URL that is plain http:), 2 bad usage."));
-    parser.addHelpOption();
+        "any warning, such as an archive URL that is plain http:), 2 bad usage. --json: docs/VERDICT-JSON.md."));
+    QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."), QStringLiteral("ADDR")});
     parser.addOption({QStringLiteral("lock"), QStringLiteral("Take providers, versions and hashes from this reviewed lock file (repeatable)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")});
@@ -160,21 +96,10 @@ int runRemoteVerify(const QStringList &args)
     parser.addOption({QStringLiteral("max-archive-size"), QStringLiteral("Largest archive downloaded (default 2G; suffix K, M, G)."), QStringLiteral("SIZE")});
     parser.addOption({QStringLiteral("max-index-size"), QStringLiteral("Largest index.json / <version>.json read (default 16M)."), QStringLiteral("SIZE")});
     parser.addOption({QStringLiteral("max-error-body"), QStringLiteral("Largest body of an error or redirect response read (default 64K)."), QStringLiteral("SIZE")});
-    parser.addPositionalArgument(QStringLiteral("url"), QStringLiteral("The mirror base URL (ends with '/')."), QStringLiteral("URL"));
-    if (!parser.parse(args)) {
-        err() << "provender verify: " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        err() << "provender verify: give exactly one mirror URL (see --help)\n";
-        return ExitUsage;
-    }
-    const QString baseText = positional.constFirst();
+    p.positional(QStringLiteral("url"), QStringLiteral("The mirror base URL (ends with '/')."), QStringLiteral("URL"));
+    if (const std::optional<int> exit = p.parse(args, 1, 1, QStringLiteral("one mirror URL")))
+        return *exit;
+    const QString baseText = parser.positionalArguments().constFirst();
     const bool json = parser.isSet(QStringLiteral("json"));
 
     NetworkMirrorOptions mirrorOptions;
@@ -189,35 +114,32 @@ int runRemoteVerify(const QStringList &args)
     const int envRetries = qEnvironmentVariableIntValue("TF_PROVIDER_DOWNLOAD_RETRY", &envOk);
     if (envOk && envRetries > 0)
         verifyOptions.retries = envRetries;
-    if (!positiveInt(parser, QStringLiteral("jobs"), &http.maxParallel) || !positiveInt(parser, QStringLiteral("timeout"), &timeout)
-        || !positiveInt(parser, QStringLiteral("retries"), &verifyOptions.retries))
+    if (!p.intOption(QStringLiteral("jobs"), &http.maxParallel) || !p.intOption(QStringLiteral("timeout"), &timeout)
+        || !p.intOption(QStringLiteral("retries"), &verifyOptions.retries))
         return ExitUsage;
     http.maxParallel = std::max(1, http.maxParallel);
     http.timeoutMs = std::max(1, timeout) * 1000;
     int deadline = int(http.deadlineMs / 1000);
-    if (!positiveInt(parser, QStringLiteral("deadline"), &deadline)
-        || !sizeOption(parser, QStringLiteral("min-rate"), &http.minBytesPerSecond)
-        || !sizeOption(parser, QStringLiteral("max-archive-size"), &verifyOptions.maxArchiveBytes)
-        || !sizeOption(parser, QStringLiteral("max-index-size"), &mirrorOptions.maxJsonBytes)
-        || !sizeOption(parser, QStringLiteral("max-error-body"), &http.maxErrorBodyBytes))
+    if (!p.intOption(QStringLiteral("deadline"), &deadline)
+        || !sizeOption(p, QStringLiteral("min-rate"), &http.minBytesPerSecond)
+        || !sizeOption(p, QStringLiteral("max-archive-size"), &verifyOptions.maxArchiveBytes)
+        || !sizeOption(p, QStringLiteral("max-index-size"), &mirrorOptions.maxJsonBytes)
+        || !sizeOption(p, QStringLiteral("max-error-body"), &http.maxErrorBodyBytes))
         return ExitUsage;
     http.deadlineMs = qint64(deadline) * 1000;
     if (parser.isSet(QStringLiteral("ca-file"))) {
         const QString pem = parser.value(QStringLiteral("ca-file"));
         const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
         if (certs.isEmpty()) {
-            err() << "provender verify: " << pem << ": no PEM certificate could be read\n";
-            return ExitUsage;
+            return p.usage(pem + QStringLiteral(": no PEM certificate could be read"));
         }
         http.caCertificates = certs;
     }
 
     QString warning;
     const Result<QUrl> base = parseMirrorBaseUrl(baseText, http.allowHttpLoopback, &warning);
-    if (!base.ok()) {
-        err() << "provender verify: " << base.error().message << '\n';
-        return ExitUsage;
-    }
+    if (!base.ok())
+        return p.usage(base.error().message);
     if (!warning.isEmpty())
         err() << "provender verify: warning: " << warning << '\n';
 
@@ -225,20 +147,16 @@ int runRemoteVerify(const QStringList &args)
     QList<ProviderAddress> providers;
     for (const QString &text : parser.values(QStringLiteral("provider"))) {
         const Result<ProviderAddress> address = ProviderAddress::parse(text);
-        if (!address.ok()) {
-            err() << "provender verify: --provider " << text << ": " << address.error().message << '\n';
-            return ExitUsage;
-        }
+        if (!address.ok())
+            return p.usage(QStringLiteral("--provider ") + text + QStringLiteral(": ") + address.error().message);
         providers.append(address.value());
     }
     if (parser.isSet(QStringLiteral("lock"))) {
         // Reviewed lock files (repeatable): their providers and versions are the ones verified,
         // and each archive is checked against them (docs/VERDICTS.md "Trust anchors").
         const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
-        if (!locks.ok()) {
-            err() << "provender verify: " << locks.error().toString() << '\n';
-            return ExitUsage;
-        }
+        if (!locks.ok())
+            return p.usage(locks.error().toString());
         for (const QString &w : locks.value().warnings)
             err() << w << '\n';
         for (auto it = locks.value().expected.cbegin(); it != locks.value().expected.cend(); ++it) {
@@ -250,10 +168,8 @@ int runRemoteVerify(const QStringList &args)
         verifyOptions.expectedFrom = locks.value().from;
         verifyOptions.lockCoverage = true;
     }
-    if (providers.isEmpty()) {
-        err() << "provender verify: a network mirror cannot list its providers: name them with --provider ADDR or --lock FILE\n";
-        return ExitUsage;
-    }
+    if (providers.isEmpty())
+        return p.usage(QStringLiteral("a network mirror cannot list its providers: name them with --provider ADDR or --lock FILE"));
 
     const QString host = mirrorCredentialsHost(base.value());
     if (!parser.isSet(QStringLiteral("no-credentials"))) {
@@ -271,12 +187,16 @@ int runRemoteVerify(const QStringList &args)
     verifyOptions.http = http;
     verifyOptions.cacheDir = parser.value(QStringLiteral("cache-dir"));
 
-    const Result<NetworkCatalog> fetched = fetchNetworkCatalog(baseText, providers, mirrorOptions);
-    if (!fetched.ok()) {
-        err() << "provender verify: " << fetched.error().message << '\n';
-        return ExitUsage;
-    }
-    const Catalog &catalog = fetched.value().catalog;
+    VerifyOptions lockOptions;
+    lockOptions.expected = verifyOptions.expected;
+    lockOptions.expectedFrom = verifyOptions.expectedFrom;
+    lockOptions.lockCoverage = verifyOptions.lockCoverage;
+    lockOptions.jobs = http.maxParallel;
+    NetworkSource source(baseText, providers, mirrorOptions, verifyOptions);
+    const Result<Catalog> listed = source.list();
+    if (!listed.ok())
+        return p.usage(listed.error().message);
+    const Catalog &catalog = listed.value();
 
     const bool showProgress = !json && ::isatty(STDERR_FILENO);
     RemoteProgress progress;
@@ -290,53 +210,49 @@ int runRemoteVerify(const QStringList &args)
                   << (total > 0 ? QStringLiteral(" of %1 MiB").arg(total / (1024 * 1024)) : QString()) << "   ";
             err().flush();
         };
-    const RemoteVerifyReport verified = verifyNetworkCatalog(catalog, verifyOptions, progress);
+    const VerifyReport report = verifySource(source, catalog, lockOptions, progress);
     if (showProgress)
         err() << '\r' << QString(40, QLatin1Char(' ')) << '\r';
-    const VerifyReport &report = verified.report;
     const VerifySummary &s = report.summary;
     const QList<Anomaly> allAnomalies = catalog.anomalies + verdictAnomalies(report.results);
 
     if (json) {
-        QJsonObject root;
-        root[QStringLiteral("mirror")] = baseText;
+        // The network member: the credential used (never the token), absent providers, every request.
+        QJsonObject network;
         if (mirrorOptions.credential) {
             QJsonObject c;
             c[QStringLiteral("host")] = mirrorOptions.credential->host;
             c[QStringLiteral("source")] = mirrorOptions.credential->source;
             c[QStringLiteral("sent")] = base.value().scheme() == QLatin1StringView("https"); // index requests only
-            root[QStringLiteral("credentials")] = c;
+            network[QStringLiteral("credentials")] = c;
         }
-        QJsonArray archives, anomalies, absent, requests;
-        for (const ArchiveResult &r : report.results)
-            archives.append(archiveJson(r));
-        for (const Anomaly &a : allAnomalies)
-            anomalies.append(anomalyJson(a));
-        for (const ProviderAddress &p : fetched.value().absent)
-            absent.append(p.toString());
-        for (const QList<RequestLogEntry> *log : {&fetched.value().log, &verified.log})
-            for (const RequestLogEntry &e : *log) {
-                QJsonObject o;
-                o[QStringLiteral("method")] = e.method;
-                o[QStringLiteral("url")] = e.url.adjusted(QUrl::RemoveUserInfo).toString();
-                o[QStringLiteral("status")] = e.status;
-                o[QStringLiteral("bytes")] = double(e.bytes);
-                o[QStringLiteral("ms")] = double(e.elapsedMs);
-                o[QStringLiteral("authorization")] = e.authorization;
-                if (!e.error.isEmpty())
-                    o[QStringLiteral("error")] = e.error;
-                requests.append(o);
-            }
-        root[QStringLiteral("archives")] = archives;
-        root[QStringLiteral("anomalies")] = anomalies;
-        root[QStringLiteral("absent_providers")] = absent;
-        root[QStringLiteral("requests")] = requests;
-        QJsonObject summary;
-        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
-            summary[toString(v)] = s.count(v);
-        summary[QStringLiteral("bytes_downloaded")] = double(verified.bytesDownloaded);
-        root[QStringLiteral("summary")] = summary;
-        out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
+        QJsonArray absent, requests;
+        for (const ProviderAddress &a : source.absentProviders())
+            absent.append(a.toString());
+        for (const RequestLogEntry &e : source.requestLog()) {
+            QJsonObject o;
+            o[QStringLiteral("method")] = e.method;
+            o[QStringLiteral("url")] = e.url.adjusted(QUrl::RemoveUserInfo).toString();
+            o[QStringLiteral("status")] = e.status;
+            o[QStringLiteral("bytes")] = double(e.bytes);
+            o[QStringLiteral("ms")] = double(e.elapsedMs);
+            o[QStringLiteral("authorization")] = e.authorization;
+            if (!e.error.isEmpty())
+                o[QStringLiteral("error")] = e.error;
+            requests.append(o);
+        }
+        network[QStringLiteral("absent_providers")] = absent;
+        network[QStringLiteral("requests")] = requests;
+        VerdictJson doc;
+        doc.kind = Catalog::SourceKind::Network;
+        doc.location = baseText;
+        doc.results = &report.results;
+        doc.anomalies = allAnomalies;
+        doc.summary = s;
+        doc.lockCoverage = lockOptions.lockCoverage;
+        doc.bytesDownloaded = source.bytesDownloaded();
+        doc.extension = network;
+        writeVerdictJson(out(), doc);
     } else {
         QTextStream &o = out();
         o << "Mirror " << baseText << ": " << catalog.providers.size() << " providers, " << report.results.size()
@@ -373,10 +289,10 @@ int runRemoteVerify(const QStringList &args)
         for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
             if (s.count(v) > 0 || v == Verdict::Verified)
                 parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
-        o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << verified.bytesDownloaded << " bytes downloaded)\n";
+        o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << source.bytesDownloaded() << " bytes downloaded)\n";
     }
     const bool strict = parser.isSet(QStringLiteral("strict"));
-    const bool requestFailures = !fetched.value().absent.isEmpty()
+    const bool requestFailures = !source.absentProviders().isEmpty()
         || std::any_of(catalog.anomalies.cbegin(), catalog.anomalies.cend(),
                        [strict](const Anomaly &a) { return strict || !warningOnly(a.kind); });
     const bool uncovered = std::any_of(report.results.cbegin(), report.results.cend(),

@@ -1,7 +1,6 @@
 #include "model/bundle/BundleSource.h"
 
 #include "model/bundle/BundleArchive.h"
-#include "model/bundle/BundleMirror.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -73,6 +72,7 @@ ArchiveReadSummary BundleSource::readArchives(const QList<ArchiveRef> &archives,
     }
     m_prefix = contents->mirrorPrefix;
     summary.bytesRead = contents->fileSize;
+    m_lastRead = std::make_shared<const BundleContents>(contents.value());
     // The pass read every entry; hand each asked-for archive what it gave, by path (the
     // catalog listed by list() is the same one the pass rebuilt).
     QHash<QString, qsizetype> byPath;

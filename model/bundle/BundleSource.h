@@ -6,7 +6,10 @@
 // Read-only: no index export, no cache (the pass reads the container anyway).
 
 #include "model/bundle/BundleFormat.h"
+#include "model/bundle/BundleMirror.h"
 #include "model/source/MirrorSource.h"
+
+#include <memory>
 
 namespace provender {
 
@@ -26,11 +29,15 @@ public:
 
     /// "" or "<folder>/": where the mirror tree sits in the bundle (known after list()).
     void setMirrorPrefix(const QString &prefix) { m_prefix = prefix; }
+    /// What the last readArchives() pass found besides the archives' hashes: the entry problems,
+    /// every SHA256SUMS line, the manifest (null before a pass, or when it failed).
+    const BundleContents *lastRead() const { return m_lastRead.get(); }
 
 private:
     QString m_path; ///< absolute
     BundleLimits m_limits;
     QString m_prefix;
+    std::shared_ptr<const BundleContents> m_lastRead;
 };
 
 } // namespace provender

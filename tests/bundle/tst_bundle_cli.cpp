@@ -150,8 +150,14 @@ private Q_SLOTS:
         Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), m_bundle, QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
-        QVERIFY(o.value(QStringLiteral("ok")).toBool());
-        QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("tar.gz"));
+        // docs/VERDICT-JSON.md: schema 1, the source, and what only a bundle has under "bundle".
+        QCOMPARE(o.value(QStringLiteral("schema_version")).toInt(), 1);
+        QCOMPARE(o.value(QStringLiteral("source")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("bundle"));
+        QCOMPARE(o.value(QStringLiteral("source")).toObject().value(QStringLiteral("location")).toString(),
+                 QFileInfo(m_bundle).absoluteFilePath());
+        const QJsonObject bundle = o.value(QStringLiteral("bundle")).toObject();
+        QVERIFY(bundle.value(QStringLiteral("ok")).toBool());
+        QCOMPARE(bundle.value(QStringLiteral("format")).toString(), QStringLiteral("tar.gz"));
         QCOMPARE(o.value(QStringLiteral("archives")).toArray().size(), 6);
         for (const QJsonValue &a : o.value(QStringLiteral("archives")).toArray())
             QCOMPARE(a.toObject().value(QStringLiteral("verdict")).toString(), QStringLiteral("verified"));

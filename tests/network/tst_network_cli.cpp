@@ -107,10 +107,20 @@ private Q_SLOTS:
             if (a[QStringLiteral("platform")].toString() == QLatin1StringView("linux_amd64"))
                 QCOMPARE(a[QStringLiteral("zh")].toString(), hash("linux_amd64", "zh"));
 
-        QCOMPARE(doc[QStringLiteral("credentials")][QStringLiteral("source")].toString(),
+        // docs/VERDICT-JSON.md: schema 1, the source, and what only a network mirror has under "network".
+        QCOMPARE(doc.value(QStringLiteral("schema_version")).toInt(), 1);
+        QCOMPARE(doc[QStringLiteral("source")][QStringLiteral("kind")].toString(), QStringLiteral("network"));
+        QCOMPARE(doc[QStringLiteral("source")][QStringLiteral("location")].toString(), m_nginx.baseUrl());
+        const QJsonObject network = doc.value(QStringLiteral("network")).toObject();
+        QCOMPARE(network[QStringLiteral("credentials")][QStringLiteral("source")].toString(),
                  QStringLiteral("credentials block in ") + m_config);
+        // Archives name their URL in "path", as every source names where the bytes came from.
+        for (const QJsonValue &a : doc.value(QStringLiteral("archives")).toArray())
+            if (a[QStringLiteral("platform")].toString() == QLatin1StringView("linux_amd64"))
+                QCOMPARE(a[QStringLiteral("path")].toString(),
+                         m_nginx.baseUrl() + QStringLiteral("example.com/acme/good/terraform-provider-good_1.0.0_linux_amd64.zip"));
         int json = 0, zips = 0;
-        for (const QJsonValue &q : doc.value(QStringLiteral("requests")).toArray()) {
+        for (const QJsonValue &q : network.value(QStringLiteral("requests")).toArray()) {
             const bool isJson = q[QStringLiteral("url")].toString().endsWith(QLatin1StringView(".json"));
             (isJson ? json : zips) += 1;
             QCOMPARE(q[QStringLiteral("authorization")].toBool(), isJson);
@@ -152,7 +162,7 @@ private Q_SLOTS:
         const QMap<QString, QString> v = verdicts(doc);
         QCOMPARE(v.value(QStringLiteral("linux_arm64")), QStringLiteral("verified")); // the lock's h1
         QCOMPARE(v.value(QStringLiteral("darwin_arm64")), QStringLiteral("mismatch")); // the lock lists no hash of it
-        for (const QJsonValue &q : doc.value(QStringLiteral("requests")).toArray())
+        for (const QJsonValue &q : doc.value(QStringLiteral("network")).toObject().value(QStringLiteral("requests")).toArray())
             QVERIFY(!q[QStringLiteral("url")].toString().endsWith(QLatin1StringView("2.0.0.json"))); // only the pinned version
     }
 

@@ -401,7 +401,7 @@ private Q_SLOTS:
         const QJsonArray anomalies = doc[QStringLiteral("anomalies")].toArray();
         QCOMPARE(anomalies.size(), 1);
         QCOMPARE(anomalies.at(0)[QStringLiteral("kind")].toString(), QStringLiteral("insecure-url"));
-        QVERIFY(anomalies.at(0)[QStringLiteral("url")].toString().startsWith(plainUrl()));
+        QVERIFY(anomalies.at(0)[QStringLiteral("path")].toString().startsWith(plainUrl()));
         // ... and 1 with --strict.
         r = cli(common + QStringList{QStringLiteral("--provider"), QStringLiteral("example.com/acme/plainhttp"), QStringLiteral("--strict")},
                 env);

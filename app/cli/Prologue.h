@@ -1,0 +1,48 @@
+#pragma once
+// The prologue every command shares (issue 16 item 6): one QCommandLineParser with --help, the
+// same error prefix ("provender <command>: …") before every usage error, and the same exit codes
+// (Cli.h: 2 for bad usage, unknown options and a wrong number of arguments; --help exits 0).
+// Commands that hash take --jobs/--no-cache through HashingOptions.h on this parser.
+//
+//   Prologue p(QStringLiteral("verify"), description);
+//   p.parser().addOption(...);
+//   p.positional(QStringLiteral("source"), QStringLiteral("…"), QStringLiteral("SOURCE"));
+//   if (const std::optional<int> exit = p.parse(args, 1, 1))
+//       return *exit;
+
+#include "app/cli/Cli.h"
+
+#include <QCommandLineParser>
+#include <QString>
+
+#include <optional>
+
+namespace provender::cli {
+
+class Prologue
+{
+public:
+    Prologue(const QString &command, const QString &description);
+
+    QCommandLineParser &parser() { return m_parser; }
+    const QCommandLineParser &parser() const { return m_parser; }
+    /// "provender <command>"
+    const QString &prefix() const { return m_prefix; }
+    void positional(const QString &name, const QString &description, const QString &syntax);
+
+    /// Parses `args`: nullopt to go on; otherwise the exit code to return (ExitOk after --help,
+    /// ExitUsage after an error, printed with the prefix). Between `min` and `max` positional
+    /// arguments (max < 0: no limit); `what` names them in the error ("one mirror").
+    std::optional<int> parse(const QStringList &args, qsizetype min, qsizetype max, const QString &what = {});
+
+    /// Prints "provender <command>: <message>" on stderr and returns ExitUsage.
+    int usage(const QString &message) const;
+    /// --NAME as an integer >= `min` (unchanged when not given); false after printing why.
+    bool intOption(const QString &name, int *value, int min = 0) const;
+
+private:
+    QString m_prefix;
+    QCommandLineParser m_parser;
+};
+
+} // namespace provender::cli
