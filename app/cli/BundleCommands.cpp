@@ -9,6 +9,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/VerdictJson.h"
 #include "app/cli/HashingOptions.h"
+#include "app/cli/Prologue.h"
 #include "model/bundle/BundleImport.h"
 #include "model/bundle/BundleMirror.h"
 #include "model/bundle/BundleWriter.h"
@@ -180,14 +181,8 @@ int runBundleCreate(const QStringList &args)
     addHashingOptions(parser);
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON report.")});
     parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("The bundle file to write."), QStringLiteral("OUT"));
-    if (!parser.parse(args)) {
-        err() << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle create")))
+        return *exit;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1 || !parser.isSet(QStringLiteral("mirror"))) {
         err() << "provender bundle create: give OUT and --mirror DIR\n";
@@ -321,14 +316,8 @@ int runBundleVerify(const QStringList &args)
                       QStringLiteral("FILE")});
     addLimitOptions(parser);
     parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
-    if (!parser.parse(args)) {
-        err() << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle verify")))
+        return *exit;
     if (parser.positionalArguments().size() != 1) {
         err() << "provender bundle verify: give exactly one bundle\n";
         return ExitUsage;
@@ -426,14 +415,8 @@ int runBundleImport(const QStringList &args)
                       QStringLiteral("Import only archives a hash of a --lock file vouches for (the rest is rejected).")});
     addLimitOptions(parser);
     parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
-    if (!parser.parse(args)) {
-        err() << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle import")))
+        return *exit;
     if (parser.positionalArguments().size() != 1 || !parser.isSet(QStringLiteral("into"))) {
         err() << "provender bundle import: give BUNDLE and --into DIR\n";
         return ExitUsage;
@@ -555,14 +538,8 @@ int runBundleRecover(const QStringList &args)
         "Exit status: 0 done (or nothing to do), 2 bad usage, another import running, or the roll-back failed."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("The mirror directory."), QStringLiteral("DIR"));
-    if (!parser.parse(args)) {
-        err() << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle recover")))
+        return *exit;
     if (parser.positionalArguments().size() != 1) {
         err() << "provender bundle recover: give exactly one mirror directory\n";
         return ExitUsage;

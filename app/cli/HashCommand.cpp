@@ -1,20 +1,20 @@
-// provender hash PATH... [--json] [--jobs N]: h1:/zh: of provider zips and unpacked package
-// directories. One archive is hashed by one thread; several archives are hashed at once
-// (--jobs, default: every core), and results are printed in the order the paths were given.
+// provender hash PATH... [--json] [--jobs N] [--no-cache]: h1:/zh: of provider zips and unpacked
+// package directories, through the one hashing engine (hashArchives: the hash cache, --jobs
+// threads, default every core). Results are printed in the order the paths were given.
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "app/cli/HashingOptions.h"
+#include "app/cli/Prologue.h"
 #include "model/hashing/PackageHashes.h"
+#include "model/verify/HashEngine.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QMutex>
 #include <QThread>
-#include <QThreadPool>
-#include <QWaitCondition>
 
 #include <optional>
 #include <vector>
@@ -71,89 +71,75 @@ void printText(QTextStream &o, const QString &path, const PackageHashes &h)
     }
 }
 
-Result<PackageHashes> hashPath(const QString &path)
-{
-    if (!QFileInfo::exists(path))
-        return makeError(ErrorCode::NotFound, QStringLiteral("no such file or directory"));
-    return hashPackage(path);
-}
-
 } // namespace
 
 int runHash(const QStringList &args)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Print the h1: and zh: hashes of provider zip archives and the h1: of unpacked package directories."));
-    parser.addHelpOption();
+    Prologue p(QStringLiteral("hash"), QStringLiteral(
+        "Print the h1: and zh: hashes of provider zip archives and the h1: of unpacked package directories.\n"
+        "Unchanged packages are answered from the hash cache (the one verify and index use; --no-cache: hash "
+        "everything, neither read nor write the cache)."));
+    QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
     parser.addOption({{QStringLiteral("j"), QStringLiteral("jobs")},
                       QStringLiteral("Hash up to <n> archives at once (default: %1, the number of cores).").arg(QThread::idealThreadCount()),
                       QStringLiteral("n")});
-    parser.addPositionalArgument(QStringLiteral("path"), QStringLiteral("Zip archives or package directories."),
-                                 QStringLiteral("PATH..."));
-    if (!parser.parse(args)) {
-        err() << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
+    parser.addOption({QStringLiteral("no-cache"), QStringLiteral("Hash every package; do not read or write the hash cache.")});
+    p.positional(QStringLiteral("path"), QStringLiteral("Zip archives or package directories."), QStringLiteral("PATH..."));
+    if (const std::optional<int> exit = p.parse(args, 1, -1, QStringLiteral("one zip archive or package directory")))
+        return *exit;
     const QStringList paths = parser.positionalArguments();
-    if (paths.isEmpty()) {
-        err() << "provender hash: give at least one zip archive or package directory\n";
+    HashRunOptions options;
+    if (!readHashingOptions(parser, p.prefix(), &options))
         return ExitUsage;
-    }
-    int jobs = QThread::idealThreadCount();
-    if (parser.isSet(QStringLiteral("jobs"))) {
-        bool ok = false;
-        jobs = parser.value(QStringLiteral("jobs")).toInt(&ok);
-        if (!ok || jobs < 1) {
-            err() << "provender hash: --jobs needs a whole number of at least 1\n";
-            return ExitUsage;
-        }
-    }
     const bool json = parser.isSet(QStringLiteral("json"));
 
-    // Workers fill `results`; this thread prints them in order as soon as each is ready.
+    // Through the hashing engine (HashEngine.h): the hash cache, a private pool of --jobs
+    // threads; outcomes arrive on this thread as they are decided and are printed in argument order.
     std::vector<std::optional<Result<PackageHashes>>> results(std::size_t(paths.size()));
-    QMutex mutex;
-    QWaitCondition ready;
-    QThreadPool pool;
-    pool.setMaxThreadCount(qMin<int>(jobs, int(paths.size())));
+    std::vector<bool> fromCache(std::size_t(paths.size()), false);
+    QList<HashRequest> requests;
+    QList<qsizetype> requestOf; // request index -> path index
     for (qsizetype i = 0; i < paths.size(); ++i) {
-        pool.start([&, i] {
-            Result<PackageHashes> r = hashPath(paths.at(i));
-            const QMutexLocker lock(&mutex);
-            results[std::size_t(i)].emplace(std::move(r));
-            ready.wakeAll();
-        });
+        const QFileInfo info(paths.at(i));
+        if (!info.exists() && !info.isSymLink()) {
+            results[std::size_t(i)].emplace(makeError(ErrorCode::NotFound, QStringLiteral("no such file or directory")));
+            continue;
+        }
+        requests.append(HashRequest{info.absoluteFilePath(), info.isFile() ? info.size() : -1});
+        requestOf.append(i);
     }
 
     int rc = ExitOk;
     QJsonArray array;
-    for (qsizetype i = 0; i < paths.size(); ++i) {
-        std::optional<Result<PackageHashes>> r;
-        {
-            QMutexLocker lock(&mutex);
-            while (!results[std::size_t(i)])
-                ready.wait(&mutex);
-            r.swap(results[std::size_t(i)]);
+    qsizetype printed = 0;
+    auto printReady = [&] {
+        for (; printed < paths.size() && results[std::size_t(printed)]; ++printed) {
+            const Result<PackageHashes> &r = *results[std::size_t(printed)];
+            if (!r.ok())
+                rc = ExitUsage;
+            if (json) {
+                QJsonObject o = toJson(paths.at(printed), r);
+                if (r.ok())
+                    o[QStringLiteral("from_cache")] = bool(fromCache[std::size_t(printed)]);
+                array.append(o);
+            } else if (r.ok()) {
+                printText(out(), paths.at(printed), r.value());
+                out().flush();
+            } else {
+                err() << paths.at(printed) << ": error: " << r.error().toString() << '\n';
+                err().flush();
+            }
         }
-        if (!r->ok())
-            rc = ExitUsage;
-        if (json) {
-            array.append(toJson(paths.at(i), *r));
-        } else if (r->ok()) {
-            printText(out(), paths.at(i), r->value());
-            out().flush();
-        } else {
-            err() << paths.at(i) << ": error: " << r->error().toString() << '\n';
-            err().flush();
-        }
-    }
-    pool.waitForDone();
+    };
+    printReady();
+    const HashRunSummary summary = hashArchives(requests, options, [&](qsizetype index, HashOutcome &&outcome) {
+        const std::size_t i = std::size_t(requestOf.at(index));
+        fromCache[i] = outcome.fromCache;
+        results[i].emplace(std::move(outcome.hashes));
+        printReady();
+    });
+    printCacheWarning(p.prefix(), summary.cacheWarning);
     if (json)
         out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
     return rc;

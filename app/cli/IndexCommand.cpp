@@ -5,6 +5,7 @@
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
 #include "app/cli/HashingOptions.h"
+#include "app/cli/Prologue.h"
 #include "model/mirror/IndexWriter.h"
 
 #include <QCommandLineParser>
@@ -119,14 +120,8 @@ int runIndex(const QStringList &args)
     addHashingOptions(parser);
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON report instead of text.")});
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("The mirror directory."), QStringLiteral("DIR"));
-    if (!parser.parse(args)) {
-        err() << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender index")))
+        return *exit;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
         err() << "provender index: give exactly one mirror directory\n";

@@ -13,18 +13,27 @@ void Prologue::positional(const QString &name, const QString &description, const
     m_parser.addPositionalArgument(name, description, syntax);
 }
 
-std::optional<int> Prologue::parse(const QStringList &args, qsizetype min, qsizetype max, const QString &what)
+std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &args, const QString &prefix)
 {
-    if (!m_parser.parse(args))
-        return usage(m_parser.errorText());
-    if (m_parser.isSet(QStringLiteral("help"))) {
-        out() << m_parser.helpText();
+    if (!parser.parse(args)) {
+        err() << prefix << ": " << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
         return ExitOk;
     }
+    return std::nullopt;
+}
+
+std::optional<int> Prologue::parse(const QStringList &args, qsizetype min, qsizetype max, const QString &what)
+{
+    if (const std::optional<int> exit = parseCommandLine(m_parser, args, m_prefix))
+        return exit;
     const qsizetype n = m_parser.positionalArguments().size();
     if (n < min || (max >= 0 && n > max)) {
         const QString count = min == max ? QStringLiteral("exactly %1").arg(what.isEmpty() ? QString::number(min) : what)
-                              : max < 0  ? QStringLiteral("at least %1").arg(min)
+                              : max < 0  ? QStringLiteral("at least %1").arg(what.isEmpty() ? QString::number(min) : what)
                                          : QStringLiteral("%1 to %2").arg(min).arg(max);
         return usage(QStringLiteral("give %1 (see --help)").arg(count));
     }

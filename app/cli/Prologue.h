@@ -19,6 +19,10 @@
 
 namespace provender::cli {
 
+/// The parse + --help step of the prologue for a parser built elsewhere: nullopt to go on, else
+/// the exit code (errors printed as "<prefix>: <parser's error>").
+std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &args, const QString &prefix);
+
 class Prologue
 {
 public:

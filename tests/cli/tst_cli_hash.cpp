@@ -24,9 +24,15 @@ const QString NullH1 = QStringLiteral("h1:qjsREM4DqEWECD43FcPqddZ9oxCG+IaMTxvWPc
 
 using Run = provender::test::ProcessRun;
 
+/// The suite's own hash cache (XDG_CACHE_HOME), never the user's.
+QString g_cacheHome;
+
 Run runHash(const QStringList &args)
 {
-    return provender::test::runProcess(QStringLiteral(PROVENDER_BINARY), QStringList{QStringLiteral("hash")} + args, 120000);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!g_cacheHome.isEmpty())
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), g_cacheHome);
+    return provender::test::runProcess(QStringLiteral(PROVENDER_BINARY), QStringList{QStringLiteral("hash")} + args, 120000, env);
 }
 
 QString sha256sum(const QString &path)
@@ -55,6 +61,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         QVERIFY2(QFileInfo::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
+        g_cacheHome = m_tmp.filePath(QStringLiteral("cache-home"));
         m_zip = m_tmp.filePath(QStringLiteral("terraform-provider-null_2.1.0_linux_amd64.zip"));
         QVERIFY(provender::test::writeZip(m_zip, {ZipEntrySpec::executable("terraform-provider-null", Placeholder)}));
         m_dir = m_tmp.filePath(QStringLiteral("unpacked"));
@@ -138,7 +145,61 @@ private Q_SLOTS:
         for (qsizetype i = 0; i < paths.size(); ++i)
             QCOMPARE(a.at(i).toObject().value(QStringLiteral("path")).toString(), paths.at(i));
         const Run one = runHash({QStringLiteral("--json"), QStringLiteral("-j"), QStringLiteral("1"), big});
-        QCOMPARE(QJsonDocument::fromJson(one.out).array().at(0), a.at(0));
+        QJsonObject again = QJsonDocument::fromJson(one.out).array().at(0).toObject();
+        QJsonObject first = a.at(0).toObject();
+        QVERIFY(again.take(QStringLiteral("from_cache")).toBool()); // the same bytes, now from the cache
+        first.remove(QStringLiteral("from_cache"));
+        QCOMPARE(again, first);
+    }
+
+    /// `provender hash` goes through the hash cache: a second run answers an unchanged file from
+    /// it (from_cache), a file rewritten in place with the same size and its old mtime restored
+    /// (the `cp -p` / `touch -r` trick) is hashed again — its ctime moved — and gets the new
+    /// bytes' hashes (SHA-256 from sha256sum, not from us); --no-cache neither reads nor writes.
+    void cacheHitAndRewrite()
+    {
+        const QString zip = m_tmp.filePath(QStringLiteral("cached/terraform-provider-cached_1.0.0_linux_amd64.zip"));
+        QDir().mkpath(QFileInfo(zip).path());
+        QVERIFY(provender::test::writeZip(zip, {ZipEntrySpec::file("terraform-provider-cached", QByteArray(4096, 'a'))}));
+        auto hashOnce = [&](const QStringList &extra) {
+            const Run r = runHash(QStringList{QStringLiteral("--json")} + extra + QStringList{zip});
+            if (r.exitCode != 0)
+                qWarning("%s", r.err.constData());
+            return QJsonDocument::fromJson(r.out).array().at(0).toObject();
+        };
+        const QJsonObject first = hashOnce({});
+        QCOMPARE(first.value(QStringLiteral("from_cache")).toBool(), false);
+        QCOMPARE(first.value(QStringLiteral("zh")).toString(), QStringLiteral("zh:") + sha256sum(zip));
+        const QJsonObject second = hashOnce({});
+        QCOMPARE(second.value(QStringLiteral("from_cache")).toBool(), true);
+        QCOMPARE(second.value(QStringLiteral("zh")), first.value(QStringLiteral("zh")));
+        QCOMPARE(second.value(QStringLiteral("h1")), first.value(QStringLiteral("h1")));
+        QCOMPARE(hashOnce({QStringLiteral("--no-cache")}).value(QStringLiteral("from_cache")).toBool(), false);
+
+        // Same size, same mtime, other bytes: the same zip with 'b' for 'a' (deflates to the same
+        // length) written over it in place.
+        const QFileInfo before(zip);
+        const QDateTime mtime = before.lastModified();
+        const QString other = m_tmp.filePath(QStringLiteral("other.zip"));
+        QVERIFY(provender::test::writeZip(other, {ZipEntrySpec::file("terraform-provider-cached", QByteArray(4096, 'b'))}));
+        const QByteArray bytes = provender::test::readFile(other);
+        QCOMPARE(qint64(bytes.size()), before.size());
+        QTest::qSleep(20); // let the coarse clock tick, so the ctime differs from the stamp's
+        {
+            QFile f(zip);
+            QVERIFY(f.open(QIODevice::ReadWrite)); // in place: same inode
+            QCOMPARE(f.write(bytes), qint64(bytes.size()));
+            f.close();
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.setFileTime(mtime, QFileDevice::FileModificationTime));
+        }
+        const QFileInfo after(zip);
+        QCOMPARE(after.size(), before.size());
+        QCOMPARE(after.lastModified(), mtime);
+        const QJsonObject third = hashOnce({});
+        QCOMPARE(third.value(QStringLiteral("from_cache")).toBool(), false);
+        QCOMPARE(third.value(QStringLiteral("zh")).toString(), QStringLiteral("zh:") + sha256sum(zip));
+        QVERIFY(third.value(QStringLiteral("zh")) != first.value(QStringLiteral("zh")));
     }
 
     void errorsExitTwo()

@@ -295,6 +295,15 @@ private Q_SLOTS:
                                         << QStringLiteral("provender verify: Unknown option 'frobnicate'.");
         QTest::newRow("url unknown option") << QStringList{QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--frobnicate")}
                                             << QStringLiteral("provender verify: Unknown option 'frobnicate'.");
+        // The other commands share the prologue: the same prefix and exit code.
+        QTest::newRow("bundle verify unknown option") << QStringList{QStringLiteral("bundle"), QStringLiteral("verify"), tgz, QStringLiteral("--frobnicate")}
+                                                      << QStringLiteral("provender bundle verify: Unknown option 'frobnicate'.");
+        QTest::newRow("index unknown option") << QStringList{QStringLiteral("index"), dir, QStringLiteral("--frobnicate")}
+                                              << QStringLiteral("provender index: Unknown option 'frobnicate'.");
+        QTest::newRow("hash --jobs 0") << QStringList{QStringLiteral("hash"), tgz, QStringLiteral("--jobs"), QStringLiteral("0")}
+                                       << QStringLiteral("provender hash: --jobs needs a positive number, not '0'");
+        QTest::newRow("hash nothing") << QStringList{QStringLiteral("hash")}
+                                      << QStringLiteral("provender hash: give at least one zip archive or package directory (see --help)");
         QTest::newRow("not a bundle") << QStringList{QStringLiteral("verify"), m_tmp.filePath(QStringLiteral("mirror/example.com/acme/demo/index.json"))}
                                       << QStringLiteral("provender verify: cannot read the mirror ");
     }
