@@ -114,4 +114,35 @@ with zipfile.ZipFile(os.path.join(out, 'bundle.zip'), 'w', zipfile.ZIP_STORED) a
     for n in names:
         z.write(os.path.join(root, n), arcname=n)
 
+# A third bundle with a SHA256SUMS (sha256sum's "<hex>  <path>" lines) of every file — one line
+# deliberately wrong — so that the bundle's own checksums are a second anchor (docs/VERDICTS.md:
+# a match adds "own-checksums" to a verified archive and verifies an unverified one; a mismatch
+# is a mismatch whatever the index says).
+wrong_sums = 'example.com/acme/demo/terraform-provider-demo_1.2.0_darwin_amd64.zip'
+sums_lines = []
+for n in names:
+    digest = hashlib.sha256(open(os.path.join(root, n), 'rb').read()).hexdigest()
+    if n == wrong_sums:
+        digest = hashlib.sha256(b'tampered').hexdigest()
+    sums_lines.append('%s  %s\n' % (digest, n))
+with tarfile.open(os.path.join(out, 'bundle-sums.tar.gz'), 'w:gz') as t:
+    for n in names:
+        t.add(os.path.join(root, n), arcname=n)
+    data = ''.join(sums_lines).encode()
+    info = tarfile.TarInfo('SHA256SUMS'); info.size = len(data); info.mtime = 0
+    t.addfile(info, io.BytesIO(data))
+sums = {}
+for rec in expect['archives']:
+    key = '%s %s %s' % (rec['provider'], rec['version'], rec['platform'])
+    verdict, anchors = rec['verdict'], []
+    if rec.get('path') == wrong_sums:
+        verdict = 'mismatch'
+    elif verdict == 'verified':
+        anchors = ['own-index', 'own-checksums']
+    elif verdict == 'unverified':
+        verdict, anchors = 'verified', ['own-checksums']
+    sums[key] = {'verdict': verdict, 'anchors': anchors}
+expect['sums'] = sums
+expect['sums_file'] = 'SHA256SUMS'
+
 print(json.dumps(expect, indent=1))

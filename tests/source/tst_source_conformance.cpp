@@ -401,6 +401,39 @@ private Q_SLOTS:
                      qPrintable(r.key.toString() + QStringLiteral(": ") + toString(r.detail.verdict)));
     }
 
+    /// A bundle's own SHA256SUMS is a second anchor (checksumsAnchor): the verdicts and anchors the
+    /// fixture expects from it, the one wrong line a mismatch whatever the index says.
+    void bundleChecksums()
+    {
+        BundleSource source(m_tmp.filePath(QStringLiteral("bundle-sums.tar.gz")));
+        Result<Catalog> listed = source.list();
+        QVERIFY(listed.ok());
+        QVERIFY(source.checksumsAnchor().has_value());
+        QVERIFY(source.checksumsAnchor()->kind == TrustAnchor::Kind::OwnChecksums);
+        const QString base = baseOf(listed.value());
+        QCOMPARE(relative(source.checksumsAnchor()->document, base), m_expected.value(u"sums_file").toString());
+        VerifyOptions options;
+        options.useCache = false;
+        const VerifyReport report = verifySource(source, listed.value(), options);
+        const QJsonObject sums = m_expected.value(u"sums").toObject();
+        QCOMPARE(report.results.size(), sums.size());
+        for (const ArchiveResult &r : report.results) {
+            const QJsonObject e = sums.value(r.key.toString()).toObject();
+            QVERIFY2(!e.isEmpty(), qPrintable(r.key.toString()));
+            QCOMPARE(toString(r.detail.verdict), e.value(u"verdict").toString());
+            QStringList kinds;
+            for (const TrustAnchor &a : r.detail.anchors)
+                kinds.append(toString(a.kind));
+            QCOMPARE(kinds, jsonStrings(e.value(u"anchors")));
+        }
+        // What the pass found besides the archives: every SHA256SUMS line, one of them wrong.
+        QVERIFY(source.lastRead());
+        int mismatched = 0;
+        for (const BundleFileCheck &f : source.lastRead()->files)
+            mismatched += f.status == BundleFileCheck::Status::Mismatch;
+        QCOMPARE(mismatched, 1);
+    }
+
     /// The GUI engine takes any source: VerifyEngine::start(source, …) delivers the same verdicts
     /// as the blocking verifySource().
     void asyncEngine_data() { addSources(); }
