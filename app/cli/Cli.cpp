@@ -25,6 +25,7 @@ const QList<Command> &commands()
         {"bundle recover", "finish or roll back an interrupted bundle import", &runBundleRecover},
         {"oci push", "publish a mirror or bundle to an OCI registry in OpenTofu's oci_mirror format", &runOciPush},
         {"oci verify", "verify an OCI registry mirror (same as verify oci://...)", &runOciVerify},
+        {"oci list", "list the providers an OCI registry holds (its _catalog) under a repository template", &runOciList},
         {"mirror pull", "pull providers from their origin registries into a mirror, each archive proven by its signature", &runMirrorPull},
     };
     return all;

@@ -34,6 +34,7 @@ int runBundleRecover(const QStringList &args);
 
 int runOciPush(const QStringList &args);   // app/cli/OciCommands.cpp
 int runOciVerify(const QStringList &args);
+int runOciList(const QStringList &args);
 int runMirrorPull(const QStringList &args);
 
 } // namespace provender::cli

@@ -1,12 +1,14 @@
 // OCI registries as provider mirrors (docs/OCI.md):
-//   provender verify oci://HOST/PATH/${namespace}/${type} (--provider ADDR… | --lock FILE) [--json]
+//   provender verify oci://HOST/PATH/${namespace}/${type} (--provider ADDR… | --lock FILE… | --all) [--json]
 //   provender oci verify …  (the same)
 //   provender oci push SOURCE --repository-template T [--provider ADDR…] [--dry-run] [--json]
+//   provender oci list oci://HOST/PATH/${namespace}/${type} [--versions] [--json]
 // `provender verify` hands over here when its argument starts with oci://.
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
 #include "model/bundle/BundleImport.h"
+#include "model/lockfile/LockAnchors.h"
 #include "model/lockfile/LockFile.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "model/oci/OciMirror.h"
@@ -18,6 +20,8 @@
 #include <QJsonObject>
 #include <QSslCertificate>
 #include <QTemporaryDir>
+#include <algorithm>
+#include <limits>
 
 namespace provender::cli {
 
@@ -36,6 +40,31 @@ namespace {
             QStringLiteral("S") });
         parser.addOption(
             { QStringLiteral("no-credentials"), QStringLiteral("Do not look up or send credentials.") });
+        parser.addOption({ QStringLiteral("max-archive-size"),
+            QStringLiteral("Largest archive blob downloaded (default 2G; suffix K, M, G): a layer descriptor "
+                           "that declares more is not fetched."),
+            QStringLiteral("SIZE") });
+    }
+
+    /// `SIZE`: bytes, or with a binary suffix K/KiB, M/MiB, G/GiB (1K = 1024); -1 when invalid.
+    qint64 parseSize(QString text)
+    {
+        text = text.trimmed();
+        qint64 unit = 1;
+        static const std::pair<const char *, qint64> suffixes[]
+            = { { "KiB", 1ll << 10 }, { "MiB", 1ll << 20 }, { "GiB", 1ll << 30 }, { "K", 1ll << 10 },
+                  { "M", 1ll << 20 }, { "G", 1ll << 30 } };
+        for (const auto &[suffix, factor] : suffixes)
+            if (text.endsWith(QLatin1StringView(suffix), Qt::CaseInsensitive)) {
+                text.chop(qsizetype(qstrlen(suffix)));
+                unit = factor;
+                break;
+            }
+        bool ok = false;
+        const qint64 v = text.trimmed().toLongLong(&ok);
+        if (!ok || v < 0 || v > std::numeric_limits<qint64>::max() / unit)
+            return -1;
+        return v * unit;
     }
 
     /// Fills `mirror` from the common options; prints and returns false on bad usage.
@@ -60,6 +89,14 @@ namespace {
                 return false;
             }
             mirror->client.timeoutMs = s * 1000;
+        }
+        if (parser.isSet(QStringLiteral("max-archive-size"))) {
+            const qint64 max = parseSize(parser.value(QStringLiteral("max-archive-size")));
+            if (max < 0) {
+                err() << command << ": --max-archive-size needs a size in bytes (suffix K, M or G allowed)\n";
+                return false;
+            }
+            mirror->client.maxBlobBytes = max;
         }
         if (!parser.isSet(QStringLiteral("no-credentials"))) {
             QStringList warnings;
@@ -89,6 +126,16 @@ namespace {
         o[QStringLiteral("size")] = double(r.size);
         o[QStringLiteral("verdict")] = toString(r.detail.verdict);
         o[QStringLiteral("reason")] = r.detail.reason;
+        // The trust anchors, as `verify https://…` writes them.
+        o[QStringLiteral("anchor")] = describeAnchors(r.detail);
+        QJsonArray anchors;
+        for (const TrustAnchor &a : r.detail.anchors)
+            anchors.append(QJsonObject { { QStringLiteral("kind"), toString(a.kind) },
+                { QStringLiteral("document"), a.document }, { QStringLiteral("text"), describe(a) },
+                { QStringLiteral("self_consistency_only"), a.isSelfConsistencyOnly() } });
+        o[QStringLiteral("anchors")] = anchors;
+        if (r.detail.notCoveredByLock)
+            o[QStringLiteral("not_covered_by_lock")] = true;
         QJsonArray matched, contradicting, declared;
         for (HashMatch m : r.detail.matched)
             matched.append(toString(m));
@@ -155,7 +202,7 @@ namespace {
         root[QStringLiteral("requests")] = requestsJson(v.log);
         QJsonObject summary;
         for (Verdict verdict : { Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing,
-                 Verdict::Error, Verdict::Pending })
+                 Verdict::Error, Verdict::Refused, Verdict::Pending })
             summary[toString(verdict)] = v.report.summary.count(verdict);
         summary[QStringLiteral("bytes_downloaded")] = double(v.counters.bytesDownloaded);
         root[QStringLiteral("summary")] = summary;
@@ -167,7 +214,8 @@ namespace {
         o << "OCI mirror " << mirrorText << ": " << v.catalog.providers.size() << " providers, "
           << v.report.results.size() << " archives\n\n";
         QList<QStringList> rows { { QStringLiteral("PROVIDER"), QStringLiteral("VERSION"),
-            QStringLiteral("PLATFORM"), QStringLiteral("VERDICT"), QStringLiteral("DETAIL") } };
+            QStringLiteral("PLATFORM"), QStringLiteral("VERDICT"), QStringLiteral("ANCHOR"),
+            QStringLiteral("DETAIL") } };
         for (const ArchiveResult &r : v.report.results) {
             QString detail = r.detail.reason;
             if (r.detail.verdict == Verdict::Verified) {
@@ -179,16 +227,16 @@ namespace {
                     detail += QStringLiteral(" (h1 ") + r.hashes->h1Extracted.toString() + QLatin1Char(')');
             }
             rows.append({ r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(),
-                toString(r.detail.verdict), detail });
+                toString(r.detail.verdict), anchorText(r.detail), detail });
         }
-        QList<qsizetype> widths(4, 0);
+        QList<qsizetype> widths(5, 0);
         for (const QStringList &row : std::as_const(rows))
-            for (int c = 0; c < 4; ++c)
+            for (int c = 0; c < 5; ++c)
                 widths[c] = std::max(widths[c], row.at(c).size());
         for (const QStringList &row : std::as_const(rows)) {
-            for (int c = 0; c < 4; ++c)
+            for (int c = 0; c < 5; ++c)
                 o << row.at(c).leftJustified(widths[c] + 2);
-            o << row.at(4) << '\n';
+            o << row.at(5) << '\n';
         }
         if (!v.catalog.anomalies.isEmpty()) {
             o << "\nAnomalies (" << v.catalog.anomalies.size() << "):\n";
@@ -199,7 +247,7 @@ namespace {
             o << "\nNot in this mirror: " << p.toString() << " (its repository does not exist)\n";
         QStringList parts;
         for (Verdict verdict : { Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing,
-                 Verdict::Error, Verdict::Pending })
+                 Verdict::Error, Verdict::Refused, Verdict::Pending })
             if (v.report.summary.count(verdict) > 0 || verdict == Verdict::Verified)
                 parts.append(
                     QStringLiteral("%1 %2").arg(v.report.summary.count(verdict)).arg(toString(verdict)));
@@ -231,7 +279,16 @@ int runOciVerify(const QStringList &args)
     parser.addOption({ QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."),
         QStringLiteral("ADDR") });
     parser.addOption({ QStringLiteral("lock"),
-        QStringLiteral("Take providers, versions and hashes from this lock file."), QStringLiteral("FILE") });
+        QStringLiteral("Take providers, versions and hashes from this reviewed lock file (repeatable); each "
+                       "archive is checked against it."),
+        QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("all"),
+        QStringLiteral("Every provider the registry's _catalog lists under the template (see oci list).") });
+    parser.addOption({ QStringLiteral("hostname"),
+        QStringLiteral("With --all: the provider hostname when the template has no ${hostname}."),
+        QStringLiteral("HOST") });
+    parser.addOption({ QStringLiteral("strict"),
+        QStringLiteral("Also fail (exit 1) on archives no --lock file covers.") });
     parser.addPositionalArgument(QStringLiteral("mirror"),
         QStringLiteral("oci://HOST/PATH/${namespace}/${type}"), QStringLiteral("OCI-URL"));
     if (!parser.parse(args)) {
@@ -268,24 +325,45 @@ int runOciVerify(const QStringList &args)
         providers.append(address.value());
     }
     if (parser.isSet(QStringLiteral("lock"))) {
-        const QString lockPath = parser.value(QStringLiteral("lock"));
-        const Result<LockParseResult> lock = readLockFile(lockPath);
-        if (!lock.ok()) {
-            err() << command << ": " << lock.error().toString() << '\n';
+        // Reviewed lock files (repeatable): their providers and versions are the ones verified, and
+        // each archive is checked against them (docs/VERDICTS.md "Trust anchors").
+        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
+        if (!locks.ok()) {
+            err() << command << ": " << locks.error().toString() << '\n';
             return ExitUsage;
         }
-        for (const LockDiagnostic &d : lock.value().errors())
-            err() << d.toString(lockPath) << '\n';
-        for (const ProviderLock &p : lock.value().document.providers) {
-            if (!providers.contains(p.address))
-                providers.append(p.address);
-            options.onlyVersions[p.address.toString()].append(p.version);
-            options.expected[ProviderVersionKey { p.address, p.version }] = p.hashes;
+        for (const QString &w : locks.value().warnings)
+            err() << w << '\n';
+        for (auto it = locks.value().expected.cbegin(); it != locks.value().expected.cend(); ++it) {
+            if (!providers.contains(it.key().provider))
+                providers.append(it.key().provider);
+            options.onlyVersions[it.key().provider.toString()].append(it.key().version);
+        }
+        options.expected = locks.value().expected;
+        options.expectedFrom = locks.value().from;
+        options.lockCoverage = true;
+    }
+    if (parser.isSet(QStringLiteral("all"))) {
+        TemplateDefaults defaults;
+        defaults.hostname = parser.value(QStringLiteral("hostname"));
+        const Result<OciCatalogListing> listed = listOciProviders(mirror, defaults);
+        if (!listed.ok()) {
+            err() << command << ": " << listed.error().message << '\n';
+            return ExitFindings;
+        }
+        for (const ProviderAddress &p : listed.value().providers)
+            if (!providers.contains(p))
+                providers.append(p);
+        if (providers.isEmpty()) {
+            err() << command << ": the registry's catalog lists no repository of the template "
+                  << templ.value() << '\n';
+            return ExitFindings;
         }
     }
     if (providers.isEmpty()) {
         err() << command
-              << ": an OCI mirror is read per provider: name them with --provider ADDR or --lock FILE\n";
+              << ": an OCI mirror is read per provider: name them with --provider ADDR or --lock FILE, or "
+                 "list the registry with --all\n";
         return ExitUsage;
     }
     if (const Result<void> ok = checkRepositoryTemplate(templ.value(), providers); !ok.ok()) {
@@ -297,7 +375,143 @@ int runOciVerify(const QStringList &args)
         out() << QJsonDocument(verifyJson(positional.constFirst(), report)).toJson(QJsonDocument::Indented);
     else
         printVerifyTable(out(), positional.constFirst(), report);
-    return verifyHasFindings(report) ? ExitFindings : ExitOk;
+    const bool uncovered = std::any_of(report.report.results.cbegin(), report.report.results.cend(),
+        [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
+    return verifyHasFindings(report) || (parser.isSet(QStringLiteral("strict")) && uncovered) ? ExitFindings
+                                                                                              : ExitOk;
+}
+
+int runOciList(const QStringList &args)
+{
+    const QString command = QStringLiteral("provender oci list");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "List the providers an OCI registry holds under an oci_mirror repository_template, from the "
+        "registry's "
+        "catalog (GET /v2/_catalog, every page). Each repository is mapped back through the template; one "
+        "that "
+        "does not fit it, or that tofu would not compute for the provider it names, is listed with the "
+        "reason. "
+        "Many hosted registries (GHCR, ECR, Docker Hub) do not offer the catalog: name the providers to "
+        "verify then.\n"
+        "Exit status: 0 listed, 1 the registry refused the listing, 2 bad usage."));
+    addCommonOptions(parser);
+    parser.addOption(
+        { QStringLiteral("versions"), QStringLiteral("Also list each provider's versions (its tags).") });
+    parser.addOption({ QStringLiteral("hostname"),
+        QStringLiteral("The provider hostname when the template has no ${hostname}."),
+        QStringLiteral("HOST") });
+    parser.addOption({ QStringLiteral("page-size"),
+        QStringLiteral("Repositories per catalog request (n=; default: the registry's)."),
+        QStringLiteral("N") });
+    parser.addPositionalArgument(QStringLiteral("mirror"),
+        QStringLiteral("oci://HOST/PATH/${namespace}/${type}"), QStringLiteral("OCI-URL"));
+    if (!parser.parse(args)) {
+        err() << command << ": " << parser.errorText() << '\n';
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return ExitOk;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1) {
+        err() << command << ": give exactly one oci:// mirror (see --help)\n";
+        return ExitUsage;
+    }
+    const Result<QString> templ = templateFromOciUrl(positional.constFirst());
+    if (!templ.ok()) {
+        err() << command << ": " << templ.error().message << '\n';
+        return ExitUsage;
+    }
+    OciMirrorOptions mirror;
+    const bool json = parser.isSet(QStringLiteral("json"));
+    if (!commonSetup(parser, command, templ.value(), &mirror, json))
+        return ExitUsage;
+    if (parser.isSet(QStringLiteral("page-size"))) {
+        bool ok = false;
+        const int n = parser.value(QStringLiteral("page-size")).toInt(&ok);
+        if (!ok || n < 1) {
+            err() << command << ": --page-size needs a positive number\n";
+            return ExitUsage;
+        }
+        mirror.client.catalogPageSize = n;
+    }
+    TemplateDefaults defaults;
+    defaults.hostname = parser.value(QStringLiteral("hostname"));
+    const Result<OciCatalogListing> listed
+        = listOciProviders(mirror, defaults, parser.isSet(QStringLiteral("versions")));
+    if (!listed.ok()) {
+        if (json) {
+            QJsonObject root;
+            root[QStringLiteral("mirror")] = positional.constFirst();
+            root[QStringLiteral("error")] = listed.error().message;
+            out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
+        } else {
+            err() << command << ": " << listed.error().message << '\n';
+        }
+        return listed.error().code == ErrorCode::InvalidArgument ? ExitUsage : ExitFindings;
+    }
+    const OciCatalogListing &l = listed.value();
+    if (json) {
+        QJsonObject root;
+        root[QStringLiteral("mirror")] = positional.constFirst();
+        root[QStringLiteral("registry")] = l.registry;
+        if (!l.credential.isEmpty())
+            root[QStringLiteral("credentials")] = l.credential;
+        QJsonArray repositories, providers;
+        for (const OciCatalogEntry &e : l.repositories) {
+            QJsonObject o;
+            o[QStringLiteral("repository")] = e.repository;
+            o[QStringLiteral("provider")] = e.provider ? QJsonValue(e.provider->toString()) : QJsonValue();
+            if (!e.note.isEmpty())
+                o[QStringLiteral("note")] = e.note;
+            if (parser.isSet(QStringLiteral("versions")) && e.provider) {
+                QJsonArray versions;
+                for (const Version &v : e.versions)
+                    versions.append(v.toString());
+                o[QStringLiteral("versions")] = versions;
+                if (!e.versionsError.isEmpty())
+                    o[QStringLiteral("versions_error")] = e.versionsError;
+            }
+            repositories.append(o);
+        }
+        for (const ProviderAddress &p : l.providers)
+            providers.append(p.toString());
+        root[QStringLiteral("repositories")] = repositories;
+        root[QStringLiteral("providers")] = providers;
+        root[QStringLiteral("requests")] = requestsJson(l.log);
+        out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
+    } else {
+        QTextStream &o = out();
+        o << "OCI registry " << l.registry << ": " << l.repositories.size() << " repositories, "
+          << l.providers.size() << " providers under " << templ.value() << "\n\n";
+        for (const OciCatalogEntry &e : l.repositories) {
+            if (e.provider) {
+                o << e.provider->toString() << "  " << l.registry << '/' << e.repository;
+                if (parser.isSet(QStringLiteral("versions"))) {
+                    QStringList versions;
+                    for (const Version &v : e.versions)
+                        versions.append(v.toString());
+                    o << "  "
+                      << (e.versionsError.isEmpty() ? versions.join(QStringLiteral(", ")) : e.versionsError);
+                }
+                o << '\n';
+            }
+        }
+        bool header = false;
+        for (const OciCatalogEntry &e : l.repositories)
+            if (!e.provider) {
+                if (!header)
+                    o << "\nOther repositories (no provider of this template):\n";
+                header = true;
+                o << "  " << e.repository << ": " << e.note << '\n';
+            }
+    }
+    bool versionErrors = false;
+    for (const OciCatalogEntry &e : l.repositories)
+        versionErrors = versionErrors || !e.versionsError.isEmpty();
+    return versionErrors ? ExitFindings : ExitOk;
 }
 
 int runOciPush(const QStringList &args)

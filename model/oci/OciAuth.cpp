@@ -1,8 +1,8 @@
 #include "model/oci/OciAuth.h"
 
+#include "model/core/Logging.h"
 #include "model/network/Credentials.h"
 #include "model/oci/OciFormat.h"
-#include "model/oci/OciLogging.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,9 +1,9 @@
 #include "model/oci/OciClient.h"
 
+#include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
 #include "model/network/HttpRunner.h"
 #include "model/network/TrustStore.h"
-#include "model/oci/OciLogging.h"
 
 #include <QBuffer>
 #include <QElapsedTimer>
@@ -33,6 +33,10 @@ struct OciClient::Exchange
     qint64 maxCollect = 1 << 20; ///< body kept in Response::body up to this many bytes ...
     bool truncateSilently = false; ///< ... then stop reading (true) or fail (false)
     std::function<bool(const char *, qint64)> sink; ///< a 2xx body goes here instead
+    /// Looked at once the headers of a 2xx answer are in, before any of its body is read: a
+    /// non-empty answer refuses the response (Response::refused) and aborts it.
+    std::function<QString(const QHash<QByteArray, QByteArray> &headers)> checkHeaders;
+    QString scope; ///< the token scope instead of the repository's pull (or pull,push)
 };
 
 struct OciClient::Response
@@ -46,6 +50,7 @@ struct OciClient::Response
     bool truncated = false;
     bool tooLarge = false;
     bool sinkStopped = false;
+    QString refused; ///< what Exchange::checkHeaders said
     QString error; ///< transport failure ("" when an HTTP response came)
     QUrl url;
     QByteArray header(const char *name) const { return headers.value(QByteArray(name)); }
@@ -256,7 +261,28 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
             sslErrors.append(e.errorString());
     });
     bool stop = false;
+    bool headersChecked = false;
+    auto checkHeaders = [&] {
+        if (stop || headersChecked || !ex.checkHeaders)
+            return;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status == 0)
+            return; // not in yet
+        headersChecked = true;
+        if (status < 200 || status >= 300)
+            return;
+        QHash<QByteArray, QByteArray> headers;
+        for (const QNetworkReply::RawHeaderPair &h : reply->rawHeaderPairs())
+            headers.insert(h.first.toLower(), h.second);
+        r.refused = ex.checkHeaders(headers);
+        if (!r.refused.isEmpty()) {
+            stop = true;
+            reply->abort();
+        }
+    };
+    QObject::connect(reply, &QNetworkReply::metaDataChanged, reply, checkHeaders);
     auto drain = [&] {
+        checkHeaders();
         if (stop)
             return;
         if (r.status == 0)
@@ -313,6 +339,8 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
     }
     if (r.tooLarge)
         r.error = QStringLiteral("the response is larger than %1 bytes").arg(ex.maxCollect);
+    if (!r.refused.isEmpty())
+        r.error = r.refused;
     reply->deleteLater();
 
     ++m_counters.requests;
@@ -334,8 +362,9 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
 
 OciClient::Response OciClient::send(Exchange &ex)
 {
-    QString scope
-        = QStringLiteral("repository:%1:%2")
+    QString scope = !ex.scope.isEmpty()
+        ? ex.scope
+        : QStringLiteral("repository:%1:%2")
               .arg(m_repo.repository, ex.push ? QStringLiteral("pull,push") : QStringLiteral("pull"));
     if (!ex.extraScope.isEmpty())
         scope += QLatin1Char(' ') + ex.extraScope; // space-separated, as the token protocol joins them
@@ -490,35 +519,71 @@ Error OciClient::failure(const Response &r, const QString &what)
 
 Result<QStringList> OciClient::listTags()
 {
-    QStringList tags;
     QUrl url = apiUrl(QStringLiteral("tags/list"));
     if (m_options.tagPageSize > 0)
         url.setQuery(QStringLiteral("n=%1").arg(m_options.tagPageSize));
+    return listPages(url, "tags", QString(), QStringLiteral("listing tags of %1").arg(m_repo.toString()));
+}
+
+Result<QStringList> OciClient::listCatalog()
+{
+    QUrl url(QStringLiteral("%1://%2/v2/_catalog").arg(m_scheme, m_repo.registry));
+    if (m_options.catalogPageSize > 0)
+        url.setQuery(QStringLiteral("n=%1").arg(m_options.catalogPageSize));
+    // The token scope Distribution's token auth asks for the catalog (docs/spec/auth/scope.md).
+    return listPages(url, "repositories", QStringLiteral("registry:catalog:*"),
+        QStringLiteral("listing the repositories of %1").arg(m_repo.registry));
+}
+
+Result<QStringList> OciClient::listPages(QUrl url, const char *key, const QString &scope, const QString &what)
+{
+    QStringList names;
+    const QString origin = url.scheme() + QLatin1Char(':') + url.authority();
     for (int page = 0; page < 10000; ++page) {
         Exchange ex;
         ex.url = url;
+        ex.scope = scope;
         ex.maxCollect = 16 << 20;
         const Response r = send(ex);
         if (!r.success())
-            return failure(r, QStringLiteral("listing tags of %1").arg(m_repo.toString()));
+            return failure(r, what);
         QJsonParseError e;
-        const QJsonObject o = QJsonDocument::fromJson(r.body, &e).object();
-        if (e.error != QJsonParseError::NoError)
+        const QJsonDocument doc = QJsonDocument::fromJson(r.body, &e);
+        if (e.error != QJsonParseError::NoError || !doc.isObject())
             return makeError(ErrorCode::InvalidArgument,
-                QStringLiteral("listing tags of %1: %2").arg(m_repo.toString(), e.errorString()));
-        for (const QJsonValue &t : o.value(QLatin1StringView("tags")).toArray())
-            tags.append(t.toString());
-        // Link: </v2/name/tags/list?last=x&n=y>; rel="next"
+                QStringLiteral("%1: the answer is not a JSON object (%2)")
+                    .arg(what,
+                        e.error != QJsonParseError::NoError ? e.errorString() : QStringLiteral("JSON")));
+        const QJsonValue list = doc.object().value(QLatin1StringView(key));
+        if (!list.isArray() && !list.isNull() && !list.isUndefined())
+            return makeError(ErrorCode::InvalidArgument,
+                QStringLiteral("%1: \"%2\" is not an array").arg(what, QLatin1StringView(key)));
+        for (const QJsonValue &t : list.toArray()) {
+            if (!t.isString())
+                return makeError(ErrorCode::InvalidArgument,
+                    QStringLiteral("%1: \"%2\" has an entry that is not a string")
+                        .arg(what, QLatin1StringView(key)));
+            names.append(t.toString());
+        }
+        // Link: </v2/name/tags/list?last=x&n=y>; rel="next" (RFC 5988, as distribution-spec shows it)
         const QByteArray link = r.header("link");
         if (link.isEmpty() || !link.contains("rel=\"next\""))
-            return tags;
+            return names;
         const qsizetype a = link.indexOf('<'), b = link.indexOf('>');
         if (a < 0 || b < a)
-            return tags;
-        url = url.resolved(QUrl::fromEncoded(link.mid(a + 1, b - a - 1)));
+            return names;
+        const QUrl next = url.resolved(QUrl::fromEncoded(link.mid(a + 1, b - a - 1)));
+        // The next page stays on the registry (a Link elsewhere would take our credentials there).
+        if (next.scheme() + QLatin1Char(':') + next.authority() != origin)
+            return makeError(ErrorCode::Network,
+                QStringLiteral("%1: the next page is on another host (%2): not followed")
+                    .arg(what, next.toString()));
+        if (next == url)
+            return makeError(ErrorCode::Network,
+                QStringLiteral("%1: the next page link points to the same page").arg(what));
+        url = next;
     }
-    return makeError(ErrorCode::Network,
-        QStringLiteral("listing tags of %1: more than 10000 pages").arg(m_repo.toString()));
+    return makeError(ErrorCode::Network, QStringLiteral("%1: more than 10000 pages").arg(what));
 }
 
 Result<FetchedManifest> OciClient::headManifest(const QString &reference)
@@ -575,13 +640,46 @@ Result<std::optional<qint64>> OciClient::headBlob(const QString &digest)
 Result<qint64> OciClient::fetchBlob(
     const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink)
 {
+    // Provender's own cap, before anything is requested: tofu would start any download the
+    // descriptor asks for, but a descriptor is the registry's word and disks are finite.
+    if (expectedSize < 0)
+        return makeError(ErrorCode::InvalidArgument,
+            QStringLiteral("fetching blob %1: its descriptor declares no valid size (%2): not downloaded")
+                .arg(digest)
+                .arg(expectedSize));
+    if (expectedSize > m_options.maxBlobBytes)
+        return makeError(ErrorCode::Unsupported,
+            QStringLiteral("fetching blob %1: its descriptor declares %2 bytes, more than the largest "
+                           "archive downloaded (%3 bytes, --max-archive-size): not downloaded")
+                .arg(digest)
+                .arg(expectedSize)
+                .arg(m_options.maxBlobBytes));
     Sha256 sha;
     qint64 got = 0;
     bool sinkFailed = false;
     Exchange ex;
     ex.url = apiUrl(QStringLiteral("blobs/") + digest);
+    // ORAS blobStore.Fetch (oras-go v2.6 registry/remote/repository.go): a 200 whose
+    // Content-Length is not the descriptor's size is refused, and so is a Docker-Content-Digest
+    // that names another digest — before the body is read.
+    ex.checkHeaders = [&](const QHash<QByteArray, QByteArray> &headers) -> QString {
+        const QByteArray length = headers.value("content-length");
+        bool ok = false;
+        const qint64 announced = length.toLongLong(&ok);
+        if (!length.isEmpty() && (!ok || announced != expectedSize))
+            return QStringLiteral("GET \"%1\": mismatch Content-Length (the response announces %2 bytes, the "
+                                  "descriptor %3)")
+                .arg(ex.url.toString(), QString::fromLatin1(length))
+                .arg(expectedSize);
+        const QByteArray announcedDigest = headers.value("docker-content-digest");
+        if (!announcedDigest.isEmpty() && QString::fromLatin1(announcedDigest) != digest)
+            return QStringLiteral("GET \"%1\": invalid response; digest mismatch in Docker-Content-Digest: "
+                                  "received \"%2\" when expecting \"%3\"")
+                .arg(ex.url.toString(), QString::fromLatin1(announcedDigest), digest);
+        return {};
+    };
     ex.sink = [&](const char *data, qint64 size) {
-        const qint64 take = expectedSize >= 0 ? std::min(size, expectedSize - got) : size;
+        const qint64 take = std::min(size, expectedSize - got);
         if (take > 0) {
             sha.addData(data, std::size_t(take));
             if (!sink(data, take)) {
@@ -590,15 +688,17 @@ Result<qint64> OciClient::fetchBlob(
             }
             got += take;
         }
-        return expectedSize < 0 || got < expectedSize; // LimitReader: stop at the descriptor's size
+        return got < expectedSize; // LimitReader: stop at the descriptor's size
     };
     const Response r = send(ex);
     if (sinkFailed)
         return makeError(
             ErrorCode::Io, QStringLiteral("fetching blob %1: the download could not be stored").arg(digest));
+    if (!r.refused.isEmpty())
+        return makeError(ErrorCode::Network, r.refused);
     if (!r.sinkStopped && !r.success())
         return failure(r, QStringLiteral("fetching blob %1 from %2").arg(digest, m_repo.toString()));
-    if (expectedSize >= 0 && got < expectedSize)
+    if (got < expectedSize)
         return makeError(ErrorCode::CorruptArchive,
             QStringLiteral("incorrect response size: expected %1 bytes, but got %2 bytes")
                 .arg(expectedSize)

@@ -53,6 +53,11 @@ struct OciClientOptions
     /// `n` of the tag list request (distribution-spec pagination; the registry then answers
     /// with a `Link` header for the next page). 0 = not sent: the registry decides.
     int tagPageSize = 0;
+    /// `n` of the `_catalog` request (the same pagination). 0 = not sent.
+    int catalogPageSize = 0;
+    /// The largest blob fetchBlob() downloads: a descriptor that declares more (or no size) is
+    /// refused before any request, and no more than the descriptor's size is ever read.
+    qint64 maxBlobBytes = qint64(2) * 1024 * 1024 * 1024;
 };
 
 struct OciRequestLog
@@ -111,15 +116,25 @@ public:
 
     /// All tags (every page). Failure codes in lastFailure().
     Result<QStringList> listTags();
+    /// The registry's repositories: GET /v2/_catalog (distribution-spec "Listing Repositories"),
+    /// every page of `Link: <…>; rel="next"`, scope `registry:catalog:*`. Registries may refuse
+    /// (401/403/404 — GHCR, ECR and Docker Hub do not offer it); failure codes in lastFailure().
+    /// Only the registry of repository() is used.
+    Result<QStringList> listCatalog();
     /// HEAD of a manifest: content type, digest and size without the body.
     Result<FetchedManifest> headManifest(const QString &reference);
     /// GET of a manifest; more than `maxBytes` of body is an error (the read stops there).
     Result<FetchedManifest> getManifest(const QString &reference, qint64 maxBytes = 4ll << 20);
     /// Size of a blob, nullopt when the registry does not have it (404).
     Result<std::optional<qint64>> headBlob(const QString &digest);
-    /// Streams a blob into `sink`. At most `expectedSize` bytes are read (as tofu's LimitReader);
-    /// fewer is "incorrect response size"; then the SHA-256 of what was read must equal `digest`
-    /// ("does not match digest"). Returns the bytes read.
+    /// Streams a blob into `sink`, as ORAS's blob Fetch + tofu's fetchOCIBlobToTemporaryFile
+    /// read it: `expectedSize` (the descriptor's) must be 0..maxBlobBytes, else nothing is
+    /// requested; a 200 whose Content-Length differs from it is refused before its body is read
+    /// ("mismatch Content-Length"), as is a Docker-Content-Digest header naming another digest;
+    /// at most `expectedSize` bytes are read (tofu's LimitReader; the reply is aborted there, so a
+    /// registry that keeps sending is cut off), fewer is "incorrect response size"; then the
+    /// SHA-256 of what was read must equal `digest` ("does not match digest"). Returns the bytes
+    /// read.
     Result<qint64> fetchBlob(
         const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink);
     /// Uploads `size` bytes from `device` (positioned at the start) as blob `digest`.
@@ -158,6 +173,8 @@ private:
     Response sendOnce(Exchange &ex, const QUrl &url, const QByteArray &authorization);
     Result<QByteArray> authorize(const QByteArray &challenge, const QString &scope);
     Error failure(const Response &r, const QString &what);
+    /// GET `url` and every page its `Link: rel="next"` headers name, collecting the `key` array.
+    Result<QStringList> listPages(QUrl url, const char *key, const QString &scope, const QString &what);
 };
 
 } // namespace provender::oci

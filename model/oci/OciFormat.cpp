@@ -1,9 +1,7 @@
 #include "model/oci/OciFormat.h"
 
+#include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
-#include "model/oci/OciLogging.h"
-
-Q_LOGGING_CATEGORY(lcOci, "provender.oci", QtWarningMsg)
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -271,6 +269,80 @@ Result<RepositoryAddress> expandRepositoryTemplate(const QString &templ, const P
         return formatError(
             QStringLiteral("%1 maps to \"%2\", which has no repository name").arg(provider.toString(), text));
     return addr;
+}
+
+Result<QStringList> templateSymbols(const QString &templ)
+{
+    const Result<QList<TemplatePart>> parts = parseTemplate(templ);
+    if (!parts.ok())
+        return parts.error();
+    QStringList out;
+    for (const TemplatePart &p : parts.value())
+        if (p.symbol && !out.contains(p.text))
+            out.append(p.text);
+    return out;
+}
+
+Result<ProviderAddress> providerForRepository(
+    const QString &templ, const RepositoryAddress &repository, const TemplateDefaults &defaults)
+{
+    const Result<QList<TemplatePart>> parts = parseTemplate(templ);
+    if (!parts.ok())
+        return parts.error();
+    // The template as a pattern over "registry/repository": literals as they are, each symbol one
+    // non-empty run without '/', a symbol used twice the same text both times. Matched lazily and
+    // greedily: when the two disagree the repository could be more than one provider.
+    auto pattern = [&](bool greedy) {
+        QString re = QStringLiteral("^");
+        QStringList seen;
+        for (const TemplatePart &p : parts.value()) {
+            if (!p.symbol) {
+                re += QRegularExpression::escape(p.text);
+            } else if (seen.contains(p.text)) {
+                re += QStringLiteral("\\k<%1>").arg(p.text);
+            } else {
+                seen.append(p.text);
+                re += QStringLiteral("(?<%1>[^/]+%2)").arg(p.text, greedy ? QString() : QStringLiteral("?"));
+            }
+        }
+        return QRegularExpression(re + QLatin1Char('$'));
+    };
+    const QString text = repository.toString();
+    const QRegularExpressionMatch lazy = pattern(false).match(text);
+    const QRegularExpressionMatch greedy = pattern(true).match(text);
+    if (!lazy.hasMatch())
+        return formatError(QStringLiteral("%1 is not a repository of the template %2").arg(text, templ));
+    QStringList values;
+    for (const auto &[symbol, fallback] : { std::pair { QStringLiteral("hostname"), defaults.hostname },
+             std::pair { QStringLiteral("namespace"), defaults.ns },
+             std::pair { QStringLiteral("type"), defaults.type } }) {
+        QString value = lazy.captured(symbol);
+        if (value != greedy.captured(symbol))
+            return formatError(
+                QStringLiteral("%1 matches the template %2 in more than one way (${%3} = \"%4\" or "
+                               "\"%5\")")
+                    .arg(text, templ, symbol, value, greedy.captured(symbol)));
+        if (value.isEmpty() && lazy.capturedStart(symbol) < 0)
+            value = fallback;
+        if (value.isEmpty())
+            return formatError(
+                QStringLiteral("the template %1 has no ${%2}: the provider's %2 of %3 is not known "
+                               "(name it)")
+                    .arg(templ, symbol, text));
+        values.append(value);
+    }
+    const Result<ProviderAddress> address = ProviderAddress::parse(values.join(QLatin1Char('/')));
+    if (!address.ok())
+        return formatError(QStringLiteral("%1: \"%2\" is not a provider address: %3")
+                               .arg(text, values.join(QLatin1Char('/')), address.error().message));
+    // Back through the template: only a repository tofu would itself choose for the provider counts
+    // (a host or name in another spelling is not that provider's repository).
+    const Result<RepositoryAddress> back = expandRepositoryTemplate(templ, address.value());
+    if (!back.ok() || !(back.value() == repository))
+        return formatError(QStringLiteral("%1: tofu would look for %2 in %3, not here")
+                               .arg(text, address.value().toString(),
+                                   back.ok() ? back.value().toString() : back.error().message));
+    return address;
 }
 
 Result<QString> templateFromOciUrl(const QString &url)

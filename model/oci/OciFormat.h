@@ -68,6 +68,22 @@ Result<RepositoryAddress> parseRepositoryAddressPrefix(const QString &text);
 Result<void> checkRepositoryTemplate(const QString &templ, const QList<ProviderAddress> &providers = {});
 /// The repository a provider maps to (hostname in its comparison form, as tofu's String()).
 Result<RepositoryAddress> expandRepositoryTemplate(const QString &templ, const ProviderAddress &provider);
+/// The symbols a template refers to, each once, in order of first use.
+Result<QStringList> templateSymbols(const QString &templ);
+/// Values for the symbols a template leaves out (what an oci_mirror block's `include` pins).
+struct TemplateDefaults
+{
+    QString hostname;
+    QString ns;
+    QString type;
+};
+/// The reverse of expandRepositoryTemplate, for a registry's `_catalog`: the provider whose
+/// repository under `templ` is `repository`. Fails when the repository does not fit the template,
+/// fits it in more than one way, names no valid provider, or is not the repository tofu would
+/// compute for that provider (e.g. another spelling of its host). A symbol the template lacks
+/// takes its value from `defaults` (an error when that is empty).
+Result<ProviderAddress> providerForRepository(
+    const QString &templ, const RepositoryAddress &repository, const TemplateDefaults &defaults = {});
 /// `oci://HOST/PATH/${namespace}/${type}` -> the template without the scheme.
 Result<QString> templateFromOciUrl(const QString &url);
 

@@ -1,11 +1,12 @@
 #include "model/oci/OciMirror.h"
 
+#include "model/core/Logging.h"
 #include "model/hashing/PackageHashes.h"
-#include "model/oci/OciLogging.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 
 namespace provender::oci {
@@ -86,6 +87,123 @@ namespace {
         return parseIndex(got.value().body);
     }
 
+    struct OciArchiveContext
+    {
+        QString provider; ///< address string
+        Version version;
+        QString providerType;
+        QString manifestRef; ///< oci://registry/repository:tag — the source's own metadata
+        const QList<HashString> *lock = nullptr; ///< the lock's hashes of this version, when one covers it
+        QString lockFrom;
+        bool notCovered = false; ///< lock files were given and none covers this version
+    };
+
+    /// tofu's checks of one archive after its manifests passed, in tofu's order
+    /// (package_location_oci_blob_archive.go InstallProviderPackage, then
+    /// PackageLocalArchive.InstallProviderPackage, then providercache's executable search):
+    ///   1. with a lock: the layer digest (as zh:) must be one of its hashes — before the download;
+    ///   2. the blob, read up to the descriptor's size, must hash to the digest;
+    ///   3. the source's own hash (PackageMeta.Authentication = NewPackageHashAuthentication with
+    ///      the one zh: of the digest), the lock's hashes, the package content: decideArchive(),
+    ///      as for every other source.
+    /// The blob is downloaded for the hashes even where tofu would stop at 1, so the report can
+    /// say whether the lock has the package's h1: at least.
+    void decideDownloaded(ArchiveResult &r, OciClient &client, const Descriptor &blob, const HashString &zh,
+        const QString &file, const OciArchiveContext &c, VerifySummary &summary)
+    {
+        auto fail = [&](Verdict v, const QString &why) {
+            r.detail = VerdictDetail {};
+            r.detail.verdict = v;
+            r.detail.reason = why;
+            r.error = v == Verdict::Error ? why : QString();
+        };
+        QFile sinkFile(file);
+        Result<qint64> fetched = makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(file));
+        if (sinkFile.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            fetched = client.fetchBlob(blob.digest, blob.size,
+                [&sinkFile](const char *data, qint64 n) { return sinkFile.write(data, n) == n; });
+        sinkFile.close();
+        // Whatever happens below, nothing of the download is kept.
+        const auto removeFile = qScopeGuard([&file] { QFile::remove(file); });
+        const bool digestMismatch = !fetched.ok() && fetched.error().code == ErrorCode::CorruptArchive
+            && fetched.error().message.contains(QLatin1StringView("does not match digest"));
+        const bool downloaded = fetched.ok() || digestMismatch;
+        Result<PackageHashes> hashed = makeError(ErrorCode::Internal, QStringLiteral("not downloaded"));
+        if (downloaded) {
+            hashed = hashZip(file);
+            if (hashed.ok()) {
+                r.hashes = hashed.value();
+                ++summary.hashed;
+                summary.bytesHashed += hashed.value().fileSize;
+            } else if (const Result<HashString> served = hashFileZh(file); served.ok()) {
+                PackageHashes partial;
+                partial.zh = served.value();
+                partial.fileSize = QFileInfo(file).size();
+                partial.h1ZipError = hashed.error().message;
+                r.hashes = partial;
+            }
+        }
+        QList<HashString> preferredLock;
+        if (c.lock)
+            for (const HashString &h : *c.lock)
+                if (h.scheme() == HashString::Scheme::H1 || h.scheme() == HashString::Scheme::ZH)
+                    preferredLock.append(h);
+        if (!preferredLock.isEmpty() && !preferredLock.contains(zh)) {
+            // 1. Refused before the download (whatever the download would have brought).
+            const bool h1Locked = hashed.ok()
+                && verifyAgainstLock(hashed.value(), preferredLock).verdict == Verdict::Verified;
+            fail(h1Locked ? Verdict::Error : Verdict::Mismatch,
+                QStringLiteral("the current package for %1 %2 doesn't match any of the checksums previously "
+                               "recorded in the dependency lock file")
+                    .arg(c.provider, c.version.toString()));
+            if (h1Locked) {
+                r.detail.reason
+                    += QStringLiteral(" (its h1: is in the lock, but tofu compares the layer digest, "
+                                      "zh:, before downloading: add %1 to the lock)")
+                           .arg(zh.toString());
+                r.error = r.detail.reason;
+            }
+            r.detail.contradicting = preferredLock;
+            r.detail.notCoveredByLock = c.notCovered;
+            return;
+        }
+        if (!downloaded) {
+            fail(fetched.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error,
+                QStringLiteral("fetching provider package blob %1: %2")
+                    .arg(blob.digest, fetched.error().message));
+            r.detail.notCoveredByLock = c.notCovered;
+            return;
+        }
+        if (digestMismatch) {
+            // 2. The bytes are not what the digest names (the zh: computed is the bytes').
+            fail(Verdict::Mismatch, fetched.error().message);
+            r.detail.contradicting = r.declared;
+            r.detail.notCoveredByLock = c.notCovered;
+            return;
+        }
+        // 3. As every other source.
+        if (hashed.ok()) {
+            r.detail = decideArchive(hashed.value(), c.providerType, r.declared,
+                TrustAnchor { TrustAnchor::Kind::OwnIndex, c.manifestRef }, c.lock,
+                TrustAnchor { TrustAnchor::Kind::LockFile, c.lockFrom });
+        } else {
+            // Not a readable zip (its bytes match the digest): extraction fails.
+            r.error = hashed.error().message;
+            r.detail = decideUnreadableArchive(zh, r.error, r.declared);
+            if (r.detail.verdict == Verdict::Error && !preferredLock.isEmpty()) {
+                // The lock's hashes are compared next, in their order: an h1: first fails hashing.
+                const VerdictDetail l = decideUnreadableArchive(zh, r.error, preferredLock);
+                if (l.verdict == Verdict::Refused) {
+                    r.detail = l;
+                    r.detail.reason = QStringLiteral("failed to calculate checksum for %1 %2 package: %3")
+                                          .arg(c.provider, c.version.toString(), r.error);
+                }
+            }
+            if (r.detail.verdict != Verdict::Error)
+                r.error.clear();
+        }
+        r.detail.notCoveredByLock = c.notCovered;
+    }
 } // namespace
 
 OciVerifyReport verifyOciMirror(
@@ -191,8 +309,11 @@ OciVerifyReport verifyOciMirror(
             }
             std::sort(platforms.begin(), platforms.end(),
                 [](const Platform &a, const Platform &b) { return a.toString() < b.toString(); });
-            const QList<HashString> lockHashes
-                = options.expected.value(ProviderVersionKey { address, version });
+            const ProviderVersionKey pvKey { address, version };
+            const auto lockIt = options.expected.constFind(pvKey);
+            const std::optional<QList<HashString>> lockHashes = lockIt == options.expected.constEnd()
+                ? std::nullopt
+                : std::optional<QList<HashString>>(*lockIt);
             for (const Platform &platform : std::as_const(platforms)) {
                 ArchiveResult r;
                 r.key = ArchiveKey { address, version, platform };
@@ -243,83 +364,19 @@ OciVerifyReport verifyOciMirror(
                         fail(Verdict::Error,
                             QStringLiteral("cannot verify package contents: %1").arg(zh.error().message));
                     } else {
+                        const QString manifestRef
+                            = QStringLiteral("oci://%1:%2").arg(repo.value().toString(), tag);
                         r.declared = { zh.value() };
-                        archive.declared = DeclaredArchive { r.path, r.declared,
-                            QStringLiteral("oci://%1:%2").arg(repo.value().toString(), tag) };
-                        const QString file
-                            = downloads.filePath(QStringLiteral("%1.zip").arg(out.report.results.size()));
-                        QFile sinkFile(file);
-                        Result<qint64> fetched
-                            = makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(file));
-                        if (sinkFile.open(QIODevice::WriteOnly | QIODevice::Truncate))
-                            fetched = client->fetchBlob(
-                                blob.digest, blob.size, [&sinkFile](const char *data, qint64 n) {
-                                    return sinkFile.write(data, n) == n;
-                                });
-                        sinkFile.close();
-                        const bool digestMismatch = !fetched.ok()
-                            && fetched.error().code == ErrorCode::CorruptArchive
-                            && fetched.error().message.contains(QLatin1StringView("does not match digest"));
-                        if (!fetched.ok() && !digestMismatch) {
-                            fail(fetched.error().code == ErrorCode::NotFound ? Verdict::Missing
-                                                                             : Verdict::Error,
-                                QStringLiteral("fetching provider package blob %1: %2")
-                                    .arg(blob.digest, fetched.error().message));
-                        } else {
-                            const Result<PackageHashes> hashed = hashZip(file);
-                            if (hashed.ok()) {
-                                r.hashes = hashed.value();
-                                ++summary.hashed;
-                                summary.bytesHashed += hashed.value().fileSize;
-                                r.detail = decideVerdict(hashed.value(), r.declared);
-                                if (!lockHashes.isEmpty()) {
-                                    // tofu checks the layer digest against the lock before it downloads.
-                                    if (!lockHashes.contains(zh.value())) {
-                                        const VerdictDetail lock
-                                            = verifyAgainstLock(hashed.value(), lockHashes);
-                                        r.detail.verdict = lock.verdict == Verdict::Verified
-                                            ? Verdict::Error
-                                            : Verdict::Mismatch;
-                                        r.detail.reason
-                                            = QStringLiteral("the current package for %1 %2 doesn't match "
-                                                             "any of the checksums previously "
-                                                             "recorded in the dependency lock file")
-                                                  .arg(key, version.toString());
-                                        if (lock.verdict == Verdict::Verified)
-                                            r.detail.reason += QStringLiteral(
-                                                " (its h1: is in the lock, but tofu compares the layer "
-                                                "digest, "
-                                                "zh:, before downloading: add %1 to the lock)")
-                                                                   .arg(zh.value().toString());
-                                        r.error = r.detail.verdict == Verdict::Error ? r.detail.reason
-                                                                                     : QString();
-                                    } else {
-                                        r.detail = combineVerdicts(
-                                            r.detail, verifyAgainstLock(hashed.value(), lockHashes));
-                                    }
-                                }
-                                if (digestMismatch) {
-                                    r.detail.verdict = Verdict::Mismatch;
-                                    r.detail.reason = fetched.error().message;
-                                }
-                            } else if (digestMismatch) {
-                                // Not a readable zip either: report the zh: of the bytes served.
-                                fail(Verdict::Mismatch, fetched.error().message);
-                                if (const Result<HashString> served = hashFileZh(file); served.ok()) {
-                                    PackageHashes partial;
-                                    partial.zh = served.value();
-                                    partial.fileSize = QFileInfo(file).size();
-                                    partial.h1ZipError = hashed.error().message;
-                                    r.hashes = partial;
-                                    r.detail.contradicting = r.declared;
-                                }
-                            } else {
-                                fail(Verdict::Error, hashed.error().message);
-                            }
-                        }
-                        QFile::remove(file);
+                        archive.declared = DeclaredArchive { r.path, r.declared, manifestRef, {} };
+                        decideDownloaded(r, *client, blob, zh.value(),
+                            downloads.filePath(QStringLiteral("%1.zip").arg(out.report.results.size())),
+                            OciArchiveContext { key, version, address.type(), manifestRef,
+                                lockHashes ? &*lockHashes : nullptr, options.expectedFrom.value(pvKey),
+                                options.lockCoverage && !lockHashes },
+                            summary);
                     }
                 }
+                r.detail.notCoveredByLock = options.lockCoverage && !lockHashes;
                 pv.archives.append(archive);
                 finish(std::move(r));
             }
@@ -329,6 +386,87 @@ OciVerifyReport verifyOciMirror(
         out.log.append(client->log());
         addCounters(out.counters, client->counters());
     }
+    return out;
+}
+
+Result<OciCatalogListing> listOciProviders(
+    const OciMirrorOptions &mirror, const TemplateDefaults &defaults, bool withVersions)
+{
+    // The registry is the template's text up to its first '/', which must be free of symbols.
+    const QString templ = mirror.repositoryTemplate;
+    const qsizetype slash = templ.indexOf(QLatin1Char('/'));
+    const QString registry = slash < 0 ? templ : templ.left(slash);
+    if (slash < 0 || registry.contains(QLatin1Char('$')) || registry.contains(QLatin1Char('%')))
+        return makeError(ErrorCode::InvalidArgument,
+            QStringLiteral("the repository template %1 does not name one registry before its first '/': its "
+                           "repositories cannot be listed")
+                .arg(templ));
+    const Result<RepositoryAddress> probe = parseRepositoryAddressPrefix(registry);
+    if (!probe.ok())
+        return makeError(
+            ErrorCode::InvalidArgument, QStringLiteral("%1: %2").arg(templ, probe.error().message));
+    const Result<QStringList> symbols = templateSymbols(templ);
+    if (!symbols.ok())
+        return symbols.error();
+    for (const auto &[symbol, value] : { std::pair { QStringLiteral("hostname"), defaults.hostname },
+             std::pair { QStringLiteral("namespace"), defaults.ns },
+             std::pair { QStringLiteral("type"), defaults.type } })
+        if (!symbols.value().contains(symbol) && value.isEmpty())
+            return makeError(ErrorCode::InvalidArgument,
+                QStringLiteral(
+                    "the template %1 has no ${%2}: the providers' %2 cannot be read from a repository "
+                    "name and must be given")
+                    .arg(templ, symbol));
+    OciCatalogListing out;
+    out.registry = registry;
+    // The catalog is the registry's; the credential is the one tofu would use for the template's
+    // fixed repository prefix (`mirror` of `host/mirror/${namespace}/${type}`), which is also the
+    // registry's when no block is more specific.
+    QString fixedPrefix = templ.mid(slash + 1);
+    fixedPrefix = fixedPrefix.left(fixedPrefix.indexOf(QLatin1Char('$')));
+    fixedPrefix = fixedPrefix.left(std::max<qsizetype>(fixedPrefix.lastIndexOf(QLatin1Char('/')), 0));
+    std::optional<OciCredential> cred;
+    if (mirror.credentials)
+        cred = credentialFor(*mirror.credentials, registry, fixedPrefix);
+    if (cred)
+        out.credential = cred->describe();
+    OciClient client(RepositoryAddress { registry, QString() }, cred, mirror.client);
+    const Result<QStringList> names = client.listCatalog();
+    out.log = client.log();
+    out.counters = client.counters();
+    if (!names.ok())
+        return names.error();
+    for (const QString &name : names.value()) {
+        OciCatalogEntry e;
+        e.repository = name;
+        const Result<ProviderAddress> p
+            = providerForRepository(templ, RepositoryAddress { registry, name }, defaults);
+        if (p.ok()) {
+            e.provider = p.value();
+            if (!out.providers.contains(p.value()))
+                out.providers.append(p.value());
+        } else {
+            e.note = p.error().message;
+        }
+        if (withVersions && e.provider) {
+            ClientFactory factory { mirror, nullptr };
+            const std::unique_ptr<OciClient> tags = factory.make(RepositoryAddress { registry, name });
+            const Result<QStringList> listed = tags->listTags();
+            if (listed.ok()) {
+                for (const QString &tag : listed.value())
+                    if (const std::optional<Version> v = versionForTag(tag); v && !e.versions.contains(*v))
+                        e.versions.append(*v);
+                std::sort(e.versions.begin(), e.versions.end());
+            } else {
+                e.versionsError = listed.error().message;
+            }
+            out.log.append(tags->log());
+            addCounters(out.counters, tags->counters());
+        }
+        out.repositories.append(e);
+    }
+    std::sort(out.providers.begin(), out.providers.end(),
+        [](const ProviderAddress &a, const ProviderAddress &b) { return a.toString() < b.toString(); });
     return out;
 }
 
@@ -356,6 +494,8 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
     OciVerifyOptions verifyOptions;
     /// Where a blob is known to be in this run: registry -> digest -> repository (for mounts).
     QHash<QString, QHash<QString, QString>> known;
+    /// What was pushed per version: the read-back must serve exactly these packages.
+    ExpectedHashes pushedZh;
 
     for (const Provider &provider : catalog.providers) {
         if (!options.only.isEmpty() && !options.only.contains(provider.address))
@@ -513,7 +653,7 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
             }
             if (pv.error.isEmpty()) {
                 verifyOptions.onlyVersions[provider.address.toString()].append(version.version);
-                verifyOptions.expected[ProviderVersionKey { provider.address, version.version }] = zhs;
+                pushedZh[ProviderVersionKey { provider.address, version.version }] = zhs;
                 if (!pushed.contains(provider.address))
                     pushed.append(provider.address);
             }
@@ -522,8 +662,26 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
         out.log.append(client->log());
         addCounters(out.counters, client->counters());
     }
-    if (options.verifyAfter && !options.dryRun && !pushed.isEmpty())
+    if (options.verifyAfter && !options.dryRun && !pushed.isEmpty()) {
         out.verification = verifyOciMirror(pushed, mirror, verifyOptions);
+        // The registry's tags must name what this run pushed (not a concurrent writer's packages).
+        VerifySummary &summary = out.verification->report.summary;
+        for (ArchiveResult &r : out.verification->report.results) {
+            const QList<HashString> mine
+                = pushedZh.value(ProviderVersionKey { r.key.provider, r.key.version });
+            if (r.detail.verdict != Verdict::Verified || r.declared.isEmpty()
+                || mine.contains(r.declared.first()))
+                continue;
+            --summary.counts[size_t(r.detail.verdict)];
+            r.detail = VerdictDetail {};
+            r.detail.verdict = Verdict::Mismatch;
+            r.detail.reason = QStringLiteral("read back: the tag names %1, which is not a package this push "
+                                             "published for %2 %3")
+                                  .arg(r.declared.first().toString(), r.key.provider.toString(),
+                                      r.key.version.toString());
+            ++summary.counts[size_t(r.detail.verdict)];
+        }
+    }
     return out;
 }
 

@@ -14,6 +14,14 @@
 //           is not an index, the index has the wrong artifact type, …);
 //         - a repository that does not exist (404 / NAME_UNKNOWN on the tag list) is an absent
 //           provider, as tofu's ErrProviderNotFound.
+//       Each archive that passes those is decided by decideArchive() exactly as an archive of
+//       any other source (the one declared hash is the layer digest's zh:, anchored in the
+//       manifest `oci://REPO:TAG`; a lock's hashes anchored in the lock file; then the package
+//       content), after tofu's OCI-only steps: a lock must list the digest before the download,
+//       and the blob read up to its descriptor's size must hash to the digest (OciClient::fetchBlob
+//       also refuses a descriptor over `client.maxBlobBytes` and a Content-Length that is not the
+//       descriptor's size).
+//   listOciProviders()  the registry's `_catalog` mapped back to providers through the template.
 //   pushToOci()  publish a Catalog (a directory mirror, or a bundle imported into a temporary
 //       directory first): blobs that the registry has (HEAD) are not uploaded again, and one this
 //       run put into another repository of the same registry is mounted from there; manifests in
@@ -45,6 +53,10 @@ struct OciVerifyOptions
     /// Only these versions of a provider (from a lock file); others from its tags are skipped.
     QHash<QString, QList<Version>> onlyVersions; ///< provider address string -> versions
     ExpectedHashes expected; ///< a lock's hashes (tofu's pre-download zh: check applies)
+    /// Where `expected` came from per provider version (lock file paths): the verdict's anchor.
+    QHash<ProviderVersionKey, QString> expectedFrom;
+    /// Lock files were given: archives of provider versions `expected` lacks are notCoveredByLock.
+    bool lockCoverage = false;
     std::function<void(const ArchiveResult &)> onResult;
 };
 
@@ -60,6 +72,37 @@ struct OciVerifyReport
 
 OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
     const OciVerifyOptions &options = {});
+
+/// One repository of a registry's `_catalog`, read back through the mirror's template.
+struct OciCatalogEntry
+{
+    QString repository; ///< as the catalog lists it (without the registry)
+    std::optional<ProviderAddress> provider; ///< the provider tofu would look for here, if any
+    QString note; ///< why it is no provider of this mirror ("" when it is one)
+    /// With `withVersions`: the versions of its tags (go-versions order; tags that are no version
+    /// are ignored, as tofu ignores them), or why they could not be listed.
+    QList<Version> versions;
+    QString versionsError;
+};
+
+struct OciCatalogListing
+{
+    QString registry;
+    QList<OciCatalogEntry> repositories; ///< every repository the catalog lists, in its order
+    QList<ProviderAddress> providers; ///< the providers among them, unique, sorted by address
+    QList<OciRequestLog> log;
+    OciCounters counters;
+    QString credential; ///< where the credential came from ("" = none), never the secret
+};
+
+/// The providers an OCI mirror holds, for browsing: GET /v2/_catalog of the template's registry
+/// (every page, `mirror.client.catalogPageSize` per page), each repository mapped back through
+/// the template (providerForRepository). `defaults` supplies the symbols the template lacks. Fails
+/// when the registry refuses the listing (many hosted registries do: name the providers then) or
+/// when the template's registry part depends on the provider. Blocking: call off the GUI thread.
+/// `withVersions`: also each provider repository's tag list (one more request per repository).
+Result<OciCatalogListing> listOciProviders(
+    const OciMirrorOptions &mirror, const TemplateDefaults &defaults = {}, bool withVersions = false);
 
 struct OciPushOptions
 {

@@ -5,9 +5,14 @@ Provender's client) and computes expected values with hashlib/zipfile.
   oci_tool.py mirror DIR                  write a small packed mirror (zips made with zipfile)
   oci_tool.py h1 ZIP                      print h1: of a zip (golang.org/x/mod/sumdb/dirhash Hash1)
   oci_tool.py get URL CA USER PASS        print a registry document (Accept: OCI index+manifest)
-  oci_tool.py hostile PORT CA USER PASS ZIP ZIP2
+  oci_tool.py hostile PORT CA USER PASS ZIP ZIP2 OUTDIR
                                           write every hostile case into repositories
                                           hostile/test/<case>, tag 1.0.0; print JSON facts
+  oci_tool.py liar PORT CERT KEY ZIP LOG  a registry stand-in whose blob answers lie about their
+                                          size (see liar())
+  oci_tool.py repos PORT CA USER PASS NAME...
+                                          push version 1.0.0 linux_amd64 into each repository
+                                          NAME (for the _catalog tests)
 """
 import base64
 import hashlib
@@ -118,7 +123,7 @@ def index(reg, repo, entries, artifact_type="application/vnd.opentofu.provider")
     return reg.manifest(repo, "1.0.0", INDEX, doc)
 
 
-def hostile(port, ca, user, password, zip1, zip2):
+def hostile(port, ca, user, password, zip1, zip2, outdir):
     reg = Registry(port, ca, user, password)
     z1 = open(zip1, "rb").read()
     z2 = open(zip2, "rb").read()
@@ -156,7 +161,140 @@ def hostile(port, ca, user, password, zip1, zip2):
     # 7. a layer descriptor that claims fewer bytes than the blob has (tofu reads only that many)
     d, _ = image_manifest(reg, "hostile/test/short", z1, "linux", "amd64", size_delta=-10)
     index(reg, "hostile/test/short", [d])
+    # 8. a package without the provider's executable (only a README), and 9. a layer that is no zip
+    # at all: the digests are right, the content is what tofu refuses after the download
+    noexe = io.BytesIO()
+    with zipfile.ZipFile(noexe, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("README.txt", "no executable in here\n")
+    notazip = b"this is not a zip archive\n" * 20
+    d, _ = image_manifest(reg, "hostile/test/noexe", noexe.getvalue(), "linux", "amd64")
+    index(reg, "hostile/test/noexe", [d])
+    d, _ = image_manifest(reg, "hostile/test/notazip", notazip, "linux", "amd64")
+    index(reg, "hostile/test/notazip", [d])
+    # The same two packages as a directory mirror, for `provender verify DIR` to judge them too.
+    for t, content in (("noexe", noexe.getvalue()), ("notazip", notazip)):
+        path = os.path.join(outdir, "example.com", "test", t, "terraform-provider-%s_1.0.0_linux_amd64.zip" % t)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(content)
+    # 10. a layer descriptor that declares an absurd size (1 PiB) for a real blob
+    d, _ = image_manifest(reg, "hostile/test/absurd", z1, "linux", "amd64", size_delta=2 ** 50)
+    index(reg, "hostile/test/absurd", [d])
+    facts["absurd_blob"] = "sha256:" + hashlib.sha256(z1).hexdigest()
     print(json.dumps(facts))
+
+
+def repos(port, ca, user, password, *names):
+    # Each repository gets version 1.0.0 for linux_amd64: a zip whose executable is named after the
+    # repository's last path segment (the provider type under a .../${namespace}/${type} template).
+    reg = Registry(port, ca, user, password)
+    for name in names:
+        kind = name.rsplit("/", 1)[-1]
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("terraform-provider-%s_v1.0.0" % kind, "#!/bin/sh\necho %s\n" % name)
+        d, _ = image_manifest(reg, name, buf.getvalue(), "linux", "amd64")
+        index(reg, name, [d])
+
+
+def liar(port, cert, key, zip_path, log):
+    """A registry stand-in (no auth) for blob answers that lie about their size. Repositories
+    liar/<case>/foo, tag 1.0.0, one linux_amd64 manifest whose archive/zip layer is ZIP:
+      longer    the blob GET announces Content-Length = size + 1 MiB and sends that much
+      endless   no Content-Length: the blob, then zeros until the client hangs up (at most 1 GiB)
+      digesthdr the right bytes with a Docker-Content-Digest header naming another digest
+      absurd    the layer descriptor declares 2**50 bytes (a blob GET would be logged)
+    Every request is logged; `endless` logs how many bytes it wrote and whether the client hung up."""
+    import http.server
+    data = open(zip_path, "rb").read()
+    blob_digest = "sha256:" + hashlib.sha256(data).hexdigest()
+
+    def manifest_doc(case):
+        size = 2 ** 50 if case == "absurd" else len(data)
+        return json.dumps({
+            "schemaVersion": 2, "mediaType": MANIFEST, "artifactType": "application/vnd.opentofu.provider-target",
+            "config": {"mediaType": "application/vnd.oci.empty.v1+json", "digest": "sha256:" + hashlib.sha256(EMPTY).hexdigest(),
+                       "size": 2, "data": "e30="},
+            "layers": [{"mediaType": "archive/zip", "digest": blob_digest, "size": size}]}, separators=(",", ":")).encode()
+
+    def index_doc(case):
+        m = manifest_doc(case)
+        return json.dumps({
+            "schemaVersion": 2, "mediaType": INDEX, "artifactType": "application/vnd.opentofu.provider",
+            "manifests": [{"mediaType": MANIFEST, "digest": "sha256:" + hashlib.sha256(m).hexdigest(), "size": len(m),
+                           "platform": {"os": "linux", "architecture": "amd64"},
+                           "artifactType": "application/vnd.opentofu.provider-target"}]}, separators=(",", ":")).encode()
+
+    def note(line):
+        with open(log, "a") as f:
+            f.write(line + "\n")
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def answer(self, status, body, headers=(), send_body=True):
+            self.send_response(status)
+            for k, v in headers:
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if send_body:
+                self.wfile.write(body)
+
+        def do_HEAD(self):
+            self.do_GET(send_body=False)
+
+        def do_GET(self, send_body=True):
+            note("%s %s" % (self.command, self.path))
+            parts = self.path.split("/")
+            # /v2/liar/<case>/foo/<kind>/<ref> (ZIP is a package of provider type foo)
+            if len(parts) < 7 or parts[1] != "v2" or parts[2] != "liar" or parts[4] != "foo":
+                return self.answer(404, b'{"errors":[{"code":"NAME_UNKNOWN"}]}')
+            case, kind, ref = parts[3], parts[5], "/".join(parts[6:])
+            if kind == "tags":
+                return self.answer(200, json.dumps({"name": "liar/%s/foo" % case, "tags": ["1.0.0"]}).encode(),
+                                   [("Content-Type", "application/json")], send_body)
+            if kind == "manifests":
+                m, i = manifest_doc(case), index_doc(case)
+                for doc, media in ((i, INDEX), (m, MANIFEST)):
+                    digest = "sha256:" + hashlib.sha256(doc).hexdigest()
+                    if ref in ("1.0.0", digest) and (ref != "1.0.0" or media == INDEX):
+                        return self.answer(200, doc, [("Content-Type", media), ("Docker-Content-Digest", digest)], send_body)
+                return self.answer(404, b'{"errors":[{"code":"MANIFEST_UNKNOWN"}]}')
+            if kind == "blobs" and ref == blob_digest:
+                if case == "longer":
+                    extra = b"\0" * (1 << 20)
+                    return self.answer(200, data + extra, [("Content-Type", "application/octet-stream")], send_body)
+                if case == "digesthdr":
+                    return self.answer(200, data, [("Content-Type", "application/octet-stream"),
+                                                   ("Docker-Content-Digest", "sha256:" + "0" * 64)], send_body)
+                if case == "endless":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/octet-stream")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    wrote, closed = 0, False
+                    try:
+                        self.wfile.write(data)
+                        wrote = len(data)
+                        chunk = b"\0" * 65536
+                        while wrote < (1 << 30):
+                            self.wfile.write(chunk)
+                            wrote += len(chunk)
+                    except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
+                        closed = True
+                    note("endless wrote=%d closed=%s" % (wrote, "yes" if closed else "no"))
+                    self.close_connection = True
+                    return
+                return self.answer(200, data, [("Content-Type", "application/octet-stream")], send_body)
+            return self.answer(404, b'{"errors":[{"code":"BLOB_UNKNOWN"}]}')
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", int(port)), Handler)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    server.socket = ctx.wrap_socket(server.socket, server_side=True)
+    server.serve_forever()
 
 
 def mint(sign_key, sign_cert, issuer, service, user, scopes):
@@ -298,6 +436,10 @@ if __name__ == "__main__":
     elif cmd == "tokenserver":
         tokenserver(*sys.argv[2:12])
     elif cmd == "hostile":
-        hostile(*sys.argv[2:8])
+        hostile(*sys.argv[2:9])
+    elif cmd == "liar":
+        liar(*sys.argv[2:7])
+    elif cmd == "repos":
+        repos(*sys.argv[2:])
     else:
         sys.exit("unknown command " + cmd)

@@ -198,6 +198,58 @@ private Q_SLOTS:
             QStringLiteral("h:1/p/${namespace}/${type}"));
     }
 
+    void repositoriesBackToProviders()
+    {
+        // The reverse of the template, for a registry's _catalog: a repository is a provider's only
+        // when tofu, expanding the template for that provider, would arrive at it.
+        auto back = [](const char *templ, const char *registry, const char *repository,
+                        const TemplateDefaults &d = {}) {
+            return providerForRepository(QString::fromLatin1(templ),
+                RepositoryAddress { QString::fromLatin1(registry), QString::fromLatin1(repository) }, d);
+        };
+        const Result<ProviderAddress> full = back("reg.example/${hostname}/${namespace}/${type}",
+            "reg.example", "registry.opentofu.org/hashicorp/aws");
+        QVERIFY2(full.ok(), full.ok() ? "" : qPrintable(full.error().message));
+        QCOMPARE(full.value().toString(), QStringLiteral("registry.opentofu.org/hashicorp/aws"));
+        // No ${hostname}: only with one given (what an `include` pins).
+        QVERIFY(back("127.0.0.1:5000/mirror/${namespace}/${type}", "127.0.0.1:5000", "mirror/test/foo")
+                    .error()
+                    .message.contains(u"has no ${hostname}"));
+        TemplateDefaults host;
+        host.hostname = QStringLiteral("example.com");
+        QCOMPARE(back("127.0.0.1:5000/mirror/${namespace}/${type}", "127.0.0.1:5000", "mirror/test/foo", host)
+                     .value()
+                     .toString(),
+            QStringLiteral("example.com/test/foo"));
+        // Not of the template: another prefix, another registry, a segment short or too many.
+        QVERIFY(!back("127.0.0.1:5000/mirror/${namespace}/${type}", "127.0.0.1:5000", "other/test/foo", host)
+                     .ok());
+        QVERIFY(!back("127.0.0.1:5000/mirror/${namespace}/${type}", "127.0.0.1:5001", "mirror/test/foo", host)
+                     .ok());
+        QVERIFY(
+            !back("127.0.0.1:5000/mirror/${namespace}/${type}", "127.0.0.1:5000", "mirror/foo", host).ok());
+        QVERIFY(
+            !back("127.0.0.1:5000/mirror/${namespace}/${type}", "127.0.0.1:5000", "mirror/a/b/c", host).ok());
+        // Two symbols in one segment split at a '-' that either value may contain: ambiguous.
+        QVERIFY(back("reg.example/p/${namespace}-${type}", "reg.example", "p/a-b-c", host)
+                    .error()
+                    .message.contains(u"more than one way"));
+        QCOMPARE(back("reg.example/p/${namespace}-${type}", "reg.example", "p/a-b", host).value().toString(),
+            QStringLiteral("example.com/a/b"));
+        // A symbol used twice must have one value.
+        QCOMPARE(back("reg.example/${namespace}/${namespace}-${type}", "reg.example", "a/a-b", host)
+                     .value()
+                     .toString(),
+            QStringLiteral("example.com/a/b"));
+        QVERIFY(!back("reg.example/${namespace}/${namespace}-${type}", "reg.example", "a/c-b", host).ok());
+        // A valid OCI name that is no provider address ("__" is an OCI separator, not a namespace character).
+        QVERIFY(back("reg.example/m/${namespace}/${type}", "reg.example", "m/te__st/foo", host)
+                    .error()
+                    .message.contains(u"is not a provider address"));
+        QCOMPARE(templateSymbols(QStringLiteral("r/${type}/${namespace}/$${x}/${type}")).value(),
+            (QStringList { QStringLiteral("type"), QStringLiteral("namespace") }));
+    }
+
     void digests()
     {
         // package_location_oci_blob_archive.go:273-285 hashFromOCIDigest

@@ -7,10 +7,12 @@
 // QCryptographicHash, and the registry's own access log.
 
 #include "model/oci/OciClient.h"
+#include "model/oci/OciMirror.h"
 #include "tests/support/TestSupport.h"
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <limits>
 
 using namespace provender;
 using namespace provender::test;
@@ -461,6 +464,21 @@ private Q_SLOTS:
             // h1: as Python computes dirhash Hash1 of the zip's files.
             const ProcessRun h1 = tool({ QStringLiteral("h1"), zip });
             QCOMPARE(x.value(QLatin1StringView("h1")).toString(), QString::fromUtf8(h1.out.trimmed()));
+            // The one anchor: the registry's own manifest for the version's tag (tag rule: "+" as
+            // "_"), which shows only that the registry is consistent with itself.
+            const QString tag = x.value(QLatin1StringView("version")).toString().replace(u'+', u'_');
+            const QString document
+                = QStringLiteral("oci://127.0.0.1:%1/mirror/test/%2:%3").arg(m_port).arg(type, tag);
+            const QJsonArray anchors = x.value(QLatin1StringView("anchors")).toArray();
+            QCOMPARE(anchors.size(), 1);
+            QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("kind")).toString(),
+                QStringLiteral("own-index"));
+            QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("document")).toString(), document);
+            QCOMPARE(
+                anchors.at(0).toObject().value(QLatin1StringView("self_consistency_only")).toBool(), true);
+            QCOMPARE(x.value(QLatin1StringView("anchor")).toString(),
+                QStringLiteral("consistent with its own index (%1)").arg(document));
+            QVERIFY(!x.contains(QLatin1StringView("not_covered_by_lock")));
         }
         QVERIFY(o.value(QLatin1StringView("credentials"))
                     .toObject()
@@ -471,9 +489,11 @@ private Q_SLOTS:
         // on, not as the base64 of the Basic credentials ("alice:secret").
         QProcessEnvironment debugEnv = m_env;
         debugEnv.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("provender.*.debug=true"));
-        const ProcessRun logged = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--json") }, debugEnv);
+        const ProcessRun logged = provender(
+            { QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
+                path(QStringLiteral("ca.pem")), QStringLiteral("--json") },
+            debugEnv);
         QVERIFY2(logged.exitCode == 0, logged.err.constData());
         for (const QByteArray &channel : { r.out, r.err, logged.out, logged.err })
             for (const QByteArray &needle : { QByteArray("secret"), QByteArray("alice:secret").toBase64() })
@@ -484,6 +504,7 @@ private Q_SLOTS:
             path(QStringLiteral("ca.pem")) });
         QCOMPARE(table.exitCode, 0);
         QVERIFY(table.out.contains("2.0.0+build.1"));
+        QVERIFY2(table.out.contains("ANCHOR") && table.out.contains("own index"), table.out.constData());
     }
 
     void absentProvider()
@@ -531,7 +552,7 @@ private Q_SLOTS:
         const QString h1Linux = QString::fromUtf8(tool({ QStringLiteral("h1"), linux }).out.trimmed());
         const QString h1Darwin = QString::fromUtf8(tool({ QStringLiteral("h1"), darwin }).out.trimmed());
         QVERIFY(h1Linux.startsWith(u"h1:") && h1Darwin.startsWith(u"h1:"));
-        auto verifyWithLock = [&](const QStringList &hashes) {
+        auto verifyWithLock = [&](const QStringList &hashes, const QStringList &extra = {}) {
             QFile lock(path(QStringLiteral("test.lock.hcl")));
             if (!lock.open(QIODevice::WriteOnly | QIODevice::Truncate))
                 return QJsonObject();
@@ -542,12 +563,16 @@ private Q_SLOTS:
             text += QStringLiteral("  ]\n}\n");
             lock.write(text.toUtf8());
             lock.close();
-            const ProcessRun r = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-                QStringLiteral("--lock"), lock.fileName(), QStringLiteral("--ca-file"),
-                path(QStringLiteral("ca.pem")), QStringLiteral("--json") });
+            const ProcessRun r
+                = provender(QStringList { QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
+                                QStringLiteral("--lock"), lock.fileName(), QStringLiteral("--ca-file"),
+                                path(QStringLiteral("ca.pem")), QStringLiteral("--json") }
+                    + extra);
             QJsonObject byPlatform;
             for (const QJsonValue &a : json(r).value(QLatin1StringView("archives")).toArray())
-                byPlatform[a.toObject().value(QLatin1StringView("platform")).toString()] = a.toObject();
+                byPlatform[a.toObject().value(QLatin1StringView("provider")).toString().section(u'/', 2)
+                    + u' ' + a.toObject().value(QLatin1StringView("platform")).toString()]
+                    = a.toObject();
             byPlatform[QStringLiteral("exit")] = r.exitCode;
             return byPlatform;
         };
@@ -556,18 +581,52 @@ private Q_SLOTS:
             QStringLiteral("zh:") + sha256Hex(darwin) });
         QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 0);
         QCOMPARE(o.size(), 3);
-        QCOMPARE(o.value(QLatin1StringView("linux_amd64"))
+        QCOMPARE(o.value(QLatin1StringView("foo linux_amd64"))
                      .toObject()
                      .value(QLatin1StringView("verdict"))
                      .toString(),
             QStringLiteral("verified"));
+        // Anchored in the reviewed lock first, then the registry's own manifest.
+        const QString lockPath = path(QStringLiteral("test.lock.hcl"));
+        const QJsonArray anchors = o.value(QLatin1StringView("foo linux_amd64"))
+                                       .toObject()
+                                       .value(QLatin1StringView("anchors"))
+                                       .toArray();
+        QCOMPARE(anchors.size(), 2);
+        QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("kind")).toString(),
+            QStringLiteral("lock-file"));
+        QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("document")).toString(), lockPath);
+        QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("self_consistency_only")).toBool(), false);
+        QCOMPARE(anchors.at(1).toObject().value(QLatin1StringView("kind")).toString(),
+            QStringLiteral("own-index"));
+        QCOMPARE(anchors.at(1).toObject().value(QLatin1StringView("document")).toString(),
+            QStringLiteral("oci://127.0.0.1:%1/mirror/test/foo:1.0.0").arg(m_port));
+        // A provider no lock covers (bar, named with --provider next to the lock): verified on the
+        // registry's word only, marked as not covered; --strict fails on it.
+        o = verifyWithLock({ h1Linux, h1Darwin, QStringLiteral("zh:") + sha256Hex(linux),
+                               QStringLiteral("zh:") + sha256Hex(darwin) },
+            { QStringLiteral("--provider"), QStringLiteral("example.com/test/bar") });
+        QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 0);
+        const QJsonObject bar = o.value(QLatin1StringView("bar linux_amd64")).toObject();
+        QCOMPARE(bar.value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
+        QCOMPARE(bar.value(QLatin1StringView("not_covered_by_lock")).toBool(), true);
+        QCOMPARE(bar.value(QLatin1StringView("anchors")).toArray().size(), 1);
+        QVERIFY(!o.value(QLatin1StringView("foo linux_amd64"))
+                     .toObject()
+                     .contains(QLatin1StringView("not_covered_by_lock")));
+        o = verifyWithLock({ h1Linux, h1Darwin, QStringLiteral("zh:") + sha256Hex(linux),
+                               QStringLiteral("zh:") + sha256Hex(darwin) },
+            { QStringLiteral("--provider"), QStringLiteral("example.com/test/bar"),
+                QStringLiteral("--strict") });
+        QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 1);
         // An h1:-only lock: tofu compares the layer digest with the locked hashes before it
         // downloads (package_location_oci_blob_archive.go:117-131) and refuses although the
         // package's h1: is there.
         o = verifyWithLock({ h1Linux, h1Darwin });
         QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 1);
-        const QJsonObject refused = o.value(QLatin1StringView("linux_amd64")).toObject();
+        const QJsonObject refused = o.value(QLatin1StringView("foo linux_amd64")).toObject();
         QCOMPARE(refused.value(QLatin1StringView("verdict")).toString(), QStringLiteral("error"));
+        QCOMPARE(refused.value(QLatin1StringView("anchors")).toArray().size(), 0);
         QVERIFY2(refused.value(QLatin1StringView("reason"))
                      .toString()
                      .contains(u"doesn't match any of the checksums previously recorded"),
@@ -578,7 +637,7 @@ private Q_SLOTS:
         // A lock whose hashes are of other packages: mismatch.
         o = verifyWithLock({ QStringLiteral("zh:") + QString(64, QLatin1Char('0')) });
         QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 1);
-        QCOMPARE(o.value(QLatin1StringView("darwin_arm64"))
+        QCOMPARE(o.value(QLatin1StringView("foo darwin_arm64"))
                      .toObject()
                      .value(QLatin1StringView("verdict"))
                      .toString(),
@@ -807,6 +866,14 @@ private Q_SLOTS:
         QVERIFY(tokenLog.open(QIODevice::ReadOnly));
         const qsizetype tokenRequestsAfter = tokenLog.readAll().count('\n');
         tokenLog.close();
+        // The catalog under token auth: the token is asked for Distribution's catalog scope.
+        QProcessEnvironment basicEnv = env;
+        basicEnv.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
+        const ProcessRun listed = provender(
+            { QStringLiteral("oci"), QStringLiteral("list"), QStringLiteral("oci://") + t,
+                QStringLiteral("--hostname"), QStringLiteral("example.com"), QStringLiteral("--ca-file"),
+                path(QStringLiteral("ca.pem")), QStringLiteral("--json") },
+            basicEnv);
         stop(registry);
         stop(tokens);
         QVERIFY2(pushed.exitCode == 0, pushed.out.constData());
@@ -840,6 +907,16 @@ private Q_SLOTS:
             3);
         QCOMPARE(tokenRequestsAfter, tokenRequestsBefore);
         QVERIFY(!withAccessToken.out.contains(minted.out.trimmed()));
+        QVERIFY2(listed.exitCode == 0, listed.err.constData());
+        QStringList listedProviders;
+        for (const QJsonValue &v : json(listed).value(QLatin1StringView("providers")).toArray())
+            listedProviders.append(v.toString());
+        QCOMPARE(listedProviders,
+            (QStringList { QStringLiteral("example.com/test/bar"), QStringLiteral("example.com/test/foo") }));
+        QVERIFY(log.seek(0));
+        QVERIFY2(QString::fromUtf8(log.readAll())
+                     .contains(u"auth=ok service=provender-registry scopes=registry:catalog:*"),
+            qPrintable(requests));
     }
 
     void credentialHelper()
@@ -940,9 +1017,11 @@ private Q_SLOTS:
 
     void hostileArtifacts()
     {
-        const ProcessRun written
-            = tool({ QStringLiteral("hostile"), QString::number(m_port), path(QStringLiteral("ca.pem")),
-                QStringLiteral("alice"), QStringLiteral("secret"), m_zips.at(0), m_zips.at(1) });
+        const int logBefore = int(accessLog().size());
+        const QString sameAsDirectory = path(QStringLiteral("hostile-dir"));
+        const ProcessRun written = tool({ QStringLiteral("hostile"), QString::number(m_port),
+            path(QStringLiteral("ca.pem")), QStringLiteral("alice"), QStringLiteral("secret"), m_zips.at(0),
+            m_zips.at(1), sameAsDirectory });
         if (written.exitCode != 0)
             QFAIL(qPrintable(QStringLiteral("oci_tool.py hostile: ") + QString::fromUtf8(written.err)));
         // The bytes behind one digest are changed in the registry's storage (what a corrupted or
@@ -965,7 +1044,8 @@ private Q_SLOTS:
         QStringList args { QStringLiteral("verify"),
             QStringLiteral("oci://") + templ(QStringLiteral("hostile")), QStringLiteral("--ca-file"),
             path(QStringLiteral("ca.pem")), QStringLiteral("--json") };
-        for (const char *t : { "wrongtype", "twice", "notzip", "badbytes", "oversized", "direct", "short" })
+        for (const char *t : { "wrongtype", "twice", "notzip", "badbytes", "oversized", "direct", "short",
+                 "noexe", "notazip", "absurd" })
             args << QStringLiteral("--provider")
                  << QStringLiteral("example.com/test/") + QString::fromLatin1(t);
         const ProcessRun r = provender(args);
@@ -1003,18 +1083,285 @@ private Q_SLOTS:
         // only its size: the hash of that prefix is not the digest either).
         expect(QStringLiteral("twice linux_amd64"), "error",
             "ambiguous manifest has multiple descriptors for platform linux_amd64");
-        expect(QStringLiteral("twice darwin_arm64"), "verified", "");
+        // The darwin entry's digest is right, but its package is foo's: no terraform-provider-twice
+        // in it, so tofu's installer refuses it after the download (providercache's executable
+        // search), as for every other source.
+        expect(QStringLiteral("twice darwin_arm64"), "refused",
+            "provider binary not found: could not find executable file starting with "
+            "terraform-provider-twice");
         expect(QStringLiteral("notzip linux_amd64"), "error",
             "image manifest contains no layers of type \"archive/zip\", but has other unsupported formats");
         expect(QStringLiteral("oversized linux_amd64"), "error",
             "manifest size exceeds OpenTofu's size limit of 4 MiB");
         expect(QStringLiteral("badbytes linux_amd64"), "mismatch", "provider package does not match digest");
-        expect(QStringLiteral("short linux_amd64"), "mismatch", "provider package does not match digest");
+        // The registry sends the whole blob: its Content-Length is not the descriptor's size, which
+        // ORAS's blob Fetch (oras-go v2.6.2 registry/remote/repository.go:773) refuses before reading.
+        expect(QStringLiteral("short linux_amd64"), "error", "mismatch Content-Length");
+        // Right digests, content tofu refuses: no executable (refused), not a zip (extraction fails).
+        expect(QStringLiteral("noexe linux_amd64"), "refused",
+            "provider binary not found: could not find executable file starting with "
+            "terraform-provider-noexe");
+        expect(QStringLiteral("notazip linux_amd64"), "error", "");
+        // A descriptor of 1 PiB + the blob: not fetched at all.
+        expect(QStringLiteral("absurd linux_amd64"), "error",
+            "more than the largest archive downloaded (2147483648 bytes");
+        const QString absurdBlob = QJsonDocument::fromJson(written.out)
+                                       .object()
+                                       .value(QLatin1StringView("absurd_blob"))
+                                       .toString();
+        QCOMPARE(count(accessLog().mid(logBefore), QStringLiteral("GET"),
+                     QStringLiteral("/v2/hostile/test/absurd/blobs/")),
+            0);
+        QVERIFY(!absurdBlob.isEmpty());
+        // Nothing that failed is anchored; only the verified archives are.
+        for (auto it = byKey.cbegin(); it != byKey.cend(); ++it)
+            QCOMPARE(it.value().value(QLatin1StringView("anchors")).toArray().isEmpty(),
+                it.value().value(QLatin1StringView("verdict")).toString() != u"verified");
+        // The same packages in a directory mirror get the same verdicts from `provender verify DIR`
+        // (whose rules tests/interop checks against terraform): one set of rules for every source.
+        const ProcessRun dir = provender({ QStringLiteral("verify"), sameAsDirectory,
+            QStringLiteral("--json"), QStringLiteral("--no-cache") });
+        int compared = 0;
+        for (const QJsonValue &a : json(dir).value(QLatin1StringView("archives")).toArray()) {
+            const QJsonObject d = a.toObject();
+            const QString key = d.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2)
+                + QLatin1Char(' ') + d.value(QLatin1StringView("platform")).toString();
+            QVERIFY2(byKey.contains(key), qPrintable(key));
+            QCOMPARE(byKey.value(key).value(QLatin1StringView("verdict")).toString(),
+                d.value(QLatin1StringView("verdict")).toString());
+            ++compared;
+        }
+        QCOMPARE(compared, 2);
         // The changed blob's computed zh: is the hash of the bytes served, not the digest.
         QCOMPARE(
             byKey.value(QStringLiteral("badbytes linux_amd64")).value(QLatin1StringView("zh")).toString(),
             QStringLiteral("zh:")
                 + QString::fromLatin1(QCryptographicHash::hash(changed, QCryptographicHash::Sha256).toHex()));
+    }
+
+    void blobSizeCap()
+    {
+        // A registry stand-in (oci_tool.py liar, Python) whose blob answers lie about their size,
+        // verified in-process so that the download directory can be watched: after every verdict
+        // nothing of any download is left on disk.
+        const QString zip = m_zips.at(0);
+        const qint64 size = QFileInfo(zip).size();
+        const quint16 port = freePort();
+        QProcess server;
+        server.start(m_python,
+            { m_tool, QStringLiteral("liar"), QString::number(port), path(QStringLiteral("server.pem")),
+                path(QStringLiteral("server.key")), zip, path(QStringLiteral("liar.log")) });
+        QVERIFY(server.waitForStarted(30000));
+        QVERIFY2(waitForPort(port, server), server.readAllStandardError().constData());
+        const QString tmp = path(QStringLiteral("liar-tmp"));
+        QVERIFY(QDir().mkpath(tmp));
+        const QByteArray oldTmp = qgetenv("TMPDIR");
+        qputenv("TMPDIR", tmp.toLocal8Bit());
+        oci::OciMirrorOptions mirror;
+        mirror.repositoryTemplate = QStringLiteral("127.0.0.1:%1/liar/${namespace}/${type}").arg(port);
+        mirror.client.caCertificates = QSslCertificate::fromPath(path(QStringLiteral("ca.pem")));
+        oci::OciVerifyOptions options;
+        QStringList leftovers;
+        options.onResult = [&](const ArchiveResult &) {
+            QDirIterator it(tmp, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+            while (it.hasNext())
+                leftovers.append(it.next());
+        };
+        QList<ProviderAddress> providers;
+        for (const char *c : { "longer", "endless", "digesthdr", "absurd" })
+            providers.append(
+                ProviderAddress::parse(QStringLiteral("example.com/%1/foo").arg(QLatin1StringView(c)))
+                    .value());
+        const oci::OciVerifyReport report = oci::verifyOciMirror(providers, mirror, options);
+        qputenv("TMPDIR", oldTmp);
+        stop(server);
+        QVERIFY2(leftovers.isEmpty(), qPrintable(leftovers.join(QLatin1Char('\n'))));
+        QHash<QString, ArchiveResult> byType;
+        for (const ArchiveResult &r : report.report.results)
+            byType.insert(r.key.provider.ns(), r);
+        QCOMPARE(byType.size(), 4);
+        qint64 endlessRead = -1;
+        for (const oci::OciRequestLog &e : report.log)
+            if (e.url.path().startsWith(u"/v2/liar/endless/foo/blobs/"))
+                endlessRead = e.bytesReceived;
+        // Content-Length of size + 1 MiB: refused at the headers (ORAS's "mismatch Content-Length",
+        // oras-go v2.6.2 registry/remote/repository.go:773), nothing of the body read.
+        const ArchiveResult &longer = byType.value(QStringLiteral("longer"));
+        QCOMPARE(toString(longer.detail.verdict), QStringLiteral("error"));
+        QVERIFY2(longer.detail.reason.contains(
+                     QStringLiteral("mismatch Content-Length (the response announces %1 bytes, "
+                                    "the descriptor %2)")
+                         .arg(size + (1 << 20))
+                         .arg(size)),
+            qPrintable(longer.detail.reason));
+        QVERIFY(!longer.hashes);
+        // No Content-Length, the blob and then zeros without end: read up to the descriptor's size
+        // (tofu's io.LimitReader, package_location_oci_blob_archive.go:222) and the connection
+        // dropped; those bytes are the package, so tofu installs it: verified.
+        const ArchiveResult &endless = byType.value(QStringLiteral("endless"));
+        QCOMPARE(toString(endless.detail.verdict), QStringLiteral("verified"));
+        QVERIFY(endless.hashes);
+        QCOMPARE(endless.hashes->zh.toString(), QStringLiteral("zh:") + sha256Hex(zip));
+        QCOMPARE(endless.hashes->fileSize, size);
+        // What Provender read from the socket: the package and at most one more read (256 KiB).
+        QVERIFY2(endlessRead >= size && endlessRead <= size + (256 << 10),
+            qPrintable(QString::number(endlessRead)));
+        // A Docker-Content-Digest naming another digest: refused (ORAS verifyContentDigest).
+        const ArchiveResult &digesthdr = byType.value(QStringLiteral("digesthdr"));
+        QCOMPARE(toString(digesthdr.detail.verdict), QStringLiteral("error"));
+        QVERIFY2(digesthdr.detail.reason.contains(u"digest mismatch in Docker-Content-Digest"),
+            qPrintable(digesthdr.detail.reason));
+        // A descriptor of 2^50 bytes: over the cap, not requested at all.
+        const ArchiveResult &absurd = byType.value(QStringLiteral("absurd"));
+        QCOMPARE(toString(absurd.detail.verdict), QStringLiteral("error"));
+        QVERIFY2(absurd.detail.reason.contains(
+                     QStringLiteral("declares %1 bytes, more than the largest archive").arg(qint64(1) << 50)),
+            qPrintable(absurd.detail.reason));
+        // The stand-in's own log: the endless answer was cut off by the client long before its
+        // 1 GiB, and the absurd blob was never asked for.
+        QFile log(path(QStringLiteral("liar.log")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(log.readAll());
+        const QRegularExpressionMatch m
+            = QRegularExpression(QStringLiteral("endless wrote=(\\d+) closed=(yes|no)")).match(text);
+        QVERIFY2(m.hasMatch(), qPrintable(text));
+        QCOMPARE(m.captured(2), QStringLiteral("yes"));
+        QVERIFY2(m.captured(1).toLongLong() < (qint64(1) << 30), qPrintable(m.captured(1)));
+        QVERIFY2(!text.contains(u"/v2/liar/absurd/foo/blobs/"), qPrintable(text));
+
+        // The cap is the user's to set: one byte less than foo's smallest zip, against the real
+        // registry, refuses every archive of foo without one blob GET (its access log).
+        qint64 smallest = std::numeric_limits<qint64>::max();
+        for (const QString &z : std::as_const(m_zips))
+            if (z.contains(u"/test/foo/"))
+                smallest = std::min(smallest, QFileInfo(z).size());
+        const QString cap = QString::number(smallest - 1);
+        const int before = int(accessLog().size());
+        const ProcessRun capped = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
+            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
+            path(QStringLiteral("ca.pem")), QStringLiteral("--max-archive-size"), cap,
+            QStringLiteral("--json") });
+        QCOMPARE(capped.exitCode, 1);
+        const QJsonArray archives = json(capped).value(QLatin1StringView("archives")).toArray();
+        QCOMPARE(archives.size(), 3);
+        for (const QJsonValue &a : archives) {
+            QCOMPARE(a.toObject().value(QLatin1StringView("verdict")).toString(), QStringLiteral("error"));
+            QVERIFY2(a.toObject()
+                         .value(QLatin1StringView("reason"))
+                         .toString()
+                         .contains(QStringLiteral("(%1 bytes, --max-archive-size)").arg(cap)),
+                qPrintable(a.toObject().value(QLatin1StringView("reason")).toString()));
+        }
+        QCOMPARE(count(accessLog().mid(before), QStringLiteral("GET"), QStringLiteral("/blobs/")), 0);
+        const ProcessRun bad = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
+            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"),
+            QStringLiteral("--max-archive-size"), QStringLiteral("lots") });
+        QCOMPARE(bad.exitCode, 2);
+    }
+
+    void catalog()
+    {
+        // Repositories of a template (cat/${namespace}/${type}), some that are not: one path
+        // segment short, and a namespace with "__" (a valid OCI name, no valid provider namespace).
+        const QStringList providers { QStringLiteral("cat/test/alpha"), QStringLiteral("cat/test/bravo"),
+            QStringLiteral("cat/test/charlie"), QStringLiteral("cat/other/delta"),
+            QStringLiteral("cat/other/echo") };
+        const QStringList strangers { QStringLiteral("cat/short"), QStringLiteral("cat/te__st/foxtrot") };
+        const ProcessRun written
+            = tool(QStringList { QStringLiteral("repos"), QString::number(m_port),
+                       path(QStringLiteral("ca.pem")), QStringLiteral("alice"), QStringLiteral("secret") }
+                + providers + strangers);
+        if (written.exitCode != 0)
+            QFAIL(qPrintable(QStringLiteral("oci_tool.py repos: ") + QString::fromUtf8(written.err)));
+        // The registry's catalog as Python's http.client reads it (one page of up to 1000).
+        QStringList expected;
+        for (const QJsonValue &v :
+            document(QStringLiteral("_catalog?n=1000")).value(QLatin1StringView("repositories")).toArray())
+            expected.append(v.toString());
+        for (const QString &r : providers + strangers)
+            QVERIFY2(expected.contains(r), qPrintable(expected.join(u' ')));
+        const QString t = QStringLiteral("oci://127.0.0.1:%1/cat/${namespace}/${type}").arg(m_port);
+
+        // Two per page: the client follows the registry's Link headers (its access log).
+        const int before = int(accessLog().size());
+        const ProcessRun r = provender({ QStringLiteral("oci"), QStringLiteral("list"), t,
+            QStringLiteral("--hostname"), QStringLiteral("example.com"), QStringLiteral("--page-size"),
+            QStringLiteral("2"), QStringLiteral("--versions"), QStringLiteral("--ca-file"),
+            path(QStringLiteral("ca.pem")), QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const int pages
+            = count(accessLog().mid(before), QStringLiteral("GET"), QStringLiteral("/v2/_catalog?"));
+        // ceil(N/2) pages, and one more (empty) when the registry cannot tell a full last page is the last.
+        const int full = int(expected.size() + 1) / 2;
+        QVERIFY2(full >= 2 && pages >= full && pages <= full + 1,
+            qPrintable(QStringLiteral("%1 pages for %2").arg(pages).arg(expected.size())));
+        const QJsonObject o = json(r);
+        QStringList listed, mapped;
+        QHash<QString, QJsonObject> entries;
+        for (const QJsonValue &v : o.value(QLatin1StringView("repositories")).toArray()) {
+            const QJsonObject e = v.toObject();
+            listed.append(e.value(QLatin1StringView("repository")).toString());
+            entries.insert(listed.last(), e);
+        }
+        QCOMPARE(listed, expected);
+        for (const QJsonValue &v : o.value(QLatin1StringView("providers")).toArray())
+            mapped.append(v.toString());
+        QStringList want;
+        for (const QString &p : providers)
+            want.append(QStringLiteral("example.com/") + p.mid(4));
+        want.sort();
+        QCOMPARE(mapped, want);
+        for (const QString &p : providers) {
+            QCOMPARE(entries.value(p).value(QLatin1StringView("provider")).toString(),
+                QStringLiteral("example.com/") + p.mid(4));
+            QCOMPARE(entries.value(p).value(QLatin1StringView("versions")).toArray(),
+                QJsonArray { QStringLiteral("1.0.0") });
+        }
+        for (const QString &p : strangers) {
+            QVERIFY(entries.value(p).value(QLatin1StringView("provider")).isNull());
+            QVERIFY(!entries.value(p).value(QLatin1StringView("note")).toString().isEmpty());
+        }
+        QVERIFY2(entries.value(QStringLiteral("cat/short"))
+                     .value(QLatin1StringView("note"))
+                     .toString()
+                     .contains(u"is not a repository of the template"),
+            qPrintable(
+                entries.value(QStringLiteral("cat/short")).value(QLatin1StringView("note")).toString()));
+        QVERIFY2(entries.value(QStringLiteral("cat/te__st/foxtrot"))
+                     .value(QLatin1StringView("note"))
+                     .toString()
+                     .contains(u"is not a provider address"),
+            qPrintable(entries.value(QStringLiteral("cat/te__st/foxtrot"))
+                           .value(QLatin1StringView("note"))
+                           .toString()));
+        // Repositories of other tests (mirror/…, hostile/…) are listed, as no provider of this template.
+        QVERIFY(entries.contains(QStringLiteral("mirror/test/foo")));
+        QVERIFY(
+            entries.value(QStringLiteral("mirror/test/foo")).value(QLatin1StringView("provider")).isNull());
+
+        // verify --all: the providers of the catalog, each archive verified.
+        const ProcessRun all = provender({ QStringLiteral("verify"), t, QStringLiteral("--all"),
+            QStringLiteral("--hostname"), QStringLiteral("example.com"), QStringLiteral("--ca-file"),
+            path(QStringLiteral("ca.pem")), QStringLiteral("--json") });
+        QVERIFY2(all.exitCode == 0, all.out.constData());
+        QStringList verified;
+        for (const QJsonValue &a : json(all).value(QLatin1StringView("archives")).toArray()) {
+            QCOMPARE(a.toObject().value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
+            verified.append(a.toObject().value(QLatin1StringView("provider")).toString());
+        }
+        verified.sort();
+        QCOMPARE(verified, want);
+        // The template has no ${hostname}: without --hostname the providers cannot be named.
+        const ProcessRun noHost = provender({ QStringLiteral("oci"), QStringLiteral("list"), t,
+            QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")) });
+        QCOMPARE(noHost.exitCode, 2);
+        QVERIFY2(noHost.err.contains("has no ${hostname}"), noHost.err.constData());
+        // Without credentials the registry refuses the listing (401), which is a finding, not a crash.
+        const ProcessRun anonymous = provender({ QStringLiteral("oci"), QStringLiteral("list"), t,
+            QStringLiteral("--hostname"), QStringLiteral("example.com"), QStringLiteral("--ca-file"),
+            path(QStringLiteral("ca.pem")), QStringLiteral("--no-credentials") });
+        QCOMPARE(anonymous.exitCode, 1);
+        QVERIFY2(anonymous.err.contains("401"), anonymous.err.constData());
     }
 };
 

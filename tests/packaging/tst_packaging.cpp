@@ -206,7 +206,7 @@ private Q_SLOTS:
                               << QStringList{u"add-hashes"_s, u"check"_s, u"diff"_s, u"fmt"_s, u"init"_s, u"merge"_s, u"upgrade"_s};
         QTest::newRow("bundle") << u"provender bundle |"_s
                                 << QStringList{u"create"_s, u"import"_s, u"recover"_s, u"verify"_s};
-        QTest::newRow("oci") << u"provender oci |"_s << QStringList{u"push"_s, u"verify"_s};
+        QTest::newRow("oci") << u"provender oci |"_s << QStringList{u"list"_s, u"push"_s, u"verify"_s};
         QTest::newRow("mirror") << u"provender mirror |"_s << QStringList{u"pull"_s};
         QTest::newRow("lock fmt options") << u"provender lock fmt --|"_s
                                           << QStringList{u"--check"_s, u"--flavour"_s, u"--help"_s};
