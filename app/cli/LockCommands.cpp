@@ -17,6 +17,7 @@
 #include "model/mirror/FileSystemMirror.h"
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
+#include "model/registry/ReleaseProvenance.h"
 #include "model/network/RemoteVerify.h"
 #include "model/registry/MirrorPull.h"
 #include "model/registry/RegistryDocuments.h"
@@ -41,6 +42,9 @@ namespace provender::cli {
 namespace {
 
 const QCommandLineOption kJson(u"json"_s, u"Print JSON instead of text."_s);
+const QCommandLineOption kCaFile(u"ca-file"_s, u"With --registry: also trust the CA certificates in this PEM file."_s, u"PEM"_s);
+const QCommandLineOption kPinnedKeys(u"pinned-keys"_s, u"With --registry: accept only signatures by the OpenPGP keys in this file."_s,
+                                     u"FILE"_s);
 const QCommandLineOption kMirror(u"mirror"_s, u"A filesystem mirror directory (packed or unpacked layout); for lock init also a network mirror https:// URL."_s, u"DIR"_s);
 const QCommandLineOption kPlatform(u"platform"_s, u"A target platform os_arch (repeatable)."_s, u"P"_s);
 const QCommandLineOption kProvider(u"provider"_s, u"Only this provider (repeatable), e.g. registry.opentofu.org/hashicorp/null."_s,
@@ -198,7 +202,8 @@ QString provenanceText(const QList<HashProvenance> &ps)
         return u"unknown origin"_s;
     QStringList parts;
     for (const HashProvenance &p : ps)
-        parts << u"%1 %2 %3"_s.arg(p.platform.toString(), p.version.toString(), toString(p.origin));
+        parts << u"%1 %2 %3"_s.arg(p.platform.toString(), p.version.toString(), toString(p.origin))
+                     + (p.note.isEmpty() ? QString() : u", "_s + p.note);
     return parts.join(u"; "_s);
 }
 
@@ -214,6 +219,8 @@ QJsonObject provenanceJson(const HashChange &c)
         j[u"platform"_s] = p.platform.toString();
         j[u"version"_s] = p.version.toString();
         j[u"archive"_s] = p.archivePath;
+        if (!p.note.isEmpty())
+            j[u"note"_s] = p.note;
         ps.append(j);
     }
     o[u"provenance"_s] = ps;
@@ -510,6 +517,33 @@ int addHashesWithConfig(const QString &path, const LockFile &lock, const Catalog
     return save(path, r->document, r->document.flavour) ? ExitOk : ExitUsage;
 }
 
+/// The registry client's options shared by `lock add-hashes --registry` and `lock diff --registry`:
+/// an extra CA file, pinned signing keys, and the CLI config's `host` blocks (as tofu reads them).
+bool readRegistryOptions(const QString &command, const QString &caFile, const QString &pinnedKeysFile, RegistryOptions *ro,
+                         SignatureOptions *signature)
+{
+    if (!caFile.isEmpty()) {
+        ro->http.caCertificates = QSslCertificate::fromPath(caFile);
+        if (ro->http.caCertificates.isEmpty()) {
+            err() << "provender lock " << command << ": no certificate in " << caFile << '\n';
+            return false;
+        }
+    }
+    if (!pinnedKeysFile.isEmpty()) {
+        QFile f(pinnedKeysFile);
+        if (!f.open(QIODevice::ReadOnly)) {
+            err() << "provender lock " << command << ": cannot read " << pinnedKeysFile << ": " << f.errorString() << '\n';
+            return false;
+        }
+        signature->pinnedKeys << f.readAll();
+    }
+    QStringList warnings;
+    ro->serviceOverrides = providerServicesFromEnvironment(ro->environment, QString(), &warnings);
+    for (const QString &w : warnings)
+        err() << "provender lock " << command << ": CLI config: " << w << '\n';
+    return true;
+}
+
 /// add-hashes --registry: `terraform providers lock` against the providers' origin registries.
 /// Each locked version's archives for the platforms are pulled (every one proven against the
 /// release's signed SHA256SUMS, model/registry/MirrorPull.h) into a private temporary mirror;
@@ -520,23 +554,10 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
                           const HashRunOptions &hashing, const QString &caFile, const QString &pinnedKeysFile)
 {
     RegistryOptions ro;
-    if (!caFile.isEmpty()) {
-        ro.http.caCertificates = QSslCertificate::fromPath(caFile);
-        if (ro.http.caCertificates.isEmpty()) {
-            err() << "provender lock add-hashes: no certificate in " << caFile << '\n';
-            return ExitUsage;
-        }
-    }
     PullOptions po;
     po.platforms = hashOptions.platforms;
-    if (!pinnedKeysFile.isEmpty()) {
-        QFile f(pinnedKeysFile);
-        if (!f.open(QIODevice::ReadOnly)) {
-            err() << "provender lock add-hashes: cannot read " << pinnedKeysFile << ": " << f.errorString() << '\n';
-            return ExitUsage;
-        }
-        po.signature.pinnedKeys << f.readAll();
-    }
+    if (!readRegistryOptions(u"add-hashes"_s, caFile, pinnedKeysFile, &ro, &po.signature))
+        return ExitUsage;
     QList<PullRequest> requests;
     for (const ProviderLock &p : lock.providers)
         if (hashOptions.providers.isEmpty() || hashOptions.providers.contains(p.address))
@@ -551,10 +572,6 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
         return ExitUsage;
     }
     po.destination = staging.path();
-    QStringList warnings;
-    ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString(), &warnings);
-    for (const QString &w : warnings)
-        err() << "provender lock add-hashes: CLI config: " << w << '\n';
     RegistryClient client(ro);
     bool complete = true;
     const PullReport report = pullFromRegistry(requests, po, client, [&](const PulledArchive &a) {
@@ -598,8 +615,7 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
     for (ProviderLock &p : document.providers) {
         if (!hashOptions.providers.isEmpty() && !hashOptions.providers.contains(p.address))
             continue;
-        const QString sums = staging.filePath(u".provenance/%1/%2/%3/%4/SHA256SUMS"_s.arg(p.address.hostname(), p.address.ns(),
-                                                                                         p.address.type(), p.version.toString()));
+        const QString sums = provenanceDirectory(staging.path(), p.address, p.version) + u"/SHA256SUMS"_s;
         QFile f(sums);
         if (!f.open(QIODevice::ReadOnly)) {
             err() << "provender lock add-hashes: the signed SHA256SUMS of " << p.address.toString() << ' ' << p.version.toString()
@@ -665,11 +681,18 @@ int runLockDiff(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.addOption(kMirror);
+    const QCommandLineOption registry(u"registry"_s, u"Name the platform of each zh: from the releases' signed SHA256SUMS, "
+                                                     "fetched from the providers' origin registries."_s);
+    parser.addOption(registry);
+    parser.addOption(kCaFile);
+    parser.addOption(kPinnedKeys);
     parser.addOption(kJson);
     addHashingOptions(parser);
     if (const int rc = parse(parser, args,
                              u"Compare two lock files by meaning (providers added, removed, upgraded, constraints and hashes) "
-                             "and as text. With --mirror, tells which platform each added or removed hash belongs to. "
+                             "and as text. With --mirror, tells which platform each added or removed hash belongs to (from "
+                             "the archives, and from the signed SHA256SUMS a pulled mirror keeps in .provenance/); with "
+                             "--registry, from the origin registries' signed SHA256SUMS. "
                              "Exit 1 when they differ in meaning."_s,
                              u"A B"_s, u"The old and the new lock file."_s);
         rc >= 0)
@@ -699,6 +722,25 @@ int runLockDiff(const QStringList &args)
         provenance = HashProvenanceIndex::build(*mirror, wanted, hasher);
         for (const QString &f : provenance->failures())
             err() << "warning: could not hash " << f << '\n';
+        SignatureOptions signature;
+        RegistryOptions unused;
+        if (!parser.value(kPinnedKeys).isEmpty() && !readRegistryOptions(u"diff"_s, {}, parser.value(kPinnedKeys), &unused, &signature))
+            return ExitUsage;
+        for (const QString &w : addMirrorProvenance(*provenance, mirror->root, wanted, signature).warnings)
+            err() << "warning: " << w << '\n';
+    }
+    if (parser.isSet(registry)) {
+        RegistryOptions ro;
+        SignatureOptions signature;
+        if (!readRegistryOptions(u"diff"_s, parser.value(kCaFile), parser.value(kPinnedKeys), &ro, &signature))
+            return ExitUsage;
+        if (!provenance)
+            provenance = HashProvenanceIndex();
+        RegistryClient client(ro);
+        for (const QString &w : addRegistryProvenance(*provenance, client, HashProvenanceIndex::wantedFor(a->document, b->document),
+                                                      signature)
+                                    .warnings)
+            err() << "warning: " << w << '\n';
     }
     const LockDiff diff = diffLockFiles(a->document, b->document, provenance ? &*provenance : nullptr);
     const QString text = unifiedDiff(readAll(pathA), readAll(pathB), pathA, pathB);
@@ -766,12 +808,9 @@ int runLockAddHashes(const QStringList &args)
     const QCommandLineOption registry(u"registry"_s, u"Hash the packages of the providers' origin registries instead of a mirror, like "
                                                      "`terraform providers lock -platform=P`: h1: of each package and every zh: of the "
                                                      "release's signed SHA256SUMS."_s);
-    const QCommandLineOption caFile(u"ca-file"_s, u"With --registry: also trust the CA certificates in this PEM file."_s, u"PEM"_s);
-    const QCommandLineOption pinnedKeys(u"pinned-keys"_s, u"With --registry: accept only signatures by the OpenPGP keys in this file."_s,
-                                       u"FILE"_s);
     parser.addOption(registry);
-    parser.addOption(caFile);
-    parser.addOption(pinnedKeys);
+    parser.addOption(kCaFile);
+    parser.addOption(kPinnedKeys);
     addHashingOptions(parser);
     if (const int rc = parse(parser, args,
                              u"Add the hashes of the given platforms' packages from a filesystem mirror to a lock file, like "
@@ -800,7 +839,7 @@ int runLockAddHashes(const QStringList &args)
     if (!parseProviders(parser.values(kProvider), lock->document.flavour, &options.providers))
         return ExitUsage;
     if (parser.isSet(registry))
-        return addHashesFromRegistry(path, lock->document, options, hashing, parser.value(caFile), parser.value(pinnedKeys));
+        return addHashesFromRegistry(path, lock->document, options, hashing, parser.value(kCaFile), parser.value(kPinnedKeys));
     const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
     if (!mirror)
         return ExitUsage;

@@ -1,6 +1,8 @@
 #include "model/lockfile/LockDiff.h"
 
 #include "model/core/Logging.h"
+#include "model/core/Sha256Sums.h"
+#include "model/mirror/FileSystemMirror.h"
 
 #include <algorithm>
 #include <vector>
@@ -17,6 +19,7 @@ QString toString(HashOrigin o)
     case HashOrigin::H1Extracted: return u"h1 (extracted)"_s;
     case HashOrigin::ZH: return u"zh"_s;
     case HashOrigin::Declared: return u"declared by index"_s;
+    case HashOrigin::Sha256Sums: return u"zh (SHA256SUMS)"_s;
     }
     return {};
 }
@@ -86,7 +89,7 @@ HashProvenanceIndex HashProvenanceIndex::build(const Catalog &catalog, const QLi
         for (const Archive &a : version->duplicates)
             archives.append(&a);
         for (const Archive *a : archives) {
-            const HashProvenance base{HashOrigin::Unknown, version->version, a->platform, a->path};
+            const HashProvenance base{HashOrigin::Unknown, version->version, a->platform, a->path, {}};
             bool hashed = false;
             QList<HashString> computed;
             if (a->present) {
@@ -121,6 +124,28 @@ HashProvenanceIndex HashProvenanceIndex::build(const Catalog &catalog, const QLi
         }
     }
     return index;
+}
+
+int HashProvenanceIndex::addSha256Sums(const ProviderAddress &provider, const Version &version, const QByteArray &document,
+                                       const QString &source, const QString &note)
+{
+    int added = 0;
+    for (const Sha256SumsEntry &e : sha256SumsEntries(document)) {
+        const Result<PackedName> name = parsePackedArchiveName(e.filename, provider.type());
+        if (!name.ok() || name->version != version)
+            continue;
+        const HashString zh = HashString::zh(QString::fromLatin1(e.sha256.toHex()));
+        QList<HashProvenance> &list = m_map[provenanceKey(provider, zh)];
+        const bool known = std::any_of(list.cbegin(), list.cend(), [&](const HashProvenance &q) {
+            return q.platform == name->platform && q.version == version
+                && (q.origin == HashOrigin::ZH || (q.origin == HashOrigin::Sha256Sums && q.archivePath == source));
+        });
+        if (known)
+            continue;
+        list.append(HashProvenance{HashOrigin::Sha256Sums, version, name->platform, source, note});
+        ++added;
+    }
+    return added;
 }
 
 QList<HashProvenance> HashProvenanceIndex::lookup(const ProviderAddress &provider, const HashString &hash) const

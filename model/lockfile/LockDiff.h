@@ -24,15 +24,18 @@ enum class HashOrigin {
     H1Extracted,  ///< h1: of the extracted package (what lock files record)
     ZH,           ///< zh: of the zip file
     Declared,     ///< declared by a mirror index for an archive we could not hash
+    Sha256Sums,   ///< listed for the platform's archive in the release's signed SHA256SUMS
 };
-QString toString(HashOrigin o); ///< "unknown", "h1 (zip)", "h1 (extracted)", "zh", "declared by index"
+/// "unknown", "h1 (zip)", "h1 (extracted)", "zh", "declared by index", "zh (SHA256SUMS)"
+QString toString(HashOrigin o);
 
 struct HashProvenance
 {
     HashOrigin origin = HashOrigin::Unknown;
     Version version;
     Platform platform;
-    QString archivePath;
+    QString archivePath; ///< the archive; for Sha256Sums the SHA256SUMS document (path or URL)
+    QString note;        ///< for Sha256Sums: "signed by key ID …" (who vouches for the list)
 };
 
 /// Hash -> archives it belongs to, for some provider versions of a catalog.
@@ -50,6 +53,16 @@ public:
     static HashProvenanceIndex build(const Catalog &catalog, const QList<Wanted> &wanted, const ArchiveHasher &hasher = {});
     /// Every provider version that two lock files mention.
     static QList<Wanted> wantedFor(const LockFile &a, const LockFile &b);
+
+    /// The entries of a release's SHA256SUMS (`document`, read from `source`: a path or URL) whose
+    /// file name is one of `provider`'s archives of `version` (terraform-provider-TYPE_VERSION_OS_ARCH.zip):
+    /// each line's zh: gets its platform, so a diff names the platform of a hash even when the
+    /// archive is not on disk. The caller checks the signature first (model/registry:
+    /// ReleaseProvenance) and says who signed in `note`. Lines for other files are ignored; a
+    /// platform already known for the same hash from the archive itself is not listed twice.
+    /// Returns how many hashes were added.
+    int addSha256Sums(const ProviderAddress &provider, const Version &version, const QByteArray &document,
+                      const QString &source, const QString &note);
 
     /// Where `hash` of `provider` came from; empty when unknown.
     QList<HashProvenance> lookup(const ProviderAddress &provider, const HashString &hash) const;

@@ -89,8 +89,8 @@ void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bo
                 h.detail = u"unknown"_s;
             } else {
                 const HashProvenance &prov = c->provenance.constFirst();
-                h.detail = toString(prov.origin);
-                if (!prov.archivePath.isEmpty())
+                h.detail = toString(prov.origin) + (prov.note.isEmpty() ? QString() : u", "_s + prov.note);
+                if (!prov.archivePath.isEmpty() && prov.origin != HashOrigin::Sha256Sums)
                     h.detail += u", "_s + QFileInfo(prov.archivePath).fileName();
             }
             h.hash = c->hash.toString();

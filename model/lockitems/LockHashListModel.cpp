@@ -74,6 +74,8 @@ QVariant LockHashListModel::data(const QModelIndex &index, int role) const
         case ArchiveColumn:
             if (!first)
                 return QString();
+            if (first->origin == HashOrigin::Sha256Sums) // no archive: the signed list names the platform
+                return u"listed in SHA256SUMS — %1"_s.arg(first->note);
             return u"%1 — %2"_s.arg(first->archivePath.isEmpty() ? u"(absent)"_s : QFileInfo(first->archivePath).fileName(),
                                     toString(first->origin));
         }
@@ -83,7 +85,8 @@ QVariant LockHashListModel::data(const QModelIndex &index, int role) const
             return index.column() >= PlatformColumn ? u"No archive of the open mirror has this hash."_s : row.hash.toString();
         QStringList lines;
         for (const HashProvenance &p : row.matches)
-            lines << u"%1 %2: %3 (%4)"_s.arg(p.version.toString(), p.platform.toString(), p.archivePath, toString(p.origin));
+            lines << u"%1 %2: %3 (%4)"_s.arg(p.version.toString(), p.platform.toString(), p.archivePath, toString(p.origin))
+                         + (p.note.isEmpty() ? QString() : u", "_s + p.note);
         return lines.join(u'\n');
     }
     case HashRole: return row.hash.toString();

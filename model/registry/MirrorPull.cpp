@@ -3,6 +3,7 @@
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
 #include "model/mirror/IndexWriter.h"
+#include "model/registry/ReleaseProvenance.h"
 #include "model/registry/UnpackArchive.h"
 #include "model/hashing/PackageHashes.h"
 
@@ -27,7 +28,6 @@ namespace provender {
 namespace {
 
 const QString kStaging = u".provender-pull"_s;
-const QString kProvenance = u".provenance"_s;
 
 QString packedName(const ProviderAddress &p, const Version &v, const Platform &pl)
 {
@@ -377,7 +377,7 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
 
     // Phase 4: provenance next to the archives, then the indexes.
     for (Release *rel : std::as_const(provenanceDue)) {
-        const QString dir = dest.filePath(kProvenance + u'/' + providerDir(rel->provider) + u'/' + rel->version.toString());
+        const QString dir = provenanceDirectory(dest.absolutePath(), rel->provider, rel->version);
         QByteArray keys;
         for (const QByteArray &k : rel->keys)
             keys += k.endsWith('\n') ? k : k + '\n';

@@ -59,34 +59,6 @@ Result<QUrl> resolveUrl(const QJsonObject &o, QLatin1StringView name, const QUrl
     return url;
 }
 
-bool isHex64(QByteArrayView text)
-{
-    if (text.size() != 64)
-        return false;
-    for (const char c : text)
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
-            return false;
-    return true;
-}
-
-/// Go's bytes.Fields: split on runs of ASCII white space.
-QList<QByteArrayView> fields(QByteArrayView line)
-{
-    QList<QByteArrayView> out;
-    qsizetype i = 0;
-    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
-    while (i < line.size()) {
-        while (i < line.size() && space(line.at(i)))
-            ++i;
-        const qsizetype start = i;
-        while (i < line.size() && !space(line.at(i)))
-            ++i;
-        if (i > start)
-            out << line.sliced(start, i - start);
-    }
-    return out;
-}
-
 } // namespace
 
 Result<RegistryVersions> parseRegistryVersions(const QByteArray &json)
@@ -128,7 +100,7 @@ Result<RegistryDownload> parseRegistryDownload(const QByteArray &json, const QUr
         return url.error();
     d.downloadUrl = *url;
     const QByteArray shasum = stringField(o, "shasum"_L1).toLatin1();
-    if (!isHex64(shasum))
+    if (!isSha256Hex(shasum))
         return makeError(ErrorCode::InvalidArgument, u"registry response includes invalid SHA256 hash \"%1\""_s.arg(QString::fromLatin1(shasum)));
     d.sha256 = QByteArray::fromHex(shasum);
     url = resolveUrl(o, "shasums_url"_L1, documentUrl, u"SHASUMS URL"_s);
@@ -146,52 +118,6 @@ Result<RegistryDownload> parseRegistryDownload(const QByteArray &json, const QUr
                                             stringField(ko, "source_url"_L1)};
     }
     return d;
-}
-
-Result<QByteArray> sha256SumsLookup(const QByteArray &document, const QString &filename)
-{
-    const QByteArray name = filename.toUtf8();
-    qsizetype start = 0;
-    while (start <= document.size()) {
-        qsizetype end = document.indexOf('\n', start);
-        if (end < 0)
-            end = document.size();
-        const QList<QByteArrayView> parts = fields(QByteArrayView(document).sliced(start, end - start));
-        if (parts.size() > 1 && parts.at(1) == QByteArrayView(name)) {
-            if (!isHex64(parts.at(0)))
-                return makeError(ErrorCode::InvalidArgument, u"checksum list has invalid SHA256 hash \"%1\""_s.arg(QString::fromUtf8(parts.at(0))));
-            return QByteArray::fromHex(parts.at(0).toByteArray());
-        }
-        start = end + 1;
-    }
-    return makeError(ErrorCode::NotFound, u"checksum list has no SHA-256 hash for \"%1\""_s.arg(filename));
-}
-
-QList<Sha256SumsEntry> sha256SumsEntries(const QByteArray &document)
-{
-    QList<Sha256SumsEntry> out;
-    qsizetype start = 0;
-    while (start < document.size()) {
-        qsizetype end = document.indexOf('\n', start);
-        if (end < 0)
-            end = document.size();
-        const QList<QByteArrayView> parts = fields(QByteArrayView(document).sliced(start, end - start));
-        start = end + 1;
-        if (parts.isEmpty())
-            continue;
-        if (parts.size() < 2 || !isHex64(parts.at(0)))
-            return {}; // not a checksums file
-        out << Sha256SumsEntry{QByteArray::fromHex(parts.at(0).toByteArray()), QString::fromUtf8(parts.at(1))};
-    }
-    return out;
-}
-
-QList<HashString> sha256SumsHashes(const QByteArray &document)
-{
-    QList<HashString> out;
-    for (const Sha256SumsEntry &e : sha256SumsEntries(document))
-        out << HashString::zh(QString::fromLatin1(e.sha256.toHex()));
-    return out;
 }
 
 } // namespace provender

@@ -11,6 +11,7 @@
 #include "model/core/HashString.h"
 #include "model/core/Platform.h"
 #include "model/core/Result.h"
+#include "model/core/Sha256Sums.h"
 
 #include <QByteArray>
 #include <QList>
@@ -62,24 +63,5 @@ struct RegistryDownload
 /// for `requested`. Errors in terraform's words ("registry response includes invalid SHA256
 /// hash …", "… has incorrect target …", "… must use http or https scheme").
 Result<RegistryDownload> parseRegistryDownload(const QByteArray &json, const QUrl &documentUrl, const Platform &requested);
-
-/// One line of a SHA256SUMS document.
-struct Sha256SumsEntry
-{
-    QByteArray sha256; ///< 32 raw bytes
-    QString filename;
-};
-
-/// The SHA-256 the document lists for `filename`: the first line whose second whitespace-separated
-/// field is exactly `filename` (terraform's rule). Errors: "checksum list has no SHA-256 hash for
-/// \"F\"", "checksum list has invalid SHA256 hash …".
-Result<QByteArray> sha256SumsLookup(const QByteArray &document, const QString &filename);
-
-/// Every entry of the document in order, or nothing at all when any non-empty line does not look
-/// like "<64 hex digits> <name>" (then it is not a checksums file: terraform's AcceptableHashes).
-QList<Sha256SumsEntry> sha256SumsEntries(const QByteArray &document);
-
-/// The zh: hashes a signed SHA256SUMS vouches for (every line's sum, as terraform records them).
-QList<HashString> sha256SumsHashes(const QByteArray &document);
 
 } // namespace provender

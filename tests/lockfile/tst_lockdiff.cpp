@@ -142,6 +142,56 @@ private Q_SLOTS:
         QCOMPARE(got, want);
     }
 
+    void provenanceFromSha256Sums()
+    {
+        // A release's SHA256SUMS names the platform of each zh: (issue 19 item 5). Only lines for
+        // this provider's archives of this version count; a platform the archive itself already
+        // gave for the same hash is not listed twice. The list is written here by hand in the
+        // format of the spec (tofu-formats.md §12): "<64 hex>  <file name>".
+        test::LockMirrorFixture fixture({{"example.test/ns/widget", "1.0.0", "linux_amd64"}});
+        if (!fixture.error().isEmpty())
+            QFAIL(qPrintable(u"fixture: "_s + fixture.error()));
+        const Result<Catalog> catalog = scanFileSystemMirror(fixture.root());
+        QVERIFY(catalog.ok());
+        const QString linuxZh = fixture.expected("example.test/ns/widget", "1.0.0", "linux_amd64", "zh");
+        const QByteArray linuxHex = linuxZh.mid(3).toLatin1();
+        const QByteArray darwinHex = QByteArray(64, 'd'), windowsHex = QByteArray(64, 'e'), otherHex = QByteArray(64, 'f');
+        const QByteArray sums = linuxHex + "  terraform-provider-widget_1.0.0_linux_amd64.zip\n"
+            + darwinHex + "  terraform-provider-widget_1.0.0_darwin_arm64.zip\n"
+            + windowsHex + "  terraform-provider-widget_1.0.0_windows_amd64.zip\n"
+            + otherHex + "  terraform-provider-widget_1.0.0_manifest.json\n"          // not an archive
+            + otherHex + "  terraform-provider-gadget_1.0.0_linux_arm64.zip\n"      // another type
+            + otherHex + "  terraform-provider-widget_1.1.0_linux_arm64.zip\n";     // another version
+        LockFile a, b;
+        a.setProvider(lock("example.test/ns/widget", "1.0.0"));
+        b.setProvider(lock("example.test/ns/widget", "1.0.0", "",
+                           {linuxZh, u"zh:"_s + QString::fromLatin1(darwinHex), u"zh:"_s + QString::fromLatin1(otherHex)}));
+        const auto wanted = HashProvenanceIndex::wantedFor(a, b);
+        HashProvenanceIndex index = HashProvenanceIndex::build(catalog.value(), wanted);
+        const ProviderAddress widget = ProviderAddress::parse(u"example.test/ns/widget"_s).value();
+        QCOMPARE(index.addSha256Sums(widget, Version::parse(u"1.0.0"_s).value(), sums, u"/sums"_s, u"signed by key ID ABC"_s), 2);
+        // Twice: nothing new.
+        QCOMPARE(index.addSha256Sums(widget, Version::parse(u"1.0.0"_s).value(), sums, u"/sums"_s, u"signed by key ID ABC"_s), 0);
+        // Not a checksums file at all (one line is not "<hex> <name>"): nothing.
+        QCOMPARE(index.addSha256Sums(widget, Version::parse(u"1.0.0"_s).value(), sums + "garbage\n", u"/other"_s, {}), 0);
+
+        const QList<HashProvenance> linux = index.lookup(widget, HashString::parse(linuxZh).value());
+        QCOMPARE(linux.size(), 1);
+        QCOMPARE(toString(linux.at(0).origin), u"zh"_s); // from the archive, not repeated from the list
+        const QList<HashProvenance> darwin = index.lookup(widget, HashString::parse(QString(u"zh:"_s + QString::fromLatin1(darwinHex))).value());
+        QCOMPARE(darwin.size(), 1);
+        QCOMPARE(darwin.at(0).platform.toString(), u"darwin_arm64"_s);
+        QCOMPARE(toString(darwin.at(0).origin), u"zh (SHA256SUMS)"_s);
+        QCOMPARE(darwin.at(0).archivePath, u"/sums"_s);
+        QCOMPARE(darwin.at(0).note, u"signed by key ID ABC"_s);
+        QVERIFY(index.lookup(widget, HashString::parse(QString(u"zh:"_s + QString::fromLatin1(otherHex))).value()).isEmpty());
+        QCOMPARE(index.lookup(widget, HashString::parse(QString(u"zh:"_s + QString::fromLatin1(windowsHex))).value()).size(), 1);
+
+        const LockDiff d = diffLockFiles(a, b, &index);
+        QCOMPARE(d.providers.size(), 1);
+        QCOMPARE(d.providers[0].hashesAdded.size(), 3);
+    }
+
     void unifiedAgainstGnuDiff_data()
     {
         QTest::addColumn<QByteArray>("a");

@@ -38,6 +38,12 @@ QMap<QString, QByteArray> tree(const QString &root)
     return out;
 }
 
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
 } // namespace
 
 class TestMirrorPull : public QObject
@@ -48,7 +54,7 @@ class TestMirrorPull : public QObject
     std::unique_ptr<provender::test::NginxFixture> m_nginx;
     std::unique_ptr<provender::test::GpgFixture> m_gpg;
     QJsonObject m_expected;
-    QString m_root, m_cliConfig, m_otherKeyFile, m_goodKeyFile;
+    QString m_root, m_cliConfig, m_otherKeyFile, m_goodKeyFile, m_goodFingerprint;
 
     QString binary() const { return QStringLiteral(PROVENDER_BINARY); }
 
@@ -61,6 +67,27 @@ class TestMirrorPull : public QObject
         env.insert(u"NO_PROXY"_s, u"127.0.0.1"_s);
         return provender::test::runProcess(binary(), QStringList{u"mirror"_s, u"pull"_s} + args + QStringList{u"--ca-file"_s, m_nginx->caFile()},
                                            timeoutMs, env);
+    }
+
+    /// `provender ARGS…` with the registry's CLI config (and, with --registry, its CA).
+    provender::test::ProcessRun provender(const QStringList &args) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"TF_CLI_CONFIG_FILE"_s, m_cliConfig);
+        env.insert(u"HOME"_s, m_tmp.filePath(u"home"_s));
+        env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
+        env.insert(u"NO_PROXY"_s, u"127.0.0.1"_s);
+        return provender::test::runProcess(binary(), args, 180000, env);
+    }
+
+    /// The provenance entries `lock diff --json` gives for `hash` (added to the new file).
+    static QJsonArray provenanceOf(const QByteArray &json, const QString &hash)
+    {
+        for (const QJsonValue &p : QJsonDocument::fromJson(json).object().value(u"providers"_s).toArray())
+            for (const QJsonValue &h : p.toObject().value(u"hashes_added"_s).toArray())
+                if (h.toObject().value(u"hash"_s).toString() == hash)
+                    return h.toObject().value(u"provenance"_s).toArray();
+        return {};
     }
 
     QString dest(const QString &name) const { return m_tmp.filePath(u"mirrors/"_s + name); }
@@ -98,6 +125,7 @@ private Q_SLOTS:
         const QString good = m_gpg->generateKey(u"Acme Releases <releases@acme.test>"_s);
         const QString other = m_gpg->generateKey(u"Somebody Else <else@acme.test>"_s);
         QVERIFY2(!good.isEmpty() && !other.isEmpty(), qPrintable(m_gpg->lastError()));
+        m_goodFingerprint = good;
         m_goodKeyFile = m_tmp.filePath(u"good.asc"_s);
         m_otherKeyFile = m_tmp.filePath(u"other.asc"_s);
         for (const auto &[fpr, file] : {std::pair{good, m_goodKeyFile}, std::pair{other, m_otherKeyFile}}) {
@@ -190,6 +218,66 @@ private Q_SLOTS:
         QCOMPARE(archives.at(0).toObject().value(u"version"_s).toString(), u"1.0.0"_s);
         QCOMPARE(archives.at(0).toObject().value(u"status"_s).toString(), u"fetched"_s);
         QVERIFY(archives.at(0).toObject().value(u"signed_by"_s).toString().size() == 16);
+    }
+
+    void lockDiffNamesPlatformsFromSignedSums()
+    {
+        // A mirror pulled for linux_amd64 only keeps the release's signed SHA256SUMS, which lists
+        // darwin_arm64 too: `lock diff --mirror` names the platform of darwin_arm64's zh: although
+        // that archive is not on disk (issue 19 item 5), and says who signed the list. The key ID
+        // is the last 16 hex digits of the fingerprint gpg gave.
+        const QString d = dest(u"provenance"_s);
+        const provender::test::ProcessRun pulled = pull({d, kHost + u"/acme/demo=1.1.0"_s, u"--platform"_s, u"linux_amd64"_s});
+        QVERIFY2(pulled.exitCode == 0, QByteArray(pulled.out + pulled.err).constData());
+        const QString linuxZh = u"zh:"_s + expected(u"demo"_s, u"1.1.0"_s, u"linux_amd64"_s).value(u"sha256"_s).toString();
+        const QString darwinZh = u"zh:"_s + expected(u"demo"_s, u"1.1.0"_s, u"darwin_arm64"_s).value(u"sha256"_s).toString();
+        QVERIFY(darwinZh.size() == 67 && linuxZh.size() == 67);
+        const QByteArray block = "provider \"" + kHost.toUtf8() + "/acme/demo\" {\n  version = \"1.1.0\"\n";
+        const QString before = m_tmp.filePath(u"diff-before.hcl"_s), after = m_tmp.filePath(u"diff-after.hcl"_s);
+        QVERIFY(writeFile(before, block + "}\n"));
+        QVERIFY(writeFile(after, block + "  hashes = [\n    \"" + darwinZh.toUtf8() + "\",\n    \"" + linuxZh.toUtf8()
+                                                     + "\",\n  ]\n}\n"));
+        const QString keyId = m_goodFingerprint.right(16);
+
+        provender::test::ProcessRun diff = provender({u"lock"_s, u"diff"_s, before, after, u"--mirror"_s, d, u"--json"_s});
+        QCOMPARE(diff.exitCode, 1); // they differ
+        QJsonArray darwin = provenanceOf(diff.out, darwinZh);
+        QCOMPARE(darwin.size(), 1);
+        QCOMPARE(darwin.at(0).toObject().value(u"platform"_s).toString(), u"darwin_arm64"_s);
+        QCOMPARE(darwin.at(0).toObject().value(u"origin"_s).toString(), u"zh (SHA256SUMS)"_s);
+        QCOMPARE(darwin.at(0).toObject().value(u"note"_s).toString(), u"signed by key ID "_s + keyId);
+        // linux_amd64 is on disk: its zh: comes from the archive itself, listed once.
+        const QJsonArray linux = provenanceOf(diff.out, linuxZh);
+        QCOMPARE(linux.size(), 1);
+        QCOMPARE(linux.at(0).toObject().value(u"platform"_s).toString(), u"linux_amd64"_s);
+        QCOMPARE(linux.at(0).toObject().value(u"origin"_s).toString(), u"zh"_s);
+        // The text form says the same.
+        diff = provender({u"lock"_s, u"diff"_s, before, after, u"--mirror"_s, d});
+        QVERIFY2(diff.out.contains(QString(darwinZh + u"  (darwin_arm64 1.1.0 zh (SHA256SUMS), signed by key ID "_s + keyId + u')').toUtf8()),
+                 diff.out.constData());
+
+        // From the origin registry instead of a mirror: the same platform, the list's URL as source.
+        diff = provender({u"lock"_s, u"diff"_s, before, after, u"--registry"_s, u"--ca-file"_s, m_nginx->caFile(), u"--json"_s});
+        QCOMPARE(diff.exitCode, 1);
+        darwin = provenanceOf(diff.out, darwinZh);
+        QCOMPARE(darwin.size(), 1);
+        QCOMPARE(darwin.at(0).toObject().value(u"platform"_s).toString(), u"darwin_arm64"_s);
+        QVERIFY(darwin.at(0).toObject().value(u"archive"_s).toString().startsWith(m_nginx->baseUrl()));
+        QCOMPARE(provenanceOf(diff.out, linuxZh).at(0).toObject().value(u"platform"_s).toString(), u"linux_amd64"_s);
+
+        // Pinned to another key: the signed list is not used, with the reason; nothing is named.
+        diff = provender({u"lock"_s, u"diff"_s, before, after, u"--mirror"_s, d, u"--pinned-keys"_s, m_otherKeyFile, u"--json"_s});
+        QVERIFY2(diff.err.contains("is not used"), diff.err.constData());
+        QVERIFY(provenanceOf(diff.out, darwinZh).isEmpty());
+
+        // One flipped byte in the kept SHA256SUMS: the signature no longer holds, so nothing is named.
+        const QString sums = d + u"/.provenance/"_s + kHost + u"/acme/demo/1.1.0/SHA256SUMS"_s;
+        QByteArray bytes = provender::test::readFile(sums);
+        bytes[10] = bytes[10] == 'a' ? 'b' : 'a';
+        QVERIFY(writeFile(sums, bytes));
+        diff = provender({u"lock"_s, u"diff"_s, before, after, u"--mirror"_s, d, u"--json"_s});
+        QVERIFY2(diff.err.contains("SHA256SUMS") && diff.err.contains("is not used"), diff.err.constData());
+        QVERIFY(provenanceOf(diff.out, darwinZh).isEmpty());
     }
 
     void refusals_data()

@@ -5,6 +5,7 @@
 #include "model/lockitems/GitRevision.h"
 #include "model/lockitems/LockDiffTreeModel.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/registry/ReleaseProvenance.h"
 #include "ui/lock/HclHighlighter.h"
 #include "ui/lock/LockCodeEditor.h"
 
@@ -272,7 +273,10 @@ void LockDiffWindow::refreshProvenance()
         hashing->attach(hashOptions);
         const ArchiveHasher hasher = prehashArchives([&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(catalog, wanted, record); },
                                                      hashOptions);
-        return HashProvenanceIndex::build(catalog, wanted, hasher);
+        HashProvenanceIndex index = HashProvenanceIndex::build(catalog, wanted, hasher);
+        // A pulled mirror's signed SHA256SUMS name the platform of zh: hashes whose archive is absent.
+        (void)addMirrorProvenance(index, catalog.root, wanted);
+        return index;
     }));
 }
 

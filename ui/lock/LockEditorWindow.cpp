@@ -10,6 +10,7 @@
 #include "model/lockitems/LockHashListModel.h"
 #include "model/lockitems/LockProviderTableModel.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/registry/ReleaseProvenance.h"
 #include "ui/VerdictStyle.h"
 #include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/HclHighlighter.h"
@@ -880,7 +881,10 @@ void LockEditorWindow::refreshProvenance()
         hashing->attach(hashOptions);
         const ArchiveHasher hasher = prehashArchives([&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(catalog, wanted, record); },
                                                      hashOptions);
-        return HashProvenanceIndex::build(catalog, wanted, hasher);
+        HashProvenanceIndex index = HashProvenanceIndex::build(catalog, wanted, hasher);
+        // A pulled mirror's signed SHA256SUMS name the platform of zh: hashes whose archive is absent.
+        (void)addMirrorProvenance(index, catalog.root, wanted);
+        return index;
     }));
 }
 
