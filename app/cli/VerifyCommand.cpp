@@ -216,6 +216,14 @@ int runVerify(const QStringList &args)
         source = std::make_unique<DirectorySource>(location);
     } else if (info.isFile()) {
         auto b = std::make_unique<BundleSource>(location);
+        // One pass over the container: listing and hashing at once.
+        BundleProgress reading;
+        if (!json && ::isatty(STDERR_FILENO))
+            reading = [](BundleStage, qint64 done, qint64 total) {
+                err() << "\rreading… " << (total > 0 ? int(done * 100 / total) : 100) << "%" << Qt::flush;
+                return true;
+            };
+        b->setReadAhead(true, reading);
         bundle = b.get();
         source = std::move(b);
     } else {

@@ -33,11 +33,23 @@ Result<Catalog> BundleSource::list(const std::atomic<bool> *cancel)
 {
     BundleOpenOptions open;
     open.limits = m_limits;
-    const BundleProgress progress = [cancel](BundleStage, qint64, qint64) { return !(cancel && cancel->load()); };
+    open.verify = m_readAhead;
+    const BundleProgress extra = m_readAheadProgress;
+    const BundleProgress progress = [cancel, extra](BundleStage stage, qint64 done, qint64 total) {
+        if (cancel && cancel->load())
+            return false;
+        return extra ? extra(stage, done, total) : true;
+    };
+    const QFileInfo before(m_path);
     Result<BundleContents> contents = openBundle(m_path, open, progress);
     if (!contents.ok())
         return contents.error();
     m_prefix = contents->mirrorPrefix;
+    if (m_readAhead) {
+        m_ahead = std::make_shared<const BundleContents>(contents.value());
+        m_aheadModified = before.lastModified();
+        m_aheadSize = before.size();
+    }
     return std::move(contents.value().catalog);
 }
 
@@ -54,10 +66,17 @@ ArchiveReadSummary BundleSource::readArchives(const QList<ArchiveRef> &archives,
         summary.cancelled = true;
         return summary;
     }
-    BundleOpenOptions open;
-    open.limits = m_limits;
-    open.verify = true;
-    Result<BundleContents> contents = openBundle(m_path, open, bundleProgress(options));
+    Result<BundleContents> contents = makeError(ErrorCode::Internal, QStringLiteral("no pass"));
+    const QFileInfo now(m_path);
+    if (m_ahead && now.lastModified() == m_aheadModified && now.size() == m_aheadSize) {
+        contents = *m_ahead; // the pass list() made (read ahead), the file unchanged since
+    } else {
+        BundleOpenOptions open;
+        open.limits = m_limits;
+        open.verify = true;
+        contents = openBundle(m_path, open, bundleProgress(options));
+    }
+    m_ahead.reset();
     if (!contents.ok()) {
         if (contents.error().code == ErrorCode::Cancelled) {
             summary.cancelled = true;

@@ -9,6 +9,8 @@
 #include "model/bundle/BundleMirror.h"
 #include "model/source/MirrorSource.h"
 
+#include <QDateTime>
+
 #include <memory>
 
 namespace provender {
@@ -29,6 +31,14 @@ public:
 
     /// "" or "<folder>/": where the mirror tree sits in the bundle (known after list()).
     void setMirrorPrefix(const QString &prefix) { m_prefix = prefix; }
+    /// Read ahead: list() makes the hashing pass too (one pass over the container instead of two
+    /// when the archives are read right after listing, as `provender verify BUNDLE` does), and the
+    /// next readArchives() answers from it if the file is unchanged. `progress` reports that pass.
+    void setReadAhead(bool readAhead, BundleProgress progress = {})
+    {
+        m_readAhead = readAhead;
+        m_readAheadProgress = std::move(progress);
+    }
     /// What the last readArchives() pass found besides the archives' hashes: the entry problems,
     /// every SHA256SUMS line, the manifest (null before a pass, or when it failed).
     const BundleContents *lastRead() const { return m_lastRead.get(); }
@@ -38,6 +48,11 @@ private:
     BundleLimits m_limits;
     QString m_prefix;
     std::shared_ptr<const BundleContents> m_lastRead;
+    bool m_readAhead = false;
+    BundleProgress m_readAheadProgress;
+    std::shared_ptr<const BundleContents> m_ahead; ///< the pass list() made, until readArchives() uses it
+    QDateTime m_aheadModified;
+    qint64 m_aheadSize = -1;
 };
 
 } // namespace provender

@@ -90,6 +90,11 @@ class TestSourceConformance : public QObject
             return std::make_unique<DirectorySource>(m_tmp.filePath(QStringLiteral("mirror")));
         if (kind == QLatin1StringView("bundle.tar.gz") || kind == QLatin1StringView("bundle.zip"))
             return std::make_unique<BundleSource>(m_tmp.filePath(kind));
+        if (kind == QLatin1StringView("bundle.zip, read ahead")) { // list() makes the hashing pass too
+            auto b = std::make_unique<BundleSource>(m_tmp.filePath(QStringLiteral("bundle.zip")));
+            b->setReadAhead(true);
+            return b;
+        }
         NetworkMirrorOptions mirror;
         mirror.http.caCertificates = m_ca;
         RemoteVerifyOptions download;
@@ -168,7 +173,7 @@ class TestSourceConformance : public QObject
     void addSources()
     {
         QTest::addColumn<QString>("kind");
-        for (const char *k : {"directory", "bundle.tar.gz", "bundle.zip", "network"})
+        for (const char *k : {"directory", "bundle.tar.gz", "bundle.zip", "bundle.zip, read ahead", "network"})
             QTest::newRow(k) << QString::fromLatin1(k);
     }
 
