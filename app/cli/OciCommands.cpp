@@ -7,6 +7,7 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "app/cli/VerdictJson.h"
 #include "model/bundle/BundleImport.h"
 #include "model/lockfile/LockAnchors.h"
 #include "model/lockfile/LockFile.h"
@@ -116,46 +117,6 @@ namespace {
         return true;
     }
 
-    QJsonObject archiveJson(const ArchiveResult &r)
-    {
-        QJsonObject o;
-        o[QStringLiteral("provider")] = r.key.provider.toString();
-        o[QStringLiteral("version")] = r.key.version.toString();
-        o[QStringLiteral("platform")] = r.key.platform.toString();
-        o[QStringLiteral("url")] = r.path;
-        o[QStringLiteral("size")] = double(r.size);
-        o[QStringLiteral("verdict")] = toString(r.detail.verdict);
-        o[QStringLiteral("reason")] = r.detail.reason;
-        // The trust anchors, as `verify https://…` writes them.
-        o[QStringLiteral("anchor")] = describeAnchors(r.detail);
-        QJsonArray anchors;
-        for (const TrustAnchor &a : r.detail.anchors)
-            anchors.append(QJsonObject { { QStringLiteral("kind"), toString(a.kind) },
-                { QStringLiteral("document"), a.document }, { QStringLiteral("text"), describe(a) },
-                { QStringLiteral("self_consistency_only"), a.isSelfConsistencyOnly() } });
-        o[QStringLiteral("anchors")] = anchors;
-        if (r.detail.notCoveredByLock)
-            o[QStringLiteral("not_covered_by_lock")] = true;
-        QJsonArray matched, contradicting, declared;
-        for (HashMatch m : r.detail.matched)
-            matched.append(toString(m));
-        for (const HashString &h : r.detail.contradicting)
-            contradicting.append(h.toString());
-        for (const HashString &h : r.declared)
-            declared.append(h.toString());
-        o[QStringLiteral("matched")] = matched;
-        o[QStringLiteral("contradicting")] = contradicting;
-        o[QStringLiteral("declared")] = declared;
-        if (r.hashes) {
-            o[QStringLiteral("h1")] = r.hashes->h1Extracted.toString();
-            o[QStringLiteral("h1_zip")] = r.hashes->h1Zip.toString();
-            o[QStringLiteral("zh")] = r.hashes->zh.toString();
-        }
-        if (!r.error.isEmpty())
-            o[QStringLiteral("error")] = r.error;
-        return o;
-    }
-
     QJsonArray requestsJson(const QList<OciRequestLog> &log)
     {
         QJsonArray requests;
@@ -175,38 +136,42 @@ namespace {
         return requests;
     }
 
-    QJsonObject verifyJson(const QString &mirrorText, const OciVerifyReport &v)
+    /// The verdict document of docs/VERDICT-JSON.md (schema 1, the one writer of every verify),
+    /// kind "oci"; what only an OCI mirror has sits in its "oci" member.
+    void writeVerifyJson(
+        QTextStream &o, const QString &mirrorText, const OciVerifyReport &v, bool lockCoverage)
     {
-        QJsonObject root;
-        root[QStringLiteral("mirror")] = mirrorText;
+        QJsonObject oci;
         QJsonObject creds;
         for (auto it = v.credentials.begin(); it != v.credentials.end(); ++it)
             creds[it.key()] = it.value();
         if (!creds.isEmpty())
-            root[QStringLiteral("credentials")] = creds;
-        QJsonArray archives, anomalies, absent;
-        for (const ArchiveResult &r : v.report.results)
-            archives.append(archiveJson(r));
-        for (const Anomaly &a : v.catalog.anomalies) {
-            QJsonObject o;
-            o[QStringLiteral("kind")] = toString(a.kind);
-            o[QStringLiteral("url")] = a.path;
-            o[QStringLiteral("message")] = a.message;
-            anomalies.append(o);
-        }
+            oci[QStringLiteral("credentials")] = creds;
+        QJsonArray absent;
         for (const ProviderAddress &p : v.absent)
             absent.append(p.toString());
-        root[QStringLiteral("archives")] = archives;
-        root[QStringLiteral("anomalies")] = anomalies;
-        root[QStringLiteral("absent_providers")] = absent;
-        root[QStringLiteral("requests")] = requestsJson(v.log);
-        QJsonObject summary;
-        for (Verdict verdict : { Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing,
-                 Verdict::Error, Verdict::Refused, Verdict::Pending })
-            summary[toString(verdict)] = v.report.summary.count(verdict);
-        summary[QStringLiteral("bytes_downloaded")] = double(v.counters.bytesDownloaded);
-        root[QStringLiteral("summary")] = summary;
-        return root;
+        oci[QStringLiteral("absent_providers")] = absent;
+        oci[QStringLiteral("requests")] = requestsJson(v.log);
+        VerdictJson d;
+        d.kind = Catalog::SourceKind::Network;
+        d.kindName = QStringLiteral("oci");
+        d.location = mirrorText;
+        d.results = &v.report.results;
+        d.anomalies = v.catalog.anomalies + verdictAnomalies(v.report.results);
+        d.summary = v.report.summary;
+        d.lockCoverage = lockCoverage;
+        d.bytesDownloaded = v.counters.bytesDownloaded;
+        d.extension = oci;
+        writeVerdictJson(o, d);
+    }
+
+    QJsonObject verifyJsonObject(const QString &mirrorText, const OciVerifyReport &v)
+    {
+        QString text;
+        QTextStream stream(&text);
+        writeVerifyJson(stream, mirrorText, v, false);
+        stream.flush();
+        return QJsonDocument::fromJson(text.toUtf8()).object();
     }
 
     void printVerifyTable(QTextStream &o, const QString &mirrorText, const OciVerifyReport &v)
@@ -372,7 +337,7 @@ int runOciVerify(const QStringList &args)
     }
     const OciVerifyReport report = verifyOciMirror(providers, mirror, options);
     if (json)
-        out() << QJsonDocument(verifyJson(positional.constFirst(), report)).toJson(QJsonDocument::Indented);
+        writeVerifyJson(out(), positional.constFirst(), report, options.lockCoverage);
     else
         printVerifyTable(out(), positional.constFirst(), report);
     const bool uncovered = std::any_of(report.report.results.cbegin(), report.report.results.cend(),
@@ -669,7 +634,7 @@ int runOciPush(const QStringList &args)
         root[QStringLiteral("requests")] = requestsJson(report.log);
         if (report.verification)
             root[QStringLiteral("verification")]
-                = verifyJson(QStringLiteral("oci://") + templ, *report.verification);
+                = verifyJsonObject(QStringLiteral("oci://") + templ, *report.verification);
         root[QStringLiteral("oci_mirror_block")] = block;
         out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
     } else {

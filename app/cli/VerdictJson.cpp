@@ -168,8 +168,9 @@ void writeVerdictJson(QTextStream &o, const VerdictJson &d)
     const QList<ArchiveResult> &results = d.results ? *d.results : none;
     QString location;
     appendJsonString(location, d.location);
+    const QString kindName = d.kindName.isEmpty() ? sourceKindName(d.kind) : d.kindName;
     o << "{\n    \"schema_version\": " << kVerdictJsonSchemaVersion << ",\n    \"source\": {\n        \"kind\": \""
-      << sourceKindName(d.kind) << "\",\n        \"location\": " << location << "\n    },\n    \"root\": " << location
+      << kindName << "\",\n        \"location\": " << location << "\n    },\n    \"root\": " << location
       << ",\n    \"archives\": [";
     for (qsizetype i = 0; i < results.size(); ++i)
         o << (i == 0 ? "\n        " : ",\n        ") << archiveJson(results.at(i));
@@ -197,7 +198,7 @@ void writeVerdictJson(QTextStream &o, const VerdictJson &d)
     rest[QStringLiteral("anomalies")] = anomalies;
     rest[QStringLiteral("summary")] = summary;
     if (!d.extension.isEmpty())
-        rest[sourceKindName(d.kind)] = d.extension;
+        rest[kindName] = d.extension;
     const QByteArray restText = QJsonDocument(rest).toJson(QJsonDocument::Indented);
     o << QString::fromUtf8(restText.mid(restText.indexOf('\n') + 1)); // the rest of the object, after its "{"
 }

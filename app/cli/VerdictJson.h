@@ -32,6 +32,9 @@ struct VerdictJson
     std::optional<qint64> bytesDownloaded; ///< network: summary.bytes_downloaded
     /// What only this kind of source has: written as "bundle" or "network" (kind's name).
     QJsonObject extension;
+    /// Overrides sourceKindName(kind) in `source.kind` and as the extension's name: "oci" for an
+    /// OCI registry mirror (app/cli/OciCommands.cpp), which is no Catalog::SourceKind of its own.
+    QString kindName;
 };
 
 /// "directory", "bundle", "network"

@@ -480,7 +480,55 @@ private Q_SLOTS:
                 QStringLiteral("consistent with its own index (%1)").arg(document));
             QVERIFY(!x.contains(QLatin1StringView("not_covered_by_lock")));
         }
-        QVERIFY(o.value(QLatin1StringView("credentials"))
+        // The common verdict document (docs/VERDICT-JSON.md, schema 1), kind "oci": exactly the
+        // documented members, the OCI-only ones under "oci".
+        auto keys = [](const QJsonObject &obj) {
+            QStringList k = obj.keys();
+            k.sort();
+            return k;
+        };
+        QCOMPARE(keys(o),
+            (QStringList { QStringLiteral("anomalies"), QStringLiteral("archives"), QStringLiteral("oci"),
+                QStringLiteral("root"), QStringLiteral("schema_version"), QStringLiteral("source"),
+                QStringLiteral("summary") }));
+        QCOMPARE(o.value(QLatin1StringView("schema_version")).toInt(), 1);
+        QCOMPARE(o.value(QLatin1StringView("source")).toObject().value(QLatin1StringView("kind")).toString(),
+            QStringLiteral("oci"));
+        QCOMPARE(
+            o.value(QLatin1StringView("source")).toObject().value(QLatin1StringView("location")).toString(),
+            QStringLiteral("oci://") + templ());
+        QCOMPARE(o.value(QLatin1StringView("root")).toString(), QStringLiteral("oci://") + templ());
+        QCOMPARE(keys(o.value(QLatin1StringView("oci")).toObject()),
+            (QStringList { QStringLiteral("absent_providers"), QStringLiteral("credentials"),
+                QStringLiteral("requests") }));
+        for (const QJsonValue &a : archives) {
+            QCOMPARE(keys(a.toObject()),
+                (QStringList { QStringLiteral("anchor"), QStringLiteral("anchors"),
+                    QStringLiteral("contradicting"), QStringLiteral("declared"), QStringLiteral("from_cache"),
+                    QStringLiteral("h1"), QStringLiteral("h1_zip"), QStringLiteral("layout"),
+                    QStringLiteral("matched"), QStringLiteral("path"), QStringLiteral("platform"),
+                    QStringLiteral("provider"), QStringLiteral("reason"), QStringLiteral("size"),
+                    QStringLiteral("verdict"), QStringLiteral("version"), QStringLiteral("zh") }));
+            // path: the blob URL of the layer digest.
+            QCOMPARE(a.toObject().value(QLatin1StringView("path")).toString(),
+                QStringLiteral("https://127.0.0.1:%1/v2/mirror/test/%2/blobs/sha256:%3")
+                    .arg(m_port)
+                    .arg(a.toObject().value(QLatin1StringView("provider")).toString().section(u'/', 2),
+                        a.toObject().value(QLatin1StringView("zh")).toString().mid(3)));
+        }
+        const QJsonObject summary = o.value(QLatin1StringView("summary")).toObject();
+        QCOMPARE(keys(summary),
+            (QStringList { QStringLiteral("anomalies"), QStringLiteral("archives"),
+                QStringLiteral("bytes_downloaded"), QStringLiteral("cache_hits"), QStringLiteral("error"),
+                QStringLiteral("hashed"), QStringLiteral("mismatch"), QStringLiteral("missing"),
+                QStringLiteral("pending"), QStringLiteral("refused"), QStringLiteral("unverified"),
+                QStringLiteral("verified") }));
+        QCOMPARE(summary.value(QLatin1StringView("verified")).toInt(), 5);
+        QCOMPARE(summary.value(QLatin1StringView("archives")).toInt(), 5);
+        QCOMPARE(summary.value(QLatin1StringView("hashed")).toInt(), 5);
+        QVERIFY(o.value(QLatin1StringView("oci"))
+                    .toObject()
+                    .value(QLatin1StringView("credentials"))
                     .toObject()
                     .value(QStringLiteral("127.0.0.1:%1/mirror/test/foo").arg(m_port))
                     .toString()
@@ -514,7 +562,11 @@ private Q_SLOTS:
             QStringLiteral("--provider"), QStringLiteral("example.com/test/nothere"),
             QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 1);
-        QCOMPARE(json(r).value(QLatin1StringView("absent_providers")).toArray(),
+        QCOMPARE(json(r)
+                     .value(QLatin1StringView("oci"))
+                     .toObject()
+                     .value(QLatin1StringView("absent_providers"))
+                     .toArray(),
             QJsonArray { QStringLiteral("example.com/test/nothere") });
     }
 
@@ -1061,7 +1113,7 @@ private Q_SLOTS:
         QHash<QString, QString> anomalies;
         for (const QJsonValue &a : o.value(QLatin1StringView("anomalies")).toArray())
             anomalies.insert(
-                a.toObject().value(QLatin1StringView("url")).toString().section(QLatin1Char('/'), -1),
+                a.toObject().value(QLatin1StringView("path")).toString().section(QLatin1Char('/'), -1),
                 a.toObject().value(QLatin1StringView("message")).toString());
         auto expect = [&](const QString &key, const char *verdict, const char *reason) {
             QVERIFY2(byKey.contains(key), qPrintable(key + QLatin1Char('\n') + QString::fromUtf8(r.out)));
