@@ -206,186 +206,244 @@ namespace {
     }
 } // namespace
 
+namespace {
+
+    /// One platform archive found while walking a mirror: `r` holds its key, blob URL, size and
+    /// declared zh:, or (verdict set) why tofu would refuse it before any download; `blob` is set
+    /// when there is a blob to read.
+    struct WalkedArchive
+    {
+        ArchiveResult &r;
+        OciClient &client;
+        const Descriptor *blob = nullptr;
+        HashString zh;
+        QString manifestRef; ///< oci://registry/repository:tag
+        ProviderVersionKey version;
+    };
+
+    /// The listing half of verifyOciMirror (and OciSource::list): per provider the repository,
+    /// versions from its tags, platforms from each index, each platform's manifest and layer, in
+    /// tofu's order. `visit` gets each archive while its repository's client is still alive and
+    /// may change the ArchiveResult (the verdict), which is then appended to out.report.results.
+    /// out.report.summary is left to the caller.
+    OciVerifyReport walkOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
+        const QHash<QString, QList<Version>> &onlyVersions, const std::function<void(WalkedArchive &)> &visit)
+    {
+        OciVerifyReport out;
+        out.catalog.sourceKind = Catalog::SourceKind::Network;
+        out.catalog.root = ociRoot(mirror.repositoryTemplate);
+        ClientFactory factory { mirror, &out.credentials };
+
+        for (const ProviderAddress &address : providers) {
+            const Result<RepositoryAddress> repo
+                = expandRepositoryTemplate(mirror.repositoryTemplate, address);
+            if (!repo.ok()) {
+                Anomaly a;
+                a.kind = AnomalyKind::RequestFailed;
+                a.path = out.catalog.root;
+                a.message = QStringLiteral("selecting OCI repository address: %1").arg(repo.error().message);
+                out.catalog.anomalies.append(a);
+                continue;
+            }
+            std::unique_ptr<OciClient> client = factory.make(repo.value());
+            const Result<QStringList> tags = client->listTags();
+            if (!tags.ok()) {
+                // errRepresentsOCIProviderNotFound: 404 without details, or NAME_UNKNOWN / NAME_INVALID.
+                const OciFailure &f = client->lastFailure();
+                const bool notFound = f.status == 404
+                    && (f.codes.isEmpty() || f.codes.contains(QStringLiteral("NAME_UNKNOWN"))
+                        || f.codes.contains(QStringLiteral("NAME_INVALID")));
+                if (notFound) {
+                    out.absent.append(address);
+                } else {
+                    Anomaly a;
+                    a.kind = AnomalyKind::RequestFailed;
+                    a.path = QStringLiteral("oci://") + repo.value().toString();
+                    a.message = tags.error().message;
+                    out.catalog.anomalies.append(a);
+                }
+                out.log.append(client->log());
+                addCounters(out.counters, client->counters());
+                continue;
+            }
+            Provider provider;
+            provider.address = address;
+            provider.directory = repo.value().toString();
+            QList<Version> versions;
+            for (const QString &tag : tags.value())
+                if (const std::optional<Version> v = versionForTag(tag); v && !versions.contains(*v))
+                    versions.append(*v);
+            std::sort(versions.begin(), versions.end());
+            const QString key = address.toString();
+            if (onlyVersions.contains(key)) {
+                const QList<Version> wanted = onlyVersions.value(key);
+                for (const Version &v : wanted)
+                    if (!versions.contains(v))
+                        out.catalog.anomalies.append(versionAnomaly(AnomalyKind::IndexListsAbsentVersion,
+                            repo.value(), tagForVersion(v),
+                            QStringLiteral("%1 %2 has no tag \"%3\" in %4")
+                                .arg(key, v.toString(), tagForVersion(v), repo.value().toString())));
+                versions.erase(std::remove_if(versions.begin(), versions.end(),
+                                   [&](const Version &v) { return !wanted.contains(v); }),
+                    versions.end());
+            }
+            for (const Version &version : std::as_const(versions)) {
+                const QString tag = tagForVersion(version);
+                ProviderVersion pv;
+                pv.version = version;
+                pv.listedInIndex = true;
+                const Result<ImageIndex> index = fetchIndex(*client, tag);
+                if (!index.ok()) {
+                    out.catalog.anomalies.append(versionAnomaly(kindOf(index.error()), repo.value(), tag,
+                        QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
+                            .arg(key, version.toString(), index.error().message)));
+                    provider.versions.append(pv);
+                    continue;
+                }
+                pv.hasVersionIndex = true;
+                // Platform candidates: every provider-target descriptor naming a platform (tofu's
+                // selection then decides per platform, so a poisoned entry fails each of them).
+                QList<Platform> platforms;
+                for (const Descriptor &d : index.value().manifests)
+                    if (d.artifactType == kArtifactTypeProviderTarget && d.hasPlatform
+                        && d.osVersion.isEmpty() && !platforms.contains(Platform(d.os, d.architecture)))
+                        platforms.append(Platform(d.os, d.architecture));
+                if (platforms.isEmpty()) {
+                    const Result<Descriptor> none = selectImageManifest(index.value().manifests, Platform());
+                    out.catalog.anomalies.append(versionAnomaly(AnomalyKind::MalformedJson, repo.value(), tag,
+                        QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
+                            .arg(key, version.toString(),
+                                none.ok() ? QStringLiteral("the index lists no platform")
+                                          : none.error().message)));
+                    provider.versions.append(pv);
+                    continue;
+                }
+                std::sort(platforms.begin(), platforms.end(),
+                    [](const Platform &a, const Platform &b) { return a.toString() < b.toString(); });
+                const ProviderVersionKey pvKey { address, version };
+                for (const Platform &platform : std::as_const(platforms)) {
+                    ArchiveResult r;
+                    r.key = ArchiveKey { address, version, platform };
+                    r.layout = ArchiveLayout::Packed;
+                    Archive archive;
+                    archive.platform = platform;
+                    archive.present = true;
+                    archive.fileName = QStringLiteral("terraform-provider-%1_%2_%3.zip")
+                                           .arg(address.type(), version.toString(), platform.toString());
+                    auto fail = [&](Verdict v, const QString &why) {
+                        r.detail.verdict = v;
+                        r.detail.reason = why;
+                        r.error = v == Verdict::Error ? why : QString();
+                    };
+                    const Result<Descriptor> selected
+                        = selectImageManifest(index.value().manifests, platform);
+                    Result<ImageManifest> manifest = makeError(ErrorCode::Internal, QString());
+                    Result<Descriptor> layer = makeError(ErrorCode::Internal, QString());
+                    if (!selected.ok()) {
+                        fail(Verdict::Error, selected.error().message);
+                    } else if (Result<void> s = checkManifestSize(selected.value().size); !s.ok()) {
+                        fail(Verdict::Error, s.error().message);
+                    } else {
+                        const Result<FetchedManifest> got = client->getManifest(
+                            selected.value().digest, std::max<qint64>(selected.value().size, 0));
+                        if (!got.ok()) {
+                            fail(got.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error,
+                                got.error().message);
+                        } else if (Result<void> d
+                                   = checkManifestDigest(got.value().body, selected.value().digest);
+                                   !d.ok()) {
+                            fail(Verdict::Error, d.error().message);
+                        } else if (manifest = parseManifest(got.value().body); !manifest.ok()) {
+                            fail(Verdict::Error, manifest.error().message);
+                        } else if (layer = selectLayer(manifest.value().layers); !layer.ok()) {
+                            fail(Verdict::Error, layer.error().message);
+                        } else if (Result<void> c = checkLayerDescriptor(layer.value(), platform); !c.ok()) {
+                            fail(Verdict::Error, c.error().message);
+                        }
+                    }
+                    WalkedArchive walked { r, *client, nullptr, {}, {}, pvKey };
+                    if (layer.ok()) {
+                        const Descriptor &blob = layer.value();
+                        r.path = client->apiUrl(QStringLiteral("blobs/") + blob.digest).toString();
+                        r.size = blob.size;
+                        archive.path = r.path;
+                        archive.size = blob.size;
+                        const Result<HashString> zh = hashFromOciDigest(blob.digest);
+                        if (!zh.ok()) {
+                            fail(Verdict::Error,
+                                QStringLiteral("cannot verify package contents: %1").arg(zh.error().message));
+                        } else {
+                            walked.manifestRef
+                                = QStringLiteral("oci://%1:%2").arg(repo.value().toString(), tag);
+                            walked.blob = &blob;
+                            walked.zh = zh.value();
+                            r.declared = { zh.value() };
+                            archive.declared = DeclaredArchive { r.path, r.declared, walked.manifestRef, {} };
+                        }
+                    }
+                    visit(walked);
+                    pv.archives.append(archive);
+                    out.report.results.append(std::move(r));
+                }
+                provider.versions.append(pv);
+            }
+            out.catalog.providers.append(provider);
+            out.log.append(client->log());
+            addCounters(out.counters, client->counters());
+        }
+        return out;
+    }
+
+} // namespace
+
 OciVerifyReport verifyOciMirror(
     const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror, const OciVerifyOptions &options)
 {
-    OciVerifyReport out;
-    out.catalog.sourceKind = Catalog::SourceKind::Network;
-    out.catalog.root = ociRoot(mirror.repositoryTemplate);
-    ClientFactory factory { mirror, &out.credentials };
     QTemporaryDir downloads;
-    VerifySummary &summary = out.report.summary;
-
-    auto finish = [&](ArchiveResult &&r) {
+    VerifySummary summary;
+    int n = 0;
+    OciVerifyReport out = walkOciMirror(providers, mirror, options.onlyVersions, [&](WalkedArchive &w) {
+        const auto lockIt = options.expected.constFind(w.version);
+        const std::optional<QList<HashString>> lockHashes = lockIt == options.expected.constEnd()
+            ? std::nullopt
+            : std::optional<QList<HashString>>(*lockIt);
+        if (w.blob)
+            decideDownloaded(w.r, w.client, *w.blob, w.zh,
+                downloads.filePath(QStringLiteral("%1.zip").arg(n)),
+                OciArchiveContext { w.version.provider.toString(), w.version.version,
+                    w.version.provider.type(), w.manifestRef, lockHashes ? &*lockHashes : nullptr,
+                    options.expectedFrom.value(w.version), options.lockCoverage && !lockHashes },
+                summary);
+        ++n;
+        w.r.detail.notCoveredByLock = options.lockCoverage && !lockHashes;
         ++summary.archives;
-        ++summary.counts[size_t(r.detail.verdict)];
+        ++summary.counts[size_t(w.r.detail.verdict)];
         if (options.onResult)
-            options.onResult(r);
-        out.report.results.append(std::move(r));
-    };
+            options.onResult(w.r);
+    });
+    out.report.summary = summary;
+    return out;
+}
 
-    for (const ProviderAddress &address : providers) {
-        const Result<RepositoryAddress> repo = expandRepositoryTemplate(mirror.repositoryTemplate, address);
-        if (!repo.ok()) {
-            Anomaly a;
-            a.kind = AnomalyKind::RequestFailed;
-            a.path = out.catalog.root;
-            a.message = QStringLiteral("selecting OCI repository address: %1").arg(repo.error().message);
-            out.catalog.anomalies.append(a);
-            continue;
+OciListing listOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
+    const QHash<QString, QList<Version>> &onlyVersions)
+{
+    OciListing out;
+    out.report = walkOciMirror(providers, mirror, onlyVersions, [&](WalkedArchive &w) {
+        OciListedArchive a;
+        a.key = w.r.key;
+        a.url = w.r.path;
+        a.repository = w.client.repository().toString();
+        if (w.blob) {
+            a.digest = w.blob->digest;
+            a.size = w.blob->size;
+        } else {
+            a.refusal = w.r.detail.reason;
+            a.missing = w.r.detail.verdict == Verdict::Missing;
         }
-        std::unique_ptr<OciClient> client = factory.make(repo.value());
-        const Result<QStringList> tags = client->listTags();
-        if (!tags.ok()) {
-            // errRepresentsOCIProviderNotFound: 404 without details, or NAME_UNKNOWN / NAME_INVALID.
-            const OciFailure &f = client->lastFailure();
-            const bool notFound = f.status == 404
-                && (f.codes.isEmpty() || f.codes.contains(QStringLiteral("NAME_UNKNOWN"))
-                    || f.codes.contains(QStringLiteral("NAME_INVALID")));
-            if (notFound) {
-                out.absent.append(address);
-            } else {
-                Anomaly a;
-                a.kind = AnomalyKind::RequestFailed;
-                a.path = QStringLiteral("oci://") + repo.value().toString();
-                a.message = tags.error().message;
-                out.catalog.anomalies.append(a);
-            }
-            out.log.append(client->log());
-            addCounters(out.counters, client->counters());
-            continue;
-        }
-        Provider provider;
-        provider.address = address;
-        provider.directory = repo.value().toString();
-        QList<Version> versions;
-        for (const QString &tag : tags.value())
-            if (const std::optional<Version> v = versionForTag(tag); v && !versions.contains(*v))
-                versions.append(*v);
-        std::sort(versions.begin(), versions.end());
-        const QString key = address.toString();
-        if (options.onlyVersions.contains(key)) {
-            const QList<Version> wanted = options.onlyVersions.value(key);
-            for (const Version &v : wanted)
-                if (!versions.contains(v))
-                    out.catalog.anomalies.append(
-                        versionAnomaly(AnomalyKind::IndexListsAbsentVersion, repo.value(), tagForVersion(v),
-                            QStringLiteral("%1 %2 has no tag \"%3\" in %4")
-                                .arg(key, v.toString(), tagForVersion(v), repo.value().toString())));
-            versions.erase(std::remove_if(versions.begin(), versions.end(),
-                               [&](const Version &v) { return !wanted.contains(v); }),
-                versions.end());
-        }
-        for (const Version &version : std::as_const(versions)) {
-            const QString tag = tagForVersion(version);
-            ProviderVersion pv;
-            pv.version = version;
-            pv.listedInIndex = true;
-            const Result<ImageIndex> index = fetchIndex(*client, tag);
-            if (!index.ok()) {
-                out.catalog.anomalies.append(versionAnomaly(kindOf(index.error()), repo.value(), tag,
-                    QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
-                        .arg(key, version.toString(), index.error().message)));
-                provider.versions.append(pv);
-                continue;
-            }
-            pv.hasVersionIndex = true;
-            // Platform candidates: every provider-target descriptor naming a platform (tofu's
-            // selection then decides per platform, so a poisoned entry fails each of them).
-            QList<Platform> platforms;
-            for (const Descriptor &d : index.value().manifests)
-                if (d.artifactType == kArtifactTypeProviderTarget && d.hasPlatform && d.osVersion.isEmpty()
-                    && !platforms.contains(Platform(d.os, d.architecture)))
-                    platforms.append(Platform(d.os, d.architecture));
-            if (platforms.isEmpty()) {
-                const Result<Descriptor> none = selectImageManifest(index.value().manifests, Platform());
-                out.catalog.anomalies.append(versionAnomaly(AnomalyKind::MalformedJson, repo.value(), tag,
-                    QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
-                        .arg(key, version.toString(),
-                            none.ok() ? QStringLiteral("the index lists no platform")
-                                      : none.error().message)));
-                provider.versions.append(pv);
-                continue;
-            }
-            std::sort(platforms.begin(), platforms.end(),
-                [](const Platform &a, const Platform &b) { return a.toString() < b.toString(); });
-            const ProviderVersionKey pvKey { address, version };
-            const auto lockIt = options.expected.constFind(pvKey);
-            const std::optional<QList<HashString>> lockHashes = lockIt == options.expected.constEnd()
-                ? std::nullopt
-                : std::optional<QList<HashString>>(*lockIt);
-            for (const Platform &platform : std::as_const(platforms)) {
-                ArchiveResult r;
-                r.key = ArchiveKey { address, version, platform };
-                r.layout = ArchiveLayout::Packed;
-                Archive archive;
-                archive.platform = platform;
-                archive.present = true;
-                archive.fileName = QStringLiteral("terraform-provider-%1_%2_%3.zip")
-                                       .arg(address.type(), version.toString(), platform.toString());
-                auto fail = [&](Verdict v, const QString &why) {
-                    r.detail.verdict = v;
-                    r.detail.reason = why;
-                    r.error = v == Verdict::Error ? why : QString();
-                };
-                const Result<Descriptor> selected = selectImageManifest(index.value().manifests, platform);
-                Result<ImageManifest> manifest = makeError(ErrorCode::Internal, QString());
-                Result<Descriptor> layer = makeError(ErrorCode::Internal, QString());
-                if (!selected.ok()) {
-                    fail(Verdict::Error, selected.error().message);
-                } else if (Result<void> s = checkManifestSize(selected.value().size); !s.ok()) {
-                    fail(Verdict::Error, s.error().message);
-                } else {
-                    const Result<FetchedManifest> got = client->getManifest(
-                        selected.value().digest, std::max<qint64>(selected.value().size, 0));
-                    if (!got.ok()) {
-                        fail(got.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error,
-                            got.error().message);
-                    } else if (Result<void> d
-                               = checkManifestDigest(got.value().body, selected.value().digest);
-                               !d.ok()) {
-                        fail(Verdict::Error, d.error().message);
-                    } else if (manifest = parseManifest(got.value().body); !manifest.ok()) {
-                        fail(Verdict::Error, manifest.error().message);
-                    } else if (layer = selectLayer(manifest.value().layers); !layer.ok()) {
-                        fail(Verdict::Error, layer.error().message);
-                    } else if (Result<void> c = checkLayerDescriptor(layer.value(), platform); !c.ok()) {
-                        fail(Verdict::Error, c.error().message);
-                    }
-                }
-                if (layer.ok()) {
-                    const Descriptor &blob = layer.value();
-                    r.path = client->apiUrl(QStringLiteral("blobs/") + blob.digest).toString();
-                    r.size = blob.size;
-                    archive.path = r.path;
-                    archive.size = blob.size;
-                    const Result<HashString> zh = hashFromOciDigest(blob.digest);
-                    if (!zh.ok()) {
-                        fail(Verdict::Error,
-                            QStringLiteral("cannot verify package contents: %1").arg(zh.error().message));
-                    } else {
-                        const QString manifestRef
-                            = QStringLiteral("oci://%1:%2").arg(repo.value().toString(), tag);
-                        r.declared = { zh.value() };
-                        archive.declared = DeclaredArchive { r.path, r.declared, manifestRef, {} };
-                        decideDownloaded(r, *client, blob, zh.value(),
-                            downloads.filePath(QStringLiteral("%1.zip").arg(out.report.results.size())),
-                            OciArchiveContext { key, version, address.type(), manifestRef,
-                                lockHashes ? &*lockHashes : nullptr, options.expectedFrom.value(pvKey),
-                                options.lockCoverage && !lockHashes },
-                            summary);
-                    }
-                }
-                r.detail.notCoveredByLock = options.lockCoverage && !lockHashes;
-                pv.archives.append(archive);
-                finish(std::move(r));
-            }
-            provider.versions.append(pv);
-        }
-        out.catalog.providers.append(provider);
-        out.log.append(client->log());
-        addCounters(out.counters, client->counters());
-    }
+        out.archives.append(a);
+    });
+    out.report.report.results.clear();
     return out;
 }
 

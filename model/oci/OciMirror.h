@@ -73,6 +73,28 @@ struct OciVerifyReport
 OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
     const OciVerifyOptions &options = {});
 
+/// One platform archive of listOciMirror(): its blob, or why tofu refuses it before downloading.
+struct OciListedArchive
+{
+    ArchiveKey key;
+    QString url; ///< the blob URL (Archive::path)
+    QString repository; ///< registry/name
+    QString digest; ///< the layer digest ("" when refused before a layer was found)
+    qint64 size = -1; ///< the layer descriptor's size
+    QString refusal; ///< "" or tofu's reason (two manifests for the platform, no zip layer, …)
+    bool missing = false; ///< the refusal is a 404 of the manifest
+};
+
+struct OciListing
+{
+    OciVerifyReport report; ///< catalog, absent providers, log, counters, credentials (no results)
+    QList<OciListedArchive> archives;
+};
+
+/// The listing half of verifyOciMirror() — the same walk, no blob read (OciSource::list()).
+OciListing listOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
+    const QHash<QString, QList<Version>> &onlyVersions = {});
+
 /// One repository of a registry's `_catalog`, read back through the mirror's template.
 struct OciCatalogEntry
 {

@@ -8,6 +8,8 @@
 
 #include "model/oci/OciClient.h"
 #include "model/oci/OciMirror.h"
+#include "model/oci/OciSource.h"
+#include "model/verify/VerifyEngine.h"
 #include "tests/support/TestSupport.h"
 
 #include <QCryptographicHash>
@@ -1189,6 +1191,70 @@ private Q_SLOTS:
             byKey.value(QStringLiteral("badbytes linux_amd64")).value(QLatin1StringView("zh")).toString(),
             QStringLiteral("zh:")
                 + QString::fromLatin1(QCryptographicHash::hash(changed, QCryptographicHash::Sha256).toHex()));
+    }
+
+    void sourceAndEngineAgree()
+    {
+        // The registry as a MirrorSource (OciSource, for the browser), verified by the engine every
+        // source goes through (verifySource → completeFromRead): for every archive of the hostile
+        // repositories and the pushed mirror, the same verdict and the same anchors as
+        // `verifyOciMirror` — one set of rules, whichever way an OCI mirror is read.
+        QStringList warnings;
+        QProcessEnvironment env = m_env;
+        const Result<oci::OciCredentialsPolicy> policy
+            = oci::loadCredentialsPolicy(env, path(QStringLiteral("home")), &warnings);
+        QVERIFY2(policy.ok(), policy.ok() ? "" : qPrintable(policy.error().message));
+        for (const QString &prefix : { QStringLiteral("hostile"), QStringLiteral("mirror") }) {
+            oci::OciMirrorOptions mirror;
+            mirror.repositoryTemplate = templ(prefix);
+            mirror.client.caCertificates = QSslCertificate::fromPath(path(QStringLiteral("ca.pem")));
+            mirror.credentials = policy.value();
+            QList<ProviderAddress> providers;
+            const QStringList types = prefix == u"mirror"
+                ? QStringList { QStringLiteral("foo"), QStringLiteral("bar"), QStringLiteral("nothere") }
+                : QStringList { QStringLiteral("wrongtype"), QStringLiteral("twice"), QStringLiteral("notzip"),
+                      QStringLiteral("badbytes"), QStringLiteral("oversized"), QStringLiteral("direct"),
+                      QStringLiteral("short"), QStringLiteral("noexe"), QStringLiteral("notazip"),
+                      QStringLiteral("absurd") };
+            for (const QString &t : types)
+                providers.append(ProviderAddress::parse(QString(QStringLiteral("example.com/test/") + t)).value());
+            oci::OciSource source(mirror, providers);
+            const Result<Catalog> catalog = source.list();
+            QVERIFY2(catalog.ok(), catalog.ok() ? "" : qPrintable(catalog.error().message));
+            const VerifyReport engine = verifySource(source, catalog.value());
+            const oci::OciVerifyReport direct = oci::verifyOciMirror(providers, mirror);
+            QCOMPARE(engine.results.size(), direct.report.results.size());
+            QCOMPARE(engine.results.size(), prefix == u"mirror" ? 5 : 9); // hostile: wrongtype and direct fail as versions
+            QCOMPARE(catalog.value().anomalies.size(), direct.catalog.anomalies.size());
+            QCOMPARE(source.absentProviders(), direct.absent);
+            for (qsizetype i = 0; i < engine.results.size(); ++i) {
+                const ArchiveResult &a = engine.results.at(i);
+                const ArchiveResult &b = direct.report.results.at(i);
+                const QString what = a.key.provider.toString() + QLatin1Char(' ') + a.key.platform.toString()
+                    + QStringLiteral(": ") + a.detail.reason + QStringLiteral(" | ") + b.detail.reason;
+                QVERIFY2(a.key == b.key, qPrintable(what));
+                QVERIFY2(a.detail.verdict == b.detail.verdict,
+                    qPrintable(toString(a.detail.verdict) + QStringLiteral(" vs ")
+                        + toString(b.detail.verdict) + QStringLiteral(" — ") + what));
+                QVERIFY2(a.detail.anchors == b.detail.anchors, qPrintable(what));
+                QCOMPARE(a.path, b.path);
+                if (a.hashes && b.hashes)
+                    QCOMPARE(a.hashes->zh, b.hashes->zh);
+            }
+            // openArchive: the blob's bytes, as the registry stores them.
+            if (prefix == u"mirror") {
+                const Archive *first = &catalog.value().providers.first().versions.first().archives.first();
+                Result<std::unique_ptr<QIODevice>> device = source.openArchive(*first);
+                QVERIFY2(device.ok(), device.ok() ? "" : qPrintable(device.error().message));
+                const QByteArray bytes = device.value()->readAll();
+                QCOMPARE(QStringLiteral("sha256:")
+                        + QString::fromLatin1(
+                            QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()),
+                    first->path.section(QLatin1Char('/'), -1));
+                QVERIFY(source.capabilities().credentials && source.capabilities().requestLog);
+                QVERIFY(!source.requestLog().isEmpty());
+            }
+        }
     }
 
     void blobSizeCap()

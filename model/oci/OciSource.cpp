@@ -1,0 +1,200 @@
+#include "model/oci/OciSource.h"
+
+#include "model/hashing/PackageHashes.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTemporaryFile>
+
+namespace provender::oci {
+
+namespace {
+
+    QString listedKey(const QString &url, const Platform &platform)
+    {
+        return url + QLatin1Char('#') + platform.toString();
+    }
+
+    void add(OciCounters &sum, const OciCounters &c)
+    {
+        sum.requests += c.requests;
+        sum.blobHeads += c.blobHeads;
+        sum.blobUploads += c.blobUploads;
+        sum.blobMounts += c.blobMounts;
+        sum.blobChunks += c.blobChunks;
+        sum.manifestPuts += c.manifestPuts;
+        sum.tokenRequests += c.tokenRequests;
+        sum.bytesUploaded += c.bytesUploaded;
+        sum.bytesDownloaded += c.bytesDownloaded;
+    }
+
+} // namespace
+
+OciSource::OciSource(
+    OciMirrorOptions mirror, QList<ProviderAddress> providers, QHash<QString, QList<Version>> onlyVersions)
+    : m_mirror(std::move(mirror))
+    , m_providers(std::move(providers))
+    , m_onlyVersions(std::move(onlyVersions))
+{ }
+
+QString OciSource::location() const
+{
+    return QStringLiteral("oci://") + m_mirror.repositoryTemplate;
+}
+
+SourceCapabilities OciSource::capabilities() const
+{
+    SourceCapabilities c;
+    c.credentials = true;
+    c.requestLog = true;
+    return c;
+}
+
+Result<Catalog> OciSource::list(const std::atomic<bool> *cancel)
+{
+    if (cancel && cancel->load())
+        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    const Result<void> templ = checkRepositoryTemplate(m_mirror.repositoryTemplate, m_providers);
+    if (!templ.ok())
+        return templ.error();
+    OciListing listing = listOciMirror(m_providers, m_mirror, m_onlyVersions);
+    m_listed.clear();
+    for (const OciListedArchive &a : std::as_const(listing.archives))
+        m_listed.insert(listedKey(a.url, a.key.platform),
+            Listed { a.repository, a.digest, a.size, a.refusal, a.missing });
+    m_log += listing.report.log;
+    add(m_counters, listing.report.counters);
+    m_absent = listing.report.absent;
+    m_credentials = listing.report.credentials;
+    return listing.report.catalog;
+}
+
+const OciSource::Listed *OciSource::find(const Archive &archive) const
+{
+    const auto it = m_listed.constFind(listedKey(archive.path, archive.platform));
+    return it == m_listed.constEnd() ? nullptr : &*it;
+}
+
+Result<qint64> OciSource::fetch(const Listed &l, const std::function<bool(const char *, qint64)> &sink)
+{
+    std::shared_ptr<OciClient> &client = m_clients[l.repository];
+    if (!client) {
+        const Result<RepositoryAddress> repo = parseRepositoryAddressPrefix(l.repository);
+        if (!repo.ok())
+            return repo.error();
+        std::optional<OciCredential> cred;
+        if (m_mirror.credentials)
+            cred = credentialFor(*m_mirror.credentials, repo.value().registry, repo.value().repository);
+        client = std::make_shared<OciClient>(repo.value(), cred, m_mirror.client);
+    }
+    const int logged = int(client->log().size());
+    const OciCounters before = client->counters();
+    Result<qint64> got = client->fetchBlob(l.digest, l.size, sink);
+    m_log += client->log().mid(logged);
+    OciCounters delta = client->counters();
+    delta.requests -= before.requests;
+    delta.tokenRequests -= before.tokenRequests;
+    delta.bytesDownloaded -= before.bytesDownloaded;
+    delta.blobHeads = delta.blobUploads = delta.blobMounts = delta.blobChunks = delta.manifestPuts = 0;
+    delta.bytesUploaded = 0;
+    add(m_counters, delta);
+    return got;
+}
+
+ArchiveReadSummary OciSource::readArchives(
+    const QList<ArchiveRef> &archives, const ArchiveReadOptions &options, const ArchiveReadSink &sink)
+{
+    ArchiveReadSummary summary;
+    QTemporaryDir downloads;
+    qint64 total = 0;
+    for (const ArchiveRef &ref : archives)
+        total += std::max<qint64>(ref.archive->size, 0);
+    for (qsizetype i = 0; i < archives.size(); ++i) {
+        if (options.cancel && options.cancel->load()) {
+            summary.cancelled = true;
+            break;
+        }
+        const Archive &archive = *archives.at(i).archive;
+        ArchiveRead read;
+        const Listed *l = find(archive);
+        if (!l) {
+            read.unavailable = Verdict::Error;
+            read.hashes = makeError(
+                ErrorCode::Internal, QStringLiteral("not listed by this source: %1").arg(archive.path));
+            sink(i, std::move(read));
+            continue;
+        }
+        if (!l->refusal.isEmpty()) {
+            // What tofu refuses before downloading (OciFormat's checks, in its words).
+            read.unavailable = l->missing ? Verdict::Missing : Verdict::Error;
+            read.hashes
+                = makeError(l->missing ? ErrorCode::NotFound : ErrorCode::InvalidArgument, l->refusal);
+            sink(i, std::move(read));
+            continue;
+        }
+        const QString file = downloads.filePath(QStringLiteral("%1.zip").arg(i));
+        QFile out(file);
+        Result<qint64> fetched = makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(file));
+        if (out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            fetched = fetch(*l, [&out](const char *data, qint64 n) { return out.write(data, n) == n; });
+        out.close();
+        const bool digestMismatch = !fetched.ok() && fetched.error().code == ErrorCode::CorruptArchive
+            && fetched.error().message.contains(QLatin1StringView("does not match digest"));
+        if (!fetched.ok() && !digestMismatch) {
+            read.unavailable
+                = fetched.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error;
+            read.hashes = makeError(fetched.error().code,
+                QStringLiteral("fetching provider package blob %1: %2")
+                    .arg(l->digest, fetched.error().message));
+            QFile::remove(file);
+            sink(i, std::move(read));
+            continue;
+        }
+        // The bytes as served (those of a digest mismatch too: the engine compares their zh:).
+        summary.bytesRead += QFileInfo(file).size();
+        read.size = QFileInfo(file).size();
+        read.hashes = hashZip(file);
+        if (read.hashes.ok()) {
+            ++summary.hashed;
+            summary.bytesHashed += read.hashes.value().fileSize;
+        } else if (const Result<HashString> zh = hashFileZh(file); zh.ok()) {
+            read.bytesZh = zh.value();
+        }
+        QFile::remove(file);
+        sink(i, std::move(read));
+        if (options.progress && !options.progress(summary.bytesRead, total)) {
+            summary.cancelled = true;
+            break;
+        }
+    }
+    return summary;
+}
+
+Result<std::unique_ptr<QIODevice>> OciSource::openArchive(
+    const Archive &archive, const std::atomic<bool> *cancel)
+{
+    if (cancel && cancel->load())
+        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    const Listed *l = find(archive);
+    if (!l)
+        return makeError(
+            ErrorCode::NotFound, QStringLiteral("not listed by this source: %1").arg(archive.path));
+    if (!l->refusal.isEmpty())
+        return makeError(l->missing ? ErrorCode::NotFound : ErrorCode::InvalidArgument, l->refusal);
+    // QTemporaryFile removes the download when the device is destroyed.
+    auto tmp = std::make_unique<QTemporaryFile>();
+    if (!tmp->open())
+        return makeError(
+            ErrorCode::Io, QStringLiteral("cannot create a temporary file: %1").arg(tmp->errorString()));
+    const Result<qint64> got
+        = fetch(*l, [&tmp](const char *data, qint64 n) { return tmp->write(data, n) == n; });
+    if (!got.ok())
+        return got.error();
+    if (!tmp->flush() || !tmp->seek(0))
+        return makeError(ErrorCode::Io,
+            QStringLiteral("cannot read back %1: %2").arg(tmp->fileName(), tmp->errorString()));
+    return std::unique_ptr<QIODevice>(std::move(tmp));
+}
+
+} // namespace provender::oci
