@@ -4,6 +4,7 @@
 #include "model/lockfile/LockFile.h"
 #include "model/network/NetworkMirror.h"
 #include "model/network/RemoteVerify.h"
+#include "model/verify/VerifyEngine.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -38,6 +39,99 @@ std::optional<Credential> mirrorCredential(const QString &baseUrl, const QProces
     if (!base.ok())
         return std::nullopt;
     return findCredential(mirrorCredentialsHost(base.value()), env, homeDir, warnings);
+}
+
+HttpSettings httpSettings(const RemoteRequest &request)
+{
+    HttpSettings http;
+    http.maxParallel = std::max(1, request.maxParallel);
+    http.timeoutMs = std::max(1, request.timeoutMs);
+    http.deadlineMs = std::max<qint64>(0, request.deadlineMs);
+    http.minBytesPerSecond = std::max<qint64>(0, request.minBytesPerSecond);
+    http.maxErrorBodyBytes = request.maxErrorBodyBytes;
+    http.allowHttpLoopback = request.allowHttpLoopback;
+    return http;
+}
+
+Result<RemoteSourceSetup> openRemoteSource(const RemoteRequest &request, HttpSettings http, const std::atomic<bool> *cancel)
+{
+    RemoteSourceSetup out;
+    auto fail = [](const QString &text) { return makeError(ErrorCode::InvalidArgument, text); };
+    if (!request.caFile.isEmpty()) {
+        const QList<QSslCertificate> certs = QSslCertificate::fromPath(request.caFile, QSsl::Pem);
+        if (certs.isEmpty())
+            return fail(QStringLiteral("%1: no PEM certificate could be read").arg(request.caFile));
+        http.caCertificates = certs;
+    }
+    QString warning;
+    const Result<QUrl> base = parseMirrorBaseUrl(request.baseUrl, request.allowHttpLoopback, &warning);
+    if (!base.ok())
+        return fail(base.error().message);
+    if (!warning.isEmpty())
+        out.notes.append(warning);
+
+    NetworkMirrorOptions mirrorOptions;
+    RemoteVerifyOptions verifyOptions;
+    QList<ProviderAddress> providers;
+    switch (request.source) {
+    case RemoteRequest::ProviderSource::Addresses:
+        providers = request.providers;
+        break;
+    case RemoteRequest::ProviderSource::LockFile: {
+        const Result<LockSelection> lock = lockSelection(request.lockFile);
+        if (!lock.ok())
+            return fail(lock.error().message);
+        out.notes += lock.value().warnings;
+        providers = lock.value().providers;
+        mirrorOptions.onlyVersions = lock.value().onlyVersions;
+        out.verify.expected = lock.value().expected;
+        break;
+    }
+    case RemoteRequest::ProviderSource::Autoindex: {
+        AutoindexOptions crawl = request.autoindex;
+        crawl.http = http;
+        const Result<AutoindexResult> found = crawlAutoindex(base.value().toString(), crawl, cancel);
+        if (!found.ok())
+            return fail(found.error().message);
+        if (found.value().cancelled) {
+            out.cancelled = true;
+            return out;
+        }
+        out.notes += found.value().warnings;
+        providers = found.value().providers;
+        break;
+    }
+    }
+    if (providers.isEmpty())
+        return fail(request.source == RemoteRequest::ProviderSource::Autoindex
+                        ? QStringLiteral("the directory listing of %1 shows no provider (no HOST/NAMESPACE/TYPE/index.json)")
+                              .arg(request.baseUrl)
+                        : QStringLiteral("no providers to check: a network mirror cannot list its providers; name them, "
+                                         "choose a lock file or use the mirror's directory listing"));
+
+    if (request.useCredentials) {
+        QStringList warnings;
+        mirrorOptions.credential = findCredential(mirrorCredentialsHost(base.value()), request.environment, request.homeDir,
+                                                  &warnings);
+        out.notes += warnings;
+        if (mirrorOptions.credential) {
+            const Credential &c = *mirrorOptions.credential;
+            out.credential = c;
+            out.notes.append(QStringLiteral("Credentials for %1: token %2 from %3").arg(c.host, c.maskedToken(), c.source));
+            if (base.value().scheme() != QLatin1StringView("https"))
+                out.notes.append(credentialNotSentOverHttp(c.host));
+        }
+    }
+    mirrorOptions.http = http;
+    mirrorOptions.maxJsonBytes = request.maxJsonBytes;
+    verifyOptions.http = http;
+    verifyOptions.retries = request.retries;
+    verifyOptions.backoffMs = request.backoffMs;
+    verifyOptions.maxBackoffMs = request.maxBackoffMs;
+    verifyOptions.cacheDir = request.cacheDir;
+    verifyOptions.maxArchiveBytes = request.maxArchiveBytes;
+    out.source = std::make_unique<NetworkSource>(request.baseUrl, providers, mirrorOptions, verifyOptions);
+    return out;
 }
 
 struct RemoteSession::Run
@@ -126,13 +220,7 @@ quint64 RemoteSession::start(const RemoteRequest &request)
     const quint64 gen = run->generation;
 
     // Everything the worker needs, resolved now (cheap: small files).
-    HttpSettings http;
-    http.maxParallel = std::max(1, request.maxParallel);
-    http.timeoutMs = std::max(1, request.timeoutMs);
-    http.deadlineMs = std::max<qint64>(0, request.deadlineMs);
-    http.minBytesPerSecond = std::max<qint64>(0, request.minBytesPerSecond);
-    http.maxErrorBodyBytes = request.maxErrorBodyBytes;
-    http.allowHttpLoopback = request.allowHttpLoopback;
+    HttpSettings http = httpSettings(request);
     http.onRequestLogged = [this, gen](const RequestLogEntry &entry) {
         post(this, [this, gen, entry] {
             if (gen != m_generation)
@@ -174,83 +262,28 @@ quint64 RemoteSession::start(const RemoteRequest &request)
             finishWith(s);
         };
 
-        if (!request.caFile.isEmpty()) {
-            const QList<QSslCertificate> certs = QSslCertificate::fromPath(request.caFile, QSsl::Pem);
-            if (certs.isEmpty())
-                return fail(QStringLiteral("%1: no PEM certificate could be read").arg(request.caFile));
-            http.caCertificates = certs;
-        }
-        QString warning;
-        const Result<QUrl> base = parseMirrorBaseUrl(request.baseUrl, request.allowHttpLoopback, &warning);
-        if (!base.ok())
-            return fail(base.error().message);
-        if (!warning.isEmpty())
-            note(warning);
-
-        NetworkMirrorOptions mirrorOptions;
-        RemoteVerifyOptions verifyOptions;
-        QList<ProviderAddress> providers;
-        switch (request.source) {
-        case RemoteRequest::ProviderSource::Addresses:
-            providers = request.providers;
-            break;
-        case RemoteRequest::ProviderSource::LockFile: {
-            const Result<LockSelection> lock = lockSelection(request.lockFile);
-            if (!lock.ok())
-                return fail(lock.error().message);
-            for (const QString &w : lock.value().warnings)
-                note(w);
-            providers = lock.value().providers;
-            mirrorOptions.onlyVersions = lock.value().onlyVersions;
-            verifyOptions.expected = lock.value().expected;
-            break;
-        }
-        case RemoteRequest::ProviderSource::Autoindex: {
-            AutoindexOptions crawl = request.autoindex;
-            crawl.http = http;
-            const Result<AutoindexResult> found = crawlAutoindex(base.value().toString(), crawl, &run->cancel);
-            if (!found.ok())
-                return fail(found.error().message);
-            if (found.value().cancelled)
-                return cancelledSummary();
-            for (const QString &w : found.value().warnings)
-                note(w);
-            providers = found.value().providers;
-            break;
-        }
-        }
-        if (providers.isEmpty())
-            return fail(request.source == RemoteRequest::ProviderSource::Autoindex
-                            ? QStringLiteral("the directory listing of %1 shows no provider (no HOST/NAMESPACE/TYPE/index.json)")
-                                  .arg(request.baseUrl)
-                            : QStringLiteral("no providers to check: a network mirror cannot list its providers; name them, "
-                                             "choose a lock file or use the mirror's directory listing"));
-
-        if (request.useCredentials) {
-            QStringList warnings;
-            mirrorOptions.credential = findCredential(mirrorCredentialsHost(base.value()), request.environment,
-                                                      request.homeDir, &warnings);
-            for (const QString &w : std::as_const(warnings))
-                note(w);
-            if (mirrorOptions.credential) {
-                const Credential c = *mirrorOptions.credential;
-                post(this, [this, gen, c] {
-                    if (gen == m_generation)
-                        m_credential = c;
-                });
-                note(QStringLiteral("Credentials for %1: token %2 from %3").arg(c.host, c.maskedToken(), c.source));
-                if (base.value().scheme() != QLatin1StringView("https"))
-                    note(credentialNotSentOverHttp(c.host));
-            }
-        }
-        mirrorOptions.http = http;
-        mirrorOptions.maxJsonBytes = request.maxJsonBytes;
-        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(request.baseUrl, providers, mirrorOptions, &run->cancel);
-        if (!fetched.ok())
-            return fail(fetched.error().message);
-        if (fetched.value().cancelled)
+        Result<RemoteSourceSetup> setup = openRemoteSource(request, http, &run->cancel);
+        if (!setup.ok())
+            return fail(setup.error().message);
+        if (setup.value().cancelled)
             return cancelledSummary();
-        const Catalog catalog = fetched.value().catalog;
+        for (const QString &n : std::as_const(setup.value().notes))
+            note(n);
+        if (setup.value().credential) {
+            const Credential c = *setup.value().credential;
+            post(this, [this, gen, c] {
+                if (gen == m_generation)
+                    m_credential = c;
+            });
+        }
+        NetworkSource &source = *setup.value().source;
+        const Result<Catalog> listed = source.list(&run->cancel);
+        if (!listed.ok()) {
+            if (listed.error().code == ErrorCode::Cancelled)
+                return cancelledSummary();
+            return fail(listed.error().message);
+        }
+        const Catalog catalog = listed.value();
         post(this, [this, gen, catalog] {
             if (gen != m_generation)
                 return;
@@ -258,13 +291,7 @@ quint64 RemoteSession::start(const RemoteRequest &request)
             Q_EMIT catalogReady(catalog);
         });
 
-        verifyOptions.http = http;
-        verifyOptions.retries = request.retries;
-        verifyOptions.backoffMs = request.backoffMs;
-        verifyOptions.maxBackoffMs = request.maxBackoffMs;
-        verifyOptions.cacheDir = request.cacheDir;
-        verifyOptions.maxArchiveBytes = request.maxArchiveBytes;
-        verifyOptions.onResult = [this, gen](const ArchiveResult &r) {
+        auto onResult = [this, gen](const ArchiveResult &r) {
             post(this, [this, gen, r] {
                 if (gen != m_generation)
                     return;
@@ -281,17 +308,17 @@ quint64 RemoteSession::start(const RemoteRequest &request)
                     Q_EMIT progress(done, total);
             });
         };
-        const RemoteVerifyReport verified = verifyNetworkCatalog(
-            catalog, verifyOptions,
+        const VerifyReport report = verifySource(
+            source, catalog, setup.value().verify,
             [&](qint64 done, qint64 total) {
                 if (sinceProgress.elapsed() >= 100) {
                     sinceProgress.restart();
                     sendProgress(done, total);
                 }
             },
-            &run->cancel);
-        sendProgress(verified.bytesDownloaded, verified.bytesDownloaded);
-        finishWith(verified.report.summary);
+            &run->cancel, onResult);
+        sendProgress(source.bytesDownloaded(), source.bytesDownloaded());
+        finishWith(report.summary);
     });
     run->thread->setObjectName(QStringLiteral("RemoteSession"));
     m_runs.append(run);

@@ -19,6 +19,7 @@
 #include "model/network/AutoindexCrawler.h"
 #include "model/network/Credentials.h"
 #include "model/network/HttpRunner.h"
+#include "model/network/NetworkSource.h"
 #include "model/verify/VerifyTypes.h"
 
 #include <QHash>
@@ -76,6 +77,27 @@ Result<LockSelection> lockSelection(const QString &lockFile);
 /// The credential the session would use for `baseUrl` (nullopt: none, or the URL is unusable).
 std::optional<Credential> mirrorCredential(const QString &baseUrl, const QProcessEnvironment &env,
                                            const QString &homeDir = QString(), QStringList *warnings = nullptr);
+
+/// The HTTP settings of a request (parallelism, timeouts, caps, http on loopback; no CAs yet).
+HttpSettings httpSettings(const RemoteRequest &request);
+
+/// A RemoteRequest resolved into a MirrorSource (what the GUI and RemoteSession open a URL as).
+struct RemoteSourceSetup
+{
+    std::unique_ptr<NetworkSource> source;  ///< not listed yet: call list(), then verify it
+    VerifyOptions verify;                   ///< the lock file's hashes (LockFile requests)
+    std::optional<Credential> credential;   ///< used for index requests (never shown: maskedToken())
+    QStringList notes;                      ///< warnings (URL, lock file, crawl, credentials) to show
+    bool cancelled = false;                 ///< the crawl was cancelled: `source` is null
+};
+
+/// Resolves `request`: checks the URL and the CA file, finds the providers (typed, from the lock
+/// file, or by crawling the mirror's autoindex — which makes requests: call it off the GUI
+/// thread), looks up the credential, and makes the NetworkSource with the request's limits.
+/// `http` is httpSettings(request) plus anything the caller adds (a request-log hook). Fails with
+/// the message to show when the request cannot be opened.
+Result<RemoteSourceSetup> openRemoteSource(const RemoteRequest &request, HttpSettings http,
+                                           const std::atomic<bool> *cancel = nullptr);
 
 class RemoteSession : public QObject
 {
