@@ -2,6 +2,7 @@
 // A mirror laid out as a directory (tofu-formats.md §5, packed and unpacked): listed by
 // scanFileSystemMirror(), archives read from disk through the hashing engine (hashArchives: the
 // hash cache, a private thread pool, byte progress, cancel). Writable; indexes can be exported.
+// list() is not cancellable (the scan is parallel per provider and quick next to hashing).
 
 #include "model/mirror/FileSystemMirror.h"
 #include "model/source/MirrorSource.h"

@@ -1,19 +1,24 @@
 #pragma once
-// The verification engine: hashes every present archive of a Catalog on a private thread pool and
-// decides a Verdict for each (DESIGN.md "Verdicts"). Results are plain values; the engine never
-// touches an item model.
+// The verification engine: reads every present archive of a Catalog through the MirrorSource that
+// listed it (model/source/MirrorSource.h: a directory hashes on a private thread pool with the
+// hash cache, a bundle in one pass over its container, a network mirror by downloading) and
+// decides a Verdict for each, with the same rules whatever the source (completeFromRead;
+// DESIGN.md "Verdicts"). Results are plain values; the engine never touches an item model.
 //
-//   verifyCatalog()  synchronous (CLI, tests, benchmarks); blocks the calling thread.
+//   verifySource()   synchronous (CLI, tests, benchmarks); blocks the calling thread.
+//   verifyCatalog()  verifySource() over a DirectorySource of the catalog's root.
 //   VerifyEngine     asynchronous (GUI): a QObject whose signals arrive on the thread it lives on,
 //                    batched; a new start() supersedes (cancels) the previous run and a generation
 //                    counter drops anything the old run still delivers. It keeps no result per
 //                    archive (each is built when decided and handed over in a batch), and a run
 //                    never gets more than maxBatchesInFlight batches ahead of that thread.
 //
-// Per archive: declared but absent -> Missing; stat/hash failure (corrupt zip, I/O) -> Error with
-// the reason; otherwise the declared hashes of its index (decideVerdict) and, when given, the
-// extra expected hashes of its provider version (lock-file semantics, verifyAgainstLock) decide.
-// Unchanged files are answered from the HashCache without hashing.
+// Per archive: declared but absent -> Missing; the source could not give the bytes (a 404, a
+// failed download) -> Missing/Error; a hash failure (corrupt zip, I/O) -> Error with the reason
+// (or, when the source read the bytes' SHA-256, terraform's checksum-first order); otherwise the
+// declared hashes of its index (decideVerdict), the source's own checksums (a bundle's
+// SHA256SUMS) and, when given, the extra expected hashes of its provider version (lock-file
+// semantics, verifyAgainstLock) decide.
 
 #include "model/mirror/Catalog.h"
 #include "model/source/MirrorSource.h"
