@@ -203,6 +203,7 @@ def liar(port, cert, key, zip_path, log):
       longer    the blob GET announces Content-Length = size + 1 MiB and sends that much
       endless   no Content-Length: the blob, then zeros until the client hangs up (at most 1 GiB)
       digesthdr the right bytes with a Docker-Content-Digest header naming another digest
+      gzipped   the right bytes gzip-compressed (Content-Encoding: gzip, Content-Length compressed)
       absurd    the layer descriptor declares 2**50 bytes (a blob GET would be logged)
     Every request is logged; `endless` logs how many bytes it wrote and whether the client hung up."""
     import http.server
@@ -266,6 +267,11 @@ def liar(port, cert, key, zip_path, log):
                 if case == "longer":
                     extra = b"\0" * (1 << 20)
                     return self.answer(200, data + extra, [("Content-Type", "application/octet-stream")], send_body)
+                if case == "gzipped":
+                    import gzip
+                    packed = gzip.compress(data)
+                    return self.answer(200, packed, [("Content-Type", "application/octet-stream"),
+                                                     ("Content-Encoding", "gzip")], send_body)
                 if case == "digesthdr":
                     return self.answer(200, data, [("Content-Type", "application/octet-stream"),
                                                    ("Docker-Content-Digest", "sha256:" + "0" * 64)], send_body)
