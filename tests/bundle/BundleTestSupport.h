@@ -1,6 +1,7 @@
 #pragma once
-// Helpers for the bundle tests: the Python fixture script, snapshots of directory trees, peak RSS.
+// Helpers for the bundle tests: the Python fixture script and snapshots of directory trees.
 
+#include "tests/support/ProcessMemory.h"
 #include "tests/support/TestSupport.h"
 
 #include <QCryptographicHash>
@@ -9,8 +10,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMap>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QString>
 #include <QStringList>
 
@@ -18,16 +17,6 @@
 #include <unistd.h>
 
 namespace provender::test {
-
-/// python3 (the system one first: version-manager shims can take seconds to start), or "".
-inline QString bundlePython()
-{
-    static const QString path = [] {
-        const QString system = QStandardPaths::findExecutable(QStringLiteral("python3"), {QStringLiteral("/usr/bin")});
-        return system.isEmpty() ? QStandardPaths::findExecutable(QStringLiteral("python3")) : system;
-    }();
-    return path;
-}
 
 inline QString fixturesScript()
 {
@@ -37,36 +26,17 @@ inline QString fixturesScript()
 /// Runs fixtures.py with `args`; stdout, or a null array (with *error) on failure.
 inline QByteArray runFixture(const QStringList &args, QString *error = nullptr, int timeoutMs = 600000)
 {
-    if (bundlePython().isEmpty()) {
-        if (error)
-            *error = QStringLiteral("python3 is not on PATH");
-        return {};
-    }
-    QProcess p;
-    p.start(bundlePython(), QStringList{fixturesScript()} + args);
-    if (!p.waitForFinished(timeoutMs) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        if (error)
-            *error = QStringLiteral("fixtures.py %1 failed: %2").arg(args.join(u' '), QString::fromUtf8(p.readAllStandardError()));
-        return {};
-    }
-    QByteArray out = p.readAllStandardOutput();
-    if (out.isNull())
-        out = QByteArray("");
-    return out;
+    return runPython(QStringList { fixturesScript() } + args, error, timeoutMs);
 }
 
-/// Runs a program; true when it exits 0. Output (merged) in *output.
-inline bool runTool(const QString &program, const QStringList &args, const QString &workDir = {}, QString *output = nullptr)
+/// Runs a program; true when it exits 0. Its output (stdout, then stderr) in *output.
+inline bool runTool(const QString &program, const QStringList &args, const QString &workDir = {},
+                    QString *output = nullptr)
 {
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    if (!workDir.isEmpty())
-        p.setWorkingDirectory(workDir);
-    p.start(program, args);
-    const bool ok = p.waitForFinished(600000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    const ProcessRun r = runProcess(program, args, 600000, QProcessEnvironment::systemEnvironment(), workDir);
     if (output)
-        *output = QString::fromUtf8(p.readAll());
-    return ok;
+        *output = QString::fromUtf8(r.out + r.err);
+    return r.exitCode == 0;
 }
 
 /// Every entry under `root` (hidden ones included): relative path -> "type mode content-sha256"
@@ -113,38 +83,6 @@ inline QString snapshotDiff(const QMap<QString, QString> &before, const QMap<QSt
         if (!before.contains(it.key()))
             lines.append(QStringLiteral("+ %1 (%2)").arg(it.key(), it.value()));
     return lines.join(u'\n');
-}
-
-/// Peak resident set size of this process since the last resetPeakRss(), in KiB (-1: unknown).
-inline qint64 peakRssKiB()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    }
-    return -1;
-}
-
-inline qint64 currentRssKiB()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    }
-    return -1;
-}
-
-/// Resets the kernel's peak-RSS mark (Linux >= 4.0: "5" > /proc/self/clear_refs).
-inline bool resetPeakRss()
-{
-    QFile f(QStringLiteral("/proc/self/clear_refs"));
-    return f.open(QIODevice::WriteOnly) && f.write("5") == 1;
 }
 
 } // namespace provender::test

@@ -127,7 +127,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        if (bundlePython().isEmpty())
+        if (python3().isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the fixture mirror and its expected hashes come from Python"));
         m_source = m_tmp.path() + QStringLiteral("/source");
         QString error;

@@ -86,7 +86,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         QVERIFY2(QFile::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
-        if (bundlePython().isEmpty())
+        if (python3().isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the fixture mirror is made with Python"));
         m_source = m_tmp.path() + QStringLiteral("/source");
         QString error;

@@ -72,7 +72,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        if (bundlePython().isEmpty())
+        if (python3().isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the hostile bundles are made with Python"));
         const QString source = m_tmp.path() + QStringLiteral("/source");
         QString error;

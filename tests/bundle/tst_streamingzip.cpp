@@ -8,7 +8,7 @@
 #include "model/hashing/StreamingZipHasher.h"
 #include "model/hashing/PackageHashes.h"
 #include "BundleTestSupport.h"
-#include "../hashing/ZipFixture.h"
+#include "tests/support/ZipFixture.h"
 
 #include "tests/support/TestSupport.h"
 
@@ -56,7 +56,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        if (provender::test::bundlePython().isEmpty())
+        if (provender::test::python3().isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the zip fixtures are written with Python's zipfile"));
         QString error;
         const QByteArray names = provender::test::runFixture({QStringLiteral("zips"), m_dir.path()}, &error);
@@ -156,7 +156,7 @@ private Q_SLOTS:
     {
         const QString path = m_dir.path() + QStringLiteral("/stream.zip");
         QProcess p;
-        p.start(provender::test::bundlePython(), {QStringLiteral("-c"), QStringLiteral(
+        p.start(provender::test::python3(), {QStringLiteral("-c"), QStringLiteral(
             "import sys; sys.path.insert(0, sys.argv[1]); import fixtures; print(fixtures.hash_zip(sys.argv[2]))"),
             QFileInfo(provender::test::fixturesScript()).path(), path});
         QVERIFY(p.waitForFinished(60000));

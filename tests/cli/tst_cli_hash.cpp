@@ -1,7 +1,7 @@
 // `provender hash` as a user runs it: the built executable, exit codes 0/2, text and --json.
 // Expected hashes: tofu-formats.md §3.5 (h1:) and coreutils' sha256sum (zh:).
 
-#include "tests/hashing/ZipFixture.h"
+#include "tests/support/ZipFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>

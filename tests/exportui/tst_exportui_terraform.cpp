@@ -1,7 +1,7 @@
 // Export Indexes… in the main window against the real `terraform providers mirror`: terraform
 // fills a mirror directory from an origin registry (make_registry.py's static providers.v1 tree
 // served by nginx over TLS on 127.0.0.1, SHA256SUMS signed with a key gpg makes here — the setup
-// of tests/registry/tst_interop_pull.cpp), twice so that its indexes merge. Then:
+// of tests/registry/tst_interop_pull.cpp, tests/support/RegistryFixture), twice so that its indexes merge. Then:
 //   1. the mirror open in the main window, the dialog's dry run over terraform's own files finds
 //      nothing to write (and Export stays disabled);
 //   2. terraform's index.json / <version>.json are recorded and deleted; the dialog's preview
@@ -10,8 +10,7 @@
 // Skips without terraform, nginx, gpg or python3.
 
 #include "model/verify/Verdict.h"
-#include "tests/support/GpgFixture.h"
-#include "tests/support/NginxFixture.h"
+#include "tests/support/RegistryFixture.h"
 #include "tests/support/TestSupport.h"
 #include "ui/MainWindow.h"
 #include "ui/export/ExportDialogs.h"
@@ -33,14 +32,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QString kHost = u"registry.provender.test"_s;
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
-}
+const QString kHost = test::RegistryFixture::host();
+using Wanted = test::RegistryFixture::Wanted;
 
 QMap<QString, QByteArray> jsonFiles(const QString &root)
 {
@@ -60,22 +53,14 @@ class TestExportUiTerraform : public QObject
     Q_OBJECT
 
     QTemporaryDir m_tmp;
-    std::unique_ptr<test::NginxFixture> m_nginx;
-    std::unique_ptr<test::GpgFixture> m_gpg;
-    QProcessEnvironment m_env;
+    test::RegistryFixture m_registry;
 
-    test::ProcessRun terraformMirror(const QString &configName, const QList<QPair<QString, QString>> &wanted, const QString &dest)
+    test::ProcessRun terraformMirror(const QString &configName, const QList<Wanted> &wanted, const QString &dest)
     {
-        QString tf = u"terraform {\n  required_providers {\n"_s;
-        for (const auto &[type, constraint] : wanted)
-            tf += u"    %1 = {\n      source  = \"%2/acme/%1\"\n      version = \"%3\"\n    }\n"_s.arg(type, kHost, constraint);
-        tf += u"  }\n}\n"_s;
         const QString dir = m_tmp.filePath(configName);
-        if (!writeFile(dir + u"/main.tf"_s, tf.toUtf8()))
+        if (!test::RegistryFixture::writeConfiguration(dir, wanted))
             return {};
-        return test::runProcess(test::terraformPath(),
-                                {u"providers"_s, u"mirror"_s, u"-no-color"_s, u"-platform=linux_amd64"_s, u"-platform=darwin_arm64"_s, dest},
-                                300000, m_env, dir);
+        return m_registry.terraformMirror(dir, {u"linux_amd64"_s, u"darwin_arm64"_s}, dest);
     }
 
 private Q_SLOTS:
@@ -88,65 +73,18 @@ private Q_SLOTS:
         QSettings().clear();
         if (test::terraformPath().isEmpty())
             PROVENDER_SKIP(test::Missing::Terraform, u"needs terraform on PATH"_s);
-        QStringList missing;
-        if (!test::NginxFixture::missingTools().isEmpty())
-            missing << test::NginxFixture::missingTools();
-        if (!test::GpgFixture::available())
-            missing << u"gpg"_s;
-        if (QStandardPaths::findExecutable(u"python3"_s).isEmpty())
-            missing << u"python3"_s;
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, u"needs "_s + missing.join(u", "_s));
-
-        m_gpg = std::make_unique<test::GpgFixture>();
-        const QString fpr = m_gpg->generateKey(u"Acme Releases <releases@acme.test>"_s);
-        QVERIFY2(!fpr.isEmpty(), qPrintable(m_gpg->lastError()));
-        const QString keyFile = m_tmp.filePath(u"key.asc"_s);
-        QVERIFY(writeFile(keyFile, m_gpg->exportKey(fpr)));
-        const QString root = m_tmp.filePath(u"registry"_s);
-        const test::ProcessRun made =
-            test::runProcess(u"python3"_s, {test::sourceDir() + u"/tests/registry/make_registry.py"_s, root, keyFile}, 120000);
-        QVERIFY2(made.exitCode == 0, made.err.constData());
-        for (const QString &type : {u"demo"_s, u"pair"_s}) {
-            QDirIterator it(root + u"/files/"_s + type, {u"*_SHA256SUMS"_s}, QDir::Files, QDirIterator::Subdirectories);
-            while (it.hasNext()) {
-                const QString sums = it.next();
-                const QByteArray sig = m_gpg->sign(fpr, test::readFile(sums));
-                QVERIFY2(!sig.isEmpty() && writeFile(sums + u".sig"_s, sig), qPrintable(m_gpg->lastError()));
-            }
-        }
-        m_nginx = std::make_unique<test::NginxFixture>();
+        if (const QString missing = test::RegistryFixture::missingTools(); !missing.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"needs "_s + missing);
         QString error;
-        QVERIFY2(m_nginx->makeCertificates(&error), qPrintable(error));
-        QVERIFY2(m_nginx->start(root, u"    location /v1/ { default_type application/json; }\n"_s, {}, &error), qPrintable(error));
-        const QString cliConfig = m_tmp.filePath(u"cli.tfrc"_s);
-        QVERIFY(writeFile(cliConfig, u"host \"%1\" {\n  services = {\n    \"providers.v1\" = \"%2v1/providers/\"\n  }\n}\n"_s
-                                         .arg(kHost, m_nginx->baseUrl())
-                                         .toUtf8()));
-        m_env = QProcessEnvironment::systemEnvironment();
-        for (const QString &k : m_env.keys())
-            if (k.startsWith(u"TF_"_s) || k.startsWith(u"TOFU_"_s))
-                m_env.remove(k);
-        m_env.insert(u"TF_CLI_CONFIG_FILE"_s, cliConfig);
-        m_env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
-        m_env.insert(u"TF_IN_AUTOMATION"_s, u"1"_s);
-        m_env.insert(u"TF_DATA_DIR"_s, m_tmp.filePath(u"tfdata"_s));
-        m_env.insert(u"HOME"_s, m_tmp.filePath(u"home"_s));
-        m_env.insert(u"SSL_CERT_FILE"_s, m_nginx->caFile());
-        m_env.insert(u"SSL_CERT_DIR"_s, m_tmp.filePath(u"no-cert-dir"_s));
-        m_env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
-        m_env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
-        m_env.insert(u"NO_PROXY"_s, QString());
-        QDir().mkpath(m_tmp.filePath(u"home"_s));
+        QVERIFY2(m_registry.start(m_tmp.path(), &error), qPrintable(error));
     }
 
     void exportWritesWhatTerraformProvidersMirrorWrites()
     {
         const QString mirror = m_tmp.filePath(u"mirror"_s);
         int n = 0;
-        for (const QList<QPair<QString, QString>> &wanted :
-             {QList<QPair<QString, QString>>{{u"demo"_s, u"~> 1.0"_s}, {u"pair"_s, u">= 0.1.0, < 0.3.0"_s}},
-              QList<QPair<QString, QString>>{{u"pair"_s, u"0.1.0"_s}}}) {
+        for (const QList<Wanted> &wanted :
+             {QList<Wanted>{{u"demo"_s, u"~> 1.0"_s}, {u"pair"_s, u">= 0.1.0, < 0.3.0"_s}}, QList<Wanted>{{u"pair"_s, u"0.1.0"_s}}}) {
             const test::ProcessRun tf = terraformMirror(u"config%1"_s.arg(++n), wanted, mirror);
             QVERIFY2(tf.exitCode == 0, QByteArray(tf.out + tf.err).constData());
         }

@@ -10,8 +10,8 @@
 #include "model/hashing/PackageHashes.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "model/verify/VerifyEngine.h"
-#include "tests/bundle/BundleTestSupport.h"
-#include "tests/hashing/ZipFixture.h"
+#include "tests/support/ProcessMemory.h"
+#include "tests/support/ZipFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QJsonDocument>
@@ -91,7 +91,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+        if (python3().isEmpty())
             PROVENDER_SKIP(Missing::Package, QStringLiteral("python3 makes the zips"));
         if (!resetPeakRss() || peakRssKiB() < 0)
             PROVENDER_SKIP(Missing::Platform,

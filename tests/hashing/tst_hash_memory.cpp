@@ -5,7 +5,8 @@
 
 #include "model/hashing/PackageHashes.h"
 #include "model/hashing/Sha256.h"
-#include "tests/hashing/ZipFixture.h"
+#include "tests/support/ProcessMemory.h"
+#include "tests/support/ZipFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QFile>
@@ -26,26 +27,6 @@ template<typename T>
 QString errorText(const provender::Result<T> &r)
 {
     return r.ok() ? QString() : r.error().toString();
-}
-
-qint64 statusKiB(const char *field)
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    const QByteArray key = QByteArray(field) + ':';
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith(key))
-            return line.mid(key.size()).trimmed().split(' ').value(0).toLongLong();
-    }
-    return -1;
-}
-
-/// Resets VmHWM to the current RSS (Linux >= 4.0). False when the kernel does not allow it.
-bool resetPeak()
-{
-    QFile f(QStringLiteral("/proc/self/clear_refs"));
-    return f.open(QIODevice::WriteOnly) && f.write("5") == 1;
 }
 
 /// A raw DEFLATE stream of `size` zero bytes, made by repeating one fully flushed segment
@@ -109,9 +90,9 @@ private Q_SLOTS:
     void measurementWorks()
     {
         // The method itself must be able to see growth, or the bound below proves nothing.
-        if (statusKiB("VmHWM") < 0 || !resetPeak())
+        if (provender::test::peakRssKiB() < 0 || !provender::test::resetPeakRss())
             PROVENDER_SKIP(provender::test::Missing::Platform, QStringLiteral("/proc/self/status VmHWM or /proc/self/clear_refs is not available on this kernel"));
-        const qint64 before = statusKiB("VmRSS");
+        const qint64 before = provender::test::currentRssKiB();
         const std::size_t bytes = std::size_t(96) << 20;
         // volatile: the compiler must not drop the allocation; freed BEFORE the peak is read,
         // as the hasher's buffers would be.
@@ -120,13 +101,13 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < bytes; i += 4096)
             block[i] = 1;
         std::free(block);
-        const qint64 peak = statusKiB("VmHWM");
+        const qint64 peak = provender::test::peakRssKiB();
         QVERIFY2(peak - before >= 90 * 1024, qPrintable(QStringLiteral("peak grew by only %1 KiB").arg(peak - before)));
     }
 
     void multiGigabyteZipInBoundedMemory()
     {
-        if (statusKiB("VmHWM") < 0 || !resetPeak())
+        if (provender::test::peakRssKiB() < 0 || !provender::test::resetPeakRss())
             PROVENDER_SKIP(provender::test::Missing::Platform, QStringLiteral("/proc/self/status VmHWM or /proc/self/clear_refs is not available on this kernel"));
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
@@ -162,14 +143,14 @@ private Q_SLOTS:
             QVERIFY(provender::test::writeZip(small, {provender::test::ZipEntrySpec::file("x", QByteArray(1 << 20, 'x'))}));
             QVERIFY(hashZip(small).ok());
         }
-        QVERIFY(resetPeak());
-        const qint64 baseline = statusKiB("VmRSS");
+        QVERIFY(provender::test::resetPeakRss());
+        const qint64 baseline = provender::test::currentRssKiB();
         qint64 lastDone = 0;
         const Result<PackageHashes> z = hashZip(path, [&](qint64 done, qint64) {
             lastDone = done;
             return true;
         });
-        const qint64 peak = statusKiB("VmHWM");
+        const qint64 peak = provender::test::peakRssKiB();
         QVERIFY2(z.ok(), qPrintable(errorText(z)));
         qDebug("baseline RSS %lld KiB, peak %lld KiB, growth %lld KiB while inflating %llu bytes", baseline, peak,
                peak - baseline, (unsigned long long)(bigSize + smallSize));

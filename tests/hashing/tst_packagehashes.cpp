@@ -5,7 +5,7 @@
 
 #include "model/hashing/PackageHashes.h"
 #include "model/hashing/Sha256.h"
-#include "tests/hashing/ZipFixture.h"
+#include "tests/support/ZipFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>

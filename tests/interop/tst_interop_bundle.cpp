@@ -9,7 +9,7 @@
 // terraform runs with a temporary CLI config, CHECKPOINT_DISABLE=1 and proxies pointing at a
 // closed port on 127.0.0.1: it never leaves the machine.
 
-#include "../hashing/ZipFixture.h"
+#include "tests/support/ZipFixture.h"
 #include "model/bundle/BundleImport.h"
 #include "model/bundle/BundleMirror.h"
 #include "model/bundle/BundleWriter.h"

@@ -23,7 +23,7 @@
 // closed port on 127.0.0.1 and the CLI config is an empty temporary file.
 
 #include "model/hashing/PackageHashes.h"
-#include "tests/hashing/ZipFixture.h"
+#include "tests/support/ZipFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>

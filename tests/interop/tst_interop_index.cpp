@@ -23,7 +23,7 @@
 
 #include "model/mirror/FileSystemMirror.h"
 #include "model/mirror/IndexWriter.h"
-#include "tests/mirror/MirrorFixture.h"
+#include "tests/support/MirrorFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QCryptographicHash>
@@ -269,7 +269,7 @@ private Q_SLOTS:
         for (const auto &[path, entries] : zipSpec)
             zipArgs << path << entries << u"--"_s;
         QString pyError;
-        QVERIFY2(!test::runPython(QString::fromUtf8(test::kZipWriterPy), zipArgs, &pyError).isNull(), qPrintable(pyError));
+        QVERIFY2(!test::runPythonCode(QString::fromUtf8(test::kZipWriterPy), zipArgs, &pyError).isNull(), qPrintable(pyError));
 
         QHash<QString, QString> sha256; // file name -> hex
         for (const Release &rel : std::as_const(releases)) {
@@ -395,7 +395,7 @@ private Q_SLOTS:
                                     // Go escapes <, >, & and U+2028 in keys and urls; é stays raw UTF-8.
                                     u"terraform-provider-alpha_0.6.0_linux_amd64&<\u00e9>\u2028.zip"_s})
             planted << alphaDir + u'/' + name << u"terraform-provider-alpha=planted "_s + name << u"--"_s;
-        QVERIFY(!test::runPython(QString::fromUtf8(test::kZipWriterPy), planted).isNull());
+        QVERIFY(!test::runPythonCode(QString::fromUtf8(test::kZipWriterPy), planted).isNull());
 
         // --- terraform providers mirror, twice
         auto mirrorRun = [&](const QString &config, const QList<Release> &wanted) {

@@ -20,7 +20,7 @@
 
 #include "model/lockfile/LockFile.h"
 #include "model/lockfile/LockWriter.h"
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockMirrorFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>

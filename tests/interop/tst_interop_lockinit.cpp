@@ -25,8 +25,8 @@
 // closed port on 127.0.0.1.
 
 #include "model/lockfile/ConfigReader.h"
-#include "tests/interop/LockInitConfigs.h"
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockInitConfigs.h"
+#include "tests/support/LockMirrorFixture.h"
 #include "tests/support/NginxFixture.h"
 #include "tests/support/TestSupport.h"
 

@@ -6,8 +6,8 @@
 #include "model/lockfile/ConfigReader.h"
 #include "model/lockfile/LockInit.h"
 #include "model/mirror/FileSystemMirror.h"
-#include "tests/interop/LockInitConfigs.h"
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockInitConfigs.h"
+#include "tests/support/LockMirrorFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>

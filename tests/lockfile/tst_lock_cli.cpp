@@ -2,7 +2,7 @@
 // unreadable input), files left untouched when nothing may be written, warnings before content
 // is dropped, and the JSON shapes. Hashes that must appear come from Python (make_lock_mirror.py).
 
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockMirrorFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>

@@ -3,7 +3,7 @@
 
 #include "model/lockfile/LockCheck.h"
 #include "model/mirror/FileSystemMirror.h"
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockMirrorFixture.h"
 
 #include <QTest>
 

@@ -5,7 +5,7 @@
 #include "model/lockfile/LockDiff.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/mirror/FileSystemMirror.h"
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockMirrorFixture.h"
 
 #include "tests/support/TestSupport.h"
 

@@ -7,7 +7,7 @@
 #include "model/lockfile/LockEdit.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/mirror/FileSystemMirror.h"
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockMirrorFixture.h"
 
 #include <QTest>
 

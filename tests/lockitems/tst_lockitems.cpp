@@ -10,7 +10,7 @@
 #include "model/lockitems/LockProviderTableModel.h"
 #include "model/lockitems/SideBySideDiff.h"
 #include "model/mirror/FileSystemMirror.h"
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockMirrorFixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QFileInfo>

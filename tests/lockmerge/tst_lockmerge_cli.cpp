@@ -11,13 +11,14 @@
 //    hashes merges to the upgrade; different upgrades conflict with markers around that provider
 //    only; rebase and cherry-pick go through the driver too (GIT_TRACE shows git running it).
 
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockMirrorFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QStandardPaths>
 #include <QTest>
 
 #include <algorithm>

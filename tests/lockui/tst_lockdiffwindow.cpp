@@ -10,7 +10,7 @@
 #include "ui/MainWindow.h"
 #include "ui/lock/LockUi.h"
 #include "model/items/MirrorTreeModel.h"
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockMirrorFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>

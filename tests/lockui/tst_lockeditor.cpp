@@ -9,7 +9,7 @@
 #include "model/lockitems/LockProviderTableModel.h"
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
-#include "tests/lockfile/LockMirrorFixture.h"
+#include "tests/support/LockMirrorFixture.h"
 #include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockEditorWindow.h"

@@ -6,7 +6,7 @@
 // quoted in tofu-formats.md §5/§6, and paths the test itself created.
 
 #include "model/mirror/FileSystemMirror.h"
-#include "tests/mirror/MirrorFixture.h"
+#include "tests/support/MirrorFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QCoreApplication>

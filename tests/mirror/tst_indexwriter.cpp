@@ -9,7 +9,7 @@
 // real terraform.
 
 #include "model/mirror/IndexWriter.h"
-#include "tests/mirror/MirrorFixture.h"
+#include "tests/support/MirrorFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDirIterator>
@@ -36,7 +36,7 @@ QHash<QString, ZipHashes> makeZips(const QList<QPair<QString, QStringList>> &spe
         args << path << entries << u"--"_s;
     }
     QString error;
-    const QByteArray out = test::runPython(QString::fromUtf8(test::kZipWriterPy), args, &error);
+    const QByteArray out = test::runPythonCode(QString::fromUtf8(test::kZipWriterPy), args, &error);
     QHash<QString, ZipHashes> result;
     if (out.isNull()) {
         qWarning("python failed: %s", qPrintable(error));
@@ -53,7 +53,7 @@ QHash<QString, ZipHashes> makeZips(const QList<QPair<QString, QStringList>> &spe
 /// json.dumps(json.loads(compact), indent=2, sort_keys=True), without a final newline.
 QByteArray pythonRender(const QByteArray &compact)
 {
-    return test::runPython(u"import json, sys; sys.stdout.write(json.dumps(json.loads(sys.argv[1]), indent=2, sort_keys=True))"_s,
+    return test::runPythonCode(u"import json, sys; sys.stdout.write(json.dumps(json.loads(sys.argv[1]), indent=2, sort_keys=True))"_s,
                            {QString::fromUtf8(compact)});
 }
 
@@ -198,7 +198,7 @@ private Q_SLOTS:
 
         // A zip with a directory entry is indexed with its zip-level h1:, which then differs
         // from the extracted folder's (what the Python reference computes without the entry).
-        const QByteArray extracted = test::runPython(
+        const QByteArray extracted = test::runPythonCode(
             u"import zipfile, hashlib, base64, sys\n"
             "z = zipfile.ZipFile(sys.argv[1])\n"
             "names = sorted((i.filename for i in z.infolist() if not i.filename.endswith('/')), key=lambda n: n.encode())\n"

@@ -11,7 +11,7 @@
 
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/mirror/CatalogDump.h"
-#include "tests/mirror/MirrorFixture.h"
+#include "tests/support/MirrorFixture.h"
 
 #include <QSet>
 #include <QTest>

@@ -3,7 +3,7 @@
 // a lock file's pinned version and hashes, untrusted TLS, refused http. Skips without
 // nginx/openssl/python3.
 
-#include "tests/network/MirrorFixture.h"
+#include "tests/support/ServedMirror.h"
 #include "tests/support/NginxFixture.h"
 
 #include <QDir>
@@ -36,7 +36,8 @@ QMap<QString, QString> verdicts(const QJsonObject &doc)
 class TestNetworkCli : public QObject
 {
     Q_OBJECT
-    test::NginxFixture m_nginx;
+    test::ServedMirror m_served;
+    test::NginxFixture &m_nginx = m_served.nginx();
     QTemporaryDir m_tmp;
     QJsonObject m_expected;
     QProcessEnvironment m_env;
@@ -55,21 +56,13 @@ class TestNetworkCli : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString missing = test::NginxFixture::missingTools();
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
-            missing += (missing.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("python3");
+        const QString missing = test::ServedMirror::missingTools();
         if (!missing.isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));
-        QProcess py;
-        py.start(python, {QStringLiteral("-c"), QString::fromUtf8(test::kMakeMirror), mirror});
-        QVERIFY(py.waitForFinished(120000));
-        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
-        m_expected = QJsonDocument::fromJson(py.readAllStandardOutput()).object();
         QString error;
-        QVERIFY2(m_nginx.makeCertificates(&error), qPrintable(error));
-        QVERIFY2(m_nginx.start(mirror, QString::fromUtf8(test::kServerExtra), {}, &error), qPrintable(error));
+        QVERIFY2(m_served.start(mirror, &error), qPrintable(error));
+        m_expected = m_served.expected();
 
         m_config = m_tmp.filePath(QStringLiteral("cli.tfrc"));
         QFile cfg(m_config);

@@ -8,7 +8,7 @@
 
 #include "model/network/NetworkMirror.h"
 #include "model/network/RemoteVerify.h"
-#include "tests/network/MirrorFixture.h"
+#include "tests/support/ServedMirror.h"
 #include "tests/support/NginxFixture.h"
 #include "tests/support/TestSupport.h"
 
@@ -26,7 +26,8 @@ using namespace provender;
 class TestNetworkInterop : public QObject
 {
     Q_OBJECT
-    test::NginxFixture m_nginx;
+    test::ServedMirror m_served;
+    test::NginxFixture &m_nginx = m_served.nginx();
     QTemporaryDir m_tmp;
     QString m_terraform;
 
@@ -34,25 +35,13 @@ private Q_SLOTS:
     void initTestCase()
     {
         m_terraform = test::terraformPath();
-        QString missing = test::NginxFixture::missingTools();
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        QStringList all;
-        if (!missing.isEmpty())
-            all << missing;
-        if (python.isEmpty())
-            all << QStringLiteral("python3");
-        if (!all.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(all.join(QStringLiteral(", "))));
+        if (const QString missing = test::ServedMirror::missingTools(); !missing.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         if (m_terraform.isEmpty())
             PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH: the network-mirror interop check needs it"));
         const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));
-        QProcess py;
-        py.start(python, {QStringLiteral("-c"), QString::fromUtf8(test::kMakeMirror), mirror});
-        QVERIFY(py.waitForFinished(120000));
-        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
         QString error;
-        QVERIFY2(m_nginx.makeCertificates(&error), qPrintable(error));
-        QVERIFY2(m_nginx.start(mirror, QString::fromUtf8(test::kServerExtra), {}, &error), qPrintable(error));
+        QVERIFY2(m_served.start(mirror, &error), qPrintable(error));
     }
 
     void sameArchivesAccepted()

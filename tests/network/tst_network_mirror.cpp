@@ -7,7 +7,7 @@
 
 #include "tests/support/NginxFixture.h"
 #include "tests/support/TestSupport.h"
-#include "tests/network/MirrorFixture.h"
+#include "tests/support/ServedMirror.h"
 
 #include "model/network/NetworkMirror.h"
 #include "model/network/RemoteVerify.h"
@@ -26,8 +26,6 @@
 #include <QThread>
 
 using namespace provender;
-using provender::test::kMakeMirror;
-using provender::test::kServerExtra;
 
 namespace {
 
@@ -93,7 +91,8 @@ protected:
 class TestNetworkMirror : public QObject
 {
     Q_OBJECT
-    test::NginxFixture m_nginx;
+    test::ServedMirror m_served;
+    test::NginxFixture &m_nginx = m_served.nginx();
     QTemporaryDir m_tmp;
     QString m_mirror;
     QJsonObject m_expected;
@@ -146,24 +145,14 @@ class TestNetworkMirror : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString missing = test::NginxFixture::missingTools();
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
-            missing += (missing.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("python3");
+        const QString missing = test::ServedMirror::missingTools();
         if (!missing.isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         QVERIFY(m_tmp.isValid());
         m_mirror = m_tmp.filePath(QStringLiteral("mirror"));
-        QProcess py;
-        py.start(python, {QStringLiteral("-c"), QString::fromUtf8(kMakeMirror), m_mirror});
-        QVERIFY(py.waitForFinished(120000));
-        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
-        m_expected = QJsonDocument::fromJson(py.readAllStandardOutput()).object();
-        QVERIFY(!m_expected.isEmpty());
-
         QString error;
-        QVERIFY2(m_nginx.makeCertificates(&error), qPrintable(error));
-        QVERIFY2(m_nginx.start(m_mirror, QString::fromUtf8(kServerExtra), {}, &error), qPrintable(error));
+        QVERIFY2(m_served.start(m_mirror, &error), qPrintable(error));
+        m_expected = m_served.expected();
         m_ca = QSslCertificate::fromPath(m_nginx.caFile());
         QCOMPARE(m_ca.size(), 1);
     }

@@ -6,7 +6,7 @@
 // carried a token is read from nginx's access log; the RequestLogModel is checked with
 // QAbstractItemModelTester while the session feeds it.
 
-#include "tests/network/MirrorFixture.h"
+#include "tests/support/ServedMirror.h"
 #include "tests/support/NginxFixture.h"
 
 #include "model/network/RemoteSession.h"
@@ -78,7 +78,8 @@ struct Recorder
 class TestNetworkSession : public QObject
 {
     Q_OBJECT
-    test::NginxFixture m_nginx;
+    test::ServedMirror m_served;
+    test::NginxFixture &m_nginx = m_served.nginx();
     QTemporaryDir m_tmp;
     QJsonObject m_expected;
 
@@ -107,24 +108,14 @@ class TestNetworkSession : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString missing = test::NginxFixture::missingTools();
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
-            missing += (missing.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("python3");
+        const QString missing = test::ServedMirror::missingTools();
         if (!missing.isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         QVERIFY(m_tmp.isValid());
         const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));
-        QProcess py;
-        py.start(python, {QStringLiteral("-c"), QString::fromUtf8(test::kMakeMirror), mirror});
-        QVERIFY(py.waitForFinished(120000));
-        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
-        m_expected = QJsonDocument::fromJson(py.readAllStandardOutput()).object();
-        QVERIFY(!m_expected.isEmpty());
         QString error;
-        QVERIFY2(m_nginx.makeCertificates(&error), qPrintable(error));
-        QVERIFY2(m_nginx.start(mirror, QString::fromUtf8(test::kServerExtra) + QStringLiteral("    autoindex on;\n"), {}, &error),
-                 qPrintable(error));
+        QVERIFY2(m_served.start(mirror, &error, QStringLiteral("    autoindex on;\n")), qPrintable(error));
+        m_expected = m_served.expected();
     }
 
     void everyVerdictThroughSignals()

@@ -12,8 +12,7 @@
 // writes for the same configuration; terraform installs from what `mirror pull --unpacked` writes
 // (its h1: of the package folders is Python's). Skips without terraform.
 
-#include "tests/support/GpgFixture.h"
-#include "tests/support/NginxFixture.h"
+#include "tests/support/RegistryFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDirIterator>
@@ -27,7 +26,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QString kHost = u"registry.provender.test"_s;
+const QString kHost = provender::test::RegistryFixture::host();
 
 /// Every file below `root` but .provenance/ (relative path -> bytes).
 QMap<QString, QByteArray> tree(const QString &root)
@@ -50,11 +49,7 @@ bool writeFile(const QString &path, const QByteArray &data)
     return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
 }
 
-struct Wanted
-{
-    QString type;
-    QString constraint;
-};
+using Wanted = provender::test::RegistryFixture::Wanted;
 
 } // namespace
 
@@ -63,21 +58,15 @@ class TestInteropPull : public QObject
     Q_OBJECT
 
     QTemporaryDir m_tmp;
-    std::unique_ptr<provender::test::NginxFixture> m_nginx;
-    std::unique_ptr<provender::test::GpgFixture> m_gpg;
-    QString m_root, m_cliConfig;
+    provender::test::RegistryFixture m_registry;
     QJsonObject m_expected; // make_registry.py's own account: file names, sha256, h1 (Python's zipfile)
     QProcessEnvironment m_env;
     const QStringList m_platforms{u"linux_amd64"_s, u"darwin_arm64"_s};
 
     QString writeConfig(const QString &configName, const QList<Wanted> &wanted)
     {
-        QString tf = u"terraform {\n  required_providers {\n"_s;
-        for (const Wanted &w : wanted)
-            tf += u"    %1 = {\n      source  = \"%2/acme/%1\"\n      version = \"%3\"\n    }\n"_s.arg(w.type, kHost, w.constraint);
-        tf += u"  }\n}\n"_s;
         const QString dir = m_tmp.filePath(configName);
-        return writeFile(dir + u"/main.tf"_s, tf.toUtf8()) ? dir : QString();
+        return provender::test::RegistryFixture::writeConfiguration(dir, wanted) ? dir : QString();
     }
 
     QString binary() const { return QStringLiteral(PROVENDER_BINARY); }
@@ -87,11 +76,7 @@ class TestInteropPull : public QObject
         const QString dir = writeConfig(configName, wanted);
         if (dir.isEmpty())
             return {};
-        QStringList args{u"providers"_s, u"mirror"_s, u"-no-color"_s};
-        for (const QString &p : m_platforms)
-            args << u"-platform="_s + p;
-        args << dest;
-        return provender::test::runProcess(provender::test::terraformPath(), args, 300000, m_env, dir);
+        return m_registry.terraformMirror(dir, m_platforms, dest);
     }
 
     provender::test::ProcessRun provenderPull(const QList<Wanted> &wanted, const QString &dest, const QStringList &extra = {})
@@ -101,7 +86,7 @@ class TestInteropPull : public QObject
             args << kHost + u"/acme/"_s + w.type + u'=' + w.constraint;
         for (const QString &p : m_platforms)
             args << u"--platform"_s << p;
-        args << u"--ca-file"_s << m_nginx->caFile() << extra;
+        args << u"--ca-file"_s << m_registry.caFile() << extra;
         return provender::test::runProcess(binary(), args, 300000, m_env);
     }
 
@@ -110,66 +95,23 @@ private Q_SLOTS:
     {
         if (provender::test::terraformPath().isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Terraform, u"needs terraform on PATH"_s);
-        QStringList missing;
-        if (!provender::test::NginxFixture::missingTools().isEmpty())
-            missing << provender::test::NginxFixture::missingTools();
-        if (!provender::test::GpgFixture::available())
-            missing << u"gpg"_s;
-        if (QStandardPaths::findExecutable(u"python3"_s).isEmpty())
-            missing << u"python3"_s;
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, u"needs "_s + missing.join(u", "_s));
+        if (const QString missing = provender::test::RegistryFixture::missingTools(); !missing.isEmpty())
+            PROVENDER_SKIP(provender::test::Missing::Package, u"needs "_s + missing);
         QVERIFY(QFileInfo(binary()).isExecutable());
 
-        m_gpg = std::make_unique<provender::test::GpgFixture>();
-        const QString fpr = m_gpg->generateKey(u"Acme Releases <releases@acme.test>"_s);
-        QVERIFY2(!fpr.isEmpty(), qPrintable(m_gpg->lastError()));
-        const QString keyFile = m_tmp.filePath(u"key.asc"_s);
-        QVERIFY(writeFile(keyFile, m_gpg->exportKey(fpr)));
-
-        m_root = m_tmp.filePath(u"registry"_s);
-        const provender::test::ProcessRun made = provender::test::runProcess(
-            u"python3"_s, {provender::test::sourceDir() + u"/tests/registry/make_registry.py"_s, m_root, keyFile}, 120000);
-        QVERIFY2(made.exitCode == 0, made.err.constData());
-        m_expected = QJsonDocument::fromJson(made.out).object();
-        QVERIFY(!m_expected.isEmpty());
-        for (const QString &type : {u"demo"_s, u"pair"_s}) {
-            QDirIterator it(m_root + u"/files/"_s + type, {u"*_SHA256SUMS"_s}, QDir::Files, QDirIterator::Subdirectories);
+        // Both tools get the same environment: nothing of the user's, loopback only.
+        QString error;
+        QVERIFY2(m_registry.start(m_tmp.path(), &error), qPrintable(error));
+        for (const QString &type : {u"demo"_s, u"pair"_s}) { // three signed releases each
+            QDirIterator it(m_registry.root() + u"/files/"_s + type, {u"*_SHA256SUMS.sig"_s}, QDir::Files,
+                            QDirIterator::Subdirectories);
             int signedCount = 0;
-            while (it.hasNext()) {
-                const QString sums = it.next();
-                const QByteArray sig = m_gpg->sign(fpr, provender::test::readFile(sums));
-                QVERIFY2(!sig.isEmpty() && writeFile(sums + u".sig"_s, sig), qPrintable(m_gpg->lastError()));
+            for (; it.hasNext(); it.next())
                 ++signedCount;
-            }
             QCOMPARE(signedCount, 3);
         }
-
-        m_nginx = std::make_unique<provender::test::NginxFixture>();
-        QString error;
-        QVERIFY2(m_nginx->makeCertificates(&error), qPrintable(error));
-        QVERIFY2(m_nginx->start(m_root, u"    location /v1/ { default_type application/json; }\n"_s, {}, &error), qPrintable(error));
-        m_cliConfig = m_tmp.filePath(u"cli.tfrc"_s);
-        QVERIFY(writeFile(m_cliConfig, u"host \"%1\" {\n  services = {\n    \"providers.v1\" = \"%2v1/providers/\"\n  }\n}\n"_s
-                                           .arg(kHost, m_nginx->baseUrl())
-                                           .toUtf8()));
-
-        // Both tools get the same environment: nothing of the user's, loopback only.
-        m_env = QProcessEnvironment::systemEnvironment();
-        for (const QString &k : m_env.keys())
-            if (k.startsWith(u"TF_"_s) || k.startsWith(u"TOFU_"_s))
-                m_env.remove(k);
-        m_env.insert(u"TF_CLI_CONFIG_FILE"_s, m_cliConfig);
-        m_env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
-        m_env.insert(u"TF_IN_AUTOMATION"_s, u"1"_s);
-        m_env.insert(u"TF_DATA_DIR"_s, m_tmp.filePath(u"tfdata"_s));
-        m_env.insert(u"HOME"_s, m_tmp.filePath(u"home"_s));
-        m_env.insert(u"SSL_CERT_FILE"_s, m_nginx->caFile());
-        m_env.insert(u"SSL_CERT_DIR"_s, m_tmp.filePath(u"no-cert-dir"_s));
-        m_env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
-        m_env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
-        m_env.insert(u"NO_PROXY"_s, QString());
-        QDir().mkpath(m_tmp.filePath(u"home"_s));
+        m_expected = m_registry.expected();
+        m_env = m_registry.environment();
     }
 
     void pullWritesWhatTerraformProvidersMirrorWrites()
@@ -240,7 +182,7 @@ private Q_SLOTS:
         start += "\nprovider \"" + kHost.toUtf8() + "/acme/demo\" {\n  version     = \"1.1.0\"\n  constraints = \"~> 1.0\"\n}\n";
         start += "\nprovider \"" + kHost.toUtf8() + "/acme/pair\" {\n  version     = \"0.2.0\"\n  constraints = \">= 0.1.0, < 0.3.0\"\n}\n";
         QVERIFY(writeFile(lock, start));
-        QStringList ours{u"lock"_s, u"add-hashes"_s, lock, u"--registry"_s, u"--ca-file"_s, m_nginx->caFile()};
+        QStringList ours{u"lock"_s, u"add-hashes"_s, lock, u"--registry"_s, u"--ca-file"_s, m_registry.caFile()};
         for (const QString &p : m_platforms)
             ours << u"--platform"_s << p;
         const provender::test::ProcessRun pv = provender::test::runProcess(binary(), ours, 300000, m_env);
@@ -250,8 +192,9 @@ private Q_SLOTS:
         // A refusal (here: a key that is not pinned) leaves the lock file as it was.
         QVERIFY(writeFile(lock, start));
         const QString otherKey = m_tmp.filePath(u"other.asc"_s);
-        const QString other = m_gpg->generateKey(u"Somebody Else <else@acme.test>"_s);
-        QVERIFY2(!other.isEmpty() && writeFile(otherKey, m_gpg->exportKey(other)), qPrintable(m_gpg->lastError()));
+        provender::test::GpgFixture &gpg = m_registry.gpg();
+        const QString other = gpg.generateKey(u"Somebody Else <else@acme.test>"_s);
+        QVERIFY2(!other.isEmpty() && writeFile(otherKey, gpg.exportKey(other)), qPrintable(gpg.lastError()));
         const provender::test::ProcessRun refused =
             provender::test::runProcess(binary(), ours + QStringList{u"--pinned-keys"_s, otherKey}, 300000, m_env);
         QCOMPARE(refused.exitCode, 1);

@@ -136,7 +136,7 @@ private Q_SLOTS:
 
         m_root = m_tmp.filePath(u"registry"_s);
         const provender::test::ProcessRun made = provender::test::runProcess(
-            u"python3"_s, {provender::test::sourceDir() + u"/tests/registry/make_registry.py"_s, m_root, m_goodKeyFile}, 120000);
+            u"python3"_s, {provender::test::sourceDir() + u"/tests/support/make_registry.py"_s, m_root, m_goodKeyFile}, 120000);
         QVERIFY2(made.exitCode == 0, made.err.constData());
         m_expected = QJsonDocument::fromJson(made.out).object();
         QVERIFY(!m_expected.isEmpty());

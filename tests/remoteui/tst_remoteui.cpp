@@ -1,13 +1,13 @@
 // The network-mirror GUI offscreen: OpenUrlDialog's validation and the request it builds, the
 // recent URLs in QSettings, CredentialsDialog's source and masked token (environment and files
 // made by the test), installRemoteUi's menu entries, and a network mirror in the main window's
-// browser against a real nginx serving MirrorFixture.h's mirror (Python built the zips and
+// browser against a real nginx serving ServedMirror.h's mirror (Python built the zips and
 // declared hashes, so the expected verdict counts follow from the fixture): opened as the dialog
 // opens it, from the command line (also the real binary), by drag and drop and from the recent
 // list; filters, details, re-verify and the request log on it. With PROVENDER_SCREENSHOTS=DIR the
 // window is saved as DIR/remote.png (details) and DIR/remote-requests.png (request log).
 
-#include "tests/network/MirrorFixture.h"
+#include "tests/support/ServedMirror.h"
 #include "tests/support/NginxFixture.h"
 
 #include "model/items/AnomalyListModel.h"
@@ -81,40 +81,31 @@ class TestRemoteUi : public QObject
     }
 
 
-    std::unique_ptr<test::NginxFixture> m_nginx;
+    std::unique_ptr<test::ServedMirror> m_served;
     QString m_mirror;
 
     /// The fixture mirror (Python) served by nginx; `autoindex`: with directory listings.
     void startNginx(bool autoindex)
     {
-        m_nginx.reset();
-        QString missing = test::NginxFixture::missingTools();
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
-            missing += QStringLiteral(" python3");
+        m_served.reset();
+        const QString missing = test::ServedMirror::missingTools();
         if (!missing.isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         m_mirror = m_tmp.filePath(autoindex ? QStringLiteral("mirror-listed") : QStringLiteral("mirror"));
         QDir(m_mirror).removeRecursively();
-        QProcess py;
-        py.start(python, {QStringLiteral("-c"), QString::fromUtf8(test::kMakeMirror), m_mirror});
-        QVERIFY(py.waitForFinished(120000));
-        QCOMPARE(py.exitCode(), 0);
+        auto served = std::make_unique<test::ServedMirror>();
+        QString error;
+        QVERIFY2(served->start(m_mirror, &error, autoindex ? QStringLiteral("    autoindex on;\n") : QString()), qPrintable(error));
         QVERIFY(QFile::copy(m_mirror + QStringLiteral("/example.com/acme/good/terraform-provider-good_1.0.0_windows_amd64.zip"),
                             m_mirror + QStringLiteral(".orig-windows.zip")));
-        auto nginx = std::make_unique<test::NginxFixture>();
-        QString error;
-        QVERIFY2(nginx->makeCertificates(&error), qPrintable(error));
-        const QString extra = QString::fromUtf8(test::kServerExtra) + (autoindex ? QStringLiteral("    autoindex on;\n") : QString());
-        QVERIFY2(nginx->start(m_mirror, extra, {}, &error), qPrintable(error));
-        m_nginx = std::move(nginx);
+        m_served = std::move(served);
     }
 
     RemoteRequest fixtureRequest() const
     {
         RemoteRequest request;
-        request.baseUrl = m_nginx->baseUrl();
-        request.caFile = m_nginx->caFile();
+        request.baseUrl = m_served->baseUrl();
+        request.caFile = m_served->caFile();
         request.backoffMs = 10;
         request.maxBackoffMs = 50;
         request.environment = QProcessEnvironment();
@@ -130,7 +121,7 @@ class TestRemoteUi : public QObject
         return QJsonDocument::fromJson(versionJson.readAll()).object().value(QStringLiteral("archives")).toObject();
     }
 
-    /// MirrorFixture.h's verdicts for example.com/acme/good 1.0.0.
+    /// ServedMirror.h's verdicts for example.com/acme/good 1.0.0.
     static void expectFixtureCounts(MainWindow &window)
     {
         const auto &counts = window.archiveModel()->verdictCounts();
@@ -377,11 +368,11 @@ private Q_SLOTS:
 
     // The served fixture mirror in the main window, opened as the Open URL dialog opens it (typed
     // addresses): the same tree, filters, details, re-verify, anomalies and status bar as a
-    // directory, plus the request log dock. Expected counts follow from MirrorFixture.h.
+    // directory, plus the request log dock. Expected counts follow from ServedMirror.h.
     void urlSourceInMainWindow()
     {
         startNginx(false);
-        if (QTest::currentTestFailed() || !m_nginx)
+        if (QTest::currentTestFailed() || !m_served)
             return;
         MainWindow window;
         installRemoteUi(&window);
@@ -398,8 +389,8 @@ private Q_SLOTS:
         QVERIFY(finished.wait(60000));
         QVERIFY(!child<QPushButton>(&window, "cancelButton")->isVisible());
         QCOMPARE(window.sourceKind(), MainWindow::SourceKind::Url);
-        QCOMPARE(window.mirrorRoot(), m_nginx->baseUrl());
-        QCOMPARE(child<QLabel>(&window, "rootLabel")->text(), m_nginx->baseUrl());
+        QCOMPARE(window.mirrorRoot(), m_served->baseUrl());
+        QCOMPARE(child<QLabel>(&window, "rootLabel")->text(), m_served->baseUrl());
         expectFixtureCounts(window);
         // wrongtype's index.json and good's 2.0.0.json are anomalies.
         QCOMPARE(window.anomalyModel()->rowCount(), 2);
@@ -450,7 +441,7 @@ private Q_SLOTS:
         QVERIFY(!child<QToolButton>(&window, "showInFolderButton")->isVisibleTo(&window));
         QVERIFY(!window.findChild<QAction *>(QStringLiteral("actionShowInFolder"))->isEnabled());
         QCOMPARE(window.selectedArchivePaths().size(), 1);
-        QVERIFY(window.selectedArchivePaths().first().startsWith(m_nginx->baseUrl()));
+        QVERIFY(window.selectedArchivePaths().first().startsWith(m_served->baseUrl()));
 
         // Re-verify downloads the archive again: the mirror now serves, under windows_amd64's
         // name, the zip whose zh: its index declares (linux_arm64's), so the mismatch turns verified.
@@ -505,11 +496,11 @@ private Q_SLOTS:
     void urlFromCommandLineDropAndRecent()
     {
         startNginx(true); // autoindex on
-        if (QTest::currentTestFailed() || !m_nginx)
+        if (QTest::currentTestFailed() || !m_served)
             return;
-        qputenv("SSL_CERT_FILE", QFile::encodeName(m_nginx->caFile())); // trusted as a system CA, as a user would set it
+        qputenv("SSL_CERT_FILE", QFile::encodeName(m_served->caFile())); // trusted as a system CA, as a user would set it
         QSettings().remove(QStringLiteral("remote/requests"));
-        const QString url = m_nginx->baseUrl();
+        const QString url = m_served->baseUrl();
         {
             MainWindow window;
             QSignalSpy finished(&window, &MainWindow::verificationFinished);
@@ -561,7 +552,7 @@ private Q_SLOTS:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("provender.ui.info=true"));
-        env.insert(QStringLiteral("SSL_CERT_FILE"), m_nginx->caFile());
+        env.insert(QStringLiteral("SSL_CERT_FILE"), m_served->caFile());
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("cli-config")));
         env.insert(QStringLiteral("XDG_CACHE_HOME"), m_tmp.filePath(QStringLiteral("cli-cache")));
         QProcess gui;

@@ -44,7 +44,7 @@ QByteArray readFile(const QString &path)
 }
 
 ProcessRun runProcess(const QString &program, const QStringList &args, int timeoutMs, const QProcessEnvironment &env,
-                      const QString &workingDirectory)
+                      const QString &workingDirectory, const QByteArray &input)
 {
     QProcess p;
     p.setProcessEnvironment(env);
@@ -55,6 +55,10 @@ ProcessRun runProcess(const QString &program, const QStringList &args, int timeo
     if (!p.waitForStarted(30000)) {
         r.err = "could not start " + program.toLocal8Bit() + ": " + p.errorString().toLocal8Bit();
         return r;
+    }
+    if (!input.isNull()) {
+        p.write(input);
+        p.closeWriteChannel();
     }
     r.finished = p.waitForFinished(timeoutMs);
     if (!r.finished) {
@@ -69,14 +73,44 @@ ProcessRun runProcess(const QString &program, const QStringList &args, int timeo
     return r;
 }
 
-ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args,
-                        const QProcessEnvironment &extraEnv, int timeoutMs)
+QString python3()
+{
+    static const QString path = [] {
+        const QString system = QStandardPaths::findExecutable(QStringLiteral("python3"), {QStringLiteral("/usr/bin")});
+        return system.isEmpty() ? QStandardPaths::findExecutable(QStringLiteral("python3")) : system;
+    }();
+    return path;
+}
+
+QByteArray runPython(const QStringList &args, QString *error, int timeoutMs, const QByteArray &input)
+{
+    if (python3().isEmpty()) {
+        if (error)
+            *error = QStringLiteral("python3 is not on PATH");
+        return {};
+    }
+    const ProcessRun r = runProcess(python3(), args, timeoutMs, QProcessEnvironment::systemEnvironment(), {}, input);
+    if (r.exitCode != 0) {
+        if (error)
+            *error = QStringLiteral("python3 %1 failed: %2").arg(args.join(u' '), QString::fromUtf8(r.err));
+        return {};
+    }
+    return r.out.isNull() ? QByteArray("") : r.out;
+}
+
+QByteArray runPythonCode(const QString &code, const QStringList &args, QString *error)
+{
+    return runPython(QStringList { QStringLiteral("-c"), code } + args, error);
+}
+
+QProcessEnvironment sandboxEnvironment(const QString &sandbox)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString &key : env.keys())
-        if (key.startsWith(QStringLiteral("TF_")))
+    for (const QString &key : env.keys()) {
+        if (key.startsWith(QStringLiteral("TF_")) || key.startsWith(QStringLiteral("TOFU_")))
             env.remove(key);
-    for (const char *d : {"data", "home", "tmp"})
+    }
+    for (const char *d : { "data", "home", "tmp" })
         QDir().mkpath(sandbox + QLatin1Char('/') + QLatin1StringView(d));
     QFile cli(sandbox + QStringLiteral("/cli.tfrc"));
     if (!cli.exists() && cli.open(QIODevice::WriteOnly))
@@ -90,6 +124,13 @@ ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QS
     env.insert(QStringLiteral("HTTPS_PROXY"), QStringLiteral("http://127.0.0.1:9"));
     env.insert(QStringLiteral("HTTP_PROXY"), QStringLiteral("http://127.0.0.1:9"));
     env.insert(QStringLiteral("NO_PROXY"), QString());
+    return env;
+}
+
+ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args,
+                        const QProcessEnvironment &extraEnv, int timeoutMs)
+{
+    QProcessEnvironment env = sandboxEnvironment(sandbox);
     for (const QString &key : extraEnv.keys())
         env.insert(key, extraEnv.value(key));
     ProcessRun r = runProcess(terraformPath(), args, timeoutMs, env, workDir);

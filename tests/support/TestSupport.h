@@ -33,7 +33,24 @@ struct ProcessRun
 /// says so after what it wrote). `workingDirectory` "" = the test's own.
 ProcessRun runProcess(const QString &program, const QStringList &args, int timeoutMs,
                       const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
-                      const QString &workingDirectory = {});
+                      const QString &workingDirectory = {}, const QByteArray &input = QByteArray());
+
+/// python3 (the system one first: version-manager shims on PATH can take seconds to start), or "".
+QString python3();
+/// Runs python3 with `args` (a script path or `-c`, then its arguments); its stdout (never null),
+/// or a null array with *error set when python3 is missing, fails or runs past `timeoutMs`.
+/// `input`, when not null, is written to its stdin.
+QByteArray runPython(const QStringList &args, QString *error = nullptr, int timeoutMs = 600000,
+                     const QByteArray &input = QByteArray());
+/// runPython({"-c", code} + args): a program given as text.
+QByteArray runPythonCode(const QString &code, const QStringList &args = {}, QString *error = nullptr);
+
+/// The environment of runTerraform's sandbox (also for the provender runs a test compares with
+/// terraform's): the system environment without TF_/TOFU_ variables, TF_CLI_CONFIG_FILE
+/// sandbox/cli.tfrc (created empty unless written first), TF_DATA_DIR sandbox/data, HOME
+/// sandbox/home, TMPDIR sandbox/tmp (all created), CHECKPOINT_DISABLE=1, TF_IN_AUTOMATION=1 and
+/// the proxies pointed at a closed port, so that nothing but loopback is reachable.
+QProcessEnvironment sandboxEnvironment(const QString &sandbox);
 
 /// Runs terraform (terraformPath()) in `sandbox`: its own CLI config (TF_CLI_CONFIG_FILE: sandbox/cli.tfrc, empty unless written first),
 /// data dir, HOME and TMPDIR, CHECKPOINT_DISABLE=1, every other TF_ variable removed and proxies

@@ -7,8 +7,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -34,10 +32,7 @@ public:
             m_error = QStringLiteral("no temporary directory");
             return;
         }
-        QString python = QStandardPaths::findExecutable(QStringLiteral("python3"), {QStringLiteral("/usr/bin")});
-        if (python.isEmpty())
-            python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty()) {
+        if (python3().isEmpty()) {
             m_error = QStringLiteral("python3 not found");
             return;
         }
@@ -54,15 +49,14 @@ public:
         }
         QJsonObject spec;
         spec[QStringLiteral("archives")] = list;
-        QProcess p;
-        p.start(python, {sourceDir() + QStringLiteral("/tests/lockfile/make_lock_mirror.py"), root()});
-        p.write(QJsonDocument(spec).toJson());
-        p.closeWriteChannel();
-        if (!p.waitForFinished(60000) || p.exitCode() != 0) {
-            m_error = QStringLiteral("make_lock_mirror.py failed: ") + QString::fromUtf8(p.readAllStandardError());
+        QString error;
+        const QByteArray out = runPython({ sourceDir() + QStringLiteral("/tests/support/make_lock_mirror.py"), root() },
+                                         &error, 60000, QJsonDocument(spec).toJson());
+        if (out.isNull()) {
+            m_error = QStringLiteral("make_lock_mirror.py failed: ") + error;
             return;
         }
-        m_expected = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        m_expected = QJsonDocument::fromJson(out).object();
     }
 
     QString error() const { return m_error; }

@@ -1,6 +1,8 @@
 #pragma once
 // Test helper: writes zip archives with QuaZip, entry by entry, with exact name bytes, stored or
-// deflated data, and Unix or DOS directory attributes. Shared by tests/hashing and tests/interop.
+// deflated data, and Unix or DOS directory attributes.
+
+#include "tests/support/TestSupport.h"
 
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
@@ -9,8 +11,6 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QList>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QString>
 #include <QStringList>
 
@@ -87,29 +87,6 @@ inline bool writeZip(const QString &path, const QList<ZipEntrySpec> &entries, bo
         return false;
     }
     return true;
-}
-
-/// Runs python3 with `args`; returns stdout, or a null QByteArray (with *error) when python3 is
-/// missing or fails.
-inline QByteArray runPython(const QStringList &args, QString *error, int timeoutMs = 600000)
-{
-    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    if (python.isEmpty()) {
-        if (error)
-            *error = QStringLiteral("python3 is not on PATH");
-        return {};
-    }
-    QProcess p;
-    p.start(python, args);
-    if (!p.waitForFinished(timeoutMs) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        if (error)
-            *error = QStringLiteral("python3 %1 failed: %2").arg(args.join(u' '), QString::fromUtf8(p.readAllStandardError()));
-        return {};
-    }
-    QByteArray out = p.readAllStandardOutput();
-    if (out.isNull())
-        out = QByteArray("");
-    return out;
 }
 
 } // namespace provender::test

@@ -1,6 +1,7 @@
 #pragma once
 // The served mirror shared by the network tests: Python (zipfile, hashlib) builds the zips and the
-// JSON documents and computes the hashes they declare; nginx locations add the error cases.
+// JSON documents and computes the hashes they declare; a real nginx (NginxFixture) serves it over
+// TLS on 127.0.0.1, its locations adding the error cases. Link provender_testsupport_net.
 //
 //   example.com/acme/good 1.0.0:   linux_amd64 zh ok -> verified      darwin_arm64 h1 ok -> verified
 //     windows_amd64 wrong zh -> mismatch   linux_arm64 no hashes -> unverified
@@ -8,6 +9,11 @@
 //     solaris_amd64 `../good/<linux_amd64 zip>` with its zh -> verified
 //   index.json also lists 2.0.0, whose 2.0.0.json is absent (404).
 //   example.com/acme/{wrongtype (text/plain), forbidden (403), badjson (line 3), huge (3 MiB)}
+
+#include "tests/support/NginxFixture.h"
+
+#include <QJsonObject>
+#include <QString>
 
 namespace provender::test {
 
@@ -67,5 +73,28 @@ inline const char *kServerExtra = R"NGX(
     location /loop/ { rewrite ^/loop/(.*)$ /loop/$1 redirect; }
     location /tohttp/ { return 302 http://127.0.0.1:9/; }
 )NGX";
+
+/// The mirror below written by kMakeMirror and served by nginx with kServerExtra.
+class ServedMirror
+{
+public:
+    /// "" when nginx, openssl and python3 are there, else which are missing (for PROVENDER_SKIP).
+    static QString missingTools();
+
+    /// Writes the mirror to `dir`, makes the certificates and starts nginx on it; `serverExtra`
+    /// goes after kServerExtra inside the server block. False with *error on failure.
+    bool start(const QString &dir, QString *error, const QString &serverExtra = {});
+
+    NginxFixture &nginx() { return m_nginx; }
+    /// https://127.0.0.1:<port>/
+    QString baseUrl() const { return m_nginx.baseUrl(); }
+    QString caFile() const { return m_nginx.caFile(); }
+    /// What kMakeMirror printed: {"<platform>": {"zh": ..., "h1": ..., "url": ...}} of the good provider.
+    const QJsonObject &expected() const { return m_expected; }
+
+private:
+    NginxFixture m_nginx;
+    QJsonObject m_expected;
+};
 
 } // namespace provender::test

@@ -1,12 +1,14 @@
 #pragma once
-// Builds mirror directory trees in a temporary directory for the mirror tests.
+// Builds mirror directory trees in a temporary directory (the mirror and interop tests), and the
+// Python zip writer whose hashes are independent of ours. The served mirror of the network tests
+// is ServedMirror.h.
+
+#include "tests/support/TestSupport.h"
 
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -46,32 +48,6 @@ private:
     QTemporaryDir m_dir;
     QString m_root;
 };
-
-/// python3 (the system one first: version-manager shims on PATH can take seconds to start), or "".
-inline QString python3()
-{
-    static const QString path = [] {
-        const QString system = QStandardPaths::findExecutable(QStringLiteral("python3"), {QStringLiteral("/usr/bin")});
-        return system.isEmpty() ? QStandardPaths::findExecutable(QStringLiteral("python3")) : system;
-    }();
-    return path;
-}
-
-/// Runs `python3 -c script args...`; returns stdout, or a null array on failure.
-inline QByteArray runPython(const QString &script, const QStringList &args = {}, QString *errorOut = nullptr)
-{
-    QProcess p;
-    p.start(python3(), QStringList{QStringLiteral("-c"), script} + args);
-    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        if (errorOut)
-            *errorOut = QString::fromUtf8(p.readAllStandardError());
-        return {};
-    }
-    QByteArray out = p.readAllStandardOutput();
-    if (out.isNull())
-        out = QByteArray("");
-    return out;
-}
 
 /// A Python program that writes zip files and prints, per zip, a line
 /// `<path> <h1 of the zip as Go's dirhash.HashZip computes it> <zh:>`: an implementation of
