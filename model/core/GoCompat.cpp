@@ -1,8 +1,11 @@
 #include "model/core/GoCompat.h"
 
 #include <QChar>
+#include <QList>
 
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 namespace provender::gocompat {
 
@@ -48,7 +51,13 @@ qint32 decodeUtf8(QByteArrayView s, qsizetype i, int *len)
     return cp;
 }
 
-/// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+void appendHex(QString &out, quint32 v, int width)
+{
+    out += QString::number(v, 16).rightJustified(width, QLatin1Char('0'));
+}
+
+} // namespace
+
 bool isPrint(char32_t c)
 {
     if (c < 0x80)
@@ -81,13 +90,6 @@ bool isPrint(char32_t c)
         return false;
     }
 }
-
-void appendHex(QString &out, quint32 v, int width)
-{
-    out += QString::number(v, 16).rightJustified(width, QLatin1Char('0'));
-}
-
-} // namespace
 
 QString quote(QByteArrayView s)
 {
@@ -137,6 +139,24 @@ QString quote(QByteArrayView s)
     }
     out += QLatin1Char('"');
     return out;
+}
+
+int levenshtein(QStringView a, QStringView b)
+{
+    const QList<uint> s = a.toUcs4();
+    const QList<uint> t = b.toUcs4();
+    std::vector<int> prev(size_t(t.size()) + 1), cur(size_t(t.size()) + 1);
+    for (size_t j = 0; j <= size_t(t.size()); ++j)
+        prev[j] = int(j);
+    for (qsizetype i = 1; i <= s.size(); ++i) {
+        cur[0] = int(i);
+        for (qsizetype j = 1; j <= t.size(); ++j) {
+            const int cost = s[i - 1] == t[j - 1] ? 0 : 1;
+            cur[size_t(j)] = std::min({ prev[size_t(j)] + 1, cur[size_t(j - 1)] + 1, prev[size_t(j - 1)] + cost });
+        }
+        std::swap(prev, cur);
+    }
+    return prev[size_t(t.size())];
 }
 
 bool isSpace(char32_t c)

@@ -1,7 +1,8 @@
 #pragma once
 // Internal helpers that reproduce the few Go standard-library behaviours the tofu formats depend
-// on: strconv.Quote (`%q`), strings.TrimSpace, byte-wise string order. Not part of the public API
-// of provender_core; used by the value types in this folder.
+// on: strconv.Quote (`%q`), unicode.IsPrint/IsSpace, strings.TrimSpace, byte-wise string order,
+// and the Levenshtein distance of hcl's suggestions. Used by the value types in this folder and by
+// the lock-file and configuration readers (model/lockfile), so each lives in one place.
 
 #include <QByteArray>
 #include <QByteArrayView>
@@ -16,6 +17,13 @@ namespace provender::gocompat {
 /// escapes for anything unicode.IsPrint rejects; invalid UTF-8 bytes become `\xNN`.
 QString quote(QByteArrayView utf8);
 inline QString quote(QStringView text) { return quote(QByteArrayView(text.toUtf8())); }
+
+/// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+bool isPrint(char32_t c);
+
+/// Levenshtein distance over code points (agext/levenshtein with default costs, what hcl's
+/// "Did you mean" suggestions use).
+int levenshtein(QStringView a, QStringView b);
 
 /// unicode.IsSpace.
 bool isSpace(char32_t c);

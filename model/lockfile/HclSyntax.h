@@ -1,6 +1,8 @@
 #pragma once
 // The subset of HCL native syntax that dependency lock files use, written by hand
 // (tofu-formats.md §1.2, §11). Internal to model/lockfile: LockFile.h is the public API.
+// Implemented in HclLexer.cpp, HclParser.cpp + HclExpressions.cpp and HclEvaluate.cpp
+// (what they share: HclSyntaxInternal.h).
 //
 // The lexer and parser follow the observable behaviour of hashicorp/hcl's hclsyntax package:
 // the same token classes, the same recovery rules (a sticky "recovery" flag that silences
@@ -271,13 +273,7 @@ bool decodeString(const Expr &expr, bool allowNull, QString *out, bool *isNull, 
 /// hcl.ExprList: the elements of a tuple constructor expression, or nullptr.
 const std::vector<Expr> *staticList(const Expr &expr);
 
-// ---- Helpers ------------------------------------------------------------------------------
-
-/// Go's strconv.Quote (what `%q` prints): escapes quotes, backslashes and non-printable runes.
-QString goQuote(const QString &s);
-/// Go's unicode.IsPrint.
-bool isGoPrintable(char32_t c);
-/// Levenshtein distance over code points (agext/levenshtein with default costs).
-int levenshtein(const QString &a, const QString &b);
+// Go's quoting (strconv.Quote), unicode.IsPrint and the Levenshtein distance of hcl's
+// suggestions are in model/core/GoCompat.h.
 
 } // namespace provender::hcl

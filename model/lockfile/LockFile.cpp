@@ -1,5 +1,6 @@
 #include "model/lockfile/LockFile.h"
 
+#include "model/core/GoCompat.h"
 #include "model/core/Logging.h"
 #include "model/lockfile/HclSyntax.h"
 #include "model/lockfile/LockFastPath.h"
@@ -165,13 +166,13 @@ public:
             // hcl Body.Content: an unexpected block type.
             QString suggestion;
             for (const QString &candidate : {u"provider"_s, u"module"_s}) {
-                if (hcl::levenshtein(b.type, candidate) < 3) {
-                    suggestion = u" Did you mean %1?"_s.arg(hcl::goQuote(candidate));
+                if (gocompat::levenshtein(b.type, candidate) < 3) {
+                    suggestion = u" Did you mean %1?"_s.arg(gocompat::quote(candidate));
                     break;
                 }
             }
             m_blockDiags.append(make(u"Unsupported block type"_s,
-                                     u"Blocks of type %1 are not expected here.%2"_s.arg(hcl::goQuote(b.type), suggestion), b.typeSpan));
+                                     u"Blocks of type %1 are not expected here.%2"_s.arg(gocompat::quote(b.type), suggestion), b.typeSpan));
             markDropped(doc, DroppedContent::Kind::UnknownBlock, b);
             return;
         }
@@ -234,9 +235,9 @@ public:
         for (const hcl::Attribute &a : file.body.attributes) {
             QString suggestion;
             if (a.name == u"provider"_s || a.name == u"module"_s)
-                suggestion = u" Did you mean to define a block of type %1?"_s.arg(hcl::goQuote(a.name));
+                suggestion = u" Did you mean to define a block of type %1?"_s.arg(gocompat::quote(a.name));
             m_attrDiags.append(make(u"Unsupported argument"_s,
-                                    u"An argument named %1 is not expected here.%2"_s.arg(hcl::goQuote(a.name), suggestion), a.nameSpan));
+                                    u"An argument named %1 is not expected here.%2"_s.arg(gocompat::quote(a.name), suggestion), a.nameSpan));
             doc.dropped.append({DroppedContent::Kind::UnknownAttribute, a.name, toLockRange(m_map, a.span)});
         }
         QList<LockDiagnostic> out;
@@ -264,7 +265,7 @@ private:
         const hcl::Span full = b.fullSpan();
         QString text = kind == DroppedContent::Kind::ModuleBlock
                            ? QString::fromUtf8(m_map.data().mid(full.begin, full.end - full.begin))
-                           : b.type + (b.labels.isEmpty() ? QString() : u" "_s + hcl::goQuote(b.labels.first()));
+                           : b.type + (b.labels.isEmpty() ? QString() : u" "_s + gocompat::quote(b.labels.first()));
         doc.dropped.append({kind, text, toLockRange(m_map, full)});
     }
 
@@ -300,7 +301,7 @@ private:
         if (canonical != raw) {
             error(u"Non-normalized provider source address"_s,
                   u"The provider source address for this provider lock must be written as %1, the fully-qualified and normalized form."_s.arg(
-                      hcl::goQuote(canonical)),
+                      gocompat::quote(canonical)),
                   labelSpan);
             markDropped(doc, DroppedContent::Kind::InvalidProvider, b);
             return std::nullopt;
@@ -334,12 +335,12 @@ private:
             for (const QString &candidate : schema) {
                 const bool defined = (candidate == u"version"_s && version) || (candidate == u"constraints"_s && constraints)
                                      || (candidate == u"hashes"_s && hashes);
-                if (!defined && hcl::levenshtein(a.name, candidate) < 3) {
-                    suggestion = u" Did you mean %1?"_s.arg(hcl::goQuote(candidate));
+                if (!defined && gocompat::levenshtein(a.name, candidate) < 3) {
+                    suggestion = u" Did you mean %1?"_s.arg(gocompat::quote(candidate));
                     break;
                 }
             }
-            error(u"Unsupported argument"_s, u"An argument named %1 is not expected here.%2"_s.arg(hcl::goQuote(a.name), suggestion),
+            error(u"Unsupported argument"_s, u"An argument named %1 is not expected here.%2"_s.arg(gocompat::quote(a.name), suggestion),
                   a.nameSpan);
             doc.dropped.append({DroppedContent::Kind::UnknownAttribute, a.name, toLockRange(m_map, a.span)});
         }
@@ -347,8 +348,8 @@ private:
             QString suggestion;
             if (schema.contains(nested.type))
                 suggestion = u" Did you mean to define argument %1? If so, use the equals sign to assign it a value."_s.arg(
-                    hcl::goQuote(nested.type));
-            error(u"Unsupported block type"_s, u"Blocks of type %1 are not expected here.%2"_s.arg(hcl::goQuote(nested.type), suggestion),
+                    gocompat::quote(nested.type));
+            error(u"Unsupported block type"_s, u"Blocks of type %1 are not expected here.%2"_s.arg(gocompat::quote(nested.type), suggestion),
                   nested.typeSpan);
             markDropped(doc, DroppedContent::Kind::UnknownBlock, nested);
         }
@@ -393,7 +394,7 @@ private:
         if (canonical != raw)
             error(u"Invalid provider version number"_s,
                   u"The selected version number for provider %1 must be written in normalized form: %2."_s.arg(addr.toString(),
-                                                                                                              hcl::goQuote(canonical)),
+                                                                                                              gocompat::quote(canonical)),
                   attr.expr.span);
         lock.version = version;
     }
@@ -419,7 +420,7 @@ private:
         if (canonical != raw)
             error(u"Invalid provider version constraints"_s,
                   u"The recorded version constraints for provider %1 must be written in normalized form: %2."_s.arg(
-                      addr.toString(), hcl::goQuote(canonical)),
+                      addr.toString(), gocompat::quote(canonical)),
                   attr.expr.span);
         lock.constraints = constraints;
     }
@@ -448,7 +449,7 @@ private:
             if (!h.ok()) {
                 error(u"Invalid provider hash string"_s,
                       u"Cannot interpret %1 as a provider hash: hash string must start with a scheme keyword followed by a colon."_s.arg(
-                          hcl::goQuote(raw)),
+                          gocompat::quote(raw)),
                       attr.expr.span);
                 continue;
             }

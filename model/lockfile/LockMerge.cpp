@@ -1,5 +1,6 @@
 #include "model/lockfile/LockMerge.h"
 
+#include "model/core/GoCompat.h"
 #include "model/core/Logging.h"
 #include "model/lockfile/HclSyntax.h"
 #include "model/lockfile/LockWriter.h"
@@ -283,7 +284,7 @@ MergeInput readMergeInput(const QByteArray &bytes, const QString &fileName)
                 return;
             QString key = b.type;
             for (const QString &l : b.labels)
-                key += u' ' + hcl::goQuote(l);
+                key += u' ' + gocompat::quote(l);
             const int n = ++seen[key];
             if (n > 1)
                 key += u" #"_s + QString::number(n);

@@ -1,5 +1,6 @@
 #include "model/lockfile/LockWriter.h"
 
+#include "model/core/GoCompat.h"
 #include "model/core/Logging.h"
 #include "model/lockfile/HclSyntax.h"
 
@@ -231,7 +232,7 @@ QByteArray escapeHclString(const QString &s)
         }
         if (r >= 0x20 && r < 0x7F) {
             out += char(r);
-        } else if (!hcl::isGoPrintable(r)) {
+        } else if (!gocompat::isPrint(r)) {
             if (r < 0x10000)
                 out += "\\u" + QByteArray::number(uint(r), 16).rightJustified(4, '0');
             else
