@@ -1,0 +1,165 @@
+#pragma once
+// Internal to the bundle import (BundleImport.cpp: the transaction; BundleRecovery.cpp: the
+// journal, the work area and its lock, rolling an interrupted import back or forward, and the
+// file-system steps both use).
+
+#include "model/core/Result.h"
+
+#include <QByteArray>
+#include <QDir>
+#include <QFile>
+#include <QJsonObject>
+#include <QLatin1StringView>
+#include <QList>
+#include <QString>
+
+#include <cerrno>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+namespace provender::bundle_detail {
+
+constexpr QLatin1StringView kJournalName("journal.json");
+constexpr QLatin1StringView kLockName("lock");
+
+QByteArray encode(const QString &path);
+
+Error ioError(const QString &what, int error = errno);
+
+/// lstat; 0 when absent.
+quint64 inodeOf(const QString &path);
+
+bool exists(const QString &path);
+
+void fsyncPath(const QString &path);
+
+/// A test hook: with PROVENDER_TEST_IMPORT_PAUSE=<phase> the process stops itself (SIGSTOP) at
+/// that phase after saying so on stderr, so that a test can SIGKILL it exactly there (or run a
+/// second import against it). Phases: staging, staged, prepared, swapped, committed, cleaned (the
+/// work directory removed, the lock not yet released) (docs/BUNDLES.md).
+void testPause(const char *phase);
+
+/// Swaps two paths atomically when the file system can; false (errno EINVAL/ENOSYS) when not.
+bool exchange(const QString &a, const QString &b);
+
+bool renameNoReplace(const QString &from, const QString &to);
+
+bool copyFile(const QString &from, const QString &to, mode_t mode);
+
+/// A complete copy of directory `from` at `to` (which must not exist): files hard-linked (copied
+/// when linking fails; `*.json` always copied, because index export rewrites those), links
+/// recreated, modes kept.
+Result<void> cloneTree(const QString &from, const QString &to, int depth = 0);
+
+/// With the lock held: roll back or finish whatever the work directory holds; then empty it.
+/// Returns what was done.
+Result<QString> recoverLocked(const QString &target, const QString &work);
+
+/// One directory an import swaps (Replace) or moves into place (Create), as the journal lists it.
+struct Unit
+{
+    enum class Kind { Replace, Create };
+    Kind kind = Kind::Replace;
+    QString path;   ///< relative to the target
+    QString staged; ///< relative to the target
+    QString backup; ///< relative to the target (where the old copy goes without RENAME_EXCHANGE)
+    quint64 oldInode = 0;
+    quint64 newInode = 0;
+};
+
+/// The journal's JSON (state "prepared" or "committed"), and writing it durably.
+QJsonObject journalJson(const QString &id, const QString &state, const QList<Unit> &units);
+
+Result<void> writeJournal(const QString &path, const QJsonObject &journal);
+
+/// The work directory `<dir>/.provender-import` and the lock that keeps a second import out.
+///
+/// The lock is flock(2) on `<dir>` itself, opened O_RDONLY|O_DIRECTORY: a directory an import
+/// never deletes, so the lock is never held on a name that can disappear (a lock *file* inside the
+/// work directory, removed with it, would let a second import lock the orphaned file while a third
+/// creates and locks a new one, both then proceeding). The kernel drops the lock when its holder
+/// dies, even by SIGKILL, so a killed import leaves no lock that needs guessing about. The work
+/// directory is created, emptied and removed only while the lock is held.
+///
+/// The work directory must be a plain directory: a symbolic link there (or anything else) is
+/// refused, never followed, so no staged byte is written through it.
+class WorkArea
+{
+public:
+    explicit WorkArea(const QString &dir) : m_dir(dir), m_path(dir + QLatin1Char('/') + kImportWorkDirName) {}
+    ~WorkArea() { release(); }
+
+    Result<void> acquire()
+    {
+        const int fd = ::open(encode(m_dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+            return ioError(QStringLiteral("cannot open %1").arg(m_dir));
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            const int error = errno;
+            ::close(fd);
+            if (error == EWOULDBLOCK)
+                return makeError(ErrorCode::Io, QStringLiteral("another import into %1 is running (it holds the lock on the directory); "
+                                                               "nothing was done — try again when it has finished")
+                                                    .arg(m_dir));
+            return ioError(QStringLiteral("cannot lock %1").arg(m_dir), error);
+        }
+        if (Result<void> r = checkWorkDirectory(true); !r.ok()) {
+            ::close(fd);
+            return r;
+        }
+        m_fd = fd;
+        return {};
+    }
+    /// Removes the work directory (when it is still a plain directory) and drops the lock.
+    void release()
+    {
+        if (m_fd < 0)
+            return;
+        struct stat st;
+        if (!m_keep && ::lstat(encode(m_path).constData(), &st) == 0 && S_ISDIR(st.st_mode))
+            QDir(m_path).removeRecursively();
+        fsyncPath(m_dir);
+        testPause("cleaned"); // the work directory is gone, the lock still held
+        ::close(m_fd);
+        m_fd = -1;
+    }
+    /// release() keeps the work directory (a journal that recovery still needs).
+    void keep() { m_keep = true; }
+    const QString &path() const { return m_path; }
+
+private:
+    Result<void> checkWorkDirectory(bool create)
+    {
+        struct stat st;
+        if (::lstat(encode(m_path).constData(), &st) != 0) {
+            if (errno != ENOENT)
+                return ioError(m_path);
+            if (!create)
+                return {};
+            if (::mkdir(encode(m_path).constData(), 0700) != 0)
+                return ioError(QStringLiteral("cannot create %1").arg(m_path));
+            if (::lstat(encode(m_path).constData(), &st) != 0)
+                return ioError(m_path);
+        }
+        if (S_ISLNK(st.st_mode))
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("%1 is a symbolic link: an import never stages through a link (it would write "
+                                            "wherever the link points); nothing was written — remove the link and try again")
+                                 .arg(m_path));
+        if (!S_ISDIR(st.st_mode))
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("%1 is not a directory; nothing was written — remove it and try again").arg(m_path));
+        return {};
+    }
+
+    QString m_dir;
+    QString m_path;
+    int m_fd = -1;
+    bool m_keep = false;
+};
+
+} // namespace provender::bundle_detail
