@@ -17,6 +17,7 @@
 #include "ui/browser/RequestLogPanel.h"
 #include "ui/browser/UrlSource.h"
 #include "ui/shell/RecentItems.h"
+#include "model/core/SizeFormat.h"
 
 #include <QAction>
 #include <QApplication>
@@ -64,7 +65,7 @@ const QList<Verdict> kVerdictOrder = {Verdict::Verified, Verdict::Mismatch, Verd
 
 QString sizeText(qint64 bytes)
 {
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+    return formatDataSize(bytes, QLocale());
 }
 
 /// The single local directory or bundle file, or network-mirror URL, of a drag; or "".

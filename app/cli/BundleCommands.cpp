@@ -15,6 +15,7 @@
 #include "model/bundle/BundleWriter.h"
 #include "model/lockfile/LockAnchors.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/core/SizeFormat.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -62,7 +63,7 @@ private:
 
 QString size(qint64 bytes)
 {
-    return QLocale::c().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+    return formatDataSize(bytes);
 }
 
 bool parseBytes(const QString &text, qint64 *out)

@@ -7,6 +7,7 @@
 #include "app/cli/HashingOptions.h"
 #include "app/cli/Prologue.h"
 #include "model/mirror/IndexWriter.h"
+#include "model/core/SizeFormat.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -99,7 +100,7 @@ void printText(QTextStream &o, const IndexExportReport &r)
     const qsizetype unchanged = r.files.size() - written;
     o << r.providersIndexed << (r.providersIndexed == 1 ? " provider, " : " providers, ") << r.archivesHashed
       << (r.archivesHashed == 1 ? " archive" : " archives") << " hashed ("
-      << QString::number(double(r.bytesHashed) / (1024.0 * 1024.0), 'f', 1) << " MiB); " << written
+      << formatDataSize(r.bytesHashed) << "); " << written
       << (dry ? " index files would be written, " : " index files written, ") << unchanged << " unchanged\n";
 }
 

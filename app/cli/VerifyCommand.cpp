@@ -15,6 +15,7 @@
 #include "model/verify/VerifyEngine.h"
 
 #include "model/core/Logging.h"
+#include "model/core/SizeFormat.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -74,9 +75,8 @@ namespace {
 
 void printTable(QTextStream &o, const Catalog &catalog, const VerifyReport &report, const QList<Anomaly> &anomalies)
 {
-    const QLocale locale = QLocale::c();
     o << "Mirror " << catalog.root << ": " << catalog.providers.size() << " providers, " << report.results.size()
-      << " archives, " << locale.formattedDataSize(catalog.totalBytes(), 1, QLocale::DataSizeTraditionalFormat) << "\n\n";
+      << " archives, " << formatDataSize(catalog.totalBytes()) << "\n\n";
 
     const QStringList header = {QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"),
                                 QStringLiteral("LAYOUT"), QStringLiteral("VERDICT"), QStringLiteral("ANCHOR"),

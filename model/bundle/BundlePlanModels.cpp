@@ -1,6 +1,7 @@
 #include "model/bundle/BundlePlanModels.h"
 
 #include "model/core/Logging.h"
+#include "model/core/SizeFormat.h"
 
 #include <QLocale>
 
@@ -10,7 +11,7 @@ QString formatBundleBytes(qint64 bytes)
 {
     if (bytes < 0)
         return {};
-    return QLocale::c().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
+    return formatDataSize(bytes);
 }
 
 // ---- BundleSelectionModel ----------------------------------------------------------------------

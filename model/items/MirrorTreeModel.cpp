@@ -1,6 +1,7 @@
 #include "model/items/MirrorTreeModel.h"
 
 #include "model/core/Logging.h"
+#include "model/core/SizeFormat.h"
 
 #include <QLocale>
 #include <QThread>
@@ -260,7 +261,7 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
         case PlatformsColumn:
             return leaf ? n->name : QString::number(n->platforms);
         case SizeColumn:
-            return size < 0 ? QString() : QLocale().formattedDataSize(size, 1, QLocale::DataSizeTraditionalFormat);
+            return size < 0 ? QString() : formatDataSize(size, QLocale());
         case VerdictColumn: return judged ? toString(verdict) : QString();
         case DeclaredColumn: return QString::number(n->declared);
         case LayoutColumn:

@@ -1,4 +1,5 @@
 #include "model/network/RequestLogModel.h"
+#include "model/core/SizeFormat.h"
 
 #include <QLocale>
 
@@ -28,7 +29,7 @@ QString RequestLogModel::formatBytes(qint64 bytes)
 {
     if (bytes < 1024)
         return QStringLiteral("%1 B").arg(bytes);
-    return QLocale::c().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
+    return formatDataSize(bytes);
 }
 
 QVariant RequestLogModel::data(const QModelIndex &index, int role) const

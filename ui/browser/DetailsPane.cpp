@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ui/VerdictStyle.h"
+#include "model/core/SizeFormat.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -21,7 +22,7 @@ namespace {
 
 QString sizeText(qint64 bytes)
 {
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+    return formatDataSize(bytes, QLocale());
 }
 
 QString esc(const QString &s)

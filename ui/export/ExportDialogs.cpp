@@ -7,6 +7,7 @@
 #include "ui/MainWindow.h"
 #include "ui/lock/LockEditorWindow.h"
 #include "ui/lock/LockUi.h"
+#include "model/core/SizeFormat.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -233,7 +234,7 @@ ExportIndexesDialog::ExportIndexesDialog(const QString &mirrorRoot, QWidget *par
             m_progress->setRange(0, 1000);
             m_progress->setValue(int(done * 1000 / total));
             m_status->setText(tr("%1 — %2 of %3 hashed").arg(m_runningDry ? tr("Preview") : tr("Exporting"),
-                                                             locale().formattedDataSize(done), locale().formattedDataSize(total)));
+                                                             formatDataSize(done, locale()), formatDataSize(total, locale())));
         }
     });
     updateBlock();
