@@ -511,21 +511,7 @@ QString toString(DroppedContent::Kind k)
 
 bool utf8Less(QStringView a, QStringView b)
 {
-    // Byte-wise UTF-8 order without converting: UTF-16 order differs only where a surrogate
-    // (a code point >= U+10000) meets a BMP character >= U+E000.
-    const qsizetype n = std::min(a.size(), b.size());
-    for (qsizetype i = 0; i < n; ++i) {
-        const char16_t x = a[i].unicode();
-        const char16_t y = b[i].unicode();
-        if (x == y)
-            continue;
-        const bool sx = x >= 0xD800 && x <= 0xDFFF;
-        const bool sy = y >= 0xD800 && y <= 0xDFFF;
-        if (sx != sy)
-            return sx ? false : true;
-        return x < y;
-    }
-    return a.size() < b.size();
+    return gocompat::compareUtf8(a, b) < 0; // byte-wise UTF-8 order, Go's `<` on strings
 }
 
 void ProviderLock::normalizeHashes()
