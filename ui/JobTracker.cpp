@@ -1,6 +1,7 @@
 #include "ui/JobTracker.h"
 
 #include "model/core/Logging.h"
+#include "model/core/SizeFormat.h"
 
 #include <QAbstractButton>
 #include <QLabel>
@@ -230,8 +231,7 @@ void JobTracker::bindStatus(QLabel *label, QProgressBar *bar, QAbstractButton *c
         const QLocale locale;
         b->setRange(0, kSteps);
         b->setValue(int(std::clamp<double>(double(done) / double(total) * kSteps, 0, kSteps)));
-        b->setFormat(tr("%1 of %2").arg(locale.formattedDataSize(done, 1, QLocale::DataSizeTraditionalFormat),
-                                        locale.formattedDataSize(total, 1, QLocale::DataSizeTraditionalFormat)));
+        b->setFormat(tr("%1 of %2").arg(formatDataSize(done, locale), formatDataSize(total, locale)));
     });
     if (cancel)
         connect(cancel, &QAbstractButton::clicked, this, &JobTracker::cancelCurrent);
