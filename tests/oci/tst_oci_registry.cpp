@@ -1212,19 +1212,21 @@ private Q_SLOTS:
             QList<ProviderAddress> providers;
             const QStringList types = prefix == u"mirror"
                 ? QStringList { QStringLiteral("foo"), QStringLiteral("bar"), QStringLiteral("nothere") }
-                : QStringList { QStringLiteral("wrongtype"), QStringLiteral("twice"), QStringLiteral("notzip"),
-                      QStringLiteral("badbytes"), QStringLiteral("oversized"), QStringLiteral("direct"),
-                      QStringLiteral("short"), QStringLiteral("noexe"), QStringLiteral("notazip"),
-                      QStringLiteral("absurd") };
+                : QStringList { QStringLiteral("wrongtype"), QStringLiteral("twice"),
+                      QStringLiteral("notzip"), QStringLiteral("badbytes"), QStringLiteral("oversized"),
+                      QStringLiteral("direct"), QStringLiteral("short"), QStringLiteral("noexe"),
+                      QStringLiteral("notazip"), QStringLiteral("absurd") };
             for (const QString &t : types)
-                providers.append(ProviderAddress::parse(QString(QStringLiteral("example.com/test/") + t)).value());
+                providers.append(
+                    ProviderAddress::parse(QString(QStringLiteral("example.com/test/") + t)).value());
             oci::OciSource source(mirror, providers);
             const Result<Catalog> catalog = source.list();
             QVERIFY2(catalog.ok(), catalog.ok() ? "" : qPrintable(catalog.error().message));
             const VerifyReport engine = verifySource(source, catalog.value());
             const oci::OciVerifyReport direct = oci::verifyOciMirror(providers, mirror);
             QCOMPARE(engine.results.size(), direct.report.results.size());
-            QCOMPARE(engine.results.size(), prefix == u"mirror" ? 5 : 9); // hostile: wrongtype and direct fail as versions
+            QCOMPARE(engine.results.size(),
+                prefix == u"mirror" ? 5 : 9); // hostile: wrongtype and direct fail as versions
             QCOMPARE(catalog.value().anomalies.size(), direct.catalog.anomalies.size());
             QCOMPARE(source.absentProviders(), direct.absent);
             for (qsizetype i = 0; i < engine.results.size(); ++i) {
