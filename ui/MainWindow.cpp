@@ -8,7 +8,9 @@
 #include "model/lockfile/LockAnchors.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "model/network/HttpRunner.h"
-#include "model/network/RemoteVerify.h"
+#include "model/bundle/BundleSource.h"
+#include "model/network/NetworkSource.h"
+#include "model/source/DirectorySource.h"
 #include "model/network/RequestLogModel.h"
 #include "ui/JobTracker.h"
 #include "ui/VerdictStyle.h"
@@ -107,7 +109,6 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_log = new RequestLogModel(this);
     m_engine = new VerifyEngine(this);
     m_singleEngine = new VerifyEngine(this);
-    m_remote = new RemoteSession(this);
     m_jobs = new JobTracker(this);
 
     buildWidgets();
@@ -135,39 +136,6 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
                                                    : tr("Re-verified the archive: %1.").arg(parts.join(QStringLiteral(", "))));
     });
 
-    // A URL source: the session's catalog, results, progress and request log.
-    connect(m_remote, &RemoteSession::catalogReady, this, &MainWindow::onRemoteCatalog);
-    connect(m_remote, &RemoteSession::archivesVerified, this, &MainWindow::onRemoteResults);
-    connect(m_remote, &RemoteSession::requestFinished, m_log, &RequestLogModel::append);
-    connect(m_remote, &RemoteSession::progress, this, [this](qint64 done, qint64 total) {
-        if (m_verifyJob)
-            m_verifyJob->report(done, total);
-    });
-    connect(m_remote, &RemoteSession::message, this, [this](const QString &text) { m_statusLabel->setText(text); });
-    connect(m_remote, &RemoteSession::finished, this, [this](const VerifySummary &summary) {
-        if (m_kind != SourceKind::Url || m_root != m_request.baseUrl || m_buildingTree) {
-            // Cancelled before its catalog was shown: nothing of it is in the window.
-            m_jobs->drop(QStringLiteral("tree"));
-            m_buildingTree = false;
-            m_heldResults.clear();
-            m_jobs->end(std::exchange(m_verifyJob, nullptr), tr("Opening %1 cancelled.").arg(redactUrlText(m_request.baseUrl)));
-            Q_EMIT verificationFinished(summary);
-            return;
-        }
-        onFinished(summary);
-    });
-    connect(m_remote, &RemoteSession::failed, this, [this](const QString &message) {
-        const QString url = m_request.baseUrl;
-        m_jobs->fail(m_verifyJob, message);
-        m_verifyJob.reset();
-        if (m_kind == SourceKind::Url && m_root == url) {
-            // A rescan of the URL shown failed: keep its tree, say why.
-            showError(tr("Cannot open %1: %2").arg(redactUrlText(url), message));
-            Q_EMIT openFailed(url, m_errorLabel->text());
-        } else {
-            failOpen(url, message);
-        }
-    });
     connect(m_archives, &MirrorTreeModel::countsChanged, this, &MainWindow::updateSummary);
     connect(m_archives, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
         // Only re-render the details when the current row is among the changed ones.
@@ -671,17 +639,14 @@ void MainWindow::openMirrorDialog()
 void MainWindow::stopSource()
 {
     // Latest open wins: whatever still runs for an earlier open is stopped and dropped.
+    ++m_openSerial; // request-log lines of an earlier run are dropped
     m_jobs->drop(QStringLiteral("open"));
-    m_jobs->drop(QStringLiteral("tree"));
     m_jobs->drop(QStringLiteral("verify"));
     m_jobs->drop(QStringLiteral("reverify"));
     m_engine->cancel();
     m_singleEngine->cancel();
-    m_remote->cancel();
     m_verifyJob.reset();
     m_singleJob.reset();
-    m_heldResults.clear();
-    m_buildingTree = false;
 }
 
 void MainWindow::openMirror(const QString &pathArg)
@@ -691,17 +656,24 @@ void MainWindow::openMirror(const QString &pathArg)
         return;
     }
     const QString path = QFileInfo(pathArg).absoluteFilePath();
-    stopSource();
     const QFileInfo info(path);
     if (info.isFile() && isBundlePath(path)) {
-        openBundleFile(path);
+        openSource(SourceKind::Bundle, path, {});
         return;
     }
     if (!info.isDir()) {
+        stopSource();
         failOpen(path, tr("it is not a directory, a bundle file or the URL of a network mirror."));
         return;
     }
-    openDirectory(path);
+    openSource(SourceKind::Directory, path, {});
+}
+
+void MainWindow::openUrl(const RemoteRequest &request)
+{
+    RemoteRequest r = request;
+    r.baseUrl = request.baseUrl.trimmed();
+    openSource(SourceKind::Url, r.baseUrl, r);
 }
 
 void MainWindow::failOpen(const QString &path, const QString &message)
@@ -711,108 +683,85 @@ void MainWindow::failOpen(const QString &path, const QString &message)
     Q_EMIT openFailed(path, m_errorLabel->text());
 }
 
-void MainWindow::openDirectory(const QString &path)
+void MainWindow::openSource(SourceKind kind, const QString &location, const RemoteRequest &request)
 {
-    qCDebug(lcUi) << "scanning" << path;
-    // The scan runs on the global pool and returns values: the catalog and its tree for the
-    // browser (built there too, so that the GUI thread only adopts it); the GUI thread applies them.
-    struct Scanned
+    // Every source goes the same way: a job lists it (MirrorSource::list) and builds the tree off
+    // the GUI thread; the GUI thread shows the tree; the VerifyEngine reads and verifies the
+    // archives through the same source (startVerification).
+    stopSource();
+    const quint64 serial = m_openSerial;
+    if (kind == SourceKind::Url) {
+        m_pendingRequest = request;
+        m_log->clear(); // the log is this run's (and its re-verified archives')
+    }
+    // Request-log lines come from the source's threads: queued to the GUI thread, kept while
+    // this open is the newest.
+    QPointer<MainWindow> self(this);
+    auto logRequest = [self, serial](const RequestLogEntry &entry) {
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, serial, entry] {
+                if (self && self->m_openSerial == serial)
+                    self->m_log->append(entry);
+            },
+            Qt::QueuedConnection);
+    };
+    struct Opened
     {
         Result<Catalog> catalog = makeError(ErrorCode::Cancelled, QString());
         MirrorTreeModel::Tree tree;
+        std::shared_ptr<MirrorSource> source;
+        ExpectedHashes expected;
+        QStringList notes;
     };
+    const QString shown = kind == SourceKind::Url ? redactUrlText(location) : QDir::toNativeSeparators(location);
+    const QString what = kind == SourceKind::Directory ? tr("Scanning %1…").arg(shown)
+                         : kind == SourceKind::Bundle  ? tr("Reading the bundle %1…").arg(shown)
+                         : request.source == RemoteRequest::ProviderSource::Autoindex
+                             ? tr("Reading the directory listing of %1…").arg(shown)
+                             : tr("Fetching the indexes of %1…").arg(shown);
+    qCDebug(lcUi) << "opening" << shown;
     m_jobs->run(
-        QStringLiteral("open"), tr("Scanning %1…").arg(QDir::toNativeSeparators(path)),
-        [path](JobProgress &) {
-            Scanned s;
-            s.catalog = scanFileSystemMirror(path);
-            if (s.catalog.ok())
-                s.tree = MirrorTreeModel::buildTree(s.catalog.value());
-            return s;
+        QStringLiteral("open"), what,
+        [kind, location, request, logRequest](JobProgress &job) {
+            Opened o;
+            switch (kind) {
+            case SourceKind::Directory: o.source = std::make_shared<DirectorySource>(location); break;
+            case SourceKind::Bundle: o.source = std::make_shared<BundleSource>(location); break;
+            case SourceKind::Url: {
+                Result<OpenedUrl> opened = openNetworkSource(request, logRequest, job.cancelFlag());
+                if (!opened.ok()) {
+                    o.catalog = opened.error();
+                    return o;
+                }
+                o.source = opened.value().source;
+                o.expected = opened.value().expected;
+                o.notes = opened.value().notes;
+                break;
+            }
+            case SourceKind::None: return o;
+            }
+            o.catalog = o.source->list(job.cancelFlag());
+            if (o.catalog.ok() && !job.isCancelled())
+                o.tree = MirrorTreeModel::buildTree(o.catalog.value());
+            return o;
         },
-        [this, path](const Scanned &scanned) {
-            if (!scanned.catalog.ok()) {
-                failOpen(path, scanned.catalog.error().message);
+        [this, kind, location](const Opened &opened) {
+            if (!opened.catalog.ok()) {
+                failOpen(location, opened.catalog.error().message);
                 return;
             }
-            showCatalog(SourceKind::Directory, path, scanned.catalog.value(), scanned.tree);
+            for (const QString &note : opened.notes)
+                qCWarning(lcUi).noquote() << note;
+            m_source = opened.source;
+            m_sourceExpected = opened.expected;
+            if (kind == SourceKind::Url)
+                m_request = m_pendingRequest;
+            showCatalog(kind, location, opened.catalog.value(), opened.tree);
             startVerification();
+            if (!opened.notes.isEmpty())
+                m_jobs->setMessage(opened.notes.join(QStringLiteral(" · ")));
         });
-}
-
-void MainWindow::openBundleFile(const QString &path)
-{
-    // One streaming pass lists and verifies the bundle (BundleMirror.h); its verdicts are final,
-    // so no VerifyEngine runs on a bundle's catalog (its paths name entries, not files).
-    m_verifyTimer.start();
-    m_jobs->run(
-        QStringLiteral("open"), tr("Reading and verifying the bundle %1…").arg(QDir::toNativeSeparators(path)),
-        [path](JobProgress &job) {
-            BundleOpenOptions options;
-            options.verify = true;
-            return openBundle(path, options, [&job](BundleStage, qint64 done, qint64 total) {
-                job.report(done, total);
-                return !job.isCancelled();
-            });
-        },
-        [this, path](const Result<BundleContents> &result) {
-            if (!result.ok()) {
-                failOpen(path, result.error().message);
-                return;
-            }
-            const BundleContents &contents = result.value();
-            showCatalog(SourceKind::Bundle, path, contents.catalog);
-            m_archives->applyResults(contents.results);
-            VerifySummary summary = contents.summary;
-            summary.archives = int(m_archives->archiveCount());
-            onFinished(summary);
-        });
-}
-
-void MainWindow::openUrl(const RemoteRequest &request)
-{
-    stopSource();
-    const QString url = request.baseUrl.trimmed();
-    m_request = request;
-    m_request.baseUrl = url;
-    m_log->clear(); // the log is this run's (and its re-verified archives')
-    m_verifyTimer.start();
-    const QString what = request.source == RemoteRequest::ProviderSource::Autoindex
-                             ? tr("Reading the directory listing of %1…").arg(redactUrlText(url))
-                             : tr("Fetching the indexes of %1…").arg(redactUrlText(url));
-    m_verifyJob = m_jobs->begin(QStringLiteral("verify"), what, [this] { m_remote->cancel(); });
-    m_remote->start(m_request);
-}
-
-void MainWindow::onRemoteCatalog(const Catalog &catalog)
-{
-    // The tree of a large catalog is built off the GUI thread, as for a directory; results that
-    // arrive meanwhile are held and applied once the tree is shown.
-    m_buildingTree = true;
-    const QString url = m_request.baseUrl;
-    m_jobs->run(
-        QStringLiteral("tree"), tr("Listing %n archive(s)…", nullptr, int(catalog.archiveCount())),
-        [catalog](JobProgress &) { return MirrorTreeModel::buildTree(catalog); },
-        [this, url, catalog](const MirrorTreeModel::Tree &tree) {
-            m_buildingTree = false;
-            showCatalog(SourceKind::Url, url, catalog, tree);
-            if (!m_heldResults.isEmpty()) {
-                const QList<ArchiveResult> held = std::exchange(m_heldResults, {});
-                onRemoteResults(held);
-            }
-            if (m_verifyJob)
-                m_jobs->setMessage(tr("Downloading and hashing %n archive(s)…", nullptr, int(catalog.archiveCount())));
-        });
-}
-
-void MainWindow::onRemoteResults(const QList<ArchiveResult> &results)
-{
-    if (m_buildingTree) {
-        m_heldResults += results;
-        return;
-    }
-    m_archives->applyResults(results);
-    addVerdictAnomalies(results);
 }
 
 void MainWindow::showCatalog(SourceKind kind, const QString &path, const Catalog &catalog, const MirrorTreeModel::Tree &tree)
@@ -861,7 +810,6 @@ void MainWindow::showCatalog(SourceKind kind, const QString &path, const Catalog
     m_detailsDock->raise();
     m_stack->setCurrentIndex(kMirrorPage);
     m_reverifyAction->setEnabled(true);
-    m_checkLocksAction->setEnabled(m_kind == SourceKind::Directory);
     if (!isUrl)
         QSettings().setValue(QStringLiteral("lastDirectory"), m_kind == SourceKind::Bundle ? QFileInfo(m_root).absolutePath() : m_root);
     addRecentMirror(m_root);
@@ -931,8 +879,8 @@ void MainWindow::checkAgainstLockFiles(const QStringList &files)
                                ? tr("Not checking against lock files.")
                                : tr("Checking against %n lock file(s): %1", nullptr, int(m_lockAnchors.files.size()))
                                      .arg(m_lockAnchors.files.join(QStringLiteral(", "))));
-    if (m_kind == SourceKind::Directory && !m_jobs->isRunning(QStringLiteral("open")))
-        startVerification(); // the hash cache answers unchanged archives: only the verdicts change
+    if (m_source && !m_jobs->isRunning(QStringLiteral("open")))
+        startVerification(); // the hash cache answers unchanged archives: only the verdicts change // the hash cache answers unchanged archives: only the verdicts change
 }
 
 void MainWindow::updatePlatformFilter()
@@ -963,25 +911,34 @@ void MainWindow::showError(const QString &message)
     m_statusLabel->setText(message);
 }
 
-void MainWindow::startVerification()
+VerifyOptions MainWindow::verifyOptions() const
 {
-    if (m_kind != SourceKind::Directory)
-        return;
-    // The tree was just built or merged from the scan: every leaf holds its initial result
-    // (Pending, or Missing), so there is nothing to reset.
     VerifyOptions options;
     options.jobs = QSettings().value(QStringLiteral("verify/jobs"), 0).toInt();
+    options.expected = m_sourceExpected; // a URL opened from a lock file: its hashes (lock rules)
     if (!m_lockAnchors.files.isEmpty())
-        m_lockAnchors.applyTo(options);
+        m_lockAnchors.applyTo(options); // Check against Lock Files…: these anchors instead
+    return options;
+}
+
+void MainWindow::startVerification()
+{
+    if (!m_source || m_kind == SourceKind::None)
+        return;
+    // The tree was just built or merged from the listing: every leaf holds its initial result
+    // (Pending, or Missing), so there is nothing to reset.
     if (!m_verdictAnomalies.isEmpty()) {
         m_verdictAnomalies.clear();
-        m_anomalies->setAnomalies(m_catalog.anomalies, m_root);
+        m_anomalies->setAnomalies(m_catalog.anomalies, m_kind == SourceKind::Url ? redactUrlText(m_root) : m_root);
         indexAnomalies();
     }
-    m_verifyJob = m_jobs->begin(QStringLiteral("verify"), tr("Hashing %1 archives…").arg(m_archives->archiveCount()),
-                                [this] { m_engine->cancel(); });
+    const int n = m_archives->archiveCount();
+    const QString what = m_kind == SourceKind::Url      ? tr("Downloading and hashing %1 archives…").arg(n)
+                         : m_kind == SourceKind::Bundle ? tr("Verifying the bundle's %1 archives…").arg(n)
+                                                        : tr("Hashing %1 archives…").arg(n);
+    m_verifyJob = m_jobs->begin(QStringLiteral("verify"), what, [this] { m_engine->cancel(); });
     m_verifyTimer.start();
-    m_engine->start(m_catalog, options);
+    m_engine->start(m_source, m_catalog, verifyOptions());
 }
 
 void MainWindow::reverify()
@@ -1005,71 +962,33 @@ QModelIndex MainWindow::currentSourceRow() const
 void MainWindow::reverifyCurrentArchive()
 {
     const std::optional<ArchiveResult> r = m_archives->resultAt(currentSourceRow());
-    if (!r || r->path.isEmpty() || m_kind == SourceKind::Bundle || m_kind == SourceKind::None)
+    if (!r || r->path.isEmpty() || !m_source || m_kind == SourceKind::None)
         return;
-    if (m_kind == SourceKind::Url) {
-        reverifyRemoteArchive(*r);
+    if (m_kind != SourceKind::Directory && m_jobs->isRunning(QStringLiteral("verify"))) {
+        // A bundle or URL source is read by one run at a time.
+        m_jobs->setMessage(tr("Verify %1 again once the verification has finished.").arg(r->key.toString()));
         return;
     }
-    // A catalog of just this archive, hashed without the cache.
+    // A catalog of just this archive, read again through the same source (a file hashed without
+    // the cache, a bundle member read again, a URL downloaded again).
     const Catalog one = catalogOf(*r);
     if (one.providers.isEmpty())
         return;
     ArchiveResult pending = *r;
     pending.detail = VerdictDetail{};
-    pending.detail.reason = tr("hashing again");
+    pending.detail.reason = m_kind == SourceKind::Url ? tr("downloading again") : tr("hashing again");
     pending.hashes.reset();
     pending.error.clear();
     m_archives->applyResults({pending});
-    VerifyOptions options;
+    VerifyOptions options = verifyOptions();
     options.useCache = false;
-    m_singleJob = m_jobs->begin(QStringLiteral("reverify"), tr("Hashing %1 again…").arg(r->key.toString()),
+    m_singleJob = m_jobs->begin(QStringLiteral("reverify"),
+                                (m_kind == SourceKind::Url ? tr("Downloading %1 again…") : tr("Hashing %1 again…")).arg(r->key.toString()),
                                 [this] { m_singleEngine->cancel(); });
-    m_singleEngine->start(one, options);
-}
-
-void MainWindow::reverifyRemoteArchive(const ArchiveResult &current)
-{
-    // Download the archive again and hash it: a one-archive catalog through the same code a
-    // RemoteSession runs (verifyNetworkCatalog), with the same request settings.
-    const Catalog one = catalogOf(current);
-    if (one.providers.isEmpty())
-        return;
-    const Result<RemoteVerifyOptions> options = remoteVerifyOptions(m_request);
-    if (!options.ok()) {
-        m_jobs->setMessage(tr("Cannot verify %1 again: %2").arg(current.key.toString(), options.error().message));
-        return;
-    }
-    ArchiveResult pending = current;
-    pending.detail = VerdictDetail{};
-    pending.detail.reason = tr("downloading again");
-    pending.hashes.reset();
-    pending.error.clear();
-    m_archives->applyResults({pending});
-    const QString what = current.key.toString();
-    m_jobs->run(
-        QStringLiteral("reverify"), tr("Downloading %1 again…").arg(what),
-        [one, o = options.value()](JobProgress &job) {
-            return verifyNetworkCatalog(one, o, [&job](qint64 done, qint64 total) { job.report(done, total); },
-                                        job.cancelFlag());
-        },
-        [this, what, pending](const RemoteVerifyReport &report) {
-            for (const RequestLogEntry &e : report.log)
-                m_log->append(e);
-            QList<ArchiveResult> results = report.report.results;
-            if (report.report.summary.cancelled || results.isEmpty()) {
-                ArchiveResult back = pending;
-                back.detail.reason = tr("not verified again (cancelled)");
-                results = {back};
-            }
-            m_archives->applyResults(results);
-            addVerdictAnomalies(results);
-            QStringList parts;
-            for (const ArchiveResult &r : std::as_const(results))
-                parts.append(toString(r.detail.verdict));
-            m_jobs->setMessage(report.report.summary.cancelled ? tr("Re-verification cancelled.")
-                                                               : tr("Re-verified %1: %2.").arg(what, parts.join(QStringLiteral(", "))));
-        });
+    if (m_kind == SourceKind::Directory)
+        m_singleEngine->start(one, options); // may run beside the mirror's own run: its own reader
+    else
+        m_singleEngine->start(m_source, one, options);
 }
 
 Catalog MainWindow::catalogOf(const ArchiveResult &r) const
@@ -1100,8 +1019,9 @@ Catalog MainWindow::catalogOf(const ArchiveResult &r) const
 void MainWindow::cancelWork()
 {
     if (m_jobs->isRunning(QStringLiteral("open"))) {
-        m_jobs->drop(QStringLiteral("open")); // a scan cannot stop half-way: its result is dropped
-        m_jobs->setMessage(tr("Scan cancelled."));
+        // Listing a directory cannot stop half-way: its result is dropped ("… cancelled." on the
+        // status line); a bundle or URL stops at its next check.
+        m_jobs->drop(QStringLiteral("open"));
         return;
     }
     m_jobs->cancelCurrent();
@@ -1210,8 +1130,7 @@ void MainWindow::updateActions()
     m_copyAction->setEnabled(hasRow);
     m_copyHashAction->setEnabled(r && r->hashes);
     m_copyPathAction->setEnabled(!source.data(MirrorTreeModel::PathRole).toString().isEmpty());
-    m_verifyArchiveAction->setEnabled(r && !r->path.isEmpty()
-                                      && (m_kind == SourceKind::Directory || m_kind == SourceKind::Url));
+    m_verifyArchiveAction->setEnabled(r && !r->path.isEmpty() && m_kind != SourceKind::None);
     m_showInFolderAction->setEnabled(m_kind == SourceKind::Bundle      ? hasRow
                                      : m_kind == SourceKind::Directory ? !source.data(MirrorTreeModel::PathRole).toString().isEmpty()
                                                                        : false);
@@ -1335,7 +1254,7 @@ void MainWindow::updateDetails()
         return;
     const QModelIndex source = currentSourceRow();
     m_details->showRow(m_archives, source, source.isValid() ? anomaliesFor(source) : QStringList(),
-                       m_kind == SourceKind::Directory || m_kind == SourceKind::Url, m_kind != SourceKind::Url);
+                       m_kind != SourceKind::None, m_kind != SourceKind::Url);
     m_details->setLocalFile(m_kind == SourceKind::Directory || m_kind == SourceKind::Bundle);
 }
 

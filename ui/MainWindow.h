@@ -5,12 +5,13 @@
 // tree (MirrorTreeModel: host ▸ provider ▸ version ▸ archive, behind ArchiveFilterProxyModel) with
 // the same filters, details, re-verify, copy, anomalies and status bar:
 //
-// - a directory is scanned off the GUI thread and verified by a VerifyEngine (hash cache);
-// - a bundle (.tar, .tar.gz/.tgz, .tar.xz/.txz, .tar.zst/.tzst, .zip) is read and verified in
-//   place by openBundle (no VerifyEngine: its verdicts are final);
-// - a URL runs a RemoteSession (indexes, then every archive downloaded and hashed); its request
-//   log is a dock of this window ("requestLogDock"), shown only for URL sources. Re-verifying one
-//   archive downloads it again (verifyNetworkCatalog on that archive).
+// each is a MirrorSource (model/source): a DirectorySource, a BundleSource (.tar, .tar.gz/.tgz,
+// .tar.xz/.txz, .tar.zst/.tzst, .zip, read in place) or a NetworkSource (its providers from the
+// Open URL form, a lock file or the mirror's directory listing: ui/browser/UrlSource). A job lists
+// it and builds the tree off the GUI thread; the VerifyEngine then reads every archive through
+// the same source (hash cache for directories, one pass through a bundle, downloads for a URL).
+// A URL source's request log is a dock of this window ("requestLogDock"), shown only for URL
+// sources. Re-verifying one archive reads it again through the source (a URL downloads it again).
 //
 // Reopening the source that is shown (Refresh, F5) merges the new catalog into the tree
 // (MirrorTreeModel::mergeTree), so expansion and selection survive. All background work runs on
@@ -61,6 +62,7 @@ namespace provender {
 class AnomalyListModel;
 class ArchiveFilterProxyModel;
 class JobProgress;
+class MirrorSource;
 class MirrorTreeModel;
 class RequestLogModel;
 } // namespace provender
@@ -176,8 +178,8 @@ private:
     void restoreSettings();
     void saveSettings();
     void rebuildRecentMenu();
-    void openDirectory(const QString &path);
-    void openBundleFile(const QString &path);
+    void openSource(SourceKind kind, const QString &location, const RemoteRequest &request);
+    VerifyOptions verifyOptions() const;
     /// Everything running for the previous source stops; its results are dropped.
     void stopSource();
     /// `tree`: the catalog's tree built off the GUI thread (MirrorTreeModel::buildTree), or null.
@@ -196,9 +198,6 @@ private:
     void collapseBeforeUnfilter();
     void updateDetails();
     void onFinished(const VerifySummary &summary);
-    void onRemoteCatalog(const Catalog &catalog);
-    void onRemoteResults(const QList<ArchiveResult> &results);
-    void reverifyRemoteArchive(const ArchiveResult &current);
     /// The one-archive catalog of `r` (empty when the catalog has no such archive).
     Catalog catalogOf(const ArchiveResult &r) const;
     void addVerdictAnomalies(const QList<provender::ArchiveResult> &results);
@@ -210,9 +209,8 @@ private:
     RequestLogModel *m_log = nullptr;
     VerifyEngine *m_engine = nullptr;
     VerifyEngine *m_singleEngine = nullptr;
-    RemoteSession *m_remote = nullptr;
     JobTracker *m_jobs = nullptr;
-    std::shared_ptr<JobProgress> m_verifyJob; ///< the VerifyEngine or RemoteSession run shown
+    std::shared_ptr<JobProgress> m_verifyJob; ///< the VerifyEngine run of the source shown
     std::shared_ptr<JobProgress> m_singleJob; ///< the one-archive re-verify
 
     QStackedWidget *m_stack = nullptr;
@@ -263,8 +261,10 @@ private:
     Catalog m_catalog;
     LockAnchors m_lockAnchors;              ///< "Check against Lock Files…" (empty: none)
     QList<Anomaly> m_verdictAnomalies;      ///< verdictAnomalies() of the results so far
-    QList<ArchiveResult> m_heldResults;     ///< URL results that arrived while its tree was built
-    bool m_buildingTree = false;
+    RemoteRequest m_pendingRequest;         ///< the URL being opened (becomes m_request when shown)
+    std::shared_ptr<MirrorSource> m_source; ///< the source shown: listed it, reads its archives
+    ExpectedHashes m_sourceExpected;        ///< a URL's lock file hashes (RemoteRequest::LockFile)
+    quint64 m_openSerial = 0;               ///< the newest open (request-log lines of older ones are dropped)
     QAction *m_checkLocksAction = nullptr;
     QAction *m_clearLocksAction = nullptr;
     QString m_root;

@@ -718,7 +718,21 @@ private Q_SLOTS:
         QVERIFY(leaf.isValid());
         select(view, leaf);
         QVERIFY(child<QTextBrowser>(w, "detailsView")->toPlainText().contains(bundle + QStringLiteral("!/")));
-        QVERIFY(!child<QToolButton>(w, "reverifyArchiveButton")->isEnabled());
+        // Re-verify reads the member again through the bundle (one more pass over the container).
+        QToolButton *reverify = child<QToolButton>(w, "reverifyArchiveButton");
+        QVERIFY(reverify->isEnabled());
+        QVERIFY(!child<QToolButton>(w, "showInFolderButton")->isHidden()); // the bundle file's folder
+        QTest::mouseClick(reverify, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(child<QLabel>(w, "statusLabel")->text(), QStringLiteral("Re-verified the archive: verified."), 30000);
+        QCOMPARE(verdictCount(w, Verdict::Verified), expected);
+        QCOMPARE(verdictCount(w, Verdict::Pending), 0);
+        // The same filters as a directory: one platform leaves that platform's archives.
+        auto *platform = child<QComboBox>(w, "platformFilter");
+        platform->setCurrentIndex(platform->findData(QStringLiteral("linux_amd64")));
+        for (const QModelIndex &i : leaves(view->model()))
+            QCOMPARE(i.data().toString(), QStringLiteral("linux_amd64"));
+        QVERIFY(!leaves(view->model()).isEmpty());
+        platform->setCurrentIndex(0);
 
         // Something that is not a bundle fails cleanly.
         const QString bogus = m_tmp.filePath(QStringLiteral("bogus.zip"));
