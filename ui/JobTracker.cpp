@@ -165,6 +165,13 @@ bool JobTracker::isRunning(const QString &name) const
     return m_jobs.contains(name);
 }
 
+void JobTracker::waitFor(const QString &name)
+{
+    QFuture<void> future = m_jobs.value(name).future;
+    if (future.isValid())
+        future.waitForFinished();
+}
+
 QString JobTracker::currentName() const
 {
     return m_order.isEmpty() ? QString() : m_order.constLast();

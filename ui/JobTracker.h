@@ -80,6 +80,10 @@ public:
     void drop(const QString &name);
 
     bool isRunning(const QString &name) const;
+    /// Block until the work of the run() job `name` has returned (its `done` is not called here;
+    /// it is when the event loop runs, if the run is still the newest). For a dialog that must not
+    /// go away while its worker writes files (it cancels first, then waits).
+    void waitFor(const QString &name);
     bool isBusy() const { return !m_jobs.isEmpty(); }
     /// The name of the newest job still running ("" when idle).
     QString currentName() const;
@@ -112,6 +116,7 @@ private:
         std::shared_ptr<JobProgress> job;
         QString description;
         std::function<void()> onCancel;
+        QFuture<void> future; ///< run() jobs
     };
     QHash<QString, Entry> m_jobs;
     QList<QString> m_order; ///< names of running jobs, oldest first
@@ -156,6 +161,7 @@ std::shared_ptr<JobProgress> JobTracker::run(const QString &name, const QString 
                 }
             });
     watcher->setFuture(QtConcurrent::run([work = std::move(work), job]() mutable { return work(*job); }));
+    m_jobs[name].future = QFuture<void>(watcher->future());
     return job;
 }
 

@@ -727,7 +727,17 @@ void MainWindow::openSource(SourceKind kind, const QString &location, const Remo
             Opened o;
             switch (kind) {
             case SourceKind::Directory: o.source = std::make_shared<DirectorySource>(location); break;
-            case SourceKind::Bundle: o.source = std::make_shared<BundleSource>(location); break;
+            case SourceKind::Bundle: {
+                // One pass over the container: listing hashes too, the engine's read answers from it.
+                auto bundle = std::make_shared<BundleSource>(location);
+                bundle->setReadAhead(true, job.stagedCallback<BundleStage>());
+                o.source = bundle;
+                o.catalog = bundle->list(job.cancelFlag());
+                bundle->setReadAhead(true, {}); // the callback must not outlive this job
+                if (o.catalog.ok() && !job.isCancelled())
+                    o.tree = MirrorTreeModel::buildTree(o.catalog.value());
+                return o;
+            }
             case SourceKind::Url: {
                 Result<OpenedUrl> opened = openNetworkSource(request, logRequest, job.cancelFlag());
                 if (!opened.ok()) {
@@ -1256,6 +1266,20 @@ void MainWindow::updateDetails()
     m_details->showRow(m_archives, source, source.isValid() ? anomaliesFor(source) : QStringList(),
                        m_kind != SourceKind::None, m_kind != SourceKind::Url);
     m_details->setLocalFile(m_kind == SourceKind::Directory || m_kind == SourceKind::Bundle);
+}
+
+std::optional<Catalog> MainWindow::shownCatalog(const QString &root)
+{
+    if (root.isEmpty())
+        return std::nullopt;
+    const QFileInfo wanted(root);
+    for (QWidget *w : QApplication::topLevelWidgets()) {
+        const auto *window = qobject_cast<MainWindow *>(w);
+        if (window && window->m_kind == SourceKind::Directory && !window->m_jobs->isRunning(QStringLiteral("open"))
+            && QFileInfo(window->m_root) == wanted)
+            return window->m_catalog;
+    }
+    return std::nullopt;
 }
 
 QStringList MainWindow::selectedArchivePaths() const

@@ -94,6 +94,10 @@ public:
     SourceKind sourceKind() const { return m_kind; }
     /// The catalog of the source shown (empty when none).
     const Catalog &catalog() const { return m_catalog; }
+    /// The catalog a main window of this application shows for the mirror directory `root`, when
+    /// one does (and is not opening another source): windows and dialogs that need the catalog
+    /// of that directory take it instead of scanning it again.
+    static std::optional<Catalog> shownCatalog(const QString &root);
     /// The request of the URL source shown (meaningful when sourceKind() is Url).
     const RemoteRequest &urlRequest() const { return m_request; }
 

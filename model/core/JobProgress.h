@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
-#include <memory>
 
 namespace provender {
 
@@ -45,29 +44,30 @@ public:
     /// The flag for APIs that poll an `const std::atomic<bool> *cancel`.
     const std::atomic<bool> *cancelFlag() const { return &m_cancelled; }
 
-    /// `bool(done, total)` callbacks (HashProgress and the like): report, and return false once
-    /// cancelled. The callback holds the JobProgress alive.
-    static std::function<bool(qint64, qint64)> callback(const std::shared_ptr<JobProgress> &job)
+    /// Adapters to the model's callback shapes. They point at this object: use them while the
+    /// job's work runs (a JobTracker keeps the JobProgress alive until the work returns).
+    /// `bool(done, total)` (HashProgress and the like): report, and return false once cancelled.
+    std::function<bool(qint64, qint64)> callback()
     {
-        return [job](qint64 done, qint64 total) {
-            job->report(done, total);
-            return !job->isCancelled();
+        return [this](qint64 done, qint64 total) {
+            report(done, total);
+            return !isCancelled();
         };
     }
-    /// `bool(stage, done, total)` callbacks (BundleProgress): the stage as an int.
+    /// `bool(stage, done, total)` (BundleProgress): the stage as an int.
     template<typename Stage>
-    static std::function<bool(Stage, qint64, qint64)> stagedCallback(const std::shared_ptr<JobProgress> &job)
+    std::function<bool(Stage, qint64, qint64)> stagedCallback()
     {
-        return [job](Stage stage, qint64 done, qint64 total) {
-            job->setStage(int(stage));
-            job->report(done, total);
-            return !job->isCancelled();
+        return [this](Stage stage, qint64 done, qint64 total) {
+            setStage(int(stage));
+            report(done, total);
+            return !isCancelled();
         };
     }
-    /// `void(done, total)` callbacks (RemoteProgress, VerifyProgress).
-    static std::function<void(qint64, qint64)> reporter(const std::shared_ptr<JobProgress> &job)
+    /// `void(done, total)` (RemoteProgress, VerifyProgress).
+    std::function<void(qint64, qint64)> reporter()
     {
-        return [job](qint64 done, qint64 total) { job->report(done, total); };
+        return [this](qint64 done, qint64 total) { report(done, total); };
     }
 
 private:

@@ -11,6 +11,7 @@
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/TestSupport.h"
 #include "ui/MainWindow.h"
+#include "ui/lock/MirrorScan.h"
 
 #include <QAbstractItemModelTester>
 #include <QClipboard>
@@ -744,6 +745,48 @@ private Q_SLOTS:
         w.openMirror(bogus);
         QVERIFY(failed.wait(30000));
         QCOMPARE(w.mirrorRoot(), bundle); // the open one stays
+    }
+
+    // Lock windows and dialogs that need the catalog of the directory the browser shows take the
+    // browser's (ui/lock/MirrorScan, MainWindow::shownCatalog) instead of scanning it again: an
+    // archive added on disk after the browser's scan is not in it; another directory is scanned.
+    void lockWindowsReuseTheBrowsersCatalog()
+    {
+        const QString mirror = m_tmp.filePath(QStringLiteral("reuse"));
+        QVERIFY(generateDemoMirror(mirror).ok());
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(openAndVerify(w, mirror));
+        const qsizetype shown = w.catalog().archiveCount();
+        // A new packed archive of a new version, after the browser's scan.
+        const QString extra = mirror + QStringLiteral("/registry.opentofu.org/hashicorp/random/terraform-provider-random_9.9.9_linux_amd64.zip");
+        QString zip;
+        for (QDirIterator it(mirror, {QStringLiteral("terraform-provider-random_3.5.1_linux_amd64.zip")}, QDir::Files,
+                             QDirIterator::Subdirectories);
+             it.hasNext();)
+            zip = it.next();
+        QVERIFY2(!zip.isEmpty(), "the demo mirror has a packed random 3.5.1 linux_amd64");
+        QVERIFY(QFile::copy(zip, extra));
+        QVERIFY(scanFileSystemMirror(mirror).value().archiveCount() == shown + 1); // a scan would see it
+
+        auto scanned = [](const QString &root) -> Result<Catalog> {
+            std::optional<Result<Catalog>> got;
+            QObject context;
+            ui::scanMirrorAsync(&context, root, [&got](const Result<Catalog> &c) { got = c; });
+            if (!QTest::qWaitFor([&got] { return got.has_value(); }, 30000))
+                return makeError(ErrorCode::Internal, QStringLiteral("no catalog arrived"));
+            return *got;
+        };
+        const Result<Catalog> reused = scanned(mirror);
+        QVERIFY(reused.ok());
+        QCOMPARE(reused.value().archiveCount(), shown); // the browser's catalog, not a new scan
+        const Result<Catalog> other = scanned(m_demo);  // not shown: scanned
+        QVERIFY(other.ok());
+        QCOMPARE(other.value().archiveCount(), scanFileSystemMirror(m_demo).value().archiveCount());
+        w.reverify(); // the browser rescans: now the lock windows get the new archive too
+        QSignalSpy opened(&w, &ui::MainWindow::mirrorOpened);
+        QVERIFY(opened.wait(30000));
+        QCOMPARE(scanned(mirror).value().archiveCount(), shown + 1);
     }
 
     void settingsRoundTrip()

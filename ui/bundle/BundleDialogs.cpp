@@ -1,5 +1,8 @@
 #include "ui/bundle/BundleDialogs.h"
 
+#include "ui/JobTracker.h"
+#include "ui/MainWindow.h"
+
 #include "model/bundle/BundlePlanModels.h"
 #include "model/core/Logging.h"
 #include "model/mirror/FileSystemMirror.h"
@@ -35,7 +38,6 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace provender::ui {
 
@@ -54,14 +56,14 @@ QString stageText(BundleStage stage)
     return {};
 }
 
-/// Shows `shared`'s progress on `bar` (percent of the current stage, with the stage's name).
-void showProgress(QProgressBar *bar, const SharedProgress &shared)
+/// Shows `job`'s progress on `bar` (percent of the current stage, with the stage's name).
+void showProgress(QProgressBar *bar, const JobProgress &job)
 {
-    const qint64 total = shared.total.load();
-    const qint64 done = shared.done.load();
+    const qint64 total = job.total();
+    const qint64 done = job.done();
     bar->setRange(0, 1000);
     bar->setValue(total > 0 ? int(qBound(qint64(0), done * 1000 / total, qint64(1000))) : 0);
-    const auto stage = BundleStage(shared.stage.load());
+    const auto stage = BundleStage(job.stage());
     const QString amount = stage == BundleStage::Committing
         ? QObject::tr("%1 of %2").arg(done).arg(total)
         : QObject::tr("%1 of %2").arg(formatBundleBytes(done), formatBundleBytes(total));
@@ -158,16 +160,6 @@ bool isLockFileName(const QString &path)
 }
 
 } // namespace
-
-BundleProgress SharedProgress::callback()
-{
-    return [this](BundleStage s, qint64 d, qint64 t) {
-        stage.store(int(s));
-        done.store(d);
-        total.store(t);
-        return !cancel.load();
-    };
-}
 
 // ---- CreateBundleDialog ------------------------------------------------------------------------
 
@@ -298,15 +290,12 @@ CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringL
     connect(m_createButton, &QPushButton::clicked, this, &CreateBundleDialog::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &CreateBundleDialog::reject);
 
-    m_poll = new QTimer(this);
-    m_poll->setInterval(100);
-    connect(m_poll, &QTimer::timeout, this, [this] {
-        if (m_shared)
-            showProgress(m_progress, *m_shared);
+    m_jobs = new JobTracker(this);
+    connect(m_jobs, &JobTracker::progress, this, [this] {
+        if (m_job)
+            showProgress(m_progress, *m_job);
     });
-
-    connect(&m_scanWatcher, &QFutureWatcherBase::finished, this, [this] {
-        const Result<Catalog> result = m_scanWatcher.result();
+    const auto scanned = [this](const Result<Catalog> &result) {
         if (!result) {
             m_summary->setText(tr("The mirror cannot be read."));
             showStatus(m_status, result.error().toString(), true);
@@ -331,27 +320,27 @@ CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringL
         }
         updateButtons();
         Q_EMIT catalogLoaded();
-    });
-    connect(&m_createWatcher, &QFutureWatcherBase::finished, this, &CreateBundleDialog::onCreated);
-
-    m_scanWatcher.setFuture(QtConcurrent::run([root = m_root] { return scanFileSystemMirror(root); }));
+    };
+    if (std::optional<Catalog> shown = MainWindow::shownCatalog(m_root)) // the browser shows this mirror: no second scan
+        QTimer::singleShot(0, this, [scanned, catalog = std::move(*shown)] { scanned(catalog); });
+    else
+        m_jobs->run(QStringLiteral("scan"), tr("Reading the mirror…"), [root = m_root](JobProgress &) { return scanFileSystemMirror(root); },
+                    scanned);
     updateButtons();
 }
 
 CreateBundleDialog::~CreateBundleDialog()
 {
-    if (m_shared)
-        m_shared->cancel = true;
-    // The scan cannot be cancelled and only captures the root path: let it finish on its own
-    // (its result is dropped with the watcher). A running create was told to stop; wait for it,
-    // as it writes a temporary file it must remove.
-    m_scanWatcher.disconnect(this);
-    m_createWatcher.waitForFinished();
+    // The scan cannot be cancelled and only captures the root path: it finishes on its own (its
+    // result is dropped with the tracker). A running create is told to stop and waited for, as it
+    // writes a temporary file it must remove.
+    m_jobs->cancel(QStringLiteral("create"));
+    m_jobs->waitFor(QStringLiteral("create"));
 }
 
 bool CreateBundleDialog::isBusy() const
 {
-    return m_createWatcher.isRunning();
+    return m_jobs->isRunning(QStringLiteral("create"));
 }
 
 void CreateBundleDialog::addLockFiles(const QStringList &files)
@@ -513,25 +502,24 @@ void CreateBundleDialog::start()
     BundleCreateOptions options;
     options.format = *format;
     options.withZh = m_withZh->isChecked();
-    m_shared = std::make_shared<SharedProgress>();
-    m_shared->stage = int(BundleStage::Hashing);
     showStatus(m_status, {}, false);
     m_progress->show();
-    showProgress(m_progress, *m_shared);
-    m_poll->start();
     qCInfo(lcUi).noquote() << "creating bundle" << out << "with" << m_selection.items.size() << "archives";
-    m_createWatcher.setFuture(QtConcurrent::run([out, selection = m_selection, options, shared = m_shared] {
-        return createBundle(out, selection, options, shared->callback());
-    }));
+    m_job = m_jobs->run(
+        QStringLiteral("create"), tr("Creating %1…").arg(out),
+        [out, selection = m_selection, options](JobProgress &job) {
+            return createBundle(out, selection, options, job.stagedCallback<BundleStage>());
+        },
+        [this](const Result<BundleCreateReport> &result) { onCreated(result); });
+    m_job->setStage(int(BundleStage::Hashing));
+    showProgress(m_progress, *m_job);
     updateButtons();
 }
 
-void CreateBundleDialog::onCreated()
+void CreateBundleDialog::onCreated(const Result<BundleCreateReport> &result)
 {
-    m_poll->stop();
     m_progress->hide();
-    const Result<BundleCreateReport> result = m_createWatcher.result();
-    m_shared.reset();
+    m_job.reset();
     updateButtons();
     if (!result) {
         const bool cancelled = result.error().code == ErrorCode::Cancelled;
@@ -550,7 +538,7 @@ void CreateBundleDialog::onCreated()
 void CreateBundleDialog::reject()
 {
     if (isBusy()) {
-        m_shared->cancel = true; // onCreated() reports the cancellation
+        m_jobs->cancel(QStringLiteral("create")); // onCreated() reports the cancellation
         return;
     }
     QDialog::reject();
@@ -629,26 +617,24 @@ ImportBundleDialog::ImportBundleDialog(const QString &bundlePath, const QString 
     connect(m_previewButton, &QPushButton::clicked, this, &ImportBundleDialog::preview);
     connect(m_importButton, &QPushButton::clicked, this, &ImportBundleDialog::import);
     connect(m_cancelButton, &QPushButton::clicked, this, &ImportBundleDialog::reject);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &ImportBundleDialog::onFinished);
-    m_poll = new QTimer(this);
-    m_poll->setInterval(100);
-    connect(m_poll, &QTimer::timeout, this, [this] {
-        if (m_shared)
-            showProgress(m_progress, *m_shared);
+    m_jobs = new JobTracker(this);
+    connect(m_jobs, &JobTracker::progress, this, [this] {
+        if (m_job)
+            showProgress(m_progress, *m_job);
     });
     updateButtons();
 }
 
 ImportBundleDialog::~ImportBundleDialog()
 {
-    if (m_shared)
-        m_shared->cancel = true;
-    m_watcher.waitForFinished();
+    // A running import is told to stop and waited for: it rolls back what it staged.
+    m_jobs->cancel(QStringLiteral("import"));
+    m_jobs->waitFor(QStringLiteral("import"));
 }
 
 bool ImportBundleDialog::isBusy() const
 {
-    return m_watcher.isRunning();
+    return m_jobs->isRunning(QStringLiteral("import"));
 }
 
 void ImportBundleDialog::invalidatePlan()
@@ -699,24 +685,21 @@ void ImportBundleDialog::run(bool dryRun)
     options.allowUnverified = m_unverified->isChecked();
     options.withZh = m_withZh->isChecked();
     m_runIsDry = dryRun;
-    m_shared = std::make_shared<SharedProgress>();
     showStatus(m_status, {}, false);
     m_progress->show();
-    showProgress(m_progress, *m_shared);
-    m_poll->start();
     qCInfo(lcUi).noquote() << (dryRun ? "previewing import of" : "importing") << bundle << "into" << target;
-    m_watcher.setFuture(QtConcurrent::run([bundle, target, options, shared = m_shared] {
-        return importBundle(bundle, target, options, shared->callback());
-    }));
+    m_job = m_jobs->run(
+        QStringLiteral("import"), dryRun ? tr("Previewing the import…") : tr("Importing…"),
+        [bundle, target, options](JobProgress &job) { return importBundle(bundle, target, options, job.stagedCallback<BundleStage>()); },
+        [this](const Result<ImportReport> &result) { onFinished(result); });
+    showProgress(m_progress, *m_job);
     updateButtons();
 }
 
-void ImportBundleDialog::onFinished()
+void ImportBundleDialog::onFinished(const Result<ImportReport> &result)
 {
-    m_poll->stop();
     m_progress->hide();
-    m_shared.reset();
-    const Result<ImportReport> result = m_watcher.result();
+    m_job.reset();
     if (!result) {
         const bool cancelled = result.error().code == ErrorCode::Cancelled;
         m_planValid = false;
@@ -767,7 +750,7 @@ void ImportBundleDialog::onFinished()
 void ImportBundleDialog::reject()
 {
     if (isBusy()) {
-        m_shared->cancel = true;
+        m_jobs->cancel(QStringLiteral("import"));
         return;
     }
     QDialog::reject();

@@ -1,5 +1,5 @@
 #pragma once
-// The two bundle dialogs. Both run their work off the GUI thread (QtConcurrent) with a progress
+// The two bundle dialogs. Both run their work off the GUI thread (a JobTracker) with a progress
 // bar and a Cancel button; the worker returns value types (BundleCreateReport / ImportReport) and
 // only the GUI thread touches the plan models.
 //
@@ -16,7 +16,7 @@
 #include "model/mirror/Catalog.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
+#include "model/core/JobProgress.h"
 
 #include <atomic>
 #include <memory>
@@ -39,15 +39,7 @@ class ImportPlanModel;
 
 namespace provender::ui {
 
-/// Progress shared between a worker and the dialog that polls it (no signal per callback).
-struct SharedProgress
-{
-    std::atomic<int> stage{0};
-    std::atomic<qint64> done{0};
-    std::atomic<qint64> total{0};
-    std::atomic<bool> cancel{false};
-    BundleProgress callback();
-};
+class JobTracker;
 
 class CreateBundleDialog : public QDialog
 {
@@ -76,7 +68,7 @@ private:
     void updatePreview();
     void updateButtons();
     void start();
-    void onCreated();
+    void onCreated(const Result<BundleCreateReport> &result);
     void chooseOutput();
     void chooseLockFiles();
     QList<Platform> checkedPlatforms() const;
@@ -100,10 +92,8 @@ private:
     QProgressBar *m_progress = nullptr;
     QPushButton *m_createButton = nullptr;
     QPushButton *m_cancelButton = nullptr;
-    QTimer *m_poll = nullptr;
-    std::shared_ptr<SharedProgress> m_shared;
-    QFutureWatcher<Result<Catalog>> m_scanWatcher;
-    QFutureWatcher<Result<BundleCreateReport>> m_createWatcher;
+    JobTracker *m_jobs = nullptr;        ///< "scan" (the source mirror), "create"
+    std::shared_ptr<JobProgress> m_job;  ///< the running create
 };
 
 class ImportBundleDialog : public QDialog
@@ -132,7 +122,7 @@ protected:
 
 private:
     void run(bool dryRun);
-    void onFinished();
+    void onFinished(const Result<ImportReport> &result);
     void invalidatePlan();
     void updateButtons();
 
@@ -149,9 +139,8 @@ private:
     QProgressBar *m_progress = nullptr;
     QPushButton *m_importButton = nullptr;
     QPushButton *m_cancelButton = nullptr;
-    QTimer *m_poll = nullptr;
-    std::shared_ptr<SharedProgress> m_shared;
-    QFutureWatcher<Result<ImportReport>> m_watcher;
+    JobTracker *m_jobs = nullptr;        ///< "import" (a preview or the import)
+    std::shared_ptr<JobProgress> m_job;  ///< the running one
     bool m_runIsDry = true;
     bool m_planValid = false;
 };

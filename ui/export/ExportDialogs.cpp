@@ -4,6 +4,7 @@
 #include "model/lockfile/LockDiff.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/LockEditorWindow.h"
 #include "ui/lock/LockUi.h"
@@ -38,7 +39,6 @@
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -222,14 +222,8 @@ ExportIndexesDialog::ExportIndexesDialog(const QString &mirrorRoot, QWidget *par
         m_status->setText(tr("The network_mirror block is on the clipboard."));
     });
     connect(m_files, &QTreeWidget::currentItemChanged, this, &ExportIndexesDialog::showFileDiff);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &ExportIndexesDialog::onFinished);
-    m_poll = new QTimer(this);
-    m_poll->setInterval(100);
-    connect(m_poll, &QTimer::timeout, this, [this] {
-        if (!m_shared)
-            return;
-        const qint64 total = m_shared->total.load();
-        const qint64 done = m_shared->done.load();
+    m_jobs = new JobTracker(this);
+    connect(m_jobs, &JobTracker::progress, this, [this](qint64 done, qint64 total) {
         if (total > 0) {
             m_progress->setRange(0, 1000);
             m_progress->setValue(int(done * 1000 / total));
@@ -244,9 +238,9 @@ ExportIndexesDialog::ExportIndexesDialog(const QString &mirrorRoot, QWidget *par
 
 ExportIndexesDialog::~ExportIndexesDialog()
 {
-    if (m_shared)
-        m_shared->cancel = true;
-    m_watcher.waitForFinished();
+    // A running export is told to stop and waited for: it removes what it staged.
+    m_jobs->cancel(u"export"_s);
+    m_jobs->waitFor(u"export"_s);
 }
 
 QString ExportIndexesDialog::networkMirrorBlock(const QString &url)
@@ -296,12 +290,7 @@ void ExportIndexesDialog::startPreview()
 {
     if (m_running && !m_runningDry)
         return; // an export runs: its result is shown when it ends
-    if (m_running) {
-        m_restartPreview = true; // latest run wins
-        m_shared->cancel = true;
-        return;
-    }
-    run(true);
+    run(true); // latest run wins: a dry run still running is cancelled and its result dropped
 }
 
 void ExportIndexesDialog::startExport()
@@ -313,14 +302,13 @@ void ExportIndexesDialog::startExport()
 
 void ExportIndexesDialog::cancel()
 {
-    if (m_shared && m_running)
-        m_shared->cancel = true;
+    if (m_running)
+        m_jobs->cancel(u"export"_s);
 }
 
 void ExportIndexesDialog::reject()
 {
     if (m_running) {
-        m_restartPreview = false;
         cancel();
         return;
     }
@@ -334,12 +322,8 @@ void ExportIndexesDialog::setRunning(bool running, const QString &what)
     m_export->setEnabled(!running && m_report && m_report->dryRun && m_report->writtenCount() > 0);
     m_close->setText(running ? tr("Cancel") : tr("Close"));
     m_progress->setVisible(running);
-    if (running) {
+    if (running)
         m_progress->setRange(0, 0);
-        m_poll->start();
-    } else {
-        m_poll->stop();
-    }
     if (!what.isEmpty())
         m_status->setText(what);
 }
@@ -360,33 +344,28 @@ void ExportIndexesDialog::setProgressGateForTests(std::function<void()> gate)
 void ExportIndexesDialog::run(bool dryRun)
 {
     m_runningDry = dryRun;
-    m_shared = std::make_shared<Shared>();
     IndexExportOptions options;
     options.dryRun = dryRun;
     options.withZh = m_zh->isChecked();
     setRunning(true, dryRun ? tr("Preview: hashing the archives…") : tr("Exporting…"));
     qCInfo(lcUi) << "index export" << (dryRun ? "dry run" : "run") << m_root << "zh" << options.withZh;
-    m_watcher.setFuture(QtConcurrent::run([root = m_root, options, shared = m_shared, gate = progressGate()] {
-        return exportIndexes(root, options, [shared, gate](qint64 done, qint64 total) {
-            if (gate)
-                gate();
-            shared->done = done;
-            shared->total = total;
-            return !shared->cancel.load();
-        });
-    }));
+    m_job = m_jobs->run(
+        u"export"_s, dryRun ? tr("Preview") : tr("Export"),
+        [root = m_root, options, gate = progressGate()](JobProgress &job) {
+            return exportIndexes(root, options, [&job, gate](qint64 done, qint64 total) {
+                if (gate)
+                    gate();
+                job.report(done, total);
+                return !job.isCancelled();
+            });
+        },
+        [this, dryRun](const Result<IndexExportReport> &result) { onFinished(dryRun, result); });
 }
 
-void ExportIndexesDialog::onFinished()
+void ExportIndexesDialog::onFinished(bool wasDry, const Result<IndexExportReport> &result)
 {
-    const Result<IndexExportReport> result = m_watcher.result();
-    const bool wasDry = m_runningDry;
+    m_job.reset();
     setRunning(false, QString());
-    if (wasDry && m_restartPreview) {
-        m_restartPreview = false;
-        run(true);
-        return;
-    }
     if (!result) {
         const bool cancelled = result.error().code == ErrorCode::Cancelled;
         m_status->setText(cancelled ? (wasDry ? tr("Preview cancelled.") : tr("Export cancelled: nothing was written."))
@@ -643,19 +622,18 @@ AddToLockDialog::AddToLockDialog(MainWindow *window, const QStringList &archiveP
         QSettings().setValue(kLockZhKey, on);
         invalidatePreview();
     });
-    connect(&m_scanWatcher, &QFutureWatcherBase::finished, this, &AddToLockDialog::onScanned);
-    connect(&m_previewWatcher, &QFutureWatcherBase::finished, this, &AddToLockDialog::onPreviewed);
+    m_jobs = new JobTracker(this);
 
     resize(820, 600);
     setBusy(true, tr("Reading the mirror…"));
-    m_scanWatcher.setFuture(QtConcurrent::run([root = m_root] { return scanFileSystemMirror(root); }));
+    if (std::optional<Catalog> shown = MainWindow::shownCatalog(m_root)) // the browser's catalog: no second scan
+        QTimer::singleShot(0, this, [this, catalog = std::move(*shown)] { onScanned(catalog); });
+    else
+        m_jobs->run(u"scan"_s, tr("Reading the mirror…"), [root = m_root](JobProgress &) { return scanFileSystemMirror(root); },
+                    [this](const Result<Catalog> &result) { onScanned(result); });
 }
 
-AddToLockDialog::~AddToLockDialog()
-{
-    m_scanWatcher.waitForFinished();
-    m_previewWatcher.waitForFinished();
-}
+AddToLockDialog::~AddToLockDialog() = default; // the workers hold copies only; their results go with m_jobs
 
 void AddToLockDialog::setBusy(bool busy, const QString &what)
 {
@@ -669,20 +647,20 @@ void AddToLockDialog::setBusy(bool busy, const QString &what)
 
 void AddToLockDialog::invalidatePreview()
 {
-    ++m_generation; // a preview still running is for other inputs: its result is dropped
+    const bool running = m_jobs->isRunning(u"preview"_s);
+    m_jobs->drop(u"preview"_s); // a preview still running is for other inputs: its result is dropped
     if (m_previewValid) {
         m_previewValid = false;
         m_summary->setText(tr("The inputs changed: Preview again."));
     }
-    if (m_previewWatcher.isRunning())
+    if (running)
         setBusy(false, tr("Preview again for the new inputs."));
     else
         setBusy(false, QString());
 }
 
-void AddToLockDialog::onScanned()
+void AddToLockDialog::onScanned(const Result<Catalog> &result)
 {
-    const Result<Catalog> result = m_scanWatcher.result();
     if (!result) {
         setBusy(false, tr("Cannot read the mirror: %1").arg(result.error().message));
         return;
@@ -819,13 +797,12 @@ void AddToLockDialog::startPreview()
     QSettings().setValue(kLockFileKey, path);
     m_before = before;
     m_previewValid = false;
-    const quint64 generation = ++m_generation;
     AddToLockOptions options;
     options.platforms = platforms;
     options.includeZh = m_zh->isChecked();
     setBusy(true, tr("Hashing the selected archives…"));
-    m_previewWatcher.setFuture(QtConcurrent::run([doc = parsed.document, catalog = *m_catalog, selection = m_selection, options, generation] {
-        Q_UNUSED(generation);
+    m_jobs->run(u"preview"_s, tr("Hashing the selected archives…"),
+                [doc = parsed.document, catalog = *m_catalog, selection = m_selection, options](JobProgress &) {
         auto out = std::make_shared<Outcome>();
         const Result<AddToLockResult> r = addSelectionToLock(doc, catalog, selection, options);
         if (!r) {
@@ -837,18 +814,11 @@ void AddToLockDialog::startPreview()
         out->actions = r->actions;
         out->problems = r->problems;
         return out;
-    }));
-    m_previewWatcher.setProperty("generation", generation);
+    }, [this](const std::shared_ptr<Outcome> &out) { onPreviewed(out); }); // only the newest preview arrives
 }
 
-void AddToLockDialog::onPreviewed()
+void AddToLockDialog::onPreviewed(const std::shared_ptr<Outcome> &out)
 {
-    const std::shared_ptr<Outcome> out = m_previewWatcher.result();
-    const bool current = m_previewWatcher.property("generation").toULongLong() == m_generation;
-    if (!current) {
-        setBusy(false, tr("Preview again for the new inputs."));
-        return;
-    }
     if (!out->ok) {
         m_summary->setText(out->error);
         m_diff->clear();
@@ -947,8 +917,8 @@ bool AddToLockDialog::applyIn(LockEditorWindow *editor)
 
 void AddToLockDialog::reject()
 {
-    if (m_busy && m_previewWatcher.isRunning()) {
-        ++m_generation; // Esc while hashing: drop the result
+    if (m_busy && m_jobs->isRunning(u"preview"_s)) {
+        m_jobs->drop(u"preview"_s); // Esc while hashing: drop the result
         setBusy(false, tr("Preview cancelled."));
         return;
     }

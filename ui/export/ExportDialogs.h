@@ -28,7 +28,7 @@
 #include "model/mirror/IndexWriter.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
+#include "model/core/JobProgress.h"
 
 #include <atomic>
 #include <functional>
@@ -47,6 +47,7 @@ class QTreeWidget;
 
 namespace provender::ui {
 
+class JobTracker;
 class LockEditorWindow;
 class MainWindow;
 
@@ -85,14 +86,8 @@ public:
     static void setProgressGateForTests(std::function<void()> gate);
 
 private:
-    struct Shared
-    {
-        std::atomic<qint64> done{0};
-        std::atomic<qint64> total{0};
-        std::atomic<bool> cancel{false};
-    };
     void run(bool dryRun);
-    void onFinished();
+    void onFinished(bool wasDry, const Result<IndexExportReport> &result);
     void showPreview(const IndexExportReport &report);
     void showFileDiff();
     void updateBlock();
@@ -111,13 +106,11 @@ private:
     QPushButton *m_close = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
-    QTimer *m_poll = nullptr;
-    QFutureWatcher<Result<IndexExportReport>> m_watcher;
-    std::shared_ptr<Shared> m_shared;
+    JobTracker *m_jobs = nullptr;       ///< "export": a dry run or the export (a new dry run supersedes one that runs)
+    std::shared_ptr<JobProgress> m_job;
     std::optional<IndexExportReport> m_report;
     bool m_running = false;
     bool m_runningDry = true;
-    bool m_restartPreview = false;
 };
 
 class AddToLockDialog final : public QDialog
@@ -154,8 +147,8 @@ Q_SIGNALS:
 
 private:
     struct Outcome;
-    void onScanned();
-    void onPreviewed();
+    void onScanned(const Result<Catalog> &result);
+    void onPreviewed(const std::shared_ptr<Outcome> &out);
     bool applyIn(LockEditorWindow *editor);
     void setBusy(bool busy, const QString &what);
     void invalidatePreview();
@@ -178,9 +171,7 @@ private:
     QPushButton *m_apply = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
-    QFutureWatcher<Result<Catalog>> m_scanWatcher;
-    QFutureWatcher<std::shared_ptr<Outcome>> m_previewWatcher;
-    quint64 m_generation = 0;
+    JobTracker *m_jobs = nullptr; ///< "scan" (unless the browser shows this mirror), "preview" (the newest wins)
     bool m_busy = false;
     bool m_previewValid = false;
     QByteArray m_before;

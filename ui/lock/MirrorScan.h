@@ -1,7 +1,9 @@
 #pragma once
-// Scans a mirror directory on a worker thread and hands the result to `done` on `context`'s
-// thread (the GUI thread). Used by the lock editor, the diff window and the coverage matrix,
-// which each keep their own copy of the catalog.
+// The catalog of a mirror directory for the lock windows (editor, diff, coverage matrix), handed
+// to `done` on `context`'s thread (the GUI thread). When a main window already shows that
+// directory, its catalog is reused (MainWindow::catalog(): no second scan of the same mirror);
+// otherwise the directory is scanned as a job on a JobTracker owned by `context`. Each window
+// keeps its own copy of the catalog.
 
 #include "model/core/Result.h"
 #include "model/mirror/Catalog.h"

@@ -2,6 +2,7 @@
 
 #include "model/core/Logging.h"
 #include "model/mirror/DemoMirror.h"
+#include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/shell/AboutDialog.h"
 #include "ui/shell/RecentItems.h"
@@ -10,7 +11,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
-#include <QFutureWatcher>
 #include <QMenu>
 #include <QPointer>
 #include <QStandardPaths>
@@ -47,44 +47,43 @@ void openDemoMirror(MainWindow *window, WelcomeWidget *welcome, const QString &d
 {
     // One generation at a time (the welcome button and Help ▸ Open the Demo Mirror both start one),
     // and never regenerate the directory the window is showing — its verification may be reading it.
-    static const char kBusy[] = "provenderDemoGenerating";
-    if (window->property(kBusy).toBool())
+    JobTracker *jobs = window->jobs();
+    if (jobs->isRunning(QStringLiteral("demo")))
         return;
     if (QFileInfo(window->mirrorRoot()) == QFileInfo(dir)) {
         window->openMirror(dir); // already shown: a rescan
         return;
     }
-    window->setProperty(kBusy, true);
     QPointer<WelcomeWidget> status(welcome);
+    const QString what = QApplication::translate("provender::ui::Shell", "Generating the demo mirror in %1…")
+                             .arg(QDir::toNativeSeparators(dir));
     if (status) {
         status->setDemoBusy(true);
-        status->setStatus(QApplication::translate("provender::ui::Shell", "Generating the demo mirror in %1…")
-                              .arg(QDir::toNativeSeparators(dir)));
+        status->setStatus(what);
     }
     qCDebug(lcUi) << "generating the demo mirror in" << dir;
-    auto *watcher = new QFutureWatcher<Result<DemoMirrorReport>>(window);
-    QObject::connect(watcher, &QFutureWatcher<Result<DemoMirrorReport>>::finished, window, [watcher, window, status, dir] {
-        watcher->deleteLater();
-        window->setProperty("provenderDemoGenerating", false);
-        const Result<DemoMirrorReport> result = watcher->result();
-        if (status)
-            status->setDemoBusy(false);
-        if (!result.ok()) {
-            qCWarning(lcUi) << "demo mirror:" << result.error().message;
+    // On the window's job tracker: its status bar shows it, and closing the window drops it.
+    jobs->run(
+        QStringLiteral("demo"), what,
+        [dir](JobProgress &) {
+            QDir().mkpath(QFileInfo(dir).absolutePath());
+            return generateDemoMirror(dir);
+        },
+        [window, status, dir](const Result<DemoMirrorReport> &result) {
             if (status)
-                status->setStatus(QApplication::translate("provender::ui::Shell", "Cannot create the demo mirror in %1: %2")
-                                      .arg(QDir::toNativeSeparators(dir), result.error().message),
-                                  true);
-            return;
-        }
-        if (status)
-            status->setStatus({});
-        window->openMirror(result.value().root);
-    });
-    watcher->setFuture(QtConcurrent::run([dir] {
-        QDir().mkpath(QFileInfo(dir).absolutePath());
-        return generateDemoMirror(dir);
-    }));
+                status->setDemoBusy(false);
+            if (!result.ok()) {
+                qCWarning(lcUi) << "demo mirror:" << result.error().message;
+                if (status)
+                    status->setStatus(QApplication::translate("provender::ui::Shell", "Cannot create the demo mirror in %1: %2")
+                                          .arg(QDir::toNativeSeparators(dir), result.error().message),
+                                      true);
+                return;
+            }
+            if (status)
+                status->setStatus({});
+            window->openMirror(result.value().root);
+        });
 }
 
 void wireWelcomeToActions(MainWindow *window, WelcomeWidget *welcome)
