@@ -160,6 +160,13 @@ void JobTracker::drop(const QString &name)
     retire(name, serial, {}, {});
 }
 
+void JobTracker::clear()
+{
+    const QList<QString> names = m_order;
+    for (const QString &n : names)
+        drop(n);
+}
+
 bool JobTracker::isRunning(const QString &name) const
 {
     return m_jobs.contains(name);

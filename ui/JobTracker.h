@@ -78,6 +78,8 @@ public:
     void cancelAll();
     /// Cancel the job `name` and forget it: whatever it still delivers is dropped.
     void drop(const QString &name);
+    /// drop() every job (an owner's destructor, while what the onCancel callbacks use still exists).
+    void clear();
 
     bool isRunning(const QString &name) const;
     /// Block until the work of the run() job `name` has returned (its `done` is not called here;

@@ -120,7 +120,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         if (m_verifyJob)
             m_verifyJob->report(done, total);
     });
-    connect(m_engine, &VerifyEngine::finished, this, &MainWindow::onFinished);
+    connect(m_engine, &VerifyEngine::finished, this, [this](const VerifySummary &summary) {
+        if (m_verifyJob) // else a run stopped for another source: nothing of it is shown any more
+            onFinished(summary);
+    });
     connect(m_singleEngine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
     connect(m_singleEngine, &VerifyEngine::archivesVerified, this, &MainWindow::addVerdictAnomalies);
     connect(m_singleEngine, &VerifyEngine::progress, this, [this](qint64 done, qint64 total) {
@@ -162,7 +165,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
 MainWindow::~MainWindow()
 {
-    m_jobs->cancelAll(); // workers stop; nothing they deliver reaches this window
+    m_jobs->clear(); // workers stop (the engines are still alive to be told); nothing they deliver arrives
 }
 
 void MainWindow::buildActions()

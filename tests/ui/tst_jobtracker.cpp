@@ -171,6 +171,22 @@ private Q_SLOTS:
         QVERIFY(!delivered);
     }
 
+    void clearCancelsOnceAndForgets()
+    {
+        // What a window's destructor does while the engines its onCancel callbacks use still exist.
+        int cancels = 0;
+        {
+            JobTracker tracker;
+            auto job = tracker.begin(QStringLiteral("verify"), QStringLiteral("Verifying…"), [&cancels] { ++cancels; });
+            tracker.clear();
+            QCOMPARE(cancels, 1);
+            QVERIFY(job->isCancelled());
+            QVERIFY(!tracker.isBusy());
+            tracker.end(job, QStringLiteral("late")); // the engine's late end is ignored
+        }
+        QCOMPARE(cancels, 1); // the destructor has nothing left to cancel
+    }
+
     void dropForgetsAJob()
     {
         JobTracker tracker;
