@@ -742,14 +742,20 @@ void MainWindow::openSource(SourceKind kind, const QString &location, const Remo
                 return o;
             }
             case SourceKind::Url: {
-                Result<OpenedUrl> opened = openNetworkSource(request, logRequest, job.cancelFlag());
-                if (!opened.ok()) {
-                    o.catalog = opened.error();
+                // Providers (typed, lock file or the directory listing), credential and limits as
+                // every caller opens a URL (model/network openRemoteSource); every request logged.
+                HttpSettings http = httpSettings(request);
+                http.onRequestLogged = logRequest;
+                Result<RemoteSourceSetup> setup = openRemoteSource(request, http, job.cancelFlag());
+                if (!setup.ok()) {
+                    o.catalog = setup.error();
                     return o;
                 }
-                o.source = opened.value().source;
-                o.expected = opened.value().expected;
-                o.notes = opened.value().notes;
+                if (setup.value().cancelled || !setup.value().source)
+                    return o; // cancelled while crawling (the default catalog says so)
+                o.source = std::shared_ptr<MirrorSource>(std::move(setup.value().source));
+                o.expected = setup.value().verify.expected;
+                o.notes = setup.value().notes;
                 break;
             }
             case SourceKind::None: return o;

@@ -20,7 +20,7 @@
 // Feature parts (ui/lock, ui/bundle, ui/export, ui/remote, ui/shell) use the typed surface below:
 // addAction() into a named menu group, setStartAction() for the welcome screen's buttons,
 // selectedArchivePaths() / selectArchive() for the selection, sourceKind() / catalog() /
-// urlRequest() for the open source, and the signals sourceOpened() / selectionChanged().
+// urlRequest() for the open source, and the signals mirrorOpened() / selectionChanged().
 //
 // Widgets are found by objectName in tests: "archiveView", "anomalyView", "detailsView" (and the
 // DetailsPane buttons), "emptyState", "errorLabel", "summaryLabel", "filterEdit", "verdictFilter",
