@@ -66,37 +66,20 @@ private:
         }
         const QString cliConfig = workDir + QStringLiteral("/../cli-") + QFileInfo(workDir).fileName() + QStringLiteral(".tfrc");
         writeFile(cliConfig, config.toUtf8());
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &key : env.keys())
-            if (key.startsWith(QStringLiteral("TF_")))
-                env.remove(key);
-        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cliConfig);
-        env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
-        env.insert(QStringLiteral("TF_IN_AUTOMATION"), QStringLiteral("1"));
-        env.insert(QStringLiteral("TF_DATA_DIR"), workDir + QStringLiteral("/.terraform"));
-        env.insert(QStringLiteral("HOME"), m_root + QStringLiteral("/home"));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root + QStringLiteral("/home/.local/share"));
-        env.insert(QStringLiteral("TMPDIR"), m_root + QStringLiteral("/tmp"));
-        // Nothing may leave the machine: any HTTP(S) attempt goes to a closed local port.
-        env.insert(QStringLiteral("HTTPS_PROXY"), QStringLiteral("http://127.0.0.1:9"));
-        env.insert(QStringLiteral("HTTP_PROXY"), QStringLiteral("http://127.0.0.1:9"));
-        env.insert(QStringLiteral("NO_PROXY"), QString());
-        QDir().mkpath(m_root + QStringLiteral("/home"));
-        QDir().mkpath(m_root + QStringLiteral("/tmp"));
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(workDir);
-        p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(provender::test::terraformPath(), args);
+        // terraform in the sandbox m_root (test::runTerraform: home/, tmp/, no proxy) with this
+        // run's CLI config and data directory.
+        QProcessEnvironment extra;
+        extra.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cliConfig);
+        extra.insert(QStringLiteral("TF_DATA_DIR"), workDir + QStringLiteral("/.terraform"));
+        extra.insert(QStringLiteral("XDG_DATA_HOME"), m_root + QStringLiteral("/home/.local/share"));
+        const provender::test::ProcessRun r = provender::test::runTerraform(m_root, workDir, args, extra, 300000);
         TerraformRun run;
-        if (!p.waitForFinished(300000)) {
-            p.kill();
-            p.waitForFinished();
+        if (!r.finished) {
             run.output = QStringLiteral("terraform did not finish in time");
             return run;
         }
-        run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        run.output = QString::fromUtf8(p.readAll());
+        run.exitCode = r.exitCode;
+        run.output = QString::fromUtf8(r.err); // stderr, then stdout
         return run;
     }
 

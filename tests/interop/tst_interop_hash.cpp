@@ -138,41 +138,22 @@ public:
         main.close();
         QFile::remove(m_root + QStringLiteral("/cfg/.terraform.lock.hcl"));
 
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &key : env.keys()) {
-            if (key.startsWith(QStringLiteral("TF_")))
-                env.remove(key);
-        }
-        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), m_root + QStringLiteral("/cli.tfrc"));
-        env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
-        env.insert(QStringLiteral("TF_DATA_DIR"), m_root + QStringLiteral("/data"));
-        env.insert(QStringLiteral("TF_IN_AUTOMATION"), QStringLiteral("1"));
-        env.insert(QStringLiteral("TMPDIR"), m_root + QStringLiteral("/tmp"));
-        env.insert(QStringLiteral("HOME"), m_root + QStringLiteral("/home"));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root + QStringLiteral("/home/.local/share"));
-        // Nothing may leave the machine: any HTTP(S) attempt goes to a closed local port.
-        env.insert(QStringLiteral("HTTPS_PROXY"), QStringLiteral("http://127.0.0.1:9"));
-        env.insert(QStringLiteral("HTTP_PROXY"), QStringLiteral("http://127.0.0.1:9"));
-        env.insert(QStringLiteral("NO_PROXY"), QString());
-
+        // terraform in the sandbox m_root (test::runTerraform: cli.tfrc, data/, home/, tmp/, no proxy).
+        QProcessEnvironment extra;
+        extra.insert(QStringLiteral("XDG_DATA_HOME"), m_root + QStringLiteral("/home/.local/share"));
         QStringList args{QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
                          QStringLiteral("-fs-mirror=") + m_root + QStringLiteral("/mirror")};
         for (const QString &p : platforms)
             args << QStringLiteral("-platform=") + p;
-        QProcess proc;
-        proc.setProcessEnvironment(env);
-        proc.setWorkingDirectory(m_root + QStringLiteral("/cfg"));
-        proc.setProcessChannelMode(QProcess::MergedChannels);
-        proc.start(provender::test::terraformPath(), args);
+        const provender::test::ProcessRun r =
+            provender::test::runTerraform(m_root, m_root + QStringLiteral("/cfg"), args, extra);
         TerraformRun run;
-        if (!proc.waitForFinished(240000)) {
-            proc.kill();
-            proc.waitForFinished();
+        if (!r.finished) {
             run.output = QStringLiteral("terraform did not finish in time");
             return run;
         }
-        run.exitCode = proc.exitStatus() == QProcess::NormalExit ? proc.exitCode() : -1;
-        run.output = QString::fromUtf8(proc.readAll()).simplified();
+        run.exitCode = r.exitCode;
+        run.output = QString::fromUtf8(r.err).simplified(); // stderr, then stdout
         run.lockFile = QString::fromUtf8(provender::test::readFile(m_root + QStringLiteral("/cfg/.terraform.lock.hcl")));
         return run;
     }

@@ -48,36 +48,19 @@ bool writeFile(const QString &path, const QByteArray &bytes)
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
 }
 
-/// A sandbox for terraform: config dir, data dir, home, tmp, empty CLI config, no network.
+/// A sandbox for terraform (test::runTerraform) with a configuration folder.
 class Sandbox
 {
 public:
     Sandbox()
     {
-        for (const char *d : {"cfg", "data", "tmp", "home"})
-            QDir().mkpath(m_dir.path() + u'/' + QLatin1StringView(d));
-        writeFile(m_dir.path() + u"/cli.tfrc"_s, {});
+        QDir().mkpath(cfg());
     }
     QString cfg() const { return m_dir.path() + u"/cfg"_s; }
     QString lockPath() const { return cfg() + u"/.terraform.lock.hcl"_s; }
 
-    Run terraform(const QStringList &args) const
-    {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &key : env.keys())
-            if (key.startsWith(u"TF_"_s))
-                env.remove(key);
-        env.insert(u"TF_CLI_CONFIG_FILE"_s, m_dir.path() + u"/cli.tfrc"_s);
-        env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
-        env.insert(u"TF_DATA_DIR"_s, m_dir.path() + u"/data"_s);
-        env.insert(u"TF_IN_AUTOMATION"_s, u"1"_s);
-        env.insert(u"TMPDIR"_s, m_dir.path() + u"/tmp"_s);
-        env.insert(u"HOME"_s, m_dir.path() + u"/home"_s);
-        env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
-        env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
-        env.insert(u"NO_PROXY"_s, QString());
-        return test::runProcess(test::terraformPath(), args, 240000, env, cfg());
-    }
+    /// terraform in this sandbox (test::runTerraform: its CLI config, data dir, HOME, TMPDIR, no proxy).
+    Run terraform(const QStringList &args) const { return test::runTerraform(m_dir.path(), cfg(), args); }
 
     /// `terraform providers lock -fs-mirror=MIRROR -platform=...` with `lock` as the existing
     /// lock file and `mainTf` as the configuration; returns the lock file terraform leaves.

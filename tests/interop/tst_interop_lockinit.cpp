@@ -60,30 +60,14 @@ class Sandbox
 public:
     Sandbox()
     {
-        for (const char *d : {"cfg", "data", "tmp", "home"})
-            QDir().mkpath(m_dir.path() + u'/' + QLatin1StringView(d));
-        writeFile(m_dir.path() + u"/cli.tfrc"_s, {});
+        QDir().mkpath(cfg());
     }
     QString cfg() const { return m_dir.path() + u"/cfg"_s; }
+    QString root() const { return m_dir.path(); }
     QString path(const QString &name) const { return m_dir.path() + u'/' + name; }
 
-    Run terraform(const QStringList &args) const
-    {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &key : env.keys())
-            if (key.startsWith(u"TF_"_s))
-                env.remove(key);
-        env.insert(u"TF_CLI_CONFIG_FILE"_s, m_dir.path() + u"/cli.tfrc"_s);
-        env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
-        env.insert(u"TF_DATA_DIR"_s, m_dir.path() + u"/data"_s);
-        env.insert(u"TF_IN_AUTOMATION"_s, u"1"_s);
-        env.insert(u"TMPDIR"_s, m_dir.path() + u"/tmp"_s);
-        env.insert(u"HOME"_s, m_dir.path() + u"/home"_s);
-        env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
-        env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
-        env.insert(u"NO_PROXY"_s, QString());
-        return test::runProcess(test::terraformPath(), args, 240000, env, cfg());
-    }
+    /// terraform in this sandbox (test::runTerraform: its CLI config, data dir, HOME, TMPDIR, no proxy).
+    Run terraform(const QStringList &args) const { return test::runTerraform(m_dir.path(), cfg(), args); }
 
 private:
     QTemporaryDir m_dir;
@@ -330,20 +314,19 @@ private Q_SLOTS:
                                                      "    alpha = { source = \"example.test/ns/alpha\", version = \"~> 1.0\" }\n"
                                                      "    beta  = { source = \"example.test/ns/beta\" }\n  }\n}\n"));
         const QStringList platforms{u"linux_amd64"_s, u"darwin_arm64"_s};
+        // terraform in its sandbox, trusting the test CA (loopback bypasses the closed proxies).
+        QProcessEnvironment certs;
+        certs.insert(u"SSL_CERT_FILE"_s, nginx.caFile());
+        const Run tf = test::runTerraform(sb.root(), sb.cfg(),
+                                          QStringList{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-net-mirror="_s + nginx.baseUrl()}
+                                              + platformArgs(u"-platform="_s, platforms),
+                                          certs);
+        // provender: the CA, nothing of the user's terraform settings, no proxy.
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const QString &key : env.keys())
             if (key.startsWith(u"TF_"_s) || key.endsWith(u"_PROXY"_s) || key.endsWith(u"_proxy"_s))
                 env.remove(key);
         env.insert(u"SSL_CERT_FILE"_s, nginx.caFile());
-        env.insert(u"TF_CLI_CONFIG_FILE"_s, sb.path(u"cli.tfrc"_s));
-        env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
-        env.insert(u"TF_DATA_DIR"_s, sb.path(u"data"_s));
-        env.insert(u"HOME"_s, sb.path(u"home"_s));
-        env.insert(u"TMPDIR"_s, sb.path(u"tmp"_s));
-        const Run tf = test::runProcess(test::terraformPath(),
-                                        QStringList{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-net-mirror="_s + nginx.baseUrl()}
-                                            + platformArgs(u"-platform="_s, platforms),
-                                        240000, env, sb.cfg());
         QVERIFY2(tf.exitCode == 0, QByteArray(tf.err + tf.out).constData());
         const QByteArray theirs = test::readFile(sb.cfg() + u"/.terraform.lock.hcl"_s);
         QVERIFY(theirs.contains("version     = \"1.2.0\"") && theirs.contains("example.test/ns/beta"));
