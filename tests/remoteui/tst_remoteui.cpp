@@ -4,7 +4,7 @@
 // browser against a real nginx serving ServedMirror.h's mirror (Python built the zips and
 // declared hashes, so the expected verdict counts follow from the fixture): opened as the dialog
 // opens it, from the command line (also the real binary), by drag and drop and from the recent
-// list; filters, details, re-verify and the request log on it. With PROVENDER_SCREENSHOTS=DIR the
+// list; filters, details, re-verify and the request log on it. With PROVENDER_SCREENSHOT_DIR=DIR the
 // window is saved as DIR/remote.png (details) and DIR/remote-requests.png (request log).
 
 #include "tests/support/ServedMirror.h"
@@ -72,7 +72,7 @@ class TestRemoteUi : public QObject
 
     static void saveShot(QWidget *w, const char *name)
     {
-        const QString dir = qEnvironmentVariable("PROVENDER_SCREENSHOTS");
+        const QString dir = qEnvironmentVariable("PROVENDER_SCREENSHOT_DIR");
         if (dir.isEmpty())
             return;
         w->show();
@@ -479,7 +479,7 @@ private Q_SLOTS:
         select(view, leafFor(view, QStringLiteral("windows_amd64")));
         logDock->raise();
         QApplication::processEvents();
-        const QString dir = qEnvironmentVariable("PROVENDER_SCREENSHOTS");
+        const QString dir = qEnvironmentVariable("PROVENDER_SCREENSHOT_DIR");
         if (!dir.isEmpty()) {
             window.findChild<QDockWidget *>(QStringLiteral("detailsDock"))->raise();
             QApplication::processEvents();

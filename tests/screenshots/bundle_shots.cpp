@@ -1,6 +1,8 @@
 // Renders the bundle dialogs on the demo mirror into OUTDIR/bundle-create.png and
 // OUTDIR/bundle-import.png (run by scripts/screenshots; not a test).
 
+#include "Screenshots.h"
+
 #include "model/mirror/DemoMirror.h"
 #include "ui/bundle/BundleDialogs.h"
 
@@ -17,16 +19,10 @@
 using namespace provender;
 using namespace provender::ui;
 
-int main(int argc, char **argv)
+int renderBundleScreenshots(const QString &out)
 {
-    QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("ProvenderScreenshots"));
     QTextStream err(stderr);
-    if (argc < 2) {
-        err << "usage: provender_bundle_screenshots OUTDIR\n";
-        return 2;
-    }
-    const QString out = QString::fromLocal8Bit(argv[1]);
     QTemporaryDir tmp;
     const QString mirror = tmp.filePath(QStringLiteral("demo-mirror"));
     if (const auto demo = generateDemoMirror(mirror); !demo) {

@@ -1,10 +1,12 @@
 // Renders the mirror browser on a freshly generated demo mirror into PNGs (used by
 // scripts/screenshots for docs/images/browser*.png). Not a test: it asserts nothing.
 //
-//   provender_browser_screenshots OUTDIR
+//   renderBrowserScreenshots(OUTDIR), from provender_screenshots
 //     OUTDIR/browser.png          light palette, tree expanded, the mismatching archive selected
 //     OUTDIR/browser-dark.png     the same with a dark palette
 //     OUTDIR/browser-details.png  an archive whose index holds the zip-level h1: selected
+
+#include "Screenshots.h"
 
 #include "model/items/MirrorTreeModel.h"
 #include "model/mirror/DemoMirror.h"
@@ -97,17 +99,11 @@ bool shoot(const QString &demo, const QString &out, bool dark, const QString &se
 
 } // namespace
 
-int main(int argc, char **argv)
+int renderBrowserScreenshots(const QString &out)
 {
-    QApplication app(argc, argv);
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QCoreApplication::setOrganizationName(QStringLiteral("Provender"));
     QCoreApplication::setApplicationName(QStringLiteral("provender-screenshots"));
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
-        return 2;
-    }
-    const QString outDir = QString::fromLocal8Bit(argv[1]);
+    const QString &outDir = out;
     QTemporaryDir tmp;
     // Our own settings and hash cache: nothing from the user's, nothing left behind.
     qputenv("XDG_CONFIG_HOME", QFile::encodeName(tmp.filePath(QStringLiteral("config"))));
@@ -130,6 +126,7 @@ int main(int argc, char **argv)
         return 1;
     }
     QDir(demo).removeRecursively();
-    printf("%s/browser.png\n%s/browser-dark.png\n%s/browser-details.png\n", argv[1], argv[1], argv[1]);
+    const QByteArray o = QFile::encodeName(outDir);
+    printf("%s/browser.png\n%s/browser-dark.png\n%s/browser-details.png\n", o.constData(), o.constData(), o.constData());
     return 0;
 }

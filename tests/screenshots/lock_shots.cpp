@@ -1,7 +1,9 @@
 // Renders the lock editor, the diff window, the coverage matrix and the merge window offscreen into
 // PNG files (docs/images/lock-editor.png, lock-diff.png, coverage.png, lock-merge.png) from the demo
 // mirror.
-// Usage: QT_QPA_PLATFORM=offscreen lockui_screenshots OUTPUT_DIR
+// renderLockScreenshots(OUTPUT_DIR), from provender_screenshots.
+
+#include "Screenshots.h"
 
 #include "model/lockfile/LockWriter.h"
 #include "model/lockitems/LockDiffTreeModel.h"
@@ -50,13 +52,11 @@ bool save(QWidget *w, const QString &path)
 
 } // namespace
 
-int main(int argc, char **argv)
+int renderLockScreenshots(const QString &out)
 {
-    QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(u"ProvenderScreenshots"_s);
     QSettings().clear();
-    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"."_s;
     QTemporaryDir tmp;
     const QString mirror = tmp.path() + u"/demo"_s;
     if (!generateDemoMirror(mirror).ok())

@@ -1,5 +1,7 @@
 // Renders the Export Indexes and Add to Lock File dialogs (docs/images/export-indexes.png,
-// docs/images/add-to-lock.png): exportui_screenshots OUTPUT_DIR. Not a test.
+// docs/images/add-to-lock.png): renderExportScreenshots(OUTPUT_DIR), from provender_screenshots.
+
+#include "Screenshots.h"
 
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
@@ -24,11 +26,9 @@ using namespace provender;
 using namespace provender::ui;
 using namespace Qt::StringLiterals;
 
-int main(int argc, char **argv)
+int renderExportScreenshots(const QString &out)
 {
-    QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(u"ProvenderScreenshots"_s);
-    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"."_s;
     QTemporaryDir tmp;
     qputenv("XDG_CONFIG_HOME", QFile::encodeName(tmp.path() + u"/config"_s));
     qputenv("XDG_CACHE_HOME", QFile::encodeName(tmp.path() + u"/cache"_s)); // a hash cache of its own
