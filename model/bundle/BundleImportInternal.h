@@ -3,7 +3,11 @@
 // journal, the work area and its lock, rolling an interrupted import back or forward, and the
 // file-system steps both use).
 
+#include "model/bundle/BundleArchive.h"
+#include "model/bundle/BundleImport.h"
 #include "model/core/Result.h"
+#include "model/mirror/Catalog.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -11,7 +15,11 @@
 #include <QJsonObject>
 #include <QLatin1StringView>
 #include <QList>
+#include <QSet>
 #include <QString>
+#include <QTemporaryDir>
+
+#include <optional>
 
 #include <cerrno>
 
@@ -160,6 +168,130 @@ private:
     QString m_path;
     int m_fd = -1;
     bool m_keep = false;
+};
+
+/// Where an archive of the bundle goes in the target.
+struct Placement
+{
+    QString providerDir; ///< relative to the target: HOST/NS/TYPE
+    QString rel;         ///< relative to the target: the archive file or package directory
+};
+
+inline QList<QString> parentsOf(const QString &rel)
+{
+    QList<QString> out;
+    for (qsizetype slash = rel.indexOf(QLatin1Char('/')); slash >= 0; slash = rel.indexOf(QLatin1Char('/'), slash + 1))
+        out.append(rel.left(slash));
+    return out;
+}
+
+/// One import, as a transaction with one method per phase. open() takes the lock (after
+/// recovering an interrupted import); read() stages and hashes what the bundle holds; verify()
+/// checks its SHA256SUMS and decides every archive's verdict; plan() compares with the target
+/// and decides every action (a dry run ends here); stage() builds the complete new copy of every
+/// directory that changes; commit() journals "prepared", swaps, journals "committed"; recover()
+/// rolls a failed commit back through the journal. The members are destroyed in reverse order,
+/// so the reader closes before the work area is released, and the work area goes before a dry
+/// run's temporary staging directory.
+class ImportTransaction
+{
+public:
+    ImportTransaction(const QString &bundlePath, const QString &targetDir, const ImportOptions &options,
+                      const BundleProgress &progress)
+        : m_options(options)
+        , m_progress(progress)
+    {
+        m_report.bundle = QFileInfo(bundlePath).absoluteFilePath();
+        m_report.target = QDir::cleanPath(QFileInfo(targetDir).absoluteFilePath());
+        m_report.dryRun = options.dryRun;
+        m_target = m_report.target;
+    }
+
+    Result<ImportReport> run()
+    {
+        if (Result<void> opened = open(); !opened.ok())
+            return opened.error();
+        // Each of these may end the import with the report as it stands (a refusal, a dry run).
+        for (Result<bool> (ImportTransaction::*phase)() : { &ImportTransaction::read, &ImportTransaction::verify,
+                                                             &ImportTransaction::plan }) {
+            Result<bool> goOn = (this->*phase)();
+            if (!goOn.ok())
+                return goOn.error();
+            if (!goOn.value())
+                return m_report;
+        }
+        if (Result<void> staged = stage(); !staged.ok())
+            return staged.error();
+        if (Result<void> committed = commit(); !committed.ok())
+            return committed.error();
+        return m_report;
+    }
+
+private:
+    struct Move
+    {
+        QString from; ///< staged archive (absolute)
+        Placement to;
+        bool replace = false;
+    };
+
+    Result<void> open();
+    Result<bool> read();
+    Result<bool> verify();
+    Result<bool> plan();
+    Result<void> stage();
+    Result<void> commit();
+    Error recover(const Error &e);
+
+    /// Free bytes where the import stages; -1 when unknown.
+    qint64 freeBytes() const;
+    /// The refusal when staging `needed` more bytes would take the file system below the reserve.
+    QString noSpace(qint64 free, qint64 needed) const;
+    /// read(): one entry of the bundle, staged when the mirror layout can use it, and hashed.
+    Result<void> stageEntry(const BundleEntry &e, const PullBytes &pull, QString *refused);
+    /// The bundle entry name of a path under the staged mirror tree.
+    QString entryOf(const QString &stagedPath) const;
+    /// plan(): the target's archives of the versions the bundle brings, hashed in one engine run.
+    Result<void> hashTargetArchives();
+    /// plan(): the action for one archive of the bundle.
+    void planArchive(const Provider &p, const Provider *existingProvider, const ProviderVersion &v, const Archive &a,
+                     bool duplicate);
+
+    ImportReport m_report;
+    QString m_target;
+    const ImportOptions &m_options;
+    const BundleProgress &m_progress;
+    // open()
+    std::optional<QTemporaryDir> m_dryStaging; ///< a dry run that cannot stage in the target stages here
+    std::optional<WorkArea> m_area;
+    bool m_targetExists = false;
+    QString m_id;
+    QString m_stage;
+    QString m_extractRoot;
+    qint64 m_reserve = 0;
+    BundleLimits m_limits;
+    // read()
+    BundleReader m_reader;
+    QHash<QString, QByteArray> m_sha;
+    bool m_paused = false;
+    QSet<QString> m_staged;
+    BundlePass m_pass;
+    // verify()
+    QString m_prefix;
+    QString m_stagedRoot;
+    QString m_entryBase;
+    QMap<QString, QByteArray> m_sums;
+    bool m_hasSums = false;
+    Catalog m_bundleCatalog;
+    QHash<QString, ArchiveResult> m_resultByPath;
+    // plan()
+    Catalog m_targetCatalog;
+    QHash<QString, PackageHashes> m_targetHashes;
+    QList<Move> m_moves;
+    // stage(), commit()
+    QList<Unit> m_units;
+    QString m_newRoot;
+    QString m_journalPath;
 };
 
 } // namespace provender::bundle_detail
