@@ -15,6 +15,7 @@
 #include "model/network/RequestLogModel.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
+#include "ui/browser/UrlSource.h"
 #include "ui/remote/CredentialsDialog.h"
 #include "ui/remote/OpenUrlDialog.h"
 #include "ui/remote/RemoteUi.h"
@@ -52,6 +53,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace provender;
 using namespace provender::ui;
@@ -96,6 +98,7 @@ class TestRemoteUi : public QObject
         auto served = std::make_unique<test::ServedMirror>();
         QString error;
         QVERIFY2(served->start(m_mirror, &error, autoindex ? QStringLiteral("    autoindex on;\n") : QString()), qPrintable(error));
+        QFile::remove(m_mirror + QStringLiteral(".orig-windows.zip")); // from an earlier test function
         QVERIFY(QFile::copy(m_mirror + QStringLiteral("/example.com/acme/good/terraform-provider-good_1.0.0_windows_amd64.zip"),
                             m_mirror + QStringLiteral(".orig-windows.zip")));
         m_served = std::move(served);
@@ -569,6 +572,48 @@ private Q_SLOTS:
         QVERIFY2(err.contains(QByteArray("showing " + url.toUtf8() + ": 8 archives")), err.constData());
         QVERIFY2(err.contains("Downloaded and verified 8 archives"), err.constData());
         qunsetenv("SSL_CERT_FILE");
+    }
+
+    // File ▸ Open URL… fills the dialog and opens the mirror in this window; the form is
+    // remembered for the URL, so opening it again from anywhere uses the same providers.
+    void openUrlDialogOpensInTheMainWindow()
+    {
+        startNginx(false); // no listing: only the remembered providers can open it
+        if (QTest::currentTestFailed() || !m_served)
+            return;
+        QSettings().remove(QStringLiteral("remote/requests"));
+        MainWindow window;
+        installRemoteUi(&window);
+        QSignalSpy finished(&window, &MainWindow::verificationFinished);
+        window.show();
+        bool filled = false;
+        QTimer::singleShot(0, &window, [&] {
+            auto *dialog = qobject_cast<OpenUrlDialog *>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            dialog->setUrl(m_served->baseUrl());
+            dialog->setSource(RemoteRequest::ProviderSource::Addresses);
+            dialog->setAddresses({QStringLiteral("example.com/acme/good")});
+            dialog->setCaFile(m_served->caFile());
+            QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+            filled = true;
+            dialog->accept();
+        });
+        window.findChild<QAction *>(QStringLiteral("actionOpenUrl"))->trigger();
+        QVERIFY(filled);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(window.sourceKind(), MainWindow::SourceKind::Url);
+        expectFixtureCounts(window);
+        // Remembered: the URL alone (command line, recent list) gets the same form back.
+        const RemoteRequest again = requestForUrl(m_served->baseUrl());
+        QCOMPARE(again.source, RemoteRequest::ProviderSource::Addresses);
+        QCOMPARE(again.providers.size(), 1);
+        QCOMPARE(again.providers.first().toString(), QStringLiteral("example.com/acme/good"));
+        QCOMPARE(again.caFile, m_served->caFile());
+        MainWindow second;
+        QSignalSpy secondFinished(&second, &MainWindow::verificationFinished);
+        second.openMirror(m_served->baseUrl());
+        QVERIFY(secondFinished.wait(60000));
+        expectFixtureCounts(second);
     }
 
     void cancelFromTheWindow()
