@@ -8,6 +8,7 @@
 #include "model/mirror/FileSystemMirror.h"
 #include "model/mirror/IndexWriter.h"
 #include "model/verify/HashEngine.h"
+#include "model/verify/VerifyEngine.h"
 
 #include <QDir>
 #include <QFile>

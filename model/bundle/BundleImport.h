@@ -31,7 +31,7 @@
 
 #include "model/bundle/BundleFormat.h"
 #include "model/bundle/BundleMirror.h"
-#include "model/verify/VerifyEngine.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <QList>
 #include <QString>

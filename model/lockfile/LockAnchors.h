@@ -5,7 +5,7 @@
 // version, remembering which file vouches for which entry.
 
 #include "model/core/Result.h"
-#include "model/verify/VerifyEngine.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <QHash>
 #include <QString>

@@ -31,7 +31,7 @@
 
 #include "model/oci/OciAuth.h"
 #include "model/oci/OciClient.h"
-#include "model/verify/VerifyEngine.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <QHash>
 #include <QList>
