@@ -17,23 +17,23 @@
 #include "model/mirror/FileSystemMirror.h"
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
-#include "model/registry/ReleaseProvenance.h"
 #include "model/network/RemoteVerify.h"
 #include "model/registry/MirrorPull.h"
 #include "model/registry/RegistryDocuments.h"
+#include "model/registry/ReleaseProvenance.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSaveFile>
 #include <QSslCertificate>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 
 using namespace Qt::StringLiterals;
 
@@ -45,14 +45,17 @@ const QCommandLineOption kJson(u"json"_s, u"Print JSON instead of text."_s);
 const QCommandLineOption kCaFile(u"ca-file"_s, u"With --registry: also trust the CA certificates in this PEM file."_s, u"PEM"_s);
 const QCommandLineOption kPinnedKeys(u"pinned-keys"_s, u"With --registry: accept only signatures by the OpenPGP keys in this file."_s,
                                      u"FILE"_s);
-const QCommandLineOption kMirror(u"mirror"_s, u"A filesystem mirror directory (packed or unpacked layout); for lock init also a network mirror https:// URL."_s, u"DIR"_s);
+const QCommandLineOption kMirror(
+    u"mirror"_s, u"A filesystem mirror directory (packed or unpacked layout); for lock init also a network mirror https:// URL."_s,
+    u"DIR"_s);
 const QCommandLineOption kPlatform(u"platform"_s, u"A target platform os_arch (repeatable)."_s, u"P"_s);
 const QCommandLineOption kProvider(u"provider"_s, u"Only this provider (repeatable), e.g. registry.opentofu.org/hashicorp/null."_s,
                                    u"ADDR"_s);
 const QCommandLineOption kZh(u"zh"_s, u"Also record the zh: hash (SHA-256 of the zip) of each package."_s);
 const QCommandLineOption kFlavour(u"flavour"_s, u"Header to write: tofu or terraform (default: the file's own)."_s, u"F"_s);
-const QCommandLineOption kConfig(u"config"_s, u"A configuration directory: take the providers and constraints from its required_providers (and its modules')."_s,
-                                 u"DIR"_s);
+const QCommandLineOption kConfig(
+    u"config"_s, u"A configuration directory: take the providers and constraints from its required_providers (and its modules')."_s,
+    u"DIR"_s);
 
 /// Parses; prints help or the error. Returns -1 to continue, else an exit code.
 int parse(QCommandLineParser &parser, const QStringList &args, const QString &description, const QString &positional,
@@ -144,8 +147,7 @@ void warnAboutDrops(const QString &path, const LockFile &doc)
         text.replace(u'\n', u' ');
         if (text.size() > 72)
             text = text.left(69) + u"..."_s;
-        err() << path << ':' << d.range.line << ": warning: the canonical form drops this " << toString(d.kind) << ": " << text
-              << '\n';
+        err() << path << ':' << d.range.line << ": warning: the canonical form drops this " << toString(d.kind) << ": " << text << '\n';
     }
 }
 
@@ -203,7 +205,7 @@ QString provenanceText(const QList<HashProvenance> &ps)
     QStringList parts;
     for (const HashProvenance &p : ps)
         parts << u"%1 %2 %3"_s.arg(p.platform.toString(), p.version.toString(), toString(p.origin))
-                     + (p.note.isEmpty() ? QString() : u", "_s + p.note);
+                + (p.note.isEmpty() ? QString() : u", "_s + p.note);
     return parts.join(u"; "_s);
 }
 
@@ -372,7 +374,6 @@ QJsonObject checkJson(const LockCheckResult &r)
     return o;
 }
 
-
 // ---- configurations (lock init, --config) ------------------------------------------------------
 
 /// Reads the requirements of the configuration in `dir`; prints its diagnostics. nullopt on errors.
@@ -395,14 +396,15 @@ void printSelections(const QList<lockinit::SelectionNote> &notes)
     for (const lockinit::SelectionNote &n : notes) {
         const QString c = n.constraints.isEmpty() ? QString() : u" (%1)"_s.arg(n.constraints.toString());
         switch (n.kind) {
-        case lockinit::SelectionNote::Kind::Selected: out() << n.provider.toString() << ": selected " << n.version.toString() << c << '\n'; break;
+        case lockinit::SelectionNote::Kind::Selected:
+            out() << n.provider.toString() << ": selected " << n.version.toString() << c << '\n';
+            break;
         case lockinit::SelectionNote::Kind::Kept: out() << n.provider.toString() << ": locked " << n.version.toString() << c << '\n'; break;
         case lockinit::SelectionNote::Kind::NotLocked: out() << n.provider.toString() << ": note: " << n.message << '\n'; break;
         default: err() << n.provider.toString() << ": error: " << n.message << '\n'; break;
         }
     }
 }
-
 
 /// lock init with a network mirror (`-net-mirror`): the indexes of the required providers, then
 /// only the archives of the selected versions and platforms, downloaded and hashed.
@@ -472,8 +474,9 @@ std::optional<NetworkMirrorForInit> loadNetworkMirrorForInit(const QString &url,
                 if (r && r->hashes && r->detail.verdict != Verdict::Mismatch && r->detail.verdict != Verdict::Error)
                     byUrl.insert(a.path, *r->hashes);
                 else
-                    byUrl.insert(a.path, makeError(ErrorCode::Network,
-                                                   r ? (r->error.isEmpty() ? r->detail.reason : r->error) : u"not downloaded"_s));
+                    byUrl.insert(
+                        a.path,
+                        makeError(ErrorCode::Network, r ? (r->error.isEmpty() ? r->detail.reason : r->error) : u"not downloaded"_s));
             }
     out.hasher = [byUrl](const Archive &a) -> Result<PackageHashes> {
         const auto it = byUrl.constFind(a.path);
@@ -681,8 +684,9 @@ int runLockDiff(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.addOption(kMirror);
-    const QCommandLineOption registry(u"registry"_s, u"Name the platform of each zh: from the releases' signed SHA256SUMS, "
-                                                     "fetched from the providers' origin registries."_s);
+    const QCommandLineOption registry(u"registry"_s,
+                                      u"Name the platform of each zh: from the releases' signed SHA256SUMS, "
+                                      "fetched from the providers' origin registries."_s);
     parser.addOption(registry);
     parser.addOption(kCaFile);
     parser.addOption(kPinnedKeys);
@@ -715,18 +719,19 @@ int runLockDiff(const QStringList &args)
         const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
         if (!mirror)
             return ExitUsage;
-        const auto wanted = HashProvenanceIndex::wantedFor(a->document, b->document);
-        const ArchiveHasher hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
-            (void)HashProvenanceIndex::build(*mirror, wanted, record);
-        });
-        provenance = HashProvenanceIndex::build(*mirror, wanted, hasher);
-        for (const QString &f : provenance->failures())
-            err() << "warning: could not hash " << f << '\n';
         SignatureOptions signature;
         RegistryOptions unused;
         if (!parser.value(kPinnedKeys).isEmpty() && !readRegistryOptions(u"diff"_s, {}, parser.value(kPinnedKeys), &unused, &signature))
             return ExitUsage;
-        for (const QString &w : addMirrorProvenance(*provenance, mirror->root, wanted, signature).warnings)
+        HashRunOptions options = hashing;
+        options.progress = hashingProgress();
+        LockProvenance built = buildLockProvenance(*mirror, HashProvenanceIndex::wantedFor(a->document, b->document), options, signature);
+        clearHashingProgress();
+        printCacheWarning(args.value(0), built.hashing.cacheWarning);
+        provenance = std::move(built.index);
+        for (const QString &f : provenance->failures())
+            err() << "warning: could not hash " << f << '\n';
+        for (const QString &w : std::as_const(built.warnings))
             err() << "warning: " << w << '\n';
     }
     if (parser.isSet(registry)) {
@@ -737,9 +742,8 @@ int runLockDiff(const QStringList &args)
         if (!provenance)
             provenance = HashProvenanceIndex();
         RegistryClient client(ro);
-        for (const QString &w : addRegistryProvenance(*provenance, client, HashProvenanceIndex::wantedFor(a->document, b->document),
-                                                      signature)
-                                    .warnings)
+        for (const QString &w :
+             addRegistryProvenance(*provenance, client, HashProvenanceIndex::wantedFor(a->document, b->document), signature).warnings)
             err() << "warning: " << w << '\n';
     }
     const LockDiff diff = diffLockFiles(a->document, b->document, provenance ? &*provenance : nullptr);
@@ -805,9 +809,10 @@ int runLockAddHashes(const QStringList &args)
     parser.addOption(kZh);
     parser.addOption(kProvider);
     parser.addOption(kConfig);
-    const QCommandLineOption registry(u"registry"_s, u"Hash the packages of the providers' origin registries instead of a mirror, like "
-                                                     "`terraform providers lock -platform=P`: h1: of each package and every zh: of the "
-                                                     "release's signed SHA256SUMS."_s);
+    const QCommandLineOption registry(u"registry"_s,
+                                      u"Hash the packages of the providers' origin registries instead of a mirror, like "
+                                      "`terraform providers lock -platform=P`: h1: of each package and every zh: of the "
+                                      "release's signed SHA256SUMS."_s);
     parser.addOption(registry);
     parser.addOption(kCaFile);
     parser.addOption(kPinnedKeys);
@@ -857,7 +862,9 @@ int runLockAddHashes(const QStringList &args)
     }
     printNotes(r->notes, QString());
     if (r->hasProblems()) {
-        err() << path << ": not changed: some packages are missing from the mirror, could not be hashed, or terraform would refuse to install them\n";
+        err()
+            << path
+            << ": not changed: some packages are missing from the mirror, could not be hashed, or terraform would refuse to install them\n";
         return ExitFindings;
     }
     // Like terraform, the file is rewritten in canonical form (unless that changes nothing).
@@ -984,13 +991,14 @@ int runLockInit(const QStringList &args)
     const QCommandLineOption force(u"force"_s, u"Replace an existing lock file."_s);
     parser.addOption(force);
     addHashingOptions(parser);
-    if (const int rc = parse(parser, args,
-                             u"Make a lock file for a configuration from a filesystem mirror (or a network mirror https:// URL), like "
-                             "`terraform providers lock -fs-mirror=DIR -platform=P...` (-net-mirror=URL) in a directory without a lock file: the providers the root module and "
-                             "its modules require (required_providers, resources, provider blocks), for each the newest version in "
-                             "the mirror that meets every constraint, and the h1: hash of each platform's package (plus zh: with "
-                             "--zh). Nothing is written when a provider has no suitable version or package."_s,
-                             QString(), QString());
+    if (const int rc = parse(
+            parser, args,
+            u"Make a lock file for a configuration from a filesystem mirror (or a network mirror https:// URL), like "
+            "`terraform providers lock -fs-mirror=DIR -platform=P...` (-net-mirror=URL) in a directory without a lock file: the providers the root module and "
+            "its modules require (required_providers, resources, provider blocks), for each the newest version in "
+            "the mirror that meets every constraint, and the h1: hash of each platform's package (plus zh: with "
+            "--zh). Nothing is written when a provider has no suitable version or package."_s,
+            QString(), QString());
         rc >= 0)
         return rc;
     if (!parser.positionalArguments().isEmpty() || !parser.isSet(kConfig) || !parser.isSet(kMirror) || !parser.isSet(kPlatform)) {
@@ -1017,8 +1025,8 @@ int runLockInit(const QStringList &args)
     const QString configDir = parser.value(kConfig);
     const QString path = parser.isSet(output) ? parser.value(output) : QDir(configDir).filePath(u".terraform.lock.hcl"_s);
     if (QFileInfo::exists(path) && !parser.isSet(force)) {
-        err() << path << ": already exists (use --force to replace it, or `provender lock add-hashes " << path
-              << " --config " << configDir << "` to update it)\n";
+        err() << path << ": already exists (use --force to replace it, or `provender lock add-hashes " << path << " --config " << configDir
+              << "` to update it)\n";
         return ExitUsage;
     }
     const std::optional<ConfigRequirements> config = loadConfig(configDir, options.flavour);
@@ -1251,8 +1259,8 @@ int runLockMerge(const QStringList &args)
     for (const QString &c : conflicts)
         err() << "provender lock merge: conflict: " << c << '\n';
     if (!conflicts.isEmpty()) {
-        err() << "provender lock merge: " << conflicts.size() << (conflicts.size() == 1 ? " conflict" : " conflicts")
-              << " marked in " << target << '\n';
+        err() << "provender lock merge: " << conflicts.size() << (conflicts.size() == 1 ? " conflict" : " conflicts") << " marked in "
+              << target << '\n';
         return ExitFindings;
     }
     return ExitOk;

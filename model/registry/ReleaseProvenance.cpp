@@ -2,6 +2,7 @@
 
 #include "model/core/Logging.h"
 #include "model/registry/RegistryClient.h"
+#include "model/verify/ArchiveHashing.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -18,9 +19,8 @@ QString releaseName(const ProviderAddress &provider, const Version &version)
 }
 
 /// Adds `sums` when `signature` over it is good by one of `keys`; the outcome goes to `report`.
-void addSigned(HashProvenanceIndex &index, ReleaseProvenanceReport &report, const HashProvenanceIndex::Wanted &w,
-               const QByteArray &sums, const QByteArray &signature, const QList<QByteArray> &keys, const QString &source,
-               const SignatureOptions &options)
+void addSigned(HashProvenanceIndex &index, ReleaseProvenanceReport &report, const HashProvenanceIndex::Wanted &w, const QByteArray &sums,
+               const QByteArray &signature, const QList<QByteArray> &keys, const QString &source, const SignatureOptions &options)
 {
     const SignatureCheck check = verifyDetachedSignature(sums, signature, keys, options);
     if (!check.valid) {
@@ -57,7 +57,7 @@ ReleaseProvenanceReport addMirrorProvenance(HashProvenanceIndex &index, const QS
             // The same cap as the registry client's documents: a provenance folder is not trusted input.
             if (!f.open(QIODevice::ReadOnly) || f.size() > 4 * 1024 * 1024) {
                 report.warnings << u"%1: %2 cannot be read: %3"_s.arg(releaseName(w.provider, w.version), f.fileName(),
-                                                                    f.isOpen() ? u"larger than 4 MiB"_s : f.errorString());
+                                                                      f.isOpen() ? u"larger than 4 MiB"_s : f.errorString());
                 ok = false;
                 break;
             }
@@ -118,6 +118,19 @@ ReleaseProvenanceReport addRegistryProvenance(HashProvenanceIndex &index, Regist
         addSigned(index, report, w, sums.value(), signature.value(), keys, meta->shasumsUrl.toString(), options);
     }
     return report;
+}
+
+LockProvenance buildLockProvenance(const Catalog &catalog, const QList<HashProvenanceIndex::Wanted> &wanted, const HashRunOptions &hashing,
+                                   const SignatureOptions &signature)
+{
+    LockProvenance out;
+    // Every archive the provenance needs, hashed in one engine run (all cores, the hash cache).
+    const ArchiveHasher hasher = prehashArchives(
+        [&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(catalog, wanted, record); }, hashing, &out.hashing);
+    out.index = HashProvenanceIndex::build(catalog, wanted, hasher);
+    // A pulled mirror's signed SHA256SUMS name the platform of zh: hashes whose archive is absent.
+    out.warnings = addMirrorProvenance(out.index, catalog.root, wanted, signature).warnings;
+    return out;
 }
 
 } // namespace provender

@@ -13,6 +13,7 @@
 
 #include "model/lockfile/LockDiff.h"
 #include "model/registry/ReleaseSignature.h"
+#include "model/verify/HashEngine.h"
 
 #include <QString>
 #include <QStringList>
@@ -23,8 +24,8 @@ class RegistryClient;
 
 struct ReleaseProvenanceReport
 {
-    int releases = 0;    ///< releases whose signed SHA256SUMS was used
-    int hashes = 0;      ///< hashes added to the index
+    int releases = 0;     ///< releases whose signed SHA256SUMS was used
+    int hashes = 0;       ///< hashes added to the index
     QStringList warnings; ///< releases skipped, and why
 };
 
@@ -34,14 +35,25 @@ QString provenanceDirectory(const QString &mirrorRoot, const ProviderAddress &pr
 /// Adds the signed SHA256SUMS of every wanted release found under `mirrorRoot`/.provenance.
 /// Releases without a provenance folder are skipped silently (most mirrors have none).
 ReleaseProvenanceReport addMirrorProvenance(HashProvenanceIndex &index, const QString &mirrorRoot,
-                                            const QList<HashProvenanceIndex::Wanted> &wanted,
-                                            const SignatureOptions &options = {});
+                                            const QList<HashProvenanceIndex::Wanted> &wanted, const SignatureOptions &options = {});
 
 /// Asks each wanted provider's origin registry for the release's SHA256SUMS (through the
 /// download document of the first platform it lists for that version), checks the signature and
 /// adds the list. Blocking (RegistryClient runs a local event loop): call it from a worker.
 ReleaseProvenanceReport addRegistryProvenance(HashProvenanceIndex &index, RegistryClient &client,
-                                              const QList<HashProvenanceIndex::Wanted> &wanted,
-                                              const SignatureOptions &options = {});
+                                              const QList<HashProvenanceIndex::Wanted> &wanted, const SignatureOptions &options = {});
+
+/// Where every hash of the wanted provider versions comes from, as `lock diff --mirror` and the
+/// lock windows show it: the archives of `catalog` (hashed in one engine run with `hashing`: its
+/// threads, cache and progress) and, for a directory mirror, the signed SHA256SUMS its
+/// `.provenance/` keeps (addMirrorProvenance). Blocking: call it from a worker.
+struct LockProvenance
+{
+    HashProvenanceIndex index;
+    QStringList warnings;   ///< provenance lists skipped, and why
+    HashRunSummary hashing; ///< the engine run (cache warning, counts)
+};
+LockProvenance buildLockProvenance(const Catalog &catalog, const QList<HashProvenanceIndex::Wanted> &wanted, const HashRunOptions &hashing,
+                                   const SignatureOptions &signature = {});
 
 } // namespace provender

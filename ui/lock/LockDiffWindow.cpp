@@ -124,10 +124,9 @@ LockDiffWindow::LockDiffWindow(QWidget *parent) : QMainWindow(parent)
     QAction *open = file->addAction(tr("&Compare Lock Files…"), this, &LockDiffWindow::openFilesDialog);
     open->setShortcut(QKeySequence::Open);
     QAction *git = file->addAction(tr("Compare with &Git Revision…"), this, [this] {
-        const QString path = m_rightPath.isEmpty()
-                                 ? QFileDialog::getOpenFileName(this, tr("Lock File in a Git Work Tree"), QString(),
-                                                                tr("Lock files (*.lock.hcl *.hcl);;All files (*)"))
-                                 : m_rightPath;
+        const QString path = m_rightPath.isEmpty() ? QFileDialog::getOpenFileName(this, tr("Lock File in a Git Work Tree"), QString(),
+                                                                                  tr("Lock files (*.lock.hcl *.hcl);;All files (*)"))
+                                                   : m_rightPath;
         if (!path.isEmpty())
             compareWithRevisionDialog(path);
     });
@@ -209,8 +208,8 @@ void LockDiffWindow::compareWithRevisionDialog(const QString &path, const QByteA
         return;
     }
     bool ok = false;
-    const QString revision = QInputDialog::getItem(this, tr("Compare with Git Revision"),
-                                                   tr("Revision (branch, tag, commit, HEAD~1, …):"), revisions.value(), 0, true, &ok);
+    const QString revision = QInputDialog::getItem(this, tr("Compare with Git Revision"), tr("Revision (branch, tag, commit, HEAD~1, …):"),
+                                                   revisions.value(), 0, true, &ok);
     if (ok && !revision.trimmed().isEmpty())
         compareWithRevision(path, revision.trimmed(), workingBytes);
 }
@@ -267,16 +266,9 @@ void LockDiffWindow::refreshProvenance()
         Q_EMIT provenanceChanged();
     });
     watcher->setFuture(QtConcurrent::run([catalog, a, b, hashing] {
-        // Every archive the provenance needs, hashed in one engine run (all cores, the hash cache).
-        const auto wanted = HashProvenanceIndex::wantedFor(a, b);
-        HashRunOptions hashOptions;
+        HashRunOptions hashOptions; // all cores, the hash cache
         hashing->attach(hashOptions);
-        const ArchiveHasher hasher = prehashArchives([&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(catalog, wanted, record); },
-                                                     hashOptions);
-        HashProvenanceIndex index = HashProvenanceIndex::build(catalog, wanted, hasher);
-        // A pulled mirror's signed SHA256SUMS name the platform of zh: hashes whose archive is absent.
-        (void)addMirrorProvenance(index, catalog.root, wanted);
-        return index;
+        return buildLockProvenance(catalog, HashProvenanceIndex::wantedFor(a, b), hashOptions).index;
     }));
 }
 
@@ -286,8 +278,8 @@ QString LockDiffWindow::summaryText() const
         return m_error;
     QStringList parts;
     const std::pair<ProviderDiff::Change, QString> kinds[] = {
-        {ProviderDiff::Change::Added, tr("added")},         {ProviderDiff::Change::Removed, tr("removed")},
-        {ProviderDiff::Change::Upgraded, tr("upgraded")},   {ProviderDiff::Change::Downgraded, tr("downgraded")},
+        {ProviderDiff::Change::Added, tr("added")},       {ProviderDiff::Change::Removed, tr("removed")},
+        {ProviderDiff::Change::Upgraded, tr("upgraded")}, {ProviderDiff::Change::Downgraded, tr("downgraded")},
         {ProviderDiff::Change::Changed, tr("changed")},
     };
     for (const auto &[change, name] : kinds)

@@ -4,8 +4,8 @@
 
 #include "model/core/Logging.h"
 #include "model/lockfile/LockDiff.h"
-#include "model/lockfile/LockMerge.h"
 #include "model/lockfile/LockEdit.h"
+#include "model/lockfile/LockMerge.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/lockitems/LockHashListModel.h"
 #include "model/lockitems/LockProviderTableModel.h"
@@ -25,13 +25,13 @@
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QFrame>
-#include <QHBoxLayout>
-#include <QPushButton>
 #include <QFutureWatcher>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
@@ -57,9 +57,12 @@ class SetTextCommand final : public QUndoCommand
 {
 public:
     SetTextCommand(LockEditorWindow *window, QByteArray before, QByteArray after, const QString &text, bool fromEditor)
-        : QUndoCommand(text), m_window(window), m_before(std::move(before)), m_after(std::move(after)), m_skipEditor(fromEditor)
-    {
-    }
+        : QUndoCommand(text),
+          m_window(window),
+          m_before(std::move(before)),
+          m_after(std::move(after)),
+          m_skipEditor(fromEditor)
+    {}
     void redo() override
     {
         m_window->applyBytes(m_after, !m_skipEditor);
@@ -281,8 +284,8 @@ void LockEditorWindow::buildActions()
     edit->addSeparator();
     QAction *add = make(u"actionAddProvider"_s, tr("Add &Provider…"), &LockEditorWindow::addProviderDialog);
     QAction *remove = make(u"actionRemoveProvider"_s, tr("Remove Provider"), &LockEditorWindow::removeSelectedProvider);
-    QAction *removeHashes = make(u"actionRemoveHashes"_s, tr("Remove Selected &Hashes"), &LockEditorWindow::removeSelectedHashes,
-                                 QKeySequence::Delete);
+    QAction *removeHashes =
+        make(u"actionRemoveHashes"_s, tr("Remove Selected &Hashes"), &LockEditorWindow::removeSelectedHashes, QKeySequence::Delete);
     removeHashes->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_hashView->addAction(removeHashes);
     edit->addAction(add);
@@ -408,8 +411,9 @@ void LockEditorWindow::checkDisk()
         return;
     }
     m_diskChangePending = true;
-    m_diskBarText->setText(exists ? tr("<b>%1 changed on disk</b> since you opened or saved it.").arg(m_displayName.toHtmlEscaped())
-                                  : tr("<b>%1 was deleted on disk.</b> Keep Mine and save to write it again.").arg(m_displayName.toHtmlEscaped()));
+    m_diskBarText->setText(
+        exists ? tr("<b>%1 changed on disk</b> since you opened or saved it.").arg(m_displayName.toHtmlEscaped())
+               : tr("<b>%1 was deleted on disk.</b> Keep Mine and save to write it again.").arg(m_displayName.toHtmlEscaped()));
     m_diskBar->findChild<QPushButton *>(u"diskReload"_s)->setEnabled(exists);
     m_diskBar->show();
 }
@@ -680,11 +684,13 @@ bool LockEditorWindow::addHashesFromMirror(const QList<Platform> &platforms, boo
         HashRunOptions hashing; // all cores, the hash cache
         progress->attach(hashing);
         HashRunSummary run;
-        options.hasher = prehashArchives([&](const ArchiveHasher &record) {
-            lockedit::MirrorHashOptions recording = options;
-            recording.hasher = record;
-            (void)lockedit::addHashesFromMirror(doc, catalog, recording);
-        }, hashing, &run);
+        options.hasher = prehashArchives(
+            [&](const ArchiveHasher &record) {
+                lockedit::MirrorHashOptions recording = options;
+                recording.hasher = record;
+                (void)lockedit::addHashesFromMirror(doc, catalog, recording);
+            },
+            hashing, &run);
         if (run.cancelled) {
             out.cancelled = true;
             return out;
@@ -754,11 +760,13 @@ bool LockEditorWindow::upgradeFromMirror(const QList<ProviderAddress> &providers
         HashRunOptions hashing; // all cores, the hash cache
         progress->attach(hashing);
         HashRunSummary run;
-        options.hasher = prehashArchives([&](const ArchiveHasher &record) {
-            lockedit::UpgradeOptions recording = options;
-            recording.hasher = record;
-            (void)lockedit::upgradeFromMirror(doc, catalog, recording);
-        }, hashing, &run);
+        options.hasher = prehashArchives(
+            [&](const ArchiveHasher &record) {
+                lockedit::UpgradeOptions recording = options;
+                recording.hasher = record;
+                (void)lockedit::upgradeFromMirror(doc, catalog, recording);
+            },
+            hashing, &run);
         if (run.cancelled) {
             out.cancelled = true;
             return out;
@@ -780,8 +788,7 @@ bool LockEditorWindow::upgradeFromMirror(const QList<ProviderAddress> &providers
                     if (h.isProblem())
                         out.problems << describe(h);
                 break;
-            case lockedit::UpgradeNote::Kind::UpToDate:
-                break;
+            case lockedit::UpgradeNote::Kind::UpToDate: break;
             case lockedit::UpgradeNote::Kind::NotInMirror:
                 out.problems << u"%1: the mirror has no version that meets the constraints"_s.arg(n.provider.toString());
                 break;
@@ -876,15 +883,9 @@ void LockEditorWindow::refreshProvenance()
         Q_EMIT provenanceChanged();
     });
     watcher->setFuture(QtConcurrent::run([catalog, doc, hashing] {
-        const auto wanted = HashProvenanceIndex::wantedFor(doc, doc);
         HashRunOptions hashOptions; // all cores, the hash cache
         hashing->attach(hashOptions);
-        const ArchiveHasher hasher = prehashArchives([&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(catalog, wanted, record); },
-                                                     hashOptions);
-        HashProvenanceIndex index = HashProvenanceIndex::build(catalog, wanted, hasher);
-        // A pulled mirror's signed SHA256SUMS name the platform of zh: hashes whose archive is absent.
-        (void)addMirrorProvenance(index, catalog.root, wanted);
-        return index;
+        return buildLockProvenance(catalog, HashProvenanceIndex::wantedFor(doc, doc), hashOptions).index;
     }));
 }
 
@@ -921,11 +922,11 @@ void LockEditorWindow::updateProblems()
 {
     m_problems->clear();
     for (const LockDiagnostic &d : m_parsed->result.diagnostics) {
-        auto *item = new QListWidgetItem(u"%1:%2: %3: %4%5"_s.arg(d.range.line)
-                                             .arg(d.range.column)
-                                             .arg(d.isError() ? tr("error") : tr("warning"), d.summary,
-                                                  d.detail.isEmpty() ? QString() : u" — "_s + d.detail),
-                                         m_problems);
+        auto *item = new QListWidgetItem(
+            u"%1:%2: %3: %4%5"_s.arg(d.range.line)
+                .arg(d.range.column)
+                .arg(d.isError() ? tr("error") : tr("warning"), d.summary, d.detail.isEmpty() ? QString() : u" — "_s + d.detail),
+            m_problems);
         item->setForeground(d.isError() ? QColor(0xd7, 0x3a, 0x49) : QColor(0xb0, 0x6a, 0x00));
         item->setData(Qt::UserRole, d.range.line);
         item->setData(Qt::UserRole + 1, d.range.column);
@@ -934,8 +935,9 @@ void LockEditorWindow::updateProblems()
         if (d.kind == DroppedContent::Kind::InvalidProvider || d.kind == DroppedContent::Kind::UnknownAttribute
             || d.kind == DroppedContent::Kind::UnknownBlock || d.kind == DroppedContent::Kind::DuplicateProvider)
             continue; // these are errors above
-        auto *item = new QListWidgetItem(tr("%1:%2: dropped on save: %3 %4").arg(d.range.line).arg(d.range.column).arg(toString(d.kind), d.text.left(80).simplified()),
-                                         m_problems);
+        auto *item = new QListWidgetItem(
+            tr("%1:%2: dropped on save: %3 %4").arg(d.range.line).arg(d.range.column).arg(toString(d.kind), d.text.left(80).simplified()),
+            m_problems);
         item->setForeground(QColor(0x58, 0x60, 0x69));
         item->setData(Qt::UserRole, d.range.line);
         item->setData(Qt::UserRole + 1, d.range.column);
@@ -951,7 +953,8 @@ void LockEditorWindow::updateProblems()
 void LockEditorWindow::updateTitle()
 {
     const QString name = m_displayName.isEmpty() ? tr("Untitled lock file") : m_displayName;
-    setWindowTitle(tr("%1[*] — %2 — Provender Lock Editor").arg(name, m_path.isEmpty() ? tr("not saved") : QFileInfo(m_path).absolutePath()));
+    setWindowTitle(
+        tr("%1[*] — %2 — Provender Lock Editor").arg(name, m_path.isEmpty() ? tr("not saved") : QFileInfo(m_path).absolutePath()));
     setWindowModified(m_bytes != m_savedBytes);
 }
 
@@ -1104,7 +1107,8 @@ void LockEditorWindow::closeEvent(QCloseEvent *event)
     flushTextEdit();
     if (isModified()) {
         const QMessageBox::StandardButton answer =
-            ask(tr("Unsaved Changes"), tr("%1 has unsaved changes. Save them?").arg(m_displayName.isEmpty() ? tr("The lock file") : m_displayName),
+            ask(tr("Unsaved Changes"),
+                tr("%1 has unsaved changes. Save them?").arg(m_displayName.isEmpty() ? tr("The lock file") : m_displayName),
                 QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
         if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !save())) {
             event->ignore();
@@ -1199,8 +1203,7 @@ void LockEditorWindow::upgradeAll()
 
 void LockEditorWindow::saveAsDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Lock File"),
-                                                      m_path.isEmpty() ? u".terraform.lock.hcl"_s : m_path,
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Lock File"), m_path.isEmpty() ? u".terraform.lock.hcl"_s : m_path,
                                                       tr("Lock files (*.lock.hcl *.hcl);;All files (*)"));
     if (!path.isEmpty())
         saveAs(path);
