@@ -2,10 +2,10 @@
 
 #include "app/cli/Cli.h"
 #include "ui/MainWindow.h"
-#include "ui/lock/LockUi.h"
-#include "ui/lock/LockMergeWindow.h"
 #include "ui/bundle/BundleUi.h"
 #include "ui/export/ExportUi.h"
+#include "ui/lock/LockMergeWindow.h"
+#include "ui/lock/LockUi.h"
 #include "ui/remote/RemoteUi.h"
 #include "ui/shell/Shell.h"
 
@@ -44,10 +44,11 @@ int printHelp()
     for (const cli::Command &c : cli::commands())
         o << "  " << QString::fromLatin1(c.name).leftJustified(22) << QString::fromLatin1(c.summary) << '\n';
     o << "\nWindows (the GUI):\n"
-         "  " << QStringLiteral("diff A B [--mirror DIR]").leftJustified(24)
+         "  "
+      << QStringLiteral("diff A B [--mirror DIR]").leftJustified(24)
       << "open the lock-file diff window on two lock files\n"
-         "  " << QStringLiteral("difftool LOCAL REMOTE").leftJustified(24)
-      << "the same, for git difftool (see README)\n";
+         "  "
+      << QStringLiteral("difftool LOCAL REMOTE").leftJustified(24) << "the same, for git difftool (see README)\n";
     o << "\nRun 'provender <command> --help' for a command's options.\n"
          "Exit codes: 0 ok, 1 findings (mismatch, missing, difference), 2 bad usage or unreadable input.\n";
     o.flush();
@@ -86,8 +87,9 @@ int main(int argc, char **argv)
         cli::err().flush();
         return rc;
     }
-    if (rawArgs.size() > 1 && (rawArgs.at(1) == QStringLiteral("--help") || rawArgs.at(1) == QStringLiteral("-h")
-                               || rawArgs.at(1) == QStringLiteral("help"))) {
+    if (rawArgs.size() > 1
+        && (rawArgs.at(1) == QStringLiteral("--help") || rawArgs.at(1) == QStringLiteral("-h")
+            || rawArgs.at(1) == QStringLiteral("help"))) {
         QCoreApplication app(argc, argv);
         setAppIdentity();
         return printHelp();
@@ -117,8 +119,8 @@ int main(int argc, char **argv)
     parser.process(app);
 
     auto window = std::make_unique<ui::MainWindow>();
-    ui::installLockUi(window.get()); // File ▸ Open Lock File…, Compare Lock Files…; Tools ▸ Coverage Matrix…
-    ui::installShell(window.get()); // window icon, welcome screen, recent mirrors, Help ▸ About
+    ui::installLockUi(window.get());   // File ▸ Open Lock File…, Compare Lock Files…; Tools ▸ Coverage Matrix…
+    ui::installShell(window.get());    // window icon, welcome screen, recent mirrors, Help ▸ About
     ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials… (the URL opens in this window)
     ui::installBundleUi(window.get()); // File ▸ Open/Create/Import Bundle…
     ui::installExportUi(window.get()); // File ▸ Export Indexes…, Tools ▸ Add to Lock File…

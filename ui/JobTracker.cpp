@@ -85,8 +85,7 @@ void JobTracker::retire(const QString &name, quint64 serial, const QString &erro
     } else if (!endMessage.isEmpty()) {
         Q_EMIT message(endMessage);
     } else if (cancelled) {
-        Q_EMIT message(tr("%1 cancelled.").arg(e.description.endsWith(QStringLiteral("…")) ? e.description.chopped(1)
-                                                                                             : e.description));
+        Q_EMIT message(tr("%1 cancelled.").arg(e.description.endsWith(QStringLiteral("…")) ? e.description.chopped(1) : e.description));
     }
     Q_EMIT finished(name, cancelled);
     if (m_jobs.isEmpty())

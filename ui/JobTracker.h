@@ -39,12 +39,10 @@ class QProgressBar;
 namespace provender::ui {
 
 namespace detail {
-template<typename T>
-struct IsResult : std::false_type
+template<typename T> struct IsResult : std::false_type
 {
 };
-template<typename T>
-struct IsResult<Result<T>> : std::true_type
+template<typename T> struct IsResult<Result<T>> : std::true_type
 {
 };
 } // namespace detail
@@ -62,8 +60,7 @@ public:
     std::shared_ptr<JobProgress> run(const QString &name, const QString &description, Work work, Done done);
 
     /// Track work that runs elsewhere. A job of the same name still tracked is cancelled first.
-    std::shared_ptr<JobProgress> begin(const QString &name, const QString &description,
-                                       std::function<void()> onCancel = {});
+    std::shared_ptr<JobProgress> begin(const QString &name, const QString &description, std::function<void()> onCancel = {});
     /// The external job `job` ended (ignored when it is no longer the newest of its name);
     /// `message` (if any) goes to the status line.
     void end(const std::shared_ptr<JobProgress> &job, const QString &message = {});
@@ -143,25 +140,24 @@ std::shared_ptr<JobProgress> JobTracker::run(const QString &name, const QString 
     auto job = std::make_shared<JobProgress>();
     const quint64 serial = registerJob(name, description, job, {});
     auto *watcher = new QFutureWatcher<R>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this,
-            [this, watcher, name, serial, job, done = std::move(done)]() mutable {
-                watcher->deleteLater();
-                if (!isLatest(name, serial))
-                    return; // superseded (latest run wins) or dropped
-                if constexpr (std::is_void_v<R>) {
-                    retire(name, serial, {}, {});
-                    done();
-                } else {
-                    R result = watcher->result();
-                    QString error;
-                    if constexpr (detail::IsResult<R>::value) {
-                        if (!result.ok() && result.error().code != ErrorCode::Cancelled && !job->isCancelled())
-                            error = result.error().message;
-                    }
-                    retire(name, serial, error, {});
-                    done(std::move(result));
-                }
-            });
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, name, serial, job, done = std::move(done)]() mutable {
+        watcher->deleteLater();
+        if (!isLatest(name, serial))
+            return; // superseded (latest run wins) or dropped
+        if constexpr (std::is_void_v<R>) {
+            retire(name, serial, {}, {});
+            done();
+        } else {
+            R result = watcher->result();
+            QString error;
+            if constexpr (detail::IsResult<R>::value) {
+                if (!result.ok() && result.error().code != ErrorCode::Cancelled && !job->isCancelled())
+                    error = result.error().message;
+            }
+            retire(name, serial, error, {});
+            done(std::move(result));
+        }
+    });
     watcher->setFuture(QtConcurrent::run([work = std::move(work), job]() mutable { return work(*job); }));
     m_jobs[name].future = QFuture<void>(watcher->future());
     return job;

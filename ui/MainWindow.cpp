@@ -1,17 +1,18 @@
 #include "ui/MainWindow.h"
 
 #include "model/bundle/BundleMirror.h"
+#include "model/bundle/BundleSource.h"
 #include "model/core/Logging.h"
+#include "model/core/SizeFormat.h"
 #include "model/items/AnomalyListModel.h"
 #include "model/items/ArchiveFilterProxyModel.h"
 #include "model/items/MirrorTreeModel.h"
 #include "model/lockfile/LockAnchors.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "model/network/HttpRunner.h"
-#include "model/bundle/BundleSource.h"
 #include "model/network/NetworkSource.h"
-#include "model/source/DirectorySource.h"
 #include "model/network/RequestLogModel.h"
+#include "model/source/DirectorySource.h"
 #include "ui/JobTracker.h"
 #include "ui/VerdictStyle.h"
 #include "ui/browser/DetailsPane.h"
@@ -19,7 +20,6 @@
 #include "ui/browser/RequestLogPanel.h"
 #include "ui/browser/UrlSource.h"
 #include "ui/shell/RecentItems.h"
-#include "model/core/SizeFormat.h"
 
 #include <QAction>
 #include <QApplication>
@@ -135,8 +135,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         for (Verdict v : kVerdictOrder)
             if (summary.count(v))
                 parts.append(toString(v));
-        m_jobs->end(m_singleJob, summary.cancelled ? tr("Re-verification cancelled.")
-                                                   : tr("Re-verified the archive: %1.").arg(parts.join(QStringLiteral(", "))));
+        m_jobs->end(m_singleJob,
+                    summary.cancelled ? tr("Re-verification cancelled.")
+                                      : tr("Re-verified the archive: %1.").arg(parts.join(QStringLiteral(", "))));
     });
 
     connect(m_archives, &MirrorTreeModel::countsChanged, this, &MainWindow::updateSummary);
@@ -253,17 +254,15 @@ void MainWindow::buildActions()
     m_toolsMenu->addAction(m_verifyArchiveAction);
     m_toolsMenu->addAction(m_showInFolderAction);
     m_checkLocksAction = m_toolsMenu->addAction(tr("Check against &Lock Files…"), this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("Reviewed lock files to check the archives against"), m_root,
-            tr("Lock files (.terraform.lock.hcl *.hcl);;All files (*)"));
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Reviewed lock files to check the archives against"), m_root,
+                                                                tr("Lock files (.terraform.lock.hcl *.hcl);;All files (*)"));
         if (!files.isEmpty())
             checkAgainstLockFiles(files);
     });
     m_checkLocksAction->setObjectName(QStringLiteral("actionCheckLocks"));
     m_checkLocksAction->setToolTip(tr("Verify every archive against reviewed lock files too: the verdict then names "
                                       "the lock file that vouches for it, or says no lock covers it"));
-    m_clearLocksAction = m_toolsMenu->addAction(tr("Stop Checking against Lock Files"), this,
-                                                [this] { checkAgainstLockFiles({}); });
+    m_clearLocksAction = m_toolsMenu->addAction(tr("Stop Checking against Lock Files"), this, [this] { checkAgainstLockFiles({}); });
     m_clearLocksAction->setObjectName(QStringLiteral("actionClearLocks"));
     m_clearLocksAction->setEnabled(false);
     m_groupEnds.insert(MenuGroup::ToolsSource, m_toolsMenu->addSeparator());
@@ -491,8 +490,7 @@ void MainWindow::buildWidgets()
     m_detailsDock->setWidget(m_details);
     connect(m_details, &DetailsPane::reverifyRequested, this, &MainWindow::reverifyCurrentArchive);
     connect(m_details, &DetailsPane::showInFolderRequested, this, &MainWindow::showCurrentInFolder);
-    connect(m_details, &DetailsPane::hashCopied, this,
-            [this](const QString &hash) { m_statusLabel->setText(tr("Copied %1").arg(hash)); });
+    connect(m_details, &DetailsPane::hashCopied, this, [this](const QString &hash) { m_statusLabel->setText(tr("Copied %1").arg(hash)); });
     addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
 
     m_anomalyDock = new QDockWidget(tr("Anomalies"), this);
@@ -718,11 +716,10 @@ void MainWindow::openSource(SourceKind kind, const QString &location, const Remo
         QStringList notes;
     };
     const QString shown = kind == SourceKind::Url ? redactUrlText(location) : QDir::toNativeSeparators(location);
-    const QString what = kind == SourceKind::Directory ? tr("Scanning %1…").arg(shown)
-                         : kind == SourceKind::Bundle  ? tr("Reading the bundle %1…").arg(shown)
-                         : request.source == RemoteRequest::ProviderSource::Autoindex
-                             ? tr("Reading the directory listing of %1…").arg(shown)
-                             : tr("Fetching the indexes of %1…").arg(shown);
+    const QString what = kind == SourceKind::Directory               ? tr("Scanning %1…").arg(shown)
+        : kind == SourceKind::Bundle                                 ? tr("Reading the bundle %1…").arg(shown)
+        : request.source == RemoteRequest::ProviderSource::Autoindex ? tr("Reading the directory listing of %1…").arg(shown)
+                                                                     : tr("Fetching the indexes of %1…").arg(shown);
     qCDebug(lcUi) << "opening" << shown;
     m_jobs->run(
         QStringLiteral("open"), what,
@@ -798,20 +795,18 @@ void MainWindow::showCatalog(SourceKind kind, const QString &path, const Catalog
         m_archives->mergeTree(tree.isNull() ? MirrorTreeModel::buildTree(m_catalog) : tree);
     } else {
         m_archives->setTree(tree.isNull() ? MirrorTreeModel::buildTree(m_catalog) : tree); // O(1) when built by the scan
-        m_archiveView->expandToDepth(1); // hosts and providers open, versions closed
+        m_archiveView->expandToDepth(1);                                                   // hosts and providers open, versions closed
     }
     const QString rootText = m_kind == SourceKind::Url ? redactUrlText(m_root) : m_root;
     m_anomalies->setAnomalies(m_catalog.anomalies, rootText);
     indexAnomalies();
-    updatePlatformFilter(); // may drop a platform filter the new mirror has no archive for
-    m_expandedForFilter = 0;  // the rows are new: expand for the filter again
+    updatePlatformFilter();  // may drop a platform filter the new mirror has no archive for
+    m_expandedForFilter = 0; // the rows are new: expand for the filter again
     expandForFilter();
-    m_anomalyDock->setWindowTitle(m_catalog.anomalies.isEmpty() ? tr("Anomalies")
-                                                                : tr("Anomalies (%1)").arg(m_catalog.anomalies.size()));
+    m_anomalyDock->setWindowTitle(m_catalog.anomalies.isEmpty() ? tr("Anomalies") : tr("Anomalies (%1)").arg(m_catalog.anomalies.size()));
     const bool isUrl = m_kind == SourceKind::Url;
     m_rootLabel->setText(isUrl ? rootText : QDir::toNativeSeparators(m_root));
-    setWindowTitle((isUrl ? QUrl(m_root).host() + QUrl(m_root).path() : QFileInfo(m_root).fileName())
-                   + QStringLiteral(" — Provender"));
+    setWindowTitle((isUrl ? QUrl(m_root).host() + QUrl(m_root).path() : QFileInfo(m_root).fileName()) + QStringLiteral(" — Provender"));
     setWindowFilePath(isUrl ? QString() : m_root);
     if (m_stack->currentIndex() != kMirrorPage) {
         m_detailsDock->show();
@@ -899,7 +894,8 @@ void MainWindow::checkAgainstLockFiles(const QStringList &files)
                                : tr("Checking against %n lock file(s): %1", nullptr, int(m_lockAnchors.files.size()))
                                      .arg(m_lockAnchors.files.join(QStringLiteral(", "))));
     if (m_source && !m_jobs->isRunning(QStringLiteral("open")))
-        startVerification(); // the hash cache answers unchanged archives: only the verdicts change // the hash cache answers unchanged archives: only the verdicts change
+        startVerification(); // the hash cache answers unchanged archives: only the verdicts change // the hash cache answers unchanged
+                             // archives: only the verdicts change
 }
 
 void MainWindow::updatePlatformFilter()
@@ -952,9 +948,9 @@ void MainWindow::startVerification()
         indexAnomalies();
     }
     const int n = m_archives->archiveCount();
-    const QString what = m_kind == SourceKind::Url      ? tr("Downloading and hashing %1 archives…").arg(n)
-                         : m_kind == SourceKind::Bundle ? tr("Verifying the bundle's %1 archives…").arg(n)
-                                                        : tr("Hashing %1 archives…").arg(n);
+    const QString what = m_kind == SourceKind::Url ? tr("Downloading and hashing %1 archives…").arg(n)
+        : m_kind == SourceKind::Bundle             ? tr("Verifying the bundle's %1 archives…").arg(n)
+                                                   : tr("Hashing %1 archives…").arg(n);
     m_verifyJob = m_jobs->begin(QStringLiteral("verify"), what, [this] { m_engine->cancel(); });
     m_verifyTimer.start();
     m_engine->start(m_source, m_catalog, verifyOptions());
@@ -1054,9 +1050,8 @@ void MainWindow::copySelection()
         if (const std::optional<ArchiveResult> r = m_archives->resultAt(source))
             lines.append(r->hashes ? r->hashes->h1Extracted.toString() : r->path);
         else
-            lines.append(source.data(MirrorTreeModel::PathRole).toString().isEmpty()
-                             ? source.data().toString()
-                             : source.data(MirrorTreeModel::PathRole).toString());
+            lines.append(source.data(MirrorTreeModel::PathRole).toString().isEmpty() ? source.data().toString()
+                                                                                     : source.data(MirrorTreeModel::PathRole).toString());
     }
     lines.removeAll(QString());
     if (lines.isEmpty())
@@ -1107,8 +1102,8 @@ void MainWindow::revealAnomaly(const QModelIndex &anomalyRow)
         return;
     const QModelIndex source = m_anomalyRows.at(anomalyRow.row());
     if (!source.isValid()) {
-        m_statusLabel->setText(tr("No row of the tree belongs to %1.")
-                                   .arg(QDir::toNativeSeparators(anomalyRow.data(AnomalyListModel::PathRole).toString())));
+        m_statusLabel->setText(
+            tr("No row of the tree belongs to %1.").arg(QDir::toNativeSeparators(anomalyRow.data(AnomalyListModel::PathRole).toString())));
         return;
     }
     QModelIndex proxyIndex = m_proxy->mapFromSource(source);
@@ -1150,9 +1145,9 @@ void MainWindow::updateActions()
     m_copyHashAction->setEnabled(r && r->hashes);
     m_copyPathAction->setEnabled(!source.data(MirrorTreeModel::PathRole).toString().isEmpty());
     m_verifyArchiveAction->setEnabled(r && !r->path.isEmpty() && m_kind != SourceKind::None);
-    m_showInFolderAction->setEnabled(m_kind == SourceKind::Bundle      ? hasRow
-                                     : m_kind == SourceKind::Directory ? !source.data(MirrorTreeModel::PathRole).toString().isEmpty()
-                                                                       : false);
+    m_showInFolderAction->setEnabled(m_kind == SourceKind::Bundle          ? hasRow
+                                         : m_kind == SourceKind::Directory ? !source.data(MirrorTreeModel::PathRole).toString().isEmpty()
+                                                                           : false);
     Q_EMIT selectionChanged();
 }
 
@@ -1163,20 +1158,19 @@ void MainWindow::onFinished(const VerifySummary &summary)
     QString message = summary.cancelled ? tr("Verification cancelled: %1 of %2 archives have a verdict.")
                                               .arg(summary.archives - summary.count(Verdict::Pending))
                                               .arg(summary.archives)
-                      : m_kind == SourceKind::Url
-                          ? tr("Downloaded and verified %1 archives in %2 (%3 requests, %4 failed).")
-                                .arg(summary.archives)
-                                .arg(took)
-                                .arg(m_log->rowCount())
-                                .arg(m_log->failedCount())
-                      : m_kind == SourceKind::Bundle ? tr("Verified the bundle's %1 archives in %2.")
-                                         .arg(summary.archives)
-                                         .arg(seconds < 0.1 ? tr("under 0.1 s") : tr("%1 s").arg(QLocale().toString(seconds, 'f', 1)))
-                                   : tr("Verified %1 archives in %2 (%3 hashed, %4 from the cache).")
-                                         .arg(summary.archives)
-                                         .arg(seconds < 0.1 ? tr("under 0.1 s") : tr("%1 s").arg(QLocale().toString(seconds, 'f', 1)))
-                                         .arg(summary.hashed)
-                                         .arg(summary.cacheHits);
+        : m_kind == SourceKind::Url ? tr("Downloaded and verified %1 archives in %2 (%3 requests, %4 failed).")
+                                          .arg(summary.archives)
+                                          .arg(took)
+                                          .arg(m_log->rowCount())
+                                          .arg(m_log->failedCount())
+        : m_kind == SourceKind::Bundle ? tr("Verified the bundle's %1 archives in %2.")
+                                             .arg(summary.archives)
+                                             .arg(seconds < 0.1 ? tr("under 0.1 s") : tr("%1 s").arg(QLocale().toString(seconds, 'f', 1)))
+                                       : tr("Verified %1 archives in %2 (%3 hashed, %4 from the cache).")
+                                             .arg(summary.archives)
+                                             .arg(seconds < 0.1 ? tr("under 0.1 s") : tr("%1 s").arg(QLocale().toString(seconds, 'f', 1)))
+                                             .arg(summary.hashed)
+                                             .arg(summary.cacheHits);
     if (!summary.cacheWarning.isEmpty())
         message += QLatin1Char(' ') + summary.cacheWarning;
     qCInfo(lcUi).noquote() << message;
@@ -1195,7 +1189,7 @@ void MainWindow::collapseBeforeUnfilter()
     // goes off, collapse while only the matching rows are laid out — collapsing after the proxy
     // has brought back the whole mirror would first lay out every row of it, expanded.
     const bool willFilter = !m_filterEdit->text().trimmed().isEmpty() || m_verdictFilter->currentData().toInt() >= 0
-                            || !m_platformFilter->currentData().toString().isEmpty();
+        || !m_platformFilter->currentData().toString().isEmpty();
     if (m_filtered && !willFilter)
         m_archiveView->collapseAll();
 }
@@ -1253,7 +1247,7 @@ void MainWindow::updateSummary()
         providers += p.versions.isEmpty() ? 0 : 1;
     const int archives = m_archives->archiveCount();
     QString text = (providers == 1 ? tr("1 provider") : tr("%1 providers").arg(providers)) + QStringLiteral(" · ")
-                   + (archives == 1 ? tr("1 archive") : tr("%1 archives").arg(archives));
+        + (archives == 1 ? tr("1 archive") : tr("%1 archives").arg(archives));
     if (m_kind == SourceKind::Url)
         text += tr(" · sizes as downloaded"); // a network mirror's index declares none
     else
@@ -1262,7 +1256,7 @@ void MainWindow::updateSummary()
         const int matches = m_proxy->matchingArchives();
         if (matches >= 0)
             text += tr(" · <b>%n shown by the filter</b>", nullptr, matches)
-                    + (matches > kExpandAllMatches ? tr(" (expand a version to see its archives)") : QString());
+                + (matches > kExpandAllMatches ? tr(" (expand a version to see its archives)") : QString());
     }
     m_summaryLabel->setText(text);
 }
@@ -1272,8 +1266,8 @@ void MainWindow::updateDetails()
     if (!m_details)
         return;
     const QModelIndex source = currentSourceRow();
-    m_details->showRow(m_archives, source, source.isValid() ? anomaliesFor(source) : QStringList(),
-                       m_kind != SourceKind::None, m_kind != SourceKind::Url);
+    m_details->showRow(m_archives, source, source.isValid() ? anomaliesFor(source) : QStringList(), m_kind != SourceKind::None,
+                       m_kind != SourceKind::Url);
     m_details->setLocalFile(m_kind == SourceKind::Directory || m_kind == SourceKind::Bundle);
 }
 

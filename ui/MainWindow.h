@@ -111,12 +111,12 @@ public:
     /// Named places in the menus where feature parts add their actions (in the order they are
     /// added, each group separated from the next).
     enum class MenuGroup {
-        FileOpen,        ///< File: ways to open a source (Open URL…, Open Bundle…)
-        FileLock,        ///< File: lock-file windows (Open Lock File…, Compare Lock Files…)
-        FileWrite,       ///< File: what writes files from a source (Create/Import Bundle…, Export Indexes…)
-        ToolsSource,     ///< Tools: work on the open source (Coverage Matrix…, Credentials…)
-        ToolsSelection,  ///< Tools and the tree's context menu: work on the selected archives
-        Help,            ///< Help
+        FileOpen,       ///< File: ways to open a source (Open URL…, Open Bundle…)
+        FileLock,       ///< File: lock-file windows (Open Lock File…, Compare Lock Files…)
+        FileWrite,      ///< File: what writes files from a source (Create/Import Bundle…, Export Indexes…)
+        ToolsSource,    ///< Tools: work on the open source (Coverage Matrix…, Credentials…)
+        ToolsSelection, ///< Tools and the tree's context menu: work on the selected archives
+        Help,           ///< Help
     };
     void addAction(MenuGroup group, QAction *action);
     /// The welcome screen's start buttons, each triggering the action a part registered here.
@@ -236,10 +236,10 @@ private:
     QAction *m_copyPathAction = nullptr;
     QAction *m_verifyArchiveAction = nullptr;
     QAction *m_showInFolderAction = nullptr;
-    bool m_filtered = false; ///< a filter was on when expandForFilter() last ran
-    quint64 m_expandedForFilter = 0; ///< the proxy's filterSerial() expandForFilter() last expanded for
-    qint64 m_totalBytes = 0; ///< m_catalog.totalBytes(), computed once per catalog
-    bool m_layoutRestored = false; ///< dock sizes came from the settings
+    bool m_filtered = false;                    ///< a filter was on when expandForFilter() last ran
+    quint64 m_expandedForFilter = 0;            ///< the proxy's filterSerial() expandForFilter() last expanded for
+    qint64 m_totalBytes = 0;                    ///< m_catalog.totalBytes(), computed once per catalog
+    bool m_layoutRestored = false;              ///< dock sizes came from the settings
     QList<QPersistentModelIndex> m_anomalyRows; ///< per anomaly: the tree row it is about
     QDockWidget *m_anomalyDock = nullptr;
     QDockWidget *m_detailsDock = nullptr;
@@ -261,7 +261,7 @@ private:
     QAction *m_cancelAction = nullptr;
 
     SourceKind m_kind = SourceKind::None;
-    RemoteRequest m_request;                ///< the URL source's request (m_kind == Url, or opening one)
+    RemoteRequest m_request; ///< the URL source's request (m_kind == Url, or opening one)
     Catalog m_catalog;
     LockAnchors m_lockAnchors;              ///< "Check against Lock Files…" (empty: none)
     QList<Anomaly> m_verdictAnomalies;      ///< verdictAnomalies() of the results so far

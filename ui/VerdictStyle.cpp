@@ -1,7 +1,6 @@
 #include "ui/VerdictStyle.h"
 
 #include "model/items/MirrorTreeModel.h"
-#include "model/items/MirrorTreeModel.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
@@ -64,24 +63,27 @@ QString verdictExplanation(Verdict verdict)
 {
     switch (verdict) {
     case Verdict::Verified:
-        return QApplication::translate("VerdictStyle", "Verified: terraform would install it — a hash it checks matches "
-                                                       "(see the anchor: what it was checked against).");
+        return QApplication::translate("VerdictStyle",
+                                       "Verified: terraform would install it — a hash it checks matches "
+                                       "(see the anchor: what it was checked against).");
     case Verdict::Mismatch:
-        return QApplication::translate("VerdictStyle", "Mismatch: none of the hashes terraform checks matches the archive — "
-                                                       "it changed after it was indexed, or the index was altered.");
+        return QApplication::translate("VerdictStyle",
+                                       "Mismatch: none of the hashes terraform checks matches the archive — "
+                                       "it changed after it was indexed, or the index was altered.");
     case Verdict::Unverified:
-        return QApplication::translate("VerdictStyle", "Unverified: terraform would install it unchecked — nothing declares a "
-                                                       "hash it checks for this archive.");
+        return QApplication::translate("VerdictStyle",
+                                       "Unverified: terraform would install it unchecked — nothing declares a "
+                                       "hash it checks for this archive.");
     case Verdict::Refused:
-        return QApplication::translate("VerdictStyle", "Refused: terraform would not install it — it cannot be extracted, has no "
-                                                       "provider executable, or the index gives only hash formats terraform "
-                                                       "does not support.");
+        return QApplication::translate("VerdictStyle",
+                                       "Refused: terraform would not install it — it cannot be extracted, has no "
+                                       "provider executable, or the index gives only hash formats terraform "
+                                       "does not support.");
     case Verdict::Missing:
         return QApplication::translate("VerdictStyle", "Missing: an index lists this archive but the file is not in the mirror.");
     case Verdict::Error:
         return QApplication::translate("VerdictStyle", "Error: the archive could not be read or hashed (corrupt zip, I/O error).");
-    case Verdict::Pending:
-        return QApplication::translate("VerdictStyle", "Pending: not hashed yet.");
+    case Verdict::Pending: return QApplication::translate("VerdictStyle", "Pending: not hashed yet.");
     }
     return {};
 }
@@ -236,8 +238,7 @@ QString VerdictBadgeDelegate::toolTip(const QModelIndex &index)
         for (int i = 0; i < list.size(); ++i)
             if (const int n = list.at(i).toInt())
                 parts.append(QStringLiteral("%1 %2").arg(n).arg(toString(Verdict(i))));
-        tip = QApplication::translate("VerdictStyle", "The worst verdict below: %1\n%2")
-                  .arg(parts.join(QStringLiteral(", ")), tip);
+        tip = QApplication::translate("VerdictStyle", "The worst verdict below: %1\n%2").arg(parts.join(QStringLiteral(", ")), tip);
     } else {
         const QString reason = index.data(MirrorTreeModel::ReasonRole).toString();
         if (!reason.isEmpty())

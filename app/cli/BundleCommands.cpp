@@ -7,15 +7,15 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
-#include "app/cli/VerdictJson.h"
 #include "app/cli/HashingOptions.h"
 #include "app/cli/Prologue.h"
+#include "app/cli/VerdictJson.h"
 #include "model/bundle/BundleImport.h"
 #include "model/bundle/BundleMirror.h"
 #include "model/bundle/BundleWriter.h"
+#include "model/core/SizeFormat.h"
 #include "model/lockfile/LockAnchors.h"
 #include "model/mirror/FileSystemMirror.h"
-#include "model/core/SizeFormat.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -101,7 +101,8 @@ bool readLimits(const QCommandLineParser &parser, const char *command, BundleLim
 
 QJsonObject toJson(const BundleEntryProblem &p)
 {
-    return QJsonObject{{QStringLiteral("kind"), toString(p.kind)}, {QStringLiteral("entry"), p.entry}, {QStringLiteral("message"), p.message}};
+    return QJsonObject{
+        {QStringLiteral("kind"), toString(p.kind)}, {QStringLiteral("entry"), p.entry}, {QStringLiteral("message"), p.message}};
 }
 
 QJsonObject toJson(const BundleFileCheck &f)
@@ -160,20 +161,21 @@ void printProblems(QTextStream &o, const QList<BundleEntryProblem> &problems)
 int runBundleCreate(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Write a bundle of a filesystem mirror: the archives, fresh index.json/<version>.json, a manifest\n"
-        "(provender-bundle.json) and a SHA256SUMS of every file, as one .tar.gz, .tar.zst or .zip file.\n"
-        "Either every archive (--all) or exactly the versions and platforms some lock files need.\n"
-        "Exit status: 0 written, 1 the mirror lacks something the lock files need (the bundle is written without it)\n"
-        "or a source archive fails verification (nothing written), 2 bad usage or an unreadable mirror."));
+    parser.setApplicationDescription(
+        QStringLiteral("Write a bundle of a filesystem mirror: the archives, fresh index.json/<version>.json, a manifest\n"
+                       "(provender-bundle.json) and a SHA256SUMS of every file, as one .tar.gz, .tar.zst or .zip file.\n"
+                       "Either every archive (--all) or exactly the versions and platforms some lock files need.\n"
+                       "Exit status: 0 written, 1 the mirror lacks something the lock files need (the bundle is written without it)\n"
+                       "or a source archive fails verification (nothing written), 2 bad usage or an unreadable mirror."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("mirror"), QStringLiteral("The source filesystem mirror."), QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("lock"), QStringLiteral("A lock file whose providers to bundle (repeatable)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("platform"), QStringLiteral("A platform os_arch to bundle for the lock files (repeatable)."),
-                      QStringLiteral("P")});
+    parser.addOption(
+        {QStringLiteral("lock"), QStringLiteral("A lock file whose providers to bundle (repeatable)."), QStringLiteral("FILE")});
+    parser.addOption(
+        {QStringLiteral("platform"), QStringLiteral("A platform os_arch to bundle for the lock files (repeatable)."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("all"), QStringLiteral("Bundle every archive of the mirror.")});
-    parser.addOption({QStringLiteral("format"), QStringLiteral("tar.gz, tar.zst or zip (default: from OUT's name, else tar.gz)."),
-                      QStringLiteral("F")});
+    parser.addOption(
+        {QStringLiteral("format"), QStringLiteral("tar.gz, tar.zst or zip (default: from OUT's name, else tar.gz)."), QStringLiteral("F")});
     parser.addOption({QStringLiteral("timestamp"),
                       QStringLiteral("Creation time for the manifest and every entry (ISO 8601), for reproducible bundles."),
                       QStringLiteral("TIME")});
@@ -294,8 +296,8 @@ int runBundleCreate(const QStringList &args)
         for (const BundleManifestArchive &a : r.manifest.archives)
             out() << "added " << a.path << '\n';
         printShortfalls(out(), r.missing);
-        out() << "wrote " << r.path << " (" << toString(r.format) << ", " << r.manifest.archives.size() << " archives, "
-              << size(r.fileSize) << ")\n";
+        out() << "wrote " << r.path << " (" << toString(r.format) << ", " << r.manifest.archives.size() << " archives, " << size(r.fileSize)
+              << ")\n";
     }
     out().flush();
     return r.missing.isEmpty() ? ExitOk : ExitFindings;
@@ -304,11 +306,11 @@ int runBundleCreate(const QStringList &args)
 int runBundleVerify(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Verify a bundle in place, without extracting it: every archive against the bundle's index.json/<version>.json\n"
-        "and SHA256SUMS, every file against SHA256SUMS, and every entry's name and type.\n"
-        "Exit status: 0 all good, 1 any mismatch, missing, error, refused entry or SHA256SUMS failure,\n"
-        "2 bad usage or a bundle that cannot be read (truncated, damaged, not a tar or zip)."));
+    parser.setApplicationDescription(
+        QStringLiteral("Verify a bundle in place, without extracting it: every archive against the bundle's index.json/<version>.json\n"
+                       "and SHA256SUMS, every file against SHA256SUMS, and every entry's name and type.\n"
+                       "Exit status: 0 all good, 1 any mismatch, missing, error, refused entry or SHA256SUMS failure,\n"
+                       "2 bad usage or a bundle that cannot be read (truncated, damaged, not a tar or zip)."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
     parser.addOption({QStringLiteral("lock"),
@@ -364,8 +366,8 @@ int runBundleVerify(const QStringList &args)
             out() << "Made by " << b.manifest->generator << " on " << b.manifest->created.toString(Qt::ISODate) << " from "
                   << b.manifest->sourceMirror << '\n';
         for (const ArchiveResult &r : b.results)
-            out() << toString(r.detail.verdict).leftJustified(11) << r.key.toString() << "  [" << anchorText(r.detail)
-                  << "]  " << r.detail.reason << '\n';
+            out() << toString(r.detail.verdict).leftJustified(11) << r.key.toString() << "  [" << anchorText(r.detail) << "]  "
+                  << r.detail.reason << '\n';
         printProblems(out(), b.problems);
         for (const BundleFileCheck &f : b.files)
             if (f.status != BundleFileCheck::Status::Ok)
@@ -380,27 +382,27 @@ int runBundleVerify(const QStringList &args)
             out() << "anomaly " << toString(a.kind) << ": " << a.path << ": " << a.message << '\n';
         const qsizetype okFiles = std::count_if(b.files.cbegin(), b.files.cend(),
                                                 [](const BundleFileCheck &f) { return f.status == BundleFileCheck::Status::Ok; });
-        out() << "Summary: " << b.summary.count(Verdict::Verified) << " verified, " << b.summary.count(Verdict::Mismatch)
-              << " mismatch, " << b.summary.count(Verdict::Unverified) << " unverified, " << b.summary.count(Verdict::Missing)
-              << " missing, " << b.summary.count(Verdict::Error) << " error; " << okFiles << '/' << b.files.size()
-              << " files match SHA256SUMS; " << b.problems.size() << " entries refused or ignored\n";
+        out() << "Summary: " << b.summary.count(Verdict::Verified) << " verified, " << b.summary.count(Verdict::Mismatch) << " mismatch, "
+              << b.summary.count(Verdict::Unverified) << " unverified, " << b.summary.count(Verdict::Missing) << " missing, "
+              << b.summary.count(Verdict::Error) << " error; " << okFiles << '/' << b.files.size() << " files match SHA256SUMS; "
+              << b.problems.size() << " entries refused or ignored\n";
     }
     out().flush();
-    const bool uncovered = std::any_of(b.results.cbegin(), b.results.cend(),
-                                       [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
+    const bool uncovered =
+        std::any_of(b.results.cbegin(), b.results.cend(), [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
     return b.hasFindings() || uncovered ? ExitFindings : ExitOk;
 }
 
 int runBundleImport(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Import a bundle into a filesystem mirror: verify it (indexes and SHA256SUMS), compare it with the mirror,\n"
-        "then merge it all-or-nothing (staged inside DIR, swapped in by rename, indexes regenerated).\n"
-        "Nothing is imported when an archive is not verified, an entry is refused, or the mirror already has a\n"
-        "different file for an archive (unless --replace).\n"
-        "Exit status: 0 imported (or nothing to do; with --dry-run: it would import), 1 refused, 2 bad usage,\n"
-        "an unreadable bundle, or an I/O error (the mirror is left as it was)."));
+    parser.setApplicationDescription(
+        QStringLiteral("Import a bundle into a filesystem mirror: verify it (indexes and SHA256SUMS), compare it with the mirror,\n"
+                       "then merge it all-or-nothing (staged inside DIR, swapped in by rename, indexes regenerated).\n"
+                       "Nothing is imported when an archive is not verified, an entry is refused, or the mirror already has a\n"
+                       "different file for an archive (unless --replace).\n"
+                       "Exit status: 0 imported (or nothing to do; with --dry-run: it would import), 1 refused, 2 bad usage,\n"
+                       "an unreadable bundle, or an I/O error (the mirror is left as it was)."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("into"), QStringLiteral("The target filesystem mirror."), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("dry-run"), QStringLiteral("Verify and show the plan; change nothing.")});
@@ -409,8 +411,7 @@ int runBundleImport(const QStringList &args)
     parser.addOption({QStringLiteral("with-zh"), QStringLiteral("Regenerated indexes list zh: too.")});
     addHashingOptions(parser);
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
-    parser.addOption({QStringLiteral("lock"),
-                      QStringLiteral("Check the archives against this reviewed lock file too (repeatable)."),
+    parser.addOption({QStringLiteral("lock"), QStringLiteral("Check the archives against this reviewed lock file too (repeatable)."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("require-lock"),
                       QStringLiteral("Import only archives a hash of a --lock file vouches for (the rest is rejected).")});
@@ -453,8 +454,8 @@ int runBundleImport(const QStringList &args)
     }
     const bool json = parser.isSet(QStringLiteral("json"));
     ProgressLine line(!json);
-    Result<ImportReport> imported = importBundle(parser.positionalArguments().first(), parser.value(QStringLiteral("into")),
-                                                 options, line.callback());
+    Result<ImportReport> imported =
+        importBundle(parser.positionalArguments().first(), parser.value(QStringLiteral("into")), options, line.callback());
     if (!imported) {
         err() << "provender bundle import: " << imported.error().toString() << '\n';
         return ExitUsage;
@@ -474,14 +475,10 @@ int runBundleImport(const QStringList &args)
             o[QStringLiteral("recovery")] = r.recovery;
         QJsonArray actions, problems, files, anomalies;
         for (const ImportAction &a : r.actions) {
-            QJsonObject j{{QStringLiteral("action"), toString(a.kind)},
-                          {QStringLiteral("provider"), a.key.provider.toString()},
-                          {QStringLiteral("version"), a.key.version.toString()},
-                          {QStringLiteral("platform"), a.key.platform.toString()},
-                          {QStringLiteral("layout"), toString(a.layout)},
-                          {QStringLiteral("entry"), a.entry},
-                          {QStringLiteral("verdict"), toString(a.verdict)},
-                          {QStringLiteral("size"), double(a.size)}};
+            QJsonObject j{{QStringLiteral("action"), toString(a.kind)},          {QStringLiteral("provider"), a.key.provider.toString()},
+                          {QStringLiteral("version"), a.key.version.toString()}, {QStringLiteral("platform"), a.key.platform.toString()},
+                          {QStringLiteral("layout"), toString(a.layout)},        {QStringLiteral("entry"), a.entry},
+                          {QStringLiteral("verdict"), toString(a.verdict)},      {QStringLiteral("size"), double(a.size)}};
             if (!a.targetPath.isEmpty())
                 j[QStringLiteral("target_path")] = a.targetPath;
             if (!a.existingPath.isEmpty())
@@ -533,10 +530,10 @@ int runBundleImport(const QStringList &args)
 int runBundleRecover(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Finish or roll back an import into DIR that was interrupted (killed, power loss), and remove its staging area.\n"
-        "'provender bundle import' does this by itself first.\n"
-        "Exit status: 0 done (or nothing to do), 2 bad usage, another import running, or the roll-back failed."));
+    parser.setApplicationDescription(
+        QStringLiteral("Finish or roll back an import into DIR that was interrupted (killed, power loss), and remove its staging area.\n"
+                       "'provender bundle import' does this by itself first.\n"
+                       "Exit status: 0 done (or nothing to do), 2 bad usage, another import running, or the roll-back failed."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("The mirror directory."), QStringLiteral("DIR"));
     if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle recover")))

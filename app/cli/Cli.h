@@ -14,8 +14,8 @@ enum ExitCode { ExitOk = 0, ExitFindings = 1, ExitUsage = 2 };
 
 struct Command
 {
-    const char *name;    ///< first word(s) after `provender`, e.g. "hash" or "lock fmt"
-    const char *summary; ///< one line for `provender --help`
+    const char *name;                    ///< first word(s) after `provender`, e.g. "hash" or "lock fmt"
+    const char *summary;                 ///< one line for `provender --help`
     int (*run)(const QStringList &args); ///< args[0] is "provender <name>"; returns an ExitCode
 };
 

@@ -32,7 +32,7 @@ int runBundleVerify(const QStringList &args);
 int runBundleImport(const QStringList &args);
 int runBundleRecover(const QStringList &args);
 
-int runOciPush(const QStringList &args);   // app/cli/OciCommands.cpp
+int runOciPush(const QStringList &args); // app/cli/OciCommands.cpp
 int runOciVerify(const QStringList &args);
 int runOciList(const QStringList &args);
 int runMirrorPull(const QStringList &args);

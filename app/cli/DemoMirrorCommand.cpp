@@ -11,10 +11,10 @@ namespace provender::cli {
 int runDemoMirror(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Write a small demonstration mirror into DIR: three providers on two hosts, packed and unpacked layouts, "
-        "indexes, and planted defects so that every verdict shows up in 'provender verify DIR' and the GUI.\n"
-        "DIR must not exist, be empty, or be an earlier demo mirror (which is then replaced)."));
+    parser.setApplicationDescription(
+        QStringLiteral("Write a small demonstration mirror into DIR: three providers on two hosts, packed and unpacked layouts, "
+                       "indexes, and planted defects so that every verdict shows up in 'provender verify DIR' and the GUI.\n"
+                       "DIR must not exist, be empty, or be an earlier demo mirror (which is then replaced)."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("Where to write the demo mirror."), QStringLiteral("DIR"));
     if (!parser.parse(args)) {

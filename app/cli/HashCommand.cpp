@@ -75,15 +75,16 @@ void printText(QTextStream &o, const QString &path, const PackageHashes &h)
 
 int runHash(const QStringList &args)
 {
-    Prologue p(QStringLiteral("hash"), QStringLiteral(
-        "Print the h1: and zh: hashes of provider zip archives and the h1: of unpacked package directories.\n"
-        "Unchanged packages are answered from the hash cache (the one verify and index use; --no-cache: hash "
-        "everything, neither read nor write the cache)."));
+    Prologue p(QStringLiteral("hash"),
+               QStringLiteral("Print the h1: and zh: hashes of provider zip archives and the h1: of unpacked package directories.\n"
+                              "Unchanged packages are answered from the hash cache (the one verify and index use; --no-cache: hash "
+                              "everything, neither read nor write the cache)."));
     QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
-    parser.addOption({{QStringLiteral("j"), QStringLiteral("jobs")},
-                      QStringLiteral("Hash up to <n> archives at once (default: %1, the number of cores).").arg(QThread::idealThreadCount()),
-                      QStringLiteral("n")});
+    parser.addOption(
+        {{QStringLiteral("j"), QStringLiteral("jobs")},
+         QStringLiteral("Hash up to <n> archives at once (default: %1, the number of cores).").arg(QThread::idealThreadCount()),
+         QStringLiteral("n")});
     parser.addOption({QStringLiteral("no-cache"), QStringLiteral("Hash every package; do not read or write the hash cache.")});
     p.positional(QStringLiteral("path"), QStringLiteral("Zip archives or package directories."), QStringLiteral("PATH..."));
     if (const std::optional<int> exit = p.parse(args, 1, -1, QStringLiteral("one zip archive or package directory")))

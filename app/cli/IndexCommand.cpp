@@ -6,8 +6,8 @@
 #include "app/cli/Commands.h"
 #include "app/cli/HashingOptions.h"
 #include "app/cli/Prologue.h"
-#include "model/mirror/IndexWriter.h"
 #include "model/core/SizeFormat.h"
+#include "model/mirror/IndexWriter.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -37,9 +37,7 @@ QJsonObject toJson(const IndexExportReport &r)
     o[QStringLiteral("files")] = files;
     QJsonArray changes;
     for (const IndexEntryChange &c : r.changes) {
-        QJsonObject j{{QStringLiteral("kind"), toString(c.kind)},
-                      {QStringLiteral("file"), c.file},
-                      {QStringLiteral("version"), c.version}};
+        QJsonObject j{{QStringLiteral("kind"), toString(c.kind)}, {QStringLiteral("file"), c.file}, {QStringLiteral("version"), c.version}};
         if (!c.platform.isEmpty())
             j[QStringLiteral("platform")] = c.platform;
         if (!c.before.isEmpty())
@@ -71,10 +69,9 @@ void printText(QTextStream &o, const IndexExportReport &r)
     for (const IndexFileResult &f : r.files) {
         if (f.status == IndexFileResult::Status::Unchanged)
             continue;
-        const QString verb = f.status == IndexFileResult::Status::Created ? (dry ? QStringLiteral("would create")
-                                                                                 : QStringLiteral("created"))
-                                                                         : (dry ? QStringLiteral("would update")
-                                                                                : QStringLiteral("updated"));
+        const QString verb = f.status == IndexFileResult::Status::Created
+            ? (dry ? QStringLiteral("would create") : QStringLiteral("created"))
+            : (dry ? QStringLiteral("would update") : QStringLiteral("updated"));
         o << verb << ' ' << relative(r.root, f.path) << '\n';
         for (const IndexEntryChange &c : r.changes) {
             if (c.file != f.path)
@@ -99,8 +96,7 @@ void printText(QTextStream &o, const IndexExportReport &r)
     const int written = r.writtenCount();
     const qsizetype unchanged = r.files.size() - written;
     o << r.providersIndexed << (r.providersIndexed == 1 ? " provider, " : " providers, ") << r.archivesHashed
-      << (r.archivesHashed == 1 ? " archive" : " archives") << " hashed ("
-      << formatDataSize(r.bytesHashed) << "); " << written
+      << (r.archivesHashed == 1 ? " archive" : " archives") << " hashed (" << formatDataSize(r.bytesHashed) << "); " << written
       << (dry ? " index files would be written, " : " index files written, ") << unchanged << " unchanged\n";
 }
 
@@ -109,12 +105,12 @@ void printText(QTextStream &o, const IndexExportReport &r)
 int runIndex(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Write index.json and <version>.json for every provider of a packed filesystem mirror, byte-identical to\n"
-        "what 'terraform providers mirror' writes, so that the directory can be served as a network mirror.\n"
-        "The indexes are rebuilt from the archives on disk; unrelated files are never touched or deleted.\n"
-        "Exit status: 0 done (or nothing to change), 1 archives could not be indexed or --dry-run found changes,\n"
-        "2 bad usage or the directory could not be read or written."));
+    parser.setApplicationDescription(
+        QStringLiteral("Write index.json and <version>.json for every provider of a packed filesystem mirror, byte-identical to\n"
+                       "what 'terraform providers mirror' writes, so that the directory can be served as a network mirror.\n"
+                       "The indexes are rebuilt from the archives on disk; unrelated files are never touched or deleted.\n"
+                       "Exit status: 0 done (or nothing to change), 1 archives could not be indexed or --dry-run found changes,\n"
+                       "2 bad usage or the directory could not be read or written."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("dry-run"), QStringLiteral("Report what would change; write nothing.")});
     parser.addOption({QStringLiteral("with-zh"), QStringLiteral("Also list each archive's zh: hash (after its h1:).")});
@@ -166,8 +162,7 @@ int runIndex(const QStringList &args)
         printText(out(), report.value());
     out().flush();
 
-    const bool findings = !report->hashFailures.isEmpty() || !report->skipped.isEmpty()
-                          || (options.dryRun && report->writtenCount() > 0);
+    const bool findings = !report->hashFailures.isEmpty() || !report->skipped.isEmpty() || (options.dryRun && report->writtenCount() > 0);
     return findings ? ExitFindings : ExitOk;
 }
 

@@ -52,14 +52,17 @@ int runMirrorPull(const QStringList &args)
         "Exit status: 0 done, 1 an archive was refused or could not be fetched, 2 bad usage or unreadable input."_s);
     parser.addHelpOption();
     parser.addOption({u"lock"_s, u"Pull exactly the providers and versions this lock file pins (repeatable)."_s, u"FILE"_s});
-    parser.addOption({u"config"_s, u"Pull the providers a configuration requires (required_providers of it and its modules), each at "
-                                   "the newest version that meets all its constraints (repeatable)."_s, u"DIR"_s});
-    parser.addOption({u"flavour"_s, u"With --config: read it as terraform (default: .tf files, registry.terraform.io) or tofu does."_s,
-                      u"F"_s});
+    parser.addOption({u"config"_s,
+                      u"Pull the providers a configuration requires (required_providers of it and its modules), each at "
+                      "the newest version that meets all its constraints (repeatable)."_s,
+                      u"DIR"_s});
+    parser.addOption(
+        {u"flavour"_s, u"With --config: read it as terraform (default: .tf files, registry.terraform.io) or tofu does."_s, u"F"_s});
     parser.addOption({u"platform"_s, u"A target platform, e.g. linux_amd64 (repeatable; at least one)."_s, u"OS_ARCH"_s});
     parser.addOption({u"zh"_s, u"Also list each archive's zh: hash in the indexes."_s});
-    parser.addOption({u"unpacked"_s, u"Extract each proven archive into DEST/HOST/NS/TYPE/VERSION/OS_ARCH/ (the unpacked layout) "
-                                     "instead of keeping the zip; writes no indexes."_s});
+    parser.addOption({u"unpacked"_s,
+                      u"Extract each proven archive into DEST/HOST/NS/TYPE/VERSION/OS_ARCH/ (the unpacked layout) "
+                      "instead of keeping the zip; writes no indexes."_s});
     parser.addOption({u"dry-run"_s, u"Resolve versions and list what would be fetched; write nothing."_s});
     parser.addOption({u"pinned-keys"_s, u"Accept only signatures by the OpenPGP keys in this file (ASCII armoured)."_s, u"FILE"_s});
     parser.addOption({u"ca-file"_s, u"Also trust the CA certificates in this PEM file."_s, u"PEM"_s});

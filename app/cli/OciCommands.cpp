@@ -30,200 +30,189 @@ using namespace provender::oci;
 
 namespace {
 
-    void addCommonOptions(QCommandLineParser &parser)
-    {
-        parser.addHelpOption();
-        parser.addOption({ QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.") });
-        parser.addOption({ QStringLiteral("ca-file"),
-            QStringLiteral("Also trust the CA certificates in this PEM file."), QStringLiteral("PEM") });
-        parser.addOption({ QStringLiteral("timeout"),
-            QStringLiteral("Seconds without data before a request fails (default 30)."),
-            QStringLiteral("S") });
-        parser.addOption(
-            { QStringLiteral("no-credentials"), QStringLiteral("Do not look up or send credentials.") });
-        parser.addOption({ QStringLiteral("max-archive-size"),
-            QStringLiteral("Largest archive blob downloaded (default 2G; suffix K, M, G): a layer descriptor "
-                           "that declares more is not fetched."),
-            QStringLiteral("SIZE") });
-    }
+void addCommonOptions(QCommandLineParser &parser)
+{
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")});
+    parser.addOption(
+        {QStringLiteral("ca-file"), QStringLiteral("Also trust the CA certificates in this PEM file."), QStringLiteral("PEM")});
+    parser.addOption(
+        {QStringLiteral("timeout"), QStringLiteral("Seconds without data before a request fails (default 30)."), QStringLiteral("S")});
+    parser.addOption({QStringLiteral("no-credentials"), QStringLiteral("Do not look up or send credentials.")});
+    parser.addOption({QStringLiteral("max-archive-size"),
+                      QStringLiteral("Largest archive blob downloaded (default 2G; suffix K, M, G): a layer descriptor "
+                                     "that declares more is not fetched."),
+                      QStringLiteral("SIZE")});
+}
 
-    /// `SIZE`: bytes, or with a binary suffix K/KiB, M/MiB, G/GiB (1K = 1024); -1 when invalid.
-    qint64 parseSize(QString text)
-    {
-        text = text.trimmed();
-        qint64 unit = 1;
-        static const std::pair<const char *, qint64> suffixes[]
-            = { { "KiB", 1ll << 10 }, { "MiB", 1ll << 20 }, { "GiB", 1ll << 30 }, { "K", 1ll << 10 },
-                  { "M", 1ll << 20 }, { "G", 1ll << 30 } };
-        for (const auto &[suffix, factor] : suffixes)
-            if (text.endsWith(QLatin1StringView(suffix), Qt::CaseInsensitive)) {
-                text.chop(qsizetype(qstrlen(suffix)));
-                unit = factor;
-                break;
-            }
+/// `SIZE`: bytes, or with a binary suffix K/KiB, M/MiB, G/GiB (1K = 1024); -1 when invalid.
+qint64 parseSize(QString text)
+{
+    text = text.trimmed();
+    qint64 unit = 1;
+    static const std::pair<const char *, qint64> suffixes[] = {{"KiB", 1ll << 10}, {"MiB", 1ll << 20}, {"GiB", 1ll << 30},
+                                                               {"K", 1ll << 10},   {"M", 1ll << 20},   {"G", 1ll << 30}};
+    for (const auto &[suffix, factor] : suffixes)
+        if (text.endsWith(QLatin1StringView(suffix), Qt::CaseInsensitive)) {
+            text.chop(qsizetype(qstrlen(suffix)));
+            unit = factor;
+            break;
+        }
+    bool ok = false;
+    const qint64 v = text.trimmed().toLongLong(&ok);
+    if (!ok || v < 0 || v > std::numeric_limits<qint64>::max() / unit)
+        return -1;
+    return v * unit;
+}
+
+/// Fills `mirror` from the common options; prints and returns false on bad usage.
+bool commonSetup(const QCommandLineParser &parser, const QString &command, const QString &templ, OciMirrorOptions *mirror, bool quiet)
+{
+    mirror->repositoryTemplate = templ;
+    if (parser.isSet(QStringLiteral("ca-file"))) {
+        const QString pem = parser.value(QStringLiteral("ca-file"));
+        const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
+        if (certs.isEmpty()) {
+            err() << command << ": " << pem << ": no PEM certificate could be read\n";
+            return false;
+        }
+        mirror->client.caCertificates = certs;
+    }
+    if (parser.isSet(QStringLiteral("timeout"))) {
         bool ok = false;
-        const qint64 v = text.trimmed().toLongLong(&ok);
-        if (!ok || v < 0 || v > std::numeric_limits<qint64>::max() / unit)
-            return -1;
-        return v * unit;
+        const int s = parser.value(QStringLiteral("timeout")).toInt(&ok);
+        if (!ok || s < 1) {
+            err() << command << ": --timeout needs a positive number of seconds\n";
+            return false;
+        }
+        mirror->client.timeoutMs = s * 1000;
     }
+    if (parser.isSet(QStringLiteral("max-archive-size"))) {
+        const qint64 max = parseSize(parser.value(QStringLiteral("max-archive-size")));
+        if (max < 0) {
+            err() << command << ": --max-archive-size needs a size in bytes (suffix K, M or G allowed)\n";
+            return false;
+        }
+        mirror->client.maxBlobBytes = max;
+    }
+    if (!parser.isSet(QStringLiteral("no-credentials"))) {
+        QStringList warnings;
+        Result<OciCredentialsPolicy> policy = loadCredentialsPolicy(QProcessEnvironment::systemEnvironment(), QString(), &warnings);
+        for (const QString &w : std::as_const(warnings))
+            err() << command << ": warning: " << w << '\n';
+        if (!policy.ok()) {
+            err() << command << ": invalid credentials configuration for OCI registries: " << policy.error().message << '\n';
+            return false;
+        }
+        mirror->credentials = policy.value();
+    }
+    Q_UNUSED(quiet)
+    return true;
+}
 
-    /// Fills `mirror` from the common options; prints and returns false on bad usage.
-    bool commonSetup(const QCommandLineParser &parser, const QString &command, const QString &templ,
-        OciMirrorOptions *mirror, bool quiet)
-    {
-        mirror->repositoryTemplate = templ;
-        if (parser.isSet(QStringLiteral("ca-file"))) {
-            const QString pem = parser.value(QStringLiteral("ca-file"));
-            const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
-            if (certs.isEmpty()) {
-                err() << command << ": " << pem << ": no PEM certificate could be read\n";
-                return false;
-            }
-            mirror->client.caCertificates = certs;
-        }
-        if (parser.isSet(QStringLiteral("timeout"))) {
-            bool ok = false;
-            const int s = parser.value(QStringLiteral("timeout")).toInt(&ok);
-            if (!ok || s < 1) {
-                err() << command << ": --timeout needs a positive number of seconds\n";
-                return false;
-            }
-            mirror->client.timeoutMs = s * 1000;
-        }
-        if (parser.isSet(QStringLiteral("max-archive-size"))) {
-            const qint64 max = parseSize(parser.value(QStringLiteral("max-archive-size")));
-            if (max < 0) {
-                err() << command << ": --max-archive-size needs a size in bytes (suffix K, M or G allowed)\n";
-                return false;
-            }
-            mirror->client.maxBlobBytes = max;
-        }
-        if (!parser.isSet(QStringLiteral("no-credentials"))) {
-            QStringList warnings;
-            Result<OciCredentialsPolicy> policy
-                = loadCredentialsPolicy(QProcessEnvironment::systemEnvironment(), QString(), &warnings);
-            for (const QString &w : std::as_const(warnings))
-                err() << command << ": warning: " << w << '\n';
-            if (!policy.ok()) {
-                err() << command
-                      << ": invalid credentials configuration for OCI registries: " << policy.error().message
-                      << '\n';
-                return false;
-            }
-            mirror->credentials = policy.value();
-        }
-        Q_UNUSED(quiet)
-        return true;
+QJsonArray requestsJson(const QList<OciRequestLog> &log)
+{
+    QJsonArray requests;
+    for (const OciRequestLog &e : log) {
+        QJsonObject o;
+        o[QStringLiteral("method")] = e.method;
+        o[QStringLiteral("url")] = e.url.toString();
+        o[QStringLiteral("status")] = e.status;
+        o[QStringLiteral("bytes")] = double(e.bytesReceived);
+        o[QStringLiteral("bytes_sent")] = double(e.bytesSent);
+        o[QStringLiteral("ms")] = double(e.elapsedMs);
+        o[QStringLiteral("authorization")] = e.authorization;
+        if (!e.error.isEmpty())
+            o[QStringLiteral("error")] = e.error;
+        requests.append(o);
     }
+    return requests;
+}
 
-    QJsonArray requestsJson(const QList<OciRequestLog> &log)
-    {
-        QJsonArray requests;
-        for (const OciRequestLog &e : log) {
-            QJsonObject o;
-            o[QStringLiteral("method")] = e.method;
-            o[QStringLiteral("url")] = e.url.toString();
-            o[QStringLiteral("status")] = e.status;
-            o[QStringLiteral("bytes")] = double(e.bytesReceived);
-            o[QStringLiteral("bytes_sent")] = double(e.bytesSent);
-            o[QStringLiteral("ms")] = double(e.elapsedMs);
-            o[QStringLiteral("authorization")] = e.authorization;
-            if (!e.error.isEmpty())
-                o[QStringLiteral("error")] = e.error;
-            requests.append(o);
-        }
-        return requests;
-    }
+/// The verdict document of docs/VERDICT-JSON.md (schema 1, the one writer of every verify),
+/// kind "oci"; what only an OCI mirror has sits in its "oci" member.
+void writeVerifyJson(QTextStream &o, const QString &mirrorText, const OciVerifyReport &v, bool lockCoverage)
+{
+    QJsonObject oci;
+    QJsonObject creds;
+    for (auto it = v.credentials.begin(); it != v.credentials.end(); ++it)
+        creds[it.key()] = it.value();
+    if (!creds.isEmpty())
+        oci[QStringLiteral("credentials")] = creds;
+    QJsonArray absent;
+    for (const ProviderAddress &p : v.absent)
+        absent.append(p.toString());
+    oci[QStringLiteral("absent_providers")] = absent;
+    oci[QStringLiteral("requests")] = requestsJson(v.log);
+    VerdictJson d;
+    d.kind = Catalog::SourceKind::Network;
+    d.kindName = QStringLiteral("oci");
+    d.location = mirrorText;
+    d.results = &v.report.results;
+    d.anomalies = v.catalog.anomalies + verdictAnomalies(v.report.results);
+    d.summary = v.report.summary;
+    d.lockCoverage = lockCoverage;
+    d.bytesDownloaded = v.counters.bytesDownloaded;
+    d.extension = oci;
+    writeVerdictJson(o, d);
+}
 
-    /// The verdict document of docs/VERDICT-JSON.md (schema 1, the one writer of every verify),
-    /// kind "oci"; what only an OCI mirror has sits in its "oci" member.
-    void writeVerifyJson(
-        QTextStream &o, const QString &mirrorText, const OciVerifyReport &v, bool lockCoverage)
-    {
-        QJsonObject oci;
-        QJsonObject creds;
-        for (auto it = v.credentials.begin(); it != v.credentials.end(); ++it)
-            creds[it.key()] = it.value();
-        if (!creds.isEmpty())
-            oci[QStringLiteral("credentials")] = creds;
-        QJsonArray absent;
-        for (const ProviderAddress &p : v.absent)
-            absent.append(p.toString());
-        oci[QStringLiteral("absent_providers")] = absent;
-        oci[QStringLiteral("requests")] = requestsJson(v.log);
-        VerdictJson d;
-        d.kind = Catalog::SourceKind::Network;
-        d.kindName = QStringLiteral("oci");
-        d.location = mirrorText;
-        d.results = &v.report.results;
-        d.anomalies = v.catalog.anomalies + verdictAnomalies(v.report.results);
-        d.summary = v.report.summary;
-        d.lockCoverage = lockCoverage;
-        d.bytesDownloaded = v.counters.bytesDownloaded;
-        d.extension = oci;
-        writeVerdictJson(o, d);
-    }
+QJsonObject verifyJsonObject(const QString &mirrorText, const OciVerifyReport &v)
+{
+    QString text;
+    QTextStream stream(&text);
+    writeVerifyJson(stream, mirrorText, v, false);
+    stream.flush();
+    return QJsonDocument::fromJson(text.toUtf8()).object();
+}
 
-    QJsonObject verifyJsonObject(const QString &mirrorText, const OciVerifyReport &v)
-    {
-        QString text;
-        QTextStream stream(&text);
-        writeVerifyJson(stream, mirrorText, v, false);
-        stream.flush();
-        return QJsonDocument::fromJson(text.toUtf8()).object();
+void printVerifyTable(QTextStream &o, const QString &mirrorText, const OciVerifyReport &v)
+{
+    o << "OCI mirror " << mirrorText << ": " << v.catalog.providers.size() << " providers, " << v.report.results.size() << " archives\n\n";
+    QList<QStringList> rows{{QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"), QStringLiteral("VERDICT"),
+                             QStringLiteral("ANCHOR"), QStringLiteral("DETAIL")}};
+    for (const ArchiveResult &r : v.report.results) {
+        QString detail = r.detail.reason;
+        if (r.detail.verdict == Verdict::Verified) {
+            QStringList m;
+            for (HashMatch h : r.detail.matched)
+                m.append(toString(h));
+            detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
+            if (r.hashes)
+                detail += QStringLiteral(" (h1 ") + r.hashes->h1Extracted.toString() + QLatin1Char(')');
+        }
+        rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.detail.verdict),
+                     anchorText(r.detail), detail});
     }
+    QList<qsizetype> widths(5, 0);
+    for (const QStringList &row : std::as_const(rows))
+        for (int c = 0; c < 5; ++c)
+            widths[c] = std::max(widths[c], row.at(c).size());
+    for (const QStringList &row : std::as_const(rows)) {
+        for (int c = 0; c < 5; ++c)
+            o << row.at(c).leftJustified(widths[c] + 2);
+        o << row.at(5) << '\n';
+    }
+    if (!v.catalog.anomalies.isEmpty()) {
+        o << "\nAnomalies (" << v.catalog.anomalies.size() << "):\n";
+        for (const Anomaly &a : v.catalog.anomalies)
+            o << "  " << toString(a.kind) << ": " << a.path << ": " << a.message << '\n';
+    }
+    for (const ProviderAddress &p : v.absent)
+        o << "\nNot in this mirror: " << p.toString() << " (its repository does not exist)\n";
+    QStringList parts;
+    for (Verdict verdict :
+         {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
+        if (v.report.summary.count(verdict) > 0 || verdict == Verdict::Verified)
+            parts.append(QStringLiteral("%1 %2").arg(v.report.summary.count(verdict)).arg(toString(verdict)));
+    o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << v.counters.bytesDownloaded << " bytes downloaded, "
+      << v.counters.requests << " requests)\n";
+}
 
-    void printVerifyTable(QTextStream &o, const QString &mirrorText, const OciVerifyReport &v)
-    {
-        o << "OCI mirror " << mirrorText << ": " << v.catalog.providers.size() << " providers, "
-          << v.report.results.size() << " archives\n\n";
-        QList<QStringList> rows { { QStringLiteral("PROVIDER"), QStringLiteral("VERSION"),
-            QStringLiteral("PLATFORM"), QStringLiteral("VERDICT"), QStringLiteral("ANCHOR"),
-            QStringLiteral("DETAIL") } };
-        for (const ArchiveResult &r : v.report.results) {
-            QString detail = r.detail.reason;
-            if (r.detail.verdict == Verdict::Verified) {
-                QStringList m;
-                for (HashMatch h : r.detail.matched)
-                    m.append(toString(h));
-                detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
-                if (r.hashes)
-                    detail += QStringLiteral(" (h1 ") + r.hashes->h1Extracted.toString() + QLatin1Char(')');
-            }
-            rows.append({ r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(),
-                toString(r.detail.verdict), anchorText(r.detail), detail });
-        }
-        QList<qsizetype> widths(5, 0);
-        for (const QStringList &row : std::as_const(rows))
-            for (int c = 0; c < 5; ++c)
-                widths[c] = std::max(widths[c], row.at(c).size());
-        for (const QStringList &row : std::as_const(rows)) {
-            for (int c = 0; c < 5; ++c)
-                o << row.at(c).leftJustified(widths[c] + 2);
-            o << row.at(5) << '\n';
-        }
-        if (!v.catalog.anomalies.isEmpty()) {
-            o << "\nAnomalies (" << v.catalog.anomalies.size() << "):\n";
-            for (const Anomaly &a : v.catalog.anomalies)
-                o << "  " << toString(a.kind) << ": " << a.path << ": " << a.message << '\n';
-        }
-        for (const ProviderAddress &p : v.absent)
-            o << "\nNot in this mirror: " << p.toString() << " (its repository does not exist)\n";
-        QStringList parts;
-        for (Verdict verdict : { Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing,
-                 Verdict::Error, Verdict::Refused, Verdict::Pending })
-            if (v.report.summary.count(verdict) > 0 || verdict == Verdict::Verified)
-                parts.append(
-                    QStringLiteral("%1 %2").arg(v.report.summary.count(verdict)).arg(toString(verdict)));
-        o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << v.counters.bytesDownloaded
-          << " bytes downloaded, " << v.counters.requests << " requests)\n";
-    }
-
-    bool verifyHasFindings(const OciVerifyReport &v)
-    {
-        return v.report.summary.hasFindings() || !v.catalog.anomalies.isEmpty() || !v.absent.isEmpty();
-    }
+bool verifyHasFindings(const OciVerifyReport &v)
+{
+    return v.report.summary.hasFindings() || !v.catalog.anomalies.isEmpty() || !v.absent.isEmpty();
+}
 
 } // namespace
 
@@ -231,31 +220,28 @@ int runOciVerify(const QStringList &args)
 {
     const QString command = QStringLiteral("provender verify");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Verify an OCI registry used as an OpenTofu oci_mirror: oci://HOST/PATH/${namespace}/${type} is the "
-        "mirror's "
-        "repository_template. Versions come from tags, platforms from each tag's index; every archive is "
-        "streamed, "
-        "its digest (zh:) checked and its h1: computed. Failures are reported as tofu would treat them.\n"
-        "Credentials: oci_credentials blocks of the CLI config, Docker-style auth files, helpers only when "
-        "configured.\n"
-        "Exit status: 0 all good, 1 any mismatch, missing, error or anomaly, 2 bad usage."));
+    parser.setApplicationDescription(
+        QStringLiteral("Verify an OCI registry used as an OpenTofu oci_mirror: oci://HOST/PATH/${namespace}/${type} is the "
+                       "mirror's "
+                       "repository_template. Versions come from tags, platforms from each tag's index; every archive is "
+                       "streamed, "
+                       "its digest (zh:) checked and its h1: computed. Failures are reported as tofu would treat them.\n"
+                       "Credentials: oci_credentials blocks of the CLI config, Docker-style auth files, helpers only when "
+                       "configured.\n"
+                       "Exit status: 0 all good, 1 any mismatch, missing, error or anomaly, 2 bad usage."));
     addCommonOptions(parser);
-    parser.addOption({ QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."),
-        QStringLiteral("ADDR") });
-    parser.addOption({ QStringLiteral("lock"),
-        QStringLiteral("Take providers, versions and hashes from this reviewed lock file (repeatable); each "
-                       "archive is checked against it."),
-        QStringLiteral("FILE") });
-    parser.addOption({ QStringLiteral("all"),
-        QStringLiteral("Every provider the registry's _catalog lists under the template (see oci list).") });
-    parser.addOption({ QStringLiteral("hostname"),
-        QStringLiteral("With --all: the provider hostname when the template has no ${hostname}."),
-        QStringLiteral("HOST") });
-    parser.addOption({ QStringLiteral("strict"),
-        QStringLiteral("Also fail (exit 1) on archives no --lock file covers.") });
-    parser.addPositionalArgument(QStringLiteral("mirror"),
-        QStringLiteral("oci://HOST/PATH/${namespace}/${type}"), QStringLiteral("OCI-URL"));
+    parser.addOption({QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."), QStringLiteral("ADDR")});
+    parser.addOption({QStringLiteral("lock"),
+                      QStringLiteral("Take providers, versions and hashes from this reviewed lock file (repeatable); each "
+                                     "archive is checked against it."),
+                      QStringLiteral("FILE")});
+    parser.addOption(
+        {QStringLiteral("all"), QStringLiteral("Every provider the registry's _catalog lists under the template (see oci list).")});
+    parser.addOption({QStringLiteral("hostname"), QStringLiteral("With --all: the provider hostname when the template has no ${hostname}."),
+                      QStringLiteral("HOST")});
+    parser.addOption({QStringLiteral("strict"), QStringLiteral("Also fail (exit 1) on archives no --lock file covers.")});
+    parser.addPositionalArgument(QStringLiteral("mirror"), QStringLiteral("oci://HOST/PATH/${namespace}/${type}"),
+                                 QStringLiteral("OCI-URL"));
     if (!parser.parse(args)) {
         err() << command << ": " << parser.errorText() << '\n';
         return ExitUsage;
@@ -320,8 +306,7 @@ int runOciVerify(const QStringList &args)
             if (!providers.contains(p))
                 providers.append(p);
         if (providers.isEmpty()) {
-            err() << command << ": the registry's catalog lists no repository of the template "
-                  << templ.value() << '\n';
+            err() << command << ": the registry's catalog lists no repository of the template " << templ.value() << '\n';
             return ExitFindings;
         }
     }
@@ -341,36 +326,32 @@ int runOciVerify(const QStringList &args)
     else
         printVerifyTable(out(), positional.constFirst(), report);
     const bool uncovered = std::any_of(report.report.results.cbegin(), report.report.results.cend(),
-        [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
-    return verifyHasFindings(report) || (parser.isSet(QStringLiteral("strict")) && uncovered) ? ExitFindings
-                                                                                              : ExitOk;
+                                       [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
+    return verifyHasFindings(report) || (parser.isSet(QStringLiteral("strict")) && uncovered) ? ExitFindings : ExitOk;
 }
 
 int runOciList(const QStringList &args)
 {
     const QString command = QStringLiteral("provender oci list");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "List the providers an OCI registry holds under an oci_mirror repository_template, from the "
-        "registry's "
-        "catalog (GET /v2/_catalog, every page). Each repository is mapped back through the template; one "
-        "that "
-        "does not fit it, or that tofu would not compute for the provider it names, is listed with the "
-        "reason. "
-        "Many hosted registries (GHCR, ECR, Docker Hub) do not offer the catalog: name the providers to "
-        "verify then.\n"
-        "Exit status: 0 listed, 1 the registry refused the listing, 2 bad usage."));
+    parser.setApplicationDescription(
+        QStringLiteral("List the providers an OCI registry holds under an oci_mirror repository_template, from the "
+                       "registry's "
+                       "catalog (GET /v2/_catalog, every page). Each repository is mapped back through the template; one "
+                       "that "
+                       "does not fit it, or that tofu would not compute for the provider it names, is listed with the "
+                       "reason. "
+                       "Many hosted registries (GHCR, ECR, Docker Hub) do not offer the catalog: name the providers to "
+                       "verify then.\n"
+                       "Exit status: 0 listed, 1 the registry refused the listing, 2 bad usage."));
     addCommonOptions(parser);
-    parser.addOption(
-        { QStringLiteral("versions"), QStringLiteral("Also list each provider's versions (its tags).") });
-    parser.addOption({ QStringLiteral("hostname"),
-        QStringLiteral("The provider hostname when the template has no ${hostname}."),
-        QStringLiteral("HOST") });
-    parser.addOption({ QStringLiteral("page-size"),
-        QStringLiteral("Repositories per catalog request (n=; default: the registry's)."),
-        QStringLiteral("N") });
-    parser.addPositionalArgument(QStringLiteral("mirror"),
-        QStringLiteral("oci://HOST/PATH/${namespace}/${type}"), QStringLiteral("OCI-URL"));
+    parser.addOption({QStringLiteral("versions"), QStringLiteral("Also list each provider's versions (its tags).")});
+    parser.addOption({QStringLiteral("hostname"), QStringLiteral("The provider hostname when the template has no ${hostname}."),
+                      QStringLiteral("HOST")});
+    parser.addOption({QStringLiteral("page-size"), QStringLiteral("Repositories per catalog request (n=; default: the registry's)."),
+                      QStringLiteral("N")});
+    parser.addPositionalArgument(QStringLiteral("mirror"), QStringLiteral("oci://HOST/PATH/${namespace}/${type}"),
+                                 QStringLiteral("OCI-URL"));
     if (!parser.parse(args)) {
         err() << command << ": " << parser.errorText() << '\n';
         return ExitUsage;
@@ -404,8 +385,7 @@ int runOciList(const QStringList &args)
     }
     TemplateDefaults defaults;
     defaults.hostname = parser.value(QStringLiteral("hostname"));
-    const Result<OciCatalogListing> listed
-        = listOciProviders(mirror, defaults, parser.isSet(QStringLiteral("versions")));
+    const Result<OciCatalogListing> listed = listOciProviders(mirror, defaults, parser.isSet(QStringLiteral("versions")));
     if (!listed.ok()) {
         if (json) {
             QJsonObject root;
@@ -449,8 +429,8 @@ int runOciList(const QStringList &args)
         out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
     } else {
         QTextStream &o = out();
-        o << "OCI registry " << l.registry << ": " << l.repositories.size() << " repositories, "
-          << l.providers.size() << " providers under " << templ.value() << "\n\n";
+        o << "OCI registry " << l.registry << ": " << l.repositories.size() << " repositories, " << l.providers.size()
+          << " providers under " << templ.value() << "\n\n";
         for (const OciCatalogEntry &e : l.repositories) {
             if (e.provider) {
                 o << e.provider->toString() << "  " << l.registry << '/' << e.repository;
@@ -458,8 +438,7 @@ int runOciList(const QStringList &args)
                     QStringList versions;
                     for (const Version &v : e.versions)
                         versions.append(v.toString());
-                    o << "  "
-                      << (e.versionsError.isEmpty() ? versions.join(QStringLiteral(", ")) : e.versionsError);
+                    o << "  " << (e.versionsError.isEmpty() ? versions.join(QStringLiteral(", ")) : e.versionsError);
                 }
                 o << '\n';
             }
@@ -483,30 +462,26 @@ int runOciPush(const QStringList &args)
 {
     const QString command = QStringLiteral("provender oci push");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Publish a directory mirror or a bundle to an OCI registry in OpenTofu's oci_mirror format: one "
-        "repository per "
-        "provider from the template, one tag per version (+ written as _) naming an index of per-platform "
-        "manifests whose "
-        "one archive/zip layer is the package zip. Blobs the registry has are not uploaded again, tags are "
-        "written last, "
-        "and the pushed versions are read back and verified. Prints the oci_mirror block for the CLI "
-        "config.\n"
-        "Exit status: 0 published and verified, 1 a failure or a finding of the read-back, 2 bad usage."));
+    parser.setApplicationDescription(
+        QStringLiteral("Publish a directory mirror or a bundle to an OCI registry in OpenTofu's oci_mirror format: one "
+                       "repository per "
+                       "provider from the template, one tag per version (+ written as _) naming an index of per-platform "
+                       "manifests whose "
+                       "one archive/zip layer is the package zip. Blobs the registry has are not uploaded again, tags are "
+                       "written last, "
+                       "and the pushed versions are read back and verified. Prints the oci_mirror block for the CLI "
+                       "config.\n"
+                       "Exit status: 0 published and verified, 1 a failure or a finding of the read-back, 2 bad usage."));
     addCommonOptions(parser);
-    parser.addOption({ QStringLiteral("repository-template"),
-        QStringLiteral("e.g. HOST/PATH/${namespace}/${type} (or oci://…)."), QStringLiteral("T") });
-    parser.addOption({ QStringLiteral("provider"), QStringLiteral("Only this provider (repeatable)."),
-        QStringLiteral("ADDR") });
-    parser.addOption({ QStringLiteral("dry-run"),
-        QStringLiteral("Only look (HEAD requests): say what would be uploaded and tagged.") });
     parser.addOption(
-        { QStringLiteral("no-verify"), QStringLiteral("Do not read the pushed versions back.") });
-    parser.addOption({ QStringLiteral("chunk-size"),
-        QStringLiteral("Upload blobs above N MiB in PATCH chunks of N MiB (default 64; 0 = one PUT)."),
-        QStringLiteral("N") });
-    parser.addPositionalArgument(QStringLiteral("source"),
-        QStringLiteral("A mirror directory or a bundle file."), QStringLiteral("SOURCE"));
+        {QStringLiteral("repository-template"), QStringLiteral("e.g. HOST/PATH/${namespace}/${type} (or oci://…)."), QStringLiteral("T")});
+    parser.addOption({QStringLiteral("provider"), QStringLiteral("Only this provider (repeatable)."), QStringLiteral("ADDR")});
+    parser.addOption({QStringLiteral("dry-run"), QStringLiteral("Only look (HEAD requests): say what would be uploaded and tagged.")});
+    parser.addOption({QStringLiteral("no-verify"), QStringLiteral("Do not read the pushed versions back.")});
+    parser.addOption({QStringLiteral("chunk-size"),
+                      QStringLiteral("Upload blobs above N MiB in PATCH chunks of N MiB (default 64; 0 = one PUT)."), QStringLiteral("N")});
+    parser.addPositionalArgument(QStringLiteral("source"), QStringLiteral("A mirror directory or a bundle file."),
+                                 QStringLiteral("SOURCE"));
     if (!parser.parse(args)) {
         err() << command << ": " << parser.errorText() << '\n';
         return ExitUsage;
@@ -563,7 +538,7 @@ int runOciPush(const QStringList &args)
             err() << command << ": cannot create a temporary directory\n";
             return ExitUsage;
         }
-        const Result<ImportReport> imported = importBundle(source, staging.path(), ImportOptions {});
+        const Result<ImportReport> imported = importBundle(source, staging.path(), ImportOptions{});
         if (!imported.ok()) {
             err() << command << ": " << source << ": " << imported.error().toString() << '\n';
             return ExitUsage;
@@ -572,8 +547,7 @@ int runOciPush(const QStringList &args)
     }
     const Result<Catalog> scanned = scanFileSystemMirror(dir);
     if (!scanned.ok()) {
-        err() << command << ": cannot read the mirror " << source << ": " << scanned.error().toString()
-              << '\n';
+        err() << command << ": cannot read the mirror " << source << ": " << scanned.error().toString() << '\n';
         return ExitUsage;
     }
     QList<ProviderAddress> candidates;
@@ -633,31 +607,25 @@ int runOciPush(const QStringList &args)
         root[QStringLiteral("summary")] = summary;
         root[QStringLiteral("requests")] = requestsJson(report.log);
         if (report.verification)
-            root[QStringLiteral("verification")]
-                = verifyJsonObject(QStringLiteral("oci://") + templ, *report.verification);
+            root[QStringLiteral("verification")] = verifyJsonObject(QStringLiteral("oci://") + templ, *report.verification);
         root[QStringLiteral("oci_mirror_block")] = block;
         out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
     } else {
         QTextStream &o = out();
         for (const OciPushedVersion &v : report.versions) {
-            o << v.provider.toString() << ' ' << v.version.toString() << " -> " << v.repository << ':'
-              << v.tag;
+            o << v.provider.toString() << ' ' << v.version.toString() << " -> " << v.repository << ':' << v.tag;
             if (!v.error.isEmpty())
                 o << "  FAILED: " << v.error;
             else
-                o << "  " << v.platforms.size() << " platforms, "
-                  << (options.dryRun        ? "dry run"
-                             : v.tagWritten ? "tagged"
-                                            : "unchanged");
+                o << "  " << v.platforms.size() << " platforms, " << (options.dryRun ? "dry run" : v.tagWritten ? "tagged" : "unchanged");
             o << '\n';
             for (const QString &s : v.skipped)
                 o << "  skipped " << s << '\n';
         }
         o << "\n"
-          << (options.dryRun ? "Would upload " : "Uploaded ") << report.blobsUploaded << " blobs ("
-          << report.bytesUploaded << " bytes); " << report.blobsPresent << " already present; "
-          << report.blobsMounted << " mounted; " << report.manifestsWritten << " manifests written, "
-          << report.manifestsPresent << " present; " << report.tagsWritten << " tags written, "
+          << (options.dryRun ? "Would upload " : "Uploaded ") << report.blobsUploaded << " blobs (" << report.bytesUploaded << " bytes); "
+          << report.blobsPresent << " already present; " << report.blobsMounted << " mounted; " << report.manifestsWritten
+          << " manifests written, " << report.manifestsPresent << " present; " << report.tagsWritten << " tags written, "
           << report.tagsUnchanged << " unchanged\n";
         if (report.verification) {
             o << "\nRead back:\n";

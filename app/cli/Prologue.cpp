@@ -33,7 +33,7 @@ std::optional<int> Prologue::parse(const QStringList &args, qsizetype min, qsize
     const qsizetype n = m_parser.positionalArguments().size();
     if (n < min || (max >= 0 && n > max)) {
         const QString count = min == max ? QStringLiteral("exactly %1").arg(what.isEmpty() ? QString::number(min) : what)
-                              : max < 0  ? QStringLiteral("at least %1").arg(what.isEmpty() ? QString::number(min) : what)
+            : max < 0                    ? QStringLiteral("at least %1").arg(what.isEmpty() ? QString::number(min) : what)
                                          : QStringLiteral("%1 to %2").arg(min).arg(max);
         return usage(QStringLiteral("give %1 (see --help)").arg(count));
     }
@@ -53,9 +53,9 @@ bool Prologue::intOption(const QString &name, int *value, int min) const
     bool ok = false;
     const int v = m_parser.value(name).toInt(&ok);
     if (!ok || v < min) {
-        usage(QStringLiteral("--%1 needs %2, not '%3'")
-                  .arg(name, min > 0 ? QStringLiteral("a positive number") : QStringLiteral("a non-negative number"),
-                       m_parser.value(name)));
+        usage(
+            QStringLiteral("--%1 needs %2, not '%3'")
+                .arg(name, min > 0 ? QStringLiteral("a positive number") : QStringLiteral("a non-negative number"), m_parser.value(name)));
         return false;
     }
     *value = v;

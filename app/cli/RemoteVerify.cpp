@@ -1,9 +1,9 @@
 // provender verify https://MIRROR/ (--provider ADDR... | --lock FILE) [--json] [--ca-file PEM]
-// [--allow-http-loopback] [--strict] [--deadline S] [--min-rate B] [--max-archive-size N] ...: fetch a network mirror's indexes as tofu does (tofu-formats.md §6),
-// download every archive once (streamed to a cache or temporary directory, hashed in the same
-// pass) and print a verdict per archive. `provender verify` hands over here when its argument is
-// an http(s) URL.
+// [--allow-http-loopback] [--strict] [--deadline S] [--min-rate B] [--max-archive-size N] ...: fetch a network mirror's indexes as tofu
+// does (tofu-formats.md §6), download every archive once (streamed to a cache or temporary directory, hashed in the same pass) and print a
+// verdict per archive. `provender verify` hands over here when its argument is an http(s) URL.
 
+#include "model/network/RemoteVerify.h"
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
 #include "app/cli/Prologue.h"
@@ -13,7 +13,6 @@
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
 #include "model/network/NetworkSource.h"
-#include "model/network/RemoteVerify.h"
 #include "model/verify/VerifyEngine.h"
 
 #include <QCommandLineParser>
@@ -41,7 +40,7 @@ bool sizeOption(const Prologue &p, const QString &name, qint64 *value)
     QString text = parser.value(name).trimmed();
     qint64 unit = 1;
     static const std::pair<const char *, qint64> suffixes[] = {{"KiB", 1024}, {"MiB", 1024 * 1024}, {"GiB", 1024 * 1024 * 1024},
-                                                               {"K", 1024}, {"M", 1024 * 1024}, {"G", 1024 * 1024 * 1024}};
+                                                               {"K", 1024},   {"M", 1024 * 1024},   {"G", 1024 * 1024 * 1024}};
     for (const auto &[suffix, factor] : suffixes)
         if (text.endsWith(QLatin1StringView(suffix), Qt::CaseInsensitive)) {
             text.chop(qsizetype(qstrlen(suffix)));
@@ -68,34 +67,52 @@ bool warningOnly(AnomalyKind kind)
 
 int runRemoteVerify(const QStringList &args)
 {
-    Prologue p(QStringLiteral("verify"), QStringLiteral(
-        "Verify a network mirror (the URL of a network_mirror block). The protocol cannot list providers: name them "
-        "with --provider or take them (and their pinned versions and hashes) from a lock file with --lock.\n"
-        "Credentials for the mirror host are found as tofu finds them (TF_TOKEN_<host>, credentials blocks in the CLI "
-        "config, credentials.tfrc.json) and sent only with index requests, never with archive downloads.\n"
-        "A mirror URL with a user name or password in it is refused: give the token in the CLI config instead.\n"
-        "Trusted CAs: the system store as tofu finds it (SSL_CERT_FILE, SSL_CERT_DIR, see docs/NETWORK.md) plus --ca-file.\n"
-        "Exit status: 0 all good, 1 any mismatch, missing, error, failed index request or refused URL (with --strict also "
-        "any warning, such as an archive URL that is plain http:), 2 bad usage. --json: docs/VERDICT-JSON.md."));
+    Prologue p(
+        QStringLiteral("verify"),
+        QStringLiteral("Verify a network mirror (the URL of a network_mirror block). The protocol cannot list providers: name them "
+                       "with --provider or take them (and their pinned versions and hashes) from a lock file with --lock.\n"
+                       "Credentials for the mirror host are found as tofu finds them (TF_TOKEN_<host>, credentials blocks in the CLI "
+                       "config, credentials.tfrc.json) and sent only with index requests, never with archive downloads.\n"
+                       "A mirror URL with a user name or password in it is refused: give the token in the CLI config instead.\n"
+                       "Trusted CAs: the system store as tofu finds it (SSL_CERT_FILE, SSL_CERT_DIR, see docs/NETWORK.md) plus --ca-file.\n"
+                       "Exit status: 0 all good, 1 any mismatch, missing, error, failed index request or refused URL (with --strict also "
+                       "any warning, such as an archive URL that is plain http:), 2 bad usage. --json: docs/VERDICT-JSON.md."));
     QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."), QStringLiteral("ADDR")});
-    parser.addOption({QStringLiteral("lock"), QStringLiteral("Take providers, versions and hashes from this reviewed lock file (repeatable)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("lock"),
+                      QStringLiteral("Take providers, versions and hashes from this reviewed lock file (repeatable)."),
+                      QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")});
-    parser.addOption({QStringLiteral("ca-file"), QStringLiteral("Also trust the CA certificates in this PEM file."), QStringLiteral("PEM")});
+    parser.addOption(
+        {QStringLiteral("ca-file"), QStringLiteral("Also trust the CA certificates in this PEM file."), QStringLiteral("PEM")});
     parser.addOption({QStringLiteral("allow-http-loopback"), QStringLiteral("Allow http:// for 127.0.0.1, ::1 and localhost.")});
     parser.addOption({QStringLiteral("jobs"), QStringLiteral("Parallel requests (default 4)."), QStringLiteral("N")});
-    parser.addOption({QStringLiteral("timeout"), QStringLiteral("Seconds without data before a request fails (default: TF_REGISTRY_CLIENT_TIMEOUT or 10)."), QStringLiteral("S")});
-    parser.addOption({QStringLiteral("retries"), QStringLiteral("Retries per archive download (default: TF_PROVIDER_DOWNLOAD_RETRY or 2)."), QStringLiteral("N")});
-    parser.addOption({QStringLiteral("cache-dir"), QStringLiteral("Keep the downloaded archives in DIR (default: a temporary directory)."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("timeout"),
+                      QStringLiteral("Seconds without data before a request fails (default: TF_REGISTRY_CLIENT_TIMEOUT or 10)."),
+                      QStringLiteral("S")});
+    parser.addOption({QStringLiteral("retries"), QStringLiteral("Retries per archive download (default: TF_PROVIDER_DOWNLOAD_RETRY or 2)."),
+                      QStringLiteral("N")});
+    parser.addOption({QStringLiteral("cache-dir"), QStringLiteral("Keep the downloaded archives in DIR (default: a temporary directory)."),
+                      QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("no-credentials"), QStringLiteral("Do not look up or send a token.")});
-    parser.addOption({QStringLiteral("strict"), QStringLiteral("Also fail (exit 1) on warnings, e.g. an archive URL that is plain http:, "
-                                                               "on verdict anomalies (a declared hash that matches no package) and on "
-                                                               "archives no --lock file covers.")});
-    parser.addOption({QStringLiteral("deadline"), QStringLiteral("Seconds one request may take in all, redirects included (default 3600; 0 = none)."), QStringLiteral("S")});
-    parser.addOption({QStringLiteral("min-rate"), QStringLiteral("Bytes per second a response must bring, measured over each --timeout window once its headers are in (default 1024; 0 = no check)."), QStringLiteral("BYTES")});
-    parser.addOption({QStringLiteral("max-archive-size"), QStringLiteral("Largest archive downloaded (default 2G; suffix K, M, G)."), QStringLiteral("SIZE")});
-    parser.addOption({QStringLiteral("max-index-size"), QStringLiteral("Largest index.json / <version>.json read (default 16M)."), QStringLiteral("SIZE")});
-    parser.addOption({QStringLiteral("max-error-body"), QStringLiteral("Largest body of an error or redirect response read (default 64K)."), QStringLiteral("SIZE")});
+    parser.addOption({QStringLiteral("strict"),
+                      QStringLiteral("Also fail (exit 1) on warnings, e.g. an archive URL that is plain http:, "
+                                     "on verdict anomalies (a declared hash that matches no package) and on "
+                                     "archives no --lock file covers.")});
+    parser.addOption({QStringLiteral("deadline"),
+                      QStringLiteral("Seconds one request may take in all, redirects included (default 3600; 0 = none)."),
+                      QStringLiteral("S")});
+    parser.addOption(
+        {QStringLiteral("min-rate"),
+         QStringLiteral(
+             "Bytes per second a response must bring, measured over each --timeout window once its headers are in (default 1024; 0 = no check)."),
+         QStringLiteral("BYTES")});
+    parser.addOption({QStringLiteral("max-archive-size"), QStringLiteral("Largest archive downloaded (default 2G; suffix K, M, G)."),
+                      QStringLiteral("SIZE")});
+    parser.addOption({QStringLiteral("max-index-size"), QStringLiteral("Largest index.json / <version>.json read (default 16M)."),
+                      QStringLiteral("SIZE")});
+    parser.addOption({QStringLiteral("max-error-body"), QStringLiteral("Largest body of an error or redirect response read (default 64K)."),
+                      QStringLiteral("SIZE")});
     p.positional(QStringLiteral("url"), QStringLiteral("The mirror base URL (ends with '/')."), QStringLiteral("URL"));
     if (const std::optional<int> exit = p.parse(args, 1, 1, QStringLiteral("one mirror URL")))
         return *exit;
@@ -120,8 +137,7 @@ int runRemoteVerify(const QStringList &args)
     http.maxParallel = std::max(1, http.maxParallel);
     http.timeoutMs = std::max(1, timeout) * 1000;
     int deadline = int(http.deadlineMs / 1000);
-    if (!p.intOption(QStringLiteral("deadline"), &deadline)
-        || !sizeOption(p, QStringLiteral("min-rate"), &http.minBytesPerSecond)
+    if (!p.intOption(QStringLiteral("deadline"), &deadline) || !sizeOption(p, QStringLiteral("min-rate"), &http.minBytesPerSecond)
         || !sizeOption(p, QStringLiteral("max-archive-size"), &verifyOptions.maxArchiveBytes)
         || !sizeOption(p, QStringLiteral("max-index-size"), &mirrorOptions.maxJsonBytes)
         || !sizeOption(p, QStringLiteral("max-error-body"), &http.maxErrorBodyBytes))
@@ -255,8 +271,7 @@ int runRemoteVerify(const QStringList &args)
         writeVerdictJson(out(), doc);
     } else {
         QTextStream &o = out();
-        o << "Mirror " << baseText << ": " << catalog.providers.size() << " providers, " << report.results.size()
-          << " archives\n\n";
+        o << "Mirror " << baseText << ": " << catalog.providers.size() << " providers, " << report.results.size() << " archives\n\n";
         QList<QStringList> rows{{QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"),
                                  QStringLiteral("VERDICT"), QStringLiteral("ANCHOR"), QStringLiteral("DETAIL")}};
         for (const ArchiveResult &r : report.results) {
@@ -267,8 +282,8 @@ int runRemoteVerify(const QStringList &args)
                     m.append(toString(h));
                 detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
             }
-            rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(),
-                         toString(r.detail.verdict), anchorText(r.detail), detail});
+            rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.detail.verdict),
+                         anchorText(r.detail), detail});
         }
         QList<qsizetype> widths(5, 0);
         for (const QStringList &row : std::as_const(rows))
@@ -282,11 +297,12 @@ int runRemoteVerify(const QStringList &args)
         if (!allAnomalies.isEmpty()) {
             o << "\nAnomalies (" << allAnomalies.size() << "):\n";
             for (const Anomaly &a : allAnomalies)
-                o << "  " << toString(a.kind) << ": " << (a.location.isValid() ? a.location.toString() : a.path) << ": "
-                  << a.message << '\n';
+                o << "  " << toString(a.kind) << ": " << (a.location.isValid() ? a.location.toString() : a.path) << ": " << a.message
+                  << '\n';
         }
         QStringList parts;
-        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
+        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused,
+                          Verdict::Pending})
             if (s.count(v) > 0 || v == Verdict::Verified)
                 parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
         o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << source.bytesDownloaded() << " bytes downloaded)\n";
@@ -295,8 +311,8 @@ int runRemoteVerify(const QStringList &args)
     const bool requestFailures = !source.absentProviders().isEmpty()
         || std::any_of(catalog.anomalies.cbegin(), catalog.anomalies.cend(),
                        [strict](const Anomaly &a) { return strict || !warningOnly(a.kind); });
-    const bool uncovered = std::any_of(report.results.cbegin(), report.results.cend(),
-                                       [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
+    const bool uncovered =
+        std::any_of(report.results.cbegin(), report.results.cend(), [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
     return s.hasFindings() || requestFailures || (strict && (!allAnomalies.isEmpty() || uncovered)) ? ExitFindings : ExitOk;
 }
 

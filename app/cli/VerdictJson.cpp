@@ -145,9 +145,8 @@ QJsonObject bundleJsonExtension(const BundleContents &b)
         o[QStringLiteral("sha256sums_error")] = b.sha256SumsError;
     QJsonArray problems, files;
     for (const BundleEntryProblem &p : b.problems)
-        problems.append(QJsonObject{{QStringLiteral("kind"), toString(p.kind)},
-                                    {QStringLiteral("entry"), p.entry},
-                                    {QStringLiteral("message"), p.message}});
+        problems.append(QJsonObject{
+            {QStringLiteral("kind"), toString(p.kind)}, {QStringLiteral("entry"), p.entry}, {QStringLiteral("message"), p.message}});
     for (const BundleFileCheck &f : b.files) {
         QJsonObject fo{{QStringLiteral("name"), f.name}, {QStringLiteral("status"), toString(f.status)}};
         if (!f.expected.isEmpty())
@@ -169,9 +168,8 @@ void writeVerdictJson(QTextStream &o, const VerdictJson &d)
     QString location;
     appendJsonString(location, d.location);
     const QString kindName = d.kindName.isEmpty() ? sourceKindName(d.kind) : d.kindName;
-    o << "{\n    \"schema_version\": " << kVerdictJsonSchemaVersion << ",\n    \"source\": {\n        \"kind\": \""
-      << kindName << "\",\n        \"location\": " << location << "\n    },\n    \"root\": " << location
-      << ",\n    \"archives\": [";
+    o << "{\n    \"schema_version\": " << kVerdictJsonSchemaVersion << ",\n    \"source\": {\n        \"kind\": \"" << kindName
+      << "\",\n        \"location\": " << location << "\n    },\n    \"root\": " << location << ",\n    \"archives\": [";
     for (qsizetype i = 0; i < results.size(); ++i)
         o << (i == 0 ? "\n        " : ",\n        ") << archiveJson(results.at(i));
     o << (results.isEmpty() ? "],\n" : "\n    ],\n");
@@ -188,8 +186,8 @@ void writeVerdictJson(QTextStream &o, const VerdictJson &d)
     summary[QStringLiteral("cache_hits")] = s.cacheHits;
     summary[QStringLiteral("anomalies")] = int(d.anomalies.size());
     if (d.lockCoverage)
-        summary[QStringLiteral("not_covered_by_lock")] = int(std::count_if(
-            results.cbegin(), results.cend(), [](const ArchiveResult &r) { return r.detail.notCoveredByLock; }));
+        summary[QStringLiteral("not_covered_by_lock")] =
+            int(std::count_if(results.cbegin(), results.cend(), [](const ArchiveResult &r) { return r.detail.notCoveredByLock; }));
     if (!s.cacheWarning.isEmpty())
         summary[QStringLiteral("cache_warning")] = s.cacheWarning;
     if (d.bytesDownloaded)

@@ -24,11 +24,11 @@ inline constexpr int kVerdictJsonSchemaVersion = 1;
 struct VerdictJson
 {
     Catalog::SourceKind kind = Catalog::SourceKind::Directory;
-    QString location;                     ///< the directory, bundle file or URL as opened
+    QString location; ///< the directory, bundle file or URL as opened
     const QList<ArchiveResult> *results = nullptr;
-    QList<Anomaly> anomalies;             ///< the listing's and the verdicts' (verdictAnomalies)
+    QList<Anomaly> anomalies; ///< the listing's and the verdicts' (verdictAnomalies)
     VerifySummary summary;
-    bool lockCoverage = false;            ///< --lock given: summary.not_covered_by_lock is written
+    bool lockCoverage = false;             ///< --lock given: summary.not_covered_by_lock is written
     std::optional<qint64> bytesDownloaded; ///< network: summary.bytes_downloaded
     /// What only this kind of source has: written as "bundle" or "network" (kind's name).
     QJsonObject extension;

@@ -44,8 +44,8 @@ QString matchedText(const VerdictDetail &d)
 QString summaryText(const VerifySummary &s)
 {
     QStringList parts;
-    for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused,
-                      Verdict::Pending})
+    for (Verdict v :
+         {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
         if (s.count(v) > 0 || v == Verdict::Verified)
             parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
     return parts.join(QStringLiteral(", "));
@@ -75,21 +75,17 @@ namespace {
 
 void printTable(QTextStream &o, const Catalog &catalog, const VerifyReport &report, const QList<Anomaly> &anomalies)
 {
-    o << "Mirror " << catalog.root << ": " << catalog.providers.size() << " providers, " << report.results.size()
-      << " archives, " << formatDataSize(catalog.totalBytes()) << "\n\n";
+    o << "Mirror " << catalog.root << ": " << catalog.providers.size() << " providers, " << report.results.size() << " archives, "
+      << formatDataSize(catalog.totalBytes()) << "\n\n";
 
-    const QStringList header = {QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"),
-                                QStringLiteral("LAYOUT"), QStringLiteral("VERDICT"), QStringLiteral("ANCHOR"),
-                                QStringLiteral("DETAIL")};
+    const QStringList header = {QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"), QStringLiteral("LAYOUT"),
+                                QStringLiteral("VERDICT"),  QStringLiteral("ANCHOR"),  QStringLiteral("DETAIL")};
     QList<QStringList> rows;
     for (const ArchiveResult &r : report.results) {
         QString detail;
         switch (r.detail.verdict) {
-        case Verdict::Verified:
-            detail = QStringLiteral("matched ") + matchedText(r.detail);
-            break;
-        default:
-            detail = r.detail.reason;
+        case Verdict::Verified: detail = QStringLiteral("matched ") + matchedText(r.detail); break;
+        default: detail = r.detail.reason;
         }
         rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.layout),
                      toString(r.detail.verdict), anchorText(r.detail), detail});
@@ -111,8 +107,8 @@ void printTable(QTextStream &o, const Catalog &catalog, const VerifyReport &repo
 
     const bool selfOnly = std::any_of(report.results.cbegin(), report.results.cend(), [](const ArchiveResult &r) {
         return r.detail.verdict == Verdict::Verified
-               && std::all_of(r.detail.anchors.cbegin(), r.detail.anchors.cend(),
-                              [](const TrustAnchor &a) { return a.isSelfConsistencyOnly(); });
+            && std::all_of(r.detail.anchors.cbegin(), r.detail.anchors.cend(),
+                           [](const TrustAnchor &a) { return a.isSelfConsistencyOnly(); });
     });
     if (selfOnly)
         o << "\n\"own index\": consistent with its own index only — the mirror agrees with itself; check against a "
@@ -170,16 +166,16 @@ int runVerify(const QStringList &args)
     for (const QString &arg : args.mid(1)) // a network mirror URL: app/cli/RemoteVerify.cpp
         if (arg.startsWith(QLatin1StringView("https://")) || arg.startsWith(QLatin1StringView("http://")))
             return runRemoteVerify(args);
-    Prologue p(QStringLiteral("verify"), QStringLiteral(
-        "Verify a mirror: a filesystem mirror directory (packed and unpacked layouts), a bundle file (.tar, .tar.gz, "
-        ".tar.xz, .tar.zst, .zip; read in place), or a network mirror URL (https://…; see verify https://x/ --help). "
-        "Every archive is hashed and compared with the hashes its index.json / <version>.json declare.\n"
-        "Verdicts (docs/VERDICTS.md): verified, mismatch, unverified, refused, missing, error — what terraform would "
-        "do installing the archive; ANCHOR says what it was checked against. --json: docs/VERDICT-JSON.md.\n"
-        "--jobs and --no-cache apply to directories: a bundle is read in one pass over its container, without the "
-        "hash cache.\n"
-        "Exit status: 0 all good, 1 any mismatch, refused, missing or error (a bundle: also any refused entry or "
-        "SHA256SUMS failure; with --strict also any anomaly), 2 bad usage or unreadable mirror."));
+    Prologue p(QStringLiteral("verify"),
+               QStringLiteral("Verify a mirror: a filesystem mirror directory (packed and unpacked layouts), a bundle file (.tar, .tar.gz, "
+                              ".tar.xz, .tar.zst, .zip; read in place), or a network mirror URL (https://…; see verify https://x/ --help). "
+                              "Every archive is hashed and compared with the hashes its index.json / <version>.json declare.\n"
+                              "Verdicts (docs/VERDICTS.md): verified, mismatch, unverified, refused, missing, error — what terraform would "
+                              "do installing the archive; ANCHOR says what it was checked against. --json: docs/VERDICT-JSON.md.\n"
+                              "--jobs and --no-cache apply to directories: a bundle is read in one pass over its container, without the "
+                              "hash cache.\n"
+                              "Exit status: 0 all good, 1 any mismatch, refused, missing or error (a bundle: also any refused entry or "
+                              "SHA256SUMS failure; with --strict also any anomaly), 2 bad usage or unreadable mirror."));
     QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of a table (docs/VERDICT-JSON.md).")});
     addHashingOptions(parser);
@@ -187,8 +183,9 @@ int runVerify(const QStringList &args)
                       QStringLiteral("Check the archives against this reviewed lock file too (repeatable); archives of "
                                      "provider versions no lock file covers are reported as not covered."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("strict"), QStringLiteral("Exit 1 on any anomaly too (and, with --lock, on any "
-                                                               "archive no lock file covers).")});
+    parser.addOption({QStringLiteral("strict"),
+                      QStringLiteral("Exit 1 on any anomaly too (and, with --lock, on any "
+                                     "archive no lock file covers).")});
     p.positional(QStringLiteral("source"), QStringLiteral("The mirror directory or bundle file."), QStringLiteral("SOURCE"));
     if (const std::optional<int> exit = p.parse(args, 1, 1, QStringLiteral("one mirror directory or bundle file")))
         return *exit;
@@ -229,8 +226,9 @@ int runVerify(const QStringList &args)
         bundle = b.get();
         source = std::move(b);
     } else {
-        return p.usage(location + (info.exists() ? QStringLiteral(": not a directory or a bundle file")
-                                                 : QStringLiteral(": no such directory or bundle file")));
+        return p.usage(location
+                       + (info.exists() ? QStringLiteral(": not a directory or a bundle file")
+                                        : QStringLiteral(": no such directory or bundle file")));
     }
     QElapsedTimer timer;
     timer.start();
@@ -255,16 +253,15 @@ int runVerify(const QStringList &args)
     printCacheWarning(p.prefix(), report.summary.cacheWarning);
 
     const QList<Anomaly> allAnomalies = catalog.anomalies + verdictAnomalies(report.results);
-    const int notCovered = int(std::count_if(report.results.cbegin(), report.results.cend(),
-                                             [](const ArchiveResult &r) { return r.detail.notCoveredByLock; }));
+    const int notCovered = int(
+        std::count_if(report.results.cbegin(), report.results.cend(), [](const ArchiveResult &r) { return r.detail.notCoveredByLock; }));
     const BundleContents *pass = bundle ? bundle->lastRead() : nullptr;
     // A bundle's own findings besides the verdicts: refused entries, SHA256SUMS lines, metadata.
     bool bundleFindings = false;
     if (pass) {
         bundleFindings = !pass->problems.isEmpty() || !pass->manifestError.isEmpty() || !pass->sha256SumsError.isEmpty()
-                         || std::any_of(pass->files.cbegin(), pass->files.cend(), [](const BundleFileCheck &f) {
-                                return f.status != BundleFileCheck::Status::Ok;
-                            });
+            || std::any_of(pass->files.cbegin(), pass->files.cend(),
+                           [](const BundleFileCheck &f) { return f.status != BundleFileCheck::Status::Ok; });
     }
     if (json) {
         VerdictJson doc;

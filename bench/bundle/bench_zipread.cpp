@@ -84,7 +84,8 @@ int main(int argc, char **argv)
     }
     const QString path = QString::fromLocal8Bit(argv[1]);
     const int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
-    for (const auto &[name, fn] : {std::pair{"libarchive (zip_seekable)", &readWithLibarchive}, std::pair{"QuaZip (minizip)", &readWithQuaZip}}) {
+    for (const auto &[name, fn] :
+         {std::pair{"libarchive (zip_seekable)", &readWithLibarchive}, std::pair{"QuaZip (minizip)", &readWithQuaZip}}) {
         qint64 best = -1, bytes = 0;
         for (int i = 0; i < repeats; ++i) {
             QElapsedTimer t;

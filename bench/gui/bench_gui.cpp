@@ -124,8 +124,8 @@ int main(int argc, char **argv)
             model.setTree(tree);
             tree = {};
             const double adopted = double(t.nsecsElapsed()) / 1e6;
-            std::fprintf(stderr, "buildTree %.1f ms (CPU %.1f ms), setTree %.1f ms, %d archives\n", built, cpu,
-                         adopted - built, model.archiveCount());
+            std::fprintf(stderr, "buildTree %.1f ms (CPU %.1f ms), setTree %.1f ms, %d archives\n", built, cpu, adopted - built,
+                         model.archiveCount());
         }
         return 0;
     }
@@ -222,8 +222,7 @@ int main(int argc, char **argv)
             view->collapseAll();
             view->expandToDepth(1);
             const double d = double(t.nsecsElapsed()) / 1e6;
-            std::fprintf(stderr, "phases: proxy %.1f ms, expandAll %.1f ms, paint %.1f ms, clear %.1f ms\n", a, b - a,
-                         c - b, d - c);
+            std::fprintf(stderr, "phases: proxy %.1f ms, expandAll %.1f ms, paint %.1f ms, clear %.1f ms\n", a, b - a, c - b, d - c);
         }
     }
     for (int i = 0, n = qEnvironmentVariableIntValue("PROVENDER_BENCH_FILTER_REPEAT"); i < n; ++i) {
@@ -245,13 +244,13 @@ int main(int argc, char **argv)
     const double filterPlatform = timed([&] { platforms->setCurrentIndex(1); });
     platforms->setCurrentIndex(0);
 
-    std::printf("{\"archives\": %d, \"first_paint_s\": %.3f, \"scan_to_shown_s\": %.3f, \"verify_s\": %.3f, "
-                "\"stall_open_ms\": %.1f, \"stall_stream_ms\": %.1f, \"filter_text_ms\": %.1f, \"filter_clear_ms\": %.1f, "
-                "\"filter_hash_ms\": %.1f, \"filter_all_ms\": %.1f, \"filter_verdict_ms\": %.1f, \"filter_platform_ms\": %.1f, \"peak_rss_mib\": %.0f, "
-                "\"hashed\": %d, \"cache_hits\": %d, \"verified\": %d}\n",
-                w.archiveModel()->archiveCount(), double(paint.at) / 1e9, double(shownAt) / 1e9,
-                double(finishedAt - shownAt) / 1e9, double(stallOpen) / 1e6, double(stallStream) / 1e6, filterText,
-                filterClear, filterHash, filterAll, filterVerdict, filterPlatform, peakRssMib(), summary.hashed, summary.cacheHits,
-                summary.count(Verdict::Verified));
+    std::printf(
+        "{\"archives\": %d, \"first_paint_s\": %.3f, \"scan_to_shown_s\": %.3f, \"verify_s\": %.3f, "
+        "\"stall_open_ms\": %.1f, \"stall_stream_ms\": %.1f, \"filter_text_ms\": %.1f, \"filter_clear_ms\": %.1f, "
+        "\"filter_hash_ms\": %.1f, \"filter_all_ms\": %.1f, \"filter_verdict_ms\": %.1f, \"filter_platform_ms\": %.1f, \"peak_rss_mib\": %.0f, "
+        "\"hashed\": %d, \"cache_hits\": %d, \"verified\": %d}\n",
+        w.archiveModel()->archiveCount(), double(paint.at) / 1e9, double(shownAt) / 1e9, double(finishedAt - shownAt) / 1e9,
+        double(stallOpen) / 1e6, double(stallStream) / 1e6, filterText, filterClear, filterHash, filterAll, filterVerdict, filterPlatform,
+        peakRssMib(), summary.hashed, summary.cacheHits, summary.count(Verdict::Verified));
     return 0;
 }

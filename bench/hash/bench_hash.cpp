@@ -150,8 +150,14 @@ int makeZip(const char *out, qint64 mib, quint32 seed, const char *payload)
 
 // ---- limit ----------------------------------------------------------------------------------
 
-quint32 le16(const unsigned char *p) { return quint32(p[0]) | (quint32(p[1]) << 8); }
-quint32 le32(const unsigned char *p) { return le16(p) | (le16(p + 2) << 16); }
+quint32 le16(const unsigned char *p)
+{
+    return quint32(p[0]) | (quint32(p[1]) << 8);
+}
+quint32 le32(const unsigned char *p)
+{
+    return le16(p) | (le16(p + 2) << 16);
+}
 
 struct Digest
 {
@@ -310,8 +316,8 @@ int measure(const char *outPath, char **argv)
     FILE *f = std::fopen(outPath, "w");
     if (!f)
         return 1;
-    std::fprintf(f, "{\"wall\": %.4f, \"user\": %.4f, \"sys\": %.4f, \"maxrss_kib\": %ld, \"exit\": %d}\n", wall, user, sys,
-                 ru.ru_maxrss, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    std::fprintf(f, "{\"wall\": %.4f, \"user\": %.4f, \"sys\": %.4f, \"maxrss_kib\": %ld, \"exit\": %d}\n", wall, user, sys, ru.ru_maxrss,
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     std::fclose(f);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

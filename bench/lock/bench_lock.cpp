@@ -17,8 +17,8 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 using namespace provender;

@@ -72,10 +72,9 @@ bool writeFile(const QString &path, const QByteArray &bytes)
 int generate(const QString &root, int archives, bool withIndexes)
 {
     static const QStringList platforms{
-        QStringLiteral("darwin_amd64"),  QStringLiteral("darwin_arm64"),  QStringLiteral("freebsd_amd64"),
-        QStringLiteral("linux_386"),     QStringLiteral("linux_amd64"),   QStringLiteral("linux_arm"),
-        QStringLiteral("linux_arm64"),   QStringLiteral("windows_386"),   QStringLiteral("windows_amd64"),
-        QStringLiteral("windows_arm64"),
+        QStringLiteral("darwin_amd64"),  QStringLiteral("darwin_arm64"),  QStringLiteral("freebsd_amd64"), QStringLiteral("linux_386"),
+        QStringLiteral("linux_amd64"),   QStringLiteral("linux_arm"),     QStringLiteral("linux_arm64"),   QStringLiteral("windows_386"),
+        QStringLiteral("windows_amd64"), QStringLiteral("windows_arm64"),
     };
     const QByteArray zip(kEmptyZip, sizeof kEmptyZip);
     int written = 0;
@@ -170,6 +169,7 @@ int main(int argc, char **argv)
         const int threads = t > 0 && t + 1 < args.size() ? args.at(t + 1).toInt() : 0;
         return scan(args.at(2), args.size() >= 4 && t != 3 ? std::max(1, args.at(3).toInt()) : 3, threads);
     }
-    std::fprintf(stderr, "usage: provender_bench_scan generate DIR ARCHIVES [--with-indexes] | scan DIR [REPEAT] [--threads N] | dump DIR\n");
+    std::fprintf(stderr,
+                 "usage: provender_bench_scan generate DIR ARCHIVES [--with-indexes] | scan DIR [REPEAT] [--threads N] | dump DIR\n");
     return 2;
 }

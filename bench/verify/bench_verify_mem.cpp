@@ -98,7 +98,7 @@ int main(int argc, char **argv)
                 "\"scan_s\": %.2f, \"verify_s\": %.2f, \"rss_after_scan_mib\": %.1f, \"peak_rss_after_scan_mib\": %.1f, "
                 "\"peak_rss_mib\": %.1f}\n",
                 summary.archives, static_cast<long long>(delivered), batches, summary.count(Verdict::Verified),
-                summary.count(Verdict::Missing), summary.count(Verdict::Error), summary.hashed, summary.cacheHits, slowMs,
-                maxInFlight, scanSeconds, verifySeconds, rssAfterScan, hwmAfterScan, statusMib("VmHWM"));
+                summary.count(Verdict::Missing), summary.count(Verdict::Error), summary.hashed, summary.cacheHits, slowMs, maxInFlight,
+                scanSeconds, verifySeconds, rssAfterScan, hwmAfterScan, statusMib("VmHWM"));
     return 0;
 }

@@ -313,8 +313,9 @@ Result<void> BundleReader::open(const QString &path)
         const int code = archive_filter_code(m_archive, i);
         if (code != ARCHIVE_FILTER_NONE && code != ARCHIVE_FILTER_GZIP && code != ARCHIVE_FILTER_XZ && code != ARCHIVE_FILTER_ZSTD) {
             const char *name = archive_filter_name(m_archive, i);
-            return makeError(ErrorCode::Unsupported, QStringLiteral("%1: compressed with %2, which Provender does not read (%3)")
-                                                         .arg(path, QString::fromLatin1(name ? name : "an unknown filter"), formats));
+            return makeError(ErrorCode::Unsupported,
+                             QStringLiteral("%1: compressed with %2, which Provender does not read (%3)")
+                                 .arg(path, QString::fromLatin1(name ? name : "an unknown filter"), formats));
         }
     }
     m_format = zip ? BundleFormat::Zip : BundleFormat::Tar;
@@ -463,8 +464,7 @@ std::optional<BundleEntryProblem> checkEntry(BundleEntry &entry)
     const qsizetype kept = entry.name.isEmpty() ? 0 : entry.name.count(QLatin1Char('/')) + 1;
 
     switch (entry.type) {
-    case BundleEntry::Type::Special:
-        return problem(Kind::SpecialFile, entry, QStringLiteral("a device, FIFO or socket: never extracted"));
+    case BundleEntry::Type::Special: return problem(Kind::SpecialFile, entry, QStringLiteral("a device, FIFO or socket: never extracted"));
     case BundleEntry::Type::Symlink: {
         if (entry.name.isEmpty()) // "./": extracting it would replace the root with a link
             return problem(Kind::UnsafePath, entry, QStringLiteral("a symbolic link named like the bundle's root"));
@@ -509,8 +509,7 @@ std::optional<BundleEntryProblem> checkEntry(BundleEntry &entry)
         if (entry.name.isEmpty())
             return problem(Kind::UnsafePath, entry, QStringLiteral("a file named like the bundle's root"));
         break;
-    case BundleEntry::Type::Directory:
-        break;
+    case BundleEntry::Type::Directory: break;
     }
     return std::nullopt;
 }
@@ -568,8 +567,8 @@ std::optional<BundleEntryProblem> DuplicateGuard::addFolded(const QString &path,
 }
 
 Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limits,
-                                 const std::function<bool(const QString &name)> &isMetadata,
-                                 const FileHandler &onFile, const BundleProgress &progress, bool stopAtFatal)
+                                 const std::function<bool(const QString &name)> &isMetadata, const FileHandler &onFile,
+                                 const BundleProgress &progress, bool stopAtFatal)
 {
     using Kind = BundleEntryProblem::Kind;
     BundlePass pass;
@@ -595,12 +594,12 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
 
     const qint64 maxTotal = limits.maxTotalBytes > 0 ? limits.maxTotalBytes : automaticTotalBytes(pass.fileSize);
     const QString totalLimit = limits.maxTotalBytes > 0
-                                   ? QStringLiteral("its limit of %1 bytes in all").arg(maxTotal)
-                                   : QStringLiteral("its limit of %1 bytes in all (automatic: %2 times the bundle's size, at least %3 bytes; "
-                                                    "--max-total-bytes sets it)")
-                                         .arg(maxTotal)
-                                         .arg(kAutomaticTotalRatio)
-                                         .arg(kAutomaticTotalFloor);
+        ? QStringLiteral("its limit of %1 bytes in all").arg(maxTotal)
+        : QStringLiteral("its limit of %1 bytes in all (automatic: %2 times the bundle's size, at least %3 bytes; "
+                         "--max-total-bytes sets it)")
+              .arg(maxTotal)
+              .arg(kAutomaticTotalRatio)
+              .arg(kAutomaticTotalFloor);
     bool totalExceeded = false;
     bool stopped = false; // the handler refused an entry (out of disk space)
     auto mustStop = [&] {
@@ -629,8 +628,8 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
             break;
         pass.format = reader.format();
         if (++pass.entryCount > limits.maxEntries) {
-            pass.problems.append(tooLarge(entry, QStringLiteral("the bundle has more than %1 entries; the rest was not read")
-                                                     .arg(limits.maxEntries)));
+            pass.problems.append(
+                tooLarge(entry, QStringLiteral("the bundle has more than %1 entries; the rest was not read").arg(limits.maxEntries)));
             break;
         }
         if (std::optional<BundleEntryProblem> p = checkEntry(entry)) {
@@ -669,9 +668,10 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
             if (isMetadata && isMetadata(entry.name)) {
                 const auto content = pass.metadata.constFind(entry.linkTarget);
                 if (content == pass.metadata.cend()) {
-                    pass.problems.append(tooLarge(entry, QStringLiteral("a hard link to \"%1\", which was not read as an index or "
-                                                                        "metadata file")
-                                                             .arg(displayEntryName(entry.linkTarget))));
+                    pass.problems.append(tooLarge(entry,
+                                                  QStringLiteral("a hard link to \"%1\", which was not read as an index or "
+                                                                 "metadata file")
+                                                      .arg(displayEntryName(entry.linkTarget))));
                     continue;
                 }
                 pass.metadata.insert(entry.name, content.value());
@@ -694,9 +694,10 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
             continue;
         }
         if (entry.sizeKnown && entry.size > limits.maxEntryBytes) {
-            refuseFile(entry, QStringLiteral("declares %1 bytes; the limit for one entry is %2 (--max-entry-bytes sets it)")
-                                  .arg(entry.size)
-                                  .arg(limits.maxEntryBytes));
+            refuseFile(entry,
+                       QStringLiteral("declares %1 bytes; the limit for one entry is %2 (--max-entry-bytes sets it)")
+                           .arg(entry.size)
+                           .arg(limits.maxEntryBytes));
             continue;
         }
         if (entry.sizeKnown && inflatedTotal + entry.size > maxTotal) {
@@ -716,8 +717,8 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
             inflatedTotal += block->size();
             if (got > bound) {
                 overflow = entry.sizeKnown && got > entry.size
-                               ? QStringLiteral("inflates to more than its declared %1 bytes").arg(entry.size)
-                               : QStringLiteral("inflates to more than the limit of %1 bytes for one entry").arg(limits.maxEntryBytes);
+                    ? QStringLiteral("inflates to more than its declared %1 bytes").arg(entry.size)
+                    : QStringLiteral("inflates to more than the limit of %1 bytes for one entry").arg(limits.maxEntryBytes);
                 return makeError(ErrorCode::InvalidArgument, overflow);
             }
             if (inflatedTotal > maxTotal) {
@@ -734,8 +735,8 @@ Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limit
         QString refused;
         if (isMetadata && isMetadata(entry.name)) {
             if (metadataBytes + entry.size > limits.maxMetadataBytes) {
-                pass.problems.append(tooLarge(entry, QStringLiteral("index and metadata files beyond %1 bytes in all are not read")
-                                                         .arg(limits.maxMetadataBytes)));
+                pass.problems.append(tooLarge(
+                    entry, QStringLiteral("index and metadata files beyond %1 bytes in all are not read").arg(limits.maxMetadataBytes)));
                 continue;
             }
             QByteArray content;

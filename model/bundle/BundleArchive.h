@@ -10,8 +10,8 @@
 // never from the file name.
 
 #include "model/bundle/BundleFormat.h"
-#include "model/hashing/StreamingZipHasher.h"
 #include "model/core/Result.h"
+#include "model/hashing/StreamingZipHasher.h"
 
 #include <QByteArray>
 #include <QByteArrayView>
@@ -31,16 +31,16 @@ struct BundleEntry
 {
     enum class Type { File, Directory, Symlink, Hardlink, Special };
     Type type = Type::File;
-    QByteArray rawName;   ///< as stored
-    QString name;         ///< checked and cleaned: no `./`, no empty components, no trailing `/`
-    qint64 size = 0;      ///< declared size (files); 0 when unknown
+    QByteArray rawName; ///< as stored
+    QString name;       ///< checked and cleaned: no `./`, no empty components, no trailing `/`
+    qint64 size = 0;    ///< declared size (files); 0 when unknown
     bool sizeKnown = false;
-    QDateTime modified;   ///< UTC; invalid when the entry has none
-    int mode = 0644;      ///< permission bits
-    QString linkTarget;   ///< symbolic links: the target as stored; hard links: the cleaned name of
-                          ///< the earlier file it is a copy of (runBundlePass resolves chains)
+    QDateTime modified; ///< UTC; invalid when the entry has none
+    int mode = 0644;    ///< permission bits
+    QString linkTarget; ///< symbolic links: the target as stored; hard links: the cleaned name of
+                        ///< the earlier file it is a copy of (runBundlePass resolves chains)
     bool encrypted = false;
-    QString refused;      ///< set by runBundlePass on a file it listed but did not read (beyond a limit): why
+    QString refused; ///< set by runBundlePass on a file it listed but did not read (beyond a limit): why
 };
 
 /// Opens a bundle file and steps through its entries. Not copyable; one pass.
@@ -126,11 +126,11 @@ struct BundlePass
     BundleFormat format = BundleFormat::Tar;
     qint64 fileSize = 0;
     int entryCount = 0;
-    qint64 contentBytes = 0;              ///< sum of the accepted files' sizes
-    QList<BundleEntry> entries;           ///< accepted entries (files, directories, in-bundle links), in
-                                          ///< order; also files refused for their size (`refused` set, not read)
-    QList<BundleEntryProblem> problems;   ///< refused or skipped entries
-    QHash<QString, QByteArray> metadata;  ///< contents of the entries `isMetadata` chose, by name
+    qint64 contentBytes = 0;             ///< sum of the accepted files' sizes
+    QList<BundleEntry> entries;          ///< accepted entries (files, directories, in-bundle links), in
+                                         ///< order; also files refused for their size (`refused` set, not read)
+    QList<BundleEntryProblem> problems;  ///< refused or skipped entries
+    QHash<QString, QByteArray> metadata; ///< contents of the entries `isMetadata` chose, by name
 };
 
 /// Steps through every entry of an opened reader: checks each name and type, refuses duplicates,
@@ -146,9 +146,8 @@ struct BundlePass
 /// problem. `limits.maxTotalBytes` 0 is automaticTotalBytes() of the bundle's size.
 using FileHandler = std::function<Result<void>(const BundleEntry &entry, const PullBytes &pull, QString *refused)>;
 Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limits,
-                                 const std::function<bool(const QString &name)> &isMetadata,
-                                 const FileHandler &onFile, const BundleProgress &progress,
-                                 bool stopAtFatal = false);
+                                 const std::function<bool(const QString &name)> &isMetadata, const FileHandler &onFile,
+                                 const BundleProgress &progress, bool stopAtFatal = false);
 
 /// Splits a cleaned name on '/'.
 inline QStringList nameParts(const QString &name)

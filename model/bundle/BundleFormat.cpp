@@ -192,8 +192,9 @@ Result<BundleManifest> parseBundleManifest(const QByteArray &bytes)
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
     if (doc.isNull())
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("%1: not valid JSON: %2 (at byte %3)").arg(kBundleManifestName, error.errorString()).arg(error.offset));
+        return makeError(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("%1: not valid JSON: %2 (at byte %3)").arg(kBundleManifestName, error.errorString()).arg(error.offset));
     const QJsonObject o = doc.object();
     if (o.value(QStringLiteral("format")).toString() != u"provender-bundle")
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: not a Provender bundle manifest").arg(kBundleManifestName));
@@ -274,8 +275,7 @@ Result<QMap<QString, QByteArray>> parseSha256Sums(const QByteArray &bytes)
         const Location where{QString(kBundleSumsName), int(i + 1), 1};
         if (line.size() < 67 || !isHex(QByteArrayView(line).first(64)) || line.at(64) != ' '
             || (line.at(65) != ' ' && line.at(65) != '*')) {
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("line %1 is not `<sha256 hex>  <path>`").arg(i + 1), where);
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1 is not `<sha256 hex>  <path>`").arg(i + 1), where);
         }
         const QByteArray rawPath = line.mid(66);
         const QString path = QString::fromUtf8(rawPath);
@@ -283,16 +283,15 @@ Result<QMap<QString, QByteArray>> parseSha256Sums(const QByteArray &bytes)
             return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1: the path is not valid UTF-8").arg(i + 1), where);
         // Like entry names (and a trailing CR would not survive writing the list back).
         if (std::any_of(rawPath.cbegin(), rawPath.cend(), [](char c) { return uchar(c) < 0x20 || uchar(c) == 0x7f; }))
-            return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1: the path contains a control character").arg(i + 1), where);
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1: the path contains a control character").arg(i + 1),
+                             where);
         QString clean = path;
         while (clean.startsWith(QLatin1StringView("./")))
             clean.remove(0, 2);
         if (isUnsafeRelativePath(clean))
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("line %1: unsafe path \"%2\"").arg(i + 1).arg(path), where);
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1: unsafe path \"%2\"").arg(i + 1).arg(path), where);
         if (out.contains(clean))
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("line %1: \"%2\" is listed twice").arg(i + 1).arg(path), where);
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1: \"%2\" is listed twice").arg(i + 1).arg(path), where);
         out.insert(clean, QByteArray::fromHex(line.first(64)));
     }
     return out;

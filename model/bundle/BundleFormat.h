@@ -28,7 +28,7 @@ namespace provender {
 
 enum class BundleFormat { Tar, TarGz, TarXz, TarZst, Zip };
 
-QString toString(BundleFormat format);                            ///< "tar", "tar.gz", "tar.xz", "tar.zst", "zip"
+QString toString(BundleFormat format);                             ///< "tar", "tar.gz", "tar.xz", "tar.zst", "zip"
 std::optional<BundleFormat> bundleFormatFromString(QStringView s); ///< also "tgz", "tzst", "txz"
 /// From a file name's suffix (`.tar.gz`, `.tgz`, `.tar.zst`, `.tzst`, `.tar.xz`, `.txz`, `.tar`, `.zip`).
 std::optional<BundleFormat> bundleFormatFromFileName(const QString &fileName);
@@ -102,7 +102,7 @@ struct BundleEntryProblem
         Unsupported,   ///< encrypted entries
     };
     Kind kind = Kind::UnsafePath;
-    QString entry;   ///< the name as stored (lossy UTF-8 for display)
+    QString entry; ///< the name as stored (lossy UTF-8 for display)
     QString message;
 
     /// Refused on import (everything except an in-bundle Link).
@@ -116,10 +116,10 @@ struct BundleManifestArchive
     QString provider; ///< ProviderAddress::toString()
     QString version;
     QString platform;
-    QString layout;   ///< "packed" / "unpacked"
-    QString path;     ///< relative to the bundle's mirror root
-    QString h1;       ///< the h1: the bundle's index lists (packed) or of the package directory (unpacked)
-    QString zh;       ///< packed only
+    QString layout; ///< "packed" / "unpacked"
+    QString path;   ///< relative to the bundle's mirror root
+    QString h1;     ///< the h1: the bundle's index lists (packed) or of the package directory (unpacked)
+    QString zh;     ///< packed only
     qint64 size = 0;
 };
 
@@ -128,20 +128,20 @@ struct BundleShortfall
 {
     ProviderAddress provider;
     Version version;
-    Platform platform;   ///< null when the whole provider or version is absent
-    QString lockFile;    ///< the lock file that needs it
+    Platform platform; ///< null when the whole provider or version is absent
+    QString lockFile;  ///< the lock file that needs it
     QString reason;
 };
 
 struct BundleManifest
 {
     int formatVersion = 1;
-    QString generator;      ///< "Provender <version>"
-    QDateTime created;      ///< UTC
-    QString sourceMirror;   ///< the mirror directory the archives came from
-    QString selection;      ///< "all", "selection" or "lock-files"
-    QStringList lockFiles;  ///< for "lock-files"
-    QStringList platforms;  ///< for "lock-files"
+    QString generator;     ///< "Provender <version>"
+    QDateTime created;     ///< UTC
+    QString sourceMirror;  ///< the mirror directory the archives came from
+    QString selection;     ///< "all", "selection" or "lock-files"
+    QStringList lockFiles; ///< for "lock-files"
+    QStringList platforms; ///< for "lock-files"
     QList<BundleManifestArchive> archives;
     QList<BundleShortfall> missing;
 };

@@ -22,11 +22,11 @@
 #include <QTemporaryDir>
 
 #include <atomic>
-#include <optional>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -329,7 +329,7 @@ Result<bool> ImportTransaction::verify()
             if (e.type == BundleEntry::Type::File && e.name.startsWith(m_prefix) && !listed.contains(e.name)
                 && e.name != m_prefix + kBundleSumsName)
                 m_report.files.append(BundleFileCheck{BundleFileCheck::Status::Unlisted, e.name.mid(m_prefix.size()), QString(),
-                                                    QString::fromLatin1(m_sha.value(e.name).toHex())});
+                                                      QString::fromLatin1(m_sha.value(e.name).toHex())});
         }
     }
 
@@ -351,10 +351,13 @@ Result<bool> ImportTransaction::verify()
     verifyOptions.jobs = m_options.jobs;
     verifyOptions.useCache = false;
     std::atomic<bool> cancel{false};
-    const VerifyReport verified = verifyCatalog(m_bundleCatalog, verifyOptions, [&](qint64 done, qint64 total) {
-        if (m_progress && !m_progress(BundleStage::Hashing, done, total))
-            cancel = true;
-    }, &cancel);
+    const VerifyReport verified = verifyCatalog(
+        m_bundleCatalog, verifyOptions,
+        [&](qint64 done, qint64 total) {
+            if (m_progress && !m_progress(BundleStage::Hashing, done, total))
+                cancel = true;
+        },
+        &cancel);
     if (cancel || verified.summary.cancelled)
         return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
     QMap<QString, QByteArray> shaByName; // sorted: the files of a package are one range
@@ -367,9 +370,8 @@ Result<bool> ImportTransaction::verify()
             SumsCheck check = SumsCheck::NotListed;
             if (r.layout == ArchiveLayout::Packed) {
                 if (const auto s = m_sums.constFind(rel); s != m_sums.cend())
-                    check = QStringLiteral("zh:") + QString::fromLatin1(s->toHex()) == r.hashes->zh.toString()
-                                ? SumsCheck::Match
-                                : SumsCheck::Mismatch;
+                    check = QStringLiteral("zh:") + QString::fromLatin1(s->toHex()) == r.hashes->zh.toString() ? SumsCheck::Match
+                                                                                                               : SumsCheck::Mismatch;
             } else {
                 bool all = m_hasSums, bad = false;
                 const QString under = entry + QLatin1Char('/');
@@ -385,13 +387,10 @@ Result<bool> ImportTransaction::verify()
             const ProviderVersionKey pv{r.key.provider, r.key.version};
             const auto lock = m_options.expected.constFind(pv);
             const bool covered = lock != m_options.expected.cend();
-            r.detail = decideBundleArchive(*r.hashes, r.key.provider.type(), r.declared,
-                                           TrustAnchor{TrustAnchor::Kind::OwnIndex, m_report.bundle},
-                                           check,
-                                           TrustAnchor{TrustAnchor::Kind::OwnChecksums,
-                                                       m_report.bundle + kBundleEntrySeparator + m_prefix + kBundleSumsName},
-                                           covered ? &lock.value() : nullptr,
-                                           TrustAnchor{TrustAnchor::Kind::LockFile, m_options.expectedFrom.value(pv)});
+            r.detail = decideBundleArchive(
+                *r.hashes, r.key.provider.type(), r.declared, TrustAnchor{TrustAnchor::Kind::OwnIndex, m_report.bundle}, check,
+                TrustAnchor{TrustAnchor::Kind::OwnChecksums, m_report.bundle + kBundleEntrySeparator + m_prefix + kBundleSumsName},
+                covered ? &lock.value() : nullptr, TrustAnchor{TrustAnchor::Kind::LockFile, m_options.expectedFrom.value(pv)});
             r.detail.notCoveredByLock = m_options.lockCoverage && !covered;
         }
         m_resultByPath.insert(r.path, r);
@@ -499,9 +498,8 @@ Result<void> ImportTransaction::stage()
     indexOptions.withZh = m_options.withZh;
     indexOptions.jobs = m_options.jobs;
     indexOptions.useCache = false; // staged paths, gone after the import: rows for them would only be litter
-    Result<IndexExportReport> indexed = exportIndexes(m_newRoot, indexOptions, [&](qint64 done, qint64 total) {
-        return !m_progress || m_progress(BundleStage::Hashing, done, total);
-    });
+    Result<IndexExportReport> indexed = exportIndexes(
+        m_newRoot, indexOptions, [&](qint64 done, qint64 total) { return !m_progress || m_progress(BundleStage::Hashing, done, total); });
     if (!indexed.ok())
         return indexed.error();
     for (const IndexFileResult &f : indexed->files)
@@ -575,8 +573,9 @@ Error ImportTransaction::recover(const Error &e)
     Result<QString> rolled = recoverLocked(m_target, m_area->path());
     if (!rolled.ok()) {
         m_area->keep();
-        return makeError(ErrorCode::Io, e.message + QStringLiteral("; rolling back failed too: ") + rolled.error().message
-                                            + QStringLiteral(" (the journal in %1 is kept)").arg(m_area->path()));
+        return makeError(ErrorCode::Io,
+                         e.message + QStringLiteral("; rolling back failed too: ") + rolled.error().message
+                             + QStringLiteral(" (the journal in %1 is kept)").arg(m_area->path()));
     }
     return e;
 }

@@ -41,7 +41,7 @@ namespace provender {
 
 struct ImportOptions
 {
-    BundleLimits limits;          ///< maxTotalBytes 0: automatic, and at most the free space beyond minFreeBytes
+    BundleLimits limits; ///< maxTotalBytes 0: automatic, and at most the free space beyond minFreeBytes
     /// Space the import leaves free on the target's file system: free space is checked before
     /// every staged file (against its declared size) and every 64 MiB written; an entry that would
     /// go below it refuses the import (a too-large problem), before the disk fills.
@@ -74,9 +74,9 @@ struct ImportAction
     Kind kind = Kind::Add;
     ArchiveKey key;
     ArchiveLayout layout = ArchiveLayout::Packed;
-    QString entry;        ///< the archive's entry name in the bundle
-    QString targetPath;   ///< absolute path it is (or would be) written to
-    QString existingPath; ///< Unchanged/Replace/Conflict: what the target has
+    QString entry;                      ///< the archive's entry name in the bundle
+    QString targetPath;                 ///< absolute path it is (or would be) written to
+    QString existingPath;               ///< Unchanged/Replace/Conflict: what the target has
     Verdict verdict = Verdict::Pending; ///< in the bundle
     QString reason;
     qint64 size = 0;
@@ -88,14 +88,14 @@ struct ImportReport
     QString bundle;
     QString target;
     bool dryRun = false;
-    bool committed = false;        ///< the target was changed
-    QString refusal;               ///< why nothing was imported ("" when imported or nothing to do)
-    QString recovery;              ///< what recoverInterruptedImport() did first ("" when nothing)
+    bool committed = false; ///< the target was changed
+    QString refusal;        ///< why nothing was imported ("" when imported or nothing to do)
+    QString recovery;       ///< what recoverInterruptedImport() did first ("" when nothing)
     QList<ImportAction> actions;
-    QList<BundleEntryProblem> problems;  ///< refused entries (any fatal one refuses the import)
-    QList<BundleFileCheck> files;        ///< SHA256SUMS checks
-    QList<Anomaly> anomalies;            ///< of the bundle's mirror tree (paths as `<bundle>!/<entry>`)
-    QStringList indexFiles;              ///< index documents written (absolute paths)
+    QList<BundleEntryProblem> problems; ///< refused entries (any fatal one refuses the import)
+    QList<BundleFileCheck> files;       ///< SHA256SUMS checks
+    QList<Anomaly> anomalies;           ///< of the bundle's mirror tree (paths as `<bundle>!/<entry>`)
+    QStringList indexFiles;             ///< index documents written (absolute paths)
     qint64 bytesStaged = 0;
 
     int count(ImportAction::Kind kind) const;
@@ -107,8 +107,8 @@ struct ImportReport
 /// the target as it was) when the bundle cannot be read (CorruptArchive: truncated, damaged), the
 /// target is not a writable directory, another import holds the lock, on I/O errors and on cancel.
 /// A bundle that is blocked is not an error: the report says why (`refusal`).
-Result<ImportReport> importBundle(const QString &bundlePath, const QString &targetDir,
-                                  const ImportOptions &options = {}, const BundleProgress &progress = {});
+Result<ImportReport> importBundle(const QString &bundlePath, const QString &targetDir, const ImportOptions &options = {},
+                                  const BundleProgress &progress = {});
 
 /// Rolls back (journal `prepared`) or finishes (journal `committed`) an interrupted import of
 /// `targetDir` and removes its work directory. Returns what it did ("" when there was nothing).

@@ -110,9 +110,10 @@ public:
             const int error = errno;
             ::close(fd);
             if (error == EWOULDBLOCK)
-                return makeError(ErrorCode::Io, QStringLiteral("another import into %1 is running (it holds the lock on the directory); "
-                                                               "nothing was done — try again when it has finished")
-                                                    .arg(m_dir));
+                return makeError(ErrorCode::Io,
+                                 QStringLiteral("another import into %1 is running (it holds the lock on the directory); "
+                                                "nothing was done — try again when it has finished")
+                                     .arg(m_dir));
             return ioError(QStringLiteral("cannot lock %1").arg(m_dir), error);
         }
         if (Result<void> r = checkWorkDirectory(true); !r.ok()) {
@@ -196,10 +197,9 @@ inline QList<QString> parentsOf(const QString &rel)
 class ImportTransaction
 {
 public:
-    ImportTransaction(const QString &bundlePath, const QString &targetDir, const ImportOptions &options,
-                      const BundleProgress &progress)
-        : m_options(options)
-        , m_progress(progress)
+    ImportTransaction(const QString &bundlePath, const QString &targetDir, const ImportOptions &options, const BundleProgress &progress)
+        : m_options(options),
+          m_progress(progress)
     {
         m_report.bundle = QFileInfo(bundlePath).absoluteFilePath();
         m_report.target = QDir::cleanPath(QFileInfo(targetDir).absoluteFilePath());
@@ -212,8 +212,8 @@ public:
         if (Result<void> opened = open(); !opened.ok())
             return opened.error();
         // Each of these may end the import with the report as it stands (a refusal, a dry run).
-        for (Result<bool> (ImportTransaction::*phase)() : { &ImportTransaction::read, &ImportTransaction::verify,
-                                                             &ImportTransaction::plan }) {
+        for (Result<bool> (ImportTransaction::*phase)() :
+             {&ImportTransaction::read, &ImportTransaction::verify, &ImportTransaction::plan}) {
             Result<bool> goOn = (this->*phase)();
             if (!goOn.ok())
                 return goOn.error();
@@ -254,8 +254,7 @@ private:
     /// plan(): the target's archives of the versions the bundle brings, hashed in one engine run.
     Result<void> hashTargetArchives();
     /// plan(): the action for one archive of the bundle.
-    void planArchive(const Provider &p, const Provider *existingProvider, const ProviderVersion &v, const Archive &a,
-                     bool duplicate);
+    void planArchive(const Provider &p, const Provider *existingProvider, const ProviderVersion &v, const Archive &a, bool duplicate);
 
     ImportReport m_report;
     QString m_target;

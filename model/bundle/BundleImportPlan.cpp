@@ -18,12 +18,12 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <atomic>
-#include <optional>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -65,8 +65,8 @@ Result<void> ImportTransaction::hashTargetArchives()
     return {};
 }
 
-void ImportTransaction::planArchive(const Provider &p, const Provider *existingProvider, const ProviderVersion &v,
-                                    const Archive &a, bool duplicate)
+void ImportTransaction::planArchive(const Provider &p, const Provider *existingProvider, const ProviderVersion &v, const Archive &a,
+                                    bool duplicate)
 {
     ImportAction act;
     act.key = ArchiveKey{p.address, v.version, a.platform};
@@ -86,29 +86,27 @@ void ImportTransaction::planArchive(const Provider &p, const Provider *existingP
     const QString relArchive = QDir(m_stagedRoot).relativeFilePath(a.path);
     const QStringList parts = relArchive.split(QLatin1Char('/'));
     Placement to;
-    to.providerDir = existingProvider ? QDir(m_target).relativeFilePath(existingProvider->directory)
-                                      : parts.mid(0, 3).join(QLatin1Char('/'));
+    to.providerDir =
+        existingProvider ? QDir(m_target).relativeFilePath(existingProvider->directory) : parts.mid(0, 3).join(QLatin1Char('/'));
     to.rel = to.providerDir + QLatin1Char('/') + parts.mid(3).join(QLatin1Char('/'));
     act.targetPath = m_target + QLatin1Char('/') + to.rel;
 
-    const bool lockVouches = std::any_of(r.detail.anchors.cbegin(), r.detail.anchors.cend(), [](const TrustAnchor &t) {
-        return t.kind == TrustAnchor::Kind::LockFile;
-    });
+    const bool lockVouches = std::any_of(r.detail.anchors.cbegin(), r.detail.anchors.cend(),
+                                         [](const TrustAnchor &t) { return t.kind == TrustAnchor::Kind::LockFile; });
     if (m_options.requireLock && r.detail.verdict == Verdict::Verified && !lockVouches) {
         act.kind = ImportAction::Kind::Rejected;
         act.reason = r.detail.notCoveredByLock
-                         ? QStringLiteral("no lock file given covers %1 %2 (--require-lock)")
-                               .arg(p.address.toString(), v.version.toString())
-                         : QStringLiteral("no lock file hash vouches for it, only %1 (--require-lock)")
-                               .arg(describeAnchors(r.detail));
+            ? QStringLiteral("no lock file given covers %1 %2 (--require-lock)").arg(p.address.toString(), v.version.toString())
+            : QStringLiteral("no lock file hash vouches for it, only %1 (--require-lock)").arg(describeAnchors(r.detail));
         m_report.actions.append(act);
         return;
     }
-    if (r.detail.verdict != Verdict::Verified && !(r.detail.verdict == Verdict::Unverified && m_options.allowUnverified && !m_options.requireLock)) {
+    if (r.detail.verdict != Verdict::Verified
+        && !(r.detail.verdict == Verdict::Unverified && m_options.allowUnverified && !m_options.requireLock)) {
         act.kind = ImportAction::Kind::Rejected;
         act.reason = r.detail.verdict == Verdict::Unverified
-                         ? QStringLiteral("nothing in the bundle declares a hash for it (import with --allow-unverified to accept it)")
-                         : r.detail.reason;
+            ? QStringLiteral("nothing in the bundle declares a hash for it (import with --allow-unverified to accept it)")
+            : r.detail.reason;
         m_report.actions.append(act);
         return;
     }
@@ -129,8 +127,8 @@ void ImportTransaction::planArchive(const Provider &p, const Provider *existingP
             why = zh.ok() ? QStringLiteral("the mirror has a different file there") : zh.error().message;
         } else if (a.layout == ArchiveLayout::Unpacked && S_ISDIR(st.st_mode)) {
             Result<PackageHashes> h = known != m_targetHashes.cend() && known->kind == PackageHashes::Kind::Directory
-                                          ? Result<PackageHashes>(known.value())
-                                          : hashDirectory(act.targetPath);
+                ? Result<PackageHashes>(known.value())
+                : hashDirectory(act.targetPath);
             same = h.ok() && h->h1Extracted.toString() == bundleH1;
             why = h.ok() ? QStringLiteral("the mirror has a different package there") : h.error().message;
         } else {

@@ -3,9 +3,9 @@
 #include "model/bundle/BundleArchive.h"
 #include "model/bundle/BundleMirrorInternal.h"
 #include "model/bundle/BundleSource.h"
-#include "model/hashing/StreamingZipHasher.h"
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
+#include "model/hashing/StreamingZipHasher.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "model/verify/VerifyEngine.h"
 
@@ -165,8 +165,8 @@ bool setTimes(const QString &path, const QDateTime &modified)
 
 } // namespace
 
-Result<Catalog> catalogFromEntries(const QList<BundleEntry> &entries, const QHash<QString, QByteArray> &metadata,
-                                   const QString &prefix, const QString &entryPathBase)
+Result<Catalog> catalogFromEntries(const QList<BundleEntry> &entries, const QHash<QString, QByteArray> &metadata, const QString &prefix,
+                                   const QString &entryPathBase)
 {
     QTemporaryDir skeleton;
     if (!skeleton.isValid())
@@ -340,8 +340,7 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
     out.problems = pass.problems;
     out.mirrorPrefix = choosePrefix(pass.entries);
 
-    Result<Catalog> catalog = catalogFromEntries(pass.entries, pass.metadata, out.mirrorPrefix,
-                                                 out.path + kBundleEntrySeparator);
+    Result<Catalog> catalog = catalogFromEntries(pass.entries, pass.metadata, out.mirrorPrefix, out.path + kBundleEntrySeparator);
     if (!catalog.ok())
         return catalog.error();
     out.catalog = std::move(catalog).value();
@@ -388,7 +387,7 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
         return at;
     };
     QHash<QString, QList<qsizetype>> needSpool; // entry whose bytes to spool -> indexes in results
-    QList<ArchiveRef> refs; // results order
+    QList<ArchiveRef> refs;                     // results order
     forEachArchive(out.catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
         refs.append(ArchiveRef{&p, &v, &a});
         ArchiveResult r = initialResult(p.address, v.version, a);
@@ -460,10 +459,9 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
             }
             return {};
         };
-        const BundleProgress spoolProgress = progress ? BundleProgress([&](BundleStage, qint64 done, qint64 total) {
-            return progress(BundleStage::Hashing, done, total);
-        })
-                                                      : BundleProgress();
+        const BundleProgress spoolProgress = progress
+            ? BundleProgress([&](BundleStage, qint64 done, qint64 total) { return progress(BundleStage::Hashing, done, total); })
+            : BundleProgress();
         Result<BundlePass> second = runBundlePass(again, limits, {}, spool, spoolProgress);
         if (!second.ok())
             return second.error();
@@ -518,9 +516,8 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
             SumsCheck check = SumsCheck::NotListed;
             if (r.layout == ArchiveLayout::Packed) {
                 if (const auto s = sums.constFind(rel); s != sums.cend())
-                    check = QStringLiteral("zh:") + QString::fromLatin1(s->toHex()) == r.hashes->zh.toString()
-                                ? SumsCheck::Match
-                                : SumsCheck::Mismatch;
+                    check = QStringLiteral("zh:") + QString::fromLatin1(s->toHex()) == r.hashes->zh.toString() ? SumsCheck::Match
+                                                                                                               : SumsCheck::Mismatch;
             } else {
                 // SHA256SUMS lists each file of an unpacked package.
                 bool all = out.hasSha256Sums, bad = false;
@@ -540,8 +537,8 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
             const ProviderVersionKey pv{r.key.provider, r.key.version};
             const auto lock = options.expected.constFind(pv);
             const bool covered = lock != options.expected.cend();
-            completeFromRead(r, ArchiveRead(read), refs.at(i), anchors, covered ? &lock.value() : nullptr,
-                             options.expectedFrom.value(pv), options.lockCoverage && !covered);
+            completeFromRead(r, ArchiveRead(read), refs.at(i), anchors, covered ? &lock.value() : nullptr, options.expectedFrom.value(pv),
+                             options.lockCoverage && !covered);
         }
         if (r.detail.verdict == Verdict::Error && r.error.isEmpty())
             r.error = r.detail.reason;

@@ -66,24 +66,24 @@ QString toString(BundleFileCheck::Status status); ///< "ok", "mismatch", "missin
 
 struct BundleContents
 {
-    QString path;            ///< absolute path of the bundle file
+    QString path;                            ///< absolute path of the bundle file
     BundleFormat format = BundleFormat::Tar; ///< detected from the content
     qint64 fileSize = 0;
     int entryCount = 0;
     qint64 contentBytes = 0; ///< sum of the files' sizes
     QString mirrorPrefix;    ///< "" or "<top-level folder>/"
 
-    Catalog catalog;         ///< sourceKind Bundle; root = path
+    Catalog catalog; ///< sourceKind Bundle; root = path
     std::optional<BundleManifest> manifest;
-    QString manifestError;   ///< a manifest that could not be read
+    QString manifestError; ///< a manifest that could not be read
     bool hasSha256Sums = false;
     QString sha256SumsError; ///< a SHA256SUMS that could not be read
     QList<BundleEntryProblem> problems;
 
-    bool verified = false;          ///< the fields below are filled (openBundle with verify)
-    QList<ArchiveResult> results;   ///< one per archive, forEachArchive() order
-    QList<ArchiveRead> reads;       ///< what reading each archive gave (results order; BundleSource)
-    QList<BundleFileCheck> files;   ///< every SHA256SUMS line, then unlisted files
+    bool verified = false;        ///< the fields below are filled (openBundle with verify)
+    QList<ArchiveResult> results; ///< one per archive, forEachArchive() order
+    QList<ArchiveRead> reads;     ///< what reading each archive gave (results order; BundleSource)
+    QList<BundleFileCheck> files; ///< every SHA256SUMS line, then unlisted files
     VerifySummary summary;
 
     /// The entry name of a Catalog/ArchiveResult path of this bundle ("" when it is not one).
@@ -96,11 +96,9 @@ struct BundleContents
 /// Opens (and with options.verify, verifies) a bundle. Fails when the file cannot be opened or
 /// read as a container (CorruptArchive: truncated, damaged, not a tar or zip), and on cancel.
 /// Everything about the content is reported in the result.
-Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &options = {},
-                                  const BundleProgress &progress = {});
+Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &options = {}, const BundleProgress &progress = {});
 
 /// openBundle() with verify = true.
-Result<BundleContents> verifyBundle(const QString &path, const BundleLimits &limits = {},
-                                    const BundleProgress &progress = {});
+Result<BundleContents> verifyBundle(const QString &path, const BundleLimits &limits = {}, const BundleProgress &progress = {});
 
 } // namespace provender

@@ -22,7 +22,7 @@ QString choosePrefix(const QList<BundleEntry> &entries);
 /// The Catalog of the entries under `prefix`, from the directory scanner run over an empty sparse
 /// skeleton of them (only index documents get their content, from `metadata`). Paths are
 /// rewritten to `entryPathBase + entry name` (e.g. `/b.tar.gz!/` + `host/ns/type/x.zip`).
-Result<Catalog> catalogFromEntries(const QList<BundleEntry> &entries, const QHash<QString, QByteArray> &metadata,
-                                   const QString &prefix, const QString &entryPathBase);
+Result<Catalog> catalogFromEntries(const QList<BundleEntry> &entries, const QHash<QString, QByteArray> &metadata, const QString &prefix,
+                                   const QString &entryPathBase);
 
 } // namespace provender::bundle_detail

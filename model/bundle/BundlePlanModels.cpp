@@ -70,10 +70,8 @@ QVariant BundleSelectionModel::data(const QModelIndex &index, int role) const
             case StatusColumn: return tr("missing: %1").arg(s.reason);
             }
             break;
-        case Qt::ToolTipRole:
-            return s.lockFile.isEmpty() ? s.reason : tr("%1 (needed by %2)").arg(s.reason, s.lockFile);
-        case PathRole:
-            return QString();
+        case Qt::ToolTipRole: return s.lockFile.isEmpty() ? s.reason : tr("%1 (needed by %2)").arg(s.reason, s.lockFile);
+        case PathRole: return QString();
         }
         return {};
     }
@@ -93,10 +91,8 @@ QVariant BundleSelectionModel::data(const QModelIndex &index, int role) const
         if (index.column() == SizeColumn)
             return item.archive.size;
         return data(index, Qt::DisplayRole);
-    case Qt::ToolTipRole:
-        return item.bundlePath;
-    case PathRole:
-        return item.archive.path;
+    case Qt::ToolTipRole: return item.bundlePath;
+    case PathRole: return item.archive.path;
     case Qt::TextAlignmentRole:
         if (index.column() == SizeColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -236,8 +232,7 @@ QVariant ImportPlanModel::data(const QModelIndex &index, int role) const
         case TargetColumn: return QString();
         case ReasonColumn:
             switch (f.status) {
-            case BundleFileCheck::Status::Mismatch:
-                return tr("SHA-256 %1, SHA256SUMS says %2").arg(f.actual, f.expected);
+            case BundleFileCheck::Status::Mismatch: return tr("SHA-256 %1, SHA256SUMS says %2").arg(f.actual, f.expected);
             case BundleFileCheck::Status::Missing: return tr("listed in SHA256SUMS but not in the bundle");
             case BundleFileCheck::Status::Unlisted: return tr("in the bundle but not listed in SHA256SUMS");
             case BundleFileCheck::Status::Ok: return QString();

@@ -52,9 +52,9 @@ public:
     Q_ENUM(RowKind)
     enum Role {
         SortRole = Qt::UserRole + 1,
-        RowKindRole,     ///< int(RowKind)
-        ActionKindRole,  ///< int(ImportAction::Kind) for action rows, -1 otherwise
-        BlockingRole,    ///< bool: this row keeps the import from happening
+        RowKindRole,    ///< int(RowKind)
+        ActionKindRole, ///< int(ImportAction::Kind) for action rows, -1 otherwise
+        BlockingRole,   ///< bool: this row keeps the import from happening
     };
     Q_ENUM(Role)
 

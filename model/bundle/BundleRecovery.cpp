@@ -24,12 +24,12 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <atomic>
-#include <optional>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -185,17 +185,17 @@ Result<void> cloneTree(const QString &from, const QString &to, int depth)
     return {};
 }
 
-
 QJsonObject journalJson(const QString &id, const QString &state, const QList<Unit> &units)
 {
     QJsonArray list;
     for (const Unit &u : units) {
-        list.append(QJsonObject{{QStringLiteral("kind"), u.kind == Unit::Kind::Replace ? QStringLiteral("replace") : QStringLiteral("create")},
-                                {QStringLiteral("path"), u.path},
-                                {QStringLiteral("staged"), u.staged},
-                                {QStringLiteral("backup"), u.backup},
-                                {QStringLiteral("old_inode"), QString::number(u.oldInode)},
-                                {QStringLiteral("new_inode"), QString::number(u.newInode)}});
+        list.append(
+            QJsonObject{{QStringLiteral("kind"), u.kind == Unit::Kind::Replace ? QStringLiteral("replace") : QStringLiteral("create")},
+                        {QStringLiteral("path"), u.path},
+                        {QStringLiteral("staged"), u.staged},
+                        {QStringLiteral("backup"), u.backup},
+                        {QStringLiteral("old_inode"), QString::number(u.oldInode)},
+                        {QStringLiteral("new_inode"), QString::number(u.newInode)}});
     }
     return QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("state"), state}, {QStringLiteral("units"), list}};
 }
@@ -285,7 +285,9 @@ Result<QString> recoverLocked(const QString &target, const QString &work)
                 if (Result<void> r = rollBack(target, units.at(i), trashRoot + QLatin1Char('/') + QString::number(i)); !r.ok())
                     return r.error();
             }
-            done = QStringLiteral("rolled back an interrupted import: %1 director%2 restored").arg(units.size()).arg(units.size() == 1 ? QLatin1StringView("y") : QLatin1StringView("ies"));
+            done = QStringLiteral("rolled back an interrupted import: %1 director%2 restored")
+                       .arg(units.size())
+                       .arg(units.size() == 1 ? QLatin1StringView("y") : QLatin1StringView("ies"));
         } else {
             return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: damaged journal (state \"%2\")").arg(journalPath, state));
         }

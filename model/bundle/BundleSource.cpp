@@ -11,10 +11,7 @@ namespace provender {
 
 using namespace bundle_detail;
 
-BundleSource::BundleSource(const QString &path, BundleLimits limits)
-    : m_path(QFileInfo(path).absoluteFilePath()), m_limits(limits)
-{
-}
+BundleSource::BundleSource(const QString &path, BundleLimits limits) : m_path(QFileInfo(path).absoluteFilePath()), m_limits(limits) {}
 
 namespace {
 
@@ -100,12 +97,11 @@ ArchiveReadSummary BundleSource::readArchives(const QList<ArchiveRef> &archives,
     for (qsizetype i = 0; i < archives.size(); ++i) {
         const ArchiveRef &ref = archives.at(i);
         const QString key = ref.archive->path + QLatin1Char('\n')
-                            + ArchiveKey{ref.provider->address, ref.version->version, ref.archive->platform}.toString();
+            + ArchiveKey{ref.provider->address, ref.version->version, ref.archive->platform}.toString();
         const auto it = byPath.constFind(key);
         ArchiveRead read;
         if (it == byPath.cend()) {
-            read.hashes = makeError(ErrorCode::NotFound,
-                                    QStringLiteral("not in the bundle any more: %1").arg(ref.archive->path));
+            read.hashes = makeError(ErrorCode::NotFound, QStringLiteral("not in the bundle any more: %1").arg(ref.archive->path));
         } else {
             read = contents->reads.at(it.value());
             if (read.hashes.ok()) {

@@ -38,12 +38,11 @@ BundleItem itemFor(const QString &root, const Provider &p, const ProviderVersion
 
 void sortItems(QList<BundleItem> &items)
 {
-    std::sort(items.begin(), items.end(), [](const BundleItem &a, const BundleItem &b) {
-        return a.bundlePath.toUtf8() < b.bundlePath.toUtf8();
-    });
-    items.erase(std::unique(items.begin(), items.end(),
-                            [](const BundleItem &a, const BundleItem &b) { return a.bundlePath == b.bundlePath; }),
-                items.end());
+    std::sort(items.begin(), items.end(),
+              [](const BundleItem &a, const BundleItem &b) { return a.bundlePath.toUtf8() < b.bundlePath.toUtf8(); });
+    items.erase(
+        std::unique(items.begin(), items.end(), [](const BundleItem &a, const BundleItem &b) { return a.bundlePath == b.bundlePath; }),
+        items.end());
 }
 
 bool installable(const Archive &a)
@@ -131,10 +130,7 @@ public:
         return {};
     }
 
-    Result<void> addDirectory(const QString &path)
-    {
-        return header(path + QLatin1Char('/'), AE_IFDIR, 0755, 0, false);
-    }
+    Result<void> addDirectory(const QString &path) { return header(path + QLatin1Char('/'), AE_IFDIR, 0755, 0, false); }
 
     Result<void> beginFile(const QString &path, qint64 size, int mode, bool compress)
     {
@@ -180,8 +176,8 @@ private:
     {
         if (m_format == BundleFormat::Zip) {
             // Provider zips are already deflated: store them; deflate the small text files.
-            if ((compress ? archive_write_zip_set_compression_deflate(m_archive)
-                          : archive_write_zip_set_compression_store(m_archive)) != ARCHIVE_OK)
+            if ((compress ? archive_write_zip_set_compression_deflate(m_archive) : archive_write_zip_set_compression_store(m_archive))
+                != ARCHIVE_OK)
                 return error(QStringLiteral("cannot choose the compression of %1").arg(path));
         }
         struct archive_entry *e = archive_entry_new2(m_archive);
@@ -221,9 +217,9 @@ struct Planned
 {
     enum class Kind { Directory, Memory, File };
     Kind kind = Kind::File;
-    QString path;         ///< in the bundle
-    QString source;       ///< File: absolute path on disk
-    QByteArray content;   ///< Memory
+    QString path;       ///< in the bundle
+    QString source;     ///< File: absolute path on disk
+    QByteArray content; ///< Memory
     qint64 size = 0;
     int mode = 0644;
     int item = -1;        ///< index in selection.items (archive or package file)
@@ -302,8 +298,8 @@ BundleSelection selectArchives(const Catalog &catalog, const QList<ArchiveKey> &
             }
         }
         if (!found)
-            s.missing.append(BundleShortfall{key.provider, key.version, key.platform, QString(),
-                                             QStringLiteral("not present in the mirror")});
+            s.missing.append(
+                BundleShortfall{key.provider, key.version, key.platform, QString(), QStringLiteral("not present in the mirror")});
     }
     sortItems(s.items);
     return s;
@@ -374,7 +370,8 @@ Result<BundleSelection> selectForLockFiles(const Catalog &catalog, const QString
                     reason = QStringLiteral("the mirror has no %1").arg(lock.address.toString());
                 else if (!version)
                     reason = QStringLiteral("the mirror has no version %1 (it has %2)")
-                                 .arg(lock.version.toString(), available.isEmpty() ? QStringLiteral("none") : available.join(QStringLiteral(", ")));
+                                 .arg(lock.version.toString(),
+                                      available.isEmpty() ? QStringLiteral("none") : available.join(QStringLiteral(", ")));
                 else if (declaredOnly)
                     reason = QStringLiteral("an index lists %1 but the archive is absent").arg(platform.toString());
                 else
@@ -387,8 +384,8 @@ Result<BundleSelection> selectForLockFiles(const Catalog &catalog, const QString
     return s;
 }
 
-Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSelection &selection,
-                                        const BundleCreateOptions &options, const BundleProgress &progress)
+Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSelection &selection, const BundleCreateOptions &options,
+                                        const BundleProgress &progress)
 {
     if (!isWritableBundleFormat(options.format))
         return makeError(ErrorCode::Unsupported,
@@ -421,10 +418,13 @@ Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSele
     verifyOptions.cacheFile = options.cacheFile;
     verifyOptions.expected = selection.expected;
     std::atomic<bool> cancel{false};
-    const VerifyReport verified = verifyCatalog(sub, verifyOptions, [&](qint64 done, qint64 total) {
-        if (progress && !progress(BundleStage::Hashing, done, total))
-            cancel = true;
-    }, &cancel);
+    const VerifyReport verified = verifyCatalog(
+        sub, verifyOptions,
+        [&](qint64 done, qint64 total) {
+            if (progress && !progress(BundleStage::Hashing, done, total))
+                cancel = true;
+        },
+        &cancel);
     if (cancel || verified.summary.cancelled)
         return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
     QHash<QString, const ArchiveResult *> byPath;
@@ -459,7 +459,8 @@ Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSele
             return makeError(ErrorCode::Internal, QStringLiteral("%1 was not hashed").arg(item.archive.path));
         const QStringList parts = item.bundlePath.split(QLatin1Char('/'));
         if (parts.size() < 4 || item.bundlePath.startsWith(QLatin1StringView("../")))
-            return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1 is not inside the mirror %2").arg(item.archive.path, selection.mirrorRoot));
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("%1 is not inside the mirror %2").arg(item.archive.path, selection.mirrorRoot));
         byProviderDir[parts.mid(0, 3).join(QLatin1Char('/'))].append(i);
         BundleManifestArchive m;
         m.provider = item.provider.toString();
@@ -480,7 +481,8 @@ Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSele
                 return listed.error();
             for (const auto &[rel, info] : std::as_const(files)) {
                 const int mode = (info.permissions() & QFileDevice::ExeOwner) ? 0755 : 0644;
-                plan.append(Planned{Planned::Kind::File, item.bundlePath + QLatin1Char('/') + rel, info.filePath(), {}, info.size(), mode, i, true});
+                plan.append(Planned{
+                    Planned::Kind::File, item.bundlePath + QLatin1Char('/') + rel, info.filePath(), {}, info.size(), mode, i, true});
                 totalBytes += info.size();
             }
         }
@@ -504,10 +506,17 @@ Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSele
             versions[item.version.toString()].append(record);
         }
         const QString dir = it.key();
-        plan.append(Planned{Planned::Kind::Memory, dir + QStringLiteral("/index.json"), {}, renderIndexJson(versions.keys()), 0, 0644, -1, true});
+        plan.append(
+            Planned{Planned::Kind::Memory, dir + QStringLiteral("/index.json"), {}, renderIndexJson(versions.keys()), 0, 0644, -1, true});
         for (auto v = versions.cbegin(); v != versions.cend(); ++v)
-            plan.append(Planned{Planned::Kind::Memory, dir + QLatin1Char('/') + v.key() + QStringLiteral(".json"), {},
-                                renderVersionJson(v.value()), 0, 0644, -1, true});
+            plan.append(Planned{Planned::Kind::Memory,
+                                dir + QLatin1Char('/') + v.key() + QStringLiteral(".json"),
+                                {},
+                                renderVersionJson(v.value()),
+                                0,
+                                0644,
+                                -1,
+                                true});
     }
     // Directories, then sort: every parent sorts before its children ("a/b/" < "a/b/c").
     QSet<QString> dirs;
@@ -517,7 +526,9 @@ Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSele
     }
     for (const QString &d : std::as_const(dirs))
         plan.append(Planned{Planned::Kind::Directory, d, {}, {}, 0, 0755, -1, true});
-    auto sortKey = [](const Planned &p) { return p.kind == Planned::Kind::Directory ? (p.path + QLatin1Char('/')).toUtf8() : p.path.toUtf8(); };
+    auto sortKey = [](const Planned &p) {
+        return p.kind == Planned::Kind::Directory ? (p.path + QLatin1Char('/')).toUtf8() : p.path.toUtf8();
+    };
     std::sort(plan.begin(), plan.end(), [&](const Planned &a, const Planned &b) { return sortKey(a) < sortKey(b); });
 
     // 3. Write.

@@ -42,19 +42,19 @@ struct BundleItem
 {
     ProviderAddress provider;
     Version version;
-    Archive archive;      ///< from the source Catalog (present)
-    QString bundlePath;   ///< where it goes in the bundle: its path relative to the mirror root
+    Archive archive;    ///< from the source Catalog (present)
+    QString bundlePath; ///< where it goes in the bundle: its path relative to the mirror root
 };
 
 struct BundleSelection
 {
-    QString mirrorRoot;           ///< the source mirror directory
-    QString mode;                 ///< "all", "selection" or "lock-files" (the manifest's `selection`)
-    QStringList lockFiles;        ///< absolute paths (lock-files mode)
-    QList<Platform> platforms;    ///< lock-files mode
-    QList<BundleItem> items;      ///< sorted by bundlePath, unique
+    QString mirrorRoot;        ///< the source mirror directory
+    QString mode;              ///< "all", "selection" or "lock-files" (the manifest's `selection`)
+    QStringList lockFiles;     ///< absolute paths (lock-files mode)
+    QList<Platform> platforms; ///< lock-files mode
+    QList<BundleItem> items;   ///< sorted by bundlePath, unique
     QList<BundleShortfall> missing;
-    ExpectedHashes expected;      ///< the lock files' hashes per provider version (lock-file semantics)
+    ExpectedHashes expected; ///< the lock files' hashes per provider version (lock-file semantics)
 };
 
 /// Every present archive installers would use (duplicates and index-only files left out).
@@ -64,36 +64,35 @@ BundleSelection selectArchives(const Catalog &catalog, const QList<ArchiveKey> &
 /// The locked version of every provider of every lock file, for every platform; what the mirror
 /// lacks becomes `missing` (one entry per provider version and platform). Fails when a lock file
 /// cannot be read or has errors (the message quotes the first diagnostic), or no platform is given.
-Result<BundleSelection> selectForLockFiles(const Catalog &catalog, const QStringList &lockFiles,
-                                           const QList<Platform> &platforms);
+Result<BundleSelection> selectForLockFiles(const Catalog &catalog, const QStringList &lockFiles, const QList<Platform> &platforms);
 
 struct BundleCreateOptions
 {
-    BundleFormat format = BundleFormat::TarGz;  ///< TarGz, TarZst or Zip
-    std::optional<QDateTime> timestamp;         ///< the manifest's `created` and every entry's time; default now
-    int compressionLevel = -1;                  ///< -1: gzip 6, zstd 3, zip deflate 6 (zips inside are stored)
-    bool withZh = true;                         ///< indexes list each archive's zh: after its h1:
-    bool useCache = true;                       ///< answer unchanged archives from the hash cache
-    QString cacheFile;                          ///< "" = HashCache::defaultPath()
-    int jobs = 0;                               ///< hashing threads; 0 = all cores
+    BundleFormat format = BundleFormat::TarGz; ///< TarGz, TarZst or Zip
+    std::optional<QDateTime> timestamp;        ///< the manifest's `created` and every entry's time; default now
+    int compressionLevel = -1;                 ///< -1: gzip 6, zstd 3, zip deflate 6 (zips inside are stored)
+    bool withZh = true;                        ///< indexes list each archive's zh: after its h1:
+    bool useCache = true;                      ///< answer unchanged archives from the hash cache
+    QString cacheFile;                         ///< "" = HashCache::defaultPath()
+    int jobs = 0;                              ///< hashing threads; 0 = all cores
 };
 
 struct BundleCreateReport
 {
-    QString path;                      ///< the bundle written
+    QString path; ///< the bundle written
     BundleFormat format = BundleFormat::TarGz;
     BundleManifest manifest;
-    qint64 fileSize = 0;               ///< bytes of the bundle
-    qint64 contentBytes = 0;           ///< bytes of the archives copied
-    QStringList files;                 ///< every file in the bundle, in order
-    QList<ArchiveResult> sourceResults;///< the source archives' verdicts (against their index and the lock files)
-    QList<BundleShortfall> missing;    ///< from the selection
+    qint64 fileSize = 0;                ///< bytes of the bundle
+    qint64 contentBytes = 0;            ///< bytes of the archives copied
+    QStringList files;                  ///< every file in the bundle, in order
+    QList<ArchiveResult> sourceResults; ///< the source archives' verdicts (against their index and the lock files)
+    QList<BundleShortfall> missing;     ///< from the selection
 };
 
 /// Writes the bundle atomically. Fails (nothing written) on I/O errors, cancel, an unwritable
 /// format, an empty selection, or when a source archive is a mismatch or cannot be read (the
 /// message names each one).
-Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSelection &selection,
-                                        const BundleCreateOptions &options = {}, const BundleProgress &progress = {});
+Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSelection &selection, const BundleCreateOptions &options = {},
+                                        const BundleProgress &progress = {});
 
 } // namespace provender

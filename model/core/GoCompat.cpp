@@ -84,10 +84,8 @@ bool isPrint(char32_t c)
     case QChar::Symbol_Math:
     case QChar::Symbol_Currency:
     case QChar::Symbol_Modifier:
-    case QChar::Symbol_Other:
-        return true;
-    default:
-        return false;
+    case QChar::Symbol_Other: return true;
+    default: return false;
     }
 }
 
@@ -152,7 +150,7 @@ int levenshtein(QStringView a, QStringView b)
         cur[0] = int(i);
         for (qsizetype j = 1; j <= t.size(); ++j) {
             const int cost = s[i - 1] == t[j - 1] ? 0 : 1;
-            cur[size_t(j)] = std::min({ prev[size_t(j)] + 1, cur[size_t(j - 1)] + 1, prev[size_t(j - 1)] + cost });
+            cur[size_t(j)] = std::min({prev[size_t(j)] + 1, cur[size_t(j - 1)] + 1, prev[size_t(j - 1)] + cost});
         }
         std::swap(prev, cur);
     }
@@ -162,11 +160,21 @@ int levenshtein(QStringView a, QStringView b)
 bool isSpace(char32_t c)
 {
     switch (c) {
-    case U'\t': case U'\n': case U'\v': case U'\f': case U'\r': case U' ':
-    case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000:
-        return true;
-    default:
-        return c >= 0x2000 && c <= 0x200A;
+    case U'\t':
+    case U'\n':
+    case U'\v':
+    case U'\f':
+    case U'\r':
+    case U' ':
+    case 0x85:
+    case 0xA0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000: return true;
+    default: return c >= 0x2000 && c <= 0x200A;
     }
 }
 

@@ -16,7 +16,10 @@ namespace provender::gocompat {
 /// Go's `%q` / strconv.Quote of a UTF-8 string: `"..."` with `\"`, `\\`, `\n`, `\x1f`, `\u00a0`
 /// escapes for anything unicode.IsPrint rejects; invalid UTF-8 bytes become `\xNN`.
 QString quote(QByteArrayView utf8);
-inline QString quote(QStringView text) { return quote(QByteArrayView(text.toUtf8())); }
+inline QString quote(QStringView text)
+{
+    return quote(QByteArrayView(text.toUtf8()));
+}
 
 /// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
 bool isPrint(char32_t c);

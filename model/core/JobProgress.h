@@ -55,8 +55,7 @@ public:
         };
     }
     /// `bool(stage, done, total)` (BundleProgress): the stage as an int.
-    template<typename Stage>
-    std::function<bool(Stage, qint64, qint64)> stagedCallback()
+    template<typename Stage> std::function<bool(Stage, qint64, qint64)> stagedCallback()
     {
         return [this](Stage stage, qint64 done, qint64 total) {
             setStage(int(stage));

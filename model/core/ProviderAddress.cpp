@@ -15,8 +15,8 @@ namespace {
 // golang.org/x/net/idna's Lookup profile is UTS #46 non-transitional processing with STD3 rules,
 // hyphen checks, CONTEXTJ and the BiDi rule. ICU's UTS #46 implementation with these options is
 // the same algorithm. (Qt's QUrl::toAce is not: it accepts `_`, `--` in positions 3-4 and ZWJ.)
-constexpr uint32_t kIdnaOptions = UIDNA_USE_STD3_RULES | UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ
-    | UIDNA_NONTRANSITIONAL_TO_ASCII | UIDNA_NONTRANSITIONAL_TO_UNICODE;
+constexpr uint32_t kIdnaOptions =
+    UIDNA_USE_STD3_RULES | UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ | UIDNA_NONTRANSITIONAL_TO_ASCII | UIDNA_NONTRANSITIONAL_TO_UNICODE;
 // The Lookup profile does not verify DNS lengths (so no empty-label or 63/253-octet errors);
 // svchost rejects the empty labels it cares about itself.
 constexpr uint32_t kIgnoredErrors = UIDNA_ERROR_EMPTY_LABEL | UIDNA_ERROR_LABEL_TOO_LONG | UIDNA_ERROR_DOMAIN_NAME_TOO_LONG;
@@ -147,8 +147,7 @@ Result<QString> ProviderAddress::normalizeHostname(QStringView host)
         // Someone wrote a URL: the colon after the scheme was taken for a port separator.
         const QString lower = given.toString().toLower();
         if (lower == QLatin1StringView("https") || lower == QLatin1StringView("http")) {
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("need just a hostname and optional port number, not a full URL"));
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("need just a hostname and optional port number, not a full URL"));
         }
         return port.error();
     }
@@ -162,8 +161,7 @@ Result<QString> ProviderAddress::normalizeHostname(QStringView host)
         const qsizetype end = dot < 0 ? given.size() : dot;
         const QStringView label = given.mid(start, end - start);
         if (label.isEmpty()) {
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("hostname contains empty label (two consecutive periods)"));
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("hostname contains empty label (two consecutive periods)"));
         }
         if (label.startsWith(QLatin1StringView("xn--"))) {
             return makeError(ErrorCode::InvalidArgument,
@@ -259,8 +257,7 @@ Result<ProviderAddress> ProviderAddress::parse(QStringView source, QAnyStringVie
         if (!ns.ok()) {
             // (sic) registry-address quotes the failed result, always "", and adds a stray quote.
             return parserError(QStringLiteral("Invalid provider namespace"),
-                               QStringLiteral("Invalid provider namespace \"\" in source %1: %2\"")
-                                   .arg(quotedSource, ns.error().message));
+                               QStringLiteral("Invalid provider namespace \"\" in source %1: %2\"").arg(quotedSource, ns.error().message));
         }
         ret.m_namespace = ns.value();
     }
@@ -306,12 +303,11 @@ Result<ProviderAddress> ProviderAddress::parse(QStringView source, QAnyStringVie
             if (normalizePart(suggestedType).ok()) {
                 ProviderAddress suggested = ret;
                 suggested.m_type = suggestedType;
-                return parserError(
-                    QStringLiteral("Invalid provider type"),
-                    QStringLiteral("Provider source %1 has a type with the prefix %2, which isn't valid. Although that "
-                                   "prefix %3, provider source strings should not include it.\n\nDid you mean %4?")
-                        .arg(gocompat::quote(ret.forDisplay(defaultHost)), gocompat::quote(p.userError),
-                             p.userErrorUsage, gocompat::quote(suggested.forDisplay(defaultHost))));
+                return parserError(QStringLiteral("Invalid provider type"),
+                                   QStringLiteral("Provider source %1 has a type with the prefix %2, which isn't valid. Although that "
+                                                  "prefix %3, provider source strings should not include it.\n\nDid you mean %4?")
+                                       .arg(gocompat::quote(ret.forDisplay(defaultHost)), gocompat::quote(p.userError), p.userErrorUsage,
+                                            gocompat::quote(suggested.forDisplay(defaultHost))));
             }
         }
         return parserError(QStringLiteral("Invalid provider type"),

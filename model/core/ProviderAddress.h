@@ -38,7 +38,7 @@ public:
     static Result<QString> normalizePart(QStringView part);
 
     const QString &hostname() const { return m_host; } ///< comparison (ASCII/punycode) form
-    QString displayHostname() const; ///< Unicode display form (`café.fr`), computed once by parse()
+    QString displayHostname() const;                   ///< Unicode display form (`café.fr`), computed once by parse()
     const QString &ns() const { return m_namespace; }
     const QString &type() const { return m_type; }
     bool isNull() const { return m_type.isEmpty(); }

@@ -42,8 +42,7 @@ struct Error
     QString toString() const;
 };
 
-template<typename T>
-class [[nodiscard]] Result
+template<typename T> class [[nodiscard]] Result
 {
 public:
     Result(const T &value) : m_data(std::in_place_index<0>, value) {}
@@ -67,8 +66,7 @@ private:
     std::variant<T, Error> m_data;
 };
 
-template<>
-class [[nodiscard]] Result<void>
+template<> class [[nodiscard]] Result<void>
 {
 public:
     Result() = default;

@@ -47,7 +47,8 @@ Result<QByteArray> sha256SumsLookup(const QByteArray &document, const QString &f
         const QList<QByteArrayView> parts = fields(QByteArrayView(document).sliced(start, end - start));
         if (parts.size() > 1 && parts.at(1) == QByteArrayView(name)) {
             if (!isSha256Hex(parts.at(0)))
-                return makeError(ErrorCode::InvalidArgument, u"checksum list has invalid SHA256 hash \"%1\""_s.arg(QString::fromUtf8(parts.at(0))));
+                return makeError(ErrorCode::InvalidArgument,
+                                 u"checksum list has invalid SHA256 hash \"%1\""_s.arg(QString::fromUtf8(parts.at(0))));
             return QByteArray::fromHex(parts.at(0).toByteArray());
         }
         start = end + 1;

@@ -84,13 +84,12 @@ int comparePrereleaseGo(QStringView a, QStringView b)
 }
 
 Version::Version(quint64 major, quint64 minor, quint64 patch, QString prerelease, QString metadata)
-    : m_major(major)
-    , m_minor(minor)
-    , m_patch(patch)
-    , m_prerelease(std::move(prerelease))
-    , m_metadata(std::move(metadata))
-{
-}
+    : m_major(major),
+      m_minor(minor),
+      m_patch(patch),
+      m_prerelease(std::move(prerelease)),
+      m_metadata(std::move(metadata))
+{}
 
 Result<Version> Version::parse(QStringView text)
 {
@@ -104,10 +103,8 @@ Result<Version> Version::parse(QStringView text)
     const detail::RawConstraint &raw = scan.raw;
 
     const QByteArrayView op = gocompat::trimSpace(raw.op);
-    if (op == ">" || op == ">=" || op == "<" || op == "<=" || op == "!" || op == "!=" || op == "~>" || op == "^"
-        || op == "~") {
-        return parseError(QStringLiteral("can't use constraint operator %1; an exact version is required")
-                              .arg(gocompat::quote(raw.op)));
+    if (op == ">" || op == ">=" || op == "<" || op == "<=" || op == "!" || op == "!=" || op == "~>" || op == "^" || op == "~") {
+        return parseError(QStringLiteral("can't use constraint operator %1; an exact version is required").arg(gocompat::quote(raw.op)));
     }
     if (op.isEmpty()) {
         if (!raw.sep.isEmpty()) {
@@ -130,8 +127,7 @@ Result<Version> Version::parse(QStringView text)
         if (startsWith(remain, '-'))
             return parseError(QStringLiteral("can't specify version range; a single exact version is required"));
         if (gocompat::trimSpace(vs).startsWith(remain)) {
-            return parseError(QStringLiteral(
-                "invalid specification; required format is three positive integers separated by periods"));
+            return parseError(QStringLiteral("invalid specification; required format is three positive integers separated by periods"));
         }
         return parseError(QStringLiteral("invalid characters %1").arg(gocompat::quote(remain)));
     }
@@ -153,8 +149,8 @@ Result<Version> Version::parse(QStringView text)
     for (int i = 0; i < 3; ++i) {
         // go-versions would panic here (strconv.ParseUint overflow); we report it instead.
         if (!gocompat::parseUint64(nums[i], &parts[i])) {
-            return parseError(QStringLiteral("%1 number %2 is too large")
-                                  .arg(QLatin1StringView(detail::numName(i)), gocompat::quote(nums[i])));
+            return parseError(
+                QStringLiteral("%1 number %2 is too large").arg(QLatin1StringView(detail::numName(i)), gocompat::quote(nums[i])));
         }
     }
     return Version(parts[0], parts[1], parts[2], fromUtf8(raw.pre), fromUtf8(raw.meta));
@@ -168,8 +164,7 @@ bool Version::isCanonical(QStringView text)
 
 QString Version::toString() const
 {
-    QString s = QString::number(m_major) + QLatin1Char('.') + QString::number(m_minor) + QLatin1Char('.')
-        + QString::number(m_patch);
+    QString s = QString::number(m_major) + QLatin1Char('.') + QString::number(m_minor) + QLatin1Char('.') + QString::number(m_patch);
     if (!m_prerelease.isEmpty())
         s += QLatin1Char('-') + m_prerelease;
     if (!m_metadata.isEmpty())

@@ -91,8 +91,7 @@ ItemParse parseRubyStyle(QByteArrayView str)
             continue;
         // go-versions would panic on overflow; we report it.
         if (!gocompat::parseUint64(nums[i], &parts[i])) {
-            return fail(QStringLiteral("%1 number %2 is too large")
-                            .arg(QLatin1StringView(detail::numName(i)), gocompat::quote(nums[i])));
+            return fail(QStringLiteral("%1 number %2 is too large").arg(QLatin1StringView(detail::numName(i)), gocompat::quote(nums[i])));
         }
     }
     out.item.boundary = Version(parts[0], parts[1], parts[2], QString::fromUtf8(raw.pre), QString::fromUtf8(raw.meta));
@@ -134,8 +133,7 @@ bool canonicalLess(const Item &a, const Item &b)
 }
 
 /// A plain top-down merge sort: always terminates and stays in bounds whatever the comparator.
-template<typename T, typename Less>
-void mergeSort(QList<T> &items, Less less)
+template<typename T, typename Less> void mergeSort(QList<T> &items, Less less)
 {
     if (items.size() < 2)
         return;
@@ -155,8 +153,8 @@ void mergeSort(QList<T> &items, Less less)
 
 bool sameFields(const Version &a, const Version &b)
 {
-    return a.major() == b.major() && a.minor() == b.minor() && a.patch() == b.patch()
-        && a.prerelease() == b.prerelease() && a.metadata() == b.metadata();
+    return a.major() == b.major() && a.minor() == b.minor() && a.patch() == b.patch() && a.prerelease() == b.prerelease()
+        && a.metadata() == b.metadata();
 }
 
 /// Does `v` lie in the set versions.MeetingConstraintsExact builds for this one item?
@@ -164,18 +162,12 @@ bool itemHas(const Item &item, const Version &v)
 {
     const Version &lower = item.boundary; // already constrained to zero
     switch (item.op) {
-    case Op::Equal:
-        return sameFields(v, lower); // Go map-key equality: metadata counts
-    case Op::NotEqual:
-        return !sameFields(v, lower);
-    case Op::Greater:
-        return v.comparePrecedence(lower) > 0;
-    case Op::GreaterOrEqual:
-        return v.comparePrecedence(lower) >= 0;
-    case Op::Less:
-        return v.comparePrecedence(lower) < 0;
-    case Op::LessOrEqual:
-        return v.comparePrecedence(lower) <= 0;
+    case Op::Equal: return sameFields(v, lower); // Go map-key equality: metadata counts
+    case Op::NotEqual: return !sameFields(v, lower);
+    case Op::Greater: return v.comparePrecedence(lower) > 0;
+    case Op::GreaterOrEqual: return v.comparePrecedence(lower) >= 0;
+    case Op::Less: return v.comparePrecedence(lower) < 0;
+    case Op::LessOrEqual: return v.comparePrecedence(lower) <= 0;
     case Op::PessimisticMinor: {
         const Version upper(lower.major() + 1, 0, 0); // uint64 wrap-around as in Go
         return v.comparePrecedence(lower) >= 0 && v.comparePrecedence(upper) < 0;
@@ -208,12 +200,10 @@ Result<VersionConstraints> VersionConstraints::parse(QStringView text)
         remain = gocompat::trimSpace(remain.sliced(item.consumed));
         if (!remain.isEmpty()) {
             if (remain.startsWith('v')) {
-                return makeError(ErrorCode::InvalidArgument,
-                                 QStringLiteral("a \"v\" prefix should not be used when specifying versions"));
+                return makeError(ErrorCode::InvalidArgument, QStringLiteral("a \"v\" prefix should not be used when specifying versions"));
             }
             if (!remain.startsWith(',')) {
-                return makeError(ErrorCode::InvalidArgument,
-                                 QStringLiteral("missing comma after %1").arg(gocompat::quote(consumed)));
+                return makeError(ErrorCode::InvalidArgument, QStringLiteral("missing comma after %1").arg(gocompat::quote(consumed)));
             }
             remain = gocompat::trimSpace(remain.sliced(1));
         }

@@ -18,7 +18,7 @@ public:
     struct Item
     {
         Operator op = Operator::Equal;
-        Version boundary;   ///< omitted numeric parts are 0
+        Version boundary; ///< omitted numeric parts are 0
         /// How many numeric parts were written (1..3; 0 for the degenerate `~> ,` that
         /// go-versions accepts). With a prerelease or metadata the omitted parts are 0 anyway.
         int partsGiven = 3;

@@ -4,13 +4,34 @@ namespace provender::detail {
 
 namespace {
 
-bool isDigit(uchar c) { return c >= '0' && c <= '9'; }
-bool isAlpha(uchar c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool isSpace(uchar c) { return c == ' ' || (c >= '\t' && c <= '\r'); } // Ragel's `space`
-bool isWild(uchar c) { return c == '*' || c == 'x' || c == 'X'; }
-bool isSepChar(uchar c) { return isSpace(c) || c == 'v'; }
-bool isOpChar(uchar c) { return !(isDigit(c) || isSpace(c) || isAlpha(c) || c == '.' || c == '*'); }
-bool isExtraChar(uchar c) { return isDigit(c) || isAlpha(c) || c == '.' || c == '-'; }
+bool isDigit(uchar c)
+{
+    return c >= '0' && c <= '9';
+}
+bool isAlpha(uchar c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool isSpace(uchar c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+} // Ragel's `space`
+bool isWild(uchar c)
+{
+    return c == '*' || c == 'x' || c == 'X';
+}
+bool isSepChar(uchar c)
+{
+    return isSpace(c) || c == 'v';
+}
+bool isOpChar(uchar c)
+{
+    return !(isDigit(c) || isSpace(c) || isAlpha(c) || c == '.' || c == '*');
+}
+bool isExtraChar(uchar c)
+{
+    return isDigit(c) || isAlpha(c) || c == '.' || c == '-';
+}
 
 enum State {
     Start,     // nothing read yet: an operator, separator or number may follow
@@ -188,23 +209,14 @@ ScanResult scanConstraint(QByteArrayView d)
         finOp();
         finSep();
         break;
-    case InSep:
-        finSep();
-        break;
+    case InSep: finSep(); break;
     case InWild:
-    case InDigits:
-        finNum();
-        break;
-    case InMeta:
-        finMeta();
-        break;
-    case InPre:
-        finPre();
-        break;
+    case InDigits: finNum(); break;
+    case InMeta: finMeta(); break;
+    case InPre: finPre(); break;
     case AfterPlus:
     case AfterDash:
-    case AfterDot:
-        break;
+    case AfterDot: break;
     }
     return result;
 }

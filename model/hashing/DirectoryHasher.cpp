@@ -53,8 +53,9 @@ Result<QList<FoundFile>> walk(const QByteArray &root)
         DIR *dir = ::opendir(dirPath.constData());
         if (!dir) {
             const int err = errno;
-            return makeError(ErrorCode::Io, QStringLiteral("cannot read directory %1: %2")
-                                                .arg(displayName(rel.isEmpty() ? QByteArray(".") : rel), errnoText(err)));
+            return makeError(
+                ErrorCode::Io,
+                QStringLiteral("cannot read directory %1: %2").arg(displayName(rel.isEmpty() ? QByteArray(".") : rel), errnoText(err)));
         }
         const int dfd = ::dirfd(dir);
         QList<QByteArray> subdirs;
@@ -88,8 +89,9 @@ Result<QList<FoundFile>> walk(const QByteArray &root)
         const int readErr = errno;
         ::closedir(dir);
         if (readErr != 0)
-            return makeError(ErrorCode::Io, QStringLiteral("cannot read directory %1: %2")
-                                                .arg(displayName(rel.isEmpty() ? QByteArray(".") : rel), errnoText(readErr)));
+            return makeError(
+                ErrorCode::Io,
+                QStringLiteral("cannot read directory %1: %2").arg(displayName(rel.isEmpty() ? QByteArray(".") : rel), errnoText(readErr)));
         // Depth-first in any order: the names are sorted before hashing.
         pending.append(subdirs);
     }
@@ -116,8 +118,9 @@ Result<QByteArray> hashOneFile(const QByteArray &path, const QByteArray &relName
         const bool isDir = S_ISDIR(st.st_mode);
         ::close(fd);
         if (isDir)
-            return makeError(ErrorCode::Io, QStringLiteral("read %1: is a directory (a symlink to a directory cannot be hashed)")
-                                                .arg(displayName(relName)));
+            return makeError(
+                ErrorCode::Io,
+                QStringLiteral("read %1: is a directory (a symlink to a directory cannot be hashed)").arg(displayName(relName)));
         return makeError(ErrorCode::Unsupported, QStringLiteral("%1 is not a regular file").arg(displayName(relName)));
     }
 #ifdef POSIX_FADV_SEQUENTIAL

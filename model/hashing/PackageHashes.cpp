@@ -19,8 +19,7 @@ using namespace hashing_detail;
 Result<HashString> dirhash1(QList<DirhashEntry> entries)
 {
     // Byte-wise order of the names, like Go's sort.Strings (QByteArray compares unsigned bytes).
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const DirhashEntry &a, const DirhashEntry &b) { return a.name < b.name; });
+    std::stable_sort(entries.begin(), entries.end(), [](const DirhashEntry &a, const DirhashEntry &b) { return a.name < b.name; });
     Sha256 summary;
     QByteArray line;
     for (const DirhashEntry &e : std::as_const(entries)) {
@@ -49,8 +48,7 @@ Result<HashString> hashFileZh(const QString &path, const HashProgress &progress)
         return makeError(ErrorCode::Unsupported, QStringLiteral("not a regular file"));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
-        return makeError(file.exists() ? ErrorCode::Io : ErrorCode::NotFound,
-                         QStringLiteral("cannot open: %1").arg(file.errorString()));
+        return makeError(file.exists() ? ErrorCode::Io : ErrorCode::NotFound, QStringLiteral("cannot open: %1").arg(file.errorString()));
     }
     ProgressTicker ticker(progress, file.size());
     const std::unique_ptr<char[]> buffer(new char[ChunkSize]);

@@ -34,14 +34,14 @@ struct PackageHashes
     /// `entry contains '..': ../x`, `empty archive`, a path that is both a file and a directory.
     /// Empty when it extracts. h1Extracted is still computed (names cleaned, `..` never escaping).
     QString extractionProblem;
-    QStringList unsafeNames;          ///< zip entry names with `..` components or absolute paths (hashed as names, flagged)
+    QStringList unsafeNames; ///< zip entry names with `..` components or absolute paths (hashed as names, flagged)
     /// Files at the top of the package (for a zip: of the folder it extracts to) whose names begin
     /// with `terraform-provider-`, sorted byte-wise: where the installer looks for the provider's
     /// executable (providercache CachedProvider.ExecutableFile; see installProblem in Verdict.h).
     QStringList executableCandidates;
-    qint64 fileSize = 0;              ///< bytes of the zip file (0 for a directory)
-    qint64 contentBytes = 0;          ///< uncompressed bytes hashed
-    int entryCount = 0;               ///< zip: central-directory entries; directory: files
+    qint64 fileSize = 0;     ///< bytes of the zip file (0 for a directory)
+    qint64 contentBytes = 0; ///< uncompressed bytes hashed
+    int entryCount = 0;      ///< zip: central-directory entries; directory: files
 };
 
 /// What hashing one zip may cost at most (zip bombs). Real provider zips have 1-5 entries and

@@ -45,7 +45,10 @@ struct RawInflate::Impl
     z_stream zs;
     bool zsReady = false;
 
-    Impl() { std::memset(&zs, 0, sizeof zs); }
+    Impl()
+    {
+        std::memset(&zs, 0, sizeof zs);
+    }
     ~Impl()
     {
         if (zsReady)

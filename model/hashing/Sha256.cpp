@@ -47,8 +47,7 @@ QByteArray Sha256::result()
     if (!m_failed) {
         digest.resize(DigestSize);
         unsigned int len = 0;
-        if (EVP_DigestFinal_ex(m_ctx, reinterpret_cast<unsigned char *>(digest.data()), &len) != 1
-            || len != unsigned(DigestSize))
+        if (EVP_DigestFinal_ex(m_ctx, reinterpret_cast<unsigned char *>(digest.data()), &len) != 1 || len != unsigned(DigestSize))
             digest.clear();
     }
     reset();

@@ -198,8 +198,8 @@ Walker::Step Walker::localEntry()
     if (e.headerHasSizes && e.uncompressedSize > budgetLeft())
         return fallback(QStringLiteral("the entries inflate to more than %1 bytes in all").arg(m_limits.maxInflatedBytes));
     Step step = e.method == 8 ? inflateEntry(e)
-                : e.method == 0 ? storedEntry(e)
-                                : Step(fallback(QStringLiteral("compression method %1").arg(e.method)));
+        : e.method == 0       ? storedEntry(e)
+                              : Step(fallback(QStringLiteral("compression method %1").arg(e.method)));
     if (!step.ok() || step.value())
         return step;
     m_inflated += e.uncompressedSize;
@@ -237,7 +237,8 @@ Walker::Step Walker::storedWithDescriptor(LocalEntry &e)
             length += quint64(upTo);
             m_s.consume(upTo);
             if (length > quint64(qMax<qint64>(m_maxInflate, 0)) || length > budgetLeft())
-                return fallback(QStringLiteral("stored entry longer than %1 bytes").arg(qMin<quint64>(quint64(qMax<qint64>(m_maxInflate, 0)), budgetLeft())));
+                return fallback(QStringLiteral("stored entry longer than %1 bytes")
+                                    .arg(qMin<quint64>(quint64(qMax<qint64>(m_maxInflate, 0)), budgetLeft())));
         }
         if (at < 0) {
             if (searchable <= 0)
@@ -541,8 +542,8 @@ Walker::Step Walker::endRecords(quint32 sig)
         declaredEntries = le16(h + 10);
         declaredDirSize = le32(h + 12);
         declaredDirOffset = le32(h + 16);
-        emptyArchive = endRecordPos == 0 && locals.empty() && centrals.empty() && declaredEntries == 0
-                       && declaredDirSize == 0 && declaredDirOffset == 0;
+        emptyArchive = endRecordPos == 0 && locals.empty() && centrals.empty() && declaredEntries == 0 && declaredDirSize == 0
+            && declaredDirOffset == 0;
     }
     m_s.consume(22);
     const quint64 commentStart = m_s.offset();
@@ -664,7 +665,7 @@ Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInfla
     std::vector<ZipEntryDigest> digests;
     digests.reserve(walker.centrals.size());
     for (const CentralEntry &c : walker.centrals) {
-        ZipEntryDigest d { c.name, c.dirByName, c.dirByMode, c.uncompressedSize, {} };
+        ZipEntryDigest d{c.name, c.dirByName, c.dirByMode, c.uncompressedSize, {}};
         if (!c.dirByName) {
             const LocalEntry *l = byOffset.value(c.localOffset);
             d.digest = l->digest;

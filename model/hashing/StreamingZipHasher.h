@@ -57,8 +57,7 @@ struct StreamingZipOutcome
 /// with the same limits gives the verdict (and the message naming the limit).
 /// `advance(bytes)` is told about every block read; returning false cancels (ErrorCode::Cancelled).
 /// Fails only when `pull` fails or on cancel.
-Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInflate,
-                                          const std::function<bool(qint64)> &advance = {},
+Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInflate, const std::function<bool(qint64)> &advance = {},
                                           const ZipLimits &limits = defaultZipLimits());
 
 } // namespace provender

@@ -50,7 +50,7 @@ struct ZipEntry
     bool dirByName = false; ///< name ends in '/': Go's Open() returns no data for it
     bool dirByMode = false; ///< external attributes say directory: go-getter makes a directory
     QByteArray digest;
-    qint64 dataPos = -1;    ///< where the compressed bytes start (from the local header); -1: unknown
+    qint64 dataPos = -1; ///< where the compressed bytes start (from the local header); -1: unknown
 };
 
 qint64 envLimit(const char *name, qint64 fallback)
@@ -218,10 +218,12 @@ class EntryHasher
 {
 public:
     EntryHasher(QFile &file, qint64 fileSize, ProgressTicker &ticker)
-        : m_file(file), m_fileSize(fileSize), m_ticker(ticker), m_in(new unsigned char[ChunkSize]),
+        : m_file(file),
+          m_fileSize(fileSize),
+          m_ticker(ticker),
+          m_in(new unsigned char[ChunkSize]),
           m_out(new unsigned char[ChunkSize])
-    {
-    }
+    {}
 
     /// SHA-256 of the entry's content; the current file of `uf` must be `e`.
     Result<QByteArray> hash(unzFile uf, const ZipEntry &e)
@@ -284,7 +286,8 @@ public:
                     produced += n;
                     // Never inflate past the declared size (Go: zip.ErrFormat); bounds zip bombs.
                     if (produced > e.uncompressedSize)
-                        return corruptEntry(e, QStringLiteral("inflates to more than its declared size of %1 bytes").arg(e.uncompressedSize));
+                        return corruptEntry(e,
+                                            QStringLiteral("inflates to more than its declared size of %1 bytes").arg(e.uncompressedSize));
                     m_sha.addData(m_out.get(), n);
                     if (!m_ticker.advance(qint64(n)))
                         return cancelledError();
@@ -302,9 +305,10 @@ public:
             return corruptEntry(e, QStringLiteral("has %1 bytes, the central directory says %2").arg(produced).arg(e.uncompressedSize));
         // Go checks the CRC when the header has one or a data descriptor follows.
         if ((e.crc != 0 || (e.flags & 0x8)) && crc != e.crc) {
-            return corruptEntry(e, QStringLiteral("checksum error (CRC-32 %1, expected %2)")
-                                       .arg(crc, 8, 16, QLatin1Char('0'))
-                                       .arg(e.crc, 8, 16, QLatin1Char('0')));
+            return corruptEntry(e,
+                                QStringLiteral("checksum error (CRC-32 %1, expected %2)")
+                                    .arg(crc, 8, 16, QLatin1Char('0'))
+                                    .arg(e.crc, 8, 16, QLatin1Char('0')));
         }
         QByteArray digest = m_sha.result();
         if (digest.size() != Sha256::DigestSize)
@@ -369,8 +373,7 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
         return makeError(ErrorCode::Unsupported, QStringLiteral("not a regular file"));
     QFile file(zipPath);
     if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
-        return makeError(file.exists() ? ErrorCode::Io : ErrorCode::NotFound,
-                         QStringLiteral("cannot open: %1").arg(file.errorString()));
+        return makeError(file.exists() ? ErrorCode::Io : ErrorCode::NotFound, QStringLiteral("cannot open: %1").arg(file.errorString()));
     }
     const qint64 fileSize = file.size();
 #ifdef POSIX_FADV_SEQUENTIAL
@@ -454,7 +457,7 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
     std::vector<ZipEntryDigest> digests;
     digests.reserve(entries.size());
     for (ZipEntry &e : entries)
-        digests.push_back(ZipEntryDigest { e.name, e.dirByName, e.dirByMode, e.uncompressedSize, std::move(e.digest) });
+        digests.push_back(ZipEntryDigest{e.name, e.dirByName, e.dirByMode, e.uncompressedSize, std::move(e.digest)});
     if (Result<void> combined = combineZipDigests(digests, out); !combined.ok())
         return combined.error();
 

@@ -20,30 +20,29 @@ namespace provender::hashing_detail {
 
 namespace {
 
-    bool isSlash(char c)
-    {
-        return c == '/' || c == '\\';
-    }
+bool isSlash(char c)
+{
+    return c == '/' || c == '\\';
+}
 
-    bool isDriveLetter(char c)
-    {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    }
+bool isDriveLetter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 } // namespace
 
 bool attributesSayDirectory(quint32 versionMadeBy, quint32 externalAttrs)
 {
     switch (versionMadeBy >> 8) {
-    case 3: // Unix
+    case 3:  // Unix
     case 19: // macOS
         return ((externalAttrs >> 16) & 0xF000) == 0x4000;
-    case 0: // FAT
+    case 0:  // FAT
     case 11: // NTFS
     case 14: // VFAT
         return (externalAttrs & 0x10) != 0;
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -102,92 +101,87 @@ QByteArray extractedName(const QByteArray &name)
 
 namespace {
 
-    /// h1Zip: every name as stored, each with the content of the last entry of that name. Null with
-    /// `problem` set when Go's HashZip would fail.
-    Result<void> combineH1Zip(const std::vector<ZipEntryDigest> &entries, PackageHashes &out)
-    {
-        QString problem;
-        for (const ZipEntryDigest &e : entries) {
-            // Go's File.Open returns no data for these, and fails if the header claims some.
-            if (e.dirByName && e.uncompressedSize != 0) {
-                problem
-                    = QStringLiteral("directory entry %1 declares %2 bytes of data (Go's zip reader refuses "
+/// h1Zip: every name as stored, each with the content of the last entry of that name. Null with
+/// `problem` set when Go's HashZip would fail.
+Result<void> combineH1Zip(const std::vector<ZipEntryDigest> &entries, PackageHashes &out)
+{
+    QString problem;
+    for (const ZipEntryDigest &e : entries) {
+        // Go's File.Open returns no data for these, and fails if the header claims some.
+        if (e.dirByName && e.uncompressedSize != 0) {
+            problem = QStringLiteral("directory entry %1 declares %2 bytes of data (Go's zip reader refuses "
                                      "to open it)")
                           .arg(displayName(e.name))
                           .arg(e.uncompressedSize);
+            break;
+        }
+    }
+    if (!problem.isEmpty()) {
+        out.h1ZipError = problem;
+        return {};
+    }
+    const QByteArray empty = Sha256::emptyDigest();
+    QHash<QByteArray, const QByteArray *> lastByName;
+    lastByName.reserve(qsizetype(entries.size()));
+    for (const ZipEntryDigest &e : entries)
+        lastByName.insert(e.name, e.dirByName ? &empty : &e.digest);
+    QList<DirhashEntry> lines;
+    lines.reserve(qsizetype(entries.size()));
+    for (const ZipEntryDigest &e : entries)
+        lines.append(DirhashEntry{e.name, *lastByName.value(e.name)});
+    Result<HashString> h1 = dirhash1(std::move(lines));
+    if (!h1.ok())
+        return h1.error();
+    out.h1Zip = h1.value();
+    return {};
+}
+
+/// h1Extracted: the files go-getter would write, later entries overwriting earlier ones.
+/// Whatever go-getter would refuse is noted in extractionProblem (its wording where it has one).
+Result<void> combineH1Extracted(const std::vector<ZipEntryDigest> &entries, PackageHashes &out)
+{
+    QHash<QByteArray, const QByteArray *> extracted;
+    QSet<QByteArray> directories;
+    extracted.reserve(qsizetype(entries.size()));
+    for (const ZipEntryDigest &e : entries) {
+        if (out.extractionProblem.isEmpty() && containsDotDot(e.name))
+            out.extractionProblem = QStringLiteral("entry contains '..': %1").arg(QString::fromUtf8(e.name));
+        const QByteArray path = extractedName(e.name);
+        for (qsizetype slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
+            directories.insert(path.left(slash));
+        if (e.dirByName || e.dirByMode) {
+            directories.insert(path);
+            continue;
+        }
+        if (path.isEmpty()) {
+            if (out.extractionProblem.isEmpty()) {
+                out.extractionProblem = QStringLiteral("entry %1 would be written over the package folder itself").arg(displayName(e.name));
+            }
+            continue;
+        }
+        extracted.insert(path, &e.digest);
+    }
+    if (entries.empty())
+        out.extractionProblem = QStringLiteral("empty archive");
+    if (out.extractionProblem.isEmpty()) {
+        for (auto it = extracted.cbegin(); it != extracted.cend(); ++it) {
+            if (directories.contains(it.key())) {
+                out.extractionProblem = QStringLiteral("%1 is both a file and a directory").arg(displayName(it.key()));
                 break;
             }
         }
-        if (!problem.isEmpty()) {
-            out.h1ZipError = problem;
-            return {};
-        }
-        const QByteArray empty = Sha256::emptyDigest();
-        QHash<QByteArray, const QByteArray *> lastByName;
-        lastByName.reserve(qsizetype(entries.size()));
-        for (const ZipEntryDigest &e : entries)
-            lastByName.insert(e.name, e.dirByName ? &empty : &e.digest);
-        QList<DirhashEntry> lines;
-        lines.reserve(qsizetype(entries.size()));
-        for (const ZipEntryDigest &e : entries)
-            lines.append(DirhashEntry { e.name, *lastByName.value(e.name) });
-        Result<HashString> h1 = dirhash1(std::move(lines));
-        if (!h1.ok())
-            return h1.error();
-        out.h1Zip = h1.value();
-        return {};
     }
-
-    /// h1Extracted: the files go-getter would write, later entries overwriting earlier ones.
-    /// Whatever go-getter would refuse is noted in extractionProblem (its wording where it has one).
-    Result<void> combineH1Extracted(const std::vector<ZipEntryDigest> &entries, PackageHashes &out)
-    {
-        QHash<QByteArray, const QByteArray *> extracted;
-        QSet<QByteArray> directories;
-        extracted.reserve(qsizetype(entries.size()));
-        for (const ZipEntryDigest &e : entries) {
-            if (out.extractionProblem.isEmpty() && containsDotDot(e.name))
-                out.extractionProblem
-                    = QStringLiteral("entry contains '..': %1").arg(QString::fromUtf8(e.name));
-            const QByteArray path = extractedName(e.name);
-            for (qsizetype slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1))
-                directories.insert(path.left(slash));
-            if (e.dirByName || e.dirByMode) {
-                directories.insert(path);
-                continue;
-            }
-            if (path.isEmpty()) {
-                if (out.extractionProblem.isEmpty()) {
-                    out.extractionProblem
-                        = QStringLiteral("entry %1 would be written over the package folder itself")
-                              .arg(displayName(e.name));
-                }
-                continue;
-            }
-            extracted.insert(path, &e.digest);
-        }
-        if (entries.empty())
-            out.extractionProblem = QStringLiteral("empty archive");
-        if (out.extractionProblem.isEmpty()) {
-            for (auto it = extracted.cbegin(); it != extracted.cend(); ++it) {
-                if (directories.contains(it.key())) {
-                    out.extractionProblem
-                        = QStringLiteral("%1 is both a file and a directory").arg(displayName(it.key()));
-                    break;
-                }
-            }
-        }
-        QList<DirhashEntry> files;
-        files.reserve(extracted.size());
-        for (auto it = extracted.cbegin(); it != extracted.cend(); ++it)
-            files.append(DirhashEntry { it.key(), *it.value() });
-        out.executableCandidates = executableCandidatesOf(extracted.keys());
-        Result<HashString> h1 = dirhash1(std::move(files));
-        if (!h1.ok())
-            return h1.error();
-        out.h1Extracted = h1.value();
-        return {};
-    }
+    QList<DirhashEntry> files;
+    files.reserve(extracted.size());
+    for (auto it = extracted.cbegin(); it != extracted.cend(); ++it)
+        files.append(DirhashEntry{it.key(), *it.value()});
+    out.executableCandidates = executableCandidatesOf(extracted.keys());
+    Result<HashString> h1 = dirhash1(std::move(files));
+    if (!h1.ok())
+        return h1.error();
+    out.h1Extracted = h1.value();
+    return {};
+}
 
 } // namespace
 

@@ -38,8 +38,7 @@ QVariant AnomalyListModel::data(const QModelIndex &index, int role) const
         case ColumnCount: break;
         }
         return {};
-    case Qt::ToolTipRole:
-        return QString(a.path + QLatin1Char('\n') + a.message);
+    case Qt::ToolTipRole: return QString(a.path + QLatin1Char('\n') + a.message);
     case KindRole: return int(a.kind);
     case PathRole: return a.path;
     case LineRole: return a.location.line;

@@ -4,10 +4,10 @@
 #include "model/core/SizeFormat.h"
 
 #include <QLocale>
+#include <QSet>
 #include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
-#include <QSet>
 
 #include <algorithm>
 #include <atomic>
@@ -15,7 +15,6 @@
 #include <numeric>
 
 namespace provender {
-
 
 namespace {
 
@@ -34,13 +33,15 @@ int severity(Verdict v)
     return 7;
 }
 
-constexpr std::array<Verdict, kVerdictCount> kWorstFirst{Verdict::Mismatch, Verdict::Refused, Verdict::Error,
-                                                        Verdict::Missing, Verdict::Unverified, Verdict::Pending,
-                                                        Verdict::Verified};
+constexpr std::array<Verdict, kVerdictCount> kWorstFirst{Verdict::Mismatch,   Verdict::Refused, Verdict::Error,   Verdict::Missing,
+                                                         Verdict::Unverified, Verdict::Pending, Verdict::Verified};
 
 enum LayoutBits { PackedBit = 1, UnpackedBit = 2 };
 
-qint64 presentSize(qint64 size) { return size > 0 ? size : 0; }
+qint64 presentSize(qint64 size)
+{
+    return size > 0 ? size : 0;
+}
 
 /// Whether `word` is ASCII without upper-case letters (containsFolded's fast path applies).
 bool isFoldedAscii(QStringView word)
@@ -147,12 +148,12 @@ struct MirrorTreeModel::Node
     QString name;
     std::unique_ptr<ParentInfo> info; ///< ProviderNode, VersionNode
     std::vector<std::unique_ptr<Node>> children;
-    LeafResult result;      ///< ArchiveNode only
+    LeafResult result;                       ///< ArchiveNode only
     std::array<int, kVerdictCount> counts{}; ///< leaves per verdict below (a leaf: its own)
-    qint64 size = 0;        ///< sum of present leaves' sizes
-    int declared = 0;       ///< sum of declared hashes
-    int platforms = 0;      ///< distinct platforms below
-    int layouts = 0;        ///< LayoutBits below
+    qint64 size = 0;                         ///< sum of present leaves' sizes
+    int declared = 0;                        ///< sum of declared hashes
+    int platforms = 0;                       ///< distinct platforms below
+    int layouts = 0;                         ///< LayoutBits below
     /// acceptsRow()'s memo: how many leaves of this row (itself, for a leaf) pass the filter with
     /// serial `memoSerial` (0: none).
     mutable quint64 memoSerial = 0;
@@ -258,10 +259,8 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (Column(index.column())) {
         case NameColumn: return n->name;
-        case PlatformsColumn:
-            return leaf ? n->name : QString::number(n->platforms);
-        case SizeColumn:
-            return size < 0 ? QString() : formatDataSize(size, QLocale());
+        case PlatformsColumn: return leaf ? n->name : QString::number(n->platforms);
+        case SizeColumn: return size < 0 ? QString() : formatDataSize(size, QLocale());
         case VerdictColumn: return judged ? toString(verdict) : QString();
         case DeclaredColumn: return QString::number(n->declared);
         case LayoutColumn:
@@ -290,10 +289,8 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
         if (index.column() == SizeColumn || index.column() == DeclaredColumn)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         return {};
-    case VerdictRole:
-        return judged ? QVariant(int(verdict)) : QVariant();
-    case AnchorRole:
-        return leaf && judged ? QVariant(describeAnchors(n->result.detail)) : QVariant();
+    case VerdictRole: return judged ? QVariant(int(verdict)) : QVariant();
+    case AnchorRole: return leaf && judged ? QVariant(describeAnchors(n->result.detail)) : QVariant();
     case SortRole:
         switch (Column(index.column())) {
         case NameColumn:
@@ -306,12 +303,9 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
         case DeclaredColumn: return n->declared;
         default: return data(index, Qt::DisplayRole);
         }
-    case PathRole:
-        return leaf ? n->result.path : n->path();
-    case KindRole:
-        return int(n->kind);
-    case SizeRole:
-        return size;
+    case PathRole: return leaf ? n->result.path : n->path();
+    case KindRole: return int(n->kind);
+    case SizeRole: return size;
     case DeclaredRole: {
         QStringList declared;
         if (leaf)
@@ -333,18 +327,15 @@ QVariant MirrorTreeModel::data(const QModelIndex &index, int role) const
         }
         return text;
     }
-    case PlatformRole:
-        return leaf ? n->name : QString();
-    case ReasonRole:
-        return leaf ? n->result.detail.reason : QString();
+    case PlatformRole: return leaf ? n->name : QString();
+    case ReasonRole: return leaf ? n->result.detail.reason : QString();
     case VerdictCountsRole: {
         QVariantList counts;
         for (int c : n->counts)
             counts.append(c);
         return counts;
     }
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -500,11 +491,13 @@ namespace {
 /// building a string (ArchiveKey's qHash formats the version and platform).
 size_t leafHash(const ArchiveKey &k, const QString &path)
 {
-    return qHashMulti(0, path, k.platform.os(), k.platform.arch(), k.provider.type(), k.provider.ns(),
-                      k.provider.hostname(), k.version.major(), k.version.minor(), k.version.patch(),
-                      k.version.prerelease());
+    return qHashMulti(0, path, k.platform.os(), k.platform.arch(), k.provider.type(), k.provider.ns(), k.provider.hostname(),
+                      k.version.major(), k.version.minor(), k.version.patch(), k.version.prerelease());
 }
-bool byHash(const auto &a, const auto &b) { return a.hash < b.hash; }
+bool byHash(const auto &a, const auto &b)
+{
+    return a.hash < b.hash;
+}
 } // namespace
 
 void MirrorTreeModel::LeafIndex::clear()
@@ -518,8 +511,14 @@ MirrorTreeModel::Tree::Tree() = default;
 MirrorTreeModel::Tree::~Tree() = default;
 MirrorTreeModel::Tree::Tree(const Tree &) = default;
 MirrorTreeModel::Tree &MirrorTreeModel::Tree::operator=(const Tree &) = default;
-bool MirrorTreeModel::Tree::isNull() const { return !d || !d->root; }
-int MirrorTreeModel::Tree::archiveCount() const { return d ? int(d->index.leaves.size()) : 0; }
+bool MirrorTreeModel::Tree::isNull() const
+{
+    return !d || !d->root;
+}
+int MirrorTreeModel::Tree::archiveCount() const
+{
+    return d ? int(d->index.leaves.size()) : 0;
+}
 
 MirrorTreeModel::Tree MirrorTreeModel::buildTree(const Catalog &catalog)
 {
@@ -540,9 +539,8 @@ MirrorTreeModel::Tree MirrorTreeModel::buildTree(const Catalog &catalog)
         QList<const ProviderVersion *> versions;
         for (const ProviderVersion &v : p.versions)
             versions.append(&v);
-        std::stable_sort(versions.begin(), versions.end(), [](const ProviderVersion *a, const ProviderVersion *b) {
-            return a->version.comparePrecedence(b->version) < 0;
-        });
+        std::stable_sort(versions.begin(), versions.end(),
+                         [](const ProviderVersion *a, const ProviderVersion *b) { return a->version.comparePrecedence(b->version) < 0; });
         Versions out;
         out.reserve(size_t(versions.size()));
         for (const ProviderVersion *v : std::as_const(versions)) {
@@ -861,8 +859,7 @@ void MirrorTreeModel::applyResults(const QList<ArchiveResult> &results)
         for (qsizetype i = 1; i <= rows.size(); ++i) {
             if (i < rows.size() && rows.at(i) == rows.at(i - 1) + 1)
                 continue;
-            Q_EMIT dataChanged(index(rows.at(start), SizeColumn, parentIndex),
-                               index(rows.at(i - 1), DeclaredColumn, parentIndex));
+            Q_EMIT dataChanged(index(rows.at(start), SizeColumn, parentIndex), index(rows.at(i - 1), DeclaredColumn, parentIndex));
             start = i;
         }
     }
@@ -1075,20 +1072,15 @@ int MirrorTreeModel::compareRows(const QModelIndex &left, const QModelIndex &rig
         return QVariant::compare(data(left, SortRole), data(right, SortRole)) == QPartialOrdering::Less ? -1 : 1;
     const bool leaf = a->kind == ArchiveNode;
     switch (Column(left.column())) {
-    case NameColumn:
-        return a->kind == VersionNode ? three(a->rank(), b->rank()) : text(a->name, b->name);
-    case PlatformsColumn:
-        return leaf ? text(a->name, b->name) : three(a->platforms, b->platforms);
-    case SizeColumn:
-        return leaf ? three(a->result.size, b->result.size) : three(a->size, b->size);
+    case NameColumn: return a->kind == VersionNode ? three(a->rank(), b->rank()) : text(a->name, b->name);
+    case PlatformsColumn: return leaf ? text(a->name, b->name) : three(a->platforms, b->platforms);
+    case SizeColumn: return leaf ? three(a->result.size, b->result.size) : three(a->size, b->size);
     case VerdictColumn: {
         const auto rank = [](const Node *n) { return n->hasVerdict() ? severity(n->verdict()) : 6; };
         return three(rank(a), rank(b));
     }
-    case DeclaredColumn:
-        return three(a->declared, b->declared);
-    default:
-        return text(data(left, Qt::DisplayRole).toString(), data(right, Qt::DisplayRole).toString());
+    case DeclaredColumn: return three(a->declared, b->declared);
+    default: return text(data(left, Qt::DisplayRole).toString(), data(right, Qt::DisplayRole).toString());
     }
 }
 

@@ -44,20 +44,20 @@ public:
 
     /// ArchiveFilterProxyModel and the verdict badge delegate read these roles.
     enum Role {
-        VerdictRole = Qt::UserRole + 1, ///< int(provender::Verdict), any column (parents: aggregated;
-                                        ///< invalid QVariant for a parent with no archive below)
-        SortRole,       ///< raw value that sorts naturally: name column = host / provider / platform
-                        ///< string, or the version's precedence rank (qint64); size = qint64 bytes;
-                        ///< verdict = severity (0 = worst); declared = count; others = display text
-        PathRole,       ///< QString: leaf: archive path ("" when missing); provider: its directory; else ""
-        ReasonRole,     ///< QString: leaf: VerdictDetail::reason
+        VerdictRole = Qt::UserRole + 1,  ///< int(provender::Verdict), any column (parents: aggregated;
+                                         ///< invalid QVariant for a parent with no archive below)
+        SortRole,                        ///< raw value that sorts naturally: name column = host / provider / platform
+                                         ///< string, or the version's precedence rank (qint64); size = qint64 bytes;
+                                         ///< verdict = severity (0 = worst); declared = count; others = display text
+        PathRole,                        ///< QString: leaf: archive path ("" when missing); provider: its directory; else ""
+        ReasonRole,                      ///< QString: leaf: VerdictDetail::reason
         DeclaredRole = Qt::UserRole + 7, ///< QStringList: leaf: the declared hashes; parents: empty
         SearchTextRole, ///< QString: leaf: "host/ns/type version platform" + declared and computed hashes; parents: their name
         PlatformRole,   ///< QString: leaf: its platform; parents: ""
         KindRole = Qt::UserRole + 20, ///< int(Kind)
-        SizeRole,       ///< qint64 bytes (-1: leaf absent)
-        VerdictCountsRole, ///< QVariantList of kVerdictCount ints (leaves per verdict below, indexed by int(Verdict))
-        AnchorRole,     ///< QString: leaf with a verdict: what it was checked against (describeAnchors)
+        SizeRole,                     ///< qint64 bytes (-1: leaf absent)
+        VerdictCountsRole,            ///< QVariantList of kVerdictCount ints (leaves per verdict below, indexed by int(Verdict))
+        AnchorRole,                   ///< QString: leaf with a verdict: what it was checked against (describeAnchors)
     };
     Q_ENUM(Role)
 
@@ -173,9 +173,9 @@ private:
     };
     struct LeafIndex
     {
-        std::vector<Node *> leaves;   ///< depth-first order
-        std::vector<LeafRef> byKey;   ///< by leafHash(key, path), then leaf order
-        std::vector<LeafRef> byPath;  ///< by qHash(path) of present leaves, then leaf order
+        std::vector<Node *> leaves;  ///< depth-first order
+        std::vector<LeafRef> byKey;  ///< by leafHash(key, path), then leaf order
+        std::vector<LeafRef> byPath; ///< by qHash(path) of present leaves, then leaf order
         void clear();
     };
     static void aggregate(Node *node);

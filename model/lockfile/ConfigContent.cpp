@@ -217,10 +217,7 @@ private:
 class NativeContent
 {
 public:
-    NativeContent(const QByteArray &data, const QString &fileName) : m_reader(data, fileName), m_eval(m_reader)
-    {
-        m_b.file = fileName;
-    }
+    NativeContent(const QByteArray &data, const QString &fileName) : m_reader(data, fileName), m_eval(m_reader) { m_b.file = fileName; }
 
     ConfigFileContent run()
     {
@@ -330,8 +327,9 @@ private:
                     for (const StaticValue::Item &e : value.items) {
                         const StaticValue ref = m_eval.value(e.begin, e.end);
                         if (ref.kind != StaticValue::Kind::Traversal || ref.text.isEmpty() || ref.text.count(u'.') > 1) {
-                            m_b.error(valuePos, u"Invalid configuration_aliases value"_s,
-                                      u"Configuration aliases can only contain references to local provider configuration names in the format of provider.alias"_s);
+                            m_b.error(
+                                valuePos, u"Invalid configuration_aliases value"_s,
+                                u"Configuration aliases can only contain references to local provider configuration names in the format of provider.alias"_s);
                             ok = false;
                             continue;
                         }
@@ -346,8 +344,9 @@ private:
                         rp.configurationAliases << ref.text;
                     }
                 } else {
-                    m_b.error(keyPos, u"Invalid required_providers object"_s,
-                              u"required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block."_s);
+                    m_b.error(
+                        keyPos, u"Invalid required_providers object"_s,
+                        u"required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block."_s);
                     ok = false;
                     break;
                 }
@@ -368,8 +367,9 @@ private:
         if (const NAttr *version = b.body.attr(u"version")) {
             p.position = range(*version);
             p.versionPosition = range(version->nameTok, version->end);
-            m_b.warning(p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
-                        u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
+            m_b.warning(
+                p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
+                u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
             const StaticValue v = m_eval.value(version->begin, version->end);
             if (v.kind == StaticValue::Kind::Null) {
                 // treated like no constraint

@@ -65,8 +65,7 @@ bool NativeReader::parsePostfix()
         if (t == Tok::Dot) {
             take();
             const int n = sig(m_pos);
-            if (tok(n).type == Tok::Ident || tok(n).type == Tok::Number
-                || (tok(n).type == Tok::Operator && is(n, "*"))) {
+            if (tok(n).type == Tok::Ident || tok(n).type == Tok::Number || (tok(n).type == Tok::Operator && is(n, "*"))) {
                 take();
                 continue;
             }
@@ -81,7 +80,8 @@ bool NativeReader::parsePostfix()
             else
                 ok = parseExpr();
             if (ok && peekType() != Tok::CBrack)
-                ok = fail(sig(m_pos), u"Missing close bracket on index"_s, u"The index operator must end with a closing bracket (\"]\")."_s);
+                ok =
+                    fail(sig(m_pos), u"Missing close bracket on index"_s, u"The index operator must end with a closing bracket (\"]\")."_s);
             m_nl.pop_back();
             if (!ok)
                 return false;
@@ -97,9 +97,7 @@ bool NativeReader::parsePrimary()
     const int i = sig(m_pos);
     const Token &t = tok(i);
     switch (t.type) {
-    case Tok::Number:
-        take();
-        return true;
+    case Tok::Number: take(); return true;
     case Tok::Ident: {
         take();
         const Tok after = tok(m_pos).type; // no newline between a name and its `(`
@@ -120,12 +118,8 @@ bool NativeReader::parsePrimary()
             return parseCall();
         return true;
     }
-    case Tok::OQuote:
-        take();
-        return parseTemplate(Tok::CQuote, i);
-    case Tok::OHeredoc:
-        take();
-        return parseTemplate(Tok::CHeredoc, i);
+    case Tok::OQuote: take(); return parseTemplate(Tok::CQuote, i);
+    case Tok::OHeredoc: take(); return parseTemplate(Tok::CHeredoc, i);
     case Tok::OParen: {
         take();
         m_nl.push_back(false);
@@ -137,14 +131,9 @@ bool NativeReader::parsePrimary()
             take();
         return ok;
     }
-    case Tok::OBrack:
-        take();
-        return parseTuple(i);
-    case Tok::OBrace:
-        take();
-        return parseObject(i);
-    default:
-        break;
+    case Tok::OBrack: take(); return parseTuple(i);
+    case Tok::OBrace: take(); return parseObject(i);
+    default: break;
     }
     if (t.type == Tok::Eof)
         return fail(i, u"Missing expression"_s, u"Expected the start of an expression, but found the end of the file."_s);
@@ -162,8 +151,9 @@ bool NativeReader::parseCall()
             break;
         }
         if (peekType() == Tok::Eof) {
-            ok = fail(open, u"Unterminated function call"_s,
-                      u"There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file."_s);
+            ok = fail(
+                open, u"Unterminated function call"_s,
+                u"There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file."_s);
             break;
         }
         if (!(ok = parseExpr()))
@@ -234,8 +224,9 @@ bool NativeReader::parseTuple(int open)
             break;
         }
         if (peekType() == Tok::Eof) {
-            ok = fail(open, u"Unterminated tuple constructor expression"_s,
-                      u"There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file."_s);
+            ok = fail(
+                open, u"Unterminated tuple constructor expression"_s,
+                u"There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file."_s);
             break;
         }
         if (!(ok = parseExpr()))
@@ -286,8 +277,9 @@ bool NativeReader::parseObject(int open)
             break;
         }
         if (tok(m_pos).type == Tok::Eof) {
-            ok = fail(open, u"Unterminated object constructor expression"_s,
-                      u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+            ok = fail(
+                open, u"Unterminated object constructor expression"_s,
+                u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
             break;
         }
         m_nl.push_back(false);
@@ -300,10 +292,12 @@ bool NativeReader::parseObject(int open)
             if (sep == Tok::Newline || sep == Tok::Comma)
                 ok = fail(m_pos, u"Missing attribute value"_s, u"Expected an attribute value, introduced by an equals sign (\"=\")."_s);
             else if (sep == Tok::Eof)
-                ok = fail(open, u"Unterminated object constructor expression"_s,
-                          u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+                ok = fail(
+                    open, u"Unterminated object constructor expression"_s,
+                    u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
             else
-                ok = fail(m_pos, u"Missing key/value separator"_s, u"Expected an equals sign (\"=\") to mark the beginning of the attribute value."_s);
+                ok = fail(m_pos, u"Missing key/value separator"_s,
+                          u"Expected an equals sign (\"=\") to mark the beginning of the attribute value."_s);
             break;
         }
         ++m_pos;
@@ -369,7 +363,8 @@ void NativeReader::checkEscapes(int i)
         while (k + 1 + len < n && (static_cast<unsigned char>(p[k + 1 + len]) & 0xC0) == 0x80)
             ++len;
         addDiag(u"Invalid escape sequence"_s,
-                u"The symbol %1 is not a valid escape sequence selector."_s.arg(gocompat::quote(QString::fromUtf8(p + k + 1, len))), t.begin + s);
+                u"The symbol %1 is not a valid escape sequence selector."_s.arg(gocompat::quote(QString::fromUtf8(p + k + 1, len))),
+                t.begin + s);
         k += len;
     }
 }
@@ -396,11 +391,13 @@ bool NativeReader::parseTemplate(Tok closer, int open)
             bool ok = parseExpr();
             if (ok && peekType() != Tok::TemplateSeqEnd) {
                 if (peekType() == Tok::Eof)
-                    ok = fail(sig(m_pos), u"Unclosed template interpolation sequence"_s,
-                              u"There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression."_s);
+                    ok = fail(
+                        sig(m_pos), u"Unclosed template interpolation sequence"_s,
+                        u"There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression."_s);
                 else
-                    ok = fail(sig(m_pos), u"Extra characters after interpolation expression"_s,
-                              u"Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\"."_s);
+                    ok = fail(
+                        sig(m_pos), u"Extra characters after interpolation expression"_s,
+                        u"Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\"."_s);
             }
             m_nl.pop_back();
             if (!ok)
@@ -482,11 +479,26 @@ QString NativeReader::decodeEscapes(const QString &s)
                 }
             }
             switch (sel.unicode()) {
-            case 'n': out += u'\n'; ++k; continue;
-            case 'r': out += u'\r'; ++k; continue;
-            case 't': out += u'\t'; ++k; continue;
-            case '"': out += u'"'; ++k; continue;
-            case '\\': out += u'\\'; ++k; continue;
+            case 'n':
+                out += u'\n';
+                ++k;
+                continue;
+            case 'r':
+                out += u'\r';
+                ++k;
+                continue;
+            case 't':
+                out += u'\t';
+                ++k;
+                continue;
+            case '"':
+                out += u'"';
+                ++k;
+                continue;
+            case '\\':
+                out += u'\\';
+                ++k;
+                continue;
             default: break;
             }
         }

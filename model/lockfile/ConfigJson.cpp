@@ -163,27 +163,38 @@ public:
                                     [&](const QJsonObject &rp, const QStringList &rpPath) { requiredProviders(rp, rpPath); });
                 });
             } else if (type == u"provider"_s) {
-                forEachLabel(it.value(), path, [&](const QString &name, const QJsonObject &body, const QStringList &p) { provider(name, body, p); });
+                forEachLabel(it.value(), path,
+                             [&](const QString &name, const QJsonObject &body, const QStringList &p) { provider(name, body, p); });
             } else if (type == u"resource"_s || type == u"data"_s || type == u"ephemeral"_s) {
-                forEachLabel(it.value(), path, [&](const QString &rtype, const QJsonObject &byName, const QStringList &p) {
-                    forEachLabel(byName, p, [&](const QString &name, const QJsonObject &body, const QStringList &p2) {
-                        resource(type, rtype, name, body, p2);
-                    }, false);
-                }, false);
+                forEachLabel(
+                    it.value(), path,
+                    [&](const QString &rtype, const QJsonObject &byName, const QStringList &p) {
+                        forEachLabel(
+                            byName, p,
+                            [&](const QString &name, const QJsonObject &body, const QStringList &p2) {
+                                resource(type, rtype, name, body, p2);
+                            },
+                            false);
+                    },
+                    false);
             } else if (type == u"check"_s) {
                 forEachLabel(it.value(), path, [&](const QString &, const QJsonObject &body, const QStringList &p) {
                     if (!body.contains(u"data"_s))
                         return;
-                    forEachLabel(body.value(u"data"_s), p + QStringList{u"data"_s}, [&](const QString &rtype, const QJsonObject &byName, const QStringList &p2) {
-                        forEachLabel(byName, p2, [&](const QString &name, const QJsonObject &b, const QStringList &p3) {
-                            resource(u"data"_s, rtype, name, b, p3);
-                        });
-                    }, false);
+                    forEachLabel(
+                        body.value(u"data"_s), p + QStringList{u"data"_s},
+                        [&](const QString &rtype, const QJsonObject &byName, const QStringList &p2) {
+                            forEachLabel(byName, p2, [&](const QString &name, const QJsonObject &b, const QStringList &p3) {
+                                resource(u"data"_s, rtype, name, b, p3);
+                            });
+                        },
+                        false);
                 });
             } else if (type == u"import"_s) {
                 forEachBody(it.value(), path, [&](const QJsonObject &body, const QStringList &p) { importBlock(body, p); });
             } else if (type == u"module"_s) {
-                forEachLabel(it.value(), path, [&](const QString &name, const QJsonObject &body, const QStringList &p) { moduleCall(name, body, p); });
+                forEachLabel(it.value(), path,
+                             [&](const QString &name, const QJsonObject &body, const QStringList &p) { moduleCall(name, body, p); });
             }
         }
         return std::move(m_b.content);
@@ -206,10 +217,12 @@ private:
                 if (a.at(i).isObject())
                     f(a.at(i).toObject(), p);
                 else
-                    m_b.error(m_pos.at(p), u"Incorrect JSON value type"_s, u"A JSON object is required here, setting the arguments for this block."_s);
+                    m_b.error(m_pos.at(p), u"Incorrect JSON value type"_s,
+                              u"A JSON object is required here, setting the arguments for this block."_s);
             }
         } else {
-            m_b.error(m_pos.at(path), u"Incorrect JSON value type"_s, u"Either a JSON object or a JSON array is required, representing the contents of one or more blocks."_s);
+            m_b.error(m_pos.at(path), u"Incorrect JSON value type"_s,
+                      u"Either a JSON object or a JSON array is required, representing the contents of one or more blocks."_s);
         }
     }
 
@@ -227,7 +240,8 @@ private:
                 else if (it.value().isObject())
                     f(it.key(), it.value().toObject(), lp);
                 else
-                    m_b.error(m_pos.at(lp), u"Incorrect JSON value type"_s, u"A JSON object is required here, to define the blocks of this type."_s);
+                    m_b.error(m_pos.at(lp), u"Incorrect JSON value type"_s,
+                              u"A JSON object is required here, to define the blocks of this type."_s);
             }
         };
         if (v.isObject())
@@ -238,7 +252,8 @@ private:
                 if (a.at(i).isObject())
                     each(a.at(i).toObject(), path + QStringList{QString::number(i)});
         } else {
-            m_b.error(m_pos.at(path), u"Incorrect JSON value type"_s, u"A JSON object is required here, to define the blocks of this type."_s);
+            m_b.error(m_pos.at(path), u"Incorrect JSON value type"_s,
+                      u"A JSON object is required here, to define the blocks of this type."_s);
         }
     }
 
@@ -268,8 +283,9 @@ private:
             rp.versionPosition = rp.position;
             const QJsonValue v = it.value();
             if (v.isString() || v.isDouble() || v.isBool()) {
-                const QString text = v.isString() ? literal(v).value_or(QString()) : v.isBool() ? (v.toBool() ? u"true"_s : u"false"_s)
-                                                                                                 : QString::number(v.toDouble());
+                const QString text = v.isString() ? literal(v).value_or(QString())
+                    : v.isBool()                  ? (v.toBool() ? u"true"_s : u"false"_s)
+                                                  : QString::number(v.toDouble());
                 if (m_b.checkConstraint(text, rp.position))
                     rp.version = text;
                 out.entries.append(rp);
@@ -315,8 +331,9 @@ private:
                         const QString ref = a.toString();
                         static const QRegularExpression traversal(uR"(^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)?$)"_s);
                         if (!a.isString() || !traversal.match(ref).hasMatch()) {
-                            m_b.error(valuePos, u"Invalid configuration_aliases value"_s,
-                                      u"Configuration aliases can only contain references to local provider configuration names in the format of provider.alias"_s);
+                            m_b.error(
+                                valuePos, u"Invalid configuration_aliases value"_s,
+                                u"Configuration aliases can only contain references to local provider configuration names in the format of provider.alias"_s);
                             ok = false;
                         } else if (ref.section(u'.', 0, 0) != rp.localName) {
                             m_b.error(valuePos, u"Invalid configuration_aliases value"_s,
@@ -328,8 +345,9 @@ private:
                         }
                     }
                 } else if (k.key() != u"//"_s) {
-                    m_b.error(valuePos, u"Invalid required_providers object"_s,
-                              u"required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block."_s);
+                    m_b.error(
+                        valuePos, u"Invalid required_providers object"_s,
+                        u"required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block."_s);
                     ok = false;
                     break;
                 }
@@ -350,8 +368,9 @@ private:
         if (body.contains(u"version"_s)) {
             p.position = m_pos.at(path + QStringList{u"version"_s});
             p.versionPosition = p.position;
-            m_b.warning(p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
-                        u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
+            m_b.warning(
+                p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
+                u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
             const QJsonValue v = body.value(u"version"_s);
             if (v.isNull()) {
             } else if (const std::optional<QString> s = literal(v)) {

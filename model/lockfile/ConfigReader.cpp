@@ -34,7 +34,7 @@ QString ConfigDiagnostic::toString() const
     QString oneLine = detail;
     oneLine.replace(u'\n', u' ');
     return (where.isEmpty() ? QString() : where + u": "_s) + (isError() ? u"error: "_s : u"warning: "_s) + summary
-           + (oneLine.isEmpty() ? QString() : u": "_s + oneLine);
+        + (oneLine.isEmpty() ? QString() : u": "_s + oneLine);
 }
 
 bool ConfigFileContent::hasErrors() const
@@ -125,26 +125,27 @@ class RequirementsCollector
 {
 public:
     RequirementsCollector(const QString &root, const ConfigReadOptions &options)
-        : m_root(root), m_options(options),
+        : m_root(root),
+          m_options(options),
           m_host(options.flavour == LockFlavour::Tofu ? QString(kOpenTofuRegistryHost) : QString(kTerraformRegistryHost))
-    {
-    }
+    {}
 
     ConfigRequirements run()
     {
         const QFileInfo info(m_root);
         if (!info.isDir()) {
             m_out.diagnostics.append(ConfigDiagnostic{ConfigDiagnostic::Severity::Error, u"Failed to read module directory"_s,
-                                                      u"Module directory %1 does not exist or cannot be read."_s.arg(m_root), QString(), 0, 0});
+                                                      u"Module directory %1 does not exist or cannot be read."_s.arg(m_root), QString(), 0,
+                                                      0});
             return std::move(m_out);
         }
         const ConfigDirFiles files = configDirFiles(m_root, m_options.flavour);
         if (files.primary.isEmpty() && files.overrides.isEmpty()) {
-            m_out.diagnostics.append(ConfigDiagnostic{ConfigDiagnostic::Severity::Error, u"No configuration files"_s,
-                                                      u"The directory %1 contains no %2 files."_s.arg(
-                                                          m_root, m_options.flavour == LockFlavour::Tofu ? u".tf, .tf.json, .tofu or .tofu.json"_s
-                                                                                                         : u".tf or .tf.json"_s),
-                                                      QString(), 0, 0});
+            m_out.diagnostics.append(ConfigDiagnostic{
+                ConfigDiagnostic::Severity::Error, u"No configuration files"_s,
+                u"The directory %1 contains no %2 files."_s.arg(
+                    m_root, m_options.flavour == LockFlavour::Tofu ? u".tf, .tf.json, .tofu or .tofu.json"_s : u".tf or .tf.json"_s),
+                QString(), 0, 0});
             return std::move(m_out);
         }
         readModule(m_root, QString(), 0);
@@ -321,12 +322,13 @@ private:
         for (const LoadedFile &f : primary) {
             for (const ConfigFileContent::RequiredProvidersBlock &b : f.content.requiredProviders) {
                 if (have) {
-                    error(f.path, b.position, u"Duplicate required providers configuration"_s,
-                          u"A module may have only one required providers configuration. The required providers were previously configured at %1:%2,%3-%4."_s
-                              .arg(firstFile)
-                              .arg(firstPos.line)
-                              .arg(firstPos.column)
-                              .arg(firstPos.endColumn));
+                    error(
+                        f.path, b.position, u"Duplicate required providers configuration"_s,
+                        u"A module may have only one required providers configuration. The required providers were previously configured at %1:%2,%3-%4."_s
+                            .arg(firstFile)
+                            .arg(firstPos.line)
+                            .arg(firstPos.column)
+                            .arg(firstPos.endColumn));
                     continue;
                 }
                 have = true;
@@ -370,7 +372,8 @@ private:
             for (const ConfigFileContent::ImportBlock &i : f.content.imports) {
                 if (i.toResource.isEmpty() || managed.contains(i.toResource))
                     continue;
-                const QString name = i.providerLocalName.isEmpty() ? i.toResource.section(u'_', 0, 0).section(u'.', 0, 0) : i.providerLocalName;
+                const QString name =
+                    i.providerLocalName.isEmpty() ? i.toResource.section(u'_', 0, 0).section(u'.', 0, 0) : i.providerLocalName;
                 if (const std::optional<ProviderAddress> a = forLocalName(name))
                     require(*a, std::nullopt, f.path, i.position);
             }
@@ -403,7 +406,7 @@ private:
         for (const auto &[call, file] : std::as_const(calls)) {
             if (!call.source) {
                 error(file, call.position, u"Missing required argument"_s,
-                          u"The argument \"source\" is required, but no definition was found."_s);
+                      u"The argument \"source\" is required, but no definition was found."_s);
                 continue;
             }
             const QString childKey = moduleKey(key, call.name);
@@ -428,8 +431,9 @@ private:
             if (++m_moduleReads > kMaxModuleReads) {
                 if (!m_moduleBudgetReported)
                     error(file, call.position, u"Too many module calls"_s,
-                          u"Reading module %1 would read more than %2 modules in all; is a module calling itself?"_s.arg(
-                              gocompat::quote(childKey)).arg(kMaxModuleReads));
+                          u"Reading module %1 would read more than %2 modules in all; is a module calling itself?"_s
+                              .arg(gocompat::quote(childKey))
+                              .arg(kMaxModuleReads));
                 m_moduleBudgetReported = true;
                 continue;
             }

@@ -34,9 +34,9 @@ struct ConfigDiagnostic
     Severity severity = Severity::Error;
     QString summary; ///< terraform's wording where it has one (e.g. `Invalid version constraint`)
     QString detail;
-    QString file;    ///< the path as read (directory + file name); "" for directory-level problems
-    int line = 0;    ///< from 1; 0 = unknown
-    int column = 0;  ///< from 1, in characters
+    QString file;   ///< the path as read (directory + file name); "" for directory-level problems
+    int line = 0;   ///< from 1; 0 = unknown
+    int column = 0; ///< from 1, in characters
 
     bool isError() const { return severity == Severity::Error; }
     QString toString() const;
@@ -55,11 +55,11 @@ struct ConfigFileContent
     struct RequiredProvider
     {
         QString localName;
-        std::optional<QString> source;   ///< unset: the local name implies the address
-        std::optional<QString> version;  ///< the constraint text as written (unset: none)
+        std::optional<QString> source;    ///< unset: the local name implies the address
+        std::optional<QString> version;   ///< the constraint text as written (unset: none)
         QStringList configurationAliases; ///< `name.alias` texts
-        Position position;               ///< the value expression (the source string when given)
-        Position versionPosition;        ///< the whole `name = ...` attribute (where terraform reports constraint errors)
+        Position position;                ///< the value expression (the source string when given)
+        Position versionPosition;         ///< the whole `name = ...` attribute (where terraform reports constraint errors)
     };
     struct RequiredProvidersBlock
     {
@@ -75,23 +75,23 @@ struct ConfigFileContent
     };
     struct Resource
     {
-        QString mode;                 ///< resource | data | ephemeral
+        QString mode; ///< resource | data | ephemeral
         QString type;
         QString name;
-        QString providerLocalName;    ///< the `provider` argument's local name, "" when absent
+        QString providerLocalName; ///< the `provider` argument's local name, "" when absent
         Position position;
     };
     struct ImportBlock
     {
-        QString toResource;           ///< `type.name` of the target in this module, "" if elsewhere
-        QString providerLocalName;    ///< the `provider` argument's local name, "" when absent
+        QString toResource;        ///< `type.name` of the target in this module, "" if elsewhere
+        QString providerLocalName; ///< the `provider` argument's local name, "" when absent
         Position position;
     };
     struct ModuleCall
     {
         QString name;
         std::optional<QString> source;
-        Position position;            ///< the source expression, else the block header
+        Position position; ///< the source expression, else the block header
     };
 
     QList<RequiredProvidersBlock> requiredProviders;

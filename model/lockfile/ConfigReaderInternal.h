@@ -75,7 +75,10 @@ inline Tok closerFor(Tok t)
     }
 }
 
-inline bool isOpener(Tok t) { return closerFor(t) != Tok::Eof; }
+inline bool isOpener(Tok t)
+{
+    return closerFor(t) != Tok::Eof;
+}
 inline bool isCloser(Tok t)
 {
     return t == Tok::CBrace || t == Tok::CBrack || t == Tok::CParen || t == Tok::CQuote || t == Tok::CHeredoc || t == Tok::TemplateSeqEnd;
@@ -295,7 +298,8 @@ public:
             return true;
         if (n.ok())
             error(p, u"Invalid provider local name"_s,
-                  u"Provider names must be normalized. Replace %1 with %2 to fix this error."_s.arg(gocompat::quote(name), gocompat::quote(n.value())));
+                  u"Provider names must be normalized. Replace %1 with %2 to fix this error."_s.arg(gocompat::quote(name),
+                                                                                                    gocompat::quote(n.value())));
         else
             error(p, u"Invalid provider local name"_s, u"%1 is an invalid provider local name: %2"_s.arg(name, n.error().message));
         return false;

@@ -98,25 +98,22 @@ void NativeReader::reportUnterminated(Tok opener, int at)
 {
     switch (opener) {
     case Tok::OBrace:
-        syntaxError(at, u"Unterminated object constructor expression"_s,
-                    u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+        syntaxError(
+            at, u"Unterminated object constructor expression"_s,
+            u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
         break;
     case Tok::OBrack:
-        syntaxError(at, u"Unterminated tuple constructor expression"_s,
-                    u"There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file."_s);
+        syntaxError(
+            at, u"Unterminated tuple constructor expression"_s,
+            u"There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file."_s);
         break;
-    case Tok::OParen:
-        syntaxError(at, u"Unbalanced parentheses"_s, u"Expected a closing parenthesis to terminate the expression."_s);
-        break;
-    case Tok::OQuote:
-        syntaxError(at, u"Unterminated template string"_s, u"No closing marker was found for the string."_s);
-        break;
-    case Tok::OHeredoc:
-        syntaxError(at, u"Unterminated template string"_s, u"No closing marker was found for the string."_s);
-        break;
+    case Tok::OParen: syntaxError(at, u"Unbalanced parentheses"_s, u"Expected a closing parenthesis to terminate the expression."_s); break;
+    case Tok::OQuote: syntaxError(at, u"Unterminated template string"_s, u"No closing marker was found for the string."_s); break;
+    case Tok::OHeredoc: syntaxError(at, u"Unterminated template string"_s, u"No closing marker was found for the string."_s); break;
     default:
-        syntaxError(at, u"Unclosed template interpolation sequence"_s,
-                    u"There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression."_s);
+        syntaxError(
+            at, u"Unclosed template interpolation sequence"_s,
+            u"There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression."_s);
         break;
     }
 }
@@ -127,12 +124,8 @@ void NativeReader::reportMismatch(Tok opener, int at)
     case Tok::OBrace:
         syntaxError(at, u"Missing attribute separator"_s, u"Expected a newline or comma to mark the beginning of the next attribute."_s);
         break;
-    case Tok::OBrack:
-        syntaxError(at, u"Missing item separator"_s, u"Expected a comma to mark the beginning of the next item."_s);
-        break;
-    case Tok::OParen:
-        syntaxError(at, u"Unbalanced parentheses"_s, u"Expected a closing parenthesis to terminate the expression."_s);
-        break;
+    case Tok::OBrack: syntaxError(at, u"Missing item separator"_s, u"Expected a comma to mark the beginning of the next item."_s); break;
+    case Tok::OParen: syntaxError(at, u"Unbalanced parentheses"_s, u"Expected a closing parenthesis to terminate the expression."_s); break;
     default:
         syntaxError(at, u"Extra characters after interpolation expression"_s,
                     u"Expected a closing brace to end the interpolation expression, but found extra characters."_s);
@@ -204,8 +197,9 @@ void NativeReader::parseBody(NBody &body, int openBrace)
             if (t.type == Tok::OQuote)
                 errorAt(m_pos, u"Invalid argument name"_s, u"Argument names must not be quoted."_s);
             else if (t.type == Tok::Eof)
-                errorAt(openBrace, u"Unclosed configuration block"_s,
-                        u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+                errorAt(
+                    openBrace, u"Unclosed configuration block"_s,
+                    u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
             else
                 errorAt(m_pos, u"Argument or block definition required"_s, u"An argument or block definition is required here."_s);
         }
@@ -232,11 +226,12 @@ void NativeReader::finishAttribute(NBody &body, int nameTok, bool singleLine)
     if (const NAttr *prev = body.attr(a.name)) {
         const hcl::Pos p = m_map.pos(tok(prev->nameTok).begin);
         const hcl::Pos e = m_map.pos(tok(prev->nameTok).end);
-        errorAt(nameTok, u"Attribute redefined"_s,
-                u"The argument %1 was already set at %2:%3,%4-%5. Each argument may be set only once."_s.arg(gocompat::quote(a.name), m_file)
-                    .arg(p.line)
-                    .arg(p.column)
-                    .arg(e.column));
+        errorAt(
+            nameTok, u"Attribute redefined"_s,
+            u"The argument %1 was already set at %2:%3,%4-%5. Each argument may be set only once."_s.arg(gocompat::quote(a.name), m_file)
+                .arg(p.line)
+                .arg(p.column)
+                .arg(e.column));
     } else {
         body.attrs.push_back(a);
     }
@@ -252,8 +247,9 @@ void NativeReader::finishAttribute(NBody &body, int nameTok, bool singleLine)
     } else if (after != Tok::Eof) {
         if (!m_recovery) {
             if (after == Tok::Comma)
-                errorAt(m_pos, u"Unexpected comma after argument"_s,
-                        u"Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline."_s);
+                errorAt(
+                    m_pos, u"Unexpected comma after argument"_s,
+                    u"Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline."_s);
             else
                 errorAt(m_pos, u"Missing newline after argument"_s, u"An argument definition must end with a newline."_s);
         }
@@ -271,8 +267,9 @@ void NativeReader::parseItem(NBody &body)
     }
     if (next != Tok::OQuote && next != Tok::OBrace && next != Tok::Ident) {
         recoverAfterBodyItem();
-        errorAt(nameTok, u"Argument or block definition required"_s,
-                u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s);
+        errorAt(
+            nameTok, u"Argument or block definition required"_s,
+            u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s);
         return;
     }
     NBlock b;
@@ -296,9 +293,10 @@ void NativeReader::parseItem(NBody &body)
                 label += text(k++);
             if (tok(k).type != Tok::CQuote) {
                 if (tok(k).type == Tok::TemplateInterp || tok(k).type == Tok::TemplateControl)
-                    errorAt(k, u"Invalid string literal"_s,
-                            u"Template sequences are not allowed in this string. To include a literal \"%1\", double it (as \"%1%1\") to escape it."_s.arg(
-                                QLatin1Char(m_data[tok(k).begin])));
+                    errorAt(
+                        k, u"Invalid string literal"_s,
+                        u"Template sequences are not allowed in this string. To include a literal \"%1\", double it (as \"%1%1\") to escape it."_s
+                            .arg(QLatin1Char(m_data[tok(k).begin])));
                 else if (!m_recovery)
                     errorAt(open, u"Unterminated string literal"_s, u"Unable to find the closing quote mark before the end of the file."_s);
                 m_recovery = true;
@@ -314,10 +312,12 @@ void NativeReader::parseItem(NBody &body)
             errorAt(m_pos, u"Invalid block definition"_s,
                     u"The equals sign \"=\" indicates an argument definition, and must not be used when defining a block."_s);
         else if (t == Tok::Newline)
-            errorAt(m_pos, u"Invalid block definition"_s,
-                    u"A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header."_s);
+            errorAt(
+                m_pos, u"Invalid block definition"_s,
+                u"A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header."_s);
         else if (!m_recovery)
-            errorAt(m_pos, u"Invalid block definition"_s, u"Either a quoted string block label or an opening brace (\"{\") is expected here."_s);
+            errorAt(m_pos, u"Invalid block definition"_s,
+                    u"Either a quoted string block label or an opening brace (\"{\") is expected here."_s);
         recoverAfterBodyItem();
         body.blocks.push_back(std::move(b));
         return;
@@ -347,32 +347,38 @@ void NativeReader::parseItem(NBody &body)
             const Tok n2 = tok(m_pos + 1).type;
             recoverAfterBodyItem();
             if (n2 == Tok::OQuote || n2 == Tok::OBrace || n2 == Tok::Ident)
-                errorAt(ident, u"Argument definition required"_s,
-                        u"A single-line block definition can contain only a single argument. If you meant to define argument %1, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block."_s
-                            .arg(gocompat::quote(text(ident))));
+                errorAt(
+                    ident, u"Argument definition required"_s,
+                    u"A single-line block definition can contain only a single argument. If you meant to define argument %1, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block."_s
+                        .arg(gocompat::quote(text(ident))));
             else
-                errorAt(ident, u"Argument or block definition required"_s,
-                        u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s);
+                errorAt(
+                    ident, u"Argument or block definition required"_s,
+                    u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s);
         }
         const Tok t = tok(m_pos).type;
         if (t == Tok::CBrace) {
             ++m_pos;
         } else if (t == Tok::Comma) {
-            errorAt(m_pos, u"Invalid single-argument block definition"_s,
-                    u"Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line."_s);
+            errorAt(
+                m_pos, u"Invalid single-argument block definition"_s,
+                u"Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line."_s);
             recoverTo(Tok::CBrace);
         } else if (t == Tok::Newline) {
-            errorAt(m_pos, u"Invalid single-argument block definition"_s,
-                    u"An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition."_s);
+            errorAt(
+                m_pos, u"Invalid single-argument block definition"_s,
+                u"An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition."_s);
             recoverTo(Tok::CBrace);
         } else {
             if (!m_recovery) {
                 if (t == Tok::Eof)
-                    errorAt(open, u"Unclosed configuration block"_s,
-                            u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
+                    errorAt(
+                        open, u"Unclosed configuration block"_s,
+                        u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s);
                 else
-                    errorAt(m_pos, u"Invalid single-argument block definition"_s,
-                            u"A single-line block definition must end with a closing brace immediately after its single argument definition."_s);
+                    errorAt(
+                        m_pos, u"Invalid single-argument block definition"_s,
+                        u"A single-line block definition must end with a closing brace immediately after its single argument definition."_s);
             }
             recoverTo(Tok::CBrace);
         }

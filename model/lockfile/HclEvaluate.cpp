@@ -97,8 +97,8 @@ QString decodeLiteral(const QByteArray &data, const Token &tok, bool quoted, QLi
             const qsizetype s = k;
             if (k + 1 >= n) {
                 diags.append(Diagnostic::error(u"Invalid escape sequence"_s,
-                              u"Backslash must be followed by an escape sequence selector character."_s,
-                              {tok.begin + s, tok.begin + n}));
+                                               u"Backslash must be followed by an escape sequence selector character."_s,
+                                               {tok.begin + s, tok.begin + n}));
                 ++k;
                 continue;
             }
@@ -112,17 +112,17 @@ QString decodeLiteral(const QByteArray &data, const Token &tok, bool quoted, QLi
                 k = e;
                 if (got != want) {
                     diags.append(Diagnostic::error(u"Invalid escape sequence"_s,
-                                  sel == 'u' ? u"The \\u escape sequence must be followed by four hexadecimal digits."_s
-                                             : u"The \\U escape sequence must be followed by eight hexadecimal digits."_s,
-                                  {tok.begin + s, tok.begin + e}));
+                                                   sel == 'u' ? u"The \\u escape sequence must be followed by four hexadecimal digits."_s
+                                                              : u"The \\U escape sequence must be followed by eight hexadecimal digits."_s,
+                                                   {tok.begin + s, tok.begin + e}));
                     out.append(p + s, e - s);
                     continue;
                 }
                 const uint cp = QByteArray(p + s + 2, want).toUInt(nullptr, 16);
                 if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
                     diags.append(Diagnostic::error(u"Invalid escape sequence"_s,
-                                  u"Cannot encode character U+%1 in UTF-8."_s.arg(cp, 4, 16, QLatin1Char('0')),
-                                  {tok.begin + s, tok.begin + e}));
+                                                   u"Cannot encode character U+%1 in UTF-8."_s.arg(cp, 4, 16, QLatin1Char('0')),
+                                                   {tok.begin + s, tok.begin + e}));
                     out.append(p + s, e - s);
                     continue;
                 }
@@ -131,19 +131,35 @@ QString decodeLiteral(const QByteArray &data, const Token &tok, bool quoted, QLi
                 continue;
             }
             switch (sel) {
-            case 'n': out.append('\n'); k += 2; continue;
-            case 'r': out.append('\r'); k += 2; continue;
-            case 't': out.append('\t'); k += 2; continue;
-            case '"': out.append('"'); k += 2; continue;
-            case '\\': out.append('\\'); k += 2; continue;
+            case 'n':
+                out.append('\n');
+                k += 2;
+                continue;
+            case 'r':
+                out.append('\r');
+                k += 2;
+                continue;
+            case 't':
+                out.append('\t');
+                k += 2;
+                continue;
+            case '"':
+                out.append('"');
+                k += 2;
+                continue;
+            case '\\':
+                out.append('\\');
+                k += 2;
+                continue;
             default: {
                 int len = utf8Length(p + k + 1, n - k - 1);
                 if (len == 0)
                     len = 1;
                 const QByteArray selector(p + k + 1, len);
-                diags.append(Diagnostic::error(u"Invalid escape sequence"_s,
-                              u"The symbol %1 is not a valid escape sequence selector."_s.arg(gocompat::quote(QString::fromUtf8(selector))),
-                              {tok.begin + s, tok.begin + k + 1 + len}));
+                diags.append(Diagnostic::error(
+                    u"Invalid escape sequence"_s,
+                    u"The symbol %1 is not a valid escape sequence selector."_s.arg(gocompat::quote(QString::fromUtf8(selector))),
+                    {tok.begin + s, tok.begin + k + 1 + len}));
                 out.append(selector);
                 k += 1 + len;
                 continue;
@@ -178,10 +194,8 @@ void evalError(QList<Diagnostic> &diags, const QString &summary, const QString &
 Value evaluateImpl(const Expr &e, QList<Diagnostic> &diags)
 {
     switch (e.kind) {
-    case Expr::Kind::Literal:
-        return e.value;
-    case Expr::Kind::Invalid:
-        return Value::unknown();
+    case Expr::Kind::Literal: return e.value;
+    case Expr::Kind::Invalid: return Value::unknown();
     case Expr::Kind::Variable:
         evalError(diags, u"Variables not allowed"_s, u"Variables may not be used here."_s, e.nameSpan);
         return Value::unknown();
@@ -218,8 +232,8 @@ Value evaluateImpl(const Expr &e, QList<Diagnostic> &diags)
             r.text = (e.opText == u"&&"_s ? (x && y) : (x || y)) ? u"true"_s : u"false"_s;
             return r;
         }
-        evalError(diags, u"Unsupported expression"_s,
-                  u"Arithmetic and comparison operators are not supported in dependency lock files."_s, e.span);
+        evalError(diags, u"Unsupported expression"_s, u"Arithmetic and comparison operators are not supported in dependency lock files."_s,
+                  e.span);
         return Value::unknown();
     }
     case Expr::Kind::Index: {
@@ -232,16 +246,14 @@ Value evaluateImpl(const Expr &e, QList<Diagnostic> &diags)
         if (coll.kind == Value::Kind::Tuple && (key.kind == Value::Kind::Number || key.kind == Value::Kind::String) && ok && index >= 0
             && index < qlonglong(coll.items.size()))
             return coll.items[size_t(index)];
-        evalError(diags, u"Invalid index"_s, u"The given key does not identify an element in this collection value."_s,
-                  e.children[1].span);
+        evalError(diags, u"Invalid index"_s, u"The given key does not identify an element in this collection value."_s, e.children[1].span);
         return Value::unknown();
     }
     case Expr::Kind::Operation:
         evalError(diags, u"Unsupported expression"_s,
                   u"Attribute access, splat and similar expressions are not supported in dependency lock files."_s, e.span);
         return Value::unknown();
-    case Expr::Kind::Parens:
-        return e.children.empty() ? Value::unknown() : evaluateImpl(e.children.front(), diags);
+    case Expr::Kind::Parens: return e.children.empty() ? Value::unknown() : evaluateImpl(e.children.front(), diags);
     case Expr::Kind::Unary: {
         const Value v = e.children.empty() ? Value::unknown() : evaluateImpl(e.children.front(), diags);
         if (v.kind == Value::Kind::Unknown)
@@ -305,18 +317,14 @@ Value evaluateImpl(const Expr &e, QList<Diagnostic> &diags)
             const Expr &inner = e.children[size_t(part.exprIndex)];
             const Value v = evaluateImpl(inner, diags);
             switch (v.kind) {
-            case Value::Kind::Unknown:
-                unknown = true;
-                break;
+            case Value::Kind::Unknown: unknown = true; break;
             case Value::Kind::Null:
                 evalError(diags, u"Invalid template interpolation value"_s,
                           u"The expression result is null. Cannot include a null value in a string template."_s, inner.span);
                 break;
             case Value::Kind::String:
             case Value::Kind::Number:
-            case Value::Kind::Bool:
-                s += v.text;
-                break;
+            case Value::Kind::Bool: s += v.text; break;
             case Value::Kind::Tuple:
             case Value::Kind::Object:
                 evalError(diags, u"Invalid template interpolation value"_s,
@@ -347,9 +355,7 @@ bool decodeString(const Expr &expr, bool allowNull, QString *out, bool *isNull, 
         local.append(Diagnostic::error(u"Unsuitable value type"_s, u"Unsuitable value: "_s + why, expr.startSpan()));
     };
     switch (v.kind) {
-    case Value::Kind::Unknown:
-        unsuitable(u"value must be known"_s);
-        break;
+    case Value::Kind::Unknown: unsuitable(u"value must be known"_s); break;
     case Value::Kind::Null:
         if (allowNull) {
             if (isNull)
@@ -360,13 +366,9 @@ bool decodeString(const Expr &expr, bool allowNull, QString *out, bool *isNull, 
         break;
     case Value::Kind::String:
     case Value::Kind::Number:
-    case Value::Kind::Bool:
-        *out = v.text;
-        break;
+    case Value::Kind::Bool: *out = v.text; break;
     case Value::Kind::Tuple:
-    case Value::Kind::Object:
-        unsuitable(u"string required"_s);
-        break;
+    case Value::Kind::Object: unsuitable(u"string required"_s); break;
     }
     diags += local;
     for (const Diagnostic &d : local)

@@ -65,10 +65,13 @@ bool Parser::tryPlainString(Expr &out)
     if (after >= m_tokens.size())
         return false;
     switch (m_tokens[after].type) {
-    case Tok::Comma: case Tok::CBrack: case Tok::Newline: case Tok::Eof: case Tok::CBrace: case Tok::Comment:
-        break;
-    default:
-        return false;
+    case Tok::Comma:
+    case Tok::CBrack:
+    case Tok::Newline:
+    case Tok::Eof:
+    case Tok::CBrace:
+    case Tok::Comment: break;
+    default: return false;
     }
     out.kind = Expr::Kind::Literal;
     out.value.kind = Value::Kind::String;
@@ -278,12 +281,9 @@ Expr Parser::parseTerm()
             return e;
         }
         break;
-    case Tok::OBrack:
-        return parseTuple();
-    case Tok::OBrace:
-        return parseObject();
-    default:
-        break;
+    case Tok::OBrack: return parseTuple();
+    case Tok::OBrace: return parseObject();
+    default: break;
     }
     if (!m_recovery) {
         if (start.type == Tok::Eof)
@@ -356,9 +356,10 @@ Expr Parser::finishFunctionCall(const Token &name)
         }
         if (sep.type != Tok::Comma) {
             if (sep.type == Tok::Eof)
-                error(u"Unterminated function call"_s,
-                      u"There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file."_s,
-                      between(nameSpan, spanOf(open)));
+                error(
+                    u"Unterminated function call"_s,
+                    u"There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file."_s,
+                    between(nameSpan, spanOf(open)));
             else
                 error(u"Missing argument separator"_s, u"A comma is required to separate each function argument from the next."_s,
                       spanOf(sep));
@@ -400,9 +401,10 @@ Expr Parser::parseTuple()
         if (next.type != Tok::Comma) {
             if (!m_recovery) {
                 if (next.type == Tok::Eof)
-                    error(u"Unterminated tuple constructor expression"_s,
-                          u"There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file."_s,
-                          spanOf(open));
+                    error(
+                        u"Unterminated tuple constructor expression"_s,
+                        u"There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file."_s,
+                        spanOf(open));
                 else
                     error(u"Missing item separator"_s, u"Expected a comma to mark the beginning of the next item."_s, spanOf(next));
             }
@@ -448,12 +450,13 @@ Expr Parser::parseObject()
                     error(u"Missing attribute value"_s, u"Expected an attribute value, introduced by an equals sign (\"=\")."_s,
                           spanOf(next));
                 else if (next.type == Tok::Eof)
-                    error(u"Unterminated object constructor expression"_s,
-                          u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s,
-                          spanOf(open));
+                    error(
+                        u"Unterminated object constructor expression"_s,
+                        u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s,
+                        spanOf(open));
                 else
-                    error(u"Missing key/value separator"_s, u"Expected an equals sign (\"=\") to mark the beginning of the attribute value."_s,
-                          spanOf(next));
+                    error(u"Missing key/value separator"_s,
+                          u"Expected an equals sign (\"=\") to mark the beginning of the attribute value."_s, spanOf(next));
             }
             close = recover(Tok::CBrace);
             break;
@@ -479,9 +482,10 @@ Expr Parser::parseObject()
         }
         if (!m_recovery) {
             if (next.type == Tok::Eof)
-                error(u"Unterminated object constructor expression"_s,
-                      u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s,
-                      spanOf(open));
+                error(
+                    u"Unterminated object constructor expression"_s,
+                    u"There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s,
+                    spanOf(open));
             else
                 error(u"Missing attribute separator"_s, u"Expected a newline or comma to mark the beginning of the next attribute."_s,
                       spanOf(next));
@@ -539,21 +543,25 @@ Expr Parser::parseTemplate(Tok end, bool flushHeredoc, Span openSpan)
             if (close.type != Tok::TemplateSeqEnd) {
                 if (!m_recovery) {
                     if (close.type == Tok::Eof)
-                        error(u"Unclosed template interpolation sequence"_s,
-                              u"There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression."_s,
-                              firstSpan);
+                        error(
+                            u"Unclosed template interpolation sequence"_s,
+                            u"There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression."_s,
+                            firstSpan);
                     else if (close.type == Tok::Colon)
-                        error(u"Extra characters after interpolation expression"_s,
-                              u"Template interpolation doesn't expect a colon at this location. Did you intend this to be a literal sequence to be processed as part of another language? If so, you can escape it by starting with \"$${\" instead of just \"${\"."_s,
-                              spanOf(close));
+                        error(
+                            u"Extra characters after interpolation expression"_s,
+                            u"Template interpolation doesn't expect a colon at this location. Did you intend this to be a literal sequence to be processed as part of another language? If so, you can escape it by starting with \"$${\" instead of just \"${\"."_s,
+                            spanOf(close));
                     else if ((close.type == Tok::CQuote || close.type == Tok::OQuote) && end == Tok::CQuote)
-                        error(u"Unclosed template interpolation sequence"_s,
-                              u"There is no closing brace for this interpolation sequence before the end of the quoted template. This might be caused by incorrect nesting inside the given expression."_s,
-                              firstSpan);
+                        error(
+                            u"Unclosed template interpolation sequence"_s,
+                            u"There is no closing brace for this interpolation sequence before the end of the quoted template. This might be caused by incorrect nesting inside the given expression."_s,
+                            firstSpan);
                     else
-                        error(u"Extra characters after interpolation expression"_s,
-                              u"Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\"."_s,
-                              spanOf(close));
+                        error(
+                            u"Extra characters after interpolation expression"_s,
+                            u"Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\"."_s,
+                            spanOf(close));
                 }
                 recover(Tok::TemplateSeqEnd);
             } else {

@@ -34,15 +34,9 @@ public:
         modes.push_back(Mode::Main);
         while (i < n) {
             switch (modes.back()) {
-            case Mode::Main:
-                scanMain();
-                break;
-            case Mode::String:
-                scanString();
-                break;
-            case Mode::Heredoc:
-                scanHeredoc();
-                break;
+            case Mode::Main: scanMain(); break;
+            case Mode::String: scanString(); break;
+            case Mode::Heredoc: scanHeredoc(); break;
             }
         }
         emit(Tok::Eof, n, n);
@@ -182,25 +176,70 @@ private:
             emit(Tok::OQuote, s, i);
             modes.push_back(Mode::String);
             return;
-        case '[': ++i; emit(Tok::OBrack, s, i); return;
-        case ']': ++i; emit(Tok::CBrack, s, i); return;
-        case '(': ++i; emit(Tok::OParen, s, i); return;
-        case ')': ++i; emit(Tok::CParen, s, i); return;
-        case '.': ++i; emit(Tok::Dot, s, i); return;
-        case ',': ++i; emit(Tok::Comma, s, i); return;
-        case '=': ++i; emit(Tok::Equal, s, i); return;
-        case '?': ++i; emit(Tok::Question, s, i); return;
-        case ':': ++i; emit(Tok::Colon, s, i); return;
-        case ';': ++i; emit(Tok::Semicolon, s, i); return;
-        case '`': ++i; emit(Tok::Backtick, s, i); return;
-        case '\'': ++i; emit(Tok::Apostrophe, s, i); return;
-        case '*': case '/': case '%': case '+': case '-': case '<': case '>': case '!':
-        case '&': case '|': case '~': case '^':
+        case '[':
+            ++i;
+            emit(Tok::OBrack, s, i);
+            return;
+        case ']':
+            ++i;
+            emit(Tok::CBrack, s, i);
+            return;
+        case '(':
+            ++i;
+            emit(Tok::OParen, s, i);
+            return;
+        case ')':
+            ++i;
+            emit(Tok::CParen, s, i);
+            return;
+        case '.':
+            ++i;
+            emit(Tok::Dot, s, i);
+            return;
+        case ',':
+            ++i;
+            emit(Tok::Comma, s, i);
+            return;
+        case '=':
+            ++i;
+            emit(Tok::Equal, s, i);
+            return;
+        case '?':
+            ++i;
+            emit(Tok::Question, s, i);
+            return;
+        case ':':
+            ++i;
+            emit(Tok::Colon, s, i);
+            return;
+        case ';':
+            ++i;
+            emit(Tok::Semicolon, s, i);
+            return;
+        case '`':
+            ++i;
+            emit(Tok::Backtick, s, i);
+            return;
+        case '\'':
+            ++i;
+            emit(Tok::Apostrophe, s, i);
+            return;
+        case '*':
+        case '/':
+        case '%':
+        case '+':
+        case '-':
+        case '<':
+        case '>':
+        case '!':
+        case '&':
+        case '|':
+        case '~':
+        case '^':
             ++i;
             emit(Tok::Operator, s, i);
             return;
-        default:
-            break;
+        default: break;
         }
         const int len = utf8Length(d + i, n - i);
         if (len == 0) {
@@ -605,8 +644,7 @@ QList<Diagnostic> checkInvalidTokens(const QByteArray &data, const std::vector<T
                 err(u"Invalid character"_s, u"This character is not used within the language."_s, t);
             break;
         }
-        default:
-            break;
+        default: break;
         }
     }
     return diags;

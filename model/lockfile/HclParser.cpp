@@ -91,13 +91,19 @@ void Parser::recoverAfterBodyItem()
             if (open.empty())
                 return;
             break;
-        case Tok::Eof:
-            return;
-        case Tok::OBrace: case Tok::OBrack: case Tok::OParen: case Tok::OQuote: case Tok::OHeredoc:
-        case Tok::TemplateInterp: case Tok::TemplateControl:
-            open.push_back(t.type);
-            break;
-        case Tok::CBrace: case Tok::CBrack: case Tok::CParen: case Tok::CQuote: case Tok::CHeredoc: {
+        case Tok::Eof: return;
+        case Tok::OBrace:
+        case Tok::OBrack:
+        case Tok::OParen:
+        case Tok::OQuote:
+        case Tok::OHeredoc:
+        case Tok::TemplateInterp:
+        case Tok::TemplateControl: open.push_back(t.type); break;
+        case Tok::CBrace:
+        case Tok::CBrack:
+        case Tok::CParen:
+        case Tok::CQuote:
+        case Tok::CHeredoc: {
             const Tok opener = opposite(t.type);
             while (!open.empty() && open.back() != opener)
                 open.pop_back();
@@ -111,8 +117,7 @@ void Parser::recoverAfterBodyItem()
             if (!open.empty())
                 open.pop_back();
             break;
-        default:
-            break;
+        default: break;
         }
     }
 }
@@ -149,9 +154,10 @@ Body Parser::parseBody(Tok end, Span start)
                 error(u"Invalid argument name"_s, u"Argument names must not be quoted."_s, spanOf(bad));
             } else if (bad.type == Tok::Eof) {
                 if (end == Tok::CBrace)
-                    error(u"Unclosed configuration block"_s,
-                          u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s,
-                          start);
+                    error(
+                        u"Unclosed configuration block"_s,
+                        u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s,
+                        start);
                 else
                     error(u"Unclosed configuration body"_s, u"Found end of file before the end of this configuration body."_s, start);
             } else {
@@ -187,9 +193,10 @@ void Parser::parseBodyItem(Body &body)
         return;
     }
     recoverAfterBodyItem();
-    error(u"Argument or block definition required"_s,
-          u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s,
-          spanOf(ident));
+    error(
+        u"Argument or block definition required"_s,
+        u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s,
+        spanOf(ident));
 }
 
 void Parser::addAttributeChecked(Body &body, Attribute &&attr)
@@ -247,9 +254,10 @@ Attribute Parser::finishAttribute(const Token &ident, bool singleLine)
             if (end.type != Tok::Newline && end.type != Tok::Eof) {
                 if (!m_recovery) {
                     if (end.type == Tok::Comma)
-                        error(u"Unexpected comma after argument"_s,
-                              u"Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline."_s,
-                              spanOf(end));
+                        error(
+                            u"Unexpected comma after argument"_s,
+                            u"Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline."_s,
+                            spanOf(end));
                     else
                         error(u"Missing newline after argument"_s, u"An argument definition must end with a newline."_s, spanOf(end));
                 }
@@ -297,9 +305,10 @@ Block Parser::finishBlock(const Token &ident)
             error(u"Invalid block definition"_s,
                   u"The equals sign \"=\" indicates an argument definition, and must not be used when defining a block."_s, spanOf(t));
         } else if (t.type == Tok::Newline) {
-            error(u"Invalid block definition"_s,
-                  u"A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header."_s,
-                  spanOf(t));
+            error(
+                u"Invalid block definition"_s,
+                u"A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header."_s,
+                spanOf(t));
         } else if (!m_recovery) {
             error(u"Invalid block definition"_s, u"Either a quoted string block label or an opening brace (\"{\") is expected here."_s,
                   spanOf(t));
@@ -318,25 +327,29 @@ Block Parser::finishBlock(const Token &ident)
         if (t.type == Tok::CBrace) {
             read();
         } else if (t.type == Tok::Comma) {
-            error(u"Invalid single-argument block definition"_s,
-                  u"Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line."_s,
-                  spanOf(t));
+            error(
+                u"Invalid single-argument block definition"_s,
+                u"Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line."_s,
+                spanOf(t));
             recover(Tok::CBrace);
         } else if (t.type == Tok::Newline) {
-            error(u"Invalid single-argument block definition"_s,
-                  u"An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition."_s,
-                  spanOf(t));
+            error(
+                u"Invalid single-argument block definition"_s,
+                u"An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition."_s,
+                spanOf(t));
             recover(Tok::CBrace);
         } else {
             if (!m_recovery) {
                 if (t.type == Tok::Eof)
-                    error(u"Unclosed configuration block"_s,
-                          u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s,
-                          b.openBraceSpan);
+                    error(
+                        u"Unclosed configuration block"_s,
+                        u"There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file."_s,
+                        b.openBraceSpan);
                 else
-                    error(u"Invalid single-argument block definition"_s,
-                          u"A single-line block definition must end with a closing brace immediately after its single argument definition."_s,
-                          spanOf(t));
+                    error(
+                        u"Invalid single-argument block definition"_s,
+                        u"A single-line block definition must end with a closing brace immediately after its single argument definition."_s,
+                        spanOf(t));
             }
             recover(Tok::CBrace);
         }
@@ -373,14 +386,16 @@ Body Parser::parseSingleAttrBody(Span openBrace)
     }
     recoverAfterBodyItem();
     if (next.type == Tok::OQuote || next.type == Tok::OBrace || next.type == Tok::Ident) {
-        error(u"Argument definition required"_s,
-              u"A single-line block definition can contain only a single argument. If you meant to define argument %1, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block."_s
-                  .arg(gocompat::quote(text(ident))),
-              between(spanOf(ident), spanOf(next)));
+        error(
+            u"Argument definition required"_s,
+            u"A single-line block definition can contain only a single argument. If you meant to define argument %1, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block."_s
+                .arg(gocompat::quote(text(ident))),
+            between(spanOf(ident), spanOf(next)));
     } else {
-        error(u"Argument or block definition required"_s,
-              u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s,
-              spanOf(ident));
+        error(
+            u"Argument or block definition required"_s,
+            u"An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."_s,
+            spanOf(ident));
     }
     return body;
 }
@@ -403,7 +418,8 @@ QString Parser::parseQuotedStringLiteral(Span *span)
         if (t.type == Tok::TemplateControl || t.type == Tok::TemplateInterp) {
             const QString which = t.type == Tok::TemplateControl ? u"%"_s : u"$"_s;
             error(u"Invalid string literal"_s,
-                  u"Template sequences are not allowed in this string. To include a literal \"%1\", double it (as \"%1%1\") to escape it."_s.arg(which),
+                  u"Template sequences are not allowed in this string. To include a literal \"%1\", double it (as \"%1%1\") to escape it."_s
+                      .arg(which),
                   spanOf(t));
             result += which + u"{ ... }"_s;
             recover(Tok::TemplateSeqEnd);
@@ -427,25 +443,19 @@ QString Parser::parseQuotedStringLiteral(Span *span)
 Span Expr::startSpan() const
 {
     switch (kind) {
-    case Kind::Literal:
-        return value.kind == Value::Kind::String ? nameSpan : span;
+    case Kind::Literal: return value.kind == Value::Kind::String ? nameSpan : span;
     case Kind::Template:
         if (!parts.empty() && !(parts.size() == 1 && !parts.front().isLiteral))
             return parts.front().span;
         return span;
     case Kind::Tuple:
-    case Kind::Object:
-        return {span.begin, span.begin + 1};
-    case Kind::FunctionCall:
-        return nameSpan;
-    case Kind::Index:
-        return nameSpan;
+    case Kind::Object: return {span.begin, span.begin + 1};
+    case Kind::FunctionCall: return nameSpan;
+    case Kind::Index: return nameSpan;
     case Kind::Binary:
     case Kind::Conditional:
-    case Kind::Parens:
-        return children.empty() ? span : children.front().startSpan();
-    default:
-        return span;
+    case Kind::Parens: return children.empty() ? span : children.front().startSpan();
+    default: return span;
     }
 }
 
@@ -459,7 +469,8 @@ File parseTokens(const QByteArray &data, std::vector<Token> tokens, const std::f
     File f;
     f.tokens = std::move(tokens);
     if (data.size() > kMaxInputSize) {
-        f.diagnostics.append(Diagnostic::error(u"File too large"_s, u"A dependency lock file larger than 512 MiB is not read."_s, Span{0, 0}));
+        f.diagnostics.append(
+            Diagnostic::error(u"File too large"_s, u"A dependency lock file larger than 512 MiB is not read."_s, Span{0, 0}));
         return f;
     }
     f.diagnostics = checkInvalidTokens(data, f.tokens);

@@ -20,8 +20,8 @@
 #include <QString>
 
 #include <functional>
-#include <unordered_map>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace provender::hcl {
@@ -67,7 +67,7 @@ private:
     };
     static constexpr qsizetype kCursorStep = 4096;
     QByteArray m_data;
-    std::vector<qsizetype> m_lineStarts; // byte offset where each line starts
+    std::vector<qsizetype> m_lineStarts;                                    // byte offset where each line starts
     mutable std::unordered_map<qsizetype, std::vector<Cursor>> m_longLines; ///< line -> cursors (lines > kCursorStep)
     struct Last
     {
@@ -83,7 +83,7 @@ struct Diagnostic
     enum class Severity { Error, Warning };
     Severity severity = Severity::Error;
     QString summary;
-    QString detail;        ///< may contain `{related}`: replaced by `related` as `file:line,col-col`
+    QString detail; ///< may contain `{related}`: replaced by `related` as `file:line,col-col`
     Span subject;
     Span related;
     bool hasRelated = false;
@@ -127,7 +127,7 @@ enum class Tok : quint8 {
     Ellipsis,
     FatArrow,
     DoubleColon,
-    Operator,   ///< + - * / % < > ! == != <= >= && || and the unsupported & | ^ ~
+    Operator, ///< + - * / % < > ! == != <= >= && || and the unsupported & | ^ ~
     Semicolon,
     Backtick,
     Apostrophe,
@@ -161,12 +161,23 @@ struct Value
 {
     enum class Kind { Unknown, Null, String, Number, Bool, Tuple, Object };
     Kind kind = Kind::Unknown;
-    QString text;              ///< String: the string; Number: canonical decimal text; Bool: true/false
-    std::vector<Value> items;  ///< Tuple elements / Object values
+    QString text;             ///< String: the string; Number: canonical decimal text; Bool: true/false
+    std::vector<Value> items; ///< Tuple elements / Object values
 
     static Value unknown() { return {}; }
-    static Value null() { Value v; v.kind = Kind::Null; return v; }
-    static Value string(QString s) { Value v; v.kind = Kind::String; v.text = std::move(s); return v; }
+    static Value null()
+    {
+        Value v;
+        v.kind = Kind::Null;
+        return v;
+    }
+    static Value string(QString s)
+    {
+        Value v;
+        v.kind = Kind::String;
+        v.text = std::move(s);
+        return v;
+    }
 };
 
 // ---- Syntax tree -------------------------------------------------------------------------
@@ -192,20 +203,20 @@ struct Expr
     struct TemplatePart
     {
         bool isLiteral = true;
-        QString literal;       ///< when isLiteral
-        int exprIndex = -1;    ///< index into children for an interpolation
+        QString literal;    ///< when isLiteral
+        int exprIndex = -1; ///< index into children for an interpolation
         Span span;
     };
 
     Kind kind = Kind::Invalid;
     Span span;
-    Value value;                   ///< Literal
+    Value value;                     ///< Literal
     std::vector<TemplatePart> parts; ///< Template
-    bool hasDirective = false;     ///< Template: contains %{ ... } directives (not evaluated)
+    bool hasDirective = false;       ///< Template: contains %{ ... } directives (not evaluated)
     std::vector<Expr> children;
-    char op = 0;                   ///< Unary: '-' or '!'
-    Span nameSpan;                 ///< FunctionCall: name through `(`; Variable: the root name
-    QString opText;                ///< Binary: the operator
+    char op = 0;    ///< Unary: '-' or '!'
+    Span nameSpan;  ///< FunctionCall: name through `(`; Variable: the root name
+    QString opText; ///< Binary: the operator
 
     /// hcl.Expression.StartRange(): the first part of a template, else the whole span.
     Span startSpan() const;
@@ -225,7 +236,7 @@ struct Body
 {
     std::vector<Attribute> attributes; ///< in source order, redefinitions dropped
     std::vector<Block> blocks;
-    Span span;                         ///< from the opening brace (or start of file)
+    Span span; ///< from the opening brace (or start of file)
 };
 
 struct Block

@@ -20,7 +20,6 @@ namespace provender::hcl::detail {
 
 // ---- UTF-8 (HclLexer.cpp) ------------------------------------------------------------------
 
-
 /// HCL's "AnyUTF8": a lead byte with the right number of continuation bytes (overlong forms
 /// and surrogates are not rejected). Returns the sequence length, or 0 for a broken byte.
 inline int utf8Length(const char *p, qsizetype avail)
@@ -51,18 +50,15 @@ inline char32_t decodeUtf8(const char *p, int len)
 {
     const auto b = static_cast<unsigned char>(p[0]);
     switch (len) {
-    case 1:
-        return b;
-    case 2:
-        return (char32_t(b & 0x1F) << 6) | (static_cast<unsigned char>(p[1]) & 0x3F);
+    case 1: return b;
+    case 2: return (char32_t(b & 0x1F) << 6) | (static_cast<unsigned char>(p[1]) & 0x3F);
     case 3:
         return (char32_t(b & 0x0F) << 12) | (char32_t(static_cast<unsigned char>(p[1]) & 0x3F) << 6)
-               | (static_cast<unsigned char>(p[2]) & 0x3F);
+            | (static_cast<unsigned char>(p[2]) & 0x3F);
     case 4:
         return (char32_t(b & 0x07) << 18) | (char32_t(static_cast<unsigned char>(p[1]) & 0x3F) << 12)
-               | (char32_t(static_cast<unsigned char>(p[2]) & 0x3F) << 6) | (static_cast<unsigned char>(p[3]) & 0x3F);
-    default:
-        return 0xFFFD;
+            | (char32_t(static_cast<unsigned char>(p[2]) & 0x3F) << 6) | (static_cast<unsigned char>(p[3]) & 0x3F);
+    default: return 0xFFFD;
     }
 }
 
@@ -78,10 +74,8 @@ inline bool isIdStart(char32_t c)
     case QChar::Letter_Titlecase:
     case QChar::Letter_Modifier:
     case QChar::Letter_Other:
-    case QChar::Number_Letter:
-        return true;
-    default:
-        return false;
+    case QChar::Number_Letter: return true;
+    default: return false;
     }
 }
 
@@ -97,10 +91,8 @@ inline bool isIdContinue(char32_t c)
     case QChar::Mark_NonSpacing:
     case QChar::Mark_SpacingCombining:
     case QChar::Number_DecimalDigit:
-    case QChar::Punctuation_Connector:
-        return true;
-    default:
-        return false;
+    case QChar::Punctuation_Connector: return true;
+    default: return false;
     }
 }
 
@@ -113,15 +105,19 @@ inline bool isCombining(char32_t c)
     switch (QChar::category(c)) {
     case QChar::Mark_NonSpacing:
     case QChar::Mark_SpacingCombining:
-    case QChar::Mark_Enclosing:
-        return true;
-    default:
-        return false;
+    case QChar::Mark_Enclosing: return true;
+    default: return false;
     }
 }
 
-inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
-inline bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+inline bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+inline bool isHex(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 inline QString fromUtf8(const QByteArray &data, qsizetype begin, qsizetype end)
 {

@@ -15,10 +15,10 @@ namespace provender {
 
 struct LockAnchors
 {
-    QStringList files;                          ///< absolute paths, as given
-    ExpectedHashes expected;                    ///< union of the files' hashes per provider version
-    QHash<ProviderVersionKey, QString> from;    ///< which file(s) ", "-joined, per provider version
-    QStringList warnings;                       ///< the files' parse errors (file:line:column: …)
+    QStringList files;                       ///< absolute paths, as given
+    ExpectedHashes expected;                 ///< union of the files' hashes per provider version
+    QHash<ProviderVersionKey, QString> from; ///< which file(s) ", "-joined, per provider version
+    QStringList warnings;                    ///< the files' parse errors (file:line:column: …)
 
     /// Into options (expected, expectedFrom, lockCoverage = true).
     void applyTo(VerifyOptions &options) const;

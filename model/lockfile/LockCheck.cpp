@@ -76,8 +76,8 @@ LockCheckResult checkLockAgainstMirror(const LockFile &lock, const Catalog &mirr
                 }
             } else {
                 cell.detail.verdict = Verdict::Missing;
-                cell.detail.reason = u"the mirror has no package of %1 %2 for %3"_s.arg(p.address.toString(), p.version.toString(),
-                                                                                       platform.toString());
+                cell.detail.reason =
+                    u"the mirror has no package of %1 %2 for %3"_s.arg(p.address.toString(), p.version.toString(), platform.toString());
             }
             row.cells.append(cell);
         }

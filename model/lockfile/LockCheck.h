@@ -19,8 +19,8 @@ namespace provender {
 struct LockCheckCell
 {
     Platform platform;
-    VerdictDetail detail;        ///< verdict + which hash matched / why not
-    QString archivePath;         ///< "" when missing
+    VerdictDetail detail; ///< verdict + which hash matched / why not
+    QString archivePath;  ///< "" when missing
     std::optional<PackageHashes> hashes;
 
     Verdict verdict() const { return detail.verdict; }

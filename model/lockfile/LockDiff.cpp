@@ -53,9 +53,8 @@ QList<HashProvenanceIndex::Wanted> HashProvenanceIndex::wantedFor(const LockFile
     QList<Wanted> out;
     for (const LockFile *doc : {&a, &b})
         for (const ProviderLock &p : doc->providers) {
-            const bool seen = std::any_of(out.cbegin(), out.cend(), [&](const Wanted &w) {
-                return w.provider == p.address && w.version == p.version;
-            });
+            const bool seen =
+                std::any_of(out.cbegin(), out.cend(), [&](const Wanted &w) { return w.provider == p.address && w.version == p.version; });
             if (!seen)
                 out.append({p.address, p.version});
         }
@@ -157,7 +156,8 @@ QList<HashProvenance> HashProvenanceIndex::lookup(const ProviderAddress &provide
 
 bool LockDiff::isEmpty() const
 {
-    return std::all_of(providers.cbegin(), providers.cend(), [](const ProviderDiff &p) { return p.change == ProviderDiff::Change::Unchanged; });
+    return std::all_of(providers.cbegin(), providers.cend(),
+                       [](const ProviderDiff &p) { return p.change == ProviderDiff::Change::Unchanged; });
 }
 
 int LockDiff::count(ProviderDiff::Change c) const

@@ -19,12 +19,12 @@
 namespace provender {
 
 enum class HashOrigin {
-    Unknown,      ///< no archive of the mirror has this hash
-    H1Zip,        ///< h1: of the zip as stored (dirhash.HashZip)
-    H1Extracted,  ///< h1: of the extracted package (what lock files record)
-    ZH,           ///< zh: of the zip file
-    Declared,     ///< declared by a mirror index for an archive we could not hash
-    Sha256Sums,   ///< listed for the platform's archive in the release's signed SHA256SUMS
+    Unknown,     ///< no archive of the mirror has this hash
+    H1Zip,       ///< h1: of the zip as stored (dirhash.HashZip)
+    H1Extracted, ///< h1: of the extracted package (what lock files record)
+    ZH,          ///< zh: of the zip file
+    Declared,    ///< declared by a mirror index for an archive we could not hash
+    Sha256Sums,  ///< listed for the platform's archive in the release's signed SHA256SUMS
 };
 /// "unknown", "h1 (zip)", "h1 (extracted)", "zh", "declared by index", "zh (SHA256SUMS)"
 QString toString(HashOrigin o);
@@ -61,8 +61,8 @@ public:
     /// ReleaseProvenance) and says who signed in `note`. Lines for other files are ignored; a
     /// platform already known for the same hash from the archive itself is not listed twice.
     /// Returns how many hashes were added.
-    int addSha256Sums(const ProviderAddress &provider, const Version &version, const QByteArray &document,
-                      const QString &source, const QString &note);
+    int addSha256Sums(const ProviderAddress &provider, const Version &version, const QByteArray &document, const QString &source,
+                      const QString &note);
 
     /// Where `hash` of `provider` came from; empty when unknown.
     QList<HashProvenance> lookup(const ProviderAddress &provider, const HashString &hash) const;
@@ -87,7 +87,7 @@ struct ProviderDiff
         Removed,
         Upgraded,
         Downgraded,
-        Changed,   ///< same version; constraints and/or hashes differ (or only build metadata)
+        Changed, ///< same version; constraints and/or hashes differ (or only build metadata)
         Unchanged,
     };
     Change change = Change::Unchanged;

@@ -283,8 +283,8 @@ Result<UpgradeResult> upgradeFromMirror(const LockFile &doc, const Catalog &mirr
         const ProviderVersion *best = nullptr;
         if (provider) {
             for (const ProviderVersion &v : provider->versions) {
-                const bool installable = std::any_of(v.archives.cbegin(), v.archives.cend(),
-                                                     [](const Archive &a) { return a.present && !a.indexedOnly; });
+                const bool installable =
+                    std::any_of(v.archives.cbegin(), v.archives.cend(), [](const Archive &a) { return a.present && !a.indexedOnly; });
                 if (!installable || v.version.isUnspecified() || !lock.constraints.allows(v.version))
                     continue;
                 if (!best || v.version.comparePrecedence(best->version) > 0)

@@ -43,23 +43,23 @@ Result<LockFile> removeHashes(const LockFile &doc, const ProviderAddress &addres
 
 struct MirrorHashOptions
 {
-    QList<Platform> platforms;          ///< required: which platforms' archives to hash
-    bool includeZh = false;             ///< also record the `zh:` of each zip
-    QList<ProviderAddress> providers;   ///< only these (empty: every locked provider)
-    ArchiveHasher hasher;               ///< default: directArchiveHasher()
+    QList<Platform> platforms;        ///< required: which platforms' archives to hash
+    bool includeZh = false;           ///< also record the `zh:` of each zip
+    QList<ProviderAddress> providers; ///< only these (empty: every locked provider)
+    ArchiveHasher hasher;             ///< default: directArchiveHasher()
 };
 
 /// What happened for one (provider, platform).
 struct MirrorHashNote
 {
     enum class Kind {
-        Added,            ///< hashes recorded (`hashes` lists them; some may have been there already)
-        ProviderMissing,  ///< the mirror has no such provider
-        VersionMissing,   ///< the mirror has the provider but not the locked version
-        PlatformMissing,  ///< the version has no installable archive for the platform
-        HashFailed,       ///< the archive could not be hashed (`message` says why)
-        NoZipForZh,       ///< zh: asked for an unpacked package (only h1: recorded)
-        Refused,          ///< terraform would not install it (installProblem(): no executable, not extractable)
+        Added,           ///< hashes recorded (`hashes` lists them; some may have been there already)
+        ProviderMissing, ///< the mirror has no such provider
+        VersionMissing,  ///< the mirror has the provider but not the locked version
+        PlatformMissing, ///< the version has no installable archive for the platform
+        HashFailed,      ///< the archive could not be hashed (`message` says why)
+        NoZipForZh,      ///< zh: asked for an unpacked package (only h1: recorded)
+        Refused,         ///< terraform would not install it (installProblem(): no executable, not extractable)
     };
     Kind kind = Kind::Added;
     ProviderAddress provider;
@@ -98,9 +98,9 @@ struct UpgradeOptions
 struct UpgradeNote
 {
     enum class Kind {
-        Upgraded,       ///< moved from `from` to `to`
-        UpToDate,       ///< the locked version is the newest the mirror has that meets the constraints
-        NotInMirror,    ///< the mirror has no version of the provider that meets the constraints
+        Upgraded,    ///< moved from `from` to `to`
+        UpToDate,    ///< the locked version is the newest the mirror has that meets the constraints
+        NotInMirror, ///< the mirror has no version of the provider that meets the constraints
     };
     Kind kind = Kind::UpToDate;
     ProviderAddress provider;

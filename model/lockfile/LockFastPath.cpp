@@ -45,9 +45,11 @@ class Scanner
 {
 public:
     explicit Scanner(const QByteArray &bytes)
-        : m_begin(bytes.constData()), m_p(m_begin), m_end(m_begin + bytes.size()), m_lineStart(m_begin)
-    {
-    }
+        : m_begin(bytes.constData()),
+          m_p(m_begin),
+          m_end(m_begin + bytes.size()),
+          m_lineStart(m_begin)
+    {}
 
     std::vector<std::string_view> hashes;
 
@@ -140,9 +142,9 @@ private:
                 const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(m_p));
                 // Signed compares: bytes >= 0x80 are negative and fail the first test.
                 const __m128i inRange = _mm_and_si128(_mm_cmpgt_epi8(v, below), _mm_cmplt_epi8(v, above));
-                const __m128i special = _mm_or_si128(
-                    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('$')), _mm_cmpeq_epi8(v, _mm_set1_epi8('%'))));
+                const __m128i special =
+                    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('$')), _mm_cmpeq_epi8(v, _mm_set1_epi8('%'))));
                 const int plain = _mm_movemask_epi8(_mm_andnot_si128(special, inRange));
                 if (plain != 0xFFFF) {
                     m_p += std::countr_one(unsigned(plain));
@@ -282,8 +284,8 @@ std::optional<LockParseResult> parseLockFileFast(const QByteArray &bytes, const 
     doc.providers.reserve(qsizetype(blocks.size()));
 
     // The core parsers are pure functions of their text: parse each distinct text once.
-    std::unordered_map<std::string_view, QString, ViewHash> hosts; // raw host -> comparison form ("" when invalid)
-    std::unordered_map<std::string_view, Version, ViewHash> versions; // canonical ones only
+    std::unordered_map<std::string_view, QString, ViewHash> hosts;                     // raw host -> comparison form ("" when invalid)
+    std::unordered_map<std::string_view, Version, ViewHash> versions;                  // canonical ones only
     std::unordered_map<std::string_view, VersionConstraints, ViewHash> constraintSets; // canonical ones only
     QString scratch;
 

@@ -123,7 +123,9 @@ class Decoder
 {
 public:
     Decoder(const hcl::SourceMap &map, const LockParseOptions &options, LockFlavour flavour)
-        : m_map(map), m_options(options), m_flavour(flavour)
+        : m_map(map),
+          m_options(options),
+          m_flavour(flavour)
     {
         m_toolVersion = options.toolVersion;
         if (m_toolVersion.isEmpty())
@@ -142,8 +144,7 @@ public:
     LockDiagnostic fromHcl(const hcl::Diagnostic &d) const
     {
         LockDiagnostic out;
-        out.severity = d.severity == hcl::Diagnostic::Severity::Error ? LockDiagnostic::Severity::Error
-                                                                       : LockDiagnostic::Severity::Warning;
+        out.severity = d.severity == hcl::Diagnostic::Severity::Error ? LockDiagnostic::Severity::Error : LockDiagnostic::Severity::Warning;
         out.summary = d.summary;
         out.detail = d.detail;
         if (d.hasRelated)
@@ -193,10 +194,11 @@ public:
         // decodeLocksFromHCL
         if (isModule) {
             if (!m_seenModule) {
-                diagnostics.append({LockDiagnostic::Severity::Warning, u"Dependency locks for modules are not yet supported"_s,
-                                    u"%1 v%2 only supports dependency locks for providers, not for modules. This configuration may be intended for a later version of %1 that also supports dependency locks for modules."_s
-                                        .arg(toolName(m_flavour), m_toolVersion),
-                                    toLockRange(m_map, b.typeSpan)});
+                diagnostics.append(
+                    {LockDiagnostic::Severity::Warning, u"Dependency locks for modules are not yet supported"_s,
+                     u"%1 v%2 only supports dependency locks for providers, not for modules. This configuration may be intended for a later version of %1 that also supports dependency locks for modules."_s
+                         .arg(toolName(m_flavour), m_toolVersion),
+                     toLockRange(m_map, b.typeSpan)});
                 m_seenModule = true;
             }
             const hcl::Span full = b.fullSpan();
@@ -237,7 +239,8 @@ public:
             if (a.name == u"provider"_s || a.name == u"module"_s)
                 suggestion = u" Did you mean to define a block of type %1?"_s.arg(gocompat::quote(a.name));
             m_attrDiags.append(make(u"Unsupported argument"_s,
-                                    u"An argument named %1 is not expected here.%2"_s.arg(gocompat::quote(a.name), suggestion), a.nameSpan));
+                                    u"An argument named %1 is not expected here.%2"_s.arg(gocompat::quote(a.name), suggestion),
+                                    a.nameSpan));
             doc.dropped.append({DroppedContent::Kind::UnknownAttribute, a.name, toLockRange(m_map, a.span)});
         }
         QList<LockDiagnostic> out;
@@ -264,8 +267,8 @@ private:
     {
         const hcl::Span full = b.fullSpan();
         QString text = kind == DroppedContent::Kind::ModuleBlock
-                           ? QString::fromUtf8(m_map.data().mid(full.begin, full.end - full.begin))
-                           : b.type + (b.labels.isEmpty() ? QString() : u" "_s + gocompat::quote(b.labels.first()));
+            ? QString::fromUtf8(m_map.data().mid(full.begin, full.end - full.begin))
+            : b.type + (b.labels.isEmpty() ? QString() : u" "_s + gocompat::quote(b.labels.first()));
         doc.dropped.append({kind, text, toLockRange(m_map, full)});
     }
 
@@ -275,18 +278,20 @@ private:
         const hcl::Span labelSpan = b.labelSpans.front();
         const Result<ProviderAddress> parsed = ProviderAddress::parse(raw, defaultHost(m_flavour));
         if (!parsed.ok()) {
-            error(u"Invalid provider source address"_s,
-                  u"The provider source address for a provider lock must be a valid, fully-qualified address of the form \"hostname/namespace/type\"."_s,
-                  labelSpan);
+            error(
+                u"Invalid provider source address"_s,
+                u"The provider source address for a provider lock must be a valid, fully-qualified address of the form \"hostname/namespace/type\"."_s,
+                labelSpan);
             markDropped(doc, DroppedContent::Kind::InvalidProvider, b);
             return std::nullopt;
         }
         const ProviderAddress addr = parsed.value();
         if (addr.isBuiltIn()) {
-            error(u"Invalid provider source address"_s,
-                  u"Cannot lock a version for built-in provider %1. Built-in providers are bundled inside %2 itself, so you can't select a version for them independently of the %2 release you are currently running."_s
-                      .arg(addr.toString(), toolName(m_flavour)),
-                  labelSpan);
+            error(
+                u"Invalid provider source address"_s,
+                u"Cannot lock a version for built-in provider %1. Built-in providers are bundled inside %2 itself, so you can't select a version for them independently of the %2 release you are currently running."_s
+                    .arg(addr.toString(), toolName(m_flavour)),
+                labelSpan);
             markDropped(doc, DroppedContent::Kind::InvalidProvider, b);
             return std::nullopt;
         }
@@ -299,10 +304,11 @@ private:
         }
         const QString canonical = addr.toString();
         if (canonical != raw) {
-            error(u"Non-normalized provider source address"_s,
-                  u"The provider source address for this provider lock must be written as %1, the fully-qualified and normalized form."_s.arg(
-                      gocompat::quote(canonical)),
-                  labelSpan);
+            error(
+                u"Non-normalized provider source address"_s,
+                u"The provider source address for this provider lock must be written as %1, the fully-qualified and normalized form."_s.arg(
+                    gocompat::quote(canonical)),
+                labelSpan);
             markDropped(doc, DroppedContent::Kind::InvalidProvider, b);
             return std::nullopt;
         }
@@ -334,7 +340,7 @@ private:
             QString suggestion;
             for (const QString &candidate : schema) {
                 const bool defined = (candidate == u"version"_s && version) || (candidate == u"constraints"_s && constraints)
-                                     || (candidate == u"hashes"_s && hashes);
+                    || (candidate == u"hashes"_s && hashes);
                 if (!defined && gocompat::levenshtein(a.name, candidate) < 3) {
                     suggestion = u" Did you mean %1?"_s.arg(gocompat::quote(candidate));
                     break;
@@ -349,8 +355,8 @@ private:
             if (schema.contains(nested.type))
                 suggestion = u" Did you mean to define argument %1? If so, use the equals sign to assign it a value."_s.arg(
                     gocompat::quote(nested.type));
-            error(u"Unsupported block type"_s, u"Blocks of type %1 are not expected here.%2"_s.arg(gocompat::quote(nested.type), suggestion),
-                  nested.typeSpan);
+            error(u"Unsupported block type"_s,
+                  u"Blocks of type %1 are not expected here.%2"_s.arg(gocompat::quote(nested.type), suggestion), nested.typeSpan);
             markDropped(doc, DroppedContent::Kind::UnknownBlock, nested);
         }
 
@@ -394,7 +400,7 @@ private:
         if (canonical != raw)
             error(u"Invalid provider version number"_s,
                   u"The selected version number for provider %1 must be written in normalized form: %2."_s.arg(addr.toString(),
-                                                                                                              gocompat::quote(canonical)),
+                                                                                                               gocompat::quote(canonical)),
                   attr.expr.span);
         lock.version = version;
     }
@@ -516,7 +522,8 @@ bool utf8Less(QStringView a, QStringView b)
 
 void ProviderLock::normalizeHashes()
 {
-    if (std::is_sorted(hashes.cbegin(), hashes.cend(), [](const HashString &a, const HashString &b) { return utf8Less(a.toString(), b.toString()); })
+    if (std::is_sorted(hashes.cbegin(), hashes.cend(),
+                       [](const HashString &a, const HashString &b) { return utf8Less(a.toString(), b.toString()); })
         && std::adjacent_find(hashes.cbegin(), hashes.cend()) == hashes.cend())
         return;
     std::sort(hashes.begin(), hashes.end(), [](const HashString &a, const HashString &b) { return utf8Less(a.toString(), b.toString()); });
@@ -597,8 +604,8 @@ LockParseResult parseLockFile(const QByteArray &bytes, const LockParseOptions &o
     // (including every file with a diagnostic) the full parser (LockFastPath.h).
     std::optional<LockParseResult> fast = lockfile_detail::parseLockFileFast(bytes, options);
     LockParseResult result = fast ? std::move(*fast) : lockfile_detail::parseLockFileFull(bytes, options);
-    qCDebug(lcLock) << "parsed lock file:" << result.document.providers.size() << "providers," << result.diagnostics.size()
-                    << "diagnostics" << (fast ? "(fast path)" : "");
+    qCDebug(lcLock) << "parsed lock file:" << result.document.providers.size() << "providers," << result.diagnostics.size() << "diagnostics"
+                    << (fast ? "(fast path)" : "");
     return result;
 }
 

@@ -21,7 +21,7 @@ namespace provender {
 /// addresses expand to while reading).
 enum class LockFlavour { Tofu, Terraform };
 
-QString toString(LockFlavour f);                              ///< "tofu" / "terraform"
+QString toString(LockFlavour f);                                 ///< "tofu" / "terraform"
 std::optional<LockFlavour> lockFlavourFromString(QStringView s); ///< accepts "tofu", "opentofu", "terraform"
 
 /// Byte-wise order of the UTF-8 encodings of two strings (how lock files sort hashes).
@@ -62,15 +62,14 @@ struct ProviderLock
 {
     ProviderAddress address;
     Version version;
-    VersionConstraints constraints;   ///< empty: no `constraints` attribute
-    QList<HashString> hashes;         ///< sorted byte-wise, de-duplicated (unknown schemes kept)
-    LockSourceRange sourceRange;      ///< the whole block in the file it was read from (not compared)
+    VersionConstraints constraints; ///< empty: no `constraints` attribute
+    QList<HashString> hashes;       ///< sorted byte-wise, de-duplicated (unknown schemes kept)
+    LockSourceRange sourceRange;    ///< the whole block in the file it was read from (not compared)
 
     /// Semantic equality: address, version, canonical constraints and hashes.
     bool operator==(const ProviderLock &o) const
     {
-        return address == o.address && version == o.version && hashes == o.hashes
-               && constraints.toString() == o.constraints.toString();
+        return address == o.address && version == o.version && hashes == o.hashes && constraints.toString() == o.constraints.toString();
     }
     /// Sorts and de-duplicates `hashes` in place (NewProviderLock's normalization).
     void normalizeHashes();
@@ -80,16 +79,16 @@ struct ProviderLock
 struct DroppedContent
 {
     enum class Kind {
-        Comment,          ///< any comment other than the standard two-line header
-        Header,           ///< a header naming another tool, e.g. "terraform stacks providers lock"
-        ModuleBlock,      ///< `module "..." {}` (tofu warns and ignores it)
-        UnknownBlock,     ///< any other block (an error for tofu)
-        UnknownAttribute, ///< an attribute tofu does not know (an error for tofu)
-        InvalidProvider,  ///< a provider block that failed validation (errors say why)
-        DuplicateProvider,///< a second block for the same provider (an error for tofu)
+        Comment,           ///< any comment other than the standard two-line header
+        Header,            ///< a header naming another tool, e.g. "terraform stacks providers lock"
+        ModuleBlock,       ///< `module "..." {}` (tofu warns and ignores it)
+        UnknownBlock,      ///< any other block (an error for tofu)
+        UnknownAttribute,  ///< an attribute tofu does not know (an error for tofu)
+        InvalidProvider,   ///< a provider block that failed validation (errors say why)
+        DuplicateProvider, ///< a second block for the same provider (an error for tofu)
     };
     Kind kind = Kind::Comment;
-    QString text;          ///< the source text (comments, headers, module blocks) or a name
+    QString text; ///< the source text (comments, headers, module blocks) or a name
     LockSourceRange range;
 };
 

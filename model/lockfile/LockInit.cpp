@@ -39,7 +39,10 @@ namespace lockinit {
 
 namespace {
 
-bool wanted(const QList<ProviderAddress> &only, const ProviderAddress &a) { return only.isEmpty() || only.contains(a); }
+bool wanted(const QList<ProviderAddress> &only, const ProviderAddress &a)
+{
+    return only.isEmpty() || only.contains(a);
+}
 
 Result<void> checkProviders(const ConfigRequirements &requirements, const QList<ProviderAddress> &providers)
 {
@@ -60,9 +63,8 @@ SelectionNote select(const ConfigProviderRequirement &req, const Catalog &mirror
     const ProviderVersion *v = p ? newestAllowedVersion(*p, req.constraints) : nullptr;
     if (!v) {
         n.kind = SelectionNote::Kind::NoMatchingVersion;
-        n.message = req.constraints.isEmpty()
-                        ? u"the mirror has no version of %1"_s.arg(req.address.toString())
-                        : u"no available releases match the given constraints %1"_s.arg(req.constraints.toString());
+        n.message = req.constraints.isEmpty() ? u"the mirror has no version of %1"_s.arg(req.address.toString())
+                                              : u"no available releases match the given constraints %1"_s.arg(req.constraints.toString());
         return n;
     }
     n.kind = SelectionNote::Kind::Selected;
@@ -92,7 +94,7 @@ Result<InitResult> finish(InitResult result, const Catalog &mirror, const InitOp
 bool InitResult::hasProblems() const
 {
     return std::any_of(selections.cbegin(), selections.cend(), [](const SelectionNote &n) { return n.isProblem(); })
-           || std::any_of(hashNotes.cbegin(), hashNotes.cend(), [](const lockedit::MirrorHashNote &n) { return n.isProblem(); });
+        || std::any_of(hashNotes.cbegin(), hashNotes.cend(), [](const lockedit::MirrorHashNote &n) { return n.isProblem(); });
 }
 
 Result<InitResult> initFromMirror(const ConfigRequirements &requirements, const Catalog &mirror, const InitOptions &options)
@@ -143,8 +145,9 @@ Result<InitResult> updateFromConfig(const LockFile &doc, const ConfigRequirement
             n.constraints = req.constraints;
             if (!req.constraints.allows(locked->version)) {
                 n.kind = SelectionNote::Kind::LockedOutsideConstraints;
-                n.message = u"locked provider %1 %2 does not match configured version constraint %3; must use terraform init -upgrade to allow selection of new versions"_s
-                                .arg(req.address.toString(), locked->version.toString(), req.constraints.toString());
+                n.message =
+                    u"locked provider %1 %2 does not match configured version constraint %3; must use terraform init -upgrade to allow selection of new versions"_s
+                        .arg(req.address.toString(), locked->version.toString(), req.constraints.toString());
             } else {
                 n.kind = SelectionNote::Kind::Kept;
                 ProviderLock changed = *locked;

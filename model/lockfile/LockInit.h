@@ -27,11 +27,11 @@ namespace lockinit {
 struct SelectionNote
 {
     enum class Kind {
-        Selected,          ///< `version` chosen (lock init, or a provider the lock did not have)
-        Kept,              ///< already locked at a version the constraints allow (constraints updated)
-        NoMatchingVersion, ///< the mirror has no version that meets the constraints (a problem)
+        Selected,                 ///< `version` chosen (lock init, or a provider the lock did not have)
+        Kept,                     ///< already locked at a version the constraints allow (constraints updated)
+        NoMatchingVersion,        ///< the mirror has no version that meets the constraints (a problem)
         LockedOutsideConstraints, ///< the locked version does not meet the configuration's constraints (a problem)
-        NotLocked,         ///< upgrade --config: required but not in the lock file (left alone)
+        NotLocked,                ///< upgrade --config: required but not in the lock file (left alone)
     };
     Kind kind = Kind::Selected;
     ProviderAddress provider;
@@ -44,11 +44,11 @@ struct SelectionNote
 
 struct InitOptions
 {
-    QList<Platform> platforms;          ///< required
+    QList<Platform> platforms; ///< required
     bool includeZh = false;
     LockFlavour flavour = LockFlavour::Terraform;
-    QList<ProviderAddress> providers;   ///< only these (empty: every required provider)
-    ArchiveHasher hasher;               ///< default: directArchiveHasher()
+    QList<ProviderAddress> providers; ///< only these (empty: every required provider)
+    ArchiveHasher hasher;             ///< default: directArchiveHasher()
 };
 
 struct InitResult

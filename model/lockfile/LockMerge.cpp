@@ -298,7 +298,8 @@ MergeInput readMergeInput(const QByteArray &bytes, const QString &fileName)
                                    [](const hcl::Diagnostic &d) { return d.severity == hcl::Diagnostic::Severity::Error; });
     }
     const auto inForeign = [&](qsizetype byte) {
-        return std::any_of(foreignSpans.cbegin(), foreignSpans.cend(), [byte](const hcl::Span &s) { return byte >= s.begin && byte < s.end; });
+        return std::any_of(foreignSpans.cbegin(), foreignSpans.cend(),
+                           [byte](const hcl::Span &s) { return byte >= s.begin && byte < s.end; });
     };
     for (const LockDiagnostic &d : parsed.diagnostics) {
         if (!d.isError())
@@ -412,8 +413,9 @@ QString ProviderMerge::explanation() const
     case ConflictKind::DifferentVersions:
         if (!base)
             return u"%1: both sides added it with different versions (ours %2, theirs %3)"_s.arg(a, ours->version.toString(),
-                                                                                              theirs->version.toString());
-        return u"%1: both sides changed the version differently (ours %2, theirs %3)"_s.arg(a, describe(base, ours), describe(base, theirs));
+                                                                                                 theirs->version.toString());
+        return u"%1: both sides changed the version differently (ours %2, theirs %3)"_s.arg(a, describe(base, ours),
+                                                                                            describe(base, theirs));
     case ConflictKind::ConstraintsDiffer:
         return u"%1: both sides changed the constraints of %2 differently (ours %3, theirs %4)"_s.arg(
             a, ours->version.toString(), quoted(ours->constraints.toString()), quoted(theirs->constraints.toString()));
@@ -502,9 +504,8 @@ QStringList MergeResult::noteLines() const
         if (p.outcome != Outcome::Union || p.choice != Choice::Automatic)
             continue;
         for (const auto &[hash, byOurs] : p.removedHashes)
-            out << u"%1: %2 stays removed (%3 removed it, %4 left it alone)"_s.arg(p.address.toString(), hash.toString(),
-                                                                                byOurs ? u"ours"_s : u"theirs"_s,
-                                                                                byOurs ? u"theirs"_s : u"ours"_s);
+            out << u"%1: %2 stays removed (%3 removed it, %4 left it alone)"_s.arg(
+                p.address.toString(), hash.toString(), byOurs ? u"ours"_s : u"theirs"_s, byOurs ? u"theirs"_s : u"ours"_s);
     }
     return out;
 }
@@ -639,8 +640,8 @@ Result<ConflictSplit> splitConflictMarkers(const QByteArray &bytes, const QStrin
     int openedAt = 0;
     int lineNo = 0;
     const auto fail = [&](const QString &what) {
-        return Result<ConflictSplit>(makeError(ErrorCode::InvalidArgument, u"%1:%2: %3"_s.arg(fileName).arg(lineNo).arg(what),
-                                               Location{fileName, lineNo, 1}));
+        return Result<ConflictSplit>(
+            makeError(ErrorCode::InvalidArgument, u"%1:%2: %3"_s.arg(fileName).arg(lineNo).arg(what), Location{fileName, lineNo, 1}));
     };
     qsizetype pos = 0;
     while (pos < bytes.size()) {

@@ -70,22 +70,22 @@ enum class SideChange { Absent, Unchanged, Added, Removed, Changed, Upgraded, Do
 QString toString(SideChange c); ///< "absent", "unchanged", "added", ...
 
 enum class Outcome {
-    Unchanged,   ///< the same on every side
-    Same,        ///< both sides made the same change
-    Ours,        ///< ours' block (only ours changed it, or ours added it)
-    Theirs,      ///< theirs' block
-    Union,       ///< same version on both sides: hashes and constraints merged
-    Removed,     ///< removed (one side removed it, the other left it alone; or both removed it)
+    Unchanged, ///< the same on every side
+    Same,      ///< both sides made the same change
+    Ours,      ///< ours' block (only ours changed it, or ours added it)
+    Theirs,    ///< theirs' block
+    Union,     ///< same version on both sides: hashes and constraints merged
+    Removed,   ///< removed (one side removed it, the other left it alone; or both removed it)
     Conflict,
 };
 QString toString(Outcome o);
 
 enum class ConflictKind {
     None,
-    DifferentVersions,   ///< both changed (or added) it with different versions
-    ConstraintsDiffer,   ///< same version, both changed the constraints differently
-    ModifyDelete,        ///< one side removed it, the other changed it
-    TextDiffers,         ///< foreign block: both changed it differently
+    DifferentVersions, ///< both changed (or added) it with different versions
+    ConstraintsDiffer, ///< same version, both changed the constraints differently
+    ModifyDelete,      ///< one side removed it, the other changed it
+    TextDiffers,       ///< foreign block: both changed it differently
 };
 
 /// How a user (the merge window) decides a provider or foreign block.
@@ -93,8 +93,8 @@ enum class Choice {
     Automatic, ///< the merge's own outcome (unresolved when that is a conflict)
     Ours,      ///< ours' block, or nothing when ours has none
     Theirs,
-    Union,     ///< both present with the same version: all hashes of both (providers only)
-    Base,      ///< the base's block, or nothing
+    Union, ///< both present with the same version: all hashes of both (providers only)
+    Base,  ///< the base's block, or nothing
 };
 QString toString(Choice c);
 
@@ -142,7 +142,7 @@ struct ForeignMerge
 
 struct WriteOptions
 {
-    bool diff3 = false;                 ///< also write `||||||| base` sections
+    bool diff3 = false; ///< also write `||||||| base` sections
     QString oursLabel = QStringLiteral("ours");
     QString theirsLabel = QStringLiteral("theirs");
     QString baseLabel = QStringLiteral("base");
@@ -154,7 +154,7 @@ struct MergeResult
     QList<ProviderMerge> providers; ///< every provider of any input, in canonical order
     QList<ForeignMerge> foreign;    ///< ours' order, then theirs' additions, then base-only ones
 
-    int conflictCount() const;      ///< unresolved conflicts
+    int conflictCount() const; ///< unresolved conflicts
     bool hasConflicts() const { return conflictCount() > 0; }
     /// The resolved providers (unresolved conflicts left out).
     LockFile document() const;

@@ -45,13 +45,14 @@ QList<Platform> availablePlatforms(const Catalog &catalog, const QList<LockSelec
     return platforms;
 }
 
-Result<AddToLockResult> addSelectionToLock(const LockFile &doc, const Catalog &catalog,
-                                           const QList<LockSelectionItem> &selection, const AddToLockOptions &options)
+Result<AddToLockResult> addSelectionToLock(const LockFile &doc, const Catalog &catalog, const QList<LockSelectionItem> &selection,
+                                           const AddToLockOptions &options)
 {
     if (options.platforms.isEmpty())
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("choose at least one platform"));
     if (selection.isEmpty())
-        return makeError(ErrorCode::InvalidArgument, QStringLiteral("nothing is selected: select providers, versions or archives in the browser"));
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("nothing is selected: select providers, versions or archives in the browser"));
 
     QHash<QString, int> versionsPerProvider;
     for (const LockSelectionItem &item : selection)
@@ -64,7 +65,8 @@ Result<AddToLockResult> addSelectionToLock(const LockFile &doc, const Catalog &c
         const QString name = item.provider.toString();
         if (versionsPerProvider.value(name) > 1) {
             const QString line = QStringLiteral("%1: %2 versions are selected; a lock file records one — select one version")
-                                     .arg(name).arg(versionsPerProvider.value(name));
+                                     .arg(name)
+                                     .arg(versionsPerProvider.value(name));
             if (!out.problems.contains(line))
                 out.problems.append(line);
             continue;

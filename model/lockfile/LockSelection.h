@@ -31,7 +31,7 @@ struct AddToLockOptions
 {
     QList<Platform> platforms; ///< required
     bool includeZh = false;
-    ArchiveHasher hasher;      ///< default: directArchiveHasher()
+    ArchiveHasher hasher; ///< default: directArchiveHasher()
 };
 
 struct AddToLockResult
@@ -48,7 +48,7 @@ struct AddToLockResult
 /// selects another version), then add the hashes of `options.platforms` from the mirror.
 /// A provider selected at two versions, or whose constraints exclude the selected version, is a
 /// problem and left as it is. Fails with InvalidArgument when no platform or nothing is selected.
-Result<AddToLockResult> addSelectionToLock(const LockFile &doc, const Catalog &catalog,
-                                           const QList<LockSelectionItem> &selection, const AddToLockOptions &options);
+Result<AddToLockResult> addSelectionToLock(const LockFile &doc, const Catalog &catalog, const QList<LockSelectionItem> &selection,
+                                           const AddToLockOptions &options);
 
 } // namespace provender

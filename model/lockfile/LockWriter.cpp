@@ -63,8 +63,7 @@ public:
         *grow(1) = c;
         return *this;
     }
-    template<size_t N>
-    Out &operator+=(const char (&literal)[N])
+    template<size_t N> Out &operator+=(const char (&literal)[N])
     {
         append(literal, qsizetype(N - 1));
         return *this;
@@ -168,8 +167,7 @@ void appendAddress(Out &out, const ProviderAddress &a)
 
 /// The quoted canonical text of each distinct version / constraint set, computed once per write
 /// (toString() is a pure function of the value; equal values give equal text).
-template<typename T, typename Hash>
-class TextMemo
+template<typename T, typename Hash> class TextMemo
 {
 public:
     explicit TextMemo(Hash hash) : m_hash(hash) {}
@@ -227,8 +225,7 @@ QByteArray escapeHclString(const QString &s)
             if (i + 1 < ucs.size() && ucs.at(i + 1) == '{')
                 out += char(r);
             continue;
-        default:
-            break;
+        default: break;
         }
         if (r >= 0x20 && r < 0x7F) {
             out += char(r);
@@ -293,7 +290,8 @@ QByteArray writeLockFile(const LockFile &doc, LockFlavour flavour)
         }
         if (!p.hashes.isEmpty()) {
             QList<HashString> hashes = p.hashes; // shared, not copied, unless it needs sorting
-            if (!std::is_sorted(hashes.cbegin(), hashes.cend(), less) || std::adjacent_find(hashes.cbegin(), hashes.cend()) != hashes.cend()) {
+            if (!std::is_sorted(hashes.cbegin(), hashes.cend(), less)
+                || std::adjacent_find(hashes.cbegin(), hashes.cend()) != hashes.cend()) {
                 std::sort(hashes.begin(), hashes.end(), less);
                 hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
             }
@@ -318,15 +316,16 @@ bool isCanonicalLockFile(const QByteArray &bytes, const LockParseResult &parsed)
 Result<void> saveBytesAtomically(const QByteArray &bytes, const QString &path)
 {
     const auto fail = [&](const QString &reason) {
-        return Result<void>(makeError(ErrorCode::Io,
-                                      u"Error while writing new dependency lock information to %1: %2."_s.arg(path, reason),
+        return Result<void>(makeError(ErrorCode::Io, u"Error while writing new dependency lock information to %1: %2."_s.arg(path, reason),
                                       Location{path, 0, 0}));
     };
     // A symlink is written through (QSaveFile replaces its target); keep the existing file's mode
     // and owner, as editing in place would.
     const QString target = QFileInfo(path).isSymLink() ? QFileInfo(path).canonicalFilePath() : path;
     const QByteArray native = QFile::encodeName(target.isEmpty() ? path : target);
-    struct stat old{};
+    struct stat old
+    {
+    };
     const bool existed = ::stat(native.constData(), &old) == 0;
     if (existed && !S_ISREG(old.st_mode))
         return fail(u"not a regular file"_s);
@@ -342,9 +341,10 @@ Result<void> saveBytesAtomically(const QByteArray &bytes, const QString &path)
         return fail(u"cannot set the file mode: "_s + QString::fromLocal8Bit(std::strerror(errno)));
     }
     if (existed) {
-        struct stat now{};
-        if (::fstat(fd, &now) == 0 && (now.st_uid != old.st_uid || now.st_gid != old.st_gid)
-            && ::fchown(fd, old.st_uid, old.st_gid) != 0) {
+        struct stat now
+        {
+        };
+        if (::fstat(fd, &now) == 0 && (now.st_uid != old.st_uid || now.st_gid != old.st_gid) && ::fchown(fd, old.st_uid, old.st_gid) != 0) {
             const QString why = QString::fromLocal8Bit(std::strerror(errno));
             f.cancelWriting();
             return fail(u"cannot keep the file's owner %1:%2 (%3); the file was not changed"_s.arg(old.st_uid).arg(old.st_gid).arg(why));

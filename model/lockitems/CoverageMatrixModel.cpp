@@ -64,8 +64,8 @@ QVariant CoverageMatrixModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole: return cellText(cell.verdict());
     case Qt::ToolTipRole: {
-        QString tip = u"%1 %2 %3: %4"_s.arg(row.address.toString(), row.version.toString(), cell.platform.toString(),
-                                            toString(cell.verdict()));
+        QString tip =
+            u"%1 %2 %3: %4"_s.arg(row.address.toString(), row.version.toString(), cell.platform.toString(), toString(cell.verdict()));
         if (!cell.detail.reason.isEmpty())
             tip += u"\n"_s + cell.detail.reason;
         if (!cell.archivePath.isEmpty())

@@ -24,8 +24,7 @@ struct LibGit
     LibGit &operator=(const LibGit &) = delete;
 };
 
-template<typename T, void (*Free)(T *)>
-struct Deleter
+template<typename T, void (*Free)(T *)> struct Deleter
 {
     void operator()(T *p) const
     {

@@ -13,11 +13,11 @@ namespace provender::git {
 
 struct RevisionFile
 {
-    QByteArray bytes;        ///< the blob's content
-    QString commitId;        ///< full hex id of the commit the revision resolved to
-    QString summary;         ///< that commit's first message line
-    QString repoPath;        ///< the file's path inside the repository (`/`-separated)
-    QString workTree;        ///< the repository's work tree (absolute, canonical)
+    QByteArray bytes; ///< the blob's content
+    QString commitId; ///< full hex id of the commit the revision resolved to
+    QString summary;  ///< that commit's first message line
+    QString repoPath; ///< the file's path inside the repository (`/`-separated)
+    QString workTree; ///< the repository's work tree (absolute, canonical)
 };
 
 /// `filePath` is a file in a git work tree (it need not exist in the work tree any more).

@@ -59,7 +59,7 @@ void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bo
                 best = &prov;
         if (best && best->platform.isValid())
             byPlatform[best->version == side.value_or(best->version) ? best->platform.toString()
-                                                                      : best->platform.toString() + u" (" + best->version.toString() + u')']
+                                                                     : best->platform.toString() + u" (" + best->version.toString() + u')']
                 .append(&c);
         else
             unknown.append(&c);

@@ -64,8 +64,8 @@ private:
         QString platform;
         int change = 0;
         bool added = false;
-        int parent = -1;   ///< index into m_nodes, -1 = root
-        int row = 0;       ///< row under the parent
+        int parent = -1; ///< index into m_nodes, -1 = root
+        int row = 0;     ///< row under the parent
         QList<int> children;
     };
     int addNode(Node node);

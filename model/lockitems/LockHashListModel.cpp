@@ -70,7 +70,7 @@ QVariant LockHashListModel::data(const QModelIndex &index, int role) const
             if (!first)
                 return QString();
             return first->version == m_lock.version ? first->platform.toString()
-                                                     : u"%1 (%2)"_s.arg(first->platform.toString(), first->version.toString());
+                                                    : u"%1 (%2)"_s.arg(first->platform.toString(), first->version.toString());
         case ArchiveColumn:
             if (!first)
                 return QString();
@@ -86,7 +86,7 @@ QVariant LockHashListModel::data(const QModelIndex &index, int role) const
         QStringList lines;
         for (const HashProvenance &p : row.matches)
             lines << u"%1 %2: %3 (%4)"_s.arg(p.version.toString(), p.platform.toString(), p.archivePath, toString(p.origin))
-                         + (p.note.isEmpty() ? QString() : u", "_s + p.note);
+                    + (p.note.isEmpty() ? QString() : u", "_s + p.note);
         return lines.join(u'\n');
     }
     case HashRole: return row.hash.toString();

@@ -338,8 +338,8 @@ QVariant LockMergeModel::data(const QModelIndex &index, int role) const
             return u"conflict"_s;
         if (choiceOf(n.top) != Choice::Automatic)
             return u"chosen"_s;
-        const Outcome o = isForeignRow(n.top) ? m_merge.foreign.at(n.top - m_merge.providers.size()).outcome
-                                              : m_merge.providers.at(n.top).outcome;
+        const Outcome o =
+            isForeignRow(n.top) ? m_merge.foreign.at(n.top - m_merge.providers.size()).outcome : m_merge.providers.at(n.top).outcome;
         return o == Outcome::Unchanged ? u"unchanged"_s : u"merged"_s;
     }
     case ChoiceRole: return int(choiceOf(n.top));

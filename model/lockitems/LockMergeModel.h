@@ -82,9 +82,9 @@ private:
     struct Node
     {
         Kind kind = Kind::Provider;
-        int top = 0;       ///< top row this node belongs to
-        QString hash;      ///< Hash nodes
-        int parent = -1;   ///< index into m_nodes, -1 = root
+        int top = 0;     ///< top row this node belongs to
+        QString hash;    ///< Hash nodes
+        int parent = -1; ///< index into m_nodes, -1 = root
         int row = 0;
         QList<int> children;
     };

@@ -76,8 +76,8 @@ SideBySideDiff alignSideBySide(const QByteArray &a, const QByteArray &b)
             const bool hasL = i < removed.size();
             const bool hasR = i < added.size();
             push(hasL ? removed.at(i) : QString(), hasL ? SideBySideDiff::RowKind::Changed : SideBySideDiff::RowKind::Filler,
-                 hasL ? ++la : 0, hasR ? added.at(i) : QString(),
-                 hasR ? SideBySideDiff::RowKind::Changed : SideBySideDiff::RowKind::Filler, hasR ? ++lb : 0);
+                 hasL ? ++la : 0, hasR ? added.at(i) : QString(), hasR ? SideBySideDiff::RowKind::Changed : SideBySideDiff::RowKind::Filler,
+                 hasR ? ++lb : 0);
         }
         removed.clear();
         added.clear();

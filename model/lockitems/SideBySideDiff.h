@@ -14,11 +14,11 @@ namespace provender {
 struct SideBySideDiff
 {
     enum class RowKind { Same, Changed, Filler };
-    QStringList left;                ///< row text (a filler row is "")
+    QStringList left; ///< row text (a filler row is "")
     QStringList right;
     QList<RowKind> leftKind;
     QList<RowKind> rightKind;
-    QList<int> leftLine;             ///< 1-based source line, 0 for a filler row
+    QList<int> leftLine; ///< 1-based source line, 0 for a filler row
     QList<int> rightLine;
 
     qsizetype rowCount() const { return left.size(); }

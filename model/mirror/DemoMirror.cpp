@@ -75,7 +75,9 @@ QByteArray fakeBinary(const QString &seedText)
     const int size = 96 * 1024 + int(rng.next() % (256 * 1024));
     QByteArray out;
     out.reserve(size);
-    out.append("\x7f" "ELF", 4);
+    out.append("\x7f"
+               "ELF",
+               4);
     const QByteArray banner = QStringLiteral("Provender demo provider %1. Not a real provider. ").arg(seedText).toUtf8();
     while (out.size() < size) {
         const quint64 r = rng.next();
@@ -156,8 +158,7 @@ Result<void> writeFile(const QString &path, const QByteArray &data, bool executa
 
 QList<ZipEntry> packageEntries(const DemoProvider &p, const DemoVersion &v, const QString &platform)
 {
-    const QString address = QStringLiteral("%1/%2/%3").arg(QLatin1StringView(p.host), QLatin1StringView(p.ns),
-                                                             QLatin1StringView(p.type));
+    const QString address = QStringLiteral("%1/%2/%3").arg(QLatin1StringView(p.host), QLatin1StringView(p.ns), QLatin1StringView(p.type));
     const QString version = QLatin1StringView(v.version);
     QString binary = QStringLiteral("terraform-provider-%1_v%2_x5").arg(QLatin1StringView(p.type), version);
     if (platform.startsWith(QLatin1StringView("windows_")))
@@ -166,8 +167,8 @@ QList<ZipEntry> packageEntries(const DemoProvider &p, const DemoVersion &v, cons
     if (v.directoryEntries) {
         entries.append({QStringLiteral("docs/"), {}, true, false});
         entries.append({QStringLiteral("docs/index.md"),
-                        QStringLiteral("# %1 %2\n\nDemo documentation shipped inside the archive.\n").arg(address, version).toUtf8(),
-                        false, false});
+                        QStringLiteral("# %1 %2\n\nDemo documentation shipped inside the archive.\n").arg(address, version).toUtf8(), false,
+                        false});
     }
     entries.append({QStringLiteral("LICENSE"), licenseText(address), false, false});
     entries.append({binary, fakeBinary(address + QLatin1Char(' ') + version + QLatin1Char(' ') + platform), false, true});
@@ -180,8 +181,7 @@ Result<void> setTreeTimes(const QString &root)
     times.actime = time_t(kFixedEpoch);
     times.modtime = time_t(kFixedEpoch);
     QStringList paths;
-    QDirIterator it(root, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
-                    QDirIterator::Subdirectories);
+    QDirIterator it(root, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     while (it.hasNext())
         paths.append(it.next());
     // Deepest first so that setting a file's time does not disturb its directory's afterwards.
@@ -257,8 +257,8 @@ Result<DemoMirrorReport> build(const QString &root)
     DemoMirrorReport report;
     for (qsizetype i = 0; i < providers.size(); ++i) {
         const DemoProvider &p = providers.at(i);
-        const QString dir = root + QStringLiteral("/%1/%2/%3").arg(QLatin1StringView(p.host), QLatin1StringView(p.ns),
-                                                                    QLatin1StringView(p.type));
+        const QString dir =
+            root + QStringLiteral("/%1/%2/%3").arg(QLatin1StringView(p.host), QLatin1StringView(p.ns), QLatin1StringView(p.type));
         if (!QDir().mkpath(dir))
             return makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(dir));
         for (const DemoVersion &v : versions.at(i)) {
@@ -272,8 +272,9 @@ Result<DemoMirrorReport> build(const QString &root)
                             if (Result<void> w = writeFile(pkg + QLatin1Char('/') + e.name, e.data, e.executable); !w.ok())
                                 return w.error();
                 } else {
-                    const QString zip = dir + QStringLiteral("/terraform-provider-%1_%2_%3.zip")
-                                                  .arg(QLatin1StringView(p.type), QLatin1StringView(v.version), platform);
+                    const QString zip = dir
+                        + QStringLiteral("/terraform-provider-%1_%2_%3.zip")
+                              .arg(QLatin1StringView(p.type), QLatin1StringView(v.version), platform);
                     if (Result<void> w = writeZip(zip, entries); !w.ok())
                         return w.error();
                 }
@@ -379,7 +380,10 @@ Result<DemoMirrorReport> generateDemoMirror(const QString &dirArg)
     if (!old.isEmpty())
         QDir(old).removeRecursively();
     // The staging directory's own time was set before the rename; keep the root's time fixed too.
-    struct utimbuf times{time_t(kFixedEpoch), time_t(kFixedEpoch)};
+    struct utimbuf times
+    {
+        time_t(kFixedEpoch), time_t(kFixedEpoch)
+    };
     ::utime(QFile::encodeName(dir).constData(), &times);
 
     DemoMirrorReport report = built.value();

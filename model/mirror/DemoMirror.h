@@ -26,9 +26,9 @@ namespace provender {
 
 struct DemoMirrorReport
 {
-    QString root;          ///< absolute path of the generated mirror
-    int archives = 0;      ///< archives written (packed zips + unpacked directories), before planting
-    QStringList planted;   ///< one human-readable line per planted defect
+    QString root;        ///< absolute path of the generated mirror
+    int archives = 0;    ///< archives written (packed zips + unpacked directories), before planting
+    QStringList planted; ///< one human-readable line per planted defect
 };
 
 /// The file at the root of a generated demo mirror; its presence allows regenerating over it.

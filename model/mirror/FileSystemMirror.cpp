@@ -166,10 +166,10 @@ struct ProviderDir
 {
     ProviderAddress address;
     QString path;
-    QByteArray relPath;                         ///< HOST/NS/TYPE as on disk (bytes), relative to the root
+    QByteArray relPath; ///< HOST/NS/TYPE as on disk (bytes), relative to the root
     ProviderAcc *acc = nullptr;
-    std::vector<Found> found;                  ///< in walk order
-    QString indexJson;                          ///< path of index.json ("" when absent)
+    std::vector<Found> found;                    ///< in walk order
+    QString indexJson;                           ///< path of index.json ("" when absent)
     QList<QPair<Version, QString>> versionJsons; ///< canonical <version>.json files
     /// The anomalies of this directory's walk belong at this position of the serial walk's list
     /// (they are found on a worker thread, but a sequential walk would have put them there).
@@ -343,8 +343,7 @@ void Scanner::walkRoot(int fd, const QString &path)
     }
 }
 
-void Scanner::walkHost(int fd, const QString &path, const QString &hostName, const QString &host,
-                       const QByteArray &hostRaw)
+void Scanner::walkHost(int fd, const QString &path, const QString &hostName, const QString &host, const QByteArray &hostRaw)
 {
     DirNames names;
     if (!list(fd, path, names))
@@ -384,8 +383,8 @@ void Scanner::walkHost(int fd, const QString &path, const QString &hostName, con
     }
 }
 
-void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName, const QString &host,
-                            const QString &nsName, const QByteArray &nsRelPath)
+void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName, const QString &host, const QString &nsName,
+                            const QByteArray &nsRelPath)
 {
     DirNames names;
     if (!list(fd, path, names))
@@ -416,8 +415,7 @@ void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName
         const QString source = hostName + QLatin1Char('/') + nsName + QLatin1Char('/') + name;
         Result<ProviderAddress> address = ProviderAddress::parse(source, defaultHost);
         if (!address) {
-            anomaly(AnomalyKind::InvalidAddress, entryPath,
-                    QStringLiteral("not a valid provider address: ") + address.error().message);
+            anomaly(AnomalyKind::InvalidAddress, entryPath, QStringLiteral("not a valid provider address: ") + address.error().message);
             continue;
         }
         // Opened here (and closed) so that a directory that cannot be opened is reported at its
@@ -510,8 +508,7 @@ void DirWalker::walkProvider(int fd, ProviderDir &dir)
             }
             Result<Version> version = Version::parse(name);
             if (!version) {
-                anomaly(AnomalyKind::UnparseableName, entryPath,
-                        QStringLiteral("not a VERSION directory: ") + version.error().message);
+                anomaly(AnomalyKind::UnparseableName, entryPath, QStringLiteral("not a VERSION directory: ") + version.error().message);
                 continue;
             }
             Fd sub(openDir(fd, raw, entryPath));
@@ -520,8 +517,7 @@ void DirWalker::walkProvider(int fd, ProviderDir &dir)
             continue;
         }
         if (!S_ISREG(st.st_mode)) {
-            anomaly(AnomalyKind::UnreadableEntry, entryPath,
-                    QStringLiteral("not a regular file (a device, FIFO or socket is never read)"));
+            anomaly(AnomalyKind::UnreadableEntry, entryPath, QStringLiteral("not a regular file (a device, FIFO or socket is never read)"));
             continue;
         }
 
@@ -537,8 +533,7 @@ void DirWalker::walkProvider(int fd, ProviderDir &dir)
                         QStringLiteral("neither index.json nor a <version>.json: ") + version.error().message);
             } else if (version->toString() != stem) {
                 anomaly(AnomalyKind::UnparseableName, entryPath,
-                        QStringLiteral("not the canonical name of a version index: clients request %1.json")
-                            .arg(version->toString()));
+                        QStringLiteral("not the canonical name of a version index: clients request %1.json").arg(version->toString()));
             } else {
                 dir.versionJsons.append({version.value(), entryPath});
             }
@@ -659,10 +654,11 @@ std::optional<QString> localFileName(const QString &url)
     if (url.isEmpty())
         return std::nullopt;
     // The common case, a plain file name as `providers mirror` writes it: nothing to decode.
-    if (std::none_of(url.cbegin(), url.cend(), [](QChar c) {
-            return c == QLatin1Char('/') || c == QLatin1Char('%') || c == QLatin1Char(':') || c == QLatin1Char('?')
-                   || c == QLatin1Char('#');
-        })
+    if (std::none_of(url.cbegin(), url.cend(),
+                     [](QChar c) {
+                         return c == QLatin1Char('/') || c == QLatin1Char('%') || c == QLatin1Char(':') || c == QLatin1Char('?')
+                             || c == QLatin1Char('#');
+                     })
         && url != QLatin1StringView(".") && url != QLatin1StringView(".."))
         return url;
     // A scheme (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":") before any '/', '?' or '#'.
@@ -679,8 +675,7 @@ std::optional<QString> localFileName(const QString &url)
             break;
     }
     QString path = url;
-    const auto cut = std::find_if(path.cbegin(), path.cend(),
-                                  [](QChar c) { return c == QLatin1Char('?') || c == QLatin1Char('#'); });
+    const auto cut = std::find_if(path.cbegin(), path.cend(), [](QChar c) { return c == QLatin1Char('?') || c == QLatin1Char('#'); });
     path.truncate(cut - path.cbegin());
     if (path.startsWith(QLatin1Char('/')))
         return std::nullopt; // root-relative or network-path reference
@@ -775,15 +770,12 @@ AnomalyKind kindOf(MirrorIndexIssue::Kind kind)
 {
     switch (kind) {
     case MirrorIndexIssue::Kind::InvalidVersionKey:
-    case MirrorIndexIssue::Kind::InvalidPlatformKey:
-        return AnomalyKind::UnparseableName;
-    case MirrorIndexIssue::Kind::NoVersions:
-        return AnomalyKind::ProviderUnavailable;
+    case MirrorIndexIssue::Kind::InvalidPlatformKey: return AnomalyKind::UnparseableName;
+    case MirrorIndexIssue::Kind::NoVersions: return AnomalyKind::ProviderUnavailable;
     case MirrorIndexIssue::Kind::InvalidHash:
     case MirrorIndexIssue::Kind::MissingUrl:
     case MirrorIndexIssue::Kind::NullArchive:
-    case MirrorIndexIssue::Kind::TrailingData:
-        break;
+    case MirrorIndexIssue::Kind::TrailingData: break;
     }
     return AnomalyKind::MalformedJson;
 }
@@ -842,9 +834,8 @@ void DirWalker::checkIndexes(ProviderDir &dir)
     if (!dir.indexJson.isEmpty()) {
         QString readError;
         const QByteArray bytes = readSmallFile(dir.indexJson, &readError);
-        Result<MirrorIndexDocument> doc = readError.isEmpty()
-                                              ? parseIndexJson(bytes, dir.indexJson)
-                                              : Result<MirrorIndexDocument>(makeError(ErrorCode::Io, readError));
+        Result<MirrorIndexDocument> doc =
+            readError.isEmpty() ? parseIndexJson(bytes, dir.indexJson) : Result<MirrorIndexDocument>(makeError(ErrorCode::Io, readError));
         if (!doc) {
             indexState = State::Malformed;
             if (doc.error().code == ErrorCode::Io)
@@ -925,8 +916,7 @@ void DirWalker::checkIndexes(ProviderDir &dir)
                         primary->declared = declared;
                 } else if (!stale) {
                     anomaly(AnomalyKind::IndexListsAbsentArchive, vd.path,
-                            QStringLiteral("lists %1 at \"%2\", which is not in this directory")
-                                .arg(entry.key, entry.url));
+                            QStringLiteral("lists %1 at \"%2\", which is not in this directory").arg(entry.key, entry.url));
                     Archive a;
                     a.platform = entry.platform;
                     a.fileName = entry.url.section(QLatin1Char('/'), -1).section(QLatin1Char('?'), 0, 0);
@@ -939,7 +929,7 @@ void DirWalker::checkIndexes(ProviderDir &dir)
             // Is `a` the file *local names in this directory? (Without building its path.)
             const auto isNamedFile = [&](const Archive &a) {
                 return a.present && a.fileName == *local && a.path.size() == dir.path.size() + 1 + local->size()
-                       && a.path.startsWith(dir.path);
+                    && a.path.startsWith(dir.path);
             };
             // The url is mostly the file name itself: then the archive's copy of the name is
             // kept, and the document's string freed with the document.
@@ -977,11 +967,12 @@ void DirWalker::checkIndexes(ProviderDir &dir)
             }
             if (stale)
                 continue;
-            anomaly(AnomalyKind::IndexListsAbsentArchive, path,
-                    primary ? QStringLiteral("%1 lists \"%2\" for %3, which is absent (the archive on disk for %3 is %4)")
-                                  .arg(QFileInfo(vd.path).fileName(), entry.url, entry.key, primary->fileName)
-                            : QStringLiteral("%1 lists \"%2\" for %3, which is absent")
-                                  .arg(QFileInfo(vd.path).fileName(), entry.url, entry.key));
+            anomaly(
+                AnomalyKind::IndexListsAbsentArchive, path,
+                primary
+                    ? QStringLiteral("%1 lists \"%2\" for %3, which is absent (the archive on disk for %3 is %4)")
+                          .arg(QFileInfo(vd.path).fileName(), entry.url, entry.key, primary->fileName)
+                    : QStringLiteral("%1 lists \"%2\" for %3, which is absent").arg(QFileInfo(vd.path).fileName(), entry.url, entry.key));
             Archive a;
             a.platform = entry.platform;
             a.fileName = *local;
@@ -1005,12 +996,14 @@ void DirWalker::checkIndexes(ProviderDir &dir)
         va.pv.listedInIndex = true;
         if (versionDocs.contains(version) || packedHere.contains(version))
             continue;
-        anomaly(AnomalyKind::IndexListsAbsentVersion, dir.indexJson,
-                unpackedHere.contains(version)
-                    ? QStringLiteral("lists %1, but there is neither %1.json nor a packed archive of it (only unpacked packages, which network clients cannot download)")
-                          .arg(version.toString())
-                    : QStringLiteral("lists %1, but there is neither %1.json nor an archive of it").arg(version.toString()),
-                Location{dir.indexJson, 0, 0});
+        anomaly(
+            AnomalyKind::IndexListsAbsentVersion, dir.indexJson,
+            unpackedHere.contains(version)
+                ? QStringLiteral(
+                      "lists %1, but there is neither %1.json nor a packed archive of it (only unpacked packages, which network clients cannot download)")
+                      .arg(version.toString())
+                : QStringLiteral("lists %1, but there is neither %1.json nor an archive of it").arg(version.toString()),
+            Location{dir.indexJson, 0, 0});
     }
     for (const Found &f : dir.found) {
         const Archive &archive = f.archive();
@@ -1030,9 +1023,9 @@ void DirWalker::checkIndexes(ProviderDir &dir)
             for (const MirrorArchiveEntry &e : vd->doc->archives)
                 if (e.platform == archive.platform)
                     url = e.url.isNull() ? QStringLiteral("") : e.url;
-            why = url.isNull() ? QStringLiteral("%1.json does not list %2").arg(version.toString(), archive.platform.toString())
-                               : QStringLiteral("%1.json lists \"%2\" for %3 instead")
-                                     .arg(version.toString(), url, archive.platform.toString());
+            why = url.isNull()
+                ? QStringLiteral("%1.json does not list %2").arg(version.toString(), archive.platform.toString())
+                : QStringLiteral("%1.json lists \"%2\" for %3 instead").arg(version.toString(), url, archive.platform.toString());
         }
         anomaly(AnomalyKind::ArchiveNotInIndex, archive.path, why);
     }
@@ -1120,7 +1113,6 @@ void Scanner::buildCatalog()
     anomalies = std::move(sorted);
 }
 
-
 Result<Catalog> scanFileSystemMirror(const QString &root, const ScanOptions &options)
 {
     const QFileInfo info(root);
@@ -1145,8 +1137,8 @@ Result<Catalog> scanFileSystemMirror(const QString &root, const ScanOptions &opt
     const qint64 walkMs = timer.elapsed();
     scanner.buildCatalog();
     qCDebug(lcMirror) << "walk" << walkMs << "ms, catalog" << timer.elapsed() - walkMs << "ms";
-    qCDebug(lcMirror) << "scanned" << catalog.root << catalog.providers.size() << "providers"
-                      << catalog.archiveCount() << "archives" << catalog.anomalies.size() << "anomalies";
+    qCDebug(lcMirror) << "scanned" << catalog.root << catalog.providers.size() << "providers" << catalog.archiveCount() << "archives"
+                      << catalog.anomalies.size() << "anomalies";
     return catalog;
 }
 

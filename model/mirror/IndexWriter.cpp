@@ -185,18 +185,21 @@ QString describe(const IndexArchiveRecord &r)
 struct ProviderPlan
 {
     QString directory;
-    QString label;                                  ///< provider address for messages
+    QString label;                                     ///< provider address for messages
     QMap<QString, QList<IndexArchiveRecord>> versions; ///< canonical version -> archives
 };
 
-void diffIndex(const QString &path, const QByteArray &oldBytes, const QStringList &newVersions,
-               QList<IndexEntryChange> &changes)
+void diffIndex(const QString &path, const QByteArray &oldBytes, const QStringList &newVersions, QList<IndexEntryChange> &changes)
 {
     QSet<QString> before;
     if (!oldBytes.isNull()) {
         Result<MirrorIndexDocument> old = parseIndexJson(oldBytes, path);
         if (!old) {
-            changes.append({IndexEntryChange::Kind::Changed, path, {}, {}, QStringLiteral("malformed: ") + old.error().toString(),
+            changes.append({IndexEntryChange::Kind::Changed,
+                            path,
+                            {},
+                            {},
+                            QStringLiteral("malformed: ") + old.error().toString(),
                             QStringLiteral("rewritten")});
         } else {
             for (const Version &v : std::as_const(old->versions))
@@ -219,15 +222,19 @@ void diffIndex(const QString &path, const QByteArray &oldBytes, const QStringLis
         changes.append({IndexEntryChange::Kind::Removed, path, v, {}, {}, {}});
 }
 
-void diffVersion(const QString &path, const QString &version, const QByteArray &oldBytes,
-                 const QList<IndexArchiveRecord> &records, QList<IndexEntryChange> &changes)
+void diffVersion(const QString &path, const QString &version, const QByteArray &oldBytes, const QList<IndexArchiveRecord> &records,
+                 QList<IndexEntryChange> &changes)
 {
     QMap<QString, IndexArchiveRecord> before;
     if (!oldBytes.isNull()) {
         Result<MirrorVersionDocument> old = parseVersionJson(oldBytes, path);
         if (!old) {
-            changes.append({IndexEntryChange::Kind::Changed, path, version, {},
-                            QStringLiteral("malformed: ") + old.error().toString(), QStringLiteral("rewritten")});
+            changes.append({IndexEntryChange::Kind::Changed,
+                            path,
+                            version,
+                            {},
+                            QStringLiteral("malformed: ") + old.error().toString(),
+                            QStringLiteral("rewritten")});
         } else {
             for (const MirrorArchiveEntry &e : std::as_const(old->archives)) {
                 QStringList hashes;
@@ -294,8 +301,7 @@ void syncDirectory(const QString &dir)
 
 } // namespace
 
-Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexExportOptions &options,
-                                        const HashProgress &progress)
+Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexExportOptions &options, const HashProgress &progress)
 {
     Result<Catalog> scanned = scanFileSystemMirror(mirrorRoot);
     if (!scanned)
@@ -328,7 +334,7 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
             continue;
 
         const QString directory = catalog.root + QLatin1Char('/') + provider.address.displayHostname() + QLatin1Char('/')
-                                  + provider.address.ns() + QLatin1Char('/') + provider.address.type();
+            + provider.address.ns() + QLatin1Char('/') + provider.address.type();
         // The directory the indexes go to must be one the scan walked (so a real directory under
         // the root, never a symlink out of it). `providers mirror` writes to the canonical
         // directory too, and fails when only a differently spelled one (e.g. `AwesomeCorp`) exists.
@@ -338,20 +344,21 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
                 for (const Archive &a : *list) {
                     if (!a.present || a.indexedOnly)
                         continue;
-                    const QString parent = a.layout == ArchiveLayout::Packed ? QFileInfo(a.path).path()
-                                                                              : QFileInfo(QFileInfo(a.path).path()).path();
+                    const QString parent =
+                        a.layout == ArchiveLayout::Packed ? QFileInfo(a.path).path() : QFileInfo(QFileInfo(a.path).path()).path();
                     walked = walked || parent == directory;
                 }
         if (!walked) {
-            report.skipped.append({provider.directory,
-                                   QStringLiteral("%1 is not indexed: its directory is not spelled %2 (the canonical form clients use); rename it")
-                                       .arg(provider.address.toString(), directory.mid(catalog.root.size() + 1))});
+            report.skipped.append(
+                {provider.directory,
+                 QStringLiteral("%1 is not indexed: its directory is not spelled %2 (the canonical form clients use); rename it")
+                     .arg(provider.address.toString(), directory.mid(catalog.root.size() + 1))});
             continue;
         }
         const QFileInfo indexInfo(directory + QStringLiteral("/index.json"));
         if (indexInfo.isDir()) {
-            report.skipped.append({indexInfo.filePath(), QStringLiteral("index.json is a directory; %1 is not indexed")
-                                                             .arg(provider.address.toString())});
+            report.skipped.append(
+                {indexInfo.filePath(), QStringLiteral("index.json is a directory; %1 is not indexed").arg(provider.address.toString())});
             continue;
         }
 
@@ -366,8 +373,9 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
                     if (!a.present || a.indexedOnly || a.layout != ArchiveLayout::Packed)
                         continue;
                     if (QFileInfo(a.path).path() != directory) {
-                        report.skipped.append({a.path, QStringLiteral("not indexed: it is not in %1, so a relative url to it would not resolve")
-                                                           .arg(directory)});
+                        report.skipped.append(
+                            {a.path,
+                             QStringLiteral("not indexed: it is not in %1, so a relative url to it would not resolve").arg(directory)});
                         continue;
                     }
                     pick.insert(a.platform, &a);
@@ -401,15 +409,17 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
         const HashJob &job = jobs[size_t(c.job)];
         const Result<PackageHashes> &result = hashed.outcomes.at(c.job).hashes;
         if (!result.ok()) {
-            report.hashFailures.append({job.path, QStringLiteral("cannot determine its hash, left out of the index: ") + result.error().toString()});
+            report.hashFailures.append(
+                {job.path, QStringLiteral("cannot determine its hash, left out of the index: ") + result.error().toString()});
             continue;
         }
         const PackageHashes &h = result.value();
         if (h.h1Zip.isNull()) {
             // Go's HashZip fails on this zip (so does `providers mirror`), although it can be hashed
             // as an extracted folder.
-            report.hashFailures.append({job.path, QStringLiteral("cannot determine its hash, left out of the index: ")
-                                                      + (h.h1ZipError.isEmpty() ? QStringLiteral("no zip-level h1:") : h.h1ZipError)});
+            report.hashFailures.append({job.path,
+                                        QStringLiteral("cannot determine its hash, left out of the index: ")
+                                            + (h.h1ZipError.isEmpty() ? QStringLiteral("no zip-level h1:") : h.h1ZipError)});
             continue;
         }
         QStringList hashes{h.h1Zip.toString()};
@@ -430,8 +440,8 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
         const QByteArray oldIndex = readExisting(indexPath);
         diffIndex(indexPath, oldIndex, versions, report.changes);
         IndexFileResult::Status status = oldIndex.isNull() ? IndexFileResult::Status::Created
-                                         : oldIndex == indexBytes ? IndexFileResult::Status::Unchanged
-                                                                  : IndexFileResult::Status::Updated;
+            : oldIndex == indexBytes                       ? IndexFileResult::Status::Unchanged
+                                                           : IndexFileResult::Status::Updated;
         report.files.append({indexPath, status});
         if (status != IndexFileResult::Status::Unchanged)
             writes.push_back({indexPath, indexBytes, nullptr});
@@ -442,8 +452,8 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
             const QByteArray old = readExisting(path);
             diffVersion(path, it.key(), old, it.value(), report.changes);
             status = old.isNull() ? IndexFileResult::Status::Created
-                     : old == bytes ? IndexFileResult::Status::Unchanged
-                                    : IndexFileResult::Status::Updated;
+                : old == bytes    ? IndexFileResult::Status::Unchanged
+                                  : IndexFileResult::Status::Updated;
             report.files.append({path, status});
             if (status != IndexFileResult::Status::Unchanged)
                 writes.push_back({path, bytes, nullptr});
@@ -475,8 +485,7 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
             error = tmp->errorString();
         else if (tmp->write(w.bytes) != w.bytes.size() || !syncFile(*tmp))
             error = tmp->errorString();
-        else if (!tmp->setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
-                                      | QFileDevice::ReadOther))
+        else if (!tmp->setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther))
             error = tmp->errorString();
         if (!error.isEmpty()) {
             // Every staged file is removed by its QTemporaryFile; nothing has been renamed yet.

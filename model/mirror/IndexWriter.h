@@ -23,9 +23,9 @@ namespace provender {
 
 struct IndexExportOptions
 {
-    bool dryRun = false; ///< compute and report, write nothing
-    bool withZh = false; ///< also list each archive's `zh:` (after its `h1:`)
-    int jobs = 0;        ///< hashing threads; 0 = QThread::idealThreadCount()
+    bool dryRun = false;  ///< compute and report, write nothing
+    bool withZh = false;  ///< also list each archive's `zh:` (after its `h1:`)
+    int jobs = 0;         ///< hashing threads; 0 = QThread::idealThreadCount()
     bool useCache = true; ///< answer unchanged archives from the hash cache (hashArchives())
     QString cacheFile;    ///< "" = HashCache::defaultPath()
 };
@@ -51,7 +51,7 @@ struct IndexFileResult
 
 struct IndexProblem
 {
-    QString path;    ///< the archive or directory concerned
+    QString path; ///< the archive or directory concerned
     QString message;
 };
 
@@ -65,10 +65,10 @@ struct IndexExportReport
     QList<IndexProblem> hashFailures; ///< archives left out because they could not be hashed
     QList<IndexProblem> skipped;      ///< providers or archives not indexed, with the reason
     int providersIndexed = 0;
-    int archivesHashed = 0;           ///< archives indexed (hashed now or answered from the cache)
+    int archivesHashed = 0; ///< archives indexed (hashed now or answered from the cache)
     qint64 bytesHashed = 0;
-    int cacheHits = 0;                ///< of those, answered from the hash cache
-    QString cacheWarning;             ///< why the hash cache is off or was recreated ("" when fine)
+    int cacheHits = 0;    ///< of those, answered from the hash cache
+    QString cacheWarning; ///< why the hash cache is off or was recreated ("" when fine)
 
     int writtenCount() const; ///< files created or updated (or that would be, with dryRun)
 };
@@ -79,13 +79,12 @@ struct IndexExportReport
 /// hashed so far / to hash in total; returning false cancels (ErrorCode::Cancelled, nothing is
 /// written). Fails when the mirror cannot be scanned, on cancel, and when a file cannot be
 /// written (nothing is renamed into place unless every file could be staged).
-Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexExportOptions &options,
-                                        const HashProgress &progress = {});
+Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexExportOptions &options, const HashProgress &progress = {});
 
 /// One archive entry of a <version>.json.
 struct IndexArchiveRecord
 {
-    QString platform;   ///< the key, e.g. `linux_amd64`
+    QString platform; ///< the key, e.g. `linux_amd64`
     QString url;
     QStringList hashes; ///< in the order given
 };
@@ -100,7 +99,7 @@ QByteArray renderVersionJson(const QList<IndexArchiveRecord> &archives);
 /// U+2028 and U+2029; \b \f \n \r \t short escapes; other controls as \u00XX).
 QByteArray goJsonQuote(const QString &text);
 
-QString toString(IndexEntryChange::Kind kind); ///< "added", "removed", "changed"
+QString toString(IndexEntryChange::Kind kind);    ///< "added", "removed", "changed"
 QString toString(IndexFileResult::Status status); ///< "created", "updated", "unchanged"
 
 } // namespace provender

@@ -62,15 +62,9 @@ struct Doc
     const QByteArray &bytes;
     const QString &source;
 
-    Location at(qsizetype offset) const
-    {
-        return offset >= 0 ? locationOfOffset(bytes, offset, source) : Location{source, 0, 0};
-    }
+    Location at(qsizetype offset) const { return offset >= 0 ? locationOfOffset(bytes, offset, source) : Location{source, 0, 0}; }
     Location atKey(const QString &key, qsizetype from = 0) const { return at(findKey(bytes, key, from)); }
-    Error error(const QString &message, const Location &where) const
-    {
-        return makeError(ErrorCode::InvalidArgument, message, where);
-    }
+    Error error(const QString &message, const Location &where) const { return makeError(ErrorCode::InvalidArgument, message, where); }
 };
 
 /// Go's encoding/json matches object keys to struct fields case-insensitively (Unicode simple
@@ -374,7 +368,8 @@ Result<QJsonObject> parseTopObject(const Doc &doc, QList<MirrorIndexIssue> &issu
         ++rest;
     if (rest < bytes.size()) {
         // Go's json.Decoder stops after the first value; what follows is never read.
-        issues.append({MirrorIndexIssue::Kind::TrailingData, {},
+        issues.append({MirrorIndexIssue::Kind::TrailingData,
+                       {},
                        QStringLiteral("data after the first JSON value (tofu and terraform read only the first value and ignore the rest)"),
                        doc.at(rest)});
     }
@@ -411,8 +406,7 @@ Result<QJsonObject> mapField(const Doc &doc, const QJsonObject &top, QLatin1Stri
         if (v.isNull())
             continue;
         if (!v.isObject())
-            return doc.error(QStringLiteral("\"%1\" must be an object, found %2").arg(keys.at(i), typeName(v)),
-                             doc.atKey(keys.at(i)));
+            return doc.error(QStringLiteral("\"%1\" must be an object, found %2").arg(keys.at(i), typeName(v)), doc.atKey(keys.at(i)));
         const QJsonObject o = v.toObject();
         for (auto it = o.constBegin(); it != o.constEnd(); ++it)
             merged.insert(it.key(), it.value());
@@ -480,13 +474,11 @@ Result<MirrorIndexDocument> parseIndexJson(const QByteArray &bytes, const QStrin
         const QJsonValue v = versions->value(key);
         // Each value decodes into struct{}: an object (members ignored) or null.
         if (!v.isObject() && !v.isNull())
-            return doc.error(QStringLiteral("version \"%1\" must map to an object, found %2").arg(key, typeName(v)),
-                             doc.atKey(key));
+            return doc.error(QStringLiteral("version \"%1\" must map to an object, found %2").arg(key, typeName(v)), doc.atKey(key));
         Result<Version> version = Version::parse(key);
         if (!version) {
             out.issues.append({MirrorIndexIssue::Kind::InvalidVersionKey, key,
-                               QStringLiteral("\"%1\" is not a valid version (%2); clients skip it")
-                                   .arg(key, version.error().message),
+                               QStringLiteral("\"%1\" is not a valid version (%2); clients skip it").arg(key, version.error().message),
                                doc.atKey(key)});
             continue;
         }
@@ -496,11 +488,10 @@ Result<MirrorIndexDocument> parseIndexJson(const QByteArray &bytes, const QStrin
     std::sort(out.versions.begin(), out.versions.end());
     if (out.versions.isEmpty())
         out.issues.append({MirrorIndexIssue::Kind::NoVersions, QString(),
-                           out.keys.isEmpty()
-                               ? QStringLiteral("lists no version: terraform reports the provider as not found (\"was not "
-                                                "found in any of the search locations\")")
-                               : QStringLiteral("lists no valid version: terraform skips every key and reports the "
-                                                "provider as not found (\"was not found in any of the search locations\")"),
+                           out.keys.isEmpty() ? QStringLiteral("lists no version: terraform reports the provider as not found (\"was not "
+                                                               "found in any of the search locations\")")
+                                              : QStringLiteral("lists no valid version: terraform skips every key and reports the "
+                                                               "provider as not found (\"was not found in any of the search locations\")"),
                            Location{sourceName, 0, 0}});
     return out;
 }
@@ -520,10 +511,7 @@ namespace {
 class FastVersionReader
 {
 public:
-    explicit FastVersionReader(const QByteArray &bytes)
-        : m_p(bytes.constData()), m_end(bytes.constData() + bytes.size())
-    {
-    }
+    explicit FastVersionReader(const QByteArray &bytes) : m_p(bytes.constData()), m_end(bytes.constData() + bytes.size()) {}
 
     bool read(MirrorVersionDocument &out)
     {
@@ -722,8 +710,7 @@ Result<MirrorVersionDocument> parseVersionJsonFull(const QByteArray &bytes, cons
             continue;
         }
         if (!v.isObject())
-            return doc.error(QStringLiteral("archive \"%1\" must be an object, found %2").arg(key, typeName(v)),
-                             doc.at(keyOffset()));
+            return doc.error(QStringLiteral("archive \"%1\" must be an object, found %2").arg(key, typeName(v)), doc.at(keyOffset()));
         const QJsonObject entryObject = v.toObject();
         MirrorArchiveEntry entry;
         entry.key = key;
@@ -735,8 +722,7 @@ Result<MirrorVersionDocument> parseVersionJsonFull(const QByteArray &bytes, cons
             if (u.isNull())
                 continue; // Go leaves the string unchanged
             if (!u.isString())
-                return doc.error(QStringLiteral("\"%1\" of archive \"%2\" must be a string, found %3")
-                                     .arg(urlKeys.at(i), key, typeName(u)),
+                return doc.error(QStringLiteral("\"%1\" of archive \"%2\" must be a string, found %3").arg(urlKeys.at(i), key, typeName(u)),
                                  doc.at(findKey(bytes, urlKeys.at(i), std::max<qsizetype>(0, keyOffset()))));
             entry.url = u.toString();
         }
@@ -749,9 +735,9 @@ Result<MirrorVersionDocument> parseVersionJsonFull(const QByteArray &bytes, cons
                 continue;
             const auto where = [&] { return doc.at(findKey(bytes, hashKeys.at(i), std::max<qsizetype>(0, keyOffset()))); };
             if (!h.isArray())
-                return doc.error(QStringLiteral("\"%1\" of archive \"%2\" must be an array of strings, found %3")
-                                     .arg(hashKeys.at(i), key, typeName(h)),
-                                 where());
+                return doc.error(
+                    QStringLiteral("\"%1\" of archive \"%2\" must be an array of strings, found %3").arg(hashKeys.at(i), key, typeName(h)),
+                    where());
             // Go decodes into a fresh slice: a later "hashes" member replaces an earlier one.
             entry.hashes.clear();
             entry.invalidHashes.clear();
@@ -778,10 +764,10 @@ Result<MirrorVersionDocument> parseVersionJsonFull(const QByteArray &bytes, cons
 
         Result<Platform> platform = Platform::parse(key);
         if (!platform) {
-            out.issues.append({MirrorIndexIssue::Kind::InvalidPlatformKey, key,
-                               QStringLiteral("\"%1\" is not a valid platform (%2); no client ever requests it")
-                                   .arg(key, platform.error().message),
-                               doc.at(keyOffset())});
+            out.issues.append(
+                {MirrorIndexIssue::Kind::InvalidPlatformKey, key,
+                 QStringLiteral("\"%1\" is not a valid platform (%2); no client ever requests it").arg(key, platform.error().message),
+                 doc.at(keyOffset())});
             continue;
         }
         entry.platform = platform.value();

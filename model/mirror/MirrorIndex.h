@@ -44,19 +44,19 @@ struct MirrorIndexIssue
 /// index.json
 struct MirrorIndexDocument
 {
-    QList<Version> versions;        ///< valid keys, ascending, duplicates (`2.0` and `2.0.0`) merged
-    QStringList keys;               ///< every key as written, in byte-wise order
+    QList<Version> versions; ///< valid keys, ascending, duplicates (`2.0` and `2.0.0`) merged
+    QStringList keys;        ///< every key as written, in byte-wise order
     QList<MirrorIndexIssue> issues;
 };
 
 /// One entry of `archives` in <version>.json.
 struct MirrorArchiveEntry
 {
-    QString key;                ///< the platform key as written
-    Platform platform;          ///< parsed key (ParsePlatform: no case folding)
-    QString url;                ///< "" when missing or null
-    QList<HashString> hashes;   ///< the valid hash strings, in file order
-    QStringList invalidHashes;  ///< strings without a scheme, in file order
+    QString key;               ///< the platform key as written
+    Platform platform;         ///< parsed key (ParsePlatform: no case folding)
+    QString url;               ///< "" when missing or null
+    QList<HashString> hashes;  ///< the valid hash strings, in file order
+    QStringList invalidHashes; ///< strings without a scheme, in file order
 };
 
 /// <version>.json

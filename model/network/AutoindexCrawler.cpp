@@ -55,8 +55,8 @@ QString decodeEntities(const QByteArray &raw)
             replacement = QStringLiteral("'");
         else if (name.startsWith(u'#')) {
             bool ok = false;
-            const uint code = (name.size() > 1 && (name.at(1) == u'x' || name.at(1) == u'X')) ? name.mid(2).toUInt(&ok, 16)
-                                                                                              : name.mid(1).toUInt(&ok, 10);
+            const uint code =
+                (name.size() > 1 && (name.at(1) == u'x' || name.at(1) == u'X')) ? name.mid(2).toUInt(&ok, 16) : name.mid(1).toUInt(&ok, 10);
             if (ok && code > 0 && code <= 0x10FFFF && !(code >= 0xD800 && code <= 0xDFFF)) {
                 const char32_t cp = char32_t(code);
                 replacement = QString::fromUcs4(&cp, 1);
@@ -155,8 +155,7 @@ std::optional<QStringList> autoindexSegments(const QUrl &base, const QUrl &url)
         s = QUrl::fromPercentEncoding(s.toUtf8());
         // An encoded separator ("..%2F") is one segment here but several to a server that
         // decodes before it resolves dot segments (nginx does; "\\" on Windows servers).
-        if (s == QLatin1StringView("..") || s == QLatin1StringView(".") || s.contains(QLatin1Char('/'))
-            || s.contains(QLatin1Char('\\')))
+        if (s == QLatin1StringView("..") || s == QLatin1StringView(".") || s.contains(QLatin1Char('/')) || s.contains(QLatin1Char('\\')))
             return std::nullopt;
     }
     return segments;
@@ -291,8 +290,7 @@ Result<AutoindexResult> crawlAutoindex(const QString &baseUrl, const AutoindexOp
     result.cancelled = runner.isCancelled() || (cancel && cancel->load());
     result.log = runner.log();
     if (rootError && !result.cancelled)
-        return makeError(ErrorCode::Network,
-                         QStringLiteral("the mirror offers no directory listing: %1").arg(*rootError));
+        return makeError(ErrorCode::Network, QStringLiteral("the mirror offers no directory listing: %1").arg(*rootError));
     for (auto &[key, address] : found)
         result.providers.append(address);
     qCDebug(lcNetwork) << "autoindex crawl of" << base.toDisplayString() << "found" << result.providers.size() << "providers in"

@@ -27,19 +27,19 @@ namespace provender {
 
 struct AutoindexOptions
 {
-    HttpSettings http;                  ///< maxParallel is capped at 2 by the crawler
-    int maxDepth = 3;                   ///< directory levels below the base that are listed
-    int maxPages = 500;                 ///< listing pages fetched at most
+    HttpSettings http;                     ///< maxParallel is capped at 2 by the crawler
+    int maxDepth = 3;                      ///< directory levels below the base that are listed
+    int maxPages = 500;                    ///< listing pages fetched at most
     qint64 maxPageBytes = 4 * 1024 * 1024; ///< cap on one listing page
 };
 
 struct AutoindexResult
 {
-    QList<ProviderAddress> providers;   ///< sorted by address string, no duplicates
-    QStringList warnings;               ///< pages that failed or were not HTML, invalid names, limits hit
+    QList<ProviderAddress> providers; ///< sorted by address string, no duplicates
+    QStringList warnings;             ///< pages that failed or were not HTML, invalid names, limits hit
     QList<RequestLogEntry> log;
     int pagesFetched = 0;
-    bool truncated = false;             ///< maxPages stopped the crawl
+    bool truncated = false; ///< maxPages stopped the crawl
     bool cancelled = false;
 };
 

@@ -98,15 +98,23 @@ public:
         if (m_i >= m_b.size())
             return {Token::End, {}};
         const char c = m_b.at(m_i);
-        if (c == '{') { ++m_i; return {Token::LBrace, {}}; }
-        if (c == '}') { ++m_i; return {Token::RBrace, {}}; }
-        if (c == '=') { ++m_i; return {Token::Equals, {}}; }
+        if (c == '{') {
+            ++m_i;
+            return {Token::LBrace, {}};
+        }
+        if (c == '}') {
+            ++m_i;
+            return {Token::RBrace, {}};
+        }
+        if (c == '=') {
+            ++m_i;
+            return {Token::Equals, {}};
+        }
         if (c == '"')
             return {Token::String, readString()};
         if (std::isalnum(uchar(c)) || c == '_' || c == '-' || c == '.') {
             const qsizetype start = m_i;
-            while (m_i < m_b.size() && (std::isalnum(uchar(m_b.at(m_i))) || m_b.at(m_i) == '_' || m_b.at(m_i) == '-'
-                                        || m_b.at(m_i) == '.'))
+            while (m_i < m_b.size() && (std::isalnum(uchar(m_b.at(m_i))) || m_b.at(m_i) == '_' || m_b.at(m_i) == '-' || m_b.at(m_i) == '.'))
                 ++m_i;
             return {Token::Ident, QString::fromUtf8(m_b.mid(start, m_i - start))};
         }
@@ -189,8 +197,7 @@ namespace {
 /// Calls `body(label, lex)` for each top-level `keyword "label" {` block of an HCL (1) text (other
 /// blocks and attributes skipped); `body` reads the block up to and including its closing brace
 /// and returns false when the text ended first ("block not closed" goes to `warnings`).
-template<typename Body>
-void forEachTopLevelBlock(const QByteArray &text, QLatin1StringView keyword, QStringList *warnings, Body body)
+template<typename Body> void forEachTopLevelBlock(const QByteArray &text, QLatin1StringView keyword, QStringList *warnings, Body body)
 {
     Lexer lex(text);
     int depth = 0;
@@ -301,8 +308,7 @@ QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &t
     return out;
 }
 
-std::optional<Credential> findCredential(const QString &host, const QProcessEnvironment &env, const QString &homeDir,
-                                         QStringList *warnings)
+std::optional<Credential> findCredential(const QString &host, const QProcessEnvironment &env, const QString &homeDir, QStringList *warnings)
 {
     const QString want = comparisonHost(host);
     if (want.isEmpty())

@@ -17,9 +17,9 @@ namespace provender {
 
 struct Credential
 {
-    QString host;    ///< comparison form the token is for (`example.com`, `127.0.0.1:8443`)
+    QString host; ///< comparison form the token is for (`example.com`, `127.0.0.1:8443`)
     QString token;
-    QString source;  ///< where it came from: `environment variable TF_TOKEN_...`, a file path + what
+    QString source; ///< where it came from: `environment variable TF_TOKEN_...`, a file path + what
     /// `abcd…` style: the first 4 characters (at most a quarter of the token) and its length.
     QString maskedToken() const;
 };
@@ -27,7 +27,7 @@ struct Credential
 /// Where the files are, given an environment and a home directory (tests pass both).
 struct CredentialsLocations
 {
-    QString cliConfigFile; ///< TF_CLI_CONFIG_FILE, ~/.tofurc, ~/.terraformrc or $XDG_CONFIG_HOME/opentofu/tofurc ("" = none)
+    QString cliConfigFile;   ///< TF_CLI_CONFIG_FILE, ~/.tofurc, ~/.terraformrc or $XDG_CONFIG_HOME/opentofu/tofurc ("" = none)
     QString credentialsJson; ///< <config dir>/credentials.tfrc.json (may not exist)
 };
 CredentialsLocations credentialsLocations(const QProcessEnvironment &env, const QString &homeDir);

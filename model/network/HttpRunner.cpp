@@ -3,8 +3,8 @@
 #include "model/network/TrustStore.h"
 
 #include <QEventLoop>
-#include <QHttp2Configuration>
 #include <QHostAddress>
+#include <QHttp2Configuration>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -160,12 +160,12 @@ struct HttpRunner::Active
     int hops = 0;
     QPointer<QNetworkReply> reply;
     QTimer *watchdog = nullptr;
-    QTimer *deadline = nullptr;  ///< the whole job, redirects included
-    QTimer *rate = nullptr;      ///< the min-rate window, running once a response's headers are in
-    QTimer *headers = nullptr;   ///< until a response's headers are complete
-    qint64 windowBytes = 0;      ///< body bytes read in the current rate window
+    QTimer *deadline = nullptr; ///< the whole job, redirects included
+    QTimer *rate = nullptr;     ///< the min-rate window, running once a response's headers are in
+    QTimer *headers = nullptr;  ///< until a response's headers are complete
+    qint64 windowBytes = 0;     ///< body bytes read in the current rate window
     bool headersIn = false;
-    qint64 otherBodyBytes = 0;   ///< bytes of a non-200 body read (and dropped) so far
+    qint64 otherBodyBytes = 0; ///< bytes of a non-200 body read (and dropped) so far
     QElapsedTimer elapsed;
     HttpOutcome outcome;
     QStringList sslErrors;
@@ -176,7 +176,9 @@ struct HttpRunner::Active
 };
 
 HttpRunner::HttpRunner(HttpSettings settings, QObject *parent)
-    : QObject(parent), m_settings(std::move(settings)), m_nam(new QNetworkAccessManager(this))
+    : QObject(parent),
+      m_settings(std::move(settings)),
+      m_nam(new QNetworkAccessManager(this))
 {
     m_ssl = QSslConfiguration::defaultConfiguration();
     m_ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
@@ -267,8 +269,7 @@ void HttpRunner::pump()
         const QString problem = requestUrlProblem(a->url, a->job.allowPlainHttp, m_settings.allowHttpLoopback);
         if (!problem.isEmpty()) { // nothing is requested; ends on the next turn of the event loop
             QTimer::singleShot(0, this, [this, a, problem] {
-                finish(a, HttpOutcome::Failure::Refused,
-                       QStringLiteral("refused to request %1: %2").arg(displayUrl(a->url), problem));
+                finish(a, HttpOutcome::Failure::Refused, QStringLiteral("refused to request %1: %2").arg(displayUrl(a->url), problem));
             });
             continue;
         }
@@ -311,8 +312,8 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
         request.setRawHeader("X-Terraform-Version", m_settings.terraformVersion);
     // The token goes only over https to the origin of the job's first URL; once dropped (a
     // redirect elsewhere) it stays dropped.
-    if (!a->authorization.isEmpty() && !(a->url.scheme().compare(QLatin1StringView("https"), Qt::CaseInsensitive) == 0
-                                         && sameOrigin(a->url, a->job.url)))
+    if (!a->authorization.isEmpty()
+        && !(a->url.scheme().compare(QLatin1StringView("https"), Qt::CaseInsensitive) == 0 && sameOrigin(a->url, a->job.url)))
         a->authorization.clear();
     if (!a->authorization.isEmpty())
         request.setRawHeader("Authorization", a->authorization);
@@ -491,8 +492,7 @@ void HttpRunner::onFinished(const std::shared_ptr<Active> &a)
     if (status == 0) {
         const QNetworkReply::NetworkError error = reply->error();
         if (error == QNetworkReply::OperationCanceledError || error == QNetworkReply::TimeoutError) {
-            finish(a, HttpOutcome::Failure::Timeout,
-                   QStringLiteral("timed out: no data for %1 s").arg(m_settings.timeoutMs / 1000.0));
+            finish(a, HttpOutcome::Failure::Timeout, QStringLiteral("timed out: no data for %1 s").arg(m_settings.timeoutMs / 1000.0));
         } else if (error == QNetworkReply::SslHandshakeFailedError || !a->sslErrors.isEmpty()) {
             finish(a, HttpOutcome::Failure::Tls,
                    QStringLiteral("TLS handshake with %1 failed: %2")

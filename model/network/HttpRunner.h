@@ -38,7 +38,7 @@ struct RequestLogEntry;
 struct HttpSettings
 {
     int maxParallel = 4;
-    int timeoutMs = 10000;          ///< inactivity timeout per request; also the min-rate window
+    int timeoutMs = 10000;           ///< inactivity timeout per request; also the min-rate window
     qint64 deadlineMs = 3600 * 1000; ///< total time of one request, redirects included (0 = none)
     /// Once the response headers are in, each `timeoutMs` window must bring at least
     /// minBytesPerSecond × timeoutMs / 1000 body bytes, or the request fails (0 = no check).
@@ -48,12 +48,12 @@ struct HttpSettings
     int headersTimeoutMs = 60000;
     qint64 maxErrorBodyBytes = 64 * 1024; ///< cap on a non-200 body (error page, redirect body)
     int maxRedirects = 5;
-    bool allowHttpLoopback = false; ///< http:// only to 127.0.0.0/8, ::1, localhost
+    bool allowHttpLoopback = false;        ///< http:// only to 127.0.0.0/8, ::1, localhost
     QList<QSslCertificate> caCertificates; ///< trusted in addition to the system CAs
     /// The system CAs; nullopt = systemTrustStore() of the process environment (TrustStore.h).
     std::optional<QList<QSslCertificate>> systemCertificates;
     QByteArray userAgent;
-    QByteArray terraformVersion;    ///< X-Terraform-Version ("" = not sent)
+    QByteArray terraformVersion; ///< X-Terraform-Version ("" = not sent)
     /// Called (on the runner's thread) with each log line as soon as it is recorded: every
     /// completed or failed request and every redirect hop followed.
     std::function<void(const RequestLogEntry &entry)> onRequestLogged;
@@ -64,24 +64,24 @@ struct RequestLogEntry
 {
     QString method = QStringLiteral("GET");
     QUrl url;
-    int status = 0;          ///< 0: no HTTP response
-    qint64 bytes = 0;        ///< body bytes received
+    int status = 0;   ///< 0: no HTTP response
+    qint64 bytes = 0; ///< body bytes received
     qint64 elapsedMs = 0;
     bool authorization = false; ///< an Authorization header was sent
-    QString error;           ///< "" when the exchange completed
+    QString error;              ///< "" when the exchange completed
 };
 
 struct HttpOutcome
 {
     enum class Failure { None, Network, Timeout, Tls, TooLarge, Redirect, Refused, Cancelled, Sink };
     Failure failure = Failure::None;
-    QString errorText;       ///< for failures: what went wrong (TLS errors listed)
-    QUrl finalUrl;           ///< after redirects
+    QString errorText; ///< for failures: what went wrong (TLS errors listed)
+    QUrl finalUrl;     ///< after redirects
     int status = 0;
-    QByteArray reason;       ///< HTTP reason phrase
+    QByteArray reason; ///< HTTP reason phrase
     QByteArray contentType;
     QByteArray retryAfter;
-    QByteArray body;         ///< only when the job collects the body (collectBody)
+    QByteArray body; ///< only when the job collects the body (collectBody)
     qint64 bytes = 0;
     qint64 contentLength = -1; ///< Content-Length of a 200 (-1 = not given)
 
@@ -99,7 +99,7 @@ struct HttpJob
     /// http: to any host is allowed (archive downloads: terraform fetches them too; the hash
     /// protects the content). Otherwise http: only to loopback with allowHttpLoopback.
     bool allowPlainHttp = false;
-    bool collectBody = false;  ///< keep the body of a 200 in HttpOutcome::body
+    bool collectBody = false; ///< keep the body of a 200 in HttpOutcome::body
     /// Cap on the body of a 200 (-1 = unlimited): a larger Content-Length is refused before any
     /// data is read, a body without one is cut off at the cap (Failure::TooLarge).
     qint64 maxBodyBytes = -1;

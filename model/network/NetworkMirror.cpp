@@ -14,12 +14,13 @@ Result<QUrl> parseMirrorBaseUrl(const QString &text, bool allowHttpLoopback, QSt
     // Messages never echo user info (`https://user:secret@host/`): redactUrlText.
     const QUrl url(text.trimmed(), QUrl::StrictMode);
     if (!url.isValid() || url.scheme().isEmpty())
-        return makeError(ErrorCode::InvalidArgument, QStringLiteral("Invalid URL for provider installation source: \"%1\" is not a valid URL")
-                                                         .arg(redactUrlText(text)));
+        return makeError(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("Invalid URL for provider installation source: \"%1\" is not a valid URL").arg(redactUrlText(text)));
     QString why;
     if (!httpUrlAllowed(url, allowHttpLoopback, &why))
-        return makeError(ErrorCode::InvalidArgument, QStringLiteral("Cannot use \"%1\" as a URL for a network provider mirror: %2.")
-                                                         .arg(redactUrlText(text), why));
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("Cannot use \"%1\" as a URL for a network provider mirror: %2.").arg(redactUrlText(text), why));
     if (warning && !url.path().endsWith(QLatin1Char('/')))
         *warning = QStringLiteral("the mirror URL does not end with '/': like tofu, its last path segment \"%1\" is replaced "
                                   "when documents are requested")
@@ -83,14 +84,10 @@ QString mirrorRequestError(const HttpOutcome &o, bool versionDocument, const Pro
 {
     using F = HttpOutcome::Failure;
     switch (o.failure) {
-    case F::None:
-        break;
-    case F::TooLarge:
-        return QStringLiteral("response rejected: %1").arg(o.errorText);
-    case F::Cancelled:
-        return QStringLiteral("cancelled");
-    default:
-        return QStringLiteral("request failed: %1").arg(o.errorText);
+    case F::None: break;
+    case F::TooLarge: return QStringLiteral("response rejected: %1").arg(o.errorText);
+    case F::Cancelled: return QStringLiteral("cancelled");
+    default: return QStringLiteral("request failed: %1").arg(o.errorText);
     }
     const int s = o.status;
     if (s == 200)
@@ -118,12 +115,9 @@ AnomalyKind anomalyKindFor(MirrorIndexIssue::Kind k)
 {
     switch (k) {
     case MirrorIndexIssue::Kind::InvalidVersionKey:
-    case MirrorIndexIssue::Kind::InvalidPlatformKey:
-        return AnomalyKind::UnparseableName;
-    case MirrorIndexIssue::Kind::NoVersions:
-        return AnomalyKind::ProviderUnavailable;
-    default:
-        return AnomalyKind::MalformedJson;
+    case MirrorIndexIssue::Kind::InvalidPlatformKey: return AnomalyKind::UnparseableName;
+    case MirrorIndexIssue::Kind::NoVersions: return AnomalyKind::ProviderUnavailable;
+    default: return AnomalyKind::MalformedJson;
     }
 }
 
@@ -244,18 +238,17 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
                     const QString vurl = vo.finalUrl.toString();
                     if (!vo.ok() || !contentTypeProblem(vo.contentType).isEmpty()) {
                         if (vo.failure != HttpOutcome::Failure::Cancelled)
-                            addAnomaly(vo.failure == HttpOutcome::Failure::None && vo.status == 404
-                                           ? AnomalyKind::IndexListsAbsentVersion
-                                           : anomalyKindFor(vo),
+                            addAnomaly(vo.failure == HttpOutcome::Failure::None && vo.status == 404 ? AnomalyKind::IndexListsAbsentVersion
+                                                                                                    : anomalyKindFor(vo),
                                        vurl, wrap(provider, mirrorRequestError(vo, true, provider, version)));
                         return;
                     }
                     Result<MirrorVersionDocument> vdoc = parseVersionJson(vo.body, vurl);
                     if (!vdoc.ok()) {
-                        addAnomaly(AnomalyKind::MalformedJson, vurl,
-                                   wrap(provider, QStringLiteral("invalid response content from mirror server: %1")
-                                                      .arg(vdoc.error().message)),
-                                   vdoc.error().location);
+                        addAnomaly(
+                            AnomalyKind::MalformedJson, vurl,
+                            wrap(provider, QStringLiteral("invalid response content from mirror server: %1").arg(vdoc.error().message)),
+                            vdoc.error().location);
                         return;
                     }
                     v.hasVersionIndex = true;
@@ -268,8 +261,8 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
                         a.present = true;
                         // `url` resolves against the final URL of the JSON document (after redirects).
                         QUrl resolved = vo.finalUrl.resolved(QUrl(e.url));
-                        const QString where = QStringLiteral("%1 %2 %3").arg(provider.toString(), version.toString(),
-                                                                              e.platform.toString());
+                        const QString where =
+                            QStringLiteral("%1 %2 %3").arg(provider.toString(), version.toString(), e.platform.toString());
                         if (!resolved.userInfo().isEmpty()) {
                             resolved = resolved.adjusted(QUrl::RemoveUserInfo);
                             addAnomaly(AnomalyKind::RefusedUrl, displayUrl(resolved),
@@ -288,8 +281,7 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
                                            .arg(where, vurl, scheme.isEmpty() ? QStringLiteral("no scheme") : scheme + QLatin1Char(':')));
                         } else {
                             a.path = resolved.toString(QUrl::FullyEncoded);
-                            if (scheme == QLatin1StringView("http")
-                                && !(options.http.allowHttpLoopback && isLoopbackHost(resolved.host())))
+                            if (scheme == QLatin1StringView("http") && !(options.http.allowHttpLoopback && isLoopbackHost(resolved.host())))
                                 addAnomaly(AnomalyKind::InsecureUrl, a.path,
                                            QStringLiteral("the archive of %1 is downloaded over plain http: (%2): anyone on the "
                                                           "network path can read or replace it; like terraform, Provender downloads "
@@ -321,12 +313,10 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
             state.provider.versions.append(std::move(pv));
         catalog.providers.append(std::move(state.provider));
     }
-    std::sort(catalog.providers.begin(), catalog.providers.end(), [](const Provider &a, const Provider &b) {
-        return a.address.toString() < b.address.toString();
-    });
-    std::stable_sort(catalog.anomalies.begin(), catalog.anomalies.end(), [](const Anomaly &a, const Anomaly &b) {
-        return std::tie(a.path, a.message) < std::tie(b.path, b.message);
-    });
+    std::sort(catalog.providers.begin(), catalog.providers.end(),
+              [](const Provider &a, const Provider &b) { return a.address.toString() < b.address.toString(); });
+    std::stable_sort(catalog.anomalies.begin(), catalog.anomalies.end(),
+                     [](const Anomaly &a, const Anomaly &b) { return std::tie(a.path, a.message) < std::tie(b.path, b.message); });
     return result;
 }
 

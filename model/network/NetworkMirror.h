@@ -37,8 +37,8 @@ namespace provender {
 
 struct NetworkMirrorOptions
 {
-    HttpSettings http;                        ///< parallelism, timeout, CAs, http-on-loopback
-    qint64 maxJsonBytes = 16 * 1024 * 1024;   ///< cap on index.json / <version>.json bodies
+    HttpSettings http;                      ///< parallelism, timeout, CAs, http-on-loopback
+    qint64 maxJsonBytes = 16 * 1024 * 1024; ///< cap on index.json / <version>.json bodies
     /// Token for index requests to the mirror's own origin, only when it is https (never sent
     /// with archive downloads, never over http, dropped on a redirect to another origin).
     /// Resolve it with findCredential(mirrorCredentialsHost(base)).
@@ -65,20 +65,18 @@ QString credentialNotSentOverHttp(const QString &host);
 
 struct NetworkCatalog
 {
-    Catalog catalog;                 ///< sourceKind Network, root = the base URL
-    QList<ProviderAddress> absent;   ///< providers whose index.json was 404
-    QList<RequestLogEntry> log;      ///< every request, in completion order
+    Catalog catalog;               ///< sourceKind Network, root = the base URL
+    QList<ProviderAddress> absent; ///< providers whose index.json was 404
+    QList<RequestLogEntry> log;    ///< every request, in completion order
     bool cancelled = false;
 };
 
 /// Fetches the indexes of `providers` from the mirror at `baseUrl`. Blocks (runs a local event
 /// loop; call it from any thread that may run one). Fails only for an unusable base URL.
 Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<ProviderAddress> &providers,
-                                           const NetworkMirrorOptions &options = {},
-                                           const std::atomic<bool> *cancel = nullptr);
+                                           const NetworkMirrorOptions &options = {}, const std::atomic<bool> *cancel = nullptr);
 
 /// tofu's wording for a failed index/version request (before the "failed to query" wrapper).
-QString mirrorRequestError(const HttpOutcome &outcome, bool versionDocument, const ProviderAddress &provider,
-                           const Version &version = {});
+QString mirrorRequestError(const HttpOutcome &outcome, bool versionDocument, const ProviderAddress &provider, const Version &version = {});
 
 } // namespace provender

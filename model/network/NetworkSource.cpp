@@ -5,17 +5,18 @@
 
 namespace provender {
 
-NetworkSource::NetworkSource(QString baseUrl, QList<ProviderAddress> providers, NetworkMirrorOptions mirror,
-                             RemoteVerifyOptions download)
-    : m_baseUrl(std::move(baseUrl)), m_providers(std::move(providers)), m_mirror(std::move(mirror)),
+NetworkSource::NetworkSource(QString baseUrl, QList<ProviderAddress> providers, NetworkMirrorOptions mirror, RemoteVerifyOptions download)
+    : m_baseUrl(std::move(baseUrl)),
+      m_providers(std::move(providers)),
+      m_mirror(std::move(mirror)),
       m_download(std::move(download))
-{
-}
+{}
 
 NetworkSource::NetworkSource(const Catalog &fetched, RemoteVerifyOptions download)
-    : m_baseUrl(fetched.root), m_download(std::move(download)), m_fetched(fetched)
-{
-}
+    : m_baseUrl(fetched.root),
+      m_download(std::move(download)),
+      m_fetched(fetched)
+{}
 
 SourceCapabilities NetworkSource::capabilities() const
 {

@@ -16,8 +16,7 @@ namespace provender {
 class NetworkSource final : public MirrorSource
 {
 public:
-    NetworkSource(QString baseUrl, QList<ProviderAddress> providers, NetworkMirrorOptions mirror = {},
-                  RemoteVerifyOptions download = {});
+    NetworkSource(QString baseUrl, QList<ProviderAddress> providers, NetworkMirrorOptions mirror = {}, RemoteVerifyOptions download = {});
     /// Over a catalog already fetched (list() returns it unchanged); for verifyNetworkCatalog().
     NetworkSource(const Catalog &fetched, RemoteVerifyOptions download);
 

@@ -74,9 +74,7 @@ Result<RemoteSourceSetup> openRemoteSource(const RemoteRequest &request, HttpSet
     RemoteVerifyOptions verifyOptions;
     QList<ProviderAddress> providers;
     switch (request.source) {
-    case RemoteRequest::ProviderSource::Addresses:
-        providers = request.providers;
-        break;
+    case RemoteRequest::ProviderSource::Addresses: providers = request.providers; break;
     case RemoteRequest::ProviderSource::LockFile: {
         const Result<LockSelection> lock = lockSelection(request.lockFile);
         if (!lock.ok())
@@ -103,16 +101,15 @@ Result<RemoteSourceSetup> openRemoteSource(const RemoteRequest &request, HttpSet
     }
     }
     if (providers.isEmpty())
-        return fail(request.source == RemoteRequest::ProviderSource::Autoindex
-                        ? QStringLiteral("the directory listing of %1 shows no provider (no HOST/NAMESPACE/TYPE/index.json)")
-                              .arg(request.baseUrl)
-                        : QStringLiteral("no providers to check: a network mirror cannot list its providers; name them, "
-                                         "choose a lock file or use the mirror's directory listing"));
+        return fail(
+            request.source == RemoteRequest::ProviderSource::Autoindex
+                ? QStringLiteral("the directory listing of %1 shows no provider (no HOST/NAMESPACE/TYPE/index.json)").arg(request.baseUrl)
+                : QStringLiteral("no providers to check: a network mirror cannot list its providers; name them, "
+                                 "choose a lock file or use the mirror's directory listing"));
 
     if (request.useCredentials) {
         QStringList warnings;
-        mirrorOptions.credential = findCredential(mirrorCredentialsHost(base.value()), request.environment, request.homeDir,
-                                                  &warnings);
+        mirrorOptions.credential = findCredential(mirrorCredentialsHost(base.value()), request.environment, request.homeDir, &warnings);
         out.notes += warnings;
         if (mirrorOptions.credential) {
             const Credential &c = *mirrorOptions.credential;
@@ -144,16 +141,14 @@ struct RemoteSession::Run
 namespace {
 
 /// Posts `f` to `target`'s thread unless the run is superseded by then.
-template<typename F>
-void post(RemoteSession *target, F &&f)
+template<typename F> void post(RemoteSession *target, F &&f)
 {
     QMetaObject::invokeMethod(target, std::forward<F>(f), Qt::QueuedConnection);
 }
 
 } // namespace
 
-RemoteSession::RemoteSession(QObject *parent)
-    : QObject(parent)
+RemoteSession::RemoteSession(QObject *parent) : QObject(parent)
 {
     qRegisterMetaType<ArchiveResult>();
     qRegisterMetaType<VerifySummary>();

@@ -42,23 +42,23 @@ struct RemoteRequest
 
     QString baseUrl;
     ProviderSource source = ProviderSource::Addresses;
-    QList<ProviderAddress> providers;   ///< Addresses
-    QString lockFile;                   ///< LockFile: providers, pinned versions and hashes
-    AutoindexOptions autoindex;         ///< Autoindex: depth/page limits (its http is ignored)
+    QList<ProviderAddress> providers; ///< Addresses
+    QString lockFile;                 ///< LockFile: providers, pinned versions and hashes
+    AutoindexOptions autoindex;       ///< Autoindex: depth/page limits (its http is ignored)
 
-    QString caFile;                     ///< extra trusted CAs (PEM); "" = system CAs only
+    QString caFile; ///< extra trusted CAs (PEM); "" = system CAs only
     bool allowHttpLoopback = false;
-    QString cacheDir;                   ///< keep downloads here; "" = a temporary directory
-    bool useCredentials = true;         ///< look up a token for the mirror host (index requests only)
+    QString cacheDir;           ///< keep downloads here; "" = a temporary directory
+    bool useCredentials = true; ///< look up a token for the mirror host (index requests only)
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment(); ///< for TF_TOKEN_* etc.
-    QString homeDir;                    ///< "" = the user's home
+    QString homeDir;                                                            ///< "" = the user's home
     int maxParallel = 4;
-    int timeoutMs = 10000;              ///< inactivity timeout, also the min-rate window
-    qint64 deadlineMs = HttpSettings{}.deadlineMs;              ///< total per request (0 = none)
+    int timeoutMs = 10000;                                       ///< inactivity timeout, also the min-rate window
+    qint64 deadlineMs = HttpSettings{}.deadlineMs;               ///< total per request (0 = none)
     qint64 minBytesPerSecond = HttpSettings{}.minBytesPerSecond; ///< 0 = no rate check
     qint64 maxErrorBodyBytes = HttpSettings{}.maxErrorBodyBytes;
-    qint64 maxArchiveBytes = qint64(2) * 1024 * 1024 * 1024;    ///< as RemoteVerifyOptions
-    qint64 maxJsonBytes = 16 * 1024 * 1024;                     ///< as NetworkMirrorOptions
+    qint64 maxArchiveBytes = qint64(2) * 1024 * 1024 * 1024; ///< as RemoteVerifyOptions
+    qint64 maxJsonBytes = 16 * 1024 * 1024;                  ///< as NetworkMirrorOptions
     int retries = 2;
     int backoffMs = 1000;
     int maxBackoffMs = 30000;
@@ -70,13 +70,13 @@ struct LockSelection
     QList<ProviderAddress> providers;
     QHash<ProviderAddress, QList<Version>> onlyVersions;
     ExpectedHashes expected;
-    QStringList warnings;               ///< the lock file's diagnostics
+    QStringList warnings; ///< the lock file's diagnostics
 };
 Result<LockSelection> lockSelection(const QString &lockFile);
 
 /// The credential the session would use for `baseUrl` (nullopt: none, or the URL is unusable).
-std::optional<Credential> mirrorCredential(const QString &baseUrl, const QProcessEnvironment &env,
-                                           const QString &homeDir = QString(), QStringList *warnings = nullptr);
+std::optional<Credential> mirrorCredential(const QString &baseUrl, const QProcessEnvironment &env, const QString &homeDir = QString(),
+                                           QStringList *warnings = nullptr);
 
 /// The HTTP settings of a request (parallelism, timeouts, caps, http on loopback; no CAs yet).
 HttpSettings httpSettings(const RemoteRequest &request);
@@ -84,11 +84,11 @@ HttpSettings httpSettings(const RemoteRequest &request);
 /// A RemoteRequest resolved into a MirrorSource (what the GUI and RemoteSession open a URL as).
 struct RemoteSourceSetup
 {
-    std::unique_ptr<NetworkSource> source;  ///< not listed yet: call list(), then verify it
-    VerifyOptions verify;                   ///< the lock file's hashes (LockFile requests)
-    std::optional<Credential> credential;   ///< used for index requests (never shown: maskedToken())
-    QStringList notes;                      ///< warnings (URL, lock file, crawl, credentials) to show
-    bool cancelled = false;                 ///< the crawl was cancelled: `source` is null
+    std::unique_ptr<NetworkSource> source; ///< not listed yet: call list(), then verify it
+    VerifyOptions verify;                  ///< the lock file's hashes (LockFile requests)
+    std::optional<Credential> credential;  ///< used for index requests (never shown: maskedToken())
+    QStringList notes;                     ///< warnings (URL, lock file, crawl, credentials) to show
+    bool cancelled = false;                ///< the crawl was cancelled: `source` is null
 };
 
 /// Resolves `request`: checks the URL and the CA file, finds the providers (typed, from the lock
@@ -96,8 +96,7 @@ struct RemoteSourceSetup
 /// thread), looks up the credential, and makes the NetworkSource with the request's limits.
 /// `http` is httpSettings(request) plus anything the caller adds (a request-log hook). Fails with
 /// the message to show when the request cannot be opened.
-Result<RemoteSourceSetup> openRemoteSource(const RemoteRequest &request, HttpSettings http,
-                                           const std::atomic<bool> *cancel = nullptr);
+Result<RemoteSourceSetup> openRemoteSource(const RemoteRequest &request, HttpSettings http, const std::atomic<bool> *cancel = nullptr);
 
 class RemoteSession : public QObject
 {

@@ -19,9 +19,9 @@ namespace {
 
 struct Download
 {
-    int index = 0;              ///< into the requested archives
+    int index = 0; ///< into the requested archives
     QUrl url;
-    QString target;             ///< where the file goes
+    QString target; ///< where the file goes
     int attempt = 0;
     std::unique_ptr<QSaveFile> file;
     Sha256 sha;
@@ -59,9 +59,8 @@ QString safeSegment(const QString &s)
 
 } // namespace
 
-NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const RemoteVerifyOptions &options,
-                                      const RemoteProgress &progress, const std::atomic<bool> *cancel,
-                                      const ArchiveReadSink &sink)
+NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const RemoteVerifyOptions &options, const RemoteProgress &progress,
+                                      const std::atomic<bool> *cancel, const ArchiveReadSink &sink)
 {
     NetworkReadReport out;
     ArchiveReadSummary &summary = out.summary;
@@ -78,11 +77,11 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
         auto d = std::make_shared<Download>();
         d->index = int(i);
         d->url = QUrl(ref.archive->path);
-        const QString name = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(provider.type(), version.toString(),
-                                                                                   ref.archive->platform.toString());
-        d->target = QStringLiteral("%1/%2/%3/%4/%5").arg(safeSegment(provider.hostname()), safeSegment(provider.ns()),
-                                                          safeSegment(provider.type()), safeSegment(version.toString()),
-                                                          safeSegment(name));
+        const QString name =
+            QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(provider.type(), version.toString(), ref.archive->platform.toString());
+        d->target = QStringLiteral("%1/%2/%3/%4/%5")
+                        .arg(safeSegment(provider.hostname()), safeSegment(provider.ns()), safeSegment(provider.type()),
+                             safeSegment(version.toString()), safeSegment(name));
         downloads.append(d);
     }
 
@@ -91,8 +90,9 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
     const QString root = keep ? options.cacheDir : temp.path();
     if (!keep && !temp.isValid()) {
         for (const auto &d : std::as_const(downloads))
-            sink(d->index, failedRead(Verdict::Error, ErrorCode::Io,
-                                      QStringLiteral("cannot create a temporary directory: %1").arg(temp.errorString())));
+            sink(d->index,
+                 failedRead(Verdict::Error, ErrorCode::Io,
+                            QStringLiteral("cannot create a temporary directory: %1").arg(temp.errorString())));
         return out;
     }
     HttpSettings settings = options.http;
@@ -109,7 +109,7 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
     std::function<HttpJob(const std::shared_ptr<Download> &)> makeJob;
     makeJob = [&](const std::shared_ptr<Download> &d) {
         HttpJob job;
-        job.url = d->url; // never an Authorization header
+        job.url = d->url;          // never an Authorization header
         job.allowPlainHttp = true; // as terraform; NetworkMirror reported it (InsecureUrl)
         job.maxBodyBytes = options.maxArchiveBytes;
         job.onStart = [&, d](const HttpOutcome &headers) {
@@ -146,8 +146,7 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
                     d->sha.reset();
                 }
                 if (!d->file->commit()) {
-                    const QString why = QStringLiteral("cannot store the download of %1 at %2: %3")
-                                            .arg(url, path, d->file->errorString());
+                    const QString why = QStringLiteral("cannot store the download of %1 at %2: %3").arg(url, path, d->file->errorString());
                     d->file.reset();
                     sink(d->index, failedRead(Verdict::Error, ErrorCode::Io, why));
                     return;
@@ -157,31 +156,31 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
                 const qint64 bytes = o.bytes;
                 runner.holdOpen();
                 auto *watcher = new QFutureWatcher<Result<PackageHashes>>(&runner);
-                QObject::connect(watcher, &QFutureWatcherBase::finished, &runner,
-                                 [&summary, &runner, &sink, d, watcher, path, streamedZh, keep, bytes] {
-                    const Result<PackageHashes> hashed = watcher->result();
-                    watcher->deleteLater();
-                    if (!keep)
-                        QFile::remove(path);
-                    const HashString zh = HashString::zh(QString::fromLatin1(streamedZh.toHex()));
-                    ArchiveRead read;
-                    read.size = bytes;
-                    if (!hashed.ok()) {
-                        // Not a zip: terraform's hash check still runs first (docs/VERDICTS.md).
-                        read.hashes = hashed.error();
-                        read.bytesZh = zh;
-                    } else if (hashed.value().zh.toString() != zh.toString()) {
-                        read.unavailable = Verdict::Error;
-                        read.hashes = makeError(ErrorCode::Io,
-                                                QStringLiteral("the stored download changed while it was hashed: %1").arg(path));
-                    } else {
-                        read.hashes = hashed.value();
-                        ++summary.hashed;
-                        summary.bytesHashed += hashed.value().fileSize;
-                    }
-                    sink(d->index, std::move(read));
-                    runner.releaseHold();
-                });
+                QObject::connect(
+                    watcher, &QFutureWatcherBase::finished, &runner, [&summary, &runner, &sink, d, watcher, path, streamedZh, keep, bytes] {
+                        const Result<PackageHashes> hashed = watcher->result();
+                        watcher->deleteLater();
+                        if (!keep)
+                            QFile::remove(path);
+                        const HashString zh = HashString::zh(QString::fromLatin1(streamedZh.toHex()));
+                        ArchiveRead read;
+                        read.size = bytes;
+                        if (!hashed.ok()) {
+                            // Not a zip: terraform's hash check still runs first (docs/VERDICTS.md).
+                            read.hashes = hashed.error();
+                            read.bytesZh = zh;
+                        } else if (hashed.value().zh.toString() != zh.toString()) {
+                            read.unavailable = Verdict::Error;
+                            read.hashes =
+                                makeError(ErrorCode::Io, QStringLiteral("the stored download changed while it was hashed: %1").arg(path));
+                        } else {
+                            read.hashes = hashed.value();
+                            ++summary.hashed;
+                            summary.bytesHashed += hashed.value().fileSize;
+                        }
+                        sink(d->index, std::move(read));
+                        runner.releaseHold();
+                    });
                 watcher->setFuture(QtConcurrent::run([path] { return hashZip(path); }));
                 return;
             }
@@ -205,19 +204,20 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
             const QString attempts = d->attempt > 0 ? QStringLiteral(" (after %1 retries)").arg(d->attempt) : QString();
             if (o.failure == HttpOutcome::Failure::None) {
                 const QString why = QStringLiteral("unsuccessful request to %1: %2").arg(url, o.statusLine()) + attempts;
-                sink(d->index, o.status == 404 ? failedRead(Verdict::Missing, ErrorCode::NotFound, why)
-                                               : failedRead(Verdict::Error, ErrorCode::Network, why));
+                sink(d->index,
+                     o.status == 404 ? failedRead(Verdict::Missing, ErrorCode::NotFound, why)
+                                     : failedRead(Verdict::Error, ErrorCode::Network, why));
             } else if (o.failure == HttpOutcome::Failure::Refused) {
                 // errorText names the URL (shortened, without user info)
                 sink(d->index, failedRead(Verdict::Error, ErrorCode::Network, o.errorText));
             } else if (o.failure == HttpOutcome::Failure::TooLarge) {
-                sink(d->index, failedRead(Verdict::Error, ErrorCode::Network,
-                                          QStringLiteral("%1: %2 (the maximum archive size is %3 bytes)")
-                                              .arg(url, o.errorText)
-                                              .arg(options.maxArchiveBytes)));
+                sink(d->index,
+                     failedRead(Verdict::Error, ErrorCode::Network,
+                                QStringLiteral("%1: %2 (the maximum archive size is %3 bytes)")
+                                    .arg(url, o.errorText)
+                                    .arg(options.maxArchiveBytes)));
             } else {
-                sink(d->index, failedRead(Verdict::Error, ErrorCode::Network,
-                                          QStringLiteral("%1: %2").arg(url, o.errorText) + attempts));
+                sink(d->index, failedRead(Verdict::Error, ErrorCode::Network, QStringLiteral("%1: %2").arg(url, o.errorText) + attempts));
             }
         };
         return job;
@@ -230,8 +230,8 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
     return out;
 }
 
-RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVerifyOptions &options,
-                                        const RemoteProgress &progress, const std::atomic<bool> *cancel)
+RemoteVerifyReport verifyNetworkCatalog(const Catalog &catalog, const RemoteVerifyOptions &options, const RemoteProgress &progress,
+                                        const std::atomic<bool> *cancel)
 {
     NetworkSource source(catalog, options);
     VerifyOptions verify;

@@ -5,10 +5,7 @@
 
 namespace provender {
 
-RequestLogModel::RequestLogModel(QObject *parent)
-    : QAbstractTableModel(parent)
-{
-}
+RequestLogModel::RequestLogModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 int RequestLogModel::rowCount(const QModelIndex &parent) const
 {

@@ -24,8 +24,8 @@ namespace provender {
 struct TrustStore
 {
     QList<QSslCertificate> certificates;
-    QStringList sources;      ///< the file and directories read, in order
-    QStringList warnings;     ///< files/directories that exist but could not be read
+    QStringList sources;          ///< the file and directories read, in order
+    QStringList warnings;         ///< files/directories that exist but could not be read
     bool fromEnvironment = false; ///< SSL_CERT_FILE or SSL_CERT_DIR was set (not empty)
 };
 
@@ -35,8 +35,7 @@ QStringList defaultCertDirectories();
 
 /// Loads the store for the given values of SSL_CERT_FILE and SSL_CERT_DIR ("" = not set) and the
 /// default lists (tests pass their own).
-TrustStore loadTrustStore(const QString &certFileEnv, const QString &certDirEnv,
-                          const QStringList &certFiles = defaultCertFiles(),
+TrustStore loadTrustStore(const QString &certFileEnv, const QString &certDirEnv, const QStringList &certFiles = defaultCertFiles(),
                           const QStringList &certDirectories = defaultCertDirectories());
 
 /// loadTrustStore for this process's SSL_CERT_FILE / SSL_CERT_DIR, cached per pair of values

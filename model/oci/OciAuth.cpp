@@ -19,15 +19,9 @@ QString OciCredential::describe() const
 {
     QString what;
     switch (kind) {
-    case Kind::Basic:
-        what = QStringLiteral("username %1 (password %2 characters)").arg(username).arg(password.size());
-        break;
-    case Kind::OAuth:
-        what = QStringLiteral("OAuth access and refresh tokens");
-        break;
-    case Kind::Helper:
-        what = QStringLiteral("credential helper docker-credential-%1").arg(helper);
-        break;
+    case Kind::Basic: what = QStringLiteral("username %1 (password %2 characters)").arg(username).arg(password.size()); break;
+    case Kind::OAuth: what = QStringLiteral("OAuth access and refresh tokens"); break;
+    case Kind::Helper: what = QStringLiteral("credential helper docker-credential-%1").arg(helper); break;
     }
     return source.isEmpty() ? what : what + QStringLiteral(" from ") + source;
 }
@@ -61,344 +55,331 @@ int propertyNameSpecificity(const QString &propertyName, const QString &registry
 
 namespace {
 
-    // ---- a small reader for the HCL 1 the CLI config uses -------------------------------------
+// ---- a small reader for the HCL 1 the CLI config uses -------------------------------------
 
-    struct HValue;
-    struct HItem
+struct HValue;
+struct HItem
+{
+    QStringList keys;
+    bool assign = false;
+    int line = 0;
+    std::shared_ptr<HValue> value;
+};
+struct HValue
+{
+    enum class Type { String, Bool, Number, List, Object };
+    Type type = Type::String;
+    QString text;
+    bool boolean = false;
+    QList<HValue> list;
+    QList<HItem> object;
+    int line = 0;
+};
+
+class HclReader
+{
+public:
+    explicit HclReader(const QByteArray &text) : m_text(QString::fromUtf8(text)) {}
+
+    Result<QList<HItem>> document()
     {
-        QStringList keys;
-        bool assign = false;
-        int line = 0;
-        std::shared_ptr<HValue> value;
-    };
-    struct HValue
-    {
-        enum class Type { String, Bool, Number, List, Object };
-        Type type = Type::String;
-        QString text;
-        bool boolean = false;
-        QList<HValue> list;
-        QList<HItem> object;
-        int line = 0;
-    };
-
-    class HclReader
-    {
-    public:
-        explicit HclReader(const QByteArray &text)
-            : m_text(QString::fromUtf8(text))
-        { }
-
-        Result<QList<HItem>> document()
-        {
-            QList<HItem> items;
-            while (true) {
-                skipSpace();
-                if (atEnd())
-                    return items;
-                Result<HItem> item = readItem();
-                if (!item.ok())
-                    return item.error();
-                items.append(item.value());
-            }
-        }
-
-    private:
-        QString m_text;
-        qsizetype m_pos = 0;
-        int m_line = 1;
-
-        bool atEnd() const { return m_pos >= m_text.size(); }
-        QChar peek() const { return atEnd() ? QChar() : m_text.at(m_pos); }
-        void advance()
-        {
-            if (peek() == QLatin1Char('\n'))
-                ++m_line;
-            ++m_pos;
-        }
-        Error fail(const QString &what) const
-        {
-            return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1: %2").arg(m_line).arg(what));
-        }
-        void skipSpace()
-        {
-            while (!atEnd()) {
-                const QChar c = peek();
-                if (c.isSpace() || c == QLatin1Char(',')) {
-                    advance();
-                } else if (c == QLatin1Char('#') || m_text.mid(m_pos, 2) == QLatin1StringView("//")) {
-                    while (!atEnd() && peek() != QLatin1Char('\n'))
-                        advance();
-                } else if (m_text.mid(m_pos, 2) == QLatin1StringView("/*")) {
-                    advance();
-                    advance();
-                    while (!atEnd() && m_text.mid(m_pos, 2) != QLatin1StringView("*/"))
-                        advance();
-                    advance();
-                    advance();
-                } else {
-                    return;
-                }
-            }
-        }
-        Result<QString> readString()
-        {
-            advance(); // "
-            QString out;
-            while (!atEnd() && peek() != QLatin1Char('"')) {
-                QChar c = peek();
-                if (c == QLatin1Char('\n'))
-                    return fail(QStringLiteral("newline in a string"));
-                if (c == QLatin1Char('\\')) {
-                    advance();
-                    c = peek();
-                    switch (c.unicode()) {
-                    case 'n':
-                        out += QLatin1Char('\n');
-                        break;
-                    case 't':
-                        out += QLatin1Char('\t');
-                        break;
-                    case 'r':
-                        out += QLatin1Char('\r');
-                        break;
-                    default:
-                        out += c;
-                    }
-                    advance();
-                    continue;
-                }
-                out += c;
-                advance();
-            }
-            if (atEnd())
-                return fail(QStringLiteral("unterminated string"));
-            advance();
-            return out;
-        }
-        QString readBare()
-        {
-            QString out;
-            while (!atEnd()) {
-                const QChar c = peek();
-                if (c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('-')
-                    || c == QLatin1Char('.'))
-                    out += c, advance();
-                else
-                    break;
-            }
-            return out;
-        }
-        Result<HItem> readItem()
-        {
-            HItem item;
-            item.line = m_line;
-            while (true) {
-                skipSpace();
-                const QChar c = peek();
-                if (c == QLatin1Char('"')) {
-                    Result<QString> s = readString();
-                    if (!s.ok())
-                        return s.error();
-                    item.keys.append(s.value());
-                } else if (c.isLetter() || c == QLatin1Char('_')) {
-                    item.keys.append(readBare());
-                } else {
-                    break;
-                }
-            }
-            if (item.keys.isEmpty())
-                return fail(QStringLiteral("expected a key, found '%1'").arg(peek()));
+        QList<HItem> items;
+        while (true) {
             skipSpace();
-            if (peek() == QLatin1Char('=')) {
-                item.assign = true;
-                advance();
-                skipSpace();
-            }
-            Result<HValue> v = readValue();
-            if (!v.ok())
-                return v.error();
-            if (!item.assign && v.value().type != HValue::Type::Object)
-                return fail(QStringLiteral("expected '=' after %1").arg(item.keys.join(QLatin1Char(' '))));
-            item.value = std::make_shared<HValue>(v.value());
-            return item;
+            if (atEnd())
+                return items;
+            Result<HItem> item = readItem();
+            if (!item.ok())
+                return item.error();
+            items.append(item.value());
         }
-        Result<HValue> readValue()
-        {
-            HValue v;
-            v.line = m_line;
+    }
+
+private:
+    QString m_text;
+    qsizetype m_pos = 0;
+    int m_line = 1;
+
+    bool atEnd() const { return m_pos >= m_text.size(); }
+    QChar peek() const { return atEnd() ? QChar() : m_text.at(m_pos); }
+    void advance()
+    {
+        if (peek() == QLatin1Char('\n'))
+            ++m_line;
+        ++m_pos;
+    }
+    Error fail(const QString &what) const
+    {
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1: %2").arg(m_line).arg(what));
+    }
+    void skipSpace()
+    {
+        while (!atEnd()) {
+            const QChar c = peek();
+            if (c.isSpace() || c == QLatin1Char(',')) {
+                advance();
+            } else if (c == QLatin1Char('#') || m_text.mid(m_pos, 2) == QLatin1StringView("//")) {
+                while (!atEnd() && peek() != QLatin1Char('\n'))
+                    advance();
+            } else if (m_text.mid(m_pos, 2) == QLatin1StringView("/*")) {
+                advance();
+                advance();
+                while (!atEnd() && m_text.mid(m_pos, 2) != QLatin1StringView("*/"))
+                    advance();
+                advance();
+                advance();
+            } else {
+                return;
+            }
+        }
+    }
+    Result<QString> readString()
+    {
+        advance(); // "
+        QString out;
+        while (!atEnd() && peek() != QLatin1Char('"')) {
+            QChar c = peek();
+            if (c == QLatin1Char('\n'))
+                return fail(QStringLiteral("newline in a string"));
+            if (c == QLatin1Char('\\')) {
+                advance();
+                c = peek();
+                switch (c.unicode()) {
+                case 'n': out += QLatin1Char('\n'); break;
+                case 't': out += QLatin1Char('\t'); break;
+                case 'r': out += QLatin1Char('\r'); break;
+                default: out += c;
+                }
+                advance();
+                continue;
+            }
+            out += c;
+            advance();
+        }
+        if (atEnd())
+            return fail(QStringLiteral("unterminated string"));
+        advance();
+        return out;
+    }
+    QString readBare()
+    {
+        QString out;
+        while (!atEnd()) {
+            const QChar c = peek();
+            if (c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('-') || c == QLatin1Char('.'))
+                out += c, advance();
+            else
+                break;
+        }
+        return out;
+    }
+    Result<HItem> readItem()
+    {
+        HItem item;
+        item.line = m_line;
+        while (true) {
+            skipSpace();
             const QChar c = peek();
             if (c == QLatin1Char('"')) {
                 Result<QString> s = readString();
                 if (!s.ok())
                     return s.error();
-                v.text = s.value();
-                return v;
+                item.keys.append(s.value());
+            } else if (c.isLetter() || c == QLatin1Char('_')) {
+                item.keys.append(readBare());
+            } else {
+                break;
             }
-            if (c == QLatin1Char('{')) {
-                advance();
-                v.type = HValue::Type::Object;
-                while (true) {
-                    skipSpace();
-                    if (atEnd())
-                        return fail(QStringLiteral("unclosed '{'"));
-                    if (peek() == QLatin1Char('}')) {
-                        advance();
-                        return v;
-                    }
-                    Result<HItem> item = readItem();
-                    if (!item.ok())
-                        return item.error();
-                    v.object.append(item.value());
+        }
+        if (item.keys.isEmpty())
+            return fail(QStringLiteral("expected a key, found '%1'").arg(peek()));
+        skipSpace();
+        if (peek() == QLatin1Char('=')) {
+            item.assign = true;
+            advance();
+            skipSpace();
+        }
+        Result<HValue> v = readValue();
+        if (!v.ok())
+            return v.error();
+        if (!item.assign && v.value().type != HValue::Type::Object)
+            return fail(QStringLiteral("expected '=' after %1").arg(item.keys.join(QLatin1Char(' '))));
+        item.value = std::make_shared<HValue>(v.value());
+        return item;
+    }
+    Result<HValue> readValue()
+    {
+        HValue v;
+        v.line = m_line;
+        const QChar c = peek();
+        if (c == QLatin1Char('"')) {
+            Result<QString> s = readString();
+            if (!s.ok())
+                return s.error();
+            v.text = s.value();
+            return v;
+        }
+        if (c == QLatin1Char('{')) {
+            advance();
+            v.type = HValue::Type::Object;
+            while (true) {
+                skipSpace();
+                if (atEnd())
+                    return fail(QStringLiteral("unclosed '{'"));
+                if (peek() == QLatin1Char('}')) {
+                    advance();
+                    return v;
                 }
+                Result<HItem> item = readItem();
+                if (!item.ok())
+                    return item.error();
+                v.object.append(item.value());
             }
-            if (c == QLatin1Char('[')) {
-                advance();
-                v.type = HValue::Type::List;
-                while (true) {
-                    skipSpace();
-                    if (atEnd())
-                        return fail(QStringLiteral("unclosed '['"));
-                    if (peek() == QLatin1Char(']')) {
-                        advance();
-                        return v;
-                    }
-                    Result<HValue> e = readValue();
-                    if (!e.ok())
-                        return e.error();
-                    v.list.append(e.value());
+        }
+        if (c == QLatin1Char('[')) {
+            advance();
+            v.type = HValue::Type::List;
+            while (true) {
+                skipSpace();
+                if (atEnd())
+                    return fail(QStringLiteral("unclosed '['"));
+                if (peek() == QLatin1Char(']')) {
+                    advance();
+                    return v;
                 }
+                Result<HValue> e = readValue();
+                if (!e.ok())
+                    return e.error();
+                v.list.append(e.value());
             }
-            const QString bare = readBare();
-            if (bare == QLatin1StringView("true") || bare == QLatin1StringView("false")) {
-                v.type = HValue::Type::Bool;
-                v.boolean = bare == QLatin1StringView("true");
-                return v;
-            }
-            if (!bare.isEmpty() && (bare.at(0).isDigit() || bare.at(0) == QLatin1Char('-'))) {
-                v.type = HValue::Type::Number;
-                v.text = bare;
-                return v;
-            }
-            return fail(QStringLiteral("unexpected '%1'").arg(bare.isEmpty() ? QString(peek()) : bare));
         }
-    };
-
-    const HItem *findAttr(const QList<HItem> &body, QLatin1StringView name)
-    {
-        for (const HItem &i : body)
-            if (i.keys.size() == 1 && i.keys.first() == name)
-                return &i;
-        return nullptr;
-    }
-
-    Result<std::optional<QString>> stringAttr(
-        const QList<HItem> &body, QLatin1StringView name, const QString &where)
-    {
-        const HItem *i = findAttr(body, name);
-        if (!i)
-            return std::optional<QString>();
-        if (i->value->type != HValue::Type::String)
-            return makeError(
-                ErrorCode::InvalidArgument, QStringLiteral("%1: \"%2\" must be a string").arg(where, name));
-        return std::optional<QString>(i->value->text);
-    }
-
-    bool validHelperName(const QString &n)
-    {
-        return !n.isEmpty() && !n.contains(QLatin1Char('/')) && !n.contains(QLatin1Char('\\'));
-    }
-
-    Result<OciCredentialsPolicy::Entry> credentialsBlock(
-        const QString &label, const QList<HItem> &body, const QString &where)
-    {
-        // decodeOCICredentialsBlockBody (oci_credentials.go:456-595).
-        const Result<RepositoryAddress> prefix = parseRepositoryAddressPrefix(label);
-        if (!prefix.ok())
-            return makeError(ErrorCode::InvalidArgument,
-                QStringLiteral("The oci_credentials block at %1 has an invalid block label: %2.")
-                    .arg(where, prefix.error().message));
-        std::optional<QString> user, pass, access, refresh, helper;
-        for (auto [name, target] : { std::pair { QLatin1StringView("username"), &user },
-                 { QLatin1StringView("password"), &pass }, { QLatin1StringView("access_token"), &access },
-                 { QLatin1StringView("refresh_token"), &refresh },
-                 { QLatin1StringView("docker_credentials_helper"), &helper } }) {
-            Result<std::optional<QString>> v = stringAttr(body, name, where);
-            if (!v.ok())
-                return v.error();
-            *target = v.value();
+        const QString bare = readBare();
+        if (bare == QLatin1StringView("true") || bare == QLatin1StringView("false")) {
+            v.type = HValue::Type::Bool;
+            v.boolean = bare == QLatin1StringView("true");
+            return v;
         }
-        const bool basic = user || pass, oauth = access || refresh, helped = helper.has_value();
-        const int styles = int(basic) + int(oauth) + int(helped);
-        if (styles == 0)
-            return makeError(ErrorCode::InvalidArgument,
-                QStringLiteral("The oci_credentials block at %1 must set either username+password, "
-                               "access_token+refresh_token, or docker_credentials_helper.")
-                    .arg(where));
-        if (styles > 1)
-            return makeError(ErrorCode::InvalidArgument,
-                QStringLiteral("The oci_credentials block at %1 must set only one group out of "
-                               "username+password, access_token+refresh_token, or docker_credentials_helper.")
-                    .arg(where));
-        OciCredentialsPolicy::Entry e;
-        e.prefix = label;
-        e.credential.source = QStringLiteral("explicit oci_credentials \"%1\" block (%2)").arg(label, where);
-        if (basic) {
-            if (!user || !pass)
-                return makeError(ErrorCode::InvalidArgument,
-                    QStringLiteral("The oci_credentials block at %1 must set both username and password "
-                                   "together when using static credentials.")
-                        .arg(where));
-            e.credential.kind = OciCredential::Kind::Basic;
-            e.credential.username = *user;
-            e.credential.password = *pass;
-        } else if (oauth) {
-            if (!access || !refresh)
-                return makeError(ErrorCode::InvalidArgument,
-                    QStringLiteral("The oci_credentials block at %1 must set both access_token and "
-                                   "refresh_token together when using OAuth-style credentials.")
-                        .arg(where));
-            e.credential.kind = OciCredential::Kind::OAuth;
-            e.credential.accessToken = *access;
-            e.credential.refreshToken = *refresh;
-        } else {
-            if (!prefix.value().repository.isEmpty())
-                return makeError(ErrorCode::InvalidArgument,
-                    QStringLiteral(
-                        "The oci_credentials block at %1 cannot set docker_credentials_helper with a "
-                        "repository path: credential helpers only support credentials for whole domains.")
-                        .arg(where));
-            if (!validHelperName(*helper))
-                return makeError(ErrorCode::InvalidArgument,
-                    QStringLiteral("The oci_credentials block at %1 specifies the invalid Docker credential "
-                                   "helper name \"%2\".")
-                        .arg(where, *helper));
-            e.credential.kind = OciCredential::Kind::Helper;
-            e.credential.helper = *helper;
+        if (!bare.isEmpty() && (bare.at(0).isDigit() || bare.at(0) == QLatin1Char('-'))) {
+            v.type = HValue::Type::Number;
+            v.text = bare;
+            return v;
         }
-        return e;
+        return fail(QStringLiteral("unexpected '%1'").arg(bare.isEmpty() ? QString(peek()) : bare));
     }
+};
 
-    QStringList ambientFiles(const QProcessEnvironment &env, const QString &home)
-    {
-        // dockerCLIStyleAuthFileSearchLocations on Linux (docker_cli_credentials_config.go:259-286).
-        QStringList out;
-        const QString run = env.value(QStringLiteral("XDG_RUNTIME_DIR"));
-        if (!run.isEmpty())
-            out << QDir(run).filePath(QStringLiteral("containers/auth.json"));
-        QString config = env.value(QStringLiteral("XDG_CONFIG_HOME"));
-        if (config.isEmpty())
-            config = QDir(home).filePath(QStringLiteral(".config"));
-        out << QDir(config).filePath(QStringLiteral("containers/auth.json"));
-        out << QDir(home).filePath(QStringLiteral(".docker/config.json"));
-        out << QDir(home).filePath(QStringLiteral(".dockercfg"));
-        return out;
+const HItem *findAttr(const QList<HItem> &body, QLatin1StringView name)
+{
+    for (const HItem &i : body)
+        if (i.keys.size() == 1 && i.keys.first() == name)
+            return &i;
+    return nullptr;
+}
+
+Result<std::optional<QString>> stringAttr(const QList<HItem> &body, QLatin1StringView name, const QString &where)
+{
+    const HItem *i = findAttr(body, name);
+    if (!i)
+        return std::optional<QString>();
+    if (i->value->type != HValue::Type::String)
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: \"%2\" must be a string").arg(where, name));
+    return std::optional<QString>(i->value->text);
+}
+
+bool validHelperName(const QString &n)
+{
+    return !n.isEmpty() && !n.contains(QLatin1Char('/')) && !n.contains(QLatin1Char('\\'));
+}
+
+Result<OciCredentialsPolicy::Entry> credentialsBlock(const QString &label, const QList<HItem> &body, const QString &where)
+{
+    // decodeOCICredentialsBlockBody (oci_credentials.go:456-595).
+    const Result<RepositoryAddress> prefix = parseRepositoryAddressPrefix(label);
+    if (!prefix.ok())
+        return makeError(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("The oci_credentials block at %1 has an invalid block label: %2.").arg(where, prefix.error().message));
+    std::optional<QString> user, pass, access, refresh, helper;
+    for (auto [name, target] : {std::pair{QLatin1StringView("username"), &user},
+                                {QLatin1StringView("password"), &pass},
+                                {QLatin1StringView("access_token"), &access},
+                                {QLatin1StringView("refresh_token"), &refresh},
+                                {QLatin1StringView("docker_credentials_helper"), &helper}}) {
+        Result<std::optional<QString>> v = stringAttr(body, name, where);
+        if (!v.ok())
+            return v.error();
+        *target = v.value();
     }
+    const bool basic = user || pass, oauth = access || refresh, helped = helper.has_value();
+    const int styles = int(basic) + int(oauth) + int(helped);
+    if (styles == 0)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("The oci_credentials block at %1 must set either username+password, "
+                                        "access_token+refresh_token, or docker_credentials_helper.")
+                             .arg(where));
+    if (styles > 1)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("The oci_credentials block at %1 must set only one group out of "
+                                        "username+password, access_token+refresh_token, or docker_credentials_helper.")
+                             .arg(where));
+    OciCredentialsPolicy::Entry e;
+    e.prefix = label;
+    e.credential.source = QStringLiteral("explicit oci_credentials \"%1\" block (%2)").arg(label, where);
+    if (basic) {
+        if (!user || !pass)
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("The oci_credentials block at %1 must set both username and password "
+                                            "together when using static credentials.")
+                                 .arg(where));
+        e.credential.kind = OciCredential::Kind::Basic;
+        e.credential.username = *user;
+        e.credential.password = *pass;
+    } else if (oauth) {
+        if (!access || !refresh)
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("The oci_credentials block at %1 must set both access_token and "
+                                            "refresh_token together when using OAuth-style credentials.")
+                                 .arg(where));
+        e.credential.kind = OciCredential::Kind::OAuth;
+        e.credential.accessToken = *access;
+        e.credential.refreshToken = *refresh;
+    } else {
+        if (!prefix.value().repository.isEmpty())
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("The oci_credentials block at %1 cannot set docker_credentials_helper with a "
+                                            "repository path: credential helpers only support credentials for whole domains.")
+                                 .arg(where));
+        if (!validHelperName(*helper))
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("The oci_credentials block at %1 specifies the invalid Docker credential "
+                                            "helper name \"%2\".")
+                                 .arg(where, *helper));
+        e.credential.kind = OciCredential::Kind::Helper;
+        e.credential.helper = *helper;
+    }
+    return e;
+}
+
+QStringList ambientFiles(const QProcessEnvironment &env, const QString &home)
+{
+    // dockerCLIStyleAuthFileSearchLocations on Linux (docker_cli_credentials_config.go:259-286).
+    QStringList out;
+    const QString run = env.value(QStringLiteral("XDG_RUNTIME_DIR"));
+    if (!run.isEmpty())
+        out << QDir(run).filePath(QStringLiteral("containers/auth.json"));
+    QString config = env.value(QStringLiteral("XDG_CONFIG_HOME"));
+    if (config.isEmpty())
+        config = QDir(home).filePath(QStringLiteral(".config"));
+    out << QDir(config).filePath(QStringLiteral("containers/auth.json"));
+    out << QDir(home).filePath(QStringLiteral(".docker/config.json"));
+    out << QDir(home).filePath(QStringLiteral(".dockercfg"));
+    return out;
+}
 
 } // namespace
 
-Result<OciCredentialsPolicy> parseCliConfigOciBlocks(
-    const QByteArray &text, const QString &file, QStringList *dockerStyleFiles, bool *discoverAmbient)
+Result<OciCredentialsPolicy> parseCliConfigOciBlocks(const QByteArray &text, const QString &file, QStringList *dockerStyleFiles,
+                                                     bool *discoverAmbient)
 {
     OciCredentialsPolicy policy;
     if (discoverAmbient)
@@ -416,8 +397,7 @@ Result<OciCredentialsPolicy> parseCliConfigOciBlocks(
                 h.type = HValue::Type::Object;
                 const QJsonObject o = v.toObject();
                 for (auto it = o.begin(); it != o.end(); ++it)
-                    h.object.append(HItem { { it.key() }, !it.value().isObject(), 0,
-                        std::make_shared<HValue>(conv(it.value())) });
+                    h.object.append(HItem{{it.key()}, !it.value().isObject(), 0, std::make_shared<HValue>(conv(it.value()))});
             } else if (v.isArray()) {
                 h.type = HValue::Type::List;
                 for (const QJsonValue &x : v.toArray())
@@ -434,17 +414,15 @@ Result<OciCredentialsPolicy> parseCliConfigOciBlocks(
             if (it.key() == QLatin1StringView("oci_credentials") && it.value().isObject()) {
                 const QJsonObject blocks = it.value().toObject();
                 for (auto b = blocks.begin(); b != blocks.end(); ++b)
-                    items.append(
-                        HItem { { it.key(), b.key() }, false, 0, std::make_shared<HValue>(conv(b.value())) });
+                    items.append(HItem{{it.key(), b.key()}, false, 0, std::make_shared<HValue>(conv(b.value()))});
             } else {
-                items.append(HItem { { it.key() }, false, 0, std::make_shared<HValue>(conv(it.value())) });
+                items.append(HItem{{it.key()}, false, 0, std::make_shared<HValue>(conv(it.value()))});
             }
         }
     } else {
         Result<QList<HItem>> doc = HclReader(text).document();
         if (!doc.ok())
-            return makeError(
-                ErrorCode::InvalidArgument, QStringLiteral("%1: %2").arg(file, doc.error().message));
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: %2").arg(file, doc.error().message));
         items = doc.value();
     }
     int defaults = 0;
@@ -453,33 +431,29 @@ Result<OciCredentialsPolicy> parseCliConfigOciBlocks(
         if (item.keys.first() == QLatin1StringView("oci_credentials")) {
             if (item.keys.size() != 2)
                 return makeError(ErrorCode::InvalidArgument,
-                    QStringLiteral("The oci_credentials block at %1 must have one label, giving an "
-                                   "OCI repository address prefix.")
-                        .arg(where));
+                                 QStringLiteral("The oci_credentials block at %1 must have one label, giving an "
+                                                "OCI repository address prefix.")
+                                     .arg(where));
             if (item.assign || item.value->type != HValue::Type::Object)
                 return makeError(ErrorCode::InvalidArgument,
-                    QStringLiteral(
-                        "The oci_credentials block at %1 must not be introduced with an equals sign.")
-                        .arg(where));
-            Result<OciCredentialsPolicy::Entry> e
-                = credentialsBlock(item.keys.at(1), item.value->object, where);
+                                 QStringLiteral("The oci_credentials block at %1 must not be introduced with an equals sign.").arg(where));
+            Result<OciCredentialsPolicy::Entry> e = credentialsBlock(item.keys.at(1), item.value->object, where);
             if (!e.ok())
                 return e.error();
             policy.entries.append(e.value());
         } else if (item.keys.first() == QLatin1StringView("oci_default_credentials")) {
             if (++defaults > 1)
                 return makeError(ErrorCode::InvalidArgument,
-                    QStringLiteral("%1: only one oci_default_credentials block is allowed").arg(where));
+                                 QStringLiteral("%1: only one oci_default_credentials block is allowed").arg(where));
             if (item.keys.size() > 1 || item.value->type != HValue::Type::Object)
                 return makeError(ErrorCode::InvalidArgument,
-                    QStringLiteral("The oci_default_credentials block at %1 must not have any labels.")
-                        .arg(where));
+                                 QStringLiteral("The oci_default_credentials block at %1 must not have any labels.").arg(where));
             const QList<HItem> &body = item.value->object;
             bool discover = true;
             if (const HItem *d = findAttr(body, QLatin1StringView("discover_ambient_credentials"))) {
                 if (d->value->type != HValue::Type::Bool)
                     return makeError(ErrorCode::InvalidArgument,
-                        QStringLiteral("%1: discover_ambient_credentials must be a bool").arg(where));
+                                     QStringLiteral("%1: discover_ambient_credentials must be a bool").arg(where));
                 discover = d->value->boolean;
             }
             if (discoverAmbient)
@@ -487,14 +461,13 @@ Result<OciCredentialsPolicy> parseCliConfigOciBlocks(
             if (const HItem *f = findAttr(body, QLatin1StringView("docker_style_config_files"))) {
                 if (f->value->type != HValue::Type::List)
                     return makeError(ErrorCode::InvalidArgument,
-                        QStringLiteral("%1: docker_style_config_files must be a list of strings").arg(where));
+                                     QStringLiteral("%1: docker_style_config_files must be a list of strings").arg(where));
                 if (!discover)
                     return makeError(ErrorCode::InvalidArgument,
-                        QStringLiteral(
-                            "The oci_default_credentials block at %1 disables discovery of ambient "
-                            "credentials, but also sets docker_style_config_files which is relevant "
-                            "only when ambient credentials discovery is enabled.")
-                            .arg(where));
+                                     QStringLiteral("The oci_default_credentials block at %1 disables discovery of ambient "
+                                                    "credentials, but also sets docker_style_config_files which is relevant "
+                                                    "only when ambient credentials discovery is enabled.")
+                                         .arg(where));
                 if (dockerStyleFiles) {
                     dockerStyleFiles->clear();
                     const QDir base = QFileInfo(file).absoluteDir();
@@ -504,16 +477,15 @@ Result<OciCredentialsPolicy> parseCliConfigOciBlocks(
                         dockerStyleFiles->append(QString()); // given but empty: no ambient files at all
                 }
             }
-            Result<std::optional<QString>> helper
-                = stringAttr(body, QLatin1StringView("docker_credentials_helper"), where);
+            Result<std::optional<QString>> helper = stringAttr(body, QLatin1StringView("docker_credentials_helper"), where);
             if (!helper.ok())
                 return helper.error();
             if (helper.value()) {
                 if (!validHelperName(*helper.value()))
                     return makeError(ErrorCode::InvalidArgument,
-                        QStringLiteral("The oci_default_credentials block at %1 specifies the invalid Docker "
-                                       "credential helper name \"%2\".")
-                            .arg(where, *helper.value()));
+                                     QStringLiteral("The oci_default_credentials block at %1 specifies the invalid Docker "
+                                                    "credential helper name \"%2\".")
+                                         .arg(where, *helper.value()));
                 OciCredentialsPolicy::Entry e;
                 e.credential.kind = OciCredential::Kind::Helper;
                 e.credential.helper = *helper.value();
@@ -531,8 +503,7 @@ Result<QList<OciCredentialsPolicy::Entry>> parseDockerStyleConfig(const QByteArr
     QJsonParseError e;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &e);
     if (e.error != QJsonParseError::NoError)
-        return makeError(ErrorCode::InvalidArgument,
-            QStringLiteral("parsing %1: invalid JSON syntax: %2").arg(file, e.errorString()));
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("parsing %1: invalid JSON syntax: %2").arg(file, e.errorString()));
     const QJsonObject root = doc.object();
     QList<OciCredentialsPolicy::Entry> out;
     const QJsonObject auths = root.value(QLatin1StringView("auths")).toObject();
@@ -540,17 +511,15 @@ Result<QList<OciCredentialsPolicy::Entry>> parseDockerStyleConfig(const QByteArr
         const QJsonValue a = it.value().toObject().value(QLatin1StringView("auth"));
         if (!a.isString() || a.toString().isEmpty())
             continue; // identity tokens etc.: tofu ignores entries without "auth"
-        const auto decoded = QByteArray::fromBase64Encoding(
-            a.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+        const auto decoded = QByteArray::fromBase64Encoding(a.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
         if (!decoded)
-            return makeError(ErrorCode::InvalidArgument,
-                QStringLiteral("parsing %1: auth for \"%2\" is not base64").arg(file, it.key()));
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("parsing %1: auth for \"%2\" is not base64").arg(file, it.key()));
         const qsizetype colon = decoded.decoded.indexOf(':');
         if (colon < 0)
             return makeError(ErrorCode::InvalidArgument,
-                QStringLiteral("auth object for \"%1\" in %2 does not have base64-encoded "
-                               "username:password pair")
-                    .arg(it.key(), file));
+                             QStringLiteral("auth object for \"%1\" in %2 does not have base64-encoded "
+                                            "username:password pair")
+                                 .arg(it.key(), file));
         OciCredentialsPolicy::Entry entry;
         entry.prefix = it.key();
         entry.credential.kind = OciCredential::Kind::Basic;
@@ -583,8 +552,7 @@ Result<QList<OciCredentialsPolicy::Entry>> parseDockerStyleConfig(const QByteArr
     return out;
 }
 
-Result<OciCredentialsPolicy> loadCredentialsPolicy(
-    const QProcessEnvironment &env, const QString &homeDir, QStringList *warnings)
+Result<OciCredentialsPolicy> loadCredentialsPolicy(const QProcessEnvironment &env, const QString &homeDir, QStringList *warnings)
 {
     const QString home = homeDir.isEmpty() ? env.value(QStringLiteral("HOME"), QDir::homePath()) : homeDir;
     const CredentialsLocations loc = credentialsLocations(env, home);
@@ -595,8 +563,7 @@ Result<OciCredentialsPolicy> loadCredentialsPolicy(
         QFile f(loc.cliConfigFile);
         if (!f.open(QIODevice::ReadOnly))
             return makeError(ErrorCode::Io, QStringLiteral("%1: %2").arg(loc.cliConfigFile, f.errorString()));
-        Result<OciCredentialsPolicy> blocks
-            = parseCliConfigOciBlocks(f.read(4 << 20), loc.cliConfigFile, &dockerFiles, &discover);
+        Result<OciCredentialsPolicy> blocks = parseCliConfigOciBlocks(f.read(4 << 20), loc.cliConfigFile, &dockerFiles, &discover);
         if (!blocks.ok())
             return blocks.error();
         policy = blocks.value();
@@ -615,15 +582,13 @@ Result<OciCredentialsPolicy> loadCredentialsPolicy(
         if (!f.exists()) {
             if (fixed)
                 return makeError(ErrorCode::Io,
-                    QStringLiteral("failed to read Docker-style config files: reading %1: no such file")
-                        .arg(path));
+                                 QStringLiteral("failed to read Docker-style config files: reading %1: no such file").arg(path));
             continue;
         }
         if (!f.open(QIODevice::ReadOnly)) {
             if (fixed)
                 return makeError(ErrorCode::Io,
-                    QStringLiteral("failed to read Docker-style config files: reading %1: %2")
-                        .arg(path, f.errorString()));
+                                 QStringLiteral("failed to read Docker-style config files: reading %1: %2").arg(path, f.errorString()));
             if (warnings)
                 warnings->append(QStringLiteral("reading %1: %2").arg(path, f.errorString()));
             continue;
@@ -634,8 +599,7 @@ Result<OciCredentialsPolicy> loadCredentialsPolicy(
             // tofu: errors in explicitly named files fail; in discovered ones they are logged.
             if (fixed)
                 return makeError(ErrorCode::InvalidArgument,
-                    QStringLiteral("failed to read Docker-style config files: %1")
-                        .arg(entries.error().message));
+                                 QStringLiteral("failed to read Docker-style config files: %1").arg(entries.error().message));
             if (warnings)
                 warnings->append(entries.error().message);
             continue;
@@ -645,8 +609,7 @@ Result<OciCredentialsPolicy> loadCredentialsPolicy(
     return policy;
 }
 
-std::optional<OciCredential> credentialFor(
-    const OciCredentialsPolicy &policy, const QString &registry, const QString &repository)
+std::optional<OciCredential> credentialFor(const OciCredentialsPolicy &policy, const QString &registry, const QString &repository)
 {
     // CredentialsConfigs.CredentialsSourceForRepository: strictly more specific wins; ties keep the first.
     std::optional<OciCredential> best;
@@ -673,33 +636,29 @@ std::optional<OciCredential> credentialFor(
 Result<OciCredential> runCredentialHelper(const OciCredential &helper, const QProcessEnvironment &env)
 {
     const QString program = QStringLiteral("docker-credential-") + helper.helper;
-    const QString path
-        = QStandardPaths::findExecutable(program, env.value(QStringLiteral("PATH")).split(QLatin1Char(':')));
+    const QString path = QStandardPaths::findExecutable(program, env.value(QStringLiteral("PATH")).split(QLatin1Char(':')));
     if (path.isEmpty())
         return makeError(ErrorCode::NotFound,
-            QStringLiteral("\"%1\" credential helper failed: %2 not found on PATH")
-                .arg(helper.helper, program));
+                         QStringLiteral("\"%1\" credential helper failed: %2 not found on PATH").arg(helper.helper, program));
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(path, { QStringLiteral("get") });
+    p.start(path, {QStringLiteral("get")});
     if (!p.waitForStarted(10000))
-        return makeError(ErrorCode::Io,
-            QStringLiteral("\"%1\" credential helper failed: %2").arg(helper.helper, p.errorString()));
+        return makeError(ErrorCode::Io, QStringLiteral("\"%1\" credential helper failed: %2").arg(helper.helper, p.errorString()));
     p.write(helper.serverUrl.toUtf8());
     p.closeWriteChannel();
     if (!p.waitForFinished(60000)) {
         p.kill();
         p.waitForFinished(1000);
-        return makeError(ErrorCode::Io,
-            QStringLiteral("\"%1\" credential helper did not answer within 60 s").arg(helper.helper));
+        return makeError(ErrorCode::Io, QStringLiteral("\"%1\" credential helper did not answer within 60 s").arg(helper.helper));
     }
     const QByteArray output = p.readAllStandardOutput();
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
         // The helper's output may name the error ("credentials not found in native keychain");
         // it never holds the secret on failure.
-        return makeError(ErrorCode::Io,
-            QStringLiteral("\"%1\" credential helper failed: %2")
-                .arg(helper.helper, QString::fromUtf8(output.trimmed().left(200))));
+        return makeError(
+            ErrorCode::Io,
+            QStringLiteral("\"%1\" credential helper failed: %2").arg(helper.helper, QString::fromUtf8(output.trimmed().left(200))));
     }
     const QJsonObject o = QJsonDocument::fromJson(output).object();
     OciCredential c = helper;
@@ -708,9 +667,9 @@ Result<OciCredential> runCredentialHelper(const OciCredential &helper, const QPr
     c.password = o.value(QLatin1StringView("Secret")).toString();
     if (c.username == QLatin1StringView("<token>"))
         return makeError(ErrorCode::Unsupported,
-            QStringLiteral("\"%1\" credential helper returned OAuth-style credentials, but only "
-                           "username/password-style is allowed from a credential helper")
-                .arg(helper.helper));
+                         QStringLiteral("\"%1\" credential helper returned OAuth-style credentials, but only "
+                                        "username/password-style is allowed from a credential helper")
+                             .arg(helper.helper));
     c.source = QStringLiteral("docker-credential-%1 (%2)").arg(helper.helper, helper.source);
     return c;
 }

@@ -30,9 +30,9 @@ struct OciCredential
     QString password;
     QString accessToken;
     QString refreshToken;
-    QString helper; ///< docker-credential-<helper>
-    QString serverUrl; ///< for a helper: https://<registry>
-    QString source; ///< e.g. `explicit oci_credentials "ghcr.io/acme" block in /home/u/.tofurc`
+    QString helper;      ///< docker-credential-<helper>
+    QString serverUrl;   ///< for a helper: https://<registry>
+    QString source;      ///< e.g. `explicit oci_credentials "ghcr.io/acme" block in /home/u/.tofurc`
     int specificity = 0; ///< 1 global, 2 domain, 2+N a repository prefix of N path segments
 
     /// "username alice (password 6 characters) from …" — never the secret itself.
@@ -46,7 +46,7 @@ struct OciCredentialsPolicy
         QString prefix; ///< `host[/path]` the entry is for ("" = global helper)
         OciCredential credential;
     };
-    QList<Entry> entries; ///< in tofu's order: explicit blocks, default helper, ambient files
+    QList<Entry> entries;  ///< in tofu's order: explicit blocks, default helper, ambient files
     QStringList consulted; ///< every place looked at (for diagnostics)
 };
 
@@ -56,20 +56,17 @@ int propertyNameSpecificity(const QString &propertyName, const QString &registry
 /// Reads the CLI config (TF_CLI_CONFIG_FILE, ~/.tofurc, …: the same search as network mirrors)
 /// and the Docker-style files. `homeDir` "" = $HOME. Problems tofu reports as errors (a malformed
 /// block, unreadable explicitly named files) fail; others go to `warnings`.
-Result<OciCredentialsPolicy> loadCredentialsPolicy(
-    const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
-    const QString &homeDir = QString(), QStringList *warnings = nullptr);
+Result<OciCredentialsPolicy> loadCredentialsPolicy(const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+                                                   const QString &homeDir = QString(), QStringList *warnings = nullptr);
 
 /// The policy's blocks from CLI config text (HCL); `file` for messages. Exposed for tests.
-Result<OciCredentialsPolicy> parseCliConfigOciBlocks(
-    const QByteArray &text, const QString &file, QStringList *dockerStyleFiles, bool *discoverAmbient);
+Result<OciCredentialsPolicy> parseCliConfigOciBlocks(const QByteArray &text, const QString &file, QStringList *dockerStyleFiles,
+                                                     bool *discoverAmbient);
 /// The `auths`/`credHelpers`/`credsStore` of one Docker-style JSON file.
-Result<QList<OciCredentialsPolicy::Entry>> parseDockerStyleConfig(
-    const QByteArray &json, const QString &file);
+Result<QList<OciCredentialsPolicy::Entry>> parseDockerStyleConfig(const QByteArray &json, const QString &file);
 
 /// The credential for a repository (nullopt: none configured — try anonymously).
-std::optional<OciCredential> credentialFor(
-    const OciCredentialsPolicy &policy, const QString &registry, const QString &repository);
+std::optional<OciCredential> credentialFor(const OciCredentialsPolicy &policy, const QString &registry, const QString &repository);
 
 /// Runs `docker-credential-<helper> get` (server URL on stdin) and returns a Basic credential.
 /// OAuth-style answers (Username `<token>`) are refused as tofu refuses them.

@@ -28,10 +28,10 @@ struct OciClient::Exchange
     QIODevice *device = nullptr; ///< streamed body (PUT of a blob), read from its current position
     qint64 deviceStart = 0;
     qint64 deviceSize = -1;
-    bool push = false; ///< needs the push scope
-    QString extraScope; ///< another scope the token must grant (a mount's source)
-    qint64 maxCollect = 1 << 20; ///< body kept in Response::body up to this many bytes ...
-    bool truncateSilently = false; ///< ... then stop reading (true) or fail (false)
+    bool push = false;                              ///< needs the push scope
+    QString extraScope;                             ///< another scope the token must grant (a mount's source)
+    qint64 maxCollect = 1 << 20;                    ///< body kept in Response::body up to this many bytes ...
+    bool truncateSilently = false;                  ///< ... then stop reading (true) or fail (false)
     std::function<bool(const char *, qint64)> sink; ///< a 2xx body goes here instead
     /// Looked at once the headers of a 2xx answer are in, before any of its body is read: a
     /// non-empty answer refuses the response (Response::refused) and aborts it.
@@ -51,7 +51,7 @@ struct OciClient::Response
     bool tooLarge = false;
     bool sinkStopped = false;
     QString refused; ///< what Exchange::checkHeaders said
-    QString error; ///< transport failure ("" when an HTTP response came)
+    QString error;   ///< transport failure ("" when an HTTP response came)
     QUrl url;
     QByteArray header(const char *name) const { return headers.value(QByteArray(name)); }
     bool success() const { return error.isEmpty() && status >= 200 && status < 300; }
@@ -59,137 +59,131 @@ struct OciClient::Response
 
 namespace {
 
-    bool sameHostOrSubdomain(const QString &original, const QString &target)
-    {
-        const QString a = original.toLower(), b = target.toLower();
-        return a == b || b.endsWith(QLatin1Char('.') + a);
-    }
+bool sameHostOrSubdomain(const QString &original, const QString &target)
+{
+    const QString a = original.toLower(), b = target.toLower();
+    return a == b || b.endsWith(QLatin1Char('.') + a);
+}
 
-    /// `Bearer realm="…",service="…",scope="…"` -> scheme + params (lower-case keys).
-    QString parseChallenge(const QByteArray &header, QHash<QString, QString> *params)
-    {
-        const QString text = QString::fromLatin1(header).trimmed();
-        const qsizetype space = text.indexOf(QLatin1Char(' '));
-        const QString scheme = (space < 0 ? text : text.left(space)).toLower();
-        if (space < 0)
-            return scheme;
-        qsizetype i = space + 1;
-        while (i < text.size()) {
-            while (i < text.size() && (text.at(i) == QLatin1Char(' ') || text.at(i) == QLatin1Char(',')))
-                ++i;
-            const qsizetype eq = text.indexOf(QLatin1Char('='), i);
-            if (eq < 0)
-                break;
-            const QString key = text.mid(i, eq - i).trimmed().toLower();
-            i = eq + 1;
-            QString value;
-            if (i < text.size() && text.at(i) == QLatin1Char('"')) {
-                ++i;
-                while (i < text.size() && text.at(i) != QLatin1Char('"')) {
-                    if (text.at(i) == QLatin1Char('\\') && i + 1 < text.size())
-                        ++i;
-                    value += text.at(i++);
-                }
-                ++i;
-            } else {
-                while (i < text.size() && text.at(i) != QLatin1Char(','))
-                    value += text.at(i++);
-                value = value.trimmed();
-            }
-            params->insert(key, value);
-        }
+/// `Bearer realm="…",service="…",scope="…"` -> scheme + params (lower-case keys).
+QString parseChallenge(const QByteArray &header, QHash<QString, QString> *params)
+{
+    const QString text = QString::fromLatin1(header).trimmed();
+    const qsizetype space = text.indexOf(QLatin1Char(' '));
+    const QString scheme = (space < 0 ? text : text.left(space)).toLower();
+    if (space < 0)
         return scheme;
+    qsizetype i = space + 1;
+    while (i < text.size()) {
+        while (i < text.size() && (text.at(i) == QLatin1Char(' ') || text.at(i) == QLatin1Char(',')))
+            ++i;
+        const qsizetype eq = text.indexOf(QLatin1Char('='), i);
+        if (eq < 0)
+            break;
+        const QString key = text.mid(i, eq - i).trimmed().toLower();
+        i = eq + 1;
+        QString value;
+        if (i < text.size() && text.at(i) == QLatin1Char('"')) {
+            ++i;
+            while (i < text.size() && text.at(i) != QLatin1Char('"')) {
+                if (text.at(i) == QLatin1Char('\\') && i + 1 < text.size())
+                    ++i;
+                value += text.at(i++);
+            }
+            ++i;
+        } else {
+            while (i < text.size() && text.at(i) != QLatin1Char(','))
+                value += text.at(i++);
+            value = value.trimmed();
+        }
+        params->insert(key, value);
+    }
+    return scheme;
+}
+
+OciFailure parseFailure(int status, const QByteArray &reason, const QByteArray &body)
+{
+    OciFailure f;
+    f.status = status;
+    QStringList messages;
+    const QJsonArray errors = QJsonDocument::fromJson(body).object().value(QLatin1StringView("errors")).toArray();
+    for (const QJsonValue &e : errors) {
+        const QJsonObject o = e.toObject();
+        const QString code = o.value(QLatin1StringView("code")).toString();
+        f.codes.append(code);
+        const QString m = o.value(QLatin1StringView("message")).toString();
+        messages.append(m.isEmpty() ? code : QStringLiteral("%1: %2").arg(code, m));
+    }
+    // HTTP/2 has no reason phrase: use the standard one.
+    static const QHash<int, const char *> phrases = {{400, "Bad Request"},        {401, "Unauthorized"},
+                                                     {403, "Forbidden"},          {404, "Not Found"},
+                                                     {405, "Method Not Allowed"}, {409, "Conflict"},
+                                                     {413, "Payload Too Large"},  {416, "Range Not Satisfiable"},
+                                                     {429, "Too Many Requests"},  {500, "Internal Server Error"},
+                                                     {502, "Bad Gateway"},        {503, "Service Unavailable"}};
+    const QString phrase = reason.isEmpty() ? QString::fromLatin1(phrases.value(status, "")) : QString::fromLatin1(reason);
+    f.message = phrase.isEmpty() ? QString::number(status) : QStringLiteral("%1 %2").arg(status).arg(phrase);
+    if (!messages.isEmpty())
+        f.message += QStringLiteral(" (") + messages.join(QStringLiteral("; ")) + QLatin1Char(')');
+    return f;
+}
+
+QUrl withDigest(const QUrl &location, const QString &digest)
+{
+    QUrl u = location;
+    QUrlQuery q(u);
+    q.addQueryItem(QStringLiteral("digest"), QString::fromLatin1(QUrl::toPercentEncoding(digest)));
+    u.setQuery(q);
+    return u;
+}
+
+/// A window [offset, offset + length) of another random-access device, read through: a PATCH
+/// chunk streams from the file instead of being read into memory.
+class RangeDevice : public QIODevice
+{
+public:
+    RangeDevice(QIODevice *base, qint64 offset, qint64 length) : m_base(base), m_offset(offset), m_length(length)
+    {
+        open(QIODevice::ReadOnly);
+    }
+    bool isSequential() const override { return false; }
+    qint64 size() const override { return m_length; }
+    bool seek(qint64 pos) override
+    {
+        if (pos < 0 || pos > m_length || !m_base->seek(m_offset + pos))
+            return false;
+        return QIODevice::seek(pos);
     }
 
-    OciFailure parseFailure(int status, const QByteArray &reason, const QByteArray &body)
+protected:
+    qint64 readData(char *data, qint64 maxSize) override
     {
-        OciFailure f;
-        f.status = status;
-        QStringList messages;
-        const QJsonArray errors
-            = QJsonDocument::fromJson(body).object().value(QLatin1StringView("errors")).toArray();
-        for (const QJsonValue &e : errors) {
-            const QJsonObject o = e.toObject();
-            const QString code = o.value(QLatin1StringView("code")).toString();
-            f.codes.append(code);
-            const QString m = o.value(QLatin1StringView("message")).toString();
-            messages.append(m.isEmpty() ? code : QStringLiteral("%1: %2").arg(code, m));
-        }
-        // HTTP/2 has no reason phrase: use the standard one.
-        static const QHash<int, const char *> phrases = { { 400, "Bad Request" }, { 401, "Unauthorized" },
-            { 403, "Forbidden" }, { 404, "Not Found" }, { 405, "Method Not Allowed" }, { 409, "Conflict" },
-            { 413, "Payload Too Large" }, { 416, "Range Not Satisfiable" }, { 429, "Too Many Requests" },
-            { 500, "Internal Server Error" }, { 502, "Bad Gateway" }, { 503, "Service Unavailable" } };
-        const QString phrase
-            = reason.isEmpty() ? QString::fromLatin1(phrases.value(status, "")) : QString::fromLatin1(reason);
-        f.message
-            = phrase.isEmpty() ? QString::number(status) : QStringLiteral("%1 %2").arg(status).arg(phrase);
-        if (!messages.isEmpty())
-            f.message += QStringLiteral(" (") + messages.join(QStringLiteral("; ")) + QLatin1Char(')');
-        return f;
+        const qint64 want = std::min(maxSize, m_length - pos());
+        if (want <= 0)
+            return m_length - pos() == 0 ? -1 : 0;
+        if (!m_base->seek(m_offset + pos()))
+            return -1;
+        return m_base->read(data, want);
     }
+    qint64 writeData(const char *, qint64) override { return -1; }
 
-    QUrl withDigest(const QUrl &location, const QString &digest)
-    {
-        QUrl u = location;
-        QUrlQuery q(u);
-        q.addQueryItem(QStringLiteral("digest"), QString::fromLatin1(QUrl::toPercentEncoding(digest)));
-        u.setQuery(q);
-        return u;
-    }
+private:
+    QIODevice *m_base;
+    qint64 m_offset;
+    qint64 m_length;
+};
 
-    /// A window [offset, offset + length) of another random-access device, read through: a PATCH
-    /// chunk streams from the file instead of being read into memory.
-    class RangeDevice : public QIODevice
-    {
-    public:
-        RangeDevice(QIODevice *base, qint64 offset, qint64 length)
-            : m_base(base)
-            , m_offset(offset)
-            , m_length(length)
-        {
-            open(QIODevice::ReadOnly);
-        }
-        bool isSequential() const override { return false; }
-        qint64 size() const override { return m_length; }
-        bool seek(qint64 pos) override
-        {
-            if (pos < 0 || pos > m_length || !m_base->seek(m_offset + pos))
-                return false;
-            return QIODevice::seek(pos);
-        }
-
-    protected:
-        qint64 readData(char *data, qint64 maxSize) override
-        {
-            const qint64 want = std::min(maxSize, m_length - pos());
-            if (want <= 0)
-                return m_length - pos() == 0 ? -1 : 0;
-            if (!m_base->seek(m_offset + pos()))
-                return -1;
-            return m_base->read(data, want);
-        }
-        qint64 writeData(const char *, qint64) override { return -1; }
-
-    private:
-        QIODevice *m_base;
-        qint64 m_offset;
-        qint64 m_length;
-    };
-
-    const QByteArray kManifestAccept
-        = "application/vnd.oci.image.index.v1+json, application/vnd.oci.image.manifest.v1+json, "
-          "application/vnd.docker.distribution.manifest.list.v2+json, "
-          "application/vnd.docker.distribution.manifest.v2+json";
+const QByteArray kManifestAccept = "application/vnd.oci.image.index.v1+json, application/vnd.oci.image.manifest.v1+json, "
+                                   "application/vnd.docker.distribution.manifest.list.v2+json, "
+                                   "application/vnd.docker.distribution.manifest.v2+json";
 
 } // namespace
 
-OciClient::OciClient(
-    RepositoryAddress repository, std::optional<OciCredential> credential, OciClientOptions options)
-    : m_repo(std::move(repository))
-    , m_credential(std::move(credential))
-    , m_options(std::move(options))
-    , m_nam(std::make_unique<QNetworkAccessManager>())
+OciClient::OciClient(RepositoryAddress repository, std::optional<OciCredential> credential, OciClientOptions options)
+    : m_repo(std::move(repository)),
+      m_credential(std::move(credential)),
+      m_options(std::move(options)),
+      m_nam(std::make_unique<QNetworkAccessManager>())
 {
     m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     // The trust store as for network mirrors (and as tofu's Go finds it: SSL_CERT_FILE /
@@ -204,9 +198,8 @@ OciClient::OciClient(
         m_ssl.addCaCertificates(m_options.caCertificates);
     // http only for a loopback registry and only when allowed (tests, local registries).
     const QString host = m_repo.registry.section(QLatin1Char(':'), 0, 0);
-    m_scheme = m_options.plainHttp && m_options.allowHttpLoopback && isLoopbackHost(host)
-        ? QStringLiteral("http")
-        : QStringLiteral("https");
+    m_scheme =
+        m_options.plainHttp && m_options.allowHttpLoopback && isLoopbackHost(host) ? QStringLiteral("http") : QStringLiteral("https");
 }
 
 OciClient::~OciClient() = default;
@@ -329,11 +322,8 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
         r.headers.insert(h.first.toLower(), h.second);
     if (!stop && reply->error() != QNetworkReply::NoError && r.status == 0) {
         r.error = reply->errorString();
-        if (reply->error() == QNetworkReply::OperationCanceledError
-            || reply->error() == QNetworkReply::TimeoutError)
-            r.error = QStringLiteral("no data for %1 s: %2")
-                          .arg(m_options.timeoutMs / 1000)
-                          .arg(reply->errorString());
+        if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
+            r.error = QStringLiteral("no data for %1 s: %2").arg(m_options.timeoutMs / 1000).arg(reply->errorString());
         if (!sslErrors.isEmpty())
             r.error = QStringLiteral("TLS: ") + sslErrors.join(QStringLiteral("; "));
     }
@@ -354,8 +344,8 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
     entry.elapsedMs = timer.elapsed();
     entry.authorization = !authorization.isEmpty();
     entry.error = r.error;
-    qCDebug(lcOci).noquote() << entry.method << url.toString() << r.status << r.received << "bytes"
-                             << entry.elapsedMs << "ms" << (entry.authorization ? "(auth)" : "");
+    qCDebug(lcOci).noquote() << entry.method << url.toString() << r.status << r.received << "bytes" << entry.elapsedMs << "ms"
+                             << (entry.authorization ? "(auth)" : "");
     m_log.append(entry);
     return r;
 }
@@ -364,8 +354,7 @@ OciClient::Response OciClient::send(Exchange &ex)
 {
     QString scope = !ex.scope.isEmpty()
         ? ex.scope
-        : QStringLiteral("repository:%1:%2")
-              .arg(m_repo.repository, ex.push ? QStringLiteral("pull,push") : QStringLiteral("pull"));
+        : QStringLiteral("repository:%1:%2").arg(m_repo.repository, ex.push ? QStringLiteral("pull,push") : QStringLiteral("pull"));
     if (!ex.extraScope.isEmpty())
         scope += QLatin1Char(' ') + ex.extraScope; // space-separated, as the token protocol joins them
     QByteArray auth = m_authByScope.value(scope, m_basicForHost);
@@ -391,8 +380,7 @@ OciClient::Response OciClient::send(Exchange &ex)
             auth = a.value();
             continue;
         }
-        const bool redirect
-            = r.status == 301 || r.status == 302 || r.status == 303 || r.status == 307 || r.status == 308;
+        const bool redirect = r.status == 301 || r.status == 302 || r.status == 303 || r.status == 307 || r.status == 308;
         if (redirect && (ex.method == "GET" || ex.method == "HEAD")) {
             if (++hops > 10) {
                 r.error = QStringLiteral("stopped after 10 redirects");
@@ -427,13 +415,11 @@ Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QStri
     if (scheme == QLatin1StringView("basic")) {
         if (!m_credential || m_credential->kind != OciCredential::Kind::Basic)
             return QByteArray();
-        m_basicForHost = "Basic "
-            + (m_credential->username + QLatin1Char(':') + m_credential->password).toUtf8().toBase64();
+        m_basicForHost = "Basic " + (m_credential->username + QLatin1Char(':') + m_credential->password).toUtf8().toBase64();
         return m_basicForHost;
     }
     if (scheme != QLatin1StringView("bearer"))
-        return makeError(ErrorCode::Unsupported,
-            QStringLiteral("the registry asks for unsupported authentication \"%1\"").arg(scheme));
+        return makeError(ErrorCode::Unsupported, QStringLiteral("the registry asks for unsupported authentication \"%1\"").arg(scheme));
     QStringList scopes = scope.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     const QString challengeScope = params.value(QStringLiteral("scope"));
     for (const QString &s : challengeScope.split(QLatin1Char(' '), Qt::SkipEmptyParts))
@@ -449,8 +435,7 @@ Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QStri
     }
     const QUrl realm(params.value(QStringLiteral("realm")));
     if (!realm.isValid() || realm.host().isEmpty())
-        return makeError(
-            ErrorCode::Network, QStringLiteral("the registry's Bearer challenge has no usable realm"));
+        return makeError(ErrorCode::Network, QStringLiteral("the registry's Bearer challenge has no usable realm"));
     Exchange tokenRequest;
     QUrl tokenUrl = realm;
     QByteArray basic;
@@ -475,26 +460,22 @@ Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QStri
             q.addQueryItem(QStringLiteral("scope"), s);
         tokenUrl.setQuery(q);
         if (m_credential && m_credential->kind == OciCredential::Kind::Basic)
-            basic = "Basic "
-                + (m_credential->username + QLatin1Char(':') + m_credential->password).toUtf8().toBase64();
+            basic = "Basic " + (m_credential->username + QLatin1Char(':') + m_credential->password).toUtf8().toBase64();
     }
     tokenRequest.url = tokenUrl;
     ++m_counters.tokenRequests;
     const Response r = sendOnce(tokenRequest, tokenUrl, basic);
     if (!r.error.isEmpty())
-        return makeError(
-            ErrorCode::Network, QStringLiteral("token request to %1: %2").arg(realm.toString(), r.error));
+        return makeError(ErrorCode::Network, QStringLiteral("token request to %1: %2").arg(realm.toString(), r.error));
     if (r.status != 200)
         return makeError(ErrorCode::Network,
-            QStringLiteral("token request to %1: %2")
-                .arg(realm.toString(), parseFailure(r.status, r.reason, r.body).message));
+                         QStringLiteral("token request to %1: %2").arg(realm.toString(), parseFailure(r.status, r.reason, r.body).message));
     const QJsonObject o = QJsonDocument::fromJson(r.body).object();
     QString token = o.value(QLatin1StringView("access_token")).toString();
     if (token.isEmpty())
         token = o.value(QLatin1StringView("token")).toString();
     if (token.isEmpty())
-        return makeError(ErrorCode::Network,
-            QStringLiteral("token request to %1: the answer has no token").arg(realm.toString()));
+        return makeError(ErrorCode::Network, QStringLiteral("token request to %1: the answer has no token").arg(realm.toString()));
     const QByteArray header = "Bearer " + token.toUtf8();
     m_authByScope.insert(scope, header);
     return header;
@@ -503,15 +484,14 @@ Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QStri
 Error OciClient::failure(const Response &r, const QString &what)
 {
     if (!r.error.isEmpty() && r.status == 0) {
-        m_failure = OciFailure { 0, {}, r.error };
+        m_failure = OciFailure{0, {}, r.error};
         return makeError(ErrorCode::Network, QStringLiteral("%1: %2").arg(what, r.error));
     }
     m_failure = parseFailure(r.status, r.reason, r.body);
     QString message = QStringLiteral("%1: %2").arg(what, m_failure.message);
     if (r.status == 401)
-        message += m_credential
-            ? QStringLiteral(" — the registry refused %1").arg(m_credential->describe())
-            : QStringLiteral(" — no credentials are configured for %1").arg(m_repo.toString());
+        message += m_credential ? QStringLiteral(" — the registry refused %1").arg(m_credential->describe())
+                                : QStringLiteral(" — no credentials are configured for %1").arg(m_repo.toString());
     if (!r.error.isEmpty())
         message += QStringLiteral(": ") + r.error;
     return makeError(r.status == 404 ? ErrorCode::NotFound : ErrorCode::Network, message);
@@ -532,7 +512,7 @@ Result<QStringList> OciClient::listCatalog()
         url.setQuery(QStringLiteral("n=%1").arg(m_options.catalogPageSize));
     // The token scope Distribution's token auth asks for the catalog (docs/spec/auth/scope.md).
     return listPages(url, "repositories", QStringLiteral("registry:catalog:*"),
-        QStringLiteral("listing the repositories of %1").arg(m_repo.registry));
+                     QStringLiteral("listing the repositories of %1").arg(m_repo.registry));
 }
 
 Result<QStringList> OciClient::listPages(QUrl url, const char *key, const QString &scope, const QString &what)
@@ -551,18 +531,15 @@ Result<QStringList> OciClient::listPages(QUrl url, const char *key, const QStrin
         const QJsonDocument doc = QJsonDocument::fromJson(r.body, &e);
         if (e.error != QJsonParseError::NoError || !doc.isObject())
             return makeError(ErrorCode::InvalidArgument,
-                QStringLiteral("%1: the answer is not a JSON object (%2)")
-                    .arg(what,
-                        e.error != QJsonParseError::NoError ? e.errorString() : QStringLiteral("JSON")));
+                             QStringLiteral("%1: the answer is not a JSON object (%2)")
+                                 .arg(what, e.error != QJsonParseError::NoError ? e.errorString() : QStringLiteral("JSON")));
         const QJsonValue list = doc.object().value(QLatin1StringView(key));
         if (!list.isArray() && !list.isNull() && !list.isUndefined())
-            return makeError(ErrorCode::InvalidArgument,
-                QStringLiteral("%1: \"%2\" is not an array").arg(what, QLatin1StringView(key)));
+            return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: \"%2\" is not an array").arg(what, QLatin1StringView(key)));
         for (const QJsonValue &t : list.toArray()) {
             if (!t.isString())
                 return makeError(ErrorCode::InvalidArgument,
-                    QStringLiteral("%1: \"%2\" has an entry that is not a string")
-                        .arg(what, QLatin1StringView(key)));
+                                 QStringLiteral("%1: \"%2\" has an entry that is not a string").arg(what, QLatin1StringView(key)));
             names.append(t.toString());
         }
         // Link: </v2/name/tags/list?last=x&n=y>; rel="next" (RFC 5988, as distribution-spec shows it)
@@ -576,11 +553,9 @@ Result<QStringList> OciClient::listPages(QUrl url, const char *key, const QStrin
         // The next page stays on the registry (a Link elsewhere would take our credentials there).
         if (next.scheme() + QLatin1Char(':') + next.authority() != origin)
             return makeError(ErrorCode::Network,
-                QStringLiteral("%1: the next page is on another host (%2): not followed")
-                    .arg(what, next.toString()));
+                             QStringLiteral("%1: the next page is on another host (%2): not followed").arg(what, next.toString()));
         if (next == url)
-            return makeError(ErrorCode::Network,
-                QStringLiteral("%1: the next page link points to the same page").arg(what));
+            return makeError(ErrorCode::Network, QStringLiteral("%1: the next page link points to the same page").arg(what));
         url = next;
     }
     return makeError(ErrorCode::Network, QStringLiteral("%1: more than 10000 pages").arg(what));
@@ -637,23 +612,21 @@ Result<std::optional<qint64>> OciClient::headBlob(const QString &digest)
     return std::optional<qint64>(r.header("content-length").toLongLong());
 }
 
-Result<qint64> OciClient::fetchBlob(
-    const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink)
+Result<qint64> OciClient::fetchBlob(const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink)
 {
     // Provender's own cap, before anything is requested: tofu would start any download the
     // descriptor asks for, but a descriptor is the registry's word and disks are finite.
     if (expectedSize < 0)
-        return makeError(ErrorCode::InvalidArgument,
-            QStringLiteral("fetching blob %1: its descriptor declares no valid size (%2): not downloaded")
-                .arg(digest)
-                .arg(expectedSize));
+        return makeError(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("fetching blob %1: its descriptor declares no valid size (%2): not downloaded").arg(digest).arg(expectedSize));
     if (expectedSize > m_options.maxBlobBytes)
         return makeError(ErrorCode::Unsupported,
-            QStringLiteral("fetching blob %1: its descriptor declares %2 bytes, more than the largest "
-                           "archive downloaded (%3 bytes, --max-archive-size): not downloaded")
-                .arg(digest)
-                .arg(expectedSize)
-                .arg(m_options.maxBlobBytes));
+                         QStringLiteral("fetching blob %1: its descriptor declares %2 bytes, more than the largest "
+                                        "archive downloaded (%3 bytes, --max-archive-size): not downloaded")
+                             .arg(digest)
+                             .arg(expectedSize)
+                             .arg(m_options.maxBlobBytes));
     Sha256 sha;
     qint64 got = 0;
     bool sinkFailed = false;
@@ -692,22 +665,18 @@ Result<qint64> OciClient::fetchBlob(
     };
     const Response r = send(ex);
     if (sinkFailed)
-        return makeError(
-            ErrorCode::Io, QStringLiteral("fetching blob %1: the download could not be stored").arg(digest));
+        return makeError(ErrorCode::Io, QStringLiteral("fetching blob %1: the download could not be stored").arg(digest));
     if (!r.refused.isEmpty())
         return makeError(ErrorCode::Network, r.refused);
     if (!r.sinkStopped && !r.success())
         return failure(r, QStringLiteral("fetching blob %1 from %2").arg(digest, m_repo.toString()));
     if (got < expectedSize)
         return makeError(ErrorCode::CorruptArchive,
-            QStringLiteral("incorrect response size: expected %1 bytes, but got %2 bytes")
-                .arg(expectedSize)
-                .arg(got));
+                         QStringLiteral("incorrect response size: expected %1 bytes, but got %2 bytes").arg(expectedSize).arg(got));
     const QString actual = QStringLiteral("sha256:") + QString::fromLatin1(sha.result().toHex());
     if (actual != digest)
         return makeError(ErrorCode::CorruptArchive,
-            QStringLiteral("provider package does not match digest %1 (the bytes hash to %2)")
-                .arg(digest, actual));
+                         QStringLiteral("provider package does not match digest %1 (the bytes hash to %2)").arg(digest, actual));
     return got;
 }
 
@@ -735,8 +704,7 @@ Result<bool> OciClient::mountBlob(const QString &digest, const QString &fromRepo
         send(cancel);
         return false;
     }
-    return failure(
-        r, QStringLiteral("mounting %1 from %2 into %3").arg(digest, fromRepository, m_repo.toString()));
+    return failure(r, QStringLiteral("mounting %1 from %2 into %3").arg(digest, fromRepository, m_repo.toString()));
 }
 
 Result<void> OciClient::uploadBlob(const QByteArray &data)
@@ -757,8 +725,7 @@ Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString
     post.push = true;
     const Response started = send(post);
     if (started.status != 202)
-        return failure(
-            started, QStringLiteral("starting the upload of %1 to %2").arg(digest, m_repo.toString()));
+        return failure(started, QStringLiteral("starting the upload of %1 to %2").arg(digest, m_repo.toString()));
     QUrl location = post.url.resolved(QUrl::fromEncoded(started.header("location")));
     const qint64 chunk = m_options.chunkSize;
     if (chunk > 0 && size > chunk) {
@@ -775,16 +742,11 @@ Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString
             patch.deviceStart = 0;
             patch.deviceSize = n;
             patch.headers.emplaceBack("Content-Type", "application/octet-stream");
-            patch.headers.emplaceBack(
-                "Content-Range", QByteArray::number(offset) + '-' + QByteArray::number(offset + n - 1));
+            patch.headers.emplaceBack("Content-Range", QByteArray::number(offset) + '-' + QByteArray::number(offset + n - 1));
             ++m_counters.blobChunks;
             const Response r = send(patch);
             if (r.status != 202)
-                return failure(r,
-                    QStringLiteral("uploading bytes %1-%2 of %3")
-                        .arg(offset)
-                        .arg(offset + n - 1)
-                        .arg(digest));
+                return failure(r, QStringLiteral("uploading bytes %1-%2 of %3").arg(offset).arg(offset + n - 1).arg(digest));
             m_counters.bytesUploaded += n;
             location = location.resolved(QUrl::fromEncoded(r.header("location")));
             offset += n;
@@ -813,8 +775,7 @@ Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString
     return {};
 }
 
-Result<QString> OciClient::putManifest(
-    const QString &reference, const QString &mediaType, const QByteArray &body)
+Result<QString> OciClient::putManifest(const QString &reference, const QString &mediaType, const QByteArray &body)
 {
     Exchange ex;
     ex.method = "PUT";

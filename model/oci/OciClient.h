@@ -42,7 +42,7 @@ namespace provender::oci {
 struct OciClientOptions
 {
     QList<QSslCertificate> caCertificates; ///< trusted besides the system CAs
-    int timeoutMs = 30000; ///< inactivity timeout per request
+    int timeoutMs = 30000;                 ///< inactivity timeout per request
     bool allowHttpLoopback = false;
     bool plainHttp = false; ///< talk http:// (only to a loopback registry, with allowHttpLoopback)
     QByteArray userAgent = "Provender";
@@ -75,10 +75,10 @@ struct OciRequestLog
 struct OciCounters
 {
     int requests = 0;
-    int blobHeads = 0; ///< HEAD /blobs/
+    int blobHeads = 0;   ///< HEAD /blobs/
     int blobUploads = 0; ///< uploads started (POST /blobs/uploads/)
-    int blobMounts = 0; ///< cross-repository mounts tried (POST /blobs/uploads/?mount=)
-    int blobChunks = 0; ///< PATCH requests
+    int blobMounts = 0;  ///< cross-repository mounts tried (POST /blobs/uploads/?mount=)
+    int blobChunks = 0;  ///< PATCH requests
     int manifestPuts = 0;
     int tokenRequests = 0;
     qint64 bytesUploaded = 0;
@@ -97,15 +97,14 @@ struct FetchedManifest
 {
     QByteArray body;
     QString contentType;
-    QString digest; ///< Docker-Content-Digest ("" when not sent)
+    QString digest;   ///< Docker-Content-Digest ("" when not sent)
     qint64 size = -1; ///< Content-Length (HEAD) or body size (GET)
 };
 
 class OciClient
 {
 public:
-    OciClient(
-        RepositoryAddress repository, std::optional<OciCredential> credential, OciClientOptions options = {});
+    OciClient(RepositoryAddress repository, std::optional<OciCredential> credential, OciClientOptions options = {});
     ~OciClient();
     OciClient(const OciClient &) = delete;
     OciClient &operator=(const OciClient &) = delete;
@@ -135,8 +134,7 @@ public:
     /// registry that keeps sending is cut off), fewer is "incorrect response size"; then the
     /// SHA-256 of what was read must equal `digest` ("does not match digest"). Returns the bytes
     /// read.
-    Result<qint64> fetchBlob(
-        const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink);
+    Result<qint64> fetchBlob(const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink);
     /// Uploads `size` bytes from `device` (positioned at the start) as blob `digest`.
     Result<void> uploadBlob(QIODevice *device, qint64 size, const QString &digest);
     Result<void> uploadBlob(const QByteArray &data);
@@ -164,7 +162,7 @@ private:
     QString m_scheme;
     QSslConfiguration m_ssl;
     QHash<QString, QByteArray> m_authByScope; ///< scope -> Authorization header value
-    QByteArray m_basicForHost; ///< set once the registry asked for Basic
+    QByteArray m_basicForHost;                ///< set once the registry asked for Basic
     OciFailure m_failure;
     QList<OciRequestLog> m_log;
     OciCounters m_counters;

@@ -43,7 +43,7 @@ inline constexpr qint64 kManifestSizeLimitMiB = 4;
 
 struct RepositoryAddress
 {
-    QString registry; ///< host[:port]
+    QString registry;   ///< host[:port]
     QString repository; ///< path inside the registry (OCI `<name>`)
     QString toString() const { return registry + QLatin1Char('/') + repository; }
     bool operator==(const RepositoryAddress &) const = default;
@@ -82,8 +82,8 @@ struct TemplateDefaults
 /// fits it in more than one way, names no valid provider, or is not the repository tofu would
 /// compute for that provider (e.g. another spelling of its host). A symbol the template lacks
 /// takes its value from `defaults` (an error when that is empty).
-Result<ProviderAddress> providerForRepository(
-    const QString &templ, const RepositoryAddress &repository, const TemplateDefaults &defaults = {});
+Result<ProviderAddress> providerForRepository(const QString &templ, const RepositoryAddress &repository,
+                                              const TemplateDefaults &defaults = {});
 /// `oci://HOST/PATH/${namespace}/${type}` -> the template without the scheme.
 Result<QString> templateFromOciUrl(const QString &url);
 
@@ -104,7 +104,7 @@ struct Descriptor
     QString os;
     QString architecture;
     QString osVersion; ///< tofu ignores descriptors that set it
-    QJsonObject raw; ///< the descriptor as it was
+    QJsonObject raw;   ///< the descriptor as it was
 };
 
 /// tofu's hashFromOCIDigest: `sha256:<64 lower hex>` -> zh:<hex>.
@@ -140,8 +140,7 @@ Result<ImageManifest> parseManifest(const QByteArray &bytes);
 
 /// selectOCIImageManifest for one platform. `platformNotSupported` is set (and an error returned)
 /// for tofu's ErrPlatformNotSupported case.
-Result<Descriptor> selectImageManifest(
-    const QList<Descriptor> &manifests, const Platform &platform, bool *platformNotSupported = nullptr);
+Result<Descriptor> selectImageManifest(const QList<Descriptor> &manifests, const Platform &platform, bool *platformNotSupported = nullptr);
 /// The platforms an index offers, as tofu would find them: descriptors with the provider-target
 /// artifact type, manifest media type and a platform without os.version (in index order, unique).
 QList<Platform> platformsOfIndex(const ImageIndex &index);

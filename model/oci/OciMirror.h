@@ -52,7 +52,7 @@ struct OciVerifyOptions
 {
     /// Only these versions of a provider (from a lock file); others from its tags are skipped.
     QHash<QString, QList<Version>> onlyVersions; ///< provider address string -> versions
-    ExpectedHashes expected; ///< a lock's hashes (tofu's pre-download zh: check applies)
+    ExpectedHashes expected;                     ///< a lock's hashes (tofu's pre-download zh: check applies)
     /// Where `expected` came from per provider version (lock file paths): the verdict's anchor.
     QHash<ProviderVersionKey, QString> expectedFrom;
     /// Lock files were given: archives of provider versions `expected` lacks are notCoveredByLock.
@@ -71,17 +71,17 @@ struct OciVerifyReport
 };
 
 OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
-    const OciVerifyOptions &options = {});
+                                const OciVerifyOptions &options = {});
 
 /// One platform archive of listOciMirror(): its blob, or why tofu refuses it before downloading.
 struct OciListedArchive
 {
     ArchiveKey key;
-    QString url; ///< the blob URL (Archive::path)
-    QString repository; ///< registry/name
-    QString digest; ///< the layer digest ("" when refused before a layer was found)
-    qint64 size = -1; ///< the layer descriptor's size
-    QString refusal; ///< "" or tofu's reason (two manifests for the platform, no zip layer, …)
+    QString url;          ///< the blob URL (Archive::path)
+    QString repository;   ///< registry/name
+    QString digest;       ///< the layer digest ("" when refused before a layer was found)
+    qint64 size = -1;     ///< the layer descriptor's size
+    QString refusal;      ///< "" or tofu's reason (two manifests for the platform, no zip layer, …)
     bool missing = false; ///< the refusal is a 404 of the manifest
 };
 
@@ -93,14 +93,14 @@ struct OciListing
 
 /// The listing half of verifyOciMirror() — the same walk, no blob read (OciSource::list()).
 OciListing listOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
-    const QHash<QString, QList<Version>> &onlyVersions = {});
+                         const QHash<QString, QList<Version>> &onlyVersions = {});
 
 /// One repository of a registry's `_catalog`, read back through the mirror's template.
 struct OciCatalogEntry
 {
-    QString repository; ///< as the catalog lists it (without the registry)
+    QString repository;                      ///< as the catalog lists it (without the registry)
     std::optional<ProviderAddress> provider; ///< the provider tofu would look for here, if any
-    QString note; ///< why it is no provider of this mirror ("" when it is one)
+    QString note;                            ///< why it is no provider of this mirror ("" when it is one)
     /// With `withVersions`: the versions of its tags (go-versions order; tags that are no version
     /// are ignored, as tofu ignores them), or why they could not be listed.
     QList<Version> versions;
@@ -111,7 +111,7 @@ struct OciCatalogListing
 {
     QString registry;
     QList<OciCatalogEntry> repositories; ///< every repository the catalog lists, in its order
-    QList<ProviderAddress> providers; ///< the providers among them, unique, sorted by address
+    QList<ProviderAddress> providers;    ///< the providers among them, unique, sorted by address
     QList<OciRequestLog> log;
     OciCounters counters;
     QString credential; ///< where the credential came from ("" = none), never the secret
@@ -123,13 +123,13 @@ struct OciCatalogListing
 /// when the registry refuses the listing (many hosted registries do: name the providers then) or
 /// when the template's registry part depends on the provider. Blocking: call off the GUI thread.
 /// `withVersions`: also each provider repository's tag list (one more request per repository).
-Result<OciCatalogListing> listOciProviders(
-    const OciMirrorOptions &mirror, const TemplateDefaults &defaults = {}, bool withVersions = false);
+Result<OciCatalogListing> listOciProviders(const OciMirrorOptions &mirror, const TemplateDefaults &defaults = {},
+                                           bool withVersions = false);
 
 struct OciPushOptions
 {
     QList<ProviderAddress> only; ///< empty: every provider of the catalog
-    bool dryRun = false; ///< only HEAD requests: say what would be uploaded
+    bool dryRun = false;         ///< only HEAD requests: say what would be uploaded
     bool verifyAfter = true;
     std::function<void(const QString &line)> progress;
 };
@@ -143,7 +143,7 @@ struct OciPushedVersion
     QString indexDigest;
     QList<Platform> platforms;
     bool tagWritten = false; ///< false: it already named this index (or a dry run)
-    QStringList skipped; ///< archives not pushed and why (unpacked packages)
+    QStringList skipped;     ///< archives not pushed and why (unpacked packages)
     QString error;
 };
 
@@ -164,8 +164,7 @@ struct OciPushReport
     bool hasErrors() const;
 };
 
-OciPushReport pushToOci(
-    const Catalog &catalog, const OciMirrorOptions &mirror, const OciPushOptions &options = {});
+OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, const OciPushOptions &options = {});
 
 /// The CLI config block for this template, e.g.
 /// provider_installation { oci_mirror { repository_template = "…" include = ["…"] } }

@@ -11,32 +11,31 @@ namespace provender::oci {
 
 namespace {
 
-    QString listedKey(const QString &url, const Platform &platform)
-    {
-        return url + QLatin1Char('#') + platform.toString();
-    }
+QString listedKey(const QString &url, const Platform &platform)
+{
+    return url + QLatin1Char('#') + platform.toString();
+}
 
-    void add(OciCounters &sum, const OciCounters &c)
-    {
-        sum.requests += c.requests;
-        sum.blobHeads += c.blobHeads;
-        sum.blobUploads += c.blobUploads;
-        sum.blobMounts += c.blobMounts;
-        sum.blobChunks += c.blobChunks;
-        sum.manifestPuts += c.manifestPuts;
-        sum.tokenRequests += c.tokenRequests;
-        sum.bytesUploaded += c.bytesUploaded;
-        sum.bytesDownloaded += c.bytesDownloaded;
-    }
+void add(OciCounters &sum, const OciCounters &c)
+{
+    sum.requests += c.requests;
+    sum.blobHeads += c.blobHeads;
+    sum.blobUploads += c.blobUploads;
+    sum.blobMounts += c.blobMounts;
+    sum.blobChunks += c.blobChunks;
+    sum.manifestPuts += c.manifestPuts;
+    sum.tokenRequests += c.tokenRequests;
+    sum.bytesUploaded += c.bytesUploaded;
+    sum.bytesDownloaded += c.bytesDownloaded;
+}
 
 } // namespace
 
-OciSource::OciSource(
-    OciMirrorOptions mirror, QList<ProviderAddress> providers, QHash<QString, QList<Version>> onlyVersions)
-    : m_mirror(std::move(mirror))
-    , m_providers(std::move(providers))
-    , m_onlyVersions(std::move(onlyVersions))
-{ }
+OciSource::OciSource(OciMirrorOptions mirror, QList<ProviderAddress> providers, QHash<QString, QList<Version>> onlyVersions)
+    : m_mirror(std::move(mirror)),
+      m_providers(std::move(providers)),
+      m_onlyVersions(std::move(onlyVersions))
+{}
 
 QString OciSource::location() const
 {
@@ -61,8 +60,7 @@ Result<Catalog> OciSource::list(const std::atomic<bool> *cancel)
     OciListing listing = listOciMirror(m_providers, m_mirror, m_onlyVersions);
     m_listed.clear();
     for (const OciListedArchive &a : std::as_const(listing.archives))
-        m_listed.insert(listedKey(a.url, a.key.platform),
-            Listed { a.repository, a.digest, a.size, a.refusal, a.missing });
+        m_listed.insert(listedKey(a.url, a.key.platform), Listed{a.repository, a.digest, a.size, a.refusal, a.missing});
     m_log += listing.report.log;
     add(m_counters, listing.report.counters);
     m_absent = listing.report.absent;
@@ -102,8 +100,8 @@ Result<qint64> OciSource::fetch(const Listed &l, const std::function<bool(const 
     return got;
 }
 
-ArchiveReadSummary OciSource::readArchives(
-    const QList<ArchiveRef> &archives, const ArchiveReadOptions &options, const ArchiveReadSink &sink)
+ArchiveReadSummary OciSource::readArchives(const QList<ArchiveRef> &archives, const ArchiveReadOptions &options,
+                                           const ArchiveReadSink &sink)
 {
     ArchiveReadSummary summary;
     QTemporaryDir downloads;
@@ -120,16 +118,14 @@ ArchiveReadSummary OciSource::readArchives(
         const Listed *l = find(archive);
         if (!l) {
             read.unavailable = Verdict::Error;
-            read.hashes = makeError(
-                ErrorCode::Internal, QStringLiteral("not listed by this source: %1").arg(archive.path));
+            read.hashes = makeError(ErrorCode::Internal, QStringLiteral("not listed by this source: %1").arg(archive.path));
             sink(i, std::move(read));
             continue;
         }
         if (!l->refusal.isEmpty()) {
             // What tofu refuses before downloading (OciFormat's checks, in its words).
             read.unavailable = l->missing ? Verdict::Missing : Verdict::Error;
-            read.hashes
-                = makeError(l->missing ? ErrorCode::NotFound : ErrorCode::InvalidArgument, l->refusal);
+            read.hashes = makeError(l->missing ? ErrorCode::NotFound : ErrorCode::InvalidArgument, l->refusal);
             sink(i, std::move(read));
             continue;
         }
@@ -142,11 +138,9 @@ ArchiveReadSummary OciSource::readArchives(
         const bool digestMismatch = !fetched.ok() && fetched.error().code == ErrorCode::CorruptArchive
             && fetched.error().message.contains(QLatin1StringView("does not match digest"));
         if (!fetched.ok() && !digestMismatch) {
-            read.unavailable
-                = fetched.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error;
+            read.unavailable = fetched.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error;
             read.hashes = makeError(fetched.error().code,
-                QStringLiteral("fetching provider package blob %1: %2")
-                    .arg(l->digest, fetched.error().message));
+                                    QStringLiteral("fetching provider package blob %1: %2").arg(l->digest, fetched.error().message));
             QFile::remove(file);
             sink(i, std::move(read));
             continue;
@@ -171,29 +165,24 @@ ArchiveReadSummary OciSource::readArchives(
     return summary;
 }
 
-Result<std::unique_ptr<QIODevice>> OciSource::openArchive(
-    const Archive &archive, const std::atomic<bool> *cancel)
+Result<std::unique_ptr<QIODevice>> OciSource::openArchive(const Archive &archive, const std::atomic<bool> *cancel)
 {
     if (cancel && cancel->load())
         return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
     const Listed *l = find(archive);
     if (!l)
-        return makeError(
-            ErrorCode::NotFound, QStringLiteral("not listed by this source: %1").arg(archive.path));
+        return makeError(ErrorCode::NotFound, QStringLiteral("not listed by this source: %1").arg(archive.path));
     if (!l->refusal.isEmpty())
         return makeError(l->missing ? ErrorCode::NotFound : ErrorCode::InvalidArgument, l->refusal);
     // QTemporaryFile removes the download when the device is destroyed.
     auto tmp = std::make_unique<QTemporaryFile>();
     if (!tmp->open())
-        return makeError(
-            ErrorCode::Io, QStringLiteral("cannot create a temporary file: %1").arg(tmp->errorString()));
-    const Result<qint64> got
-        = fetch(*l, [&tmp](const char *data, qint64 n) { return tmp->write(data, n) == n; });
+        return makeError(ErrorCode::Io, QStringLiteral("cannot create a temporary file: %1").arg(tmp->errorString()));
+    const Result<qint64> got = fetch(*l, [&tmp](const char *data, qint64 n) { return tmp->write(data, n) == n; });
     if (!got.ok())
         return got.error();
     if (!tmp->flush() || !tmp->seek(0))
-        return makeError(ErrorCode::Io,
-            QStringLiteral("cannot read back %1: %2").arg(tmp->fileName(), tmp->errorString()));
+        return makeError(ErrorCode::Io, QStringLiteral("cannot read back %1: %2").arg(tmp->fileName(), tmp->errorString()));
     return std::unique_ptr<QIODevice>(std::move(tmp));
 }
 

@@ -30,8 +30,7 @@ class OciSource final : public MirrorSource
 {
 public:
     /// `onlyVersions` as OciVerifyOptions::onlyVersions (from a lock file); empty: every version.
-    OciSource(OciMirrorOptions mirror, QList<ProviderAddress> providers,
-        QHash<QString, QList<Version>> onlyVersions = {});
+    OciSource(OciMirrorOptions mirror, QList<ProviderAddress> providers, QHash<QString, QList<Version>> onlyVersions = {});
 
     Catalog::SourceKind kind() const override { return Catalog::SourceKind::Network; }
     /// `oci://` + the repository template.
@@ -39,9 +38,8 @@ public:
     SourceCapabilities capabilities() const override;
     Result<Catalog> list(const std::atomic<bool> *cancel = nullptr) override;
     ArchiveReadSummary readArchives(const QList<ArchiveRef> &archives, const ArchiveReadOptions &options,
-        const ArchiveReadSink &sink) override;
-    Result<std::unique_ptr<QIODevice>> openArchive(
-        const Archive &archive, const std::atomic<bool> *cancel = nullptr) override;
+                                    const ArchiveReadSink &sink) override;
+    Result<std::unique_ptr<QIODevice>> openArchive(const Archive &archive, const std::atomic<bool> *cancel = nullptr) override;
 
     /// Every request so far (listing and reads).
     const QList<OciRequestLog> &requestLog() const { return m_log; }
@@ -57,7 +55,7 @@ private:
         QString repository; ///< registry/name
         QString digest;
         qint64 size = -1;
-        QString refusal; ///< why tofu refuses the archive before a download ("" = none)
+        QString refusal;      ///< why tofu refuses the archive before a download ("" = none)
         bool missing = false; ///< the refusal is a 404 (Missing rather than Error)
     };
     /// fetchBlob of `l` into `sink`; the repository's client is made on demand.
@@ -67,7 +65,7 @@ private:
     OciMirrorOptions m_mirror;
     QList<ProviderAddress> m_providers;
     QHash<QString, QList<Version>> m_onlyVersions;
-    QHash<QString, Listed> m_listed; ///< by blob URL + platform
+    QHash<QString, Listed> m_listed;                      ///< by blob URL + platform
     QHash<QString, std::shared_ptr<OciClient>> m_clients; ///< by repository
     QList<OciRequestLog> m_log;
     OciCounters m_counters;

@@ -1,18 +1,18 @@
 #include "model/registry/MirrorPull.h"
 
 #include "model/core/Logging.h"
+#include "model/hashing/PackageHashes.h"
 #include "model/hashing/Sha256.h"
 #include "model/mirror/IndexWriter.h"
 #include "model/registry/ReleaseProvenance.h"
 #include "model/registry/UnpackArchive.h"
-#include "model/hashing/PackageHashes.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
-#include <QSet>
 #include <QSaveFile>
+#include <QSet>
 #include <QTemporaryFile>
 
 #include <algorithm>
@@ -182,8 +182,9 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
             }
         }
         if (!chosen) {
-            report.errors << (req.exact ? u"provider %1 has no version %2 in its registry"_s.arg(req.provider.toString(), req.exact->toString())
-                                        : u"no available releases match the given constraints for %1"_s.arg(req.provider.toString()));
+            report.errors << (req.exact
+                                  ? u"provider %1 has no version %2 in its registry"_s.arg(req.provider.toString(), req.exact->toString())
+                                  : u"no available releases match the given constraints for %1"_s.arg(req.provider.toString()));
             continue;
         }
         auto release = std::make_shared<Release>();
@@ -197,7 +198,7 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
             rec.version = *chosen;
             rec.platform = platform;
             rec.path = providerDir(req.provider) + u'/'
-                       + (options.unpacked ? chosen->toString() + u'/' + platform.toString() : packedName(req.provider, *chosen, platform));
+                + (options.unpacked ? chosen->toString() + u'/' + platform.toString() : packedName(req.provider, *chosen, platform));
             const Result<RegistryDownload> meta = client.download(req.provider, *chosen, platform);
             if (!meta) {
                 rec.status = meta.error().code == ErrorCode::NotFound ? PulledArchive::Status::Unavailable : PulledArchive::Status::Failed;
@@ -242,7 +243,8 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
     // Phase 2: the archives, in parallel, each into its own staging file.
     QList<RegistryClient::ArchiveFetch> fetches;
     for (auto &p : toFetch) {
-        p->staging = std::make_unique<QFile>(dest.filePath(kStaging + u'/' + packedName(p->record.provider, p->record.version, p->record.platform)));
+        p->staging =
+            std::make_unique<QFile>(dest.filePath(kStaging + u'/' + packedName(p->record.provider, p->record.version, p->record.platform)));
         if (!p->staging->open(QIODevice::WriteOnly | QIODevice::Truncate)) {
             p->writeFailed = true;
             continue;
@@ -256,7 +258,8 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
                                                     return true;
                                                 }};
     }
-    const QList<Result<DownloadedArchive>> got = fetches.isEmpty() ? QList<Result<DownloadedArchive>>{} : client.fetchArchives(fetches, cancel);
+    const QList<Result<DownloadedArchive>> got =
+        fetches.isEmpty() ? QList<Result<DownloadedArchive>>{} : client.fetchArchives(fetches, cancel);
     report.cancelled = cancelled();
 
     // Phase 3: prove each archive, then give it its name.
@@ -357,9 +360,8 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
         PulledArchive rec = p->record;
         const Release &rel = *p->release;
         const PackageAuthentication auth = rel.error.isEmpty()
-                                               ? authenticateRegistryPackage(p->meta, p->meta.sha256, rel.sums, rel.signature, options.signature,
-                                                                             releaseCheck(*p))
-                                               : PackageAuthentication{false, {}, rel.error, {}};
+            ? authenticateRegistryPackage(p->meta, p->meta.sha256, rel.sums, rel.signature, options.signature, releaseCheck(*p))
+            : PackageAuthentication{false, {}, rel.error, {}};
         if (!auth.signedOk) {
             // In place already, but the registry's chain does not hold today: say so, touch nothing.
             rec.status = PulledArchive::Status::Refused;
@@ -381,8 +383,8 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
         QByteArray keys;
         for (const QByteArray &k : rel->keys)
             keys += k.endsWith('\n') ? k : k + '\n';
-        if (!QDir().mkpath(dir) || !writeAtomically(dir + u"/SHA256SUMS"_s, rel->sums) || !writeAtomically(dir + u"/SHA256SUMS.sig"_s, rel->signature)
-            || !writeAtomically(dir + u"/keys.asc"_s, keys))
+        if (!QDir().mkpath(dir) || !writeAtomically(dir + u"/SHA256SUMS"_s, rel->sums)
+            || !writeAtomically(dir + u"/SHA256SUMS.sig"_s, rel->signature) || !writeAtomically(dir + u"/keys.asc"_s, keys))
             report.errors << u"cannot write the provenance of %1 %2 to %3"_s.arg(rel->provider.toString(), rel->version.toString(), dir);
     }
     bool anyInPlace = false;

@@ -42,7 +42,7 @@ namespace provender {
 struct PullRequest
 {
     ProviderAddress provider;
-    std::optional<Version> exact;        ///< a lock file's version
+    std::optional<Version> exact;                  ///< a lock file's version
     std::optional<VersionConstraints> constraints; ///< ADDR=CONSTRAINT (none: the newest)
 };
 
@@ -50,8 +50,8 @@ struct PullOptions
 {
     QString destination;
     QList<Platform> platforms;
-    bool withZh = false;  ///< write zh: into the indexes too
-    bool dryRun = false;  ///< resolve versions and download documents, fetch no archive, write nothing
+    bool withZh = false;   ///< write zh: into the indexes too
+    bool dryRun = false;   ///< resolve versions and download documents, fetch no archive, write nothing
     bool unpacked = false; ///< extract into HOST/NS/TYPE/VERSION/OS_ARCH/ (UnpackArchive.h) instead of keeping the zip; no indexes
     SignatureOptions signature;
 };
@@ -72,7 +72,7 @@ struct PulledArchive
 struct PullReport
 {
     QList<PulledArchive> archives;
-    QStringList errors;   ///< providers that could not be resolved at all
+    QStringList errors; ///< providers that could not be resolved at all
     bool cancelled = false;
     int refusedOrFailed() const;
 };

@@ -61,9 +61,9 @@ QHash<QString, QUrl> providerServicesFromEnvironment(const QProcessEnvironment &
 }
 
 RegistryClient::RegistryClient(RegistryOptions options)
-    : m_options(std::move(options)), m_http(std::make_unique<HttpRunner>(m_options.http))
-{
-}
+    : m_options(std::move(options)),
+      m_http(std::make_unique<HttpRunner>(m_options.http))
+{}
 
 RegistryClient::~RegistryClient() = default;
 
@@ -93,7 +93,9 @@ RegistryClient::Fetched RegistryClient::get(const QUrl &url, bool withToken, con
     HttpJob job;
     job.url = url;
     // The token only to the registry host itself, never over plain http.
-    if (withToken && url.scheme() == "https"_L1 && hostForComparison(url.host() + (url.port() > 0 && url.port() != 443 ? u":"_s + QString::number(url.port()) : QString())) == tokenHost)
+    if (withToken && url.scheme() == "https"_L1
+        && hostForComparison(url.host() + (url.port() > 0 && url.port() != 443 ? u":"_s + QString::number(url.port()) : QString()))
+            == tokenHost)
         job.authorization = authorizationFor(tokenHost);
     if (sink) {
         job.onData = sink;
@@ -127,8 +129,9 @@ Result<QUrl> RegistryClient::providersBase(const QString &host)
     if (f.outcome.status == 404)
         return makeError(ErrorCode::NotFound, u"host %1 does not provide a provider registry"_s.arg(host));
     if (!f.outcome.ok())
-        return makeError(ErrorCode::Network, u"failed to request discovery document: "_s
-                                                 + (f.outcome.failure != HttpOutcome::Failure::None ? f.outcome.errorText : f.outcome.statusLine()));
+        return makeError(ErrorCode::Network,
+                         u"failed to request discovery document: "_s
+                             + (f.outcome.failure != HttpOutcome::Failure::None ? f.outcome.errorText : f.outcome.statusLine()));
     const QJsonDocument doc = QJsonDocument::fromJson(f.outcome.body);
     if (!doc.isObject())
         return makeError(ErrorCode::InvalidArgument, u"failed to decode discovery document for %1: not a JSON object"_s.arg(host));
@@ -153,10 +156,12 @@ Result<RegistryVersions> RegistryClient::versions(const ProviderAddress &provide
     const QUrl url = base->resolved(QUrl(provider.ns() + u'/' + provider.type() + u"/versions"_s));
     const Fetched f = get(url, true, provider.hostname(), m_options.maxDocumentBytes);
     if (f.outcome.status == 404)
-        return makeError(ErrorCode::NotFound, u"provider registry %1 does not have a provider named %2"_s.arg(
-                                                  provider.displayHostname(), provider.toString()));
+        return makeError(ErrorCode::NotFound,
+                         u"provider registry %1 does not have a provider named %2"_s.arg(provider.displayHostname(), provider.toString()));
     if (f.outcome.status == 401 || f.outcome.status == 403)
-        return makeError(ErrorCode::Network, u"unauthorized: host %1 requires authentication (set TF_TOKEN_… or a credentials block)"_s.arg(provider.displayHostname()));
+        return makeError(
+            ErrorCode::Network,
+            u"unauthorized: host %1 requires authentication (set TF_TOKEN_… or a credentials block)"_s.arg(provider.displayHostname()));
     if (!f.outcome.ok())
         return makeError(ErrorCode::Network, requestError(f.outcome, provider.toString()));
     Result<RegistryVersions> v = parseRegistryVersions(f.outcome.body);
@@ -170,12 +175,12 @@ Result<RegistryDownload> RegistryClient::download(const ProviderAddress &provide
     const Result<QUrl> base = providersBase(provider.hostname());
     if (!base)
         return base.error();
-    const QUrl url = base->resolved(QUrl(u"%1/%2/%3/download/%4/%5"_s.arg(provider.ns(), provider.type(), version.toString(),
-                                                                          platform.os(), platform.arch())));
+    const QUrl url = base->resolved(
+        QUrl(u"%1/%2/%3/download/%4/%5"_s.arg(provider.ns(), provider.type(), version.toString(), platform.os(), platform.arch())));
     const Fetched f = get(url, true, provider.hostname(), m_options.maxDocumentBytes);
     if (f.outcome.status == 404)
-        return makeError(ErrorCode::NotFound, u"provider %1 %2 is not available for %3"_s.arg(provider.toString(), version.toString(),
-                                                                                          platform.toString()));
+        return makeError(ErrorCode::NotFound,
+                         u"provider %1 %2 is not available for %3"_s.arg(provider.toString(), version.toString(), platform.toString()));
     if (f.outcome.status == 401 || f.outcome.status == 403)
         return makeError(ErrorCode::Network, u"unauthorized: host %1 requires authentication"_s.arg(provider.displayHostname()));
     if (!f.outcome.ok())
@@ -190,9 +195,9 @@ Result<QByteArray> RegistryClient::fetchDocument(const QUrl &url)
 {
     const Fetched f = get(url, false, {}, m_options.maxDocumentBytes);
     if (!f.outcome.ok())
-        return makeError(ErrorCode::Network, u"%1: %2"_s.arg(url.toDisplayString(QUrl::RemoveUserInfo),
-                                                              f.outcome.failure != HttpOutcome::Failure::None ? f.outcome.errorText
-                                                                                                               : f.outcome.statusLine()));
+        return makeError(ErrorCode::Network,
+                         u"%1: %2"_s.arg(url.toDisplayString(QUrl::RemoveUserInfo),
+                                         f.outcome.failure != HttpOutcome::Failure::None ? f.outcome.errorText : f.outcome.statusLine()));
     return f.outcome.body;
 }
 
@@ -236,11 +241,12 @@ QList<Result<DownloadedArchive>> RegistryClient::fetchArchives(const QList<Archi
         State &st = *states[size_t(i)];
         const QString where = fetches.at(i).url.toDisplayString(QUrl::RemoveUserInfo);
         if (st.tooLarge) {
-            results << Result<DownloadedArchive>(makeError(ErrorCode::Network, u"%1: the archive is larger than the limit of %2 bytes"_s.arg(where).arg(cap)));
-        } else if (!st.outcome.ok()) {
             results << Result<DownloadedArchive>(
-                makeError(st.outcome.failure == HttpOutcome::Failure::Cancelled ? ErrorCode::Cancelled : ErrorCode::Network,
-                          u"%1: %2"_s.arg(where, st.outcome.failure != HttpOutcome::Failure::None ? st.outcome.errorText : st.outcome.statusLine())));
+                makeError(ErrorCode::Network, u"%1: the archive is larger than the limit of %2 bytes"_s.arg(where).arg(cap)));
+        } else if (!st.outcome.ok()) {
+            results << Result<DownloadedArchive>(makeError(
+                st.outcome.failure == HttpOutcome::Failure::Cancelled ? ErrorCode::Cancelled : ErrorCode::Network,
+                u"%1: %2"_s.arg(where, st.outcome.failure != HttpOutcome::Failure::None ? st.outcome.errorText : st.outcome.statusLine())));
         } else {
             st.out.sha256 = st.sha.result();
             st.out.finalUrl = st.outcome.finalUrl;

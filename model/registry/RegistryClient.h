@@ -36,7 +36,7 @@ struct RegistryOptions
     /// providers.v1 base URL per host (comparison form), from the CLI config's `host` blocks.
     QHash<QString, QUrl> serviceOverrides;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment(); ///< for credentials
-    QString homeDir;                           ///< "" = the user's
+    QString homeDir;                                                            ///< "" = the user's
     bool useCredentials = true;
     qint64 maxDocumentBytes = 4 * 1024 * 1024; ///< JSON documents, SHA256SUMS, signatures
     qint64 maxArchiveBytes = qint64(4) * 1024 * 1024 * 1024;

@@ -92,8 +92,9 @@ Result<RegistryDownload> parseRegistryDownload(const QByteArray &json, const QUr
     d.protocols = stringList(field(o, "protocols"_L1));
     d.platform = Platform(stringField(o, "os"_L1), stringField(o, "arch"_L1));
     if (d.platform.os() != requested.os() || d.platform.arch() != requested.arch())
-        return makeError(ErrorCode::InvalidArgument, u"registry response to request for %1 archive has incorrect target %2"_s.arg(
-                                                         requested.toString(), d.platform.toString()));
+        return makeError(
+            ErrorCode::InvalidArgument,
+            u"registry response to request for %1 archive has incorrect target %2"_s.arg(requested.toString(), d.platform.toString()));
     d.filename = stringField(o, "filename"_L1);
     Result<QUrl> url = resolveUrl(o, "download_url"_L1, documentUrl, u"download URL"_s);
     if (!url)
@@ -101,7 +102,8 @@ Result<RegistryDownload> parseRegistryDownload(const QByteArray &json, const QUr
     d.downloadUrl = *url;
     const QByteArray shasum = stringField(o, "shasum"_L1).toLatin1();
     if (!isSha256Hex(shasum))
-        return makeError(ErrorCode::InvalidArgument, u"registry response includes invalid SHA256 hash \"%1\""_s.arg(QString::fromLatin1(shasum)));
+        return makeError(ErrorCode::InvalidArgument,
+                         u"registry response includes invalid SHA256 hash \"%1\""_s.arg(QString::fromLatin1(shasum)));
     d.sha256 = QByteArray::fromHex(shasum);
     url = resolveUrl(o, "shasums_url"_L1, documentUrl, u"SHASUMS URL"_s);
     if (!url)

@@ -52,10 +52,10 @@ struct RegistryDownload
     QStringList protocols;
     Platform platform;
     QString filename;
-    QUrl downloadUrl;          ///< resolved against the document's URL
+    QUrl downloadUrl; ///< resolved against the document's URL
     QUrl shasumsUrl;
     QUrl shasumsSignatureUrl;
-    QByteArray sha256;         ///< `shasum`: 32 raw bytes
+    QByteArray sha256; ///< `shasum`: 32 raw bytes
     QList<RegistrySigningKey> signingKeys;
 };
 

@@ -184,33 +184,27 @@ SignatureCheck verifyDetachedSignature(const QByteArray &document, const QByteAr
         gpgme_key_unref(key);
 
     switch (gpgme_err_code(s->status)) {
-    case GPG_ERR_NO_ERROR:
-        break;
-    case GPG_ERR_NO_PUBKEY:
-        out.reason = u"authentication signature from unknown issuer"_s;
-        return out;
+    case GPG_ERR_NO_ERROR: break;
+    case GPG_ERR_NO_PUBKEY: out.reason = u"authentication signature from unknown issuer"_s; return out;
     case GPG_ERR_BAD_SIGNATURE:
-        out.reason = u"error checking signature: openpgp: invalid signature: the signature does not match SHA256SUMS (key %1)"_s.arg(out.keyId);
+        out.reason =
+            u"error checking signature: openpgp: invalid signature: the signature does not match SHA256SUMS (key %1)"_s.arg(out.keyId);
         return out;
     case GPG_ERR_KEY_EXPIRED:
-        out.reason = u"the signing key %1 has expired (terraform accepts this with a warning; Provender does not vouch for it)"_s.arg(out.keyId);
+        out.reason =
+            u"the signing key %1 has expired (terraform accepts this with a warning; Provender does not vouch for it)"_s.arg(out.keyId);
         return out;
-    case GPG_ERR_CERT_REVOKED:
-        out.reason = u"the signing key %1 has been revoked"_s.arg(out.keyId);
-        return out;
-    case GPG_ERR_SIG_EXPIRED:
-        out.reason = u"the signature by key %1 has expired"_s.arg(out.keyId);
-        return out;
-    default:
-        out.reason = u"error checking signature: "_s + gpgError(s->status);
-        return out;
+    case GPG_ERR_CERT_REVOKED: out.reason = u"the signing key %1 has been revoked"_s.arg(out.keyId); return out;
+    case GPG_ERR_SIG_EXPIRED: out.reason = u"the signature by key %1 has expired"_s.arg(out.keyId); return out;
+    default: out.reason = u"error checking signature: "_s + gpgError(s->status); return out;
     }
     if (keyRevoked || (s->summary & GPGME_SIGSUM_KEY_REVOKED)) {
         out.reason = u"the signing key %1 has been revoked"_s.arg(out.keyId);
         return out;
     }
     if (keyExpired || (s->summary & GPGME_SIGSUM_KEY_EXPIRED)) {
-        out.reason = u"the signing key %1 has expired (terraform accepts this with a warning; Provender does not vouch for it)"_s.arg(out.keyId);
+        out.reason =
+            u"the signing key %1 has expired (terraform accepts this with a warning; Provender does not vouch for it)"_s.arg(out.keyId);
         return out;
     }
     if (s->summary & (GPGME_SIGSUM_RED | GPGME_SIGSUM_SIG_EXPIRED)) {
@@ -257,7 +251,7 @@ PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, 
     // 2. archiveChecksumAuthentication
     if (archiveSha256 != meta.sha256) {
         out.reason = u"archive has incorrect checksum zh:%1 (expected zh:%2)"_s.arg(QString::fromLatin1(archiveSha256.toHex()),
-                                                                                  QString::fromLatin1(meta.sha256.toHex()));
+                                                                                    QString::fromLatin1(meta.sha256.toHex()));
         return out;
     }
     // 3. signatureAuthentication

@@ -27,7 +27,7 @@ struct SignatureCheck
     QString keyId;       ///< the signing primary key's 64-bit ID, upper-case hex (terraform's KeyIdString)
     QString fingerprint; ///< the signing primary key's fingerprint, upper-case hex
     QStringList userIds;
-    QString reason;      ///< why it is not valid ("" when valid)
+    QString reason; ///< why it is not valid ("" when valid)
 };
 
 struct SignatureOptions
@@ -38,15 +38,15 @@ struct SignatureOptions
 };
 
 /// Verify `signature` (detached, binary or armoured) over `document` with `keys`.
-SignatureCheck verifyDetachedSignature(const QByteArray &document, const QByteArray &signature,
-                                       const QList<QByteArray> &keys, const SignatureOptions &options = {});
+SignatureCheck verifyDetachedSignature(const QByteArray &document, const QByteArray &signature, const QList<QByteArray> &keys,
+                                       const SignatureOptions &options = {});
 
 /// What the whole chain says of one downloaded archive.
 struct PackageAuthentication
 {
     bool signedOk = false;
     SignatureCheck signature;
-    QString reason;                 ///< the first check that failed, in terraform's words where it has them
+    QString reason;                  ///< the first check that failed, in terraform's words where it has them
     QList<HashString> vouchedHashes; ///< every zh: of the signed SHA256SUMS (when signedOk)
 };
 

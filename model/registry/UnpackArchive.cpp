@@ -37,14 +37,11 @@ bool attributesSayDirectory(const unz_file_info64 &info)
 {
     switch (quint32(info.version) >> 8) {
     case 3:
-    case 19:
-        return (unixMode(info) & 0xF000) == 0x4000;
+    case 19: return (unixMode(info) & 0xF000) == 0x4000;
     case 0:
     case 11:
-    case 14:
-        return (info.external_fa & 0x10) != 0;
-    default:
-        return false;
+    case 14: return (info.external_fa & 0x10) != 0;
+    default: return false;
     }
 }
 
@@ -125,7 +122,8 @@ Result<void> unpackProviderZip(const QString &zipPath, const QString &targetDir)
         const mode_t mode = (unixMode(info) & 0111) ? 0755 : 0644;
         const int fd = ::open(path.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
         if (fd < 0)
-            return makeError(ErrorCode::Io, u"cannot create %1: %2"_s.arg(QString::fromUtf8(name), QString::fromLocal8Bit(strerror(errno))));
+            return makeError(ErrorCode::Io,
+                             u"cannot create %1: %2"_s.arg(QString::fromUtf8(name), QString::fromLocal8Bit(strerror(errno))));
         bool ok = unzOpenCurrentFile(uf) == UNZ_OK;
         while (ok) {
             const int n = unzReadCurrentFile(uf, buffer.data(), unsigned(buffer.size()));
@@ -153,8 +151,9 @@ Result<void> unpackProviderZip(const QString &zipPath, const QString &targetDir)
     if (!extracted)
         return extracted.error();
     if (extracted->h1Extracted != judged->h1Extracted)
-        return makeError(ErrorCode::Internal, u"the extracted folder's h1: %1 is not the archive's %2"_s.arg(
-                                                  extracted->h1Extracted.toString(), judged->h1Extracted.toString()));
+        return makeError(ErrorCode::Internal,
+                         u"the extracted folder's h1: %1 is not the archive's %2"_s.arg(extracted->h1Extracted.toString(),
+                                                                                        judged->h1Extracted.toString()));
     return {};
 }
 

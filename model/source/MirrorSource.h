@@ -39,11 +39,11 @@ namespace provender {
 /// What a source can do besides listing and reading.
 struct SourceCapabilities
 {
-    bool writable = false;    ///< the user may change it in place (a mirror directory)
-    bool indexExport = false; ///< exportIndexes() can write its index.json / <version>.json
-    bool credentials = false; ///< it may send a token (a network mirror's index requests)
-    bool requestLog = false;  ///< it makes requests worth a log (NetworkSource::requestLog())
-    bool hashCache = false;   ///< unchanged archives are answered from the HashCache
+    bool writable = false;      ///< the user may change it in place (a mirror directory)
+    bool indexExport = false;   ///< exportIndexes() can write its index.json / <version>.json
+    bool credentials = false;   ///< it may send a token (a network mirror's index requests)
+    bool requestLog = false;    ///< it makes requests worth a log (NetworkSource::requestLog())
+    bool hashCache = false;     ///< unchanged archives are answered from the HashCache
     bool parallelReads = false; ///< readArchives() uses several threads / connections (`jobs`)
 
     bool operator==(const SourceCapabilities &other) const = default;
@@ -79,12 +79,12 @@ struct ArchiveRead
 
 struct ArchiveReadSummary
 {
-    int hashed = 0;          ///< archives whose hashes were computed in this run
-    int cacheHits = 0;       ///< answered from the hash cache
-    qint64 bytesHashed = 0;  ///< on-disk (or downloaded) bytes of the archives hashed
-    qint64 bytesRead = 0;    ///< bytes the source had to read or download for them
+    int hashed = 0;         ///< archives whose hashes were computed in this run
+    int cacheHits = 0;      ///< answered from the hash cache
+    qint64 bytesHashed = 0; ///< on-disk (or downloaded) bytes of the archives hashed
+    qint64 bytesRead = 0;   ///< bytes the source had to read or download for them
     bool cancelled = false;
-    QString cacheWarning;    ///< why the cache is off or was recreated ("" when fine)
+    QString cacheWarning; ///< why the cache is off or was recreated ("" when fine)
 };
 
 /// Called on the calling thread once per archive that is decided, `index` into the request list.
@@ -121,8 +121,7 @@ public:
 
     /// One archive's bytes as a sequential stream, open for reading (for a bundle member or a
     /// download: a temporary file the device owns and removes).
-    virtual Result<std::unique_ptr<QIODevice>> openArchive(const Archive &archive,
-                                                           const std::atomic<bool> *cancel = nullptr) = 0;
+    virtual Result<std::unique_ptr<QIODevice>> openArchive(const Archive &archive, const std::atomic<bool> *cancel = nullptr) = 0;
 };
 
 } // namespace provender

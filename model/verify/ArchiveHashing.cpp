@@ -18,8 +18,8 @@ Error notOnDisk()
 
 } // namespace
 
-ArchiveHasher prehashArchives(const std::function<void(const ArchiveHasher &record)> &operation,
-                              const HashRunOptions &options, HashRunSummary *summary)
+ArchiveHasher prehashArchives(const std::function<void(const ArchiveHasher &record)> &operation, const HashRunOptions &options,
+                              HashRunSummary *summary)
 {
     QList<HashRequest> wanted;
     QSet<QString> seen;

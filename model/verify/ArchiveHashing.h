@@ -30,7 +30,7 @@ using ArchiveHasher = std::function<Result<PackageHashes>(const Archive &archive
 
 /// See above. `summary` (may be null) receives the run's counts, cancel and cache warning. The
 /// returned hasher is safe to call from any one thread at a time and owns its results.
-ArchiveHasher prehashArchives(const std::function<void(const ArchiveHasher &record)> &operation,
-                              const HashRunOptions &options, HashRunSummary *summary = nullptr);
+ArchiveHasher prehashArchives(const std::function<void(const ArchiveHasher &record)> &operation, const HashRunOptions &options,
+                              HashRunSummary *summary = nullptr);
 
 } // namespace provender

@@ -35,8 +35,9 @@ constexpr int kSchemaVersion = HashCache::SchemaVersion;
 
 // encodeHashes()/decodeHashes() store every field of PackageHashes. A new field must be stored
 // too (and kSchemaVersion bumped), or a cache hit would silently drop it.
-static_assert(sizeof(PackageHashes) == 232, "PackageHashes changed: store the new field in encodeHashes/decodeHashes "
-                                             "and bump kSchemaVersion, then update this size");
+static_assert(sizeof(PackageHashes) == 232,
+              "PackageHashes changed: store the new field in encodeHashes/decodeHashes "
+              "and bump kSchemaVersion, then update this size");
 
 std::atomic<quint64> g_connectionCounter{0};
 
@@ -78,16 +79,16 @@ bool isBusy(const QSqlError &e)
 QByteArray identityLine(const struct stat &st)
 {
     return QByteArray::number(quint64(st.st_dev)) + '\0' + QByteArray::number(quint64(st.st_ino)) + '\0'
-           + QByteArray::number(qint64(st.st_size)) + '\0' + QByteArray::number(nsOf(st.st_mtim)) + '\0'
-           + QByteArray::number(nsOf(st.st_ctim));
+        + QByteArray::number(qint64(st.st_size)) + '\0' + QByteArray::number(nsOf(st.st_mtim)) + '\0'
+        + QByteArray::number(nsOf(st.st_ctim));
 }
 
 } // namespace
 
 bool FileStamp::operator==(const FileStamp &o) const
 {
-    return isDirectory == o.isDirectory && size == o.size && mtimeNs == o.mtimeNs && ctimeNs == o.ctimeNs
-           && device == o.device && inode == o.inode && fingerprint == o.fingerprint;
+    return isDirectory == o.isDirectory && size == o.size && mtimeNs == o.mtimeNs && ctimeNs == o.ctimeNs && device == o.device
+        && inode == o.inode && fingerprint == o.fingerprint;
 }
 
 bool FileStamp::isRacy() const
@@ -97,7 +98,10 @@ bool FileStamp::isRacy() const
     // sub-second part is taken as such a file system's.
     qint64 granularity = 2'000'000'000LL;
     if (ctimeNs % 1000000000LL != 0) {
-        struct timespec res{0, 4000000};
+        struct timespec res
+        {
+            0, 4000000
+        };
         ::clock_getres(CLOCK_REALTIME_COARSE, &res);
         granularity = std::max<qint64>(10'000'000LL, 2 * nsOf(res));
     }
@@ -133,8 +137,7 @@ Result<FileStamp> stampOf(const QString &path)
     };
     QList<Entry> entries;
     const QString base = QDir(path).absolutePath();
-    QDirIterator it(base, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
-                    QDirIterator::Subdirectories);
+    QDirIterator it(base, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString entryPath = it.next();
         const QByteArray rel = QFile::encodeName(entryPath.mid(base.size() + 1));
@@ -266,7 +269,8 @@ bool HashCache::prepareLocation()
         else if (st.st_uid != me)
             distrust << QStringLiteral("%1 belongs to user %2, not %3").arg(path).arg(st.st_uid).arg(me);
         else if ((st.st_mode & 022) != 0)
-            distrust << QStringLiteral("%1 is writable by %2").arg(path, (st.st_mode & 002) ? QStringLiteral("others") : QStringLiteral("its group"));
+            distrust << QStringLiteral("%1 is writable by %2")
+                            .arg(path, (st.st_mode & 002) ? QStringLiteral("others") : QStringLiteral("its group"));
         else if ((st.st_mode & 077) != 0 && ::chmod(native.constData(), 0600) != 0)
             qCWarning(lcVerify).noquote() << "cannot make" << path << "private:" << errnoText(errno);
     }
@@ -274,11 +278,13 @@ bool HashCache::prepareLocation()
         for (const QString &suffix : suffixes) {
             const QByteArray native = QFile::encodeName(m_file + suffix);
             if (::unlink(native.constData()) != 0 && errno != ENOENT) {
-                m_warning = QStringLiteral("it is not trusted (%1) and cannot be removed: %2").arg(distrust.join(QStringLiteral("; ")), errnoText(errno));
+                m_warning = QStringLiteral("it is not trusted (%1) and cannot be removed: %2")
+                                .arg(distrust.join(QStringLiteral("; ")), errnoText(errno));
                 return false;
             }
         }
-        m_warning = QStringLiteral("the hash cache %1 was not trusted (%2) and has been recreated").arg(m_file, distrust.join(QStringLiteral("; ")));
+        m_warning = QStringLiteral("the hash cache %1 was not trusted (%2) and has been recreated")
+                        .arg(m_file, distrust.join(QStringLiteral("; ")));
         qCWarning(lcVerify).noquote() << m_warning;
     }
     // Created here, private from the first byte (SQLite gives -wal and -shm the same mode).
@@ -345,11 +351,9 @@ bool HashCache::checkAndPrepareSchema()
     }
     // The expected layout, exactly: a file of our version with other columns was written by
     // something else and is not trusted; a fresh file has version 0 and no table at all.
-    static const QStringList expectedColumns = {QStringLiteral("path"),     QStringLiteral("device"),
-                                                QStringLiteral("inode"),    QStringLiteral("size"),
-                                                QStringLiteral("mtime_ns"), QStringLiteral("ctime_ns"),
-                                                QStringLiteral("fingerprint"), QStringLiteral("kind"),
-                                                QStringLiteral("hashes")};
+    static const QStringList expectedColumns = {QStringLiteral("path"),        QStringLiteral("device"),   QStringLiteral("inode"),
+                                                QStringLiteral("size"),        QStringLiteral("mtime_ns"), QStringLiteral("ctime_ns"),
+                                                QStringLiteral("fingerprint"), QStringLiteral("kind"),     QStringLiteral("hashes")};
     QStringList tables;
     {
         QSqlQuery q(db);
@@ -383,18 +387,17 @@ bool HashCache::checkAndPrepareSchema()
     if (!execOrWarn(QStringLiteral("PRAGMA journal_mode=WAL")) || !execOrWarn(QStringLiteral("PRAGMA synchronous=NORMAL")))
         return false;
     if (version != kSchemaVersion) {
-        if (!execOrWarn(QStringLiteral(
-                "CREATE TABLE hashes ("
-                " path TEXT PRIMARY KEY NOT NULL,"
-                " device INTEGER NOT NULL,"
-                " inode INTEGER NOT NULL,"
-                " size INTEGER NOT NULL,"
-                " mtime_ns INTEGER NOT NULL,"
-                " ctime_ns INTEGER NOT NULL,"
-                " fingerprint BLOB,"
-                " kind INTEGER NOT NULL,"
-                " hashes BLOB NOT NULL" // encodeHashes(): one value to read instead of eleven
-                ") WITHOUT ROWID")))
+        if (!execOrWarn(QStringLiteral("CREATE TABLE hashes ("
+                                       " path TEXT PRIMARY KEY NOT NULL,"
+                                       " device INTEGER NOT NULL,"
+                                       " inode INTEGER NOT NULL,"
+                                       " size INTEGER NOT NULL,"
+                                       " mtime_ns INTEGER NOT NULL,"
+                                       " ctime_ns INTEGER NOT NULL,"
+                                       " fingerprint BLOB,"
+                                       " kind INTEGER NOT NULL,"
+                                       " hashes BLOB NOT NULL" // encodeHashes(): one value to read instead of eleven
+                                       ") WITHOUT ROWID")))
             return false;
         if (!execOrWarn(QStringLiteral("PRAGMA user_version=%1").arg(kSchemaVersion)))
             return false;
@@ -436,9 +439,8 @@ QByteArray encodeHashes(const PackageHashes &h)
     QByteArray out;
     QDataStream s(&out, QIODevice::WriteOnly);
     s.setVersion(QDataStream::Qt_6_4);
-    s << quint8(h.hasDirectoryEntries ? 1 : 0) << qint64(h.fileSize) << qint64(h.contentBytes) << qint32(h.entryCount)
-      << h.zh.toString() << h.h1Zip.toString() << h.h1ZipError << h.h1Extracted.toString() << h.extractionProblem
-      << h.unsafeNames << h.executableCandidates;
+    s << quint8(h.hasDirectoryEntries ? 1 : 0) << qint64(h.fileSize) << qint64(h.contentBytes) << qint32(h.entryCount) << h.zh.toString()
+      << h.h1Zip.toString() << h.h1ZipError << h.h1Extracted.toString() << h.extractionProblem << h.unsafeNames << h.executableCandidates;
     return out;
 }
 
@@ -450,8 +452,8 @@ bool decodeHashes(const QByteArray &bytes, PackageHashes &h)
     qint64 fileSize = 0, contentBytes = 0;
     qint32 entries = 0;
     QString zh, h1Zip, h1Extracted;
-    s >> flags >> fileSize >> contentBytes >> entries >> zh >> h1Zip >> h.h1ZipError >> h1Extracted >> h.extractionProblem
-        >> h.unsafeNames >> h.executableCandidates;
+    s >> flags >> fileSize >> contentBytes >> entries >> zh >> h1Zip >> h.h1ZipError >> h1Extracted >> h.extractionProblem >> h.unsafeNames
+        >> h.executableCandidates;
     if (s.status() != QDataStream::Ok || !s.atEnd())
         return false;
     const auto z = hashFromText(zh);
@@ -470,8 +472,7 @@ bool decodeHashes(const QByteArray &bytes, PackageHashes &h)
 }
 
 // Reads the columns of kColumns starting at `first`; false when the stored value does not decode.
-template<typename Row>
-bool readRow(const QSqlQuery &q, int first, Row &row)
+template<typename Row> bool readRow(const QSqlQuery &q, int first, Row &row)
 {
     row.stamp.device = quint64(q.value(first + 0).toLongLong());
     row.stamp.inode = quint64(q.value(first + 1).toLongLong());

@@ -41,12 +41,12 @@ namespace provender {
 struct FileStamp
 {
     bool isDirectory = false;
-    qint64 size = -1;        ///< file bytes, or the sum of file sizes inside a directory
-    qint64 mtimeNs = 0;      ///< st_mtim in ns since the epoch (directory: the newest entry's)
-    qint64 ctimeNs = 0;      ///< st_ctim in ns since the epoch (directory: the newest entry's)
-    quint64 device = 0;      ///< st_dev of the file or directory itself
-    quint64 inode = 0;       ///< st_ino of the file or directory itself
-    QByteArray fingerprint;  ///< directory only: SHA-256 over every entry's (name, dev, inode, size, mtime, ctime)
+    qint64 size = -1;       ///< file bytes, or the sum of file sizes inside a directory
+    qint64 mtimeNs = 0;     ///< st_mtim in ns since the epoch (directory: the newest entry's)
+    qint64 ctimeNs = 0;     ///< st_ctim in ns since the epoch (directory: the newest entry's)
+    quint64 device = 0;     ///< st_dev of the file or directory itself
+    quint64 inode = 0;      ///< st_ino of the file or directory itself
+    QByteArray fingerprint; ///< directory only: SHA-256 over every entry's (name, dev, inode, size, mtime, ctime)
     /// When the stamp was taken (CLOCK_REALTIME, ns); not part of the identity. See isRacy().
     qint64 takenAtNs = 0;
 
@@ -107,7 +107,7 @@ private:
         FileStamp stamp;
         PackageHashes hashes;
     };
-    bool prepareLocation();   ///< private directory; an untrusted file removed (m_warning says why)
+    bool prepareLocation(); ///< private directory; an untrusted file removed (m_warning says why)
     bool openConnection();
     bool checkAndPrepareSchema();
     void closeConnection();
@@ -118,7 +118,7 @@ private:
     QString m_connectionName;
     QString m_warning;
     bool m_open = false;
-    bool m_busy = false; ///< the last open attempt failed because another connection holds a lock
+    bool m_busy = false;                 ///< the last open attempt failed because another connection holds a lock
     std::unique_ptr<QSqlQuery> m_lookup; ///< prepared once, reused by lookup()
     /// Preloaded rows keyed by a 128-bit hash of the path (two independent 64-bit hashes), not
     /// by the path itself: 100,000 paths would cost tens of MiB.

@@ -8,10 +8,10 @@
 #include <QThread>
 #include <QThreadPool>
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <memory>
-#include <algorithm>
 #include <mutex>
 
 namespace provender {
@@ -164,9 +164,8 @@ HashRunSummary hashArchives(const QList<HashRequest> &requests, const HashRunOpt
     pool.setMaxThreadCount(std::max(1, std::min<int>(threads, int(std::max<qsizetype>(1, toHash.size())))));
     // Largest first: the last package to start is then a small one, so the threads finish
     // together instead of one of them hashing a big package alone at the end.
-    std::stable_sort(toHash.begin(), toHash.end(), [&](const Job &x, const Job &y) {
-        return requests.at(x.request).size > requests.at(y.request).size;
-    });
+    std::stable_sort(toHash.begin(), toHash.end(),
+                     [&](const Job &x, const Job &y) { return requests.at(x.request).size > requests.at(y.request).size; });
     const bool started = !cancelled();
     if (started) {
         for (const Job &job : std::as_const(toHash)) {
@@ -187,9 +186,8 @@ HashRunSummary hashArchives(const QList<HashRequest> &requests, const HashRunOpt
                     }
                     return !cancelled();
                 };
-                Result<PackageHashes> r = cancelled()
-                                              ? Result<PackageHashes>(makeError(ErrorCode::Cancelled, QStringLiteral("cancelled")))
-                                              : hashPackage(path, progress);
+                Result<PackageHashes> r = cancelled() ? Result<PackageHashes>(makeError(ErrorCode::Cancelled, QStringLiteral("cancelled")))
+                                                      : hashPackage(path, progress);
                 if (r.ok() || r.error().code != ErrorCode::Cancelled)
                     bytesDone += size - counted;
                 bool stable = false;
@@ -258,8 +256,8 @@ HashRunSummary hashArchives(const QList<HashRequest> &requests, const HashRunOpt
     }
     if (!summary.cancelled)
         reportProgress(true);
-    qCDebug(lcVerify) << "hashArchives:" << summary.requests << "packages," << summary.hashed << "hashed,"
-                      << summary.cacheHits << "from the cache" << (summary.cancelled ? "(cancelled)" : "");
+    qCDebug(lcVerify) << "hashArchives:" << summary.requests << "packages," << summary.hashed << "hashed," << summary.cacheHits
+                      << "from the cache" << (summary.cancelled ? "(cancelled)" : "");
     return summary;
 }
 
@@ -267,9 +265,8 @@ HashRunReport hashArchives(const QList<HashRequest> &requests, const HashRunOpti
 {
     HashRunReport report;
     report.outcomes.resize(requests.size());
-    report.summary = hashArchives(requests, options, [&](qsizetype index, HashOutcome &&outcome) {
-        report.outcomes[index] = std::move(outcome);
-    });
+    report.summary =
+        hashArchives(requests, options, [&](qsizetype index, HashOutcome &&outcome) { report.outcomes[index] = std::move(outcome); });
     return report;
 }
 

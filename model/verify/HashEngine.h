@@ -57,7 +57,7 @@ struct HashRunSummary
     int cacheHits = 0;      ///< answered from the cache
     qint64 bytesHashed = 0; ///< on-disk bytes of the packages hashed successfully
     bool cancelled = false;
-    QString cacheWarning;   ///< why the cache is off or was recreated ("" when fine)
+    QString cacheWarning; ///< why the cache is off or was recreated ("" when fine)
 };
 
 /// Called on the calling thread once per request that is decided: cache hits and stat failures

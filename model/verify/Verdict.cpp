@@ -129,8 +129,8 @@ VerdictDetail decideVerdict(const PackageHashes &computed, const QList<HashStrin
     }
     if (computed.kind == PackageHashes::Kind::Directory) {
         // An index never names a directory; what would apply is the local-directory check.
-        const bool anyH1 = std::any_of(supported.cbegin(), supported.cend(),
-                                       [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
+        const bool anyH1 =
+            std::any_of(supported.cbegin(), supported.cend(), [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
         if (!anyH1) {
             d.verdict = Verdict::Unverified;
             d.reason = QStringLiteral("only zh: hashes are declared, which cannot be checked against an unpacked "
@@ -146,9 +146,9 @@ VerdictDetail decideVerdict(const PackageHashes &computed, const QList<HashStrin
     }
     d.verdict = Verdict::Mismatch;
     d.reason = supported.size() == 1
-                   ? QStringLiteral("provider package doesn't match the expected checksum \"%1\"").arg(supported.first().toString())
-                   // sic: terraform's wording
-                   : QStringLiteral("provider package doesn't match the any of the expected checksums");
+        ? QStringLiteral("provider package doesn't match the expected checksum \"%1\"").arg(supported.first().toString())
+        // sic: terraform's wording
+        : QStringLiteral("provider package doesn't match the any of the expected checksums");
     d.reason += extractedOnlyNote(computed, supported);
     return d;
 }
@@ -161,15 +161,14 @@ VerdictDetail verifyAgainstLock(const PackageHashes &computed, const QList<HashS
         if (isSupported(h))
             preferred.append(h);
     const bool dir = computed.kind == PackageHashes::Kind::Directory;
-    const bool anyH1 = std::any_of(preferred.cbegin(), preferred.cend(),
-                                   [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
+    const bool anyH1 =
+        std::any_of(preferred.cbegin(), preferred.cend(), [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
     if (preferred.isEmpty() || (dir && !anyH1)) {
         d.verdict = Verdict::Unverified;
-        d.reason = preferred.isEmpty()
-                       ? QStringLiteral("the lock file has no h1:/zh: hash for this provider version (terraform "
-                                        "installs it unchecked)")
-                       : QStringLiteral("the lock file has only zh: hashes, which terraform cannot check against an "
-                                        "unpacked directory (it installs it unchecked)");
+        d.reason = preferred.isEmpty() ? QStringLiteral("the lock file has no h1:/zh: hash for this provider version (terraform "
+                                                        "installs it unchecked)")
+                                       : QStringLiteral("the lock file has only zh: hashes, which terraform cannot check against an "
+                                                        "unpacked directory (it installs it unchecked)");
         return d;
     }
     const AnyMatch m = matchAny(computed, preferred);
@@ -261,9 +260,8 @@ void applyInstallCheck(VerdictDetail &d, const PackageHashes &computed, const QS
     d.reason = problem + (d.matched.isEmpty() ? QString() : QStringLiteral(" (the hashes %1)").arg(d.reason));
 }
 
-VerdictDetail decideArchive(const PackageHashes &computed, const QString &providerType,
-                            const QList<HashString> &declared, const TrustAnchor &indexAnchor,
-                            const QList<HashString> *lock, const TrustAnchor &lockAnchor)
+VerdictDetail decideArchive(const PackageHashes &computed, const QString &providerType, const QList<HashString> &declared,
+                            const TrustAnchor &indexAnchor, const QList<HashString> *lock, const TrustAnchor &lockAnchor)
 {
     VerdictDetail d = decideVerdict(computed, declared);
     if (d.verdict == Verdict::Verified)
@@ -280,10 +278,9 @@ VerdictDetail decideArchive(const PackageHashes &computed, const QString &provid
     return d;
 }
 
-VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &providerType,
-                                  const QList<HashString> &declared, const TrustAnchor &indexAnchor, SumsCheck sums,
-                                  const TrustAnchor &sumsAnchor, const QList<HashString> *lock,
-                                  const TrustAnchor &lockAnchor)
+VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &providerType, const QList<HashString> &declared,
+                                  const TrustAnchor &indexAnchor, SumsCheck sums, const TrustAnchor &sumsAnchor,
+                                  const QList<HashString> *lock, const TrustAnchor &lockAnchor)
 {
     VerdictDetail d = decideVerdict(computed, declared);
     if (d.verdict == Verdict::Verified)
@@ -292,9 +289,8 @@ VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &
         d.verdict = Verdict::Mismatch;
         d.anchors.clear();
         d.reason = computed.kind == PackageHashes::Kind::Zip
-                       ? QStringLiteral("the archive does not match the bundle's SHA256SUMS (its SHA-256 is %1)")
-                             .arg(computed.zh.toString().mid(3))
-                       : QStringLiteral("a file of the package does not match the bundle's SHA256SUMS");
+            ? QStringLiteral("the archive does not match the bundle's SHA256SUMS (its SHA-256 is %1)").arg(computed.zh.toString().mid(3))
+            : QStringLiteral("a file of the package does not match the bundle's SHA256SUMS");
         return d;
     }
     if (sums == SumsCheck::Match) {
@@ -348,8 +344,8 @@ VerdictDetail decideUnreadableArchive(const HashString &zh, const QString &error
         d.verdict = Verdict::Mismatch;
         d.contradicting = supported;
         d.reason = supported.size() == 1
-                       ? QStringLiteral("provider package doesn't match the expected checksum \"%1\"").arg(supported.first().toString())
-                       : QStringLiteral("provider package doesn't match the any of the expected checksums");
+            ? QStringLiteral("provider package doesn't match the expected checksum \"%1\"").arg(supported.first().toString())
+            : QStringLiteral("provider package doesn't match the any of the expected checksums");
         return d;
     }
     d.verdict = Verdict::Error;
@@ -365,8 +361,7 @@ void applyInvalidDeclaredHashes(VerdictDetail &d, const QStringList &invalidHash
     d.anchors.clear();
     d.reason = QStringLiteral("failed to query provider mirror%1: provider mirror returned invalid provider hash \"%2\": "
                               "hash string must start with a scheme keyword followed by a colon")
-                   .arg(indexDocument.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(indexDocument),
-                        invalidHashes.first());
+                   .arg(indexDocument.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(indexDocument), invalidHashes.first());
 }
 
 QString toString(Verdict v)
@@ -410,7 +405,8 @@ QString describe(const TrustAnchor &a)
     switch (a.kind) {
     case TrustAnchor::Kind::OwnIndex: return QStringLiteral("consistent with its own index") + where;
     case TrustAnchor::Kind::OwnChecksums: return QStringLiteral("consistent with its own SHA256SUMS") + where;
-    case TrustAnchor::Kind::LockFile: return QStringLiteral("lock file ") + (a.document.isEmpty() ? QStringLiteral("(unnamed)") : a.document);
+    case TrustAnchor::Kind::LockFile:
+        return QStringLiteral("lock file ") + (a.document.isEmpty() ? QStringLiteral("(unnamed)") : a.document);
     case TrustAnchor::Kind::Signature: return QStringLiteral("signature") + where;
     }
     return {};
@@ -419,8 +415,7 @@ QString describe(const TrustAnchor &a)
 QString describeAnchors(const VerdictDetail &d)
 {
     if (d.anchors.isEmpty())
-        return d.notCoveredByLock ? QStringLiteral("nothing: no lock file given covers this provider version")
-                                  : QStringLiteral("nothing");
+        return d.notCoveredByLock ? QStringLiteral("nothing: no lock file given covers this provider version") : QStringLiteral("nothing");
     QStringList parts;
     for (const TrustAnchor &a : d.anchors)
         parts.append(describe(a));
@@ -440,7 +435,7 @@ std::optional<Verdict> verdictFromString(QStringView s)
 QList<Verdict> allVerdicts()
 {
     return {Verdict::Pending, Verdict::Verified, Verdict::Mismatch, Verdict::Unverified,
-            Verdict::Missing, Verdict::Error, Verdict::Refused};
+            Verdict::Missing, Verdict::Error,    Verdict::Refused};
 }
 
 } // namespace provender

@@ -45,12 +45,12 @@ struct TrustAnchor
 struct VerdictDetail
 {
     Verdict verdict = Verdict::Pending;
-    QList<HashMatch> matched;           ///< which computed hashes matched a declared one
+    QList<HashMatch> matched; ///< which computed hashes matched a declared one
     /// Declared h1:/zh: hashes that match nothing computed. With a Verified verdict this is an
     /// anomaly only ("the index declares a hash that matches no package"): terraform installs
     /// when one acceptable hash matches.
     QList<HashString> contradicting;
-    QString reason;                     ///< why, in terraform's words where it refuses
+    QString reason; ///< why, in terraform's words where it refuses
     /// What the verdict was checked against; empty when nothing vouched (Unverified, Missing, Error).
     QList<TrustAnchor> anchors;
     /// Lock files were given (--lock) and none of them has an entry for this provider version.
@@ -96,9 +96,8 @@ void applyInstallCheck(VerdictDetail &d, const PackageHashes &computed, const QS
 /// Everything an archive's verdict depends on, decided in terraform's order: the index's hashes
 /// (`declared`, anchor `indexAnchor`), the lock's (`lock`, when given; anchor `lockAnchor`), then the
 /// package content.
-VerdictDetail decideArchive(const PackageHashes &computed, const QString &providerType,
-                            const QList<HashString> &declared, const TrustAnchor &indexAnchor,
-                            const QList<HashString> *lock = nullptr,
+VerdictDetail decideArchive(const PackageHashes &computed, const QString &providerType, const QList<HashString> &declared,
+                            const TrustAnchor &indexAnchor, const QList<HashString> *lock = nullptr,
                             const TrustAnchor &lockAnchor = TrustAnchor{TrustAnchor::Kind::LockFile, {}});
 
 /// How an entry of a bundle fared against the bundle's own SHA256SUMS (packed: its line; unpacked:
@@ -108,9 +107,9 @@ enum class SumsCheck { NotListed, Match, Mismatch };
 /// A bundle entry: decideArchive() where the bundle's SHA256SUMS is a second own anchor. A
 /// SHA256SUMS mismatch is a Mismatch whatever the index says (the bundle is not what was packed);
 /// a match verifies what the index leaves unverified.
-VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &providerType,
-                                  const QList<HashString> &declared, const TrustAnchor &indexAnchor, SumsCheck sums,
-                                  const TrustAnchor &sumsAnchor, const QList<HashString> *lock = nullptr,
+VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &providerType, const QList<HashString> &declared,
+                                  const TrustAnchor &indexAnchor, SumsCheck sums, const TrustAnchor &sumsAnchor,
+                                  const QList<HashString> *lock = nullptr,
                                   const TrustAnchor &lockAnchor = TrustAnchor{TrustAnchor::Kind::LockFile, {}});
 
 /// A downloaded archive that is not a readable zip (`error`; `zh` = SHA-256 of its bytes): what
@@ -123,8 +122,8 @@ VerdictDetail decideUnreadableArchive(const HashString &zh, const QString &error
 /// that platform before downloading): `d` becomes Refused. No-op when `invalidHashes` is empty.
 void applyInvalidDeclaredHashes(VerdictDetail &d, const QStringList &invalidHashes, const QString &indexDocument);
 
-QString toString(Verdict v);     ///< "verified", "mismatch", "unverified", "missing", "error", "pending", "refused"
-QString toString(HashMatch m);   ///< "h1 (zip)", "h1 (extracted)", "zh"
+QString toString(Verdict v);           ///< "verified", "mismatch", "unverified", "missing", "error", "pending", "refused"
+QString toString(HashMatch m);         ///< "h1 (zip)", "h1 (extracted)", "zh"
 QString toString(TrustAnchor::Kind k); ///< "own-index", "own-checksums", "lock-file", "signature"
 /// "consistent with its own index (…/1.0.0.json)", "lock file /w/.terraform.lock.hcl", …
 QString describe(const TrustAnchor &anchor);

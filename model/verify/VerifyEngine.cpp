@@ -24,10 +24,10 @@ namespace {
 /// ArchiveResult per archive for the whole run costs ~60 MB at 100,000 archives.
 struct Sink
 {
-    QList<ArchiveResult> *results = nullptr;                ///< when set: one per archive, catalog order
-    std::function<void(QList<ArchiveResult> &&)> batch;     ///< on the coordinating thread; may block
-    VerifyProgress progress;                                ///< on the coordinating thread, throttled
-    std::function<void(const ArchiveResult &)> decided;     ///< each result as it is decided
+    QList<ArchiveResult> *results = nullptr;            ///< when set: one per archive, catalog order
+    std::function<void(QList<ArchiveResult> &&)> batch; ///< on the coordinating thread; may block
+    VerifyProgress progress;                            ///< on the coordinating thread, throttled
+    std::function<void(const ArchiveResult &)> decided; ///< each result as it is decided
 };
 
 /// One archive of the run: pointers into the catalog, which stays unchanged while the run lasts
@@ -97,8 +97,7 @@ void completeFromRead(ArchiveResult &r, ArchiveRead &&read, const ArchiveRef &re
     const TrustAnchor lockAnchor{TrustAnchor::Kind::LockFile, lockFrom};
     const std::optional<TrustAnchor> sums = source.checksumsAnchor();
     if (read.checksums && sums)
-        r.detail = decideBundleArchive(hashes, ref.provider->address.type(), r.declared, index, *read.checksums, *sums,
-                                       lock, lockAnchor);
+        r.detail = decideBundleArchive(hashes, ref.provider->address.type(), r.declared, index, *read.checksums, *sums, lock, lockAnchor);
     else
         r.detail = decideArchive(hashes, ref.provider->address.type(), r.declared, index, lock, lockAnchor);
     if (archive.declared)
@@ -130,7 +129,10 @@ VerifySummary runVerification(MirrorSource &source, const Catalog &catalog, cons
         const auto lockIt = options.expected.constFind(pv);
         const auto fromIt = options.expectedFrom.constFind(pv);
         const bool covered = lockIt != options.expected.constEnd();
-        WorkItem w{&p, &v, &a, covered ? &lockIt.value() : nullptr,
+        WorkItem w{&p,
+                   &v,
+                   &a,
+                   covered ? &lockIt.value() : nullptr,
                    fromIt == options.expectedFrom.constEnd() ? nullptr : &fromIt.value(),
                    options.lockCoverage && !covered};
         if (sink.results)
@@ -198,8 +200,7 @@ VerifySummary runVerification(MirrorSource &source, const Catalog &catalog, cons
         const int item = itemOf.at(index);
         const WorkItem &w = items.at(item);
         ArchiveResult r = resultOf(w);
-        completeFromRead(r, std::move(read), requests.at(index), source, w.lock, w.lockFrom ? *w.lockFrom : QString(),
-                         w.notCovered);
+        completeFromRead(r, std::move(read), requests.at(index), source, w.lock, w.lockFrom ? *w.lockFrom : QString(), w.notCovered);
         decided(item, std::move(r));
     });
     summary.hashed = hashed.hashed;
@@ -220,16 +221,15 @@ VerifySummary runVerification(MirrorSource &source, const Catalog &catalog, cons
                     r.detail.reason = QStringLiteral("cancelled before it was hashed");
     }
     flush(true);
-    qCDebug(lcVerify) << "verified" << summary.archives << "archives:" << summary.hashed << "hashed,"
-                      << summary.cacheHits << "from cache" << (summary.cancelled ? "(cancelled)" : "");
+    qCDebug(lcVerify) << "verified" << summary.archives << "archives:" << summary.hashed << "hashed," << summary.cacheHits << "from cache"
+                      << (summary.cancelled ? "(cancelled)" : "");
     return summary;
 }
 
 } // namespace
 
-VerifyReport verifySource(MirrorSource &source, const Catalog &catalog, const VerifyOptions &options,
-                          const VerifyProgress &progress, const std::atomic<bool> *cancel,
-                          const std::function<void(const ArchiveResult &)> &onResult)
+VerifyReport verifySource(MirrorSource &source, const Catalog &catalog, const VerifyOptions &options, const VerifyProgress &progress,
+                          const std::atomic<bool> *cancel, const std::function<void(const ArchiveResult &)> &onResult)
 {
     VerifyReport report;
     Sink sink; // no batches: the results are filled in place

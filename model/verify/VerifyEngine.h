@@ -47,10 +47,10 @@ VerifyReport verifySource(MirrorSource &source, const Catalog &catalog, const Ve
                           const VerifyProgress &progress = {}, const std::atomic<bool> *cancel = nullptr,
                           const std::function<void(const ArchiveResult &)> &onResult = {});
 
-/// Verify every archive of `catalog`, a directory's (read through a DirectorySource); blocks. `cancel` (may be null) is polled: on cancel the
-/// archives not yet hashed stay Pending and summary.cancelled is set.
-VerifyReport verifyCatalog(const Catalog &catalog, const VerifyOptions &options = {},
-                           const VerifyProgress &progress = {}, const std::atomic<bool> *cancel = nullptr);
+/// Verify every archive of `catalog`, a directory's (read through a DirectorySource); blocks. `cancel` (may be null) is polled: on cancel
+/// the archives not yet hashed stay Pending and summary.cancelled is set.
+VerifyReport verifyCatalog(const Catalog &catalog, const VerifyOptions &options = {}, const VerifyProgress &progress = {},
+                           const std::atomic<bool> *cancel = nullptr);
 
 /// Asynchronous front for the GUI. Signals are emitted on the thread this object lives in; only
 /// the newest run's signals are emitted.

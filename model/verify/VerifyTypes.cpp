@@ -22,8 +22,7 @@ size_t qHash(const ProviderVersionKey &key, size_t seed) noexcept
 
 bool VerifySummary::hasFindings() const
 {
-    return count(Verdict::Mismatch) > 0 || count(Verdict::Missing) > 0 || count(Verdict::Error) > 0
-           || count(Verdict::Refused) > 0;
+    return count(Verdict::Mismatch) > 0 || count(Verdict::Missing) > 0 || count(Verdict::Error) > 0 || count(Verdict::Refused) > 0;
 }
 
 QList<Anomaly> verdictAnomalies(const ArchiveResult &r)
@@ -62,8 +61,7 @@ ArchiveResult initialResult(const ProviderAddress &provider, const Version &vers
         r.declared = archive.declared->hashes;
     if (!archive.present) {
         r.detail.verdict = Verdict::Missing;
-        const QString file = archive.declared && !archive.declared->url.isEmpty() ? archive.declared->url
-                                                                                   : archive.fileName;
+        const QString file = archive.declared && !archive.declared->url.isEmpty() ? archive.declared->url : archive.fileName;
         const QString index = archive.declared ? QFileInfo(archive.declared->indexFile).fileName() : QString();
         r.detail.reason = index.isEmpty() ? QStringLiteral("absent from the mirror: %1").arg(file)
                                           : QStringLiteral("declared by %1 but absent: %2").arg(index, file);

@@ -52,13 +52,13 @@ struct ArchiveResult
 {
     ArchiveKey key;
     ArchiveLayout layout = ArchiveLayout::Packed;
-    QString path;                         ///< absolute path ("" when missing)
+    QString path; ///< absolute path ("" when missing)
     qint64 size = -1;
-    VerdictDetail detail;                 ///< verdict + which hash matched / why not
-    std::optional<PackageHashes> hashes;  ///< the computed hashes (absent when missing or error)
-    QList<HashString> declared;           ///< what the index declared (may be empty)
-    QString error;                        ///< Error: the reason ("" otherwise)
-    bool fromCache = false;               ///< the hashes came from the HashCache
+    VerdictDetail detail;                ///< verdict + which hash matched / why not
+    std::optional<PackageHashes> hashes; ///< the computed hashes (absent when missing or error)
+    QList<HashString> declared;          ///< what the index declared (may be empty)
+    QString error;                       ///< Error: the reason ("" otherwise)
+    bool fromCache = false;              ///< the hashes came from the HashCache
 };
 
 struct VerifyOptions
@@ -77,12 +77,12 @@ struct VerifyOptions
 struct VerifySummary
 {
     std::array<int, kVerdictCount> counts{}; ///< indexed by int(Verdict)
-    int archives = 0;        ///< archives in the catalog
-    int hashed = 0;          ///< archives hashed in this run
-    int cacheHits = 0;       ///< archives answered from the cache
-    qint64 bytesHashed = 0;  ///< on-disk bytes of the archives hashed in this run
+    int archives = 0;                        ///< archives in the catalog
+    int hashed = 0;                          ///< archives hashed in this run
+    int cacheHits = 0;                       ///< archives answered from the cache
+    qint64 bytesHashed = 0;                  ///< on-disk bytes of the archives hashed in this run
     bool cancelled = false;
-    QString cacheWarning;    ///< why the cache is off or was recreated ("" when fine)
+    QString cacheWarning; ///< why the cache is off or was recreated ("" when fine)
 
     int count(Verdict v) const { return counts[size_t(v)]; }
     /// Any mismatch, missing, error or refused (the CLI's exit 1).
@@ -100,8 +100,7 @@ using VerifyProgress = std::function<void(qint64 done, qint64 total)>;
 
 /// Every archive the engine verifies, in the order of its results: per provider, per version, the
 /// installers' `archives` and then the `duplicates` (other copies on disk are verified too).
-template<typename F>
-void forEachArchive(const Catalog &catalog, F &&f)
+template<typename F> void forEachArchive(const Catalog &catalog, F &&f)
 {
     for (const Provider &p : catalog.providers)
         for (const ProviderVersion &v : p.versions) {

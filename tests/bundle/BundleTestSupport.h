@@ -26,12 +26,11 @@ inline QString fixturesScript()
 /// Runs fixtures.py with `args`; stdout, or a null array (with *error) on failure.
 inline QByteArray runFixture(const QStringList &args, QString *error = nullptr, int timeoutMs = 600000)
 {
-    return runPython(QStringList { fixturesScript() } + args, error, timeoutMs);
+    return runPython(QStringList{fixturesScript()} + args, error, timeoutMs);
 }
 
 /// Runs a program; true when it exits 0. Its output (stdout, then stderr) in *output.
-inline bool runTool(const QString &program, const QStringList &args, const QString &workDir = {},
-                    QString *output = nullptr)
+inline bool runTool(const QString &program, const QStringList &args, const QString &workDir = {}, QString *output = nullptr)
 {
     const ProcessRun r = runProcess(program, args, 600000, QProcessEnvironment::systemEnvironment(), workDir);
     if (output)

@@ -38,11 +38,10 @@ bool unpack(const QString &bundle, BundleFormat format, const QString &into, QSt
     case BundleFormat::TarGz:
         return runTool(QStringLiteral("tar"), {QStringLiteral("-xzf"), bundle, QStringLiteral("-C"), into}, {}, output);
     case BundleFormat::TarZst:
-        return runTool(QStringLiteral("tar"), {QStringLiteral("--zstd"), QStringLiteral("-xf"), bundle, QStringLiteral("-C"), into}, {}, output);
-    case BundleFormat::Zip:
-        return runTool(QStringLiteral("unzip"), {QStringLiteral("-q"), bundle, QStringLiteral("-d"), into}, {}, output);
-    default:
-        return false;
+        return runTool(QStringLiteral("tar"), {QStringLiteral("--zstd"), QStringLiteral("-xf"), bundle, QStringLiteral("-C"), into}, {},
+                       output);
+    case BundleFormat::Zip: return runTool(QStringLiteral("unzip"), {QStringLiteral("-q"), bundle, QStringLiteral("-d"), into}, {}, output);
+    default: return false;
     }
 }
 
@@ -128,7 +127,8 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         if (python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the fixture mirror and its expected hashes come from Python"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is not available: the fixture mirror and its expected hashes come from Python"));
         m_source = m_tmp.path() + QStringLiteral("/source");
         QString error;
         const QByteArray json = runFixture({QStringLiteral("mirror"), m_source}, &error);
@@ -138,7 +138,8 @@ private Q_SLOTS:
             const QJsonObject a = v.toObject();
             m_archives.append({a[QStringLiteral("provider")].toString(), a[QStringLiteral("version")].toString(),
                                a[QStringLiteral("platform")].toString(), a[QStringLiteral("layout")].toString(),
-                               a[QStringLiteral("path")].toString(), a[QStringLiteral("h1")].toString(), a[QStringLiteral("zh")].toString()});
+                               a[QStringLiteral("path")].toString(), a[QStringLiteral("h1")].toString(),
+                               a[QStringLiteral("zh")].toString()});
         }
         const QJsonObject indexes = o.value(QStringLiteral("indexes")).toObject();
         for (auto it = indexes.constBegin(); it != indexes.constEnd(); ++it) {
@@ -199,7 +200,8 @@ private Q_SLOTS:
         QCOMPARE(manifest->sourceMirror, m_source);
         QCOMPARE(manifest->selection, QStringLiteral("all"));
         for (const BundleManifestArchive &a : manifest->archives) {
-            const auto it = std::find_if(m_archives.cbegin(), m_archives.cend(), [&](const ExpectedArchive &e) { return e.path == a.path; });
+            const auto it =
+                std::find_if(m_archives.cbegin(), m_archives.cend(), [&](const ExpectedArchive &e) { return e.path == a.path; });
             QVERIFY2(it != m_archives.cend(), qPrintable(a.path));
             QCOMPARE(a.h1, it->h1);
             QCOMPARE(a.zh, it->zh);
@@ -256,7 +258,8 @@ private Q_SLOTS:
         const ExpectedArchive &first = m_archives.first();
         writeFile(busy + u'/' + first.path, readFile(m_source + u'/' + first.path));
         const QString other = QStringLiteral("example.org/other/delta/terraform-provider-delta_9.9.9_linux_amd64.zip");
-        writeFile(busy + u'/' + other, readFile(m_source + QStringLiteral("/example.com/acme/beta/terraform-provider-beta_0.1.0_linux_amd64.zip")));
+        writeFile(busy + u'/' + other,
+                  readFile(m_source + QStringLiteral("/example.com/acme/beta/terraform-provider-beta_0.1.0_linux_amd64.zip")));
         writeFile(busy + QStringLiteral("/README.txt"), "not part of any provider\n");
         const QMap<QString, QString> before = snapshot(busy);
         imported = importBundle(out, busy);
@@ -309,13 +312,17 @@ private Q_SLOTS:
                 return e.provider == provider && e.version == version && e.platform == platform;
             });
         };
-        const ExpectedArchive alpha = find(QStringLiteral("registry.terraform.io/hashicorp/alpha"), QStringLiteral("1.1.0"), QStringLiteral("linux_amd64"));
+        const ExpectedArchive alpha =
+            find(QStringLiteral("registry.terraform.io/hashicorp/alpha"), QStringLiteral("1.1.0"), QStringLiteral("linux_amd64"));
         const QString lock = fresh(QStringLiteral("lock")) + QStringLiteral(".hcl");
-        writeFile(lock, QStringLiteral(
-            "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n\n"
-            "provider \"example.com/acme/beta\" {\n  version = \"0.1.0\"\n}\n\n"
-            "provider \"example.com/acme/missing\" {\n  version = \"1.0.0\"\n}\n\n"
-            "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n  hashes = [\n    \"%1\",\n  ]\n}\n").arg(alpha.h1).toUtf8());
+        writeFile(lock,
+                  QStringLiteral(
+                      "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n\n"
+                      "provider \"example.com/acme/beta\" {\n  version = \"0.1.0\"\n}\n\n"
+                      "provider \"example.com/acme/missing\" {\n  version = \"1.0.0\"\n}\n\n"
+                      "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n  hashes = [\n    \"%1\",\n  ]\n}\n")
+                      .arg(alpha.h1)
+                      .toUtf8());
         Result<Catalog> catalog = scanFileSystemMirror(m_source);
         QVERIFY(catalog.ok());
         const QList<Platform> platforms = {Platform::parse(u"linux_amd64").value(), Platform::parse(u"windows_amd64").value()};
@@ -329,10 +336,11 @@ private Q_SLOTS:
         for (const BundleShortfall &s : selection->missing)
             missing.append(QStringLiteral("%1 %2 %3").arg(s.provider.toString(), s.version.toString(), s.platform.toString()));
         missing.sort();
-        QCOMPARE(missing, QStringList({QStringLiteral("example.com/acme/beta 0.1.0 windows_amd64"),
-                                       QStringLiteral("example.com/acme/missing 1.0.0 linux_amd64"),
-                                       QStringLiteral("example.com/acme/missing 1.0.0 windows_amd64"),
-                                       QStringLiteral("registry.terraform.io/hashicorp/alpha 1.1.0 windows_amd64")}));
+        QCOMPARE(missing,
+                 QStringList({QStringLiteral("example.com/acme/beta 0.1.0 windows_amd64"),
+                              QStringLiteral("example.com/acme/missing 1.0.0 linux_amd64"),
+                              QStringLiteral("example.com/acme/missing 1.0.0 windows_amd64"),
+                              QStringLiteral("registry.terraform.io/hashicorp/alpha 1.1.0 windows_amd64")}));
 
         const QString out = fresh(QStringLiteral("locked")) + QStringLiteral(".tar.zst");
         BundleCreateOptions options;
@@ -356,8 +364,10 @@ private Q_SLOTS:
 
         // A lock file whose hash the archive does not have: nothing is written.
         const QString wrong = fresh(QStringLiteral("wrong")) + QStringLiteral(".hcl");
-        writeFile(wrong, QStringLiteral("provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n  hashes = [\n"
-                                        "    \"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\",\n  ]\n}\n").toUtf8());
+        writeFile(wrong,
+                  QStringLiteral("provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n  hashes = [\n"
+                                 "    \"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\",\n  ]\n}\n")
+                      .toUtf8());
         selection = selectForLockFiles(catalog.value(), {wrong}, platforms);
         QVERIFY(selection.ok());
         const QString refused = fresh(QStringLiteral("refused")) + QStringLiteral(".tar.gz");
@@ -483,8 +493,10 @@ private Q_SLOTS:
         QVERIFY(verified.ok());
         QVERIFY(verified->hasFindings());
         for (const ArchiveResult &r : verified->results)
-            QCOMPARE(toString(r.detail.verdict), verified->entryName(r.path) == victim ? QStringLiteral("mismatch") : QStringLiteral("verified"));
-        const auto file = std::find_if(verified->files.cbegin(), verified->files.cend(), [&](const BundleFileCheck &f) { return f.name == victim; });
+            QCOMPARE(toString(r.detail.verdict),
+                     verified->entryName(r.path) == victim ? QStringLiteral("mismatch") : QStringLiteral("verified"));
+        const auto file =
+            std::find_if(verified->files.cbegin(), verified->files.cend(), [&](const BundleFileCheck &f) { return f.name == victim; });
         QVERIFY(file != verified->files.cend());
         QCOMPARE(toString(file->status), QStringLiteral("mismatch"));
 
@@ -521,7 +533,8 @@ private Q_SLOTS:
 
         // The same platform and version under another (valid) name is a conflict too.
         const QString renamed = fresh(QStringLiteral("renamed-target"));
-        const QString upper = path.section(u'/', 0, 2) + u'/' + path.section(u'/', -1).replace(QStringLiteral("terraform-provider"), QStringLiteral("TERRAFORM-PROVIDER"));
+        const QString upper = path.section(u'/', 0, 2) + u'/'
+            + path.section(u'/', -1).replace(QStringLiteral("terraform-provider"), QStringLiteral("TERRAFORM-PROVIDER"));
         writeFile(renamed + u'/' + upper, "another file for the same platform\n");
         imported = importBundle(out, renamed);
         QVERIFY(imported.ok());
@@ -596,13 +609,20 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("format");
-        QTest::newRow("tar.gz") << "m.tar.gz" << "tar.gz";
-        QTest::newRow("tgz") << "M.TGZ" << "tar.gz";
-        QTest::newRow("tar.zst") << "m.tar.zst" << "tar.zst";
-        QTest::newRow("tar.xz") << "m.tar.xz" << "tar.xz";
-        QTest::newRow("tar") << "m.tar" << "tar";
-        QTest::newRow("zip") << "m.zip" << "zip";
-        QTest::newRow("none") << "m.rar" << "";
+        QTest::newRow("tar.gz") << "m.tar.gz"
+                                << "tar.gz";
+        QTest::newRow("tgz") << "M.TGZ"
+                             << "tar.gz";
+        QTest::newRow("tar.zst") << "m.tar.zst"
+                                 << "tar.zst";
+        QTest::newRow("tar.xz") << "m.tar.xz"
+                                << "tar.xz";
+        QTest::newRow("tar") << "m.tar"
+                             << "tar";
+        QTest::newRow("zip") << "m.zip"
+                             << "zip";
+        QTest::newRow("none") << "m.rar"
+                              << "";
     }
 
     void formatNames()

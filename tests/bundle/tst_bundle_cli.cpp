@@ -66,8 +66,8 @@ class TestBundleCli : public QObject
 private:
     QTemporaryDir m_tmp;
     QString m_source;
-    QString m_bundle;  ///< tar.gz of the whole source mirror
-    QString m_base;    ///< a target that already has part of it (one provider directory to replace)
+    QString m_bundle; ///< tar.gz of the whole source mirror
+    QString m_base;   ///< a target that already has part of it (one provider directory to replace)
     QMap<QString, QString> m_baseSnapshot;
     QMap<QString, QString> m_afterSnapshot; ///< the base after a completed import
     int m_counter = 0;
@@ -87,13 +87,15 @@ private Q_SLOTS:
         QVERIFY(m_tmp.isValid());
         QVERIFY2(QFile::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
         if (python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the fixture mirror is made with Python"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is not available: the fixture mirror is made with Python"));
         m_source = m_tmp.path() + QStringLiteral("/source");
         QString error;
         QVERIFY2(!runFixture({QStringLiteral("mirror"), m_source, QStringLiteral("2000000")}, &error).isNull(), qPrintable(error));
         m_bundle = m_tmp.path() + QStringLiteral("/all.tar.gz");
-        const Run created = runProvender({QStringLiteral("bundle"), QStringLiteral("create"), m_bundle, QStringLiteral("--mirror"), m_source,
-                                       QStringLiteral("--all"), QStringLiteral("--timestamp"), QStringLiteral("2024-01-01T00:00:00Z")});
+        const Run created =
+            runProvender({QStringLiteral("bundle"), QStringLiteral("create"), m_bundle, QStringLiteral("--mirror"), m_source,
+                          QStringLiteral("--all"), QStringLiteral("--timestamp"), QStringLiteral("2024-01-01T00:00:00Z")});
         QVERIFY2(created.exitCode == 0, qPrintable(created.err));
         QVERIFY(created.out.contains(QLatin1StringView("wrote ")));
 
@@ -117,23 +119,28 @@ private Q_SLOTS:
     void usage_data()
     {
         QTest::addColumn<QStringList>("args");
-        QTest::newRow("create without --mirror") << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--all")};
-        QTest::newRow("create with --all and --lock") << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--mirror"),
-                                                                      QStringLiteral("."), QStringLiteral("--all"), QStringLiteral("--lock"), QStringLiteral("l")};
-        QTest::newRow("create --lock without --platform") << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--mirror"),
-                                                                          QStringLiteral("."), QStringLiteral("--lock"), QStringLiteral("l")};
-        QTest::newRow("create format against name") << QStringList{QStringLiteral("create"), QStringLiteral("x.zip"), QStringLiteral("--mirror"),
-                                                                    QStringLiteral("."), QStringLiteral("--all"), QStringLiteral("--format"), QStringLiteral("tar.gz")};
+        QTest::newRow("create without --mirror")
+            << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--all")};
+        QTest::newRow("create with --all and --lock")
+            << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--mirror"), QStringLiteral("."),
+                           QStringLiteral("--all"),  QStringLiteral("--lock"),   QStringLiteral("l")};
+        QTest::newRow("create --lock without --platform")
+            << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--mirror"),
+                           QStringLiteral("."),      QStringLiteral("--lock"),   QStringLiteral("l")};
+        QTest::newRow("create format against name")
+            << QStringList{QStringLiteral("create"), QStringLiteral("x.zip"),    QStringLiteral("--mirror"), QStringLiteral("."),
+                           QStringLiteral("--all"),  QStringLiteral("--format"), QStringLiteral("tar.gz")};
         QTest::newRow("create tar.xz") << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.xz"), QStringLiteral("--mirror"),
-                                                       QStringLiteral("."), QStringLiteral("--all")};
-        QTest::newRow("create bad platform") << QStringList{QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--mirror"),
-                                                             QStringLiteral("."), QStringLiteral("--lock"), QStringLiteral("l"), QStringLiteral("--platform"),
-                                                             QStringLiteral("linux")};
+                                                      QStringLiteral("."), QStringLiteral("--all")};
+        QTest::newRow("create bad platform") << QStringList{
+            QStringLiteral("create"), QStringLiteral("x.tar.gz"), QStringLiteral("--mirror"),   QStringLiteral("."),
+            QStringLiteral("--lock"), QStringLiteral("l"),        QStringLiteral("--platform"), QStringLiteral("linux")};
         QTest::newRow("verify without bundle") << QStringList{QStringLiteral("verify")};
         QTest::newRow("verify missing file") << QStringList{QStringLiteral("verify"), QStringLiteral("/nonexistent/b.tar.gz")};
         QTest::newRow("import without --into") << QStringList{QStringLiteral("import"), QStringLiteral("b.tar.gz")};
-        QTest::newRow("import bad limit") << QStringList{QStringLiteral("import"), QStringLiteral("b.tar.gz"), QStringLiteral("--into"),
-                                                         QStringLiteral("d"), QStringLiteral("--max-total-bytes"), QStringLiteral("lots")};
+        QTest::newRow("import bad limit") << QStringList{
+            QStringLiteral("import"), QStringLiteral("b.tar.gz"),          QStringLiteral("--into"),
+            QStringLiteral("d"),      QStringLiteral("--max-total-bytes"), QStringLiteral("lots")};
         QTest::newRow("recover without dir") << QStringList{QStringLiteral("recover")};
     }
 
@@ -167,7 +174,9 @@ private Q_SLOTS:
         const QString bad = fresh(QStringLiteral("bad")) + QStringLiteral(".tar.gz");
         QString error;
         QVERIFY2(!runFixture({QStringLiteral("tamper"), m_bundle, bad,
-                              QStringLiteral("registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.1.0_linux_amd64.zip")}, &error).isNull(),
+                              QStringLiteral("registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.1.0_linux_amd64.zip")},
+                             &error)
+                      .isNull(),
                  qPrintable(error));
         r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), bad});
         QCOMPARE(r.exitCode, 1);
@@ -175,7 +184,8 @@ private Q_SLOTS:
 
         // hostile: findings, the entry named
         const QString hostile = fresh(QStringLiteral("hostile")) + QStringLiteral(".tar.gz");
-        QVERIFY(!runFixture({QStringLiteral("hostile"), QStringLiteral("traversal"), hostile, QStringLiteral("cli-evil")}, &error).isNull());
+        QVERIFY(
+            !runFixture({QStringLiteral("hostile"), QStringLiteral("traversal"), hostile, QStringLiteral("cli-evil")}, &error).isNull());
         r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), hostile});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(QLatin1StringView("cli-evil")), qPrintable(r.out));
@@ -230,8 +240,9 @@ private Q_SLOTS:
             if (a[QStringLiteral("path")].toString() == amd64)
                 amd64H1 = a[QStringLiteral("h1")].toString();
         QVERIFY(!amd64H1.isEmpty());
-        writeFile(alphaOnly, "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.0.0\"\n  hashes = [\n    \""
-                                 + amd64H1.toUtf8() + "\",\n  ]\n}\n");
+        writeFile(alphaOnly,
+                  "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"" + amd64H1.toUtf8()
+                      + "\",\n  ]\n}\n");
 
         // The substitute: another (valid) package in alpha 1.0.0 linux_amd64's place, indexes
         // rewritten, bundled: every own document agrees with it.
@@ -241,8 +252,8 @@ private Q_SLOTS:
         writeFile(substituted + u'/' + amd64, readFile(original + u'/' + darwin));
         QCOMPARE(runProvender({QStringLiteral("index"), substituted}).exitCode, 0);
         const QString bundle = fresh(QStringLiteral("substituted.tar.gz"));
-        const Run created = runProvender({QStringLiteral("bundle"), QStringLiteral("create"), bundle, QStringLiteral("--mirror"),
-                                          substituted, QStringLiteral("--all")});
+        const Run created = runProvender(
+            {QStringLiteral("bundle"), QStringLiteral("create"), bundle, QStringLiteral("--mirror"), substituted, QStringLiteral("--all")});
         QVERIFY2(created.exitCode == 0, qPrintable(created.err));
 
         auto archiveIn = [](const QJsonObject &report, const QString &provider, const QString &version, const QString &platform) {
@@ -256,7 +267,8 @@ private Q_SLOTS:
         // Consistent with itself.
         Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), bundle, QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-        QJsonObject a = archiveIn(QJsonDocument::fromJson(r.out.toUtf8()).object(), alpha, QStringLiteral("1.0.0"), QStringLiteral("linux_amd64"));
+        QJsonObject a =
+            archiveIn(QJsonDocument::fromJson(r.out.toUtf8()).object(), alpha, QStringLiteral("1.0.0"), QStringLiteral("linux_amd64"));
         QCOMPARE(a[QStringLiteral("verdict")].toString(), QStringLiteral("verified"));
         QStringList kinds;
         for (const QJsonValue &an : a[QStringLiteral("anchors")].toArray()) {
@@ -265,7 +277,8 @@ private Q_SLOTS:
         }
         QCOMPARE(kinds, (QStringList{QStringLiteral("own-index"), QStringLiteral("own-checksums")}));
         // Against the reviewed lock: the substitute is a mismatch, exit 1.
-        r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), bundle, QStringLiteral("--json"), QStringLiteral("--lock"), alphaOnly});
+        r = runProvender(
+            {QStringLiteral("bundle"), QStringLiteral("verify"), bundle, QStringLiteral("--json"), QStringLiteral("--lock"), alphaOnly});
         QCOMPARE(r.exitCode, 1);
         QJsonObject report = QJsonDocument::fromJson(r.out.toUtf8()).object();
         a = archiveIn(report, alpha, QStringLiteral("1.0.0"), QStringLiteral("linux_amd64"));
@@ -290,16 +303,21 @@ private Q_SLOTS:
                 && act[QStringLiteral("platform")].toString() == QLatin1String("linux_amd64"))
                 substitute = act.toObject();
         QCOMPARE(substitute[QStringLiteral("action")].toString(), QStringLiteral("rejected"));
-        QVERIFY2(substitute[QStringLiteral("reason")].toString().contains(QLatin1String("doesn't match any of the checksums previously recorded")),
+        QVERIFY2(substitute[QStringLiteral("reason")].toString().contains(
+                     QLatin1String("doesn't match any of the checksums previously recorded")),
                  QJsonDocument(substitute).toJson().constData());
         // --require-lock without --lock is a usage error.
         QCOMPARE(runProvender({QStringLiteral("bundle"), QStringLiteral("import"), bundle, QStringLiteral("--into"), target,
-                               QStringLiteral("--require-lock")}).exitCode, 2);
+                               QStringLiteral("--require-lock")})
+                     .exitCode,
+                 2);
         // The unmodified mirror, bundled, against the same reviewed lock: every archive vouched
         // for by the lock, imported.
         const QString good = fresh(QStringLiteral("reviewed.tar.gz"));
         QCOMPARE(runProvender({QStringLiteral("bundle"), QStringLiteral("create"), good, QStringLiteral("--mirror"), original,
-                               QStringLiteral("--all")}).exitCode, 0);
+                               QStringLiteral("--all")})
+                     .exitCode,
+                 0);
         const QString empty = fresh(QStringLiteral("empty-target"));
         QVERIFY(QDir().mkpath(empty));
         r = runProvender(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), good, QStringLiteral("--into"), empty,
@@ -318,12 +336,13 @@ private Q_SLOTS:
     void createFromLockFile()
     {
         const QString lock = fresh(QStringLiteral("lock")) + QStringLiteral(".hcl");
-        writeFile(lock, "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n}\n\n"
-                        "provider \"registry.terraform.io/hashicorp/absent\" {\n  version = \"1.0.0\"\n}\n");
+        writeFile(lock,
+                  "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n}\n\n"
+                  "provider \"registry.terraform.io/hashicorp/absent\" {\n  version = \"1.0.0\"\n}\n");
         const QString out = fresh(QStringLiteral("locked")) + QStringLiteral(".zip");
-        Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("create"), out, QStringLiteral("--mirror"), m_source, QStringLiteral("--lock"),
-                           lock, QStringLiteral("--platform"), QStringLiteral("linux_amd64"), QStringLiteral("--platform"),
-                           QStringLiteral("darwin_arm64"), QStringLiteral("--json")});
+        Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("create"), out, QStringLiteral("--mirror"), m_source,
+                              QStringLiteral("--lock"), lock, QStringLiteral("--platform"), QStringLiteral("linux_amd64"),
+                              QStringLiteral("--platform"), QStringLiteral("darwin_arm64"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 1); // written, but the mirror lacks `absent`
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("zip"));
@@ -337,8 +356,8 @@ private Q_SLOTS:
     void importExitCodes()
     {
         const QString target = copyOfBase();
-        Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target, QStringLiteral("--dry-run"),
-                           QStringLiteral("--json")});
+        Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target,
+                              QStringLiteral("--dry-run"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QVERIFY(!o.value(QStringLiteral("committed")).toBool());
@@ -357,14 +376,16 @@ private Q_SLOTS:
 
         // a different file where an archive goes: refused, then replaced on request
         const QString conflict = copyOfBase();
-        const QString path = conflict + QStringLiteral("/registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.1.0_linux_amd64.zip");
+        const QString path =
+            conflict + QStringLiteral("/registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.1.0_linux_amd64.zip");
         writeFile(path, "something else\n");
         const QMap<QString, QString> before = snapshot(conflict);
         r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), conflict});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.contains(QLatin1StringView("conflict")));
         QCOMPARE(snapshotDiff(before, snapshot(conflict)), QString());
-        r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), conflict, QStringLiteral("--replace")});
+        r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), conflict,
+                          QStringLiteral("--replace")});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(snapshotDiff(m_afterSnapshot, snapshot(conflict)), QString());
 
@@ -402,7 +423,8 @@ private Q_SLOTS:
         if (!phase.isEmpty())
             env.insert(QStringLiteral("PROVENDER_TEST_IMPORT_PAUSE"), phase);
         child.setProcessEnvironment(env);
-        child.start(QStringLiteral(PROVENDER_BINARY), {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        child.start(QStringLiteral(PROVENDER_BINARY),
+                    {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
         QVERIFY(child.waitForStarted());
         QElapsedTimer timer;
         timer.start();
@@ -470,7 +492,8 @@ private Q_SLOTS:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("PROVENDER_TEST_IMPORT_PAUSE"), phase);
         first.setProcessEnvironment(env);
-        first.start(QStringLiteral(PROVENDER_BINARY), {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        first.start(QStringLiteral(PROVENDER_BINARY),
+                    {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
         QVERIFY(first.waitForStarted());
         // A failed check must not leave the stopped child behind.
         const auto reap = qScopeGuard([&] {
@@ -531,7 +554,8 @@ private Q_SLOTS:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("PROVENDER_TEST_IMPORT_PAUSE"), QStringLiteral("swapped"));
         child.setProcessEnvironment(env);
-        child.start(QStringLiteral(PROVENDER_BINARY), {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        child.start(QStringLiteral(PROVENDER_BINARY),
+                    {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
         QVERIFY(child.waitForStarted());
         QByteArray said;
         QElapsedTimer timer;
@@ -544,7 +568,8 @@ private Q_SLOTS:
         ::kill(pid_t(child.processId()), SIGKILL);
         QVERIFY(child.waitForFinished(60000));
         // A dry run refuses to plan against a half-swapped mirror.
-        Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target, QStringLiteral("--dry-run")});
+        Run r = runProvender(
+            {QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target, QStringLiteral("--dry-run")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains(QLatin1StringView("recover")));
         r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});

@@ -54,9 +54,9 @@ class TestBundleHostile : public QObject
 
 private:
     QTemporaryDir m_tmp;
-    QString m_target;   ///< a small mirror every import is tried against
-    QString m_outside;  ///< a sentinel directory beside it
-    QString m_good;     ///< a valid bundle (tar.gz)
+    QString m_target;  ///< a small mirror every import is tried against
+    QString m_outside; ///< a sentinel directory beside it
+    QString m_good;    ///< a valid bundle (tar.gz)
     QMap<QString, QString> m_targetBefore;
     int m_counter = 0;
 
@@ -73,7 +73,8 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         if (python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the hostile bundles are made with Python"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is not available: the hostile bundles are made with Python"));
         const QString source = m_tmp.path() + QStringLiteral("/source");
         QString error;
         QVERIFY2(!runFixture({QStringLiteral("mirror"), source}, &error).isNull(), qPrintable(error));
@@ -93,50 +94,109 @@ private Q_SLOTS:
     void hostileEntries_data()
     {
         QTest::addColumn<QString>("kind");
-        QTest::addColumn<QString>("arg");          ///< where the fixture aims (relative: a unique name)
-        QTest::addColumn<QString>("problem");      ///< expected BundleEntryProblem kind
+        QTest::addColumn<QString>("arg");     ///< where the fixture aims (relative: a unique name)
+        QTest::addColumn<QString>("problem"); ///< expected BundleEntryProblem kind
         QTest::addColumn<QString>("entryContains");
         QTest::addColumn<QStringList>("messageContains"); ///< the verify problem's message names these
         const QString outsideAbs = m_tmp.path() + QStringLiteral("/outside/absolute-evil.txt");
-        QTest::newRow("tar ../ traversal") << "traversal" << "traversal-evil.txt" << "unsafe-path" << "traversal-evil.txt" << QStringList();
-        QTest::newRow("tar absolute name") << "absolute" << outsideAbs << "unsafe-path" << "absolute-evil.txt" << QStringList();
-        QTest::newRow("tar symlink escaping") << "symlink-escape" << "../../outside" << "link-outside" << "hashicorp/x" << QStringList();
-        QTest::newRow("tar symlink named like the root") << "symlink-root" << "" << "unsafe-path" << "./" << QStringList();
-        QTest::newRow("tar symlink absolute") << "symlink-absolute" << m_tmp.path() + QStringLiteral("/outside") << "link-outside" << "hashicorp/x" << QStringList();
-        QTest::newRow("tar hard link outside") << "hardlink-outside" << "/etc/passwd" << "link-outside" << "hashicorp/h" << QStringList();
-        QTest::newRow("tar device") << "device" << "" << "special-file" << "hashicorp/dev" << QStringList();
-        QTest::newRow("tar fifo") << "fifo" << "" << "special-file" << "hashicorp/fifo" << QStringList();
-        QTest::newRow("tar duplicate") << "duplicate" << "" << "duplicate-name" << "terraform-provider-x_1.0.0_linux_amd64.zip" << QStringList();
-        QTest::newRow("tar file and directory") << "file-and-directory" << "" << "duplicate-name" << "hashicorp/x" << QStringList();
-        QTest::newRow("zip ../ traversal") << "zip-traversal" << "zip-traversal-evil.txt" << "unsafe-path" << "zip-traversal-evil.txt" << QStringList();
-        QTest::newRow("zip absolute name") << "zip-absolute" << m_tmp.path() + QStringLiteral("/outside/zip-absolute-evil.txt") << "unsafe-path" << "zip-absolute-evil.txt" << QStringList();
-        QTest::newRow("zip duplicate") << "zip-duplicate" << "" << "duplicate-name" << "hashicorp/x/a" << QStringList();
-        QTest::newRow("zip symlink escaping") << "zip-symlink" << "../../outside" << "link-outside" << "hashicorp/x" << QStringList();
-        QTest::newRow("tar hard link to nothing in the bundle") << "hardlink-missing" << "" << "link-outside"
-                                                                << "terraform-provider-h_1.0.0_linux_amd64.zip"
-                                                                << QStringList{QStringLiteral("not-in-the-bundle.zip")};
-        QTest::newRow("tar symlink inside the mirror tree") << "symlink-inside" << "" << "link" << "terraform-provider-s_1.0.0_darwin_arm64.zip"
-                                                            << QStringList{QStringLiteral("never followed")};
-        QTest::newRow("tar directories differing in case") << "case-directories" << "" << "duplicate-name" << "hashicorp/X/"
-                                                           << QStringList{QStringLiteral("\"registry.terraform.io/hashicorp/x\""),
-                                                                          QStringLiteral("\"registry.terraform.io/hashicorp/X\""),
-                                                                          QStringLiteral("case-insensitive")};
-        QTest::newRow("tar names equal under full case folding") << "case-full-folding" << "" << "duplicate-name" << "STRASSE.txt"
-                                                                 << QStringList{QString::fromUtf8("stra\u00dfe.txt"), QStringLiteral("STRASSE.txt")};
-        QTest::newRow("tar NFC and NFD of one name") << "nfc-nfd" << "" << "duplicate-name" << QString::fromUtf8("cafe\u0301.txt")
-                                                     << QStringList{QString::fromUtf8("caf\u00e9.txt"), QString::fromUtf8("cafe\u0301.txt"),
-                                                                    QStringLiteral("normalizing")};
+        QTest::newRow("tar ../ traversal") << "traversal"
+                                           << "traversal-evil.txt"
+                                           << "unsafe-path"
+                                           << "traversal-evil.txt" << QStringList();
+        QTest::newRow("tar absolute name") << "absolute" << outsideAbs << "unsafe-path"
+                                           << "absolute-evil.txt" << QStringList();
+        QTest::newRow("tar symlink escaping") << "symlink-escape"
+                                              << "../../outside"
+                                              << "link-outside"
+                                              << "hashicorp/x" << QStringList();
+        QTest::newRow("tar symlink named like the root") << "symlink-root"
+                                                         << ""
+                                                         << "unsafe-path"
+                                                         << "./" << QStringList();
+        QTest::newRow("tar symlink absolute") << "symlink-absolute" << m_tmp.path() + QStringLiteral("/outside") << "link-outside"
+                                              << "hashicorp/x" << QStringList();
+        QTest::newRow("tar hard link outside") << "hardlink-outside"
+                                               << "/etc/passwd"
+                                               << "link-outside"
+                                               << "hashicorp/h" << QStringList();
+        QTest::newRow("tar device") << "device"
+                                    << ""
+                                    << "special-file"
+                                    << "hashicorp/dev" << QStringList();
+        QTest::newRow("tar fifo") << "fifo"
+                                  << ""
+                                  << "special-file"
+                                  << "hashicorp/fifo" << QStringList();
+        QTest::newRow("tar duplicate") << "duplicate"
+                                       << ""
+                                       << "duplicate-name"
+                                       << "terraform-provider-x_1.0.0_linux_amd64.zip" << QStringList();
+        QTest::newRow("tar file and directory") << "file-and-directory"
+                                                << ""
+                                                << "duplicate-name"
+                                                << "hashicorp/x" << QStringList();
+        QTest::newRow("zip ../ traversal") << "zip-traversal"
+                                           << "zip-traversal-evil.txt"
+                                           << "unsafe-path"
+                                           << "zip-traversal-evil.txt" << QStringList();
+        QTest::newRow("zip absolute name") << "zip-absolute" << m_tmp.path() + QStringLiteral("/outside/zip-absolute-evil.txt")
+                                           << "unsafe-path"
+                                           << "zip-absolute-evil.txt" << QStringList();
+        QTest::newRow("zip duplicate") << "zip-duplicate"
+                                       << ""
+                                       << "duplicate-name"
+                                       << "hashicorp/x/a" << QStringList();
+        QTest::newRow("zip symlink escaping") << "zip-symlink"
+                                              << "../../outside"
+                                              << "link-outside"
+                                              << "hashicorp/x" << QStringList();
+        QTest::newRow("tar hard link to nothing in the bundle")
+            << "hardlink-missing"
+            << ""
+            << "link-outside"
+            << "terraform-provider-h_1.0.0_linux_amd64.zip" << QStringList{QStringLiteral("not-in-the-bundle.zip")};
+        QTest::newRow("tar symlink inside the mirror tree")
+            << "symlink-inside"
+            << ""
+            << "link"
+            << "terraform-provider-s_1.0.0_darwin_arm64.zip" << QStringList{QStringLiteral("never followed")};
+        QTest::newRow("tar directories differing in case")
+            << "case-directories"
+            << ""
+            << "duplicate-name"
+            << "hashicorp/X/"
+            << QStringList{QStringLiteral("\"registry.terraform.io/hashicorp/x\""), QStringLiteral("\"registry.terraform.io/hashicorp/X\""),
+                           QStringLiteral("case-insensitive")};
+        QTest::newRow("tar names equal under full case folding")
+            << "case-full-folding"
+            << ""
+            << "duplicate-name"
+            << "STRASSE.txt" << QStringList{QString::fromUtf8("stra\u00dfe.txt"), QStringLiteral("STRASSE.txt")};
+        QTest::newRow("tar NFC and NFD of one name")
+            << "nfc-nfd"
+            << ""
+            << "duplicate-name" << QString::fromUtf8("cafe\u0301.txt")
+            << QStringList{QString::fromUtf8("caf\u00e9.txt"), QString::fromUtf8("cafe\u0301.txt"), QStringLiteral("normalizing")};
         // In pax headers (UTF-8) libarchive normalizes names to NFC as it reads them: the two are then
         // one name already, refused as a plain duplicate.
-        QTest::newRow("tar NFC and NFD of one name, pax headers") << "nfc-nfd-pax" << "" << "duplicate-name"
-                                                                  << QString::fromUtf8("caf\u00e9.txt")
-                                                                  << QStringList{QStringLiteral("a second entry")};
-        QTest::newRow("tar right-to-left override in a name") << "bidi-override" << "" << "unsafe-path" << "linux_amd64<U+202E>txt.zip"
-                                                              << QStringList{QStringLiteral("U+202E"), QStringLiteral("bidirectional")};
-        QTest::newRow("tar isolates around a name") << "bidi-isolate" << "" << "unsafe-path" << "<U+2067>terraform-provider-x"
-                                                    << QStringList{QStringLiteral("U+2067")};
-        QTest::newRow("zip names differing in case") << "zip-case" << "" << "duplicate-name" << "hashicorp/x/readme"
-                                                     << QStringList{QStringLiteral("hashicorp/x/README"), QStringLiteral("hashicorp/x/readme")};
+        QTest::newRow("tar NFC and NFD of one name, pax headers")
+            << "nfc-nfd-pax"
+            << ""
+            << "duplicate-name" << QString::fromUtf8("caf\u00e9.txt") << QStringList{QStringLiteral("a second entry")};
+        QTest::newRow("tar right-to-left override in a name")
+            << "bidi-override"
+            << ""
+            << "unsafe-path"
+            << "linux_amd64<U+202E>txt.zip" << QStringList{QStringLiteral("U+202E"), QStringLiteral("bidirectional")};
+        QTest::newRow("tar isolates around a name") << "bidi-isolate"
+                                                    << ""
+                                                    << "unsafe-path"
+                                                    << "<U+2067>terraform-provider-x" << QStringList{QStringLiteral("U+2067")};
+        QTest::newRow("zip names differing in case")
+            << "zip-case"
+            << ""
+            << "duplicate-name"
+            << "hashicorp/x/readme" << QStringList{QStringLiteral("hashicorp/x/README"), QStringLiteral("hashicorp/x/readme")};
     }
 
     void hostileEntries()
@@ -203,7 +263,8 @@ private Q_SLOTS:
         QTest::newRow("tar.zst 3 GiB, limit 2 GiB in all") << "tar-zst" << 3.0 << qint64(4) * gib << 2 * gib << true << "in all";
         // One 5 GiB entry of a 100 KiB tar.zst: beyond the automatic total (4 GiB here), refused
         // from its header before anything is inflated.
-        QTest::newRow("tar.zst 5 GiB entry, automatic limit") << "tar-zst-one" << 5.0 << qint64(8) * gib << qint64(0) << true << "automatic";
+        QTest::newRow("tar.zst 5 GiB entry, automatic limit")
+            << "tar-zst-one" << 5.0 << qint64(8) * gib << qint64(0) << true << "automatic";
     }
 
     void bombs()
@@ -214,9 +275,9 @@ private Q_SLOTS:
         QFETCH(qint64, maxTotal);
         QFETCH(bool, import);
         QFETCH(QString, messageContains);
-        const QString suffix = kind.startsWith(u"zip")   ? QStringLiteral(".zip")
-                               : kind.startsWith(u"tar-xz")  ? QStringLiteral(".tar.xz")
-                               : kind.startsWith(u"tar-zst") ? QStringLiteral(".tar.zst")
+        const QString suffix = kind.startsWith(u"zip") ? QStringLiteral(".zip")
+            : kind.startsWith(u"tar-xz")               ? QStringLiteral(".tar.xz")
+            : kind.startsWith(u"tar-zst")              ? QStringLiteral(".tar.zst")
                                                        : QStringLiteral(".tar.gz");
         const QString bundle = fresh(kind) + suffix;
         QString error;
@@ -275,8 +336,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("overlapping entries (better zip bomb) in a tar.gz") << "tar-zip-overlap" << "overlapping entries";
-        QTest::newRow("9 GiB declared in a tar.gz") << "tar-zip-budget" << "inflate limit";
+        QTest::newRow("overlapping entries (better zip bomb) in a tar.gz") << "tar-zip-overlap"
+                                                                           << "overlapping entries";
+        QTest::newRow("9 GiB declared in a tar.gz") << "tar-zip-budget"
+                                                    << "inflate limit";
     }
 
     void zipBombsInside()
@@ -539,8 +602,10 @@ private Q_SLOTS:
         // never as a double cast out of range (undefined behaviour that UBSan stopped on).
         QFETCH(QByteArray, size);
         QFETCH(qint64, expected);
-        const QByteArray manifest = R"({"format": "provender-bundle", "format_version": 1, "archives": [{"provider": "registry.example/ns/x",
-            "version": "1.0.0", "platform": "linux_amd64", "size": )" + size + "}]}";
+        const QByteArray manifest =
+            R"({"format": "provender-bundle", "format_version": 1, "archives": [{"provider": "registry.example/ns/x",
+            "version": "1.0.0", "platform": "linux_amd64", "size": )"
+            + size + "}]}";
         const Result<BundleManifest> parsed = parseBundleManifest(manifest);
         QVERIFY(parsed.ok());
         QCOMPARE(parsed.value().archives.size(), 1);
@@ -556,7 +621,8 @@ private Q_SLOTS:
         QVERIFY(!parseSha256Sums("not a sums line\n").ok());
         // Control characters, as in entry names (found by fuzz_bundlemeta: a path ending in CR
         // did not survive writing the list back); the error names the line.
-        const Result<QMap<QString, QByteArray>> cr = parseSha256Sums(QByteArray(64, 'a') + "  ok\n" + QByteArray(64, 'a') + "  a.json\r\r\n");
+        const Result<QMap<QString, QByteArray>> cr =
+            parseSha256Sums(QByteArray(64, 'a') + "  ok\n" + QByteArray(64, 'a') + "  a.json\r\r\n");
         QVERIFY(!cr.ok());
         QCOMPARE(cr.error().location.line, 2);
         QVERIFY(!parseSha256Sums(QByteArray(64, 'a') + "  a\tb\n").ok());

@@ -5,9 +5,9 @@
 // hashZip()'s; when hashZip() fails, the stream must not claim a result. Each zip is fed in 1-byte,
 // odd-sized and 256 KiB chunks, so that headers and data descriptors straddle every boundary.
 
-#include "model/hashing/StreamingZipHasher.h"
-#include "model/hashing/PackageHashes.h"
 #include "BundleTestSupport.h"
+#include "model/hashing/PackageHashes.h"
+#include "model/hashing/StreamingZipHasher.h"
 #include "tests/support/ZipFixture.h"
 
 #include "tests/support/TestSupport.h"
@@ -57,7 +57,8 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         if (provender::test::python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not available: the zip fixtures are written with Python's zipfile"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is not available: the zip fixtures are written with Python's zipfile"));
         QString error;
         const QByteArray names = provender::test::runFixture({QStringLiteral("zips"), m_dir.path()}, &error);
         QVERIFY2(!names.isNull(), qPrintable(error));
@@ -73,14 +74,14 @@ private Q_SLOTS:
         const QList<QPair<QString, QList<ZipEntrySpec>>> quazip = {
             {QStringLiteral("quazip-mixed"),
              {ZipEntrySpec::executable("terraform-provider-q_v1.0.0", big), ZipEntrySpec::directory("docs/"),
-              ZipEntrySpec::file("docs/a.md", QByteArray(70000, 'a')), ZipEntrySpec::file("stored", big.left(100000), ZipEntrySpec::Store)}},
+              ZipEntrySpec::file("docs/a.md", QByteArray(70000, 'a')),
+              ZipEntrySpec::file("stored", big.left(100000), ZipEntrySpec::Store)}},
             {QStringLiteral("quazip-stored-only"),
              {ZipEntrySpec::file("one", "PK\x07\x08 looks like a descriptor", ZipEntrySpec::Store),
               ZipEntrySpec::file("two", QByteArray(), ZipEntrySpec::Store)}},
             {QStringLiteral("quazip-dos-directory"),
              {ZipEntrySpec{"dir-by-attributes", {}, ZipEntrySpec::Store, 040755, 0}, ZipEntrySpec::file("x", "y")}},
-            {QStringLiteral("quazip-level0-deflate"),
-             {ZipEntrySpec{"incompressible", big, ZipEntrySpec::Deflate, 0100644, 0}}},
+            {QStringLiteral("quazip-level0-deflate"), {ZipEntrySpec{"incompressible", big, ZipEntrySpec::Deflate, 0100644, 0}}},
         };
         for (const auto &[name, entries] : quazip) {
             const QString path = m_dir.path() + QLatin1Char('/') + name + QStringLiteral(".zip");
@@ -95,12 +96,20 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         QTest::addColumn<bool>("mustStream");
         // Zips written front to back without tricks must be hashed in the one pass.
-        const QStringList streamable = {QStringLiteral("plain"), QStringLiteral("stream"), QStringLiteral("zip64"),
-                                        QStringLiteral("stream-zip64"), QStringLiteral("comment"), QStringLiteral("duplicates"),
-                                        QStringLiteral("dotdot"), QStringLiteral("empty-file"), QStringLiteral("empty-archive"),
+        const QStringList streamable = {QStringLiteral("plain"),
+                                        QStringLiteral("stream"),
+                                        QStringLiteral("zip64"),
+                                        QStringLiteral("stream-zip64"),
+                                        QStringLiteral("comment"),
+                                        QStringLiteral("duplicates"),
+                                        QStringLiteral("dotdot"),
+                                        QStringLiteral("empty-file"),
+                                        QStringLiteral("empty-archive"),
                                         QStringLiteral("stored-descriptor-with-signature-in-data"),
-                                        QStringLiteral("quazip-mixed"), QStringLiteral("quazip-stored-only"),
-                                        QStringLiteral("quazip-dos-directory"), QStringLiteral("quazip-level0-deflate")};
+                                        QStringLiteral("quazip-mixed"),
+                                        QStringLiteral("quazip-stored-only"),
+                                        QStringLiteral("quazip-dos-directory"),
+                                        QStringLiteral("quazip-level0-deflate")};
         for (const QString &path : std::as_const(m_names)) {
             const QString name = QFileInfo(path).completeBaseName();
             QTest::newRow(qPrintable(name)) << path << streamable.contains(name);
@@ -130,12 +139,16 @@ private Q_SLOTS:
             const StreamingZipOutcome &s = streamed.value();
             // The whole stream's SHA-256 is always there (it is SHA256SUMS's value).
             QCOMPARE(s.size, bytes.size());
-            QCOMPARE(QString::fromLatin1(s.sha256.toHex()), QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+            QCOMPARE(QString::fromLatin1(s.sha256.toHex()),
+                     QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
             if (mustStream)
-                QVERIFY2(s.status == StreamingZipOutcome::Status::Hashed, qPrintable(QStringLiteral("%1: %2").arg(QLatin1StringView(feed.name), s.reason)));
+                QVERIFY2(s.status == StreamingZipOutcome::Status::Hashed,
+                         qPrintable(QStringLiteral("%1: %2").arg(QLatin1StringView(feed.name), s.reason)));
             if (s.status != StreamingZipOutcome::Status::Hashed)
                 continue;
-            QVERIFY2(reference.ok(), qPrintable(QStringLiteral("the stream hashed a zip that hashZip refuses: ") + (reference.ok() ? QString() : reference.error().message)));
+            QVERIFY2(reference.ok(),
+                     qPrintable(QStringLiteral("the stream hashed a zip that hashZip refuses: ")
+                                + (reference.ok() ? QString() : reference.error().message)));
             const PackageHashes &a = s.hashes;
             const PackageHashes &b = reference.value();
             QCOMPARE(a.zh.toString(), b.zh.toString());
@@ -156,9 +169,10 @@ private Q_SLOTS:
     {
         const QString path = m_dir.path() + QStringLiteral("/stream.zip");
         QProcess p;
-        p.start(provender::test::python3(), {QStringLiteral("-c"), QStringLiteral(
-            "import sys; sys.path.insert(0, sys.argv[1]); import fixtures; print(fixtures.hash_zip(sys.argv[2]))"),
-            QFileInfo(provender::test::fixturesScript()).path(), path});
+        p.start(provender::test::python3(),
+                {QStringLiteral("-c"),
+                 QStringLiteral("import sys; sys.path.insert(0, sys.argv[1]); import fixtures; print(fixtures.hash_zip(sys.argv[2]))"),
+                 QFileInfo(provender::test::fixturesScript()).path(), path});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         const QString expected = QString::fromUtf8(p.readAllStandardOutput()).trimmed();

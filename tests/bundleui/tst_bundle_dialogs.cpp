@@ -120,8 +120,8 @@ private Q_SLOTS:
         for (const QString &zip : std::as_const(m_nullZips))
             expected.append(QStringLiteral("registry.opentofu.org/hashicorp/null/") + QFileInfo(zip).fileName());
         expected << QStringLiteral("registry.opentofu.org/hashicorp/null/index.json")
-                 << QStringLiteral("registry.opentofu.org/hashicorp/null/3.2.2.json")
-                 << QStringLiteral("provender-bundle.json") << QStringLiteral("SHA256SUMS");
+                 << QStringLiteral("registry.opentofu.org/hashicorp/null/3.2.2.json") << QStringLiteral("provender-bundle.json")
+                 << QStringLiteral("SHA256SUMS");
         expected.sort();
         QStringList listed = tarList(bundle);
         listed.removeIf([](const QString &n) { return n.endsWith(QLatin1Char('/')); }); // directory entries

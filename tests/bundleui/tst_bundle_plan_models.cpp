@@ -71,9 +71,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.columnCount(), int(BundleSelectionModel::ColumnCount));
         QCOMPARE(model.totalBytes(), qint64(1024));
-        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
-            return model.data(model.index(row, column), role);
-        };
+        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return model.data(model.index(row, column), role); };
         QCOMPARE(cell(0, BundleSelectionModel::ProviderColumn).toString(), QStringLiteral("registry.opentofu.org/hashicorp/null"));
         QCOMPARE(cell(0, BundleSelectionModel::PlatformColumn).toString(), QStringLiteral("linux_amd64"));
         QCOMPARE(cell(0, BundleSelectionModel::SizeColumn, BundleSelectionModel::SortRole).toLongLong(), qint64(1000));
@@ -122,9 +120,7 @@ private Q_SLOTS:
 
         // 3 actions, 2 entry problems, 1 SHA256SUMS line that is not ok.
         QCOMPARE(model.rowCount(), 6);
-        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
-            return model.data(model.index(row, column), role);
-        };
+        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return model.data(model.index(row, column), role); };
         QCOMPARE(cell(0, ImportPlanModel::ActionColumn).toString(), QStringLiteral("add"));
         QCOMPARE(cell(0, ImportPlanModel::ArchiveColumn).toString(),
                  QStringLiteral("registry.opentofu.org/hashicorp/null 3.2.2 linux_amd64"));

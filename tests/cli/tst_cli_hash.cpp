@@ -1,8 +1,8 @@
 // `provender hash` as a user runs it: the built executable, exit codes 0/2, text and --json.
 // Expected hashes: tofu-formats.md §3.5 (h1:) and coreutils' sha256sum (zh:).
 
-#include "tests/support/ZipFixture.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ZipFixture.h"
 
 #include <QDir>
 #include <QFile>
@@ -51,10 +51,10 @@ class TestCliHash : public QObject
 
 private:
     QTemporaryDir m_tmp;
-    QString m_zip;      // the 85-byte placeholder as terraform-provider-null
-    QString m_dir;      // the same, unpacked
-    QString m_dirsZip;  // with directory entries: two different h1
-    QString m_corrupt;  // not a zip
+    QString m_zip;     // the 85-byte placeholder as terraform-provider-null
+    QString m_dir;     // the same, unpacked
+    QString m_dirsZip; // with directory entries: two different h1
+    QString m_corrupt; // not a zip
 
 private Q_SLOTS:
     void initTestCase()
@@ -71,8 +71,9 @@ private Q_SLOTS:
         f.write(Placeholder);
         f.close();
         m_dirsZip = m_tmp.filePath(QStringLiteral("dirs.zip"));
-        QVERIFY(provender::test::writeZip(m_dirsZip, {ZipEntrySpec::directory("docs/"), ZipEntrySpec::file("docs/README.md", "r"),
-                                                      ZipEntrySpec::executable("terraform-provider-null", Placeholder)}));
+        QVERIFY(provender::test::writeZip(m_dirsZip,
+                                          {ZipEntrySpec::directory("docs/"), ZipEntrySpec::file("docs/README.md", "r"),
+                                           ZipEntrySpec::executable("terraform-provider-null", Placeholder)}));
         m_corrupt = m_tmp.filePath(QStringLiteral("corrupt.zip"));
         QFile c(m_corrupt);
         QVERIFY(c.open(QIODevice::WriteOnly));

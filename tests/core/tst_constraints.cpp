@@ -76,19 +76,24 @@ private Q_SLOTS:
         row("~ 1.0", "invalid specification \"~ 1.0\": invalid constraint operator \"~\"");
         row("~>  1.0", "invalid specification \"~>  1.0\": only one space is expected after the operator \"~>\"");
         row("v1.0", "invalid specification \"v1.0\": a \"v\" prefix should not be used when specifying versions");
-        row("1.*", "invalid specification \"1.*\": can't use wildcard for minor number; omit segments that should be "
-                   "unconstrained");
-        row("1.2.x", "invalid specification \"1.2.x\": can't use wildcard for patch number; omit segments that should "
-                     "be unconstrained");
+        row("1.*",
+            "invalid specification \"1.*\": can't use wildcard for minor number; omit segments that should be "
+            "unconstrained");
+        row("1.2.x",
+            "invalid specification \"1.2.x\": can't use wildcard for patch number; omit segments that should "
+            "be unconstrained");
         // go-versions ruby_style_test.go, TestParseRubyStyleMulti
-        row("~> v1.1.1", "invalid specification \"~> v1.1.1\": a \"v\" prefix should not be used when specifying "
-                         "versions");
-        row(">= 1.0, < v2.0", "invalid specification \"< v2.0\": a \"v\" prefix should not be used when specifying "
-                              "versions");
+        row("~> v1.1.1",
+            "invalid specification \"~> v1.1.1\": a \"v\" prefix should not be used when specifying "
+            "versions");
+        row(">= 1.0, < v2.0",
+            "invalid specification \"< v2.0\": a \"v\" prefix should not be used when specifying "
+            "versions");
         row(">= 1.0 < 2", "missing comma after \">= 1.0\"");
         // TestParseRubyStyle errors, as ParseRubyStyleMulti wraps them (§2.6)
-        row("1.0.0.0", "invalid specification \"1.0.0.0\": too many numbered portions; only three are allowed "
-                       "(major, minor, patch)");
+        row("1.0.0.0",
+            "invalid specification \"1.0.0.0\": too many numbered portions; only three are allowed "
+            "(major, minor, patch)");
         row("=  1.1.1", "invalid specification \"=  1.1.1\": only one space is expected after the operator \"=\"");
         row("& 1.1.0", "invalid specification \"& 1.1.0\": invalid constraint operator \"&\"");
         row(" 1.0 ||  2.0", "missing comma after \"1.0\"");
@@ -184,8 +189,9 @@ private Q_SLOTS:
         // Canonical text is a fixed point and keeps the meaning (same allows() answers).
         QRandomGenerator rng(11);
         const QString alphabet = QStringLiteral("0123.-+ab ,=><~!");
-        const QList<Version> probes = {Version(0, 0, 1), Version(1, 0, 0), Version(1, 2, 3), Version(2, 0, 0),
-                                       Version(1, 0, 0, QStringLiteral("a")), Version(3, 1, 0)};
+        const QList<Version> probes = {
+            Version(0, 0, 1), Version(1, 0, 0), Version(1, 2, 3), Version(2, 0, 0), Version(1, 0, 0, QStringLiteral("a")),
+            Version(3, 1, 0)};
         int accepted = 0;
         for (int i = 0; i < 20000; ++i) {
             QString s;

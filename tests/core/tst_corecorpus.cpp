@@ -24,7 +24,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         const QString dir = test::corpusDir(QStringLiteral("lockfiles"));
         if (dir.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the shared/ folder with corpus/lockfiles)"));
+            PROVENDER_SKIP(
+                provender::test::Missing::Corpus,
+                QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the shared/ folder with corpus/lockfiles)"));
         const QByteArray manifest = test::readFile(test::sharedDir() + QStringLiteral("/corpus/MANIFEST.tsv"));
         QVERIFY2(!manifest.isEmpty(), "corpus/MANIFEST.tsv is missing or empty");
         QSet<QString> malformed;
@@ -45,14 +47,11 @@ private Q_SLOTS:
         QFETCH(QString, path);
         const QString text = QString::fromUtf8(test::readFile(path));
         QVERIFY(!text.isEmpty());
-        static const QRegularExpression labelRe(QStringLiteral("^provider\\s+\"([^\"]*)\""),
-                                                QRegularExpression::MultilineOption);
-        static const QRegularExpression versionRe(QStringLiteral("^\\s*version\\s*=\\s*\"([^\"]*)\""),
-                                                  QRegularExpression::MultilineOption);
+        static const QRegularExpression labelRe(QStringLiteral("^provider\\s+\"([^\"]*)\""), QRegularExpression::MultilineOption);
+        static const QRegularExpression versionRe(QStringLiteral("^\\s*version\\s*=\\s*\"([^\"]*)\""), QRegularExpression::MultilineOption);
         static const QRegularExpression constraintsRe(QStringLiteral("^\\s*constraints\\s*=\\s*\"([^\"]*)\""),
                                                       QRegularExpression::MultilineOption);
-        static const QRegularExpression hashRe(QStringLiteral("^\\s*\"([^\"]*)\",?\\s*$"),
-                                               QRegularExpression::MultilineOption);
+        static const QRegularExpression hashRe(QStringLiteral("^\\s*\"([^\"]*)\",?\\s*$"), QRegularExpression::MultilineOption);
         int labels = 0, versions = 0, hashes = 0;
         for (const auto &m : labelRe.globalMatch(text)) {
             const QString label = m.captured(1);

@@ -97,8 +97,8 @@ class LockFileRun
 {
 public:
     /// Adds a provider block; returns the line numbers of (header, version, constraints).
-    void add(const QString &label, const QString &version, const QString *constraints, int *headerLine,
-             int *versionLine, int *constraintsLine)
+    void add(const QString &label, const QString &version, const QString *constraints, int *headerLine, int *versionLine,
+             int *constraintsLine)
     {
         m_text += QStringLiteral("provider %1 {\n").arg(hclQuote(label));
         *headerLine = ++m_line;
@@ -123,8 +123,9 @@ public:
             QFile f(path);
             return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
         };
-        if (!write(cli, "provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:9/\"\n  }\n}\n"
-                        "disable_checkpoint = true\n")
+        if (!write(cli,
+                   "provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:9/\"\n  }\n}\n"
+                   "disable_checkpoint = true\n")
             || !write(dir.filePath(QStringLiteral("main.tf")), QByteArray())
             || !write(dir.filePath(QStringLiteral(".terraform.lock.hcl")), m_text.toUtf8())) {
             return QStringLiteral("cannot write the test files");
@@ -139,9 +140,9 @@ public:
         env.remove(QStringLiteral("TF_DATA_DIR"));
         p.setProcessEnvironment(env);
         p.setWorkingDirectory(dir.path());
-        p.start(test::terraformPath(), {QStringLiteral("init"), QStringLiteral("-backend=false"),
-                                        QStringLiteral("-input=false"), QStringLiteral("-no-color"),
-                                        QStringLiteral("-json")});
+        p.start(test::terraformPath(),
+                {QStringLiteral("init"), QStringLiteral("-backend=false"), QStringLiteral("-input=false"), QStringLiteral("-no-color"),
+                 QStringLiteral("-json")});
         if (!p.waitForFinished(120000)) {
             p.kill();
             p.waitForFinished();
@@ -153,10 +154,9 @@ public:
             if (o.value(QStringLiteral("type")).toString() != QLatin1StringView("diagnostic"))
                 continue;
             const QJsonObject d = o.value(QStringLiteral("diagnostic")).toObject();
-            const int ln = d.value(QStringLiteral("range")).toObject().value(QStringLiteral("start")).toObject()
-                               .value(QStringLiteral("line")).toInt();
-            out->insert(ln, Diagnostic{d.value(QStringLiteral("summary")).toString(),
-                                       d.value(QStringLiteral("detail")).toString()});
+            const int ln =
+                d.value(QStringLiteral("range")).toObject().value(QStringLiteral("start")).toObject().value(QStringLiteral("line")).toInt();
+            out->insert(ln, Diagnostic{d.value(QStringLiteral("summary")).toString(), d.value(QStringLiteral("detail")).toString()});
         }
         if (out->isEmpty() && p.exitCode() != 0)
             return QStringLiteral("terraform failed without diagnostics: ") + QString::fromUtf8(p.readAllStandardError());
@@ -193,7 +193,6 @@ bool readValueDiagnostics(const QList<Diagnostic> &diags, QString *error, QStrin
     return any;
 }
 
-
 /// Runs `terraform init` in a fresh directory with `mainTf` and a filesystem mirror that holds
 /// `files` (relative path -> zip bytes). Returns terraform's JSON output lines.
 QByteArray runInitWithMirror(const QByteArray &mainTf, const QHash<QString, QByteArray> &files, QString *failure)
@@ -212,8 +211,9 @@ QByteArray runInitWithMirror(const QByteArray &mainTf, const QHash<QString, QByt
         return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
     };
     const QString cli = dir.filePath(QStringLiteral("cli.tfrc"));
-    bool ok = write(cli, "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror.toUtf8()
-                             + "\"\n  }\n}\ndisable_checkpoint = true\n")
+    bool ok =
+        write(cli,
+              "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror.toUtf8() + "\"\n  }\n}\ndisable_checkpoint = true\n")
         && write(work + QStringLiteral("/main.tf"), mainTf);
     for (auto it = files.cbegin(); it != files.cend(); ++it)
         ok = ok && write(mirror + QLatin1Char('/') + it.key(), it.value());
@@ -231,8 +231,9 @@ QByteArray runInitWithMirror(const QByteArray &mainTf, const QHash<QString, QByt
     env.remove(QStringLiteral("TF_DATA_DIR"));
     p.setProcessEnvironment(env);
     p.setWorkingDirectory(work);
-    p.start(test::terraformPath(), {QStringLiteral("init"), QStringLiteral("-backend=false"), QStringLiteral("-input=false"),
-                                    QStringLiteral("-no-color"), QStringLiteral("-json")});
+    p.start(test::terraformPath(),
+            {QStringLiteral("init"), QStringLiteral("-backend=false"), QStringLiteral("-input=false"), QStringLiteral("-no-color"),
+             QStringLiteral("-json")});
     if (!p.waitForFinished(120000)) {
         p.kill();
         p.waitForFinished();
@@ -246,7 +247,10 @@ QByteArray runInitWithMirror(const QByteArray &mainTf, const QHash<QString, QByt
 QByteArray tinyZip(const QByteArray &name)
 {
     auto le16 = [](QByteArray &b, quint16 v) { b.append(char(v & 0xff)).append(char(v >> 8)); };
-    auto le32 = [&](QByteArray &b, quint32 v) { le16(b, quint16(v & 0xffff)); le16(b, quint16(v >> 16)); };
+    auto le32 = [&](QByteArray &b, quint32 v) {
+        le16(b, quint16(v & 0xffff));
+        le16(b, quint16(v >> 16));
+    };
     const QByteArray data("#!/bin/sh\n");
     // CRC-32 of data, computed bit by bit.
     quint32 crc = 0xffffffffu;
@@ -257,17 +261,47 @@ QByteArray tinyZip(const QByteArray &name)
     }
     crc ^= 0xffffffffu;
     QByteArray z;
-    le32(z, 0x04034b50); le16(z, 20); le16(z, 0); le16(z, 0); le16(z, 0); le16(z, 0x21);
-    le32(z, crc); le32(z, quint32(data.size())); le32(z, quint32(data.size())); le16(z, quint16(name.size())); le16(z, 0);
+    le32(z, 0x04034b50);
+    le16(z, 20);
+    le16(z, 0);
+    le16(z, 0);
+    le16(z, 0);
+    le16(z, 0x21);
+    le32(z, crc);
+    le32(z, quint32(data.size()));
+    le32(z, quint32(data.size()));
+    le16(z, quint16(name.size()));
+    le16(z, 0);
     z += name;
     z += data;
     const quint32 central = quint32(z.size());
-    le32(z, 0x02014b50); le16(z, 0x031e); le16(z, 20); le16(z, 0); le16(z, 0); le16(z, 0); le16(z, 0x21);
-    le32(z, crc); le32(z, quint32(data.size())); le32(z, quint32(data.size())); le16(z, quint16(name.size()));
-    le16(z, 0); le16(z, 0); le16(z, 0); le16(z, 0); le32(z, 0100755u << 16); le32(z, 0);
+    le32(z, 0x02014b50);
+    le16(z, 0x031e);
+    le16(z, 20);
+    le16(z, 0);
+    le16(z, 0);
+    le16(z, 0);
+    le16(z, 0x21);
+    le32(z, crc);
+    le32(z, quint32(data.size()));
+    le32(z, quint32(data.size()));
+    le16(z, quint16(name.size()));
+    le16(z, 0);
+    le16(z, 0);
+    le16(z, 0);
+    le16(z, 0);
+    le32(z, 0100755u << 16);
+    le32(z, 0);
     z += name;
     const quint32 centralSize = quint32(z.size()) - central;
-    le32(z, 0x06054b50); le16(z, 0); le16(z, 0); le16(z, 1); le16(z, 1); le32(z, centralSize); le32(z, central); le16(z, 0);
+    le32(z, 0x06054b50);
+    le16(z, 0);
+    le16(z, 0);
+    le16(z, 1);
+    le16(z, 1);
+    le32(z, centralSize);
+    le32(z, central);
+    le16(z, 0);
     return z;
 }
 
@@ -281,53 +315,225 @@ QString terraformPlatform()
 }
 
 const char *const kVersions[] = {
-    "1.2.3", "1", "1.1", "1.0.0.0", "1.0.0-beta2", "1.0-beta2", "1.0.0-beta.2", "1.0.0+foo", "1.0.0+foo.bar",
-    "1.0.0-beta1+foo.bar", "> 1.1.1", "garbage", "& 1.1.0", "1.*.*", "1.0.x", "1.0 || 2.0", "1.0.0, 2.0.0",
-    "1.0.0 - 2.0.0", "", "   ", " 1.2.3", "1.2.3 ", "1.0_1", "=1.2.3", ">=1.2.3", "x", "1.2.X", "1.2.*", "2.0",
-    "01.02.003", "1.02", "1.2.3-", "1.2.3+", "1.2.3-a..b", "1.2.3-01", "1.0.0-BETA+Build.7", "0.1.0-alpha.2",
-    "1.0.0+build.1", "18446744073709551615.0.0", "1.", "1.2.3-beta+", "1..2", "1.2.3-\xc3\xbc", "&1", "1.2.3-_x",
-    "\t1.2.3", "0.0.0", "00001", "1.2.3.", "1.2.3+-", "1.2.3-+", "*", "X.1", "1.2.3 || 4", "1.2.3,4", "!1.0",
-    "~>1.0", "^1.0", "<1.0", "1.0.0-rc.1+b.2", "\xc2\xa0" "1.0", "1.0\xc2\xa0", "-1.0", "+1.0", "1.0-", "1.0+x+y",
-    "1.0.0-x.y.z.1", "\xe2\x80\x83", "1.2.3-a\"b",
+    "1.2.3",
+    "1",
+    "1.1",
+    "1.0.0.0",
+    "1.0.0-beta2",
+    "1.0-beta2",
+    "1.0.0-beta.2",
+    "1.0.0+foo",
+    "1.0.0+foo.bar",
+    "1.0.0-beta1+foo.bar",
+    "> 1.1.1",
+    "garbage",
+    "& 1.1.0",
+    "1.*.*",
+    "1.0.x",
+    "1.0 || 2.0",
+    "1.0.0, 2.0.0",
+    "1.0.0 - 2.0.0",
+    "",
+    "   ",
+    " 1.2.3",
+    "1.2.3 ",
+    "1.0_1",
+    "=1.2.3",
+    ">=1.2.3",
+    "x",
+    "1.2.X",
+    "1.2.*",
+    "2.0",
+    "01.02.003",
+    "1.02",
+    "1.2.3-",
+    "1.2.3+",
+    "1.2.3-a..b",
+    "1.2.3-01",
+    "1.0.0-BETA+Build.7",
+    "0.1.0-alpha.2",
+    "1.0.0+build.1",
+    "18446744073709551615.0.0",
+    "1.",
+    "1.2.3-beta+",
+    "1..2",
+    "1.2.3-\xc3\xbc",
+    "&1",
+    "1.2.3-_x",
+    "\t1.2.3",
+    "0.0.0",
+    "00001",
+    "1.2.3.",
+    "1.2.3+-",
+    "1.2.3-+",
+    "*",
+    "X.1",
+    "1.2.3 || 4",
+    "1.2.3,4",
+    "!1.0",
+    "~>1.0",
+    "^1.0",
+    "<1.0",
+    "1.0.0-rc.1+b.2",
+    "\xc2\xa0"
+    "1.0",
+    "1.0\xc2\xa0",
+    "-1.0",
+    "+1.0",
+    "1.0-",
+    "1.0+x+y",
+    "1.0.0-x.y.z.1",
+    "\xe2\x80\x83",
+    "1.2.3-a\"b",
 };
 
 const char *const kConstraints[] = {
     // tofu-formats.md §2.6, every vector
-    "1.2.3", "1.2.3-beta+foo.bar", ">= 3", "~> 3", "~> 3.0", "~> 3.0.0",
-    "> 1.0.0, < 1.0.0, >= 1.0.0, <= 1.0.0, != 1.0.0", ">= 3.0, < 4.0", ">= 1.2.3, 1.2.3, ~> 1.2, 1.2.3",
+    "1.2.3",
+    "1.2.3-beta+foo.bar",
+    ">= 3",
+    "~> 3",
+    "~> 3.0",
+    "~> 3.0.0",
+    "> 1.0.0, < 1.0.0, >= 1.0.0, <= 1.0.0, != 1.0.0",
+    ">= 3.0, < 4.0",
+    ">= 1.2.3, 1.2.3, ~> 1.2, 1.2.3",
     ">= 2.68, >= 2.68.0",
     "< 1.2.3, <= 1.2.3, != 1.2.3, 1.2.3+local.2, 1.2.3+local.1, = 1.2.4, = 1.2.3, > 2, > 1.2.3, >= 1.2.3, ~> 1.2.3, "
     "~> 1.2",
-    "~> 1.2, >= 1.2, 1.2.4", ">= 2, >= 1.2, < 1.3", "1.2", "~> 1",
+    "~> 1.2, >= 1.2, 1.2.4",
+    ">= 2, >= 1.2, < 1.3",
+    "1.2",
+    "~> 1",
     // errors (§2.6 and go-versions tables)
-    "=> 1.0", "=< 1.0", "^1.0", "~ 1.0", "~>  1.0", "1.*", "1.2.x", ">= 1.0 < 2", "1.0.0.0", "=  1.1.1", "& 1.1.0",
+    "=> 1.0",
+    "=< 1.0",
+    "^1.0",
+    "~ 1.0",
+    "~>  1.0",
+    "1.*",
+    "1.2.x",
+    ">= 1.0 < 2",
+    "1.0.0.0",
+    "=  1.1.1",
+    "& 1.1.0",
     " 1.0 ||  2.0",
     // quirks of the scanner and the canonical sort
-    "", "   ", "garbage", "~> ,", ">=", "=", ">= ,1.0", "1.0,,2.0", ", 1.0", "1.0,", "~> 1.2-beta",
-    "~>1.0, ~> 1.0.0, ~> 1", "= 1.2", ">= 1.0+meta, >= 1.0", "!=1.2.3-rc.1", ">=1.0 <2.0", ">=garbage",
-    "> 1.0.0-beta, >1.0.0-alpha.1", "1.0.0-beta.11, 1.0.0-beta.2, 1.0.0-rc, 1.0.0-alpha.1",
-    "1.2.3+b, 1.2.3+a.1, 1.2.3+a, 1.2.3, 1.2.3+1", "~> 0", "< 0.0.1-0", "\t>= 1.0\n", ">= 1.0,\t< 2", "1.0-beta",
-    "~>1.2.3-rc.1+x", "!1.0", "> = 1.0", "1 2", "1.0.0 - 2.0.0", "1.0.0garbage", ">= 1.0, garbage", "*",
-    ">= 1.0\xc2\xa0", "\xc2\xa0>= 1.0", ">=\xc2\xa0" "1.0", "1.0.0-\xc3\xbc", "= 1.0, = 1.0.0, =1, 1.0.0",
-    "~> 1.0.0-beta, ~> 1.0-beta", "<= 0, < 0, != 0",
+    "",
+    "   ",
+    "garbage",
+    "~> ,",
+    ">=",
+    "=",
+    ">= ,1.0",
+    "1.0,,2.0",
+    ", 1.0",
+    "1.0,",
+    "~> 1.2-beta",
+    "~>1.0, ~> 1.0.0, ~> 1",
+    "= 1.2",
+    ">= 1.0+meta, >= 1.0",
+    "!=1.2.3-rc.1",
+    ">=1.0 <2.0",
+    ">=garbage",
+    "> 1.0.0-beta, >1.0.0-alpha.1",
+    "1.0.0-beta.11, 1.0.0-beta.2, 1.0.0-rc, 1.0.0-alpha.1",
+    "1.2.3+b, 1.2.3+a.1, 1.2.3+a, 1.2.3, 1.2.3+1",
+    "~> 0",
+    "< 0.0.1-0",
+    "\t>= 1.0\n",
+    ">= 1.0,\t< 2",
+    "1.0-beta",
+    "~>1.2.3-rc.1+x",
+    "!1.0",
+    "> = 1.0",
+    "1 2",
+    "1.0.0 - 2.0.0",
+    "1.0.0garbage",
+    ">= 1.0, garbage",
+    "*",
+    ">= 1.0\xc2\xa0",
+    "\xc2\xa0>= 1.0",
+    ">=\xc2\xa0"
+    "1.0",
+    "1.0.0-\xc3\xbc",
+    "= 1.0, = 1.0.0, =1, 1.0.0",
+    "~> 1.0.0-beta, ~> 1.0-beta",
+    "<= 0, < 0, != 0",
 };
 
 const char *const kLabels[] = {
-    "registry.terraform.io/hashicorp/aws", "hashicorp/aws", "aws", "AWS", "Registry.Terraform.io/hashicorp/d",
-    "registry.terraform.io:443/hashicorp/e", "CAF\xc3\x89.fr:0443/a/b", "caf\xc3\xa9.fr/a/b", "xn--caf-dma.fr/a/b",
-    "XN--caf-dma.fr/a/b", "example.com:08443/a/b", "example.com:8443/a/b", "example.com:-1/a/b",
-    "example.com:+80/a/b", "example.com:65536/a/b", "example.com:boo/a/b", "a..b/x/y", "a./x/y", "a../x/y", ".a/x/y",
+    "registry.terraform.io/hashicorp/aws",
+    "hashicorp/aws",
+    "aws",
+    "AWS",
+    "Registry.Terraform.io/hashicorp/d",
+    "registry.terraform.io:443/hashicorp/e",
+    "CAF\xc3\x89.fr:0443/a/b",
+    "caf\xc3\xa9.fr/a/b",
+    "xn--caf-dma.fr/a/b",
+    "XN--caf-dma.fr/a/b",
+    "example.com:08443/a/b",
+    "example.com:8443/a/b",
+    "example.com:-1/a/b",
+    "example.com:+80/a/b",
+    "example.com:65536/a/b",
+    "example.com:boo/a/b",
+    "a..b/x/y",
+    "a./x/y",
+    "a../x/y",
+    ".a/x/y",
     "\xef\xbc\xa5\xef\xbc\xb8\xef\xbc\xa1\xef\xbc\xad\xef\xbc\xb0\xef\xbc\xac\xef\xbc\xa5.com/\xef\xbc\xa1\xef\xbc\xa2"
     "\xef\xbc\xa3/\xef\xac\x81le",
-    "stra\xc3\x9f" "e.de/stra\xc3\x9f" "e/x", "\xd0\x98\xd1\x81\xd0\xbf\xd1\x8b\xd1\x82\xd0\xb0\xd0\xbd\xd0\xb8\xd0\xb5"
+    "stra\xc3\x9f"
+    "e.de/stra\xc3\x9f"
+    "e/x",
+    "\xd0\x98\xd1\x81\xd0\xbf\xd1\x8b\xd1\x82\xd0\xb0\xd0\xbd\xd0\xb8\xd0\xb5"
     ".com/\xd0\x98\xd1\x81\xd0\xbf\xd1\x8b\xd1\x82\xd0\xb0\xd0\xbd\xd0\xb8\xd0\xb5/x",
-    "mu\xcc\x88nchen.de/a/b", "foo_bar.com/a/b", "a/foo_bar", "-/aws", "registry.terraform.io/-/aws",
-    "example.com/-/aws", "terraform.io/builtin/terraform", "terraform.io/test/x", "this/one/okay",
-    "a/terraform-provider-aws", "a/terraform-aws", "a/b/c/d", "ab\xe2\x80\x8d" "cd/x", "a\xe3\x80\x82" "b/x/y",
-    "localhost:8080/foo/bar", "http:80/a/b", "https://example.com/a/b", "Caf\xc3\xa9/Caf\xc3\xa9", "a b/x",
-    "ab--cd/x", "-foo/x", "foo-/x", "x/-foo", "a/b.c", "a-.com/x/y", "ab--c.com/x/y", "", "/", "a/", "a//b",
-    "\xe2\x80\xae" "abc/x", "a\xc2\xad" "b/x", "A\xcc\x8a/x", "\xe2\x84\xab/x", "xn--zca/x", "x/y:z",
-    "terraform-provider-aws", "terraform-aws", "hashicorp/terraform-provider-aws", "TERRAFORM-x/y",
+    "mu\xcc\x88nchen.de/a/b",
+    "foo_bar.com/a/b",
+    "a/foo_bar",
+    "-/aws",
+    "registry.terraform.io/-/aws",
+    "example.com/-/aws",
+    "terraform.io/builtin/terraform",
+    "terraform.io/test/x",
+    "this/one/okay",
+    "a/terraform-provider-aws",
+    "a/terraform-aws",
+    "a/b/c/d",
+    "ab\xe2\x80\x8d"
+    "cd/x",
+    "a\xe3\x80\x82"
+    "b/x/y",
+    "localhost:8080/foo/bar",
+    "http:80/a/b",
+    "https://example.com/a/b",
+    "Caf\xc3\xa9/Caf\xc3\xa9",
+    "a b/x",
+    "ab--cd/x",
+    "-foo/x",
+    "foo-/x",
+    "x/-foo",
+    "a/b.c",
+    "a-.com/x/y",
+    "ab--c.com/x/y",
+    "",
+    "/",
+    "a/",
+    "a//b",
+    "\xe2\x80\xae"
+    "abc/x",
+    "a\xc2\xad"
+    "b/x",
+    "A\xcc\x8a/x",
+    "\xe2\x84\xab/x",
+    "xn--zca/x",
+    "x/y:z",
+    "terraform-provider-aws",
+    "terraform-aws",
+    "hashicorp/terraform-provider-aws",
+    "TERRAFORM-x/y",
 };
 
 } // namespace
@@ -339,7 +545,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH: this cross-check needs the real terraform (v1.11)"));
+            PROVENDER_SKIP(provender::test::Missing::Terraform,
+                           QStringLiteral("terraform is not on PATH: this cross-check needs the real terraform (v1.11)"));
     }
 
     void versionsAndConstraints()
@@ -356,9 +563,8 @@ private Q_SLOTS:
     {
         // Differential fuzzing with a fixed seed: strings from the grammar's alphabet.
         // PROVENDER_ORACLE_SEED=<n> explores other inputs; the default keeps CI deterministic.
-        const quint32 seed = qEnvironmentVariableIsSet("PROVENDER_ORACLE_SEED")
-            ? quint32(qEnvironmentVariableIntValue("PROVENDER_ORACLE_SEED"))
-            : 20260811u;
+        const quint32 seed =
+            qEnvironmentVariableIsSet("PROVENDER_ORACLE_SEED") ? quint32(qEnvironmentVariableIntValue("PROVENDER_ORACLE_SEED")) : 20260811u;
         QRandomGenerator rng(seed);
         const QString versionAlphabet = QStringLiteral("0123456789....---++abXx* _,=>|\u00e9");
         const QString constraintAlphabet = QStringLiteral("0123456789....--+abx*  ,,,=><~!^\t\u00a0");
@@ -379,9 +585,10 @@ private Q_SLOTS:
         for (int i = 0; i < 300; ++i)
             versions.append(randomString(versionAlphabet, 12));
         // constraint items built from plausible pieces, joined with commas
-        const QStringList ops = {QString(), QStringLiteral("="), QStringLiteral("!="), QStringLiteral(">"),
-                                 QStringLiteral(">="), QStringLiteral("<"), QStringLiteral("<="), QStringLiteral("~>"),
-                                 QStringLiteral("=>"), QStringLiteral("~"), QStringLiteral("^")};
+        const QStringList ops = {
+            QString(),           QStringLiteral("="),  QStringLiteral("!="), QStringLiteral(">"),  QStringLiteral(">="),
+            QStringLiteral("<"), QStringLiteral("<="), QStringLiteral("~>"), QStringLiteral("=>"), QStringLiteral("~"),
+            QStringLiteral("^")};
         const QStringList seps = {QString(), QStringLiteral(" "), QStringLiteral(" "), QStringLiteral("  ")};
         for (int i = 0; i < 300; ++i) {
             if (i % 5 == 0) {
@@ -396,8 +603,9 @@ private Q_SLOTS:
                 for (int p = 0; p < parts; ++p)
                     version += QLatin1Char('.') + QString::number(rng.bounded(3));
                 if (rng.bounded(4) == 0)
-                    version += QStringLiteral("-") + QStringList{QStringLiteral("beta"), QStringLiteral("rc.1"),
-                                                                 QStringLiteral("1"), QStringLiteral("a.b")}[int(rng.bounded(4))];
+                    version += QStringLiteral("-")
+                        + QStringList{QStringLiteral("beta"), QStringLiteral("rc.1"), QStringLiteral("1"),
+                                      QStringLiteral("a.b")}[int(rng.bounded(4))];
                 if (rng.bounded(6) == 0)
                     version += QStringLiteral("+m") + QString::number(rng.bounded(2));
                 items.append(ops[int(rng.bounded(int(ops.size())))] + seps[int(rng.bounded(int(seps.size())))] + version);
@@ -415,14 +623,13 @@ private:
         int n = 0;
         for (const QString &v : versionInputs) {
             int header = 0, versionLine = 0, unused = 0;
-            run.add(QStringLiteral("registry.terraform.io/oracle/v%1").arg(n++), v, nullptr, &header, &versionLine,
-                    &unused);
+            run.add(QStringLiteral("registry.terraform.io/oracle/v%1").arg(n++), v, nullptr, &header, &versionLine, &unused);
             versions.append({v, versionLine});
         }
         for (const QString &text : constraintInputs) {
             int header = 0, versionLine = 0, constraintsLine = 0;
-            run.add(QStringLiteral("registry.terraform.io/oracle/c%1").arg(n++), QStringLiteral("1.0.0"), &text, &header,
-                    &versionLine, &constraintsLine);
+            run.add(QStringLiteral("registry.terraform.io/oracle/c%1").arg(n++), QStringLiteral("1.0.0"), &text, &header, &versionLine,
+                    &constraintsLine);
             constraints.append({text, constraintsLine});
         }
         QMultiHash<int, Diagnostic> diags;
@@ -438,12 +645,12 @@ private:
             const QByteArray what = "version " + gocompatQuote(input);
             if (!error.isEmpty()) {
                 CHECK(!ours.ok(), what + " accepted, terraform: " + error.toUtf8());
-                CHECK(ours.error().message == error, what + ": we say " + ours.error().message.toUtf8()
-                                                            + ", terraform says " + error.toUtf8());
+                CHECK(ours.error().message == error,
+                      what + ": we say " + ours.error().message.toUtf8() + ", terraform says " + error.toUtf8());
             } else if (!canonical.isEmpty()) {
                 CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
-                CHECK(ours->toString() == canonical, what + ": we print " + ours->toString().toUtf8()
-                                                            + ", terraform " + canonical.toUtf8());
+                CHECK(ours->toString() == canonical,
+                      what + ": we print " + ours->toString().toUtf8() + ", terraform " + canonical.toUtf8());
                 QVERIFY(!Version::isCanonical(input));
             } else {
                 CHECK(ours.ok() && ours->toString() == input, what + " is canonical for terraform");
@@ -458,12 +665,12 @@ private:
             const QByteArray what = "constraints " + gocompatQuote(input);
             if (!error.isEmpty()) {
                 CHECK(!ours.ok(), what + " accepted, terraform: " + error.toUtf8());
-                CHECK(ours.error().message == error, what + ": we say " + ours.error().message.toUtf8()
-                                                            + ", terraform says " + error.toUtf8());
+                CHECK(ours.error().message == error,
+                      what + ": we say " + ours.error().message.toUtf8() + ", terraform says " + error.toUtf8());
             } else if (any) {
                 CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
-                CHECK(ours->toString() == canonical, what + ": we print " + ours->toString().toUtf8()
-                                                            + ", terraform " + canonical.toUtf8());
+                CHECK(ours->toString() == canonical,
+                      what + ": we print " + ours->toString().toUtf8() + ", terraform " + canonical.toUtf8());
             } else {
                 CHECK(ours.ok() && ours->toString() == input, what + " is canonical for terraform");
             }
@@ -484,9 +691,8 @@ private Q_SLOTS:
 
     void randomProviderLabels()
     {
-        const quint32 seed = qEnvironmentVariableIsSet("PROVENDER_ORACLE_SEED")
-            ? quint32(qEnvironmentVariableIntValue("PROVENDER_ORACLE_SEED"))
-            : 20260812u;
+        const quint32 seed =
+            qEnvironmentVariableIsSet("PROVENDER_ORACLE_SEED") ? quint32(qEnvironmentVariableIntValue("PROVENDER_ORACLE_SEED")) : 20260812u;
         QRandomGenerator rng(seed);
         const QString partAlphabet = QStringLiteral("abcXYZ019--_.\u00e9\u00c9\u00df\uff21\ufb01\u3002u\u0308");
         const QString hostAlphabet = QStringLiteral("abcXY019--..\u00e9\u00c9\u00df\uff21\u3002_");
@@ -572,8 +778,8 @@ private:
                         QVERIFY(m.hasMatch());
                         const QString canonical = goUnquote(m.captured(1));
                         CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
-                        CHECK(ours->toString() == canonical, what + ": we print " + ours->toString().toUtf8()
-                                                                    + ", terraform " + canonical.toUtf8());
+                        CHECK(ours->toString() == canonical,
+                              what + ": we print " + ours->toString().toUtf8() + ", terraform " + canonical.toUtf8());
                         QVERIFY(canonical != label);
                     } else {
                         QFAIL(QByteArray(what + " unexpected diagnostic: " + d.summary.toUtf8() + ": " + d.detail.toUtf8()).constData());
@@ -587,7 +793,6 @@ private:
 
 private Q_SLOTS:
 
-
     void allowsMatchesInstallerSelection()
     {
         // terraform init installs the newest version of each provider that its go-versions
@@ -596,24 +801,34 @@ private Q_SLOTS:
         // allowed subset, newest first. All providers run in the same `terraform init`.
         const QString platform = terraformPlatform();
         QVERIFY2(!platform.isEmpty(), "terraform version -json gave no platform");
-        const QStringList offered = {QStringLiteral("0.9.0"), QStringLiteral("1.0.0-beta"), QStringLiteral("1.0.0"),
-                                     QStringLiteral("1.2.0"), QStringLiteral("1.2.5"), QStringLiteral("1.3.0-rc1"),
-                                     QStringLiteral("1.9.0"), QStringLiteral("2.0.0-beta"), QStringLiteral("2.0.0"),
+        const QStringList offered = {QStringLiteral("0.9.0"),    QStringLiteral("1.0.0-beta"), QStringLiteral("1.0.0"),
+                                     QStringLiteral("1.2.0"),    QStringLiteral("1.2.5"),      QStringLiteral("1.3.0-rc1"),
+                                     QStringLiteral("1.9.0"),    QStringLiteral("2.0.0-beta"), QStringLiteral("2.0.0"),
                                      QStringLiteral("2.1.0-rc1")};
         // Only constraints that Terraform's configuration parser (hashicorp/go-version) accepts too.
-        const QStringList constraints = {
-            QStringLiteral("~> 1.2"), QStringLiteral("~> 1.2.0"), QStringLiteral("~> 1"), QStringLiteral(">= 1.0"),
-            QStringLiteral("1.2"), QStringLiteral("2.0.0-beta"), QStringLiteral(">= 2.0.0-beta"),
-            QStringLiteral("!= 2.0.0, >= 1.2.0"), QStringLiteral("< 2.0.0"), QStringLiteral("> 1.0.0-beta, < 1.3.0"),
-            QStringLiteral("1.3.0-rc1"), QStringLiteral("~> 0.9"), QStringLiteral("<= 1.2.5, > 0.9.0"),
-            QStringLiteral(">= 1.0.0-beta, < 1.2.0"), QStringLiteral("~> 1.3.0-rc1"), QStringLiteral("!= 1.0.0-beta"),
-            QStringLiteral("1.0.0-beta, >= 1.0.0-beta"), QStringLiteral("~> 2.1.0-rc1")};
+        const QStringList constraints = {QStringLiteral("~> 1.2"),
+                                         QStringLiteral("~> 1.2.0"),
+                                         QStringLiteral("~> 1"),
+                                         QStringLiteral(">= 1.0"),
+                                         QStringLiteral("1.2"),
+                                         QStringLiteral("2.0.0-beta"),
+                                         QStringLiteral(">= 2.0.0-beta"),
+                                         QStringLiteral("!= 2.0.0, >= 1.2.0"),
+                                         QStringLiteral("< 2.0.0"),
+                                         QStringLiteral("> 1.0.0-beta, < 1.3.0"),
+                                         QStringLiteral("1.3.0-rc1"),
+                                         QStringLiteral("~> 0.9"),
+                                         QStringLiteral("<= 1.2.5, > 0.9.0"),
+                                         QStringLiteral(">= 1.0.0-beta, < 1.2.0"),
+                                         QStringLiteral("~> 1.3.0-rc1"),
+                                         QStringLiteral("!= 1.0.0-beta"),
+                                         QStringLiteral("1.0.0-beta, >= 1.0.0-beta"),
+                                         QStringLiteral("~> 2.1.0-rc1")};
         const int n = int(constraints.size());
         QList<QStringList> remaining(n, offered);
         QList<QStringList> installed(n);
         QList<bool> done(n, false);
-        static const QRegularExpression installedRe(
-            QStringLiteral("^Installed provider version: example\\.com/ns/p(\\d+) v(\\S+)"));
+        static const QRegularExpression installedRe(QStringLiteral("^Installed provider version: example\\.com/ns/p(\\d+) v(\\S+)"));
         for (int round = 0; round <= offered.size(); ++round) {
             QByteArray mainTf = "terraform {\n  required_providers {\n";
             QHash<QString, QByteArray> files;
@@ -623,11 +838,11 @@ private Q_SLOTS:
                     continue;
                 any = true;
                 const QByteArray name = "p" + QByteArray::number(i);
-                mainTf += "    " + name + " = { source = \"example.com/ns/" + name + "\", version = \""
-                    + constraints[i].toUtf8() + "\" }\n";
+                mainTf +=
+                    "    " + name + " = { source = \"example.com/ns/" + name + "\", version = \"" + constraints[i].toUtf8() + "\" }\n";
                 for (const QString &v : std::as_const(remaining[i])) {
-                    const QString file = QStringLiteral("example.com/ns/%1/terraform-provider-%1_%2_%3.zip")
-                                             .arg(QString::fromUtf8(name), v, platform);
+                    const QString file =
+                        QStringLiteral("example.com/ns/%1/terraform-provider-%1_%2_%3.zip").arg(QString::fromUtf8(name), v, platform);
                     files.insert(file, tinyZip("terraform-provider-" + name + "_v" + v.toUtf8()));
                 }
             }
@@ -663,9 +878,9 @@ private Q_SLOTS:
                 if (c.allows(Version::parse(v).value()))
                     ours.prepend(v); // `offered` is ascending: newest first, like the installs
             }
-            CHECK(ours == installed[i], "constraints \"" + constraints[i].toUtf8() + "\": we allow ["
-                                            + ours.join(QStringLiteral(", ")).toUtf8() + "], terraform installed ["
-                                            + installed[i].join(QStringLiteral(", ")).toUtf8() + "]");
+            CHECK(ours == installed[i],
+                  "constraints \"" + constraints[i].toUtf8() + "\": we allow [" + ours.join(QStringLiteral(", ")).toUtf8()
+                      + "], terraform installed [" + installed[i].join(QStringLiteral(", ")).toUtf8() + "]");
             allowedSeen += int(ours.size());
         }
         QVERIFY(allowedSeen > 20);

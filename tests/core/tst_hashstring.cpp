@@ -19,8 +19,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("value");
         QTest::addColumn<int>("kind");
         auto ok = [](const char *name, const char *in, const char *scheme, const char *value, HashString::Scheme k) {
-            QTest::newRow(name) << QString::fromUtf8(in) << true << QString::fromUtf8(scheme) << QString::fromUtf8(value)
-                                << int(k);
+            QTest::newRow(name) << QString::fromUtf8(in) << true << QString::fromUtf8(scheme) << QString::fromUtf8(value) << int(k);
         };
         auto bad = [](const char *name, const char *in) {
             QTest::newRow(name) << QString::fromUtf8(in) << false << QString() << QString() << 0;
@@ -34,8 +33,8 @@ private Q_SLOTS:
         ok("h0", "h0:x", "h0:", "x", HashString::Scheme::Other);
         ok("first colon", "a:b:c", "a:", "b:c", HashString::Scheme::Other);
         ok("upper H1 is not h1", "H1:x", "H1:", "x", HashString::Scheme::Other);
-        ok("real h1", "h1:7MjN4eFisdTv4tlhXH5hL4QQd39Jy4baPhFxwAd/EFE=", "h1:",
-           "7MjN4eFisdTv4tlhXH5hL4QQd39Jy4baPhFxwAd/EFE=", HashString::Scheme::H1);
+        ok("real h1", "h1:7MjN4eFisdTv4tlhXH5hL4QQd39Jy4baPhFxwAd/EFE=", "h1:", "7MjN4eFisdTv4tlhXH5hL4QQd39Jy4baPhFxwAd/EFE=",
+           HashString::Scheme::H1);
         bad("empty", "");
         bad("naked sha256", "1e5f7a5f3ade7b8b1d1d59c5cea2e1a2f8d2f8c3f41962dbbe8647e222be8239");
         bad("empty scheme", ":blah");
@@ -51,9 +50,10 @@ private Q_SLOTS:
         const Result<HashString> h = HashString::parse(input);
         QCOMPARE(h.ok(), ok);
         if (!ok) {
-            QCOMPARE(h.error().message, QStringLiteral("Cannot interpret \"%1\" as a provider hash: hash string must "
-                                                       "start with a scheme keyword followed by a colon.")
-                                            .arg(input));
+            QCOMPARE(h.error().message,
+                     QStringLiteral("Cannot interpret \"%1\" as a provider hash: hash string must "
+                                    "start with a scheme keyword followed by a colon.")
+                         .arg(input));
             return;
         }
         QCOMPARE(h->toString(), input);
@@ -93,8 +93,9 @@ private Q_SLOTS:
         QStringList got;
         for (const HashString &h : list)
             got.append(h.toString());
-        QCOMPARE(got, (QStringList{QStringLiteral("h1:B"), QStringLiteral("h1:a"), QStringLiteral("h1:b"),
-                                   QStringLiteral("test:a"), QStringLiteral("test:c"), QStringLiteral("zh:01")}));
+        QCOMPARE(got,
+                 (QStringList{QStringLiteral("h1:B"), QStringLiteral("h1:a"), QStringLiteral("h1:b"), QStringLiteral("test:a"),
+                              QStringLiteral("test:c"), QStringLiteral("zh:01")}));
         // UTF-8 byte order, not UTF-16: U+FF21 (EF BC A1) sorts before U+1F600 (F0 9F 98 80).
         QVERIFY(HashString::parse(QStringLiteral("x:\uFF21")).value() < HashString::parse(QStringLiteral("x:\U0001F600")).value());
         QVERIFY(qHash(HashString::parse(u"h1:a").value()) == qHash(HashString::h1(QStringLiteral("a"))));

@@ -23,15 +23,14 @@ private Q_SLOTS:
             QTest::newRow(name) << QString::fromUtf8(in) << QString() << QString() << QString::fromUtf8(error);
         };
         // §7 published values
-        for (const char *p : {"darwin_amd64", "darwin_arm64", "freebsd_386", "freebsd_amd64", "freebsd_arm",
-                              "freebsd_arm64", "linux_386", "linux_amd64", "linux_arm", "linux_arm64", "windows_386",
-                              "windows_amd64", "windows_arm64", "openbsd_386", "openbsd_amd64", "solaris_amd64"}) {
+        for (const char *p : {"darwin_amd64", "darwin_arm64", "freebsd_386", "freebsd_amd64", "freebsd_arm", "freebsd_arm64", "linux_386",
+                              "linux_amd64", "linux_arm", "linux_arm64", "windows_386", "windows_amd64", "windows_arm64", "openbsd_386",
+                              "openbsd_amd64", "solaris_amd64"}) {
             const QByteArray s(p);
             const qsizetype u = s.indexOf('_');
-            QTest::newRow(p) << QString::fromUtf8(s) << QString::fromUtf8(s.left(u)) << QString::fromUtf8(s.mid(u + 1))
-                             << QString();
+            QTest::newRow(p) << QString::fromUtf8(s) << QString::fromUtf8(s.left(u)) << QString::fromUtf8(s.mid(u + 1)) << QString();
         }
-        ok("_amd64", "", "amd64");     // empty parts are accepted
+        ok("_amd64", "", "amd64"); // empty parts are accepted
         ok("linux_", "linux", "");
         ok("Linux_AMD64", "Linux", "AMD64"); // no case folding
         ok("plan9_mips64le", "plan9", "mips64le");
@@ -73,9 +72,9 @@ private Q_SLOTS:
         QStringList got;
         for (const Platform &p : list)
             got.append(p.toString());
-        QCOMPARE(got, (QStringList{QStringLiteral("Linux_amd64"), QStringLiteral("darwin_arm64"),
-                                   QStringLiteral("linux_386"), QStringLiteral("linux_amd64"),
-                                   QStringLiteral("linux_arm64"), QStringLiteral("windows_amd64")}));
+        QCOMPARE(got,
+                 (QStringList{QStringLiteral("Linux_amd64"), QStringLiteral("darwin_arm64"), QStringLiteral("linux_386"),
+                              QStringLiteral("linux_amd64"), QStringLiteral("linux_arm64"), QStringLiteral("windows_amd64")}));
         QVERIFY(Platform(QStringLiteral("a"), QStringLiteral("z")) < Platform(QStringLiteral("b"), QStringLiteral("a")));
         QCOMPARE(Platform(QStringLiteral("a"), QStringLiteral("b")), Platform::parse(u"a_b").value());
         QVERIFY(qHash(Platform(QStringLiteral("a"), QStringLiteral("b"))) == qHash(Platform::parse(u"a_b").value()));

@@ -24,7 +24,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("defaultHost");
-        QTest::addColumn<QString>("host");   // comparison form
+        QTest::addColumn<QString>("host"); // comparison form
         QTest::addColumn<QString>("ns");
         QTest::addColumn<QString>("type");
         QTest::addColumn<QString>("string"); // String(): display host
@@ -33,10 +33,8 @@ private Q_SLOTS:
             QTest::addRow("%s (default %s)", in, def) << u8(in) << u8(def) << u8(host) << u8(ns) << u8(type) << u8(str);
         };
         // registry-address TestParseProviderSource (+ ParseProviderSourceString's "hashicorp")
-        row("registry.opentofu.org/hashicorp/aws", "registry.opentofu.org", "hashicorp", "aws",
-            "registry.opentofu.org/hashicorp/aws");
-        row("registry.opentofu.org/HashiCorp/AWS", "registry.opentofu.org", "hashicorp", "aws",
-            "registry.opentofu.org/hashicorp/aws");
+        row("registry.opentofu.org/hashicorp/aws", "registry.opentofu.org", "hashicorp", "aws", "registry.opentofu.org/hashicorp/aws");
+        row("registry.opentofu.org/HashiCorp/AWS", "registry.opentofu.org", "hashicorp", "aws", "registry.opentofu.org/hashicorp/aws");
         row("opentofu.org/builtin/opentofu", "opentofu.org", "builtin", "opentofu", "opentofu.org/builtin/opentofu");
         row("terraform.io/builtin/terraform", "terraform.io", "builtin", "terraform", "terraform.io/builtin/terraform");
         row("terraform", "registry.opentofu.org", "hashicorp", "terraform", "registry.opentofu.org/hashicorp/terraform");
@@ -64,8 +62,8 @@ private Q_SLOTS:
         row("terraform.io/test/x", "terraform.io", "test", "x", "terraform.io/test/x");
         // svchost TestForComparison hosts inside an address
         row("Испытание.com/a/b", "xn--80akhbyknj4f.com", "a", "b", "испытание.com/a/b");
-        row("münchen.de/a/b", "xn--mnchen-3ya.de", "a", "b", "münchen.de/a/b");            // precomposed ü
-        row("mu\xcc\x88nchen.de/a/b", "xn--mnchen-3ya.de", "a", "b", "münchen.de/a/b");    // u + combining diaeresis
+        row("münchen.de/a/b", "xn--mnchen-3ya.de", "a", "b", "münchen.de/a/b");         // precomposed ü
+        row("mu\xcc\x88nchen.de/a/b", "xn--mnchen-3ya.de", "a", "b", "münchen.de/a/b"); // u + combining diaeresis
         row("HashiCorp.com/a/b", "hashicorp.com", "a", "b", "hashicorp.com/a/b");
         row("1example.com/a/b", "1example.com", "a", "b", "1example.com/a/b");
         row("http:80/a/b", "http:80", "a", "b", "http:80/a/b");
@@ -73,10 +71,8 @@ private Q_SLOTS:
         row("-/aws", "registry.opentofu.org", "-", "aws", "registry.opentofu.org/-/aws");
         row("registry.opentofu.org/-/aws", "registry.opentofu.org", "-", "aws", "registry.opentofu.org/-/aws");
         // Terraform's default host (§2.1 constants, §10)
-        row("hashicorp/aws", "registry.terraform.io", "hashicorp", "aws", "registry.terraform.io/hashicorp/aws",
-            "registry.terraform.io");
-        row("aws", "registry.terraform.io", "hashicorp", "aws", "registry.terraform.io/hashicorp/aws",
-            "registry.terraform.io");
+        row("hashicorp/aws", "registry.terraform.io", "hashicorp", "aws", "registry.terraform.io/hashicorp/aws", "registry.terraform.io");
+        row("aws", "registry.terraform.io", "hashicorp", "aws", "registry.terraform.io/hashicorp/aws", "registry.terraform.io");
     }
     void parse()
     {
@@ -114,12 +110,10 @@ private Q_SLOTS:
         const QString letters = QStringLiteral("must contain only letters, digits, and dashes, and may not use leading "
                                                "or trailing dashes");
         auto type = [](const QString &given, const QString &source, const QString &why) {
-            return QStringLiteral("Invalid provider type: Invalid provider type \"%1\" in source \"%2\": %3\"")
-                .arg(given, source, why);
+            return QStringLiteral("Invalid provider type: Invalid provider type \"%1\" in source \"%2\": %3\"").arg(given, source, why);
         };
         auto ns = [](const QString &source, const QString &why) {
-            return QStringLiteral("Invalid provider namespace: Invalid provider namespace \"\" in source \"%1\": %2\"")
-                .arg(source, why);
+            return QStringLiteral("Invalid provider namespace: Invalid provider namespace \"\" in source \"%1\": %2\"").arg(source, why);
         };
         auto host = [](const QString &source, const QString &why) {
             return QStringLiteral("Invalid provider source hostname: Invalid provider source hostname namespace \"\" in "
@@ -154,8 +148,7 @@ private Q_SLOTS:
         row(QStringLiteral("example.com/hashicorp/badtype-"),
             type(QStringLiteral("badtype-"), QStringLiteral("example.com/hashicorp/badtype-"), letters));
         row(QStringLiteral("example.com/hashicorp/bad.type"),
-            type(QStringLiteral("bad.type"), QStringLiteral("example.com/hashicorp/bad.type"),
-                 QStringLiteral("dots are not allowed")));
+            type(QStringLiteral("bad.type"), QStringLiteral("example.com/hashicorp/bad.type"), QStringLiteral("dots are not allowed")));
         row(QStringLiteral("example.com/opentofu/opentofu-provider-bad"),
             QStringLiteral("Invalid provider type: Provider source \"example.com/opentofu/opentofu-provider-bad\" has a "
                            "type with the prefix \"opentofu-provider-\", which isn't valid. Although that prefix is "
@@ -198,8 +191,8 @@ private Q_SLOTS:
         row(QStringLiteral("a b/x"), ns(QStringLiteral("a b/x"), letters));
         row(QStringLiteral("ab--cd/x"), ns(QStringLiteral("ab--cd/x"), QStringLiteral("cannot use multiple consecutive dashes")));
         // hosts (§2.1)
-        row(QStringLiteral("a..b/x/y"), host(QStringLiteral("a..b/x/y"),
-                                             QStringLiteral("hostname contains empty label (two consecutive periods)")));
+        row(QStringLiteral("a..b/x/y"),
+            host(QStringLiteral("a..b/x/y"), QStringLiteral("hostname contains empty label (two consecutive periods)")));
         row(QStringLiteral("xn--caf-dma.fr/a/b"),
             host(QStringLiteral("xn--caf-dma.fr/a/b"),
                  QStringLiteral("hostname label \"xn--caf-dma\" specified in punycode format; service hostnames must be "
@@ -208,8 +201,7 @@ private Q_SLOTS:
             host(QStringLiteral("example.com:boo/a/b"), QStringLiteral("port portion contains non-digit characters")));
         row(QStringLiteral("example.com:65536/a/b"),
             host(QStringLiteral("example.com:65536/a/b"), QStringLiteral("port number is greater than 65535")));
-        row(QStringLiteral("foo_bar.com/a/b"),
-            host(QStringLiteral("foo_bar.com/a/b"), QStringLiteral("idna: disallowed rune U+005F")));
+        row(QStringLiteral("foo_bar.com/a/b"), host(QStringLiteral("foo_bar.com/a/b"), QStringLiteral("idna: disallowed rune U+005F")));
         // legacy namespace elsewhere (§2.1)
         row(QStringLiteral("example.com/-/aws"),
             QStringLiteral("Invalid provider namespace: The legacy provider namespace \"-\" can be used only with "
@@ -234,8 +226,9 @@ private Q_SLOTS:
         QVERIFY(a->isLegacy());
         const Result<ProviderAddress> b = ProviderAddress::parse(u"registry.opentofu.org/-/aws", tf);
         QVERIFY(!b.ok());
-        QCOMPARE(b.error().message, QStringLiteral("Invalid provider namespace: The legacy provider namespace \"-\" can "
-                                                   "be used only with hostname registry.terraform.io."));
+        QCOMPARE(b.error().message,
+                 QStringLiteral("Invalid provider namespace: The legacy provider namespace \"-\" can "
+                                "be used only with hostname registry.terraform.io."));
     }
 
     void normalizePart_data()
@@ -273,7 +266,10 @@ private Q_SLOTS:
         row("a b", "a b", "", "must contain only letters, digits, and dashes, and may not use leading or trailing dashes");
         row("ab--cd", "ab--cd", "", "cannot use multiple consecutive dashes");
         // joiner outside its allowed context (CONTEXTJ), which Qt's QUrl::toAce would accept
-        row("zwj", "ab\xe2\x80\x8d" "cd", "", "must contain only letters, digits, and dashes, and may not use leading or trailing dashes");
+        row("zwj",
+            "ab\xe2\x80\x8d"
+            "cd",
+            "", "must contain only letters, digits, and dashes, and may not use leading or trailing dashes");
     }
     void normalizePart()
     {
@@ -402,19 +398,19 @@ private Q_SLOTS:
     {
         // §2.4: component-wise on the comparison form
         QList<ProviderAddress> list;
-        for (const char *s : {"registry.terraform.io/hashicorp/aws", "example.com-b/x/y", "example.com/x/y",
-                              "registry.opentofu.org/hashicorp/google", "registry.opentofu.org/hashicorp/aws",
-                              "registry.opentofu.org/aaa/zzz", "café.fr/a/b", "d.fr/a/b"}) {
+        for (const char *s :
+             {"registry.terraform.io/hashicorp/aws", "example.com-b/x/y", "example.com/x/y", "registry.opentofu.org/hashicorp/google",
+              "registry.opentofu.org/hashicorp/aws", "registry.opentofu.org/aaa/zzz", "café.fr/a/b", "d.fr/a/b"}) {
             list.append(ProviderAddress::parse(u8(s)).value());
         }
         std::sort(list.begin(), list.end());
         QStringList got;
         for (const ProviderAddress &a : list)
             got.append(a.toString());
-        QCOMPARE(got, (QStringList{u8("d.fr/a/b"), u8("example.com/x/y"), u8("example.com-b/x/y"),
-                                   u8("registry.opentofu.org/aaa/zzz"), u8("registry.opentofu.org/hashicorp/aws"),
-                                   u8("registry.opentofu.org/hashicorp/google"),
-                                   u8("registry.terraform.io/hashicorp/aws"), u8("café.fr/a/b")}));
+        QCOMPARE(got,
+                 (QStringList{u8("d.fr/a/b"), u8("example.com/x/y"), u8("example.com-b/x/y"), u8("registry.opentofu.org/aaa/zzz"),
+                              u8("registry.opentofu.org/hashicorp/aws"), u8("registry.opentofu.org/hashicorp/google"),
+                              u8("registry.terraform.io/hashicorp/aws"), u8("café.fr/a/b")}));
         const ProviderAddress x = ProviderAddress::parse(u"a/b").value();
         QCOMPARE(x, ProviderAddress::parse(u"registry.opentofu.org/A/B").value());
         QVERIFY(qHash(x) == qHash(ProviderAddress::parse(u"registry.opentofu.org/a/b").value()));
@@ -425,10 +421,17 @@ private Q_SLOTS:
         const QStringList inputs = {QString(5000, QLatin1Char('a')) + QStringLiteral("/b/c"),
                                     QString(2000, QChar(0x00e9)) + QStringLiteral(".com/b/c"),
                                     QString(QChar(0xD800)) + QStringLiteral("/x"),
-                                    QStringLiteral("\u3002/x"), QStringLiteral("a\u3002b/x/y"),
-                                    QStringLiteral("a:+80/x/y"), QStringLiteral("a:-1/x/y"), QStringLiteral(".a/x/y"),
-                                    QStringLiteral("a./x/y"), QStringLiteral("a../x/y"), QStringLiteral("\u202e/x"),
-                                    QStringLiteral("\U0001F600/x"), QStringLiteral(":/x/y"), QStringLiteral("a:/x/y")};
+                                    QStringLiteral("\u3002/x"),
+                                    QStringLiteral("a\u3002b/x/y"),
+                                    QStringLiteral("a:+80/x/y"),
+                                    QStringLiteral("a:-1/x/y"),
+                                    QStringLiteral(".a/x/y"),
+                                    QStringLiteral("a./x/y"),
+                                    QStringLiteral("a../x/y"),
+                                    QStringLiteral("\u202e/x"),
+                                    QStringLiteral("\U0001F600/x"),
+                                    QStringLiteral(":/x/y"),
+                                    QStringLiteral("a:/x/y")};
         for (const QString &s : inputs) {
             const Result<ProviderAddress> a = ProviderAddress::parse(s);
             if (a.ok())

@@ -41,13 +41,13 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QScopeGuard>
 #include <QTemporaryDir>
-#include <QThread>
 #include <QTest>
+#include <QThread>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -275,10 +275,12 @@ private Q_SLOTS:
         const QString dir = mirror + u"/registry.example.test/acme/big"_s;
         QVERIFY(QDir().mkpath(dir));
         QProcess py;
-        py.start(python, {u"-c"_s, u"import os, sys, zipfile\n"
-                                   "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED) as z:\n"
-                                   "    z.writestr('terraform-provider-big_v1.0.0', os.urandom(64 << 20))\n"_s,
-                          dir + u"/terraform-provider-big_1.0.0_linux_amd64.zip"_s});
+        py.start(python,
+                 {u"-c"_s,
+                  u"import os, sys, zipfile\n"
+                  "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED) as z:\n"
+                  "    z.writestr('terraform-provider-big_v1.0.0', os.urandom(64 << 20))\n"_s,
+                  dir + u"/terraform-provider-big_1.0.0_linux_amd64.zip"_s});
         QVERIFY(py.waitForFinished(120000));
         QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
 
@@ -295,7 +297,7 @@ private Q_SLOTS:
         dialog.show();
         QSignalSpy previewed(&dialog, &ExportIndexesDialog::previewReady);
         QVERIFY(QTest::qWaitFor([&dialog] { return dialog.isRunning(); })); // the preview starts on open
-        dialog.reject(); // Esc while the preview runs: stops it, keeps the dialog
+        dialog.reject();                                                    // Esc while the preview runs: stops it, keeps the dialog
         released = true;
         QVERIFY(QTest::qWaitFor([&dialog] { return !dialog.isRunning(); }, 120000));
         QCOMPARE(previewed.size(), 0);
@@ -369,8 +371,8 @@ private Q_SLOTS:
         installExportUi(&w);
         QVERIFY(openAndWait(w, demo));
         LockEditorWindow *opened = existingLock ? openLockEditor(&w, path) : nullptr; // reused by Apply
-        QVERIFY(selectVersions(w, catalog.value(), {{"registry.opentofu.org/hashicorp/null", "3.2.2"},
-                                                    {"registry.opentofu.org/hashicorp/random", "3.6.2"}}));
+        QVERIFY(selectVersions(w, catalog.value(),
+                               {{"registry.opentofu.org/hashicorp/null", "3.2.2"}, {"registry.opentofu.org/hashicorp/random", "3.6.2"}}));
         auto *action = w.findChild<QAction *>(u"actionAddToLockFile"_s);
         QVERIFY(action && action->isEnabled());
         action->trigger();
@@ -395,7 +397,8 @@ private Q_SLOTS:
         QCOMPARE(previewed.first().first().toBool(), true);
         const QString summary = dialog->findChild<QLabel *>(u"previewSummary"_s)->text();
         QVERIFY2(!summary.contains(u"Problem"_s), qPrintable(summary));
-        QVERIFY2(summary.contains(u"registry.opentofu.org/hashicorp/null: "_s + (existingLock ? u"changed"_s : u"added"_s)), qPrintable(summary));
+        QVERIFY2(summary.contains(u"registry.opentofu.org/hashicorp/null: "_s + (existingLock ? u"changed"_s : u"added"_s)),
+                 qPrintable(summary));
         QVERIFY(dialog->findChild<QPlainTextEdit *>(u"previewDiff"_s)->toPlainText().contains(u"+++ b/.terraform.lock.hcl"_s));
         QCOMPARE(test::readFile(path), input); // the preview writes nothing
 
@@ -418,7 +421,8 @@ private Q_SLOTS:
         QCOMPARE(editor->currentBytes(), after);
 
         if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, u"terraform not on PATH: the comparison with terraform providers lock is skipped"_s);
+            PROVENDER_SKIP(provender::test::Missing::Terraform,
+                           u"terraform not on PATH: the comparison with terraform providers lock is skipped"_s);
         QByteArray config = "terraform {\n  required_providers {\n";
         const LockParseResult parsed = parseLockFile(input);
         int i = 0;
@@ -433,8 +437,9 @@ private Q_SLOTS:
         const QString cfg = sandbox + u"/cfg"_s;
         QVERIFY(writeFile(cfg + u"/main.tf"_s, config));
         QVERIFY(writeFile(cfg + u"/.terraform.lock.hcl"_s, input));
-        const test::ProcessRun run = test::runTerraform(sandbox, cfg, {u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + demo,
-                                                             u"-platform=linux_amd64"_s, u"-platform=darwin_arm64"_s});
+        const test::ProcessRun run = test::runTerraform(
+            sandbox, cfg,
+            {u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + demo, u"-platform=linux_amd64"_s, u"-platform=darwin_arm64"_s});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QByteArray ours = after;
         ours.replace("\"tofu init\"", "\"terraform init\""); // we keep the file's own header; terraform writes its own

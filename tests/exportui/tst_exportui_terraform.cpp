@@ -132,7 +132,7 @@ private Q_SLOTS:
         for (auto it = terraformFiles.cbegin(); it != terraformFiles.cend(); ++it)
             QVERIFY2(ours.value(it.key()) == it.value(),
                      qPrintable(u"%1 differs:\n--- terraform\n%2\n--- provender\n%3"_s.arg(it.key(), QString::fromUtf8(it.value()),
-                                                                                       QString::fromUtf8(ours.value(it.key())))));
+                                                                                           QString::fromUtf8(ours.value(it.key())))));
 
         // 3. The browser rescanned: every archive is verified by the new indexes.
         QVERIFY(rescanned.wait(120000));

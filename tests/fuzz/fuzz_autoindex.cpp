@@ -64,8 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (const QUrl &page : pages) {
             const AutoindexLink link = classifyAutoindexLink(base(), page, href);
             switch (link.kind) {
-            case AutoindexLink::Kind::Ignored:
-                break;
+            case AutoindexLink::Kind::Ignored: break;
             case AutoindexLink::Kind::Directory: {
                 checkBelowBase(link.url, href, true);
                 const qsizetype levels = link.url.path(QUrl::FullyEncoded).mid(3).count(u'/');

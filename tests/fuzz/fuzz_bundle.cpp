@@ -15,8 +15,8 @@
 
 #include "model/bundle/BundleArchive.h"
 #include "model/bundle/BundleFormat.h"
-#include "model/hashing/StreamingZipHasher.h"
 #include "model/hashing/Sha256.h"
+#include "model/hashing/StreamingZipHasher.h"
 #include "model/mirror/MirrorIndex.h"
 
 #include <QHash>

@@ -59,12 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fail("the fast path accepted an input the full parser reports on", bytes);
         const LockFile &a = fast->document;
         const LockFile &b = full.document;
-        if (!(a == b) || a.hasStandardHeader != b.hasStandardHeader || a.headerTool != b.headerTool
-            || !fast->diagnostics.isEmpty())
+        if (!(a == b) || a.hasStandardHeader != b.hasStandardHeader || a.headerTool != b.headerTool || !fast->diagnostics.isEmpty())
             fail("the fast path read another document", bytes);
         for (qsizetype i = 0; i < a.providers.size(); ++i) {
-            if (!(a.providers[i].sourceRange == b.providers[i].sourceRange)
-                || a.providers[i].constraints != b.providers[i].constraints)
+            if (!(a.providers[i].sourceRange == b.providers[i].sourceRange) || a.providers[i].constraints != b.providers[i].constraints)
                 fail("the fast path recorded another source range or constraint set", bytes);
         }
     }

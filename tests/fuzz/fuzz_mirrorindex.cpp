@@ -44,8 +44,7 @@ QString dumpArchives(const MirrorVersionDocument &d)
         for (const HashString &h : e.hashes)
             hashes.append(q(h.toString()));
         out.append(QStringLiteral("entry %1 %2/%3 url=%4 hashes=[%5] invalid=[%6]")
-                       .arg(q(e.key), q(e.platform.os()), q(e.platform.arch()), q(e.url), hashes.join(u','),
-                            e.invalidHashes.join(u',')));
+                       .arg(q(e.key), q(e.platform.os()), q(e.platform.arch()), q(e.url), hashes.join(u','), e.invalidHashes.join(u',')));
     }
     return out.join(u'\n');
 }

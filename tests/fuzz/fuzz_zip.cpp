@@ -13,8 +13,8 @@
 #include "FuzzSupport.h"
 
 #include "model/bundle/BundleArchive.h"
-#include "model/hashing/StreamingZipHasher.h"
 #include "model/hashing/PackageHashes.h"
+#include "model/hashing/StreamingZipHasher.h"
 
 #include <QCryptographicHash>
 

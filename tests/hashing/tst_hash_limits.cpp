@@ -11,8 +11,8 @@
 #include "model/mirror/FileSystemMirror.h"
 #include "model/verify/VerifyEngine.h"
 #include "tests/support/ProcessMemory.h"
-#include "tests/support/ZipFixture.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ZipFixture.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -45,16 +45,14 @@ class TestHashLimits : public QObject
     QJsonObject bomb(const QStringList &args)
     {
         QString error;
-        const QByteArray out = runPython(
-            QStringList { sourceDir() + QStringLiteral("/tests/hashing/zipbombs.py") } + args, &error);
+        const QByteArray out = runPython(QStringList{sourceDir() + QStringLiteral("/tests/hashing/zipbombs.py")} + args, &error);
         if (out.isNull())
-            return QJsonObject { { QStringLiteral("error"), error } };
+            return QJsonObject{{QStringLiteral("error"), error}};
         return QJsonDocument::fromJson(out).object();
     }
 
     /// hashZip with `limits`: the result, with peak RSS growth and the bytes the progress saw.
-    Result<PackageHashes> measured(
-        const QString &path, const ZipLimits &limits, qint64 *growthKiB, qint64 *progressed)
+    Result<PackageHashes> measured(const QString &path, const ZipLimits &limits, qint64 *growthKiB, qint64 *progressed)
     {
         resetPeakRss();
         const qint64 base = currentRssKiB();
@@ -94,11 +92,10 @@ private Q_SLOTS:
         if (python3().isEmpty())
             PROVENDER_SKIP(Missing::Package, QStringLiteral("python3 makes the zips"));
         if (!resetPeakRss() || peakRssKiB() < 0)
-            PROVENDER_SKIP(Missing::Platform,
-                QStringLiteral("cannot reset or read the peak-RSS mark (/proc/self/clear_refs, VmHWM)"));
+            PROVENDER_SKIP(Missing::Platform, QStringLiteral("cannot reset or read the peak-RSS mark (/proc/self/clear_refs, VmHWM)"));
         // Warm up: libraries, first allocations.
         const QString small = m_tmp.filePath(QStringLiteral("small.zip"));
-        QVERIFY(writeZip(small, { ZipEntrySpec::file("x", QByteArray(1 << 20, 'x')) }));
+        QVERIFY(writeZip(small, {ZipEntrySpec::file("x", QByteArray(1 << 20, 'x'))}));
         QVERIFY(hashZip(small).ok());
     }
 
@@ -119,19 +116,19 @@ private Q_SLOTS:
         QFETCH(int, kernelMiB);
         QFETCH(int, files);
         const QString path = m_tmp.filePath(kind + QStringLiteral(".zip"));
-        const QJsonObject expected = bomb({ kind, path, QString::number(kernelMiB), QString::number(files) });
+        const QJsonObject expected = bomb({kind, path, QString::number(kernelMiB), QString::number(files)});
         QVERIFY2(!expected.contains(u"error"), qPrintable(expected.value(u"error").toString()));
-        QVERIFY(expected.value(u"declared_total").toDouble() < double(ZipLimits {}.maxInflatedBytes));
+        QVERIFY(expected.value(u"declared_total").toDouble() < double(ZipLimits{}.maxInflatedBytes));
 
         qint64 growth = 0, progressed = 0;
-        const Result<PackageHashes> r = measured(path, ZipLimits {}, &growth, &progressed);
+        const Result<PackageHashes> r = measured(path, ZipLimits{}, &growth, &progressed);
         QVERIFY(!r.ok());
         QCOMPARE(int(r.error().code), int(ErrorCode::CorruptArchive));
         const QString message = r.error().message;
         QVERIFY2(message.contains(u"overlapping entries"), qPrintable(message));
         QVERIFY2(message.contains(u'"' + expected.value(u"first").toString() + u'"')
-                && message.contains(u'"' + expected.value(u"second").toString() + u'"'),
-            qPrintable(message));
+                     && message.contains(u'"' + expected.value(u"second").toString() + u'"'),
+                 qPrintable(message));
         QCOMPARE(progressed, qint64(0)); // refused before the first byte was read for hashing
         QVERIFY2(growth < kMaxGrowthKiB, qPrintable(QStringLiteral("peak RSS grew by %1 KiB").arg(growth)));
 
@@ -144,17 +141,16 @@ private Q_SLOTS:
     {
         // Three honest, disjoint entries of 3 GiB of zeros: 9 GiB declared, beyond the default 8 GiB.
         const QString path = m_tmp.filePath(QStringLiteral("budget9.zip"));
-        const QJsonObject expected
-            = bomb({ QStringLiteral("budget"), path, QStringLiteral("3"), QStringLiteral("3") });
+        const QJsonObject expected = bomb({QStringLiteral("budget"), path, QStringLiteral("3"), QStringLiteral("3")});
         QVERIFY2(!expected.contains(u"error"), qPrintable(expected.value(u"error").toString()));
         QCOMPARE(qint64(expected.value(u"declared_total").toDouble()), qint64(9) << 30);
         qint64 growth = 0, progressed = 0;
-        const Result<PackageHashes> r = measured(path, ZipLimits {}, &growth, &progressed);
+        const Result<PackageHashes> r = measured(path, ZipLimits{}, &growth, &progressed);
         QVERIFY(!r.ok());
         QCOMPARE(int(r.error().code), int(ErrorCode::Unsupported));
-        QVERIFY2(r.error().message.contains(QString::number(ZipLimits {}.maxInflatedBytes))
-                && r.error().message.contains(u"PROVENDER_ZIP_MAX_INFLATE_BYTES"),
-            qPrintable(r.error().message));
+        QVERIFY2(r.error().message.contains(QString::number(ZipLimits{}.maxInflatedBytes))
+                     && r.error().message.contains(u"PROVENDER_ZIP_MAX_INFLATE_BYTES"),
+                 qPrintable(r.error().message));
         QCOMPARE(progressed, qint64(0));
         QVERIFY2(growth < kMaxGrowthKiB, qPrintable(QStringLiteral("peak RSS grew by %1 KiB").arg(growth)));
         const ArchiveResult verdict = verdictOf(path);
@@ -163,21 +159,17 @@ private Q_SLOTS:
 
         // The budget is the caller's: the same rule just below and just above 3 GiB.
         const QString three = m_tmp.filePath(QStringLiteral("budget3.zip"));
-        QVERIFY(!bomb({ QStringLiteral("budget"), three, QStringLiteral("3"), QStringLiteral("1") })
-                     .contains(u"error"));
+        QVERIFY(!bomb({QStringLiteral("budget"), three, QStringLiteral("3"), QStringLiteral("1")}).contains(u"error"));
         ZipLimits tight;
         tight.maxInflatedBytes = (qint64(3) << 30) - 1;
         const Result<PackageHashes> refused = hashZip(three, {}, tight);
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error().message.contains(QString::number(tight.maxInflatedBytes)),
-            qPrintable(refused.error().message));
+        QVERIFY2(refused.error().message.contains(QString::number(tight.maxInflatedBytes)), qPrintable(refused.error().message));
         tight.maxInflatedBytes = qint64(3) << 30;
         const Result<PackageHashes> hashed = hashZip(three, {}, tight);
         QVERIFY2(hashed.ok(), qPrintable(errorText(hashed)));
         QString error;
-        const QByteArray ref = runPython(
-            { sourceDir() + QStringLiteral("/tests/hashing/refhash.py"), QStringLiteral("zip"), three },
-            &error);
+        const QByteArray ref = runPython({sourceDir() + QStringLiteral("/tests/hashing/refhash.py"), QStringLiteral("zip"), three}, &error);
         QVERIFY2(!ref.isNull(), qPrintable(error));
         QCOMPARE(hashed->h1Zip.toString(), QJsonDocument::fromJson(ref).object().value(u"h1_zip").toString());
     }
@@ -185,14 +177,13 @@ private Q_SLOTS:
     void entryCount()
     {
         const QString path = m_tmp.filePath(QStringLiteral("many.zip"));
-        QVERIFY(!bomb({ QStringLiteral("many"), path, QStringLiteral("10001") }).contains(u"error"));
+        QVERIFY(!bomb({QStringLiteral("many"), path, QStringLiteral("10001")}).contains(u"error"));
         qint64 growth = 0, progressed = 0;
-        const Result<PackageHashes> r = measured(path, ZipLimits {}, &growth, &progressed);
+        const Result<PackageHashes> r = measured(path, ZipLimits{}, &growth, &progressed);
         QVERIFY(!r.ok());
         QCOMPARE(int(r.error().code), int(ErrorCode::Unsupported));
-        QVERIFY2(r.error().message.contains(u"more than 10000 entries")
-                && r.error().message.contains(u"PROVENDER_ZIP_MAX_ENTRIES"),
-            qPrintable(r.error().message));
+        QVERIFY2(r.error().message.contains(u"more than 10000 entries") && r.error().message.contains(u"PROVENDER_ZIP_MAX_ENTRIES"),
+                 qPrintable(r.error().message));
         QVERIFY2(growth < kMaxGrowthKiB, qPrintable(QStringLiteral("peak RSS grew by %1 KiB").arg(growth)));
         const ArchiveResult verdict = verdictOf(path);
         QCOMPARE(toString(verdict.detail.verdict), QStringLiteral("error"));
@@ -209,9 +200,7 @@ private Q_SLOTS:
         QVERIFY2(hashed.ok(), qPrintable(errorText(hashed)));
         QCOMPARE(hashed->entryCount, 10001);
         QString error;
-        const QByteArray ref = runPython(
-            { sourceDir() + QStringLiteral("/tests/hashing/refhash.py"), QStringLiteral("zip"), path },
-            &error);
+        const QByteArray ref = runPython({sourceDir() + QStringLiteral("/tests/hashing/refhash.py"), QStringLiteral("zip"), path}, &error);
         QVERIFY2(!ref.isNull(), qPrintable(error));
         QCOMPARE(hashed->h1Zip.toString(), QJsonDocument::fromJson(ref).object().value(u"h1_zip").toString());
         QVERIFY(!hashZip(path).ok()); // the default is back
@@ -222,19 +211,16 @@ private Q_SLOTS:
         // The process-wide defaults come from the environment when it sets them (read at the first
         // use): a child process shows it. `provender hash` prints the refusal.
         const QString path = m_tmp.filePath(QStringLiteral("env.zip"));
-        QVERIFY(writeZip(path,
-            { ZipEntrySpec::file("a", "1"), ZipEntrySpec::file("b", "2"), ZipEntrySpec::file("c", "3") }));
+        QVERIFY(writeZip(path, {ZipEntrySpec::file("a", "1"), ZipEntrySpec::file("b", "2"), ZipEntrySpec::file("c", "3")}));
         QVERIFY(hashZip(path).ok());
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("PROVENDER_ZIP_MAX_ENTRIES"), QStringLiteral("2"));
-        const ProcessRun run
-            = runProcess(QStringLiteral(PROVENDER_BINARY), { QStringLiteral("hash"), path }, 60000, env);
+        const ProcessRun run = runProcess(QStringLiteral(PROVENDER_BINARY), {QStringLiteral("hash"), path}, 60000, env);
         QVERIFY2(run.exitCode != 0, run.out.constData());
         QVERIFY2(run.err.contains("more than 2 entries") || run.out.contains("more than 2 entries"),
-            QByteArray(run.out + run.err).constData());
+                 QByteArray(run.out + run.err).constData());
         env.insert(QStringLiteral("PROVENDER_ZIP_MAX_ENTRIES"), QStringLiteral("3"));
-        const ProcessRun ok
-            = runProcess(QStringLiteral(PROVENDER_BINARY), { QStringLiteral("hash"), path }, 60000, env);
+        const ProcessRun ok = runProcess(QStringLiteral(PROVENDER_BINARY), {QStringLiteral("hash"), path}, 60000, env);
         QVERIFY2(ok.exitCode == 0, QByteArray(ok.out + ok.err).constData());
     }
 };

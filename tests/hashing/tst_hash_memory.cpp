@@ -6,8 +6,8 @@
 #include "model/hashing/PackageHashes.h"
 #include "model/hashing/Sha256.h"
 #include "tests/support/ProcessMemory.h"
-#include "tests/support/ZipFixture.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ZipFixture.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -23,8 +23,7 @@ using namespace provender;
 namespace {
 
 /// For QVERIFY2 messages: evaluated even when the check passes, so it must not touch error() of a value.
-template<typename T>
-QString errorText(const provender::Result<T> &r)
+template<typename T> QString errorText(const provender::Result<T> &r)
 {
     return r.ok() ? QString() : r.error().toString();
 }
@@ -91,7 +90,8 @@ private Q_SLOTS:
     {
         // The method itself must be able to see growth, or the bound below proves nothing.
         if (provender::test::peakRssKiB() < 0 || !provender::test::resetPeakRss())
-            PROVENDER_SKIP(provender::test::Missing::Platform, QStringLiteral("/proc/self/status VmHWM or /proc/self/clear_refs is not available on this kernel"));
+            PROVENDER_SKIP(provender::test::Missing::Platform,
+                           QStringLiteral("/proc/self/status VmHWM or /proc/self/clear_refs is not available on this kernel"));
         const qint64 before = provender::test::currentRssKiB();
         const std::size_t bytes = std::size_t(96) << 20;
         // volatile: the compiler must not drop the allocation; freed BEFORE the peak is read,
@@ -108,7 +108,8 @@ private Q_SLOTS:
     void multiGigabyteZipInBoundedMemory()
     {
         if (provender::test::peakRssKiB() < 0 || !provender::test::resetPeakRss())
-            PROVENDER_SKIP(provender::test::Missing::Platform, QStringLiteral("/proc/self/status VmHWM or /proc/self/clear_refs is not available on this kernel"));
+            PROVENDER_SKIP(provender::test::Missing::Platform,
+                           QStringLiteral("/proc/self/status VmHWM or /proc/self/clear_refs is not available on this kernel"));
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const quint64 bigSize = (quint64(9) << 29);   // 4.5 GiB: needs zip64
@@ -131,9 +132,11 @@ private Q_SLOTS:
 
         QString error;
         const QByteArray bigHex = provender::test::runPython(
-            {provender::test::sourceDir() + QStringLiteral("/tests/hashing/refhash.py"), QStringLiteral("zeros"), QString::number(bigSize)}, &error);
-        const QByteArray smallHex = provender::test::runPython(
-            {provender::test::sourceDir() + QStringLiteral("/tests/hashing/refhash.py"), QStringLiteral("zeros"), QString::number(smallSize)}, &error);
+            {provender::test::sourceDir() + QStringLiteral("/tests/hashing/refhash.py"), QStringLiteral("zeros"), QString::number(bigSize)},
+            &error);
+        const QByteArray smallHex = provender::test::runPython({provender::test::sourceDir() + QStringLiteral("/tests/hashing/refhash.py"),
+                                                                QStringLiteral("zeros"), QString::number(smallSize)},
+                                                               &error);
         if (bigHex.isNull() || smallHex.isNull())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("independent reference unavailable: ") + error);
 
@@ -152,8 +155,8 @@ private Q_SLOTS:
         });
         const qint64 peak = provender::test::peakRssKiB();
         QVERIFY2(z.ok(), qPrintable(errorText(z)));
-        qDebug("baseline RSS %lld KiB, peak %lld KiB, growth %lld KiB while inflating %llu bytes", baseline, peak,
-               peak - baseline, (unsigned long long)(bigSize + smallSize));
+        qDebug("baseline RSS %lld KiB, peak %lld KiB, growth %lld KiB while inflating %llu bytes", baseline, peak, peak - baseline,
+               (unsigned long long)(bigSize + smallSize));
         QVERIFY2(peak - baseline < 64 * 1024, qPrintable(QStringLiteral("peak RSS grew by %1 KiB").arg(peak - baseline)));
 
         QCOMPARE(z->contentBytes, qint64(bigSize + smallSize));

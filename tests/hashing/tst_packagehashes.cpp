@@ -5,8 +5,8 @@
 
 #include "model/hashing/PackageHashes.h"
 #include "model/hashing/Sha256.h"
-#include "tests/support/ZipFixture.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ZipFixture.h"
 
 #include <QDir>
 #include <QFile>
@@ -30,8 +30,7 @@ using provender::test::ZipEntrySpec;
 namespace {
 
 /// For QVERIFY2 messages: evaluated even when the check passes, so it must not touch error() of a value.
-template<typename T>
-QString errorText(const provender::Result<T> &r)
+template<typename T> QString errorText(const provender::Result<T> &r)
 {
     return r.ok() ? QString() : r.error().toString();
 }
@@ -41,7 +40,7 @@ const QByteArray Placeholder = "# This is just a placeholder file for discovery 
 QByteArray fakePackage(const char *type, const char *version)
 {
     return QByteArray("This is a fake provider package for registry.opentofu.org/hashicorp/") + type + ' ' + version
-           + ", not a real provider.\n";
+        + ", not a real provider.\n";
 }
 
 QString refScript()
@@ -133,10 +132,7 @@ private:
     QTemporaryDir m_tmp;
     int m_counter = 0;
 
-    QString newPath(const QString &suffix)
-    {
-        return m_tmp.filePath(QStringLiteral("f%1%2").arg(++m_counter).arg(suffix));
-    }
+    QString newPath(const QString &suffix) { return m_tmp.filePath(QStringLiteral("f%1%2").arg(++m_counter).arg(suffix)); }
 
     QJsonObject reference(const QString &mode, const QString &path)
     {
@@ -150,10 +146,7 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_tmp.isValid());
-    }
+    void initTestCase() { QVERIFY(m_tmp.isValid()); }
 
     void sha256Basics()
     {
@@ -174,8 +167,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         // tofu-formats.md §3.1 (empty package), §3.5 and §9.
         QTest::newRow("empty package") << QByteArray() << QByteArray() << QStringLiteral("h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
-        QTest::newRow("providers-lock test (empty file)") << QByteArray("terraform-provider-test") << QByteArray()
-                                                          << QStringLiteral("h1:7MjN4eFisdTv4tlhXH5hL4QQd39Jy4baPhFxwAd/EFE=");
+        QTest::newRow("providers-lock test (empty file)")
+            << QByteArray("terraform-provider-test") << QByteArray() << QStringLiteral("h1:7MjN4eFisdTv4tlhXH5hL4QQd39Jy4baPhFxwAd/EFE=");
         QTest::newRow("null placeholder") << QByteArray("terraform-provider-null") << Placeholder
                                           << QStringLiteral("h1:qjsREM4DqEWECD43FcPqddZ9oxCG+IaMTxvWPciS05g=");
         QTest::newRow("null windows .exe") << QByteArray("terraform-provider-null.exe") << Placeholder
@@ -186,8 +179,8 @@ private Q_SLOTS:
                                      << QStringLiteral("h1:N8DD/Gk20FXTX4vRLCU4ALq0CPQfRzROct61H9xIPl8=");
         QTest::newRow("legacy") << QByteArray("terraform-provider-legacy") << Placeholder
                                 << QStringLiteral("h1:L0FggsTJoRyllCWXkBEgtoiw7dIWeJaLF/VZ1PgTRSU=");
-        QTest::newRow("symlinks fixture bar (empty)") << QByteArray("terraform-provider-bar") << QByteArray()
-                                                      << QStringLiteral("h1:6cU1EXqJ1xuhhaeWD2wav+GdmtD70XFXAO+QJpFtU/E=");
+        QTest::newRow("symlinks fixture bar (empty)")
+            << QByteArray("terraform-provider-bar") << QByteArray() << QStringLiteral("h1:6cU1EXqJ1xuhhaeWD2wav+GdmtD70XFXAO+QJpFtU/E=");
         QTest::newRow("fake test 1.2.3") << QByteArray("terraform-provider-test_1.2.3") << fakePackage("test", "1.2.3")
                                          << QStringLiteral("h1:8CjxaUBuegKZSFnRos39Fs+CS78ax0Dyb7aIA5XBiNI=");
         QTest::newRow("fake test-beta 1.2.4") << QByteArray("terraform-provider-test-beta_1.2.4") << fakePackage("test-beta", "1.2.4")
@@ -264,47 +257,53 @@ private Q_SLOTS:
 
         using Z = ZipEntrySpec;
         const QByteArray bin = pseudoBinary(300000, 1);
-        QTest::newRow("directory entries, nested")
-            << QList<Z>{Z::directory("docs/"), Z::file("docs/README.md", "# readme\n"), Z::directory("docs/deep/"),
-                        Z::directory("docs/deep/er/"), Z::file("docs/deep/er/x.txt", "x"),
-                        Z::executable("terraform-provider-x_v1.0.0", bin)}
-            << false << true << QStringList() << QString();
-        QTest::newRow("only directories") << QList<Z>{Z::directory("a/"), Z::directory("a/b/")} << false << true << QStringList() << QString();
+        QTest::newRow("directory entries, nested") << QList<Z>{Z::directory("docs/"),
+                                                               Z::file("docs/README.md", "# readme\n"),
+                                                               Z::directory("docs/deep/"),
+                                                               Z::directory("docs/deep/er/"),
+                                                               Z::file("docs/deep/er/x.txt", "x"),
+                                                               Z::executable("terraform-provider-x_v1.0.0", bin)}
+                                                   << false << true << QStringList() << QString();
+        QTest::newRow("only directories") << QList<Z>{Z::directory("a/"), Z::directory("a/b/")} << false << true << QStringList()
+                                          << QString();
         QTest::newRow("utf-8 and emoji, flag set")
-            << QList<Z>{Z::file("données/été.txt", "é"), Z::file("🚀/🦀.bin", bin.left(5000)), Z::file("日本語", "")} << true
-            << false << QStringList() << QString();
-        QTest::newRow("utf-8 bytes, no flag")
-            << QList<Z>{Z::file("données/été.txt", "é"), Z::file("🚀", "rocket")} << false << false << QStringList() << QString();
-        QTest::newRow("sort-order stress")
-            << QList<Z>{Z::file("a", "1"),   Z::file("a.b", "2"), Z::file("a/b", "3"), Z::file("a-b", "4"),
-                        Z::file("A", "5"),   Z::file("a b", "6"), Z::file("a_b", "7"), Z::file("a~", "8"),
-                        Z::file("ab", "9"),  Z::file("a\tb", "10"), Z::file("\xc3\xa9", "11"), Z::file("z", "12")}
-            << false << false << QStringList() << QStringLiteral("\"a\" is both a file and a directory");
-        QTest::newRow("stored and deflated, empty files")
-            << QList<Z>{Z::file("empty-stored", "", Z::Store), Z::file("empty-deflated", "", Z::Deflate),
-                        Z::file("big-stored", bin, Z::Store), Z::file("big-deflated", bin, Z::Deflate),
-                        Z{"level0", bin.left(70000), Z::Deflate, 0100644, 0}, Z{"level9", bin.left(70000), Z::Deflate, 0100644, 9}}
-            << false << false << QStringList() << QString();
-        QTest::newRow("duplicates: last wins")
-            << QList<Z>{Z::file("dup", "first"), Z::file("other", "o"), Z::file("dup", "second, longer"), Z::file("dup", "third")}
-            << false << false << QStringList() << QString();
+            << QList<Z>{Z::file("données/été.txt", "é"), Z::file("🚀/🦀.bin", bin.left(5000)), Z::file("日本語", "")} << true << false
+            << QStringList() << QString();
+        QTest::newRow("utf-8 bytes, no flag") << QList<Z>{Z::file("données/été.txt", "é"), Z::file("🚀", "rocket")} << false << false
+                                              << QStringList() << QString();
+        QTest::newRow("sort-order stress") << QList<Z>{Z::file("a", "1"),     Z::file("a.b", "2"),       Z::file("a/b", "3"),
+                                                       Z::file("a-b", "4"),   Z::file("A", "5"),         Z::file("a b", "6"),
+                                                       Z::file("a_b", "7"),   Z::file("a~", "8"),        Z::file("ab", "9"),
+                                                       Z::file("a\tb", "10"), Z::file("\xc3\xa9", "11"), Z::file("z", "12")}
+                                           << false << false << QStringList() << QStringLiteral("\"a\" is both a file and a directory");
+        QTest::newRow("stored and deflated, empty files") << QList<Z>{Z::file("empty-stored", "", Z::Store),
+                                                                      Z::file("empty-deflated", "", Z::Deflate),
+                                                                      Z::file("big-stored", bin, Z::Store),
+                                                                      Z::file("big-deflated", bin, Z::Deflate),
+                                                                      Z{"level0", bin.left(70000), Z::Deflate, 0100644, 0},
+                                                                      Z{"level9", bin.left(70000), Z::Deflate, 0100644, 9}}
+                                                          << false << false << QStringList() << QString();
+        QTest::newRow("duplicates: last wins") << QList<Z>{Z::file("dup", "first"), Z::file("other", "o"), Z::file("dup", "second, longer"),
+                                                           Z::file("dup", "third")}
+                                               << false << false << QStringList() << QString();
         QTest::newRow("names that clean to the same path")
             << QList<Z>{Z::file("a/b", "1"), Z::file("a//b", "2"), Z::file("./a/b", "3"), Z::file("c", "4")} << false << false
             << QStringList() << QString();
         QTest::newRow("backslashes are plain characters")
             << QList<Z>{Z::file("dir\\file.txt", "bs"), Z::file("dir/file.txt", "fs")} << false << false << QStringList() << QString();
         QTest::newRow("unsafe names are hashed as names")
-            << QList<Z>{Z::file("../evil", "e"), Z::file("/abs/path", "a"), Z::file("ok/../../up", "u"),
-                        Z::file("..\\win", "w"), Z::file("C:\\x", "c"), Z::file("fine..name", "f"), Z::file("..hidden", "h")}
+            << QList<Z>{Z::file("../evil", "e"), Z::file("/abs/path", "a"),  Z::file("ok/../../up", "u"), Z::file("..\\win", "w"),
+                        Z::file("C:\\x", "c"),   Z::file("fine..name", "f"), Z::file("..hidden", "h")}
             << false << false
-            << QStringList{QStringLiteral("../evil"), QStringLiteral("/abs/path"), QStringLiteral("ok/../../up"),
-                           QStringLiteral("..\\win"), QStringLiteral("C:\\x")}
+            << QStringList{QStringLiteral("../evil"), QStringLiteral("/abs/path"), QStringLiteral("ok/../../up"), QStringLiteral("..\\win"),
+                           QStringLiteral("C:\\x")}
             << QStringLiteral("entry contains '..': ../evil");
-        QTest::newRow("directory by attributes only")
-            << QList<Z>{Z{"looks-like-a-file", {}, Z::Store, 040755, 0}, Z::file("real", "r")} << false << true << QStringList() << QString();
+        QTest::newRow("directory by attributes only") << QList<Z>{Z{"looks-like-a-file", {}, Z::Store, 040755, 0}, Z::file("real", "r")}
+                                                      << false << true << QStringList() << QString();
         QTest::newRow("symlink entry (target text is the content)")
             << QList<Z>{Z{"link", "target", Z::Store, 0120777, 0}, Z::file("target", "t")} << false << false << QStringList() << QString();
-        QTest::newRow("hidden files") << QList<Z>{Z::file(".hidden", "h"), Z::file(".d/.e", "e")} << false << false << QStringList() << QString();
+        QTest::newRow("hidden files") << QList<Z>{Z::file(".hidden", "h"), Z::file(".d/.e", "e")} << false << false << QStringList()
+                                      << QString();
     }
 
     void awkwardZips()
@@ -320,7 +319,8 @@ private Q_SLOTS:
         QVERIFY2(provender::test::writeZip(zipPath, entries, utf8Flag, &error), qPrintable(error));
         const QJsonObject ref = reference(QStringLiteral("zip"), zipPath);
         if (ref.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 (tests/hashing/refhash.py) is needed for the independent reference values"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 (tests/hashing/refhash.py) is needed for the independent reference values"));
 
         const Result<PackageHashes> z = hashZip(zipPath);
         QVERIFY2(z.ok(), qPrintable(errorText(z)));
@@ -356,8 +356,8 @@ private Q_SLOTS:
         // Go's zip reader refuses to open a "dir/" entry that declares data: no h1Zip, but the
         // extracted folder (go-getter only makes the directory) still has an h1.
         const QString zipPath = newPath(QStringLiteral(".zip"));
-        QVERIFY(provender::test::writeZip(zipPath, {ZipEntrySpec{"dir/", "data!", ZipEntrySpec::Deflate, 040755, 6},
-                                                    ZipEntrySpec::file("f", "x")}));
+        QVERIFY(provender::test::writeZip(zipPath,
+                                          {ZipEntrySpec{"dir/", "data!", ZipEntrySpec::Deflate, 040755, 6}, ZipEntrySpec::file("f", "x")}));
         const Result<PackageHashes> z = hashZip(zipPath);
         QVERIFY2(z.ok(), qPrintable(errorText(z)));
         QVERIFY(z->h1Zip.isNull());
@@ -413,9 +413,10 @@ private Q_SLOTS:
         QFETCH(int, code);
         const QString good = newPath(QStringLiteral(".zip"));
         const QByteArray bin = pseudoBinary(400000, 3);
-        QVERIFY(provender::test::writeZip(good, {ZipEntrySpec::file("a.txt", "hello hello hello"),
-                                                 ZipEntrySpec::executable("terraform-provider-x_v1", bin, ZipEntrySpec::Deflate),
-                                                 ZipEntrySpec::file("stored.bin", bin.left(100000), ZipEntrySpec::Store)}));
+        QVERIFY(provender::test::writeZip(good,
+                                          {ZipEntrySpec::file("a.txt", "hello hello hello"),
+                                           ZipEntrySpec::executable("terraform-provider-x_v1", bin, ZipEntrySpec::Deflate),
+                                           ZipEntrySpec::file("stored.bin", bin.left(100000), ZipEntrySpec::Store)}));
         QVERIFY(hashZip(good).ok());
         QByteArray bytes = provender::test::readFile(good);
         const LocalRef e1 = locate(bytes, 1);
@@ -423,7 +424,7 @@ private Q_SLOTS:
         QVERIFY(e1.local > 0 && e1.central > 0 && e2.local > 0);
         const auto dataStart = [&](const LocalRef &r) {
             return r.local + 30 + (uchar(bytes[r.local + 26]) | (uchar(bytes[r.local + 27]) << 8))
-                   + (uchar(bytes[r.local + 28]) | (uchar(bytes[r.local + 29]) << 8));
+                + (uchar(bytes[r.local + 28]) | (uchar(bytes[r.local + 29]) << 8));
         };
 
         QString path = newPath(QStringLiteral(".zip"));
@@ -523,9 +524,9 @@ private Q_SLOTS:
         // Random damage anywhere: every call returns (a value or an error), none crashes or hangs.
         const QString good = newPath(QStringLiteral(".zip"));
         const QByteArray bin = pseudoBinary(20000, 9);
-        QVERIFY(provender::test::writeZip(good, {ZipEntrySpec::directory("d/"), ZipEntrySpec::file("d/a", bin),
-                                                 ZipEntrySpec::file("b", bin.left(3000), ZipEntrySpec::Store),
-                                                 ZipEntrySpec::file("c", "")}));
+        QVERIFY(provender::test::writeZip(good,
+                                          {ZipEntrySpec::directory("d/"), ZipEntrySpec::file("d/a", bin),
+                                           ZipEntrySpec::file("b", bin.left(3000), ZipEntrySpec::Store), ZipEntrySpec::file("c", "")}));
         const QByteArray original = provender::test::readFile(good);
         QRandomGenerator rng(12345);
         const QString path = newPath(QStringLiteral(".zip"));
@@ -574,7 +575,8 @@ private Q_SLOTS:
         QVERIFY(QFile::link(QStringLiteral("docs/README.md"), dir + QStringLiteral("/readme-link")));
         const QJsonObject ref = reference(QStringLiteral("dir"), dir);
         if (ref.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 (tests/hashing/refhash.py) is needed for the independent reference values"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 (tests/hashing/refhash.py) is needed for the independent reference values"));
         const Result<PackageHashes> d = hashDirectory(dir);
         QVERIFY2(d.ok(), qPrintable(errorText(d)));
         QCOMPARE(d->h1Extracted.toString(), ref.value(QStringLiteral("h1")).toString());
@@ -589,9 +591,13 @@ private Q_SLOTS:
 
         // The same tree zipped (files only) has the same h1 both ways.
         QList<ZipEntrySpec> entries;
-        const QStringList names{QStringLiteral("terraform-provider-x_v1.0.0"), QStringLiteral("docs/README.md"),
-                                QStringLiteral("docs/deep/.hidden"), QStringLiteral("données 🚀"), QStringLiteral("a b"),
-                                QStringLiteral("a.b"), QStringLiteral("A")};
+        const QStringList names{QStringLiteral("terraform-provider-x_v1.0.0"),
+                                QStringLiteral("docs/README.md"),
+                                QStringLiteral("docs/deep/.hidden"),
+                                QStringLiteral("données 🚀"),
+                                QStringLiteral("a b"),
+                                QStringLiteral("a.b"),
+                                QStringLiteral("A")};
         for (const QString &n : names)
             entries.append(ZipEntrySpec::file(n.toUtf8(), provender::test::readFile(dir + u'/' + n)));
         entries.append(ZipEntrySpec::file("latin1-\xe9", "latin1"));
@@ -659,8 +665,10 @@ private Q_SLOTS:
         QStringList paths;
         for (int i = 0; i < 8; ++i) {
             const QString p = newPath(QStringLiteral(".zip"));
-            QVERIFY(provender::test::writeZip(p, {ZipEntrySpec::directory("d/"), ZipEntrySpec::file("d/x", pseudoBinary(400000 + i, quint32(i))),
-                                                  ZipEntrySpec::file("y", pseudoBinary(1000, 77), ZipEntrySpec::Store)}));
+            QVERIFY(
+                provender::test::writeZip(p,
+                                          {ZipEntrySpec::directory("d/"), ZipEntrySpec::file("d/x", pseudoBinary(400000 + i, quint32(i))),
+                                           ZipEntrySpec::file("y", pseudoBinary(1000, 77), ZipEntrySpec::Store)}));
             paths << p;
         }
         QList<PackageHashes> sequential;
@@ -702,8 +710,9 @@ private Q_SLOTS:
     {
         const QByteArray bin = pseudoBinary(6 << 20, 11);
         const QString zipPath = newPath(QStringLiteral(".zip"));
-        QVERIFY(provender::test::writeZip(zipPath, {ZipEntrySpec::file("a", bin), ZipEntrySpec::directory("d/"),
-                                                    ZipEntrySpec::file("d/b", bin.left(1 << 20), ZipEntrySpec::Store)}));
+        QVERIFY(provender::test::writeZip(zipPath,
+                                          {ZipEntrySpec::file("a", bin), ZipEntrySpec::directory("d/"),
+                                           ZipEntrySpec::file("d/b", bin.left(1 << 20), ZipEntrySpec::Store)}));
         const qint64 fileSize = QFileInfo(zipPath).size();
         const qint64 expectedTotal = fileSize + bin.size() + (1 << 20);
 

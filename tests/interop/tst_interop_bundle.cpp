@@ -9,12 +9,12 @@
 // terraform runs with a temporary CLI config, CHECKPOINT_DISABLE=1 and proxies pointing at a
 // closed port on 127.0.0.1: it never leaves the machine.
 
-#include "tests/support/ZipFixture.h"
 #include "model/bundle/BundleImport.h"
 #include "model/bundle/BundleMirror.h"
 #include "model/bundle/BundleWriter.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ZipFixture.h"
 
 #include <QDir>
 #include <QFile>
@@ -59,10 +59,12 @@ private:
     {
         QString config;
         if (!mirror.isEmpty()) {
-            config = QStringLiteral("provider_installation {\n  filesystem_mirror {\n    path    = \"%1\"\n    include = [\"%2/*/*\"]\n  }\n}\n")
-                         .arg(mirror, kHost);
+            config =
+                QStringLiteral("provider_installation {\n  filesystem_mirror {\n    path    = \"%1\"\n    include = [\"%2/*/*\"]\n  }\n}\n")
+                    .arg(mirror, kHost);
         } else {
-            config = QStringLiteral("provider_installation {\n  filesystem_mirror {\n    path    = \"%1\"\n  }\n}\n").arg(m_root + QStringLiteral("/nothing"));
+            config = QStringLiteral("provider_installation {\n  filesystem_mirror {\n    path    = \"%1\"\n  }\n}\n")
+                         .arg(m_root + QStringLiteral("/nothing"));
         }
         const QString cliConfig = workDir + QStringLiteral("/../cli-") + QFileInfo(workDir).fileName() + QStringLiteral(".tfrc");
         writeFile(cliConfig, config.toUtf8());
@@ -100,7 +102,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (provender::test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH: the bundle interop check needs the real terraform (v1.11)"));
+            PROVENDER_SKIP(provender::test::Missing::Terraform,
+                           QStringLiteral("terraform is not on PATH: the bundle interop check needs the real terraform (v1.11)"));
         QVERIFY(m_tmp.isValid());
         m_root = m_tmp.path();
         QProcess v;
@@ -116,17 +119,22 @@ private Q_SLOTS:
         const QString source = m_root + QStringLiteral("/source");
         const QString other = m_platform == u"darwin_arm64" ? QStringLiteral("linux_amd64") : QStringLiteral("darwin_arm64");
         int count = 0;
-        for (const auto &[type, versions] : {std::pair{QStringLiteral("hello"), QStringList{QStringLiteral("1.0.0"), QStringLiteral("1.1.0")}},
-                                             std::pair{QStringLiteral("world"), QStringList{QStringLiteral("2.0.0"), QStringLiteral("2.1.0")}}}) {
+        for (const auto &[type, versions] :
+             {std::pair{QStringLiteral("hello"), QStringList{QStringLiteral("1.0.0"), QStringLiteral("1.1.0")}},
+              std::pair{QStringLiteral("world"), QStringList{QStringLiteral("2.0.0"), QStringLiteral("2.1.0")}}}) {
             for (const QString &version : versions) {
                 for (const QString &platform : {m_platform, other}) {
-                    const QString path = QStringLiteral("%1/%2/fake/%3/terraform-provider-%3_%4_%5.zip").arg(source, kHost, type, version, platform);
+                    const QString path =
+                        QStringLiteral("%1/%2/fake/%3/terraform-provider-%3_%4_%5.zip").arg(source, kHost, type, version, platform);
                     QDir().mkpath(QFileInfo(path).path());
                     const QByteArray binary = QStringLiteral("#!/bin/sh\n# fake %1 %2 %3\nexit 1\n").arg(type, version, platform).toUtf8();
                     QString error;
-                    QVERIFY2(provender::test::writeZip(path, {ZipEntrySpec::executable(QStringLiteral("terraform-provider-%1_v%2").arg(type, version).toUtf8(), binary)},
-                                                       false, &error),
-                             qPrintable(error));
+                    QVERIFY2(
+                        provender::test::writeZip(
+                            path,
+                            {ZipEntrySpec::executable(QStringLiteral("terraform-provider-%1_v%2").arg(type, version).toUtf8(), binary)},
+                            false, &error),
+                        qPrintable(error));
                     ++count;
                 }
             }
@@ -135,8 +143,9 @@ private Q_SLOTS:
 
         // terraform writes the lock file (this platform only).
         const QString locking = configDir(QStringLiteral("locking"));
-        TerraformRun run = terraform(locking, {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
-                                               QStringLiteral("-fs-mirror=") + source, QStringLiteral("-platform=") + m_platform},
+        TerraformRun run = terraform(locking,
+                                     {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
+                                      QStringLiteral("-fs-mirror=") + source, QStringLiteral("-platform=") + m_platform},
                                      source);
         QVERIFY2(run.exitCode == 0, qPrintable(run.output));
         const QString lockFile = locking + QStringLiteral("/.terraform.lock.hcl");
@@ -159,8 +168,9 @@ private Q_SLOTS:
         QStringList inBundle;
         for (const BundleManifestArchive &a : created->manifest.archives)
             inBundle.append(a.path.section(u'/', -1));
-        QCOMPARE(inBundle, QStringList({QStringLiteral("terraform-provider-hello_1.0.0_%1.zip").arg(m_platform),
-                                        QStringLiteral("terraform-provider-world_2.1.0_%1.zip").arg(m_platform)}));
+        QCOMPARE(inBundle,
+                 QStringList({QStringLiteral("terraform-provider-hello_1.0.0_%1.zip").arg(m_platform),
+                              QStringLiteral("terraform-provider-world_2.1.0_%1.zip").arg(m_platform)}));
         Result<BundleContents> verified = verifyBundle(bundle);
         QVERIFY(verified.ok());
         QVERIFY(!verified->hasFindings());
@@ -174,9 +184,10 @@ private Q_SLOTS:
         // Control: without the bundle, init must fail.
         const QString control = configDir(QStringLiteral("control"));
         QFile::copy(lockFile, control + QStringLiteral("/.terraform.lock.hcl"));
-        run = terraform(control, {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color"),
-                                  QStringLiteral("-lockfile=readonly")},
-                        QString());
+        run = terraform(
+            control,
+            {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color"), QStringLiteral("-lockfile=readonly")},
+            QString());
         QVERIFY2(run.exitCode != 0, qPrintable(run.output));
         QVERIFY2(run.output.contains(QLatin1StringView("fake/hello")), qPrintable(run.output));
         qInfo("control: %s", qPrintable(run.output.simplified().left(300)));
@@ -184,9 +195,10 @@ private Q_SLOTS:
         // The judge: install from the imported mirror, every package checked against the lock file.
         const QString work = configDir(QStringLiteral("work"));
         QVERIFY(QFile::copy(lockFile, work + QStringLiteral("/.terraform.lock.hcl")));
-        run = terraform(work, {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color"),
-                               QStringLiteral("-lockfile=readonly")},
-                        mirror);
+        run = terraform(
+            work,
+            {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color"), QStringLiteral("-lockfile=readonly")},
+            mirror);
         QVERIFY2(run.exitCode == 0, qPrintable(run.output));
         QVERIFY2(run.output.contains(QStringLiteral("Installed %1/fake/hello v1.0.0").arg(kHost)), qPrintable(run.output));
         QVERIFY2(run.output.contains(QStringLiteral("Installed %1/fake/world v2.1.0").arg(kHost)), qPrintable(run.output));

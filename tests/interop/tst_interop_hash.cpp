@@ -23,8 +23,8 @@
 // closed port on 127.0.0.1 and the CLI config is an empty temporary file.
 
 #include "model/hashing/PackageHashes.h"
-#include "tests/support/ZipFixture.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ZipFixture.h"
 
 #include <QDir>
 #include <QFile>
@@ -69,7 +69,8 @@ QList<ZipEntrySpec> packageEntries(const QString &type, int p)
     using Z = ZipEntrySpec;
     const Z::Method alt = (p % 2) ? Z::Store : Z::Deflate;
     const QByteArray binaryName = QStringLiteral("terraform-provider-%1_v%2").arg(type, Version).toUtf8();
-    const QByteArray binary = "fake provider " + type.toUtf8() + " for " + Platforms.at(p).toUtf8() + "\n" + noise(20000 + 1000 * p, 17 * p + 1);
+    const QByteArray binary =
+        "fake provider " + type.toUtf8() + " for " + Platforms.at(p).toUtf8() + "\n" + noise(20000 + 1000 * p, 17 * p + 1);
     QList<Z> e{Z::executable(binaryName, binary, alt)};
     const QByteArray tag = Platforms.at(p).toUtf8();
     if (type == u"dirs") {
@@ -88,12 +89,12 @@ QList<ZipEntrySpec> packageEntries(const QString &type, int p)
           << Z{"level0.bin", noise(50000, 7), Z::Deflate, 0100644, 0} << Z{"level9.bin", noise(50000, 8), Z::Deflate, 0100644, 9}
           << Z::file("platform", tag);
     } else if (type == u"dups") {
-        e << Z::file("dup", "first " + tag) << Z::file("other", "o") << Z::file("dup", "second " + tag, alt)
-          << Z::file("sub/dup", "x") << Z::file("sub/dup", "y " + tag);
+        e << Z::file("dup", "first " + tag) << Z::file("other", "o") << Z::file("dup", "second " + tag, alt) << Z::file("sub/dup", "x")
+          << Z::file("sub/dup", "y " + tag);
     } else if (type == u"names") {
         e << Z::file("dir\\file.txt", "backslash " + tag) << Z::file("dir/file.txt", "slash") << Z::file("./dot", "dot")
-          << Z::file("b//c", "double") << Z::file("d/./e", "inner dot") << Z::file("/abs/x", "absolute " + tag)
-          << Z::file(".hidden", "h") << Z::file("fine..name", "not a dot-dot component");
+          << Z::file("b//c", "double") << Z::file("d/./e", "inner dot") << Z::file("/abs/x", "absolute " + tag) << Z::file(".hidden", "h")
+          << Z::file("fine..name", "not a dot-dot component");
     } else if (type == u"attrs") {
         e << Z{"dir-by-attributes", {}, Z::Store, 040755, 0} << Z{"link", "terraform-provider-attrs_v1.0.0", Z::Store, 0120777, 0}
           << Z{"withdata/", "data " + tag, Z::Deflate, 040755, 6} << Z::file("f", tag);
@@ -130,7 +131,8 @@ public:
     {
         QString tf = QStringLiteral("terraform {\n  required_providers {\n");
         for (const QString &t : types)
-            tf += QStringLiteral("    %1 = {\n      source  = \"%2/%3/%1\"\n      version = \"%4\"\n    }\n").arg(t, Host, Namespace, Version);
+            tf += QStringLiteral("    %1 = {\n      source  = \"%2/%3/%1\"\n      version = \"%4\"\n    }\n")
+                      .arg(t, Host, Namespace, Version);
         tf += QStringLiteral("  }\n}\n");
         QFile main(m_root + QStringLiteral("/cfg/main.tf"));
         main.open(QIODevice::WriteOnly | QIODevice::Truncate);
@@ -145,8 +147,7 @@ public:
                          QStringLiteral("-fs-mirror=") + m_root + QStringLiteral("/mirror")};
         for (const QString &p : platforms)
             args << QStringLiteral("-platform=") + p;
-        const provender::test::ProcessRun r =
-            provender::test::runTerraform(m_root, m_root + QStringLiteral("/cfg"), args, extra);
+        const provender::test::ProcessRun r = provender::test::runTerraform(m_root, m_root + QStringLiteral("/cfg"), args, extra);
         TerraformRun run;
         if (!r.finished) {
             run.output = QStringLiteral("terraform did not finish in time");
@@ -189,7 +190,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (provender::test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH: the h1: interop check needs the real terraform (v1.11)"));
+            PROVENDER_SKIP(provender::test::Missing::Terraform,
+                           QStringLiteral("terraform is not on PATH: the h1: interop check needs the real terraform (v1.11)"));
     }
 
     void extractedH1MatchesTerraform()
@@ -197,7 +199,7 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         Workspace ws(tmp);
-        const QStringList types{QStringLiteral("dirs"),  QStringLiteral("utf"),   QStringLiteral("sorting"), QStringLiteral("mixed"),
+        const QStringList types{QStringLiteral("dirs"), QStringLiteral("utf"),   QStringLiteral("sorting"), QStringLiteral("mixed"),
                                 QStringLiteral("dups"), QStringLiteral("names"), QStringLiteral("attrs")};
         QHash<QString, QSet<QString>> ours;
         QHash<QString, QSet<QString>> oursZipLevel;

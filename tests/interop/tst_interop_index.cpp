@@ -16,10 +16,9 @@
 // Before terraform runs, the mirror directory gets extra content that terraform's re-scan also
 // indexes (it indexes everything in the directory, tofu-formats.md §4): a provider with only an
 // unpacked package, two packed copies of one version/platform, an upper-case file name, a
-// version with build metadata, and a file name with characters Go escapes in JSON. terraform runs twice (two versions of one provider: the indexes
-// merge). Then terraform's JSON files are recorded, deleted, and rebuilt by exportIndexes();
-// every file must come back byte-identical, and a dry run on terraform's own output must find
-// nothing to change.
+// version with build metadata, and a file name with characters Go escapes in JSON. terraform runs twice (two versions of one provider: the
+// indexes merge). Then terraform's JSON files are recorded, deleted, and rebuilt by exportIndexes(); every file must come back
+// byte-identical, and a dry run on terraform's own output must find nothing to change.
 
 #include "model/mirror/FileSystemMirror.h"
 #include "model/mirror/IndexWriter.h"
@@ -39,8 +38,8 @@
 #include <QSslKey>
 #include <QSslServer>
 #include <QSslSocket>
-#include <QTemporaryDir>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -96,13 +95,13 @@ private:
                 if (end < 0)
                     return;
                 const QList<QByteArray> requestLine = buffer->left(buffer->indexOf("\r\n")).split(' ');
-                const QString path = requestLine.size() >= 2 ? QString::fromUtf8(QByteArray::fromPercentEncoding(requestLine.at(1)))
-                                                            : QString();
+                const QString path =
+                    requestLine.size() >= 2 ? QString::fromUtf8(QByteArray::fromPercentEncoding(requestLine.at(1))) : QString();
                 m_requests.append(path);
                 const Response r = m_handler(path);
                 QByteArray head = "HTTP/1.1 " + QByteArray::number(r.status) + (r.status == 200 ? " OK" : " Not Found")
-                                  + "\r\nContent-Type: " + r.contentType + "\r\nContent-Length: "
-                                  + QByteArray::number(r.body.size()) + "\r\nConnection: close\r\n\r\n";
+                    + "\r\nContent-Type: " + r.contentType + "\r\nContent-Length: " + QByteArray::number(r.body.size())
+                    + "\r\nConnection: close\r\n\r\n";
                 socket->write(head + r.body);
                 socket->disconnectFromHost();
             });
@@ -165,7 +164,7 @@ QMap<QString, QByteArray> jsonFiles(const QString &root)
 
 struct Release
 {
-    QString host;     ///< as written in the configuration
+    QString host; ///< as written in the configuration
     QString ns;
     QString type;
     QString version;
@@ -221,9 +220,9 @@ private Q_SLOTS:
         const QString cert = m_root + u"/cert.pem"_s;
         const QString key = m_root + u"/key.pem"_s;
         ToolRun r = run(u"openssl"_s,
-                        {u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-days"_s, u"2"_s,
-                         u"-subj"_s, u"/CN=provender test registry"_s, u"-addext"_s,
-                         u"subjectAltName=IP:127.0.0.1,DNS:localhost"_s, u"-keyout"_s, key, u"-out"_s, cert},
+                        {u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-days"_s, u"2"_s, u"-subj"_s,
+                         u"/CN=provender test registry"_s, u"-addext"_s, u"subjectAltName=IP:127.0.0.1,DNS:localhost"_s, u"-keyout"_s, key,
+                         u"-out"_s, cert},
                         m_root);
         QVERIFY2(r.exitCode == 0, qPrintable(r.output));
 
@@ -234,13 +233,14 @@ private Q_SLOTS:
         QProcessEnvironment gpgEnv = QProcessEnvironment::systemEnvironment();
         gpgEnv.insert(u"GNUPGHOME"_s, m_gpgHome);
         m_gpgStarted = true;
-        r = run(u"gpg"_s, {u"--batch"_s, u"--passphrase"_s, QString(), u"--quick-gen-key"_s,
-                           u"Provender Test <test@provender.invalid>"_s, u"rsa2048"_s, u"sign"_s, u"never"_s},
+        r = run(u"gpg"_s,
+                {u"--batch"_s, u"--passphrase"_s, QString(), u"--quick-gen-key"_s, u"Provender Test <test@provender.invalid>"_s,
+                 u"rsa2048"_s, u"sign"_s, u"never"_s},
                 m_root, gpgEnv);
         QVERIFY2(r.exitCode == 0, qPrintable(r.output));
         r = run(u"gpg"_s, {u"--batch"_s, u"--with-colons"_s, u"--list-keys"_s}, m_root, gpgEnv);
-        const QRegularExpressionMatch fpr = QRegularExpression(u"^fpr:+([0-9A-F]{40}):"_s, QRegularExpression::MultilineOption)
-                                                .match(r.output);
+        const QRegularExpressionMatch fpr =
+            QRegularExpression(u"^fpr:+([0-9A-F]{40}):"_s, QRegularExpression::MultilineOption).match(r.output);
         QVERIFY2(fpr.hasMatch(), qPrintable(r.output));
         const QString fingerprint = fpr.captured(1);
         r = run(u"gpg"_s, {u"--batch"_s, u"--armor"_s, u"--export"_s, fingerprint}, m_root, gpgEnv);
@@ -255,16 +255,16 @@ private Q_SLOTS:
         QList<Release> releases{
             {u"registry.provender.test"_s, u"acme"_s, u"alpha"_s, u"1.0.0"_s, allPlatforms, {}},
             {u"registry.provender.test"_s, u"acme"_s, u"alpha"_s, u"1.1.0"_s, allPlatforms, {}},
-            {u"caf\u00e9.provender.test"_s, u"acme"_s, u"beta"_s, u"0.1.0-beta.1"_s, allPlatforms,
-             {u"docs/"_s, u"docs/README.md"_s}},
+            {u"caf\u00e9.provender.test"_s, u"acme"_s, u"beta"_s, u"0.1.0-beta.1"_s, allPlatforms, {u"docs/"_s, u"docs/README.md"_s}},
             {u"localhost"_s, u"acme"_s, u"gamma"_s, u"2.0.0"_s, {u"linux_amd64"_s}, {}},
         };
         QList<QPair<QString, QStringList>> zipSpec;
         for (const Release &rel : std::as_const(releases))
             for (const QString &platform : rel.platforms)
-                zipSpec.append({QStringLiteral("%1/terraform-provider-%2_%3_%4.zip").arg(files, rel.type, rel.version, platform),
-                                QStringList{QStringLiteral("terraform-provider-%1_v%2=%3 %2 %4\n").arg(rel.type, rel.version, rel.type, platform)}
-                                    + rel.extraEntries});
+                zipSpec.append(
+                    {QStringLiteral("%1/terraform-provider-%2_%3_%4.zip").arg(files, rel.type, rel.version, platform),
+                     QStringList{QStringLiteral("terraform-provider-%1_v%2=%3 %2 %4\n").arg(rel.type, rel.version, rel.type, platform)}
+                         + rel.extraEntries});
         QStringList zipArgs;
         for (const auto &[path, entries] : zipSpec)
             zipArgs << path << entries << u"--"_s;
@@ -276,15 +276,16 @@ private Q_SLOTS:
             QByteArray sums;
             for (const QString &platform : rel.platforms) {
                 const QString name = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(rel.type, rel.version, platform);
-                const QString hex = QString::fromLatin1(
-                    QCryptographicHash::hash(test::readFile(files + u'/' + name), QCryptographicHash::Sha256).toHex());
+                const QString hex =
+                    QString::fromLatin1(QCryptographicHash::hash(test::readFile(files + u'/' + name), QCryptographicHash::Sha256).toHex());
                 sha256.insert(name, hex);
                 sums += hex.toLatin1() + "  " + name.toUtf8() + '\n';
             }
             const QString sumsName = QStringLiteral("terraform-provider-%1_%2_SHA256SUMS").arg(rel.type, rel.version);
             QVERIFY(test::MirrorFixture::writeAbsolute(files + u'/' + sumsName, sums));
-            r = run(u"gpg"_s, {u"--batch"_s, u"--yes"_s, u"--local-user"_s, fingerprint, u"--output"_s,
-                               files + u'/' + sumsName + u".sig"_s, u"--detach-sign"_s, files + u'/' + sumsName},
+            r = run(u"gpg"_s,
+                    {u"--batch"_s, u"--yes"_s, u"--local-user"_s, fingerprint, u"--output"_s, files + u'/' + sumsName + u".sig"_s,
+                     u"--detach-sign"_s, files + u'/' + sumsName},
                     m_root, gpgEnv);
             QVERIFY2(r.exitCode == 0, qPrintable(r.output));
         }
@@ -314,9 +315,8 @@ private Q_SLOTS:
                     QJsonArray platforms;
                     for (const QString &p : rel.platforms)
                         platforms.append(QJsonObject{{u"os"_s, p.section(u'_', 0, 0)}, {u"arch"_s, p.section(u'_', 1)}});
-                    versions.append(QJsonObject{{u"version"_s, rel.version},
-                                                {u"protocols"_s, QJsonArray{u"5.0"_s}},
-                                                {u"platforms"_s, platforms}});
+                    versions.append(
+                        QJsonObject{{u"version"_s, rel.version}, {u"protocols"_s, QJsonArray{u"5.0"_s}}, {u"platforms"_s, platforms}});
                 }
                 return json(QJsonObject{{u"versions"_s, versions}});
             }
@@ -361,10 +361,11 @@ private Q_SLOTS:
         const QString cliConfig = m_root + u"/cli.tfrc"_s;
         const QString services = QStringLiteral("https://127.0.0.1:%1/v1/providers/").arg(server.port());
         QVERIFY(test::MirrorFixture::writeAbsolute(
-            cliConfig, QStringLiteral("host \"registry.provender.test\" {\n  services = {\n    \"providers.v1\" = \"%1\"\n  }\n}\n"
-                                      "host \"caf\u00e9.provender.test\" {\n  services = {\n    \"providers.v1\" = \"%1\"\n  }\n}\n")
-                           .arg(services)
-                           .toUtf8()));
+            cliConfig,
+            QStringLiteral("host \"registry.provender.test\" {\n  services = {\n    \"providers.v1\" = \"%1\"\n  }\n}\n"
+                           "host \"caf\u00e9.provender.test\" {\n  services = {\n    \"providers.v1\" = \"%1\"\n  }\n}\n")
+                .arg(services)
+                .toUtf8()));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const QString &k : env.keys())
             if (k.startsWith(u"TF_"_s))
@@ -388,12 +389,11 @@ private Q_SLOTS:
             mirror + u"/registry.provender.test/acme/unpacked/1.0.0/linux_amd64/terraform-provider-unpacked"_s, "x\n"));
         QVERIFY(test::MirrorFixture::writeAbsolute(alphaDir + u"/0.9.0/linux_amd64/terraform-provider-alpha"_s, "unpacked\n"));
         QStringList planted;
-        for (const QString &name : QStringList{u"terraform-provider-alpha_0.9.0_linux_amd64.zip"_s,
-                                    u"terraform-provider-alpha_0.9.0_linux_amd64_extra.zip"_s,
-                                    u"Terraform-Provider-Alpha_0.8.0_Linux_AMD64.zip"_s,
-                                    u"terraform-provider-alpha_0.7.0+build.1_windows_386.zip"_s,
-                                    // Go escapes <, >, & and U+2028 in keys and urls; é stays raw UTF-8.
-                                    u"terraform-provider-alpha_0.6.0_linux_amd64&<\u00e9>\u2028.zip"_s})
+        for (const QString &name :
+             QStringList{u"terraform-provider-alpha_0.9.0_linux_amd64.zip"_s, u"terraform-provider-alpha_0.9.0_linux_amd64_extra.zip"_s,
+                         u"Terraform-Provider-Alpha_0.8.0_Linux_AMD64.zip"_s, u"terraform-provider-alpha_0.7.0+build.1_windows_386.zip"_s,
+                         // Go escapes <, >, & and U+2028 in keys and urls; é stays raw UTF-8.
+                         u"terraform-provider-alpha_0.6.0_linux_amd64&<\u00e9>\u2028.zip"_s})
             planted << alphaDir + u'/' + name << u"terraform-provider-alpha=planted "_s + name << u"--"_s;
         QVERIFY(!test::runPythonCode(QString::fromUtf8(test::kZipWriterPy), planted).isNull());
 
@@ -431,20 +431,15 @@ private Q_SLOTS:
 
         // --- what terraform wrote
         const QMap<QString, QByteArray> terraformFiles = jsonFiles(mirror);
-        qInfo("terraform wrote %lld index files: %s", qlonglong(terraformFiles.size()),
-              qPrintable(terraformFiles.keys().join(u", "_s)));
+        qInfo("terraform wrote %lld index files: %s", qlonglong(terraformFiles.size()), qPrintable(terraformFiles.keys().join(u", "_s)));
         // Sanity: the files this test is about exist (else the comparison below proves little).
         const QString gammaHost = localhost;
-        for (const QString &f : QStringList{u"registry.provender.test/acme/alpha/index.json"_s,
-                                 u"registry.provender.test/acme/alpha/0.7.0+build.1.json"_s,
-                                 u"registry.provender.test/acme/alpha/0.8.0.json"_s,
-                                 u"registry.provender.test/acme/alpha/0.9.0.json"_s,
-                                 u"registry.provender.test/acme/alpha/1.0.0.json"_s,
-                                 u"registry.provender.test/acme/alpha/1.1.0.json"_s,
-                                 u"registry.provender.test/acme/unpacked/index.json"_s,
-                                 u"caf\u00e9.provender.test/acme/beta/index.json"_s,
-                                 u"caf\u00e9.provender.test/acme/beta/0.1.0-beta.1.json"_s,
-                                 gammaHost + u"/acme/gamma/2.0.0.json"_s})
+        for (const QString &f :
+             QStringList{u"registry.provender.test/acme/alpha/index.json"_s, u"registry.provender.test/acme/alpha/0.7.0+build.1.json"_s,
+                         u"registry.provender.test/acme/alpha/0.8.0.json"_s, u"registry.provender.test/acme/alpha/0.9.0.json"_s,
+                         u"registry.provender.test/acme/alpha/1.0.0.json"_s, u"registry.provender.test/acme/alpha/1.1.0.json"_s,
+                         u"registry.provender.test/acme/unpacked/index.json"_s, u"caf\u00e9.provender.test/acme/beta/index.json"_s,
+                         u"caf\u00e9.provender.test/acme/beta/0.1.0-beta.1.json"_s, gammaHost + u"/acme/gamma/2.0.0.json"_s})
             QVERIFY2(terraformFiles.contains(f), qPrintable(f));
         QCOMPARE(terraformFiles.size(), 12);
         // terraform's choice among duplicates and its url spelling, recorded for the docs.
@@ -474,9 +469,8 @@ private Q_SLOTS:
         // itself would report as "not found" when the folder is served (docs/VERDICTS.md).
         for (const Anomaly &a : catalog->anomalies) {
             const bool expected = a.kind == AnomalyKind::DuplicateArchive
-                                  || (a.kind == AnomalyKind::ArchiveNotInIndex
-                                      && a.path == alphaDir + u"/terraform-provider-alpha_0.9.0_linux_amd64.zip"_s)
-                                  || (a.kind == AnomalyKind::ProviderUnavailable && a.path.endsWith(u"/acme/unpacked/index.json"_s));
+                || (a.kind == AnomalyKind::ArchiveNotInIndex && a.path == alphaDir + u"/terraform-provider-alpha_0.9.0_linux_amd64.zip"_s)
+                || (a.kind == AnomalyKind::ProviderUnavailable && a.path.endsWith(u"/acme/unpacked/index.json"_s));
             QVERIFY2(expected, qPrintable(toString(a.kind) + u' ' + a.path + u": "_s + a.message));
         }
 
@@ -489,8 +483,8 @@ private Q_SLOTS:
         QCOMPARE(ourFiles.keys(), terraformFiles.keys());
         for (auto it = terraformFiles.cbegin(); it != terraformFiles.cend(); ++it)
             QVERIFY2(ourFiles.value(it.key()) == it.value(),
-                     qPrintable(u"%1 differs:\n--- terraform\n%2\n--- provender\n%3"_s.arg(
-                         it.key(), QString::fromUtf8(it.value()), QString::fromUtf8(ourFiles.value(it.key())))));
+                     qPrintable(u"%1 differs:\n--- terraform\n%2\n--- provender\n%3"_s.arg(it.key(), QString::fromUtf8(it.value()),
+                                                                                           QString::fromUtf8(ourFiles.value(it.key())))));
     }
 };
 

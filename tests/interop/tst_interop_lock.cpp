@@ -29,9 +29,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <QProcessEnvironment>
 #include <QTest>
 
 using namespace provender;
@@ -52,10 +52,7 @@ bool writeFile(const QString &path, const QByteArray &bytes)
 class Sandbox
 {
 public:
-    Sandbox()
-    {
-        QDir().mkpath(cfg());
-    }
+    Sandbox() { QDir().mkpath(cfg()); }
     QString cfg() const { return m_dir.path() + u"/cfg"_s; }
     QString lockPath() const { return cfg() + u"/.terraform.lock.hcl"_s; }
 
@@ -148,7 +145,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH: the lock-file interop checks need the real terraform (v1.11)"));
+            PROVENDER_SKIP(provender::test::Missing::Terraform,
+                           QStringLiteral("terraform is not on PATH: the lock-file interop checks need the real terraform (v1.11)"));
         QVERIFY2(QFileInfo::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
         Sandbox sb;
         const Run v = sb.terraform({u"version"_s, u"-json"_s});
@@ -172,30 +170,40 @@ private Q_SLOTS:
         const QByteArray a = h1("example.test/ns/alpha", "1.0.0", "linux_amd64").toUtf8();
         const QByteArray b = h1("example.test/ns/beta", "2.1.0", "linux_amd64").toUtf8();
         const QByteArray g = h1("example.test/other/gamma", "0.3.0", "linux_amd64").toUtf8();
-        const QByteArray header = "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
+        const QByteArray header =
+            "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
         const QByteArray plain =
-            "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \">= 1.0.0\"\n  hashes = [\n    \""
-            + a + "\",\n    \"zh:1111111111111111111111111111111111111111111111111111111111111111\",\n  ]\n}\n"
-            "\nprovider \"example.test/ns/beta\" {\n  version     = \"2.1.0\"\n  constraints = \"~> 2.1\"\n  hashes = [\n    \"" + b
+            "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \">= 1.0.0\"\n  hashes = [\n    \"" + a
+            + "\",\n    \"zh:1111111111111111111111111111111111111111111111111111111111111111\",\n  ]\n}\n"
+              "\nprovider \"example.test/ns/beta\" {\n  version     = \"2.1.0\"\n  constraints = \"~> 2.1\"\n  hashes = [\n    \""
+            + b
             + "\",\n  ]\n}\n"
-              "\nprovider \"example.test/other/gamma\" {\n  version = \"0.3.0\"\n  hashes = [\n    \"" + g + "\",\n  ]\n}\n";
+              "\nprovider \"example.test/other/gamma\" {\n  version = \"0.3.0\"\n  hashes = [\n    \""
+            + g + "\",\n  ]\n}\n";
         QTest::newRow("canonical") << header + plain;
-        QTest::newRow("unsorted and duplicate hashes")
-            << header + "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \">= 1.0.0\"\n  hashes = [\n"
-                        "    \"zh:ffff\",\n    \"h1:zzzz=\",\n    \"" + a + "\",\n    \"zh:0000\",\n    \"h1:zzzz=\",\n    \"custom:kept\",\n  ]\n}\n"
-                        "\nprovider \"example.test/ns/beta\" {\n  version     = \"2.1.0\"\n  constraints = \"~> 2.1\"\n  hashes = [\"zh:9\", \"" + b
-                   + "\", \"h1:a\"]\n}\n\nprovider \"example.test/other/gamma\" {\n  version = \"0.3.0\"\n  hashes = [\"" + g + "\"]\n}\n";
-        QTest::newRow("extra spaces and blank lines")
-            << "\n\n" + header + "\n\n\nprovider   \"example.test/other/gamma\"   {\n\n    version=\"0.3.0\"\n   hashes   =   [ \"" + g
-                   + "\" , ]\n\n}\nprovider \"example.test/ns/beta\" {\n  hashes = [\n\"" + b
-                   + "\"\n]\n  constraints=\"~> 2.1\"\n  version                    = \"2.1.0\"\n}\n\n\n\nprovider \"example.test/ns/alpha\" {\n"
-                     "  constraints =   \">= 1.0.0\"\n  version =\"1.0.0\"\n  hashes = [\"" + a + "\"]\n}\n\n\n";
+        QTest::newRow("unsorted and duplicate hashes") << header
+                + "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \">= 1.0.0\"\n  hashes = [\n"
+                  "    \"zh:ffff\",\n    \"h1:zzzz=\",\n    \""
+                + a
+                + "\",\n    \"zh:0000\",\n    \"h1:zzzz=\",\n    \"custom:kept\",\n  ]\n}\n"
+                  "\nprovider \"example.test/ns/beta\" {\n  version     = \"2.1.0\"\n  constraints = \"~> 2.1\"\n  hashes = [\"zh:9\", \""
+                + b + "\", \"h1:a\"]\n}\n\nprovider \"example.test/other/gamma\" {\n  version = \"0.3.0\"\n  hashes = [\"" + g + "\"]\n}\n";
+        QTest::newRow("extra spaces and blank lines") << "\n\n" + header
+                + "\n\n\nprovider   \"example.test/other/gamma\"   {\n\n    version=\"0.3.0\"\n   hashes   =   [ \"" + g
+                + "\" , ]\n\n}\nprovider \"example.test/ns/beta\" {\n  hashes = [\n\"" + b
+                + "\"\n]\n  constraints=\"~> 2.1\"\n  version                    = \"2.1.0\"\n}\n\n\n\nprovider \"example.test/ns/alpha\" {\n"
+                  "  constraints =   \">= 1.0.0\"\n  version =\"1.0.0\"\n  hashes = [\""
+                + a + "\"]\n}\n\n\n";
         QTest::newRow("comments") << "# Reviewed by the platform team.\n" + header
-                                         + "// pinned for the release\nprovider \"example.test/ns/alpha\" { # alpha\n  version = \"1.0.0\" /* pinned */\n"
-                                           "  constraints = \">= 1.0.0\"\n  hashes = [\n    # linux\n    \"" + a
-                                         + "\",\n  ]\n}\n/* beta\n   and gamma */\nprovider \"example.test/ns/beta\" {\n  version = \"2.1.0\"\n"
-                                           "  constraints = \"~> 2.1\"\n  hashes = [\"" + b + "\"] // one\n}\nprovider \"example.test/other/gamma\" {\n"
-                                           "  version = \"0.3.0\"\n  hashes = [\"" + g + "\"]\n}\n# end\n";
+                + "// pinned for the release\nprovider \"example.test/ns/alpha\" { # alpha\n  version = \"1.0.0\" /* pinned */\n"
+                  "  constraints = \">= 1.0.0\"\n  hashes = [\n    # linux\n    \""
+                + a
+                + "\",\n  ]\n}\n/* beta\n   and gamma */\nprovider \"example.test/ns/beta\" {\n  version = \"2.1.0\"\n"
+                  "  constraints = \"~> 2.1\"\n  hashes = [\""
+                + b
+                + "\"] // one\n}\nprovider \"example.test/other/gamma\" {\n"
+                  "  version = \"0.3.0\"\n  hashes = [\""
+                + g + "\"]\n}\n# end\n";
         QTest::newRow("missing header") << plain.mid(1);
         QByteArray crlf = header + plain;
         crlf.replace("\n", "\r\n");
@@ -203,9 +211,12 @@ private Q_SLOTS:
         QTest::newRow("BOM") << "\xEF\xBB\xBF" + header + plain;
         QTest::newRow("tofu header") << QByteArray(header).replace("terraform init", "tofu init") + plain;
         QTest::newRow("no final newline") << QByteArray(header + plain).chopped(1);
-        QTest::newRow("providers out of order") << header + plain.mid(plain.indexOf("\nprovider \"example.test/other")) + plain.left(plain.indexOf("\nprovider \"example.test/other"));
-        QTest::newRow("missing constraints") << header + QByteArray(plain).replace("  constraints = \">= 1.0.0\"\n", "").replace("version     =", "version =");
-        QTest::newRow("no hashes") << header + "\nprovider \"example.test/ns/alpha\" {\n  version = \"1.0.0\"\n  constraints = \">= 1.0.0\"\n}\n";
+        QTest::newRow("providers out of order") << header + plain.mid(plain.indexOf("\nprovider \"example.test/other"))
+                + plain.left(plain.indexOf("\nprovider \"example.test/other"));
+        QTest::newRow("missing constraints") << header
+                + QByteArray(plain).replace("  constraints = \">= 1.0.0\"\n", "").replace("version     =", "version =");
+        QTest::newRow("no hashes") << header
+                + "\nprovider \"example.test/ns/alpha\" {\n  version = \"1.0.0\"\n  constraints = \">= 1.0.0\"\n}\n";
     }
 
     void canonicalForm()
@@ -313,7 +324,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         const QString dir = test::corpusDir(u"lockfiles"_s);
         if (dir.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
+            PROVENDER_SKIP(provender::test::Missing::Corpus,
+                           QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
         // Malformed files are covered by diagnostics(); files without providers give terraform
         // providers lock nothing to do. Both are left out here, not skipped row by row.
         int rows = 0;
@@ -367,8 +379,8 @@ private Q_SLOTS:
         // 2. Without the hash terraform added, terraform's bytes are our canonical form.
         QByteArray withoutNew = terraformOut;
         for (const ProviderLock &p : parsed.document.providers) {
-            const QString h = mirror.expected(p.address.toString().toUtf8().constData(), p.version.toString().toUtf8().constData(),
-                                              "linux_amd64", "h1");
+            const QString h =
+                mirror.expected(p.address.toString().toUtf8().constData(), p.version.toString().toUtf8().constData(), "linux_amd64", "h1");
             withoutNew.replace(QByteArray("    \"" + h.toUtf8() + "\",\n"), QByteArray());
         }
         withoutNew.replace("  hashes = [\n  ]\n", "");
@@ -421,12 +433,16 @@ private Q_SLOTS:
             {"label template", "provider \"${x}\" {\n}\n"},
             {"block without brace", "provider \"registry.terraform.io/a/b\"\n{\n}\n"},
             {"single-line block", "provider \"registry.terraform.io/a/b\" { version = \"1.0\" }\n"},
-            {"single-line block, two arguments", "provider \"registry.terraform.io/a/b\" { version = \"1.0.0\", constraints = \"1.0.0\" }\n"},
+            {"single-line block, two arguments",
+             "provider \"registry.terraform.io/a/b\" { version = \"1.0.0\", constraints = \"1.0.0\" }\n"},
             {"stray brace", p + "  version = \"1.0.0\"\n}\n}\n" + p + "}\n"},
             {"unclosed block", p + "  version = \"1.0.0\"\n"},
             {"semicolon", p + "  version = \"1.0.0\";\n}\n"},
             {"single quotes", p + "  version = '1.0.0'\n}\n"},
-            {"curly quotes", p + "  version = \xe2\x80\x9c" "1.0.0\xe2\x80\x9d\n}\n"},
+            {"curly quotes",
+             p
+                 + "  version = \xe2\x80\x9c"
+                   "1.0.0\xe2\x80\x9d\n}\n"},
             {"bad escape", p + "  version = \"1.0.\\q0\"\n}\n"},
             {"surrogate escape", p + "  version = \"\\ud800\"\n}\n"},
             {"invalid UTF-8", p + "  version = \"1.0\xff\"\n}\n"},

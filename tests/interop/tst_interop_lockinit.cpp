@@ -58,10 +58,7 @@ bool writeFile(const QString &path, const QByteArray &bytes)
 class Sandbox
 {
 public:
-    Sandbox()
-    {
-        QDir().mkpath(cfg());
-    }
+    Sandbox() { QDir().mkpath(cfg()); }
     QString cfg() const { return m_dir.path() + u"/cfg"_s; }
     QString root() const { return m_dir.path(); }
     QString path(const QString &name) const { return m_dir.path() + u'/' + name; }
@@ -73,7 +70,10 @@ private:
     QTemporaryDir m_dir;
 };
 
-Run runProvender(const QStringList &args) { return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 120000); }
+Run runProvender(const QStringList &args)
+{
+    return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 120000);
+}
 
 QStringList platformArgs(const QString &flag, const QStringList &platforms)
 {
@@ -82,7 +82,6 @@ QStringList platformArgs(const QString &flag, const QStringList &platforms)
         out << (flag.endsWith(u'=') ? QStringList{flag + p} : QStringList{flag, p});
     return out;
 }
-
 
 } // namespace
 
@@ -172,8 +171,9 @@ private Q_SLOTS:
         const QByteArray theirs = terraformLock(sb, mirror(unpacked), platforms, &tf);
 
         const QString ours = sb.path(u"ours.hcl"_s);
-        const Run run = runProvender(QStringList{u"lock"_s, u"init"_s, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(unpacked), u"-o"_s, ours}
-                                     + platformArgs(u"--platform"_s, platforms));
+        const Run run =
+            runProvender(QStringList{u"lock"_s, u"init"_s, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(unpacked), u"-o"_s, ours}
+                         + platformArgs(u"--platform"_s, platforms));
         if (expectFailure) {
             QVERIFY2(tf.exitCode != 0, tf.out.constData());
             QVERIFY(theirs.isEmpty());
@@ -200,7 +200,8 @@ private Q_SLOTS:
         // configuration names the local mirror anyway.
         QFETCH(QByteArray, config);
         Sandbox sb;
-        QVERIFY(writeFile(sb.path(u"cli.tfrc"_s), "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror(false).toUtf8() + "\"\n  }\n}\n"));
+        QVERIFY(writeFile(sb.path(u"cli.tfrc"_s),
+                          "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror(false).toUtf8() + "\"\n  }\n}\n"));
         QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, config));
         const Run run = sb.terraform({u"init"_s, u"-backend=false"_s, u"-input=false"_s, u"-json"_s});
         QVERIFY2(run.exitCode != 0, run.out.constData());
@@ -214,7 +215,9 @@ private Q_SLOTS:
             const QJsonObject start = d.value(u"range"_s).toObject().value(u"start"_s).toObject();
             if (d.isEmpty() || start.isEmpty() || notOurs.contains(d.value(u"summary"_s).toString()))
                 continue;
-            theirs << u"%1 %2:%3 %4 | %5"_s.arg(d.value(u"severity"_s).toString()).arg(start.value(u"line"_s).toInt()).arg(start.value(u"column"_s).toInt())
+            theirs << u"%1 %2:%3 %4 | %5"_s.arg(d.value(u"severity"_s).toString())
+                          .arg(start.value(u"line"_s).toInt())
+                          .arg(start.value(u"column"_s).toInt())
                           .arg(d.value(u"summary"_s).toString(), d.value(u"detail"_s).toString());
         }
         QVERIFY2(!theirs.isEmpty(), run.out.constData());
@@ -236,12 +239,13 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("lock");
         QTest::addColumn<QString>("command");
-        const QByteArray header = "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
+        const QByteArray header =
+            "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
         // alpha locked at 1.2.0 with an old constraint; beta not locked; gamma locked but not required.
         const QByteArray lock = header
-                                + "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.2.0\"\n  constraints = \"~> 1.0\"\n  hashes = [\n"
-                                  "    \"h1:keepme=\",\n  ]\n}\n"
-                                  "\nprovider \"example.test/other/gamma\" {\n  version = \"0.1.0\"\n}\n";
+            + "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.2.0\"\n  constraints = \"~> 1.0\"\n  hashes = [\n"
+              "    \"h1:keepme=\",\n  ]\n}\n"
+              "\nprovider \"example.test/other/gamma\" {\n  version = \"0.1.0\"\n}\n";
         QTest::newRow("add-hashes --config") << lock << u"add-hashes"_s;
     }
 
@@ -275,13 +279,11 @@ private Q_SLOTS:
         // indexes written here from Python's hashes): terraform providers lock -net-mirror.
         if (const QString missing = test::NginxFixture::missingTools(); !missing.isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, u"the network mirror row needs %1"_s.arg(missing));
-        const QList<test::FixtureArchive> archives{{"example.test/ns/alpha", "1.0.0", "linux_amd64"},
-                                                   {"example.test/ns/alpha", "1.0.0", "darwin_arm64"},
-                                                   {"example.test/ns/alpha", "1.2.0", "linux_amd64"},
-                                                   {"example.test/ns/alpha", "1.2.0", "darwin_arm64", false, true},
-                                                   {"example.test/ns/alpha", "1.3.0-beta1", "linux_amd64"},
-                                                   {"example.test/ns/beta", "2.0.0", "linux_amd64"},
-                                                   {"example.test/ns/beta", "2.0.0", "darwin_arm64"}};
+        const QList<test::FixtureArchive> archives{
+            {"example.test/ns/alpha", "1.0.0", "linux_amd64"},       {"example.test/ns/alpha", "1.0.0", "darwin_arm64"},
+            {"example.test/ns/alpha", "1.2.0", "linux_amd64"},       {"example.test/ns/alpha", "1.2.0", "darwin_arm64", false, true},
+            {"example.test/ns/alpha", "1.3.0-beta1", "linux_amd64"}, {"example.test/ns/beta", "2.0.0", "linux_amd64"},
+            {"example.test/ns/beta", "2.0.0", "darwin_arm64"}};
         test::LockMirrorFixture m(archives);
         QVERIFY2(m.error().isEmpty(), qPrintable(m.error()));
         // index.json and <version>.json as the network mirror protocol has them.
@@ -302,7 +304,8 @@ private Q_SLOTS:
                 QVERIFY(writeFile(m.root() + u'/' + p.key() + u'/' + v.key() + u".json"_s,
                                   QJsonDocument(QJsonObject{{u"archives"_s, platforms}}).toJson()));
             }
-            QVERIFY(writeFile(m.root() + u'/' + p.key() + u"/index.json"_s, QJsonDocument(QJsonObject{{u"versions"_s, versions}}).toJson()));
+            QVERIFY(
+                writeFile(m.root() + u'/' + p.key() + u"/index.json"_s, QJsonDocument(QJsonObject{{u"versions"_s, versions}}).toJson()));
         }
         test::NginxFixture nginx;
         QString error;
@@ -310,9 +313,10 @@ private Q_SLOTS:
         QVERIFY2(nginx.start(m.root(), QString(), QString(), &error), qPrintable(error));
 
         Sandbox sb;
-        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, "terraform {\n  required_providers {\n"
-                                                     "    alpha = { source = \"example.test/ns/alpha\", version = \"~> 1.0\" }\n"
-                                                     "    beta  = { source = \"example.test/ns/beta\" }\n  }\n}\n"));
+        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s,
+                          "terraform {\n  required_providers {\n"
+                          "    alpha = { source = \"example.test/ns/alpha\", version = \"~> 1.0\" }\n"
+                          "    beta  = { source = \"example.test/ns/beta\" }\n  }\n}\n"));
         const QStringList platforms{u"linux_amd64"_s, u"darwin_arm64"_s};
         // terraform in its sandbox, trusting the test CA (loopback bypasses the closed proxies).
         QProcessEnvironment certs;
@@ -332,10 +336,11 @@ private Q_SLOTS:
         QVERIFY(theirs.contains("version     = \"1.2.0\"") && theirs.contains("example.test/ns/beta"));
 
         const QString ours = sb.path(u"ours.hcl"_s);
-        const Run run = test::runProcess(QStringLiteral(PROVENDER_BINARY),
-                                         QStringList{u"lock"_s, u"init"_s, u"--config"_s, sb.cfg(), u"--mirror"_s, nginx.baseUrl(), u"-o"_s, ours}
-                                             + platformArgs(u"--platform"_s, platforms),
-                                         120000, env);
+        const Run run =
+            test::runProcess(QStringLiteral(PROVENDER_BINARY),
+                             QStringList{u"lock"_s, u"init"_s, u"--config"_s, sb.cfg(), u"--mirror"_s, nginx.baseUrl(), u"-o"_s, ours}
+                                 + platformArgs(u"--platform"_s, platforms),
+                             120000, env);
         QVERIFY2(run.exitCode == 0, QByteArray(run.err + run.out).constData());
         QCOMPARE(test::readFile(ours), theirs);
     }
@@ -350,8 +355,9 @@ private Q_SLOTS:
         const QByteArray tf = "terraform {\n  required_providers {\n"
                               "    alpha = { source = \"example.test/ns/alpha\", version = \">= 1.0, < 2.0, != 1.2.5\" }\n  }\n}\n";
         QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, tf));
-        const QByteArray lock = "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n"
-                                "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0.0\"\n}\n";
+        const QByteArray lock =
+            "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n"
+            "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0.0\"\n}\n";
         QVERIFY(writeFile(sb.cfg() + u"/.terraform.lock.hcl"_s, lock));
         const Run run = sb.terraform({u"init"_s, u"-upgrade"_s, u"-backend=false"_s, u"-input=false"_s, u"-no-color"_s});
         QVERIFY2(run.exitCode == 0, QByteArray(run.err + run.out).constData());
@@ -359,8 +365,8 @@ private Q_SLOTS:
 
         const QString ours = sb.path(u"ours.hcl"_s);
         QVERIFY(writeFile(ours, lock));
-        const Run p = runProvender({u"lock"_s, u"upgrade"_s, ours, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(false), u"--platform"_s,
-                                    u"linux_amd64"_s});
+        const Run p = runProvender(
+            {u"lock"_s, u"upgrade"_s, ours, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(false), u"--platform"_s, u"linux_amd64"_s});
         QVERIFY2(p.exitCode == 0, QByteArray(p.err + p.out).constData());
         QCOMPARE(test::readFile(ours), theirs);
     }

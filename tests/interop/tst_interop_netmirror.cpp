@@ -84,8 +84,7 @@ ToolRun run(const QString &program, const QStringList &args, const QString &work
 QString findTool(const QString &name)
 {
     const QString onPath = QStandardPaths::findExecutable(name);
-    return onPath.isEmpty() ? QStandardPaths::findExecutable(name, {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")})
-                            : onPath;
+    return onPath.isEmpty() ? QStandardPaths::findExecutable(name, {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")}) : onPath;
 }
 
 /// The h1: hashes of `provider`'s block in a lock file.
@@ -130,7 +129,8 @@ class TestInteropNetMirror : public QObject
                    "      version = \"1.0.0\"\n    }\n  }\n}\n");
         main.close();
         ToolRun r = run(m_terraform, {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color")}, work, m_tfEnv);
-        r.output += QStringLiteral("\n--- lock file ---\n") + QString::fromUtf8(test::readFile(work + QStringLiteral("/.terraform.lock.hcl")));
+        r.output +=
+            QStringLiteral("\n--- lock file ---\n") + QString::fromUtf8(test::readFile(work + QStringLiteral("/.terraform.lock.hcl")));
         return r;
     }
 
@@ -185,10 +185,11 @@ private Q_SLOTS:
         // A certificate for 127.0.0.1.
         const QString cert = path(QStringLiteral("cert.pem"));
         const QString key = path(QStringLiteral("key.pem"));
-        ToolRun ssl = run(m_openssl, {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
-                                      QStringLiteral("-nodes"), QStringLiteral("-keyout"), key, QStringLiteral("-out"), cert,
-                                      QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1"),
-                                      QStringLiteral("-addext"), QStringLiteral("subjectAltName=IP:127.0.0.1")},
+        ToolRun ssl = run(m_openssl,
+                          {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
+                           QStringLiteral("-nodes"), QStringLiteral("-keyout"), key, QStringLiteral("-out"), cert, QStringLiteral("-days"),
+                           QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1"), QStringLiteral("-addext"),
+                           QStringLiteral("subjectAltName=IP:127.0.0.1")},
                           m_tmp.path());
         QVERIFY2(ssl.exitCode == 0, qPrintable(ssl.output));
 
@@ -200,15 +201,14 @@ private Q_SLOTS:
         }
         const QString prefix = path(QStringLiteral("nginx"));
         QVERIFY(QDir().mkpath(prefix + QStringLiteral("/logs")));
-        QString conf = QStringLiteral(
-            "daemon off;\nworker_processes 1;\npid %1/nginx.pid;\nerror_log %1/logs/error.log;\n%2"
-            "events { worker_connections 32; }\n"
-            "http {\n  access_log %1/logs/access.log;\n"
-            "  client_body_temp_path %1/body; proxy_temp_path %1/proxy; fastcgi_temp_path %1/fastcgi;\n"
-            "  uwsgi_temp_path %1/uwsgi; scgi_temp_path %1/scgi;\n"
-            "  types { application/json json; application/zip zip; }\n  default_type application/octet-stream;\n"
-            "  server {\n    listen 127.0.0.1:%3 ssl;\n    ssl_certificate %4;\n    ssl_certificate_key %5;\n"
-            "    root %6;\n  }\n}\n")
+        QString conf = QStringLiteral("daemon off;\nworker_processes 1;\npid %1/nginx.pid;\nerror_log %1/logs/error.log;\n%2"
+                                      "events { worker_connections 32; }\n"
+                                      "http {\n  access_log %1/logs/access.log;\n"
+                                      "  client_body_temp_path %1/body; proxy_temp_path %1/proxy; fastcgi_temp_path %1/fastcgi;\n"
+                                      "  uwsgi_temp_path %1/uwsgi; scgi_temp_path %1/scgi;\n"
+                                      "  types { application/json json; application/zip zip; }\n  default_type application/octet-stream;\n"
+                                      "  server {\n    listen 127.0.0.1:%3 ssl;\n    ssl_certificate %4;\n    ssl_certificate_key %5;\n"
+                                      "    root %6;\n  }\n}\n")
                            .arg(prefix, ::geteuid() == 0 ? QStringLiteral("user root;\n") : QString())
                            .arg(m_port)
                            .arg(cert, key, m_mirror);
@@ -217,8 +217,9 @@ private Q_SLOTS:
         confFile.write(conf.toUtf8());
         confFile.close();
         m_server.setProcessChannelMode(QProcess::MergedChannels);
-        m_server.start(m_nginx, {QStringLiteral("-p"), prefix, QStringLiteral("-c"), prefix + QStringLiteral("/nginx.conf"),
-                                 QStringLiteral("-e"), prefix + QStringLiteral("/logs/error.log")});
+        m_server.start(m_nginx,
+                       {QStringLiteral("-p"), prefix, QStringLiteral("-c"), prefix + QStringLiteral("/nginx.conf"), QStringLiteral("-e"),
+                        prefix + QStringLiteral("/logs/error.log")});
         QVERIFY2(m_server.waitForStarted(10000), qPrintable(m_server.errorString()));
         // Ready when it accepts connections (bounded wait).
         auto listening = [this] {

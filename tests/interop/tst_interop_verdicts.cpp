@@ -111,9 +111,8 @@ class TestInteropVerdicts : public QObject
         *cliConfig = work + QStringLiteral(".tfrc");
         const QString layout = c[QStringLiteral("layout")].toString();
         const QString method = layout == QLatin1String("net")
-                                   ? QStringLiteral("network_mirror {\n    url = \"%1%2/\"\n  }")
-                                         .arg(m_nginx.baseUrl(), c[QStringLiteral("name")].toString())
-                                   : QStringLiteral("filesystem_mirror {\n    path = \"%1\"\n  }").arg(c[QStringLiteral("dir")].toString());
+            ? QStringLiteral("network_mirror {\n    url = \"%1%2/\"\n  }").arg(m_nginx.baseUrl(), c[QStringLiteral("name")].toString())
+            : QStringLiteral("filesystem_mirror {\n    path = \"%1\"\n  }").arg(c[QStringLiteral("dir")].toString());
         writeFile(*cliConfig, QStringLiteral("provider_installation {\n  %1\n}\n").arg(method).toUtf8());
         return work;
     }
@@ -128,9 +127,8 @@ class TestInteropVerdicts : public QObject
     {
         QString cli;
         const QString work = workDir(c, &cli);
-        const test::ProcessRun r = test::runProcess(m_terraform, {QStringLiteral("init"), QStringLiteral("-input=false"),
-                                                                  QStringLiteral("-no-color")},
-                                                    300000, tfEnv(cli), work);
+        const test::ProcessRun r = test::runProcess(
+            m_terraform, {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color")}, 300000, tfEnv(cli), work);
         return {r.exitCode == 0, flatten(r.out + r.err)};
     }
 
@@ -139,8 +137,8 @@ class TestInteropVerdicts : public QObject
     {
         QStringList args{QStringLiteral("verify")};
         if (asUrl)
-            args << m_nginx.baseUrl() + c[QStringLiteral("name")].toString() + QLatin1Char('/') << QStringLiteral("--provider")
-                 << kProvider << QStringLiteral("--ca-file") << m_nginx.caFile() << QStringLiteral("--no-credentials");
+            args << m_nginx.baseUrl() + c[QStringLiteral("name")].toString() + QLatin1Char('/') << QStringLiteral("--provider") << kProvider
+                 << QStringLiteral("--ca-file") << m_nginx.caFile() << QStringLiteral("--no-credentials");
         else
             args << c[QStringLiteral("dir")].toString() << QStringLiteral("--no-cache");
         if (c.contains(QStringLiteral("lock"))) {
@@ -175,7 +173,7 @@ class TestInteropVerdicts : public QObject
         QString text = verdict + QStringLiteral(": ") + a[QStringLiteral("reason")].toString();
         for (const QJsonValue &v : report[QStringLiteral("anomalies")].toArray())
             text += QStringLiteral(" | ") + v[QStringLiteral("kind")].toString() + QStringLiteral(": ")
-                    + v[QStringLiteral("message")].toString();
+                + v[QStringLiteral("message")].toString();
         return {verdict == QLatin1String("verified") || verdict == QLatin1String("unverified"), text};
     }
 
@@ -211,16 +209,15 @@ private Q_SLOTS:
         QVERIFY(m_tmp.isValid());
 
         const QString mirrors = path(QStringLiteral("mirrors"));
-        const test::ProcessRun gen = test::runProcess(
-            m_python, {test::sourceDir() + QStringLiteral("/tests/interop/verdict_fixtures.py"), mirrors}, 300000);
+        const test::ProcessRun gen =
+            test::runProcess(m_python, {test::sourceDir() + QStringLiteral("/tests/interop/verdict_fixtures.py"), mirrors}, 300000);
         QVERIFY2(gen.exitCode == 0, gen.err.constData());
         m_cases = QJsonDocument::fromJson(gen.out).array();
         QVERIFY2(m_cases.size() > 100, "the fixture generator made too few cases");
 
         QString error;
         QVERIFY2(m_nginx.makeCertificates(&error), qPrintable(error));
-        QVERIFY2(m_nginx.start(mirrors, {}, {}, &error),
-                 qPrintable(error));
+        QVERIFY2(m_nginx.start(mirrors, {}, {}, &error), qPrintable(error));
     }
 
     void installOutcome_data()
@@ -274,18 +271,19 @@ private Q_SLOTS:
         tfCase[QStringLiteral("lock")] = QString::fromUtf8(initial);
         QString cli;
         const QString work = workDir(tfCase, &cli);
-        const test::ProcessRun tf = test::runProcess(
-            m_terraform, {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
-                          QStringLiteral("-fs-mirror=") + c[QStringLiteral("dir")].toString(), QStringLiteral("-platform=") + kPlatform},
-            300000, tfEnv(cli), work);
+        const test::ProcessRun tf = test::runProcess(m_terraform,
+                                                     {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
+                                                      QStringLiteral("-fs-mirror=") + c[QStringLiteral("dir")].toString(),
+                                                      QStringLiteral("-platform=") + kPlatform},
+                                                     300000, tfEnv(cli), work);
         const QByteArray tfLock = test::readFile(work + QStringLiteral("/.terraform.lock.hcl"));
 
         const QString mine = path(QStringLiteral("addhashes-") + c[QStringLiteral("name")].toString() + QStringLiteral(".hcl"));
         QVERIFY(writeFile(mine, initial));
-        const test::ProcessRun p = test::runProcess(
-            m_provender, {QStringLiteral("lock"), QStringLiteral("add-hashes"), QStringLiteral("--mirror"), c[QStringLiteral("dir")].toString(),
-                          QStringLiteral("--platform"), kPlatform, mine},
-            300000);
+        const test::ProcessRun p = test::runProcess(m_provender,
+                                                    {QStringLiteral("lock"), QStringLiteral("add-hashes"), QStringLiteral("--mirror"),
+                                                     c[QStringLiteral("dir")].toString(), QStringLiteral("--platform"), kPlatform, mine},
+                                                    300000);
         const QByteArray myLock = test::readFile(mine);
         const QString msg = QStringLiteral("terraform exit %1: %2\nprovender exit %3: %4")
                                 .arg(tf.exitCode)
@@ -297,8 +295,8 @@ private Q_SLOTS:
             QCOMPARE(hashesIn(QString::fromUtf8(myLock)), hashesIn(QString::fromUtf8(tfLock)));
         } else {
             QCOMPARE(p.exitCode, 1);
-            QCOMPARE(myLock, initial);   // untouched
-            QCOMPARE(tfLock, initial);   // terraform leaves it too
+            QCOMPARE(myLock, initial); // untouched
+            QCOMPARE(tfLock, initial); // terraform leaves it too
             if (flatten(tf.out + tf.err).contains(QLatin1String("provider binary not found")))
                 QVERIFY2(QString::fromUtf8(p.out + p.err).contains(QLatin1String("provider binary not found")), qPrintable(msg));
         }
@@ -323,10 +321,10 @@ private Q_SLOTS:
             bool found = false;
             for (const QJsonValue &a : report[QStringLiteral("anomalies")].toArray())
                 found = found
-                        || (a[QStringLiteral("kind")].toString() == QLatin1String("declared-hash-matches-nothing")
-                            && a[QStringLiteral("message")].toString().contains(wrong)
-                            && a[QStringLiteral("message")].toString().contains(
-                                QLatin1String("the index declares a hash that matches no package")));
+                    || (a[QStringLiteral("kind")].toString() == QLatin1String("declared-hash-matches-nothing")
+                        && a[QStringLiteral("message")].toString().contains(wrong)
+                        && a[QStringLiteral("message")].toString().contains(
+                            QLatin1String("the index declares a hash that matches no package")));
             QVERIFY2(found, QJsonDocument(report).toJson().constData());
             provenderVerify(c, asUrl, &rc, {QStringLiteral("--strict")});
             QCOMPARE(rc, 1);
@@ -369,8 +367,9 @@ private Q_SLOTS:
         QCOMPARE(a[QStringLiteral("anchors")].toArray().at(0)[QStringLiteral("self_consistency_only")].toBool(), true);
         // A lock that covers another provider only: not covered, --strict exit 1.
         const QString other = path(QStringLiteral("locks/other.hcl"));
-        QVERIFY(writeFile(other, "provider \"example.com/acme/other\" {\n  version = \"1.0.0\"\n  hashes = [\n"
-                                 "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n  ]\n}\n"));
+        QVERIFY(writeFile(other,
+                          "provider \"example.com/acme/other\" {\n  version = \"1.0.0\"\n  hashes = [\n"
+                          "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n  ]\n}\n"));
         int rc = -1;
         const QJsonObject report = provenderVerify(withoutLock, false, &rc, {QStringLiteral("--lock"), other, QStringLiteral("--strict")});
         QCOMPARE(archiveOf(report)[QStringLiteral("not_covered_by_lock")].toBool(), true);

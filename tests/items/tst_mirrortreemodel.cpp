@@ -7,18 +7,17 @@
 
 #include <QAbstractItemModelTester>
 #include <QRandomGenerator>
-#include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 
 using namespace provender;
 using namespace Qt::StringLiterals;
 
 namespace {
 
-Archive archive(const char *platform, qint64 size, int declared, ArchiveLayout layout = ArchiveLayout::Packed,
-                const QString &path = {})
+Archive archive(const char *platform, qint64 size, int declared, ArchiveLayout layout = ArchiveLayout::Packed, const QString &path = {})
 {
     Archive a;
     a.platform = Platform::parse(QString::fromLatin1(platform)).value();
@@ -29,7 +28,8 @@ Archive archive(const char *platform, qint64 size, int declared, ArchiveLayout l
     if (declared > 0) {
         DeclaredArchive d{QStringLiteral("x.zip"), {}, QStringLiteral("/m/1.0.0.json")};
         for (int i = 0; i < declared; ++i)
-            d.hashes.append(HashString::parse(QStringLiteral("zh:%1%2").arg(QLatin1StringView(platform).size()).arg(size * 10 + i)).value());
+            d.hashes.append(
+                HashString::parse(QStringLiteral("zh:%1%2").arg(QLatin1StringView(platform).size()).arg(size * 10 + i)).value());
         a.declared = d;
     }
     return a;
@@ -151,8 +151,11 @@ Catalog generatedCatalog(quint32 seed, int providers)
         const int versions = 1 + int(rng.bounded(12));
         for (int v = 0; v < versions; ++v) {
             // Out of precedence order on purpose, with pre-releases.
-            const QString text = QStringLiteral("%1.%2.%3%4").arg(rng.bounded(3)).arg(v).arg(rng.bounded(20)).arg(
-                rng.bounded(4) == 0 ? u"-rc1"_s : QString());
+            const QString text = QStringLiteral("%1.%2.%3%4")
+                                     .arg(rng.bounded(3))
+                                     .arg(v)
+                                     .arg(rng.bounded(20))
+                                     .arg(rng.bounded(4) == 0 ? u"-rc1"_s : QString());
             bool dup = false;
             for (const ProviderVersion &have : std::as_const(pr.versions))
                 dup = dup || have.version.toString() == text;
@@ -170,8 +173,7 @@ Catalog generatedCatalog(quint32 seed, int providers)
             }
             ProviderVersion pv = version(text.toLatin1().constData(), archives);
             if (!archives.isEmpty() && rng.bounded(6) == 0) {
-                Archive d = archive(archives.first().platform.toString().toLatin1().constData(), 7, 1,
-                                    ArchiveLayout::Unpacked);
+                Archive d = archive(archives.first().platform.toString().toLatin1().constData(), 7, 1, ArchiveLayout::Unpacked);
                 d.path = QStringLiteral("%1/%2/dup").arg(pr.directory, text);
                 pv.duplicates.append(d);
             }
@@ -282,25 +284,26 @@ void TestMirrorTreeModel::populationAndVerification()
     model.setCatalog(sampleCatalog());
 
     // name | platforms | size (bytes) | verdict | declared | layout
-    QCOMPARE(model.dump(), lines({
-        "registry.opentofu.org | 3 | 3100 | missing | 4 | packed",
-        "  hashicorp/alpha | 3 | 3100 | missing | 4 | packed",
-        "    1.9.0 | 2 | 300 | pending | 3 | packed",
-        "      linux_amd64 | linux_amd64 | 100 | pending | 2 | packed",
-        "      linux_arm64 | linux_arm64 | 200 | pending | 1 | packed",
-        "    1.10.0 | 2 | 400 | missing | 1 | packed",
-        "      darwin_arm64 | darwin_arm64 | 400 | pending | 0 | packed",
-        "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
-        "    2.0.0-beta | 1 | 800 | pending | 0 | packed",
-        "      linux_amd64 | linux_amd64 | 800 | pending | 0 | packed",
-        "    2.0.0 | 1 | 1600 | pending | 0 | packed",
-        "      linux_amd64 | linux_amd64 | 1600 | pending | 0 | packed",
-        "example.com | 1 | 30 | pending | 1 | mixed",
-        "  acme/beta | 1 | 30 | pending | 1 | mixed",
-        "    0.1.0 | 1 | 30 | pending | 1 | mixed",
-        "      windows_amd64 | windows_amd64 | 10 | pending | 0 | unpacked",
-        "      windows_amd64 | windows_amd64 | 20 | pending | 1 | packed",
-    }));
+    QCOMPARE(model.dump(),
+             lines({
+                 "registry.opentofu.org | 3 | 3100 | missing | 4 | packed",
+                 "  hashicorp/alpha | 3 | 3100 | missing | 4 | packed",
+                 "    1.9.0 | 2 | 300 | pending | 3 | packed",
+                 "      linux_amd64 | linux_amd64 | 100 | pending | 2 | packed",
+                 "      linux_arm64 | linux_arm64 | 200 | pending | 1 | packed",
+                 "    1.10.0 | 2 | 400 | missing | 1 | packed",
+                 "      darwin_arm64 | darwin_arm64 | 400 | pending | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
+                 "    2.0.0-beta | 1 | 800 | pending | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | 800 | pending | 0 | packed",
+                 "    2.0.0 | 1 | 1600 | pending | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | 1600 | pending | 0 | packed",
+                 "example.com | 1 | 30 | pending | 1 | mixed",
+                 "  acme/beta | 1 | 30 | pending | 1 | mixed",
+                 "    0.1.0 | 1 | 30 | pending | 1 | mixed",
+                 "      windows_amd64 | windows_amd64 | 10 | pending | 0 | unpacked",
+                 "      windows_amd64 | windows_amd64 | 20 | pending | 1 | packed",
+             }));
     QCOMPARE(model.archiveCount(), 8);
     QCOMPARE(model.verdictCounts()[size_t(Verdict::Pending)], 7);
     QCOMPARE(model.verdictCounts()[size_t(Verdict::Missing)], 1);
@@ -322,51 +325,52 @@ void TestMirrorTreeModel::populationAndVerification()
     // {0.1.0: 0}, {acme/beta: 0}, {example.com: 0}, {root: rows 0-1} = 7 signals.
     QCOMPARE(changed.size(), 7);
     QCOMPARE(counts.size(), 1);
-    QCOMPARE(model.dump(), lines({
-        "registry.opentofu.org | 3 | 3100 | mismatch | 4 | packed",
-        "  hashicorp/alpha | 3 | 3100 | mismatch | 4 | packed",
-        "    1.9.0 | 2 | 300 | mismatch | 3 | packed",
-        "      linux_amd64 | linux_amd64 | 100 | verified | 2 | packed",
-        "      linux_arm64 | linux_arm64 | 200 | mismatch | 1 | packed",
-        "    1.10.0 | 2 | 400 | missing | 1 | packed",
-        "      darwin_arm64 | darwin_arm64 | 400 | pending | 0 | packed",
-        "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
-        "    2.0.0-beta | 1 | 800 | pending | 0 | packed",
-        "      linux_amd64 | linux_amd64 | 800 | pending | 0 | packed",
-        "    2.0.0 | 1 | 1600 | pending | 0 | packed",
-        "      linux_amd64 | linux_amd64 | 1600 | pending | 0 | packed",
-        "example.com | 1 | 30 | pending | 1 | mixed",
-        "  acme/beta | 1 | 30 | pending | 1 | mixed",
-        "    0.1.0 | 1 | 30 | pending | 1 | mixed",
-        "      windows_amd64 | windows_amd64 | 10 | verified | 0 | unpacked",
-        "      windows_amd64 | windows_amd64 | 20 | pending | 1 | packed",
-    }));
+    QCOMPARE(model.dump(),
+             lines({
+                 "registry.opentofu.org | 3 | 3100 | mismatch | 4 | packed",
+                 "  hashicorp/alpha | 3 | 3100 | mismatch | 4 | packed",
+                 "    1.9.0 | 2 | 300 | mismatch | 3 | packed",
+                 "      linux_amd64 | linux_amd64 | 100 | verified | 2 | packed",
+                 "      linux_arm64 | linux_arm64 | 200 | mismatch | 1 | packed",
+                 "    1.10.0 | 2 | 400 | missing | 1 | packed",
+                 "      darwin_arm64 | darwin_arm64 | 400 | pending | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
+                 "    2.0.0-beta | 1 | 800 | pending | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | 800 | pending | 0 | packed",
+                 "    2.0.0 | 1 | 1600 | pending | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | 1600 | pending | 0 | packed",
+                 "example.com | 1 | 30 | pending | 1 | mixed",
+                 "  acme/beta | 1 | 30 | pending | 1 | mixed",
+                 "    0.1.0 | 1 | 30 | pending | 1 | mixed",
+                 "      windows_amd64 | windows_amd64 | 10 | verified | 0 | unpacked",
+                 "      windows_amd64 | windows_amd64 | 20 | pending | 1 | packed",
+             }));
 
     ArchiveResult errored = resultWith(model, {reg, alpha, u"2.0.0"_s, u"linux_amd64"_s}, Verdict::Error);
     errored.size = 1000; // a result may carry a fresh size: parents follow
     model.applyResults({resultWith(model, {reg, alpha, u"1.10.0"_s, u"darwin_arm64"_s}, Verdict::Verified),
-                        resultWith(model, {reg, alpha, u"2.0.0-beta"_s, u"linux_amd64"_s}, Verdict::Unverified),
-                        errored,
+                        resultWith(model, {reg, alpha, u"2.0.0-beta"_s, u"linux_amd64"_s}, Verdict::Unverified), errored,
                         resultWith(model, {u"example.com"_s, u"acme/beta"_s, u"0.1.0"_s, u"windows_amd64"_s}, Verdict::Verified, 1)});
-    QCOMPARE(model.dump(), lines({
-        "registry.opentofu.org | 3 | 2500 | mismatch | 4 | packed",
-        "  hashicorp/alpha | 3 | 2500 | mismatch | 4 | packed",
-        "    1.9.0 | 2 | 300 | mismatch | 3 | packed",
-        "      linux_amd64 | linux_amd64 | 100 | verified | 2 | packed",
-        "      linux_arm64 | linux_arm64 | 200 | mismatch | 1 | packed",
-        "    1.10.0 | 2 | 400 | missing | 1 | packed",
-        "      darwin_arm64 | darwin_arm64 | 400 | verified | 0 | packed",
-        "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
-        "    2.0.0-beta | 1 | 800 | unverified | 0 | packed",
-        "      linux_amd64 | linux_amd64 | 800 | unverified | 0 | packed",
-        "    2.0.0 | 1 | 1000 | error | 0 | packed",
-        "      linux_amd64 | linux_amd64 | 1000 | error | 0 | packed",
-        "example.com | 1 | 30 | verified | 1 | mixed",
-        "  acme/beta | 1 | 30 | verified | 1 | mixed",
-        "    0.1.0 | 1 | 30 | verified | 1 | mixed",
-        "      windows_amd64 | windows_amd64 | 10 | verified | 0 | unpacked",
-        "      windows_amd64 | windows_amd64 | 20 | verified | 1 | packed",
-    }));
+    QCOMPARE(model.dump(),
+             lines({
+                 "registry.opentofu.org | 3 | 2500 | mismatch | 4 | packed",
+                 "  hashicorp/alpha | 3 | 2500 | mismatch | 4 | packed",
+                 "    1.9.0 | 2 | 300 | mismatch | 3 | packed",
+                 "      linux_amd64 | linux_amd64 | 100 | verified | 2 | packed",
+                 "      linux_arm64 | linux_arm64 | 200 | mismatch | 1 | packed",
+                 "    1.10.0 | 2 | 400 | missing | 1 | packed",
+                 "      darwin_arm64 | darwin_arm64 | 400 | verified | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
+                 "    2.0.0-beta | 1 | 800 | unverified | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | 800 | unverified | 0 | packed",
+                 "    2.0.0 | 1 | 1000 | error | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | 1000 | error | 0 | packed",
+                 "example.com | 1 | 30 | verified | 1 | mixed",
+                 "  acme/beta | 1 | 30 | verified | 1 | mixed",
+                 "    0.1.0 | 1 | 30 | verified | 1 | mixed",
+                 "      windows_amd64 | windows_amd64 | 10 | verified | 0 | unpacked",
+                 "      windows_amd64 | windows_amd64 | 20 | verified | 1 | packed",
+             }));
     QCOMPARE(reset.size(), 0);
     QCOMPARE(layout.size(), 0);
     const auto &c = model.verdictCounts();
@@ -391,11 +395,11 @@ void TestMirrorTreeModel::proxyFilterAndSort_data()
     QTest::addColumn<int>("verdict"); // -1: all
     QTest::addColumn<QString>("expected");
 
-    QTest::newRow("no filter") << QString() << -1 << lines({
-        "registry.opentofu.org", "  hashicorp/alpha", "    1.9.0", "      linux_amd64", "      linux_arm64",
-        "    1.10.0", "      darwin_arm64", "      linux_amd64", "    2.0.0-beta", "      linux_amd64",
-        "    2.0.0", "      linux_amd64", "example.com", "  acme/beta", "    0.1.0", "      windows_amd64",
-        "      windows_amd64"});
+    QTest::newRow("no filter") << QString() << -1
+                               << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.9.0", "      linux_amd64",
+                                         "      linux_arm64", "    1.10.0", "      darwin_arm64", "      linux_amd64", "    2.0.0-beta",
+                                         "      linux_amd64", "    2.0.0", "      linux_amd64", "example.com", "  acme/beta", "    0.1.0",
+                                         "      windows_amd64", "      windows_amd64"});
     QTest::newRow("only mismatch") << QString() << int(Verdict::Mismatch)
                                    << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.9.0", "      linux_arm64"});
     QTest::newRow("only missing") << QString() << int(Verdict::Missing)
@@ -403,22 +407,19 @@ void TestMirrorTreeModel::proxyFilterAndSort_data()
     QTest::newRow("platform text") << u"windows"_s << -1
                                    << lines({"example.com", "  acme/beta", "    0.1.0", "      windows_amd64", "      windows_amd64"});
     QTest::newRow("version + platform") << u"2.0.0 linux"_s << -1
-                                        << lines({"registry.opentofu.org", "  hashicorp/alpha", "    2.0.0-beta",
-                                                  "      linux_amd64", "    2.0.0", "      linux_amd64"});
+                                        << lines({"registry.opentofu.org", "  hashicorp/alpha", "    2.0.0-beta", "      linux_amd64",
+                                                  "    2.0.0", "      linux_amd64"});
     // archive("windows_amd64", 20, 1) declares zh:13200 ("windows_amd64" is 13 characters).
-    QTest::newRow("hash prefix") << u"zh:132"_s << -1
-                                 << lines({"example.com", "  acme/beta", "    0.1.0", "      windows_amd64"});
+    QTest::newRow("hash prefix") << u"zh:132"_s << -1 << lines({"example.com", "  acme/beta", "    0.1.0", "      windows_amd64"});
     // Case-insensitive, words matched in any piece (upper-case input, a hash and a platform).
-    QTest::newRow("upper case") << u"ZH:132 WINDOWS"_s << -1
-                                << lines({"example.com", "  acme/beta", "    0.1.0", "      windows_amd64"});
+    QTest::newRow("upper case") << u"ZH:132 WINDOWS"_s << -1 << lines({"example.com", "  acme/beta", "    0.1.0", "      windows_amd64"});
     // A word spanning host, namespace and type of the address.
     QTest::newRow("address") << u"opentofu.org/hashicorp/alpha 1.9"_s << -1
-                             << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.9.0", "      linux_amd64",
-                                       "      linux_arm64"});
+                             << lines(
+                                    {"registry.opentofu.org", "  hashicorp/alpha", "    1.9.0", "      linux_amd64", "      linux_arm64"});
     QTest::newRow("text and verdict") << u"alpha"_s << int(Verdict::Pending)
-                                      << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.10.0",
-                                                "      darwin_arm64", "    2.0.0-beta", "      linux_amd64", "    2.0.0",
-                                                "      linux_amd64"});
+                                      << lines({"registry.opentofu.org", "  hashicorp/alpha", "    1.10.0", "      darwin_arm64",
+                                                "    2.0.0-beta", "      linux_amd64", "    2.0.0", "      linux_amd64"});
     QTest::newRow("nothing") << u"nomatch"_s << -1 << QString();
 }
 
@@ -509,33 +510,34 @@ void TestMirrorTreeModel::rescanMerge()
 
     // Hand-computed: kept leaves are back to pending (the rescan's initial results), sizes and
     // declared counts summed over the new tree, 1.10.0 keeps only its missing archive.
-    QCOMPARE(model.dump(), lines({
-        "registry.opentofu.org | 3 | 2755 | missing | 5 | packed",
-        "  hashicorp/alpha | 2 | 2750 | missing | 4 | packed",
-        "    1.9.0 | 2 | 300 | pending | 3 | packed",
-        "      linux_amd64 | linux_amd64 | 100 | pending | 2 | packed",
-        "      linux_arm64 | linux_arm64 | 200 | pending | 1 | packed",
-        "    1.10.0 | 1 | 0 | missing | 1 | packed",
-        "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
-        "    1.11.0 | 1 | 50 | pending | 0 | packed",
-        "      linux_amd64 | linux_amd64 | 50 | pending | 0 | packed",
-        "    2.0.0-beta | 1 | 800 | pending | 0 | packed",
-        "      linux_amd64 | linux_amd64 | 800 | pending | 0 | packed",
-        "    2.0.0 | 1 | 1600 | pending | 0 | packed",
-        "      linux_amd64 | linux_amd64 | 1600 | pending | 0 | packed",
-        "  hashicorp/gamma | 1 | 5 | pending | 1 | packed",
-        "    0.0.1 | 1 | 5 | pending | 1 | packed",
-        "      darwin_amd64 | darwin_amd64 | 5 | pending | 1 | packed",
-        "example.com | 1 | 30 | pending | 1 | mixed",
-        "  acme/beta | 1 | 30 | pending | 1 | mixed",
-        "    0.1.0 | 1 | 30 | pending | 1 | mixed",
-        "      windows_amd64 | windows_amd64 | 20 | pending | 1 | packed",
-        "      windows_amd64 | windows_amd64 | 10 | pending | 0 | unpacked",
-        "z.example | 1 | 7 | pending | 0 | packed",
-        "  zed/zeta | 1 | 7 | pending | 0 | packed",
-        "    1.0.0 | 1 | 7 | pending | 0 | packed",
-        "      linux_amd64 | linux_amd64 | 7 | pending | 0 | packed",
-    }));
+    QCOMPARE(model.dump(),
+             lines({
+                 "registry.opentofu.org | 3 | 2755 | missing | 5 | packed",
+                 "  hashicorp/alpha | 2 | 2750 | missing | 4 | packed",
+                 "    1.9.0 | 2 | 300 | pending | 3 | packed",
+                 "      linux_amd64 | linux_amd64 | 100 | pending | 2 | packed",
+                 "      linux_arm64 | linux_arm64 | 200 | pending | 1 | packed",
+                 "    1.10.0 | 1 | 0 | missing | 1 | packed",
+                 "      linux_amd64 | linux_amd64 | -1 | missing | 1 | packed",
+                 "    1.11.0 | 1 | 50 | pending | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | 50 | pending | 0 | packed",
+                 "    2.0.0-beta | 1 | 800 | pending | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | 800 | pending | 0 | packed",
+                 "    2.0.0 | 1 | 1600 | pending | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | 1600 | pending | 0 | packed",
+                 "  hashicorp/gamma | 1 | 5 | pending | 1 | packed",
+                 "    0.0.1 | 1 | 5 | pending | 1 | packed",
+                 "      darwin_amd64 | darwin_amd64 | 5 | pending | 1 | packed",
+                 "example.com | 1 | 30 | pending | 1 | mixed",
+                 "  acme/beta | 1 | 30 | pending | 1 | mixed",
+                 "    0.1.0 | 1 | 30 | pending | 1 | mixed",
+                 "      windows_amd64 | windows_amd64 | 20 | pending | 1 | packed",
+                 "      windows_amd64 | windows_amd64 | 10 | pending | 0 | unpacked",
+                 "z.example | 1 | 7 | pending | 0 | packed",
+                 "  zed/zeta | 1 | 7 | pending | 0 | packed",
+                 "    1.0.0 | 1 | 7 | pending | 0 | packed",
+                 "      linux_amd64 | linux_amd64 | 7 | pending | 0 | packed",
+             }));
     QCOMPARE(model.archiveCount(), 10);
 
     // Kept rows survive as the same persistent indexes (at their new places); removed ones die.
@@ -557,8 +559,7 @@ void TestMirrorTreeModel::rescanMerge()
     // Results reach the merged tree, new rows included.
     model.applyResults({resultWith(model, {reg, u"hashicorp/gamma"_s, u"0.0.1"_s, u"darwin_amd64"_s}, Verdict::Verified),
                         resultWith(model, {u"example.com"_s, u"acme/beta"_s, u"0.1.0"_s, u"windows_amd64"_s}, Verdict::Error)});
-    QCOMPARE(find(model, {reg, u"hashicorp/gamma"_s}).siblingAtColumn(MirrorTreeModel::VerdictColumn).data().toString(),
-             u"verified"_s);
+    QCOMPARE(find(model, {reg, u"hashicorp/gamma"_s}).siblingAtColumn(MirrorTreeModel::VerdictColumn).data().toString(), u"verified"_s);
     QCOMPARE(find(model, {u"example.com"_s}).siblingAtColumn(MirrorTreeModel::VerdictColumn).data().toString(), u"error"_s);
     QCOMPARE(model.verdictCounts()[size_t(Verdict::Verified)], 1);
     QCOMPARE(model.verdictCounts()[size_t(Verdict::Error)], 1);
@@ -610,8 +611,7 @@ void TestMirrorTreeModel::pathLookupAndPlatforms()
     QCOMPARE(model.indexForPath(u"/m/linux_arm64-200"_s).parent().data().toString(), u"1.9.0"_s);
     // A version index and a packed file name of a version: the version row (1.10.0, not 1.1...).
     QCOMPARE(model.indexForPath(dir + u"/1.10.0.json"_s).data().toString(), u"1.10.0"_s);
-    QCOMPARE(model.indexForPath(dir + u"/terraform-provider-alpha_2.0.0-beta_linux_amd64.zip"_s).data().toString(),
-             u"2.0.0-beta"_s);
+    QCOMPARE(model.indexForPath(dir + u"/terraform-provider-alpha_2.0.0-beta_linux_amd64.zip"_s).data().toString(), u"2.0.0-beta"_s);
     // The provider's index.json, and something unrelated.
     QCOMPARE(model.indexForPath(dir + u"/index.json"_s).data().toString(), u"hashicorp/alpha"_s);
     QVERIFY(!model.indexForPath(u"/elsewhere/index.json"_s).isValid());
@@ -667,16 +667,17 @@ void TestMirrorTreeModel::emptyParentsHaveNoVerdict()
     MirrorTreeModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setCatalog(c);
-    QCOMPARE(model.dump(), lines({
-        "registry.opentofu.org | 1 | 100 | pending | 1 | packed",
-        "  hashicorp/alpha | 1 | 100 | pending | 1 | packed",
-        "    1.0.0 | 1 | 100 | pending | 1 | packed",
-        "      linux_amd64 | linux_amd64 | 100 | pending | 1 | packed",
-        "    2.0.0 | 0 | 0 |  | 0 | ",
-        "example.com | 0 | 0 |  | 0 | ",
-        "  acme/empty | 0 | 0 |  | 0 | ",
-        "    0.1.0 | 0 | 0 |  | 0 | ",
-    }));
+    QCOMPARE(model.dump(),
+             lines({
+                 "registry.opentofu.org | 1 | 100 | pending | 1 | packed",
+                 "  hashicorp/alpha | 1 | 100 | pending | 1 | packed",
+                 "    1.0.0 | 1 | 100 | pending | 1 | packed",
+                 "      linux_amd64 | linux_amd64 | 100 | pending | 1 | packed",
+                 "    2.0.0 | 0 | 0 |  | 0 | ",
+                 "example.com | 0 | 0 |  | 0 | ",
+                 "  acme/empty | 0 | 0 |  | 0 | ",
+                 "    0.1.0 | 0 | 0 |  | 0 | ",
+             }));
     const QModelIndex empty = find(model, {u"registry.opentofu.org"_s, u"hashicorp/alpha"_s, u"2.0.0"_s});
     QVERIFY(empty.isValid());
     QVERIFY(!empty.data(MirrorTreeModel::VerdictRole).isValid());
@@ -685,8 +686,8 @@ void TestMirrorTreeModel::emptyParentsHaveNoVerdict()
     // Its non-empty sibling still has one; verifying the leaf does not give the empty one a verdict.
     const QModelIndex full = find(model, {u"registry.opentofu.org"_s, u"hashicorp/alpha"_s, u"1.0.0"_s});
     QCOMPARE(full.data(MirrorTreeModel::VerdictRole).toInt(), int(Verdict::Pending));
-    model.applyResults({resultWith(model, {u"registry.opentofu.org"_s, u"hashicorp/alpha"_s, u"1.0.0"_s, u"linux_amd64"_s},
-                                   Verdict::Verified)});
+    model.applyResults(
+        {resultWith(model, {u"registry.opentofu.org"_s, u"hashicorp/alpha"_s, u"1.0.0"_s, u"linux_amd64"_s}, Verdict::Verified)});
     QCOMPARE(full.data(MirrorTreeModel::VerdictRole).toInt(), int(Verdict::Verified));
     QVERIFY(!empty.data(MirrorTreeModel::VerdictRole).isValid());
     // Sorting by verdict puts a parent without verdict after the verified ones.
@@ -800,7 +801,8 @@ void TestMirrorTreeModel::buildTreeOnABusyGlobalPool()
     while (big.archiveCount() < 5000) {
         Catalog more = generatedCatalog(quint32(big.providers.size()), 60);
         for (Provider &p : more.providers) {
-            p.address = ProviderAddress::parse(QStringLiteral("more.example/m%1/%2").arg(big.providers.size()).arg(p.address.type())).value();
+            p.address =
+                ProviderAddress::parse(QStringLiteral("more.example/m%1/%2").arg(big.providers.size()).arg(p.address.type())).value();
             big.providers.append(p);
         }
     }

@@ -11,8 +11,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QTemporaryDir>
 #include <QProcessEnvironment>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace provender;
@@ -65,8 +65,9 @@ private Q_SLOTS:
     void fmt()
     {
         const QByteArray messy = "# my note\nprovider \"example.test/ns/widget\" {\n  version=\"1.0.0\"\n  hashes=[\"zh:2\",\"h1:1\"]\n}\n";
-        const QByteArray canonical = kHeader + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.0.0\"\n  hashes = [\n"
-                                               "    \"h1:1\",\n    \"zh:2\",\n  ]\n}\n";
+        const QByteArray canonical = kHeader
+            + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.0.0\"\n  hashes = [\n"
+              "    \"h1:1\",\n    \"zh:2\",\n  ]\n}\n";
         QVERIFY(writeFile(path("fmt.hcl"), messy));
         Run r = run({u"lock"_s, u"fmt"_s, u"--check"_s, path("fmt.hcl")});
         QCOMPARE(r.exitCode, 1);
@@ -102,12 +103,12 @@ private Q_SLOTS:
 
     void diff()
     {
-        QVERIFY(writeFile(path("a.hcl"), kHeader + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.0.0\"\n  hashes = [\n    \""
-                                             + m_mirror->expected("example.test/ns/widget", "1.0.0", "linux_amd64", "h1").toUtf8()
-                                             + "\",\n  ]\n}\n"));
-        QVERIFY(writeFile(path("b.hcl"), kHeader + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.1.0\"\n  hashes = [\n    \""
-                                             + m_mirror->expected("example.test/ns/widget", "1.1.0", "linux_amd64", "h1").toUtf8()
-                                             + "\",\n  ]\n}\n"));
+        QVERIFY(writeFile(path("a.hcl"),
+                          kHeader + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.0.0\"\n  hashes = [\n    \""
+                              + m_mirror->expected("example.test/ns/widget", "1.0.0", "linux_amd64", "h1").toUtf8() + "\",\n  ]\n}\n"));
+        QVERIFY(writeFile(path("b.hcl"),
+                          kHeader + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.1.0\"\n  hashes = [\n    \""
+                              + m_mirror->expected("example.test/ns/widget", "1.1.0", "linux_amd64", "h1").toUtf8() + "\",\n  ]\n}\n"));
         QVERIFY(writeFile(path("a2.hcl"), test::readFile(path("a.hcl")).replace("  version", "    version")));
         Run r = run({u"lock"_s, u"diff"_s, path("a.hcl"), path("b.hcl")});
         QCOMPARE(r.exitCode, 1);
@@ -169,26 +170,30 @@ private Q_SLOTS:
         const QJsonObject cell = o.value(u"providers"_s).toArray().first().toObject().value(u"cells"_s).toArray().first().toObject();
         QCOMPARE(cell.value(u"verdict"_s).toString(), u"missing"_s);
 
-        QCOMPARE(run({u"lock"_s, u"check"_s, path("c.hcl")}).exitCode, 2);                                                  // no --mirror
-        QCOMPARE(run({u"lock"_s, u"check"_s, path("c.hcl"), u"--mirror"_s, path("nonexistent")}).exitCode, 2);              // bad mirror
-        QCOMPARE(run({u"lock"_s, u"add-hashes"_s, path("c.hcl"), u"--mirror"_s, m_mirror->root()}).exitCode, 2);            // no --platform
+        QCOMPARE(run({u"lock"_s, u"check"_s, path("c.hcl")}).exitCode, 2);                                       // no --mirror
+        QCOMPARE(run({u"lock"_s, u"check"_s, path("c.hcl"), u"--mirror"_s, path("nonexistent")}).exitCode, 2);   // bad mirror
+        QCOMPARE(run({u"lock"_s, u"add-hashes"_s, path("c.hcl"), u"--mirror"_s, m_mirror->root()}).exitCode, 2); // no --platform
         QCOMPARE(run({u"lock"_s, u"add-hashes"_s, path("c.hcl"), u"--mirror"_s, m_mirror->root(), u"--platform"_s, u"bad"_s}).exitCode, 2);
     }
 
     void upgrade()
     {
-        QVERIFY(writeFile(path("u.hcl"), kHeader + "\nprovider \"example.test/ns/widget\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0\"\n}\n"));
+        QVERIFY(writeFile(path("u.hcl"),
+                          kHeader + "\nprovider \"example.test/ns/widget\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0\"\n}\n"));
         Run r = run({u"lock"_s, u"upgrade"_s, path("u.hcl"), u"--mirror"_s, m_mirror->root()});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("example.test/ns/widget: 1.0.0 -> 1.1.0"));
-        const QByteArray expected = kHeader + "\nprovider \"example.test/ns/widget\" {\n  version     = \"1.1.0\"\n  constraints = \"~> 1.0\"\n"
-                                              "  hashes = [\n    \"" + m_mirror->expected("example.test/ns/widget", "1.1.0", "linux_amd64", "h1").toUtf8()
-                                    + "\",\n  ]\n}\n";
+        const QByteArray expected = kHeader
+            + "\nprovider \"example.test/ns/widget\" {\n  version     = \"1.1.0\"\n  constraints = \"~> 1.0\"\n"
+              "  hashes = [\n    \""
+            + m_mirror->expected("example.test/ns/widget", "1.1.0", "linux_amd64", "h1").toUtf8() + "\",\n  ]\n}\n";
         QCOMPARE(test::readFile(path("u.hcl")), expected);
         r = run({u"lock"_s, u"upgrade"_s, path("u.hcl"), u"--mirror"_s, m_mirror->root()});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("is the newest the mirror offers"));
-        QCOMPARE(run({u"lock"_s, u"upgrade"_s, path("u.hcl"), u"--mirror"_s, m_mirror->root(), u"--provider"_s, u"example.test/ns/nope"_s}).exitCode, 2);
+        QCOMPARE(run({u"lock"_s, u"upgrade"_s, path("u.hcl"), u"--mirror"_s, m_mirror->root(), u"--provider"_s, u"example.test/ns/nope"_s})
+                     .exitCode,
+                 2);
     }
 };
 

@@ -73,9 +73,10 @@ private Q_SLOTS:
         for (const Platform &p : r.platforms)
             cols << p.toString();
         QCOMPARE(cols, (QStringList{u"darwin_arm64"_s, u"linux_amd64"_s})); // what the locked versions offer
-        QCOMPARE(matrix(r), u"absent: missing missing; bad: missing mismatch; corrupt: missing error; "
-                            "good: verified verified; nohash: missing unverified; otherversion: missing missing; "
-                            "unpacked: missing verified"_s);
+        QCOMPARE(matrix(r),
+                 u"absent: missing missing; bad: missing mismatch; corrupt: missing error; "
+                 "good: verified verified; nohash: missing unverified; otherversion: missing missing; "
+                 "unpacked: missing verified"_s);
         QVERIFY(r.hasFindings());
         QCOMPARE(r.count(Verdict::Verified), 3);
 

@@ -71,9 +71,10 @@ private Q_SLOTS:
         b.setProvider(lock("example.test/ns/cons", "1.0.0", ">= 1.0.0, < 2.0.0"));
         b.setProvider(lock("example.test/ns/meta", "1.0.0+b"));
         const LockDiff d = diffLockFiles(a, b);
-        QCOMPARE(summarize(d), u"cons changed constraints +0 -0 =0; down downgraded +0 -0 =0; gone removed +0 -0 =0; "
-                                "kept unchanged +0 -0 =1; meta changed +0 -0 =0; new added +1 -0 =0; "
-                                "up upgraded constraints +1 -1 =1"_s);
+        QCOMPARE(summarize(d),
+                 u"cons changed constraints +0 -0 =0; down downgraded +0 -0 =0; gone removed +0 -0 =0; "
+                 "kept unchanged +0 -0 =1; meta changed +0 -0 =0; new added +1 -0 =0; "
+                 "up upgraded constraints +1 -1 =1"_s);
         QVERIFY(!d.isEmpty());
         QCOMPARE(d.count(ProviderDiff::Change::Upgraded), 1);
         const ProviderDiff &up = d.providers.last();
@@ -156,12 +157,11 @@ private Q_SLOTS:
         const QString linuxZh = fixture.expected("example.test/ns/widget", "1.0.0", "linux_amd64", "zh");
         const QByteArray linuxHex = linuxZh.mid(3).toLatin1();
         const QByteArray darwinHex = QByteArray(64, 'd'), windowsHex = QByteArray(64, 'e'), otherHex = QByteArray(64, 'f');
-        const QByteArray sums = linuxHex + "  terraform-provider-widget_1.0.0_linux_amd64.zip\n"
-            + darwinHex + "  terraform-provider-widget_1.0.0_darwin_arm64.zip\n"
-            + windowsHex + "  terraform-provider-widget_1.0.0_windows_amd64.zip\n"
-            + otherHex + "  terraform-provider-widget_1.0.0_manifest.json\n"          // not an archive
-            + otherHex + "  terraform-provider-gadget_1.0.0_linux_arm64.zip\n"      // another type
-            + otherHex + "  terraform-provider-widget_1.1.0_linux_arm64.zip\n";     // another version
+        const QByteArray sums = linuxHex + "  terraform-provider-widget_1.0.0_linux_amd64.zip\n" + darwinHex
+            + "  terraform-provider-widget_1.0.0_darwin_arm64.zip\n" + windowsHex + "  terraform-provider-widget_1.0.0_windows_amd64.zip\n"
+            + otherHex + "  terraform-provider-widget_1.0.0_manifest.json\n"    // not an archive
+            + otherHex + "  terraform-provider-gadget_1.0.0_linux_arm64.zip\n"  // another type
+            + otherHex + "  terraform-provider-widget_1.1.0_linux_arm64.zip\n"; // another version
         LockFile a, b;
         a.setProvider(lock("example.test/ns/widget", "1.0.0"));
         b.setProvider(lock("example.test/ns/widget", "1.0.0", "",
@@ -178,7 +178,8 @@ private Q_SLOTS:
         const QList<HashProvenance> linux = index.lookup(widget, HashString::parse(linuxZh).value());
         QCOMPARE(linux.size(), 1);
         QCOMPARE(toString(linux.at(0).origin), u"zh"_s); // from the archive, not repeated from the list
-        const QList<HashProvenance> darwin = index.lookup(widget, HashString::parse(QString(u"zh:"_s + QString::fromLatin1(darwinHex))).value());
+        const QList<HashProvenance> darwin =
+            index.lookup(widget, HashString::parse(QString(u"zh:"_s + QString::fromLatin1(darwinHex))).value());
         QCOMPARE(darwin.size(), 1);
         QCOMPARE(darwin.at(0).platform.toString(), u"darwin_arm64"_s);
         QCOMPARE(toString(darwin.at(0).origin), u"zh (SHA256SUMS)"_s);
@@ -206,16 +207,29 @@ private Q_SLOTS:
             return QByteArray(lines.join('\n') + '\n');
         };
         QTest::newRow("one change") << base << edit([](auto &l) { l[14] = "changed"; });
-        QTest::newRow("two far changes") << base << edit([](auto &l) { l[2] = "x"; l[25] = "y"; });
-        QTest::newRow("two near changes") << base << edit([](auto &l) { l[10] = "x"; l[15] = "y"; });
+        QTest::newRow("two far changes") << base << edit([](auto &l) {
+            l[2] = "x";
+            l[25] = "y";
+        });
+        QTest::newRow("two near changes") << base << edit([](auto &l) {
+            l[10] = "x";
+            l[15] = "y";
+        });
         QTest::newRow("insert at start") << base << edit([](auto &l) { l.prepend("new"); });
-        QTest::newRow("delete at end") << base << edit([](auto &l) { l.removeLast(); l.removeLast(); });
-        QTest::newRow("insert block") << base << edit([](auto &l) { l.insert(20, "a"); l.insert(20, "b"); });
+        QTest::newRow("delete at end") << base << edit([](auto &l) {
+            l.removeLast();
+            l.removeLast();
+        });
+        QTest::newRow("insert block") << base << edit([](auto &l) {
+            l.insert(20, "a");
+            l.insert(20, "b");
+        });
         QTest::newRow("no final newline") << base << base.chopped(1);
         QTest::newRow("from empty") << QByteArray() << QByteArray("a\nb\n");
         QTest::newRow("to empty") << QByteArray("a\nb\n") << QByteArray();
         QTest::newRow("lock upgrade") << QByteArray("# h\n\nprovider \"a\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"h1:a\",\n  ]\n}\n")
-                                      << QByteArray("# h\n\nprovider \"a\" {\n  version = \"1.1.0\"\n  hashes = [\n    \"h1:b\",\n  ]\n}\n");
+                                      << QByteArray(
+                                             "# h\n\nprovider \"a\" {\n  version = \"1.1.0\"\n  hashes = [\n    \"h1:b\",\n  ]\n}\n");
     }
 
     void unifiedAgainstGnuDiff()
@@ -247,8 +261,14 @@ private Q_SLOTS:
                 const int pos = other.isEmpty() ? 0 : rng.bounded(int(other.size()));
                 switch (rng.bounded(3)) {
                 case 0: other.insert(pos, QByteArray(1, char('a' + rng.bounded(5)))); break;
-                case 1: if (!other.isEmpty()) other.removeAt(pos); break;
-                case 2: if (!other.isEmpty()) other[pos] = "z"; break;
+                case 1:
+                    if (!other.isEmpty())
+                        other.removeAt(pos);
+                    break;
+                case 2:
+                    if (!other.isEmpty())
+                        other[pos] = "z";
+                    break;
                 }
             }
             const QByteArray a = lines.isEmpty() ? QByteArray() : lines.join('\n') + '\n';

@@ -105,12 +105,14 @@ private Q_SLOTS:
         const Result<LockFile> same = lockedit::setVersion(doc, addr("example.test/ns/widget"), Version::parse(u"1.0.0"_s).value());
         QCOMPARE(same->providers[0].hashes.size(), 2); // same version: nothing to drop
 
-        const Result<LockFile> c = lockedit::setConstraints(doc, addr("example.test/ns/widget"), VersionConstraints::parse(u">=1,<2"_s).value());
+        const Result<LockFile> c =
+            lockedit::setConstraints(doc, addr("example.test/ns/widget"), VersionConstraints::parse(u">=1,<2"_s).value());
         QCOMPARE(c->providers[0].constraints.toString(), u">= 1.0.0, < 2.0.0"_s);
         const Result<LockFile> noC = lockedit::setConstraints(doc, addr("example.test/ns/widget"), VersionConstraints());
         QVERIFY(!writeLockFile(noC.value()).contains("constraints"));
 
-        const Result<LockFile> h = lockedit::addHashes(doc, addr("example.test/ns/widget"), {hash(u"zh:b"_s), hash(u"h0:c"_s), hash(u"h1:a"_s)});
+        const Result<LockFile> h =
+            lockedit::addHashes(doc, addr("example.test/ns/widget"), {hash(u"zh:b"_s), hash(u"h0:c"_s), hash(u"h1:a"_s)});
         QCOMPARE(texts(h->providers[0].hashes), (QStringList{u"h0:c"_s, u"h1:a"_s, u"zh:b"_s}));
         const Result<LockFile> r = lockedit::removeHashes(doc, addr("example.test/ns/widget"), {hash(u"h1:a"_s), hash(u"h1:zzz"_s)});
         QCOMPARE(texts(r->providers[0].hashes), QStringList{u"zh:b"_s});
@@ -147,7 +149,8 @@ private Q_SLOTS:
         o.includeZh = true;
         o.platforms = {platform("linux_amd64")};
         const Result<lockedit::MirrorEditResult> zh = lockedit::addHashesFromMirror(doc, m_catalog, o);
-        QVERIFY(texts(zh->document.providers[0].hashes).contains(m_fixture->expected("example.test/ns/widget", "1.0.0", "linux_amd64", "zh")));
+        QVERIFY(
+            texts(zh->document.providers[0].hashes).contains(m_fixture->expected("example.test/ns/widget", "1.0.0", "linux_amd64", "zh")));
         QCOMPARE(zh->document.providers[0].hashes.size(), 3);
     }
 
@@ -162,24 +165,26 @@ private Q_SLOTS:
         lockedit::MirrorHashOptions o;
         o.platforms = {platform("linux_amd64"), platform("windows_386")};
         o.includeZh = true;
-        o.providers = {addr("example.test/ns/widget"), addr("example.test/ns/gadget"), addr("example.test/ns/broken"), addr("example.test/ns/absent")};
+        o.providers = {addr("example.test/ns/widget"), addr("example.test/ns/gadget"), addr("example.test/ns/broken"),
+                       addr("example.test/ns/absent")};
         const Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(doc, m_catalog, o);
         QVERIFY(r.ok());
         QVERIFY(r->hasProblems());
         QStringList kinds;
         for (const lockedit::MirrorHashNote &n : r->notes)
             kinds << n.provider.type() + u' ' + n.platform.toString() + u' ' + toString(n.kind);
-        QCOMPARE(kinds, (QStringList{
-                            u"absent linux_amd64 provider not in mirror"_s,
-                            u"absent windows_386 provider not in mirror"_s,
-                            u"broken linux_amd64 hash failed"_s,
-                            u"broken windows_386 platform not in mirror"_s,
-                            u"gadget linux_amd64 no zip for zh"_s,
-                            u"gadget linux_amd64 added"_s,
-                            u"gadget windows_386 platform not in mirror"_s,
-                            u"widget linux_amd64 added"_s,
-                            u"widget windows_386 platform not in mirror"_s,
-                        }));
+        QCOMPARE(kinds,
+                 (QStringList{
+                     u"absent linux_amd64 provider not in mirror"_s,
+                     u"absent windows_386 provider not in mirror"_s,
+                     u"broken linux_amd64 hash failed"_s,
+                     u"broken windows_386 platform not in mirror"_s,
+                     u"gadget linux_amd64 no zip for zh"_s,
+                     u"gadget linux_amd64 added"_s,
+                     u"gadget windows_386 platform not in mirror"_s,
+                     u"widget linux_amd64 added"_s,
+                     u"widget windows_386 platform not in mirror"_s,
+                 }));
         // The unpacked package contributes its directory h1: only.
         QCOMPARE(texts(r->document.find(addr("example.test/ns/gadget"))->hashes),
                  QStringList{m_fixture->expected("example.test/ns/gadget", "3.0.0", "linux_amd64", "h1")});
@@ -208,7 +213,8 @@ private Q_SLOTS:
         QTest::newRow("no constraints") << u"1.0.0"_s << QString() << u"2.0.0"_s << int(lockedit::UpgradeNote::Kind::Upgraded);
         QTest::newRow("lower bound") << u"1.0.0"_s << u">= 1.0.0"_s << u"2.0.0"_s << int(lockedit::UpgradeNote::Kind::Upgraded);
         // A prerelease only when a constraint names it exactly.
-        QTest::newRow("exact prerelease") << u"1.0.0"_s << u"1.2.0-beta1"_s << u"1.2.0-beta1"_s << int(lockedit::UpgradeNote::Kind::Upgraded);
+        QTest::newRow("exact prerelease") << u"1.0.0"_s << u"1.2.0-beta1"_s << u"1.2.0-beta1"_s
+                                          << int(lockedit::UpgradeNote::Kind::Upgraded);
         QTest::newRow("already newest") << u"2.0.0"_s << QString() << u"2.0.0"_s << int(lockedit::UpgradeNote::Kind::UpToDate);
         QTest::newRow("never downgrades") << u"3.0.0"_s << QString() << u"3.0.0"_s << int(lockedit::UpgradeNote::Kind::UpToDate);
         QTest::newRow("nothing allowed") << u"1.0.0"_s << u"> 5.0.0"_s << u"1.0.0"_s << int(lockedit::UpgradeNote::Kind::NotInMirror);

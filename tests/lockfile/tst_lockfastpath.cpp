@@ -63,10 +63,8 @@ bool sameOnBothPaths(const QByteArray &bytes, const LockParseOptions &options = 
     if (!fast)
         return false;
     if (!full.diagnostics.isEmpty() || !full.document.dropped.isEmpty()) {
-        qWarning("fast path accepted a file the full parser reports on:\n%s\n%s", bytes.left(2000).constData(),
-                 qPrintable(dump(full)));
-        QTest::qVerify(false, "full.diagnostics.isEmpty() && full.document.dropped.isEmpty()", "fast path accepted", __FILE__,
-                       __LINE__);
+        qWarning("fast path accepted a file the full parser reports on:\n%s\n%s", bytes.left(2000).constData(), qPrintable(dump(full)));
+        QTest::qVerify(false, "full.diagnostics.isEmpty() && full.document.dropped.isEmpty()", "fast path accepted", __FILE__, __LINE__);
         return true;
     }
     const QString a = dump(*fast);
@@ -131,7 +129,8 @@ QByteArray generate(int providers, bool shuffled, quint32 seed)
     return out;
 }
 
-const QByteArray kTfHeader = "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
+const QByteArray kTfHeader =
+    "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
 const QByteArray kTofuHeader = "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n";
 const QByteArray kBlock = "\nprovider \"registry.terraform.io/hashicorp/null\" {\n"
                           "  version     = \"3.2.1\"\n"
@@ -156,24 +155,34 @@ private Q_SLOTS:
         QTest::newRow("canonical terraform") << kTfHeader + b << true;
         QTest::newRow("canonical tofu") << kTofuHeader + QByteArray(b).replace("registry.terraform.io", "registry.opentofu.org") << true;
         QTest::newRow("header only") << kTfHeader << true;
-        QTest::newRow("two blocks, reversed order")
-            << kTfHeader + QByteArray(b).replace("/null", "/random") + b << true;
-        QTest::newRow("blank lines with spaces and tabs")
-            << kTfHeader + "  \n\t\n" + QByteArray(b).replace("  version", "\t version  ") + " \n" << true;
+        QTest::newRow("two blocks, reversed order") << kTfHeader + QByteArray(b).replace("/null", "/random") + b << true;
+        QTest::newRow("blank lines with spaces and tabs") << kTfHeader + "  \n\t\n" + QByteArray(b).replace("  version", "\t version  ")
+                + " \n" << true;
         QTest::newRow("no spaces, hashes on one line, no trailing comma")
-            << kTfHeader + "provider\"registry.terraform.io/hashicorp/null\"{\nversion=\"3.2.1\"\nhashes=[\"zh:b\",\"h1:a\"]\n}\n" << true;
-        QTest::newRow("version only") << kTfHeader + "provider \"registry.terraform.io/hashicorp/null\" {\n  version = \"1.0.0\"\n}\n" << true;
+            << kTfHeader + "provider\"registry.terraform.io/hashicorp/null\"{\nversion=\"3.2.1\"\nhashes=[\"zh:b\",\"h1:a\"]\n}\n"
+            << true;
+        QTest::newRow("version only") << kTfHeader + "provider \"registry.terraform.io/hashicorp/null\" {\n  version = \"1.0.0\"\n}\n"
+                                      << true;
         QTest::newRow("attributes in another order, blank line inside")
             << kTfHeader + "provider \"registry.terraform.io/hashicorp/null\" {\n  hashes = [\"h1:a\"]\n\n  version = \"1.0.0\"\n}\n"
             << true;
-        QTest::newRow("unsorted duplicate hashes") << kTfHeader + "provider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0\"\n  hashes = [\"zh:2\", \"h1:1\", \"zh:2\"]\n}\n" << true;
-        QTest::newRow("prerelease and metadata") << kTfHeader + "provider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0-rc.1+x\"\n}\n" << true;
+        QTest::newRow("unsorted duplicate hashes")
+            << kTfHeader + "provider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0\"\n  hashes = [\"zh:2\", \"h1:1\", \"zh:2\"]\n}\n"
+            << true;
+        QTest::newRow("prerelease and metadata")
+            << kTfHeader + "provider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0-rc.1+x\"\n}\n"
+            << true;
         QTest::newRow("host with port") << kTfHeader + "provider \"example.com:8443/a/b\" {\n  version = \"1.0.0\"\n}\n" << true;
-        QTest::newRow("dollar and percent without a brace") << kTfHeader + "provider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0\"\n  hashes = [\"x:$5%\"]\n}\n" << true;
+        QTest::newRow("dollar and percent without a brace")
+            << kTfHeader + "provider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0\"\n  hashes = [\"x:$5%\"]\n}\n"
+            << true;
 
         // Declined: each would give a diagnostic or dropped content, or is outside the shape.
         QTest::newRow("no header") << b << false;
-        QTest::newRow("header for another tool") << "# This file is maintained automatically by \"terraform stacks providers lock\".\n# Manual edits may be lost in future updates.\n" + b << false;
+        QTest::newRow("header for another tool")
+            << "# This file is maintained automatically by \"terraform stacks providers lock\".\n# Manual edits may be lost in future updates.\n"
+                + b
+            << false;
         QTest::newRow("blank line before header") << "\n" + kTfHeader + b << false;
         QTest::newRow("BOM") << "\xEF\xBB\xBF" + kTfHeader + b << false;
         QTest::newRow("CRLF") << QByteArray(kTfHeader + b).replace("\n", "\r\n") << false;
@@ -187,14 +196,17 @@ private Q_SLOTS:
         QTest::newRow("uppercase address") << kTfHeader + QByteArray(b).replace("hashicorp", "HashiCorp") << false;
         QTest::newRow("two-part address") << kTfHeader + QByteArray(b).replace("registry.terraform.io/", "") << false;
         QTest::newRow("legacy namespace") << kTfHeader + QByteArray(b).replace("hashicorp", "-") << false;
-        QTest::newRow("built-in provider") << kTfHeader + QByteArray(b).replace("registry.terraform.io/hashicorp/null", "terraform.io/builtin/terraform") << false;
+        QTest::newRow("built-in provider") << kTfHeader
+                + QByteArray(b).replace("registry.terraform.io/hashicorp/null", "terraform.io/builtin/terraform")
+                                           << false;
         QTest::newRow("punycode host") << kTfHeader + QByteArray(b).replace("registry.terraform.io", "xn--caf-dma.fr") << false;
         QTest::newRow("duplicate provider") << kTfHeader + b + b << false;
         QTest::newRow("non-canonical version") << kTfHeader + QByteArray(b).replace("3.2.1", "3.2") << false;
         QTest::newRow("invalid version") << kTfHeader + QByteArray(b).replace("3.2.1", "v3.2.1") << false;
         QTest::newRow("non-canonical constraints") << kTfHeader + QByteArray(b).replace("~> 3.0", "~>3.0") << false;
         QTest::newRow("invalid hash") << kTfHeader + QByteArray(b).replace("h1:tSj", ":tSj") << false;
-        QTest::newRow("empty hashes") << kTfHeader + "provider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0\"\n  hashes = []\n}\n" << false;
+        QTest::newRow("empty hashes") << kTfHeader + "provider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0\"\n  hashes = []\n}\n"
+                                      << false;
         QTest::newRow("missing version") << kTfHeader + "provider \"registry.terraform.io/a/b\" {\n  hashes = [\"h1:a\"]\n}\n" << false;
         QTest::newRow("unknown attribute") << kTfHeader + QByteArray(b).replace("  hashes", "  extra = \"x\"\n  hashes") << false;
         QTest::newRow("attribute twice") << kTfHeader + QByteArray(b).replace("  hashes", "  version = \"3.2.1\"\n  hashes") << false;
@@ -256,7 +268,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         const QString dir = test::corpusDir(u"lockfiles"_s);
         if (dir.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
+            PROVENDER_SKIP(provender::test::Missing::Corpus,
+                           QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
         const QStringList files = QDir(dir).entryList({u"*.hcl"_s}, QDir::Files);
         QVERIFY(!files.isEmpty());
         for (const QString &f : files)
@@ -311,7 +324,8 @@ private Q_SLOTS:
     {
         QFETCH(quint32, seed);
         QRandomGenerator rng(seed);
-        const QByteArray base = seed % 2 ? generate(6, seed % 4 == 1, seed) : kTfHeader + kBlock + QByteArray(kBlock).replace("/null", "/aws");
+        const QByteArray base =
+            seed % 2 ? generate(6, seed % 4 == 1, seed) : kTfHeader + kBlock + QByteArray(kBlock).replace("/null", "/aws");
         static const char interesting[] = "\"{}[],=#/\\$%\n\r\t a0.~>-:*<!'`;\x01\x7f";
         int accepted = 0;
         int declined = 0;
@@ -380,8 +394,8 @@ private Q_SLOTS:
         LockFile doc;
         doc.flavour = LockFlavour::Terraform;
         doc.setProvider(p);
-        const QByteArray expected = kTfHeader + "\nprovider \"registry.terraform.io/hashicorp/null\" {\n  version = \"1.0.0\"\n  hashes = [\n"
-                                    + expectedHashes + "  ]\n}\n";
+        const QByteArray expected = kTfHeader
+            + "\nprovider \"registry.terraform.io/hashicorp/null\" {\n  version = \"1.0.0\"\n  hashes = [\n" + expectedHashes + "  ]\n}\n";
         QCOMPARE(writeLockFile(doc), expected);
     }
 

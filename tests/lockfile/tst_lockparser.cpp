@@ -138,9 +138,7 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("expected"); // "severity line:col summary | detail"
 
         const QByteArray p = "provider \"registry.opentofu.org/a/b\" {\n";
-        auto row = [](const char *name, const QByteArray &input, const QStringList &expected) {
-            QTest::newRow(name) << input << expected;
-        };
+        auto row = [](const char *name, const QByteArray &input, const QStringList &expected) { QTest::newRow(name) << input << expected; };
         row("unknown top-level block", "doodad \"x\" {}\n",
             {u"error 1:1 Unsupported block type | Blocks of type \"doodad\" are not expected here."_s});
         row("unknown block with suggestion", "providr \"x\" {}\n",
@@ -222,7 +220,10 @@ private Q_SLOTS:
         const LockParseResult r = parseTofu(input, u"1.2.3"_s);
         QStringList got;
         for (const LockDiagnostic &d : r.diagnostics)
-            got << u"%1 %2:%3 %4 | %5"_s.arg(d.isError() ? u"error"_s : u"warning"_s).arg(d.range.line).arg(d.range.column).arg(d.summary, d.detail);
+            got << u"%1 %2:%3 %4 | %5"_s.arg(d.isError() ? u"error"_s : u"warning"_s)
+                       .arg(d.range.line)
+                       .arg(d.range.column)
+                       .arg(d.summary, d.detail);
         QCOMPARE(got, expected);
     }
 
@@ -233,8 +234,9 @@ private Q_SLOTS:
         o.toolVersion = u"1.11.4"_s;
         const LockParseResult r = parseLockFile("provider \"hashicorp/aws\" {\n}\nmodule \"x\" {\n}\n", o);
         QCOMPARE(r.diagnostics.size(), 2);
-        QCOMPARE(r.diagnostics[0].detail,
-                 u"The provider source address for this provider lock must be written as \"registry.terraform.io/hashicorp/aws\", the fully-qualified and normalized form."_s);
+        QCOMPARE(
+            r.diagnostics[0].detail,
+            u"The provider source address for this provider lock must be written as \"registry.terraform.io/hashicorp/aws\", the fully-qualified and normalized form."_s);
         QVERIFY(r.diagnostics[1].detail.startsWith(u"Terraform v1.11.4 only supports dependency locks for providers"_s));
     }
 
@@ -248,14 +250,21 @@ private Q_SLOTS:
         QTest::newRow("CRLF") << crlf;
         QTest::newRow("BOM") << QByteArray("\xEF\xBB\xBFprovider \"registry.opentofu.org/a/b\" {\n" + body);
         QTest::newRow("BOM+CRLF") << QByteArray("\xEF\xBB\xBF" + crlf);
-        QTest::newRow("tabs and spaces") << QByteArray("provider\t\"registry.opentofu.org/a/b\"   {\n\tversion\t=   \"1.0.0\"\n  hashes=[\"h1:a\",\"h1:b\",]\n}\n");
-        QTest::newRow("one line list, no trailing comma") << QByteArray("provider \"registry.opentofu.org/a/b\" {\n  hashes = [\"h1:b\", \"h1:a\"]\n  version = \"1.0.0\"\n}\n");
+        QTest::newRow("tabs and spaces") << QByteArray(
+            "provider\t\"registry.opentofu.org/a/b\"   {\n\tversion\t=   \"1.0.0\"\n  hashes=[\"h1:a\",\"h1:b\",]\n}\n");
+        QTest::newRow("one line list, no trailing comma")
+            << QByteArray("provider \"registry.opentofu.org/a/b\" {\n  hashes = [\"h1:b\", \"h1:a\"]\n  version = \"1.0.0\"\n}\n");
         QTest::newRow("no final newline") << QByteArray("provider \"registry.opentofu.org/a/b\" {\n" + body.chopped(1));
-        QTest::newRow("comments everywhere")
-            << QByteArray("/* x */ provider /* y */ \"registry.opentofu.org/a/b\" { // z\n  version /* a */ = \"1.0.0\" # b\n  hashes = [ # c\n    \"h1:a\", // d\n    /* e */ \"h1:b\" /* f */\n  ] /* g */\n} # h");
-        QTest::newRow("escaped version") << QByteArray("provider \"registry.opentofu.org/a/b\" {\n  version = \"\\u0031.0.0\"\n  hashes = [\"h1:a\", \"h1:b\", \"h1:a\"]\n}\n");
-        QTest::newRow("interpolated literal") << QByteArray("provider \"registry.opentofu.org/a/b\" {\n  version = \"${\"1.0\"}.0\"\n  hashes = [\"h1:${\"a\"}\", \"h1:b\"]\n}\n");
-        QTest::newRow("heredoc") << QByteArray("provider \"registry.opentofu.org/a/b\" {\n  version = <<-EOT\n    1.0.0\n    EOT\n  hashes = [\"h1:a\", \"h1:b\"]\n}\n").replace("1.0.0\n    EOT", "1.0.0\n    EOT");
+        QTest::newRow("comments everywhere") << QByteArray(
+            "/* x */ provider /* y */ \"registry.opentofu.org/a/b\" { // z\n  version /* a */ = \"1.0.0\" # b\n  hashes = [ # c\n    \"h1:a\", // d\n    /* e */ \"h1:b\" /* f */\n  ] /* g */\n} # h");
+        QTest::newRow("escaped version") << QByteArray(
+            "provider \"registry.opentofu.org/a/b\" {\n  version = \"\\u0031.0.0\"\n  hashes = [\"h1:a\", \"h1:b\", \"h1:a\"]\n}\n");
+        QTest::newRow("interpolated literal") << QByteArray(
+            "provider \"registry.opentofu.org/a/b\" {\n  version = \"${\"1.0\"}.0\"\n  hashes = [\"h1:${\"a\"}\", \"h1:b\"]\n}\n");
+        QTest::newRow("heredoc")
+            << QByteArray(
+                   "provider \"registry.opentofu.org/a/b\" {\n  version = <<-EOT\n    1.0.0\n    EOT\n  hashes = [\"h1:a\", \"h1:b\"]\n}\n")
+                   .replace("1.0.0\n    EOT", "1.0.0\n    EOT");
     }
 
     // The same lock, written in every syntax variant the reader accepts.
@@ -304,7 +313,8 @@ private Q_SLOTS:
     void templateEscapes()
     {
         // `$${` and `%%{` are escapes for literal `${` and `%{` (§1.2); `$$` alone is literal.
-        const QByteArray in = "provider \"registry.opentofu.org/a/b\" {\n  version = \"1.0.0\"\n  hashes = [\"x:$${a}\", \"y:%%{b}\", \"z:$$c\", \"w:\\\"\\\\\\n\\t\"]\n}\n";
+        const QByteArray in =
+            "provider \"registry.opentofu.org/a/b\" {\n  version = \"1.0.0\"\n  hashes = [\"x:$${a}\", \"y:%%{b}\", \"z:$$c\", \"w:\\\"\\\\\\n\\t\"]\n}\n";
         const LockParseResult r = parseTofu(in);
         QVERIFY2(!r.hasErrors(), qPrintable(dump(r.diagnostics)));
         QStringList hashes;
@@ -319,20 +329,26 @@ private Q_SLOTS:
         QTest::addColumn<QString>("flavour");
         QTest::addColumn<bool>("standardHeader");
         QTest::addColumn<QString>("tool");
-        const QByteArray tofu = "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n";
-        const QByteArray tf = "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
+        const QByteArray tofu =
+            "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n";
+        const QByteArray tf =
+            "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
         const QByteArray tofuProvider = "\nprovider \"registry.opentofu.org/a/b\" {\n  version = \"1.0.0\"\n}\n";
         const QByteArray tfProvider = "\nprovider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0\"\n}\n";
         QTest::newRow("tofu header") << tofu + tfProvider << u"tofu"_s << true << u"tofu init"_s;
         QTest::newRow("terraform header") << tf + tofuProvider << u"terraform"_s << true << u"terraform init"_s;
-        QTest::newRow("opentf header") << QByteArray("# This file is maintained automatically by \"opentf init\".\n# Manual edits may be lost in future updates.\n")
+        QTest::newRow("opentf header") << QByteArray(
+            "# This file is maintained automatically by \"opentf init\".\n# Manual edits may be lost in future updates.\n")
                                        << u"tofu"_s << false << u"opentf init"_s;
-        QTest::newRow("stacks header") << QByteArray("# This file is maintained automatically by \"terraform stacks providers lock\".\n# Manual edits may be lost in future updates.\n")
+        QTest::newRow("stacks header") << QByteArray(
+            "# This file is maintained automatically by \"terraform stacks providers lock\".\n# Manual edits may be lost in future updates.\n")
                                        << u"terraform"_s << false << u"terraform stacks providers lock"_s;
-        QTest::newRow("header after a licence comment") << "# SPDX-License-Identifier: MPL-2.0\n\n" + tofu << u"tofu"_s << false << u"tofu init"_s;
+        QTest::newRow("header after a licence comment")
+            << "# SPDX-License-Identifier: MPL-2.0\n\n" + tofu << u"tofu"_s << false << u"tofu init"_s;
         QTest::newRow("no header, opentofu hosts") << QByteArray(tofuProvider) << u"tofu"_s << false << QString();
         QTest::newRow("no header, terraform hosts") << QByteArray(tfProvider) << u"terraform"_s << false << QString();
-        QTest::newRow("no header, mixed hosts") << tofuProvider + QByteArray(tfProvider).replace("a/b", "a/c") << u"terraform"_s << false << QString();
+        QTest::newRow("no header, mixed hosts")
+            << tofuProvider + QByteArray(tfProvider).replace("a/b", "a/c") << u"terraform"_s << false << QString();
         QTest::newRow("empty") << QByteArray() << u"terraform"_s << false << QString();
     }
 
@@ -366,13 +382,14 @@ private Q_SLOTS:
         QStringList got;
         for (const DroppedContent &d : r.document.dropped)
             got << u"%1@%2: %3"_s.arg(toString(d.kind)).arg(d.range.line).arg(d.text);
-        QCOMPARE(got, (QStringList{
-                          u"header@1: # This file is maintained automatically by \"terraform stacks providers lock\"."_s,
-                          u"comment@4: # keep me?"_s,
-                          u"comment@6: // pinned"_s,
-                          u"unknown attribute@7: colour"_s,
-                          u"module block@9: module \"m\" {\n  x = 1\n}"_s,
-                      }));
+        QCOMPARE(got,
+                 (QStringList{
+                     u"header@1: # This file is maintained automatically by \"terraform stacks providers lock\"."_s,
+                     u"comment@4: # keep me?"_s,
+                     u"comment@6: // pinned"_s,
+                     u"unknown attribute@7: colour"_s,
+                     u"module block@9: module \"m\" {\n  x = 1\n}"_s,
+                 }));
         QCOMPARE(r.document.moduleBlocks, QStringList{u"module \"m\" {\n  x = 1\n}"_s});
         QVERIFY(r.document.wouldDropContent());
         // A canonical file drops nothing.
@@ -472,7 +489,8 @@ private Q_SLOTS:
         const LockParseResult m = parseTofu(many);
         QCOMPARE(m.diagnostics.first().summary, u"Attribute redefined"_s);
         QCOMPARE(m.diagnostics.first().range.line, 50003);
-        QCOMPARE(m.diagnostics.first().detail, u"The argument \"a7\" was already set at .terraform.lock.hcl:10,3-5. Each argument may be set only once."_s);
+        QCOMPARE(m.diagnostics.first().detail,
+                 u"The argument \"a7\" was already set at .terraform.lock.hcl:10,3-5. Each argument may be set only once."_s);
     }
 
     void columnsOnLongLines()

@@ -9,8 +9,8 @@
 
 #include <QDir>
 #include <QFile>
-#include <QTemporaryDir>
 #include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/stat.h>
@@ -44,9 +44,10 @@ private Q_SLOTS:
     {
         LockFile doc;
         doc.flavour = LockFlavour::Tofu;
-        doc.setProvider(lock("test/foo", "1.0.0", ">= 1.0.0",
-                             {u"test:cccccccccccccccccccccccccccccccccccccccccccccccc"_s, u"test:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"_s,
-                              u"test:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"_s}));
+        doc.setProvider(
+            lock("test/foo", "1.0.0", ">= 1.0.0",
+                 {u"test:cccccccccccccccccccccccccccccccccccccccccccccccc"_s, u"test:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"_s,
+                  u"test:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"_s}));
         doc.setProvider(lock("test/bar", "1.2.0", "~> 1"));
         doc.setProvider(lock("test/baz", "1.2.0"));
         doc.setProvider(lock("test/boo", "1.2.0", "1.2"));
@@ -108,8 +109,9 @@ provider "registry.opentofu.org/hashicorp/test" {
         // With zero providers the file is just the two header lines (§1.1).
         QCOMPARE(writeLockFile(empty, LockFlavour::Tofu),
                  QByteArray("# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n"));
-        QCOMPARE(writeLockFile(empty, LockFlavour::Terraform),
-                 QByteArray("# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n"));
+        QCOMPARE(
+            writeLockFile(empty, LockFlavour::Terraform),
+            QByteArray("# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n"));
         empty.flavour = LockFlavour::Terraform;
         QVERIFY(writeLockFile(empty).contains("\"terraform init\""));
     }
@@ -122,10 +124,11 @@ provider "registry.opentofu.org/hashicorp/test" {
         QTest::newRow("version only") << QString() << QStringList() << QByteArray("  version = \"2.0.0\"\n");
         QTest::newRow("version and hashes") << QString() << QStringList{u"zh:1"_s}
                                             << QByteArray("  version = \"2.0.0\"\n  hashes = [\n    \"zh:1\",\n  ]\n");
-        QTest::newRow("version and constraints") << u">= 1"_s << QStringList()
-                                                 << QByteArray("  version     = \"2.0.0\"\n  constraints = \">= 1.0.0\"\n");
-        QTest::newRow("all three") << u">= 1"_s << QStringList{u"zh:1"_s, u"h1:2"_s}
-                                   << QByteArray("  version     = \"2.0.0\"\n  constraints = \">= 1.0.0\"\n  hashes = [\n    \"h1:2\",\n    \"zh:1\",\n  ]\n");
+        QTest::newRow("version and constraints")
+            << u">= 1"_s << QStringList() << QByteArray("  version     = \"2.0.0\"\n  constraints = \">= 1.0.0\"\n");
+        QTest::newRow("all three")
+            << u">= 1"_s << QStringList{u"zh:1"_s, u"h1:2"_s}
+            << QByteArray("  version     = \"2.0.0\"\n  constraints = \">= 1.0.0\"\n  hashes = [\n    \"h1:2\",\n    \"zh:1\",\n  ]\n");
     }
 
     void alignment()
@@ -135,8 +138,10 @@ provider "registry.opentofu.org/hashicorp/test" {
         QFETCH(QByteArray, body);
         LockFile doc;
         doc.setProvider(lock("example.com/a/b", "2.0.0", constraints.toUtf8().constData(), hashes));
-        const QByteArray expected = "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n\n"
-                                    "provider \"example.com/a/b\" {\n" + body + "}\n";
+        const QByteArray expected =
+            "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n\n"
+            "provider \"example.com/a/b\" {\n"
+            + body + "}\n";
         QCOMPARE(writeLockFile(doc, LockFlavour::Tofu), expected);
     }
 
@@ -149,7 +154,8 @@ provider "registry.opentofu.org/hashicorp/test" {
             p.hashes.append(HashString::parse(QString::fromLatin1(h)).value());
         doc.setProvider(p);
         const QByteArray out = writeLockFile(doc, LockFlavour::Terraform);
-        QVERIFY(out.endsWith("  hashes = [\n    \"h0:z\",\n    \"h1:B\",\n    \"h1:a\",\n    \"h1:b\",\n    \"test:x\",\n    \"zh:b\",\n  ]\n}\n"));
+        QVERIFY(out.endsWith(
+            "  hashes = [\n    \"h0:z\",\n    \"h1:B\",\n    \"h1:a\",\n    \"h1:b\",\n    \"test:x\",\n    \"zh:b\",\n  ]\n}\n"));
     }
 
     void ordering_data()
@@ -268,14 +274,18 @@ provider "registry.opentofu.org/hashicorp/test" {
         const bool root = ::geteuid() == 0;
         if (root)
             QVERIFY(::chown(QFile::encodeName(path).constData(), 65534, 65534) == 0);
-        struct stat before{};
+        struct stat before
+        {
+        };
         QVERIFY(::stat(QFile::encodeName(path).constData(), &before) == 0);
 
         LockFile doc;
         doc.setProvider(lock("example.com/a/b", "1.0.0", "", {u"h1:x"_s}));
         const Result<void> r = saveLockFile(doc, LockFlavour::Terraform, path);
         QVERIFY2(r.ok(), qPrintable(r.error().message));
-        struct stat after{};
+        struct stat after
+        {
+        };
         QVERIFY(::stat(QFile::encodeName(path).constData(), &after) == 0);
         QVERIFY(after.st_ino != before.st_ino); // replaced by a rename, not rewritten in place
         QCOMPARE(after.st_mode & 07777, mode_t(0640));

@@ -104,12 +104,14 @@ private Q_SLOTS:
         LockProviderTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setDocument(doc);
-        QCOMPARE(model.dump(), u"example.test/ns/alpha | 1.0.0 | >= 1.0.0 | 2 h1, 1 zh, 1 zz | \n"
-                               "example.test/ns/beta | 2.0.0 |  | 1 h1 | \n"_s);
+        QCOMPARE(model.dump(),
+                 u"example.test/ns/alpha | 1.0.0 | >= 1.0.0 | 2 h1, 1 zh, 1 zz | \n"
+                 "example.test/ns/beta | 2.0.0 |  | 1 h1 | \n"_s);
 
         model.setProvenance(HashProvenanceIndex::build(m_catalog, HashProvenanceIndex::wantedFor(doc, doc)));
-        QCOMPARE(model.dump(), u"example.test/ns/alpha | 1.0.0 | >= 1.0.0 | 2 h1, 1 zh, 1 zz | darwin_arm64, linux_amd64\n"
-                               "example.test/ns/beta | 2.0.0 |  | 1 h1 | linux_amd64\n"_s);
+        QCOMPARE(model.dump(),
+                 u"example.test/ns/alpha | 1.0.0 | >= 1.0.0 | 2 h1, 1 zh, 1 zz | darwin_arm64, linux_amd64\n"
+                 "example.test/ns/beta | 2.0.0 |  | 1 h1 | linux_amd64\n"_s);
         QCOMPARE(model.index(0, 0).data(LockProviderTableModel::HashCountsRole).toMap().value(u"h1"_s).toInt(), 2);
         QCOMPARE(model.rowOf(ProviderAddress::parse(QString::fromLatin1(kBeta)).value()), 1);
 
@@ -178,26 +180,34 @@ private Q_SLOTS:
         LockDiffTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setDiff(diffLockFiles(a, b, &prov));
-        const QString expected =
-            u"example.test/ns/alpha | upgraded 1.0.0 → 1.1.0\n"
-            "  version | 1.0.0 → 1.1.0\n"
-            "  constraints | (none) → ~> 1.0\n"
-            "  hashes added | 1\n"
-            "    linux_amd64 | h1 (extracted)\n"
-            "      "_s + new110 + u" | h1 (extracted), "_s + fileOf(kAlpha, "1.1.0", "linux_amd64") + u"\n"
-            "  hashes removed | 2\n"
-            "    darwin_arm64 | zh\n"
-            "      "_s + darwinZh + u" | zh, "_s + fileOf(kAlpha, "1.0.0", "darwin_arm64") + u"\n"
-            "    linux_amd64 | h1 (extracted)\n"
-            "      "_s + old100 + u" | h1 (extracted), "_s + fileOf(kAlpha, "1.0.0", "linux_amd64") + u"\n"
-            "example.test/ns/beta | removed 2.0.0\n"
-            "  hashes removed | 1\n"
-            "    linux_amd64 | h1 (extracted)\n"
-            "      "_s + beta + u" | h1 (extracted), "_s + fileOf(kBeta, "2.0.0", "linux_amd64") + u"\n"
-            "example.test/ns/gamma | added 0.1.0\n"
-            "  hashes added | 1\n"
-            "    unknown platform | unknown\n"
-            "      "_s + kFake + u" | unknown\n"_s;
+        const QString expected = u"example.test/ns/alpha | upgraded 1.0.0 → 1.1.0\n"
+                                 "  version | 1.0.0 → 1.1.0\n"
+                                 "  constraints | (none) → ~> 1.0\n"
+                                 "  hashes added | 1\n"
+                                 "    linux_amd64 | h1 (extracted)\n"
+                                 "      "_s
+            + new110 + u" | h1 (extracted), "_s + fileOf(kAlpha, "1.1.0", "linux_amd64")
+            + u"\n"
+              "  hashes removed | 2\n"
+              "    darwin_arm64 | zh\n"
+              "      "_s
+            + darwinZh + u" | zh, "_s + fileOf(kAlpha, "1.0.0", "darwin_arm64")
+            + u"\n"
+              "    linux_amd64 | h1 (extracted)\n"
+              "      "_s
+            + old100 + u" | h1 (extracted), "_s + fileOf(kAlpha, "1.0.0", "linux_amd64")
+            + u"\n"
+              "example.test/ns/beta | removed 2.0.0\n"
+              "  hashes removed | 1\n"
+              "    linux_amd64 | h1 (extracted)\n"
+              "      "_s
+            + beta + u" | h1 (extracted), "_s + fileOf(kBeta, "2.0.0", "linux_amd64")
+            + u"\n"
+              "example.test/ns/gamma | added 0.1.0\n"
+              "  hashes added | 1\n"
+              "    unknown platform | unknown\n"
+              "      "_s
+            + kFake + u" | unknown\n"_s;
         QCOMPARE(model.dump(), expected);
 
         const QModelIndex alpha = model.index(0, 0);
@@ -230,13 +240,15 @@ private Q_SLOTS:
         model.setResult(checkLockAgainstMirror(doc, m_catalog, options));
         // alpha: its linux archive matches the lock's h1; darwin's archive matches none of the
         // lock's checkable hashes. beta: only a wrong h1; no darwin archive. gamma: not in the mirror.
-        QCOMPARE(model.dump(), u"example.test/ns/alpha 1.0.0: ✓ verified | ✗ mismatch\n"
-                               "example.test/ns/beta 2.0.0: ✗ mismatch | – missing\n"
-                               "example.test/ns/gamma 0.1.0: – missing | – missing\n"_s);
-        QCOMPARE(model.toCsv(), QByteArray("provider,version,linux_amd64,darwin_arm64\r\n"
-                                           "example.test/ns/alpha,1.0.0,verified,mismatch\r\n"
-                                           "example.test/ns/beta,2.0.0,mismatch,missing\r\n"
-                                           "example.test/ns/gamma,0.1.0,missing,missing\r\n"));
+        QCOMPARE(model.dump(),
+                 u"example.test/ns/alpha 1.0.0: ✓ verified | ✗ mismatch\n"
+                 "example.test/ns/beta 2.0.0: ✗ mismatch | – missing\n"
+                 "example.test/ns/gamma 0.1.0: – missing | – missing\n"_s);
+        QCOMPARE(model.toCsv(),
+                 QByteArray("provider,version,linux_amd64,darwin_arm64\r\n"
+                            "example.test/ns/alpha,1.0.0,verified,mismatch\r\n"
+                            "example.test/ns/beta,2.0.0,mismatch,missing\r\n"
+                            "example.test/ns/gamma,0.1.0,missing,missing\r\n"));
         const QModelIndex cell = model.index(0, 1);
         QCOMPARE(cell.data(CoverageMatrixModel::InMirrorRole).toBool(), true);
         QCOMPARE(cell.data(CoverageMatrixModel::MatchesLockRole).toBool(), false);

@@ -35,8 +35,8 @@ MergeResult sample()
 {
     const QByteArray base = kTofu + block(A, "5.1.0", "~> 5.1", {"h1:AAAA="}) + block(N, "3.2.1", "", {"h1:CCCC="});
     const QByteArray ours = kTofu + block(A, "5.2.0", "~> 5.2", {"h1:BBBB="}) + block(N, "3.2.1", "", {"h1:CCCC=", "zh:1111"});
-    const QByteArray theirs = kTofu + block(A, "5.3.0", "~> 5.3", {"h1:DDDD="}) + block(N, "3.2.1", "", {"h1:CCCC=", "zh:2222"})
-                              + "\nmodule \"m\" {\n}\n";
+    const QByteArray theirs =
+        kTofu + block(A, "5.3.0", "~> 5.3", {"h1:DDDD="}) + block(N, "3.2.1", "", {"h1:CCCC=", "zh:2222"}) + "\nmodule \"m\" {\n}\n";
     return mergeLockFiles(readMergeInput(base, u"base"_s), readMergeInput(ours, u"ours"_s), readMergeInput(theirs, u"theirs"_s));
 }
 

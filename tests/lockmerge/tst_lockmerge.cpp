@@ -109,7 +109,8 @@ private Q_SLOTS:
         const MergeResult r = merge(base, ours, theirs);
         QCOMPARE(r.bytes(), kTofu + block(N, "3.2.1", "", {hB, hD}));
         // ... and is said (stderr of the CLI): not a silent drop.
-        QCOMPARE(r.noteLines(), QStringList{QString::fromLatin1(N) + u": h1:CCCC= stays removed (ours removed it, theirs left it alone)"_s});
+        QCOMPARE(r.noteLines(),
+                 QStringList{QString::fromLatin1(N) + u": h1:CCCC= stays removed (ours removed it, theirs left it alone)"_s});
         QVERIFY(merge(base, base, theirs).noteLines().isEmpty()); // theirs' block whole: nothing removed
     }
 
@@ -136,8 +137,7 @@ private Q_SLOTS:
         const MergeResult r = merge(base, ours, theirs);
         QCOMPARE(r.conflictCount(), 1);
         const QByteArray expected = kTofu + "\n<<<<<<< ours\n" + block(A, "5.2.0", "", {hB}).mid(1) + "=======\n"
-                                    + block(A, "5.3.0", "", {hC}).mid(1) + ">>>>>>> theirs\n" + block(N, "3.2.1", "", {hC, hD})
-                                    + block(R, "3.0.0", "", {hB, z1});
+            + block(A, "5.3.0", "", {hC}).mid(1) + ">>>>>>> theirs\n" + block(N, "3.2.1", "", {hC, hD}) + block(R, "3.0.0", "", {hB, z1});
         QCOMPARE(r.bytes(), expected);
         const QStringList lines = r.conflictLines();
         QCOMPARE(lines.size(), 1);
@@ -187,8 +187,9 @@ private Q_SLOTS:
         const MergeResult r = merge(base, withoutA, changed);
         QCOMPARE(r.conflictCount(), 1);
         QCOMPARE(int(r.providers.at(0).conflict), int(ConflictKind::ModifyDelete));
-        QCOMPARE(r.bytes(), kTofu + "\n<<<<<<< ours\n=======\n" + block(A, "5.1.0", "", {hA, hB}).mid(1) + ">>>>>>> theirs\n"
-                                + block(N, "3.2.1", "", {hC}));
+        QCOMPARE(r.bytes(),
+                 kTofu + "\n<<<<<<< ours\n=======\n" + block(A, "5.1.0", "", {hA, hB}).mid(1) + ">>>>>>> theirs\n"
+                     + block(N, "3.2.1", "", {hC}));
         QVERIFY(r.conflictLines().at(0).contains(u"ours removed it"_s));
         // ... and changed by its constraints only.
         const QByteArray constrained = kTofu + block(A, "5.1.0", ">= 5.0.0", {hA}) + block(N, "3.2.1", "", {hC});
@@ -229,24 +230,25 @@ private Q_SLOTS:
         const QByteArray tf = kTerraform + blocks;
         QCOMPARE(merge(tofu, tofu, tofu).bytes(), tofu);
         QCOMPARE(merge(tf, tf, tf).bytes(), tf);
-        QCOMPARE(merge(tf, tofu, tf).bytes(), tofu);   // ours changed it
-        QCOMPARE(merge(tf, tf, tofu).bytes(), tofu);   // theirs changed it
-        QCOMPARE(merge(tofu, tf, tf).bytes(), tf);     // both
+        QCOMPARE(merge(tf, tofu, tf).bytes(), tofu);         // ours changed it
+        QCOMPARE(merge(tf, tf, tofu).bytes(), tofu);         // theirs changed it
+        QCOMPARE(merge(tofu, tf, tf).bytes(), tf);           // both
         QCOMPARE(merge(QByteArray(), tf, tofu).bytes(), tf); // no base: ours
     }
 
     void emptyBase()
     {
         // git passes an empty %O when both branches added the file.
-        const MergeResult r = merge({}, kTofu + block(N, "3.2.1", "", {hA}), kTofu + block(N, "3.2.1", "", {hB}) + block(R, "3.0.0", "", {hC}));
+        const MergeResult r =
+            merge({}, kTofu + block(N, "3.2.1", "", {hA}), kTofu + block(N, "3.2.1", "", {hB}) + block(R, "3.0.0", "", {hC}));
         QCOMPARE(r.bytes(), kTofu + block(N, "3.2.1", "", {hA, hB}) + block(R, "3.0.0", "", {hC}));
     }
 
     void nonCanonicalInputsGiveCanonicalOutput()
     {
         const QByteArray base = kTofu + block(N, "3.2.1", "", {hC});
-        const QByteArray ours = "provider \"registry.opentofu.org/hashicorp/null\" {\r\n version=\"3.2.1\"\r\n hashes=[\"" + hD + "\",\"" + hC
-                                + "\",\"" + hD + "\"]\r\n}\r\n"; // no header, CRLF, unsorted, duplicate
+        const QByteArray ours = "provider \"registry.opentofu.org/hashicorp/null\" {\r\n version=\"3.2.1\"\r\n hashes=[\"" + hD + "\",\""
+            + hC + "\",\"" + hD + "\"]\r\n}\r\n"; // no header, CRLF, unsorted, duplicate
         const MergeResult r = merge(base, ours, base);
         QCOMPARE(r.bytes(), kTofu + block(N, "3.2.1", "", {hC, hD}));
     }
@@ -268,7 +270,9 @@ private Q_SLOTS:
         const MergeResult c = merge(base, kTofu + block(N, "3.2.1", "", {hC}) + "\nmodule \"a\" {\n  b = 1\n}\n",
                                     kTofu + block(N, "3.2.1", "", {hC}) + "\nmodule \"a\" {\n  b = 2\n}\n");
         QCOMPARE(c.conflictCount(), 1);
-        QCOMPARE(c.bytes(), kTofu + block(N, "3.2.1", "", {hC}) + "\n<<<<<<< ours\nmodule \"a\" {\n  b = 1\n}\n=======\nmodule \"a\" {\n  b = 2\n}\n>>>>>>> theirs\n");
+        QCOMPARE(c.bytes(),
+                 kTofu + block(N, "3.2.1", "", {hC})
+                     + "\n<<<<<<< ours\nmodule \"a\" {\n  b = 1\n}\n=======\nmodule \"a\" {\n  b = 2\n}\n>>>>>>> theirs\n");
     }
 
     void invalidInputs_data()
@@ -276,11 +280,17 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<int>("line");
         QTest::addColumn<int>("column");
-        QTest::newRow("unclosed block") << QByteArray(kTofu + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.1\"\n") << -1 << -1;
+        QTest::newRow("unclosed block") << QByteArray(kTofu
+                                                      + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.1\"\n")
+                                        << -1 << -1;
         QTest::newRow("conflict markers") << QByteArray(kTofu + "<<<<<<< HEAD\n=======\n>>>>>>> b\n") << 3 << 1;
-        QTest::newRow("bad version") << QByteArray(kTofu + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2\"\n}\n") << 5 << 13;
+        QTest::newRow("bad version") << QByteArray(kTofu
+                                                   + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2\"\n}\n")
+                                     << 5 << 13;
         QTest::newRow("duplicate") << QByteArray(kTofu + block(N, "3.2.1", "", {hA}) + block(N, "3.2.1", "", {hA})) << 11 << 1;
-        QTest::newRow("unknown attribute") << QByteArray(kTofu + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.1\"\n  foo = 1\n}\n") << 6 << 3;
+        QTest::newRow("unknown attribute") << QByteArray(
+            kTofu + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.1\"\n  foo = 1\n}\n")
+                                           << 6 << 3;
     }
 
     void invalidInputs()
@@ -425,8 +435,8 @@ private Q_SLOTS:
             const QByteArray ours = withoutLines(original, theirsDrop); // ours added what theirs lacks
             const QByteArray theirs = withoutLines(original, oursDrop);
             const QByteArray base = withoutLines(original, oursDrop + theirsDrop);
-            const MergeResult r = mergeLockFiles(readMergeInput(base, u"base"_s), readMergeInput(ours, u"ours"_s),
-                                                 readMergeInput(theirs, u"theirs"_s));
+            const MergeResult r =
+                mergeLockFiles(readMergeInput(base, u"base"_s), readMergeInput(ours, u"ours"_s), readMergeInput(theirs, u"theirs"_s));
             QCOMPARE(r.conflictCount(), 0);
             if (r.bytes() != original)
                 QFAIL(qPrintable(fi.fileName() + u": the merge differs from terraform's file:\n"_s + QString::fromUtf8(r.bytes())));

@@ -17,8 +17,8 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
-#include <QTemporaryDir>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -80,7 +80,8 @@ public:
         m_env.insert(u"GIT_COMMITTER_NAME"_s, u"Test"_s);
         m_env.insert(u"GIT_COMMITTER_EMAIL"_s, u"test@example.test"_s);
         m_env.insert(u"GIT_EDITOR"_s, u"true"_s);
-        m_ok = git({u"init"_s, u"-q"_s, u"-b"_s, u"main"_s}).exitCode == 0 && git({u"config"_s, u"commit.gpgsign"_s, u"false"_s}).exitCode == 0;
+        m_ok = git({u"init"_s, u"-q"_s, u"-b"_s, u"main"_s}).exitCode == 0
+            && git({u"config"_s, u"commit.gpgsign"_s, u"false"_s}).exitCode == 0;
     }
     bool ok() const { return m_ok; }
     QString work() const { return m_dir.path() + u"/work"_s; }
@@ -99,7 +100,7 @@ public:
     bool commitLock(const QByteArray &bytes, const QString &message) const
     {
         return writeFile(lockPath(), bytes) && git({u"add"_s, u"-A"_s}).exitCode == 0
-               && git({u"commit"_s, u"-q"_s, u"-m"_s, message}).exitCode == 0;
+            && git({u"commit"_s, u"-q"_s, u"-m"_s, message}).exitCode == 0;
     }
 
 private:
@@ -216,7 +217,8 @@ private Q_SLOTS:
     {
         const QByteArray base = kTerraform + alpha("1.0.0", {u"linux_amd64"_s}) + beta({u"linux_amd64"_s});
         const QByteArray ours = kTerraform + alpha("1.1.0", {u"linux_amd64"_s}) + beta({u"linux_amd64"_s, u"darwin_arm64"_s});
-        const QByteArray theirs = kTerraform + alpha("1.0.0", {u"linux_amd64"_s, u"linux_arm64"_s}) + beta({u"linux_amd64"_s, u"linux_arm64"_s});
+        const QByteArray theirs =
+            kTerraform + alpha("1.0.0", {u"linux_amd64"_s, u"linux_arm64"_s}) + beta({u"linux_amd64"_s, u"linux_arm64"_s});
         QVERIFY(writeFile(path("base"), base) && writeFile(path("ours"), ours) && writeFile(path("theirs"), theirs));
 
         // Clean, with -o: OURS untouched, OUT the merge.
@@ -241,8 +243,10 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 1);
         const QList<QByteArray> lines = r.err.trimmed().split('\n');
         QCOMPARE(lines.size(), 3); // two conflicts and the count
-        QVERIFY2(lines.at(0).contains("conflict: example.test/ns/alpha: both sides changed the version differently"), lines.at(0).constData());
-        QVERIFY2(lines.at(1).contains("conflict: example.test/ns/beta: one side removed it, the other changed it"), lines.at(1).constData());
+        QVERIFY2(lines.at(0).contains("conflict: example.test/ns/alpha: both sides changed the version differently"),
+                 lines.at(0).constData());
+        QVERIFY2(lines.at(1).contains("conflict: example.test/ns/beta: one side removed it, the other changed it"),
+                 lines.at(1).constData());
         QVERIFY(lines.at(2).contains("2 conflicts marked in"));
         const QByteArray marked = test::readFile(path("ours3"));
         QCOMPARE(marked.count("<<<<<<< ours\n"), 2);
@@ -252,12 +256,13 @@ private Q_SLOTS:
         // Invalid input (any of the three): exit 2, file:line:column, OURS untouched.
         const QByteArray broken = kTerraform + "\nprovider \"example.test/ns/alpha\" {\n  version = \"1.0\"\n}\n";
         QVERIFY(writeFile(path("broken"), broken) && writeFile(path("ours4"), ours));
-        for (const QStringList &files : {QStringList{path("broken"), path("ours4"), path("theirs")},
-                                         QStringList{path("base"), path("ours4"), path("broken")},
-                                         QStringList{path("base"), path("broken"), path("theirs")}}) {
+        for (const QStringList &files :
+             {QStringList{path("broken"), path("ours4"), path("theirs")}, QStringList{path("base"), path("ours4"), path("broken")},
+              QStringList{path("base"), path("broken"), path("theirs")}}) {
             r = runProvender(QStringList{u"lock"_s, u"merge"_s} + files);
             QCOMPARE(r.exitCode, 2);
-            QVERIFY2(r.err.contains(QByteArray(path("broken").toUtf8() + ":5:13: error: Invalid provider version number")), r.err.constData());
+            QVERIFY2(r.err.contains(QByteArray(path("broken").toUtf8() + ":5:13: error: Invalid provider version number")),
+                     r.err.constData());
             QVERIFY(r.err.contains("nothing written"));
             QCOMPARE(test::readFile(path("ours4")), ours);
             QCOMPARE(test::readFile(path("broken")), broken);
@@ -292,9 +297,12 @@ private Q_SLOTS:
         env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
         const QString cfg = sandbox.filePath(u"cfg"_s);
         const auto lockWith = [&](const char *alphaConstraint, const QStringList &platforms) {
-            writeFile(cfg + u"/main.tf"_s, "terraform {\n  required_providers {\n    alpha = {\n      source = \"example.test/ns/alpha\"\n"
-                                           "      version = \"" + QByteArray(alphaConstraint) + "\"\n    }\n    beta = {\n"
-                                           "      source = \"example.test/ns/beta\"\n      version = \"2.0.0\"\n    }\n  }\n}\n");
+            writeFile(cfg + u"/main.tf"_s,
+                      "terraform {\n  required_providers {\n    alpha = {\n      source = \"example.test/ns/alpha\"\n"
+                      "      version = \""
+                          + QByteArray(alphaConstraint)
+                          + "\"\n    }\n    beta = {\n"
+                            "      source = \"example.test/ns/beta\"\n      version = \"2.0.0\"\n    }\n  }\n}\n");
             QFile::remove(cfg + u"/.terraform.lock.hcl"_s);
             QStringList args{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + m_mirror->root()};
             for (const QString &p : platforms)
@@ -313,7 +321,8 @@ private Q_SLOTS:
     void gitMergeUnitesHashes()
     {
         const QByteArray base = kTerraform + alpha("1.0.0", {u"linux_amd64"_s}) + beta({u"linux_amd64"_s});
-        const QByteArray a = kTerraform + alpha("1.0.0", {u"linux_amd64"_s, u"darwin_arm64"_s}) + beta({u"linux_amd64"_s, u"darwin_arm64"_s});
+        const QByteArray a =
+            kTerraform + alpha("1.0.0", {u"linux_amd64"_s, u"darwin_arm64"_s}) + beta({u"linux_amd64"_s, u"darwin_arm64"_s});
         const QByteArray b = kTerraform + alpha("1.0.0", {u"linux_amd64"_s, u"linux_arm64"_s}) + beta({u"linux_amd64"_s, u"linux_arm64"_s});
         const std::unique_ptr<Repo> repo = twoBranches(base, a, b);
         QVERIFY(repo);
@@ -332,7 +341,8 @@ private Q_SLOTS:
     {
         const QByteArray base = kTerraform + alpha("1.0.0", {u"linux_amd64"_s}) + beta({u"linux_amd64"_s});
         const QByteArray a = kTerraform + alpha("1.1.0", {u"linux_amd64"_s}) + beta({u"linux_amd64"_s});
-        const QByteArray b = kTerraform + alpha("1.0.0", {u"linux_amd64"_s, u"darwin_arm64"_s}) + beta({u"linux_amd64"_s, u"darwin_arm64"_s});
+        const QByteArray b =
+            kTerraform + alpha("1.0.0", {u"linux_amd64"_s, u"darwin_arm64"_s}) + beta({u"linux_amd64"_s, u"darwin_arm64"_s});
         const std::unique_ptr<Repo> repo = twoBranches(base, a, b);
         QVERIFY(repo);
         const Run merge = repo->git({u"merge"_s, u"--no-edit"_s, u"b"_s}, true);
@@ -351,12 +361,13 @@ private Q_SLOTS:
         const Run merge = repo->git({u"merge"_s, u"--no-edit"_s, u"b"_s}, true);
         QVERIFY2(merge.exitCode == 1, qPrintable(describe(merge)));
         QVERIFY(ranDriver(merge));
-        QVERIFY2(merge.err.contains("conflict: example.test/ns/alpha: both sides changed the version differently (ours upgraded 1.0.0 -> 1.1.0, theirs upgraded 1.0.0 -> 1.2.0)"),
-                 merge.err.constData());
+        QVERIFY2(
+            merge.err.contains(
+                "conflict: example.test/ns/alpha: both sides changed the version differently (ours upgraded 1.0.0 -> 1.1.0, theirs upgraded 1.0.0 -> 1.2.0)"),
+            merge.err.constData());
         // Markers around alpha only; beta merged.
         const QByteArray expected = kTerraform + "\n<<<<<<< ours\n" + alpha("1.1.0", {u"linux_amd64"_s}).mid(1) + "=======\n"
-                                    + alpha("1.2.0", {u"linux_amd64"_s}).mid(1) + ">>>>>>> theirs\n"
-                                    + beta({u"linux_amd64"_s, u"linux_arm64"_s});
+            + alpha("1.2.0", {u"linux_amd64"_s}).mid(1) + ">>>>>>> theirs\n" + beta({u"linux_amd64"_s, u"linux_arm64"_s});
         QCOMPARE(repo->lock(), expected);
         QCOMPARE(repo->git({u"diff"_s, u"--name-only"_s, u"--diff-filter=U"_s}).out, QByteArray(".terraform.lock.hcl\n"));
         // The marked file splits back into the sides for the merge window.
@@ -375,8 +386,9 @@ private Q_SLOTS:
         const Run rebase = repo->git({u"rebase"_s, u"a"_s}, true);
         QVERIFY2(rebase.exitCode == 0, qPrintable(describe(rebase)));
         QVERIFY2(ranDriver(rebase), rebase.err.constData());
-        QCOMPARE(repo->lock(), kTerraform + alpha("1.0.0", {u"linux_amd64"_s, u"darwin_arm64"_s, u"linux_arm64"_s})
-                                   + beta({u"linux_amd64"_s, u"linux_arm64"_s}));
+        QCOMPARE(repo->lock(),
+                 kTerraform + alpha("1.0.0", {u"linux_amd64"_s, u"darwin_arm64"_s, u"linux_arm64"_s})
+                     + beta({u"linux_amd64"_s, u"linux_arm64"_s}));
         QCOMPARE(repo->git({u"rev-list"_s, u"--count"_s, u"main..b"_s}).out.trimmed(), QByteArray("2")); // a's commit, then b's
     }
 
@@ -390,7 +402,8 @@ private Q_SLOTS:
         const Run pick = repo->git({u"cherry-pick"_s, u"b"_s}, true);
         QVERIFY2(pick.exitCode == 0, qPrintable(describe(pick)));
         QVERIFY2(ranDriver(pick), pick.err.constData());
-        QCOMPARE(repo->lock(), kTerraform + alpha("1.1.0", {u"linux_amd64"_s}) + beta({u"linux_amd64"_s, u"darwin_arm64"_s, u"linux_arm64"_s}));
+        QCOMPARE(repo->lock(),
+                 kTerraform + alpha("1.1.0", {u"linux_amd64"_s}) + beta({u"linux_amd64"_s, u"darwin_arm64"_s, u"linux_arm64"_s}));
     }
 
     void installIsIdempotent()

@@ -3,23 +3,23 @@
 // to its line, drag and drop, a lock file against HEAD of a git repository made with git, and
 // the command-line entry's usage errors.
 
+#include "model/items/MirrorTreeModel.h"
 #include "model/lockitems/LockDiffTreeModel.h"
+#include "tests/support/LockMirrorFixture.h"
+#include "tests/support/TestSupport.h"
+#include "ui/MainWindow.h"
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockDiffWindow.h"
 #include "ui/lock/LockEditorWindow.h"
-#include "ui/MainWindow.h"
 #include "ui/lock/LockUi.h"
-#include "model/items/MirrorTreeModel.h"
-#include "tests/support/LockMirrorFixture.h"
-#include "tests/support/TestSupport.h"
 
 #include <QDir>
 #include <QDropEvent>
 #include <QFile>
 #include <QLabel>
+#include <QMenu>
 #include <QMimeData>
 #include <QProcess>
-#include <QMenu>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -38,7 +38,8 @@ QByteArray block(const char *address, const char *version, const QList<const cha
 {
     QByteArray out = "\nprovider \"" + QByteArray(address) + "\" {\n  version = \"" + version + "\"\n";
     if (constraints)
-        out = "\nprovider \"" + QByteArray(address) + "\" {\n  version     = \"" + version + "\"\n  constraints = \"" + constraints + "\"\n";
+        out =
+            "\nprovider \"" + QByteArray(address) + "\" {\n  version     = \"" + version + "\"\n  constraints = \"" + constraints + "\"\n";
     out += "  hashes = [\n";
     for (const char *h : hashes)
         out += "    \"" + QByteArray(h) + "\",\n";
@@ -60,7 +61,7 @@ QByteArray fileA()
 QByteArray fileB()
 {
     QByteArray out = kHeader + block("registry.opentofu.org/acme/widgets", "1.0.0", {kZh})
-                     + block("registry.opentofu.org/hashicorp/null", "3.2.2", {"h1:new1=", "h1:new2="});
+        + block("registry.opentofu.org/hashicorp/null", "3.2.2", {"h1:new1=", "h1:new2="});
     for (int i = 0; i < 20; ++i)
         out += block(QByteArray("registry.opentofu.org/other/p" + QByteArray::number(10 + i)).constData(), "1.0.0", {"h1:same="});
     return out + block("registry.opentofu.org/hashicorp/random", "3.6.0", {"h1:r="}, "~> 3.6");
@@ -250,7 +251,8 @@ private Q_SLOTS:
     /// archive in the main window's mirror tree.
     void mainWindowHook()
     {
-        test::LockMirrorFixture fixture({{"example.test/ns/alpha", "1.0.0", "linux_amd64"}, {"example.test/ns/alpha", "1.0.0", "darwin_arm64"}});
+        test::LockMirrorFixture fixture(
+            {{"example.test/ns/alpha", "1.0.0", "linux_amd64"}, {"example.test/ns/alpha", "1.0.0", "darwin_arm64"}});
         QVERIFY2(fixture.error().isEmpty(), qPrintable(fixture.error()));
         MainWindow w;
         installLockUi(&w);

@@ -10,10 +10,10 @@
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/LockMirrorFixture.h"
+#include "tests/support/TestSupport.h"
 #include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockEditorWindow.h"
-#include "tests/support/TestSupport.h"
 
 #include <QAction>
 #include <QApplication>
@@ -21,12 +21,12 @@
 #include <QFile>
 #include <QListWidget>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QPushButton>
 #include <QTest>
 #include <QUndoStack>
 
@@ -125,49 +125,59 @@ private Q_SLOTS:
                                 "  ]\n"
                                 "}\n";
         QTest::newRow("add provider") << u"addProvider"_s
-                                      << kHeader + "\nprovider \"registry.opentofu.org/acme/widgets\" {\n"
-                                                   "  version     = \"1.1.0\"\n"
-                                                   "  constraints = \"~> 1.0\"\n"
-                                                   "}\n\n"
-                                                   "provider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                                                   "  version     = \"1.0.0\"\n"
-                                                   "  constraints = \">= 1.0.0\"\n"
-                                                   "  hashes = [\n"
-                                                   "    \"h1:aaaa=\",\n"
-                                                   "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
-                                                   "  ]\n"
-                                                   "}\n\n" + tail;
+                                      << kHeader
+                + "\nprovider \"registry.opentofu.org/acme/widgets\" {\n"
+                  "  version     = \"1.1.0\"\n"
+                  "  constraints = \"~> 1.0\"\n"
+                  "}\n\n"
+                  "provider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                  "  version     = \"1.0.0\"\n"
+                  "  constraints = \">= 1.0.0\"\n"
+                  "  hashes = [\n"
+                  "    \"h1:aaaa=\",\n"
+                  "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
+                  "  ]\n"
+                  "}\n\n"
+                + tail;
         QTest::newRow("remove provider") << u"removeProvider"_s << kHeader + "\n" + tail;
         QTest::newRow("set version") << u"setVersion"_s
-                                     << kHeader + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                                                  "  version     = \"1.2.0\"\n"
-                                                  "  constraints = \">= 1.0.0\"\n"
-                                                  "}\n\n" + tail;
+                                     << kHeader
+                + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                  "  version     = \"1.2.0\"\n"
+                  "  constraints = \">= 1.0.0\"\n"
+                  "}\n\n"
+                + tail;
         QTest::newRow("set constraints") << u"setConstraints"_s
-                                         << kHeader + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                                                      "  version     = \"1.0.0\"\n"
-                                                      "  constraints = \"~> 1.0\"\n"
-                                                      "  hashes = [\n"
-                                                      "    \"h1:aaaa=\",\n"
-                                                      "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
-                                                      "  ]\n"
-                                                      "}\n\n" + tail;
+                                         << kHeader
+                + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                  "  version     = \"1.0.0\"\n"
+                  "  constraints = \"~> 1.0\"\n"
+                  "  hashes = [\n"
+                  "    \"h1:aaaa=\",\n"
+                  "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
+                  "  ]\n"
+                  "}\n\n"
+                + tail;
         QTest::newRow("remove constraints") << u"clearConstraints"_s
-                                            << kHeader + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                                                         "  version = \"1.0.0\"\n"
-                                                         "  hashes = [\n"
-                                                         "    \"h1:aaaa=\",\n"
-                                                         "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
-                                                         "  ]\n"
-                                                         "}\n\n" + tail;
+                                            << kHeader
+                + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                  "  version = \"1.0.0\"\n"
+                  "  hashes = [\n"
+                  "    \"h1:aaaa=\",\n"
+                  "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
+                  "  ]\n"
+                  "}\n\n"
+                + tail;
         QTest::newRow("remove hash") << u"removeHash"_s
-                                     << kHeader + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                                                  "  version     = \"1.0.0\"\n"
-                                                  "  constraints = \">= 1.0.0\"\n"
-                                                  "  hashes = [\n"
-                                                  "    \"h1:aaaa=\",\n"
-                                                  "  ]\n"
-                                                  "}\n\n" + tail;
+                                     << kHeader
+                + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+                  "  version     = \"1.0.0\"\n"
+                  "  constraints = \">= 1.0.0\"\n"
+                  "  hashes = [\n"
+                  "    \"h1:aaaa=\",\n"
+                  "  ]\n"
+                  "}\n\n"
+                + tail;
     }
 
     void editOperations()
@@ -175,16 +185,17 @@ private Q_SLOTS:
         QFETCH(QString, operation);
         QFETCH(QByteArray, after);
         // Not canonical on purpose: a comment, unsorted hashes, odd spacing.
-        const QByteArray before = kHeader + "# keep me\n"
-                                            "provider \"registry.opentofu.org/hashicorp/null\" {\n"
-                                            "  version = \"3.2.2\"\n"
-                                            "  hashes = [\"h1:nnnn=\"]\n"
-                                            "}\n"
-                                            "provider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                                            "  version = \"1.0.0\"\n"
-                                            "  constraints = \">= 1.0.0\"\n"
-                                            "  hashes = [\"zh:0000000000000000000000000000000000000000000000000000000000000000\", \"h1:aaaa=\"]\n"
-                                            "}\n";
+        const QByteArray before = kHeader
+            + "# keep me\n"
+              "provider \"registry.opentofu.org/hashicorp/null\" {\n"
+              "  version = \"3.2.2\"\n"
+              "  hashes = [\"h1:nnnn=\"]\n"
+              "}\n"
+              "provider \"registry.opentofu.org/hashicorp/aaa\" {\n"
+              "  version = \"1.0.0\"\n"
+              "  constraints = \">= 1.0.0\"\n"
+              "  hashes = [\"zh:0000000000000000000000000000000000000000000000000000000000000000\", \"h1:aaaa=\"]\n"
+              "}\n";
         const QString path = m_tmp.path() + u"/ops/"_s + operation + u".hcl"_s;
         QVERIFY(writeFile(path, before));
         LockEditorWindow w;
@@ -238,10 +249,11 @@ private Q_SLOTS:
     /// constraints to the newest version the mirror has; both undo to the exact bytes.
     void mirrorOperations()
     {
-        const QByteArray before = kHeader + "\nprovider \"example.test/ns/alpha\" {\n"
-                                            "  version     = \"1.0.0\"\n"
-                                            "  constraints = \"~> 1.0\"\n"
-                                            "}\n";
+        const QByteArray before = kHeader
+            + "\nprovider \"example.test/ns/alpha\" {\n"
+              "  version     = \"1.0.0\"\n"
+              "  constraints = \"~> 1.0\"\n"
+              "}\n";
         const QString path = m_tmp.path() + u"/mirror-ops.hcl"_s;
         QVERIFY(writeFile(path, before));
         LockEditorWindow w;
@@ -256,10 +268,11 @@ private Q_SLOTS:
         QStringList hashes{py(kAlpha, "1.0.0", "linux_amd64", "h1"), py(kAlpha, "1.0.0", "darwin_arm64", "h1"),
                            py(kAlpha, "1.0.0", "linux_amd64", "zh"), py(kAlpha, "1.0.0", "darwin_arm64", "zh")};
         std::sort(hashes.begin(), hashes.end(), [](const QString &a, const QString &b) { return a.toUtf8() < b.toUtf8(); });
-        QByteArray added = kHeader + "\nprovider \"example.test/ns/alpha\" {\n"
-                                     "  version     = \"1.0.0\"\n"
-                                     "  constraints = \"~> 1.0\"\n"
-                                     "  hashes = [\n";
+        QByteArray added = kHeader
+            + "\nprovider \"example.test/ns/alpha\" {\n"
+              "  version     = \"1.0.0\"\n"
+              "  constraints = \"~> 1.0\"\n"
+              "  hashes = [\n";
         for (const QString &h : hashes)
             added += "    \"" + h.toUtf8() + "\",\n";
         added += "  ]\n}\n";
@@ -274,12 +287,15 @@ private Q_SLOTS:
         // (every platform the mirror has for it: linux_amd64).
         QVERIFY(w.upgradeFromMirror());
         QVERIFY(waitIdle(w));
-        const QByteArray upgraded = kHeader + "\nprovider \"example.test/ns/alpha\" {\n"
-                                              "  version     = \"1.1.0\"\n"
-                                              "  constraints = \"~> 1.0\"\n"
-                                              "  hashes = [\n"
-                                              "    \"" + py(kAlpha, "1.1.0", "linux_amd64", "h1").toUtf8() + "\",\n"
-                                              "  ]\n}\n";
+        const QByteArray upgraded = kHeader
+            + "\nprovider \"example.test/ns/alpha\" {\n"
+              "  version     = \"1.1.0\"\n"
+              "  constraints = \"~> 1.0\"\n"
+              "  hashes = [\n"
+              "    \""
+            + py(kAlpha, "1.1.0", "linux_amd64", "h1").toUtf8()
+            + "\",\n"
+              "  ]\n}\n";
         QCOMPARE(w.currentBytes(), upgraded);
         QCOMPARE(w.undoStack()->count(), 2);
         w.undo();
@@ -299,9 +315,10 @@ private Q_SLOTS:
     /// table edits, and undo covers typed changes too.
     void textTableSync()
     {
-        const QByteArray before = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n"
-                                            "  version = \"3.2.2\"\n"
-                                            "}\n";
+        const QByteArray before = kHeader
+            + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n"
+              "  version = \"3.2.2\"\n"
+              "}\n";
         const QString path = m_tmp.path() + u"/sync.hcl"_s;
         QVERIFY(writeFile(path, before));
         LockEditorWindow w;
@@ -346,12 +363,14 @@ private Q_SLOTS:
     /// Save warns before dropping comments; close prompts for unsaved changes.
     void saveAndClose()
     {
-        const QByteArray before = "# my comment\n" + kHeader + "provider \"registry.opentofu.org/hashicorp/null\" {\n"
-                                                               "  version = \"3.2.2\"\n"
-                                                               "}\n";
-        const QByteArray canonical = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n"
-                                               "  version = \"3.2.2\"\n"
-                                               "}\n";
+        const QByteArray before = "# my comment\n" + kHeader
+            + "provider \"registry.opentofu.org/hashicorp/null\" {\n"
+              "  version = \"3.2.2\"\n"
+              "}\n";
+        const QByteArray canonical = kHeader
+            + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n"
+              "  version = \"3.2.2\"\n"
+              "}\n";
         const QString path = m_tmp.path() + u"/save.hcl"_s;
         QVERIFY(writeFile(path, before));
         LockEditorWindow w;
@@ -448,7 +467,8 @@ private Q_SLOTS:
     {
         const QString corpus = test::corpusDir(u"lockfiles"_s);
         if (corpus.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
+            PROVENDER_SKIP(provender::test::Missing::Corpus,
+                           QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
         // 017: a tofu lock file with registry.opentofu.org/hashicorp/null 3.2.2 and random 3.6.2,
         // both in the demo mirror for darwin_arm64 and linux_amd64.
         const QByteArray input = test::readFile(corpus + u"/017.terraform.lock.hcl"_s);
@@ -467,7 +487,8 @@ private Q_SLOTS:
         QVERIFY(w.openFile(path));
         QVERIFY(!w.hasErrors());
         w.setCatalog(catalog.value());
-        const QList<ProviderAddress> providers{addr("registry.opentofu.org/hashicorp/null"), addr("registry.opentofu.org/hashicorp/random")};
+        const QList<ProviderAddress> providers{addr("registry.opentofu.org/hashicorp/null"),
+                                               addr("registry.opentofu.org/hashicorp/random")};
         QVERIFY(w.addHashesFromMirror({platform("linux_amd64"), platform("darwin_arm64")}, false, providers));
         QVERIFY(waitIdle(w));
         const QByteArray after = w.currentBytes();
@@ -482,7 +503,8 @@ private Q_SLOTS:
         QCOMPARE(saved, after);
 
         if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform not on PATH: the comparison with terraform providers lock is skipped"));
+            PROVENDER_SKIP(provender::test::Missing::Terraform,
+                           QStringLiteral("terraform not on PATH: the comparison with terraform providers lock is skipped"));
         // terraform: a configuration requiring every locked provider with the lock's constraints,
         // `providers lock -fs-mirror=DEMO -platform=... null random` on the original input.
         const LockParseResult parsed = parseLockFile(input);
@@ -499,8 +521,8 @@ private Q_SLOTS:
         const QString cfg = sandbox + u"/cfg"_s;
         QVERIFY(writeFile(cfg + u"/main.tf"_s, config));
         QVERIFY(writeFile(cfg + u"/.terraform.lock.hcl"_s, input));
-        QStringList args{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + mirror, u"-platform=linux_amd64"_s,
-                         u"-platform=darwin_arm64"_s};
+        QStringList args{
+            u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + mirror, u"-platform=linux_amd64"_s, u"-platform=darwin_arm64"_s};
         for (const ProviderAddress &p : providers)
             args << p.toString();
         const test::ProcessRun run = test::runTerraform(sandbox, cfg, args);
@@ -516,8 +538,8 @@ private Q_SLOTS:
     void coverage()
     {
         QSettings().remove(QString(CoverageMatrixWindow::kSettingsKey));
-        const LockFile lock = parseLockFile("provider \"example.test/ns/alpha\" {\n  version = \"1.0.0\"\n  hashes = [\"" +
-                                            py(kAlpha, "1.0.0", "linux_amd64", "h1").toUtf8() + "\"]\n}\n")
+        const LockFile lock = parseLockFile("provider \"example.test/ns/alpha\" {\n  version = \"1.0.0\"\n  hashes = [\""
+                                            + py(kAlpha, "1.0.0", "linux_amd64", "h1").toUtf8() + "\"]\n}\n")
                                   .document;
         CoverageMatrixWindow w;
         QSignalSpy updated(&w, &CoverageMatrixWindow::matrixUpdated);
@@ -533,7 +555,8 @@ private Q_SLOTS:
 
         const QString csv = m_tmp.path() + u"/coverage.csv"_s;
         QVERIFY(w.exportCsv(csv));
-        QCOMPARE(test::readFile(csv), QByteArray("provider,version,linux_amd64,windows_amd64\r\nexample.test/ns/alpha,1.0.0,verified,missing\r\n"));
+        QCOMPARE(test::readFile(csv),
+                 QByteArray("provider,version,linux_amd64,windows_amd64\r\nexample.test/ns/alpha,1.0.0,verified,missing\r\n"));
 
         QSignalSpy activated(&w, &CoverageMatrixWindow::archiveActivated);
         w.show();

@@ -15,8 +15,8 @@
 #include <QFile>
 #include <QLabel>
 #include <QTemporaryDir>
-#include <QTimer>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 #include <QUndoStack>
 
@@ -45,7 +45,7 @@ const QByteArray kOurs = kTofu + block(A, "5.2.0", {"h1:BBBB="}) + block(N, "3.2
 const QByteArray kTheirs = kTofu + block(A, "5.3.0", {"h1:DDDD="}) + block(N, "3.2.1", {"h1:CCCC=", "zh:2222"});
 // aws conflicts; null merges to the union.
 const QByteArray kMarked = kTofu + "\n<<<<<<< ours\n" + block(A, "5.2.0", {"h1:BBBB="}).mid(1) + "=======\n"
-                           + block(A, "5.3.0", {"h1:DDDD="}).mid(1) + ">>>>>>> theirs\n" + block(N, "3.2.1", {"h1:CCCC=", "zh:1111", "zh:2222"});
+    + block(A, "5.3.0", {"h1:DDDD="}).mid(1) + ">>>>>>> theirs\n" + block(N, "3.2.1", {"h1:CCCC=", "zh:1111", "zh:2222"});
 
 bool writeFile(const QString &path, const QByteArray &bytes)
 {
@@ -87,7 +87,7 @@ private Q_SLOTS:
         QCOMPARE(w.resultBytes(), kMarked);
         QCOMPARE(w.resultEditor()->toPlainText(), QString::fromUtf8(kMarked));
         QVERIFY(w.findChild<QLabel *>(u"summaryLabel"_s)->text().contains(u"1 unresolved conflict"_s));
-        QCOMPARE(w.currentTopRow(), 0); // the first conflict is selected
+        QCOMPARE(w.currentTopRow(), 0);                       // the first conflict is selected
         QVERIFY(!action(&w, "actionTakeUnion")->isEnabled()); // different versions
         QVERIFY(action(&w, "actionNextConflict")->isEnabled());
 
@@ -158,9 +158,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = dir.filePath(u".terraform.lock.hcl"_s);
         // What git's own text merge leaves: labels HEAD / a branch, no base.
-        const QByteArray gitMarked = kTofu + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.1\"\n  hashes = [\n"
-                                             "<<<<<<< HEAD\n    \"h1:AAAA=\",\n=======\n    \"h1:BBBB=\",\n>>>>>>> feature\n"
-                                             "    \"h1:CCCC=\",\n  ]\n}\n";
+        const QByteArray gitMarked = kTofu
+            + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.1\"\n  hashes = [\n"
+              "<<<<<<< HEAD\n    \"h1:AAAA=\",\n=======\n    \"h1:BBBB=\",\n>>>>>>> feature\n"
+              "    \"h1:CCCC=\",\n  ]\n}\n";
         QVERIFY(writeFile(path, gitMarked));
         LockMergeWindow w;
         QVERIFY2(w.openConflictedFile(path), qPrintable(w.errorText()));

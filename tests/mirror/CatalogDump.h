@@ -16,8 +16,8 @@ inline QString dumpCatalog(const Catalog &c)
     const auto q = [](const QString &s) { return s.isNull() ? QStringLiteral("<null>") : QLatin1Char('"') + s + QLatin1Char('"'); };
     const auto archive = [&](const QString &tag, const Archive &a) {
         QString s = QStringLiteral("    %1 %2 %3 present=%4 path=%5 file=%6 size=%7 mtime=%8 inode=%9 indexedOnly=%10")
-                        .arg(tag, a.platform.toString(), toString(a.layout), QString::number(a.present), q(a.path),
-                             q(a.fileName), QString::number(a.size),
+                        .arg(tag, a.platform.toString(), toString(a.layout), QString::number(a.present), q(a.path), q(a.fileName),
+                             QString::number(a.size),
                              a.modified.isValid() ? QString::number(a.modified.toMSecsSinceEpoch()) : QStringLiteral("invalid"),
                              QString::number(a.inode))
                         .arg(a.indexedOnly);

@@ -109,28 +109,32 @@ private Q_SLOTS:
 
         const Catalog c = scanOk(m.root());
         // Providers sorted by (host, namespace, type) byte-wise; versions by precedence; archives by platform.
-        QCOMPARE(dump(c), (QStringList{
-                              u"registry.terraform.io/-/legacy 1.0.0 linux_amd64 unpacked registry.terraform.io/-/legacy/1.0.0/linux_amd64"_s,
-                              u"registry.terraform.io/hashicorp/null 2.0.0 darwin_amd64 unpacked registry.terraform.io/hashicorp/null/2.0.0/darwin_amd64"_s,
-                              u"registry.terraform.io/hashicorp/null 2.0.0 linux_amd64 unpacked registry.terraform.io/hashicorp/null/2.0.0/linux_amd64"_s,
-                              u"registry.terraform.io/hashicorp/null 2.0.0 windows_amd64 unpacked registry.terraform.io/hashicorp/null/2.0.0/windows_amd64"_s,
-                              u"registry.terraform.io/hashicorp/null 2.1.0 linux_amd64 packed registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0_linux_amd64.zip"_s,
-                              u"registry.terraform.io/hashicorp/random 1.2.0 linux_amd64 unpacked registry.terraform.io/hashicorp/random/1.2.0/linux_amd64"_s,
-                              u"registry.terraform.io/hashicorp/random-beta 1.2.0 linux_amd64 unpacked registry.terraform.io/hashicorp/random-beta/1.2.0/linux_amd64"_s,
-                              u"tfe.example.com/awesomecorp/happycloud 0.1.0-alpha.2 darwin_amd64 unpacked tfe.example.com/AwesomeCorp/happycloud/0.1.0-alpha.2/darwin_amd64"_s,
-                          }));
+        QCOMPARE(
+            dump(c),
+            (QStringList{
+                u"registry.terraform.io/-/legacy 1.0.0 linux_amd64 unpacked registry.terraform.io/-/legacy/1.0.0/linux_amd64"_s,
+                u"registry.terraform.io/hashicorp/null 2.0.0 darwin_amd64 unpacked registry.terraform.io/hashicorp/null/2.0.0/darwin_amd64"_s,
+                u"registry.terraform.io/hashicorp/null 2.0.0 linux_amd64 unpacked registry.terraform.io/hashicorp/null/2.0.0/linux_amd64"_s,
+                u"registry.terraform.io/hashicorp/null 2.0.0 windows_amd64 unpacked registry.terraform.io/hashicorp/null/2.0.0/windows_amd64"_s,
+                u"registry.terraform.io/hashicorp/null 2.1.0 linux_amd64 packed registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0_linux_amd64.zip"_s,
+                u"registry.terraform.io/hashicorp/random 1.2.0 linux_amd64 unpacked registry.terraform.io/hashicorp/random/1.2.0/linux_amd64"_s,
+                u"registry.terraform.io/hashicorp/random-beta 1.2.0 linux_amd64 unpacked registry.terraform.io/hashicorp/random-beta/1.2.0/linux_amd64"_s,
+                u"tfe.example.com/awesomecorp/happycloud 0.1.0-alpha.2 darwin_amd64 unpacked tfe.example.com/AwesomeCorp/happycloud/0.1.0-alpha.2/darwin_amd64"_s,
+            }));
         QVERIFY(c.providers.at(0).address.isLegacy());
         // What tofu skips with a warning is reported, with the reason.
-        QCOMPARE(anomalies(c), (QStringList{
-                                   u"unparseable-name registry.terraform.io/hashicorp/null/invalid"_s,
-                                   u"unparseable-name registry.terraform.io/hashicorp/null/terraform-provider-null_invalid.zip"_s,
-                                   u"unparseable-name registry.terraform.io/hashicorp/null/terraform-provider-null_invalid_invalid_invalid.zip"_s,
-                                   u"unparseable-name registry.terraform.io/hashicorp/random/1.3.0/linux_amd64"_s,
-                                   u"invalid-address registry.terraform.io/linux_amd64"_s, // namespace "linux_amd64" has an underscore
-                               }));
+        QCOMPARE(anomalies(c),
+                 (QStringList{
+                     u"unparseable-name registry.terraform.io/hashicorp/null/invalid"_s,
+                     u"unparseable-name registry.terraform.io/hashicorp/null/terraform-provider-null_invalid.zip"_s,
+                     u"unparseable-name registry.terraform.io/hashicorp/null/terraform-provider-null_invalid_invalid_invalid.zip"_s,
+                     u"unparseable-name registry.terraform.io/hashicorp/random/1.3.0/linux_amd64"_s,
+                     u"invalid-address registry.terraform.io/linux_amd64"_s, // namespace "linux_amd64" has an underscore
+                 }));
         QVERIFY(messageFor(c, AnomalyKind::UnparseableName, u"registry.terraform.io/hashicorp/null/terraform-provider-null_invalid.zip"_s)
                     .contains(u"does not include a version number, target OS, and target architecture"_s));
-        QVERIFY(messageFor(c, AnomalyKind::UnparseableName, u"registry.terraform.io/hashicorp/null/terraform-provider-null_invalid_invalid_invalid.zip"_s)
+        QVERIFY(messageFor(c, AnomalyKind::UnparseableName,
+                           u"registry.terraform.io/hashicorp/null/terraform-provider-null_invalid_invalid_invalid.zip"_s)
                     .contains(u"invalid version"_s));
 
         // Sizes and metadata of what was found.
@@ -154,16 +158,16 @@ private Q_SLOTS:
 
         QTest::newRow("canonical") << u"terraform-provider-aws_5.1.0_linux_amd64.zip"_s << u"aws"_s << u"5.1.0 linux_amd64"_s;
         QTest::newRow("case folded") << u"Terraform-Provider-AWS_5.1.0_Linux_AMD64.ZIP"_s << u"aws"_s << u"5.1.0 linux_amd64"_s;
-        QTest::newRow("prerelease lower-cased") << u"terraform-provider-aws_5.1.0-BETA.1_linux_amd64.zip"_s << u"aws"_s
-                                                << u"5.1.0-beta.1 linux_amd64"_s;
+        QTest::newRow("prerelease lower-cased")
+            << u"terraform-provider-aws_5.1.0-BETA.1_linux_amd64.zip"_s << u"aws"_s << u"5.1.0-beta.1 linux_amd64"_s;
         QTest::newRow("extra parts ignored") << u"terraform-provider-null_2.1.0_linux_amd64_extra_more.zip"_s << u"null"_s
                                              << u"2.1.0 linux_amd64"_s;
         QTest::newRow("lenient version") << u"terraform-provider-null_2.0_linux_amd64.zip"_s << u"null"_s << u"2.0.0 linux_amd64"_s;
         QTest::newRow("build metadata") << u"terraform-provider-x_1.0.0+abc_linux_arm64.zip"_s << u"x"_s << u"1.0.0+abc linux_arm64"_s;
         QTest::newRow("dashed type") << u"terraform-provider-random-beta_1.2.0_linux_amd64.zip"_s << u"random-beta"_s
                                      << u"1.2.0 linux_amd64"_s;
-        QTest::newRow("other provider's archive") << u"terraform-provider-random_1.2.0_linux_amd64.zip"_s << u"random-beta"_s
-                                                  << u"error: lacks the prefix"_s;
+        QTest::newRow("other provider's archive")
+            << u"terraform-provider-random_1.2.0_linux_amd64.zip"_s << u"random-beta"_s << u"error: lacks the prefix"_s;
         QTest::newRow("not a zip") << u"terraform-provider-null_2.1.0_linux_amd64.tar.gz"_s << u"null"_s << u"error: suffix"_s;
         QTest::newRow("two parts") << u"terraform-provider-null_2.1.0_linux.zip"_s << u"null"_s << u"error: does not include"_s;
         QTest::newRow("v prefix") << u"terraform-provider-null_v2.1.0_linux_amd64.zip"_s << u"null"_s << u"error: invalid version"_s;
@@ -216,21 +220,24 @@ private Q_SLOTS:
         QVERIFY(m.file(u".git/objects/ab/cdef"_s));
 
         const Catalog c = scanOk(m.root());
-        QCOMPARE(dump(c), (QStringList{
-                              u"registry.opentofu.org/-/legacy 1.0.0 linux_amd64 packed registry.opentofu.org/-/legacy/terraform-provider-legacy_1.0.0_linux_amd64.zip"_s,
-                              u"registry.terraform.io/hashicorp/aws 5.0.0 linux_amd64 packed Registry.Terraform.IO/HashiCorp/AWS/terraform-provider-aws_5.0.0_linux_amd64.zip"_s,
-                              u"caf\u00e9.example/acme/widget 1.0.0 linux_amd64 packed caf\u00e9.example/acme/widget/terraform-provider-widget_1.0.0_linux_amd64.zip"_s,
-                              u"caf\u00e9.example/acme/widget 1.1.0 linux_amd64 packed CAF\u00c9.example/acme/widget/terraform-provider-widget_1.1.0_linux_amd64.zip"_s,
-                          }));
+        QCOMPARE(
+            dump(c),
+            (QStringList{
+                u"registry.opentofu.org/-/legacy 1.0.0 linux_amd64 packed registry.opentofu.org/-/legacy/terraform-provider-legacy_1.0.0_linux_amd64.zip"_s,
+                u"registry.terraform.io/hashicorp/aws 5.0.0 linux_amd64 packed Registry.Terraform.IO/HashiCorp/AWS/terraform-provider-aws_5.0.0_linux_amd64.zip"_s,
+                u"caf\u00e9.example/acme/widget 1.0.0 linux_amd64 packed caf\u00e9.example/acme/widget/terraform-provider-widget_1.0.0_linux_amd64.zip"_s,
+                u"caf\u00e9.example/acme/widget 1.1.0 linux_amd64 packed CAF\u00c9.example/acme/widget/terraform-provider-widget_1.1.0_linux_amd64.zip"_s,
+            }));
         // Sorted by the comparison (punycode) form: "registry..." < "xn--caf-dma.example".
         QCOMPARE(c.providers.last().address.hostname(), u"xn--caf-dma.example"_s);
-        QCOMPARE(anomalies(c), (QStringList{
-                                   u"invalid-address bad_host"_s,
-                                   u"invalid-address example.com/-"_s,
-                                   u"invalid-address registry.terraform.io/foo_bar"_s,
-                                   u"invalid-address registry.terraform.io/ok/a--b"_s,
-                                   u"invalid-address xn--caf-dma.example"_s,
-                               }));
+        QCOMPARE(anomalies(c),
+                 (QStringList{
+                     u"invalid-address bad_host"_s,
+                     u"invalid-address example.com/-"_s,
+                     u"invalid-address registry.terraform.io/foo_bar"_s,
+                     u"invalid-address registry.terraform.io/ok/a--b"_s,
+                     u"invalid-address xn--caf-dma.example"_s,
+                 }));
         QVERIFY(messageFor(c, AnomalyKind::InvalidAddress, u"example.com/-"_s).contains(u"legacy"_s));
     }
 
@@ -257,19 +264,21 @@ private Q_SLOTS:
 
         const Catalog c = scanOk(m.root());
         QCOMPARE(c.root, m.root()); // as opened, not resolved
-        QCOMPARE(dump(c), (QStringList{
-                              u"example.com/foo/bar 1.0.0 darwin_arm64 unpacked example.com/foo/bar/1.0.0/darwin_arm64"_s,
-                              u"example.com/foo/bar 1.0.0 linux_amd64 unpacked example.com/foo/bar/1.0.0/linux_amd64"_s,
-                              u"example.com/foo/bar 2.0.0 linux_amd64 packed example.com/foo/bar/terraform-provider-bar_2.0.0_linux_amd64.zip"_s,
-                          }));
+        QCOMPARE(dump(c),
+                 (QStringList{
+                     u"example.com/foo/bar 1.0.0 darwin_arm64 unpacked example.com/foo/bar/1.0.0/darwin_arm64"_s,
+                     u"example.com/foo/bar 1.0.0 linux_amd64 unpacked example.com/foo/bar/1.0.0/linux_amd64"_s,
+                     u"example.com/foo/bar 2.0.0 linux_amd64 packed example.com/foo/bar/terraform-provider-bar_2.0.0_linux_amd64.zip"_s,
+                 }));
         const Archive &linked = c.providers.at(0).versions.at(1).archives.at(0);
         QCOMPARE(linked.size, 3); // the target's size
-        QCOMPARE(anomalies(c), (QStringList{
-                                   u"unreadable-entry example.com/foo/bar/3.0.0"_s,
-                                   u"unreadable-entry example.com/foo/bar/terraform-provider-bar_4.0.0_linux_amd64.zip"_s,
-                                   u"unreadable-entry example.com/foo/baz"_s,
-                                   u"unreadable-entry example.net"_s,
-                               }));
+        QCOMPARE(anomalies(c),
+                 (QStringList{
+                     u"unreadable-entry example.com/foo/bar/3.0.0"_s,
+                     u"unreadable-entry example.com/foo/bar/terraform-provider-bar_4.0.0_linux_amd64.zip"_s,
+                     u"unreadable-entry example.com/foo/baz"_s,
+                     u"unreadable-entry example.net"_s,
+                 }));
         QVERIFY(messageFor(c, AnomalyKind::UnreadableEntry, u"example.com/foo/bar/terraform-provider-bar_4.0.0_linux_amd64.zip"_s)
                     .contains(u"broken symbolic link"_s));
     }
@@ -298,18 +307,21 @@ private Q_SLOTS:
         QVERIFY(m.file(u"example.com/ns/null/terraform-provider-null_3.0_linux_amd64.zip"_s));
 
         const Catalog c = scanOk(m.root());
-        QCOMPARE(dump(c, true), (QStringList{
-                                    u"example.com/ns/null 2.1.0 linux_amd64 unpacked example.com/ns/null/2.1.0/linux_amd64"_s,
-                                    u"example.com/ns/null 2.1.0 linux_amd64 packed example.com/ns/null/terraform-provider-null_2.1.0_linux_amd64.zip (duplicate)"_s,
-                                    u"example.com/ns/null 3.0.0 linux_amd64 packed example.com/ns/null/terraform-provider-null_3.0.0_linux_amd64.zip"_s,
-                                    u"example.com/ns/null 3.0.0 linux_amd64 packed example.com/ns/null/terraform-provider-null_3.0.0_linux_amd64_extra.zip (duplicate)"_s,
-                                    u"example.com/ns/null 3.0.0 linux_amd64 packed example.com/ns/null/terraform-provider-null_3.0_linux_amd64.zip (duplicate)"_s,
-                                }));
-        QCOMPARE(anomalies(c), (QStringList{
-                                   u"duplicate-archive example.com/ns/null/terraform-provider-null_2.1.0_linux_amd64.zip"_s,
-                                   u"duplicate-archive example.com/ns/null/terraform-provider-null_3.0.0_linux_amd64_extra.zip"_s,
-                                   u"duplicate-archive example.com/ns/null/terraform-provider-null_3.0_linux_amd64.zip"_s,
-                               }));
+        QCOMPARE(
+            dump(c, true),
+            (QStringList{
+                u"example.com/ns/null 2.1.0 linux_amd64 unpacked example.com/ns/null/2.1.0/linux_amd64"_s,
+                u"example.com/ns/null 2.1.0 linux_amd64 packed example.com/ns/null/terraform-provider-null_2.1.0_linux_amd64.zip (duplicate)"_s,
+                u"example.com/ns/null 3.0.0 linux_amd64 packed example.com/ns/null/terraform-provider-null_3.0.0_linux_amd64.zip"_s,
+                u"example.com/ns/null 3.0.0 linux_amd64 packed example.com/ns/null/terraform-provider-null_3.0.0_linux_amd64_extra.zip (duplicate)"_s,
+                u"example.com/ns/null 3.0.0 linux_amd64 packed example.com/ns/null/terraform-provider-null_3.0_linux_amd64.zip (duplicate)"_s,
+            }));
+        QCOMPARE(anomalies(c),
+                 (QStringList{
+                     u"duplicate-archive example.com/ns/null/terraform-provider-null_2.1.0_linux_amd64.zip"_s,
+                     u"duplicate-archive example.com/ns/null/terraform-provider-null_3.0.0_linux_amd64_extra.zip"_s,
+                     u"duplicate-archive example.com/ns/null/terraform-provider-null_3.0_linux_amd64.zip"_s,
+                 }));
         // Only the first copy counts as an archive.
         QCOMPARE(c.archiveCount(), 2);
     }
@@ -325,22 +337,26 @@ private Q_SLOTS:
         QVERIFY(m.file(p + u"index.json"_s, "{\n  \"versions\": {\n    \"4.16.0\": {},\n    \"4.62.0\": {}\n  }\n}"));
         // 4.16.0: the terraform format; 4.62.0: ./-relative, percent-encoded, absolute and
         // unusual-file urls.
-        QVERIFY(m.file(p + u"4.16.0.json"_s,
-                       "{\"archives\": {"
-                       "\"linux_amd64\": {\"hashes\": [\"h1:AAA=\"], \"url\": \"terraform-provider-aws_4.16.0_linux_amd64.zip\"},"
-                       "\"windows_amd64\": {\"hashes\": [\"h1:BBB=\", \"zh:cc\"], \"url\": \"./terraform-provider-aws_4.16.0_windows_amd64.zip\"}}}"));
-        QVERIFY(m.file(p + u"4.62.0.json"_s,
-                       "{\"archives\": {"
-                       "\"darwin_arm64\": {\"hashes\": [\"h1:DDD=\"], \"url\": \"https://releases.example.com/terraform-provider-aws_4.62.0_darwin_arm64.zip\"},"
-                       "\"linux_amd64\": {\"hashes\": [\"h1:EEE=\"], \"url\": \"weird%20name.zip\"}}}"));
+        QVERIFY(m.file(
+            p + u"4.16.0.json"_s,
+            "{\"archives\": {"
+            "\"linux_amd64\": {\"hashes\": [\"h1:AAA=\"], \"url\": \"terraform-provider-aws_4.16.0_linux_amd64.zip\"},"
+            "\"windows_amd64\": {\"hashes\": [\"h1:BBB=\", \"zh:cc\"], \"url\": \"./terraform-provider-aws_4.16.0_windows_amd64.zip\"}}}"));
+        QVERIFY(m.file(
+            p + u"4.62.0.json"_s,
+            "{\"archives\": {"
+            "\"darwin_arm64\": {\"hashes\": [\"h1:DDD=\"], \"url\": \"https://releases.example.com/terraform-provider-aws_4.62.0_darwin_arm64.zip\"},"
+            "\"linux_amd64\": {\"hashes\": [\"h1:EEE=\"], \"url\": \"weird%20name.zip\"}}}"));
 
         const Catalog c = scanOk(m.root());
-        QCOMPARE(dump(c), (QStringList{
-                              u"registry.terraform.io/hashicorp/aws 4.16.0 linux_amd64 packed registry.terraform.io/hashicorp/aws/terraform-provider-aws_4.16.0_linux_amd64.zip declared=terraform-provider-aws_4.16.0_linux_amd64.zip"_s,
-                              u"registry.terraform.io/hashicorp/aws 4.16.0 windows_amd64 packed registry.terraform.io/hashicorp/aws/terraform-provider-aws_4.16.0_windows_amd64.zip declared=./terraform-provider-aws_4.16.0_windows_amd64.zip"_s,
-                              u"registry.terraform.io/hashicorp/aws 4.62.0 darwin_arm64 packed registry.terraform.io/hashicorp/aws/terraform-provider-aws_4.62.0_darwin_arm64.zip declared=https://releases.example.com/terraform-provider-aws_4.62.0_darwin_arm64.zip"_s,
-                              u"registry.terraform.io/hashicorp/aws 4.62.0 linux_amd64 packed registry.terraform.io/hashicorp/aws/weird name.zip declared=weird%20name.zip indexed-only"_s,
-                          }));
+        QCOMPARE(
+            dump(c),
+            (QStringList{
+                u"registry.terraform.io/hashicorp/aws 4.16.0 linux_amd64 packed registry.terraform.io/hashicorp/aws/terraform-provider-aws_4.16.0_linux_amd64.zip declared=terraform-provider-aws_4.16.0_linux_amd64.zip"_s,
+                u"registry.terraform.io/hashicorp/aws 4.16.0 windows_amd64 packed registry.terraform.io/hashicorp/aws/terraform-provider-aws_4.16.0_windows_amd64.zip declared=./terraform-provider-aws_4.16.0_windows_amd64.zip"_s,
+                u"registry.terraform.io/hashicorp/aws 4.62.0 darwin_arm64 packed registry.terraform.io/hashicorp/aws/terraform-provider-aws_4.62.0_darwin_arm64.zip declared=https://releases.example.com/terraform-provider-aws_4.62.0_darwin_arm64.zip"_s,
+                u"registry.terraform.io/hashicorp/aws 4.62.0 linux_amd64 packed registry.terraform.io/hashicorp/aws/weird name.zip declared=weird%20name.zip indexed-only"_s,
+            }));
         QCOMPARE(anomalies(c), QStringList{u"unparseable-name registry.terraform.io/hashicorp/aws/weird name.zip"_s});
         const ProviderVersion &v = c.providers.at(0).versions.at(0);
         QVERIFY(c.providers.at(0).hasIndex);
@@ -366,8 +382,7 @@ private Q_SLOTS:
         QVERIFY(m.file(p + u"1.3.0/linux_amd64/terraform-provider-tool"_s));
         // index.json lists 1.0.0 (with a <version>.json), 1.1.0 (no 1.1.0.json), 1.3.0 and 1.4.0 (absent),
         // not 1.2.0; it also has a key that is not a version.
-        QVERIFY(m.file(p + u"index.json"_s,
-                       R"({"versions": {"1.0.0": {}, "1.1.0": {}, "1.3.0": {}, "1.4.0": {}, "latest": {}}})"));
+        QVERIFY(m.file(p + u"index.json"_s, R"({"versions": {"1.0.0": {}, "1.1.0": {}, "1.3.0": {}, "1.4.0": {}, "latest": {}}})"));
         // 1.0.0.json lists linux_amd64 (present), darwin_arm64 (absent), but not windows_amd64.
         QVERIFY(m.file(p + u"1.0.0.json"_s,
                        R"({"archives": {"linux_amd64": {"url": "terraform-provider-tool_1.0.0_linux_amd64.zip", "hashes": ["h1:x"]},)"
@@ -380,21 +395,22 @@ private Q_SLOTS:
         QVERIFY(m.file(p + u"notes.json"_s, "{}"));
 
         const Catalog c = scanOk(m.root());
-        QCOMPARE(anomalies(c), (QStringList{
-                                   u"stale-version-index example.com/acme/tool/0.9.0.json"_s,
-                                   u"malformed-json example.com/acme/tool/1.0.0.json"_s, // the invalid hash
-                                   u"unparseable-name example.com/acme/tool/1.0.json"_s,
-                                   u"malformed-json example.com/acme/tool/1.2.0.json"_s,
-                                   u"stale-version-index example.com/acme/tool/1.2.0.json"_s,
-                                   u"unparseable-name example.com/acme/tool/index.json"_s, // "latest"
-                                   u"index-lists-absent-version example.com/acme/tool/index.json"_s,
-                                   u"index-lists-absent-version example.com/acme/tool/index.json"_s,
-                                   u"unparseable-name example.com/acme/tool/notes.json"_s,
-                                   u"index-lists-absent-archive example.com/acme/tool/terraform-provider-tool_1.0.0_darwin_arm64.zip"_s,
-                                   u"archive-not-in-index example.com/acme/tool/terraform-provider-tool_1.0.0_windows_amd64.zip"_s,
-                                   u"archive-not-in-index example.com/acme/tool/terraform-provider-tool_1.1.0_linux_amd64.zip"_s,
-                                   u"archive-not-in-index example.com/acme/tool/terraform-provider-tool_1.2.0_linux_amd64.zip"_s,
-                               }));
+        QCOMPARE(anomalies(c),
+                 (QStringList{
+                     u"stale-version-index example.com/acme/tool/0.9.0.json"_s,
+                     u"malformed-json example.com/acme/tool/1.0.0.json"_s, // the invalid hash
+                     u"unparseable-name example.com/acme/tool/1.0.json"_s,
+                     u"malformed-json example.com/acme/tool/1.2.0.json"_s,
+                     u"stale-version-index example.com/acme/tool/1.2.0.json"_s,
+                     u"unparseable-name example.com/acme/tool/index.json"_s, // "latest"
+                     u"index-lists-absent-version example.com/acme/tool/index.json"_s,
+                     u"index-lists-absent-version example.com/acme/tool/index.json"_s,
+                     u"unparseable-name example.com/acme/tool/notes.json"_s,
+                     u"index-lists-absent-archive example.com/acme/tool/terraform-provider-tool_1.0.0_darwin_arm64.zip"_s,
+                     u"archive-not-in-index example.com/acme/tool/terraform-provider-tool_1.0.0_windows_amd64.zip"_s,
+                     u"archive-not-in-index example.com/acme/tool/terraform-provider-tool_1.1.0_linux_amd64.zip"_s,
+                     u"archive-not-in-index example.com/acme/tool/terraform-provider-tool_1.2.0_linux_amd64.zip"_s,
+                 }));
         const Anomaly *malformed = nullptr;
         for (const Anomaly &a : c.anomalies)
             if (a.kind == AnomalyKind::MalformedJson && a.path.endsWith(u"1.2.0.json"_s))
@@ -411,14 +427,16 @@ private Q_SLOTS:
                     .contains(u"1.0.0.json does not list windows_amd64"_s));
 
         // The catalog: absent archives and versions are there to be reported as missing.
-        QCOMPARE(dump(c), (QStringList{
-                              u"example.com/acme/tool 1.0.0 darwin_arm64 packed (absent:terraform-provider-tool_1.0.0_darwin_arm64.zip) declared=terraform-provider-tool_1.0.0_darwin_arm64.zip indexed-only"_s,
-                              u"example.com/acme/tool 1.0.0 linux_amd64 packed example.com/acme/tool/terraform-provider-tool_1.0.0_linux_amd64.zip declared=terraform-provider-tool_1.0.0_linux_amd64.zip"_s,
-                              u"example.com/acme/tool 1.0.0 windows_amd64 packed example.com/acme/tool/terraform-provider-tool_1.0.0_windows_amd64.zip"_s,
-                              u"example.com/acme/tool 1.1.0 linux_amd64 packed example.com/acme/tool/terraform-provider-tool_1.1.0_linux_amd64.zip"_s,
-                              u"example.com/acme/tool 1.2.0 linux_amd64 packed example.com/acme/tool/terraform-provider-tool_1.2.0_linux_amd64.zip"_s,
-                              u"example.com/acme/tool 1.3.0 linux_amd64 unpacked example.com/acme/tool/1.3.0/linux_amd64"_s,
-                          }));
+        QCOMPARE(
+            dump(c),
+            (QStringList{
+                u"example.com/acme/tool 1.0.0 darwin_arm64 packed (absent:terraform-provider-tool_1.0.0_darwin_arm64.zip) declared=terraform-provider-tool_1.0.0_darwin_arm64.zip indexed-only"_s,
+                u"example.com/acme/tool 1.0.0 linux_amd64 packed example.com/acme/tool/terraform-provider-tool_1.0.0_linux_amd64.zip declared=terraform-provider-tool_1.0.0_linux_amd64.zip"_s,
+                u"example.com/acme/tool 1.0.0 windows_amd64 packed example.com/acme/tool/terraform-provider-tool_1.0.0_windows_amd64.zip"_s,
+                u"example.com/acme/tool 1.1.0 linux_amd64 packed example.com/acme/tool/terraform-provider-tool_1.1.0_linux_amd64.zip"_s,
+                u"example.com/acme/tool 1.2.0 linux_amd64 packed example.com/acme/tool/terraform-provider-tool_1.2.0_linux_amd64.zip"_s,
+                u"example.com/acme/tool 1.3.0 linux_amd64 unpacked example.com/acme/tool/1.3.0/linux_amd64"_s,
+            }));
         const Provider &tool = c.providers.at(0);
         QStringList versions;
         for (const ProviderVersion &v : tool.versions)
@@ -444,17 +462,20 @@ private Q_SLOTS:
                        R"({"archives": {"linux_amd64": {"url": "terraform-provider-tool_1.0.0_linux_amd64.zip"},)"
                        R"( "windows_amd64": {"url": "renamed.zip"}}})"));
         const Catalog c = scanOk(m.root());
-        QCOMPARE(dump(c, true), (QStringList{
-                                    u"example.com/acme/tool 1.0.0 linux_amd64 unpacked example.com/acme/tool/1.0.0/linux_amd64"_s,
-                                    u"example.com/acme/tool 1.0.0 windows_amd64 packed example.com/acme/tool/terraform-provider-tool_1.0.0_windows_amd64.zip"_s,
-                                    u"example.com/acme/tool 1.0.0 linux_amd64 packed example.com/acme/tool/terraform-provider-tool_1.0.0_linux_amd64.zip declared=terraform-provider-tool_1.0.0_linux_amd64.zip (duplicate)"_s,
-                                    u"example.com/acme/tool 1.0.0 windows_amd64 packed (absent:renamed.zip) declared=renamed.zip indexed-only (duplicate)"_s,
-                                }));
-        QCOMPARE(anomalies(c), (QStringList{
-                                   u"index-lists-absent-archive example.com/acme/tool/renamed.zip"_s,
-                                   u"duplicate-archive example.com/acme/tool/terraform-provider-tool_1.0.0_linux_amd64.zip"_s,
-                                   u"archive-not-in-index example.com/acme/tool/terraform-provider-tool_1.0.0_windows_amd64.zip"_s,
-                               }));
+        QCOMPARE(
+            dump(c, true),
+            (QStringList{
+                u"example.com/acme/tool 1.0.0 linux_amd64 unpacked example.com/acme/tool/1.0.0/linux_amd64"_s,
+                u"example.com/acme/tool 1.0.0 windows_amd64 packed example.com/acme/tool/terraform-provider-tool_1.0.0_windows_amd64.zip"_s,
+                u"example.com/acme/tool 1.0.0 linux_amd64 packed example.com/acme/tool/terraform-provider-tool_1.0.0_linux_amd64.zip declared=terraform-provider-tool_1.0.0_linux_amd64.zip (duplicate)"_s,
+                u"example.com/acme/tool 1.0.0 windows_amd64 packed (absent:renamed.zip) declared=renamed.zip indexed-only (duplicate)"_s,
+            }));
+        QCOMPARE(anomalies(c),
+                 (QStringList{
+                     u"index-lists-absent-archive example.com/acme/tool/renamed.zip"_s,
+                     u"duplicate-archive example.com/acme/tool/terraform-provider-tool_1.0.0_linux_amd64.zip"_s,
+                     u"archive-not-in-index example.com/acme/tool/terraform-provider-tool_1.0.0_windows_amd64.zip"_s,
+                 }));
         QVERIFY(messageFor(c, AnomalyKind::ArchiveNotInIndex, p + u"terraform-provider-tool_1.0.0_windows_amd64.zip"_s)
                     .contains(u"lists \"renamed.zip\" for windows_amd64 instead"_s));
     }
@@ -483,15 +504,16 @@ private Q_SLOTS:
         // Package contents are never inspected, however deep.
         QVERIFY(m.file(u"example.com/acme/tool/1.0.0/linux_amd64/a/b/c/d/anything"_s));
         const Catalog c = scanOk(m.root());
-        QCOMPARE(anomalies(c), (QStringList{
-                                   u"unparseable-name README.md"_s,
-                                   u"unparseable-name example.com/acme/file"_s,
-                                   u"unparseable-name example.com/acme/tool/.terraform-provider-tool_1.0.0_linux_amd64.zip"_s,
-                                   u"unparseable-name example.com/acme/tool/1.0.0/linux-amd64"_s,
-                                   u"unparseable-name example.com/acme/tool/1.0.0/linux_amd64.zip"_s,
-                                   u"unparseable-name example.com/acme/tool/latest"_s,
-                                   u"unparseable-name example.com/notes.txt"_s,
-                               }));
+        QCOMPARE(anomalies(c),
+                 (QStringList{
+                     u"unparseable-name README.md"_s,
+                     u"unparseable-name example.com/acme/file"_s,
+                     u"unparseable-name example.com/acme/tool/.terraform-provider-tool_1.0.0_linux_amd64.zip"_s,
+                     u"unparseable-name example.com/acme/tool/1.0.0/linux-amd64"_s,
+                     u"unparseable-name example.com/acme/tool/1.0.0/linux_amd64.zip"_s,
+                     u"unparseable-name example.com/acme/tool/latest"_s,
+                     u"unparseable-name example.com/notes.txt"_s,
+                 }));
         QVERIFY(messageFor(c, AnomalyKind::UnparseableName, u"example.com/acme/tool/.terraform-provider-tool_1.0.0_linux_amd64.zip"_s)
                     .contains(u"staging file"_s));
         QCOMPARE(dump(c), QStringList{u"example.com/acme/tool 1.0.0 linux_amd64 unpacked example.com/acme/tool/1.0.0/linux_amd64"_s});
@@ -504,19 +526,20 @@ private Q_SLOTS:
             // an unprivileged user (setpriv from util-linux drops all capabilities with the uid).
             const QString setpriv = QStandardPaths::findExecutable(u"setpriv"_s);
             if (setpriv.isEmpty())
-                PROVENDER_SKIP(test::Missing::Platform, u"running as root and setpriv (util-linux) is missing: directory permissions do not apply"_s);
+                PROVENDER_SKIP(test::Missing::Platform,
+                               u"running as root and setpriv (util-linux) is missing: directory permissions do not apply"_s);
             // The build tree may sit below a folder only root can enter (/root/…): run a copy of
             // this binary from a world-readable temporary folder.
             QTemporaryDir copyDir;
             QVERIFY(copyDir.isValid());
-            QVERIFY(QFile::setPermissions(copyDir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                                              | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
-                                                              | QFileDevice::ExeOther));
+            QVERIFY(QFile::setPermissions(copyDir.path(),
+                                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup
+                                              | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther));
             const QString copy = copyDir.filePath(u"tst_filesystemmirror"_s);
             QVERIFY(QFile::copy(QCoreApplication::applicationFilePath(), copy));
-            const test::ProcessRun r = test::runProcess(
-                setpriv, {u"--reuid=65534"_s, u"--regid=65534"_s, u"--clear-groups"_s, copy, u"unreadableDirectory"_s}, 120000,
-                QProcessEnvironment::systemEnvironment(), copyDir.path());
+            const test::ProcessRun r =
+                test::runProcess(setpriv, {u"--reuid=65534"_s, u"--regid=65534"_s, u"--clear-groups"_s, copy, u"unreadableDirectory"_s},
+                                 120000, QProcessEnvironment::systemEnvironment(), copyDir.path());
             QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
             QVERIFY2(r.out.contains("PASS   : TestFileSystemMirror::unreadableDirectory()"), r.out.constData());
             return;

@@ -54,7 +54,7 @@ QHash<QString, ZipHashes> makeZips(const QList<QPair<QString, QStringList>> &spe
 QByteArray pythonRender(const QByteArray &compact)
 {
     return test::runPythonCode(u"import json, sys; sys.stdout.write(json.dumps(json.loads(sys.argv[1]), indent=2, sort_keys=True))"_s,
-                           {QString::fromUtf8(compact)});
+                               {QString::fromUtf8(compact)});
 }
 
 QByteArray readAll(const QString &path)
@@ -106,7 +106,8 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true); // the hash cache under ~/.qttest, not the user's
         if (test::python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is needed to build zips and compute expected hashes independently"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is needed to build zips and compute expected hashes independently"));
     }
 
     /// The e2e layout of tofu-formats.md §4: null 2.1.0 and template 2.1.1 on two platforms.
@@ -153,48 +154,57 @@ private Q_SLOTS:
         while (it.hasNext())
             files.append(it.next().mid(m.root().size() + 1));
         files.sort();
-        QCOMPARE(files, (QStringList{
-                            u"README.txt"_s,
-                            u"registry.terraform.io/hashicorp/null/2.1.0.json"_s,
-                            u"registry.terraform.io/hashicorp/null/NOTES"_s,
-                            u"registry.terraform.io/hashicorp/null/index.json"_s,
-                            u"registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0_linux_amd64.zip"_s,
-                            u"registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0_windows_386.zip"_s,
-                            u"registry.terraform.io/hashicorp/template/2.1.1.json"_s,
-                            u"registry.terraform.io/hashicorp/template/index.json"_s,
-                            u"registry.terraform.io/hashicorp/template/terraform-provider-template_2.1.1_linux_amd64.zip"_s,
-                            u"registry.terraform.io/hashicorp/template/terraform-provider-template_2.1.1_windows_386.zip"_s,
-                        }));
+        QCOMPARE(files,
+                 (QStringList{
+                     u"README.txt"_s,
+                     u"registry.terraform.io/hashicorp/null/2.1.0.json"_s,
+                     u"registry.terraform.io/hashicorp/null/NOTES"_s,
+                     u"registry.terraform.io/hashicorp/null/index.json"_s,
+                     u"registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0_linux_amd64.zip"_s,
+                     u"registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0_windows_386.zip"_s,
+                     u"registry.terraform.io/hashicorp/template/2.1.1.json"_s,
+                     u"registry.terraform.io/hashicorp/template/index.json"_s,
+                     u"registry.terraform.io/hashicorp/template/terraform-provider-template_2.1.1_linux_amd64.zip"_s,
+                     u"registry.terraform.io/hashicorp/template/terraform-provider-template_2.1.1_windows_386.zip"_s,
+                 }));
 
         QCOMPARE(readAll(nullDir + u"/index.json"_s), pythonRender(R"({"versions": {"2.1.0": {}}})"));
-        QCOMPARE(readAll(nullDir + u"/2.1.0.json"_s),
-                 pythonRender(QStringLiteral(R"({"archives": {"linux_amd64": {"hashes": ["%1"], "url": "%2"}, "windows_386": {"hashes": ["%3"], "url": "%4"}}})")
-                                  .arg(h[nl].h1, QFileInfo(nl).fileName(), h[nw].h1, QFileInfo(nw).fileName())
-                                  .toUtf8()));
-        QCOMPARE(readAll(templateDir + u"/2.1.1.json"_s),
-                 pythonRender(QStringLiteral(R"({"archives": {"linux_amd64": {"hashes": ["%1"], "url": "%2"}, "windows_386": {"hashes": ["%3"], "url": "%4"}}})")
-                                  .arg(h[tl].h1, QFileInfo(tl).fileName(), h[tw].h1, QFileInfo(tw).fileName())
-                                  .toUtf8()));
+        QCOMPARE(
+            readAll(nullDir + u"/2.1.0.json"_s),
+            pythonRender(
+                QStringLiteral(
+                    R"({"archives": {"linux_amd64": {"hashes": ["%1"], "url": "%2"}, "windows_386": {"hashes": ["%3"], "url": "%4"}}})")
+                    .arg(h[nl].h1, QFileInfo(nl).fileName(), h[nw].h1, QFileInfo(nw).fileName())
+                    .toUtf8()));
+        QCOMPARE(
+            readAll(templateDir + u"/2.1.1.json"_s),
+            pythonRender(
+                QStringLiteral(
+                    R"({"archives": {"linux_amd64": {"hashes": ["%1"], "url": "%2"}, "windows_386": {"hashes": ["%3"], "url": "%4"}}})")
+                    .arg(h[tl].h1, QFileInfo(tl).fileName(), h[tw].h1, QFileInfo(tw).fileName())
+                    .toUtf8()));
         QVERIFY(!readAll(nullDir + u"/index.json"_s).endsWith('\n'));
         QCOMPARE(readAll(m.path(u"README.txt"_s)), QByteArray("unrelated\n"));
         QCOMPARE(QFile::permissions(nullDir + u"/index.json"_s),
-                 QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser
-                     | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+                 QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ReadGroup
+                     | QFileDevice::ReadOther);
         QVERIFY(hiddenLeftovers(m.root()).isEmpty());
-        QCOMPARE(statuses(r.value(), m.root()), (QStringList{
-                                                    u"created registry.terraform.io/hashicorp/null/index.json"_s,
-                                                    u"created registry.terraform.io/hashicorp/null/2.1.0.json"_s,
-                                                    u"created registry.terraform.io/hashicorp/template/index.json"_s,
-                                                    u"created registry.terraform.io/hashicorp/template/2.1.1.json"_s,
-                                                }));
-        QCOMPARE(changes(r.value(), m.root()), (QStringList{
-                                                   u"added registry.terraform.io/hashicorp/null/index.json 2.1.0"_s,
-                                                   u"added registry.terraform.io/hashicorp/null/2.1.0.json 2.1.0 linux_amd64"_s,
-                                                   u"added registry.terraform.io/hashicorp/null/2.1.0.json 2.1.0 windows_386"_s,
-                                                   u"added registry.terraform.io/hashicorp/template/index.json 2.1.1"_s,
-                                                   u"added registry.terraform.io/hashicorp/template/2.1.1.json 2.1.1 linux_amd64"_s,
-                                                   u"added registry.terraform.io/hashicorp/template/2.1.1.json 2.1.1 windows_386"_s,
-                                               }));
+        QCOMPARE(statuses(r.value(), m.root()),
+                 (QStringList{
+                     u"created registry.terraform.io/hashicorp/null/index.json"_s,
+                     u"created registry.terraform.io/hashicorp/null/2.1.0.json"_s,
+                     u"created registry.terraform.io/hashicorp/template/index.json"_s,
+                     u"created registry.terraform.io/hashicorp/template/2.1.1.json"_s,
+                 }));
+        QCOMPARE(changes(r.value(), m.root()),
+                 (QStringList{
+                     u"added registry.terraform.io/hashicorp/null/index.json 2.1.0"_s,
+                     u"added registry.terraform.io/hashicorp/null/2.1.0.json 2.1.0 linux_amd64"_s,
+                     u"added registry.terraform.io/hashicorp/null/2.1.0.json 2.1.0 windows_386"_s,
+                     u"added registry.terraform.io/hashicorp/template/index.json 2.1.1"_s,
+                     u"added registry.terraform.io/hashicorp/template/2.1.1.json 2.1.1 linux_amd64"_s,
+                     u"added registry.terraform.io/hashicorp/template/2.1.1.json 2.1.1 windows_386"_s,
+                 }));
 
         // A zip with a directory entry is indexed with its zip-level h1:, which then differs
         // from the extracted folder's (what the Python reference computes without the entry).
@@ -241,17 +251,19 @@ private Q_SLOTS:
         Result<IndexExportReport> preview = exportIndexes(m.root(), dry);
         QVERIFY(preview.ok());
         QVERIFY(preview->dryRun);
-        QCOMPARE(changes(preview.value(), m.root()), (QStringList{
-                                                         u"added example.com/acme/tool/index.json 1.1.0"_s,
-                                                         u"changed example.com/acme/tool/1.0.0.json 1.0.0 linux_amd64"_s,
-                                                         u"removed example.com/acme/tool/1.0.0.json 1.0.0 darwin_arm64"_s,
-                                                         u"added example.com/acme/tool/1.1.0.json 1.1.0 linux_amd64"_s,
-                                                     }));
-        QCOMPARE(statuses(preview.value(), m.root()), (QStringList{
-                                                          u"updated example.com/acme/tool/index.json"_s,
-                                                          u"updated example.com/acme/tool/1.0.0.json"_s,
-                                                          u"created example.com/acme/tool/1.1.0.json"_s,
-                                                      }));
+        QCOMPARE(changes(preview.value(), m.root()),
+                 (QStringList{
+                     u"added example.com/acme/tool/index.json 1.1.0"_s,
+                     u"changed example.com/acme/tool/1.0.0.json 1.0.0 linux_amd64"_s,
+                     u"removed example.com/acme/tool/1.0.0.json 1.0.0 darwin_arm64"_s,
+                     u"added example.com/acme/tool/1.1.0.json 1.1.0 linux_amd64"_s,
+                 }));
+        QCOMPARE(statuses(preview.value(), m.root()),
+                 (QStringList{
+                     u"updated example.com/acme/tool/index.json"_s,
+                     u"updated example.com/acme/tool/1.0.0.json"_s,
+                     u"created example.com/acme/tool/1.1.0.json"_s,
+                 }));
         const IndexEntryChange &changed = preview->changes.at(1);
         QVERIFY(oldLinuxHash != h[a].h1);
         QVERIFY2(changed.before.contains(oldLinuxHash), qPrintable(changed.before));

@@ -80,25 +80,25 @@ private Q_SLOTS:
         QTest::newRow("null versions") << QByteArray(R"({"versions": null})") << QStringList{} << QStringList{u"no-versions"_s};
         QTest::newRow("null document") << QByteArray("  null  ") << QStringList{} << QStringList{u"no-versions"_s};
         QTest::newRow("null version value") << QByteArray(R"({"versions": {"1.0.0": null}})") << QStringList{u"1.0.0"_s} << QStringList{};
-        QTest::newRow("lenient version keys merge") << QByteArray(R"({"versions": {"2.0": {}, "2.0.0": {}}})")
-                                                    << QStringList{u"2.0.0"_s} << QStringList{};
+        QTest::newRow("lenient version keys merge")
+            << QByteArray(R"({"versions": {"2.0": {}, "2.0.0": {}}})") << QStringList{u"2.0.0"_s} << QStringList{};
         QTest::newRow("precedence order, not key order")
             << QByteArray(R"({"versions": {"10.0.0": {}, "2.0.0": {}, "1.0.0-beta": {}, "1.0.0": {}}})")
             << QStringList{u"1.0.0-beta"_s, u"1.0.0"_s, u"2.0.0"_s, u"10.0.0"_s} << QStringList{};
-        QTest::newRow("invalid version key skipped") << QByteArray(R"({"versions": {"v1.0.0": {}, "1.0.0": {}}})")
-                                                     << QStringList{u"1.0.0"_s} << QStringList{u"invalid-version"_s};
+        QTest::newRow("invalid version key skipped")
+            << QByteArray(R"({"versions": {"v1.0.0": {}, "1.0.0": {}}})") << QStringList{u"1.0.0"_s} << QStringList{u"invalid-version"_s};
         QTest::newRow("only the first value is read") << QByteArray("{\"versions\": {\"1.0.0\": {}}}\n{\"versions\": 5} garbage")
                                                       << QStringList{u"1.0.0"_s} << QStringList{u"trailing-data"_s};
-        QTest::newRow("members that fold to one field merge")
-            << QByteArray(R"({"versions": {"1.0.0": {}}, "Versions": {"2.0.0": {}}})") << QStringList{u"1.0.0"_s, u"2.0.0"_s}
-            << QStringList{};
+        QTest::newRow("members that fold to one field merge") << QByteArray(R"({"versions": {"1.0.0": {}}, "Versions": {"2.0.0": {}}})")
+                                                              << QStringList{u"1.0.0"_s, u"2.0.0"_s} << QStringList{};
         // encoding/json: "invalid UTF-16 surrogate pairs are not treated as an error. Instead, they
         // are replaced by the Unicode replacement character U+FFFD" (found by fuzz_mirrorindex).
         QTest::newRow("lone surrogate escapes decode as U+FFFD")
             << QByteArray(R"({"versions": {"1.0.0": {}, "\ud800": {}, "2\udc00": {}, "3\ud83d\u0041": {}, "4\ud83d\ude00": {}}})")
-            << QStringList{u"1.0.0"_s} << QStringList{u"invalid-version"_s, u"invalid-version"_s, u"invalid-version"_s, u"invalid-version"_s};
-        QTest::newRow("invalid UTF-8 in an ignored string") << QByteArray("{\"x\": \"\xff\xfe\", \"versions\": {\"1.0.0\": {}}}")
-                                                             << QStringList{u"1.0.0"_s} << QStringList{};
+            << QStringList{u"1.0.0"_s}
+            << QStringList{u"invalid-version"_s, u"invalid-version"_s, u"invalid-version"_s, u"invalid-version"_s};
+        QTest::newRow("invalid UTF-8 in an ignored string")
+            << QByteArray("{\"x\": \"\xff\xfe\", \"versions\": {\"1.0.0\": {}}}") << QStringList{u"1.0.0"_s} << QStringList{};
     }
     void indexJson()
     {
@@ -131,17 +131,16 @@ private Q_SLOTS:
         // Positions as Python's json module reports them (the character that cannot be accepted).
         QTest::newRow("trailing comma") << QByteArray("{\n  \"versions\": {\n    \"1.0.0\": {},\n  }\n}") << 4 << 3
                                         << QStringLiteral("invalid character '}' looking for beginning of object key string");
-        QTest::newRow("missing colon") << QByteArray("{\n  \"versions\" {}\n}") << 2 << 14
-                                       << QStringLiteral("after object key");
-        QTest::newRow("missing comma")
-            << QByteArray("{\n  \"archives\": {\n    \"linux_amd64\": {\"url\": \"a.zip\" \"hashes\": []}\n  }\n}") << 3 << 36
-            << QStringLiteral("after object key:value pair");
+        QTest::newRow("missing colon") << QByteArray("{\n  \"versions\" {}\n}") << 2 << 14 << QStringLiteral("after object key");
+        QTest::newRow("missing comma") << QByteArray(
+            "{\n  \"archives\": {\n    \"linux_amd64\": {\"url\": \"a.zip\" \"hashes\": []}\n  }\n}")
+                                       << 3 << 36 << QStringLiteral("after object key:value pair");
         QTest::newRow("single quotes") << QByteArray("{\n\t'versions': {}\n}") << 2 << 2 << QStringLiteral("'\\''");
         QTest::newRow("columns count characters, not bytes")
             << QByteArray("{\"x\": \"h\xc3\xa9llo w\xc3\xb6rld\", \"versions\": {\"1.0.0\": {}},,}") << 1 << 48
             << QStringLiteral("looking for beginning of object key string");
         QTest::newRow("raw newline in a string") << QByteArray("{\n  \"versions\": {\n    \"1.0.0\n  }\n}") << 3 << 11
-                                                  << QStringLiteral("invalid character '\\n' in string literal");
+                                                 << QStringLiteral("invalid character '\\n' in string literal");
         QTest::newRow("unexpected end") << QByteArray(R"({"versions": {"1.0.0": {}})") << 1 << 27
                                         << QStringLiteral("unexpected end of JSON input");
         QTest::newRow("empty document") << QByteArray() << 1 << 1 << QStringLiteral("unexpected end of JSON input");
@@ -156,8 +155,8 @@ private Q_SLOTS:
         // Type errors: where the member is.
         QTest::newRow("versions is an array") << QByteArray("{\n  \"versions\": []\n}") << 2 << 3
                                               << QStringLiteral("\"versions\" must be an object, found an array");
-        QTest::newRow("version maps to a number") << QByteArray("{\"versions\": {\n  \"1.0.0\": 1}}") << 2 << 3
-                                                  << QStringLiteral("must map to an object, found a number");
+        QTest::newRow("version maps to a number")
+            << QByteArray("{\"versions\": {\n  \"1.0.0\": 1}}") << 2 << 3 << QStringLiteral("must map to an object, found a number");
         QTest::newRow("top level array") << QByteArray("  []") << 1 << 3 << QStringLiteral("must be an object, found an array");
     }
     void malformed()
@@ -181,10 +180,11 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("archives");
         QTest::addColumn<QStringList>("issues");
 
-        QTest::newRow("terraform output")
-            << QByteArray("{\n  \"archives\": {\n    \"linux_amd64\": {\n      \"hashes\": [\n        \"h1:AAA=\"\n      ],\n"
-                          "      \"url\": \"terraform-provider-aws_4.16.0_linux_amd64.zip\"\n    }\n  }\n}")
-            << QStringList{u"linux_amd64 terraform-provider-aws_4.16.0_linux_amd64.zip [h1:AAA=]"_s} << QStringList{};
+        QTest::newRow("terraform output") << QByteArray(
+            "{\n  \"archives\": {\n    \"linux_amd64\": {\n      \"hashes\": [\n        \"h1:AAA=\"\n      ],\n"
+            "      \"url\": \"terraform-provider-aws_4.16.0_linux_amd64.zip\"\n    }\n  }\n}")
+                                          << QStringList{u"linux_amd64 terraform-provider-aws_4.16.0_linux_amd64.zip [h1:AAA=]"_s}
+                                          << QStringList{};
         QTest::newRow("keys fold case, unknown fields ignored")
             << QByteArray(R"({"Archives": {"linux_amd64": {"URL": "a.zip", "HASHES": ["zh:00", "h1:x"], "size": 5}}})")
             << QStringList{u"linux_amd64 a.zip [zh:00,h1:x]"_s} << QStringList{};
@@ -194,15 +194,12 @@ private Q_SLOTS:
         QTest::newRow("absolute url, empty hashes")
             << QByteArray("{\"archives\": {\"darwin_arm64\": {\"url\": \"https://example.com/x.zip\", \"hashes\": []}}}")
             << QStringList{u"darwin_arm64 https://example.com/x.zip []"_s} << QStringList{};
-        QTest::newRow("null hashes and null url")
-            << QByteArray(R"({"archives": {"linux_amd64": {"url": null, "hashes": null}}})")
-            << QStringList{u"linux_amd64  []"_s} << QStringList{u"missing-url"_s};
-        QTest::newRow("null archive entry")
-            << QByteArray(R"({"archives": {"linux_amd64": null, "windows_386": {"url": "w.zip"}}})")
-            << QStringList{u"windows_386 w.zip []"_s} << QStringList{u"null-archive"_s};
-        QTest::newRow("invalid platform key")
-            << QByteArray(R"({"archives": {"linux-amd64": {"url": "a.zip"}}})") << QStringList{}
-            << QStringList{u"invalid-platform"_s};
+        QTest::newRow("null hashes and null url") << QByteArray(R"({"archives": {"linux_amd64": {"url": null, "hashes": null}}})")
+                                                  << QStringList{u"linux_amd64  []"_s} << QStringList{u"missing-url"_s};
+        QTest::newRow("null archive entry") << QByteArray(R"({"archives": {"linux_amd64": null, "windows_386": {"url": "w.zip"}}})")
+                                            << QStringList{u"windows_386 w.zip []"_s} << QStringList{u"null-archive"_s};
+        QTest::newRow("invalid platform key") << QByteArray(R"({"archives": {"linux-amd64": {"url": "a.zip"}}})") << QStringList{}
+                                              << QStringList{u"invalid-platform"_s};
         QTest::newRow("hash without scheme, null hash")
             << QByteArray(R"({"archives": {"linux_amd64": {"url": "a.zip", "hashes": ["abc", null, "h1:ok"]}}})")
             << QStringList{u"linux_amd64 a.zip [h1:ok]"_s} << QStringList{u"invalid-hash"_s, u"invalid-hash"_s};
@@ -253,7 +250,10 @@ private Q_SLOTS:
         };
         const QByteArray alphabet("{}[]\":,\\ntuflse0123456789.-+eE \t\n\r\x00\x80\xc3\xa9\xef\xbb\xbfuU/");
         quint32 state = 12345;
-        auto next = [&state] { state = state * 1103515245u + 12345u; return (state >> 8) & 0xFFFFFF; };
+        auto next = [&state] {
+            state = state * 1103515245u + 12345u;
+            return (state >> 8) & 0xFFFFFF;
+        };
         int documents = 0, errors = 0;
         for (int round = 0; round < 4000; ++round) {
             QByteArray doc = seeds.at(round % seeds.size());
@@ -305,29 +305,29 @@ private Q_SLOTS:
         const QByteArray index = "{\n  \"versions\": {\n    \"2.1.0\": {}\n  }\n}";
         QCOMPARE(renderIndexJson({QStringLiteral("2.1.0")}), index);
 
-        const QByteArray version = QStringLiteral(
-                                       "{\n"
-                                       "  \"archives\": {\n"
-                                       "    \"linux_amd64\": {\n"
-                                       "      \"hashes\": [\n"
-                                       "        \"h1:\u2026\",\n"
-                                       "        \"zh:\u2026\"\n"
-                                       "      ],\n"
-                                       "      \"url\": \"terraform-provider-null_2.1.0_linux_amd64.zip\"\n"
-                                       "    },\n"
-                                       "    \"windows_386\": {\n"
-                                       "      \"hashes\": [\n"
-                                       "        \"h1:\u2026\"\n"
-                                       "      ],\n"
-                                       "      \"url\": \"terraform-provider-null_2.1.0_windows_386.zip\"\n"
-                                       "    }\n"
-                                       "  }\n"
-                                       "}")
+        const QByteArray version = QStringLiteral("{\n"
+                                                  "  \"archives\": {\n"
+                                                  "    \"linux_amd64\": {\n"
+                                                  "      \"hashes\": [\n"
+                                                  "        \"h1:\u2026\",\n"
+                                                  "        \"zh:\u2026\"\n"
+                                                  "      ],\n"
+                                                  "      \"url\": \"terraform-provider-null_2.1.0_linux_amd64.zip\"\n"
+                                                  "    },\n"
+                                                  "    \"windows_386\": {\n"
+                                                  "      \"hashes\": [\n"
+                                                  "        \"h1:\u2026\"\n"
+                                                  "      ],\n"
+                                                  "      \"url\": \"terraform-provider-null_2.1.0_windows_386.zip\"\n"
+                                                  "    }\n"
+                                                  "  }\n"
+                                                  "}")
                                        .toUtf8();
         // Given out of order: keys are sorted as Go sorts map keys.
         const QList<IndexArchiveRecord> records{
             {QStringLiteral("windows_386"), QStringLiteral("terraform-provider-null_2.1.0_windows_386.zip"), {QStringLiteral("h1:\u2026")}},
-            {QStringLiteral("linux_amd64"), QStringLiteral("terraform-provider-null_2.1.0_linux_amd64.zip"),
+            {QStringLiteral("linux_amd64"),
+             QStringLiteral("terraform-provider-null_2.1.0_linux_amd64.zip"),
              {QStringLiteral("h1:\u2026"), QStringLiteral("zh:\u2026")}},
         };
         QCOMPARE(renderVersionJson(records), version);
@@ -339,8 +339,9 @@ private Q_SLOTS:
         QCOMPARE(renderIndexJson({QStringLiteral("2.0.0"), QStringLiteral("10.0.0"), QStringLiteral("2.0.0")}),
                  QByteArray("{\n  \"versions\": {\n    \"10.0.0\": {},\n    \"2.0.0\": {}\n  }\n}"));
         QCOMPARE(renderVersionJson({}), QByteArray("{\n  \"archives\": {}\n}"));
-        QCOMPARE(renderVersionJson({{QStringLiteral("linux_amd64"), QStringLiteral("a.zip"), {}}}),
-                 QByteArray("{\n  \"archives\": {\n    \"linux_amd64\": {\n      \"hashes\": [],\n      \"url\": \"a.zip\"\n    }\n  }\n}"));
+        QCOMPARE(
+            renderVersionJson({{QStringLiteral("linux_amd64"), QStringLiteral("a.zip"), {}}}),
+            QByteArray("{\n  \"archives\": {\n    \"linux_amd64\": {\n      \"hashes\": [],\n      \"url\": \"a.zip\"\n    }\n  }\n}"));
     }
     void goEscaping_data()
     {
@@ -370,7 +371,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("note");
         const QString dir = test::corpusDir(QStringLiteral("mirror-json"));
         if (dir.isEmpty()) // in _data: without rows Qt would run corpus() once with no data and abort
-            PROVENDER_SKIP(provender::test::Missing::Corpus, QStringLiteral("corpus/mirror-json is not available (run from a checkout with ../shared beside it)"));
+            PROVENDER_SKIP(provender::test::Missing::Corpus,
+                           QStringLiteral("corpus/mirror-json is not available (run from a checkout with ../shared beside it)"));
         QHash<QString, QString> notes;
         const QByteArray manifest = test::readFile(test::sharedDir() + QStringLiteral("/corpus/MANIFEST.tsv"));
         for (const QByteArray &line : manifest.split('\n')) {

@@ -36,8 +36,8 @@ QString dump(const MirrorVersionDocument &d)
         QStringList invalid;
         for (const QString &h : e.invalidHashes)
             invalid.append(q(h));
-        out.append(u"entry %1 %2/%3 url=%4 hashes=[%5] invalid=[%6]"_s.arg(q(e.key), q(e.platform.os()), q(e.platform.arch()),
-                                                                          q(e.url), hashes.join(u','), invalid.join(u',')));
+        out.append(u"entry %1 %2/%3 url=%4 hashes=[%5] invalid=[%6]"_s.arg(q(e.key), q(e.platform.os()), q(e.platform.arch()), q(e.url),
+                                                                           hashes.join(u','), invalid.join(u',')));
     }
     for (const MirrorIndexIssue &i : d.issues)
         out.append(u"issue %1 %2 %3 @%4"_s.arg(int(i.kind)).arg(q(i.key), q(i.message), i.location.toString()));
@@ -55,9 +55,8 @@ QString dump(const Result<MirrorVersionDocument> &r)
 QList<QByteArray> generatedDocuments()
 {
     QRandomGenerator rng(20261130);
-    const QStringList platforms{u"darwin_amd64"_s, u"darwin_arm64"_s, u"freebsd_386"_s, u"linux_amd64"_s,
-                                u"linux_arm"_s,    u"linux_arm64"_s,  u"openbsd_amd64"_s, u"windows_386"_s,
-                                u"windows_amd64"_s, u"solaris_amd64"_s};
+    const QStringList platforms{u"darwin_amd64"_s, u"darwin_arm64"_s,  u"freebsd_386"_s, u"linux_amd64"_s,   u"linux_arm"_s,
+                                u"linux_arm64"_s,  u"openbsd_amd64"_s, u"windows_386"_s, u"windows_amd64"_s, u"solaris_amd64"_s};
     QList<QByteArray> docs;
     for (int d = 0; d < 60; ++d) {
         QList<IndexArchiveRecord> records;
@@ -68,7 +67,8 @@ QList<QByteArray> generatedDocuments()
             QStringList hashes;
             const int hashCount = int(rng.bounded(0, 4));
             for (int h = 0; h < hashCount; ++h)
-                hashes.append(h % 2 ? u"zh:%1"_s.arg(qulonglong(rng.generate64()), 16, 16, QLatin1Char('0')) : u"h1:%1="_s.arg(qulonglong(rng.generate()), 0, 36));
+                hashes.append(h % 2 ? u"zh:%1"_s.arg(qulonglong(rng.generate64()), 16, 16, QLatin1Char('0'))
+                                    : u"h1:%1="_s.arg(qulonglong(rng.generate()), 0, 36));
             records.append({platform, u"terraform-provider-x_1.%1.0_%2.zip"_s.arg(d).arg(platform), hashes});
         }
         std::sort(records.begin(), records.end(), [](const auto &a, const auto &b) { return a.platform < b.platform; });
@@ -86,43 +86,43 @@ QList<QByteArray> handWrittenDocuments()
         " \t\r\n{ \"archives\" : { \"linux_amd64\" : { \"url\" : \"a.zip\" , \"hashes\" : [ ] } } } \n",
         R"({"archives":{}})",
         R"({"archives":{"a_b":{"url":"x"},"c_d":{"url":"y"}}})",
-        R"({"archives":{"c_d":{"url":"y"},"a_b":{"url":"x"}}})",           // keys out of order
-        R"({"archives":{"a_b":{"url":"x"},"a_b":{"url":"y"}}})",           // repeated key
-        R"({"Archives":{"a_b":{"url":"x"}}})",                             // other case
+        R"({"archives":{"c_d":{"url":"y"},"a_b":{"url":"x"}}})", // keys out of order
+        R"({"archives":{"a_b":{"url":"x"},"a_b":{"url":"y"}}})", // repeated key
+        R"({"Archives":{"a_b":{"url":"x"}}})",                   // other case
         R"({"archives":{"a_b":{"URL":"x"}}})",
-        R"({"archives":{"a_b":{"url":"x","url":"y"}}})",                   // repeated member
+        R"({"archives":{"a_b":{"url":"x","url":"y"}}})", // repeated member
         R"({"archives":{"a_b":{"url":"x","hashes":["h1:a"],"hashes":[]}}})",
-        R"({"archives":{"a_b":{"url":"x","size":3}}})",                    // unknown member
+        R"({"archives":{"a_b":{"url":"x","size":3}}})", // unknown member
         R"({"archives":{"a_b":{"url":"x"}},"extra":1})",
-        R"({"archives":{"a_b":{"url":""}}})",                              // empty url
-        R"({"archives":{"a_b":{"hashes":["h1:a"]}}})",                     // no url
+        R"({"archives":{"a_b":{"url":""}}})",          // empty url
+        R"({"archives":{"a_b":{"hashes":["h1:a"]}}})", // no url
         R"({"archives":{"a_b":{}}})",
         R"({"archives":{"a_b":null}})",
         R"({"archives":null})",
         R"(null)",
-        R"({"archives":{"a_b":{"url":"x","hashes":["nohash"]}}})",         // invalid hash
+        R"({"archives":{"a_b":{"url":"x","hashes":["nohash"]}}})", // invalid hash
         R"({"archives":{"a_b":{"url":"x","hashes":[":x"]}}})",
         R"({"archives":{"a_b":{"url":"x","hashes":[null]}}})",
         R"({"archives":{"a_b":{"url":"x","hashes":null}}})",
-        R"({"archives":{"ab":{"url":"x"}}})",                              // invalid platform
+        R"({"archives":{"ab":{"url":"x"}}})", // invalid platform
         R"({"archives":{"a_b_c":{"url":"x"}}})",
         R"({"archives":{"a b_c":{"url":"x"}}})",
         R"({"archives":{"":{"url":"x"}}})",
-        R"({"archives":{"a_b":{"url":"x\u0041"}}})",                       // escapes
+        R"({"archives":{"a_b":{"url":"x\u0041"}}})", // escapes
         R"({"archives":{"a_b":{"url":"x\/y"}}})",
-        "{\"archives\":{\"a_b\":{\"url\":\"caf\xc3\xa9.zip\"}}}",          // non-ASCII
+        "{\"archives\":{\"a_b\":{\"url\":\"caf\xc3\xa9.zip\"}}}", // non-ASCII
         "{\"archives\":{\"a_b\":{\"url\":\"\xff.zip\"}}}",
-        "{\"archives\":{\"a_b\":{\"url\":\"tab\there\"}}}",                // raw control character
-        R"({"archives":{"a_b":{"url":"x"}}} {})",                          // trailing data
+        "{\"archives\":{\"a_b\":{\"url\":\"tab\there\"}}}", // raw control character
+        R"({"archives":{"a_b":{"url":"x"}}} {})",           // trailing data
         R"({"archives":{"a_b":{"url":"x"}}}})",
-        R"({"archives":{"a_b":{"url":"x"}})",                              // truncated
-        R"({"archives":{"a_b":{"url":"x",}}})",                            // trailing comma
+        R"({"archives":{"a_b":{"url":"x"}})",   // truncated
+        R"({"archives":{"a_b":{"url":"x",}}})", // trailing comma
         R"({"archives":{"a_b":{"url":"x","hashes":["h1:a",]}}})",
         R"({"archives":{"a_b":{"url":1}}})",
         R"({"archives":[]})",
         R"([])",
         "",
-        "\xef\xbb\xbf{\"archives\":{}}",                                    // byte-order mark
+        "\xef\xbb\xbf{\"archives\":{}}", // byte-order mark
     };
 }
 
@@ -147,15 +147,24 @@ QByteArray mutate(QByteArray doc, QRandomGenerator &rng)
         const qsizetype pos = doc.isEmpty() ? 0 : qsizetype(rng.bounded(doc.size()));
         const char c = interesting.at(rng.bounded(interesting.size()));
         switch (rng.bounded(6)) {
-        case 0: if (!doc.isEmpty()) doc.remove(pos, 1); break;
+        case 0:
+            if (!doc.isEmpty())
+                doc.remove(pos, 1);
+            break;
         case 1: doc.insert(pos, c); break;
-        case 2: if (!doc.isEmpty()) doc[pos] = c; break;
+        case 2:
+            if (!doc.isEmpty())
+                doc[pos] = c;
+            break;
         case 3: { // duplicate a range (repeats keys, members, entries)
             const qsizetype len = qsizetype(rng.bounded(1, 40));
             doc.insert(pos, doc.mid(pos, len));
             break;
         }
-        case 4: if (!doc.isEmpty()) doc[pos] = char(std::toupper(static_cast<unsigned char>(doc.at(pos)))); break;
+        case 4:
+            if (!doc.isEmpty())
+                doc[pos] = char(std::toupper(static_cast<unsigned char>(doc.at(pos))));
+            break;
         default: doc.truncate(pos); break;
         }
     }
@@ -194,8 +203,8 @@ private Q_SLOTS:
                 ++accepted;
                 acceptedMutations += i >= seeds.size();
                 if (!full || !full->issues.isEmpty() || dump(*fast) != dump(full))
-                    QFAIL(qPrintable(u"fast path accepted %1\nfast:\n%2\nfull:\n%3"_s.arg(QString::fromLatin1(doc.toPercentEncoding(" {}[]\":,_/.=")),
-                                                                                        dump(*fast), dump(full))));
+                    QFAIL(qPrintable(u"fast path accepted %1\nfast:\n%2\nfull:\n%3"_s.arg(
+                        QString::fromLatin1(doc.toPercentEncoding(" {}[]\":,_/.=")), dump(*fast), dump(full))));
             }
             QCOMPARE(dump(parseVersionJson(doc, u"v.json"_s)), dump(full));
         }

@@ -217,9 +217,8 @@ private Q_SLOTS:
                 providerDirsWithAnomalies.insert(parts.mid(0, 3).join(u'/'));
         }
         for (AnomalyKind k : {AnomalyKind::UnparseableName, AnomalyKind::InvalidAddress, AnomalyKind::MalformedJson,
-                              AnomalyKind::IndexListsAbsentVersion, AnomalyKind::IndexListsAbsentArchive,
-                              AnomalyKind::ArchiveNotInIndex, AnomalyKind::StaleVersionIndex,
-                              AnomalyKind::UnreadableEntry, AnomalyKind::DuplicateArchive})
+                              AnomalyKind::IndexListsAbsentVersion, AnomalyKind::IndexListsAbsentArchive, AnomalyKind::ArchiveNotInIndex,
+                              AnomalyKind::StaleVersionIndex, AnomalyKind::UnreadableEntry, AnomalyKind::DuplicateArchive})
             QVERIFY2(kinds.contains(k), qPrintable(toString(k)));
         QVERIFY2(providerDirsWithAnomalies.size() >= 30, qPrintable(QString::number(providerDirsWithAnomalies.size())));
         // Paths with anomalies from both the walk and the index checks (their relative order is
@@ -273,8 +272,8 @@ private Q_SLOTS:
                 for (const Archive &d : v.duplicates) {
                     if (d.indexedOnly || !d.present)
                         continue;
-                    const auto primary = std::find_if(v.archives.cbegin(), v.archives.cend(),
-                                                      [&d](const Archive &a) { return a.platform == d.platform; });
+                    const auto primary =
+                        std::find_if(v.archives.cbegin(), v.archives.cend(), [&d](const Archive &a) { return a.platform == d.platform; });
                     QVERIFY(primary != v.archives.cend());
                     QVERIFY2(walkKey(primary->path) < walkKey(d.path), qPrintable(primary->path + u" / "_s + d.path));
                     ++duplicatesChecked;

@@ -40,18 +40,18 @@ QStringList names(const QList<ProviderAddress> &providers)
 /// An Apache 2.4 mod_autoindex (FancyIndexing, HTMLTable) page listing `entries` (names, '/' = directory).
 QByteArray apachePage(const QString &title, const QStringList &entries)
 {
-    QByteArray html = "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 3.2 Final//EN\">\n<html>\n <head>\n  <title>Index of "
-                      + title.toUtf8() + "</title>\n </head>\n <body>\n<h1>Index of " + title.toUtf8()
-                      + "</h1>\n  <table>\n   <tr><th valign=\"top\"><img src=\"/icons/blank.gif\" alt=\"[ICO]\"></th>"
-                        "<th><a href=\"?C=N;O=D\">Name</a></th><th><a href=\"?C=M;O=A\">Last modified</a></th>"
-                        "<th><a href=\"?C=S;O=A\">Size</a></th></tr>\n   <tr><th colspan=\"4\"><hr></th></tr>\n"
-                        "<tr><td valign=\"top\"><img src=\"/icons/back.gif\" alt=\"[PARENTDIR]\"></td><td><a href=\"../\">Parent "
-                        "Directory</a></td><td>&nbsp;</td><td align=\"right\">  - </td></tr>\n";
+    QByteArray html = "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 3.2 Final//EN\">\n<html>\n <head>\n  <title>Index of " + title.toUtf8()
+        + "</title>\n </head>\n <body>\n<h1>Index of " + title.toUtf8()
+        + "</h1>\n  <table>\n   <tr><th valign=\"top\"><img src=\"/icons/blank.gif\" alt=\"[ICO]\"></th>"
+          "<th><a href=\"?C=N;O=D\">Name</a></th><th><a href=\"?C=M;O=A\">Last modified</a></th>"
+          "<th><a href=\"?C=S;O=A\">Size</a></th></tr>\n   <tr><th colspan=\"4\"><hr></th></tr>\n"
+          "<tr><td valign=\"top\"><img src=\"/icons/back.gif\" alt=\"[PARENTDIR]\"></td><td><a href=\"../\">Parent "
+          "Directory</a></td><td>&nbsp;</td><td align=\"right\">  - </td></tr>\n";
     for (const QString &e : entries) {
         const bool dir = e.endsWith(QLatin1Char('/'));
         html += "<tr><td valign=\"top\"><img src=\"/icons/" + QByteArray(dir ? "folder" : "text") + ".gif\" alt=\"["
-                + QByteArray(dir ? "DIR" : "TXT") + "]\"></td><td><a href=\"" + e.toUtf8() + "\">" + e.toUtf8()
-                + "</a></td><td align=\"right\">2026-11-30 10:00  </td><td align=\"right\">  - </td></tr>\n";
+            + QByteArray(dir ? "DIR" : "TXT") + "]\"></td><td><a href=\"" + e.toUtf8() + "\">" + e.toUtf8()
+            + "</a></td><td align=\"right\">2026-11-30 10:00  </td><td align=\"right\">  - </td></tr>\n";
     }
     html += "   <tr><th colspan=\"4\"><hr></th></tr>\n</table>\n<address>Apache/2.4.62 (Debian) Server at m.example Port "
             "443</address>\n</body></html>\n";
@@ -98,26 +98,24 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("html");
         QTest::addColumn<QStringList>("links");
-        QTest::newRow("nginx autoindex")
-            << QByteArray("<html>\r\n<head><title>Index of /</title></head>\r\n<body>\r\n<h1>Index of /</h1><hr><pre>"
-                          "<a href=\"../\">../</a>\r\n<a href=\"example.com/\">example.com/</a>                      "
-                          "30-Nov-2026 10:00       -\r\n<a href=\"index.json\">index.json</a>  30-Nov-2026 10:00   42\r\n"
-                          "</pre><hr></body>\r\n</html>\r\n")
-            << QStringList{QStringLiteral("../"), QStringLiteral("example.com/"), QStringLiteral("index.json")};
-        QTest::newRow("apache autoindex")
-            << apachePage(QStringLiteral("/m"), {QStringLiteral("example.com/")})
-            << QStringList{QStringLiteral("?C=N;O=D"), QStringLiteral("?C=M;O=A"), QStringLiteral("?C=S;O=A"), QStringLiteral("../"),
-                           QStringLiteral("example.com/")};
-        QTest::newRow("quoting and case")
-            << QByteArray("<A HREF='one/'>1</A><a\nclass=x href=two/ >2</a><a title=\"a>b\" href = \"three/\">3</a>")
-            << QStringList{QStringLiteral("one/"), QStringLiteral("two/"), QStringLiteral("three/")};
-        QTest::newRow("entities")
-            << QByteArray("<a href=\"a&amp;b/\">x</a><a href=\"&#x63;&#100;/\">y</a><a href=\"&bogus;/\">z</a>")
-            << QStringList{QStringLiteral("a&b/"), QStringLiteral("cd/"), QStringLiteral("&bogus;/")};
-        QTest::newRow("not links")
-            << QByteArray("<!-- <a href=\"hidden/\"> --><abbr href=\"no/\">x</abbr><link href=\"style.css\"><a name=top>t</a>"
-                          "<area href=\"no2/\">")
-            << QStringList{};
+        QTest::newRow("nginx autoindex") << QByteArray(
+            "<html>\r\n<head><title>Index of /</title></head>\r\n<body>\r\n<h1>Index of /</h1><hr><pre>"
+            "<a href=\"../\">../</a>\r\n<a href=\"example.com/\">example.com/</a>                      "
+            "30-Nov-2026 10:00       -\r\n<a href=\"index.json\">index.json</a>  30-Nov-2026 10:00   42\r\n"
+            "</pre><hr></body>\r\n</html>\r\n")
+                                         << QStringList{QStringLiteral("../"), QStringLiteral("example.com/"),
+                                                        QStringLiteral("index.json")};
+        QTest::newRow("apache autoindex") << apachePage(QStringLiteral("/m"), {QStringLiteral("example.com/")})
+                                          << QStringList{QStringLiteral("?C=N;O=D"), QStringLiteral("?C=M;O=A"), QStringLiteral("?C=S;O=A"),
+                                                         QStringLiteral("../"), QStringLiteral("example.com/")};
+        QTest::newRow("quoting and case") << QByteArray(
+            "<A HREF='one/'>1</A><a\nclass=x href=two/ >2</a><a title=\"a>b\" href = \"three/\">3</a>")
+                                          << QStringList{QStringLiteral("one/"), QStringLiteral("two/"), QStringLiteral("three/")};
+        QTest::newRow("entities") << QByteArray("<a href=\"a&amp;b/\">x</a><a href=\"&#x63;&#100;/\">y</a><a href=\"&bogus;/\">z</a>")
+                                  << QStringList{QStringLiteral("a&b/"), QStringLiteral("cd/"), QStringLiteral("&bogus;/")};
+        QTest::newRow("not links") << QByteArray(
+            "<!-- <a href=\"hidden/\"> --><abbr href=\"no/\">x</abbr><link href=\"style.css\"><a name=top>t</a>"
+            "<area href=\"no2/\">") << QStringList{};
         QTest::newRow("broken markup") << QByteArray("<a href=\"unterminated/") << QStringList{QStringLiteral("unterminated/")};
         QTest::newRow("truncated tag") << QByteArray("<a href=") << QStringList{QString()};
         QTest::newRow("lone bracket") << QByteArray("<a") << QStringList{};
@@ -134,7 +132,7 @@ private Q_SLOTS:
     {
         // Every prefix of a page with every kind of construct: no crash, no hang.
         const QByteArray page = apachePage(QStringLiteral("/x"), {QStringLiteral("a/"), QStringLiteral("b.json")})
-                                + "<a href='q'><!-- <a href=z> --><A HREF=r>&#xFFFFFFFF;&#55296;&amp";
+            + "<a href='q'><!-- <a href=z> --><A HREF=r>&#xFFFFFFFF;&#55296;&amp";
         for (qsizetype i = 0; i <= page.size(); ++i)
             (void)provender::htmlLinks(page.left(i));
     }
@@ -159,11 +157,12 @@ private Q_SLOTS:
         // through an encoded separator (nginx decodes "..%2F" before it resolves "..").
         const QString a = root + QStringLiteral("/apache");
         QVERIFY(writeFile(a + QStringLiteral("/index.html"),
-                          apachePage(QStringLiteral("/apache"), {QStringLiteral("example.com/"), QStringLiteral("https://other.invalid/x/"),
-                                                                 QStringLiteral("/outside/"), QStringLiteral("..%2Foutside/"),
-                                                                 QStringLiteral("example.com/..%2F..%2Foutside/"),
-                                                                 QStringLiteral("..%5Coutside/")})));
-        QVERIFY(writeFile(a + QStringLiteral("/example.com/index.html"), apachePage(QStringLiteral("/apache/example.com"), {QStringLiteral("acme/")})));
+                          apachePage(QStringLiteral("/apache"),
+                                     {QStringLiteral("example.com/"), QStringLiteral("https://other.invalid/x/"),
+                                      QStringLiteral("/outside/"), QStringLiteral("..%2Foutside/"),
+                                      QStringLiteral("example.com/..%2F..%2Foutside/"), QStringLiteral("..%5Coutside/")})));
+        QVERIFY(writeFile(a + QStringLiteral("/example.com/index.html"),
+                          apachePage(QStringLiteral("/apache/example.com"), {QStringLiteral("acme/")})));
         QVERIFY(writeFile(a + QStringLiteral("/example.com/acme/index.html"),
                           apachePage(QStringLiteral("/apache/example.com/acme"), {QStringLiteral("thing/")})));
         QVERIFY(writeFile(a + QStringLiteral("/example.com/acme/thing/index.html"),
@@ -174,11 +173,10 @@ private Q_SLOTS:
 
         QString error;
         QVERIFY2(m_nginx.makeCertificates(&error), qPrintable(error));
-        const QString extra = QStringLiteral(
-            "    autoindex on;\n"
-            "    location /m/example.com/secret/ { autoindex off; }\n"
-            "    location /apache/ { autoindex off; types { text/html html; application/json json; } }\n"
-            "    location /plain/ { autoindex off; }\n");
+        const QString extra = QStringLiteral("    autoindex on;\n"
+                                             "    location /m/example.com/secret/ { autoindex off; }\n"
+                                             "    location /apache/ { autoindex off; types { text/html html; application/json json; } }\n"
+                                             "    location /plain/ { autoindex off; }\n");
         QVERIFY2(m_nginx.start(root, extra, {}, &error), qPrintable(error));
         m_ca = QSslCertificate::fromPath(m_nginx.caFile());
         QCOMPARE(m_ca.size(), 1);
@@ -220,8 +218,8 @@ private Q_SLOTS:
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
         QCOMPARE(names(r.value().providers), QStringList{QStringLiteral("example.com/acme/thing")});
         const QList<QByteArray> paths = requestedPaths(from);
-        QCOMPARE(paths, (QList<QByteArray>{"/apache/", "/apache/example.com/", "/apache/example.com/acme/",
-                                           "/apache/example.com/acme/thing/"}));
+        QCOMPARE(paths,
+                 (QList<QByteArray>{"/apache/", "/apache/example.com/", "/apache/example.com/acme/", "/apache/example.com/acme/thing/"}));
     }
 
     void limits()
@@ -249,7 +247,8 @@ private Q_SLOTS:
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QStringLiteral("404 Not Found")), qPrintable(r.error().message));
         // A JSON document is not a listing.
-        const Result<AutoindexResult> j = crawlAutoindex(m_nginx.baseUrl() + QStringLiteral("m/example.com/acme/good/index.json/"), options());
+        const Result<AutoindexResult> j =
+            crawlAutoindex(m_nginx.baseUrl() + QStringLiteral("m/example.com/acme/good/index.json/"), options());
         QVERIFY(!j.ok());
         // http:// to a non-loopback host is refused before any request.
         const Result<AutoindexResult> h = crawlAutoindex(QStringLiteral("http://mirror.example/"), options());

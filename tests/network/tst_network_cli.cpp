@@ -3,14 +3,14 @@
 // a lock file's pinned version and hashes, untrusted TLS, refused http. Skips without
 // nginx/openssl/python3.
 
-#include "tests/support/ServedMirror.h"
 #include "tests/support/NginxFixture.h"
+#include "tests/support/ServedMirror.h"
 
+#include "tests/support/TestSupport.h"
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include "tests/support/TestSupport.h"
 
 #include <QProcess>
 #include <QStandardPaths>
@@ -44,10 +44,7 @@ class TestNetworkCli : public QObject
     QString m_config;
     const QByteArray m_token = "cli-s3cret-token-0123456789";
 
-    Run provender(const QStringList &args) const
-    {
-        return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 240000, m_env);
-    }
+    Run provender(const QStringList &args) const { return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 240000, m_env); }
     QString hash(const char *platform, const char *kind) const
     {
         return m_expected.value(QLatin1StringView(platform)).toObject().value(QLatin1StringView(kind)).toString();
@@ -127,9 +124,9 @@ private Q_SLOTS:
 
     void verifyTable()
     {
-        const Run r = provender({QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--provider"),
-                                 QStringLiteral("example.com/acme/good"), QStringLiteral("--ca-file"), m_nginx.caFile(),
-                                 QStringLiteral("--retries"), QStringLiteral("0")});
+        const Run r =
+            provender({QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--provider"), QStringLiteral("example.com/acme/good"),
+                       QStringLiteral("--ca-file"), m_nginx.caFile(), QStringLiteral("--retries"), QStringLiteral("0")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("Summary: 3 verified, 1 mismatch, 1 unverified, 1 missing, 2 error"), r.out.constData());
         QVERIFY2(r.out.contains("provider mirror does not have archive index for previously-reported example.com/acme/good version 2.0.0"),
@@ -144,16 +141,17 @@ private Q_SLOTS:
         const QString lock = m_tmp.filePath(QStringLiteral("lock.hcl"));
         QFile f(lock);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QStringLiteral("provider \"example.com/acme/good\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"%1\",\n    \"%2\",\n  ]\n}\n")
-                    .arg(hash("linux_arm64", "h1"), hash("linux_amd64", "zh"))
-                    .toUtf8());
+        f.write(
+            QStringLiteral("provider \"example.com/acme/good\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"%1\",\n    \"%2\",\n  ]\n}\n")
+                .arg(hash("linux_arm64", "h1"), hash("linux_amd64", "zh"))
+                .toUtf8());
         f.close();
         const Run r = provender({QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--lock"), lock, QStringLiteral("--ca-file"),
                                  m_nginx.caFile(), QStringLiteral("--retries"), QStringLiteral("0"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 1);
         const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
         const QMap<QString, QString> v = verdicts(doc);
-        QCOMPARE(v.value(QStringLiteral("linux_arm64")), QStringLiteral("verified")); // the lock's h1
+        QCOMPARE(v.value(QStringLiteral("linux_arm64")), QStringLiteral("verified"));  // the lock's h1
         QCOMPARE(v.value(QStringLiteral("darwin_arm64")), QStringLiteral("mismatch")); // the lock lists no hash of it
         for (const QJsonValue &q : doc.value(QStringLiteral("network")).toObject().value(QStringLiteral("requests")).toArray())
             QVERIFY(!q[QStringLiteral("url")].toString().endsWith(QLatin1StringView("2.0.0.json"))); // only the pinned version
@@ -176,13 +174,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
-        QTest::newRow("http refused") << QStringList{QStringLiteral("http://127.0.0.1:9/"), QStringLiteral("--provider"), QStringLiteral("a/b")}
+        QTest::newRow("http refused") << QStringList{QStringLiteral("http://127.0.0.1:9/"), QStringLiteral("--provider"),
+                                                     QStringLiteral("a/b")}
                                       << "must be at an https: URL";
         QTest::newRow("http remote") << QStringList{QStringLiteral("http://mirror.example/"), QStringLiteral("--allow-http-loopback"),
                                                     QStringLiteral("--provider"), QStringLiteral("a/b")}
                                      << "loopback";
         QTest::newRow("no providers") << QStringList{QStringLiteral("https://127.0.0.1:9/")} << "--provider ADDR or --lock FILE";
-        QTest::newRow("bad provider") << QStringList{QStringLiteral("https://127.0.0.1:9/"), QStringLiteral("--provider"), QStringLiteral("a//b")}
+        QTest::newRow("bad provider") << QStringList{QStringLiteral("https://127.0.0.1:9/"), QStringLiteral("--provider"),
+                                                     QStringLiteral("a//b")}
                                       << "--provider a//b";
     }
     void usage()

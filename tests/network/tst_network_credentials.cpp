@@ -35,12 +35,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("suffix");
         QTest::addColumn<QString>("host");
-        QTest::newRow("dots") << "app_terraform_io" << "app.terraform.io";
-        QTest::newRow("dash") << "my__host_example_com" << "my-host.example.com";
-        QTest::newRow("punycode") << "env_xn____caf__dma_fr" << "env.xn--caf-dma.fr";
-        QTest::newRow("literal dots") << "configured.example.com" << "configured.example.com";
-        QTest::newRow("upper case") << "CONFIGUREDUPPERCASE_EXAMPLE_COM" << "configureduppercase.example.com";
-        QTest::newRow("invalid") << "bad__" << "";
+        QTest::newRow("dots") << "app_terraform_io"
+                              << "app.terraform.io";
+        QTest::newRow("dash") << "my__host_example_com"
+                              << "my-host.example.com";
+        QTest::newRow("punycode") << "env_xn____caf__dma_fr"
+                                  << "env.xn--caf-dma.fr";
+        QTest::newRow("literal dots") << "configured.example.com"
+                                      << "configured.example.com";
+        QTest::newRow("upper case") << "CONFIGUREDUPPERCASE_EXAMPLE_COM"
+                                    << "configureduppercase.example.com";
+        QTest::newRow("invalid") << "bad__"
+                                 << "";
     }
     void tokenVariable()
     {
@@ -88,7 +94,8 @@ private Q_SLOTS:
         QCOMPARE(hosts.at(0).second.value(QStringLiteral("modules.v1")), QStringLiteral("https://127.0.0.1:8443/v1/modules/"));
         QCOMPARE(hosts.at(1).second.keys(), QStringList{QStringLiteral("login.v1")});
         // A nested `host` (inside another block) is not a host block.
-        QVERIFY(parseCliConfigHostServices("provider_installation { host \"x\" { services = { \"providers.v1\" = \"https://x/\" } } }").isEmpty());
+        QVERIFY(parseCliConfigHostServices("provider_installation { host \"x\" { services = { \"providers.v1\" = \"https://x/\" } } }")
+                    .isEmpty());
     }
 
     void precedence()
@@ -96,10 +103,12 @@ private Q_SLOTS:
         QTemporaryDir home;
         QVERIFY(home.isValid());
         const QString rc = home.filePath(QStringLiteral("cli.tfrc"));
-        QVERIFY(writeFile(rc, "credentials \"mirror.example\" { token = \"from-config\" }\n"
-                              "credentials \"127.0.0.1:8443\" { token = \"with-port\" }\n"));
-        QVERIFY(writeFile(home.filePath(QStringLiteral(".terraform.d/credentials.tfrc.json")),
-                          "{\"credentials\": {\"json.example\": {\"token\": \"from-json\"}, \"mirror.example\": {\"token\": \"json-loses\"}}}"));
+        QVERIFY(writeFile(rc,
+                          "credentials \"mirror.example\" { token = \"from-config\" }\n"
+                          "credentials \"127.0.0.1:8443\" { token = \"with-port\" }\n"));
+        QVERIFY(writeFile(
+            home.filePath(QStringLiteral(".terraform.d/credentials.tfrc.json")),
+            "{\"credentials\": {\"json.example\": {\"token\": \"from-json\"}, \"mirror.example\": {\"token\": \"json-loses\"}}}"));
         QProcessEnvironment env;
         env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), rc);
 
@@ -146,14 +155,22 @@ private Q_SLOTS:
         QTest::addColumn<QString>("provider");
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("slash") << "https://m/providers/" << "hashicorp/aws" << "index.json"
+        QTest::newRow("slash") << "https://m/providers/"
+                               << "hashicorp/aws"
+                               << "index.json"
                                << "https://m/providers/registry.opentofu.org/hashicorp/aws/index.json";
         // §6: without the trailing slash the last segment is replaced.
-        QTest::newRow("no slash") << "https://m/providers" << "hashicorp/aws" << "index.json"
+        QTest::newRow("no slash") << "https://m/providers"
+                                  << "hashicorp/aws"
+                                  << "index.json"
                                   << "https://m/registry.opentofu.org/hashicorp/aws/index.json";
-        QTest::newRow("version with +") << "https://m/" << "example.com/acme/fake" << "1.0.0+build.json"
+        QTest::newRow("version with +") << "https://m/"
+                                        << "example.com/acme/fake"
+                                        << "1.0.0+build.json"
                                         << "https://m/example.com/acme/fake/1.0.0+build.json";
-        QTest::newRow("punycode host") << "https://m/" << "café.fr/acme/fake" << "index.json"
+        QTest::newRow("punycode host") << "https://m/"
+                                       << "café.fr/acme/fake"
+                                       << "index.json"
                                        << "https://m/xn--caf-dma.fr/acme/fake/index.json";
     }
     void documentUrl()

@@ -201,8 +201,8 @@ class TestNetworkHostile : public QObject
         env.insert(extra);
         const test::ProcessRun r = test::runProcess(test::terraformPath(),
                                                     {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
-                                                     QStringLiteral("-net-mirror=") + m_nginx.baseUrl(), QStringLiteral("-platform=") + platform,
-                                                     QStringLiteral("example.com/acme/") + type},
+                                                     QStringLiteral("-net-mirror=") + m_nginx.baseUrl(),
+                                                     QStringLiteral("-platform=") + platform, QStringLiteral("example.com/acme/") + type},
                                                     180000, env, work);
         *output = QString::fromUtf8(r.out + r.err);
         return r.exitCode == 0;
@@ -250,8 +250,9 @@ private Q_SLOTS:
 
         m_outside = m_tmp.filePath(QStringLiteral("outside.zip"));
         QProcess py;
-        py.start(m_python, {QStringLiteral("-c"), QString::fromUtf8(test::kMakeHostileMirror), m_root,
-                            QString::number(m_nginx.port()), QString::number(m_plainPort), QString::number(m_tlsPort), m_outside});
+        py.start(m_python,
+                 {QStringLiteral("-c"), QString::fromUtf8(test::kMakeHostileMirror), m_root, QString::number(m_nginx.port()),
+                  QString::number(m_plainPort), QString::number(m_tlsPort), m_outside});
         QVERIFY(py.waitForFinished(120000));
         QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
         m_zh = QJsonDocument::fromJson(py.readAllStandardOutput()).object().value(QStringLiteral("zh")).toString();
@@ -389,9 +390,8 @@ private Q_SLOTS:
         const QStringList common{QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--ca-file"), m_nginx.caFile(),
                                  QStringLiteral("--json")};
         // The control: a clean provider passes even with --strict.
-        test::ProcessRun r = cli(common + QStringList{QStringLiteral("--provider"), QStringLiteral("example.com/acme/clean"),
-                                                      QStringLiteral("--strict")},
-                                 env);
+        test::ProcessRun r = cli(
+            common + QStringList{QStringLiteral("--provider"), QStringLiteral("example.com/acme/clean"), QStringLiteral("--strict")}, env);
         QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
         // Plain http archive: verified, the anomaly in the JSON, exit 0 ...
         r = cli(common + QStringList{QStringLiteral("--provider"), QStringLiteral("example.com/acme/plainhttp")}, env);
@@ -403,7 +403,8 @@ private Q_SLOTS:
         QCOMPARE(anomalies.at(0)[QStringLiteral("kind")].toString(), QStringLiteral("insecure-url"));
         QVERIFY(anomalies.at(0)[QStringLiteral("path")].toString().startsWith(plainUrl()));
         // ... and 1 with --strict.
-        r = cli(common + QStringList{QStringLiteral("--provider"), QStringLiteral("example.com/acme/plainhttp"), QStringLiteral("--strict")},
+        r = cli(common
+                    + QStringList{QStringLiteral("--provider"), QStringLiteral("example.com/acme/plainhttp"), QStringLiteral("--strict")},
                 env);
         QVERIFY2(r.exitCode == 1, QByteArray(r.out + r.err).constData());
         // The table names the URL and the risk.
@@ -411,7 +412,8 @@ private Q_SLOTS:
                  QStringLiteral("example.com/acme/plainhttp")},
                 env);
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains(QByteArray("insecure-url: " + plainUrl().toUtf8())) && r.out.contains("only the hash check protects"), r.out.constData());
+        QVERIFY2(r.out.contains(QByteArray("insecure-url: " + plainUrl().toUtf8())) && r.out.contains("only the hash check protects"),
+                 r.out.constData());
     }
 
     // --- The token ------------------------------------------------------------------------------
@@ -421,8 +423,8 @@ private Q_SLOTS:
         // A plain-http mirror on loopback with a token for it: index requests go without it.
         NetworkMirrorOptions options = mirrorOptions();
         options.http.allowHttpLoopback = true;
-        options.credential = Credential{QStringLiteral("127.0.0.1:%1").arg(m_plainPort), QStringLiteral("http-s3cret-token"),
-                                        QStringLiteral("test")};
+        options.credential =
+            Credential{QStringLiteral("127.0.0.1:%1").arg(m_plainPort), QStringLiteral("http-s3cret-token"), QStringLiteral("test")};
         const qint64 start = sizeOf(plainLog());
         const Result<NetworkCatalog> fetched = fetchNetworkCatalog(plainUrl(), {addr(QStringLiteral("example.com/acme/clean"))}, options);
         QVERIFY(fetched.ok());
@@ -445,12 +447,12 @@ private Q_SLOTS:
         // nginx redirects /xo/... to the Python server on another port of the same host. Go's rule
         // (same host or subdomain) would keep the header; ours (same origin) drops it.
         NetworkMirrorOptions options = mirrorOptions();
-        options.credential = Credential{QStringLiteral("127.0.0.1:%1").arg(m_nginx.port()), QStringLiteral("xo-s3cret-token"),
-                                        QStringLiteral("test")};
+        options.credential =
+            Credential{QStringLiteral("127.0.0.1:%1").arg(m_nginx.port()), QStringLiteral("xo-s3cret-token"), QStringLiteral("test")};
         const qint64 nginxStart = sizeOf(m_nginx.accessLogPath());
         const qint64 tlsStart = sizeOf(tlsLog());
-        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(m_nginx.baseUrl() + QStringLiteral("xo/"),
-                                                                   {addr(QStringLiteral("example.com/acme/clean"))}, options);
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(m_nginx.baseUrl() + QStringLiteral("xo/"), {addr(QStringLiteral("example.com/acme/clean"))}, options);
         QVERIFY(fetched.ok());
         QVERIFY2(fetched.value().catalog.anomalies.isEmpty(), qPrintable(anomaliesText(fetched.value().catalog)));
         QCOMPARE(fetched.value().catalog.archiveCount(), 1); // followed: nothing lost
@@ -500,7 +502,8 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write("credentials \"127.0.0.1:" + QByteArray::number(m_nginx.port()) + "\" {\n  token = \"" + fileSecret + "\"\n}\n");
         }
-        const QString userInfoUrl = QStringLiteral("https://someone:%1@127.0.0.1:%2/").arg(QString::fromLatin1(urlSecret)).arg(m_nginx.port());
+        const QString userInfoUrl =
+            QStringLiteral("https://someone:%1@127.0.0.1:%2/").arg(QString::fromLatin1(urlSecret)).arg(m_nginx.port());
         QProcessEnvironment env = cleanEnv();
         env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), config);
         auto leaks = [&](const QByteArray &text) {
@@ -525,8 +528,8 @@ private Q_SLOTS:
             QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
             everything += r.out + r.err;
         }
-        QVERIFY(everything.contains("Credentials for 127.0.0.1:")); // the token was found and used ...
-        QVERIFY(everything.contains("\"credentials\"")); // ... in both forms
+        QVERIFY(everything.contains("Credentials for 127.0.0.1:"));            // the token was found and used ...
+        QVERIFY(everything.contains("\"credentials\""));                       // ... in both forms
         QVERIFY2(everything.contains("trust store:"), "debug logging was on"); // the log output is in there
         QVERIFY2(!leaks(everything), everything.constData());
 
@@ -581,11 +584,13 @@ private Q_SLOTS:
         options.http.timeoutMs = 3000;
         options.http.minBytesPerSecond = 100;
         options.http.deadlineMs = 0;
-        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(tlsUrl(QStringLiteral("drip/")), {addr(QStringLiteral("example.com/acme/clean"))}, options);
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(tlsUrl(QStringLiteral("drip/")), {addr(QStringLiteral("example.com/acme/clean"))}, options);
         QVERIFY(fetched.ok());
         QCOMPARE(fetched.value().catalog.anomalies.size(), 1);
         const QString m = fetched.value().catalog.anomalies.at(0).message;
-        QVERIFY2(m.contains(QStringLiteral("request failed: too slow: ")) && m.contains(QStringLiteral("below the minimum rate of 100 bytes/s")),
+        QVERIFY2(m.contains(QStringLiteral("request failed: too slow: "))
+                     && m.contains(QStringLiteral("below the minimum rate of 100 bytes/s")),
                  qPrintable(m));
     }
 
@@ -595,11 +600,13 @@ private Q_SLOTS:
         options.http.timeoutMs = 3000;
         options.http.minBytesPerSecond = 0; // no rate check: only the deadline can end it
         options.http.deadlineMs = 5000;
-        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(tlsUrl(QStringLiteral("drip/")), {addr(QStringLiteral("example.com/acme/clean"))}, options);
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(tlsUrl(QStringLiteral("drip/")), {addr(QStringLiteral("example.com/acme/clean"))}, options);
         QVERIFY(fetched.ok());
         QCOMPARE(fetched.value().catalog.anomalies.size(), 1);
         const QString m = fetched.value().catalog.anomalies.at(0).message;
-        QVERIFY2(m.contains(QStringLiteral("request failed: timed out: the request took longer than its total deadline of 5 s")), qPrintable(m));
+        QVERIFY2(m.contains(QStringLiteral("request failed: timed out: the request took longer than its total deadline of 5 s")),
+                 qPrintable(m));
     }
 
     void dripHeadersFailByHeadersTimeout()
@@ -621,10 +628,11 @@ private Q_SLOTS:
 
     void dripCli()
     {
-        const test::ProcessRun r = cli({QStringLiteral("verify"), tlsUrl(QStringLiteral("drip/")), QStringLiteral("--provider"),
-                                        QStringLiteral("example.com/acme/clean"), QStringLiteral("--ca-file"), m_nginx.caFile(),
-                                        QStringLiteral("--timeout"), QStringLiteral("2"), QStringLiteral("--min-rate"), QStringLiteral("1K")},
-                                       cleanEnv());
+        const test::ProcessRun r =
+            cli({QStringLiteral("verify"), tlsUrl(QStringLiteral("drip/")), QStringLiteral("--provider"),
+                 QStringLiteral("example.com/acme/clean"), QStringLiteral("--ca-file"), m_nginx.caFile(), QStringLiteral("--timeout"),
+                 QStringLiteral("2"), QStringLiteral("--min-rate"), QStringLiteral("1K")},
+                cleanEnv());
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("too slow: ") && r.out.contains("below the minimum rate of 1024 bytes/s"), r.out.constData());
         const test::ProcessRun bad = cli({QStringLiteral("verify"), tlsUrl(), QStringLiteral("--provider"), QStringLiteral("a/b"),
@@ -649,12 +657,14 @@ private Q_SLOTS:
         // No Content-Length: cut off at the cap.
         const ArchiveResult *body = find(r.report, QStringLiteral("linux_amd64"));
         QCOMPARE(toString(body->detail.verdict), toString(Verdict::Error));
-        QVERIFY2(body->detail.reason.contains(QStringLiteral("response body exceeds the limit of 100000 bytes (the maximum archive size is 100000 bytes)")),
+        QVERIFY2(body->detail.reason.contains(
+                     QStringLiteral("response body exceeds the limit of 100000 bytes (the maximum archive size is 100000 bytes)")),
                  qPrintable(body->detail.reason));
         // An error body that never ends: cut off at 64 KiB.
         const ArchiveResult *error = find(r.report, QStringLiteral("windows_amd64"));
         QCOMPARE(toString(error->detail.verdict), toString(Verdict::Error));
-        QVERIFY2(error->detail.reason.contains(QStringLiteral("the body of the 500 response exceeds the limit of 65536 bytes for error responses")),
+        QVERIFY2(error->detail.reason.contains(
+                     QStringLiteral("the body of the 500 response exceeds the limit of 65536 bytes for error responses")),
                  qPrintable(error->detail.reason));
         // Nothing half-downloaded is left in the cache.
         QDir dir(cache);
@@ -682,8 +692,9 @@ private Q_SLOTS:
             fetchNetworkCatalog(tlsUrl(QStringLiteral("hugeerror/")), {addr(QStringLiteral("example.com/acme/clean"))}, mirrorOptions());
         QVERIFY(index.ok());
         QCOMPARE(index.value().catalog.anomalies.size(), 1);
-        QVERIFY2(index.value().catalog.anomalies.at(0).message.contains(QStringLiteral("exceeds the limit of 65536 bytes for error responses")),
-                 qPrintable(anomaliesText(index.value().catalog)));
+        QVERIFY2(
+            index.value().catalog.anomalies.at(0).message.contains(QStringLiteral("exceeds the limit of 65536 bytes for error responses")),
+            qPrintable(anomaliesText(index.value().catalog)));
     }
 
     // --- Against terraform ------------------------------------------------------------------------
@@ -751,9 +762,11 @@ private Q_SLOTS:
         QTest::addColumn<bool>("trusted");
         QTest::newRow("neither") << QString() << QString() << false;
         QTest::newRow("file") << "CA" << QString() << true;
-        QTest::newRow("file absent, dir") << "/nonexistent/ca.pem" << "CADIR" << true;
+        QTest::newRow("file absent, dir") << "/nonexistent/ca.pem"
+                                          << "CADIR" << true;
         QTest::newRow("dir list") << QString() << "EMPTY:CADIR" << true;
-        QTest::newRow("both name another CA") << "OTHER" << "EMPTY" << false;
+        QTest::newRow("both name another CA") << "OTHER"
+                                              << "EMPTY" << false;
     }
     void trustStoreLikeTerraform()
     {
@@ -850,7 +863,8 @@ private Q_SLOTS:
             // The control: neither variable, no --ca-file: untrusted.
             const Result<NetworkCatalog> r = fetchNetworkCatalog(m_nginx.baseUrl(), {clean}, options);
             QVERIFY(r.ok());
-            QVERIFY2(anomaliesText(r.value().catalog).contains(QStringLiteral("TLS handshake")), qPrintable(anomaliesText(r.value().catalog)));
+            QVERIFY2(anomaliesText(r.value().catalog).contains(QStringLiteral("TLS handshake")),
+                     qPrintable(anomaliesText(r.value().catalog)));
         }
         {
             ScopedEnv file("SSL_CERT_FILE", m_nginx.caFile());
@@ -880,14 +894,16 @@ private Q_SLOTS:
             ScopedEnv dirs("SSL_CERT_DIR", m_tmp.filePath(QStringLiteral("empty-dir")));
             const Result<NetworkCatalog> r = fetchNetworkCatalog(m_nginx.baseUrl(), {clean}, options);
             QVERIFY(r.ok());
-            QVERIFY2(anomaliesText(r.value().catalog).contains(QStringLiteral("TLS handshake")), qPrintable(anomaliesText(r.value().catalog)));
+            QVERIFY2(anomaliesText(r.value().catalog).contains(QStringLiteral("TLS handshake")),
+                     qPrintable(anomaliesText(r.value().catalog)));
             // --ca-file is added on top.
             QVERIFY(fetchNetworkCatalog(m_nginx.baseUrl(), {clean}, mirrorOptions()).value().catalog.anomalies.isEmpty());
         }
         // The CLI honours them too.
         QProcessEnvironment env = cleanEnv();
         env.insert(QStringLiteral("SSL_CERT_FILE"), m_nginx.caFile());
-        const test::ProcessRun r = cli({QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--provider"), QStringLiteral("example.com/acme/clean")}, env);
+        const test::ProcessRun r =
+            cli({QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--provider"), QStringLiteral("example.com/acme/clean")}, env);
         QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
         QVERIFY(r.out.contains("Summary: 1 verified"));
     }

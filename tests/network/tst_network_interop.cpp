@@ -8,8 +8,8 @@
 
 #include "model/network/NetworkMirror.h"
 #include "model/network/RemoteVerify.h"
-#include "tests/support/ServedMirror.h"
 #include "tests/support/NginxFixture.h"
+#include "tests/support/ServedMirror.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>
@@ -93,9 +93,10 @@ private Q_SLOTS:
             tf.setWorkingDirectory(work);
             tf.setProcessEnvironment(env);
             tf.setProcessChannelMode(QProcess::MergedChannels);
-            tf.start(m_terraform, {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
-                                   QStringLiteral("-net-mirror=") + m_nginx.baseUrl(), QStringLiteral("-platform=") + platform,
-                                   QStringLiteral("example.com/acme/good")});
+            tf.start(m_terraform,
+                     {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
+                      QStringLiteral("-net-mirror=") + m_nginx.baseUrl(), QStringLiteral("-platform=") + platform,
+                      QStringLiteral("example.com/acme/good")});
             QVERIFY(tf.waitForFinished(180000));
             const QString output = QString::fromUtf8(tf.readAll());
             outputs += QStringLiteral("--- %1 (exit %2)\n%3\n").arg(platform).arg(tf.exitCode()).arg(output);

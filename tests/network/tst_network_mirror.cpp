@@ -6,8 +6,8 @@
 // Skips with a clear message when nginx, openssl or python3 is absent.
 
 #include "tests/support/NginxFixture.h"
-#include "tests/support/TestSupport.h"
 #include "tests/support/ServedMirror.h"
+#include "tests/support/TestSupport.h"
 
 #include "model/network/NetworkMirror.h"
 #include "model/network/RemoteVerify.h"
@@ -63,6 +63,7 @@ class EndlessJsonServer : public QTcpServer
 {
 public:
     qint64 written = 0;
+
 protected:
     void incomingConnection(qintptr handle) override
     {
@@ -172,27 +173,33 @@ private Q_SLOTS:
         const Anomaly *v2 = anomalyFor(catalog, QStringLiteral("2.0.0.json"));
         QVERIFY2(v2, qPrintable(anomaliesText(catalog)));
         QCOMPARE(toString(v2->kind), toString(AnomalyKind::IndexListsAbsentVersion));
-        QCOMPARE(v2->message, QStringLiteral("failed to query provider mirror %1 for example.com/acme/good: provider mirror does not "
-                                             "have archive index for previously-reported example.com/acme/good version 2.0.0")
-                                  .arg(m_nginx.baseUrl()));
+        QCOMPARE(v2->message,
+                 QStringLiteral("failed to query provider mirror %1 for example.com/acme/good: provider mirror does not "
+                                "have archive index for previously-reported example.com/acme/good version 2.0.0")
+                     .arg(m_nginx.baseUrl()));
 
         const qint64 logStart = accessLogSize();
         QList<qint64> progress;
-        const RemoteVerifyReport verified = verifyNetworkCatalog(catalog, verifyOptions(), [&](qint64 done, qint64) {
-            progress.append(done);
-        });
+        const RemoteVerifyReport verified =
+            verifyNetworkCatalog(catalog, verifyOptions(), [&](qint64 done, qint64) { progress.append(done); });
         const VerifyReport &report = verified.report;
         QCOMPARE(report.results.size(), 8);
 
-        struct Want { const char *platform; Verdict verdict; };
-        for (const Want &w : {Want{"linux_amd64", Verdict::Verified}, Want{"darwin_arm64", Verdict::Verified},
-                              Want{"windows_amd64", Verdict::Mismatch}, Want{"linux_arm64", Verdict::Unverified},
-                              Want{"freebsd_amd64", Verdict::Missing}, Want{"openbsd_amd64", Verdict::Error},
-                              Want{"linux_386", Verdict::Error}, Want{"solaris_amd64", Verdict::Verified}}) {
+        struct Want
+        {
+            const char *platform;
+            Verdict verdict;
+        };
+        for (const Want &w :
+             {Want{"linux_amd64", Verdict::Verified}, Want{"darwin_arm64", Verdict::Verified}, Want{"windows_amd64", Verdict::Mismatch},
+              Want{"linux_arm64", Verdict::Unverified}, Want{"freebsd_amd64", Verdict::Missing}, Want{"openbsd_amd64", Verdict::Error},
+              Want{"linux_386", Verdict::Error}, Want{"solaris_amd64", Verdict::Verified}}) {
             const ArchiveResult *r = find(report, QString::fromLatin1(w.platform));
             QVERIFY2(r, w.platform);
-            QVERIFY2(r->detail.verdict == w.verdict,
-                     qPrintable(QStringLiteral("%1: %2 (%3)").arg(QString::fromLatin1(w.platform), toString(r->detail.verdict), r->detail.reason)));
+            QVERIFY2(
+                r->detail.verdict == w.verdict,
+                qPrintable(
+                    QStringLiteral("%1: %2 (%3)").arg(QString::fromLatin1(w.platform), toString(r->detail.verdict), r->detail.reason)));
         }
         // Hashes agree with Python's.
         for (const QString &platform : {QStringLiteral("linux_amd64"), QStringLiteral("darwin_arm64"), QStringLiteral("windows_amd64")}) {
@@ -224,12 +231,12 @@ private Q_SLOTS:
     void providerLevelFailures()
     {
         NetworkMirrorOptions options = mirrorOptions();
-        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(
-            m_nginx.baseUrl(),
-            {addr(QStringLiteral("example.com/acme/absent")), addr(QStringLiteral("example.com/acme/wrongtype")),
-             addr(QStringLiteral("example.com/acme/forbidden")), addr(QStringLiteral("example.com/acme/badjson")),
-             addr(QStringLiteral("example.com/acme/huge"))},
-            options);
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(m_nginx.baseUrl(),
+                                {addr(QStringLiteral("example.com/acme/absent")), addr(QStringLiteral("example.com/acme/wrongtype")),
+                                 addr(QStringLiteral("example.com/acme/forbidden")), addr(QStringLiteral("example.com/acme/badjson")),
+                                 addr(QStringLiteral("example.com/acme/huge"))},
+                                options);
         QVERIFY(fetched.ok());
         const Catalog &c = fetched.value().catalog;
         QCOMPARE(c.providers.size(), 0);
@@ -244,20 +251,25 @@ private Q_SLOTS:
 
         const Anomaly *wrongType = anomalyFor(c, QStringLiteral("/wrongtype/"));
         QVERIFY(wrongType);
-        QCOMPARE(wrongType->message, prefix + QStringLiteral("example.com/acme/wrongtype: response has invalid Content-Type: must be application/json"));
+        QCOMPARE(wrongType->message,
+                 prefix + QStringLiteral("example.com/acme/wrongtype: response has invalid Content-Type: must be application/json"));
         QCOMPARE(toString(wrongType->kind), QStringLiteral("wrong-content-type"));
 
         const Anomaly *forbidden = anomalyFor(c, QStringLiteral("/forbidden/"));
         QVERIFY(forbidden);
-        QCOMPARE(forbidden->message, prefix + QStringLiteral("example.com/acme/forbidden: host 127.0.0.1:%1 rejected the given "
-                                                             "authentication credentials").arg(m_nginx.port()));
+        QCOMPARE(forbidden->message,
+                 prefix
+                     + QStringLiteral("example.com/acme/forbidden: host 127.0.0.1:%1 rejected the given "
+                                      "authentication credentials")
+                           .arg(m_nginx.port()));
         QCOMPARE(toString(forbidden->kind), QStringLiteral("request-failed"));
 
         const Anomaly *bad = anomalyFor(c, QStringLiteral("/badjson/"));
         QVERIFY(bad);
         QCOMPARE(toString(bad->kind), toString(AnomalyKind::MalformedJson));
-        QVERIFY2(bad->message.startsWith(prefix + QStringLiteral("example.com/acme/badjson: invalid response content from mirror server: ")),
-                 qPrintable(bad->message));
+        QVERIFY2(
+            bad->message.startsWith(prefix + QStringLiteral("example.com/acme/badjson: invalid response content from mirror server: ")),
+            qPrintable(bad->message));
         QCOMPARE(bad->location.line, 3); // `oops` is on line 3 of the document Python wrote
 
         const Anomaly *huge = anomalyFor(c, QStringLiteral("/huge/"));
@@ -308,19 +320,20 @@ private Q_SLOTS:
         // https -> http is never followed, even with http allowed on loopback.
         NetworkMirrorOptions options = mirrorOptions();
         options.http.allowHttpLoopback = true;
-        const Result<NetworkCatalog> down = fetchNetworkCatalog(m_nginx.baseUrl() + QStringLiteral("tohttp/"),
-                                                                {addr(QStringLiteral("example.com/acme/good"))}, options);
+        const Result<NetworkCatalog> down =
+            fetchNetworkCatalog(m_nginx.baseUrl() + QStringLiteral("tohttp/"), {addr(QStringLiteral("example.com/acme/good"))}, options);
         QVERIFY(down.ok());
         QCOMPARE(down.value().catalog.anomalies.size(), 1);
-        QVERIFY2(down.value().catalog.anomalies.at(0).message.contains(QStringLiteral("refused a redirect from https to http://127.0.0.1:9/")),
-                 qPrintable(anomaliesText(down.value().catalog)));
+        QVERIFY2(
+            down.value().catalog.anomalies.at(0).message.contains(QStringLiteral("refused a redirect from https to http://127.0.0.1:9/")),
+            qPrintable(anomaliesText(down.value().catalog)));
     }
 
     void tokenOnlyOnIndexRequests()
     {
         NetworkMirrorOptions options = mirrorOptions();
-        options.credential = Credential{QStringLiteral("127.0.0.1:%1").arg(m_nginx.port()), QStringLiteral("s3cret-token"),
-                                        QStringLiteral("test")};
+        options.credential =
+            Credential{QStringLiteral("127.0.0.1:%1").arg(m_nginx.port()), QStringLiteral("s3cret-token"), QStringLiteral("test")};
         const qint64 logStart = accessLogSize();
         const Result<NetworkCatalog> fetched =
             fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, options);
@@ -342,8 +355,8 @@ private Q_SLOTS:
                 QVERIFY2(line.endsWith("auth=\"-\""), line.constData()); // nginx logs an absent header as -
             }
         }
-        QCOMPARE(indexRequests, 3);      // index.json, 1.0.0.json, 2.0.0.json
-        QVERIFY(archiveRequests >= 8);   // every archive URL (plus retries of the 500)
+        QCOMPARE(indexRequests, 3);    // index.json, 1.0.0.json, 2.0.0.json
+        QVERIFY(archiveRequests >= 8); // every archive URL (plus retries of the 500)
 
         // A token for another host is not sent.
         options.credential->host = QStringLiteral("other.example");
@@ -357,8 +370,7 @@ private Q_SLOTS:
         // Without our CA: the system store does not trust it.
         NetworkMirrorOptions options = mirrorOptions();
         options.http.caCertificates.clear();
-        Result<NetworkCatalog> fetched =
-            fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, options);
+        Result<NetworkCatalog> fetched = fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, options);
         QVERIFY(fetched.ok());
         QCOMPARE(fetched.value().catalog.providers.size(), 0);
         QCOMPARE(fetched.value().catalog.anomalies.size(), 1);
@@ -417,9 +429,9 @@ private Q_SLOTS:
         QTcpServer stall;
         QVERIFY(stall.listen(QHostAddress::LocalHost, 0));
         std::atomic<bool> cancelled{true};
-        const Result<NetworkCatalog> fetched = fetchNetworkCatalog(QStringLiteral("https://127.0.0.1:%1/").arg(stall.serverPort()),
-                                                                   {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions(),
-                                                                   &cancelled);
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(QStringLiteral("https://127.0.0.1:%1/").arg(stall.serverPort()),
+                                {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions(), &cancelled);
         QVERIFY(fetched.ok());
         QVERIFY(fetched.value().cancelled);
         QCOMPARE(fetched.value().catalog.providers.size(), 0);
@@ -439,7 +451,8 @@ private Q_SLOTS:
         RemoteVerifyOptions vo = verifyOptions();
         // Lock semantics: the lock lists hashes of several platforms; any one matching verifies.
         auto expectedHash = [this](const char *platform, const char *kind) {
-            return HashString::parse(m_expected.value(QLatin1StringView(platform)).toObject().value(QLatin1StringView(kind)).toString()).value();
+            return HashString::parse(m_expected.value(QLatin1StringView(platform)).toObject().value(QLatin1StringView(kind)).toString())
+                .value();
         };
         vo.expected[ProviderVersionKey{good, v1}] = {expectedHash("linux_arm64", "h1"), expectedHash("linux_amd64", "zh")};
         const RemoteVerifyReport r = verifyNetworkCatalog(fetched.value().catalog, vo);
@@ -464,7 +477,8 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(QStringLiteral("zh:") + QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex()),
                  m_expected.value(QStringLiteral("linux_amd64")).toObject().value(QStringLiteral("zh")).toString());
-        QVERIFY(!QFile::exists(cache.filePath(QStringLiteral("example.com/acme/good/1.0.0/terraform-provider-good_1.0.0_freebsd_amd64.zip"))));
+        QVERIFY(
+            !QFile::exists(cache.filePath(QStringLiteral("example.com/acme/good/1.0.0/terraform-provider-good_1.0.0_freebsd_amd64.zip"))));
     }
 };
 

@@ -6,8 +6,8 @@
 // carried a token is read from nginx's access log; the RequestLogModel is checked with
 // QAbstractItemModelTester while the session feeds it.
 
-#include "tests/support/ServedMirror.h"
 #include "tests/support/NginxFixture.h"
+#include "tests/support/ServedMirror.h"
 
 #include "model/network/RemoteSession.h"
 #include "model/network/RequestLogModel.h"
@@ -139,11 +139,15 @@ private Q_SLOTS:
         QCOMPARE(rec.results.size(), 8);
         QVERIFY(rec.batches >= 1);
 
-        struct Want { const char *platform; Verdict verdict; };
-        for (const Want &w : {Want{"linux_amd64", Verdict::Verified}, Want{"darwin_arm64", Verdict::Verified},
-                              Want{"windows_amd64", Verdict::Mismatch}, Want{"linux_arm64", Verdict::Unverified},
-                              Want{"freebsd_amd64", Verdict::Missing}, Want{"openbsd_amd64", Verdict::Error},
-                              Want{"linux_386", Verdict::Error}, Want{"solaris_amd64", Verdict::Verified}}) {
+        struct Want
+        {
+            const char *platform;
+            Verdict verdict;
+        };
+        for (const Want &w :
+             {Want{"linux_amd64", Verdict::Verified}, Want{"darwin_arm64", Verdict::Verified}, Want{"windows_amd64", Verdict::Mismatch},
+              Want{"linux_arm64", Verdict::Unverified}, Want{"freebsd_amd64", Verdict::Missing}, Want{"openbsd_amd64", Verdict::Error},
+              Want{"linux_386", Verdict::Error}, Want{"solaris_amd64", Verdict::Verified}}) {
             const ArchiveResult *r = rec.find(QString::fromLatin1(w.platform));
             QVERIFY2(r, w.platform);
             QCOMPARE(toString(r->detail.verdict), toString(w.verdict));
@@ -247,10 +251,10 @@ private Q_SLOTS:
             if (e.url.path().endsWith(QStringLiteral("/index.json")))
                 indexRequests << e.url.path();
         indexRequests.sort();
-        QCOMPARE(indexRequests, (QStringList{QStringLiteral("/example.com/acme/badjson/index.json"),
-                                             QStringLiteral("/example.com/acme/good/index.json"),
-                                             QStringLiteral("/example.com/acme/huge/index.json"),
-                                             QStringLiteral("/example.com/acme/wrongtype/index.json")}));
+        QCOMPARE(
+            indexRequests,
+            (QStringList{QStringLiteral("/example.com/acme/badjson/index.json"), QStringLiteral("/example.com/acme/good/index.json"),
+                         QStringLiteral("/example.com/acme/huge/index.json"), QStringLiteral("/example.com/acme/wrongtype/index.json")}));
         QVERIFY2(rec.messages.join(QLatin1Char('\n')).contains(QStringLiteral("forbidden/: 403 Forbidden")),
                  qPrintable(rec.messages.join(QLatin1Char('\n'))));
         QStringList kinds;
@@ -317,7 +321,8 @@ private Q_SLOTS:
         QTest::newRow("no providers") << QString() << int(RemoteRequest::ProviderSource::Addresses) << QString()
                                       << QStringLiteral("no providers to check");
         QTest::newRow("missing lock") << QString() << int(RemoteRequest::ProviderSource::LockFile)
-                                      << QStringLiteral("/nonexistent/.terraform.lock.hcl") << QStringLiteral("/nonexistent/.terraform.lock.hcl");
+                                      << QStringLiteral("/nonexistent/.terraform.lock.hcl")
+                                      << QStringLiteral("/nonexistent/.terraform.lock.hcl");
         QTest::newRow("no listing") << QStringLiteral("example.com/acme/forbidden/") << int(RemoteRequest::ProviderSource::Autoindex)
                                     << QString() << QStringLiteral("403 Forbidden");
     }

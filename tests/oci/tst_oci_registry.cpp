@@ -59,12 +59,10 @@ QString sha256Hex(const QString &path)
 
 QString findPythonWithBcrypt()
 {
-    for (const QString &candidate :
-        { QStringLiteral("/usr/bin/python3"), QStandardPaths::findExecutable(QStringLiteral("python3")) }) {
+    for (const QString &candidate : {QStringLiteral("/usr/bin/python3"), QStandardPaths::findExecutable(QStringLiteral("python3"))}) {
         if (candidate.isEmpty() || !QFileInfo(candidate).isExecutable())
             continue;
-        const ProcessRun r
-            = runProcess(candidate, { QStringLiteral("-c"), QStringLiteral("import bcrypt") }, 30000);
+        const ProcessRun r = runProcess(candidate, {QStringLiteral("-c"), QStringLiteral("import bcrypt")}, 30000);
         if (r.exitCode == 0)
             return candidate;
     }
@@ -94,10 +92,7 @@ class TestOciRegistry : public QObject
     {
         return runProcess(QStringLiteral(PROVENDER_BINARY), args, 300000, env.isEmpty() ? m_env : env);
     }
-    ProcessRun tool(const QStringList &args) const
-    {
-        return runProcess(m_python, QStringList { m_tool } + args, 120000);
-    }
+    ProcessRun tool(const QStringList &args) const { return runProcess(m_python, QStringList{m_tool} + args, 120000); }
     QJsonObject json(const ProcessRun &r) const
     {
         QJsonParseError e;
@@ -113,13 +108,11 @@ class TestOciRegistry : public QObject
         if (!f.open(QIODevice::ReadOnly))
             return {};
         QStringList out;
-        static const QRegularExpression re(
-            QStringLiteral(R"re("(GET|HEAD|POST|PUT|PATCH|DELETE) (\S+) HTTP/[0-9.]+" (\d+))re"));
+        static const QRegularExpression re(QStringLiteral(R"re("(GET|HEAD|POST|PUT|PATCH|DELETE) (\S+) HTTP/[0-9.]+" (\d+))re"));
         for (const QByteArray &line : f.readAll().split('\n')) {
             const QRegularExpressionMatch m = re.match(QString::fromUtf8(line));
             if (m.hasMatch())
-                out.append(
-                    m.captured(1) + QLatin1Char(' ') + m.captured(2) + QLatin1Char(' ') + m.captured(3));
+                out.append(m.captured(1) + QLatin1Char(' ') + m.captured(2) + QLatin1Char(' ') + m.captured(3));
         }
         return out;
     }
@@ -133,9 +126,8 @@ class TestOciRegistry : public QObject
     }
     QJsonObject document(const QString &apiPath) const
     {
-        const ProcessRun r = tool(
-            { QStringLiteral("get"), QStringLiteral("https://127.0.0.1:%1/v2/%2").arg(m_port).arg(apiPath),
-                path(QStringLiteral("ca.pem")), QStringLiteral("alice"), QStringLiteral("secret") });
+        const ProcessRun r = tool({QStringLiteral("get"), QStringLiteral("https://127.0.0.1:%1/v2/%2").arg(m_port).arg(apiPath),
+                                   path(QStringLiteral("ca.pem")), QStringLiteral("alice"), QStringLiteral("secret")});
         if (r.exitCode != 0)
             qWarning().noquote() << apiPath << r.err;
         return QJsonDocument::fromJson(r.out).object();
@@ -145,8 +137,7 @@ class TestOciRegistry : public QObject
         QStringList args;
         for (const char *w : words)
             args.append(QString::fromLatin1(w));
-        const ProcessRun r = runProcess(
-            QStringLiteral("openssl"), args, 60000, QProcessEnvironment::systemEnvironment(), m_dir.path());
+        const ProcessRun r = runProcess(QStringLiteral("openssl"), args, 60000, QProcessEnvironment::systemEnvironment(), m_dir.path());
         if (r.exitCode != 0)
             *error = QString::fromUtf8(r.err);
         return r.exitCode == 0;
@@ -183,35 +174,31 @@ class TestOciRegistry : public QObject
         }
     }
     /// Starts docker-registry on `port` with TLS and the given `auth:` block; "" or why not.
-    QString startRegistry(
-        QProcess &process, quint16 port, const QString &authBlock, const QString &storage, const QString &log)
+    QString startRegistry(QProcess &process, quint16 port, const QString &authBlock, const QString &storage, const QString &log)
     {
         QFile config(path(storage + QStringLiteral(".yml")));
         if (!config.open(QIODevice::WriteOnly))
             return config.errorString();
-        config.write(
-            QStringLiteral("version: 0.1\n"
-                           "log:\n  level: info\n  formatter: text\n"
-                           "storage:\n  filesystem:\n    rootdirectory: %1\n  maintenance:\n    "
-                           "uploadpurging:\n      enabled: false\n"
-                           "http:\n  addr: 127.0.0.1:%2\n  tls:\n    certificate: %3\n    key: %4\n"
-                           "auth:\n%5")
-                .arg(path(storage))
-                .arg(port)
-                .arg(path(QStringLiteral("server.pem")), path(QStringLiteral("server.key")), authBlock)
-                .toUtf8());
+        config.write(QStringLiteral("version: 0.1\n"
+                                    "log:\n  level: info\n  formatter: text\n"
+                                    "storage:\n  filesystem:\n    rootdirectory: %1\n  maintenance:\n    "
+                                    "uploadpurging:\n      enabled: false\n"
+                                    "http:\n  addr: 127.0.0.1:%2\n  tls:\n    certificate: %3\n    key: %4\n"
+                                    "auth:\n%5")
+                         .arg(path(storage))
+                         .arg(port)
+                         .arg(path(QStringLiteral("server.pem")), path(QStringLiteral("server.key")), authBlock)
+                         .toUtf8());
         config.close();
         process.setProcessChannelMode(QProcess::MergedChannels);
         process.setStandardOutputFile(path(log));
-        process.start(QStandardPaths::findExecutable(QStringLiteral("docker-registry")),
-            { QStringLiteral("serve"), config.fileName() });
+        process.start(QStandardPaths::findExecutable(QStringLiteral("docker-registry")), {QStringLiteral("serve"), config.fileName()});
         if (!process.waitForStarted(30000))
             return process.errorString();
         if (!waitForPort(port, process)) {
             QFile f(path(log));
             f.open(QIODevice::ReadOnly);
-            return QStringLiteral("docker-registry did not start: ")
-                + QString::fromUtf8(f.readAll().right(2000));
+            return QStringLiteral("docker-registry did not start: ") + QString::fromUtf8(f.readAll().right(2000));
         }
         return {};
     }
@@ -221,14 +208,12 @@ private Q_SLOTS:
     {
         const QString registry = QStandardPaths::findExecutable(QStringLiteral("docker-registry"));
         if (registry.isEmpty())
-            PROVENDER_SKIP(Missing::Package,
-                QStringLiteral("docker-registry (Debian's Distribution 2.8) is not installed"));
+            PROVENDER_SKIP(Missing::Package, QStringLiteral("docker-registry (Debian's Distribution 2.8) is not installed"));
         if (QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty())
             PROVENDER_SKIP(Missing::Package, QStringLiteral("openssl is not installed"));
         m_python = findPythonWithBcrypt();
         if (m_python.isEmpty())
-            PROVENDER_SKIP(Missing::Package,
-                QStringLiteral("python3 with the bcrypt module (python3-bcrypt) is not installed"));
+            PROVENDER_SKIP(Missing::Package, QStringLiteral("python3 with the bcrypt module (python3-bcrypt) is not installed"));
         m_tool = QStringLiteral(PROVENDER_SOURCE_DIR "/tests/oci/oci_tool.py");
         QVERIFY(m_dir.isValid());
 
@@ -238,23 +223,22 @@ private Q_SLOTS:
         QVERIFY(ext.open(QIODevice::WriteOnly));
         ext.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n");
         ext.close();
-        if (!openssl({ "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
-                         "-days", "2", "-subj", "/CN=Provender test CA" },
-                &error)
-            || !openssl({ "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out",
-                            "server.csr", "-subj", "/CN=127.0.0.1" },
-                &error)
-            || !openssl({ "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-                            "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "ext.cnf" },
-                &error))
+        if (!openssl({"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj",
+                      "/CN=Provender test CA"},
+                     &error)
+            || !openssl({"req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"},
+                        &error)
+            || !openssl({"x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
+                         "-days", "2", "-extfile", "ext.cnf"},
+                        &error))
             QFAIL(qPrintable(QStringLiteral("openssl: ") + error));
         // htpasswd with a bcrypt entry (Distribution accepts only bcrypt).
-        const ProcessRun hash = runProcess(m_python,
-            { QStringLiteral("-c"),
-                QStringLiteral(
-                    "import "
-                    "bcrypt;print('alice:'+bcrypt.hashpw(b'secret',bcrypt.gensalt(rounds=4)).decode())") },
-            60000);
+        const ProcessRun hash =
+            runProcess(m_python,
+                       {QStringLiteral("-c"),
+                        QStringLiteral("import "
+                                       "bcrypt;print('alice:'+bcrypt.hashpw(b'secret',bcrypt.gensalt(rounds=4)).decode())")},
+                       60000);
         QCOMPARE(hash.exitCode, 0);
         QFile htpasswd(path(QStringLiteral("htpasswd")));
         QVERIFY(htpasswd.open(QIODevice::WriteOnly));
@@ -262,10 +246,10 @@ private Q_SLOTS:
         htpasswd.close();
 
         m_port = freePort();
-        QString started = startRegistry(m_registry, m_port,
-            QStringLiteral("  htpasswd:\n    realm: provender-test\n    path: %1\n")
-                .arg(path(QStringLiteral("htpasswd"))),
-            QStringLiteral("storage"), QStringLiteral("registry.log"));
+        QString started =
+            startRegistry(m_registry, m_port,
+                          QStringLiteral("  htpasswd:\n    realm: provender-test\n    path: %1\n").arg(path(QStringLiteral("htpasswd"))),
+                          QStringLiteral("storage"), QStringLiteral("registry.log"));
         if (!started.isEmpty())
             QFAIL(qPrintable(started));
 
@@ -273,20 +257,18 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(path(QStringLiteral("home"))));
         QFile cli(path(QStringLiteral("cli.tfrc")));
         QVERIFY(cli.open(QIODevice::WriteOnly));
-        cli.write(QStringLiteral(
-            "oci_credentials \"127.0.0.1:%1\" {\n  username = \"alice\"\n  password = \"secret\"\n}\n")
+        cli.write(QStringLiteral("oci_credentials \"127.0.0.1:%1\" {\n  username = \"alice\"\n  password = \"secret\"\n}\n")
                       .arg(m_port)
                       .toUtf8());
         cli.close();
         m_env = QProcessEnvironment::systemEnvironment();
-        for (const char *v : { "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "DOCKER_CONFIG", "TF_TOKEN_127_0_0_1",
-                 "SSL_CERT_FILE", "SSL_CERT_DIR" })
+        for (const char *v : {"XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "DOCKER_CONFIG", "TF_TOKEN_127_0_0_1", "SSL_CERT_FILE", "SSL_CERT_DIR"})
             m_env.remove(QString::fromLatin1(v));
         m_env.insert(QStringLiteral("HOME"), path(QStringLiteral("home")));
         m_env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
 
         m_mirror = path(QStringLiteral("mirror"));
-        const ProcessRun made = tool({ QStringLiteral("mirror"), m_mirror });
+        const ProcessRun made = tool({QStringLiteral("mirror"), m_mirror});
         if (made.exitCode != 0)
             QFAIL(qPrintable(QStringLiteral("oci_tool.py mirror: ") + QString::fromUtf8(made.err)));
         m_zips = QString::fromUtf8(made.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -298,9 +280,8 @@ private Q_SLOTS:
     void push()
     {
         const int before = int(accessLog().size());
-        const ProcessRun r = provender({ QStringLiteral("oci"), QStringLiteral("push"), m_mirror,
-            QStringLiteral("--repository-template"), templ(), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--json") });
+        const ProcessRun r = provender({QStringLiteral("oci"), QStringLiteral("push"), m_mirror, QStringLiteral("--repository-template"),
+                                        templ(), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = json(r);
         const QJsonObject s = o.value(QLatin1StringView("summary")).toObject();
@@ -315,33 +296,26 @@ private Q_SLOTS:
         QCOMPARE(count(log, QStringLiteral("POST"), QStringLiteral("/blobs/uploads/")), 7);
         QCOMPARE(s.value(QLatin1StringView("upload_posts")).toInt(), 6);
         QCOMPARE(count(log, QStringLiteral("POST"),
-                     QStringLiteral("/v2/mirror/test/foo/blobs/uploads/?mount=sha256%3A")
-                         + QString::fromLatin1(kConfigDigest).mid(7)
-                         + QStringLiteral("&from=mirror%2Ftest%2Fbar 201")),
-            1);
+                       QStringLiteral("/v2/mirror/test/foo/blobs/uploads/?mount=sha256%3A") + QString::fromLatin1(kConfigDigest).mid(7)
+                           + QStringLiteral("&from=mirror%2Ftest%2Fbar 201")),
+                 1);
         QCOMPARE(count(log, QStringLiteral("PUT"), QStringLiteral("/manifests/")), 11);
         // Tags last: in each repository every tag PUT directly follows the PUT of its index by
         // digest (after all the blobs and manifests it names), and the last write is a tag.
         static const QRegularExpression tagPut(QStringLiteral(R"(^PUT \S+/manifests/[0-9]\S* )"));
         static const QRegularExpression digestPut(QStringLiteral(R"(^PUT \S+/manifests/sha256:\S+ )"));
-        for (const QString &repo :
-            { QStringLiteral("/v2/mirror/test/foo/"), QStringLiteral("/v2/mirror/test/bar/") }) {
+        for (const QString &repo : {QStringLiteral("/v2/mirror/test/foo/"), QStringLiteral("/v2/mirror/test/bar/")}) {
             QStringList writes;
             for (const QString &l : log)
                 if (l.contains(repo) && !l.startsWith(u"GET ") && !l.startsWith(u"HEAD "))
                     writes.append(l);
-            QVERIFY2(!writes.isEmpty() && tagPut.match(writes.last()).hasMatch(),
-                qPrintable(writes.join(QLatin1Char('\n'))));
+            QVERIFY2(!writes.isEmpty() && tagPut.match(writes.last()).hasMatch(), qPrintable(writes.join(QLatin1Char('\n'))));
             for (qsizetype i = 0; i < writes.size(); ++i)
                 if (tagPut.match(writes.at(i)).hasMatch())
-                    QVERIFY2(i > 0 && digestPut.match(writes.at(i - 1)).hasMatch(),
-                        qPrintable(writes.join(QLatin1Char('\n'))));
+                    QVERIFY2(i > 0 && digestPut.match(writes.at(i - 1)).hasMatch(), qPrintable(writes.join(QLatin1Char('\n'))));
         }
         // Read back and verified.
-        const QJsonObject v = o.value(QLatin1StringView("verification"))
-                                  .toObject()
-                                  .value(QLatin1StringView("summary"))
-                                  .toObject();
+        const QJsonObject v = o.value(QLatin1StringView("verification")).toObject().value(QLatin1StringView("summary")).toObject();
         QCOMPARE(v.value(QLatin1StringView("verified")).toInt(), 5);
         QVERIFY(o.value(QLatin1StringView("oci_mirror_block"))
                     .toString()
@@ -351,56 +325,42 @@ private Q_SLOTS:
     void layoutIsOpenTofus()
     {
         // Tags: one per version, "+" written "_" (oci_registry_mirror_source.go:490).
-        const QJsonArray tags = document(QStringLiteral("mirror/test/foo/tags/list"))
-                                    .value(QLatin1StringView("tags"))
-                                    .toArray();
+        const QJsonArray tags = document(QStringLiteral("mirror/test/foo/tags/list")).value(QLatin1StringView("tags")).toArray();
         QVERIFY(tags.contains(QStringLiteral("1.0.0")));
         QVERIFY(tags.contains(QStringLiteral("2.0.0_build.1")));
         QCOMPARE(tags.size(), 2);
         const QJsonObject index = document(QStringLiteral("mirror/test/foo/manifests/1.0.0"));
         QCOMPARE(index.value(QLatin1StringView("schemaVersion")).toInt(), 2);
-        QCOMPARE(
-            index.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kIndexMediaType));
-        QCOMPARE(index.value(QLatin1StringView("artifactType")).toString(),
-            QString::fromLatin1(kIndexArtifactType));
+        QCOMPARE(index.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kIndexMediaType));
+        QCOMPARE(index.value(QLatin1StringView("artifactType")).toString(), QString::fromLatin1(kIndexArtifactType));
         const QJsonArray entries = index.value(QLatin1StringView("manifests")).toArray();
         QCOMPARE(entries.size(), 2);
         QStringList platforms;
         for (const QJsonValue &e : entries) {
             const QJsonObject d = e.toObject();
-            QCOMPARE(
-                d.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kManifestMediaType));
-            QCOMPARE(d.value(QLatin1StringView("artifactType")).toString(),
-                QString::fromLatin1(kTargetArtifactType));
+            QCOMPARE(d.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kManifestMediaType));
+            QCOMPARE(d.value(QLatin1StringView("artifactType")).toString(), QString::fromLatin1(kTargetArtifactType));
             const QJsonObject p = d.value(QLatin1StringView("platform")).toObject();
-            const QString platform = p.value(QLatin1StringView("os")).toString() + QLatin1Char('_')
-                + p.value(QLatin1StringView("architecture")).toString();
+            const QString platform =
+                p.value(QLatin1StringView("os")).toString() + QLatin1Char('_') + p.value(QLatin1StringView("architecture")).toString();
             platforms.append(platform);
-            const QJsonObject m = document(QStringLiteral("mirror/test/foo/manifests/")
-                + d.value(QLatin1StringView("digest")).toString());
-            QCOMPARE(
-                m.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kManifestMediaType));
-            QCOMPARE(m.value(QLatin1StringView("artifactType")).toString(),
-                QString::fromLatin1(kTargetArtifactType));
+            const QJsonObject m = document(QStringLiteral("mirror/test/foo/manifests/") + d.value(QLatin1StringView("digest")).toString());
+            QCOMPARE(m.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kManifestMediaType));
+            QCOMPARE(m.value(QLatin1StringView("artifactType")).toString(), QString::fromLatin1(kTargetArtifactType));
             const QJsonObject config = m.value(QLatin1StringView("config")).toObject();
-            QCOMPARE(config.value(QLatin1StringView("mediaType")).toString(),
-                QString::fromLatin1(kConfigMediaType));
-            QCOMPARE(
-                config.value(QLatin1StringView("digest")).toString(), QString::fromLatin1(kConfigDigest));
+            QCOMPARE(config.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kConfigMediaType));
+            QCOMPARE(config.value(QLatin1StringView("digest")).toString(), QString::fromLatin1(kConfigDigest));
             const QJsonArray layers = m.value(QLatin1StringView("layers")).toArray();
             QCOMPARE(layers.size(), 1);
             const QJsonObject layer = layers.at(0).toObject();
-            QCOMPARE(
-                layer.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kLayerMediaType));
-            const QString zip = m_mirror
-                + QStringLiteral("/example.com/test/foo/terraform-provider-foo_1.0.0_%1.zip").arg(platform);
+            QCOMPARE(layer.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kLayerMediaType));
+            const QString zip = m_mirror + QStringLiteral("/example.com/test/foo/terraform-provider-foo_1.0.0_%1.zip").arg(platform);
             // The layer digest is the zip's SHA-256, i.e. its zh: (hashFromOCIDigest).
-            QCOMPARE(layer.value(QLatin1StringView("digest")).toString(),
-                QStringLiteral("sha256:") + sha256Hex(zip));
+            QCOMPARE(layer.value(QLatin1StringView("digest")).toString(), QStringLiteral("sha256:") + sha256Hex(zip));
             QCOMPARE(layer.value(QLatin1StringView("size")).toInteger(), QFileInfo(zip).size());
         }
         platforms.sort();
-        QCOMPARE(platforms, (QStringList { QStringLiteral("darwin_arm64"), QStringLiteral("linux_amd64") }));
+        QCOMPARE(platforms, (QStringList{QStringLiteral("darwin_arm64"), QStringLiteral("linux_amd64")}));
     }
 
     void tagPagination()
@@ -412,28 +372,24 @@ private Q_SLOTS:
         oci::OciCredential alice;
         alice.username = QStringLiteral("alice");
         alice.password = QStringLiteral("secret");
-        oci::OciClient client(oci::RepositoryAddress { QStringLiteral("127.0.0.1:%1").arg(m_port),
-                                  QStringLiteral("mirror/test/foo") },
-            alice, options);
+        oci::OciClient client(oci::RepositoryAddress{QStringLiteral("127.0.0.1:%1").arg(m_port), QStringLiteral("mirror/test/foo")}, alice,
+                              options);
         const int before = int(accessLog().size());
         const Result<QStringList> tags = client.listTags();
         QVERIFY2(tags.ok(), tags.ok() ? "" : qPrintable(tags.error().message));
         QStringList sorted = tags.value();
         sorted.sort();
-        QCOMPARE(sorted, (QStringList { QStringLiteral("1.0.0"), QStringLiteral("2.0.0_build.1") }));
-        QVERIFY2(count(accessLog().mid(before), QStringLiteral("GET"),
-                     QStringLiteral("/v2/mirror/test/foo/tags/list?"))
-                >= 2,
-            qPrintable(accessLog().mid(before).join(QLatin1Char('\n'))));
+        QCOMPARE(sorted, (QStringList{QStringLiteral("1.0.0"), QStringLiteral("2.0.0_build.1")}));
+        QVERIFY2(count(accessLog().mid(before), QStringLiteral("GET"), QStringLiteral("/v2/mirror/test/foo/tags/list?")) >= 2,
+                 qPrintable(accessLog().mid(before).join(QLatin1Char('\n'))));
     }
 
     void dryRun()
     {
         const int before = int(accessLog().size());
-        const ProcessRun r = provender({ QStringLiteral("oci"), QStringLiteral("push"), m_mirror,
-            QStringLiteral("--repository-template"), templ(QStringLiteral("dry")),
-            QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--dry-run"),
-            QStringLiteral("--json") });
+        const ProcessRun r = provender({QStringLiteral("oci"), QStringLiteral("push"), m_mirror, QStringLiteral("--repository-template"),
+                                        templ(QStringLiteral("dry")), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
+                                        QStringLiteral("--dry-run"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.out.constData());
         const QJsonObject s = json(r).value(QLatin1StringView("summary")).toObject();
         QCOMPARE(s.value(QLatin1StringView("blobs_uploaded")).toInt(), 7); // would upload
@@ -445,10 +401,10 @@ private Q_SLOTS:
 
     void verifyCli()
     {
-        const ProcessRun r = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"),
-            QStringLiteral("--provider"), QStringLiteral("example.com/test/bar"), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--json") });
+        const ProcessRun r =
+            provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                       QStringLiteral("example.com/test/foo"), QStringLiteral("--provider"), QStringLiteral("example.com/test/bar"),
+                       QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.out.constData());
         const QJsonObject o = json(r);
         const QJsonArray archives = o.value(QLatin1StringView("archives")).toArray();
@@ -456,30 +412,24 @@ private Q_SLOTS:
         for (const QJsonValue &a : archives) {
             const QJsonObject x = a.toObject();
             QCOMPARE(x.value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
-            const QString type
-                = x.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2);
+            const QString type = x.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2);
             const QString zip = m_mirror
                 + QStringLiteral("/example.com/test/%1/terraform-provider-%1_%2_%3.zip")
-                      .arg(type, x.value(QLatin1StringView("version")).toString(),
-                          x.value(QLatin1StringView("platform")).toString());
+                      .arg(type, x.value(QLatin1StringView("version")).toString(), x.value(QLatin1StringView("platform")).toString());
             QCOMPARE(x.value(QLatin1StringView("zh")).toString(), QStringLiteral("zh:") + sha256Hex(zip));
             // h1: as Python computes dirhash Hash1 of the zip's files.
-            const ProcessRun h1 = tool({ QStringLiteral("h1"), zip });
+            const ProcessRun h1 = tool({QStringLiteral("h1"), zip});
             QCOMPARE(x.value(QLatin1StringView("h1")).toString(), QString::fromUtf8(h1.out.trimmed()));
             // The one anchor: the registry's own manifest for the version's tag (tag rule: "+" as
             // "_"), which shows only that the registry is consistent with itself.
             const QString tag = x.value(QLatin1StringView("version")).toString().replace(u'+', u'_');
-            const QString document
-                = QStringLiteral("oci://127.0.0.1:%1/mirror/test/%2:%3").arg(m_port).arg(type, tag);
+            const QString document = QStringLiteral("oci://127.0.0.1:%1/mirror/test/%2:%3").arg(m_port).arg(type, tag);
             const QJsonArray anchors = x.value(QLatin1StringView("anchors")).toArray();
             QCOMPARE(anchors.size(), 1);
-            QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("kind")).toString(),
-                QStringLiteral("own-index"));
+            QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("kind")).toString(), QStringLiteral("own-index"));
             QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("document")).toString(), document);
-            QCOMPARE(
-                anchors.at(0).toObject().value(QLatin1StringView("self_consistency_only")).toBool(), true);
-            QCOMPARE(x.value(QLatin1StringView("anchor")).toString(),
-                QStringLiteral("consistent with its own index (%1)").arg(document));
+            QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("self_consistency_only")).toBool(), true);
+            QCOMPARE(x.value(QLatin1StringView("anchor")).toString(), QStringLiteral("consistent with its own index (%1)").arg(document));
             QVERIFY(!x.contains(QLatin1StringView("not_covered_by_lock")));
         }
         // The common verdict document (docs/VERDICT-JSON.md, schema 1), kind "oci": exactly the
@@ -490,41 +440,35 @@ private Q_SLOTS:
             return k;
         };
         QCOMPARE(keys(o),
-            (QStringList { QStringLiteral("anomalies"), QStringLiteral("archives"), QStringLiteral("oci"),
-                QStringLiteral("root"), QStringLiteral("schema_version"), QStringLiteral("source"),
-                QStringLiteral("summary") }));
+                 (QStringList{QStringLiteral("anomalies"), QStringLiteral("archives"), QStringLiteral("oci"), QStringLiteral("root"),
+                              QStringLiteral("schema_version"), QStringLiteral("source"), QStringLiteral("summary")}));
         QCOMPARE(o.value(QLatin1StringView("schema_version")).toInt(), 1);
-        QCOMPARE(o.value(QLatin1StringView("source")).toObject().value(QLatin1StringView("kind")).toString(),
-            QStringLiteral("oci"));
-        QCOMPARE(
-            o.value(QLatin1StringView("source")).toObject().value(QLatin1StringView("location")).toString(),
-            QStringLiteral("oci://") + templ());
+        QCOMPARE(o.value(QLatin1StringView("source")).toObject().value(QLatin1StringView("kind")).toString(), QStringLiteral("oci"));
+        QCOMPARE(o.value(QLatin1StringView("source")).toObject().value(QLatin1StringView("location")).toString(),
+                 QStringLiteral("oci://") + templ());
         QCOMPARE(o.value(QLatin1StringView("root")).toString(), QStringLiteral("oci://") + templ());
         QCOMPARE(keys(o.value(QLatin1StringView("oci")).toObject()),
-            (QStringList { QStringLiteral("absent_providers"), QStringLiteral("credentials"),
-                QStringLiteral("requests") }));
+                 (QStringList{QStringLiteral("absent_providers"), QStringLiteral("credentials"), QStringLiteral("requests")}));
         for (const QJsonValue &a : archives) {
             QCOMPARE(keys(a.toObject()),
-                (QStringList { QStringLiteral("anchor"), QStringLiteral("anchors"),
-                    QStringLiteral("contradicting"), QStringLiteral("declared"), QStringLiteral("from_cache"),
-                    QStringLiteral("h1"), QStringLiteral("h1_zip"), QStringLiteral("layout"),
-                    QStringLiteral("matched"), QStringLiteral("path"), QStringLiteral("platform"),
-                    QStringLiteral("provider"), QStringLiteral("reason"), QStringLiteral("size"),
-                    QStringLiteral("verdict"), QStringLiteral("version"), QStringLiteral("zh") }));
+                     (QStringList{QStringLiteral("anchor"), QStringLiteral("anchors"), QStringLiteral("contradicting"),
+                                  QStringLiteral("declared"), QStringLiteral("from_cache"), QStringLiteral("h1"), QStringLiteral("h1_zip"),
+                                  QStringLiteral("layout"), QStringLiteral("matched"), QStringLiteral("path"), QStringLiteral("platform"),
+                                  QStringLiteral("provider"), QStringLiteral("reason"), QStringLiteral("size"), QStringLiteral("verdict"),
+                                  QStringLiteral("version"), QStringLiteral("zh")}));
             // path: the blob URL of the layer digest.
             QCOMPARE(a.toObject().value(QLatin1StringView("path")).toString(),
-                QStringLiteral("https://127.0.0.1:%1/v2/mirror/test/%2/blobs/sha256:%3")
-                    .arg(m_port)
-                    .arg(a.toObject().value(QLatin1StringView("provider")).toString().section(u'/', 2),
-                        a.toObject().value(QLatin1StringView("zh")).toString().mid(3)));
+                     QStringLiteral("https://127.0.0.1:%1/v2/mirror/test/%2/blobs/sha256:%3")
+                         .arg(m_port)
+                         .arg(a.toObject().value(QLatin1StringView("provider")).toString().section(u'/', 2),
+                              a.toObject().value(QLatin1StringView("zh")).toString().mid(3)));
         }
         const QJsonObject summary = o.value(QLatin1StringView("summary")).toObject();
         QCOMPARE(keys(summary),
-            (QStringList { QStringLiteral("anomalies"), QStringLiteral("archives"),
-                QStringLiteral("bytes_downloaded"), QStringLiteral("cache_hits"), QStringLiteral("error"),
-                QStringLiteral("hashed"), QStringLiteral("mismatch"), QStringLiteral("missing"),
-                QStringLiteral("pending"), QStringLiteral("refused"), QStringLiteral("unverified"),
-                QStringLiteral("verified") }));
+                 (QStringList{QStringLiteral("anomalies"), QStringLiteral("archives"), QStringLiteral("bytes_downloaded"),
+                              QStringLiteral("cache_hits"), QStringLiteral("error"), QStringLiteral("hashed"), QStringLiteral("mismatch"),
+                              QStringLiteral("missing"), QStringLiteral("pending"), QStringLiteral("refused"), QStringLiteral("unverified"),
+                              QStringLiteral("verified")}));
         QCOMPARE(summary.value(QLatin1StringView("verified")).toInt(), 5);
         QCOMPARE(summary.value(QLatin1StringView("archives")).toInt(), 5);
         QCOMPARE(summary.value(QLatin1StringView("hashed")).toInt(), 5);
@@ -539,19 +483,18 @@ private Q_SLOTS:
         // on, not as the base64 of the Basic credentials ("alice:secret").
         QProcessEnvironment debugEnv = m_env;
         debugEnv.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("provender.*.debug=true"));
-        const ProcessRun logged = provender(
-            { QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
-                QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
-                path(QStringLiteral("ca.pem")), QStringLiteral("--json") },
-            debugEnv);
+        const ProcessRun logged = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                             QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
+                                             path(QStringLiteral("ca.pem")), QStringLiteral("--json")},
+                                            debugEnv);
         QVERIFY2(logged.exitCode == 0, logged.err.constData());
-        for (const QByteArray &channel : { r.out, r.err, logged.out, logged.err })
-            for (const QByteArray &needle : { QByteArray("secret"), QByteArray("alice:secret").toBase64() })
+        for (const QByteArray &channel : {r.out, r.err, logged.out, logged.err})
+            for (const QByteArray &needle : {QByteArray("secret"), QByteArray("alice:secret").toBase64()})
                 QVERIFY2(!channel.contains(needle), needle.constData());
         // The table form.
-        const ProcessRun table = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")) });
+        const ProcessRun table =
+            provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                       QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem"))});
         QCOMPARE(table.exitCode, 0);
         QVERIFY(table.out.contains("2.0.0+build.1"));
         QVERIFY2(table.out.contains("ANCHOR") && table.out.contains("own index"), table.out.constData());
@@ -560,22 +503,17 @@ private Q_SLOTS:
     void absentProvider()
     {
         // A repository that does not exist: tofu's ErrProviderNotFound (NAME_UNKNOWN on the tag list).
-        const ProcessRun r = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-            QStringLiteral("--provider"), QStringLiteral("example.com/test/nothere"),
-            QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json") });
+        const ProcessRun r = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                        QStringLiteral("example.com/test/nothere"), QStringLiteral("--ca-file"),
+                                        path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 1);
-        QCOMPARE(json(r)
-                     .value(QLatin1StringView("oci"))
-                     .toObject()
-                     .value(QLatin1StringView("absent_providers"))
-                     .toArray(),
-            QJsonArray { QStringLiteral("example.com/test/nothere") });
+        QCOMPARE(json(r).value(QLatin1StringView("oci")).toObject().value(QLatin1StringView("absent_providers")).toArray(),
+                 QJsonArray{QStringLiteral("example.com/test/nothere")});
     }
 
     void pullByteIdentical()
     {
-        const QString zip = m_mirror
-            + QStringLiteral("/example.com/test/bar/terraform-provider-bar_0.1.0_windows_amd64.zip");
+        const QString zip = m_mirror + QStringLiteral("/example.com/test/bar/terraform-provider-bar_0.1.0_windows_amd64.zip");
         QFile f(zip);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray original = f.readAll();
@@ -584,12 +522,11 @@ private Q_SLOTS:
         oci::OciCredential alice;
         alice.username = QStringLiteral("alice");
         alice.password = QStringLiteral("secret");
-        oci::OciClient client(oci::RepositoryAddress { QStringLiteral("127.0.0.1:%1").arg(m_port),
-                                  QStringLiteral("mirror/test/bar") },
-            alice, options);
+        oci::OciClient client(oci::RepositoryAddress{QStringLiteral("127.0.0.1:%1").arg(m_port), QStringLiteral("mirror/test/bar")}, alice,
+                              options);
         QByteArray pulled;
-        const Result<qint64> got = client.fetchBlob(
-            QStringLiteral("sha256:") + sha256Hex(zip), original.size(), [&](const char *d, qint64 n) {
+        const Result<qint64> got =
+            client.fetchBlob(QStringLiteral("sha256:") + sha256Hex(zip), original.size(), [&](const char *d, qint64 n) {
                 pulled.append(d, n);
                 return true;
             });
@@ -603,141 +540,112 @@ private Q_SLOTS:
         const QString dir = m_mirror + QStringLiteral("/example.com/test/foo/");
         const QString linux = dir + QStringLiteral("terraform-provider-foo_1.0.0_linux_amd64.zip");
         const QString darwin = dir + QStringLiteral("terraform-provider-foo_1.0.0_darwin_arm64.zip");
-        const QString h1Linux = QString::fromUtf8(tool({ QStringLiteral("h1"), linux }).out.trimmed());
-        const QString h1Darwin = QString::fromUtf8(tool({ QStringLiteral("h1"), darwin }).out.trimmed());
+        const QString h1Linux = QString::fromUtf8(tool({QStringLiteral("h1"), linux}).out.trimmed());
+        const QString h1Darwin = QString::fromUtf8(tool({QStringLiteral("h1"), darwin}).out.trimmed());
         QVERIFY(h1Linux.startsWith(u"h1:") && h1Darwin.startsWith(u"h1:"));
         auto verifyWithLock = [&](const QStringList &hashes, const QStringList &extra = {}) {
             QFile lock(path(QStringLiteral("test.lock.hcl")));
             if (!lock.open(QIODevice::WriteOnly | QIODevice::Truncate))
                 return QJsonObject();
-            QString text = QStringLiteral(
-                "provider \"example.com/test/foo\" {\n  version = \"1.0.0\"\n  hashes = [\n");
+            QString text = QStringLiteral("provider \"example.com/test/foo\" {\n  version = \"1.0.0\"\n  hashes = [\n");
             for (const QString &h : hashes)
                 text += QStringLiteral("    \"%1\",\n").arg(h);
             text += QStringLiteral("  ]\n}\n");
             lock.write(text.toUtf8());
             lock.close();
-            const ProcessRun r
-                = provender(QStringList { QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-                                QStringLiteral("--lock"), lock.fileName(), QStringLiteral("--ca-file"),
-                                path(QStringLiteral("ca.pem")), QStringLiteral("--json") }
-                    + extra);
+            const ProcessRun r = provender(QStringList{QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
+                                                       QStringLiteral("--lock"), lock.fileName(), QStringLiteral("--ca-file"),
+                                                       path(QStringLiteral("ca.pem")), QStringLiteral("--json")}
+                                           + extra);
             QJsonObject byPlatform;
             for (const QJsonValue &a : json(r).value(QLatin1StringView("archives")).toArray())
-                byPlatform[a.toObject().value(QLatin1StringView("provider")).toString().section(u'/', 2)
-                    + u' ' + a.toObject().value(QLatin1StringView("platform")).toString()]
-                    = a.toObject();
+                byPlatform[a.toObject().value(QLatin1StringView("provider")).toString().section(u'/', 2) + u' '
+                           + a.toObject().value(QLatin1StringView("platform")).toString()] = a.toObject();
             byPlatform[QStringLiteral("exit")] = r.exitCode;
             return byPlatform;
         };
         // Only the locked version (1.0.0, not 2.0.0+build.1) is read; zh: and h1: of the lock match.
-        QJsonObject o = verifyWithLock({ h1Linux, h1Darwin, QStringLiteral("zh:") + sha256Hex(linux),
-            QStringLiteral("zh:") + sha256Hex(darwin) });
+        QJsonObject o =
+            verifyWithLock({h1Linux, h1Darwin, QStringLiteral("zh:") + sha256Hex(linux), QStringLiteral("zh:") + sha256Hex(darwin)});
         QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 0);
         QCOMPARE(o.size(), 3);
-        QCOMPARE(o.value(QLatin1StringView("foo linux_amd64"))
-                     .toObject()
-                     .value(QLatin1StringView("verdict"))
-                     .toString(),
-            QStringLiteral("verified"));
+        QCOMPARE(o.value(QLatin1StringView("foo linux_amd64")).toObject().value(QLatin1StringView("verdict")).toString(),
+                 QStringLiteral("verified"));
         // Anchored in the reviewed lock first, then the registry's own manifest.
         const QString lockPath = path(QStringLiteral("test.lock.hcl"));
-        const QJsonArray anchors = o.value(QLatin1StringView("foo linux_amd64"))
-                                       .toObject()
-                                       .value(QLatin1StringView("anchors"))
-                                       .toArray();
+        const QJsonArray anchors = o.value(QLatin1StringView("foo linux_amd64")).toObject().value(QLatin1StringView("anchors")).toArray();
         QCOMPARE(anchors.size(), 2);
-        QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("kind")).toString(),
-            QStringLiteral("lock-file"));
+        QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("kind")).toString(), QStringLiteral("lock-file"));
         QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("document")).toString(), lockPath);
         QCOMPARE(anchors.at(0).toObject().value(QLatin1StringView("self_consistency_only")).toBool(), false);
-        QCOMPARE(anchors.at(1).toObject().value(QLatin1StringView("kind")).toString(),
-            QStringLiteral("own-index"));
+        QCOMPARE(anchors.at(1).toObject().value(QLatin1StringView("kind")).toString(), QStringLiteral("own-index"));
         QCOMPARE(anchors.at(1).toObject().value(QLatin1StringView("document")).toString(),
-            QStringLiteral("oci://127.0.0.1:%1/mirror/test/foo:1.0.0").arg(m_port));
+                 QStringLiteral("oci://127.0.0.1:%1/mirror/test/foo:1.0.0").arg(m_port));
         // A provider no lock covers (bar, named with --provider next to the lock): verified on the
         // registry's word only, marked as not covered; --strict fails on it.
-        o = verifyWithLock({ h1Linux, h1Darwin, QStringLiteral("zh:") + sha256Hex(linux),
-                               QStringLiteral("zh:") + sha256Hex(darwin) },
-            { QStringLiteral("--provider"), QStringLiteral("example.com/test/bar") });
+        o = verifyWithLock({h1Linux, h1Darwin, QStringLiteral("zh:") + sha256Hex(linux), QStringLiteral("zh:") + sha256Hex(darwin)},
+                           {QStringLiteral("--provider"), QStringLiteral("example.com/test/bar")});
         QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 0);
         const QJsonObject bar = o.value(QLatin1StringView("bar linux_amd64")).toObject();
         QCOMPARE(bar.value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
         QCOMPARE(bar.value(QLatin1StringView("not_covered_by_lock")).toBool(), true);
         QCOMPARE(bar.value(QLatin1StringView("anchors")).toArray().size(), 1);
-        QVERIFY(!o.value(QLatin1StringView("foo linux_amd64"))
-                     .toObject()
-                     .contains(QLatin1StringView("not_covered_by_lock")));
-        o = verifyWithLock({ h1Linux, h1Darwin, QStringLiteral("zh:") + sha256Hex(linux),
-                               QStringLiteral("zh:") + sha256Hex(darwin) },
-            { QStringLiteral("--provider"), QStringLiteral("example.com/test/bar"),
-                QStringLiteral("--strict") });
+        QVERIFY(!o.value(QLatin1StringView("foo linux_amd64")).toObject().contains(QLatin1StringView("not_covered_by_lock")));
+        o = verifyWithLock({h1Linux, h1Darwin, QStringLiteral("zh:") + sha256Hex(linux), QStringLiteral("zh:") + sha256Hex(darwin)},
+                           {QStringLiteral("--provider"), QStringLiteral("example.com/test/bar"), QStringLiteral("--strict")});
         QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 1);
         // An h1:-only lock: tofu compares the layer digest with the locked hashes before it
         // downloads (package_location_oci_blob_archive.go:117-131) and refuses although the
         // package's h1: is there.
-        o = verifyWithLock({ h1Linux, h1Darwin });
+        o = verifyWithLock({h1Linux, h1Darwin});
         QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 1);
         const QJsonObject refused = o.value(QLatin1StringView("foo linux_amd64")).toObject();
         QCOMPARE(refused.value(QLatin1StringView("verdict")).toString(), QStringLiteral("error"));
         QCOMPARE(refused.value(QLatin1StringView("anchors")).toArray().size(), 0);
-        QVERIFY2(refused.value(QLatin1StringView("reason"))
-                     .toString()
-                     .contains(u"doesn't match any of the checksums previously recorded"),
-            qPrintable(refused.value(QLatin1StringView("reason")).toString()));
-        QVERIFY(refused.value(QLatin1StringView("reason"))
-                    .toString()
-                    .contains(QStringLiteral("zh:") + sha256Hex(linux)));
+        QVERIFY2(refused.value(QLatin1StringView("reason")).toString().contains(u"doesn't match any of the checksums previously recorded"),
+                 qPrintable(refused.value(QLatin1StringView("reason")).toString()));
+        QVERIFY(refused.value(QLatin1StringView("reason")).toString().contains(QStringLiteral("zh:") + sha256Hex(linux)));
         // A lock whose hashes are of other packages: mismatch.
-        o = verifyWithLock({ QStringLiteral("zh:") + QString(64, QLatin1Char('0')) });
+        o = verifyWithLock({QStringLiteral("zh:") + QString(64, QLatin1Char('0'))});
         QCOMPARE(o.value(QLatin1StringView("exit")).toInt(), 1);
-        QCOMPARE(o.value(QLatin1StringView("foo darwin_arm64"))
-                     .toObject()
-                     .value(QLatin1StringView("verdict"))
-                     .toString(),
-            QStringLiteral("mismatch"));
+        QCOMPARE(o.value(QLatin1StringView("foo darwin_arm64")).toObject().value(QLatin1StringView("verdict")).toString(),
+                 QStringLiteral("mismatch"));
     }
 
     void pushFromBundle()
     {
         const QString bundle = path(QStringLiteral("mirror.tar.gz"));
-        const ProcessRun made = provender({ QStringLiteral("bundle"), QStringLiteral("create"),
-            QStringLiteral("--mirror"), m_mirror, QStringLiteral("--all"), bundle });
+        const ProcessRun made = provender(
+            {QStringLiteral("bundle"), QStringLiteral("create"), QStringLiteral("--mirror"), m_mirror, QStringLiteral("--all"), bundle});
         QVERIFY2(made.exitCode == 0, made.err.constData());
-        const ProcessRun r = provender({ QStringLiteral("oci"), QStringLiteral("push"), bundle,
-            QStringLiteral("--repository-template"), templ(QStringLiteral("frombundle")),
-            QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json") });
+        const ProcessRun r = provender({QStringLiteral("oci"), QStringLiteral("push"), bundle, QStringLiteral("--repository-template"),
+                                        templ(QStringLiteral("frombundle")), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
+                                        QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.out.constData());
         const QJsonObject o = json(r);
-        QCOMPARE(
-            o.value(QLatin1StringView("summary")).toObject().value(QLatin1StringView("tags_written")).toInt(),
-            3);
-        const QJsonArray archives = o.value(QLatin1StringView("verification"))
-                                        .toObject()
-                                        .value(QLatin1StringView("archives"))
-                                        .toArray();
+        QCOMPARE(o.value(QLatin1StringView("summary")).toObject().value(QLatin1StringView("tags_written")).toInt(), 3);
+        const QJsonArray archives = o.value(QLatin1StringView("verification")).toObject().value(QLatin1StringView("archives")).toArray();
         QCOMPARE(archives.size(), 5);
         for (const QJsonValue &a : archives) {
             const QJsonObject x = a.toObject();
             QCOMPARE(x.value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
-            const QString type
-                = x.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2);
+            const QString type = x.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2);
             // The same bytes as the directory's zips (the bundle carries them unchanged).
             QCOMPARE(x.value(QLatin1StringView("zh")).toString(),
-                QStringLiteral("zh:")
-                    + sha256Hex(m_mirror
-                        + QStringLiteral("/example.com/test/%1/terraform-provider-%1_%2_%3.zip")
-                              .arg(type, x.value(QLatin1StringView("version")).toString(),
-                                  x.value(QLatin1StringView("platform")).toString())));
+                     QStringLiteral("zh:")
+                         + sha256Hex(m_mirror
+                                     + QStringLiteral("/example.com/test/%1/terraform-provider-%1_%2_%3.zip")
+                                           .arg(type, x.value(QLatin1StringView("version")).toString(),
+                                                x.value(QLatin1StringView("platform")).toString())));
         }
     }
 
     void repushUploadsNothing()
     {
         const int before = int(accessLog().size());
-        const ProcessRun r = provender({ QStringLiteral("oci"), QStringLiteral("push"), m_mirror,
-            QStringLiteral("--repository-template"), templ(), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--json"), QStringLiteral("--no-verify") });
+        const ProcessRun r = provender({QStringLiteral("oci"), QStringLiteral("push"), m_mirror, QStringLiteral("--repository-template"),
+                                        templ(), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json"),
+                                        QStringLiteral("--no-verify")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject s = json(r).value(QLatin1StringView("summary")).toObject();
         QCOMPARE(s.value(QLatin1StringView("blobs_uploaded")).toInt(), 0);
@@ -757,33 +665,21 @@ private Q_SLOTS:
     void chunkedUpload()
     {
         const QString big = path(QStringLiteral("big"));
-        const ProcessRun made = tool({ QStringLiteral("bigmirror"), big });
+        const ProcessRun made = tool({QStringLiteral("bigmirror"), big});
         QCOMPARE(made.exitCode, 0);
         const QString zip = QString::fromUtf8(made.out.trimmed());
         const int before = int(accessLog().size());
-        const ProcessRun r = provender(
-            { QStringLiteral("oci"), QStringLiteral("push"), big, QStringLiteral("--repository-template"),
-                templ(), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
-                QStringLiteral("--chunk-size"), QStringLiteral("1"), QStringLiteral("--json") });
+        const ProcessRun r = provender({QStringLiteral("oci"), QStringLiteral("push"), big, QStringLiteral("--repository-template"),
+                                        templ(), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
+                                        QStringLiteral("--chunk-size"), QStringLiteral("1"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.out.constData());
         const QStringList log = accessLog().mid(before);
         // 3 MiB + a bit in 1 MiB chunks: four PATCHes, then the PUT with the digest.
-        const int patches
-            = count(log, QStringLiteral("PATCH"), QStringLiteral("/v2/mirror/test/big/blobs/uploads/"));
+        const int patches = count(log, QStringLiteral("PATCH"), QStringLiteral("/v2/mirror/test/big/blobs/uploads/"));
         QCOMPARE(patches, int((QFileInfo(zip).size() + (1 << 20) - 1) >> 20));
-        QCOMPARE(json(r)
-                     .value(QLatin1StringView("summary"))
-                     .toObject()
-                     .value(QLatin1StringView("upload_patches"))
-                     .toInt(),
-            patches);
-        const QJsonObject v = json(r)
-                                  .value(QLatin1StringView("verification"))
-                                  .toObject()
-                                  .value(QLatin1StringView("archives"))
-                                  .toArray()
-                                  .at(0)
-                                  .toObject();
+        QCOMPARE(json(r).value(QLatin1StringView("summary")).toObject().value(QLatin1StringView("upload_patches")).toInt(), patches);
+        const QJsonObject v =
+            json(r).value(QLatin1StringView("verification")).toObject().value(QLatin1StringView("archives")).toArray().at(0).toObject();
         QCOMPARE(v.value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
         QCOMPARE(v.value(QLatin1StringView("zh")).toString(), QStringLiteral("zh:") + sha256Hex(zip));
     }
@@ -791,16 +687,14 @@ private Q_SLOTS:
     void unauthorized()
     {
         // Without credentials the registry answers 401; the verdict says so.
-        const ProcessRun r = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--no-credentials"), QStringLiteral("--json") });
+        const ProcessRun r = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                        QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
+                                        QStringLiteral("--no-credentials"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 1);
         const QJsonArray anomalies = json(r).value(QLatin1StringView("anomalies")).toArray();
         QCOMPARE(anomalies.size(), 1);
-        QVERIFY2(anomalies.at(0).toObject().value(QLatin1StringView("message")).toString().contains(u"401"),
-            r.out.constData());
-        QCOMPARE(anomalies.at(0).toObject().value(QLatin1StringView("kind")).toString(),
-            QStringLiteral("request-failed"));
+        QVERIFY2(anomalies.at(0).toObject().value(QLatin1StringView("message")).toString().contains(u"401"), r.out.constData());
+        QCOMPARE(anomalies.at(0).toObject().value(QLatin1StringView("kind")).toString(), QStringLiteral("request-failed"));
         // A wrong password: refused, and the password is never printed.
         QProcessEnvironment env = m_env;
         QFile cli(path(QStringLiteral("wrong.tfrc")));
@@ -811,25 +705,23 @@ private Q_SLOTS:
                       .toUtf8());
         cli.close();
         env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
-        const ProcessRun wrong = provender(
-            { QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
-                QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
-                path(QStringLiteral("ca.pem")), QStringLiteral("--json") },
-            env);
+        const ProcessRun wrong = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                            QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
+                                            path(QStringLiteral("ca.pem")), QStringLiteral("--json")},
+                                           env);
         QCOMPARE(wrong.exitCode, 1);
         QVERIFY(wrong.out.contains("401"));
         QVERIFY(!wrong.out.contains("not-the-one") && !wrong.err.contains("not-the-one"));
         // The CA as tofu would be told about it (SSL_CERT_FILE, Go's rule) works without --ca-file.
         QProcessEnvironment withCa = m_env;
         withCa.insert(QStringLiteral("SSL_CERT_FILE"), path(QStringLiteral("ca.pem")));
-        const ProcessRun trusted = provender(
-            { QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
-                QStringLiteral("example.com/test/foo"), QStringLiteral("--json") },
-            withCa);
+        const ProcessRun trusted = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                              QStringLiteral("example.com/test/foo"), QStringLiteral("--json")},
+                                             withCa);
         QVERIFY2(trusted.exitCode == 0, trusted.out.constData());
         // And an untrusted certificate (no --ca-file) is a TLS failure, not a fallback.
-        const ProcessRun tls = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"), QStringLiteral("--json") });
+        const ProcessRun tls = provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                                          QStringLiteral("example.com/test/foo"), QStringLiteral("--json")});
         QCOMPARE(tls.exitCode, 1);
         QVERIFY2(tls.out.contains("TLS"), tls.out.constData());
     }
@@ -840,33 +732,31 @@ private Q_SLOTS:
         // token server (oci_tool.py tokenserver, Python) that wants Basic credentials and signs
         // RS256 tokens with a key whose certificate is the registry's rootcertbundle.
         QString error;
-        if (!openssl({ "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "sign.key", "-out",
-                         "sign.pem", "-days", "2", "-subj", "/CN=token signer" },
-                &error))
+        if (!openssl({"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "sign.key", "-out", "sign.pem", "-days", "2", "-subj",
+                      "/CN=token signer"},
+                     &error))
             QFAIL(qPrintable(error));
-        const ProcessRun crypto
-            = runProcess(m_python, { QStringLiteral("-c"), QStringLiteral("import cryptography") }, 30000);
+        const ProcessRun crypto = runProcess(m_python, {QStringLiteral("-c"), QStringLiteral("import cryptography")}, 30000);
         if (crypto.exitCode != 0)
             PROVENDER_SKIP(Missing::Package, QStringLiteral("python3-cryptography is not installed"));
         const quint16 tokenPort = freePort();
         QProcess tokens;
         tokens.start(m_python,
-            { m_tool, QStringLiteral("tokenserver"), QString::number(tokenPort),
-                path(QStringLiteral("server.pem")), path(QStringLiteral("server.key")),
-                path(QStringLiteral("sign.key")), path(QStringLiteral("sign.pem")),
-                QStringLiteral("provender-issuer"), QStringLiteral("provender-registry"),
-                QStringLiteral("alice"), QStringLiteral("secret"), path(QStringLiteral("tokens.log")) });
+                     {m_tool, QStringLiteral("tokenserver"), QString::number(tokenPort), path(QStringLiteral("server.pem")),
+                      path(QStringLiteral("server.key")), path(QStringLiteral("sign.key")), path(QStringLiteral("sign.pem")),
+                      QStringLiteral("provender-issuer"), QStringLiteral("provender-registry"), QStringLiteral("alice"),
+                      QStringLiteral("secret"), path(QStringLiteral("tokens.log"))});
         QVERIFY(tokens.waitForStarted(30000));
         QVERIFY2(waitForPort(tokenPort, tokens), tokens.readAllStandardError().constData());
         QProcess registry;
         const quint16 port = freePort();
-        const QString started = startRegistry(registry, port,
-            QStringLiteral(
-                "  token:\n    realm: https://127.0.0.1:%1/token\n    service: provender-registry\n"
-                "    issuer: provender-issuer\n    rootcertbundle: %2\n")
-                .arg(tokenPort)
-                .arg(path(QStringLiteral("sign.pem"))),
-            QStringLiteral("token-storage"), QStringLiteral("token-registry.log"));
+        const QString started =
+            startRegistry(registry, port,
+                          QStringLiteral("  token:\n    realm: https://127.0.0.1:%1/token\n    service: provender-registry\n"
+                                         "    issuer: provender-issuer\n    rootcertbundle: %2\n")
+                              .arg(tokenPort)
+                              .arg(path(QStringLiteral("sign.pem"))),
+                          QStringLiteral("token-storage"), QStringLiteral("token-registry.log"));
         if (!started.isEmpty()) {
             stop(tokens);
             QFAIL(qPrintable(started));
@@ -874,30 +764,24 @@ private Q_SLOTS:
         QProcessEnvironment env = m_env;
         QFile cli(path(QStringLiteral("token.tfrc")));
         QVERIFY(cli.open(QIODevice::WriteOnly));
-        cli.write(QStringLiteral(
-            "oci_credentials \"127.0.0.1:%1\" {\n  username = \"alice\"\n  password = \"secret\"\n}\n")
-                      .arg(port)
-                      .toUtf8());
+        cli.write(
+            QStringLiteral("oci_credentials \"127.0.0.1:%1\" {\n  username = \"alice\"\n  password = \"secret\"\n}\n").arg(port).toUtf8());
         cli.close();
         env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
         const QString t = QStringLiteral("127.0.0.1:%1/tok/${namespace}/${type}").arg(port);
-        const ProcessRun pushed
-            = provender({ QStringLiteral("oci"), QStringLiteral("push"), m_mirror,
-                            QStringLiteral("--repository-template"), t, QStringLiteral("--ca-file"),
-                            path(QStringLiteral("ca.pem")), QStringLiteral("--json") },
-                env);
-        const ProcessRun anonymous
-            = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + t,
-                            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"),
-                            QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
-                            QStringLiteral("--no-credentials"), QStringLiteral("--json") },
-                env);
+        const ProcessRun pushed =
+            provender({QStringLiteral("oci"), QStringLiteral("push"), m_mirror, QStringLiteral("--repository-template"), t,
+                       QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")},
+                      env);
+        const ProcessRun anonymous = provender(
+            {QStringLiteral("verify"), QStringLiteral("oci://") + t, QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"),
+             QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--no-credentials"), QStringLiteral("--json")},
+            env);
         // access_token + refresh_token (oci_credentials' OAuth style): the access token goes to the
         // registry as it is (ORAS fetchBearerToken), the token server is not asked.
-        const ProcessRun minted = tool(
-            { QStringLiteral("mint"), path(QStringLiteral("sign.key")), path(QStringLiteral("sign.pem")),
-                QStringLiteral("provender-issuer"), QStringLiteral("provender-registry"),
-                QStringLiteral("alice"), QStringLiteral("repository:tok/test/foo:pull") });
+        const ProcessRun minted = tool({QStringLiteral("mint"), path(QStringLiteral("sign.key")), path(QStringLiteral("sign.pem")),
+                                        QStringLiteral("provender-issuer"), QStringLiteral("provender-registry"), QStringLiteral("alice"),
+                                        QStringLiteral("repository:tok/test/foo:pull")});
         QCOMPARE(minted.exitCode, 0);
         QFile oauth(path(QStringLiteral("oauth.tfrc")));
         QVERIFY(oauth.open(QIODevice::WriteOnly));
@@ -912,22 +796,20 @@ private Q_SLOTS:
         const qsizetype tokenRequestsBefore = tokenLog.readAll().count('\n');
         tokenLog.close();
         env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), oauth.fileName());
-        const ProcessRun withAccessToken = provender(
-            { QStringLiteral("verify"), QStringLiteral("oci://") + t, QStringLiteral("--provider"),
-                QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
-                path(QStringLiteral("ca.pem")), QStringLiteral("--json") },
-            env);
+        const ProcessRun withAccessToken = provender({QStringLiteral("verify"), QStringLiteral("oci://") + t, QStringLiteral("--provider"),
+                                                      QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
+                                                      path(QStringLiteral("ca.pem")), QStringLiteral("--json")},
+                                                     env);
         QVERIFY(tokenLog.open(QIODevice::ReadOnly));
         const qsizetype tokenRequestsAfter = tokenLog.readAll().count('\n');
         tokenLog.close();
         // The catalog under token auth: the token is asked for Distribution's catalog scope.
         QProcessEnvironment basicEnv = env;
         basicEnv.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
-        const ProcessRun listed = provender(
-            { QStringLiteral("oci"), QStringLiteral("list"), QStringLiteral("oci://") + t,
-                QStringLiteral("--hostname"), QStringLiteral("example.com"), QStringLiteral("--ca-file"),
-                path(QStringLiteral("ca.pem")), QStringLiteral("--json") },
-            basicEnv);
+        const ProcessRun listed = provender({QStringLiteral("oci"), QStringLiteral("list"), QStringLiteral("oci://") + t,
+                                             QStringLiteral("--hostname"), QStringLiteral("example.com"), QStringLiteral("--ca-file"),
+                                             path(QStringLiteral("ca.pem")), QStringLiteral("--json")},
+                                            basicEnv);
         stop(registry);
         stop(tokens);
         QVERIFY2(pushed.exitCode == 0, pushed.out.constData());
@@ -938,39 +820,29 @@ private Q_SLOTS:
                      .toObject()
                      .value(QLatin1StringView("verified"))
                      .toInt(),
-            5);
+                 5);
         // The token server saw our Basic credentials and the push and pull scopes of each repository.
         QFile log(path(QStringLiteral("tokens.log")));
         QVERIFY(log.open(QIODevice::ReadOnly));
         const QString requests = QString::fromUtf8(log.readAll());
-        QVERIFY2(
-            requests.contains(u"auth=ok service=provender-registry scopes=repository:tok/test/foo:pull,push"),
-            qPrintable(requests));
-        QVERIFY2(requests.contains(u"auth=ok service=provender-registry scopes=repository:tok/test/bar:pull"),
-            qPrintable(requests));
+        QVERIFY2(requests.contains(u"auth=ok service=provender-registry scopes=repository:tok/test/foo:pull,push"), qPrintable(requests));
+        QVERIFY2(requests.contains(u"auth=ok service=provender-registry scopes=repository:tok/test/bar:pull"), qPrintable(requests));
         // Without credentials the token server refuses, and the verdict says where it failed.
         QCOMPARE(anonymous.exitCode, 1);
         QVERIFY2(anonymous.out.contains("token request to https://127.0.0.1:"), anonymous.out.constData());
         QVERIFY(requests.contains(u"auth=none"));
         QVERIFY2(withAccessToken.exitCode == 0, withAccessToken.out.constData());
-        QCOMPARE(json(withAccessToken)
-                     .value(QLatin1StringView("summary"))
-                     .toObject()
-                     .value(QLatin1StringView("verified"))
-                     .toInt(),
-            3);
+        QCOMPARE(json(withAccessToken).value(QLatin1StringView("summary")).toObject().value(QLatin1StringView("verified")).toInt(), 3);
         QCOMPARE(tokenRequestsAfter, tokenRequestsBefore);
         QVERIFY(!withAccessToken.out.contains(minted.out.trimmed()));
         QVERIFY2(listed.exitCode == 0, listed.err.constData());
         QStringList listedProviders;
         for (const QJsonValue &v : json(listed).value(QLatin1StringView("providers")).toArray())
             listedProviders.append(v.toString());
-        QCOMPARE(listedProviders,
-            (QStringList { QStringLiteral("example.com/test/bar"), QStringLiteral("example.com/test/foo") }));
+        QCOMPARE(listedProviders, (QStringList{QStringLiteral("example.com/test/bar"), QStringLiteral("example.com/test/foo")}));
         QVERIFY(log.seek(0));
-        QVERIFY2(QString::fromUtf8(log.readAll())
-                     .contains(u"auth=ok service=provender-registry scopes=registry:catalog:*"),
-            qPrintable(requests));
+        QVERIFY2(QString::fromUtf8(log.readAll()).contains(u"auth=ok service=provender-registry scopes=registry:catalog:*"),
+                 qPrintable(requests));
     }
 
     void credentialHelper()
@@ -982,14 +854,12 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(bin));
         QFile helper(bin + QStringLiteral("/docker-credential-provtest"));
         QVERIFY(helper.open(QIODevice::WriteOnly));
-        helper.write(QStringLiteral(
-            "#!/bin/sh\n[ \"$1\" = get ] || exit 1\nread url\necho \"$url\" >> %1\n"
-            "printf '{\"ServerURL\":\"%s\",\"Username\":\"alice\",\"Secret\":\"secret\"}' \"$url\"\n")
+        helper.write(QStringLiteral("#!/bin/sh\n[ \"$1\" = get ] || exit 1\nread url\necho \"$url\" >> %1\n"
+                                    "printf '{\"ServerURL\":\"%s\",\"Username\":\"alice\",\"Secret\":\"secret\"}' \"$url\"\n")
                          .arg(path(QStringLiteral("helper.log")))
                          .toUtf8());
         helper.close();
-        QVERIFY(
-            helper.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        QVERIFY(helper.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
         const QString home = path(QStringLiteral("helper-home"));
         QVERIFY(QDir().mkpath(home + QStringLiteral("/.docker")));
         auto writeDockerConfig = [&](const QByteArray &json) {
@@ -1001,18 +871,17 @@ private Q_SLOTS:
         env.insert(QStringLiteral("HOME"), home);
         env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), path(QStringLiteral("empty.tfrc")));
         env.insert(QStringLiteral("PATH"), bin + QLatin1Char(':') + env.value(QStringLiteral("PATH")));
-        const QStringList args { QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--json") };
+        const QStringList args{QStringLiteral("verify"),     QStringLiteral("oci://") + templ(),
+                               QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"),
+                               QStringLiteral("--ca-file"),  path(QStringLiteral("ca.pem")),
+                               QStringLiteral("--json")};
 
-        writeDockerConfig(
-            QStringLiteral("{\"credHelpers\": {\"127.0.0.1:%1\": \"provtest\"}}").arg(m_port).toUtf8());
+        writeDockerConfig(QStringLiteral("{\"credHelpers\": {\"127.0.0.1:%1\": \"provtest\"}}").arg(m_port).toUtf8());
         const ProcessRun r = provender(args, env);
         QVERIFY2(r.exitCode == 0, r.out.constData());
         QFile log(path(QStringLiteral("helper.log")));
         QVERIFY(log.open(QIODevice::ReadOnly));
-        QCOMPARE(
-            QString::fromUtf8(log.readAll()).trimmed(), QStringLiteral("https://127.0.0.1:%1").arg(m_port));
+        QCOMPARE(QString::fromUtf8(log.readAll()).trimmed(), QStringLiteral("https://127.0.0.1:%1").arg(m_port));
         log.close();
 
         writeDockerConfig("{\"auths\": {}}");
@@ -1031,9 +900,9 @@ private Q_SLOTS:
         const quint16 port = freePort();
         QProcess server;
         server.start(m_python,
-            { m_tool, QStringLiteral("redirector"), QString::number(port), path(QStringLiteral("server.pem")),
-                path(QStringLiteral("server.key")), QStringLiteral("alice"), QStringLiteral("secret"), zip,
-                path(QStringLiteral("redirect.log")) });
+                     {m_tool, QStringLiteral("redirector"), QString::number(port), path(QStringLiteral("server.pem")),
+                      path(QStringLiteral("server.key")), QStringLiteral("alice"), QStringLiteral("secret"), zip,
+                      path(QStringLiteral("redirect.log"))});
         QVERIFY(server.waitForStarted(30000));
         QVERIFY2(waitForPort(port, server), server.readAllStandardError().constData());
         oci::OciClientOptions options;
@@ -1041,31 +910,25 @@ private Q_SLOTS:
         oci::OciCredential alice;
         alice.username = QStringLiteral("alice");
         alice.password = QStringLiteral("secret");
-        oci::OciClient client(
-            oci::RepositoryAddress { QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("r") }, alice,
-            options);
+        oci::OciClient client(oci::RepositoryAddress{QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("r")}, alice, options);
         QByteArray pulled;
-        const Result<qint64> ok = client.fetchBlob(
-            QStringLiteral("sha256:") + sha256Hex(zip), QFileInfo(zip).size(), [&](const char *d, qint64 n) {
+        const Result<qint64> ok =
+            client.fetchBlob(QStringLiteral("sha256:") + sha256Hex(zip), QFileInfo(zip).size(), [&](const char *d, qint64 n) {
                 pulled.append(d, n);
                 return true;
             });
-        const Result<qint64> refused
-            = client.fetchBlob(QStringLiteral("sha256:") + QString(64, QLatin1Char('0')), 10,
-                [](const char *, qint64) { return true; });
+        const Result<qint64> refused =
+            client.fetchBlob(QStringLiteral("sha256:") + QString(64, QLatin1Char('0')), 10, [](const char *, qint64) { return true; });
         stop(server);
         QVERIFY2(ok.ok(), ok.ok() ? "" : qPrintable(ok.error().message));
-        QCOMPARE(sha256Hex(zip),
-            QString::fromLatin1(QCryptographicHash::hash(pulled, QCryptographicHash::Sha256).toHex()));
+        QCOMPARE(sha256Hex(zip), QString::fromLatin1(QCryptographicHash::hash(pulled, QCryptographicHash::Sha256).toHex()));
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().message.contains(u"401"), qPrintable(refused.error().message));
         QFile log(path(QStringLiteral("redirect.log")));
         QVERIFY(log.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(log.readAll());
-        QVERIFY2(text.contains(u"/elsewhere/ok auth=no") && text.contains(u"/elsewhere/auth auth=no"),
-            qPrintable(text));
-        QVERIFY2(
-            !text.contains(QRegularExpression(QStringLiteral("/elsewhere/\\S+ auth=yes"))), qPrintable(text));
+        QVERIFY2(text.contains(u"/elsewhere/ok auth=no") && text.contains(u"/elsewhere/auth auth=no"), qPrintable(text));
+        QVERIFY2(!text.contains(QRegularExpression(QStringLiteral("/elsewhere/\\S+ auth=yes"))), qPrintable(text));
         QVERIFY2(text.contains(u"/v2/r/blobs/"), qPrintable(text));
     }
 
@@ -1073,20 +936,14 @@ private Q_SLOTS:
     {
         const int logBefore = int(accessLog().size());
         const QString sameAsDirectory = path(QStringLiteral("hostile-dir"));
-        const ProcessRun written = tool({ QStringLiteral("hostile"), QString::number(m_port),
-            path(QStringLiteral("ca.pem")), QStringLiteral("alice"), QStringLiteral("secret"), m_zips.at(0),
-            m_zips.at(1), sameAsDirectory });
+        const ProcessRun written = tool({QStringLiteral("hostile"), QString::number(m_port), path(QStringLiteral("ca.pem")),
+                                         QStringLiteral("alice"), QStringLiteral("secret"), m_zips.at(0), m_zips.at(1), sameAsDirectory});
         if (written.exitCode != 0)
             QFAIL(qPrintable(QStringLiteral("oci_tool.py hostile: ") + QString::fromUtf8(written.err)));
         // The bytes behind one digest are changed in the registry's storage (what a corrupted or
         // tampered store serves; Distribution does not re-hash on read).
-        const QString blob = QJsonDocument::fromJson(written.out)
-                                 .object()
-                                 .value(QLatin1StringView("badbytes_blob"))
-                                 .toString()
-                                 .mid(7);
-        QFile data(path(
-            QStringLiteral("storage/docker/registry/v2/blobs/sha256/%1/%2/data").arg(blob.left(2), blob)));
+        const QString blob = QJsonDocument::fromJson(written.out).object().value(QLatin1StringView("badbytes_blob")).toString().mid(7);
+        QFile data(path(QStringLiteral("storage/docker/registry/v2/blobs/sha256/%1/%2/data").arg(blob.left(2), blob)));
         QVERIFY2(data.open(QIODevice::ReadWrite), qPrintable(data.fileName()));
         const QByteArray original = data.readAll();
         QByteArray changed = original;
@@ -1095,102 +952,84 @@ private Q_SLOTS:
         data.write(changed);
         data.close();
 
-        QStringList args { QStringLiteral("verify"),
-            QStringLiteral("oci://") + templ(QStringLiteral("hostile")), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--json") };
-        for (const char *t : { "wrongtype", "twice", "notzip", "badbytes", "oversized", "direct", "short",
-                 "noexe", "notazip", "absurd" })
-            args << QStringLiteral("--provider")
-                 << QStringLiteral("example.com/test/") + QString::fromLatin1(t);
+        QStringList args{QStringLiteral("verify"), QStringLiteral("oci://") + templ(QStringLiteral("hostile")), QStringLiteral("--ca-file"),
+                         path(QStringLiteral("ca.pem")), QStringLiteral("--json")};
+        for (const char *t : {"wrongtype", "twice", "notzip", "badbytes", "oversized", "direct", "short", "noexe", "notazip", "absurd"})
+            args << QStringLiteral("--provider") << QStringLiteral("example.com/test/") + QString::fromLatin1(t);
         const ProcessRun r = provender(args);
         QCOMPARE(r.exitCode, 1);
         const QJsonObject o = json(r);
         QHash<QString, QJsonObject> byKey;
         for (const QJsonValue &a : o.value(QLatin1StringView("archives")).toArray()) {
             const QJsonObject x = a.toObject();
-            byKey.insert(x.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2)
-                    + QLatin1Char(' ') + x.value(QLatin1StringView("platform")).toString(),
-                x);
+            byKey.insert(x.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2) + QLatin1Char(' ')
+                             + x.value(QLatin1StringView("platform")).toString(),
+                         x);
         }
         QHash<QString, QString> anomalies;
         for (const QJsonValue &a : o.value(QLatin1StringView("anomalies")).toArray())
-            anomalies.insert(
-                a.toObject().value(QLatin1StringView("path")).toString().section(QLatin1Char('/'), -1),
-                a.toObject().value(QLatin1StringView("message")).toString());
+            anomalies.insert(a.toObject().value(QLatin1StringView("path")).toString().section(QLatin1Char('/'), -1),
+                             a.toObject().value(QLatin1StringView("message")).toString());
         auto expect = [&](const QString &key, const char *verdict, const char *reason) {
             QVERIFY2(byKey.contains(key), qPrintable(key + QLatin1Char('\n') + QString::fromUtf8(r.out)));
             const QJsonObject x = byKey.value(key);
             QCOMPARE(x.value(QLatin1StringView("verdict")).toString(), QString::fromLatin1(verdict));
             QVERIFY2(x.value(QLatin1StringView("reason")).toString().contains(QString::fromLatin1(reason)),
-                qPrintable(key + QStringLiteral(": ") + x.value(QLatin1StringView("reason")).toString()));
+                     qPrintable(key + QStringLiteral(": ") + x.value(QLatin1StringView("reason")).toString()));
         };
         // Per-version refusals (tofu fails the version on every platform), wording as
         // oci_registry_mirror_source.go:588 and :530.
-        QVERIFY2(anomalies.value(QStringLiteral("wrongtype:1.0.0"))
-                     .contains(u"unexpected artifact type \"application/vnd.example.other\""),
-            r.out.constData());
-        QVERIFY2(anomalies.value(QStringLiteral("direct:1.0.0"))
-                     .contains(u"selected an OCI image manifest directly"),
-            r.out.constData());
+        QVERIFY2(anomalies.value(QStringLiteral("wrongtype:1.0.0")).contains(u"unexpected artifact type \"application/vnd.example.other\""),
+                 r.out.constData());
+        QVERIFY2(anomalies.value(QStringLiteral("direct:1.0.0")).contains(u"selected an OCI image manifest directly"), r.out.constData());
         // Per platform: :713 ambiguous, :738 no archive/zip layer, :753 size limit,
         // package_location_oci_blob_archive.go:257 bytes vs digest (the short descriptor reads
         // only its size: the hash of that prefix is not the digest either).
-        expect(QStringLiteral("twice linux_amd64"), "error",
-            "ambiguous manifest has multiple descriptors for platform linux_amd64");
+        expect(QStringLiteral("twice linux_amd64"), "error", "ambiguous manifest has multiple descriptors for platform linux_amd64");
         // The darwin entry's digest is right, but its package is foo's: no terraform-provider-twice
         // in it, so tofu's installer refuses it after the download (providercache's executable
         // search), as for every other source.
         expect(QStringLiteral("twice darwin_arm64"), "refused",
-            "provider binary not found: could not find executable file starting with "
-            "terraform-provider-twice");
+               "provider binary not found: could not find executable file starting with "
+               "terraform-provider-twice");
         expect(QStringLiteral("notzip linux_amd64"), "error",
-            "image manifest contains no layers of type \"archive/zip\", but has other unsupported formats");
-        expect(QStringLiteral("oversized linux_amd64"), "error",
-            "manifest size exceeds OpenTofu's size limit of 4 MiB");
+               "image manifest contains no layers of type \"archive/zip\", but has other unsupported formats");
+        expect(QStringLiteral("oversized linux_amd64"), "error", "manifest size exceeds OpenTofu's size limit of 4 MiB");
         expect(QStringLiteral("badbytes linux_amd64"), "mismatch", "provider package does not match digest");
         // The registry sends the whole blob: its Content-Length is not the descriptor's size, which
         // ORAS's blob Fetch (oras-go v2.6.2 registry/remote/repository.go:773) refuses before reading.
         expect(QStringLiteral("short linux_amd64"), "error", "mismatch Content-Length");
         // Right digests, content tofu refuses: no executable (refused), not a zip (extraction fails).
         expect(QStringLiteral("noexe linux_amd64"), "refused",
-            "provider binary not found: could not find executable file starting with "
-            "terraform-provider-noexe");
+               "provider binary not found: could not find executable file starting with "
+               "terraform-provider-noexe");
         expect(QStringLiteral("notazip linux_amd64"), "error", "");
         // A descriptor of 1 PiB + the blob: not fetched at all.
-        expect(QStringLiteral("absurd linux_amd64"), "error",
-            "more than the largest archive downloaded (2147483648 bytes");
-        const QString absurdBlob = QJsonDocument::fromJson(written.out)
-                                       .object()
-                                       .value(QLatin1StringView("absurd_blob"))
-                                       .toString();
-        QCOMPARE(count(accessLog().mid(logBefore), QStringLiteral("GET"),
-                     QStringLiteral("/v2/hostile/test/absurd/blobs/")),
-            0);
+        expect(QStringLiteral("absurd linux_amd64"), "error", "more than the largest archive downloaded (2147483648 bytes");
+        const QString absurdBlob = QJsonDocument::fromJson(written.out).object().value(QLatin1StringView("absurd_blob")).toString();
+        QCOMPARE(count(accessLog().mid(logBefore), QStringLiteral("GET"), QStringLiteral("/v2/hostile/test/absurd/blobs/")), 0);
         QVERIFY(!absurdBlob.isEmpty());
         // Nothing that failed is anchored; only the verified archives are.
         for (auto it = byKey.cbegin(); it != byKey.cend(); ++it)
             QCOMPARE(it.value().value(QLatin1StringView("anchors")).toArray().isEmpty(),
-                it.value().value(QLatin1StringView("verdict")).toString() != u"verified");
+                     it.value().value(QLatin1StringView("verdict")).toString() != u"verified");
         // The same packages in a directory mirror get the same verdicts from `provender verify DIR`
         // (whose rules tests/interop checks against terraform): one set of rules for every source.
-        const ProcessRun dir = provender({ QStringLiteral("verify"), sameAsDirectory,
-            QStringLiteral("--json"), QStringLiteral("--no-cache") });
+        const ProcessRun dir =
+            provender({QStringLiteral("verify"), sameAsDirectory, QStringLiteral("--json"), QStringLiteral("--no-cache")});
         int compared = 0;
         for (const QJsonValue &a : json(dir).value(QLatin1StringView("archives")).toArray()) {
             const QJsonObject d = a.toObject();
-            const QString key = d.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2)
-                + QLatin1Char(' ') + d.value(QLatin1StringView("platform")).toString();
+            const QString key = d.value(QLatin1StringView("provider")).toString().section(QLatin1Char('/'), 2) + QLatin1Char(' ')
+                + d.value(QLatin1StringView("platform")).toString();
             QVERIFY2(byKey.contains(key), qPrintable(key));
-            QCOMPARE(byKey.value(key).value(QLatin1StringView("verdict")).toString(),
-                d.value(QLatin1StringView("verdict")).toString());
+            QCOMPARE(byKey.value(key).value(QLatin1StringView("verdict")).toString(), d.value(QLatin1StringView("verdict")).toString());
             ++compared;
         }
         QCOMPARE(compared, 2);
         // The changed blob's computed zh: is the hash of the bytes served, not the digest.
-        QCOMPARE(
-            byKey.value(QStringLiteral("badbytes linux_amd64")).value(QLatin1StringView("zh")).toString(),
-            QStringLiteral("zh:")
-                + QString::fromLatin1(QCryptographicHash::hash(changed, QCryptographicHash::Sha256).toHex()));
+        QCOMPARE(byKey.value(QStringLiteral("badbytes linux_amd64")).value(QLatin1StringView("zh")).toString(),
+                 QStringLiteral("zh:") + QString::fromLatin1(QCryptographicHash::hash(changed, QCryptographicHash::Sha256).toHex()));
     }
 
     void sourceAndEngineAgree()
@@ -1201,24 +1040,21 @@ private Q_SLOTS:
         // `verifyOciMirror` — one set of rules, whichever way an OCI mirror is read.
         QStringList warnings;
         QProcessEnvironment env = m_env;
-        const Result<oci::OciCredentialsPolicy> policy
-            = oci::loadCredentialsPolicy(env, path(QStringLiteral("home")), &warnings);
+        const Result<oci::OciCredentialsPolicy> policy = oci::loadCredentialsPolicy(env, path(QStringLiteral("home")), &warnings);
         QVERIFY2(policy.ok(), policy.ok() ? "" : qPrintable(policy.error().message));
-        for (const QString &prefix : { QStringLiteral("hostile"), QStringLiteral("mirror") }) {
+        for (const QString &prefix : {QStringLiteral("hostile"), QStringLiteral("mirror")}) {
             oci::OciMirrorOptions mirror;
             mirror.repositoryTemplate = templ(prefix);
             mirror.client.caCertificates = QSslCertificate::fromPath(path(QStringLiteral("ca.pem")));
             mirror.credentials = policy.value();
             QList<ProviderAddress> providers;
             const QStringList types = prefix == u"mirror"
-                ? QStringList { QStringLiteral("foo"), QStringLiteral("bar"), QStringLiteral("nothere") }
-                : QStringList { QStringLiteral("wrongtype"), QStringLiteral("twice"),
-                      QStringLiteral("notzip"), QStringLiteral("badbytes"), QStringLiteral("oversized"),
-                      QStringLiteral("direct"), QStringLiteral("short"), QStringLiteral("noexe"),
-                      QStringLiteral("notazip"), QStringLiteral("absurd") };
+                ? QStringList{QStringLiteral("foo"), QStringLiteral("bar"), QStringLiteral("nothere")}
+                : QStringList{QStringLiteral("wrongtype"), QStringLiteral("twice"),  QStringLiteral("notzip"), QStringLiteral("badbytes"),
+                              QStringLiteral("oversized"), QStringLiteral("direct"), QStringLiteral("short"),  QStringLiteral("noexe"),
+                              QStringLiteral("notazip"),   QStringLiteral("absurd")};
             for (const QString &t : types)
-                providers.append(
-                    ProviderAddress::parse(QString(QStringLiteral("example.com/test/") + t)).value());
+                providers.append(ProviderAddress::parse(QString(QStringLiteral("example.com/test/") + t)).value());
             oci::OciSource source(mirror, providers);
             const Result<Catalog> catalog = source.list();
             QVERIFY2(catalog.ok(), catalog.ok() ? "" : qPrintable(catalog.error().message));
@@ -1226,18 +1062,18 @@ private Q_SLOTS:
             const oci::OciVerifyReport direct = oci::verifyOciMirror(providers, mirror);
             QCOMPARE(engine.results.size(), direct.report.results.size());
             QCOMPARE(engine.results.size(),
-                prefix == u"mirror" ? 5 : 9); // hostile: wrongtype and direct fail as versions
+                     prefix == u"mirror" ? 5 : 9); // hostile: wrongtype and direct fail as versions
             QCOMPARE(catalog.value().anomalies.size(), direct.catalog.anomalies.size());
             QCOMPARE(source.absentProviders(), direct.absent);
             for (qsizetype i = 0; i < engine.results.size(); ++i) {
                 const ArchiveResult &a = engine.results.at(i);
                 const ArchiveResult &b = direct.report.results.at(i);
-                const QString what = a.key.provider.toString() + QLatin1Char(' ') + a.key.platform.toString()
-                    + QStringLiteral(": ") + a.detail.reason + QStringLiteral(" | ") + b.detail.reason;
+                const QString what = a.key.provider.toString() + QLatin1Char(' ') + a.key.platform.toString() + QStringLiteral(": ")
+                    + a.detail.reason + QStringLiteral(" | ") + b.detail.reason;
                 QVERIFY2(a.key == b.key, qPrintable(what));
                 QVERIFY2(a.detail.verdict == b.detail.verdict,
-                    qPrintable(toString(a.detail.verdict) + QStringLiteral(" vs ")
-                        + toString(b.detail.verdict) + QStringLiteral(" — ") + what));
+                         qPrintable(toString(a.detail.verdict) + QStringLiteral(" vs ") + toString(b.detail.verdict) + QStringLiteral(" — ")
+                                    + what));
                 QVERIFY2(a.detail.anchors == b.detail.anchors, qPrintable(what));
                 QCOMPARE(a.path, b.path);
                 if (a.hashes && b.hashes)
@@ -1250,9 +1086,8 @@ private Q_SLOTS:
                 QVERIFY2(device.ok(), device.ok() ? "" : qPrintable(device.error().message));
                 const QByteArray bytes = device.value()->readAll();
                 QCOMPARE(QStringLiteral("sha256:")
-                        + QString::fromLatin1(
-                            QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()),
-                    first->path.section(QLatin1Char('/'), -1));
+                             + QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()),
+                         first->path.section(QLatin1Char('/'), -1));
                 QVERIFY(source.capabilities().credentials && source.capabilities().requestLog);
                 QVERIFY(!source.requestLog().isEmpty());
             }
@@ -1269,8 +1104,8 @@ private Q_SLOTS:
         const quint16 port = freePort();
         QProcess server;
         server.start(m_python,
-            { m_tool, QStringLiteral("liar"), QString::number(port), path(QStringLiteral("server.pem")),
-                path(QStringLiteral("server.key")), zip, path(QStringLiteral("liar.log")) });
+                     {m_tool, QStringLiteral("liar"), QString::number(port), path(QStringLiteral("server.pem")),
+                      path(QStringLiteral("server.key")), zip, path(QStringLiteral("liar.log"))});
         QVERIFY(server.waitForStarted(30000));
         QVERIFY2(waitForPort(port, server), server.readAllStandardError().constData());
         const QString tmp = path(QStringLiteral("liar-tmp"));
@@ -1288,10 +1123,8 @@ private Q_SLOTS:
                 leftovers.append(it.next());
         };
         QList<ProviderAddress> providers;
-        for (const char *c : { "longer", "endless", "digesthdr", "absurd", "gzipped" })
-            providers.append(
-                ProviderAddress::parse(QStringLiteral("example.com/%1/foo").arg(QLatin1StringView(c)))
-                    .value());
+        for (const char *c : {"longer", "endless", "digesthdr", "absurd", "gzipped"})
+            providers.append(ProviderAddress::parse(QStringLiteral("example.com/%1/foo").arg(QLatin1StringView(c))).value());
         const oci::OciVerifyReport report = oci::verifyOciMirror(providers, mirror, options);
         qputenv("TMPDIR", oldTmp);
         stop(server);
@@ -1308,12 +1141,11 @@ private Q_SLOTS:
         // oras-go v2.6.2 registry/remote/repository.go:773), nothing of the body read.
         const ArchiveResult &longer = byType.value(QStringLiteral("longer"));
         QCOMPARE(toString(longer.detail.verdict), QStringLiteral("error"));
-        QVERIFY2(longer.detail.reason.contains(
-                     QStringLiteral("mismatch Content-Length (the response announces %1 bytes, "
-                                    "the descriptor %2)")
-                         .arg(size + (1 << 20))
-                         .arg(size)),
-            qPrintable(longer.detail.reason));
+        QVERIFY2(longer.detail.reason.contains(QStringLiteral("mismatch Content-Length (the response announces %1 bytes, "
+                                                              "the descriptor %2)")
+                                                   .arg(size + (1 << 20))
+                                                   .arg(size)),
+                 qPrintable(longer.detail.reason));
         QVERIFY(!longer.hashes);
         // No Content-Length, the blob and then zeros without end: read up to the descriptor's size
         // (tofu's io.LimitReader, package_location_oci_blob_archive.go:222) and the connection
@@ -1324,13 +1156,11 @@ private Q_SLOTS:
         QCOMPARE(endless.hashes->zh.toString(), QStringLiteral("zh:") + sha256Hex(zip));
         QCOMPARE(endless.hashes->fileSize, size);
         // What Provender read from the socket: the package and at most one more read (256 KiB).
-        QVERIFY2(endlessRead >= size && endlessRead <= size + (256 << 10),
-            qPrintable(QString::number(endlessRead)));
+        QVERIFY2(endlessRead >= size && endlessRead <= size + (256 << 10), qPrintable(QString::number(endlessRead)));
         // A Docker-Content-Digest naming another digest: refused (ORAS verifyContentDigest).
         const ArchiveResult &digesthdr = byType.value(QStringLiteral("digesthdr"));
         QCOMPARE(toString(digesthdr.detail.verdict), QStringLiteral("error"));
-        QVERIFY2(digesthdr.detail.reason.contains(u"digest mismatch in Docker-Content-Digest"),
-            qPrintable(digesthdr.detail.reason));
+        QVERIFY2(digesthdr.detail.reason.contains(u"digest mismatch in Docker-Content-Digest"), qPrintable(digesthdr.detail.reason));
         // A gzip-compressed answer (a proxy's Content-Encoding): its Content-Length is the compressed
         // size, which Go's transport hides (it decompresses and reports no length), so ORAS does not
         // compare it — and Qt drops it as well when it decompresses; the bytes are the package:
@@ -1342,16 +1172,14 @@ private Q_SLOTS:
         // A descriptor of 2^50 bytes: over the cap, not requested at all.
         const ArchiveResult &absurd = byType.value(QStringLiteral("absurd"));
         QCOMPARE(toString(absurd.detail.verdict), QStringLiteral("error"));
-        QVERIFY2(absurd.detail.reason.contains(
-                     QStringLiteral("declares %1 bytes, more than the largest archive").arg(qint64(1) << 50)),
-            qPrintable(absurd.detail.reason));
+        QVERIFY2(absurd.detail.reason.contains(QStringLiteral("declares %1 bytes, more than the largest archive").arg(qint64(1) << 50)),
+                 qPrintable(absurd.detail.reason));
         // The stand-in's own log: the endless answer was cut off by the client long before its
         // 1 GiB, and the absurd blob was never asked for.
         QFile log(path(QStringLiteral("liar.log")));
         QVERIFY(log.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(log.readAll());
-        const QRegularExpressionMatch m
-            = QRegularExpression(QStringLiteral("endless wrote=(\\d+) closed=(yes|no)")).match(text);
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("endless wrote=(\\d+) closed=(yes|no)")).match(text);
         QVERIFY2(m.hasMatch(), qPrintable(text));
         QCOMPARE(m.captured(2), QStringLiteral("yes"));
         QVERIFY2(m.captured(1).toLongLong() < (qint64(1) << 30), qPrintable(m.captured(1)));
@@ -1365,10 +1193,10 @@ private Q_SLOTS:
                 smallest = std::min(smallest, QFileInfo(z).size());
         const QString cap = QString::number(smallest - 1);
         const int before = int(accessLog().size());
-        const ProcessRun capped = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--max-archive-size"), cap,
-            QStringLiteral("--json") });
+        const ProcessRun capped =
+            provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                       QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")),
+                       QStringLiteral("--max-archive-size"), cap, QStringLiteral("--json")});
         QCOMPARE(capped.exitCode, 1);
         const QJsonArray archives = json(capped).value(QLatin1StringView("archives")).toArray();
         QCOMPARE(archives.size(), 3);
@@ -1378,12 +1206,12 @@ private Q_SLOTS:
                          .value(QLatin1StringView("reason"))
                          .toString()
                          .contains(QStringLiteral("(%1 bytes, --max-archive-size)").arg(cap)),
-                qPrintable(a.toObject().value(QLatin1StringView("reason")).toString()));
+                     qPrintable(a.toObject().value(QLatin1StringView("reason")).toString()));
         }
         QCOMPARE(count(accessLog().mid(before), QStringLiteral("GET"), QStringLiteral("/blobs/")), 0);
-        const ProcessRun bad = provender({ QStringLiteral("verify"), QStringLiteral("oci://") + templ(),
-            QStringLiteral("--provider"), QStringLiteral("example.com/test/foo"),
-            QStringLiteral("--max-archive-size"), QStringLiteral("lots") });
+        const ProcessRun bad =
+            provender({QStringLiteral("verify"), QStringLiteral("oci://") + templ(), QStringLiteral("--provider"),
+                       QStringLiteral("example.com/test/foo"), QStringLiteral("--max-archive-size"), QStringLiteral("lots")});
         QCOMPARE(bad.exitCode, 2);
     }
 
@@ -1391,20 +1219,17 @@ private Q_SLOTS:
     {
         // Repositories of a template (cat/${namespace}/${type}), some that are not: one path
         // segment short, and a namespace with "__" (a valid OCI name, no valid provider namespace).
-        const QStringList providers { QStringLiteral("cat/test/alpha"), QStringLiteral("cat/test/bravo"),
-            QStringLiteral("cat/test/charlie"), QStringLiteral("cat/other/delta"),
-            QStringLiteral("cat/other/echo") };
-        const QStringList strangers { QStringLiteral("cat/short"), QStringLiteral("cat/te__st/foxtrot") };
-        const ProcessRun written
-            = tool(QStringList { QStringLiteral("repos"), QString::number(m_port),
-                       path(QStringLiteral("ca.pem")), QStringLiteral("alice"), QStringLiteral("secret") }
-                + providers + strangers);
+        const QStringList providers{QStringLiteral("cat/test/alpha"), QStringLiteral("cat/test/bravo"), QStringLiteral("cat/test/charlie"),
+                                    QStringLiteral("cat/other/delta"), QStringLiteral("cat/other/echo")};
+        const QStringList strangers{QStringLiteral("cat/short"), QStringLiteral("cat/te__st/foxtrot")};
+        const ProcessRun written = tool(QStringList{QStringLiteral("repos"), QString::number(m_port), path(QStringLiteral("ca.pem")),
+                                                    QStringLiteral("alice"), QStringLiteral("secret")}
+                                        + providers + strangers);
         if (written.exitCode != 0)
             QFAIL(qPrintable(QStringLiteral("oci_tool.py repos: ") + QString::fromUtf8(written.err)));
         // The registry's catalog as Python's http.client reads it (one page of up to 1000).
         QStringList expected;
-        for (const QJsonValue &v :
-            document(QStringLiteral("_catalog?n=1000")).value(QLatin1StringView("repositories")).toArray())
+        for (const QJsonValue &v : document(QStringLiteral("_catalog?n=1000")).value(QLatin1StringView("repositories")).toArray())
             expected.append(v.toString());
         for (const QString &r : providers + strangers)
             QVERIFY2(expected.contains(r), qPrintable(expected.join(u' ')));
@@ -1412,17 +1237,16 @@ private Q_SLOTS:
 
         // Two per page: the client follows the registry's Link headers (its access log).
         const int before = int(accessLog().size());
-        const ProcessRun r = provender({ QStringLiteral("oci"), QStringLiteral("list"), t,
-            QStringLiteral("--hostname"), QStringLiteral("example.com"), QStringLiteral("--page-size"),
-            QStringLiteral("2"), QStringLiteral("--versions"), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--json") });
+        const ProcessRun r =
+            provender({QStringLiteral("oci"), QStringLiteral("list"), t, QStringLiteral("--hostname"), QStringLiteral("example.com"),
+                       QStringLiteral("--page-size"), QStringLiteral("2"), QStringLiteral("--versions"), QStringLiteral("--ca-file"),
+                       path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        const int pages
-            = count(accessLog().mid(before), QStringLiteral("GET"), QStringLiteral("/v2/_catalog?"));
+        const int pages = count(accessLog().mid(before), QStringLiteral("GET"), QStringLiteral("/v2/_catalog?"));
         // ceil(N/2) pages, and one more (empty) when the registry cannot tell a full last page is the last.
         const int full = int(expected.size() + 1) / 2;
         QVERIFY2(full >= 2 && pages >= full && pages <= full + 1,
-            qPrintable(QStringLiteral("%1 pages for %2").arg(pages).arg(expected.size())));
+                 qPrintable(QStringLiteral("%1 pages for %2").arg(pages).arg(expected.size())));
         const QJsonObject o = json(r);
         QStringList listed, mapped;
         QHash<QString, QJsonObject> entries;
@@ -1440,10 +1264,8 @@ private Q_SLOTS:
         want.sort();
         QCOMPARE(mapped, want);
         for (const QString &p : providers) {
-            QCOMPARE(entries.value(p).value(QLatin1StringView("provider")).toString(),
-                QStringLiteral("example.com/") + p.mid(4));
-            QCOMPARE(entries.value(p).value(QLatin1StringView("versions")).toArray(),
-                QJsonArray { QStringLiteral("1.0.0") });
+            QCOMPARE(entries.value(p).value(QLatin1StringView("provider")).toString(), QStringLiteral("example.com/") + p.mid(4));
+            QCOMPARE(entries.value(p).value(QLatin1StringView("versions")).toArray(), QJsonArray{QStringLiteral("1.0.0")});
         }
         for (const QString &p : strangers) {
             QVERIFY(entries.value(p).value(QLatin1StringView("provider")).isNull());
@@ -1453,24 +1275,20 @@ private Q_SLOTS:
                      .value(QLatin1StringView("note"))
                      .toString()
                      .contains(u"is not a repository of the template"),
-            qPrintable(
-                entries.value(QStringLiteral("cat/short")).value(QLatin1StringView("note")).toString()));
+                 qPrintable(entries.value(QStringLiteral("cat/short")).value(QLatin1StringView("note")).toString()));
         QVERIFY2(entries.value(QStringLiteral("cat/te__st/foxtrot"))
                      .value(QLatin1StringView("note"))
                      .toString()
                      .contains(u"is not a provider address"),
-            qPrintable(entries.value(QStringLiteral("cat/te__st/foxtrot"))
-                           .value(QLatin1StringView("note"))
-                           .toString()));
+                 qPrintable(entries.value(QStringLiteral("cat/te__st/foxtrot")).value(QLatin1StringView("note")).toString()));
         // Repositories of other tests (mirror/…, hostile/…) are listed, as no provider of this template.
         QVERIFY(entries.contains(QStringLiteral("mirror/test/foo")));
-        QVERIFY(
-            entries.value(QStringLiteral("mirror/test/foo")).value(QLatin1StringView("provider")).isNull());
+        QVERIFY(entries.value(QStringLiteral("mirror/test/foo")).value(QLatin1StringView("provider")).isNull());
 
         // verify --all: the providers of the catalog, each archive verified.
-        const ProcessRun all = provender({ QStringLiteral("verify"), t, QStringLiteral("--all"),
-            QStringLiteral("--hostname"), QStringLiteral("example.com"), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--json") });
+        const ProcessRun all =
+            provender({QStringLiteral("verify"), t, QStringLiteral("--all"), QStringLiteral("--hostname"), QStringLiteral("example.com"),
+                       QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
         QVERIFY2(all.exitCode == 0, all.out.constData());
         QStringList verified;
         for (const QJsonValue &a : json(all).value(QLatin1StringView("archives")).toArray()) {
@@ -1480,14 +1298,14 @@ private Q_SLOTS:
         verified.sort();
         QCOMPARE(verified, want);
         // The template has no ${hostname}: without --hostname the providers cannot be named.
-        const ProcessRun noHost = provender({ QStringLiteral("oci"), QStringLiteral("list"), t,
-            QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")) });
+        const ProcessRun noHost =
+            provender({QStringLiteral("oci"), QStringLiteral("list"), t, QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem"))});
         QCOMPARE(noHost.exitCode, 2);
         QVERIFY2(noHost.err.contains("has no ${hostname}"), noHost.err.constData());
         // Without credentials the registry refuses the listing (401), which is a finding, not a crash.
-        const ProcessRun anonymous = provender({ QStringLiteral("oci"), QStringLiteral("list"), t,
-            QStringLiteral("--hostname"), QStringLiteral("example.com"), QStringLiteral("--ca-file"),
-            path(QStringLiteral("ca.pem")), QStringLiteral("--no-credentials") });
+        const ProcessRun anonymous =
+            provender({QStringLiteral("oci"), QStringLiteral("list"), t, QStringLiteral("--hostname"), QStringLiteral("example.com"),
+                       QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--no-credentials")});
         QCOMPARE(anonymous.exitCode, 1);
         QVERIFY2(anonymous.err.contains("401"), anonymous.err.constData());
     }

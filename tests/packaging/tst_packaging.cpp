@@ -51,10 +51,9 @@ private Q_SLOTS:
         for (const char *t : {"dpkg-deb", "dpkg-shlibdeps", "dpkg", "readelf", "ldd"})
             if (tool(t).isEmpty())
                 PROVENDER_SKIP(provender::test::Missing::Package,
-                               u"%1 is not installed (Debian: dpkg-dev, binutils); the package cannot be built or checked"_s
-                                   .arg(QLatin1StringView(t)));
-        QVERIFY2(QFileInfo(QStringLiteral(PROVENDER_BINARY_DIR "/bin/provender")).isExecutable(),
-                 "build the provender target first");
+                               u"%1 is not installed (Debian: dpkg-dev, binutils); the package cannot be built or checked"_s.arg(
+                                   QLatin1StringView(t)));
+        QVERIFY2(QFileInfo(QStringLiteral(PROVENDER_BINARY_DIR "/bin/provender")).isExecutable(), "build the provender target first");
         QVERIFY(m_tmp.isValid());
 
         const QByteArray cmake = provender::test::readFile(provender::test::sourceDir() + u"/CMakeLists.txt"_s);
@@ -119,7 +118,8 @@ private Q_SLOTS:
     void desktopFileValidates()
     {
         if (tool("desktop-file-validate").isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("desktop-file-validate is not installed (Debian: desktop-file-utils)"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("desktop-file-validate is not installed (Debian: desktop-file-utils)"));
         const Run r = run(tool("desktop-file-validate"), {path(u"usr/share/applications/provender.desktop"_s)});
         QVERIFY2(r.exitCode == 0 && r.out.trimmed().isEmpty(), QByteArray(r.out + r.err).constData());
         const QByteArray desktop = provender::test::readFile(path(u"usr/share/applications/provender.desktop"_s));
@@ -144,7 +144,8 @@ private Q_SLOTS:
     void mimeTypeGlob()
     {
         if (tool("update-mime-database").isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("update-mime-database is not installed (Debian: shared-mime-info)"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("update-mime-database is not installed (Debian: shared-mime-info)"));
         QTemporaryDir data; // a data dir of its own, named in XDG_DATA_DIRS so that the tool does not warn
         const QString mime = data.path() + u"/mime"_s;
         QVERIFY(QDir().mkpath(mime + u"/packages"_s));
@@ -201,20 +202,18 @@ private Q_SLOTS:
         QTest::addColumn<QString>("line"); // words typed; the last one is being completed
         QTest::addColumn<QStringList>("expected");
         QTest::newRow("commands") << u"provender |"_s
-                                  << QStringList{u"bundle"_s, u"demo-mirror"_s, u"diff"_s, u"difftool"_s, u"hash"_s, u"index"_s, u"lock"_s, u"mirror"_s, u"oci"_s, u"verify"_s};
+                                  << QStringList{u"bundle"_s, u"demo-mirror"_s, u"diff"_s,   u"difftool"_s, u"hash"_s,
+                                                 u"index"_s,  u"lock"_s,        u"mirror"_s, u"oci"_s,      u"verify"_s};
         QTest::newRow("lock") << u"provender lock |"_s
                               << QStringList{u"add-hashes"_s, u"check"_s, u"diff"_s, u"fmt"_s, u"init"_s, u"merge"_s, u"upgrade"_s};
-        QTest::newRow("bundle") << u"provender bundle |"_s
-                                << QStringList{u"create"_s, u"import"_s, u"recover"_s, u"verify"_s};
+        QTest::newRow("bundle") << u"provender bundle |"_s << QStringList{u"create"_s, u"import"_s, u"recover"_s, u"verify"_s};
         QTest::newRow("oci") << u"provender oci |"_s << QStringList{u"list"_s, u"push"_s, u"verify"_s};
         QTest::newRow("mirror") << u"provender mirror |"_s << QStringList{u"pull"_s};
-        QTest::newRow("lock fmt options") << u"provender lock fmt --|"_s
-                                          << QStringList{u"--check"_s, u"--flavour"_s, u"--help"_s};
+        QTest::newRow("lock fmt options") << u"provender lock fmt --|"_s << QStringList{u"--check"_s, u"--flavour"_s, u"--help"_s};
         QTest::newRow("flavour") << u"provender lock fmt --flavour |"_s << QStringList{u"terraform"_s, u"tofu"_s};
         QTest::newRow("platform prefix") << u"provender lock check --platform darwin|"_s
                                          << QStringList{u"darwin_amd64"_s, u"darwin_arm64"_s};
-        QTest::newRow("bundle format") << u"provender bundle create --format tar|"_s
-                                       << QStringList{u"tar.gz"_s, u"tar.zst"_s};
+        QTest::newRow("bundle format") << u"provender bundle create --format tar|"_s << QStringList{u"tar.gz"_s, u"tar.zst"_s};
         QTest::newRow("difftool options") << u"provender difftool --|"_s << QStringList{u"--help"_s, u"--mirror"_s};
         QTest::newRow("top-level options") << u"provender --|"_s << QStringList{u"--help"_s, u"--version"_s};
     }
@@ -229,16 +228,16 @@ private Q_SLOTS:
         words.chop(1); // the cursor mark
         QStringList parts = words.split(u' ');
         // Minimal stand-ins for bash-completion's helpers, so the test does not need that package.
-        const QString script =
-            u"_init_completion() { words=(\"${COMP_WORDS[@]}\"); cword=$COMP_CWORD; cur=${COMP_WORDS[COMP_CWORD]}; "
-            "prev=${COMP_WORDS[COMP_CWORD-1]}; }\n"
-            "_filedir() { :; }\n"
-            "source \"$1\" || exit 3\n"
-            "shift\n"
-            "COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1))\n"
-            "_provender\n"
-            "printf '%s\\n' \"${COMPREPLY[@]}\" | sort -u\n"_s;
-        const Run r = run(bash, QStringList{u"-c"_s, script, u"bash"_s, path(u"usr/share/bash-completion/completions/provender"_s)} + parts);
+        const QString script = u"_init_completion() { words=(\"${COMP_WORDS[@]}\"); cword=$COMP_CWORD; cur=${COMP_WORDS[COMP_CWORD]}; "
+                               "prev=${COMP_WORDS[COMP_CWORD-1]}; }\n"
+                               "_filedir() { :; }\n"
+                               "source \"$1\" || exit 3\n"
+                               "shift\n"
+                               "COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1))\n"
+                               "_provender\n"
+                               "printf '%s\\n' \"${COMPREPLY[@]}\" | sort -u\n"_s;
+        const Run r =
+            run(bash, QStringList{u"-c"_s, script, u"bash"_s, path(u"usr/share/bash-completion/completions/provender"_s)} + parts);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QStringList got = QString::fromUtf8(r.out).split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(got, expected);
@@ -260,8 +259,8 @@ private Q_SLOTS:
         const Run elf = run(tool("readelf"), {u"-d"_s, binary});
         QCOMPARE(elf.exitCode, 0);
         QStringList needed;
-        QRegularExpressionMatchIterator it = QRegularExpression(u"\\(NEEDED\\)\\s+Shared library: \\[([^\\]]+)\\]"_s)
-                                                 .globalMatch(QString::fromUtf8(elf.out));
+        QRegularExpressionMatchIterator it =
+            QRegularExpression(u"\\(NEEDED\\)\\s+Shared library: \\[([^\\]]+)\\]"_s).globalMatch(QString::fromUtf8(elf.out));
         while (it.hasNext())
             needed.append(it.next().captured(1));
         QVERIFY2(needed.contains(u"libQt6Widgets.so.6"_s), qPrintable(needed.join(u' ')));
@@ -281,8 +280,7 @@ private Q_SLOTS:
                 owner = run(tool("dpkg"), {u"-S"_s, resolved.startsWith(u"/usr/"_s) ? resolved.mid(4) : u"/usr"_s + resolved});
             QVERIFY2(owner.exitCode == 0, qPrintable(u"no package owns "_s + resolved));
             const QString package = QString::fromUtf8(owner.out).section(u':', 0, 0).trimmed();
-            QVERIFY2(depends.contains(package),
-                     qPrintable(u"%1 (%2) is not in Depends: %3"_s.arg(lib, package, depends.join(u", "_s))));
+            QVERIFY2(depends.contains(package), qPrintable(u"%1 (%2) is not in Depends: %3"_s.arg(lib, package, depends.join(u", "_s))));
         }
     }
 

@@ -103,8 +103,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(m_registry.start(m_tmp.path(), &error), qPrintable(error));
         for (const QString &type : {u"demo"_s, u"pair"_s}) { // three signed releases each
-            QDirIterator it(m_registry.root() + u"/files/"_s + type, {u"*_SHA256SUMS.sig"_s}, QDir::Files,
-                            QDirIterator::Subdirectories);
+            QDirIterator it(m_registry.root() + u"/files/"_s + type, {u"*_SHA256SUMS.sig"_s}, QDir::Files, QDirIterator::Subdirectories);
             int signedCount = 0;
             for (; it.hasNext(); it.next())
                 ++signedCount;
@@ -141,11 +140,11 @@ private Q_SLOTS:
         const QString d = kHost + u"/acme/demo/"_s;
         const QString p = kHost + u"/acme/pair/"_s;
         QCOMPARE(expected.keys(),
-                 (QStringList{d + u"1.1.0.json"_s, d + u"index.json"_s, d + u"terraform-provider-demo_1.1.0_darwin_arm64.zip"_s,
-                              d + u"terraform-provider-demo_1.1.0_linux_amd64.zip"_s, p + u"0.1.0.json"_s, p + u"0.2.0.json"_s,
-                              p + u"index.json"_s, p + u"terraform-provider-pair_0.1.0_darwin_arm64.zip"_s,
-                              p + u"terraform-provider-pair_0.1.0_linux_amd64.zip"_s, p + u"terraform-provider-pair_0.2.0_darwin_arm64.zip"_s,
-                              p + u"terraform-provider-pair_0.2.0_linux_amd64.zip"_s}));
+                 (QStringList{
+                     d + u"1.1.0.json"_s, d + u"index.json"_s, d + u"terraform-provider-demo_1.1.0_darwin_arm64.zip"_s,
+                     d + u"terraform-provider-demo_1.1.0_linux_amd64.zip"_s, p + u"0.1.0.json"_s, p + u"0.2.0.json"_s, p + u"index.json"_s,
+                     p + u"terraform-provider-pair_0.1.0_darwin_arm64.zip"_s, p + u"terraform-provider-pair_0.1.0_linux_amd64.zip"_s,
+                     p + u"terraform-provider-pair_0.2.0_darwin_arm64.zip"_s, p + u"terraform-provider-pair_0.2.0_linux_amd64.zip"_s}));
         QCOMPARE(actual.keys(), expected.keys());
         for (auto it = expected.cbegin(); it != expected.cend(); ++it)
             QVERIFY2(actual.value(it.key()) == it.value(),
@@ -178,7 +177,8 @@ private Q_SLOTS:
 
         // Ours starts from a lock file that pins the same versions and constraints, with no hashes.
         const QString lock = m_tmp.filePath(u"ours.terraform.lock.hcl"_s);
-        QByteArray start = "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
+        QByteArray start =
+            "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
         start += "\nprovider \"" + kHost.toUtf8() + "/acme/demo\" {\n  version     = \"1.1.0\"\n  constraints = \"~> 1.0\"\n}\n";
         start += "\nprovider \"" + kHost.toUtf8() + "/acme/pair\" {\n  version     = \"0.2.0\"\n  constraints = \">= 0.1.0, < 0.3.0\"\n}\n";
         QVERIFY(writeFile(lock, start));
@@ -218,7 +218,13 @@ private Q_SLOTS:
         QVERIFY2(tf.exitCode == 0, QByteArray(tf.out + tf.err).constData());
         const QByteArray lock = provender::test::readFile(dir + u"/.terraform.lock.hcl"_s);
         for (const QString &platform : m_platforms)
-            QVERIFY2(lock.contains(m_expected.value(u"demo"_s).toObject().value(u"1.1.0"_s).toObject().value(platform).toObject().value(u"h1_extracted"_s)
+            QVERIFY2(lock.contains(m_expected.value(u"demo"_s)
+                                       .toObject()
+                                       .value(u"1.1.0"_s)
+                                       .toObject()
+                                       .value(platform)
+                                       .toObject()
+                                       .value(u"h1_extracted"_s)
                                        .toString()
                                        .toUtf8()),
                      lock.constData());

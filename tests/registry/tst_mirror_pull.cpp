@@ -65,8 +65,8 @@ class TestMirrorPull : public QObject
         env.insert(u"HOME"_s, m_tmp.filePath(u"home"_s));
         env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s); // nothing but loopback, never a proxy
         env.insert(u"NO_PROXY"_s, u"127.0.0.1"_s);
-        return provender::test::runProcess(binary(), QStringList{u"mirror"_s, u"pull"_s} + args + QStringList{u"--ca-file"_s, m_nginx->caFile()},
-                                           timeoutMs, env);
+        return provender::test::runProcess(
+            binary(), QStringList{u"mirror"_s, u"pull"_s} + args + QStringList{u"--ca-file"_s, m_nginx->caFile()}, timeoutMs, env);
     }
 
     /// `provender ARGS…` with the registry's CLI config (and, with --registry, its CA).
@@ -158,7 +158,8 @@ private Q_SLOTS:
         m_cliConfig = m_tmp.filePath(u"cli.tfrc"_s);
         QFile conf(m_cliConfig);
         QVERIFY(conf.open(QIODevice::WriteOnly));
-        conf.write(u"host \"%1\" {\n  services = {\n    \"providers.v1\" = \"%2v1/providers/\"\n  }\n}\n"_s.arg(kHost, m_nginx->baseUrl()).toUtf8());
+        conf.write(u"host \"%1\" {\n  services = {\n    \"providers.v1\" = \"%2v1/providers/\"\n  }\n}\n"_s.arg(kHost, m_nginx->baseUrl())
+                       .toUtf8());
         conf.close();
         QDir().mkpath(m_tmp.filePath(u"home"_s));
     }
@@ -174,15 +175,19 @@ private Q_SLOTS:
             const QJsonObject e = expected(u"demo"_s, u"1.1.0"_s, platform);
             const QString path = d + u'/' + kHost + u"/acme/demo/"_s + e.value(u"file"_s).toString();
             QCOMPARE(provender::test::readFile(path), provender::test::readFile(e.value(u"zip"_s).toString()));
-            QVERIFY2(r.out.contains(QString(u"fetched "_s + kHost + u"/acme/demo 1.1.0 "_s + platform + u" (signed by key"_s).toUtf8()), r.out.constData());
+            QVERIFY2(r.out.contains(QString(u"fetched "_s + kHost + u"/acme/demo 1.1.0 "_s + platform + u" (signed by key"_s).toUtf8()),
+                     r.out.constData());
         }
         QVERIFY(!QFileInfo::exists(d + u'/' + kHost + u"/acme/demo/terraform-provider-demo_1.0.0_linux_amd64.zip"_s));
         // Indexes as terraform providers mirror writes them: the versions, and the h1: Python computed.
-        const QJsonObject index = QJsonDocument::fromJson(provender::test::readFile(d + u'/' + kHost + u"/acme/demo/index.json"_s)).object();
+        const QJsonObject index =
+            QJsonDocument::fromJson(provender::test::readFile(d + u'/' + kHost + u"/acme/demo/index.json"_s)).object();
         QCOMPARE(index.value(u"versions"_s).toObject().keys(), QStringList{u"1.1.0"_s});
-        const QJsonObject version = QJsonDocument::fromJson(provender::test::readFile(d + u'/' + kHost + u"/acme/demo/1.1.0.json"_s)).object();
+        const QJsonObject version =
+            QJsonDocument::fromJson(provender::test::readFile(d + u'/' + kHost + u"/acme/demo/1.1.0.json"_s)).object();
         const QJsonObject archive = version.value(u"archives"_s).toObject().value(u"linux_amd64"_s).toObject();
-        QCOMPARE(archive.value(u"hashes"_s).toArray().first().toString(), expected(u"demo"_s, u"1.1.0"_s, u"linux_amd64"_s).value(u"h1"_s).toString());
+        QCOMPARE(archive.value(u"hashes"_s).toArray().first().toString(),
+                 expected(u"demo"_s, u"1.1.0"_s, u"linux_amd64"_s).value(u"h1"_s).toString());
         // The provenance: the release's own SHA256SUMS and signature, byte for byte, and the key.
         const QString prov = d + u"/.provenance/"_s + kHost + u"/acme/demo/1.1.0/"_s;
         QCOMPARE(provender::test::readFile(prov + u"SHA256SUMS"_s),
@@ -235,8 +240,7 @@ private Q_SLOTS:
         const QByteArray block = "provider \"" + kHost.toUtf8() + "/acme/demo\" {\n  version = \"1.1.0\"\n";
         const QString before = m_tmp.filePath(u"diff-before.hcl"_s), after = m_tmp.filePath(u"diff-after.hcl"_s);
         QVERIFY(writeFile(before, block + "}\n"));
-        QVERIFY(writeFile(after, block + "  hashes = [\n    \"" + darwinZh.toUtf8() + "\",\n    \"" + linuxZh.toUtf8()
-                                                     + "\",\n  ]\n}\n"));
+        QVERIFY(writeFile(after, block + "  hashes = [\n    \"" + darwinZh.toUtf8() + "\",\n    \"" + linuxZh.toUtf8() + "\",\n  ]\n}\n"));
         const QString keyId = m_goodFingerprint.right(16);
 
         provender::test::ProcessRun diff = provender({u"lock"_s, u"diff"_s, before, after, u"--mirror"_s, d, u"--json"_s});
@@ -253,8 +257,9 @@ private Q_SLOTS:
         QCOMPARE(linux.at(0).toObject().value(u"origin"_s).toString(), u"zh"_s);
         // The text form says the same.
         diff = provender({u"lock"_s, u"diff"_s, before, after, u"--mirror"_s, d});
-        QVERIFY2(diff.out.contains(QString(darwinZh + u"  (darwin_arm64 1.1.0 zh (SHA256SUMS), signed by key ID "_s + keyId + u')').toUtf8()),
-                 diff.out.constData());
+        QVERIFY2(
+            diff.out.contains(QString(darwinZh + u"  (darwin_arm64 1.1.0 zh (SHA256SUMS), signed by key ID "_s + keyId + u')').toUtf8()),
+            diff.out.constData());
 
         // From the origin registry instead of a mirror: the same platform, the list's URL as source.
         diff = provender({u"lock"_s, u"diff"_s, before, after, u"--registry"_s, u"--ca-file"_s, m_nginx->caFile(), u"--json"_s});
@@ -306,9 +311,11 @@ private Q_SLOTS:
         keep.write("kept");
         keep.close();
         const QMap<QString, QByteArray> before = tree(d);
-        const provender::test::ProcessRun r = pull(QStringList{d, kHost + u"/acme/"_s + type + u"=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s} + extra);
+        const provender::test::ProcessRun r =
+            pull(QStringList{d, kHost + u"/acme/"_s + type + u"=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s} + extra);
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.contains(QByteArray("refused " + kHost.toUtf8() + "/acme/" + type.toUtf8() + " 1.0.0 linux_amd64: ")), r.out.constData());
+        QVERIFY2(r.out.contains(QByteArray("refused " + kHost.toUtf8() + "/acme/" + type.toUtf8() + " 1.0.0 linux_amd64: ")),
+                 r.out.constData());
         QVERIFY2(r.out.contains(reason.toUtf8()), r.out.constData());
         QCOMPARE(tree(d), before);
     }
@@ -316,8 +323,8 @@ private Q_SLOTS:
     void unpackedLayout()
     {
         const QString d = dest(u"unpacked"_s);
-        const QStringList args{d, kHost + u"/acme/demo=1.1.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--platform"_s, u"darwin_arm64"_s,
-                               u"--unpacked"_s};
+        const QStringList args{
+            d, kHost + u"/acme/demo=1.1.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--platform"_s, u"darwin_arm64"_s, u"--unpacked"_s};
         const provender::test::ProcessRun r = pull(args);
         QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
         for (const QString &platform : {u"linux_amd64"_s, u"darwin_arm64"_s}) {
@@ -325,10 +332,11 @@ private Q_SLOTS:
             const QString zip = expected(u"demo"_s, u"1.1.0"_s, platform).value(u"zip"_s).toString();
             const provender::test::ProcessRun listed = provender::test::runProcess(
                 u"python3"_s,
-                {u"-c"_s, u"import hashlib, json, sys, zipfile\n"
-                          "z = zipfile.ZipFile(sys.argv[1])\n"
-                          "print(json.dumps({i.filename: [hashlib.sha256(z.read(i)).hexdigest(), bool((i.external_attr >> 16) & 0o111)]"
-                          " for i in z.infolist() if not i.is_dir()}))\n"_s,
+                {u"-c"_s,
+                 u"import hashlib, json, sys, zipfile\n"
+                 "z = zipfile.ZipFile(sys.argv[1])\n"
+                 "print(json.dumps({i.filename: [hashlib.sha256(z.read(i)).hexdigest(), bool((i.external_attr >> 16) & 0o111)]"
+                 " for i in z.infolist() if not i.is_dir()}))\n"_s,
                  zip},
                 60000);
             QVERIFY2(listed.exitCode == 0, listed.err.constData());
@@ -340,7 +348,8 @@ private Q_SLOTS:
             while (it.hasNext()) {
                 const QString f = it.next();
                 got.insert(f.mid(pkg.size() + 1),
-                           QJsonArray{QString::fromLatin1(QCryptographicHash::hash(provender::test::readFile(f), QCryptographicHash::Sha256).toHex()),
+                           QJsonArray{QString::fromLatin1(
+                                          QCryptographicHash::hash(provender::test::readFile(f), QCryptographicHash::Sha256).toHex()),
                                       bool(QFileInfo(f).permissions() & QFileDevice::ExeOwner)});
             }
             QCOMPARE(got, want);
@@ -363,7 +372,8 @@ private Q_SLOTS:
         const QString d = dest(u"unpacked-unsafe"_s);
         QVERIFY(QDir().mkpath(d));
         const QMap<QString, QByteArray> before = tree(d);
-        const provender::test::ProcessRun r = pull({d, kHost + u"/acme/unsafe=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--unpacked"_s});
+        const provender::test::ProcessRun r =
+            pull({d, kHost + u"/acme/unsafe=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--unpacked"_s});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(QByteArray("refused " + kHost.toUtf8() + "/acme/unsafe 1.0.0 linux_amd64: cannot be unpacked safely")),
                  r.out.constData());
@@ -403,7 +413,9 @@ private Q_SLOTS:
         env.insert(u"TF_CLI_CONFIG_FILE"_s, m_cliConfig);
         env.insert(u"HOME"_s, m_tmp.filePath(u"home"_s));
         p.setProcessEnvironment(env);
-        p.start(binary(), {u"mirror"_s, u"pull"_s, d, kHost + u"/acme/demo=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--ca-file"_s, m_nginx->caFile()});
+        p.start(binary(),
+                {u"mirror"_s, u"pull"_s, d, kHost + u"/acme/demo=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--ca-file"_s,
+                 m_nginx->caFile()});
         QVERIFY(p.waitForStarted());
         // Wait until bytes have arrived in the staging folder, then SIGKILL.
         const QString staging = d + u"/.provender-pull/terraform-provider-demo_1.0.0_linux_amd64.zip"_s;

@@ -60,7 +60,7 @@ private Q_SLOTS:
         m_otherKey = m_gpg->exportKey(m_other);
         m_expiredKey = m_gpg->exportKey(m_expired);
         m_sums = coreutilsSha256(m_zipA).toHex() + "  terraform-provider-demo_1.0.0_linux_amd64.zip\n" + coreutilsSha256(m_zipB).toHex()
-                 + "  terraform-provider-demo_1.0.0_darwin_arm64.zip\n";
+            + "  terraform-provider-demo_1.0.0_darwin_arm64.zip\n";
         QVERIFY(!m_goodKey.isEmpty() && !m_otherKey.isEmpty() && !m_expiredKey.isEmpty());
     }
 
@@ -83,11 +83,11 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(m_sums);
         f.close();
-        const test::ProcessRun r = test::runProcess(
-            u"gpg"_s,
-            {u"--batch"_s, u"--pinentry-mode"_s, u"loopback"_s, u"--passphrase"_s, QString(), u"--yes"_s, u"--local-user"_s, m_good,
-             u"--armor"_s, u"--output"_s, in + u".asc"_s, u"--detach-sign"_s, in},
-            60000, m_gpg->environment());
+        const test::ProcessRun r =
+            test::runProcess(u"gpg"_s,
+                             {u"--batch"_s, u"--pinentry-mode"_s, u"loopback"_s, u"--passphrase"_s, QString(), u"--yes"_s,
+                              u"--local-user"_s, m_good, u"--armor"_s, u"--output"_s, in + u".asc"_s, u"--detach-sign"_s, in},
+                             60000, m_gpg->environment());
         QCOMPARE(r.exitCode, 0);
         const SignatureCheck c = verifyDetachedSignature(m_sums, test::readFile(in + u".asc"_s), {m_goodKey});
         QFile::remove(in);
@@ -124,8 +124,9 @@ private Q_SLOTS:
         if (signer == u"revoked"_s)
             QVERIFY2(m_gpg->revoke(m_revoked), qPrintable(m_gpg->lastError()));
         const auto key = [&](const QString &which) {
-            return which == u"garbage"_s ? QByteArray("-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nnot a key\n-----END PGP PUBLIC KEY BLOCK-----\n")
-                                         : m_gpg->exportKey(fpr.value(which));
+            return which == u"garbage"_s
+                ? QByteArray("-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nnot a key\n-----END PGP PUBLIC KEY BLOCK-----\n")
+                : m_gpg->exportKey(fpr.value(which));
         };
         QList<QByteArray> listed;
         if (!keys.isEmpty())
@@ -195,20 +196,22 @@ private Q_SLOTS:
     void downloadDocument()
     {
         const QUrl docUrl(u"https://registry.provender.test/v1/providers/acme/demo/1.0.0/download/linux/amd64"_s);
-        QJsonObject o{{u"protocols"_s, QJsonArray{u"5.0"_s}},
-                      {u"os"_s, u"linux"_s},
-                      {u"arch"_s, u"amd64"_s},
-                      {u"filename"_s, u"terraform-provider-demo_1.0.0_linux_amd64.zip"_s},
-                      {u"download_url"_s, u"../../../files/demo.zip"_s},
-                      {u"SHASUM"_s, QString::fromLatin1(coreutilsSha256(m_zipA).toHex())}, // Go matches keys without case
-                      {u"shasums_url"_s, u"https://files.provender.test/SHA256SUMS"_s},
-                      {u"shasums_signature_url"_s, u"SHA256SUMS.sig"_s},
-                      {u"signing_keys"_s, QJsonObject{{u"gpg_public_keys"_s, QJsonArray{QJsonObject{{u"key_id"_s, u"ABCD"_s},
-                                                                                                   {u"ascii_armor"_s, u"KEY"_s}}}}}}};
+        QJsonObject o{
+            {u"protocols"_s, QJsonArray{u"5.0"_s}},
+            {u"os"_s, u"linux"_s},
+            {u"arch"_s, u"amd64"_s},
+            {u"filename"_s, u"terraform-provider-demo_1.0.0_linux_amd64.zip"_s},
+            {u"download_url"_s, u"../../../files/demo.zip"_s},
+            {u"SHASUM"_s, QString::fromLatin1(coreutilsSha256(m_zipA).toHex())}, // Go matches keys without case
+            {u"shasums_url"_s, u"https://files.provender.test/SHA256SUMS"_s},
+            {u"shasums_signature_url"_s, u"SHA256SUMS.sig"_s},
+            {u"signing_keys"_s,
+             QJsonObject{{u"gpg_public_keys"_s, QJsonArray{QJsonObject{{u"key_id"_s, u"ABCD"_s}, {u"ascii_armor"_s, u"KEY"_s}}}}}}};
         Result<RegistryDownload> d = parseRegistryDownload(QJsonDocument(o).toJson(), docUrl, Platform(u"linux"_s, u"amd64"_s));
         QVERIFY2(d.ok(), d.ok() ? "" : qPrintable(d.error().message));
         QCOMPARE(d->downloadUrl, QUrl(u"https://registry.provender.test/v1/providers/acme/demo/files/demo.zip"_s)); // Python urljoin agrees
-        QCOMPARE(d->shasumsSignatureUrl, QUrl(u"https://registry.provender.test/v1/providers/acme/demo/1.0.0/download/linux/SHA256SUMS.sig"_s));
+        QCOMPARE(d->shasumsSignatureUrl,
+                 QUrl(u"https://registry.provender.test/v1/providers/acme/demo/1.0.0/download/linux/SHA256SUMS.sig"_s));
         QCOMPARE(d->sha256, coreutilsSha256(m_zipA));
         QCOMPARE(d->signingKeys.size(), 1);
         QCOMPARE(d->signingKeys.at(0).asciiArmor, QByteArray("KEY"));

@@ -7,8 +7,8 @@
 // list; filters, details, re-verify and the request log on it. With PROVENDER_SCREENSHOT_DIR=DIR the
 // window is saved as DIR/remote.png (details) and DIR/remote-requests.png (request log).
 
-#include "tests/support/ServedMirror.h"
 #include "tests/support/NginxFixture.h"
+#include "tests/support/ServedMirror.h"
 
 #include "model/items/AnomalyListModel.h"
 #include "model/items/MirrorTreeModel.h"
@@ -31,29 +31,29 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QMimeData>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QTextBrowser>
-#include <QToolButton>
-#include <QTreeView>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
 
 using namespace provender;
 using namespace provender::ui;
@@ -63,8 +63,7 @@ class TestRemoteUi : public QObject
     Q_OBJECT
     QTemporaryDir m_tmp;
 
-    template<typename T>
-    static T *child(QWidget *w, const char *name)
+    template<typename T> static T *child(QWidget *w, const char *name)
     {
         T *c = w->findChild<T *>(QString::fromLatin1(name));
         if (!c)
@@ -81,7 +80,6 @@ class TestRemoteUi : public QObject
         QApplication::processEvents();
         QVERIFY(w->grab().save(dir + QLatin1Char('/') + QLatin1StringView(name) + QStringLiteral(".png")));
     }
-
 
     std::unique_ptr<test::ServedMirror> m_served;
     QString m_mirror;
@@ -184,19 +182,36 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");   // addresses or lock path
         QTest::addColumn<bool>("allowHttp");
         QTest::addColumn<QString>("problem"); // substring; "" = usable
-        QTest::newRow("empty") << QString() << "sourceAddresses" << "hashicorp/aws" << false << "Enter the URL";
-        QTest::newRow("ok") << "https://m.example/p/" << "sourceAddresses" << "hashicorp/aws" << false << "";
-        QTest::newRow("http refused") << "http://127.0.0.1:8080/" << "sourceAddresses" << "hashicorp/aws" << false
-                                      << "Cannot use \"http://127.0.0.1:8080/\"";
-        QTest::newRow("http loopback allowed") << "http://127.0.0.1:8080/" << "sourceAddresses" << "hashicorp/aws" << true << "";
-        QTest::newRow("http remote never") << "http://m.example/" << "sourceAddresses" << "hashicorp/aws" << true << "Cannot use";
-        QTest::newRow("user info refused") << "https://me:s3cret-in-url@m.example/" << "sourceAddresses" << "hashicorp/aws" << false
-                                           << "user name or password";
-        QTest::newRow("no addresses") << "https://m.example/" << "sourceAddresses" << "\n  \n" << false << "Name at least one provider";
-        QTest::newRow("bad address") << "https://m.example/" << "sourceAddresses" << "hashicorp/aws\nnot an address!" << false
-                                     << "“not an address!” is not a provider address";
-        QTest::newRow("lock missing") << "https://m.example/" << "sourceLock" << "/nonexistent.lock.hcl" << false << "is not a file";
-        QTest::newRow("autoindex") << "https://m.example/" << "sourceAutoindex" << "" << false << "";
+        QTest::newRow("empty") << QString() << "sourceAddresses"
+                               << "hashicorp/aws" << false << "Enter the URL";
+        QTest::newRow("ok") << "https://m.example/p/"
+                            << "sourceAddresses"
+                            << "hashicorp/aws" << false << "";
+        QTest::newRow("http refused") << "http://127.0.0.1:8080/"
+                                      << "sourceAddresses"
+                                      << "hashicorp/aws" << false << "Cannot use \"http://127.0.0.1:8080/\"";
+        QTest::newRow("http loopback allowed") << "http://127.0.0.1:8080/"
+                                               << "sourceAddresses"
+                                               << "hashicorp/aws" << true << "";
+        QTest::newRow("http remote never") << "http://m.example/"
+                                           << "sourceAddresses"
+                                           << "hashicorp/aws" << true << "Cannot use";
+        QTest::newRow("user info refused") << "https://me:s3cret-in-url@m.example/"
+                                           << "sourceAddresses"
+                                           << "hashicorp/aws" << false << "user name or password";
+        QTest::newRow("no addresses") << "https://m.example/"
+                                      << "sourceAddresses"
+                                      << "\n  \n"
+                                      << false << "Name at least one provider";
+        QTest::newRow("bad address") << "https://m.example/"
+                                     << "sourceAddresses"
+                                     << "hashicorp/aws\nnot an address!" << false << "“not an address!” is not a provider address";
+        QTest::newRow("lock missing") << "https://m.example/"
+                                      << "sourceLock"
+                                      << "/nonexistent.lock.hcl" << false << "is not a file";
+        QTest::newRow("autoindex") << "https://m.example/"
+                                   << "sourceAutoindex"
+                                   << "" << false << "";
     }
     void openUrlValidation()
     {
@@ -271,8 +286,9 @@ private Q_SLOTS:
         // Typed addresses: parsed, duplicates dropped, comments skipped.
         d.setSource(RemoteRequest::ProviderSource::Addresses);
         // A bare NAMESPACE/TYPE means registry.opentofu.org (tofu's default host, as on the command line).
-        d.setAddresses({QStringLiteral("hashicorp/aws"), QStringLiteral("# a comment"), QStringLiteral("registry.opentofu.org/hashicorp/aws"),
-                        QStringLiteral("  example.com/acme/thing  "), QStringLiteral("example.com/acme/thing")});
+        d.setAddresses({QStringLiteral("hashicorp/aws"), QStringLiteral("# a comment"),
+                        QStringLiteral("registry.opentofu.org/hashicorp/aws"), QStringLiteral("  example.com/acme/thing  "),
+                        QStringLiteral("example.com/acme/thing")});
         QStringList names;
         for (const ProviderAddress &a : d.request().providers)
             names << a.toString();
@@ -433,7 +449,8 @@ private Q_SLOTS:
         // Details: the selected archive's verdict and the hash its index declares (read here from
         // the <version>.json Python wrote, with Qt's JSON reader); no folder to show.
         const QJsonObject archives = fixtureArchives();
-        const QString declared = archives.value(QStringLiteral("linux_amd64")).toObject().value(QStringLiteral("hashes")).toArray().first().toString();
+        const QString declared =
+            archives.value(QStringLiteral("linux_amd64")).toObject().value(QStringLiteral("hashes")).toArray().first().toString();
         QVERIFY(declared.startsWith(QStringLiteral("zh:")));
         QModelIndex leaf = leafFor(view, QStringLiteral("linux_amd64"));
         QVERIFY(leaf.isValid());
@@ -475,7 +492,8 @@ private Q_SLOTS:
 
         // Select the mismatch fixture state again for the picture: undo the swap, verify again.
         QVERIFY(QFile::remove(good + QStringLiteral("terraform-provider-good_1.0.0_windows_amd64.zip")));
-        QVERIFY(QFile::copy(m_mirror + QStringLiteral(".orig-windows.zip"), good + QStringLiteral("terraform-provider-good_1.0.0_windows_amd64.zip")));
+        QVERIFY(QFile::copy(m_mirror + QStringLiteral(".orig-windows.zip"),
+                            good + QStringLiteral("terraform-provider-good_1.0.0_windows_amd64.zip")));
         window.reverify();
         QVERIFY(finished.wait(60000));
         expectFixtureCounts(window);

@@ -119,8 +119,8 @@ int renderBrowserScreenshots(const QString &out)
     QDir().mkpath(outDir);
     const QString mismatch = QStringLiteral("/random 3.6.0 linux_arm64");
     const bool ok = shoot(demo, outDir + QStringLiteral("/browser.png"), false, mismatch)
-                    && shoot(demo, outDir + QStringLiteral("/browser-dark.png"), true, mismatch)
-                    && shoot(demo, outDir + QStringLiteral("/browser-details.png"), false, QStringLiteral("/null 3.2.2 linux_amd64"));
+        && shoot(demo, outDir + QStringLiteral("/browser-dark.png"), true, mismatch)
+        && shoot(demo, outDir + QStringLiteral("/browser-details.png"), false, QStringLiteral("/null 3.2.2 linux_amd64"));
     if (!ok) {
         fprintf(stderr, "rendering failed\n");
         return 1;

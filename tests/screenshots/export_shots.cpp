@@ -3,9 +3,9 @@
 
 #include "Screenshots.h"
 
+#include "model/lockfile/LockEdit.h"
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
-#include "model/lockfile/LockEdit.h"
 #include "ui/MainWindow.h"
 #include "ui/export/ExportDialogs.h"
 #include "ui/export/ExportUi.h"

@@ -118,7 +118,8 @@ int renderLockScreenshots(const QString &out)
     LockDiffWindow diff;
     diff.resize(1500, 820);
     diff.setCatalog(catalog.value());
-    diff.setTexts(lock, u"project/.terraform.lock.hcl at HEAD (3f2c1a9e7b)"_s, editor.currentBytes(), u"project/.terraform.lock.hcl (work tree)"_s);
+    diff.setTexts(lock, u"project/.terraform.lock.hcl at HEAD (3f2c1a9e7b)"_s, editor.currentBytes(),
+                  u"project/.terraform.lock.hcl (work tree)"_s);
     waitFor([&] { return diff.provenanceReady(); });
     diff.show();
     auto *tree = diff.findChild<QTreeView *>(u"semanticView"_s);
@@ -138,7 +139,8 @@ int renderLockScreenshots(const QString &out)
     // went to 3.6.3, null got darwin_arm64 hashes and google a zh: hash. null and google merge by
     // themselves (the union); random conflicts and is resolved by taking theirs... not yet: the
     // shot shows it unresolved, with the conflict selected.
-    const auto blockOf = [](const char *type, const char *version, const char *constraints, const QList<const char *> &hashes) -> QByteArray {
+    const auto blockOf = [](const char *type, const char *version, const char *constraints,
+                            const QList<const char *> &hashes) -> QByteArray {
         QByteArray b = "\nprovider \"registry.opentofu.org/hashicorp/" + QByteArray(type) + "\" {\n";
         if (*constraints)
             b += "  version     = \"" + QByteArray(version) + "\"\n  constraints = \"" + QByteArray(constraints) + "\"\n";
@@ -159,15 +161,16 @@ int renderLockScreenshots(const QString &out)
     const char *r3 = "h1:J1u1nDx1Nj0qE1Lk3qz6kHcHd8kC6x5yA2WbQ4gHc2E=";
     const QByteArray header = "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n";
     const QByteArray mergeBase = header + blockOf("google", "6.8.0", "~> 6.0", {g1}) + blockOf("null", "3.2.2", "", {n1})
-                                 + blockOf("random", "3.6.0", "~> 3.5", {r1});
+        + blockOf("random", "3.6.0", "~> 3.5", {r1});
     const QByteArray mergeOurs = header + blockOf("google", "6.8.0", "~> 6.0", {g1}) + blockOf("null", "3.2.2", "", {n1, n3})
-                                 + blockOf("random", "3.6.2", "~> 3.6.2", {r2});
+        + blockOf("random", "3.6.2", "~> 3.6.2", {r2});
     const QByteArray mergeTheirs = header + blockOf("google", "6.8.0", "~> 6.0", {g1, gz}) + blockOf("null", "3.2.2", "", {n2, n1})
-                                   + blockOf("random", "3.6.3", "~> 3.6.3", {r3});
+        + blockOf("random", "3.6.3", "~> 3.6.3", {r3});
     LockMergeWindow merge;
     merge.resize(1500, 820);
-    if (!merge.setInputs(mergeBase, mergeOurs, mergeTheirs, u"project/.terraform.lock.hcl"_s,
-                         {u".merge_file_base (main)"_s, u".terraform.lock.hcl (ours: feature/arm)"_s, u".merge_file_theirs (origin/main)"_s})) {
+    if (!merge.setInputs(
+            mergeBase, mergeOurs, mergeTheirs, u"project/.terraform.lock.hcl"_s,
+            {u".merge_file_base (main)"_s, u".terraform.lock.hcl (ours: feature/arm)"_s, u".merge_file_theirs (origin/main)"_s})) {
         QTextStream(stderr) << merge.errorText() << '\n';
         return 1;
     }

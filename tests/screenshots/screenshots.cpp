@@ -25,10 +25,10 @@ int main(int argc, char **argv)
     {
         const char *part;
         int (*render)(const QString &);
-    } parts[] = { { "bundle", renderBundleScreenshots },
-                  { "browser", renderBrowserScreenshots },
-                  { "export", renderExportScreenshots },
-                  { "lock", renderLockScreenshots } };
+    } parts[] = {{"bundle", renderBundleScreenshots},
+                 {"browser", renderBrowserScreenshots},
+                 {"export", renderExportScreenshots},
+                 {"lock", renderLockScreenshots}};
     int failed = 0;
     for (const auto &p : parts) {
         if (p.render(out) != 0) {

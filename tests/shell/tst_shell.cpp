@@ -21,6 +21,7 @@
 #include <QApplication>
 #include <QCommandLinkButton>
 #include <QDir>
+#include <QImage>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
@@ -29,7 +30,6 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QImage>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -44,8 +44,7 @@ QString screenshotDir()
     return QString::fromLocal8Bit(qgetenv("PROVENDER_SCREENSHOT_DIR"));
 }
 
-template<typename T>
-T *child(QObject *w, const char *name)
+template<typename T> T *child(QObject *w, const char *name)
 {
     return w->findChild<T *>(QLatin1StringView(name));
 }
@@ -81,14 +80,13 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("expected");
         QTest::newRow("one") << QStringList{u"/m/a"_s} << QStringList{u"/m/a"_s};
         QTest::newRow("most recent first") << QStringList{u"/m/a"_s, u"/m/b"_s} << QStringList{u"/m/b"_s, u"/m/a"_s};
-        QTest::newRow("reopen moves to front")
-            << QStringList{u"/m/a"_s, u"/m/b"_s, u"/m/c"_s, u"/m/a"_s} << QStringList{u"/m/a"_s, u"/m/c"_s, u"/m/b"_s};
-        QTest::newRow("cleaned path is the same entry")
-            << QStringList{u"/m/a"_s, u"/m/x/../a/"_s} << QStringList{u"/m/a"_s};
+        QTest::newRow("reopen moves to front") << QStringList{u"/m/a"_s, u"/m/b"_s, u"/m/c"_s, u"/m/a"_s}
+                                               << QStringList{u"/m/a"_s, u"/m/c"_s, u"/m/b"_s};
+        QTest::newRow("cleaned path is the same entry") << QStringList{u"/m/a"_s, u"/m/x/../a/"_s} << QStringList{u"/m/a"_s};
         QTest::newRow("empty ignored") << QStringList{u"/m/a"_s, QString()} << QStringList{u"/m/a"_s};
-        QTest::newRow("eight kept")
-            << QStringList{u"/1"_s, u"/2"_s, u"/3"_s, u"/4"_s, u"/5"_s, u"/6"_s, u"/7"_s, u"/8"_s, u"/9"_s, u"/10"_s}
-            << QStringList{u"/10"_s, u"/9"_s, u"/8"_s, u"/7"_s, u"/6"_s, u"/5"_s, u"/4"_s, u"/3"_s};
+        QTest::newRow("eight kept") << QStringList{u"/1"_s, u"/2"_s, u"/3"_s, u"/4"_s, u"/5"_s,
+                                                   u"/6"_s, u"/7"_s, u"/8"_s, u"/9"_s, u"/10"_s}
+                                    << QStringList{u"/10"_s, u"/9"_s, u"/8"_s, u"/7"_s, u"/6"_s, u"/5"_s, u"/4"_s, u"/3"_s};
     }
     void recentMirrors()
     {
@@ -118,10 +116,9 @@ private Q_SLOTS:
         QFETCH(QString, button);
         WelcomeWidget w;
         const QList<void (WelcomeWidget::*)()> signalList{
-            &WelcomeWidget::openMirrorFolderRequested, &WelcomeWidget::openUrlRequested,
-            &WelcomeWidget::openBundleRequested,       &WelcomeWidget::openLockFileRequested,
-            &WelcomeWidget::compareLockFilesRequested, &WelcomeWidget::openDemoMirrorRequested};
-        const QStringList names{u"openMirrorFolderButton"_s, u"openUrlButton"_s,        u"openBundleButton"_s,
+            &WelcomeWidget::openMirrorFolderRequested, &WelcomeWidget::openUrlRequested,          &WelcomeWidget::openBundleRequested,
+            &WelcomeWidget::openLockFileRequested,     &WelcomeWidget::compareLockFilesRequested, &WelcomeWidget::openDemoMirrorRequested};
+        const QStringList names{u"openMirrorFolderButton"_s, u"openUrlButton"_s,          u"openBundleButton"_s,
                                 u"openLockFileButton"_s,     u"compareLockFilesButton"_s, u"openDemoMirrorButton"_s};
         auto *b = w.findChild<QCommandLinkButton *>(button);
         QVERIFY(b);
@@ -265,8 +262,7 @@ private Q_SLOTS:
         WelcomeWidget *welcome = installShell(&window);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        const QString expectedDir =
-            QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + u"/demo-mirror"_s;
+        const QString expectedDir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + u"/demo-mirror"_s;
         QVERIFY2(expectedDir.startsWith(qEnvironmentVariable("XDG_CACHE_HOME")), qPrintable(expectedDir));
         QCOMPARE(demoMirrorDirectory(), expectedDir);
 

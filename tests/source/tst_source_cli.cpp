@@ -75,17 +75,18 @@ class TestSourceCli : public QObject
         QTest::newRow("bundle verify") << QStringLiteral("bundle") << tgz
                                        << QStringList{QStringLiteral("bundle"), QStringLiteral("verify"), tgz, QStringLiteral("--json")};
         QTest::newRow("verify URL") << QStringLiteral("network") << m_nginx.baseUrl()
-                                    << QStringList{QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--provider"),
-                                                   QStringLiteral("example.com/acme/demo"), QStringLiteral("--provider"),
-                                                   QStringLiteral("example.com/acme/other"), QStringLiteral("--ca-file"),
-                                                   m_nginx.caFile(), QStringLiteral("--retries"), QStringLiteral("0"),
+                                    << QStringList{QStringLiteral("verify"),     m_nginx.baseUrl(),
+                                                   QStringLiteral("--provider"), QStringLiteral("example.com/acme/demo"),
+                                                   QStringLiteral("--provider"), QStringLiteral("example.com/acme/other"),
+                                                   QStringLiteral("--ca-file"),  m_nginx.caFile(),
+                                                   QStringLiteral("--retries"),  QStringLiteral("0"),
                                                    QStringLiteral("--json")};
     }
 
     QJsonObject expectedArchive(const QJsonObject &a) const
     {
-        const QString key = a.value(u"provider").toString() + QLatin1Char(' ') + a.value(u"version").toString()
-                            + QLatin1Char(' ') + a.value(u"platform").toString();
+        const QString key = a.value(u"provider").toString() + QLatin1Char(' ') + a.value(u"version").toString() + QLatin1Char(' ')
+            + a.value(u"platform").toString();
         for (const QJsonValue &v : m_expected.value(u"archives").toArray()) {
             const QJsonObject e = v.toObject();
             if (e.value(u"provider").toString() + QLatin1Char(' ') + e.value(u"version").toString() + QLatin1Char(' ')
@@ -121,8 +122,8 @@ private Q_SLOTS:
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         QVERIFY(m_tmp.isValid());
         QDir().mkpath(m_tmp.filePath(QStringLiteral("home")));
-        const test::ProcessRun py = test::runProcess(
-            python, {test::sourceDir() + QStringLiteral("/tests/source/conformance_fixture.py"), m_tmp.path()}, 120000);
+        const test::ProcessRun py =
+            test::runProcess(python, {test::sourceDir() + QStringLiteral("/tests/source/conformance_fixture.py"), m_tmp.path()}, 120000);
         if (py.exitCode != 0)
             QFAIL(qPrintable(QStringLiteral("conformance_fixture.py failed: ") + QString::fromUtf8(py.err)));
         m_expected = QJsonDocument::fromJson(py.out).object();
@@ -164,8 +165,8 @@ private Q_SLOTS:
         const QJsonArray archives = doc.value(u"archives").toArray();
         QCOMPARE(archives.size(), m_expected.value(u"archives").toArray().size());
         QMap<QString, int> counts;
-        const QSet<QString> always = setOf({"provider", "version", "platform", "layout", "path", "size", "verdict", "reason",
-                                            "anchors", "anchor", "matched", "contradicting", "declared", "from_cache"});
+        const QSet<QString> always = setOf({"provider", "version", "platform", "layout", "path", "size", "verdict", "reason", "anchors",
+                                            "anchor", "matched", "contradicting", "declared", "from_cache"});
         for (const QJsonValue &v : archives) {
             const QJsonObject a = v.toObject();
             const QJsonObject e = expectedArchive(a);
@@ -186,8 +187,7 @@ private Q_SLOTS:
                 QCOMPARE(a.value(u"h1_zip").toString(), e.value(u"h1").toString());
                 QCOMPARE(a.value(u"zh").toString(), e.value(u"zh").toString());
                 QCOMPARE(a.value(u"size").toInteger(), e.value(u"size").toInteger());
-                QVERIFY2(a.value(u"path").toString().endsWith(e.value(u"path").toString()),
-                         qPrintable(a.value(u"path").toString()));
+                QVERIFY2(a.value(u"path").toString().endsWith(e.value(u"path").toString()), qPrintable(a.value(u"path").toString()));
             }
             for (const QJsonValue &an : a.value(u"anchors").toArray())
                 QCOMPARE(keysOf(an.toObject()), setOf({"kind", "document", "text", "self_consistency_only"}));
@@ -202,14 +202,13 @@ private Q_SLOTS:
 
         // Summary: the documented counters.
         const QJsonObject summary = doc.value(u"summary").toObject();
-        QSet<QString> summaryKeys = setOf({"verified", "mismatch", "unverified", "refused", "missing", "error", "pending",
-                                           "archives", "hashed", "cache_hits", "anomalies"});
+        QSet<QString> summaryKeys = setOf({"verified", "mismatch", "unverified", "refused", "missing", "error", "pending", "archives",
+                                           "hashed", "cache_hits", "anomalies"});
         if (kind == QLatin1StringView("network"))
             summaryKeys.insert(QStringLiteral("bytes_downloaded"));
         QCOMPARE(keysOf(summary), summaryKeys);
         for (const QString &v : {QStringLiteral("verified"), QStringLiteral("mismatch"), QStringLiteral("unverified"),
-                                 QStringLiteral("refused"), QStringLiteral("missing"), QStringLiteral("error"),
-                                 QStringLiteral("pending")})
+                                 QStringLiteral("refused"), QStringLiteral("missing"), QStringLiteral("error"), QStringLiteral("pending")})
             QCOMPARE(summary.value(v).toInt(), counts.value(v));
         QCOMPARE(summary.value(u"archives").toInt(), int(archives.size()));
         QCOMPARE(summary.value(u"cache_hits").toInt(), 0);
@@ -232,7 +231,8 @@ private Q_SLOTS:
         // The kind's own member.
         if (kind == QLatin1StringView("bundle")) {
             const QJsonObject b = doc.value(u"bundle").toObject();
-            QCOMPARE(b.value(u"format").toString(), location.endsWith(QLatin1StringView(".zip")) ? QStringLiteral("zip") : QStringLiteral("tar.gz"));
+            QCOMPARE(b.value(u"format").toString(),
+                     location.endsWith(QLatin1StringView(".zip")) ? QStringLiteral("zip") : QStringLiteral("tar.gz"));
             QCOMPARE(b.value(u"has_sha256sums").toBool(), false);
             QCOMPARE(b.value(u"ok").toBool(), false);
             QVERIFY(b.value(u"problems").toArray().isEmpty());
@@ -282,29 +282,33 @@ private Q_SLOTS:
                                       << QStringLiteral("provender verify: --jobs needs a positive number, not '0'");
         QTest::newRow("bundle --jobs x") << QStringList{QStringLiteral("verify"), tgz, QStringLiteral("--jobs"), QStringLiteral("x")}
                                          << QStringLiteral("provender verify: --jobs needs a positive number, not 'x'");
-        QTest::newRow("url --jobs x") << QStringList{QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--jobs"), QStringLiteral("x"),
+        QTest::newRow("url --jobs x") << QStringList{QStringLiteral("verify"),     m_nginx.baseUrl(),
+                                                     QStringLiteral("--jobs"),     QStringLiteral("x"),
                                                      QStringLiteral("--provider"), QStringLiteral("example.com/acme/demo")}
                                       << QStringLiteral("provender verify: --jobs needs a non-negative number, not 'x'");
         QTest::newRow("no source") << QStringList{QStringLiteral("verify")}
                                    << QStringLiteral("provender verify: give exactly one mirror directory or bundle file (see --help)");
         QTest::newRow("two sources") << QStringList{QStringLiteral("verify"), dir, tgz}
                                      << QStringLiteral("provender verify: give exactly one mirror directory or bundle file (see --help)");
-        QTest::newRow("absent") << QStringList{QStringLiteral("verify"), m_tmp.filePath(QStringLiteral("nothing-here"))}
-                                << QStringLiteral("provender verify: %1: no such directory or bundle file").arg(m_tmp.filePath(QStringLiteral("nothing-here")));
+        QTest::newRow("absent")
+            << QStringList{QStringLiteral("verify"), m_tmp.filePath(QStringLiteral("nothing-here"))}
+            << QStringLiteral("provender verify: %1: no such directory or bundle file").arg(m_tmp.filePath(QStringLiteral("nothing-here")));
         QTest::newRow("unknown option") << QStringList{QStringLiteral("verify"), dir, QStringLiteral("--frobnicate")}
                                         << QStringLiteral("provender verify: Unknown option 'frobnicate'.");
         QTest::newRow("url unknown option") << QStringList{QStringLiteral("verify"), m_nginx.baseUrl(), QStringLiteral("--frobnicate")}
                                             << QStringLiteral("provender verify: Unknown option 'frobnicate'.");
         // The other commands share the prologue: the same prefix and exit code.
-        QTest::newRow("bundle verify unknown option") << QStringList{QStringLiteral("bundle"), QStringLiteral("verify"), tgz, QStringLiteral("--frobnicate")}
-                                                      << QStringLiteral("provender bundle verify: Unknown option 'frobnicate'.");
+        QTest::newRow("bundle verify unknown option")
+            << QStringList{QStringLiteral("bundle"), QStringLiteral("verify"), tgz, QStringLiteral("--frobnicate")}
+            << QStringLiteral("provender bundle verify: Unknown option 'frobnicate'.");
         QTest::newRow("index unknown option") << QStringList{QStringLiteral("index"), dir, QStringLiteral("--frobnicate")}
                                               << QStringLiteral("provender index: Unknown option 'frobnicate'.");
         QTest::newRow("hash --jobs 0") << QStringList{QStringLiteral("hash"), tgz, QStringLiteral("--jobs"), QStringLiteral("0")}
                                        << QStringLiteral("provender hash: --jobs needs a positive number, not '0'");
         QTest::newRow("hash nothing") << QStringList{QStringLiteral("hash")}
                                       << QStringLiteral("provender hash: give at least one zip archive or package directory (see --help)");
-        QTest::newRow("not a bundle") << QStringList{QStringLiteral("verify"), m_tmp.filePath(QStringLiteral("mirror/example.com/acme/demo/index.json"))}
+        QTest::newRow("not a bundle") << QStringList{QStringLiteral("verify"),
+                                                     m_tmp.filePath(QStringLiteral("mirror/example.com/acme/demo/index.json"))}
                                       << QStringLiteral("provender verify: cannot read the mirror ");
     }
     void usage()

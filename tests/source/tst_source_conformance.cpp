@@ -43,19 +43,19 @@ struct Seen
 {
     QString verdict;
     QStringList declared;
-    QStringList matched;      ///< sorted
+    QStringList matched; ///< sorted
     QStringList contradicting;
-    QStringList anchors;      ///< "kind relative-document"
+    QStringList anchors; ///< "kind relative-document"
     QString h1Zip, zh;
-    QString path;             ///< relative
+    QString path; ///< relative
     bool operator==(const Seen &) const = default;
 };
 
 QString describeSeen(const Seen &s)
 {
     return QStringLiteral("%1 declared=[%2] matched=[%3] contradicting=[%4] anchors=[%5] h1=%6 zh=%7 path=%8")
-        .arg(s.verdict, s.declared.join(u','), s.matched.join(u','), s.contradicting.join(u','), s.anchors.join(u','),
-             s.h1Zip, s.zh, s.path);
+        .arg(s.verdict, s.declared.join(u','), s.matched.join(u','), s.contradicting.join(u','), s.anchors.join(u','), s.h1Zip, s.zh,
+             s.path);
 }
 
 QStringList hashTexts(const QList<HashString> &hashes)
@@ -100,10 +100,11 @@ class TestSourceConformance : public QObject
         RemoteVerifyOptions download;
         download.http.caCertificates = m_ca;
         download.retries = 0;
-        return std::make_unique<NetworkSource>(m_nginx.baseUrl(), QList<ProviderAddress>{
-                                                                      ProviderAddress::parse(QStringLiteral("example.com/acme/demo")).value(),
-                                                                      ProviderAddress::parse(QStringLiteral("example.com/acme/other")).value()},
-                                               mirror, download);
+        return std::make_unique<NetworkSource>(
+            m_nginx.baseUrl(),
+            QList<ProviderAddress>{ProviderAddress::parse(QStringLiteral("example.com/acme/demo")).value(),
+                                   ProviderAddress::parse(QStringLiteral("example.com/acme/other")).value()},
+            mirror, download);
     }
 
     /// The prefix every path of the source's catalog starts with.
@@ -167,7 +168,7 @@ class TestSourceConformance : public QObject
     static QString keyOf(const QJsonObject &e)
     {
         return e.value(u"provider").toString() + QLatin1Char(' ') + e.value(u"version").toString() + QLatin1Char(' ')
-               + e.value(u"platform").toString();
+            + e.value(u"platform").toString();
     }
 
     void addSources()
@@ -197,8 +198,8 @@ private Q_SLOTS:
         if (!missing.isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         QVERIFY(m_tmp.isValid());
-        const test::ProcessRun py = test::runProcess(
-            python, {test::sourceDir() + QStringLiteral("/tests/source/conformance_fixture.py"), m_tmp.path()}, 120000);
+        const test::ProcessRun py =
+            test::runProcess(python, {test::sourceDir() + QStringLiteral("/tests/source/conformance_fixture.py"), m_tmp.path()}, 120000);
         if (py.exitCode != 0)
             QFAIL(qPrintable(QStringLiteral("conformance_fixture.py failed: ") + QString::fromUtf8(py.err)));
         m_expected = QJsonDocument::fromJson(py.out).object();
@@ -260,7 +261,8 @@ private Q_SLOTS:
         if (c.sourceKind == Catalog::SourceKind::Network)
             QCOMPARE(anomalies, QStringList());
         else
-            QCOMPARE(anomalies, QStringList{QStringLiteral(
+            QCOMPARE(anomalies,
+                     QStringList{QStringLiteral(
                          "index-lists-absent-archive example.com/acme/demo/terraform-provider-demo_1.0.0_freebsd_amd64.zip")});
     }
 
@@ -285,8 +287,9 @@ private Q_SLOTS:
             const QJsonObject e = value.toObject();
             const Seen want = expectedSeen(e);
             const Seen have = got.value(keyOf(e));
-            QVERIFY2(have == want, qPrintable(keyOf(e) + QStringLiteral("\n  got:      ") + describeSeen(have)
-                                              + QStringLiteral("\n  expected: ") + describeSeen(want)));
+            QVERIFY2(have == want,
+                     qPrintable(keyOf(e) + QStringLiteral("\n  got:      ") + describeSeen(have) + QStringLiteral("\n  expected: ")
+                                + describeSeen(want)));
             ++counts[want.verdict];
         }
         for (Verdict v : allVerdicts())
@@ -326,8 +329,7 @@ private Q_SLOTS:
             for (auto it = reference.cbegin(); it != reference.cend(); ++it)
                 QVERIFY2(got.value(it.key()) == it.value(),
                          qPrintable(QStringLiteral("%1 in %2:\n  %3\n  directory: %4")
-                                        .arg(it.key(), QLatin1StringView(k), describeSeen(got.value(it.key())),
-                                             describeSeen(it.value()))));
+                                        .arg(it.key(), QLatin1StringView(k), describeSeen(got.value(it.key())), describeSeen(it.value()))));
         }
     }
 

@@ -44,8 +44,8 @@ public:
         args << QStringLiteral("--quick-gen-key") << uid << QStringLiteral("ed25519") << QStringLiteral("sign") << expire;
         if (!gpg(args))
             return {};
-        const ProcessRun r = runProcess(QStringLiteral("gpg"), base() << QStringLiteral("--with-colons") << QStringLiteral("--list-keys") << uid,
-                                        60000, m_env);
+        const ProcessRun r = runProcess(QStringLiteral("gpg"),
+                                        base() << QStringLiteral("--with-colons") << QStringLiteral("--list-keys") << uid, 60000, m_env);
         for (const QByteArray &line : r.out.split('\n'))
             if (line.startsWith("fpr:"))
                 return QString::fromLatin1(line.split(':').value(9));
@@ -73,7 +73,8 @@ public:
 
     QByteArray exportKey(const QString &fpr)
     {
-        const ProcessRun r = runProcess(QStringLiteral("gpg"), base() << QStringLiteral("--armor") << QStringLiteral("--export") << fpr, 60000, m_env);
+        const ProcessRun r =
+            runProcess(QStringLiteral("gpg"), base() << QStringLiteral("--armor") << QStringLiteral("--export") << fpr, 60000, m_env);
         if (r.exitCode != 0 || r.out.isEmpty())
             m_error = QString::fromLocal8Bit(r.err);
         return r.exitCode == 0 ? r.out : QByteArray();

@@ -28,16 +28,23 @@ public:
     {
         LockInitCase *c;
         int field = 0;
-        Row &operator<<(const ConfigFiles &f) { c->files = f; return *this; }
-        Row &operator<<(const QStringList &p) { c->platforms = p; return *this; }
+        Row &operator<<(const ConfigFiles &f)
+        {
+            c->files = f;
+            return *this;
+        }
+        Row &operator<<(const QStringList &p)
+        {
+            c->platforms = p;
+            return *this;
+        }
         Row &operator<<(bool b)
         {
             (field++ == 0 ? c->unpacked : c->expectFailure) = b;
             return *this;
         }
     };
-    template<typename... A>
-    Row add(const char *format, A... args)
+    template<typename... A> Row add(const char *format, A... args)
     {
         m_cases.append(LockInitCase{QString::asprintf(format, args...)});
         return Row{&m_cases.last()};
@@ -98,10 +105,10 @@ inline QList<LockInitCase> lockInitCases()
     LockInitCases rows;
     const auto add = [&rows](auto... a) { return rows.add(a...); };
     using Files = ConfigFiles;
-        const QStringList linuxOnly{u"linux_amd64"_s};
-        const QStringList both{u"linux_amd64"_s, u"darwin_arm64"_s};
+    const QStringList linuxOnly{u"linux_amd64"_s};
+    const QStringList both{u"linux_amd64"_s, u"darwin_arm64"_s};
 
-        const QByteArray several = R"(terraform {
+    const QByteArray several = R"(terraform {
   required_providers {
     alpha = {
       source  = "example.test/ns/alpha"
@@ -119,12 +126,11 @@ data "terraform_remote_state" "s" {
   backend = "local"
 }
 )";
-        for (bool unpacked : {false, true}) {
-            const char *layout = unpacked ? "unpacked" : "packed";
-            add("several providers, one platform, %s", layout) << Files{{u"main.tf"_s, several}} << linuxOnly << unpacked << false;
-            add("several providers, two platforms, %s", layout) << Files{{u"main.tf"_s, several}} << both << unpacked << false;
-            add("root and module constraints, %s", layout)
-                << Files{{u"main.tf"_s, R"(terraform {
+    for (bool unpacked : {false, true}) {
+        const char *layout = unpacked ? "unpacked" : "packed";
+        add("several providers, one platform, %s", layout) << Files{{u"main.tf"_s, several}} << linuxOnly << unpacked << false;
+        add("several providers, two platforms, %s", layout) << Files{{u"main.tf"_s, several}} << both << unpacked << false;
+        add("root and module constraints, %s", layout) << Files{{u"main.tf"_s, R"(terraform {
   required_providers {
     alpha = { source = "example.test/ns/alpha", version = ">= 1.0.0" }
   }
@@ -133,7 +139,7 @@ module "a" {
   source = "./modules/a"
 }
 )"},
-                         {u"modules/a/main.tf"_s, R"(terraform {
+                                                                {u"modules/a/main.tf"_s, R"(terraform {
   required_providers {
     a = { source = "example.test/ns/alpha", version = "!= 1.2.5, < 2.0.0" }
     random = { source = "hashicorp/random", version = "3.5.0" }
@@ -144,7 +150,7 @@ module "b" {
 }
 resource "a_thing" "t" {}
 )"},
-                         {u"modules/b/main.tf"_s, R"(terraform {
+                                                                {u"modules/b/main.tf"_s, R"(terraform {
   required_providers {
     beta = {
       source  = "example.test/ns/beta"
@@ -153,11 +159,9 @@ resource "a_thing" "t" {}
   }
 }
 resource "random_id" "r" {}
-)"}}
-                << both << unpacked << false;
-        }
-        add("exact and != constraints")
-            << Files{{u"main.tf"_s, R"(terraform {
+)"}} << both << unpacked << false;
+    }
+    add("exact and != constraints") << Files{{u"main.tf"_s, R"(terraform {
   required_providers {
     alpha = { source = "example.test/ns/alpha", version = "= 1.2.0" }
     beta  = { source = "example.test/ns/beta", version = "!= 1.5.0" }
@@ -165,24 +169,21 @@ resource "random_id" "r" {}
   }
 }
 )"}} << linuxOnly << false << false;
-        add("prerelease named exactly")
-            << Files{{u"main.tf"_s, R"(terraform {
+    add("prerelease named exactly") << Files{{u"main.tf"_s, R"(terraform {
   required_providers {
     gamma = { source = "example.test/other/gamma", version = "2.0.0-rc1" }
     alpha = { source = "example.test/ns/alpha", version = ">= 1.2.5" }
   }
 }
 )"}} << both << false << false;
-        add("prerelease excluded by ranges")
-            << Files{{u"main.tf"_s, R"(terraform {
+    add("prerelease excluded by ranges") << Files{{u"main.tf"_s, R"(terraform {
   required_providers {
     alpha = { source = "example.test/ns/alpha", version = "> 1.2.5, < 2.0.0" }
     gamma = { source = "example.test/other/gamma", version = ">= 0.1.0" }
   }
 }
 )"}} << linuxOnly << false << true; // alpha: only 1.3.0-beta1 is in range, and a prerelease needs an exact constraint
-        add("legacy forms")
-            << Files{{u"main.tf"_s, R"(terraform {
+    add("legacy forms") << Files{{u"main.tf"_s, R"(terraform {
   required_providers {
     null = "~> 3.1.0"
   }
@@ -194,23 +195,23 @@ provider "null" {
   alias   = "two"
   version = "!= 3.1.1"
 }
-)"}} << linuxOnly << true << false;
-        add("override file")
-            << Files{{u"main.tf"_s, R"(terraform {
+)"}} << linuxOnly << true
+                        << false;
+    add("override file") << Files{{u"main.tf"_s, R"(terraform {
   required_providers {
     alpha = { source = "example.test/ns/alpha", version = "~> 1.0.0" }
     beta  = { source = "example.test/ns/beta", version = "1.0.0" }
   }
 }
 )"},
-                     {u"main_override.tf"_s, R"(terraform {
+                                  {u"main_override.tf"_s, R"(terraform {
   required_providers {
     alpha = { source = "example.test/ns/alpha", version = ">= 1.2.0, < 2.0.0" }
   }
 }
-)"}} << linuxOnly << false << false;
-        add("tf.json files")
-            << Files{{u"main.tf.json"_s, R"({
+)"}} << linuxOnly << false
+                         << false;
+    add("tf.json files") << Files{{u"main.tf.json"_s, R"({
   "//": "a comment",
   "terraform": {
     "required_providers": {
@@ -221,12 +222,11 @@ provider "null" {
   "module": { "m": { "source": "./m" } },
   "resource": { "null_resource": { "x": {} } }
 })"},
-                     {u"m/main.tf.json"_s, R"({
+                                  {u"m/main.tf.json"_s, R"({
   "terraform": [{ "required_providers": [{ "alpha": { "source": "example.test/ns/alpha", "version": "!= 1.2.5" } }] }],
   "provider": { "random": [{ "version": "~> 3.5.0" }] }
 })"}} << both << false << false;
-        add("syntax to skip") << Files{{u"zoo.tf"_s, kSyntaxZoo},
-                                                {u"versions.tf"_s, R"(terraform {
+    add("syntax to skip") << Files{{u"zoo.tf"_s, kSyntaxZoo}, {u"versions.tf"_s, R"(terraform {
   required_version = ">= 1.0"
   required_providers {
     beta = {
@@ -241,10 +241,11 @@ resource "aws_thing" "x" {
   count    = 2
 }
 )"}} << linuxOnly << false << false;
-        add("no providers") << Files{{u"main.tf"_s, "locals {\n  a = 1\n}\n"}} << linuxOnly << false << false;
-        add("no version satisfies")
-            << Files{{u"main.tf"_s, "terraform {\n  required_providers {\n    beta = { source = \"example.test/ns/beta\", version = \"> 2.0\" }\n  }\n}\n"}}
-            << linuxOnly << false << true;
+    add("no providers") << Files{{u"main.tf"_s, "locals {\n  a = 1\n}\n"}} << linuxOnly << false << false;
+    add("no version satisfies")
+        << Files{{u"main.tf"_s,
+                  "terraform {\n  required_providers {\n    beta = { source = \"example.test/ns/beta\", version = \"> 2.0\" }\n  }\n}\n"}}
+        << linuxOnly << false << true;
     return rows.m_cases;
 }
 

@@ -50,8 +50,8 @@ public:
         QJsonObject spec;
         spec[QStringLiteral("archives")] = list;
         QString error;
-        const QByteArray out = runPython({ sourceDir() + QStringLiteral("/tests/support/make_lock_mirror.py"), root() },
-                                         &error, 60000, QJsonDocument(spec).toJson());
+        const QByteArray out = runPython({sourceDir() + QStringLiteral("/tests/support/make_lock_mirror.py"), root()}, &error, 60000,
+                                         QJsonDocument(spec).toJson());
         if (out.isNull()) {
             m_error = QStringLiteral("make_lock_mirror.py failed: ") + error;
             return;
@@ -65,8 +65,8 @@ public:
     /// Python's hashes of one archive: field "h1" (extracted), "h1_zip", "zh" or "path".
     QString expected(const char *address, const char *version, const char *platform, const char *field) const
     {
-        const QString key = QString::fromUtf8(address) + QLatin1Char(' ') + QString::fromUtf8(version) + QLatin1Char(' ')
-                            + QString::fromUtf8(platform);
+        const QString key =
+            QString::fromUtf8(address) + QLatin1Char(' ') + QString::fromUtf8(version) + QLatin1Char(' ') + QString::fromUtf8(platform);
         return m_expected.value(key).toObject().value(QString::fromUtf8(field)).toString();
     }
 

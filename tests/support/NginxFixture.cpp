@@ -74,27 +74,27 @@ bool NginxFixture::makeCertificates(QString *error)
     ext.close();
     return runOpenssl(QStringList{QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), ec} + curve
                           + QStringList{QStringLiteral("-nodes"), QStringLiteral("-keyout"), QStringLiteral("ca.key"),
-                                        QStringLiteral("-out"), QStringLiteral("ca.pem"), QStringLiteral("-days"),
-                                        QStringLiteral("2"), QStringLiteral("-subj"), QStringLiteral("/CN=Provender Test CA"),
-                                        QStringLiteral("-addext"), QStringLiteral("basicConstraints=critical,CA:TRUE"),
-                                        QStringLiteral("-addext"), QStringLiteral("keyUsage=critical,keyCertSign,cRLSign")},
+                                        QStringLiteral("-out"), QStringLiteral("ca.pem"), QStringLiteral("-days"), QStringLiteral("2"),
+                                        QStringLiteral("-subj"), QStringLiteral("/CN=Provender Test CA"), QStringLiteral("-addext"),
+                                        QStringLiteral("basicConstraints=critical,CA:TRUE"), QStringLiteral("-addext"),
+                                        QStringLiteral("keyUsage=critical,keyCertSign,cRLSign")},
                       error)
-           && runOpenssl(QStringList{QStringLiteral("req"), QStringLiteral("-newkey"), ec} + curve
-                             + QStringList{QStringLiteral("-nodes"), QStringLiteral("-keyout"), QStringLiteral("server.key"),
-                                           QStringLiteral("-out"), QStringLiteral("server.csr"), QStringLiteral("-subj"),
-                                           QStringLiteral("/CN=127.0.0.1")},
-                         error)
-           && runOpenssl({QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), QStringLiteral("server.csr"),
-                          QStringLiteral("-CA"), QStringLiteral("ca.pem"), QStringLiteral("-CAkey"), QStringLiteral("ca.key"),
-                          QStringLiteral("-CAcreateserial"), QStringLiteral("-out"), QStringLiteral("server.pem"),
-                          QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-extfile"), QStringLiteral("server.ext")},
-                         error)
-           && runOpenssl(QStringList{QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), ec} + curve
-                             + QStringList{QStringLiteral("-nodes"), QStringLiteral("-keyout"), QStringLiteral("other.key"),
-                                           QStringLiteral("-out"), QStringLiteral("other.pem"), QStringLiteral("-days"),
-                                           QStringLiteral("2"), QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1"),
-                                           QStringLiteral("-addext"), QStringLiteral("subjectAltName=IP:127.0.0.1")},
-                         error);
+        && runOpenssl(QStringList{QStringLiteral("req"), QStringLiteral("-newkey"), ec} + curve
+                          + QStringList{QStringLiteral("-nodes"), QStringLiteral("-keyout"), QStringLiteral("server.key"),
+                                        QStringLiteral("-out"), QStringLiteral("server.csr"), QStringLiteral("-subj"),
+                                        QStringLiteral("/CN=127.0.0.1")},
+                      error)
+        && runOpenssl({QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), QStringLiteral("server.csr"),
+                       QStringLiteral("-CA"), QStringLiteral("ca.pem"), QStringLiteral("-CAkey"), QStringLiteral("ca.key"),
+                       QStringLiteral("-CAcreateserial"), QStringLiteral("-out"), QStringLiteral("server.pem"), QStringLiteral("-days"),
+                       QStringLiteral("2"), QStringLiteral("-extfile"), QStringLiteral("server.ext")},
+                      error)
+        && runOpenssl(QStringList{QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), ec} + curve
+                          + QStringList{QStringLiteral("-nodes"), QStringLiteral("-keyout"), QStringLiteral("other.key"),
+                                        QStringLiteral("-out"), QStringLiteral("other.pem"), QStringLiteral("-days"), QStringLiteral("2"),
+                                        QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1"), QStringLiteral("-addext"),
+                                        QStringLiteral("subjectAltName=IP:127.0.0.1")},
+                      error);
 }
 
 QString NginxFixture::baseUrl() const
@@ -108,8 +108,7 @@ QString NginxFixture::errorLogText() const
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
-bool NginxFixture::start(const QString &root, const QString &serverExtra, const QString &httpExtra, QString *error,
-                         bool badCertificate)
+bool NginxFixture::start(const QString &root, const QString &serverExtra, const QString &httpExtra, QString *error, bool badCertificate)
 {
     {
         QTcpServer probe;
@@ -123,21 +122,20 @@ bool NginxFixture::start(const QString &root, const QString &serverExtra, const 
     QDir().mkpath(prefix + QStringLiteral("/logs"));
     const QString cert = m_dir.filePath(badCertificate ? QStringLiteral("other.pem") : QStringLiteral("server.pem"));
     const QString key = m_dir.filePath(badCertificate ? QStringLiteral("other.key") : QStringLiteral("server.key"));
-    const QString conf =
-        QStringLiteral("daemon off;\nworker_processes 1;\npid %1/nginx.pid;\nerror_log %1/logs/error.log;\n%2"
-                       "events { worker_connections 64; }\n"
-                       "http {\n"
-                       "  log_format provender '$request_method $request_uri $status auth=\"$http_authorization\"';\n"
-                       "  access_log %1/logs/access.log provender;\n"
-                       "  client_body_temp_path %1/body; proxy_temp_path %1/proxy; fastcgi_temp_path %1/fastcgi;\n"
-                       "  uwsgi_temp_path %1/uwsgi; scgi_temp_path %1/scgi;\n"
-                       "  types { application/json json; application/zip zip; }\n"
-                       "  default_type application/octet-stream;\n%7\n"
-                       "  server {\n    listen 127.0.0.1:%3 ssl http2;\n    ssl_certificate %4;\n"
-                       "    ssl_certificate_key %5;\n    root %6;\n%8\n  }\n}\n")
-            .arg(prefix, ::geteuid() == 0 ? QStringLiteral("user root;\n") : QString())
-            .arg(m_port)
-            .arg(cert, key, root, httpExtra, serverExtra);
+    const QString conf = QStringLiteral("daemon off;\nworker_processes 1;\npid %1/nginx.pid;\nerror_log %1/logs/error.log;\n%2"
+                                        "events { worker_connections 64; }\n"
+                                        "http {\n"
+                                        "  log_format provender '$request_method $request_uri $status auth=\"$http_authorization\"';\n"
+                                        "  access_log %1/logs/access.log provender;\n"
+                                        "  client_body_temp_path %1/body; proxy_temp_path %1/proxy; fastcgi_temp_path %1/fastcgi;\n"
+                                        "  uwsgi_temp_path %1/uwsgi; scgi_temp_path %1/scgi;\n"
+                                        "  types { application/json json; application/zip zip; }\n"
+                                        "  default_type application/octet-stream;\n%7\n"
+                                        "  server {\n    listen 127.0.0.1:%3 ssl http2;\n    ssl_certificate %4;\n"
+                                        "    ssl_certificate_key %5;\n    root %6;\n%8\n  }\n}\n")
+                             .arg(prefix, ::geteuid() == 0 ? QStringLiteral("user root;\n") : QString())
+                             .arg(m_port)
+                             .arg(cert, key, root, httpExtra, serverExtra);
     QFile confFile(prefix + QStringLiteral("/nginx.conf"));
     if (!confFile.open(QIODevice::WriteOnly)) {
         *error = confFile.errorString();
@@ -146,8 +144,9 @@ bool NginxFixture::start(const QString &root, const QString &serverExtra, const 
     confFile.write(conf.toUtf8());
     confFile.close();
     m_process.setProcessChannelMode(QProcess::MergedChannels);
-    m_process.start(m_nginx, {QStringLiteral("-p"), prefix, QStringLiteral("-c"), prefix + QStringLiteral("/nginx.conf"),
-                              QStringLiteral("-e"), prefix + QStringLiteral("/logs/error.log")});
+    m_process.start(m_nginx,
+                    {QStringLiteral("-p"), prefix, QStringLiteral("-c"), prefix + QStringLiteral("/nginx.conf"), QStringLiteral("-e"),
+                     prefix + QStringLiteral("/logs/error.log")});
     if (!m_process.waitForStarted(10000)) {
         *error = m_process.errorString();
         return false;

@@ -29,8 +29,7 @@ public:
     /// rewrites), `httpExtra` into the http block (maps, log formats). The access log uses the
     /// format `$request_method $request_uri $status auth="$http_authorization"`.
     /// When `badCertificate` is set, the server presents other.pem (not signed by the CA).
-    bool start(const QString &root, const QString &serverExtra, const QString &httpExtra, QString *error,
-               bool badCertificate = false);
+    bool start(const QString &root, const QString &serverExtra, const QString &httpExtra, QString *error, bool badCertificate = false);
     void stop();
 
     quint16 port() const { return m_port; }

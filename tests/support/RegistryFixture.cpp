@@ -44,8 +44,7 @@ bool RegistryFixture::start(const QString &dir, QString *error)
         return false;
     }
     m_root = dir + QStringLiteral("/registry");
-    const QByteArray made
-        = runPython({ sourceDir() + QStringLiteral("/tests/support/make_registry.py"), m_root, keyFile }, error, 120000);
+    const QByteArray made = runPython({sourceDir() + QStringLiteral("/tests/support/make_registry.py"), m_root, keyFile}, error, 120000);
     if (made.isNull())
         return false;
     m_expected = QJsonDocument::fromJson(made).object();
@@ -53,8 +52,7 @@ bool RegistryFixture::start(const QString &dir, QString *error)
         *error = QStringLiteral("make_registry.py printed no account of its files");
         return false;
     }
-    QDirIterator it(m_root + QStringLiteral("/files"), { QStringLiteral("*_SHA256SUMS") }, QDir::Files,
-                    QDirIterator::Subdirectories);
+    QDirIterator it(m_root + QStringLiteral("/files"), {QStringLiteral("*_SHA256SUMS")}, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString sums = it.next();
         const QByteArray sig = m_gpg.sign(fpr, readFile(sums));
@@ -84,17 +82,16 @@ bool RegistryFixture::writeConfiguration(const QString &dir, const QList<Wanted>
 {
     QString tf = QStringLiteral("terraform {\n  required_providers {\n");
     for (const Wanted &w : wanted) {
-        tf += QStringLiteral("    %1 = {\n      source  = \"%2/acme/%1\"\n      version = \"%3\"\n    }\n")
-                  .arg(w.type, host(), w.constraint);
+        tf +=
+            QStringLiteral("    %1 = {\n      source  = \"%2/acme/%1\"\n      version = \"%3\"\n    }\n").arg(w.type, host(), w.constraint);
     }
     tf += QStringLiteral("  }\n}\n");
     return writeFile(dir + QStringLiteral("/main.tf"), tf.toUtf8());
 }
 
-ProcessRun RegistryFixture::terraformMirror(const QString &configDir, const QStringList &platforms,
-                                            const QString &dest) const
+ProcessRun RegistryFixture::terraformMirror(const QString &configDir, const QStringList &platforms, const QString &dest) const
 {
-    QStringList args { QStringLiteral("providers"), QStringLiteral("mirror"), QStringLiteral("-no-color") };
+    QStringList args{QStringLiteral("providers"), QStringLiteral("mirror"), QStringLiteral("-no-color")};
     for (const QString &p : platforms)
         args << QStringLiteral("-platform=") + p;
     args << dest;

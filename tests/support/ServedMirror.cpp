@@ -19,7 +19,7 @@ QString ServedMirror::missingTools()
 
 bool ServedMirror::start(const QString &dir, QString *error, const QString &serverExtra)
 {
-    const QByteArray out = runPythonCode(QString::fromUtf8(kMakeMirror), { dir }, error);
+    const QByteArray out = runPythonCode(QString::fromUtf8(kMakeMirror), {dir}, error);
     if (out.isNull())
         return false;
     m_expected = QJsonDocument::fromJson(out).object();
@@ -27,8 +27,7 @@ bool ServedMirror::start(const QString &dir, QString *error, const QString &serv
         *error = QStringLiteral("the mirror script printed no hashes: ") + QString::fromUtf8(out);
         return false;
     }
-    return m_nginx.makeCertificates(error)
-        && m_nginx.start(dir, QString::fromUtf8(kServerExtra) + serverExtra, {}, error);
+    return m_nginx.makeCertificates(error) && m_nginx.start(dir, QString::fromUtf8(kServerExtra) + serverExtra, {}, error);
 }
 
 } // namespace provender::test

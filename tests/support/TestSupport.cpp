@@ -100,7 +100,7 @@ QByteArray runPython(const QStringList &args, QString *error, int timeoutMs, con
 
 QByteArray runPythonCode(const QString &code, const QStringList &args, QString *error)
 {
-    return runPython(QStringList { QStringLiteral("-c"), code } + args, error);
+    return runPython(QStringList{QStringLiteral("-c"), code} + args, error);
 }
 
 QProcessEnvironment sandboxEnvironment(const QString &sandbox)
@@ -110,7 +110,7 @@ QProcessEnvironment sandboxEnvironment(const QString &sandbox)
         if (key.startsWith(QStringLiteral("TF_")) || key.startsWith(QStringLiteral("TOFU_")))
             env.remove(key);
     }
-    for (const char *d : { "data", "home", "tmp" })
+    for (const char *d : {"data", "home", "tmp"})
         QDir().mkpath(sandbox + QLatin1Char('/') + QLatin1StringView(d));
     QFile cli(sandbox + QStringLiteral("/cli.tfrc"));
     if (!cli.exists() && cli.open(QIODevice::WriteOnly))
@@ -127,8 +127,8 @@ QProcessEnvironment sandboxEnvironment(const QString &sandbox)
     return env;
 }
 
-ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args,
-                        const QProcessEnvironment &extraEnv, int timeoutMs)
+ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args, const QProcessEnvironment &extraEnv,
+                        int timeoutMs)
 {
     QProcessEnvironment env = sandboxEnvironment(sandbox);
     for (const QString &key : extraEnv.keys())

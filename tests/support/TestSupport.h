@@ -24,7 +24,7 @@ QByteArray readFile(const QString &path);
 /// How a child process ended (runProcess).
 struct ProcessRun
 {
-    int exitCode = -1;     ///< -1: did not start, crashed, or was killed at the timeout
+    int exitCode = -1; ///< -1: did not start, crashed, or was killed at the timeout
     QByteArray out;
     QByteArray err;
     bool finished = false; ///< it ended by itself within the timeout
@@ -32,16 +32,15 @@ struct ProcessRun
 /// Runs `program` to its end; past `timeoutMs` it is killed (finished false, exitCode -1, `err`
 /// says so after what it wrote). `workingDirectory` "" = the test's own.
 ProcessRun runProcess(const QString &program, const QStringList &args, int timeoutMs,
-                      const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
-                      const QString &workingDirectory = {}, const QByteArray &input = QByteArray());
+                      const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(), const QString &workingDirectory = {},
+                      const QByteArray &input = QByteArray());
 
 /// python3 (the system one first: version-manager shims on PATH can take seconds to start), or "".
 QString python3();
 /// Runs python3 with `args` (a script path or `-c`, then its arguments); its stdout (never null),
 /// or a null array with *error set when python3 is missing, fails or runs past `timeoutMs`.
 /// `input`, when not null, is written to its stdin.
-QByteArray runPython(const QStringList &args, QString *error = nullptr, int timeoutMs = 600000,
-                     const QByteArray &input = QByteArray());
+QByteArray runPython(const QStringList &args, QString *error = nullptr, int timeoutMs = 600000, const QByteArray &input = QByteArray());
 /// runPython({"-c", code} + args): a program given as text.
 QByteArray runPythonCode(const QString &code, const QStringList &args = {}, QString *error = nullptr);
 
@@ -56,8 +55,8 @@ QProcessEnvironment sandboxEnvironment(const QString &sandbox);
 /// data dir, HOME and TMPDIR, CHECKPOINT_DISABLE=1, every other TF_ variable removed and proxies
 /// pointed at a closed port, so that nothing but loopback is reachable. `err` holds stderr then
 /// stdout. `extraEnv` is added last (e.g. SSL_CERT_FILE).
-ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args,
-                        const QProcessEnvironment &extraEnv = {}, int timeoutMs = 240000);
+ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args, const QProcessEnvironment &extraEnv = {},
+                        int timeoutMs = 240000);
 
 /// What a skipped test lacks. Decides whether the skip is allowed (docs/ARCHITECTURE.md "Tests that
 /// skip"): under CI=true only Terraform (not a Debian package) and Platform may be missing.
@@ -75,20 +74,20 @@ QString skipVerdict(Missing missing, const QString &why);
 
 /// For a test that also uses the corpus when it is there but has other inputs too: without the
 /// corpus it goes on with the others — except under CI=true, where the corpus must be there.
-#define PROVENDER_CORPUS_OPTIONAL(sub)                                                               \
-    do {                                                                                          \
-        if (qEnvironmentVariable("CI") == QLatin1String("true"))                                  \
-            QFAIL(qPrintable(QStringLiteral("CI=true and ../shared/corpus/%1 is missing").arg(sub))); \
+#define PROVENDER_CORPUS_OPTIONAL(sub)                                                                                                     \
+    do {                                                                                                                                   \
+        if (qEnvironmentVariable("CI") == QLatin1String("true"))                                                                           \
+            QFAIL(qPrintable(QStringLiteral("CI=true and ../shared/corpus/%1 is missing").arg(sub)));                                      \
     } while (false)
 
 /// Skip the current test function (or data row) because something it needs is missing — or fail
 /// when that must not be missing here (CI=true and anything but terraform or a machine fact).
 /// Broken fixtures are failures, never skips: use QFAIL for them.
-#define PROVENDER_SKIP(missing, why)                                                                  \
-    do {                                                                                              \
-        const QString provenderSkipWhy_ = (why);                                                      \
-        const QString provenderSkipFail_ = ::provender::test::skipVerdict((missing), provenderSkipWhy_); \
-        if (!provenderSkipFail_.isEmpty())                                                            \
-            QFAIL(qPrintable(provenderSkipFail_));                                                    \
-        QSKIP(qPrintable(provenderSkipWhy_));                                                         \
+#define PROVENDER_SKIP(missing, why)                                                                                                       \
+    do {                                                                                                                                   \
+        const QString provenderSkipWhy_ = (why);                                                                                           \
+        const QString provenderSkipFail_ = ::provender::test::skipVerdict((missing), provenderSkipWhy_);                                   \
+        if (!provenderSkipFail_.isEmpty())                                                                                                 \
+            QFAIL(qPrintable(provenderSkipFail_));                                                                                         \
+        QSKIP(qPrintable(provenderSkipWhy_));                                                                                              \
     } while (false)

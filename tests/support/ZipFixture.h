@@ -36,10 +36,7 @@ struct ZipEntrySpec
         return ZipEntrySpec{std::move(name), std::move(content), method, 0100755, Z_DEFAULT_COMPRESSION};
     }
     /// A directory entry as `zip -r` writes it: name ending in '/', Unix directory mode.
-    static ZipEntrySpec directory(QByteArray name)
-    {
-        return ZipEntrySpec{std::move(name), {}, Store, 040755, Z_DEFAULT_COMPRESSION};
-    }
+    static ZipEntrySpec directory(QByteArray name) { return ZipEntrySpec{std::move(name), {}, Store, 040755, Z_DEFAULT_COMPRESSION}; }
 };
 
 /// Writes `entries` in order to `path`. Names are written byte for byte (Latin-1 codec trick);

@@ -25,19 +25,21 @@ private Q_SLOTS:
         QSignalSpy finished(&tracker, &JobTracker::finished);
         QSemaphore releaseFirst, releaseSecond;
         QList<int> delivered;
-        auto first = tracker.run(QStringLiteral("scan"), QStringLiteral("Scanning A…"),
-                                 [&releaseFirst](JobProgress &) {
-                                     releaseFirst.acquire();
-                                     return 1;
-                                 },
-                                 [&delivered](int v) { delivered.append(v); });
-        auto second = tracker.run(QStringLiteral("scan"), QStringLiteral("Scanning B…"),
-                                  [&releaseSecond](JobProgress &) {
-                                      releaseSecond.acquire();
-                                      return 2;
-                                  },
-                                  [&delivered](int v) { delivered.append(v); });
-        QVERIFY(first->isCancelled());   // the older run is told to stop
+        auto first = tracker.run(
+            QStringLiteral("scan"), QStringLiteral("Scanning A…"),
+            [&releaseFirst](JobProgress &) {
+                releaseFirst.acquire();
+                return 1;
+            },
+            [&delivered](int v) { delivered.append(v); });
+        auto second = tracker.run(
+            QStringLiteral("scan"), QStringLiteral("Scanning B…"),
+            [&releaseSecond](JobProgress &) {
+                releaseSecond.acquire();
+                return 2;
+            },
+            [&delivered](int v) { delivered.append(v); });
+        QVERIFY(first->isCancelled()); // the older run is told to stop
         QVERIFY(!second->isCancelled());
         QCOMPARE(tracker.currentDescription(), QStringLiteral("Scanning B…"));
         // The superseded run ends *last*: its result must still be dropped.
@@ -63,18 +65,19 @@ private Q_SLOTS:
         QSemaphore running;
         bool delivered = false;
         bool sawCancel = false;
-        tracker.run(QStringLiteral("hash"), QStringLiteral("Hashing 3 archives…"),
-                    [&running](JobProgress &job) {
-                        job.report(10, 100);
-                        running.release();
-                        while (!job.isCancelled())
-                            QThread::yieldCurrentThread();
-                        return Result<int>(makeError(ErrorCode::Cancelled, QStringLiteral("stopped")));
-                    },
-                    [&](Result<int> r) {
-                        delivered = true;
-                        sawCancel = !r.ok() && r.error().code == ErrorCode::Cancelled;
-                    });
+        tracker.run(
+            QStringLiteral("hash"), QStringLiteral("Hashing 3 archives…"),
+            [&running](JobProgress &job) {
+                job.report(10, 100);
+                running.release();
+                while (!job.isCancelled())
+                    QThread::yieldCurrentThread();
+                return Result<int>(makeError(ErrorCode::Cancelled, QStringLiteral("stopped")));
+            },
+            [&](Result<int> r) {
+                delivered = true;
+                sawCancel = !r.ok() && r.error().code == ErrorCode::Cancelled;
+            });
         QCOMPARE(label.text(), QStringLiteral("Hashing 3 archives…"));
         QVERIFY(!bar.isHidden() && !cancel.isHidden() && cancel.isEnabled());
         running.acquire();
@@ -95,9 +98,10 @@ private Q_SLOTS:
         tracker.bindStatus(&label, nullptr, nullptr);
         QSignalSpy errors(&tracker, &JobTracker::errorOccurred);
         QString seenInDone;
-        tracker.run(QStringLiteral("open"), QStringLiteral("Opening…"),
-                    [](JobProgress &) { return Result<QString>(makeError(ErrorCode::Io, QStringLiteral("/m: permission denied"))); },
-                    [&](const Result<QString> &r) { seenInDone = r.error().message; });
+        tracker.run(
+            QStringLiteral("open"), QStringLiteral("Opening…"),
+            [](JobProgress &) { return Result<QString>(makeError(ErrorCode::Io, QStringLiteral("/m: permission denied"))); },
+            [&](const Result<QString> &r) { seenInDone = r.error().message; });
         QTRY_COMPARE(errors.size(), 1);
         QCOMPARE(errors.at(0).at(0).toString(), QStringLiteral("open"));
         QCOMPARE(errors.at(0).at(1).toString(), QStringLiteral("/m: permission denied"));
@@ -140,8 +144,10 @@ private Q_SLOTS:
         JobTracker tracker;
         QSemaphore a, b;
         QStringList order;
-        tracker.run(QStringLiteral("a"), QStringLiteral("A…"), [&a](JobProgress &) { a.acquire(); }, [&order] { order << QStringLiteral("a"); });
-        tracker.run(QStringLiteral("b"), QStringLiteral("B…"), [&b](JobProgress &) { b.acquire(); }, [&order] { order << QStringLiteral("b"); });
+        tracker.run(
+            QStringLiteral("a"), QStringLiteral("A…"), [&a](JobProgress &) { a.acquire(); }, [&order] { order << QStringLiteral("a"); });
+        tracker.run(
+            QStringLiteral("b"), QStringLiteral("B…"), [&b](JobProgress &) { b.acquire(); }, [&order] { order << QStringLiteral("b"); });
         QCOMPARE(tracker.currentName(), QStringLiteral("b"));
         b.release();
         QTRY_COMPARE(order, QStringList{QStringLiteral("b")});
@@ -157,12 +163,13 @@ private Q_SLOTS:
         std::shared_ptr<JobProgress> job;
         {
             JobTracker tracker;
-            job = tracker.run(QStringLiteral("x"), QStringLiteral("X…"),
-                              [&release](JobProgress &) {
-                                  release.acquire();
-                                  return 7;
-                              },
-                              [&delivered](int) { delivered = true; });
+            job = tracker.run(
+                QStringLiteral("x"), QStringLiteral("X…"),
+                [&release](JobProgress &) {
+                    release.acquire();
+                    return 7;
+                },
+                [&delivered](int) { delivered = true; });
         }
         QVERIFY(job->isCancelled()); // the window closed: its work is told to stop
         release.release();
@@ -192,12 +199,13 @@ private Q_SLOTS:
         JobTracker tracker;
         QSemaphore release;
         bool delivered = false;
-        tracker.run(QStringLiteral("x"), QStringLiteral("X…"),
-                    [&release](JobProgress &) {
-                        release.acquire();
-                        return 1;
-                    },
-                    [&delivered](int) { delivered = true; });
+        tracker.run(
+            QStringLiteral("x"), QStringLiteral("X…"),
+            [&release](JobProgress &) {
+                release.acquire();
+                return 1;
+            },
+            [&delivered](int) { delivered = true; });
         tracker.drop(QStringLiteral("x"));
         QVERIFY(!tracker.isBusy());
         release.release();

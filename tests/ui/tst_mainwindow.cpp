@@ -14,25 +14,25 @@
 #include "ui/lock/MirrorScan.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDesktopServices>
+#include <QDir>
 #include <QDirIterator>
 #include <QHeaderView>
-#include <QSortFilterProxyModel>
-#include <QMenu>
-#include <QProcess>
-#include <QStandardPaths>
-#include <QApplication>
-#include <QComboBox>
-#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMimeData>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -57,11 +57,7 @@ class TestMainWindow : public QObject
     QTemporaryDir m_tmp;
     QString m_demo;
 
-    template<typename T>
-    static T *child(QWidget &w, const char *name)
-    {
-        return w.findChild<T *>(QLatin1StringView(name));
-    }
+    template<typename T> static T *child(QWidget &w, const char *name) { return w.findChild<T *>(QLatin1StringView(name)); }
 
     static void screenshot(QWidget &w, const char *name)
     {
@@ -112,12 +108,14 @@ class TestMainWindow : public QObject
         if (py.isEmpty())
             return {};
         QProcess p;
-        p.start(py, {QStringLiteral("-c"), QStringLiteral(
-            "import zipfile,hashlib,base64,sys\n"
-            "z=zipfile.ZipFile(sys.argv[1])\n"
-            "fs=sorted((i.filename,hashlib.sha256(z.read(i)).hexdigest()) for i in z.infolist() if not i.is_dir())\n"
-            "s=''.join('%s  %s\\n'%(h,n) for n,h in fs)\n"
-            "print('h1:'+base64.b64encode(hashlib.sha256(s.encode()).digest()).decode())\n"), zip});
+        p.start(py,
+                {QStringLiteral("-c"),
+                 QStringLiteral("import zipfile,hashlib,base64,sys\n"
+                                "z=zipfile.ZipFile(sys.argv[1])\n"
+                                "fs=sorted((i.filename,hashlib.sha256(z.read(i)).hexdigest()) for i in z.infolist() if not i.is_dir())\n"
+                                "s=''.join('%s  %s\\n'%(h,n) for n,h in fs)\n"
+                                "print('h1:'+base64.b64encode(hashlib.sha256(s.encode()).digest()).decode())\n"),
+                 zip});
         p.waitForFinished(30000);
         return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
     }
@@ -196,8 +194,8 @@ private Q_SLOTS:
         QVERIFY(!child<QProgressBar>(w, "verifyProgress")->isVisible());
         QVERIFY(!child<QPushButton>(w, "cancelButton")->isVisible());
         // The status bar's badges: count and name per verdict (DemoMirror.h: 21/1/4/1/1).
-        const QList<std::pair<const char *, int>> badges{{"badge-verified", 21}, {"badge-mismatch", 1}, {"badge-unverified", 4},
-                                                         {"badge-missing", 1},   {"badge-error", 1}};
+        const QList<std::pair<const char *, int>> badges{
+            {"badge-verified", 21}, {"badge-mismatch", 1}, {"badge-unverified", 4}, {"badge-missing", 1}, {"badge-error", 1}};
         for (const auto &[name, n] : badges) {
             QLabel *badge = child<QLabel>(w, name);
             QVERIFY2(badge && badge->isVisible(), name);
@@ -295,7 +293,9 @@ private Q_SLOTS:
         // A reviewed lock with the zip's zh: (SHA-256 by python) for null 3.2.2.
         const QString zip = target.data(MirrorTreeModel::PathRole).toString();
         QProcess p;
-        p.start(py, {QStringLiteral("-c"), QStringLiteral("import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())"), zip});
+        p.start(py,
+                {QStringLiteral("-c"),
+                 QStringLiteral("import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())"), zip});
         QVERIFY(p.waitForFinished(30000));
         const QString zh = QStringLiteral("zh:") + QString::fromUtf8(p.readAllStandardOutput()).trimmed();
         const QString address = target.data(MirrorTreeModel::SearchTextRole).toString().section(u' ', 0, 0);
@@ -303,8 +303,8 @@ private Q_SLOTS:
         {
             QFile f(lock);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QStringLiteral("provider \"%1\" {\n  version = \"3.2.2\"\n  hashes = [\n    \"%2\",\n  ]\n}\n")
-                        .arg(address, zh).toUtf8());
+            f.write(
+                QStringLiteral("provider \"%1\" {\n  version = \"3.2.2\"\n  hashes = [\n    \"%2\",\n  ]\n}\n").arg(address, zh).toUtf8());
         }
         QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
         QVERIFY(child<QAction>(w, "actionCheckLocks")->isEnabled());
@@ -405,9 +405,9 @@ private Q_SLOTS:
         const QString provider = dir.path() + QStringLiteral("/example.com/acme/big");
         QVERIFY(QDir().mkpath(provider));
         const QByteArray emptyZip = QByteArray("PK\x05\x06", 4) + QByteArray(18, '\0');
-        const QStringList platforms{QStringLiteral("linux_amd64"), QStringLiteral("linux_arm64"), QStringLiteral("darwin_amd64"),
-                                    QStringLiteral("darwin_arm64"), QStringLiteral("windows_amd64"), QStringLiteral("windows_386"),
-                                    QStringLiteral("freebsd_amd64"), QStringLiteral("freebsd_386"), QStringLiteral("linux_386"),
+        const QStringList platforms{QStringLiteral("linux_amd64"),   QStringLiteral("linux_arm64"),   QStringLiteral("darwin_amd64"),
+                                    QStringLiteral("darwin_arm64"),  QStringLiteral("windows_amd64"), QStringLiteral("windows_386"),
+                                    QStringLiteral("freebsd_amd64"), QStringLiteral("freebsd_386"),   QStringLiteral("linux_386"),
                                     QStringLiteral("openbsd_amd64")};
         const int versions = ui::MainWindow::kExpandAllMatches / 10 + 20;
         for (int v = 0; v < versions; ++v)
@@ -542,8 +542,11 @@ private Q_SLOTS:
         QVERIFY(version.isValid());
         QVERIFY(view->isExpanded(version));
         QVERIFY(view->currentIndex().isValid());
-        QVERIFY(view->currentIndex().siblingAtColumn(0).data(MirrorTreeModel::SearchTextRole).toString().contains(
-            QStringLiteral("/null 3.2.2 darwin_arm64")));
+        QVERIFY(view->currentIndex()
+                    .siblingAtColumn(0)
+                    .data(MirrorTreeModel::SearchTextRole)
+                    .toString()
+                    .contains(QStringLiteral("/null 3.2.2 darwin_arm64")));
         QVERIFY(view->selectionModel()->isRowSelected(view->currentIndex().row(), view->currentIndex().parent()));
         QVERIFY(QFile::remove(added));
     }
@@ -573,7 +576,9 @@ private Q_SLOTS:
             QVERIFY2(QFileInfo(path).fileName().contains(row), qPrintable(row + QStringLiteral(" / ") + path));
             for (QModelIndex p = current.parent(); p.isValid(); p = p.parent())
                 QVERIFY(view->isExpanded(p));
-            QVERIFY(child<QTextBrowser>(w, "detailsView")->toPlainText().contains(a.siblingAtColumn(AnomalyListModel::MessageColumn).data().toString()));
+            QVERIFY(child<QTextBrowser>(w, "detailsView")
+                        ->toPlainText()
+                        .contains(a.siblingAtColumn(AnomalyListModel::MessageColumn).data().toString()));
         }
         QVERIFY(child<QLineEdit>(w, "filterEdit")->text().isEmpty());
     }
@@ -599,8 +604,9 @@ private Q_SLOTS:
         for (QAction *a : menu->actions())
             if (!a->isSeparator())
                 names.append(a->objectName());
-        QCOMPARE(names, (QStringList{QStringLiteral("actionVerifyArchive"), QStringLiteral("actionCopyHash"),
-                                     QStringLiteral("actionCopyPath"), QStringLiteral("actionShowInFolder")}));
+        QCOMPARE(names,
+                 (QStringList{QStringLiteral("actionVerifyArchive"), QStringLiteral("actionCopyHash"), QStringLiteral("actionCopyPath"),
+                              QStringLiteral("actionShowInFolder")}));
         // Standard shortcuts.
         QCOMPARE(child<QAction>(w, "actionOpen")->shortcut(), QKeySequence(QKeySequence::Open));
         QCOMPARE(child<QAction>(w, "actionFind")->shortcut(), QKeySequence(QKeySequence::Find));
@@ -651,7 +657,8 @@ private Q_SLOTS:
         QDirIterator it(m_demo, QDir::AllEntries | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QFileInfo f(it.next());
-            if ((f.isFile() && f.fileName().endsWith(QStringLiteral("_linux_arm64.zip"))) || (f.isDir() && f.fileName() == QStringLiteral("linux_arm64")))
+            if ((f.isFile() && f.fileName().endsWith(QStringLiteral("_linux_arm64.zip")))
+                || (f.isDir() && f.fileName() == QStringLiteral("linux_arm64")))
                 ++onDisk;
         }
         QVERIFY(onDisk > 0);
@@ -759,7 +766,8 @@ private Q_SLOTS:
         QVERIFY(openAndVerify(w, mirror));
         const qsizetype shown = w.catalog().archiveCount();
         // A new packed archive of a new version, after the browser's scan.
-        const QString extra = mirror + QStringLiteral("/registry.opentofu.org/hashicorp/random/terraform-provider-random_9.9.9_linux_amd64.zip");
+        const QString extra =
+            mirror + QStringLiteral("/registry.opentofu.org/hashicorp/random/terraform-provider-random_9.9.9_linux_amd64.zip");
         QString zip;
         for (QDirIterator it(mirror, {QStringLiteral("terraform-provider-random_3.5.1_linux_amd64.zip")}, QDir::Files,
                              QDirIterator::Subdirectories);

@@ -159,7 +159,8 @@ private Q_SLOTS:
                 >= QFontMetrics(option.font).horizontalAdvance(QStringLiteral("unverified")) + 20);
         if (qEnvironmentVariableIsSet("PROVENDER_SCREENSHOT_DIR"))
             img.save(qEnvironmentVariable("PROVENDER_SCREENSHOT_DIR")
-                     + QStringLiteral("/badge-%1-%2.png").arg(dark ? QStringLiteral("dark") : QStringLiteral("light"), toString(Verdict(verdict))));
+                     + QStringLiteral("/badge-%1-%2.png")
+                           .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"), toString(Verdict(verdict))));
     }
 
     void toolTips()

@@ -23,8 +23,7 @@ namespace {
 QMap<QString, QString> treeOf(const QString &root)
 {
     QMap<QString, QString> out;
-    QDirIterator it(root, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
-                    QDirIterator::Subdirectories);
+    QDirIterator it(root, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
         const QFileInfo info(path);
@@ -112,21 +111,29 @@ private Q_SLOTS:
             for (const char *p : {"darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64"}) {
                 const bool planted = QByteArray(v) == "3.6.0" && QByteArray(p) == "linux_arm64";
                 QTest::addRow("random %s %s", v, p) << r + QLatin1StringView(v) + QLatin1Char(' ') + QLatin1StringView(p)
-                                                   << (planted ? "mismatch" : "verified") << (planted ? "" : "zh");
+                                                    << (planted ? "mismatch" : "verified") << (planted ? "" : "zh");
             }
-        QTest::addRow("random extra") << r + QStringLiteral("3.6.2 freebsd_amd64") << "unverified" << "";
+        QTest::addRow("random extra") << r + QStringLiteral("3.6.2 freebsd_amd64") << "unverified"
+                                      << "";
         for (const char *p : {"darwin_arm64", "linux_amd64"})
-            QTest::addRow("null 3.2.1 %s", p) << n + QStringLiteral("3.2.1 ") + QLatin1StringView(p) << "verified" << "h1 (zip)"; // terraform checks an index's h1: against HashZip
-        QTest::addRow("null missing") << n + QStringLiteral("3.2.1 windows_amd64") << "missing" << "";
+            QTest::addRow("null 3.2.1 %s", p) << n + QStringLiteral("3.2.1 ") + QLatin1StringView(p) << "verified"
+                                              << "h1 (zip)"; // terraform checks an index's h1: against HashZip
+        QTest::addRow("null missing") << n + QStringLiteral("3.2.1 windows_amd64") << "missing"
+                                      << "";
         for (const char *p : {"darwin_arm64", "linux_amd64", "windows_amd64"})
-            QTest::addRow("null 3.2.2 %s", p) << n + QStringLiteral("3.2.2 ") + QLatin1StringView(p) << "verified" << "h1 (zip)";
+            QTest::addRow("null 3.2.2 %s", p) << n + QStringLiteral("3.2.2 ") + QLatin1StringView(p) << "verified"
+                                              << "h1 (zip)";
         for (const char *p : {"darwin_arm64", "linux_amd64", "linux_arm64"})
-            QTest::addRow("widgets 1.0.0 %s", p) << w + QStringLiteral("1.0.0 ") + QLatin1StringView(p) << "unverified" << "";
+            QTest::addRow("widgets 1.0.0 %s", p) << w + QStringLiteral("1.0.0 ") + QLatin1StringView(p) << "unverified"
+                                                 << "";
         for (const char *p : {"darwin_arm64", "linux_amd64", "linux_arm64"})
-            QTest::addRow("widgets 1.1.0 %s", p) << w + QStringLiteral("1.1.0 ") + QLatin1StringView(p) << "verified" << "zh";
-        QTest::addRow("widgets corrupt") << w + QStringLiteral("1.1.0 windows_amd64") << "error" << "";
+            QTest::addRow("widgets 1.1.0 %s", p) << w + QStringLiteral("1.1.0 ") + QLatin1StringView(p) << "verified"
+                                                 << "zh";
+        QTest::addRow("widgets corrupt") << w + QStringLiteral("1.1.0 windows_amd64") << "error"
+                                         << "";
         for (const char *p : {"linux_amd64", "linux_arm64"})
-            QTest::addRow("widgets beta %s", p) << w + QStringLiteral("1.2.0-beta.1 ") + QLatin1StringView(p) << "verified" << "zh";
+            QTest::addRow("widgets beta %s", p) << w + QStringLiteral("1.2.0-beta.1 ") + QLatin1StringView(p) << "verified"
+                                                << "zh";
     }
 
     void plantedVerdicts()

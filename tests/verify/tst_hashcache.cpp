@@ -62,10 +62,9 @@ int modeOf(const QString &path)
 
 bool sameHashes(const PackageHashes &a, const PackageHashes &b)
 {
-    return a.kind == b.kind && a.zh == b.zh && a.h1Zip == b.h1Zip && a.h1ZipError == b.h1ZipError
-           && a.h1Extracted == b.h1Extracted && a.hasDirectoryEntries == b.hasDirectoryEntries
-           && a.extractionProblem == b.extractionProblem && a.unsafeNames == b.unsafeNames && a.fileSize == b.fileSize
-           && a.contentBytes == b.contentBytes && a.entryCount == b.entryCount;
+    return a.kind == b.kind && a.zh == b.zh && a.h1Zip == b.h1Zip && a.h1ZipError == b.h1ZipError && a.h1Extracted == b.h1Extracted
+        && a.hasDirectoryEntries == b.hasDirectoryEntries && a.extractionProblem == b.extractionProblem && a.unsafeNames == b.unsafeNames
+        && a.fileSize == b.fileSize && a.contentBytes == b.contentBytes && a.entryCount == b.entryCount;
 }
 
 bool writeFile(const QString &path, const QByteArray &data)
@@ -89,7 +88,8 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
         if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("the Qt SQLite driver is not installed (Debian package libqt6sql6-sqlite)"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("the Qt SQLite driver is not installed (Debian package libqt6sql6-sqlite)"));
     }
 
     void defaultPathIsInCacheLocation()
@@ -376,23 +376,24 @@ private Q_SLOTS:
         // Our version number, someone else's table: rows it holds could say anything.
         QTest::newRow("our version, other columns")
             << QStringList{QStringLiteral("CREATE TABLE hashes (path TEXT PRIMARY KEY, hashes BLOB)"),
-                           QStringLiteral("INSERT INTO hashes VALUES ('/m/a.zip', x'00')"), QStringLiteral("PRAGMA user_version=%1").arg(HashCache::SchemaVersion)}
+                           QStringLiteral("INSERT INTO hashes VALUES ('/m/a.zip', x'00')"),
+                           QStringLiteral("PRAGMA user_version=%1").arg(HashCache::SchemaVersion)}
             << QStringLiteral("not its tables");
         QTest::newRow("our version, an extra trigger")
-            << QStringList{QStringLiteral("CREATE TABLE hashes (path TEXT PRIMARY KEY NOT NULL, device INTEGER NOT NULL, inode INTEGER NOT NULL,"
-                                          " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, fingerprint BLOB,"
-                                          " kind INTEGER NOT NULL, hashes BLOB NOT NULL) WITHOUT ROWID"),
+            << QStringList{QStringLiteral(
+                               "CREATE TABLE hashes (path TEXT PRIMARY KEY NOT NULL, device INTEGER NOT NULL, inode INTEGER NOT NULL,"
+                               " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, fingerprint BLOB,"
+                               " kind INTEGER NOT NULL, hashes BLOB NOT NULL) WITHOUT ROWID"),
                            QStringLiteral("CREATE TRIGGER t AFTER INSERT ON hashes BEGIN SELECT 1; END"),
                            QStringLiteral("PRAGMA user_version=%1").arg(HashCache::SchemaVersion)}
             << QStringLiteral("not its tables");
         QTest::newRow("another program's database")
             << QStringList{QStringLiteral("CREATE TABLE notes (x TEXT)"), QStringLiteral("INSERT INTO notes VALUES ('keep?')")}
             << QStringLiteral("another program's database");
-        QTest::newRow("schema 3 (device and ctime not in the key)")
-            << QStringList{QStringLiteral("CREATE TABLE hashes (path TEXT PRIMARY KEY NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,"
-                                          " inode INTEGER NOT NULL, fingerprint BLOB, kind INTEGER NOT NULL, hashes BLOB NOT NULL) WITHOUT ROWID"),
-                           QStringLiteral("PRAGMA user_version=3")}
-            << QStringLiteral("schema version 3, not %1").arg(HashCache::SchemaVersion);
+        QTest::newRow("schema 3 (device and ctime not in the key)") << QStringList{
+            QStringLiteral("CREATE TABLE hashes (path TEXT PRIMARY KEY NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,"
+                           " inode INTEGER NOT NULL, fingerprint BLOB, kind INTEGER NOT NULL, hashes BLOB NOT NULL) WITHOUT ROWID"),
+            QStringLiteral("PRAGMA user_version=3")} << QStringLiteral("schema version 3, not %1").arg(HashCache::SchemaVersion);
     }
 
     void foreignDatabaseIsReplaced()
@@ -478,8 +479,8 @@ private Q_SLOTS:
             QSqlDatabase c = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("trigger"));
             c.setDatabaseName(db);
             QVERIFY(c.open());
-            QVERIFY(QSqlQuery(c).exec(QStringLiteral(
-                "CREATE TRIGGER no_insert BEFORE INSERT ON hashes BEGIN SELECT RAISE(ABORT, 'no writes'); END")));
+            QVERIFY(QSqlQuery(c).exec(
+                QStringLiteral("CREATE TRIGGER no_insert BEFORE INSERT ON hashes BEGIN SELECT RAISE(ABORT, 'no writes'); END")));
             c.close();
         }
         QSqlDatabase::removeDatabase(QStringLiteral("trigger"));
@@ -655,7 +656,10 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(dir + QStringLiteral("/sub")));
         QVERIFY(writeFile(dir + QStringLiteral("/a"), "aaaa"));
         QVERIFY(writeFile(dir + QStringLiteral("/sub/b"), "bb"));
-        struct utimbuf fixed{time_t(1600000000), time_t(1600000000)};
+        struct utimbuf fixed
+        {
+            time_t(1600000000), time_t(1600000000)
+        };
         auto pin = [&] {
             for (const char *p : {"/a", "/sub/b", "/sub", ""})
                 ::utime(QFile::encodeName(dir + QLatin1StringView(p)).constData(), &fixed);
@@ -679,7 +683,8 @@ private Q_SLOTS:
         // copy tool that writes a temporary file and renames it would): the stamp differs.
         QVERIFY(writeFile(dir + QStringLiteral("/sub/c"), "xy"));
         QCOMPARE(::rename(QFile::encodeName(dir + QStringLiteral("/sub/c")).constData(),
-                          QFile::encodeName(dir + QStringLiteral("/sub/b")).constData()), 0);
+                          QFile::encodeName(dir + QStringLiteral("/sub/b")).constData()),
+                 0);
         pin();
         const Result<FileStamp> after = stampOf(dir);
         QCOMPARE(after->size, before->size);

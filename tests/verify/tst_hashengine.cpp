@@ -65,7 +65,8 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
         if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
         QVERIFY(makeZips(m_dir.filePath(QStringLiteral("a.zip")), m_dir.filePath(QStringLiteral("b.zip"))));
     }
 
@@ -230,8 +231,8 @@ private Q_SLOTS:
         archive.present = true;
         archive.path = path;
         archive.size = other.size();
-        archive.declared = DeclaredArchive{QFileInfo(path).fileName(), {HashString::parse(fx("a", "h1zip")).value()},
-                                           dir + QStringLiteral("/1.0.0.json")};
+        archive.declared =
+            DeclaredArchive{QFileInfo(path).fileName(), {HashString::parse(fx("a", "h1zip")).value()}, dir + QStringLiteral("/1.0.0.json")};
         ProviderVersion v;
         v.version = Version::parse(u"1.0.0").value();
         v.archives.append(archive);

@@ -42,10 +42,7 @@ class TestVerifyCli : public QObject
         return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
     }
 
-    static QString cacheFileUnder(const QString &cacheHome)
-    {
-        return cacheHome + QStringLiteral("/Provender/provender/hashcache.sqlite");
-    }
+    static QString cacheFileUnder(const QString &cacheHome) { return cacheHome + QStringLiteral("/Provender/provender/hashcache.sqlite"); }
 
     /// Runs a Python snippet (the independent side of these tests); false when it fails.
     static bool python(const QStringList &args, QByteArray *out = nullptr)
@@ -69,7 +66,9 @@ class TestVerifyCli : public QObject
         QDir().mkpath(dir);
         const QString zip = dir + QStringLiteral("/terraform-provider-tamper_1.0.0_linux_amd64.zip");
         QByteArray out;
-        if (!python({provender::test::sourceDir() + QStringLiteral("/tests/verify/same_size_zips.py"), zip, root + QStringLiteral("/other.zip")}, &out))
+        if (!python({provender::test::sourceDir() + QStringLiteral("/tests/verify/same_size_zips.py"), zip,
+                     root + QStringLiteral("/other.zip")},
+                    &out))
             return {};
         const QJsonObject fx = QJsonDocument::fromJson(out).object();
         QFile index(dir + QStringLiteral("/index.json"));
@@ -92,17 +91,18 @@ class TestVerifyCli : public QObject
     /// to the nanosecond, like `cp --preserve=timestamps` over it or `touch -r` — in Python.
     static bool rewriteKeepingMtime(const QString &path, const QString &donor)
     {
-        return python({QStringLiteral("-c"),
-                       QStringLiteral("import os, sys\n"
-                                      "p, d = sys.argv[1], open(sys.argv[2], 'rb').read()\n"
-                                      "st = os.stat(p)\n"
-                                      "assert len(d) == st.st_size\n"
-                                      "with open(p, 'r+b') as f:\n"
-                                      "    f.write(d)\n"
-                                      "os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))\n"
-                                      "after = os.stat(p)\n"
-                                      "assert (after.st_ino, after.st_size, after.st_mtime_ns) == (st.st_ino, st.st_size, st.st_mtime_ns)\n"),
-                       path, donor});
+        return python(
+            {QStringLiteral("-c"),
+             QStringLiteral("import os, sys\n"
+                            "p, d = sys.argv[1], open(sys.argv[2], 'rb').read()\n"
+                            "st = os.stat(p)\n"
+                            "assert len(d) == st.st_size\n"
+                            "with open(p, 'r+b') as f:\n"
+                            "    f.write(d)\n"
+                            "os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))\n"
+                            "after = os.stat(p)\n"
+                            "assert (after.st_ino, after.st_size, after.st_mtime_ns) == (st.st_ino, st.st_size, st.st_mtime_ns)\n"),
+             path, donor});
     }
 
     /// The archive paths the hash cache holds rows for, read with Python's sqlite3.
@@ -121,9 +121,9 @@ class TestVerifyCli : public QObject
 
     static int modeOf(const QString &path)
     {
-        return int(QFileInfo(path).permissions() & (QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup
-                                                     | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther | QFile::WriteOther
-                                                     | QFile::ExeOther));
+        return int(QFileInfo(path).permissions()
+                   & (QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup
+                      | QFile::ReadOther | QFile::WriteOther | QFile::ExeOther));
     }
 
     static QJsonObject findArchive(const QJsonObject &doc, const QString &provider, const QString &version, const QString &platform)
@@ -177,13 +177,13 @@ private Q_SLOTS:
         QCOMPARE(summary.value(QStringLiteral("error")).toInt(), 1);
         QCOMPARE(summary.value(QStringLiteral("pending")).toInt(), 0);
 
-        const QJsonObject mismatch = findArchive(doc, QStringLiteral("registry.opentofu.org/hashicorp/random"),
-                                                 QStringLiteral("3.6.0"), QStringLiteral("linux_arm64"));
+        const QJsonObject mismatch = findArchive(doc, QStringLiteral("registry.opentofu.org/hashicorp/random"), QStringLiteral("3.6.0"),
+                                                 QStringLiteral("linux_arm64"));
         QCOMPARE(mismatch.value(QStringLiteral("verdict")).toString(), QStringLiteral("mismatch"));
         // The demo plants a wrong h1: and zh: (terraform installs when one declared hash matches).
         QCOMPARE(mismatch.value(QStringLiteral("contradicting")).toArray().size(), 2);
-        const QJsonObject dirEntries = findArchive(doc, QStringLiteral("registry.opentofu.org/hashicorp/null"),
-                                                   QStringLiteral("3.2.2"), QStringLiteral("linux_amd64"));
+        const QJsonObject dirEntries = findArchive(doc, QStringLiteral("registry.opentofu.org/hashicorp/null"), QStringLiteral("3.2.2"),
+                                                   QStringLiteral("linux_amd64"));
         QVERIFY(dirEntries.value(QStringLiteral("matched")).toArray().contains(QStringLiteral("h1 (zip)")));
         QVERIFY(dirEntries.value(QStringLiteral("h1")).toString() != dirEntries.value(QStringLiteral("h1_zip")).toString());
         // The anchor (docs/VERDICTS.md): only the mirror's own index vouches for it.
@@ -194,8 +194,8 @@ private Q_SLOTS:
         QCOMPARE(anchors.at(0)[QStringLiteral("self_consistency_only")].toBool(), true);
         QVERIFY(dirEntries.value(QStringLiteral("anchor")).toString().startsWith(QLatin1String("consistent with its own index")));
         QVERIFY(mismatch.value(QStringLiteral("anchors")).toArray().isEmpty()); // nothing vouches for a mismatch
-        const QJsonObject corrupt = findArchive(doc, QStringLiteral("mirror.example.internal/acme/widgets"),
-                                                QStringLiteral("1.1.0"), QStringLiteral("windows_amd64"));
+        const QJsonObject corrupt = findArchive(doc, QStringLiteral("mirror.example.internal/acme/widgets"), QStringLiteral("1.1.0"),
+                                                QStringLiteral("windows_amd64"));
         QCOMPARE(corrupt.value(QStringLiteral("verdict")).toString(), QStringLiteral("error"));
         QVERIFY(!corrupt.value(QStringLiteral("error")).toString().isEmpty());
         QVERIFY(doc.value(QStringLiteral("anomalies")).toArray().size() >= 1); // at least the undeclared zip
@@ -230,14 +230,21 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(m_tmp.filePath(QStringLiteral("xdg-cache/Provender/provender/hashcache.sqlite")))
                 || QFile::exists(m_tmp.filePath(QStringLiteral("xdg-cache/provender/hashcache.sqlite"))));
         const Run forced = provender({QStringLiteral("verify"), m_demo, QStringLiteral("--json"), QStringLiteral("--no-cache")});
-        QCOMPARE(QJsonDocument::fromJson(forced.out).object().value(QStringLiteral("summary")).toObject().value(QStringLiteral("cache_hits")).toInt(), 0);
+        QCOMPARE(QJsonDocument::fromJson(forced.out)
+                     .object()
+                     .value(QStringLiteral("summary"))
+                     .toObject()
+                     .value(QStringLiteral("cache_hits"))
+                     .toInt(),
+                 0);
     }
 
     void cleanMirrorExitsZero()
     {
         const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
         if (python.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
         const QString fixture = m_tmp.filePath(QStringLiteral("fixture"));
         QProcess p;
         p.start(python, {provender::test::sourceDir() + QStringLiteral("/tests/verify/make_fixture.py"), fixture});
@@ -277,7 +284,8 @@ private Q_SLOTS:
         // The cache-tamper case as a user meets it: verify (the cache fills), overwrite the
         // archive in place with other bytes of the same size, restore its mtime, verify again.
         if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
         const QString root = m_tmp.filePath(QStringLiteral("tamper-verify"));
         const QString cacheHome = m_tmp.filePath(QStringLiteral("tamper-verify-cache"));
         const QJsonObject fx = tamperMirror(root);
@@ -316,11 +324,12 @@ private Q_SLOTS:
         const QString cacheHome = m_tmp.filePath(QStringLiteral("untrusted-cache"));
         const QString root = m_tmp.filePath(QStringLiteral("tamper-verify")); // from the test above
         if (!QFileInfo::exists(root))
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: the mirror of the test before is missing"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is not on PATH: the mirror of the test before is missing"));
         const Run first = provender({QStringLiteral("verify"), root, QStringLiteral("--json")}, cacheHome);
         const QString cache = cacheFileUnder(cacheHome);
         QVERIFY2(QFile::exists(cache), qPrintable(cache));
-        QCOMPARE(modeOf(cache), int(QFile::ReadOwner | QFile::WriteOwner)); // 0600
+        QCOMPARE(modeOf(cache), int(QFile::ReadOwner | QFile::WriteOwner));                                     // 0600
         QCOMPARE(modeOf(QFileInfo(cache).path()), int(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner)); // 0700
         QVERIFY(first.err.isEmpty() || !first.err.contains("warning"));
         // Someone else may write to it now: its rows cannot be trusted.
@@ -348,7 +357,8 @@ private Q_SLOTS:
     void lockAddHashesThroughTheCache()
     {
         if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
         const QString root = m_tmp.filePath(QStringLiteral("tamper-lock"));
         const QString cacheHome = m_tmp.filePath(QStringLiteral("tamper-lock-cache"));
         const QJsonObject fx = tamperMirror(root);
@@ -365,7 +375,7 @@ private Q_SLOTS:
             QFile f(lock);
             return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
         };
-        const QStringList addHashes{QStringLiteral("lock"), QStringLiteral("add-hashes"), lock, QStringLiteral("--mirror"), root,
+        const QStringList addHashes{QStringLiteral("lock"),       QStringLiteral("add-hashes"), lock, QStringLiteral("--mirror"), root,
                                     QStringLiteral("--platform"), QStringLiteral("linux_amd64")};
         const QString h1a = fx.value(QStringLiteral("a")).toObject().value(QStringLiteral("h1")).toString();
         const QString h1b = fx.value(QStringLiteral("b")).toObject().value(QStringLiteral("h1")).toString();
@@ -401,8 +411,9 @@ private Q_SLOTS:
         const QString b = m_tmp.filePath(QStringLiteral("x.tar.gz"));
         QTest::newRow("verify") << QStringList{QStringLiteral("verify"), d};
         QTest::newRow("index") << QStringList{QStringLiteral("index"), d, QStringLiteral("--dry-run")};
-        QTest::newRow("lock add-hashes") << QStringList{QStringLiteral("lock"), QStringLiteral("add-hashes"), l, QStringLiteral("--mirror"), d,
-                                                        QStringLiteral("--platform"), QStringLiteral("linux_amd64")};
+        QTest::newRow("lock add-hashes") << QStringList{
+            QStringLiteral("lock"),       QStringLiteral("add-hashes"), l, QStringLiteral("--mirror"), d,
+            QStringLiteral("--platform"), QStringLiteral("linux_amd64")};
         QTest::newRow("lock upgrade") << QStringList{QStringLiteral("lock"), QStringLiteral("upgrade"), l, QStringLiteral("--mirror"), d};
         QTest::newRow("lock check") << QStringList{QStringLiteral("lock"), QStringLiteral("check"), l, QStringLiteral("--mirror"), d};
         QTest::newRow("lock diff") << QStringList{QStringLiteral("lock"), QStringLiteral("diff"), l, l, QStringLiteral("--mirror"), d};
@@ -429,7 +440,8 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("args");
         QTest::newRow("no dir") << QStringList{QStringLiteral("verify")};
         QTest::newRow("not a dir") << QStringList{QStringLiteral("verify"), QStringLiteral("/nonexistent/mirror")};
-        QTest::newRow("bad jobs") << QStringList{QStringLiteral("verify"), QStringLiteral("."), QStringLiteral("--jobs"), QStringLiteral("0")};
+        QTest::newRow("bad jobs") << QStringList{QStringLiteral("verify"), QStringLiteral("."), QStringLiteral("--jobs"),
+                                                 QStringLiteral("0")};
         QTest::newRow("unknown option") << QStringList{QStringLiteral("verify"), QStringLiteral("."), QStringLiteral("--frobnicate")};
     }
 

@@ -57,10 +57,10 @@ QString dump(const ArchiveResult &r)
         declared << h.toString();
     out << contradicting.join(u',') << declared.join(u',');
     if (r.hashes)
-        out << QString::number(int(r.hashes->kind)) << r.hashes->zh.toString() << r.hashes->h1Zip.toString()
-            << r.hashes->h1ZipError << r.hashes->h1Extracted.toString() << QString::number(r.hashes->hasDirectoryEntries)
-            << r.hashes->extractionProblem << r.hashes->unsafeNames.join(u',') << QString::number(r.hashes->fileSize)
-            << QString::number(r.hashes->contentBytes) << QString::number(r.hashes->entryCount);
+        out << QString::number(int(r.hashes->kind)) << r.hashes->zh.toString() << r.hashes->h1Zip.toString() << r.hashes->h1ZipError
+            << r.hashes->h1Extracted.toString() << QString::number(r.hashes->hasDirectoryEntries) << r.hashes->extractionProblem
+            << r.hashes->unsafeNames.join(u',') << QString::number(r.hashes->fileSize) << QString::number(r.hashes->contentBytes)
+            << QString::number(r.hashes->entryCount);
     else
         out << u"no hashes"_s;
     return out.join(u" | ");
@@ -80,8 +80,11 @@ Catalog missingCatalog(int count)
             Archive a;
             a.platform = Platform::parse(QString::fromLatin1(platforms[p])).value();
             a.present = false;
-            a.declared = DeclaredArchive{QStringLiteral("terraform-provider-many_1.%1.0_%2.zip").arg(v).arg(QLatin1StringView(platforms[p])),
-                                         {}, QStringLiteral("/nonexistent/1.%1.0.json").arg(v), {}};
+            a.declared =
+                DeclaredArchive{QStringLiteral("terraform-provider-many_1.%1.0_%2.zip").arg(v).arg(QLatin1StringView(platforms[p])),
+                                {},
+                                QStringLiteral("/nonexistent/1.%1.0.json").arg(v),
+                                {}};
             version.archives.append(a);
         }
         provider.versions.append(version);
@@ -103,8 +106,7 @@ public:
               if (!m_released.wait_for(lock, std::chrono::seconds(seconds), [this] { return m_done; }))
                   qFatal("watchdog: %s did not return within %d s (deadlock)", what, seconds);
           })
-    {
-    }
+    {}
     ~Watchdog()
     {
         {
@@ -183,11 +185,12 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
         if (python.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+            PROVENDER_SKIP(provender::test::Missing::Package,
+                           QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
         QVERIFY(m_dir.isValid());
         QProcess p;
-        p.start(python, {provender::test::sourceDir() + QStringLiteral("/tests/verify/make_fixture.py"),
-                         m_dir.filePath(QStringLiteral("mirror"))});
+        p.start(python,
+                {provender::test::sourceDir() + QStringLiteral("/tests/verify/make_fixture.py"), m_dir.filePath(QStringLiteral("mirror"))});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         m_fx = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
@@ -215,7 +218,8 @@ private Q_SLOTS:
         missing.present = false;
         missing.declared = DeclaredArchive{QStringLiteral("terraform-provider-alpha_1.0.0_openbsd_amd64.zip"),
                                            {hs(m_fx.value(QStringLiteral("wrong_h1")).toString())},
-                                           QStringLiteral("1.0.0.json"), {}};
+                                           QStringLiteral("1.0.0.json"),
+                                           {}};
         v.archives.append(missing);
         // solaris_amd64: unpacked directory (indexes never list those)
         Archive dir;
@@ -227,8 +231,7 @@ private Q_SLOTS:
         v.archives.append(dir);
         // windows_amd64: right zh, wrong h1 -> verified (terraform installs when one declared hash
         // matches; docs/VERDICTS.md), the wrong h1 is an anomaly
-        v.archives.append(packed("windows_amd64", {hs(m_fx.value(QStringLiteral("wrong_h1")).toString()),
-                                                   hs(str("windows_amd64", "zh"))}));
+        v.archives.append(packed("windows_amd64", {hs(m_fx.value(QStringLiteral("wrong_h1")).toString()), hs(str("windows_amd64", "zh"))}));
         provider.versions.append(v);
         m_catalog.root = m_dir.filePath(QStringLiteral("mirror"));
         m_catalog.providers.append(provider);
@@ -244,8 +247,7 @@ private Q_SLOTS:
         QTest::newRow("dir entries, extracted h1 declared") << "darwin_amd64" << Verdict::Mismatch << QList<HashMatch>{};
         QTest::newRow("dir entries, zip h1 declared") << "darwin_arm64" << Verdict::Verified << QList<HashMatch>{HashMatch::H1Zip};
         QTest::newRow("not declared") << "freebsd_amd64" << Verdict::Unverified << QList<HashMatch>{};
-        QTest::newRow("h1 and zh match") << "linux_amd64" << Verdict::Verified
-                                         << QList<HashMatch>{HashMatch::H1Zip, HashMatch::ZH};
+        QTest::newRow("h1 and zh match") << "linux_amd64" << Verdict::Verified << QList<HashMatch>{HashMatch::H1Zip, HashMatch::ZH};
         QTest::newRow("corrupt zip") << "linux_arm64" << Verdict::Error << QList<HashMatch>{};
         QTest::newRow("absent") << "openbsd_amd64" << Verdict::Missing << QList<HashMatch>{};
         QTest::newRow("unpacked, undeclared") << "solaris_amd64" << Verdict::Unverified << QList<HashMatch>{};
@@ -423,7 +425,10 @@ private Q_SLOTS:
         f.resize(0);
         f.write(donor);
         f.close();
-        struct utimbuf later{time_t(2000000000), time_t(2000000000)};
+        struct utimbuf later
+        {
+            time_t(2000000000), time_t(2000000000)
+        };
         QCOMPARE(::utime(QFile::encodeName(path).constData(), &later), 0);
         Catalog changed = m_catalog;
         changed.providers[0].versions[0].archives[3].size = donor.size();

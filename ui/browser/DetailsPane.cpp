@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "ui/VerdictStyle.h"
 #include "model/core/SizeFormat.h"
+#include "ui/VerdictStyle.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -131,8 +131,7 @@ void DetailsPane::showArchive(const ArchiveResult &r, const QStringList &anomali
         html += QStringLiteral("<tr><td style=\"color:%1; padding-right:12px\">%2</td><td>%3</td></tr>").arg(muted, label, value);
     };
     auto hashCell = [&](const HashString &h, const QString &note) {
-        return QStringLiteral("<tt>%1</tt> &nbsp;<a href=\"copy:%2\">%3</a>%4")
-            .arg(esc(h.toString()), esc(h.toString()), tr("copy"), note);
+        return QStringLiteral("<tt>%1</tt> &nbsp;<a href=\"copy:%2\">%3</a>%4").arg(esc(h.toString()), esc(h.toString()), tr("copy"), note);
     };
     row(tr("Path"), r.path.isEmpty() ? tr("(absent)") : esc(QDir::toNativeSeparators(r.path)));
     row(tr("Size"), r.size >= 0 ? QStringLiteral("%1 (%2 bytes)").arg(sizeText(r.size), QLocale().toString(r.size)) : tr("—"));
@@ -141,8 +140,8 @@ void DetailsPane::showArchive(const ArchiveResult &r, const QStringList &anomali
         // What the verdict was checked against (docs/VERDICTS.md "Trust anchors").
         QString anchor = esc(describeAnchors(r.detail));
         const bool selfOnly = !r.detail.anchors.isEmpty()
-                              && std::all_of(r.detail.anchors.cbegin(), r.detail.anchors.cend(),
-                                             [](const TrustAnchor &a) { return a.isSelfConsistencyOnly(); });
+            && std::all_of(r.detail.anchors.cbegin(), r.detail.anchors.cend(),
+                           [](const TrustAnchor &a) { return a.isSelfConsistencyOnly(); });
         if (selfOnly)
             anchor += QStringLiteral(" &nbsp;<span style=\"color:%1\">%2</span>")
                           .arg(muted, tr("— the source agrees with itself; check against a reviewed lock file to anchor it"));
@@ -155,12 +154,15 @@ void DetailsPane::showArchive(const ArchiveResult &r, const QStringList &anomali
     if (r.hashes) {
         const bool zip = r.hashes->kind == PackageHashes::Kind::Zip;
         auto mark = [&](HashMatch m) {
-            return r.detail.matched.contains(m) ? QStringLiteral(" &nbsp;<span style=\"color:%1\">✔ %2</span>").arg(good, tr("matches a declared hash"))
-                                                : QString();
+            return r.detail.matched.contains(m)
+                ? QStringLiteral(" &nbsp;<span style=\"color:%1\">✔ %2</span>").arg(good, tr("matches a declared hash"))
+                : QString();
         };
         auto computed = [&](const QString &label, const HashString &h, HashMatch m, const QString &missingWhy = {}) {
             if (h.isNull()) {
-                row(label, QStringLiteral("<span style=\"color:%1\">%2</span>").arg(muted, esc(missingWhy.isEmpty() ? tr("not computed") : missingWhy)));
+                row(label,
+                    QStringLiteral("<span style=\"color:%1\">%2</span>")
+                        .arg(muted, esc(missingWhy.isEmpty() ? tr("not computed") : missingWhy)));
                 return;
             }
             row(label, hashCell(h, mark(m)));
@@ -186,10 +188,11 @@ void DetailsPane::showArchive(const ArchiveResult &r, const QStringList &anomali
         for (const HashString &h : r.declared) {
             QString note;
             if (r.detail.contradicting.contains(h)) {
-                note = QStringLiteral(" &nbsp;<span style=\"color:%1\">✘ %2</span>")
-                           .arg(bad, r.detail.verdict == Verdict::Mismatch
-                                         ? tr("matches nothing computed")
-                                         : tr("matches no package (an anomaly: another declared hash decides)"));
+                note =
+                    QStringLiteral(" &nbsp;<span style=\"color:%1\">✘ %2</span>")
+                        .arg(bad,
+                             r.detail.verdict == Verdict::Mismatch ? tr("matches nothing computed")
+                                                                   : tr("matches no package (an anomaly: another declared hash decides)"));
             } else if (r.hashes) {
                 QString which;
                 if (h == r.hashes->h1Extracted)
@@ -198,8 +201,9 @@ void DetailsPane::showArchive(const ArchiveResult &r, const QStringList &anomali
                     which = toString(HashMatch::H1Zip);
                 else if (h == r.hashes->zh)
                     which = toString(HashMatch::ZH);
-                note = which.isEmpty() ? QStringLiteral(" &nbsp;<span style=\"color:%1\">%2</span>").arg(muted, tr("not checked (scheme not computed)"))
-                                       : QStringLiteral(" &nbsp;<span style=\"color:%1\">✔ %2</span>").arg(good, tr("matches %1").arg(which));
+                note = which.isEmpty()
+                    ? QStringLiteral(" &nbsp;<span style=\"color:%1\">%2</span>").arg(muted, tr("not checked (scheme not computed)"))
+                    : QStringLiteral(" &nbsp;<span style=\"color:%1\">✔ %2</span>").arg(good, tr("matches %1").arg(which));
             }
             row(tr("Declared"), hashCell(h, note));
         }
@@ -212,8 +216,8 @@ void DetailsPane::showArchive(const ArchiveResult &r, const QStringList &anomali
     m_folderButton->setEnabled(!r.path.isEmpty());
 }
 
-void DetailsPane::showRow(const MirrorTreeModel *model, const QModelIndex &source, const QStringList &anomalies,
-                          bool canReverify, bool withPath)
+void DetailsPane::showRow(const MirrorTreeModel *model, const QModelIndex &source, const QStringList &anomalies, bool canReverify,
+                          bool withPath)
 {
     if (!source.isValid()) {
         showNothing();
@@ -227,13 +231,12 @@ void DetailsPane::showRow(const MirrorTreeModel *model, const QModelIndex &sourc
     for (const QVariant &c : source.data(MirrorTreeModel::VerdictCountsRole).toList())
         counts.append(c.toInt());
     showGroup(source.data().toString(), Verdict(source.data(MirrorTreeModel::VerdictRole).toInt()), counts,
-              source.data(MirrorTreeModel::SizeRole).toLongLong(),
-              source.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toInt(),
+              source.data(MirrorTreeModel::SizeRole).toLongLong(), source.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toInt(),
               withPath ? source.data(MirrorTreeModel::PathRole).toString() : QString(), anomalies);
 }
 
-void DetailsPane::showGroup(const QString &name, Verdict worst, const QList<int> &counts, qint64 size, int platforms,
-                            const QString &path, const QStringList &anomalies)
+void DetailsPane::showGroup(const QString &name, Verdict worst, const QList<int> &counts, qint64 size, int platforms, const QString &path,
+                            const QStringList &anomalies)
 {
     const QPalette pal = palette();
     QStringList parts;

@@ -30,14 +30,13 @@ public:
     /// An archive. `anomalies`: messages of the scan about it; `canReverify`: a file on disk.
     void showArchive(const ArchiveResult &result, const QStringList &anomalies, bool canReverify);
     /// A host, provider or version row: name, worst verdict, counts per verdict, size, platforms, path.
-    void showGroup(const QString &name, Verdict worst, const QList<int> &counts, qint64 size, int platforms,
-                   const QString &path, const QStringList &anomalies);
+    void showGroup(const QString &name, Verdict worst, const QList<int> &counts, qint64 size, int platforms, const QString &path,
+                   const QStringList &anomalies);
 
     /// A row of a MirrorTreeModel (`source` is the model's own index; invalid: nothing): an
     /// archive through showArchive(), any other row through showGroup(). `canReverify` applies to
     /// an archive with a file; `withPath` shows a group's directory.
-    void showRow(const MirrorTreeModel *model, const QModelIndex &source, const QStringList &anomalies, bool canReverify,
-                 bool withPath);
+    void showRow(const MirrorTreeModel *model, const QModelIndex &source, const QStringList &anomalies, bool canReverify, bool withPath);
 
     /// Whether the rows are files on this machine (a directory or bundle): "Show in File Manager"
     /// is offered only then; a URL source's archives have no folder.

@@ -32,9 +32,7 @@ public:
 
 } // namespace
 
-RequestLogPanel::RequestLogPanel(RequestLogModel *model, QWidget *parent)
-    : QWidget(parent)
-    , m_model(model)
+RequestLogPanel::RequestLogPanel(RequestLogModel *model, QWidget *parent) : QWidget(parent), m_model(model)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -73,9 +71,8 @@ RequestLogPanel::RequestLogPanel(RequestLogModel *model, QWidget *parent)
     h->resizeSection(RequestLogModel::AuthColumn, 55);
     layout->addWidget(m_view, 1);
 
-    connect(m_failuresOnly, &QCheckBox::toggled, this, [this](bool on) {
-        m_proxy->setFilterFixedString(on ? QStringLiteral("true") : QString());
-    });
+    connect(m_failuresOnly, &QCheckBox::toggled, this,
+            [this](bool on) { m_proxy->setFilterFixedString(on ? QStringLiteral("true") : QString()); });
     connect(model, &QAbstractItemModel::rowsInserted, this, [this] {
         updateSummary();
         if (m_view->verticalScrollBar() && !m_view->verticalScrollBar()->isSliderDown())

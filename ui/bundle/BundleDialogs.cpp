@@ -93,8 +93,7 @@ private:
     static QColor attentionColour()
     {
         // Light windows: a dark red; dark windows: a light red.
-        return QApplication::palette().color(QPalette::Window).lightness() < 128 ? QColor(0xef, 0x9a, 0x9a)
-                                                                                   : QColor(0xc6, 0x28, 0x28);
+        return QApplication::palette().color(QPalette::Window).lightness() < 128 ? QColor(0xef, 0x9a, 0x9a) : QColor(0xc6, 0x28, 0x28);
     }
     int m_role;
 };
@@ -164,9 +163,9 @@ bool isLockFileName(const QString &path)
 // ---- CreateBundleDialog ------------------------------------------------------------------------
 
 CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringList &selectedPaths, QWidget *parent)
-    : QDialog(parent)
-    , m_root(mirrorRoot)
-    , m_selectedPaths(selectedPaths)
+    : QDialog(parent),
+      m_root(mirrorRoot),
+      m_selectedPaths(selectedPaths)
 {
     setWindowTitle(tr("Create Bundle"));
     setAcceptDrops(true);
@@ -324,8 +323,9 @@ CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringL
     if (std::optional<Catalog> shown = MainWindow::shownCatalog(m_root)) // the browser shows this mirror: no second scan
         QTimer::singleShot(0, this, [scanned, catalog = std::move(*shown)] { scanned(catalog); });
     else
-        m_jobs->run(QStringLiteral("scan"), tr("Reading the mirror…"), [root = m_root](JobProgress &) { return scanFileSystemMirror(root); },
-                    scanned);
+        m_jobs->run(
+            QStringLiteral("scan"), tr("Reading the mirror…"), [root = m_root](JobProgress &) { return scanFileSystemMirror(root); },
+            scanned);
     updateButtons();
 }
 
@@ -397,9 +397,7 @@ void CreateBundleDialog::updatePreview()
     m_selection = {};
     QString problem;
     switch (mode) {
-    case ModeAll:
-        m_selection = selectAll(m_catalog);
-        break;
+    case ModeAll: m_selection = selectAll(m_catalog); break;
     case ModeSelection: {
         const QSet<QString> wanted(m_selectedPaths.begin(), m_selectedPaths.end());
         QList<ArchiveKey> keys;
@@ -432,12 +430,11 @@ void CreateBundleDialog::updatePreview()
     if (!problem.isEmpty())
         m_summary->setText(problem);
     else
-        m_summary->setText(tr("%n archive(s), %1", nullptr, int(m_selection.items.size()))
-                               .arg(formatBundleBytes(m_model->totalBytes()))
+        m_summary->setText(tr("%n archive(s), %1", nullptr, int(m_selection.items.size())).arg(formatBundleBytes(m_model->totalBytes()))
                            + (m_selection.missing.isEmpty()
                                   ? QString()
-                                  : tr("; the mirror lacks %n needed archive(s) (listed in red, recorded in the manifest)",
-                                       nullptr, int(m_selection.missing.size()))));
+                                  : tr("; the mirror lacks %n needed archive(s) (listed in red, recorded in the manifest)", nullptr,
+                                       int(m_selection.missing.size()))));
     updateButtons();
 }
 
@@ -450,16 +447,14 @@ void CreateBundleDialog::updateButtons()
 
 void CreateBundleDialog::chooseOutput()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Write Bundle"), m_output->text(),
-                                                      tr("Bundles (*.tar.gz *.tar.zst *.zip)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Write Bundle"), m_output->text(), tr("Bundles (*.tar.gz *.tar.zst *.zip)"));
     if (!path.isEmpty())
         setOutputPath(path);
 }
 
 void CreateBundleDialog::chooseLockFiles()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Add Lock Files"), QString(),
-                                                            tr("Lock files (*.hcl);;All files (*)"));
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Add Lock Files"), QString(), tr("Lock files (*.hcl);;All files (*)"));
     addLockFiles(files);
 }
 
@@ -546,8 +541,7 @@ void CreateBundleDialog::reject()
 
 // ---- ImportBundleDialog ------------------------------------------------------------------------
 
-ImportBundleDialog::ImportBundleDialog(const QString &bundlePath, const QString &targetDir, QWidget *parent)
-    : QDialog(parent)
+ImportBundleDialog::ImportBundleDialog(const QString &bundlePath, const QString &targetDir, QWidget *parent) : QDialog(parent)
 {
     setWindowTitle(tr("Import Bundle"));
     resize(900, 600);
@@ -567,18 +561,19 @@ ImportBundleDialog::ImportBundleDialog(const QString &bundlePath, const QString 
     m_bundle = new QLineEdit(bundlePath);
     m_bundle->setPlaceholderText(tr("a .tar, .tar.gz, .tar.xz, .tar.zst or .zip bundle"));
     form->addRow(buddyLabel(tr("&Bundle:"), m_bundle), pathRow(m_bundle, QStringLiteral("bundleEdit"), [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Open Bundle"), m_bundle->text(),
-                                                       tr("Bundles (*.tar *.tar.gz *.tgz *.tar.xz *.txz *.tar.zst *.tzst *.zip)"));
-        if (!f.isEmpty())
-            m_bundle->setText(f);
-    }));
+                     const QString f =
+                         QFileDialog::getOpenFileName(this, tr("Open Bundle"), m_bundle->text(),
+                                                      tr("Bundles (*.tar *.tar.gz *.tgz *.tar.xz *.txz *.tar.zst *.tzst *.zip)"));
+                     if (!f.isEmpty())
+                         m_bundle->setText(f);
+                 }));
     m_target = new QLineEdit(targetDir);
     m_target->setPlaceholderText(tr("the filesystem mirror directory to merge into"));
     form->addRow(buddyLabel(tr("Into &mirror:"), m_target), pathRow(m_target, QStringLiteral("targetEdit"), [this] {
-        const QString d = QFileDialog::getExistingDirectory(this, tr("Target Mirror"), m_target->text());
-        if (!d.isEmpty())
-            m_target->setText(d);
-    }));
+                     const QString d = QFileDialog::getExistingDirectory(this, tr("Target Mirror"), m_target->text());
+                     if (!d.isEmpty())
+                         m_target->setText(d);
+                 }));
     m_replace = new QCheckBox(tr("&Replace different files at the same path (otherwise they are conflicts)"));
     m_replace->setObjectName(QStringLiteral("replaceCheck"));
     m_unverified = new QCheckBox(tr("Import archives &no index declares a hash for"));
@@ -653,8 +648,7 @@ void ImportBundleDialog::updateButtons()
     const bool inputs = !m_bundle->text().trimmed().isEmpty() && !m_target->text().trimmed().isEmpty();
     m_previewButton->setEnabled(!busy && inputs);
     m_importButton->setEnabled(!busy && inputs && m_planValid && !m_model->report().blocked()
-                               && m_model->report().count(ImportAction::Kind::Add)
-                                       + m_model->report().count(ImportAction::Kind::Replace)
+                               && m_model->report().count(ImportAction::Kind::Add) + m_model->report().count(ImportAction::Kind::Replace)
                                    > 0);
     m_cancelButton->setText(busy ? tr("Stop") : tr("Close"));
     for (QWidget *w : std::initializer_list<QWidget *>{m_bundle, m_target, m_replace, m_unverified, m_withZh})

@@ -15,8 +15,8 @@
 #include "model/bundle/BundleWriter.h"
 #include "model/mirror/Catalog.h"
 
-#include <QDialog>
 #include "model/core/JobProgress.h"
+#include <QDialog>
 
 #include <atomic>
 #include <memory>
@@ -92,8 +92,8 @@ private:
     QProgressBar *m_progress = nullptr;
     QPushButton *m_createButton = nullptr;
     QPushButton *m_cancelButton = nullptr;
-    JobTracker *m_jobs = nullptr;        ///< "scan" (the source mirror), "create"
-    std::shared_ptr<JobProgress> m_job;  ///< the running create
+    JobTracker *m_jobs = nullptr;       ///< "scan" (the source mirror), "create"
+    std::shared_ptr<JobProgress> m_job; ///< the running create
 };
 
 class ImportBundleDialog : public QDialog
@@ -139,8 +139,8 @@ private:
     QProgressBar *m_progress = nullptr;
     QPushButton *m_importButton = nullptr;
     QPushButton *m_cancelButton = nullptr;
-    JobTracker *m_jobs = nullptr;        ///< "import" (a preview or the import)
-    std::shared_ptr<JobProgress> m_job;  ///< the running one
+    JobTracker *m_jobs = nullptr;       ///< "import" (a preview or the import)
+    std::shared_ptr<JobProgress> m_job; ///< the running one
     bool m_runIsDry = true;
     bool m_planValid = false;
 };

@@ -27,9 +27,9 @@ void installBundleUi(MainWindow *window)
     open->setToolTip(QObject::tr("Browse and verify a bundle in place, without extracting it"));
     QObject::connect(open, &QAction::triggered, window, [window] {
         QSettings settings;
-        const QString f = QFileDialog::getOpenFileName(
-            window, QObject::tr("Open Bundle"), settings.value(QStringLiteral("bundles/lastDirectory")).toString(),
-            QObject::tr("Bundles (*.tar *.tar.gz *.tgz *.tar.xz *.txz *.tar.zst *.tzst *.zip)"));
+        const QString f = QFileDialog::getOpenFileName(window, QObject::tr("Open Bundle"),
+                                                       settings.value(QStringLiteral("bundles/lastDirectory")).toString(),
+                                                       QObject::tr("Bundles (*.tar *.tar.gz *.tgz *.tar.xz *.txz *.tar.zst *.tzst *.zip)"));
         if (f.isEmpty())
             return;
         settings.setValue(QStringLiteral("bundles/lastDirectory"), QFileInfo(f).absolutePath());

@@ -1,6 +1,7 @@
 #include "ui/export/ExportDialogs.h"
 
 #include "model/core/Logging.h"
+#include "model/core/SizeFormat.h"
 #include "model/lockfile/LockDiff.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/mirror/FileSystemMirror.h"
@@ -8,7 +9,6 @@
 #include "ui/MainWindow.h"
 #include "ui/lock/LockEditorWindow.h"
 #include "ui/lock/LockUi.h"
-#include "model/core/SizeFormat.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -115,8 +115,8 @@ bool platformLess(const Platform &a, const Platform &b)
 // --- Export Indexes… -----------------------------------------------------------------------------
 
 ExportIndexesDialog::ExportIndexesDialog(const QString &mirrorRoot, QWidget *parent)
-    : QDialog(parent)
-    , m_root(QDir(mirrorRoot).absolutePath())
+    : QDialog(parent),
+      m_root(QDir(mirrorRoot).absolutePath())
 {
     setWindowTitle(tr("Export Indexes — %1").arg(QDir::toNativeSeparators(m_root)));
     QSettings settings;
@@ -227,8 +227,9 @@ ExportIndexesDialog::ExportIndexesDialog(const QString &mirrorRoot, QWidget *par
         if (total > 0) {
             m_progress->setRange(0, 1000);
             m_progress->setValue(int(done * 1000 / total));
-            m_status->setText(tr("%1 — %2 of %3 hashed").arg(m_runningDry ? tr("Preview") : tr("Exporting"),
-                                                             formatDataSize(done, locale()), formatDataSize(total, locale())));
+            m_status->setText(
+                tr("%1 — %2 of %3 hashed")
+                    .arg(m_runningDry ? tr("Preview") : tr("Exporting"), formatDataSize(done, locale()), formatDataSize(total, locale())));
         }
     });
     updateBlock();
@@ -290,7 +291,7 @@ void ExportIndexesDialog::startPreview()
 {
     if (m_running && !m_runningDry)
         return; // an export runs: its result is shown when it ends
-    run(true); // latest run wins: a dry run still running is cancelled and its result dropped
+    run(true);  // latest run wins: a dry run still running is cancelled and its result dropped
 }
 
 void ExportIndexesDialog::startExport()
@@ -378,8 +379,10 @@ void ExportIndexesDialog::onFinished(bool wasDry, const Result<IndexExportReport
     if (wasDry) {
         m_report = result.value();
         showPreview(*m_report);
-        setRunning(false, m_report->writtenCount() > 0 ? tr("Preview ready: Export writes the %n file(s) listed.", nullptr, m_report->writtenCount())
-                                                       : tr("Nothing to export."));
+        setRunning(false,
+                   m_report->writtenCount() > 0
+                       ? tr("Preview ready: Export writes the %n file(s) listed.", nullptr, m_report->writtenCount())
+                       : tr("Nothing to export."));
         Q_EMIT previewReady();
         return;
     }
@@ -410,8 +413,8 @@ void ExportIndexesDialog::showPreview(const IndexExportReport &report)
         if (f.status == IndexFileResult::Status::Unchanged)
             continue;
         (f.status == IndexFileResult::Status::Created ? created : updated)++;
-        auto *item = new QTreeWidgetItem(m_files, {f.status == IndexFileResult::Status::Created ? tr("create") : tr("update"),
-                                                   relative(f.path)});
+        auto *item =
+            new QTreeWidgetItem(m_files, {f.status == IndexFileResult::Status::Created ? tr("create") : tr("update"), relative(f.path)});
         item->setData(1, Qt::UserRole, f.path);
         item->setToolTip(1, f.path);
     }
@@ -517,10 +520,10 @@ struct AddToLockDialog::Outcome
 };
 
 AddToLockDialog::AddToLockDialog(MainWindow *window, const QStringList &archivePaths, QWidget *parent)
-    : QDialog(parent ? parent : window)
-    , m_window(window)
-    , m_root(window ? window->mirrorRoot() : QString())
-    , m_paths(archivePaths)
+    : QDialog(parent ? parent : window),
+      m_window(window),
+      m_root(window ? window->mirrorRoot() : QString()),
+      m_paths(archivePaths)
 {
     setWindowTitle(tr("Add to Lock File"));
     QSettings settings;
@@ -629,8 +632,9 @@ AddToLockDialog::AddToLockDialog(MainWindow *window, const QStringList &archiveP
     if (std::optional<Catalog> shown = MainWindow::shownCatalog(m_root)) // the browser's catalog: no second scan
         QTimer::singleShot(0, this, [this, catalog = std::move(*shown)] { onScanned(catalog); });
     else
-        m_jobs->run(u"scan"_s, tr("Reading the mirror…"), [root = m_root](JobProgress &) { return scanFileSystemMirror(root); },
-                    [this](const Result<Catalog> &result) { onScanned(result); });
+        m_jobs->run(
+            u"scan"_s, tr("Reading the mirror…"), [root = m_root](JobProgress &) { return scanFileSystemMirror(root); },
+            [this](const Result<Catalog> &result) { onScanned(result); });
 }
 
 AddToLockDialog::~AddToLockDialog() = default; // the workers hold copies only; their results go with m_jobs
@@ -676,9 +680,9 @@ void AddToLockDialog::onScanned(const Result<Catalog> &result)
             if (!selectedPlatforms.contains(p))
                 selectedPlatforms << p;
         }
-        auto *row = new QListWidgetItem(u"%1 %2\n    %3"_s.arg(item.provider.toString(), item.version.toString(),
-                                                           tr("archives selected: %1").arg(names.join(u", "_s))),
-                                        m_selectionList);
+        auto *row = new QListWidgetItem(
+            u"%1 %2\n    %3"_s.arg(item.provider.toString(), item.version.toString(), tr("archives selected: %1").arg(names.join(u", "_s))),
+            m_selectionList);
         row->setToolTip(row->text());
     }
     if (m_selection.isEmpty())
@@ -801,20 +805,22 @@ void AddToLockDialog::startPreview()
     options.platforms = platforms;
     options.includeZh = m_zh->isChecked();
     setBusy(true, tr("Hashing the selected archives…"));
-    m_jobs->run(u"preview"_s, tr("Hashing the selected archives…"),
-                [doc = parsed.document, catalog = *m_catalog, selection = m_selection, options](JobProgress &) {
-        auto out = std::make_shared<Outcome>();
-        const Result<AddToLockResult> r = addSelectionToLock(doc, catalog, selection, options);
-        if (!r) {
-            out->error = r.error().message;
+    m_jobs->run(
+        u"preview"_s, tr("Hashing the selected archives…"),
+        [doc = parsed.document, catalog = *m_catalog, selection = m_selection, options](JobProgress &) {
+            auto out = std::make_shared<Outcome>();
+            const Result<AddToLockResult> r = addSelectionToLock(doc, catalog, selection, options);
+            if (!r) {
+                out->error = r.error().message;
+                return out;
+            }
+            out->ok = true;
+            out->after = r->document;
+            out->actions = r->actions;
+            out->problems = r->problems;
             return out;
-        }
-        out->ok = true;
-        out->after = r->document;
-        out->actions = r->actions;
-        out->problems = r->problems;
-        return out;
-    }, [this](const std::shared_ptr<Outcome> &out) { onPreviewed(out); }); // only the newest preview arrives
+        },
+        [this](const std::shared_ptr<Outcome> &out) { onPreviewed(out); }); // only the newest preview arrives
 }
 
 void AddToLockDialog::onPreviewed(const std::shared_ptr<Outcome> &out)

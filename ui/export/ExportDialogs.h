@@ -27,8 +27,8 @@
 #include "model/lockfile/LockSelection.h"
 #include "model/mirror/IndexWriter.h"
 
-#include <QDialog>
 #include "model/core/JobProgress.h"
+#include <QDialog>
 
 #include <atomic>
 #include <functional>
@@ -69,7 +69,7 @@ public:
 public Q_SLOTS:
     void startPreview();
     void startExport();
-    void cancel(); ///< stop the running dry run or export (nothing is written)
+    void cancel();          ///< stop the running dry run or export (nothing is written)
     void reject() override; ///< Esc: cancel what runs, else close
 
 Q_SIGNALS:
@@ -106,7 +106,7 @@ private:
     QPushButton *m_close = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
-    JobTracker *m_jobs = nullptr;       ///< "export": a dry run or the export (a new dry run supersedes one that runs)
+    JobTracker *m_jobs = nullptr; ///< "export": a dry run or the export (a new dry run supersedes one that runs)
     std::shared_ptr<JobProgress> m_job;
     std::optional<IndexExportReport> m_report;
     bool m_running = false;

@@ -7,7 +7,6 @@
 #include <QFileInfo>
 #include <QMessageBox>
 
-
 using namespace Qt::StringLiterals;
 
 namespace provender::ui {
@@ -53,7 +52,8 @@ void installExportUi(MainWindow *window)
     auto *addToLock = new QAction(QObject::tr("Add to &Lock File…"), window);
     addToLock->setObjectName(u"actionAddToLockFile"_s);
     addToLock->setShortcut(QKeySequence(u"Ctrl+Shift+L"_s));
-    addToLock->setToolTip(QObject::tr("Record the hashes of the selected provider versions in a lock file (like terraform providers lock -fs-mirror)"));
+    addToLock->setToolTip(
+        QObject::tr("Record the hashes of the selected provider versions in a lock file (like terraform providers lock -fs-mirror)"));
     QObject::connect(addToLock, &QAction::triggered, window, [window] {
         if (!isMirrorDirectory(window)) {
             QMessageBox::information(window, QObject::tr("Add to Lock File"),

@@ -3,9 +3,9 @@
 
 #include "model/core/Logging.h"
 #include "model/lockfile/LockCheck.h"
+#include "model/lockfile/LockWriter.h"
 #include "model/lockitems/CoverageMatrixModel.h"
 #include "model/mirror/FileSystemMirror.h"
-#include "model/lockfile/LockWriter.h"
 #include "ui/VerdictStyle.h"
 #include "ui/lock/LockDialogs.h"
 
@@ -66,7 +66,8 @@ QLabel *legendChip(Verdict v, const QString &text, QWidget *parent)
 {
     auto *l = new QLabel(parent);
     l->setText(text);
-    l->setStyleSheet(u"background: %1; color: white; border-radius: 4px; padding: 2px 8px; font-weight: bold;"_s.arg(verdictColor(v).name()));
+    l->setStyleSheet(
+        u"background: %1; color: white; border-radius: 4px; padding: 2px 8px; font-weight: bold;"_s.arg(verdictColor(v).name()));
     return l;
 }
 
@@ -86,7 +87,8 @@ CoverageMatrixWindow::CoverageMatrixWindow(QWidget *parent) : QWidget(parent)
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     connect(m_view, &QTableView::clicked, this, [this](const QModelIndex &i) {
         Q_EMIT archiveActivated(i.data(CoverageMatrixModel::AddressRole).toString(), i.data(CoverageMatrixModel::VersionRole).toString(),
-                                i.data(CoverageMatrixModel::PlatformRole).toString(), i.data(CoverageMatrixModel::ArchivePathRole).toString());
+                                i.data(CoverageMatrixModel::PlatformRole).toString(),
+                                i.data(CoverageMatrixModel::ArchivePathRole).toString());
     });
 
     auto *legend = new QWidget(this);
@@ -267,11 +269,13 @@ void CoverageMatrixWindow::recompute()
         // Every archive the check needs, hashed in one engine run (all cores, the hash cache).
         HashRunOptions hashOptions;
         hashing->attach(hashOptions);
-        options.hasher = prehashArchives([&](const ArchiveHasher &record) {
-            LockCheckOptions recording = options;
-            recording.hasher = record;
-            (void)checkLockAgainstMirror(lock, catalog, recording);
-        }, hashOptions);
+        options.hasher = prehashArchives(
+            [&](const ArchiveHasher &record) {
+                LockCheckOptions recording = options;
+                recording.hasher = record;
+                (void)checkLockAgainstMirror(lock, catalog, recording);
+            },
+            hashOptions);
         return checkLockAgainstMirror(lock, catalog, options);
     }));
 }

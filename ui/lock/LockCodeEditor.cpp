@@ -84,9 +84,9 @@ void LockCodeEditor::paintGutter(QPaintEvent *event)
     const int w = m_gutter->width();
     while (block.isValid() && top <= event->rect().bottom()) {
         if (block.isVisible() && bottom >= event->rect().top()) {
-            const int number = m_lineNumbers.isEmpty() ? block.blockNumber() + 1
-                               : block.blockNumber() < m_lineNumbers.size() ? m_lineNumbers.at(block.blockNumber())
-                                                                            : 0;
+            const int number = m_lineNumbers.isEmpty()       ? block.blockNumber() + 1
+                : block.blockNumber() < m_lineNumbers.size() ? m_lineNumbers.at(block.blockNumber())
+                                                             : 0;
             if (number > 0) {
                 painter.setPen(palette().color(QPalette::PlaceholderText));
                 painter.drawText(0, top, w - 6, fontMetrics().height(), Qt::AlignRight, QString::number(number));

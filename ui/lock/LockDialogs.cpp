@@ -15,7 +15,8 @@ using namespace Qt::StringLiterals;
 namespace provender::ui {
 
 PlatformPickerDialog::PlatformPickerDialog(const QList<Platform> &available, const QString &settingsKey, bool offerZh, QWidget *parent)
-    : QDialog(parent), m_key(settingsKey)
+    : QDialog(parent),
+      m_key(settingsKey)
 {
     setWindowTitle(tr("Choose Platforms"));
     auto *layout = new QVBoxLayout(this);
@@ -88,7 +89,8 @@ void PlatformPickerDialog::accept()
 }
 
 AddProviderDialog::AddProviderDialog(LockFlavour flavour, const QStringList &suggestions, QWidget *parent)
-    : QDialog(parent), m_flavour(flavour)
+    : QDialog(parent),
+      m_flavour(flavour)
 {
     setWindowTitle(tr("Add Provider"));
     auto *form = new QFormLayout(this);

@@ -86,7 +86,7 @@ public:
     QString lastMessage() const { return m_lastMessage; }
 
     // Mirror.
-    void openMirror(const QString &root);  ///< scans off the GUI thread; mirrorChanged() when done
+    void openMirror(const QString &root); ///< scans off the GUI thread; mirrorChanged() when done
     void setCatalog(const Catalog &catalog);
     bool hasMirror() const { return m_catalog.has_value(); }
     const Catalog *catalog() const { return m_catalog ? &*m_catalog : nullptr; }
@@ -125,7 +125,8 @@ public:
     void keepMine();       ///< the bar's Keep Mine
 
     /// How the window asks the user (QMessageBox by default; tests answer it themselves).
-    using Prompt = std::function<QMessageBox::StandardButton(const QString &title, const QString &text, QMessageBox::StandardButtons buttons)>;
+    using Prompt =
+        std::function<QMessageBox::StandardButton(const QString &title, const QString &text, QMessageBox::StandardButtons buttons)>;
     void setPrompt(Prompt prompt) { m_prompt = std::move(prompt); }
 
     ProviderAddress selectedProvider() const;
@@ -189,7 +190,7 @@ private:
     QFileSystemWatcher *m_watcher = nullptr;
     QFrame *m_diskBar = nullptr;
     QLabel *m_diskBarText = nullptr;
-    QByteArray m_diskBytes;        ///< the disk's bytes the user last saw or accepted
+    QByteArray m_diskBytes; ///< the disk's bytes the user last saw or accepted
     bool m_diskChangePending = false;
     QByteArray m_bytes;       ///< the document's text (the state undo/redo swaps)
     QByteArray m_savedBytes;  ///< what is on disk (modified = they differ)

@@ -37,9 +37,12 @@ class ChoiceCommand final : public QUndoCommand
 {
 public:
     ChoiceCommand(LockMergeWindow *window, int topRow, Choice before, Choice after, const QString &text)
-        : QUndoCommand(text), m_window(window), m_top(topRow), m_before(before), m_after(after)
-    {
-    }
+        : QUndoCommand(text),
+          m_window(window),
+          m_top(topRow),
+          m_before(before),
+          m_after(after)
+    {}
     void redo() override { m_window->applyChoice(m_top, m_after); }
     void undo() override { m_window->applyChoice(m_top, m_before); }
 
@@ -379,7 +382,7 @@ void LockMergeWindow::refreshResult()
     const int n = conflictCount();
     m_summary->setText(n == 0 ? tr("No conflicts: the result is canonical and ready to save")
                               : (n == 1 ? tr("1 unresolved conflict") : tr("%1 unresolved conflicts").arg(n))
-                                        + tr(": choose ours, theirs or union for each red row"));
+                               + tr(": choose ours, theirs or union for each red row"));
     m_summary->setStyleSheet(n == 0 ? u"font-weight: bold; padding: 2px 4px; color: #1a7f37;"_s
                                     : u"font-weight: bold; padding: 2px 4px; color: #cf222e;"_s);
     updateActions();
@@ -427,8 +430,7 @@ bool LockMergeWindow::choose(const QString &key, Choice choice)
     const int top = m_model->topRowOf(key);
     if (top < 0 || !m_model->choicesOf(top).contains(choice) || m_model->choiceOf(top) == choice)
         return false;
-    m_undo->push(new ChoiceCommand(this, top, m_model->choiceOf(top), choice,
-                                   tr("%1: %2").arg(key, lockmerge::toString(choice))));
+    m_undo->push(new ChoiceCommand(this, top, m_model->choiceOf(top), choice, tr("%1: %2").arg(key, lockmerge::toString(choice))));
     return true;
 }
 

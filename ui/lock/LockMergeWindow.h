@@ -80,7 +80,8 @@ public:
     bool save();
     bool saveAs(const QString &path);
 
-    using Prompt = std::function<QMessageBox::StandardButton(const QString &title, const QString &text, QMessageBox::StandardButtons buttons)>;
+    using Prompt =
+        std::function<QMessageBox::StandardButton(const QString &title, const QString &text, QMessageBox::StandardButtons buttons)>;
     void setPrompt(Prompt prompt) { m_prompt = std::move(prompt); }
 
 public Q_SLOTS:

@@ -31,9 +31,9 @@ QString CredentialsDialog::hostFor(const QString &hostOrUrl)
 }
 
 CredentialsDialog::CredentialsDialog(const QString &hostOrUrl, const QProcessEnvironment &env, const QString &homeDir, QWidget *parent)
-    : QDialog(parent)
-    , m_env(env)
-    , m_home(homeDir)
+    : QDialog(parent),
+      m_env(env),
+      m_home(homeDir)
 {
     setWindowTitle(tr("Mirror Credentials"));
     auto *layout = new QVBoxLayout(this);

@@ -48,8 +48,7 @@ QWidget *withBrowse(QLineEdit *edit, QWidget *parent, const std::function<QStrin
 
 } // namespace
 
-OpenUrlDialog::OpenUrlDialog(QWidget *parent)
-    : QDialog(parent)
+OpenUrlDialog::OpenUrlDialog(QWidget *parent) : QDialog(parent)
 {
     setWindowTitle(tr("Open Network Mirror"));
     auto *layout = new QVBoxLayout(this);
@@ -109,9 +108,8 @@ OpenUrlDialog::OpenUrlDialog(QWidget *parent)
     m_cache = new QLineEdit(connection);
     m_cache->setObjectName(QStringLiteral("cacheEdit"));
     m_cache->setPlaceholderText(tr("a temporary directory, removed afterwards"));
-    cform->addRow(tr("Keep &downloads in:"), withBrowse(m_cache, connection, [this] {
-                      return QFileDialog::getExistingDirectory(this, tr("Download Directory"));
-                  }));
+    cform->addRow(tr("Keep &downloads in:"),
+                  withBrowse(m_cache, connection, [this] { return QFileDialog::getExistingDirectory(this, tr("Download Directory")); }));
     layout->addWidget(connection);
 
     m_problem = new QLabel(this);

@@ -39,8 +39,8 @@ void installRemoteUi(MainWindow *window)
         const bool url = window->sourceKind() == MainWindow::SourceKind::Url;
         const RemoteRequest request = url ? window->urlRequest() : RemoteRequest{};
         CredentialsDialog dialog(url ? request.baseUrl : OpenUrlDialog::recentUrls().value(0),
-                                 url ? request.environment : QProcessEnvironment::systemEnvironment(),
-                                 url ? request.homeDir : QString(), window);
+                                 url ? request.environment : QProcessEnvironment::systemEnvironment(), url ? request.homeDir : QString(),
+                                 window);
         dialog.exec();
     });
     window->addAction(MainWindow::MenuGroup::ToolsSource, credentials);

@@ -31,8 +31,7 @@ constexpr ThirdParty kThirdParty[] = {
     {"QuaZip", "reading and writing zip archives", "LGPL-2.1-or-later with a static linking exception",
      "https://github.com/stachenov/quazip/blob/master/COPYING"},
     {"OpenSSL 3", "SHA-256, TLS", "Apache-2.0", "https://www.openssl.org/source/license.html"},
-    {"libarchive", "tar, tar.gz, tar.zst and zip bundles", "BSD-2-Clause",
-     "https://github.com/libarchive/libarchive/blob/master/COPYING"},
+    {"libarchive", "tar, tar.gz, tar.zst and zip bundles", "BSD-2-Clause", "https://github.com/libarchive/libarchive/blob/master/COPYING"},
     {"libgit2", "reading lock files from git history", "GPL-2.0-only with a linking exception",
      "https://github.com/libgit2/libgit2/blob/main/COPYING"},
     {"SQLite", "the hash cache (through Qt SQL)", "public domain", "https://www.sqlite.org/copyright.html"},
@@ -50,8 +49,7 @@ QString AboutDialog::licencesHtml()
                        .arg(tr("Library"), tr("Used for"), tr("Licence"));
     for (const ThirdParty &t : kThirdParty) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td><a href='%4'>%3</a></td></tr>")
-                    .arg(QString::fromUtf8(t.name), QString::fromUtf8(t.use), QString::fromUtf8(t.licence),
-                         QString::fromUtf8(t.url));
+                    .arg(QString::fromUtf8(t.name), QString::fromUtf8(t.use), QString::fromUtf8(t.licence), QString::fromUtf8(t.url));
     }
     html += QStringLiteral("</table><p>%1</p>")
                 .arg(tr("Running with Qt %1; built with %2. On Debian the full licence texts are in "
@@ -60,8 +58,7 @@ QString AboutDialog::licencesHtml()
     return html;
 }
 
-AboutDialog::AboutDialog(QWidget *parent)
-    : QDialog(parent)
+AboutDialog::AboutDialog(QWidget *parent) : QDialog(parent)
 {
     setObjectName(QStringLiteral("aboutDialog"));
     setWindowTitle(tr("About Provender"));
@@ -73,16 +70,15 @@ AboutDialog::AboutDialog(QWidget *parent)
     header->addWidget(icon, 0, Qt::AlignTop);
 
     auto *text = new QVBoxLayout;
-    auto *version = new QLabel(QStringLiteral("<span style='font-size:x-large'><b>Provender</b></span> %1")
-                                   .arg(QStringLiteral(PROVENDER_VERSION)));
+    auto *version =
+        new QLabel(QStringLiteral("<span style='font-size:x-large'><b>Provender</b></span> %1").arg(QStringLiteral(PROVENDER_VERSION)));
     version->setObjectName(QStringLiteral("aboutVersion"));
     version->setTextInteractionFlags(Qt::TextSelectableByMouse);
     text->addWidget(version);
-    auto *blurb = new QLabel(
-        tr("Curate OpenTofu/Terraform provider mirrors and dependency lock files.<br>"
-           "Copyright © the Provender authors. Licensed under the "
-           "<a href='https://www.gnu.org/licenses/gpl-3.0.html'>GNU General Public License, version 3 or later</a> "
-           "(GPL-3.0-or-later). There is NO WARRANTY, to the extent permitted by law."));
+    auto *blurb = new QLabel(tr("Curate OpenTofu/Terraform provider mirrors and dependency lock files.<br>"
+                                "Copyright © the Provender authors. Licensed under the "
+                                "<a href='https://www.gnu.org/licenses/gpl-3.0.html'>GNU General Public License, version 3 or later</a> "
+                                "(GPL-3.0-or-later). There is NO WARRANTY, to the extent permitted by law."));
     blurb->setWordWrap(true);
     blurb->setOpenExternalLinks(true);
     blurb->setTextFormat(Qt::RichText);

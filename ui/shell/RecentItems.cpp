@@ -30,7 +30,7 @@ void addRecentMirror(const QString &path)
         return;
     // A network mirror's URL is kept as it is (MainWindow::openMirror opens it again).
     const bool url = path.startsWith(QLatin1StringView("https://"), Qt::CaseInsensitive)
-                     || path.startsWith(QLatin1StringView("http://"), Qt::CaseInsensitive);
+        || path.startsWith(QLatin1StringView("http://"), Qt::CaseInsensitive);
     const QString clean = url ? path : QDir::cleanPath(QFileInfo(path).absoluteFilePath());
     QStringList list = recentMirrors();
     list.removeAll(clean);

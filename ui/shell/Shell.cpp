@@ -55,8 +55,8 @@ void openDemoMirror(MainWindow *window, WelcomeWidget *welcome, const QString &d
         return;
     }
     QPointer<WelcomeWidget> status(welcome);
-    const QString what = QApplication::translate("provender::ui::Shell", "Generating the demo mirror in %1…")
-                             .arg(QDir::toNativeSeparators(dir));
+    const QString what =
+        QApplication::translate("provender::ui::Shell", "Generating the demo mirror in %1…").arg(QDir::toNativeSeparators(dir));
     if (status) {
         status->setDemoBusy(true);
         status->setStatus(what);
@@ -120,8 +120,7 @@ WelcomeWidget *installShell(MainWindow *window)
 
     QObject::connect(welcome, &WelcomeWidget::openMirrorFolderRequested, window, &MainWindow::openMirrorDialog);
     QObject::connect(welcome, &WelcomeWidget::recentMirrorActivated, window, &MainWindow::openMirror);
-    QObject::connect(welcome, &WelcomeWidget::openDemoMirrorRequested, window,
-                     [window, welcome] { openDemoMirror(window, welcome); });
+    QObject::connect(welcome, &WelcomeWidget::openDemoMirrorRequested, window, [window, welcome] { openDemoMirror(window, welcome); });
     QObject::connect(window, &MainWindow::mirrorOpened, welcome, [welcome](const QString &root) {
         addRecentMirror(root);
         welcome->reloadRecent();

@@ -23,8 +23,7 @@ namespace {
 constexpr int kMaxContentWidth = 980;
 } // namespace
 
-WelcomeWidget::WelcomeWidget(QWidget *parent)
-    : QWidget(parent)
+WelcomeWidget::WelcomeWidget(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("welcomeWidget"));
 
@@ -136,8 +135,8 @@ WelcomeWidget::WelcomeWidget(QWidget *parent)
     updateAvailability();
 }
 
-QCommandLinkButton *WelcomeWidget::addAction(const QString &objectName, const QString &title,
-                                             const QString &description, void (WelcomeWidget::*signal)())
+QCommandLinkButton *WelcomeWidget::addAction(const QString &objectName, const QString &title, const QString &description,
+                                             void (WelcomeWidget::*signal)())
 {
     auto *button = new QCommandLinkButton(title, description);
     button->setObjectName(objectName);
