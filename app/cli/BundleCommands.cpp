@@ -210,7 +210,7 @@ int runBundleCreate(const QStringList &args)
         err() << "provender bundle create: --lock needs at least one --platform\n";
         return ExitUsage;
     }
-    const QString outPath = positional.first();
+    const QString &outPath = positional.first();
     BundleCreateOptions options;
     const std::optional<BundleFormat> fromName = bundleFormatFromFileName(outPath);
     if (parser.isSet(QStringLiteral("format"))) {

@@ -526,7 +526,7 @@ int runOciPush(const QStringList &args)
         options.progress = [](const QString &line) { err() << line << '\n' << Qt::flush; };
 
     // The source: a directory mirror, or a bundle imported (verified) into a temporary directory.
-    const QString source = positional.constFirst();
+    const QString &source = positional.constFirst();
     QTemporaryDir staging;
     QString dir = source;
     if (!QFileInfo(source).isDir()) {

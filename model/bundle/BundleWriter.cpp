@@ -505,7 +505,7 @@ Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSele
                 record.hashes.append(r->hashes->zh.toString());
             versions[item.version.toString()].append(record);
         }
-        const QString dir = it.key();
+        const QString &dir = it.key();
         plan.append(
             Planned{Planned::Kind::Memory, dir + QStringLiteral("/index.json"), {}, renderIndexJson(versions.keys()), 0, 0644, -1, true});
         for (auto v = versions.cbegin(); v != versions.cend(); ++v)

@@ -236,6 +236,12 @@ namespace {
 
 enum class Op : quint8 { Equal, Delete, Insert };
 
+/// An index computed in int (the edit script's arithmetic), as a container index.
+constexpr size_t ix(int i)
+{
+    return size_t(i);
+}
+
 /// Myers' greedy O((N+M)D) shortest edit script over interned lines. Beyond `maxD` edits it
 /// gives up on minimality and replaces the whole differing middle (still a correct diff).
 std::vector<Op> editScript(const std::vector<int> &a, const std::vector<int> &b)
@@ -247,14 +253,14 @@ std::vector<Op> editScript(const std::vector<int> &a, const std::vector<int> &b)
     while (pre < n && pre < m && a[size_t(pre)] == b[size_t(pre)])
         ++pre;
     int suf = 0;
-    while (suf < n - pre && suf < m - pre && a[size_t(n - 1 - suf)] == b[size_t(m - 1 - suf)])
+    while (suf < n - pre && suf < m - pre && a[ix(n - 1 - suf)] == b[ix(m - 1 - suf)])
         ++suf;
     const int N = n - pre - suf;
     const int M = m - pre - suf;
     std::vector<Op> middle;
     const int maxD = std::min(N + M, 4000);
     const int offset = maxD + 1;
-    std::vector<int> v(size_t(2 * maxD + 3), 0);
+    std::vector<int> v(ix(2 * maxD + 3), 0);
     std::vector<std::vector<int>> trace;
     bool found = N + M == 0;
     int dFound = 0;
@@ -262,16 +268,16 @@ std::vector<Op> editScript(const std::vector<int> &a, const std::vector<int> &b)
         trace.push_back(v);
         for (int k = -d; k <= d; k += 2) {
             int x;
-            if (k == -d || (k != d && v[size_t(offset + k - 1)] < v[size_t(offset + k + 1)]))
-                x = v[size_t(offset + k + 1)];
+            if (k == -d || (k != d && v[ix(offset + k - 1)] < v[ix(offset + k + 1)]))
+                x = v[ix(offset + k + 1)];
             else
-                x = v[size_t(offset + k - 1)] + 1;
+                x = v[ix(offset + k - 1)] + 1;
             int y = x - k;
-            while (x < N && y < M && a[size_t(pre + x)] == b[size_t(pre + y)]) {
+            while (x < N && y < M && a[ix(pre + x)] == b[ix(pre + y)]) {
                 ++x;
                 ++y;
             }
-            v[size_t(offset + k)] = x;
+            v[ix(offset + k)] = x;
             if (x >= N && y >= M) {
                 found = true;
                 dFound = d;
@@ -290,11 +296,11 @@ std::vector<Op> editScript(const std::vector<int> &a, const std::vector<int> &b)
             const std::vector<int> &pv = trace[size_t(d)];
             const int k = x - y;
             int prevK;
-            if (k == -d || (k != d && pv[size_t(offset + k - 1)] < pv[size_t(offset + k + 1)]))
+            if (k == -d || (k != d && pv[ix(offset + k - 1)] < pv[ix(offset + k + 1)]))
                 prevK = k + 1;
             else
                 prevK = k - 1;
-            const int prevX = pv[size_t(offset + prevK)];
+            const int prevX = pv[ix(offset + prevK)];
             const int prevY = prevX - prevK;
             while (x > prevX && y > prevY) {
                 rev.push_back(Op::Equal);
@@ -406,7 +412,7 @@ QString unifiedDiff(const QByteArray &a, const QByteArray &b, const QString &lab
             size_t eq = e;
             while (eq < total && ops[eq] == Op::Equal)
                 ++eq;
-            if (eq < total && eq - e <= size_t(2 * context)) {
+            if (eq < total && eq - e <= ix(2 * context)) {
                 e = eq;
                 continue;
             }

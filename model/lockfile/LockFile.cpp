@@ -91,7 +91,7 @@ HeaderInfo findHeader(const QByteArray &data, const std::vector<hcl::Token> &tok
         if (k + 1 < tokens.size() && tokens[k + 1].type == hcl::Tok::Comment) {
             const hcl::Token &n = tokens[k + 1];
             if (isManualEditsLine(QByteArrayView(data.constData() + n.begin, n.end - n.begin)))
-                h.editsToken = qsizetype(k + 1);
+                h.editsToken = qsizetype(k) + 1;
         }
         break;
     }
@@ -285,7 +285,7 @@ private:
             markDropped(doc, DroppedContent::Kind::InvalidProvider, b);
             return std::nullopt;
         }
-        const ProviderAddress addr = parsed.value();
+        const ProviderAddress &addr = parsed.value();
         if (addr.isBuiltIn()) {
             error(
                 u"Invalid provider source address"_s,

@@ -870,7 +870,7 @@ void DirWalker::checkIndexes(ProviderDir &dir)
                 anomaly(kindOf(issue.kind), path, issue.message, issue.location);
             vd.doc = std::move(doc).value();
         }
-        versionDocs.insert(version, std::move(vd));
+        versionDocs.insert(version, vd);
     }
 
     ProviderAcc &acc = *dir.acc;

@@ -168,7 +168,7 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
         return QStringLiteral("failed to query provider mirror %1 for %2: %3").arg(base.toString(), p.toString(), message);
     };
     auto addAnomaly = [&catalog](AnomalyKind kind, const QString &path, const QString &message, Location location = {}) {
-        catalog.anomalies.append(Anomaly{kind, path, message, location});
+        catalog.anomalies.append(Anomaly{kind, path, message, std::move(location)});
     };
 
     for (const ProviderAddress &provider : providers) {

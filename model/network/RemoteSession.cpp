@@ -242,7 +242,7 @@ quint64 RemoteSession::start(const RemoteRequest &request)
                     Q_EMIT message(text);
             });
         };
-        auto finishWith = [this, gen](VerifySummary summary) {
+        auto finishWith = [this, gen](const VerifySummary &summary) {
             post(this, [this, gen, summary] {
                 if (gen != m_generation)
                     return;
@@ -278,7 +278,7 @@ quint64 RemoteSession::start(const RemoteRequest &request)
                 return cancelledSummary();
             return fail(listed.error().message);
         }
-        const Catalog catalog = listed.value();
+        const Catalog &catalog = listed.value();
         post(this, [this, gen, catalog] {
             if (gen != m_generation)
                 return;

@@ -41,7 +41,7 @@ ArchiveHasher prehashArchives(const std::function<void(const ArchiveHasher &reco
     auto table = std::make_shared<Table>();
     HashRunReport report = hashArchives(wanted, options);
     for (qsizetype i = 0; i < wanted.size(); ++i)
-        table->byPath.insert(wanted.at(i).path, std::move(report.outcomes[i].hashes));
+        table->byPath.insert(wanted.at(i).path, report.outcomes[i].hashes);
     if (summary)
         *summary = report.summary;
     table->late = options;

@@ -509,7 +509,7 @@ void HashCache::preload(const QString &pathPrefix)
             break;
         Row row;
         if (readRow(q, 1, row))
-            m_preloaded.insert(pathKey(path), std::move(row));
+            m_preloaded.insert(pathKey(path), row);
     }
     m_hasPreload = true;
     m_preloadPrefix = pathPrefix;
