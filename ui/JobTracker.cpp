@@ -130,7 +130,8 @@ void JobTracker::cancel(const QString &name)
     const auto it = m_jobs.constFind(name);
     if (it == m_jobs.constEnd())
         return;
-    const Entry e = *it; // onCancel may end the job (and so change m_jobs)
+    // A copy on purpose: onCancel may end the job (and so change m_jobs).
+    const Entry e = *it; // NOLINT(performance-unnecessary-copy-initialization)
     e.job->cancel();
     if (e.onCancel)
         e.onCancel();

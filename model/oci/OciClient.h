@@ -83,6 +83,20 @@ struct OciCounters
     int tokenRequests = 0;
     qint64 bytesUploaded = 0;
     qint64 bytesDownloaded = 0;
+
+    OciCounters &operator+=(const OciCounters &c)
+    {
+        requests += c.requests;
+        blobHeads += c.blobHeads;
+        blobUploads += c.blobUploads;
+        blobMounts += c.blobMounts;
+        blobChunks += c.blobChunks;
+        manifestPuts += c.manifestPuts;
+        tokenRequests += c.tokenRequests;
+        bytesUploaded += c.bytesUploaded;
+        bytesDownloaded += c.bytesDownloaded;
+        return *this;
+    }
 };
 
 /// A failed exchange: the HTTP status (0 = none) and the OCI error codes of the body.

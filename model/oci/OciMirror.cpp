@@ -50,19 +50,6 @@ struct ClientFactory
     }
 };
 
-void addCounters(OciCounters &sum, const OciCounters &c)
-{
-    sum.requests += c.requests;
-    sum.blobHeads += c.blobHeads;
-    sum.blobUploads += c.blobUploads;
-    sum.blobMounts += c.blobMounts;
-    sum.blobChunks += c.blobChunks;
-    sum.manifestPuts += c.manifestPuts;
-    sum.tokenRequests += c.tokenRequests;
-    sum.bytesUploaded += c.bytesUploaded;
-    sum.bytesDownloaded += c.bytesDownloaded;
-}
-
 /// Resolves a tag to its index as tofu does (fetchOCIDescriptorForVersion + fetchOCIIndexManifest).
 Result<ImageIndex> fetchIndex(OciClient &client, const QString &tag)
 {
@@ -255,7 +242,7 @@ OciVerifyReport walkOciMirror(const QList<ProviderAddress> &providers, const Oci
                 out.catalog.anomalies.append(a);
             }
             out.log.append(client->log());
-            addCounters(out.counters, client->counters());
+            out.counters += client->counters();
             continue;
         }
         Provider provider;
@@ -371,7 +358,7 @@ OciVerifyReport walkOciMirror(const QList<ProviderAddress> &providers, const Oci
         }
         out.catalog.providers.append(provider);
         out.log.append(client->log());
-        addCounters(out.counters, client->counters());
+        out.counters += client->counters();
     }
     return out;
 }
@@ -494,7 +481,7 @@ Result<OciCatalogListing> listOciProviders(const OciMirrorOptions &mirror, const
                 e.versionsError = listed.error().message;
             }
             out.log.append(tags->log());
-            addCounters(out.counters, tags->counters());
+            out.counters += tags->counters();
         }
         out.repositories.append(e);
     }
@@ -682,7 +669,7 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
             out.versions.append(pv);
         }
         out.log.append(client->log());
-        addCounters(out.counters, client->counters());
+        out.counters += client->counters();
     }
     if (options.verifyAfter && !options.dryRun && !pushed.isEmpty()) {
         out.verification = verifyOciMirror(pushed, mirror, verifyOptions);

@@ -16,19 +16,6 @@ QString listedKey(const QString &url, const Platform &platform)
     return url + QLatin1Char('#') + platform.toString();
 }
 
-void add(OciCounters &sum, const OciCounters &c)
-{
-    sum.requests += c.requests;
-    sum.blobHeads += c.blobHeads;
-    sum.blobUploads += c.blobUploads;
-    sum.blobMounts += c.blobMounts;
-    sum.blobChunks += c.blobChunks;
-    sum.manifestPuts += c.manifestPuts;
-    sum.tokenRequests += c.tokenRequests;
-    sum.bytesUploaded += c.bytesUploaded;
-    sum.bytesDownloaded += c.bytesDownloaded;
-}
-
 } // namespace
 
 OciSource::OciSource(OciMirrorOptions mirror, QList<ProviderAddress> providers, QHash<QString, QList<Version>> onlyVersions)
@@ -62,7 +49,7 @@ Result<Catalog> OciSource::list(const std::atomic<bool> *cancel)
     for (const OciListedArchive &a : std::as_const(listing.archives))
         m_listed.insert(listedKey(a.url, a.key.platform), Listed{a.repository, a.digest, a.size, a.refusal, a.missing});
     m_log += listing.report.log;
-    add(m_counters, listing.report.counters);
+    m_counters += listing.report.counters;
     m_absent = listing.report.absent;
     m_credentials = listing.report.credentials;
     return listing.report.catalog;
@@ -96,7 +83,7 @@ Result<qint64> OciSource::fetch(const Listed &l, const std::function<bool(const 
     delta.bytesDownloaded -= before.bytesDownloaded;
     delta.blobHeads = delta.blobUploads = delta.blobMounts = delta.blobChunks = delta.manifestPuts = 0;
     delta.bytesUploaded = 0;
-    add(m_counters, delta);
+    m_counters += delta;
     return got;
 }
 
