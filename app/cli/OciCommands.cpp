@@ -7,6 +7,7 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Prologue.h"
 #include "app/cli/VerdictJson.h"
 #include "model/bundle/BundleImport.h"
 #include "model/lockfile/LockAnchors.h"
@@ -242,14 +243,8 @@ int runOciVerify(const QStringList &args)
     parser.addOption({QStringLiteral("strict"), QStringLiteral("Also fail (exit 1) on archives no --lock file covers.")});
     parser.addPositionalArgument(QStringLiteral("mirror"), QStringLiteral("oci://HOST/PATH/${namespace}/${type}"),
                                  QStringLiteral("OCI-URL"));
-    if (!parser.parse(args)) {
-        err() << command << ": " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, args, command))
+        return *exit;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
         err() << command << ": give exactly one oci:// mirror (see --help)\n";
@@ -352,14 +347,8 @@ int runOciList(const QStringList &args)
                       QStringLiteral("N")});
     parser.addPositionalArgument(QStringLiteral("mirror"), QStringLiteral("oci://HOST/PATH/${namespace}/${type}"),
                                  QStringLiteral("OCI-URL"));
-    if (!parser.parse(args)) {
-        err() << command << ": " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, args, command))
+        return *exit;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
         err() << command << ": give exactly one oci:// mirror (see --help)\n";
@@ -482,14 +471,8 @@ int runOciPush(const QStringList &args)
                       QStringLiteral("Upload blobs above N MiB in PATCH chunks of N MiB (default 64; 0 = one PUT)."), QStringLiteral("N")});
     parser.addPositionalArgument(QStringLiteral("source"), QStringLiteral("A mirror directory or a bundle file."),
                                  QStringLiteral("SOURCE"));
-    if (!parser.parse(args)) {
-        err() << command << ": " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, args, command))
+        return *exit;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1 || !parser.isSet(QStringLiteral("repository-template"))) {
         err() << command << ": give one SOURCE and --repository-template (see --help)\n";
