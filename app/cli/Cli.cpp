@@ -2,6 +2,8 @@
 
 #include "app/cli/Commands.h"
 
+#include <algorithm>
+
 namespace provender::cli {
 
 const QList<Command> &commands()
@@ -50,6 +52,24 @@ const Command *findCommand(const QStringList &argv, int *consumed)
     if (consumed)
         *consumed = bestWords;
     return best;
+}
+
+void printColumns(QTextStream &o, const QList<QStringList> &rows)
+{
+    QList<qsizetype> widths;
+    for (const QStringList &row : rows)
+        for (qsizetype c = 0; c + 1 < row.size(); ++c) {
+            if (widths.size() <= c)
+                widths.append(0);
+            widths[c] = std::max(widths[c], row.at(c).size());
+        }
+    for (const QStringList &row : rows) {
+        for (qsizetype c = 0; c + 1 < row.size(); ++c)
+            o << row.at(c).leftJustified(widths[c] + 2);
+        if (!row.isEmpty())
+            o << row.last();
+        o << '\n';
+    }
 }
 
 QTextStream &out()

@@ -29,4 +29,8 @@ const Command *findCommand(const QStringList &argv, int *consumed);
 QTextStream &out();
 QTextStream &err();
 
+/// Rows as aligned columns: every column but the last padded to its widest cell plus two spaces
+/// (the verdict tables of verify DIR, verify URL and verify oci://).
+void printColumns(QTextStream &o, const QList<QStringList> &rows);
+
 } // namespace provender::cli

@@ -185,15 +185,7 @@ void printVerifyTable(QTextStream &o, const QString &mirrorText, const OciVerify
         rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.detail.verdict),
                      anchorText(r.detail), detail});
     }
-    QList<qsizetype> widths(5, 0);
-    for (const QStringList &row : std::as_const(rows))
-        for (int c = 0; c < 5; ++c)
-            widths[c] = std::max(widths[c], row.at(c).size());
-    for (const QStringList &row : std::as_const(rows)) {
-        for (int c = 0; c < 5; ++c)
-            o << row.at(c).leftJustified(widths[c] + 2);
-        o << row.at(5) << '\n';
-    }
+    printColumns(o, rows);
     if (!v.catalog.anomalies.isEmpty()) {
         o << "\nAnomalies (" << v.catalog.anomalies.size() << "):\n";
         for (const Anomaly &a : v.catalog.anomalies)

@@ -285,15 +285,7 @@ int runRemoteVerify(const QStringList &args)
             rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.detail.verdict),
                          anchorText(r.detail), detail});
         }
-        QList<qsizetype> widths(5, 0);
-        for (const QStringList &row : std::as_const(rows))
-            for (int c = 0; c < 5; ++c)
-                widths[c] = std::max(widths[c], row.at(c).size());
-        for (const QStringList &row : std::as_const(rows)) {
-            for (int c = 0; c < 5; ++c)
-                o << row.at(c).leftJustified(widths[c] + 2);
-            o << row.at(5) << '\n';
-        }
+        printColumns(o, rows);
         if (!allAnomalies.isEmpty()) {
             o << "\nAnomalies (" << allAnomalies.size() << "):\n";
             for (const Anomaly &a : allAnomalies)

@@ -90,20 +90,8 @@ void printTable(QTextStream &o, const Catalog &catalog, const VerifyReport &repo
         rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.layout),
                      toString(r.detail.verdict), anchorText(r.detail), detail});
     }
-    QList<qsizetype> widths(header.size() - 1, 0);
-    for (qsizetype c = 0; c + 1 < header.size(); ++c) {
-        widths[c] = header.at(c).size();
-        for (const QStringList &row : std::as_const(rows))
-            widths[c] = std::max(widths[c], row.at(c).size());
-    }
-    auto printRow = [&](const QStringList &row) {
-        for (qsizetype c = 0; c + 1 < row.size(); ++c)
-            o << row.at(c).leftJustified(widths[c] + 2);
-        o << row.last() << '\n';
-    };
-    printRow(header);
-    for (const QStringList &row : std::as_const(rows))
-        printRow(row);
+    rows.prepend(header);
+    printColumns(o, rows);
 
     const bool selfOnly = std::any_of(report.results.cbegin(), report.results.cend(), [](const ArchiveResult &r) {
         return r.detail.verdict == Verdict::Verified
