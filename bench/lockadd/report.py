@@ -53,7 +53,7 @@ kinds = [
     ("cold", "`provender lock add-hashes`, cold cache"),
     ("nocache", "`provender lock add-hashes --no-cache`"),
     ("warm", "`provender lock add-hashes`, warm cache"),
-    ("hash", "`provender hash` (same 16 zips)"),
+    ("hash", "`provender hash --no-cache` (same 16 zips)"),
     ("limit", "limit loop (ISA-L + OpenSSL, mmap)"),
 ]
 print("| run | best wall s | median wall s | CPU s (best) | cores busy | peak RSS MiB | vs terraform (best/best) | load (1 min) during |")
