@@ -294,11 +294,18 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
     QNetworkRequest request(a->url);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, true);
-    {
-        // Qt's HTTP/2 default receive windows are 64 KiB: a provider-sized download then waits for
-        // a WINDOW_UPDATE every 64 KiB (bench/pull: 3x slower than curl). Reading is bounded by
-        // onData anyway.
+    // A body streamed into a sink (an archive being hashed or stored) goes over HTTP/1.1: there
+    // QNetworkReply::setReadBufferSize below stops reading the socket while the sink is behind,
+    // so memory stays bounded whatever the archive size. Qt's HTTP/2 ignores the read buffer size
+    // and acknowledges DATA frames as they arrive, so a sink slower than the network (hashing at
+    // 150 MiB/s, loopback at 400) made the reply buffer hold most of the archive (bench/remote:
+    // +66 MiB for 4 x 128 MiB with --jobs 1, growing with the size; issue 16). Index documents,
+    // small and collected whole, keep HTTP/2.
+    const bool streamed = static_cast<bool>(a->job.onData) && !a->job.collectBody;
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, !streamed);
+    if (!streamed) {
+        // Qt's HTTP/2 default receive windows are 64 KiB: a larger document then waits for a
+        // WINDOW_UPDATE every 64 KiB (bench/pull: 3x slower than curl).
         QHttp2Configuration h2 = request.http2Configuration();
         h2.setSessionReceiveWindowSize(16 * 1024 * 1024);
         h2.setStreamReceiveWindowSize(8 * 1024 * 1024);
