@@ -6,6 +6,7 @@
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
 #include "app/cli/HashingOptions.h"
+#include "model/hashing/PackageHashes.h"
 #include "model/lockfile/ConfigReader.h"
 #include "model/lockfile/LockCheck.h"
 #include "model/lockfile/LockDiff.h"
@@ -615,6 +616,7 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
         return ExitFindings;
     }
     LockFile document = r->document;
+    bool refused = false;
     for (ProviderLock &p : document.providers) {
         if (!hashOptions.providers.isEmpty() && !hashOptions.providers.contains(p.address))
             continue;
@@ -625,8 +627,49 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
                   << " is missing: " << f.errorString() << '\n';
             return ExitFindings;
         }
-        p.hashes << sha256SumsHashes(f.readAll());
+        const QList<HashString> signedZh = sha256SumsHashes(f.readAll());
+        p.hashes << signedZh;
+        // The registry's `packages` (OpenTofu's registry): every platform's h1: and zh:, recorded as
+        // tofu's installer records hashes ReportedByRegistry (docs/REGISTRY.md "packages"). Stricter
+        // than tofu, which records them unchecked: each zh: must be one the signed SHA256SUMS lists,
+        // and a pulled platform's listed h1: must be the one computed from its archive.
+        for (const PulledArchive &a : report.archives) {
+            if (a.provider != p.address || a.version != p.version || a.reported.isEmpty())
+                continue;
+            for (const RegistryPackage &pkg : a.reported) {
+                for (const HashString &h : pkg.hashes) {
+                    if (h.scheme() == HashString::Scheme::ZH && !signedZh.contains(h)) {
+                        err() << "provender lock add-hashes: " << p.address.toString() << ' ' << p.version.toString()
+                              << ": the registry reports " << h.toString() << " for " << pkg.platform.toString()
+                              << ", which the signed SHA256SUMS does not list\n";
+                        refused = true;
+                    }
+                }
+                if (pkg.platform != a.platform)
+                    continue;
+                const bool listsH1 = std::any_of(pkg.hashes.cbegin(), pkg.hashes.cend(),
+                                                 [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
+                if (!listsH1)
+                    continue;
+                const Result<PackageHashes> computed = hashZip(QDir(staging.path()).filePath(a.path));
+                const bool matches = computed && std::any_of(pkg.hashes.cbegin(), pkg.hashes.cend(), [&](const HashString &h) {
+                                         return h == computed->h1Extracted || (!computed->h1Zip.isNull() && h == computed->h1Zip);
+                                     });
+                if (!matches) {
+                    err() << "provender lock add-hashes: " << p.address.toString() << ' ' << p.version.toString() << ' '
+                          << a.platform.toString() << ": the registry reports an h1: that is not the archive's ("
+                          << (computed ? computed->h1Extracted.toString() : computed.error().message) << ")\n";
+                    refused = true;
+                }
+            }
+            for (const RegistryPackage &pkg : a.reported)
+                p.hashes << pkg.hashes;
+        }
         p.normalizeHashes();
+    }
+    if (refused) {
+        err() << path << ": not changed: the registry's reported hashes disagree with what it signed or served\n";
+        return ExitFindings;
     }
     if (writeLockFile(document) == readAll(path))
         return ExitOk;

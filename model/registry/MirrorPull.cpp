@@ -290,7 +290,7 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
         if (!rel.error.isEmpty()) {
             auth.reason = rel.error;
         } else {
-            auth = authenticateRegistryPackage(p->meta, r->sha256, rel.sums, rel.signature, options.signature, releaseCheck(*p));
+            auth = authenticateRegistryPackage(p->meta, r->sha256, r->size, rel.sums, rel.signature, options.signature, releaseCheck(*p));
         }
         if (!auth.signedOk) {
             rec.status = PulledArchive::Status::Refused;
@@ -319,6 +319,7 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
                 if (there && fresh && there->h1Extracted == fresh->h1Extracted) {
                     rec.status = PulledArchive::Status::AlreadyPresent;
                     rec.keyId = auth.signature.keyId;
+                    rec.reported = auth.reported;
                     provenanceDue.insert(p->release.get());
                 } else {
                     rec.status = PulledArchive::Status::Failed;
@@ -338,6 +339,7 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
             syncDir(QFileInfo(final).absolutePath());
             rec.status = PulledArchive::Status::Fetched;
             rec.keyId = auth.signature.keyId;
+            rec.reported = auth.reported;
             provenanceDue.insert(p->release.get());
             finish(rec);
             continue;
@@ -353,6 +355,7 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
         syncDir(QFileInfo(final).absolutePath());
         rec.status = PulledArchive::Status::Fetched;
         rec.keyId = auth.signature.keyId;
+        rec.reported = auth.reported;
         provenanceDue.insert(p->release.get());
         finish(rec);
     }
@@ -360,8 +363,9 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
         PulledArchive rec = p->record;
         const Release &rel = *p->release;
         const PackageAuthentication auth = rel.error.isEmpty()
-            ? authenticateRegistryPackage(p->meta, p->meta.sha256, rel.sums, rel.signature, options.signature, releaseCheck(*p))
-            : PackageAuthentication{false, {}, rel.error, {}};
+            ? authenticateRegistryPackage(p->meta, p->meta.sha256, p->record.size, rel.sums, rel.signature, options.signature,
+                                          releaseCheck(*p))
+            : PackageAuthentication{false, {}, rel.error, {}, {}};
         if (!auth.signedOk) {
             // In place already, but the registry's chain does not hold today: say so, touch nothing.
             rec.status = PulledArchive::Status::Refused;
@@ -369,6 +373,7 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
         } else {
             rec.status = PulledArchive::Status::AlreadyPresent;
             rec.keyId = auth.signature.keyId;
+            rec.reported = auth.reported;
             provenanceDue.insert(p->release.get());
         }
         finish(rec);

@@ -10,6 +10,9 @@
 //     pins are given) is it renamed to DEST/HOST/NS/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip —
 //     no partial or unproven file is ever visible under a final name; a killed pull leaves only
 //     staging files, which the next pull removes;
+//   - `packages` (OpenTofu's registry): when the download document lists them, the archive must
+//     match its platform's entry (size, zh: = shasum) before anything else, as tofu's installer
+//     requires (authenticateRegistryPackage); a mismatch is a refusal;
 //   - idempotent: an archive already in place whose SHA-256 is the registry's `shasum` is not
 //     fetched again (its signature is still checked);
 //   - provenance that travels (docs/REGISTRY.md): DEST/.provenance/HOST/NS/TYPE/VERSION/ keeps
@@ -67,6 +70,9 @@ struct PulledArchive
     qint64 size = -1; ///< bytes fetched (or on disk)
     QString keyId;    ///< the signing key, when signed
     QString reason;   ///< why refused/unavailable/failed
+    /// Fetched or present: the registry's `packages` (every platform's h1:/zh:, checked against
+    /// this archive as tofu checks them); empty when the registry does not publish them.
+    QList<RegistryPackage> reported;
 };
 
 struct PullReport

@@ -6,6 +6,8 @@
 #include <QJsonParseError>
 #include <QJsonValue>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace provender {
@@ -113,6 +115,30 @@ Result<RegistryDownload> parseRegistryDownload(const QByteArray &json, const QUr
     if (!url)
         return url.error();
     d.shasumsSignatureUrl = *url;
+    // `packages` (tofu's registry_client.go): platform keys by ParsePlatform, hashes by ParseHash,
+    // each failure an error for the whole document. What the entries must say of the archive is
+    // checked with the archive (authenticateRegistryPackage), as tofu's registryPackageAuthentication does.
+    const QJsonObject packages = field(o, "packages"_L1).toObject();
+    for (auto it = packages.constBegin(); it != packages.constEnd(); ++it) {
+        const Result<Platform> platform = Platform::parse(it.key());
+        if (!platform)
+            return makeError(ErrorCode::InvalidArgument,
+                             u"registry response includes invalid package platform \"%1\": %2"_s.arg(it.key(), platform.error().message));
+        const QJsonObject entry = it.value().toObject();
+        RegistryPackage package;
+        package.platform = *platform;
+        package.packageSize = field(entry, "package_size"_L1).toInteger();
+        for (const QJsonValue &h : field(entry, "hashes"_L1).toArray()) {
+            const Result<HashString> hash = HashString::parse(h.toString());
+            if (!hash)
+                return makeError(ErrorCode::InvalidArgument,
+                                 u"registry response includes invalid package hash \"%1\": %2"_s.arg(h.toString(), hash.error().message));
+            package.hashes << *hash;
+        }
+        d.packages << package;
+    }
+    std::sort(d.packages.begin(), d.packages.end(),
+              [](const RegistryPackage &a, const RegistryPackage &b) { return a.platform < b.platform; });
     for (const QJsonValue &k : field(field(o, "signing_keys"_L1).toObject(), "gpg_public_keys"_L1).toArray()) {
         const QJsonObject ko = k.toObject();
         d.signingKeys << RegistrySigningKey{stringField(ko, "key_id"_L1), stringField(ko, "ascii_armor"_L1).toUtf8(),
@@ -120,6 +146,14 @@ Result<RegistryDownload> parseRegistryDownload(const QByteArray &json, const QUr
                                             stringField(ko, "source_url"_L1)};
     }
     return d;
+}
+
+const RegistryPackage *RegistryDownload::package(const Platform &platform) const
+{
+    for (const RegistryPackage &p : packages)
+        if (p.platform == platform)
+            return &p;
+    return nullptr;
 }
 
 } // namespace provender

@@ -47,6 +47,16 @@ struct RegistrySigningKey
     QString sourceUrl;
 };
 
+/// One entry of a download document's `packages` object (OpenTofu's registry since tofu 1.12,
+/// rfc/20251027-provider-registry-hashes.md; registry_client.go reads it): the hashes the
+/// registry reports for one platform's package and that package's size in bytes.
+struct RegistryPackage
+{
+    Platform platform;
+    QList<HashString> hashes; ///< as listed (any scheme); PreferredHashes keeps h1: and zh:
+    qint64 packageSize = 0;
+};
+
 struct RegistryDownload
 {
     QStringList protocols;
@@ -57,11 +67,16 @@ struct RegistryDownload
     QUrl shasumsSignatureUrl;
     QByteArray sha256; ///< `shasum`: 32 raw bytes
     QList<RegistrySigningKey> signingKeys;
+    /// `packages`: every platform's reported hashes (empty when the registry does not publish them,
+    /// as terraform's registry and older tofu registries do not). Sorted by platform.
+    QList<RegistryPackage> packages;
+    const RegistryPackage *package(const Platform &platform) const;
 };
 
 /// `GET {base}NS/TYPE/VERSION/download/OS/ARCH`, fetched from `documentUrl` (after redirects)
 /// for `requested`. Errors in terraform's words ("registry response includes invalid SHA256
-/// hash …", "… has incorrect target …", "… must use http or https scheme").
+/// hash …", "… has incorrect target …", "… must use http or https scheme", "… includes invalid
+/// package platform …", "… includes invalid package hash …").
 Result<RegistryDownload> parseRegistryDownload(const QByteArray &json, const QUrl &documentUrl, const Platform &requested);
 
 } // namespace provender

@@ -232,11 +232,45 @@ SignatureCheck verifyDetachedSignature(const QByteArray &document, const QByteAr
     return out;
 }
 
-PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, const QByteArray &archiveSha256,
+PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, const QByteArray &archiveSha256, qint64 archiveSize,
                                                   const QByteArray &sha256sums, const QByteArray &signature,
                                                   const SignatureOptions &options, const SignatureCheck *alreadyVerified)
 {
     PackageAuthentication out;
+    // 0. registryPackageAuthentication (tofu's package_authentication.go), only when `packages` is there.
+    if (!meta.packages.isEmpty()) {
+        const RegistryPackage *own = meta.package(meta.platform);
+        if (!own) {
+            out.reason = u"registry response missing package with platform \"%1\""_s.arg(meta.platform.toString());
+            return out;
+        }
+        if (own->packageSize <= 0) {
+            out.reason = u"registry response has invalid package size %1"_s.arg(own->packageSize);
+            return out;
+        }
+        if (own->packageSize != archiveSize) {
+            out.reason = u"registry response indicates a package of size %1, but received a package of size %2"_s.arg(own->packageSize)
+                             .arg(archiveSize);
+            return out;
+        }
+        // tofu compares the zh: value with the `shasum` text; ours is its lower-case hex form.
+        const QString shasum = QString::fromLatin1(meta.sha256.toHex());
+        bool found = false;
+        for (const HashString &h : own->hashes) {
+            if (h.scheme() != HashString::Scheme::ZH)
+                continue;
+            if (h.value() != shasum) {
+                out.reason = u"registry response expected sha256sum is \"%1\", which does not match the platform's value of \"%2\""_s.arg(
+                    shasum, h.value());
+                return out;
+            }
+            found = true;
+        }
+        if (!found) {
+            out.reason = u"registry response does not contain matching sha256sum package entry and is invalid"_s;
+            return out;
+        }
+    }
     // 1. matchingChecksumAuthentication
     const Result<QByteArray> listed = sha256SumsLookup(sha256sums, meta.filename);
     if (!listed) {
@@ -265,6 +299,10 @@ PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, 
     }
     out.signedOk = true;
     out.vouchedHashes = sha256SumsHashes(sha256sums);
+    for (RegistryPackage p : meta.packages) {
+        p.hashes.removeIf([](const HashString &h) { return !h.isKnownScheme(); });
+        out.reported << p;
+    }
     return out;
 }
 

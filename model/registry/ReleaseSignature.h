@@ -48,13 +48,19 @@ struct PackageAuthentication
     SignatureCheck signature;
     QString reason;                  ///< the first check that failed, in terraform's words where it has them
     QList<HashString> vouchedHashes; ///< every zh: of the signed SHA256SUMS (when signedOk)
+    /// The download document's `packages` (every platform), h1: and zh: only (PreferredHashes),
+    /// when signedOk: what tofu marks ReportedByRegistry and records in the lock file.
+    QList<RegistryPackage> reported;
 };
 
-/// terraform's order (PackageAuthenticationAll): the SHA256SUMS line for the archive's file name
-/// equals the registry's `shasum`; the archive's SHA-256 equals `shasum`; the signature is good.
+/// tofu's order (PackageAuthenticationAll in registry_client.go): when the document has
+/// `packages`, registryPackageAuthentication first — an entry for the archive's platform, its
+/// `package_size` > 0 and equal to `archiveSize`, a zh: in it and every zh: in it equal to
+/// `shasum`; then the SHA256SUMS line for the archive's file name equals `shasum`; the archive's
+/// SHA-256 equals `shasum`; the signature is good.
 /// `alreadyVerified`: what verifyDetachedSignature said for these same sums, signature, the keys
 /// `meta` lists and `options` (one check per release instead of one per archive: each is a gpg run).
-PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, const QByteArray &archiveSha256,
+PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, const QByteArray &archiveSha256, qint64 archiveSize,
                                                   const QByteArray &sha256sums, const QByteArray &signature,
                                                   const SignatureOptions &options = {}, const SignatureCheck *alreadyVerified = nullptr);
 

@@ -140,7 +140,8 @@ private Q_SLOTS:
         QVERIFY2(made.exitCode == 0, made.err.constData());
         m_expected = QJsonDocument::fromJson(made.out).object();
         QVERIFY(!m_expected.isEmpty());
-        for (const char *type : {"demo", "wrongsum", "nosum", "tampered", "unsafe"})
+        for (const char *type :
+             {"demo", "wrongsum", "nosum", "tampered", "unsafe", "packaged", "pkgzh", "pkgsize", "pkgmissing", "pkgh1", "pkgunsigned"})
             for (const QString &v : m_expected.value(QLatin1StringView(type)).toObject().keys())
                 QVERIFY2(sign(QLatin1StringView(type), v, good), qPrintable(m_gpg->lastError()));
         QVERIFY(sign(u"badsig"_s, u"1.0.0"_s, good, true));
@@ -381,6 +382,117 @@ private Q_SLOTS:
         QCOMPARE(tree(d), before);
         QVERIFY(!QFileInfo::exists(m_tmp.filePath(u"mirrors/escape.txt"_s)));
         QVERIFY(!QFileInfo::exists(d + u'/' + kHost + u"/acme/unsafe/1.0.0"_s));
+    }
+
+    /// `lock add-hashes --registry` on a lock file pinning acme/TYPE 1.0.0, for linux_amd64.
+    provender::test::ProcessRun addHashes(const QString &lock, const QString &type) const
+    {
+        if (!writeFile(lock, QByteArray("provider \"" + kHost.toUtf8() + "/acme/" + type.toUtf8() + "\" {\n  version = \"1.0.0\"\n}\n")))
+            return {};
+        return provender(
+            {u"lock"_s, u"add-hashes"_s, lock, u"--registry"_s, u"--ca-file"_s, m_nginx->caFile(), u"--platform"_s, u"linux_amd64"_s});
+    }
+
+    static QStringList lockedHashes(const QByteArray &lock)
+    {
+        QStringList out;
+        for (const QByteArray &line : lock.split('\n'))
+            if (const QByteArray t = line.trimmed(); t.startsWith("\"h1:") || t.startsWith("\"zh:"))
+                out << QString::fromLatin1(t.mid(1, t.indexOf('"', 1) - 1));
+        return out;
+    }
+
+    void addHashesRecordsRegistryPackages()
+    {
+        // A registry that publishes `packages` (OpenTofu's, rfc/20251027-provider-registry-hashes.md):
+        // asked for linux_amd64 only, the lock file gets darwin_arm64's h1: too — from the document,
+        // as tofu's installer records hashes ReportedByRegistry — and Python's h1: is that value.
+        // Only the linux_amd64 zip was downloaded (tofu also downloads each platform it is asked for).
+        const QString lock = m_tmp.filePath(u"packaged.hcl"_s);
+        const int darwinGets = int(provender::test::readFile(m_nginx->accessLogPath()).count("packaged_1.0.0_darwin_arm64.zip"));
+        const provender::test::ProcessRun r = addHashes(lock, u"packaged"_s);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QStringList want;
+        for (const QString &platform : {u"linux_amd64"_s, u"darwin_arm64"_s}) {
+            want << expected(u"packaged"_s, u"1.0.0"_s, platform).value(u"h1_extracted"_s).toString();
+            want << u"zh:"_s + expected(u"packaged"_s, u"1.0.0"_s, platform).value(u"sha256"_s).toString();
+        }
+        want.sort();
+        QCOMPARE(lockedHashes(provender::test::readFile(lock)), want);
+        QCOMPARE(int(provender::test::readFile(m_nginx->accessLogPath()).count("packaged_1.0.0_darwin_arm64.zip")), darwinGets);
+
+        // Without `packages` (demo): darwin_arm64 has its zh: from the signed SHA256SUMS, but no h1:.
+        const provender::test::ProcessRun plain = addHashes(lock, u"demo"_s);
+        QVERIFY2(plain.exitCode == 0, QByteArray(plain.out + plain.err).constData());
+        const QStringList got = lockedHashes(provender::test::readFile(lock));
+        QVERIFY(!got.contains(expected(u"demo"_s, u"1.0.0"_s, u"darwin_arm64"_s).value(u"h1_extracted"_s).toString()));
+        QVERIFY(got.contains(u"zh:"_s + expected(u"demo"_s, u"1.0.0"_s, u"darwin_arm64"_s).value(u"sha256"_s).toString()));
+        QCOMPARE(got.size(), 3);
+    }
+
+    void packagesRefusals_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("reason");
+        // tofu's registryPackageAuthentication, in its words.
+        QTest::newRow("zh: is not the shasum") << u"pkgzh"_s << u"registry response expected sha256sum is \""_s;
+        QTest::newRow("package_size is not the archive's")
+            << u"pkgsize"_s
+            << u"registry response indicates a package of size %1, but received a package of size %2"_s
+                   .arg(expected(u"pkgsize"_s, u"1.0.0"_s, u"linux_amd64"_s).value(u"size"_s).toInt() + 1)
+                   .arg(expected(u"pkgsize"_s, u"1.0.0"_s, u"linux_amd64"_s).value(u"size"_s).toInt());
+        QTest::newRow("no entry for the platform")
+            << u"pkgmissing"_s << u"registry response missing package with platform \"linux_amd64\""_s;
+    }
+
+    void packagesRefusals()
+    {
+        QFETCH(QString, type);
+        QFETCH(QString, reason);
+        // `mirror pull`: refused, the mirror as it was (here: empty, so not created beyond staging).
+        const QString d = dest(u"pkg-"_s + type);
+        QVERIFY(QDir().mkpath(d));
+        const provender::test::ProcessRun r = pull({d, kHost + u"/acme/"_s + type + u"=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QByteArray("refused " + kHost.toUtf8() + "/acme/" + type.toUtf8() + " 1.0.0 linux_amd64: ")),
+                 r.out.constData());
+        QVERIFY2(r.out.contains(reason.toUtf8()), r.out.constData());
+        QCOMPARE(tree(d), (QMap<QString, QByteArray>{}));
+        // `lock add-hashes --registry`: the lock file stays as it was.
+        const QString lock = m_tmp.filePath(u"pkg-"_s + type + u".hcl"_s);
+        const provender::test::ProcessRun a = addHashes(lock, type);
+        QCOMPARE(a.exitCode, 1);
+        QVERIFY2(a.err.contains(reason.toUtf8()), a.err.constData());
+        QCOMPARE(provender::test::readFile(lock),
+                 QByteArray("provider \"" + kHost.toUtf8() + "/acme/" + type.toUtf8() + "\" {\n  version = \"1.0.0\"\n}\n"));
+    }
+
+    void addHashesRefusesReportedHashesThatDisagree_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("h1: is not the archive's") << u"pkgh1"_s
+                                                  << u"the registry reports an h1: that is not the archive's ("_s
+                + expected(u"pkgh1"_s, u"1.0.0"_s, u"linux_amd64"_s).value(u"h1_extracted"_s).toString();
+        QTest::newRow("zh: the signature does not cover") << u"pkgunsigned"_s << u", which the signed SHA256SUMS does not list"_s;
+    }
+
+    void addHashesRefusesReportedHashesThatDisagree()
+    {
+        // tofu accepts both (it checks only the downloaded platform's size and zh:, and records the
+        // rest unchecked); `mirror pull` does too. `lock add-hashes` is stricter: nothing is written.
+        QFETCH(QString, type);
+        QFETCH(QString, reason);
+        const provender::test::ProcessRun pulled =
+            pull({dest(u"pkg-"_s + type), kHost + u"/acme/"_s + type + u"=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s});
+        QVERIFY2(pulled.exitCode == 0, QByteArray(pulled.out + pulled.err).constData());
+        const QString lock = m_tmp.filePath(u"pkg-"_s + type + u".hcl"_s);
+        const provender::test::ProcessRun a = addHashes(lock, type);
+        QCOMPARE(a.exitCode, 1);
+        QVERIFY2(a.err.contains(reason.toUtf8()), a.err.constData());
+        QVERIFY2(a.err.contains("not changed"), a.err.constData());
+        QCOMPARE(provender::test::readFile(lock),
+                 QByteArray("provider \"" + kHost.toUtf8() + "/acme/" + type.toUtf8() + "\" {\n  version = \"1.0.0\"\n}\n"));
     }
 
     void dryRunWritesNothing()

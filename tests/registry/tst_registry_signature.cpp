@@ -170,7 +170,7 @@ private Q_SLOTS:
         meta.filename = u"terraform-provider-demo_1.0.0_linux_amd64.zip"_s;
         meta.sha256 = coreutilsSha256(m_zipA);
         meta.signingKeys << RegistrySigningKey{m_good.right(16), m_goodKey, {}, {}, {}};
-        PackageAuthentication a = authenticateRegistryPackage(meta, coreutilsSha256(m_zipA), m_sums, sig);
+        PackageAuthentication a = authenticateRegistryPackage(meta, coreutilsSha256(m_zipA), m_zipA.size(), m_sums, sig);
         QVERIFY2(a.signedOk, qPrintable(a.reason));
         QCOMPARE(a.signature.keyId, m_good.right(16));
         // Every line of the signed SHA256SUMS is vouched for (terraform's AcceptableHashes).
@@ -179,17 +179,17 @@ private Q_SLOTS:
         QCOMPARE(a.vouchedHashes.at(1).toString(), u"zh:"_s + QString::fromLatin1(coreutilsSha256(m_zipB).toHex()));
 
         // The archive that arrived is not the one the registry described.
-        a = authenticateRegistryPackage(meta, coreutilsSha256(m_zipB), m_sums, sig);
+        a = authenticateRegistryPackage(meta, coreutilsSha256(m_zipB), m_zipB.size(), m_sums, sig);
         QVERIFY(!a.signedOk);
         QVERIFY2(a.reason.startsWith(u"archive has incorrect checksum"_s), qPrintable(a.reason));
         // SHA256SUMS without the file name, or with another sum for it.
         RegistryDownload missing = meta;
         missing.filename = u"terraform-provider-demo_1.0.0_windows_386.zip"_s;
-        a = authenticateRegistryPackage(missing, coreutilsSha256(m_zipA), m_sums, sig);
+        a = authenticateRegistryPackage(missing, coreutilsSha256(m_zipA), m_zipA.size(), m_sums, sig);
         QCOMPARE(a.reason, u"checksum list has no SHA-256 hash for \"terraform-provider-demo_1.0.0_windows_386.zip\""_s);
         RegistryDownload other = meta;
         other.sha256 = coreutilsSha256(m_zipB);
-        a = authenticateRegistryPackage(other, coreutilsSha256(m_zipB), m_sums, sig);
+        a = authenticateRegistryPackage(other, coreutilsSha256(m_zipB), m_zipB.size(), m_sums, sig);
         QVERIFY2(a.reason.startsWith(u"checksum list has unexpected SHA-256 hash"_s), qPrintable(a.reason));
     }
 
@@ -230,6 +230,30 @@ private Q_SLOTS:
         d = parseRegistryDownload(QJsonDocument(bad).toJson(), docUrl, Platform(u"linux"_s, u"amd64"_s));
         QVERIFY(!d.ok());
         QCOMPARE(d.error().message, u"registry response includes invalid SHA256 hash \"abc\""_s);
+
+        // `packages` (tofu's registry_client.go): read for every platform; a bad platform key or hash
+        // string is an error for the whole document, in tofu's words (the hash's is ParseHash's).
+        QJsonObject withPackages = o;
+        withPackages[u"packages"_s] = QJsonObject{
+            {u"linux_amd64"_s, QJsonObject{{u"hashes"_s, QJsonArray{u"zh:00"_s, u"h1:AA="_s, u"x9:kept"_s}}, {u"package_size"_s, 35}}},
+            {u"darwin_arm64"_s, QJsonObject{{u"hashes"_s, QJsonArray{u"h1:BB="_s}}, {u"package_size"_s, 36}}}};
+        d = parseRegistryDownload(QJsonDocument(withPackages).toJson(), docUrl, Platform(u"linux"_s, u"amd64"_s));
+        QVERIFY2(d.ok(), d.ok() ? "" : qPrintable(d.error().message));
+        QCOMPARE(d->packages.size(), 2);
+        QCOMPARE(d->packages.at(0).platform.toString(), u"darwin_arm64"_s);
+        QCOMPARE(d->package(Platform(u"linux"_s, u"amd64"_s))->packageSize, 35);
+        QCOMPARE(d->package(Platform(u"linux"_s, u"amd64"_s))->hashes.size(), 3);
+        bad = withPackages;
+        bad[u"packages"_s] = QJsonObject{{u"linux-amd64"_s, QJsonObject{}}};
+        d = parseRegistryDownload(QJsonDocument(bad).toJson(), docUrl, Platform(u"linux"_s, u"amd64"_s));
+        QVERIFY(!d.ok());
+        QVERIFY2(d.error().message.startsWith(u"registry response includes invalid package platform \"linux-amd64\": "_s),
+                 qPrintable(d.error().message));
+        bad[u"packages"_s] = QJsonObject{{u"linux_amd64"_s, QJsonObject{{u"hashes"_s, QJsonArray{u":nothing"_s}}}}};
+        d = parseRegistryDownload(QJsonDocument(bad).toJson(), docUrl, Platform(u"linux"_s, u"amd64"_s));
+        QVERIFY(!d.ok());
+        QVERIFY2(d.error().message.startsWith(u"registry response includes invalid package hash \":nothing\": "_s),
+                 qPrintable(d.error().message));
     }
 
     void sumsFileShapes()

@@ -16,6 +16,16 @@ armoured key every download document lists. Provider types and what is wrong wit
   tampered  the zip served is not the one `shasum` names
   badsig    (good files; the test signs other bytes)
   unlisted  (good files; the test signs with a key the registry does not list)
+
+and with `packages` in the download documents (OpenTofu's registry, rfc/20251027-provider-
+registry-hashes.md: every platform's zh:/h1: and package_size, computed here by hashlib and refhash):
+
+  packaged    1.0.0: right for every platform
+  pkgzh       the linux_amd64 entry's zh: is not the document's shasum
+  pkgsize     the linux_amd64 entry's package_size is one byte too many
+  pkgmissing  only a darwin_arm64 entry
+  pkgh1       the linux_amd64 entry's h1: is darwin_arm64's
+  pkgunsigned the darwin_arm64 entry's zh: is not in SHA256SUMS (and not its shasum)
 """
 import hashlib
 import io
@@ -37,6 +47,12 @@ TYPES = {
     "tampered": ["1.0.0"],
     "badsig": ["1.0.0"],
     "unlisted": ["1.0.0"],
+    "packaged": ["1.0.0"],
+    "pkgzh": ["1.0.0"],
+    "pkgsize": ["1.0.0"],
+    "pkgmissing": ["1.0.0"],
+    "pkgh1": ["1.0.0"],
+    "pkgunsigned": ["1.0.0"],
 }
 
 
@@ -86,10 +102,31 @@ def main():
                                      "platforms": [{"os": o, "arch": a} for o, a in PLATFORMS]})
             files = os.path.join(root, "files", ptype, version)
             sums = []
+            made = {}
             for os_, arch in PLATFORMS:
                 name = "terraform-provider-%s_%s_%s_%s.zip" % (ptype, version, os_, arch)
                 data = make_zip(ptype, version, os_, arch)
-                sha = hashlib.sha256(data).hexdigest()
+                tmp = os.path.join(root, "..", "hash-%s" % name)
+                write(tmp, data)
+                ref = refhash.zip_hashes(tmp)
+                os.remove(tmp)
+                made["%s_%s" % (os_, arch)] = (name, data, hashlib.sha256(data).hexdigest(), ref)
+            packages = None
+            if ptype.startswith("pkg") or ptype == "packaged":
+                packages = {plat: {"hashes": [ref["h1_extracted"], "zh:" + sha], "package_size": len(data)}
+                            for plat, (name, data, sha, ref) in made.items()}
+                if ptype == "pkgzh":
+                    packages["linux_amd64"]["hashes"][1] = "zh:" + hashlib.sha256(b"not the archive").hexdigest()
+                if ptype == "pkgsize":
+                    packages["linux_amd64"]["package_size"] += 1
+                if ptype == "pkgmissing":
+                    del packages["linux_amd64"]
+                if ptype == "pkgh1":
+                    packages["linux_amd64"]["hashes"][0] = packages["darwin_arm64"]["hashes"][0]
+                if ptype == "pkgunsigned":
+                    packages["darwin_arm64"]["hashes"][1] = "zh:" + hashlib.sha256(b"never signed").hexdigest()
+            for os_, arch in PLATFORMS:
+                name, data, sha, ref = made["%s_%s" % (os_, arch)]
                 served = make_zip(ptype, version, os_, arch, b"tampered") if ptype == "tampered" else data
                 write(os.path.join(files, name), served)
                 listed = sha
@@ -106,14 +143,13 @@ def main():
                     "signing_keys": {"gpg_public_keys": [{"key_id": "", "ascii_armor": armour, "trust_signature": "",
                                                           "source": "Provender tests", "source_url": None}]},
                 }
+                if packages is not None:
+                    doc["packages"] = packages
                 write(os.path.join(root, "v1", "providers", "acme", ptype, version, "download", os_, arch),
                       json.dumps(doc).encode())
-                tmp = os.path.join(root, "..", "hash-%s" % name)
-                write(tmp, data)
-                ref = refhash.zip_hashes(tmp)
-                os.remove(tmp)
                 out.setdefault(ptype, {}).setdefault(version, {})["%s_%s" % (os_, arch)] = {
-                    "file": name, "sha256": sha, "h1": ref["h1_zip"], "h1_extracted": ref["h1_extracted"], "zip": os.path.join(files, name)}
+                    "file": name, "sha256": sha, "h1": ref["h1_zip"], "h1_extracted": ref["h1_extracted"], "zip": os.path.join(files, name),
+                    "size": len(data)}
             write(os.path.join(files, "terraform-provider-%s_%s_SHA256SUMS" % (ptype, version)), "".join(sums).encode())
         write(os.path.join(root, "v1", "providers", "acme", ptype, "versions"), json.dumps(vdoc).encode())
     print(json.dumps(out))
