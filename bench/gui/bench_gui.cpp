@@ -2,6 +2,9 @@
 //
 //   provender_bench_gui DIR     opens DIR in ui::MainWindow (the real scan, tree model, proxy,
 //                               view, delegate and VerifyEngine) and prints one JSON object:
+//   provender_bench_gui URL CA  the same for a network mirror at URL (https, trusting the PEM CA;
+//                               providers found in its autoindex listing): listing = the index
+//                               documents, verifying = downloading and hashing every archive
 //
 //   first_paint_s      openMirror() -> the tree's viewport has painted rows of the new mirror
 //   scan_to_shown_s    openMirror() -> mirrorOpened (scan off the GUI thread + building the tree)
@@ -18,6 +21,7 @@
 #include "model/items/ArchiveFilterProxyModel.h"
 #include "model/items/MirrorTreeModel.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/network/RemoteSession.h"
 #include "ui/MainWindow.h"
 
 #include <QApplication>
@@ -98,10 +102,15 @@ int main(int argc, char **argv)
     QCoreApplication::setOrganizationName(QStringLiteral("Provender"));
     QCoreApplication::setApplicationName(QStringLiteral("provender-bench-gui"));
     if (argc < 2) {
-        std::fprintf(stderr, "usage: provender_bench_gui MIRROR_DIR\n");
+        std::fprintf(stderr, "usage: provender_bench_gui MIRROR_DIR | provender_bench_gui URL CA_FILE\n");
         return 2;
     }
     const QString dir = QString::fromLocal8Bit(argv[1]);
+    const bool url = dir.startsWith(QLatin1StringView("https://"));
+    if (url && argc < 3) {
+        std::fprintf(stderr, "usage: provender_bench_gui URL CA_FILE\n");
+        return 2;
+    }
 
     // For profiling the pieces of "first paint" apart (perf record): PROVENDER_BENCH_BUILD_TREE=N
     // scans DIR once, builds the browser's tree from it N times and prints each phase's time.
@@ -182,7 +191,16 @@ int main(int argc, char **argv)
     clock.start();
     last = 0;
     probe.start();
-    w.openMirror(dir);
+    if (url) {
+        RemoteRequest request;
+        request.baseUrl = dir;
+        request.source = RemoteRequest::ProviderSource::Autoindex;
+        request.caFile = QString::fromLocal8Bit(argv[2]);
+        request.useCredentials = false;
+        w.openUrl(request);
+    } else {
+        w.openMirror(dir);
+    }
     spinUntil([&] { return finished || failed; }, 30 * 60 * 1000);
     probe.stop();
     if (failed || !finished) {

@@ -1,5 +1,7 @@
 #include "model/network/HttpRunner.h"
 
+#include "model/core/Logging.h"
+
 #include "model/network/TrustStore.h"
 
 #include <QEventLoop>
@@ -171,6 +173,7 @@ struct HttpRunner::Active
     QStringList sslErrors;
     bool started = false;
     bool done = false;
+    int refusedStreams = 0; ///< times this request was sent again after an HTTP/2 GOAWAY refused it
     std::optional<HttpOutcome::Failure> abortFailure;
     QString abortText;
 };
@@ -498,6 +501,19 @@ void HttpRunner::onFinished(const std::shared_ptr<Active> &a)
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status == 0) {
         const QNetworkReply::NetworkError error = reply->error();
+        // An HTTP/2 server that ends a connection (GOAWAY, e.g. nginx after keepalive_requests)
+        // never processed the streams above its last accepted one; Qt fails them with
+        // ContentReSendError. They are safe to send again (RFC 9113 §6.8), and Go's transport —
+        // terraform's and tofu's — does so on a new connection without telling the caller.
+        constexpr int kMaxRefusedStreams = 5;
+        if (error == QNetworkReply::ContentReSendError && !a->started && a->otherBodyBytes == 0 && a->refusedStreams < kMaxRefusedStreams) {
+            ++a->refusedStreams;
+            qCDebug(lcNetwork) << "sending again after GOAWAY:" << displayUrl(a->url);
+            reply->disconnect(this);
+            reply->deleteLater();
+            startRequest(a);
+            return;
+        }
         if (error == QNetworkReply::OperationCanceledError || error == QNetworkReply::TimeoutError) {
             finish(a, HttpOutcome::Failure::Timeout, QStringLiteral("timed out: no data for %1 s").arg(m_settings.timeoutMs / 1000.0));
         } else if (error == QNetworkReply::SslHandshakeFailedError || !a->sslErrors.isEmpty()) {
