@@ -245,7 +245,9 @@ QList<Result<DownloadedArchive>> RegistryClient::fetchArchives(const QList<Archi
                 makeError(ErrorCode::Network, u"%1: the archive is larger than the limit of %2 bytes"_s.arg(where).arg(cap)));
         } else if (!st.outcome.ok()) {
             results << Result<DownloadedArchive>(makeError(
-                st.outcome.failure == HttpOutcome::Failure::Cancelled ? ErrorCode::Cancelled : ErrorCode::Network,
+                st.outcome.failure == HttpOutcome::Failure::Cancelled                              ? ErrorCode::Cancelled
+                    : st.outcome.failure == HttpOutcome::Failure::None && st.outcome.status == 404 ? ErrorCode::NotFound
+                                                                                                   : ErrorCode::Network,
                 u"%1: %2"_s.arg(where, st.outcome.failure != HttpOutcome::Failure::None ? st.outcome.errorText : st.outcome.statusLine())));
         } else {
             st.out.sha256 = st.sha.result();

@@ -3,8 +3,11 @@
 # zipfile/hashlib/json/tarfile only, so every expected hash and verdict below is independent of
 # Provender's own code.
 #
-#   python3 conformance_fixture.py OUT   ->  OUT/mirror/ (the directory), OUT/bundle.tar.gz and
-#   OUT/bundle.zip (the same tree packed), and prints the expectations as JSON on stdout.
+#   python3 conformance_fixture.py OUT [KEY.asc]  ->  OUT/mirror/ (the directory), OUT/bundle.tar.gz
+#   and OUT/bundle.zip (the same tree packed), and prints the expectations as JSON on stdout.
+#   With KEY.asc also OUT/registry/: the same archives as a providers.v1 origin registry (versions
+#   and download documents, files/ with the zips and one SHA256SUMS per release, to be signed by
+#   the test with that key), and the registry's expectations under "registry".
 #
 # Expected verdicts follow docs/VERDICTS.md (network-mirror hash rules: one declared h1:/zh: must
 # match — h1: against the zip's HashZip, zh: against its bytes).
@@ -144,5 +147,61 @@ for rec in expect['archives']:
     sums[key] = {'verdict': verdict, 'anchors': anchors}
 expect['sums'] = sums
 expect['sums_file'] = 'SHA256SUMS'
+
+# The same archives as an origin registry (tofu-formats.md §12). What a registry declares is the
+# download document's shasum (the SHA-256 of the bytes it serves), anchored to the signed
+# SHA256SUMS: every archive the mirror has verifies by its zh: whatever the mirror's index
+# declared; the absent one is a 404 (missing); the corrupt one matches its shasum and then fails
+# to extract (error), as from the mirror.
+if len(sys.argv) > 2:
+    armour = open(sys.argv[2]).read()
+    reg = os.path.join(out, 'registry')
+    by_release = {}
+    for rec in expect['archives']:
+        by_release.setdefault((rec['provider'], rec['version']), []).append(rec)
+    registry = {}
+    versions_docs = {}
+    for (addr, version), recs in sorted(by_release.items()):
+        ptype = addr.split('/')[-1]
+        files = os.path.join(reg, 'files', ptype, version)
+        os.makedirs(files, exist_ok=True)
+        sums_name = 'terraform-provider-%s_%s_SHA256SUMS' % (ptype, version)
+        lines = []
+        for rec in sorted(recs, key=lambda r: r['platform']):
+            name = 'terraform-provider-%s_%s_%s.zip' % (ptype, version, rec['platform'])
+            if rec['kind'] == 'absent':
+                sha = hashlib.sha256(b'never written').hexdigest()
+            else:
+                data = open(os.path.join(root, 'example.com', 'acme', ptype, name), 'rb').read()
+                sha = hashlib.sha256(data).hexdigest()
+                open(os.path.join(files, name), 'wb').write(data)
+            lines.append('%s  %s\n' % (sha, name))
+            os_, arch = rec['platform'].split('_')
+            doc = {'protocols': ['5.0'], 'os': os_, 'arch': arch, 'filename': name,
+                   'download_url': '/files/%s/%s/%s' % (ptype, version, name),
+                   'shasums_url': '/files/%s/%s/%s' % (ptype, version, sums_name),
+                   'shasums_signature_url': '/files/%s/%s/%s.sig' % (ptype, version, sums_name),
+                   'shasum': sha,
+                   'signing_keys': {'gpg_public_keys': [{'key_id': '', 'ascii_armor': armour}]}}
+            d = os.path.join(reg, 'v1', 'providers', 'acme', ptype, version, 'download', os_)
+            os.makedirs(d, exist_ok=True)
+            json.dump(doc, open(os.path.join(d, arch), 'w'))
+            versions_docs.setdefault(ptype, {}).setdefault(version, []).append({'os': os_, 'arch': arch})
+            key = '%s %s %s' % (addr, version, rec['platform'])
+            e = {'declared': ['zh:' + sha], 'sums': 'files/%s/%s/%s' % (ptype, version, sums_name),
+                 'url': 'files/%s/%s/%s' % (ptype, version, name)}
+            if rec['kind'] == 'absent':
+                e.update(verdict='missing')
+            elif rec['kind'] == 'corrupt':
+                e.update(verdict='error', zh='zh:' + sha)
+            else:
+                e.update(verdict='verified', matched=['zh'], h1=rec['h1'], zh=rec['zh'])
+            registry[key] = e
+        open(os.path.join(files, sums_name), 'w').write(''.join(lines))
+    for ptype, vs in versions_docs.items():
+        d = os.path.join(reg, 'v1', 'providers', 'acme', ptype)
+        json.dump({'versions': [{'version': v, 'protocols': ['5.0'], 'platforms': p} for v, p in sorted(vs.items())]},
+                  open(os.path.join(d, 'versions'), 'w'))
+    expect['registry'] = registry
 
 print(json.dumps(expect, indent=1))

@@ -11,16 +11,26 @@
 // mirror cannot list files, so an archive its index names but nobody serves is "present" in its
 // catalog and becomes Missing by the 404 (the directory and bundles see the absence while
 // listing and add an index-lists-absent-archive anomaly).
+//
+// The same archives as an origin registry (RegistrySource; a second nginx over HTTPS, SHA256SUMS
+// signed by a key gpg makes here): the same catalog of providers, versions and platforms, the same
+// computed hashes and bytes; what the registry declares is each download document's shasum,
+// anchored to the signed SHA256SUMS ("signature … signed by key ID X", X as gpg gives it), so an
+// archive the mirror's index leaves unverified or contradicts verifies from the registry, and the
+// verdicts agree with the mirror's where the declared hashes mean the same (docs/REGISTRY.md).
 
 #include "model/bundle/BundleSource.h"
 #include "model/network/NetworkSource.h"
+#include "model/registry/RegistrySource.h"
 #include "model/source/DirectorySource.h"
 #include "model/verify/VerifyEngine.h"
+#include "tests/support/GpgFixture.h"
 #include "tests/support/NginxFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -83,6 +93,23 @@ class TestSourceConformance : public QObject
     QJsonObject m_expected;
     test::NginxFixture m_nginx;
     QList<QSslCertificate> m_ca;
+    std::unique_ptr<test::GpgFixture> m_gpg; ///< null without gpg: the registry cases skip
+    test::NginxFixture m_registryNginx;
+    QList<QSslCertificate> m_registryCa;
+    QString m_keyId;
+
+    std::unique_ptr<RegistrySource> makeRegistrySource(const SignatureOptions &signature = {}) const
+    {
+        RegistryOptions o;
+        o.http.caCertificates = m_registryCa;
+        o.serviceOverrides.insert(QStringLiteral("example.com"), QUrl(m_registryNginx.baseUrl() + QStringLiteral("v1/providers/")));
+        o.useCredentials = false;
+        QList<PullRequest> wanted;
+        for (const char *type : {"demo", "other"})
+            wanted << PullRequest{
+                ProviderAddress::parse(QString(QStringLiteral("example.com/acme/") + QLatin1StringView(type))).value(), {}, {}};
+        return std::make_unique<RegistrySource>(o, wanted, QList<Platform>{}, signature);
+    }
 
     std::unique_ptr<MirrorSource> makeSource(const QString &kind) const
     {
@@ -198,8 +225,18 @@ private Q_SLOTS:
         if (!missing.isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
         QVERIFY(m_tmp.isValid());
-        const test::ProcessRun py =
-            test::runProcess(python, {test::sourceDir() + QStringLiteral("/tests/source/conformance_fixture.py"), m_tmp.path()}, 120000);
+        QStringList fixtureArgs{test::sourceDir() + QStringLiteral("/tests/source/conformance_fixture.py"), m_tmp.path()};
+        if (test::GpgFixture::available()) {
+            m_gpg = std::make_unique<test::GpgFixture>();
+            const QString fpr = m_gpg->generateKey(QStringLiteral("Acme Releases <releases@acme.test>"));
+            QVERIFY2(!fpr.isEmpty(), qPrintable(m_gpg->lastError()));
+            QFile key(m_tmp.filePath(QStringLiteral("key.asc")));
+            QVERIFY(key.open(QIODevice::WriteOnly));
+            key.write(m_gpg->exportKey(fpr));
+            key.close();
+            fixtureArgs << key.fileName();
+        }
+        const test::ProcessRun py = test::runProcess(python, fixtureArgs, 120000);
         if (py.exitCode != 0)
             QFAIL(qPrintable(QStringLiteral("conformance_fixture.py failed: ") + QString::fromUtf8(py.err)));
         m_expected = QJsonDocument::fromJson(py.out).object();
@@ -209,6 +246,32 @@ private Q_SLOTS:
         QVERIFY2(m_nginx.start(m_tmp.filePath(QStringLiteral("mirror")), {}, {}, &error), qPrintable(error));
         m_ca = QSslCertificate::fromPath(m_nginx.caFile(), QSsl::Pem);
         QVERIFY(!m_ca.isEmpty());
+        if (m_gpg) {
+            // Every release's SHA256SUMS signed; the key ID as gpg itself gives it.
+            QDirIterator it(m_tmp.filePath(QStringLiteral("registry/files")), {QStringLiteral("*_SHA256SUMS")}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            QString fpr;
+            const test::ProcessRun shown = test::runProcess(
+                QStringLiteral("gpg"),
+                {QStringLiteral("--with-colons"), QStringLiteral("--show-keys"), m_tmp.filePath(QStringLiteral("key.asc"))}, 60000);
+            for (const QByteArray &line : shown.out.split('\n'))
+                if (line.startsWith("fpr:") && fpr.isEmpty())
+                    fpr = QString::fromLatin1(line.split(':').value(9));
+            QCOMPARE(fpr.size(), 40);
+            m_keyId = fpr.right(16);
+            while (it.hasNext()) {
+                const QString sums = it.next();
+                const QByteArray sig = m_gpg->sign(fpr, test::readFile(sums));
+                QFile f(sums + QStringLiteral(".sig"));
+                QVERIFY2(!sig.isEmpty() && f.open(QIODevice::WriteOnly) && f.write(sig) == sig.size(), qPrintable(m_gpg->lastError()));
+            }
+            QVERIFY2(m_registryNginx.makeCertificates(&error), qPrintable(error));
+            QVERIFY2(m_registryNginx.start(m_tmp.filePath(QStringLiteral("registry")),
+                                           QStringLiteral("    location /v1/ { default_type application/json; }\n"), {}, &error),
+                     qPrintable(error));
+            m_registryCa = QSslCertificate::fromPath(m_registryNginx.caFile(), QSsl::Pem);
+            QVERIFY(!m_registryCa.isEmpty());
+        }
     }
 
     /// list(): the providers, versions, platforms and declared hashes the fixture wrote.
@@ -439,6 +502,162 @@ private Q_SLOTS:
         for (const BundleFileCheck &f : source.lastRead()->files)
             mismatched += f.status == BundleFileCheck::Status::Mismatch;
         QCOMPARE(mismatched, 1);
+    }
+
+    /// The registry's catalog: the same providers, versions and platforms; declared = the shasum.
+    void registryCatalog()
+    {
+        if (!m_gpg)
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs gpg to sign the registry's SHA256SUMS"));
+        std::unique_ptr<RegistrySource> source = makeRegistrySource();
+        Result<Catalog> listed = source->list();
+        QVERIFY2(listed.ok(), qPrintable(listed.ok() ? QString() : listed.error().toString()));
+        const Catalog &c = listed.value();
+        QVERIFY(c.sourceKind == source->kind());
+        QCOMPARE(c.root, source->location());
+        QCOMPARE(c.anomalies.size(), 0);
+        QStringList providers;
+        for (const Provider &p : c.providers) {
+            providers.append(p.address.toString());
+            QStringList versions;
+            for (const ProviderVersion &v : p.versions)
+                versions.append(v.version.toString());
+            QCOMPARE(versions, jsonStrings(m_expected.value(u"providers").toObject().value(p.address.toString())));
+        }
+        QCOMPARE(providers, m_expected.value(u"providers").toObject().keys());
+        const QString base = m_registryNginx.baseUrl();
+        const QJsonObject registry = m_expected.value(u"registry").toObject();
+        int archives = 0;
+        forEachArchive(c, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
+            ++archives;
+            const QString key = ArchiveKey{p.address, v.version, a.platform}.toString();
+            const QJsonObject e = registry.value(key).toObject();
+            QVERIFY2(!e.isEmpty(), qPrintable(key));
+            QVERIFY(a.present && a.declared);
+            QCOMPARE(hashTexts(a.declared->hashes), jsonStrings(e.value(u"declared")));
+            QCOMPARE(relative(a.path, base), e.value(u"url").toString());
+            QCOMPARE(relative(a.declared->indexFile, base),
+                     QStringLiteral("v1/providers/%1/%2/%3/download/%4/%5")
+                         .arg(p.address.ns(), p.address.type(), v.version.toString(), a.platform.os(), a.platform.arch()));
+        });
+        QCOMPARE(archives, m_expected.value(u"archives").toArray().size());
+    }
+
+    /// The registry's verdicts and anchors as the fixture expects, computed hashes identical to the
+    /// directory's, and the same verdict wherever the mirror's index declared the true zh:/h1:.
+    void registryVerdicts()
+    {
+        if (!m_gpg)
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs gpg to sign the registry's SHA256SUMS"));
+        std::unique_ptr<RegistrySource> source = makeRegistrySource();
+        Result<Catalog> listed = source->list();
+        QVERIFY(listed.ok());
+        VerifyOptions options;
+        options.useCache = false;
+        const QString base = m_registryNginx.baseUrl();
+        const QHash<QString, Seen> got = seen(verifySource(*source, listed.value(), options), base);
+        std::unique_ptr<MirrorSource> dir = makeSource(QStringLiteral("directory"));
+        Result<Catalog> dirListed = dir->list();
+        QVERIFY(dirListed.ok());
+        const QHash<QString, Seen> mirror = seen(verifySource(*dir, dirListed.value(), options), baseOf(dirListed.value()));
+        const QJsonObject registry = m_expected.value(u"registry").toObject();
+        QCOMPARE(got.size(), registry.size());
+        for (const QJsonValue &value : m_expected.value(u"archives").toArray()) {
+            const QJsonObject a = value.toObject();
+            const QJsonObject e = registry.value(keyOf(a)).toObject();
+            Seen want;
+            want.verdict = e.value(u"verdict").toString();
+            want.declared = jsonStrings(e.value(u"declared"));
+            want.matched = jsonStrings(e.value(u"matched"));
+            if (want.verdict == QLatin1StringView("verified"))
+                want.anchors = {QStringLiteral("signature ") + e.value(u"sums").toString() + QStringLiteral(" signed by key ID ")
+                                + m_keyId};
+            want.h1Zip = e.value(u"h1").toString();
+            want.zh = e.value(u"verdict").toString() == QLatin1StringView("error") ? QString() : e.value(u"zh").toString();
+            if (want.verdict != QLatin1StringView("missing"))
+                want.path = e.value(u"url").toString();
+            const Seen have = got.value(keyOf(a));
+            QVERIFY2(have == want,
+                     qPrintable(keyOf(a) + QStringLiteral("\n  got:      ") + describeSeen(have) + QStringLiteral("\n  expected: ")
+                                + describeSeen(want)));
+            // Where they mean the same: the same computed hashes; the same verdict when the
+            // mirror's index declared the archive's true hashes (or it is absent or corrupt).
+            const Seen &m = mirror.value(keyOf(a));
+            QCOMPARE(have.h1Zip, m.h1Zip);
+            const QString kind = a.value(u"kind").toString();
+            if (kind != QLatin1StringView("wrong") && kind != QLatin1StringView("none"))
+                QCOMPARE(have.verdict, m.verdict);
+        }
+    }
+
+    /// openArchive(): the registry's download, byte for byte the mirror's file; the absent one fails.
+    void registryOpenArchive()
+    {
+        if (!m_gpg)
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs gpg to sign the registry's SHA256SUMS"));
+        std::unique_ptr<RegistrySource> source = makeRegistrySource();
+        Result<Catalog> listed = source->list();
+        QVERIFY(listed.ok());
+        int opened = 0;
+        forEachArchive(listed.value(), [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
+            const QString key = ArchiveKey{p.address, v.version, a.platform}.toString();
+            Result<std::unique_ptr<QIODevice>> device = source->openArchive(a);
+            for (const QJsonValue &value : m_expected.value(u"archives").toArray()) {
+                const QJsonObject e = value.toObject();
+                if (keyOf(e) != key)
+                    continue;
+                if (!e.value(u"present").toBool()) {
+                    QVERIFY2(!device.ok(), qPrintable(key));
+                    return;
+                }
+                QVERIFY2(device.ok(), qPrintable(key));
+                QCryptographicHash sha(QCryptographicHash::Sha256);
+                QVERIFY(sha.addData(device.value().get()));
+                QCOMPARE(QStringLiteral("zh:") + QString::fromLatin1(sha.result().toHex()), e.value(u"zh").toString());
+                ++opened;
+            }
+        });
+        QCOMPARE(opened, 9);
+    }
+
+    /// Signatures by a key that is not pinned: every archive refused with the reason, none read.
+    void registryUnpinnedKeyRefused()
+    {
+        if (!m_gpg)
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs gpg to sign the registry's SHA256SUMS"));
+        SignatureOptions pinned;
+        pinned.pinnedKeys << m_gpg->exportKey(m_gpg->generateKey(QStringLiteral("Somebody Else <else@acme.test>")));
+        std::unique_ptr<RegistrySource> source = makeRegistrySource(pinned);
+        Result<Catalog> listed = source->list();
+        QVERIFY(listed.ok());
+        VerifyOptions options;
+        options.useCache = false;
+        const VerifyReport report = verifySource(*source, listed.value(), options);
+        QCOMPARE(report.summary.count(Verdict::Refused), int(report.results.size()));
+        for (const ArchiveResult &r : report.results) {
+            QVERIFY2(r.detail.reason.contains(QStringLiteral("not one of the pinned keys")), qPrintable(r.detail.reason));
+            QVERIFY(r.detail.anchors.isEmpty());
+        }
+        for (const RequestLogEntry &e : source->requestLog())
+            QVERIFY2(!e.url.path().endsWith(QStringLiteral(".zip")), qPrintable(e.url.toString()));
+    }
+
+    /// A cancel set before the run: nothing is read.
+    void registryCancelled()
+    {
+        if (!m_gpg)
+            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs gpg to sign the registry's SHA256SUMS"));
+        std::unique_ptr<RegistrySource> source = makeRegistrySource();
+        Result<Catalog> listed = source->list();
+        QVERIFY(listed.ok());
+        std::atomic<bool> cancel{true};
+        VerifyOptions options;
+        options.useCache = false;
+        const VerifyReport report = verifySource(*source, listed.value(), options, {}, &cancel);
+        QVERIFY(report.summary.cancelled);
+        for (const ArchiveResult &r : report.results)
+            QVERIFY2(r.detail.verdict == Verdict::Pending,
+                     qPrintable(r.key.toString() + QStringLiteral(": ") + toString(r.detail.verdict)));
     }
 
     /// The GUI engine takes any source: VerifyEngine::start(source, …) delivers the same verdicts
