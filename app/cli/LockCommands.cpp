@@ -6,6 +6,7 @@
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
 #include "app/cli/HashingOptions.h"
+#include "app/cli/Prologue.h"
 #include "model/hashing/PackageHashes.h"
 #include "model/lockfile/ConfigReader.h"
 #include "model/lockfile/LockCheck.h"
@@ -57,25 +58,6 @@ const QCommandLineOption kFlavour(u"flavour"_s, u"Header to write: tofu or terra
 const QCommandLineOption kConfig(
     u"config"_s, u"A configuration directory: take the providers and constraints from its required_providers (and its modules')."_s,
     u"DIR"_s);
-
-/// Parses; prints help or the error. Returns -1 to continue, else an exit code.
-int parse(QCommandLineParser &parser, const QStringList &args, const QString &description, const QString &positional,
-          const QString &positionalHelp)
-{
-    parser.setApplicationDescription(description);
-    parser.addHelpOption();
-    if (!positional.isEmpty())
-        parser.addPositionalArgument(positional, positionalHelp);
-    if (!parser.parse(args)) {
-        err() << args.value(0) << ": " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(u"help"_s)) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
-    return -1;
-}
 
 void printDiagnostics(const QString &file, const LockParseResult &r)
 {
@@ -681,27 +663,23 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
 
 int runLockFmt(const QStringList &args)
 {
-    QCommandLineParser parser;
+    Prologue p(u"lock fmt"_s,
+               u"Rewrite a dependency lock file in the exact form tofu/terraform write it (sorted, aligned, "
+               "de-duplicated, LF). Comments and unknown content are dropped (with a warning)."_s);
+    QCommandLineParser &parser = p.parser();
     const QCommandLineOption check(u"check"_s, u"Only check: exit 1 when the file is not in canonical form."_s);
     parser.addOption(check);
     parser.addOption(kFlavour);
-    if (const int rc = parse(parser, args,
-                             u"Rewrite a dependency lock file in the exact form tofu/terraform write it (sorted, aligned, "
-                             "de-duplicated, LF). Comments and unknown content are dropped (with a warning)."_s,
-                             u"FILE"_s, u"The .terraform.lock.hcl to format."_s);
-        rc >= 0)
-        return rc;
-    if (parser.positionalArguments().size() != 1) {
-        err() << "provender lock fmt: give exactly one lock file\n";
-        return ExitUsage;
-    }
+    p.positional(u"FILE"_s, u"The .terraform.lock.hcl to format."_s, u"FILE"_s);
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
+        return *exit;
+    if (parser.positionalArguments().size() != 1)
+        return p.usage(u"give exactly one lock file"_s);
     std::optional<LockFlavour> flavour;
     if (parser.isSet(kFlavour)) {
         flavour = lockFlavourFromString(parser.value(kFlavour));
-        if (!flavour) {
-            err() << "provender lock fmt: --flavour must be tofu or terraform\n";
-            return ExitUsage;
-        }
+        if (!flavour)
+            return p.usage(u"--flavour must be tofu or terraform"_s);
     }
     const QString path = parser.positionalArguments().constFirst();
     const QByteArray original = readAll(path);
@@ -725,7 +703,13 @@ int runLockFmt(const QStringList &args)
 
 int runLockDiff(const QStringList &args)
 {
-    QCommandLineParser parser;
+    Prologue p(u"lock diff"_s,
+               u"Compare two lock files by meaning (providers added, removed, upgraded, constraints and hashes) "
+               "and as text. With --mirror, tells which platform each added or removed hash belongs to (from "
+               "the archives, and from the signed SHA256SUMS a pulled mirror keeps in .provenance/); with "
+               "--registry, from the origin registries' signed SHA256SUMS. "
+               "Exit 1 when they differ in meaning."_s);
+    QCommandLineParser &parser = p.parser();
     parser.addOption(kMirror);
     const QCommandLineOption registry(u"registry"_s,
                                       u"Name the platform of each zh: from the releases' signed SHA256SUMS, "
@@ -735,19 +719,11 @@ int runLockDiff(const QStringList &args)
     parser.addOption(kPinnedKeys);
     parser.addOption(kJson);
     addHashingOptions(parser);
-    if (const int rc = parse(parser, args,
-                             u"Compare two lock files by meaning (providers added, removed, upgraded, constraints and hashes) "
-                             "and as text. With --mirror, tells which platform each added or removed hash belongs to (from "
-                             "the archives, and from the signed SHA256SUMS a pulled mirror keeps in .provenance/); with "
-                             "--registry, from the origin registries' signed SHA256SUMS. "
-                             "Exit 1 when they differ in meaning."_s,
-                             u"A B"_s, u"The old and the new lock file."_s);
-        rc >= 0)
-        return rc;
-    if (parser.positionalArguments().size() != 2) {
-        err() << "provender lock diff: give two lock files\n";
-        return ExitUsage;
-    }
+    p.positional(u"A B"_s, u"The old and the new lock file."_s, u"A B"_s);
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
+        return *exit;
+    if (parser.positionalArguments().size() != 2)
+        return p.usage(u"give two lock files"_s);
     const QString pathA = parser.positionalArguments().at(0);
     const QString pathB = parser.positionalArguments().at(1);
     HashRunOptions hashing;
@@ -803,22 +779,20 @@ int runLockDiff(const QStringList &args)
 
 int runLockCheck(const QStringList &args)
 {
-    QCommandLineParser parser;
+    Prologue p(u"lock check"_s,
+               u"Check that a mirror can satisfy a lock file: for every locked provider and platform, is the "
+               "locked version's package there and does it match one of the lock's hashes? Exit 1 on any "
+               "mismatch, missing package or error."_s);
+    QCommandLineParser &parser = p.parser();
     parser.addOption(kMirror);
     parser.addOption(kPlatform);
     parser.addOption(kJson);
     addHashingOptions(parser);
-    if (const int rc = parse(parser, args,
-                             u"Check that a mirror can satisfy a lock file: for every locked provider and platform, is the "
-                             "locked version's package there and does it match one of the lock's hashes? Exit 1 on any "
-                             "mismatch, missing package or error."_s,
-                             u"FILE"_s, u"The .terraform.lock.hcl to check."_s);
-        rc >= 0)
-        return rc;
-    if (parser.positionalArguments().size() != 1 || !parser.isSet(kMirror)) {
-        err() << "provender lock check: give one lock file and --mirror DIR\n";
-        return ExitUsage;
-    }
+    p.positional(u"FILE"_s, u"The .terraform.lock.hcl to check."_s, u"FILE"_s);
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
+        return *exit;
+    if (parser.positionalArguments().size() != 1 || !parser.isSet(kMirror))
+        return p.usage(u"give one lock file and --mirror DIR"_s);
     LockCheckOptions options;
     if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
         return ExitUsage;
@@ -846,7 +820,12 @@ int runLockCheck(const QStringList &args)
 
 int runLockAddHashes(const QStringList &args)
 {
-    QCommandLineParser parser;
+    Prologue p(u"lock add-hashes"_s,
+               u"Add the hashes of the given platforms' packages from a filesystem mirror to a lock file, like "
+               "`terraform providers lock -fs-mirror=DIR -platform=P`: the h1: of each extracted package (and "
+               "the zip's zh: with --zh). With --registry, from the origin registries instead. Nothing is "
+               "written when a package is missing or cannot be hashed."_s);
+    QCommandLineParser &parser = p.parser();
     parser.addOption(kMirror);
     parser.addOption(kPlatform);
     parser.addOption(kZh);
@@ -860,19 +839,12 @@ int runLockAddHashes(const QStringList &args)
     parser.addOption(kCaFile);
     parser.addOption(kPinnedKeys);
     addHashingOptions(parser);
-    if (const int rc = parse(parser, args,
-                             u"Add the hashes of the given platforms' packages from a filesystem mirror to a lock file, like "
-                             "`terraform providers lock -fs-mirror=DIR -platform=P`: the h1: of each extracted package (and "
-                             "the zip's zh: with --zh). With --registry, from the origin registries instead. Nothing is "
-                             "written when a package is missing or cannot be hashed."_s,
-                             u"FILE"_s, u"The .terraform.lock.hcl to update."_s);
-        rc >= 0)
-        return rc;
+    p.positional(u"FILE"_s, u"The .terraform.lock.hcl to update."_s, u"FILE"_s);
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
+        return *exit;
     if (parser.positionalArguments().size() != 1 || parser.isSet(kMirror) == parser.isSet(registry) || !parser.isSet(kPlatform)
-        || (parser.isSet(registry) && parser.isSet(kConfig))) {
-        err() << "provender lock add-hashes: give one lock file, --mirror DIR or --registry, and at least one --platform\n";
-        return ExitUsage;
-    }
+        || (parser.isSet(registry) && parser.isSet(kConfig)))
+        return p.usage(u"give one lock file, --mirror DIR or --registry, and at least one --platform"_s);
     const QString path = parser.positionalArguments().constFirst();
     lockedit::MirrorHashOptions options;
     options.includeZh = parser.isSet(kZh);
@@ -919,23 +891,21 @@ int runLockAddHashes(const QStringList &args)
 
 int runLockUpgrade(const QStringList &args)
 {
-    QCommandLineParser parser;
+    Prologue p(u"lock upgrade"_s,
+               u"Upgrade locked providers to the newest version in a filesystem mirror that meets their recorded "
+               "constraints, and record that version's hashes (the mirror's platforms, or --platform)."_s);
+    QCommandLineParser &parser = p.parser();
     parser.addOption(kMirror);
     parser.addOption(kProvider);
     parser.addOption(kPlatform);
     parser.addOption(kZh);
     parser.addOption(kConfig);
     addHashingOptions(parser);
-    if (const int rc = parse(parser, args,
-                             u"Upgrade locked providers to the newest version in a filesystem mirror that meets their recorded "
-                             "constraints, and record that version's hashes (the mirror's platforms, or --platform)."_s,
-                             u"FILE"_s, u"The .terraform.lock.hcl to update."_s);
-        rc >= 0)
-        return rc;
-    if (parser.positionalArguments().size() != 1 || !parser.isSet(kMirror)) {
-        err() << "provender lock upgrade: give one lock file and --mirror DIR\n";
-        return ExitUsage;
-    }
+    p.positional(u"FILE"_s, u"The .terraform.lock.hcl to update."_s, u"FILE"_s);
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
+        return *exit;
+    if (parser.positionalArguments().size() != 1 || !parser.isSet(kMirror))
+        return p.usage(u"give one lock file and --mirror DIR"_s);
     const QString path = parser.positionalArguments().constFirst();
     lockedit::UpgradeOptions options;
     options.includeZh = parser.isSet(kZh);
@@ -1018,7 +988,14 @@ int runLockUpgrade(const QStringList &args)
 
 int runLockInit(const QStringList &args)
 {
-    QCommandLineParser parser;
+    Prologue p(
+        u"lock init"_s,
+        u"Make a lock file for a configuration from a filesystem mirror (or a network mirror https:// URL), like "
+        "`terraform providers lock -fs-mirror=DIR -platform=P...` (-net-mirror=URL) in a directory without a lock file: the providers the root module and "
+        "its modules require (required_providers, resources, provider blocks), for each the newest version in "
+        "the mirror that meets every constraint, and the h1: hash of each platform's package (plus zh: with "
+        "--zh). Nothing is written when a provider has no suitable version or package."_s);
+    QCommandLineParser &parser = p.parser();
     parser.addOption(kConfig);
     parser.addOption(kMirror);
     parser.addOption(kPlatform);
@@ -1034,27 +1011,15 @@ int runLockInit(const QStringList &args)
     const QCommandLineOption force(u"force"_s, u"Replace an existing lock file."_s);
     parser.addOption(force);
     addHashingOptions(parser);
-    if (const int rc = parse(
-            parser, args,
-            u"Make a lock file for a configuration from a filesystem mirror (or a network mirror https:// URL), like "
-            "`terraform providers lock -fs-mirror=DIR -platform=P...` (-net-mirror=URL) in a directory without a lock file: the providers the root module and "
-            "its modules require (required_providers, resources, provider blocks), for each the newest version in "
-            "the mirror that meets every constraint, and the h1: hash of each platform's package (plus zh: with "
-            "--zh). Nothing is written when a provider has no suitable version or package."_s,
-            QString(), QString());
-        rc >= 0)
-        return rc;
-    if (!parser.positionalArguments().isEmpty() || !parser.isSet(kConfig) || !parser.isSet(kMirror) || !parser.isSet(kPlatform)) {
-        err() << "provender lock init: give --config DIR, --mirror DIR and at least one --platform\n";
-        return ExitUsage;
-    }
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
+        return *exit;
+    if (!parser.positionalArguments().isEmpty() || !parser.isSet(kConfig) || !parser.isSet(kMirror) || !parser.isSet(kPlatform))
+        return p.usage(u"give --config DIR, --mirror DIR and at least one --platform"_s);
     lockinit::InitOptions options;
     if (parser.isSet(flavour)) {
         const std::optional<LockFlavour> f = lockFlavourFromString(parser.value(flavour));
-        if (!f) {
-            err() << "provender lock init: --flavour must be tofu or terraform\n";
-            return ExitUsage;
-        }
+        if (!f)
+            return p.usage(u"--flavour must be tofu or terraform"_s);
         options.flavour = *f;
     }
     options.includeZh = parser.isSet(kZh);
@@ -1240,7 +1205,14 @@ int runLock(const QStringList &args)
 
 int runLockMerge(const QStringList &args)
 {
-    QCommandLineParser parser;
+    Prologue p(u"lock merge"_s,
+               u"Three-way merge of lock files by meaning, usable as a git merge driver "
+               "(git config merge.tflock.driver \"provender lock merge %O %A %B\"). Per provider: one side's "
+               "change wins over the other side's nothing; the same version on both sides merges the hashes; "
+               "different versions, or a removal against a change, are conflicts. The result (canonical, "
+               "as tofu/terraform write it) replaces OURS unless -o is given. Exit 0 merged, 1 conflicts "
+               "(marked in the file, one line each on stderr), 2 unreadable or invalid input (nothing written)."_s);
+    QCommandLineParser &parser = p.parser();
     const QCommandLineOption output({u"o"_s, u"output"_s}, u"Write the result to OUT instead of OURS."_s, u"OUT"_s);
     const QCommandLineOption install(u"install"_s,
                                      u"Set up the current git repository: merge.tflock.driver in its config and "
@@ -1251,16 +1223,10 @@ int runLockMerge(const QStringList &args)
     parser.addOption(install);
     parser.addOption(diff3);
     parser.addOption(gui);
-    if (const int rc = parse(parser, args,
-                             u"Three-way merge of lock files by meaning, usable as a git merge driver "
-                             "(git config merge.tflock.driver \"provender lock merge %O %A %B\"). Per provider: one side's "
-                             "change wins over the other side's nothing; the same version on both sides merges the hashes; "
-                             "different versions, or a removal against a change, are conflicts. The result (canonical, "
-                             "as tofu/terraform write it) replaces OURS unless -o is given. Exit 0 merged, 1 conflicts "
-                             "(marked in the file, one line each on stderr), 2 unreadable or invalid input (nothing written)."_s,
-                             u"BASE OURS THEIRS"_s, u"The common ancestor, our version (the result goes here), their version."_s);
-        rc >= 0)
-        return rc;
+    p.positional(u"BASE OURS THEIRS"_s, u"The common ancestor, our version (the result goes here), their version."_s,
+                 u"BASE OURS THEIRS"_s);
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
+        return *exit;
     if (parser.isSet(install)) {
         if (!parser.positionalArguments().isEmpty()) {
             err() << "provender lock merge --install: takes no files\n";
@@ -1273,10 +1239,8 @@ int runLockMerge(const QStringList &args)
         return ExitUsage;
     }
     const QStringList files = parser.positionalArguments();
-    if (files.size() != 3) {
-        err() << "provender lock merge: give three lock files: BASE OURS THEIRS\n";
-        return ExitUsage;
-    }
+    if (files.size() != 3)
+        return p.usage(u"give three lock files: BASE OURS THEIRS"_s);
     const std::optional<lockmerge::MergeInput> base = readMergeSide(files.at(0));
     const std::optional<lockmerge::MergeInput> ours = readMergeSide(files.at(1));
     const std::optional<lockmerge::MergeInput> theirs = readMergeSide(files.at(2));

@@ -5,6 +5,7 @@
 
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Prologue.h"
 #include "model/lockfile/ConfigReader.h"
 #include "model/lockfile/LockFile.h"
 #include "model/registry/MirrorPull.h"
@@ -70,14 +71,8 @@ int runMirrorPull(const QStringList &args)
     parser.addOption({u"json"_s, u"Print a JSON report instead of text."_s});
     parser.addPositionalArgument(u"dest"_s, u"The mirror directory to fill."_s, u"DEST"_s);
     parser.addPositionalArgument(u"providers"_s, u"Providers as ADDR or ADDR=CONSTRAINT (e.g. hashicorp/null=~> 3.2)."_s, u"[ADDR...]"_s);
-    if (!parser.parse(args)) {
-        err() << "provender mirror pull: " << parser.errorText() << '\n';
-        return ExitUsage;
-    }
-    if (parser.isSet(u"help"_s)) {
-        out() << parser.helpText();
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, args, u"provender mirror pull"_s))
+        return *exit;
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty()) {
         err() << "provender mirror pull: give the mirror directory to fill\n";
