@@ -332,8 +332,14 @@ Result<void> saveBytesAtomically(const QByteArray &bytes, const QString &path)
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return fail(f.errorString());
-    if (f.write(bytes) != bytes.size())
-        return fail(f.errorString());
+    // flush() before commit(): Qt 6.4's commit() reports success after a failed flush (a full
+    // disk, EFBIG) and renames the truncated temporary file over the old one.
+    errno = 0;
+    if (f.write(bytes) != bytes.size() || !f.flush()) {
+        const QString why = errno != 0 ? QString::fromLocal8Bit(std::strerror(errno)) : f.errorString(); // Qt says "Unknown error"
+        f.cancelWriting();
+        return fail(why);
+    }
     const int fd = f.handle();
     const mode_t mode = existed ? (old.st_mode & 07777) : 0644;
     if (fd < 0 || ::fchmod(fd, mode) != 0) {
