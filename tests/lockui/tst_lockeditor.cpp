@@ -1,5 +1,6 @@
 // LockEditorWindow offscreen: edits with undo/redo compared byte for byte, text/table sync,
-// inline diagnostics, save/close prompts, coverage matrix. Expected values: terraform's own
+// inline diagnostics, save/close prompts, coverage matrix, the lock windows' jobs (latest run
+// wins, cancel). Expected values: terraform's own
 // `providers lock -fs-mirror` output (skipped without terraform), hashes computed by
 // make_lock_mirror.py (Python), and lock files written by hand.
 
@@ -10,15 +11,18 @@
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/LockMirrorFixture.h"
+#include "tests/support/TerraformLock.h"
 #include "tests/support/TestSupport.h"
 #include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/LockCodeEditor.h"
+#include "ui/lock/LockDiffWindow.h"
 #include "ui/lock/LockEditorWindow.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
@@ -28,6 +32,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include <cstdio>
@@ -507,30 +512,86 @@ private Q_SLOTS:
                            QStringLiteral("terraform not on PATH: the comparison with terraform providers lock is skipped"));
         // terraform: a configuration requiring every locked provider with the lock's constraints,
         // `providers lock -fs-mirror=DEMO -platform=... null random` on the original input.
-        const LockParseResult parsed = parseLockFile(input);
-        QByteArray config = "terraform {\n  required_providers {\n";
-        int i = 0;
-        for (const ProviderLock &p : parsed.document.providers) {
-            config += "    p" + QByteArray::number(i++) + " = {\n      source = \"" + p.address.toString().toUtf8() + "\"\n";
-            if (!p.constraints.isEmpty())
-                config += "      version = \"" + p.constraints.toString().toUtf8() + "\"\n";
-            config += "    }\n";
-        }
-        config += "  }\n}\n";
-        const QString sandbox = m_tmp.path() + u"/tf"_s;
-        const QString cfg = sandbox + u"/cfg"_s;
-        QVERIFY(writeFile(cfg + u"/main.tf"_s, config));
-        QVERIFY(writeFile(cfg + u"/.terraform.lock.hcl"_s, input));
-        QStringList args{
-            u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + mirror, u"-platform=linux_amd64"_s, u"-platform=darwin_arm64"_s};
+        QList<test::TerraformRequirement> required;
+        for (const ProviderLock &p : parseLockFile(input).document.providers)
+            required.append({p.address.toString(), p.constraints.toString()});
+        QStringList names;
         for (const ProviderAddress &p : providers)
-            args << p.toString();
-        const test::ProcessRun run = test::runTerraform(sandbox, cfg, args);
-        QVERIFY2(run.exitCode == 0, run.err.constData());
+            names << p.toString();
+        const test::TerraformLockRun tf =
+            test::terraformProvidersLock(m_tmp.path() + u"/tf"_s, input, required, mirror, {u"linux_amd64"_s, u"darwin_arm64"_s}, names);
+        QVERIFY2(tf.run.exitCode == 0, tf.run.err.constData());
         QByteArray ours = saved;
         // We keep the file's own header (tofu); terraform writes its own.
         ours.replace("\"tofu init\"", "\"terraform init\"");
-        QCOMPARE(ours, test::readFile(cfg + u"/.terraform.lock.hcl"_s));
+        QCOMPARE(ours, tf.lockFile);
+    }
+
+    /// Jobs in the lock windows (ui/JobTracker): a run started while an older one of the same
+    /// window still runs supersedes it — only the newest result is shown — and Cancel (the
+    /// status bar's button, or cancel()) drops the result and says so.
+    void jobsLatestRunWinsAndCancel()
+    {
+        QSettings().remove(QString(CoverageMatrixWindow::kSettingsKey));
+        const QByteArray text = "provider \"example.test/ns/alpha\" {\n  version = \"1.0.0\"\n  hashes = [\""
+            + py(kAlpha, "1.0.0", "linux_amd64", "h1").toUtf8() + "\"]\n}\n";
+        const LockFile lock = parseLockFile(text).document;
+
+        // Coverage: the first check (every platform) is superseded by the second (two chosen).
+        CoverageMatrixWindow coverage;
+        QSignalSpy updated(&coverage, &CoverageMatrixWindow::matrixUpdated);
+        coverage.setInputs(lock, m_fixtureCatalog, u"test.hcl"_s);
+        QVERIFY(coverage.isBusy());
+        coverage.setPlatforms({platform("linux_amd64"), platform("windows_amd64")});
+        QTRY_VERIFY(!coverage.isBusy());
+        QTest::qWait(50);
+        QCOMPARE(updated.size(), 1);
+        QCOMPARE(coverage.model()->dump(), u"example.test/ns/alpha 1.0.0: ✓ verified | – missing\n"_s);
+        // Cancelled: the matrix stays, the status line says so.
+        coverage.setPlatforms({platform("darwin_arm64")});
+        coverage.cancel();
+        QTRY_VERIFY(!coverage.isBusy());
+        QTest::qWait(50);
+        QCOMPARE(updated.size(), 1);
+        QCOMPARE(coverage.model()->dump(), u"example.test/ns/alpha 1.0.0: ✓ verified | – missing\n"_s);
+        auto *status = coverage.findChild<QLabel *>(u"statusLabel"_s);
+        QVERIFY2(status->text().contains(u"cancelled"_s), qPrintable(status->text()));
+        QSettings().remove(QString(CoverageMatrixWindow::kSettingsKey));
+
+        // Editor: tracing the hashes of 1.0.0 is superseded by the version change to 1.1.0
+        // (which drops the hashes): only the second trace arrives.
+        LockEditorWindow w;
+        answerAll(w, QMessageBox::Discard);
+        w.openBytes(text, u"jobs.hcl"_s);
+        QSignalSpy traced(&w, &LockEditorWindow::provenanceChanged);
+        w.setCatalog(m_fixtureCatalog);
+        QVERIFY(w.setVersion(addr(kAlpha), u"1.1.0"_s));
+        QTRY_VERIFY(w.provenanceReady());
+        QTest::qWait(50);
+        QCOMPARE(traced.size(), 1);
+        QCOMPARE(w.providerModel()->index(0, LockProviderTableModel::PlatformsColumn).data().toString(), QString());
+        // Add hashes, cancelled from the status bar: nothing changes.
+        const QByteArray before = w.currentBytes();
+        QVERIFY(w.addHashesFromMirror({platform("linux_amd64")}, false));
+        QVERIFY(w.isBusy());
+        QVERIFY(!w.removeProvider(addr(kAlpha))); // edits wait for it
+        auto *cancel = w.findChild<QToolButton *>(u"jobCancel"_s);
+        QVERIFY(cancel);
+        cancel->click();
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.currentBytes(), before);
+        QCOMPARE(w.undoStack()->count(), 1);
+        QVERIFY2(w.lastMessage().startsWith(u"Cancelled"_s), qPrintable(w.lastMessage()));
+
+        // Diff: the trace for the first pair of texts is superseded by the second pair's.
+        LockDiffWindow diff;
+        QSignalSpy diffTraced(&diff, &LockDiffWindow::provenanceChanged);
+        diff.setCatalog(m_fixtureCatalog);
+        diff.setTexts(QByteArray(), u"old"_s, text, u"first"_s);
+        diff.setTexts(QByteArray(), u"old"_s, before, u"second"_s);
+        QTRY_VERIFY(diff.provenanceReady());
+        QTest::qWait(50);
+        QCOMPARE(diffTraced.size(), 1);
     }
 
     /// The coverage window over the Python-made mirror: platforms remembered, CSV exported,

@@ -10,6 +10,7 @@
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/TestSupport.h"
+#include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/MirrorScan.h"
 
@@ -779,8 +780,8 @@ private Q_SLOTS:
 
         auto scanned = [](const QString &root) -> Result<Catalog> {
             std::optional<Result<Catalog>> got;
-            QObject context;
-            ui::scanMirrorAsync(&context, root, [&got](const Result<Catalog> &c) { got = c; });
+            ui::JobTracker jobs;
+            ui::scanMirrorAsync(&jobs, root, [&got](const Result<Catalog> &c) { got = c; });
             if (!QTest::qWaitFor([&got] { return got.has_value(); }, 30000))
                 return makeError(ErrorCode::Internal, QStringLiteral("no catalog arrived"));
             return *got;

@@ -5,25 +5,24 @@
 #include "model/lockfile/LockCheck.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/lockitems/CoverageMatrixModel.h"
-#include "model/mirror/FileSystemMirror.h"
+#include "model/lockitems/LockDocument.h"
+#include "ui/JobTracker.h"
 #include "ui/VerdictStyle.h"
 #include "ui/lock/LockDialogs.h"
 
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QStyledItemDelegate>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 using namespace Qt::StringLiterals;
 
@@ -111,8 +110,17 @@ CoverageMatrixWindow::CoverageMatrixWindow(QWidget *parent) : QWidget(parent)
     connect(exportButton, &QPushButton::clicked, this, &CoverageMatrixWindow::exportCsvDialog);
     m_status = new QLabel(this);
     m_status->setObjectName(u"statusLabel"_s);
+    auto *progress = new QProgressBar(this);
+    progress->setObjectName(u"jobProgress"_s);
+    progress->setMaximumWidth(200);
+    auto *cancel = new QPushButton(tr("Cancel"), this);
+    cancel->setObjectName(u"jobCancel"_s);
+    m_jobs = new JobTracker(this);
+    m_jobs->bindStatus(m_status, progress, cancel);
     auto *top = new QHBoxLayout;
     top->addWidget(m_status, 1);
+    top->addWidget(progress);
+    top->addWidget(cancel);
     top->addWidget(platformsButton);
     top->addWidget(exportButton);
 
@@ -125,9 +133,12 @@ CoverageMatrixWindow::CoverageMatrixWindow(QWidget *parent) : QWidget(parent)
 
 CoverageMatrixWindow::~CoverageMatrixWindow()
 {
-    ++m_generation;
-    if (m_hashing)
-        m_hashing->cancel = true; // the worker stops hashing at its next progress point
+    m_jobs->clear(); // the worker stops hashing at its next progress point; its result is dropped
+}
+
+bool CoverageMatrixWindow::isBusy() const
+{
+    return m_jobs->isBusy();
 }
 
 void CoverageMatrixWindow::setInputs(const LockFile &lock, const Catalog &catalog, const QString &lockName)
@@ -164,10 +175,7 @@ void CoverageMatrixWindow::setCatalog(const Catalog &catalog)
 
 void CoverageMatrixWindow::openMirror(const QString &root)
 {
-    ++m_busy;
-    m_status->setText(tr("Scanning %1…").arg(root));
-    scanMirrorAsync(this, root, [this, root](const Result<Catalog> &c) {
-        --m_busy;
+    scanMirrorAsync(m_jobs, root, [this, root](const Result<Catalog> &c) {
         if (!c) {
             m_status->setText(tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
             Q_EMIT matrixUpdated();
@@ -228,56 +236,33 @@ void CoverageMatrixWindow::recompute()
         m_status->setText(!m_lock ? tr("No lock file.") : tr("No mirror."));
         return;
     }
-    const quint64 generation = ++m_generation;
-    ++m_busy;
-    if (m_hashing)
-        m_hashing->cancel = true; // superseded: its result would be dropped anyway
-    m_hashing = std::make_shared<SharedHashProgress>();
-    const std::shared_ptr<SharedHashProgress> hashing = m_hashing;
-    const QString checking = tr("Checking %1 against %2…").arg(m_lockName, m_catalog->root);
-    m_status->setText(checking);
-    auto *poll = new QTimer(this);
-    poll->setInterval(200);
-    connect(poll, &QTimer::timeout, this, [this, hashing, checking, generation] {
-        if (generation == m_generation && hashing->total.load() > 0)
-            m_status->setText(tr("%1 %2%").arg(checking).arg(hashing->percent()));
-    });
-    poll->start();
     LockCheckOptions options;
     options.platforms = platforms();
-    const LockFile lock = *m_lock;
-    const Catalog catalog = *m_catalog;
-    auto *watcher = new QFutureWatcher<LockCheckResult>(this);
-    connect(watcher, &QFutureWatcher<LockCheckResult>::finished, this, [this, watcher, generation, poll] {
-        const LockCheckResult result = watcher->result();
-        watcher->deleteLater();
-        poll->deleteLater();
-        --m_busy;
-        if (generation != m_generation)
-            return;
-        m_model->setResult(result);
-        m_status->setText(tr("%1 × %2: %3 verified, %4 mismatch, %5 missing, %6 unverified, %7 error")
-                              .arg(m_lockName, m_catalog->root)
-                              .arg(result.count(Verdict::Verified))
-                              .arg(result.count(Verdict::Mismatch))
-                              .arg(result.count(Verdict::Missing))
-                              .arg(result.count(Verdict::Unverified))
-                              .arg(result.count(Verdict::Error)));
-        Q_EMIT matrixUpdated();
-    });
-    watcher->setFuture(QtConcurrent::run([lock, catalog, options, hashing]() mutable {
-        // Every archive the check needs, hashed in one engine run (all cores, the hash cache).
-        HashRunOptions hashOptions;
-        hashing->attach(hashOptions);
-        options.hasher = prehashArchives(
-            [&](const ArchiveHasher &record) {
-                LockCheckOptions recording = options;
-                recording.hasher = record;
-                (void)checkLockAgainstMirror(lock, catalog, recording);
-            },
-            hashOptions);
-        return checkLockAgainstMirror(lock, catalog, options);
-    }));
+    // Every archive the check needs, hashed in one engine run (all cores, the hash cache). A
+    // check still running is superseded: cancelled, and its result dropped.
+    m_checkJob = m_jobs->run(
+        u"check"_s, tr("Checking %1 against %2…").arg(m_lockName, m_catalog->root),
+        [lock = *m_lock, catalog = *m_catalog, options](JobProgress &progress) {
+            return runWithPrehashedArchives(lock, catalog, options, progress, &checkLockAgainstMirror);
+        },
+        [this](const LockCheckResult &result) {
+            if (std::exchange(m_checkJob, nullptr)->isCancelled())
+                return; // "… cancelled." is on the status line; the matrix stays as it was
+            m_model->setResult(result);
+            m_status->setText(tr("%1 × %2: %3 verified, %4 mismatch, %5 missing, %6 unverified, %7 error")
+                                  .arg(m_lockName, m_catalog->root)
+                                  .arg(result.count(Verdict::Verified))
+                                  .arg(result.count(Verdict::Mismatch))
+                                  .arg(result.count(Verdict::Missing))
+                                  .arg(result.count(Verdict::Unverified))
+                                  .arg(result.count(Verdict::Error)));
+            Q_EMIT matrixUpdated();
+        });
+}
+
+void CoverageMatrixWindow::cancel()
+{
+    m_jobs->cancel(u"check"_s);
 }
 
 bool CoverageMatrixWindow::exportCsv(const QString &path)

@@ -3,13 +3,16 @@
 // its verdict (in the mirror? matches a lock hash?), with a legend. The platforms shown are
 // chosen once (PlatformPickerDialog) and remembered in QSettings ("lock/coveragePlatforms").
 // Clicking a cell emits archiveActivated() with the archive's identity so the mirror browser
-// can select it. The matrix exports as CSV. The check hashes archives off the GUI thread.
+// can select it. The matrix exports as CSV. The check hashes archives off the GUI thread, as the
+// job "check" on the window's JobTracker (progress bar and Cancel beside the status line; a new
+// check supersedes a running one, whose result is dropped; a cancelled one leaves the matrix).
 //
-// Widgets (objectName): "coverageView", "legend", "platformsButton", "exportButton", "statusLabel".
+// Widgets (objectName): "coverageView", "legend", "platformsButton", "exportButton", "statusLabel",
+// "jobProgress", "jobCancel".
 
+#include "model/core/JobProgress.h"
 #include "model/lockfile/LockFile.h"
 #include "model/mirror/Catalog.h"
-#include "model/verify/HashEngine.h"
 
 #include <QWidget>
 
@@ -24,6 +27,8 @@ class CoverageMatrixModel;
 }
 
 namespace provender::ui {
+
+class JobTracker;
 
 class CoverageMatrixWindow final : public QWidget
 {
@@ -45,7 +50,11 @@ public:
     void setPlatforms(const QList<Platform> &platforms); ///< remembers them and recomputes
 
     CoverageMatrixModel *model() const { return m_model; }
-    bool isBusy() const { return m_busy > 0; }
+    /// A scan or a check is running.
+    bool isBusy() const;
+    JobTracker *jobs() const { return m_jobs; }
+    /// Stop the running check (the status bar's Cancel): the matrix keeps what it showed.
+    void cancel();
     bool exportCsv(const QString &path);
 
 public Q_SLOTS:
@@ -64,9 +73,8 @@ private:
     std::optional<LockFile> m_lock;
     std::optional<Catalog> m_catalog;
     QString m_lockName;
-    quint64 m_generation = 0;
-    std::shared_ptr<SharedHashProgress> m_hashing; ///< the running check's hashing (cancelled when superseded or closed)
-    int m_busy = 0;
+    JobTracker *m_jobs = nullptr;
+    std::shared_ptr<JobProgress> m_checkJob; ///< the newest check
 
     CoverageMatrixModel *m_model = nullptr;
     QTableView *m_view = nullptr;

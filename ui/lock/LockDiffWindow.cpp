@@ -4,8 +4,8 @@
 #include "model/core/Logging.h"
 #include "model/lockitems/GitRevision.h"
 #include "model/lockitems/LockDiffTreeModel.h"
-#include "model/mirror/FileSystemMirror.h"
-#include "model/registry/ReleaseProvenance.h"
+#include "model/lockitems/LockDocument.h"
+#include "ui/JobTracker.h"
 #include "ui/lock/HclHighlighter.h"
 #include "ui/lock/LockCodeEditor.h"
 
@@ -14,19 +14,19 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 using namespace Qt::StringLiterals;
 
@@ -133,6 +133,17 @@ LockDiffWindow::LockDiffWindow(QWidget *parent) : QMainWindow(parent)
     git->setObjectName(u"actionCompareGit"_s);
     file->addSeparator();
     file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
+    auto *progress = new QProgressBar(this);
+    progress->setObjectName(u"jobProgress"_s);
+    progress->setMaximumWidth(220);
+    auto *cancel = new QToolButton(this);
+    cancel->setObjectName(u"jobCancel"_s);
+    cancel->setText(tr("Cancel"));
+    statusBar()->addPermanentWidget(progress);
+    statusBar()->addPermanentWidget(cancel);
+    m_jobs = new JobTracker(this);
+    m_jobs->bindStatus(nullptr, progress, cancel);
+    connect(m_jobs, &JobTracker::message, this, [this](const QString &text) { statusBar()->showMessage(text); });
     statusBar()->showMessage(tr("Drop one or two lock files here to compare them."));
     resize(1400, 800);
     setTexts({}, tr("(none)"), {}, tr("(none)"));
@@ -140,9 +151,7 @@ LockDiffWindow::LockDiffWindow(QWidget *parent) : QMainWindow(parent)
 
 LockDiffWindow::~LockDiffWindow()
 {
-    ++m_generation;
-    if (m_hashing)
-        m_hashing->cancel = true;
+    m_jobs->clear(); // the provenance worker stops; its result is dropped
 }
 
 void LockDiffWindow::setTexts(const QByteArray &left, const QString &leftLabel, const QByteArray &right, const QString &rightLabel)
@@ -233,7 +242,7 @@ void LockDiffWindow::setCatalog(const Catalog &catalog)
 
 void LockDiffWindow::openMirror(const QString &root)
 {
-    scanMirrorAsync(this, root, [this, root](const Result<Catalog> &c) {
+    scanMirrorAsync(m_jobs, root, [this, root](const Result<Catalog> &c) {
         if (!c) {
             statusBar()->showMessage(tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
             return;
@@ -246,30 +255,20 @@ void LockDiffWindow::refreshProvenance()
 {
     if (!m_catalog)
         return;
-    const quint64 generation = ++m_generation;
-    if (m_hashing)
-        m_hashing->cancel = true; // superseded
-    m_hashing = std::make_shared<SharedHashProgress>();
-    const std::shared_ptr<SharedHashProgress> hashing = m_hashing;
-    const Catalog catalog = *m_catalog;
-    const LockFile a = m_leftParsed.document;
-    const LockFile b = m_rightParsed.document;
-    auto *watcher = new QFutureWatcher<HashProvenanceIndex>(this);
-    connect(watcher, &QFutureWatcher<HashProvenanceIndex>::finished, this, [this, watcher, generation] {
-        const HashProvenanceIndex index = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;
-        m_provenance = index;
-        m_provenanceReady = true;
-        recompute();
-        Q_EMIT provenanceChanged();
-    });
-    watcher->setFuture(QtConcurrent::run([catalog, a, b, hashing] {
-        HashRunOptions hashOptions; // all cores, the hash cache
-        hashing->attach(hashOptions);
-        return buildLockProvenance(catalog, HashProvenanceIndex::wantedFor(a, b), hashOptions).index;
-    }));
+    LockProvenanceTask task;
+    task.catalog = std::make_shared<const Catalog>(*m_catalog);
+    task.wanted = HashProvenanceIndex::wantedFor(m_leftParsed.document, m_rightParsed.document);
+    // A trace still running is superseded (new texts or a new mirror): cancelled, result dropped.
+    m_provenanceJob = m_jobs->run(
+        u"provenance"_s, tr("Tracing the hashes to the mirror…"), [task](JobProgress &progress) { return task.run(progress); },
+        [this](const HashProvenanceIndex &index) {
+            if (std::exchange(m_provenanceJob, nullptr)->isCancelled())
+                return;
+            m_provenance = index;
+            m_provenanceReady = true;
+            recompute();
+            Q_EMIT provenanceChanged();
+        });
 }
 
 QString LockDiffWindow::summaryText() const

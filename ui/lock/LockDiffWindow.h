@@ -5,18 +5,19 @@
 //
 // Inputs: two files (dialog, drag and drop of one or two files, `provender diff A B`,
 // `provender difftool LOCAL REMOTE`), or a file against a git revision read with libgit2.
-// With a mirror (setCatalog), hashes are traced to archives (platform, origin) off the GUI thread.
+// With a mirror (setCatalog), hashes are traced to archives (platform, origin) off the GUI thread:
+// the job "provenance" on the window's JobTracker (progress and Cancel in the status bar; new texts
+// supersede a running trace, whose result is dropped).
 //
 // Widgets (objectName): "semanticView", "summaryLabel", "leftText", "rightText", "leftLabel",
-// "rightLabel".
+// "rightLabel", "jobProgress", "jobCancel".
 
+#include "model/core/JobProgress.h"
 #include "model/lockfile/LockDiff.h"
 #include "model/lockitems/SideBySideDiff.h"
 #include "model/mirror/Catalog.h"
 
 #include <QMainWindow>
-
-#include "model/verify/HashEngine.h"
 
 #include <memory>
 #include <optional>
@@ -30,6 +31,7 @@ class LockDiffTreeModel;
 
 namespace provender::ui {
 
+class JobTracker;
 class LockCodeEditor;
 
 class LockDiffWindow final : public QMainWindow
@@ -62,6 +64,7 @@ public:
     /// The row the text views were scrolled to for the last selected summary item (-1: none).
     int lastTargetRow() const { return m_lastTargetRow; }
     bool provenanceReady() const { return m_provenanceReady; }
+    JobTracker *jobs() const { return m_jobs; }
 
     /// Row of the side-by-side text that shows `index` of the summary (-1 when none).
     int rowForItem(const QModelIndex &index) const;
@@ -93,8 +96,8 @@ private:
     std::optional<Catalog> m_catalog;
     std::optional<HashProvenanceIndex> m_provenance;
     bool m_provenanceReady = false;
-    quint64 m_generation = 0;
-    std::shared_ptr<SharedHashProgress> m_hashing; ///< the running provenance hashing (cancelled when superseded or closed)
+    JobTracker *m_jobs = nullptr;
+    std::shared_ptr<JobProgress> m_provenanceJob; ///< the newest trace
     int m_lastTargetRow = -1;
     QString m_error;
     bool m_syncing = false;

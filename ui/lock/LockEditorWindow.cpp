@@ -1,83 +1,47 @@
 #include "ui/lock/LockEditorWindow.h"
-#include "ui/lock/LockMergeWindow.h"
-#include "ui/lock/MirrorScan.h"
 
 #include "model/core/Logging.h"
-#include "model/lockfile/LockDiff.h"
-#include "model/lockfile/LockEdit.h"
-#include "model/lockfile/LockMerge.h"
-#include "model/lockfile/LockWriter.h"
 #include "model/lockitems/LockHashListModel.h"
 #include "model/lockitems/LockProviderTableModel.h"
-#include "model/mirror/FileSystemMirror.h"
-#include "model/registry/ReleaseProvenance.h"
+#include "ui/JobTracker.h"
 #include "ui/VerdictStyle.h"
 #include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/HclHighlighter.h"
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockDialogs.h"
 #include "ui/lock/LockDiffWindow.h"
+#include "ui/lock/LockEditorPanes.h"
+#include "ui/lock/LockMergeWindow.h"
+#include "ui/lock/MirrorScan.h"
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFileSystemWatcher>
-#include <QFrame>
-#include <QFutureWatcher>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenuBar>
-#include <QPushButton>
+#include <QProgressBar>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
-#include <QUndoCommand>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 using namespace Qt::StringLiterals;
 
 namespace provender::ui {
 
-struct LockEditorWindow::Parsed
-{
-    LockParseResult result;
-};
-
-/// Swaps the document's text; the first redo of a typed change leaves the editor alone.
-class SetTextCommand final : public QUndoCommand
-{
-public:
-    SetTextCommand(LockEditorWindow *window, QByteArray before, QByteArray after, const QString &text, bool fromEditor)
-        : QUndoCommand(text),
-          m_window(window),
-          m_before(std::move(before)),
-          m_after(std::move(after)),
-          m_skipEditor(fromEditor)
-    {}
-    void redo() override
-    {
-        m_window->applyBytes(m_after, !m_skipEditor);
-        m_skipEditor = false;
-    }
-    void undo() override { m_window->applyBytes(m_before, true); }
-
-private:
-    LockEditorWindow *m_window;
-    QByteArray m_before;
-    QByteArray m_after;
-    bool m_skipEditor;
-};
-
 namespace {
+
+const QString kEditJob = QStringLiteral("edit");
+const QString kScanJob = QStringLiteral("scan");
+const QString kProvenanceJob = QStringLiteral("provenance");
 
 QString editorText(const QByteArray &bytes)
 {
@@ -86,30 +50,11 @@ QString editorText(const QByteArray &bytes)
     return s;
 }
 
-/// What an edit computed off the GUI thread hands back (a plain value).
-struct MirrorOutcome
-{
-    bool ok = false;
-    bool cancelled = false;
-    QString error;
-    LockFile document;
-    QStringList problems;
-    QString summary;
-    bool changed = false;
-};
-
-QString describe(const lockedit::MirrorHashNote &n)
-{
-    return u"%1 %2 %3: %4%5"_s.arg(n.provider.toString(), n.version.toString(), n.platform.toString(), toString(n.kind),
-                                   n.message.isEmpty() ? QString() : u" ("_s + n.message + u')');
-}
-
 } // namespace
 
-LockEditorWindow::LockEditorWindow(QWidget *parent) : QMainWindow(parent), m_parsed(std::make_unique<Parsed>())
+LockEditorWindow::LockEditorWindow(QWidget *parent) : QMainWindow(parent), m_doc(new LockDocument(this)), m_jobs(new JobTracker(this))
 {
     setAttribute(Qt::WA_DeleteOnClose, false);
-    m_undo = new QUndoStack(this);
     m_providers = new LockProviderTableModel(this);
     m_hashes = new LockHashListModel(this);
     m_debounce = new QTimer(this);
@@ -131,45 +76,59 @@ LockEditorWindow::LockEditorWindow(QWidget *parent) : QMainWindow(parent), m_par
             Qt::QueuedConnection);
         return true;
     });
-    connect(m_undo, &QUndoStack::indexChanged, this, &LockEditorWindow::updateActions);
-    applyBytes(QByteArray(), true);
+    connect(m_doc, &LockDocument::textChanged, this, &LockEditorWindow::showText);
+    connect(m_doc, &LockDocument::fileStateChanged, this, &LockEditorWindow::updateActions);
+    connect(m_doc, &LockDocument::diskStateChanged, this, &LockEditorWindow::showDiskState);
+    connect(m_doc, &LockDocument::mirrorChanged, this, [this] {
+        m_mirrorLabel->setText(tr("Mirror: %1").arg(m_doc->catalog()->root));
+        refreshProvenance();
+        updateActions();
+        Q_EMIT mirrorChanged();
+    });
+    connect(m_doc, &LockDocument::provenanceChanged, this, [this] {
+        m_providers->setProvenance(*m_doc->provenance());
+        updateHashList();
+        Q_EMIT provenanceChanged();
+    });
+    connect(m_jobs, &JobTracker::message, this, &LockEditorWindow::showMessage);
+    connect(m_jobs, &JobTracker::started, this, [this](const QString &name, const QString &description) {
+        if (name != kProvenanceJob) // a background step of every change: not worth a message
+            showMessage(description);
+        updateBusy();
+    });
+    connect(m_jobs, &JobTracker::finished, this, &LockEditorWindow::updateBusy);
+    showText(false);
     resize(1200, 760);
 }
 
 LockEditorWindow::~LockEditorWindow()
 {
-    if (m_hashProgress)
-        m_hashProgress->cancel = true; // the worker stops at its next progress point
-    if (m_provenanceHashing)
-        m_provenanceHashing->cancel = true;
-    ++m_provenanceGeneration;
-    m_undo->disconnect(this);
+    m_jobs->clear(); // workers stop; nothing they deliver arrives
+    m_doc->disconnect(this);
 }
 
 void LockEditorWindow::buildUi()
 {
+    const auto table = [this](QTableView *view, QAbstractItemModel *model, const QString &name) {
+        view->setObjectName(name);
+        view->setModel(model);
+        view->setSelectionBehavior(QAbstractItemView::SelectRows);
+        view->verticalHeader()->hide();
+        view->horizontalHeader()->setStretchLastSection(true);
+        view->setWordWrap(false);
+    };
     m_providerView = new QTableView(this);
-    m_providerView->setObjectName(u"providerView"_s);
-    m_providerView->setModel(m_providers);
-    m_providerView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table(m_providerView, m_providers, u"providerView"_s);
     m_providerView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_providerView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    m_providerView->verticalHeader()->hide();
-    m_providerView->horizontalHeader()->setStretchLastSection(true);
     m_providerView->setAlternatingRowColors(true);
-    m_providerView->setWordWrap(false);
     connect(m_providerView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &LockEditorWindow::updateHashList);
 
     m_hashView = new QTableView(this);
-    m_hashView->setObjectName(u"hashView"_s);
-    m_hashView->setModel(m_hashes);
-    m_hashView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table(m_hashView, m_hashes, u"hashView"_s);
     m_hashView->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_hashView->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_hashView->verticalHeader()->hide();
-    m_hashView->horizontalHeader()->setStretchLastSection(true);
     m_hashView->setItemDelegateForColumn(LockHashListModel::HashColumn, new HashDelegate(m_hashView));
-    m_hashView->setWordWrap(false);
     connect(m_hashView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LockEditorWindow::updateActions);
 
     m_text = new LockCodeEditor(this);
@@ -183,15 +142,10 @@ void LockEditorWindow::buildUi()
         setWindowModified(true);
     });
 
-    m_problems = new QListWidget(this);
-    m_problems->setObjectName(u"problemList"_s);
-    m_problems->setWordWrap(true);
-    connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
-        const int line = item->data(Qt::UserRole).toInt();
-        if (line > 0) {
-            m_text->goTo(line, item->data(Qt::UserRole + 1).toInt());
-            m_text->setFocus();
-        }
+    m_problems = new LockProblemList(this);
+    connect(m_problems, &LockProblemList::goToLine, this, [this](int line, int column) {
+        m_text->goTo(line, column);
+        m_text->setFocus();
     });
 
     auto *left = new QSplitter(Qt::Vertical, this);
@@ -199,43 +153,13 @@ void LockEditorWindow::buildUi()
     left->addWidget(m_hashView);
     left->setStretchFactor(0, 3);
     left->setStretchFactor(1, 2);
-    // The "changed on disk" bar above the text, hidden until the watcher sees a change.
-    m_diskBar = new QFrame(this);
-    m_diskBar->setObjectName(u"diskChangedBar"_s);
-    m_diskBar->setFrameShape(QFrame::StyledPanel);
-    m_diskBar->setAutoFillBackground(true);
-    {
-        QPalette pal = m_diskBar->palette();
-        pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
-        pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
-        m_diskBar->setPalette(pal);
-    }
-    auto *barLayout = new QHBoxLayout(m_diskBar);
-    barLayout->setContentsMargins(8, 4, 8, 4);
-    m_diskBarText = new QLabel(m_diskBar);
-    m_diskBarText->setWordWrap(true);
-    auto *reload = new QPushButton(tr("&Reload"), m_diskBar);
-    reload->setObjectName(u"diskReload"_s);
-    reload->setToolTip(tr("Show the file as it is on disk now (undo brings your text back)"));
-    auto *keep = new QPushButton(tr("&Keep Mine"), m_diskBar);
-    keep->setObjectName(u"diskKeepMine"_s);
-    keep->setToolTip(tr("Keep your text; saving overwrites the file on disk"));
-    barLayout->addWidget(m_diskBarText, 1);
-    barLayout->addWidget(reload);
-    barLayout->addWidget(keep);
-    connect(reload, &QPushButton::clicked, this, &LockEditorWindow::reloadFromDisk);
-    connect(keep, &QPushButton::clicked, this, &LockEditorWindow::keepMine);
-    m_diskBar->hide();
-    m_watcher = new QFileSystemWatcher(this);
-    // An atomic save by another program replaces the file (a new inode): watching the folder
-    // too sees that, and watchPath() adds the new file again.
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &LockEditorWindow::checkDisk);
-    connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &LockEditorWindow::checkDisk);
-
     auto *textPane = new QWidget(this);
     auto *textLayout = new QVBoxLayout(textPane);
     textLayout->setContentsMargins(0, 0, 0, 0);
     textLayout->setSpacing(2);
+    m_diskBar = new DiskChangedBar(this);
+    connect(m_diskBar, &DiskChangedBar::reloadClicked, this, &LockEditorWindow::reloadFromDisk);
+    connect(m_diskBar, &DiskChangedBar::keepMineClicked, this, &LockEditorWindow::keepMine);
     textLayout->addWidget(m_diskBar);
     textLayout->addWidget(m_text, 1);
     auto *right = new QSplitter(Qt::Vertical, this);
@@ -251,6 +175,17 @@ void LockEditorWindow::buildUi()
     main->setSizes({600, 600});
     setCentralWidget(main);
 
+    // The status bar: messages, the running job's progress and Cancel, the mirror.
+    auto *progress = new QProgressBar(this);
+    progress->setObjectName(u"jobProgress"_s);
+    progress->setMaximumWidth(220);
+    progress->setTextVisible(true);
+    auto *cancel = new QToolButton(this);
+    cancel->setObjectName(u"jobCancel"_s);
+    cancel->setText(tr("Cancel"));
+    statusBar()->addPermanentWidget(progress);
+    statusBar()->addPermanentWidget(cancel);
+    m_jobs->bindStatus(nullptr, progress, cancel);
     m_mirrorLabel = new QLabel(tr("No mirror open"), this);
     statusBar()->addPermanentWidget(m_mirrorLabel);
 }
@@ -292,16 +227,17 @@ void LockEditorWindow::buildActions()
     edit->addAction(remove);
     edit->addAction(removeHashes);
     edit->addSeparator();
-    m_addHashesAction = make(u"actionAddHashes"_s, tr("Add Hashes from &Mirror…"), &LockEditorWindow::addHashesDialog);
-    m_upgradeAction = make(u"actionUpgrade"_s, tr("&Upgrade Provider within Constraints"), &LockEditorWindow::upgradeSelected);
-    m_upgradeAllAction = make(u"actionUpgradeAll"_s, tr("Upgrade &All Providers within Constraints"), &LockEditorWindow::upgradeAll);
-    edit->addAction(m_addHashesAction);
-    edit->addAction(m_upgradeAction);
-    edit->addAction(m_upgradeAllAction);
+    QAction *addHashes = make(u"actionAddHashes"_s, tr("Add Hashes from &Mirror…"), &LockEditorWindow::addHashesDialog);
+    QAction *upgrade = make(u"actionUpgrade"_s, tr("&Upgrade Provider within Constraints"), &LockEditorWindow::upgradeSelected);
+    QAction *upgradeAll = make(u"actionUpgradeAll"_s, tr("Upgrade &All Providers within Constraints"), &LockEditorWindow::upgradeAll);
+    edit->addAction(addHashes);
+    edit->addAction(upgrade);
+    edit->addAction(upgradeAll);
     m_cancelHashingAction = make(u"actionCancelHashing"_s, tr("&Cancel Hashing"), &LockEditorWindow::cancelHashing);
     m_cancelHashingAction->setEnabled(false);
     edit->addAction(m_cancelHashingAction);
-    m_editActions = {add, remove, removeHashes, m_addHashesAction, m_upgradeAction, m_upgradeAllAction};
+    m_editActions = {add, remove, removeHashes};
+    m_mirrorActions = {addHashes, upgrade, upgradeAll};
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(make(u"actionCompareGit"_s, tr("Compare with &Git Revision…"), &LockEditorWindow::compareWithGitDialog));
@@ -318,48 +254,110 @@ void LockEditorWindow::buildActions()
     bar->addAction(m_undoAction);
     bar->addAction(m_redoAction);
     bar->addSeparator();
-    bar->addAction(m_addHashesAction);
-    bar->addAction(m_upgradeAction);
+    bar->addAction(addHashes);
+    bar->addAction(upgrade);
     bar->addAction(m_coverageAction);
 }
 
-// --- document state --------------------------------------------------------------------------
+// --- the document's text in the views ----------------------------------------------------------
 
 bool LockEditorWindow::openFile(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        showMessage(tr("Cannot open %1: %2").arg(path, f.errorString()));
+    if (const Result<void> r = m_doc->open(path); !r) {
+        showMessage(r.error().message);
         return false;
     }
-    const QByteArray bytes = f.readAll();
-    m_path = QFileInfo(path).absoluteFilePath();
-    m_displayName = QFileInfo(path).fileName();
-    m_savedBytes = bytes;
-    m_diskBytes = bytes;
-    m_diskChangePending = false;
-    m_diskBar->hide();
-    m_undo->clear();
-    applyBytes(bytes, true);
-    if (!m_providers->document().providers.isEmpty())
+    if (!document().providers.isEmpty())
         m_providerView->selectRow(0);
-    watchPath();
-    showMessage(lockmerge::hasConflictMarkers(bytes)
-                    ? tr("%1 has conflict markers: Tools ▸ Resolve Conflicts… merges its sides by meaning").arg(m_path)
-                    : tr("Opened %1").arg(m_path));
+    showMessage(m_doc->hasConflictMarkers()
+                    ? tr("%1 has conflict markers: Tools ▸ Resolve Conflicts… merges its sides by meaning").arg(m_doc->path())
+                    : tr("Opened %1").arg(m_doc->path()));
     return true;
+}
+
+void LockEditorWindow::openBytes(const QByteArray &bytes, const QString &displayName)
+{
+    m_doc->openBytes(bytes, displayName);
+}
+
+QByteArray LockEditorWindow::currentBytes()
+{
+    flushTextEdit();
+    return m_doc->bytes();
+}
+
+bool LockEditorWindow::isModified() const
+{
+    return m_doc->isModified() || m_debounce->isActive();
+}
+
+void LockEditorWindow::showText(bool typed)
+{
+    const ProviderAddress selected = selectedProvider();
+    if (!typed) {
+        m_applying = true;
+        const int pos = m_text->textCursor().position();
+        const int scroll = m_text->verticalScrollBar()->value();
+        m_editorBaseline = editorText(m_doc->bytes());
+        m_text->setPlainText(m_editorBaseline);
+        QTextCursor c = m_text->textCursor();
+        c.setPosition(qMin(pos, int(m_editorBaseline.size())));
+        m_text->setTextCursor(c);
+        m_text->verticalScrollBar()->setValue(scroll);
+        m_applying = false;
+        m_debounce->stop();
+    } else {
+        m_editorBaseline = m_text->toPlainText();
+    }
+    m_text->setDiagnostics(m_doc->parsed().diagnostics);
+    m_providers->setDocument(document());
+    if (!selected.isNull() && m_providers->rowOf(selected) >= 0)
+        m_providerView->selectRow(m_providers->rowOf(selected));
+    else if (m_providers->rowCount() > 0)
+        m_providerView->selectRow(0);
+    updateHashList();
+    updateProblems();
+    m_resolveAction->setEnabled(m_doc->hasConflictMarkers());
+    updateActions();
+    refreshProvenance();
+    Q_EMIT documentChanged();
+}
+
+void LockEditorWindow::flushTextEdit()
+{
+    m_debounce->stop();
+    const QString now = m_text->toPlainText();
+    if (now != m_editorBaseline)
+        m_doc->setText(now.toUtf8(), tr("Edit text"), true);
+}
+
+void LockEditorWindow::showDiskState()
+{
+    m_diskBar->showState(m_doc->diskChangePending(), m_doc->diskFileExists(), m_doc->displayName());
+}
+
+void LockEditorWindow::reloadFromDisk()
+{
+    flushTextEdit();
+    report(m_doc->reloadFromDisk());
+}
+
+void LockEditorWindow::keepMine()
+{
+    m_doc->keepMine();
+    showMessage(tr("Keeping your text; saving overwrites %1").arg(m_doc->path()));
 }
 
 LockMergeWindow *LockEditorWindow::resolveConflicts()
 {
     const QByteArray bytes = currentBytes();
-    if (!lockmerge::hasConflictMarkers(bytes)) {
+    if (!m_doc->hasConflictMarkers()) {
         showMessage(tr("The text has no conflict markers."));
         return nullptr;
     }
     auto *merge = new LockMergeWindow;
     merge->setAttribute(Qt::WA_DeleteOnClose);
-    if (!merge->openConflictedBytes(bytes, m_path)) {
+    if (!merge->openConflictedBytes(bytes, m_doc->path())) {
         showMessage(merge->errorText());
         delete merge;
         return nullptr;
@@ -373,172 +371,13 @@ LockMergeWindow *LockEditorWindow::resolveConflicts()
     return merge;
 }
 
-// --- the file on disk ------------------------------------------------------------------------
+// --- edits ---------------------------------------------------------------------------------------
 
-void LockEditorWindow::watchPath()
+bool LockEditorWindow::report(const Result<QString> &result)
 {
-    if (const QStringList files = m_watcher->files(); !files.isEmpty())
-        m_watcher->removePaths(files);
-    if (const QStringList dirs = m_watcher->directories(); !dirs.isEmpty())
-        m_watcher->removePaths(dirs);
-    if (m_path.isEmpty())
-        return;
-    m_watcher->addPath(QFileInfo(m_path).absolutePath());
-    if (QFileInfo::exists(m_path))
-        m_watcher->addPath(m_path);
-}
-
-QByteArray LockEditorWindow::readDisk(bool *exists) const
-{
-    QFile f(m_path);
-    *exists = f.open(QIODevice::ReadOnly);
-    return *exists ? f.readAll() : QByteArray();
-}
-
-void LockEditorWindow::checkDisk()
-{
-    if (m_path.isEmpty())
-        return;
-    if (QFileInfo::exists(m_path) && !m_watcher->files().contains(m_path))
-        m_watcher->addPath(m_path); // replaced by a rename: watch the new file
-    bool exists = false;
-    const QByteArray disk = readDisk(&exists);
-    if (exists && disk == m_diskBytes) {
-        if (m_diskChangePending) { // changed and changed back
-            m_diskChangePending = false;
-            m_diskBar->hide();
-        }
-        return;
-    }
-    m_diskChangePending = true;
-    m_diskBarText->setText(
-        exists ? tr("<b>%1 changed on disk</b> since you opened or saved it.").arg(m_displayName.toHtmlEscaped())
-               : tr("<b>%1 was deleted on disk.</b> Keep Mine and save to write it again.").arg(m_displayName.toHtmlEscaped()));
-    m_diskBar->findChild<QPushButton *>(u"diskReload"_s)->setEnabled(exists);
-    m_diskBar->show();
-}
-
-void LockEditorWindow::reloadFromDisk()
-{
-    bool exists = false;
-    const QByteArray disk = readDisk(&exists);
-    if (!exists)
-        return;
-    flushTextEdit();
-    m_diskBytes = disk;
-    m_savedBytes = disk;
-    m_diskChangePending = false;
-    m_diskBar->hide();
-    if (disk != m_bytes)
-        pushText(disk, tr("Reload from disk"));
-    updateTitle();
-    showMessage(tr("Reloaded %1 from disk").arg(m_path));
-}
-
-void LockEditorWindow::keepMine()
-{
-    bool exists = false;
-    const QByteArray disk = readDisk(&exists);
-    m_diskBytes = disk; // accepted: only a further change shows the bar again
-    m_savedBytes = exists ? disk : QByteArray("\x01not on disk");
-    m_diskChangePending = false;
-    m_diskBar->hide();
-    updateTitle();
-    setWindowModified(isModified());
-    showMessage(tr("Keeping your text; saving overwrites %1").arg(m_path));
-}
-
-void LockEditorWindow::openBytes(const QByteArray &bytes, const QString &displayName)
-{
-    m_path.clear();
-    m_displayName = displayName;
-    m_savedBytes = QByteArray();
-    m_diskBytes = QByteArray();
-    m_diskChangePending = false;
-    m_diskBar->hide();
-    watchPath();
-    m_undo->clear();
-    applyBytes(bytes, true);
-}
-
-QByteArray LockEditorWindow::currentBytes()
-{
-    flushTextEdit();
-    return m_bytes;
-}
-
-const LockFile &LockEditorWindow::document() const
-{
-    return m_parsed->result.document;
-}
-
-QList<LockDiagnostic> LockEditorWindow::diagnostics() const
-{
-    return m_parsed->result.diagnostics;
-}
-
-bool LockEditorWindow::hasErrors() const
-{
-    return m_parsed->result.hasErrors();
-}
-
-bool LockEditorWindow::isModified() const
-{
-    return m_bytes != m_savedBytes || m_debounce->isActive();
-}
-
-void LockEditorWindow::applyBytes(const QByteArray &bytes, bool updateEditor)
-{
-    const ProviderAddress selected = selectedProvider();
-    m_bytes = bytes;
-    LockParseOptions options;
-    options.fileName = m_displayName.isEmpty() ? u".terraform.lock.hcl"_s : m_displayName;
-    m_parsed->result = parseLockFile(bytes, options);
-    if (updateEditor) {
-        m_applying = true;
-        const int pos = m_text->textCursor().position();
-        const int scroll = m_text->verticalScrollBar()->value();
-        m_editorBaseline = editorText(bytes);
-        m_text->setPlainText(m_editorBaseline);
-        QTextCursor c = m_text->textCursor();
-        c.setPosition(qMin(pos, int(m_editorBaseline.size())));
-        m_text->setTextCursor(c);
-        m_text->verticalScrollBar()->setValue(scroll);
-        m_applying = false;
-        m_debounce->stop();
-    } else {
-        m_editorBaseline = m_text->toPlainText();
-    }
-    m_text->setDiagnostics(m_parsed->result.diagnostics);
-    m_providers->setDocument(m_parsed->result.document);
-    if (!selected.isNull() && m_providers->rowOf(selected) >= 0)
-        m_providerView->selectRow(m_providers->rowOf(selected));
-    else if (m_providers->rowCount() > 0)
-        m_providerView->selectRow(0);
-    updateHashList();
+    showMessage(result ? result.value() : result.error().message);
     updateProblems();
-    updateTitle();
-    m_resolveAction->setEnabled(lockmerge::hasConflictMarkers(bytes));
-    updateActions();
-    if (m_catalog && wantedKey() != m_provenanceKey)
-        refreshProvenance();
-    Q_EMIT documentChanged();
-}
-
-void LockEditorWindow::pushText(const QByteArray &bytes, const QString &description, bool fromEditor)
-{
-    if (bytes == m_bytes)
-        return;
-    m_undo->push(new SetTextCommand(this, m_bytes, bytes, description, fromEditor));
-}
-
-void LockEditorWindow::flushTextEdit()
-{
-    m_debounce->stop();
-    const QString now = m_text->toPlainText();
-    if (now == m_editorBaseline)
-        return;
-    pushText(now.toUtf8(), tr("Edit text"), true);
+    return result.ok();
 }
 
 bool LockEditorWindow::canEdit()
@@ -548,267 +387,93 @@ bool LockEditorWindow::canEdit()
         showMessage(tr("Wait for the running operation to finish."));
         return false;
     }
-    if (hasErrors()) {
-        showMessage(tr("Fix the errors in the text first (see the problem list)."));
-        return false;
-    }
     return true;
 }
-
-bool LockEditorWindow::applyEdit(const QString &description, const Result<LockFile> &result)
-{
-    if (!result) {
-        showMessage(result.error().message);
-        return false;
-    }
-    const bool dropped = m_parsed->result.document.wouldDropContent();
-    m_notes.clear();
-    pushText(writeLockFile(result.value()), description);
-    showMessage(dropped ? tr("%1 — the text was rewritten in canonical form (comments dropped; Undo restores them)").arg(description)
-                        : description);
-    updateProblems();
-    return true;
-}
-
-// --- edit operations -------------------------------------------------------------------------
 
 bool LockEditorWindow::addProvider(const ProviderLock &lock)
 {
-    if (!canEdit())
-        return false;
-    return applyEdit(tr("Add provider %1").arg(lock.address.toString()), lockedit::addProvider(document(), lock));
+    return canEdit() && report(m_doc->addProvider(lock));
 }
 
 bool LockEditorWindow::removeProvider(const ProviderAddress &address)
 {
-    if (!canEdit())
-        return false;
-    return applyEdit(tr("Remove provider %1").arg(address.toString()), lockedit::removeProvider(document(), address));
+    return canEdit() && report(m_doc->removeProvider(address));
 }
 
 bool LockEditorWindow::setVersion(const ProviderAddress &address, const QString &version)
 {
-    if (!canEdit())
-        return false;
-    const Result<Version> v = Version::parse(version.trimmed());
-    if (!v) {
-        showMessage(tr("Invalid version %1: %2").arg(version, v.error().message));
-        return false;
-    }
-    if (!Version::isCanonical(version.trimmed())) {
-        // Lock files hold canonical versions only (tofu rejects "1.2").
-        showMessage(tr("Write the version in full: %1, not %2").arg(v->toString(), version.trimmed()));
-        return false;
-    }
-    return applyEdit(tr("Set version of %1 to %2 (hashes of the old version dropped)").arg(address.toString(), v->toString()),
-                     lockedit::setVersion(document(), address, v.value()));
+    return canEdit() && report(m_doc->setVersion(address, version));
 }
 
 bool LockEditorWindow::setConstraints(const ProviderAddress &address, const QString &constraints)
 {
-    if (!canEdit())
-        return false;
-    VersionConstraints c;
-    if (!constraints.trimmed().isEmpty()) {
-        const Result<VersionConstraints> parsed = VersionConstraints::parse(constraints.trimmed());
-        if (!parsed) {
-            showMessage(tr("Invalid constraints %1: %2").arg(constraints, parsed.error().message));
-            return false;
-        }
-        c = parsed.value();
-    }
-    return applyEdit(tr("Set constraints of %1 to %2").arg(address.toString(), c.isEmpty() ? tr("(none)") : c.toString()),
-                     lockedit::setConstraints(document(), address, c));
+    return canEdit() && report(m_doc->setConstraints(address, constraints));
 }
 
 bool LockEditorWindow::removeHashes(const ProviderAddress &address, const QList<HashString> &hashes)
 {
-    if (!canEdit())
-        return false;
-    if (hashes.isEmpty()) {
-        showMessage(tr("No hash selected."));
-        return false;
-    }
-    return applyEdit(tr("Remove %n hash(es) of %1", nullptr, int(hashes.size())).arg(address.toString()),
-                     lockedit::removeHashes(document(), address, hashes));
-}
-
-bool LockEditorWindow::addHashesFromMirror(const QList<Platform> &platforms, bool includeZh, const QList<ProviderAddress> &providers)
-{
-    if (!canEdit())
-        return false;
-    if (!m_catalog) {
-        showMessage(tr("Open a mirror first (File ▸ Open Mirror…)."));
-        return false;
-    }
-    if (platforms.isEmpty()) {
-        showMessage(tr("Choose at least one platform."));
-        return false;
-    }
-    const QByteArray start = m_bytes;
-    lockedit::MirrorHashOptions options;
-    options.platforms = platforms;
-    options.includeZh = includeZh;
-    options.providers = providers;
-    QStringList names;
-    for (const Platform &p : platforms)
-        names << p.toString();
-    const QString description = tr("Add hashes for %1 from the mirror").arg(names.join(u", "_s));
-    auto *watcher = new QFutureWatcher<MirrorOutcome>(this);
-    connect(watcher, &QFutureWatcher<MirrorOutcome>::finished, this, [this, watcher, start, description] {
-        const MirrorOutcome out = watcher->result();
-        watcher->deleteLater();
-        finishHashing();
-        if (out.cancelled) {
-            showMessage(tr("Cancelled; nothing was added."));
-        } else if (m_bytes != start) {
-            showMessage(tr("The document changed while hashing; nothing was added."));
-        } else if (!out.ok) {
-            showMessage(out.error);
-        } else {
-            if (!applyEdit(description, out.document))
-                qCWarning(lcUi) << "add hashes: edit refused";
-            m_notes = out.problems;
-            updateProblems();
-            if (!out.problems.isEmpty())
-                showMessage(tr("%1 — %n problem(s), see the problem list", nullptr, int(out.problems.size())).arg(description));
-        }
-        setBusy(false);
-    });
-    setBusy(true);
-    const std::shared_ptr<SharedHashProgress> progress = startHashing(tr("Hashing the mirror's archives…"));
-    const LockFile doc = document();
-    const Catalog catalog = *m_catalog;
-    watcher->setFuture(QtConcurrent::run([doc, catalog, options, progress]() mutable {
-        MirrorOutcome out;
-        HashRunOptions hashing; // all cores, the hash cache
-        progress->attach(hashing);
-        HashRunSummary run;
-        options.hasher = prehashArchives(
-            [&](const ArchiveHasher &record) {
-                lockedit::MirrorHashOptions recording = options;
-                recording.hasher = record;
-                (void)lockedit::addHashesFromMirror(doc, catalog, recording);
-            },
-            hashing, &run);
-        if (run.cancelled) {
-            out.cancelled = true;
-            return out;
-        }
-        const Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(doc, catalog, options);
-        if (!r) {
-            out.error = r.error().message;
-            return out;
-        }
-        out.ok = true;
-        out.document = r->document;
-        for (const lockedit::MirrorHashNote &n : r->notes)
-            if (n.isProblem())
-                out.problems << describe(n);
-        return out;
-    }));
-    return true;
+    return canEdit() && report(m_doc->removeHashes(address, hashes));
 }
 
 bool LockEditorWindow::applyDocument(const LockFile &doc, const QString &description)
 {
-    if (!canEdit())
-        return false;
-    return applyEdit(description, doc);
+    return canEdit() && report(m_doc->applyDocument(doc, description));
+}
+
+bool LockEditorWindow::addHashesFromMirror(const QList<Platform> &platforms, bool includeZh, const QList<ProviderAddress> &providers)
+{
+    return canEdit() && runMirrorTask(m_doc->addHashesTask(platforms, includeZh, providers), tr("Hashing the mirror's archives…"));
 }
 
 bool LockEditorWindow::upgradeFromMirror(const QList<ProviderAddress> &providers)
 {
-    if (!canEdit())
-        return false;
-    if (!m_catalog) {
-        showMessage(tr("Open a mirror first (File ▸ Open Mirror…)."));
+    return canEdit()
+        && runMirrorTask(m_doc->upgradeTask(providers, PlatformPickerDialog::rememberedPlatforms(u"lock/platforms"_s)),
+                         tr("Looking for upgrades in the mirror…"));
+}
+
+bool LockEditorWindow::runMirrorTask(const Result<LockMirrorTask> &task, const QString &message)
+{
+    if (!task) {
+        showMessage(task.error().message);
         return false;
     }
-    const QByteArray start = m_bytes;
-    lockedit::UpgradeOptions options;
-    options.providers = providers;
-    options.platforms = PlatformPickerDialog::rememberedPlatforms(u"lock/platforms"_s);
-    auto *watcher = new QFutureWatcher<MirrorOutcome>(this);
-    connect(watcher, &QFutureWatcher<MirrorOutcome>::finished, this, [this, watcher, start] {
-        const MirrorOutcome out = watcher->result();
-        watcher->deleteLater();
-        finishHashing();
-        if (out.cancelled) {
-            showMessage(tr("Cancelled; nothing was upgraded."));
-        } else if (m_bytes != start) {
-            showMessage(tr("The document changed while hashing; nothing was upgraded."));
-        } else if (!out.ok) {
-            showMessage(out.error);
-        } else if (!out.changed) {
-            m_notes = out.problems;
-            updateProblems();
-            showMessage(out.summary);
-        } else {
-            applyEdit(out.summary, out.document);
-            m_notes = out.problems;
-            updateProblems();
-        }
-        setBusy(false);
-    });
-    setBusy(true);
-    const std::shared_ptr<SharedHashProgress> progress = startHashing(tr("Looking for upgrades in the mirror…"));
-    const LockFile doc = document();
-    const Catalog catalog = *m_catalog;
-    watcher->setFuture(QtConcurrent::run([doc, catalog, options, progress]() mutable {
-        MirrorOutcome out;
-        HashRunOptions hashing; // all cores, the hash cache
-        progress->attach(hashing);
-        HashRunSummary run;
-        options.hasher = prehashArchives(
-            [&](const ArchiveHasher &record) {
-                lockedit::UpgradeOptions recording = options;
-                recording.hasher = record;
-                (void)lockedit::upgradeFromMirror(doc, catalog, recording);
-            },
-            hashing, &run);
-        if (run.cancelled) {
-            out.cancelled = true;
-            return out;
-        }
-        const Result<lockedit::UpgradeResult> r = lockedit::upgradeFromMirror(doc, catalog, options);
-        if (!r) {
-            out.error = r.error().message;
-            return out;
-        }
-        out.ok = true;
-        out.document = r->document;
-        out.changed = r->changed();
-        QStringList upgraded;
-        for (const lockedit::UpgradeNote &n : r->notes) {
-            switch (n.kind) {
-            case lockedit::UpgradeNote::Kind::Upgraded:
-                upgraded << u"%1 %2 → %3"_s.arg(n.provider.toString(), n.from.toString(), n.to.toString());
-                for (const lockedit::MirrorHashNote &h : n.hashNotes)
-                    if (h.isProblem())
-                        out.problems << describe(h);
-                break;
-            case lockedit::UpgradeNote::Kind::UpToDate: break;
-            case lockedit::UpgradeNote::Kind::NotInMirror:
-                out.problems << u"%1: the mirror has no version that meets the constraints"_s.arg(n.provider.toString());
-                break;
-            }
-        }
-        out.summary = upgraded.isEmpty() ? QObject::tr("Every provider is up to date with the mirror.")
-                                         : QObject::tr("Upgrade %1").arg(upgraded.join(u", "_s));
-        return out;
-    }));
+    m_editJob = m_jobs->run(
+        kEditJob, message, [task = task.value()](JobProgress &progress) { return task.run(progress); },
+        [this](LockMirrorOutcome outcome) {
+            outcome.cancelled = outcome.cancelled || m_editJob->isCancelled(); // even when it had finished
+            m_editJob.reset();
+            report(m_doc->applyMirrorOutcome(outcome));
+        });
     return true;
 }
 
-// --- mirror ----------------------------------------------------------------------------------
+void LockEditorWindow::cancelHashing()
+{
+    m_jobs->cancel(kEditJob);
+}
+
+bool LockEditorWindow::isBusy() const
+{
+    return m_jobs->isRunning(kEditJob) || m_jobs->isRunning(kScanJob);
+}
+
+void LockEditorWindow::updateBusy()
+{
+    const bool busy = isBusy();
+    m_cancelHashingAction->setEnabled(m_jobs->isRunning(kEditJob));
+    if (busy == m_busy)
+        return;
+    m_busy = busy;
+    updateActions();
+    Q_EMIT busyChanged(busy);
+}
+
+// --- the mirror --------------------------------------------------------------------------------
 
 void LockEditorWindow::openMirror(const QString &root)
 {
-    setBusy(true);
-    showMessage(tr("Scanning %1…").arg(root));
-    scanMirrorAsync(this, root, [this, root](const Result<Catalog> &c) {
-        setBusy(false);
+    scanMirrorAsync(m_jobs, root, [this, root](const Result<Catalog> &c) {
         if (!c) {
             showMessage(tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
             return;
@@ -819,77 +484,24 @@ void LockEditorWindow::openMirror(const QString &root)
 
 void LockEditorWindow::setCatalog(const Catalog &catalog)
 {
-    m_catalog = catalog;
-    m_mirrorLabel->setText(tr("Mirror: %1").arg(catalog.root));
-    m_provenanceKey.clear();
-    refreshProvenance();
-    updateActions();
-    Q_EMIT mirrorChanged();
-}
-
-QList<Platform> LockEditorWindow::mirrorPlatforms() const
-{
-    QList<Platform> locked;
-    QList<Platform> all;
-    if (!m_catalog)
-        return {};
-    for (const Provider &p : m_catalog->providers) {
-        const ProviderLock *lock = document().find(p.address);
-        for (const ProviderVersion &v : p.versions)
-            for (const Archive &a : v.archives) {
-                if (!a.present)
-                    continue;
-                if (!all.contains(a.platform))
-                    all << a.platform;
-                if (lock && lock->version == v.version && !locked.contains(a.platform))
-                    locked << a.platform;
-            }
-    }
-    QList<Platform> out = locked.isEmpty() ? all : locked;
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-QList<QByteArray> LockEditorWindow::wantedKey() const
-{
-    QList<QByteArray> key;
-    for (const ProviderLock &p : document().providers)
-        key << (p.address.toString() + u' ' + p.version.toString()).toUtf8();
-    return key;
+    m_doc->setCatalog(catalog);
 }
 
 void LockEditorWindow::refreshProvenance()
 {
-    if (!m_catalog)
+    std::optional<LockProvenanceTask> task = m_doc->provenanceTask();
+    if (!task)
         return;
-    const quint64 generation = ++m_provenanceGeneration;
-    if (m_provenanceHashing)
-        m_provenanceHashing->cancel = true; // superseded
-    m_provenanceHashing = std::make_shared<SharedHashProgress>();
-    const std::shared_ptr<SharedHashProgress> hashing = m_provenanceHashing;
-    m_provenanceKey = wantedKey();
-    m_provenanceReady = false;
-    const Catalog catalog = *m_catalog;
-    const LockFile doc = document();
-    auto *watcher = new QFutureWatcher<HashProvenanceIndex>(this);
-    connect(watcher, &QFutureWatcher<HashProvenanceIndex>::finished, this, [this, watcher, generation] {
-        const HashProvenanceIndex index = watcher->result();
-        watcher->deleteLater();
-        if (generation != m_provenanceGeneration)
-            return; // superseded
-        m_providers->setProvenance(index);
-        m_provenanceReady = true;
-        updateHashList();
-        Q_EMIT provenanceChanged();
-    });
-    watcher->setFuture(QtConcurrent::run([catalog, doc, hashing] {
-        HashRunOptions hashOptions; // all cores, the hash cache
-        hashing->attach(hashOptions);
-        return buildLockProvenance(catalog, HashProvenanceIndex::wantedFor(doc, doc), hashOptions).index;
-    }));
+    m_provenanceJob = m_jobs->run(
+        kProvenanceJob, tr("Tracing the lock's hashes to the mirror…"),
+        [task = *task](JobProgress &progress) { return task.run(progress); },
+        [this, task = *task](HashProvenanceIndex index) {
+            if (!std::exchange(m_provenanceJob, nullptr)->isCancelled())
+                m_doc->setProvenance(task, std::move(index));
+        });
 }
 
-// --- views -----------------------------------------------------------------------------------
+// --- views -------------------------------------------------------------------------------------
 
 ProviderAddress LockEditorWindow::selectedProvider() const
 {
@@ -909,7 +521,7 @@ void LockEditorWindow::updateHashList()
     const ProviderAddress address = selectedProvider();
     const ProviderLock *lock = address.isNull() ? nullptr : document().find(address);
     if (lock)
-        m_hashes->setProvider(*lock, m_provenanceReady ? m_providers->provenance() : nullptr);
+        m_hashes->setProvider(*lock, m_doc->provenance() ? m_providers->provenance() : nullptr);
     else
         m_hashes->clear();
     m_hashView->resizeColumnToContents(LockHashListModel::SchemeColumn);
@@ -920,97 +532,31 @@ void LockEditorWindow::updateHashList()
 
 void LockEditorWindow::updateProblems()
 {
-    m_problems->clear();
-    for (const LockDiagnostic &d : m_parsed->result.diagnostics) {
-        auto *item = new QListWidgetItem(
-            u"%1:%2: %3: %4%5"_s.arg(d.range.line)
-                .arg(d.range.column)
-                .arg(d.isError() ? tr("error") : tr("warning"), d.summary, d.detail.isEmpty() ? QString() : u" — "_s + d.detail),
-            m_problems);
-        item->setForeground(d.isError() ? QColor(0xd7, 0x3a, 0x49) : QColor(0xb0, 0x6a, 0x00));
-        item->setData(Qt::UserRole, d.range.line);
-        item->setData(Qt::UserRole + 1, d.range.column);
-    }
-    for (const DroppedContent &d : m_parsed->result.document.dropped) {
-        if (d.kind == DroppedContent::Kind::InvalidProvider || d.kind == DroppedContent::Kind::UnknownAttribute
-            || d.kind == DroppedContent::Kind::UnknownBlock || d.kind == DroppedContent::Kind::DuplicateProvider)
-            continue; // these are errors above
-        auto *item = new QListWidgetItem(
-            tr("%1:%2: dropped on save: %3 %4").arg(d.range.line).arg(d.range.column).arg(toString(d.kind), d.text.left(80).simplified()),
-            m_problems);
-        item->setForeground(QColor(0x58, 0x60, 0x69));
-        item->setData(Qt::UserRole, d.range.line);
-        item->setData(Qt::UserRole + 1, d.range.column);
-    }
-    for (const QString &n : m_notes) {
-        auto *item = new QListWidgetItem(n, m_problems);
-        item->setForeground(QColor(0xb0, 0x6a, 0x00));
-    }
-    if (m_problems->count() == 0)
-        new QListWidgetItem(tr("No problems."), m_problems);
+    m_problems->showProblems(m_doc->parsed(), m_doc->notes());
 }
 
 void LockEditorWindow::updateTitle()
 {
-    const QString name = m_displayName.isEmpty() ? tr("Untitled lock file") : m_displayName;
-    setWindowTitle(
-        tr("%1[*] — %2 — Provender Lock Editor").arg(name, m_path.isEmpty() ? tr("not saved") : QFileInfo(m_path).absolutePath()));
-    setWindowModified(m_bytes != m_savedBytes);
+    const QString name = m_doc->displayName().isEmpty() ? tr("Untitled lock file") : m_doc->displayName();
+    const QString where = m_doc->path().isEmpty() ? tr("not saved") : QFileInfo(m_doc->path()).absolutePath();
+    setWindowTitle(tr("%1[*] — %2 — Provender Lock Editor").arg(name, where));
+    setWindowModified(m_doc->isModified());
 }
 
 void LockEditorWindow::updateActions()
 {
-    m_undoAction->setEnabled(m_undo->canUndo() || m_debounce->isActive());
-    m_redoAction->setEnabled(m_undo->canRedo());
-    m_undoAction->setText(m_undo->canUndo() ? tr("&Undo %1").arg(m_undo->undoText()) : tr("&Undo"));
-    m_redoAction->setText(m_undo->canRedo() ? tr("&Redo %1").arg(m_undo->redoText()) : tr("&Redo"));
+    const QUndoStack *undo = m_doc->undoStack();
+    m_undoAction->setEnabled(undo->canUndo() || m_debounce->isActive());
+    m_redoAction->setEnabled(undo->canRedo());
+    m_undoAction->setText(undo->canUndo() ? tr("&Undo %1").arg(undo->undoText()) : tr("&Undo"));
+    m_redoAction->setText(undo->canRedo() ? tr("&Redo %1").arg(undo->redoText()) : tr("&Redo"));
     const bool editable = !isBusy();
     for (QAction *a : std::as_const(m_editActions))
         a->setEnabled(editable);
-    m_addHashesAction->setEnabled(editable && m_catalog.has_value());
-    m_upgradeAction->setEnabled(editable && m_catalog.has_value());
-    m_upgradeAllAction->setEnabled(editable && m_catalog.has_value());
-    m_coverageAction->setEnabled(m_catalog.has_value());
+    for (QAction *a : std::as_const(m_mirrorActions))
+        a->setEnabled(editable && hasMirror());
+    m_coverageAction->setEnabled(hasMirror());
     updateTitle();
-}
-
-std::shared_ptr<SharedHashProgress> LockEditorWindow::startHashing(const QString &message)
-{
-    m_hashProgress = std::make_shared<SharedHashProgress>();
-    if (!m_hashTimer) {
-        m_hashTimer = new QTimer(this);
-        m_hashTimer->setInterval(200);
-    }
-    m_hashTimer->disconnect(this);
-    connect(m_hashTimer, &QTimer::timeout, this, [this, message] {
-        if (m_hashProgress && m_hashProgress->total.load() > 0)
-            statusBar()->showMessage(tr("%1 %2%").arg(message).arg(m_hashProgress->percent()));
-    });
-    m_hashTimer->start();
-    m_cancelHashingAction->setEnabled(true);
-    showMessage(message);
-    return m_hashProgress;
-}
-
-void LockEditorWindow::finishHashing()
-{
-    if (m_hashTimer)
-        m_hashTimer->stop();
-    m_hashProgress.reset();
-    m_cancelHashingAction->setEnabled(false);
-}
-
-void LockEditorWindow::cancelHashing()
-{
-    if (m_hashProgress)
-        m_hashProgress->cancel = true;
-}
-
-void LockEditorWindow::setBusy(bool busy)
-{
-    m_busy += busy ? 1 : -1;
-    updateActions();
-    Q_EMIT busyChanged(isBusy());
 }
 
 void LockEditorWindow::showMessage(const QString &message)
@@ -1027,27 +573,33 @@ QMessageBox::StandardButton LockEditorWindow::ask(const QString &title, const QS
     return QMessageBox::warning(this, title, text, buttons);
 }
 
-// --- undo, save, close -----------------------------------------------------------------------
+bool LockEditorWindow::confirm(const QString &title, const QString &text)
+{
+    const QMessageBox::StandardButton answer = ask(title, text, QMessageBox::Save | QMessageBox::Cancel);
+    return answer == QMessageBox::Save || answer == QMessageBox::Yes;
+}
+
+// --- undo, save, close -------------------------------------------------------------------------
 
 void LockEditorWindow::undo()
 {
     flushTextEdit();
-    m_undo->undo();
+    m_doc->undoStack()->undo();
 }
 
 void LockEditorWindow::redo()
 {
     flushTextEdit();
-    m_undo->redo();
+    m_doc->undoStack()->redo();
 }
 
 bool LockEditorWindow::save()
 {
-    if (m_path.isEmpty()) {
+    if (m_doc->path().isEmpty()) {
         saveAsDialog();
-        return !m_path.isEmpty() && !isModified();
+        return !m_doc->path().isEmpty() && !isModified();
     }
-    return saveAs(m_path);
+    return saveAs(m_doc->path());
 }
 
 bool LockEditorWindow::saveAs(const QString &path)
@@ -1058,47 +610,26 @@ bool LockEditorWindow::saveAs(const QString &path)
             QMessageBox::Ok);
         return false;
     }
-    const LockFile &doc = document();
-    if (doc.wouldDropContent()) {
+    if (document().wouldDropContent()) {
         QStringList lines;
-        for (const DroppedContent &d : doc.dropped)
+        for (const DroppedContent &d : document().dropped)
             lines << tr("line %1: %2 %3").arg(d.range.line).arg(toString(d.kind), d.text.left(60).simplified());
-        const QMessageBox::StandardButton answer =
-            ask(tr("Save in Canonical Form?"),
-                tr("Saving writes the canonical form, as tofu/terraform do. It drops:\n\n%1\n\nSave anyway?").arg(lines.join(u'\n')),
-                QMessageBox::Save | QMessageBox::Cancel);
-        if (answer != QMessageBox::Save && answer != QMessageBox::Yes)
+        if (!confirm(tr("Save in Canonical Form?"),
+                     tr("Saving writes the canonical form, as tofu/terraform do. It drops:\n\n%1\n\nSave anyway?").arg(lines.join(u'\n'))))
             return false;
     }
-    const bool samePath = !m_path.isEmpty() && QFileInfo(path).absoluteFilePath() == m_path;
-    if (samePath) {
-        checkDisk();
-        if (m_diskChangePending) {
-            const QMessageBox::StandardButton answer =
-                ask(tr("File Changed on Disk"),
-                    tr("%1 changed on disk since you opened or saved it. Overwrite it with your version?").arg(m_displayName),
-                    QMessageBox::Save | QMessageBox::Cancel);
-            if (answer != QMessageBox::Save && answer != QMessageBox::Yes)
-                return false;
-        }
+    if (!m_doc->path().isEmpty() && QFileInfo(path).absoluteFilePath() == m_doc->path()) {
+        m_doc->checkDisk();
+        if (m_doc->diskChangePending()
+            && !confirm(tr("File Changed on Disk"),
+                        tr("%1 changed on disk since you opened or saved it. Overwrite it with your version?").arg(m_doc->displayName())))
+            return false;
     }
-    const Result<void> r = saveLockFile(doc, path);
-    if (!r) {
+    if (const Result<void> r = m_doc->saveAs(path); !r) {
         ask(tr("Save Failed"), r.error().message, QMessageBox::Ok);
         return false;
     }
-    const QByteArray written = writeLockFile(doc);
-    m_path = QFileInfo(path).absoluteFilePath();
-    m_displayName = QFileInfo(path).fileName();
-    m_savedBytes = written;
-    m_diskBytes = written;
-    m_diskChangePending = false;
-    m_diskBar->hide();
-    watchPath();
-    if (written != m_bytes)
-        pushText(written, tr("Save in canonical form"));
-    updateTitle();
-    showMessage(tr("Saved %1").arg(m_path));
+    showMessage(tr("Saved %1").arg(m_doc->path()));
     return true;
 }
 
@@ -1106,10 +637,9 @@ void LockEditorWindow::closeEvent(QCloseEvent *event)
 {
     flushTextEdit();
     if (isModified()) {
-        const QMessageBox::StandardButton answer =
-            ask(tr("Unsaved Changes"),
-                tr("%1 has unsaved changes. Save them?").arg(m_displayName.isEmpty() ? tr("The lock file") : m_displayName),
-                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        const QString name = m_doc->displayName().isEmpty() ? tr("The lock file") : m_doc->displayName();
+        const QMessageBox::StandardButton answer = ask(tr("Unsaved Changes"), tr("%1 has unsaved changes. Save them?").arg(name),
+                                                       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
         if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !save())) {
             event->ignore();
             return;
@@ -1118,29 +648,35 @@ void LockEditorWindow::closeEvent(QCloseEvent *event)
     event->accept();
 }
 
-// --- dialogs ---------------------------------------------------------------------------------
+// --- dialogs -----------------------------------------------------------------------------------
+
+template<typename Window> Window *LockEditorWindow::openWithCatalog()
+{
+    auto *w = new Window;
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    if (const Catalog *c = catalog())
+        w->setCatalog(*c);
+    return w;
+}
 
 void LockEditorWindow::openFileDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Lock File"), QFileInfo(m_path).absolutePath(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Lock File"), QFileInfo(m_doc->path()).absolutePath(),
                                                       tr("Lock files (*.lock.hcl *.hcl);;All files (*)"));
     if (path.isEmpty())
         return;
-    if (m_path.isEmpty() && !isModified()) {
+    if (m_doc->path().isEmpty() && !isModified()) {
         openFile(path);
         return;
     }
-    auto *w = new LockEditorWindow;
-    w->setAttribute(Qt::WA_DeleteOnClose);
-    if (m_catalog)
-        w->setCatalog(*m_catalog);
+    auto *w = openWithCatalog<LockEditorWindow>();
     w->openFile(path);
     w->show();
 }
 
 void LockEditorWindow::openMirrorDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Mirror"), m_catalog ? m_catalog->root : QString());
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Mirror"), catalog() ? catalog()->root : QString());
     if (!dir.isEmpty())
         openMirror(dir);
 }
@@ -1148,8 +684,8 @@ void LockEditorWindow::openMirrorDialog()
 void LockEditorWindow::addProviderDialog()
 {
     QStringList suggestions;
-    if (m_catalog)
-        for (const Provider &p : m_catalog->providers)
+    if (const Catalog *c = catalog())
+        for (const Provider &p : c->providers)
             suggestions << p.address.toString();
     AddProviderDialog dialog(document().flavour, suggestions, this);
     if (dialog.exec() == QDialog::Accepted)
@@ -1159,11 +695,10 @@ void LockEditorWindow::addProviderDialog()
 void LockEditorWindow::removeSelectedProvider()
 {
     const ProviderAddress address = selectedProvider();
-    if (address.isNull()) {
+    if (address.isNull())
         showMessage(tr("No provider selected."));
-        return;
-    }
-    removeProvider(address);
+    else
+        removeProvider(address);
 }
 
 void LockEditorWindow::removeSelectedHashes()
@@ -1177,7 +712,7 @@ void LockEditorWindow::removeSelectedHashes()
 
 void LockEditorWindow::addHashesDialog()
 {
-    if (!m_catalog) {
+    if (!hasMirror()) {
         openMirrorDialog();
         return;
     }
@@ -1189,11 +724,10 @@ void LockEditorWindow::addHashesDialog()
 void LockEditorWindow::upgradeSelected()
 {
     const ProviderAddress address = selectedProvider();
-    if (address.isNull()) {
+    if (address.isNull())
         showMessage(tr("No provider selected."));
-        return;
-    }
-    upgradeFromMirror({address});
+    else
+        upgradeFromMirror({address});
 }
 
 void LockEditorWindow::upgradeAll()
@@ -1203,29 +737,27 @@ void LockEditorWindow::upgradeAll()
 
 void LockEditorWindow::saveAsDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Lock File"), m_path.isEmpty() ? u".terraform.lock.hcl"_s : m_path,
-                                                      tr("Lock files (*.lock.hcl *.hcl);;All files (*)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save Lock File"), m_doc->path().isEmpty() ? u".terraform.lock.hcl"_s : m_doc->path(),
+                                     tr("Lock files (*.lock.hcl *.hcl);;All files (*)"));
     if (!path.isEmpty())
         saveAs(path);
 }
 
 void LockEditorWindow::compareWithGitDialog()
 {
-    if (m_path.isEmpty()) {
+    if (m_doc->path().isEmpty()) {
         showMessage(tr("Save the lock file first: it must be inside a git work tree."));
         return;
     }
-    auto *w = new LockDiffWindow;
-    w->setAttribute(Qt::WA_DeleteOnClose);
-    if (m_catalog)
-        w->setCatalog(*m_catalog);
+    auto *w = openWithCatalog<LockDiffWindow>();
     w->show();
-    w->compareWithRevisionDialog(m_path, currentBytes());
+    w->compareWithRevisionDialog(m_doc->path(), currentBytes());
 }
 
 void LockEditorWindow::compareWithFileDialog()
 {
-    const QString other = QFileDialog::getOpenFileName(this, tr("Compare with Lock File"), QFileInfo(m_path).absolutePath(),
+    const QString other = QFileDialog::getOpenFileName(this, tr("Compare with Lock File"), QFileInfo(m_doc->path()).absolutePath(),
                                                        tr("Lock files (*.lock.hcl *.hcl);;All files (*)"));
     if (other.isEmpty())
         return;
@@ -1234,24 +766,22 @@ void LockEditorWindow::compareWithFileDialog()
         showMessage(tr("Cannot open %1: %2").arg(other, f.errorString()));
         return;
     }
-    auto *w = new LockDiffWindow;
-    w->setAttribute(Qt::WA_DeleteOnClose);
-    if (m_catalog)
-        w->setCatalog(*m_catalog);
-    w->setTexts(f.readAll(), QFileInfo(other).fileName(), currentBytes(), m_displayName.isEmpty() ? tr("(this editor)") : m_displayName);
+    auto *w = openWithCatalog<LockDiffWindow>();
+    const QString name = m_doc->displayName().isEmpty() ? tr("(this editor)") : m_doc->displayName();
+    w->setTexts(f.readAll(), QFileInfo(other).fileName(), currentBytes(), name);
     w->show();
 }
 
 void LockEditorWindow::showCoverage()
 {
-    if (!m_catalog) {
+    if (!hasMirror()) {
         showMessage(tr("Open a mirror first (File ▸ Open Mirror…)."));
         return;
     }
     flushTextEdit();
     auto *w = new CoverageMatrixWindow;
     w->setAttribute(Qt::WA_DeleteOnClose);
-    w->setInputs(document(), *m_catalog, m_displayName);
+    w->setInputs(document(), *catalog(), m_doc->displayName());
     w->show();
 }
 

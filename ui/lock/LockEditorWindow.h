@@ -6,57 +6,53 @@
 //   right: the file's text (HCL highlighting, inline diagnostics from the parser) above a
 //          problem list (diagnostics and notes of the last mirror operation)
 //
-// The text is the state. Every change — typing (re-parsed after a short pause) or an edit
-// operation (lockedit::*, which rewrites canonical text) — is one QUndoCommand that swaps the
-// text's bytes, so undo/redo restore exactly the bytes there were, comments included. Table and
-// text always show the same document. Save writes canonical bytes atomically (saveLockFile);
-// when canonical writing drops comments or unknown content the user is asked first.
-// Mirror operations (add hashes for platforms, upgrade) hash archives off the GUI thread.
+// A view of one LockDocument (model/lockitems/LockDocument.h: the bytes, their parse, the undo
+// stack, every edit, the mirror operations, the file on disk). Typing is re-parsed after a short
+// pause and becomes one undo step (setText); table edits and menu actions call the document's
+// edits; its text and the table always show the same document. Save asks first when canonical
+// writing drops comments or unknown content, or when the file changed on disk unanswered.
+// Background work — the mirror scan, add hashes / upgrade, hash provenance — runs as jobs on the
+// window's JobTracker (progress and Cancel in the status bar; latest run wins).
 //
-// The file on disk is watched: when it changes after it was opened or saved (another editor,
-// `terraform providers lock`, a git checkout) a bar above the text ("diskChangedBar") offers
-// Reload (an undoable step to the disk's bytes) or Keep Mine (the next save overwrites); saving
-// over a change nobody answered asks first.
+// When the file changes on disk after it was opened or saved (another editor, `terraform
+// providers lock`, a git checkout) a bar above the text ("diskChangedBar") offers Reload (an
+// undoable step to the disk's bytes) or Keep Mine (the next save overwrites).
 //
 // Widgets (objectName): "providerView", "hashView", "textEdit", "problemList"; actions
 // "actionUndo", "actionRedo", "actionSave", "actionSaveAs", "actionOpenMirror",
 // "actionAddProvider", "actionRemoveProvider", "actionRemoveHashes", "actionAddHashes",
 // "actionUpgrade", "actionUpgradeAll", "actionCompareGit", "actionCompareFile", "actionCoverage",
-// "actionResolveConflicts" (enabled while the text has conflict markers: opens the merge window).
+// "actionResolveConflicts" (enabled while the text has conflict markers: opens the merge window),
+// "actionCancelHashing"; the disk bar's buttons "diskReload", "diskKeepMine".
 
-#include "model/lockfile/LockFile.h"
-#include "model/mirror/Catalog.h"
+#include "model/core/JobProgress.h"
+#include "model/lockitems/LockDocument.h"
 
 #include <QMainWindow>
 #include <QMessageBox>
 
-#include "model/verify/HashEngine.h"
-
 #include <functional>
 #include <memory>
-#include <optional>
 
 class QAction;
-class QFileSystemWatcher;
-class QFrame;
 class QLabel;
-class QListWidget;
 class QTableView;
 class QTimer;
 class QUndoStack;
 
 namespace provender {
-class HashProvenanceIndex;
 class LockHashListModel;
 class LockProviderTableModel;
 } // namespace provender
 
 namespace provender::ui {
 
+class DiskChangedBar;
 class HclHighlighter;
+class JobTracker;
+class LockProblemList;
 class LockCodeEditor;
 class LockMergeWindow;
-class SetTextCommand;
 
 class LockEditorWindow final : public QMainWindow
 {
@@ -69,31 +65,34 @@ public:
     bool openFile(const QString &path);
     /// Show `bytes` as an unsaved document (no file yet: Save asks for a name).
     void openBytes(const QByteArray &bytes, const QString &displayName);
-    QString filePath() const { return m_path; }
+    QString filePath() const { return m_doc->path(); }
 
+    /// What the window shows and edits.
+    LockDocument *lockDocument() const { return m_doc; }
     /// The text's bytes now (pending typing included).
     QByteArray currentBytes();
-    const LockFile &document() const;
-    QList<LockDiagnostic> diagnostics() const;
-    bool hasErrors() const;
+    const LockFile &document() const { return m_doc->lockFile(); }
+    QList<LockDiagnostic> diagnostics() const { return m_doc->parsed().diagnostics; }
+    bool hasErrors() const { return m_doc->hasErrors(); }
     bool isModified() const;
-    QUndoStack *undoStack() const { return m_undo; }
+    QUndoStack *undoStack() const { return m_doc->undoStack(); }
     LockProviderTableModel *providerModel() const { return m_providers; }
     LockHashListModel *hashModel() const { return m_hashes; }
     LockCodeEditor *textEditor() const { return m_text; }
+    JobTracker *jobs() const { return m_jobs; }
     /// Problems of the last operation and the status line, for tests and the status bar.
-    QStringList notes() const { return m_notes; }
+    QStringList notes() const { return m_doc->notes(); }
     QString lastMessage() const { return m_lastMessage; }
 
     // Mirror.
-    void openMirror(const QString &root); ///< scans off the GUI thread; mirrorChanged() when done
+    void openMirror(const QString &root); ///< scans off the GUI thread (job "scan"); mirrorChanged() when done
     void setCatalog(const Catalog &catalog);
-    bool hasMirror() const { return m_catalog.has_value(); }
-    const Catalog *catalog() const { return m_catalog ? &*m_catalog : nullptr; }
+    bool hasMirror() const { return m_doc->catalog() != nullptr; }
+    const Catalog *catalog() const { return m_doc->catalog(); }
     /// Platforms the mirror has archives of for the locked versions (all of its platforms when none).
-    QList<Platform> mirrorPlatforms() const;
+    QList<Platform> mirrorPlatforms() const { return m_doc->mirrorPlatforms(); }
     /// The provenance of the lock's hashes is known for the current document.
-    bool provenanceReady() const { return m_provenanceReady; }
+    bool provenanceReady() const { return m_doc->provenance() != nullptr; }
 
     // Edit operations: each pushes one undo command. False (with lastMessage()) when refused.
     bool addProvider(const ProviderLock &lock);
@@ -101,26 +100,25 @@ public:
     bool setVersion(const ProviderAddress &address, const QString &version);
     bool setConstraints(const ProviderAddress &address, const QString &constraints);
     bool removeHashes(const ProviderAddress &address, const QList<HashString> &hashes);
-    /// Asynchronous (hashing): busyChanged(false) when done. `providers` empty: all.
+    /// Asynchronous (the job "edit"): busyChanged(false) when done. `providers` empty: all.
     bool addHashesFromMirror(const QList<Platform> &platforms, bool includeZh, const QList<ProviderAddress> &providers = {});
     bool upgradeFromMirror(const QList<ProviderAddress> &providers = {});
     /// Replace the document by `doc` (computed elsewhere, e.g. Add to Lock File… of the main
     /// window) as one undoable step named `description`.
     bool applyDocument(const LockFile &doc, const QString &description);
-    bool isBusy() const { return m_busy > 0; }
+    /// A mirror scan or an add-hashes / upgrade is running (edits wait for it).
+    bool isBusy() const;
     /// Stops the running add-hashes / upgrade (its result is then dropped: nothing changes).
     void cancelHashing();
-    /// Progress of the running add-hashes / upgrade (null when none), for tests and the status bar.
-    std::shared_ptr<SharedHashProgress> hashProgress() const { return m_hashProgress; }
 
     bool save();
     bool saveAs(const QString &path);
 
     /// The file on disk differs from what was opened or last saved and the user has not yet
     /// answered the bar (Reload / Keep Mine).
-    bool diskChangePending() const { return m_diskChangePending; }
+    bool diskChangePending() const { return m_doc->diskChangePending(); }
     /// Look at the file on disk now (the watcher calls this; tests may too).
-    void checkDisk();
+    void checkDisk() { m_doc->checkDisk(); }
     void reloadFromDisk(); ///< the bar's Reload
     void keepMine();       ///< the bar's Keep Mine
 
@@ -161,73 +159,51 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    friend class SetTextCommand;
     void buildUi();
     void buildActions();
-    void applyBytes(const QByteArray &bytes, bool updateEditor);
-    void pushText(const QByteArray &bytes, const QString &description, bool fromEditor = false);
-    bool applyEdit(const QString &description, const Result<LockFile> &result);
+    void showText(bool typed);
+    void showDiskState();
+    bool report(const Result<QString> &result);
     bool canEdit();
+    bool runMirrorTask(const Result<LockMirrorTask> &task, const QString &message);
+    void refreshProvenance();
     void flushTextEdit();
     void updateTitle();
     void updateActions();
     void updateHashList();
     void updateProblems();
-    void refreshProvenance();
-    void setBusy(bool busy);
-    /// A new progress/cancel object for a hashing job; the status bar shows `message` and its percentage.
-    std::shared_ptr<SharedHashProgress> startHashing(const QString &message);
-    void finishHashing();
+    void updateBusy();
     void showMessage(const QString &message);
     QMessageBox::StandardButton ask(const QString &title, const QString &text, QMessageBox::StandardButtons buttons);
-    QList<QByteArray> wantedKey() const;
+    bool confirm(const QString &title, const QString &text);
+    template<typename Window> Window *openWithCatalog();
 
-    void watchPath();
-    QByteArray readDisk(bool *exists) const;
-
-    QString m_path;
-    QString m_displayName;
-    QFileSystemWatcher *m_watcher = nullptr;
-    QFrame *m_diskBar = nullptr;
-    QLabel *m_diskBarText = nullptr;
-    QByteArray m_diskBytes; ///< the disk's bytes the user last saw or accepted
-    bool m_diskChangePending = false;
-    QByteArray m_bytes;       ///< the document's text (the state undo/redo swaps)
-    QByteArray m_savedBytes;  ///< what is on disk (modified = they differ)
-    QString m_editorBaseline; ///< the text last put into the editor by applyBytes
-    struct Parsed;
-    std::unique_ptr<Parsed> m_parsed;
-    std::optional<Catalog> m_catalog;
-    QList<QByteArray> m_provenanceKey;
-    quint64 m_provenanceGeneration = 0;
-    std::shared_ptr<SharedHashProgress> m_provenanceHashing; ///< cancelled when superseded or closed
-    bool m_provenanceReady = false;
-    int m_busy = 0;
+    LockDocument *m_doc = nullptr;
+    JobTracker *m_jobs = nullptr;
+    std::shared_ptr<JobProgress> m_editJob;       ///< the running add-hashes / upgrade
+    std::shared_ptr<JobProgress> m_provenanceJob; ///< the newest hash tracing
+    bool m_busy = false;
+    QString m_editorBaseline; ///< the text last put into the editor (or taken from it)
     bool m_applying = false;
-    QStringList m_notes;
     QString m_lastMessage;
     Prompt m_prompt;
 
-    QUndoStack *m_undo = nullptr;
     LockProviderTableModel *m_providers = nullptr;
     LockHashListModel *m_hashes = nullptr;
     QTableView *m_providerView = nullptr;
     QTableView *m_hashView = nullptr;
     LockCodeEditor *m_text = nullptr;
     HclHighlighter *m_highlighter = nullptr;
-    QListWidget *m_problems = nullptr;
+    LockProblemList *m_problems = nullptr;
     QLabel *m_mirrorLabel = nullptr;
+    DiskChangedBar *m_diskBar = nullptr;
     QTimer *m_debounce = nullptr;
-    QTimer *m_hashTimer = nullptr;                      ///< polls m_hashProgress while a job runs
-    std::shared_ptr<SharedHashProgress> m_hashProgress; ///< the running add-hashes / upgrade
     QAction *m_cancelHashingAction = nullptr;
     QList<QAction *> m_editActions;
+    QList<QAction *> m_mirrorActions;
     QAction *m_undoAction = nullptr;
     QAction *m_redoAction = nullptr;
     QAction *m_saveAction = nullptr;
-    QAction *m_addHashesAction = nullptr;
-    QAction *m_upgradeAction = nullptr;
-    QAction *m_upgradeAllAction = nullptr;
     QAction *m_coverageAction = nullptr;
     QAction *m_resolveAction = nullptr;
 };

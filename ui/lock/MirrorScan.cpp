@@ -5,26 +5,20 @@
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 
-#include <QTimer>
-
 namespace provender::ui {
 
-void scanMirrorAsync(QObject *context, const QString &root, std::function<void(const Result<Catalog> &)> done)
+void scanMirrorAsync(JobTracker *jobs, const QString &root, std::function<void(const Result<Catalog> &)> done)
 {
-    if (std::optional<Catalog> shown = MainWindow::shownCatalog(root)) {
+    std::optional<Catalog> shown = MainWindow::shownCatalog(root);
+    if (shown)
         qCDebug(lcUi) << "mirror" << root << "taken from the browser";
-        // Delivered from the event loop, as a scan's result would be.
-        QTimer::singleShot(0, context, [catalog = std::move(*shown), done = std::move(done)] { done(catalog); });
-        return;
-    }
-    auto *jobs = new JobTracker(context);
     jobs->run(
-        QStringLiteral("scan"), QObject::tr("Scanning %1…").arg(root), [root](JobProgress &) { return scanFileSystemMirror(root); },
-        [jobs, root, done = std::move(done)](const Result<Catalog> &result) {
+        QStringLiteral("scan"), QObject::tr("Scanning %1…").arg(root),
+        [root, shown = std::move(shown)](JobProgress &) -> Result<Catalog> { return shown ? *shown : scanFileSystemMirror(root); },
+        [root, done = std::move(done)](const Result<Catalog> &result) {
             if (!result)
                 qCWarning(lcUi).noquote() << "mirror scan of" << root << "failed:" << result.error().message;
             done(result);
-            jobs->deleteLater();
         });
 }
 
