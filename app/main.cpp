@@ -6,6 +6,7 @@
 #include "ui/export/ExportUi.h"
 #include "ui/lock/LockMergeWindow.h"
 #include "ui/lock/LockUi.h"
+#include "ui/registry/RegistryUi.h"
 #include "ui/remote/RemoteUi.h"
 #include "ui/shell/Shell.h"
 
@@ -119,11 +120,12 @@ int main(int argc, char **argv)
     parser.process(app);
 
     auto window = std::make_unique<ui::MainWindow>();
-    ui::installLockUi(window.get());   // File ▸ Open Lock File…, Compare Lock Files…; Tools ▸ Coverage Matrix…
-    ui::installShell(window.get());    // window icon, welcome screen, recent mirrors, Help ▸ About
-    ui::installRemoteUi(window.get()); // File ▸ Open URL…, Tools ▸ Credentials… (the URL opens in this window)
-    ui::installBundleUi(window.get()); // File ▸ Open/Create/Import Bundle…
-    ui::installExportUi(window.get()); // File ▸ Export Indexes…, Tools ▸ Add to Lock File…
+    ui::installLockUi(window.get());     // File ▸ Open Lock File…, Compare Lock Files…; Tools ▸ Coverage Matrix…
+    ui::installShell(window.get());      // window icon, welcome screen, recent mirrors, Help ▸ About
+    ui::installRemoteUi(window.get());   // File ▸ Open URL…, Tools ▸ Credentials… (the URL opens in this window)
+    ui::installBundleUi(window.get());   // File ▸ Open/Create/Import Bundle…
+    ui::installExportUi(window.get());   // File ▸ Export Indexes…, Tools ▸ Add to Lock File…
+    ui::installRegistryUi(window.get()); // File ▸ Pull from Registry…
     window->show();
     // Lock files (what the desktop entry passes for text/x-terraform-lock) open in editors; the
     // first other argument is the mirror directory, bundle or network-mirror URL to show.

@@ -233,6 +233,9 @@ PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOption
             }
             if (options.dryRun) {
                 pending->record.status = PulledArchive::Status::WouldFetch;
+                // How big, when the registry says (OpenTofu's `packages`); otherwise unknown (-1).
+                if (const RegistryPackage *pkg = meta->package(platform); pkg && pkg->packageSize > 0)
+                    pending->record.size = pkg->packageSize;
                 finish(pending->record);
                 continue;
             }

@@ -1,0 +1,172 @@
+// File ▸ Pull from Registry… offscreen, against make_registry.py's registry (zips, sizes and
+// hashes from Python's hashlib/zipfile) served by nginx over TLS with gpg-signed SHA256SUMS: the
+// dry run lists what would be fetched and how big (sizes from the registry's `packages`, Python's
+// numbers) and writes nothing; the pull places the very bytes Python wrote, each row signed by the
+// key gpg made; the main window's action opens the pulled mirror in the browser. With
+// PROVENDER_SCREENSHOT_DIR=DIR the dialog after the pull is saved as DIR/pull-registry.png.
+
+#include "model/core/SizeFormat.h"
+#include "tests/support/RegistryFixture.h"
+#include "tests/support/TestSupport.h"
+#include "ui/JobTracker.h"
+#include "ui/MainWindow.h"
+#include "ui/registry/PullRegistryDialog.h"
+#include "ui/registry/RegistryUi.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace provender;
+using namespace provender::ui;
+
+class TestRegistryUi : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    test::RegistryFixture m_registry;
+
+    PullRegistryDialog::Form form(const QString &dest) const
+    {
+        PullRegistryDialog::Form f;
+        const QString host = test::RegistryFixture::host();
+        f.typed = {host + u"/acme/demo=1.1.0"_s, host + u"/acme/packaged=1.0.0"_s};
+        f.platforms = {Platform(u"linux"_s, u"amd64"_s), Platform(u"darwin"_s, u"arm64"_s)};
+        f.destination = dest;
+        f.caFile = m_registry.caFile();
+        return f;
+    }
+
+    QJsonObject expected(const QString &type, const QString &version, const QString &platform) const
+    {
+        return m_registry.expected().value(type).toObject().value(version).toObject().value(platform).toObject();
+    }
+
+    static QString cell(const QStandardItemModel *m, int row, int column) { return m->item(row, column)->text(); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (const QString missing = test::RegistryFixture::missingTools(); !missing.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"needs "_s + missing);
+        QString error;
+        QVERIFY2(m_registry.start(m_tmp.path(), &error), qPrintable(error));
+    }
+
+    void formProblems()
+    {
+        PullRegistryDialog d;
+        QVERIFY(!d.problem().isEmpty()); // no providers yet
+        PullRegistryDialog::Form f = form(m_tmp.filePath(u"x"_s));
+        f.typed = {u"not an address!"_s};
+        d.setForm(f);
+        QVERIFY2(d.problem().startsWith(u"Providers: line 1: "_s), qPrintable(d.problem()));
+        f = form({});
+        d.setForm(f);
+        QCOMPARE(d.problem(), u"Choose the target directory."_s);
+        d.setForm(form(m_tmp.filePath(u"x"_s)));
+        QCOMPARE(d.problem(), QString());
+    }
+
+    void dryRunListsWhatAndHowBig()
+    {
+        const QString dest = m_tmp.filePath(u"dry"_s);
+        PullRegistryDialog d;
+        d.setEnvironment(m_registry.environment());
+        d.setForm(form(dest));
+        QSignalSpy finished(&d, &PullRegistryDialog::finished);
+        d.start(true);
+        QVERIFY(finished.wait(120000));
+        const QStandardItemModel *rows = d.results();
+        QCOMPARE(rows->rowCount(), 4);
+        QHash<QString, QString> sizes;
+        for (int r = 0; r < rows->rowCount(); ++r) {
+            QCOMPARE(cell(rows, r, 0), u"would fetch"_s);
+            sizes.insert(cell(rows, r, 1).section(u'/', -1) + u' ' + cell(rows, r, 3), cell(rows, r, 4));
+        }
+        // packaged publishes `packages` sizes (Python's len of each zip); demo does not.
+        for (const QString &platform : {u"linux_amd64"_s, u"darwin_arm64"_s}) {
+            QCOMPARE(sizes.value(u"packaged "_s + platform),
+                     formatDataSize(expected(u"packaged"_s, u"1.0.0"_s, platform).value(u"size"_s).toInteger()));
+            QCOMPARE(sizes.value(u"demo "_s + platform), u"unknown"_s);
+        }
+        const qint64 known = expected(u"packaged"_s, u"1.0.0"_s, u"linux_amd64"_s).value(u"size"_s).toInteger()
+            + expected(u"packaged"_s, u"1.0.0"_s, u"darwin_arm64"_s).value(u"size"_s).toInteger();
+        QCOMPARE(d.summary(), u"4 would fetch (%1 known, 2 of unknown size)"_s.arg(formatDataSize(known)));
+        QVERIFY(!QFileInfo::exists(dest));
+    }
+
+    void pullPlacesTheSignedArchives()
+    {
+        const QString dest = m_tmp.filePath(u"pulled"_s);
+        PullRegistryDialog d;
+        d.setEnvironment(m_registry.environment());
+        d.setForm(form(dest));
+        QSignalSpy finished(&d, &PullRegistryDialog::finished);
+        QSignalSpy pulled(&d, &PullRegistryDialog::pulled);
+        d.start(false);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(pulled.size(), 1);
+        QCOMPARE(pulled.at(0).at(0).toString(), dest);
+        const QStandardItemModel *rows = d.results();
+        QCOMPARE(rows->rowCount(), 4);
+        for (int r = 0; r < rows->rowCount(); ++r) {
+            QCOMPARE(cell(rows, r, 0), u"fetched"_s);
+            QVERIFY2(cell(rows, r, 5).startsWith(u"key ID "_s) && cell(rows, r, 5).size() == 7 + 16, qPrintable(cell(rows, r, 5)));
+        }
+        for (const auto &[type, version] : {std::pair{u"demo"_s, u"1.1.0"_s}, std::pair{u"packaged"_s, u"1.0.0"_s}})
+            for (const QString &platform : {u"linux_amd64"_s, u"darwin_arm64"_s}) {
+                const QJsonObject e = expected(type, version, platform);
+                QCOMPARE(
+                    test::readFile(dest + u'/' + test::RegistryFixture::host() + u"/acme/"_s + type + u'/' + e.value(u"file"_s).toString()),
+                    test::readFile(e.value(u"zip"_s).toString()));
+            }
+        QVERIFY(d.summary().startsWith(u"4 fetched ("_s));
+        if (const QString dir = qEnvironmentVariable("PROVENDER_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            // The form as a user would fill it (no temporary paths in the picture).
+            PullRegistryDialog::Form shown = form(u"/srv/mirrors/acme"_s);
+            shown.caFile = u"/etc/provender/registry-ca.pem"_s;
+            d.setForm(shown);
+            d.jobs()->setMessage(u"Pulled into /srv/mirrors/acme."_s);
+            d.show();
+            QApplication::processEvents();
+            QVERIFY(d.grab().save(dir + u"/pull-registry.png"_s));
+        }
+    }
+
+    void mainWindowOpensThePulledMirror()
+    {
+        MainWindow window;
+        installRegistryUi(&window);
+        QAction *pull = nullptr;
+        for (QAction *a : window.menu(MainWindow::Menu::File)->actions())
+            if (a->text() == u"&Pull from Registry…"_s)
+                pull = a;
+        QVERIFY(pull);
+        pull->trigger();
+        PullRegistryDialog *dialog = nullptr;
+        for (QWidget *w : QApplication::topLevelWidgets())
+            if (auto *d = qobject_cast<PullRegistryDialog *>(w); d && d->isVisible())
+                dialog = d;
+        QVERIFY(dialog);
+        const QString dest = m_tmp.filePath(u"browsed"_s);
+        dialog->setEnvironment(m_registry.environment());
+        dialog->setForm(form(dest));
+        QSignalSpy opened(&window, &MainWindow::mirrorOpened);
+        dialog->start(false);
+        QVERIFY(opened.wait(120000));
+        QCOMPARE(window.mirrorRoot(), dest);
+        QCOMPARE(window.sourceKind(), MainWindow::SourceKind::Directory);
+        QCOMPARE(window.catalog().archiveCount(), 4);
+        dialog->close();
+    }
+};
+
+QTEST_MAIN(TestRegistryUi)
+#include "tst_registryui.moc"

@@ -1,0 +1,333 @@
+#include "ui/registry/PullRegistryDialog.h"
+
+#include "model/core/SizeFormat.h"
+#include "model/registry/PullRequests.h"
+#include "model/registry/RegistryClient.h"
+#include "ui/JobTracker.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSslCertificate>
+#include <QStandardItemModel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <atomic>
+#include <memory>
+
+namespace provender::ui {
+
+namespace {
+
+QStringList splitList(const QString &text)
+{
+    QStringList out;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!part.trimmed().isEmpty())
+            out << part.trimmed();
+    return out;
+}
+
+QLineEdit *withBrowse(QWidget *parent, QFormLayout *form, const QString &label, const std::function<void(QLineEdit *)> &browse)
+{
+    auto *edit = new QLineEdit(parent);
+    auto *button = new QPushButton(QObject::tr("Browse…"), parent);
+    QObject::connect(button, &QPushButton::clicked, parent, [edit, browse] { browse(edit); });
+    auto *row = new QHBoxLayout;
+    row->addWidget(edit, 1);
+    row->addWidget(button);
+    form->addRow(label, row);
+    return edit;
+}
+
+/// Everything the job needs, read from the form on the GUI thread.
+struct PullJob
+{
+    PullRegistryDialog::Form form;
+    QProcessEnvironment environment;
+    bool dryRun = false;
+};
+
+Result<PullReport> runPull(const PullJob &job, JobProgress &progress)
+{
+    const PullRegistryDialog::Form &f = job.form;
+    Result<QList<PullRequest>> typed = parsePullRequests(f.typed);
+    if (!typed)
+        return typed.error();
+    QList<PullRequest> requests = *typed;
+    for (const QString &lock : f.lockFiles) {
+        Result<QList<PullRequest>> locked = pullRequestsFromLockFile(lock);
+        if (!locked)
+            return locked.error();
+        requests << *locked;
+    }
+    RegistryOptions ro;
+    ro.environment = job.environment;
+    if (!f.caFile.isEmpty()) {
+        ro.http.caCertificates = QSslCertificate::fromPath(f.caFile);
+        if (ro.http.caCertificates.isEmpty())
+            return makeError(ErrorCode::InvalidArgument, QObject::tr("no certificate in %1").arg(f.caFile));
+    }
+    ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString());
+    PullOptions po;
+    po.destination = f.destination;
+    po.platforms = f.platforms;
+    po.unpacked = f.unpacked;
+    po.withZh = f.withZh;
+    po.dryRun = job.dryRun;
+    if (!f.pinnedKeysFile.isEmpty()) {
+        QFile keys(f.pinnedKeysFile);
+        if (!keys.open(QIODevice::ReadOnly))
+            return makeError(ErrorCode::Io, QObject::tr("cannot read %1: %2").arg(f.pinnedKeysFile, keys.errorString()));
+        po.signature.pinnedKeys << keys.readAll();
+    }
+    RegistryClient client(ro);
+    const qint64 total = qint64(requests.size()) * po.platforms.size();
+    std::atomic<qint64> done{0};
+    progress.report(0, total);
+    return pullFromRegistry(
+        requests, po, client, [&](const PulledArchive &) { progress.report(++done, total); }, progress.cancelFlag());
+}
+
+} // namespace
+
+PullRegistryDialog::PullRegistryDialog(QWidget *parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Pull from Registry"));
+    auto *layout = new QVBoxLayout(this);
+    auto *form = new QFormLayout;
+    m_typed = new QPlainTextEdit(this);
+    m_typed->setPlaceholderText(tr("One provider a line: hashicorp/null=~> 3.2"));
+    m_typed->setFixedHeight(72);
+    form->addRow(tr("Providers:"), m_typed);
+    m_locks = withBrowse(this, form, tr("Lock files:"), [this](QLineEdit *edit) {
+        const QStringList files =
+            QFileDialog::getOpenFileNames(this, tr("Lock Files"), QDir::homePath(), tr("Lock files (*.hcl);;All files (*)"));
+        if (!files.isEmpty())
+            edit->setText(files.join(QStringLiteral(", ")));
+    });
+    m_locks->setPlaceholderText(tr("their pinned versions, comma-separated"));
+    m_platforms = new QLineEdit(QStringLiteral("linux_amd64"), this);
+    m_platforms->setPlaceholderText(tr("linux_amd64, darwin_arm64, …"));
+    form->addRow(tr("Platforms:"), m_platforms);
+    m_destination = withBrowse(this, form, tr("Target directory:"), [this](QLineEdit *edit) {
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Target Directory"), edit->text().isEmpty() ? QDir::homePath() : edit->text());
+        if (!dir.isEmpty())
+            edit->setText(dir);
+    });
+    m_unpacked = new QCheckBox(tr("Unpacked (HOST/NS/TYPE/VERSION/OS_ARCH folders, no indexes)"), this);
+    m_withZh = new QCheckBox(tr("Write zh: into the indexes too"), this);
+    form->addRow(QString(), m_unpacked);
+    form->addRow(QString(), m_withZh);
+    m_ca = withBrowse(this, form, tr("Extra CA file:"), [this](QLineEdit *edit) {
+        const QString f =
+            QFileDialog::getOpenFileName(this, tr("CA Certificates"), QDir::homePath(), tr("PEM files (*.pem *.crt);;All files (*)"));
+        if (!f.isEmpty())
+            edit->setText(f);
+    });
+    m_pinned = withBrowse(this, form, tr("Pinned keys:"), [this](QLineEdit *edit) {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Pinned Signing Keys"), QDir::homePath(),
+                                                       tr("OpenPGP keys (*.asc *.gpg);;All files (*)"));
+        if (!f.isEmpty())
+            edit->setText(f);
+    });
+    m_pinned->setPlaceholderText(tr("accept only signatures by these keys (optional)"));
+    layout->addLayout(form);
+    m_problem = new QLabel(this);
+    m_problem->setWordWrap(true);
+    layout->addWidget(m_problem);
+
+    m_results = new QStandardItemModel(0, 6, this);
+    m_results->setHorizontalHeaderLabels(
+        {tr("Status"), tr("Provider"), tr("Version"), tr("Platform"), tr("Size"), tr("Signed by / reason")});
+    m_view = new QTreeView(this);
+    m_view->setRootIsDecorated(false);
+    m_view->setModel(m_results);
+    m_view->header()->setStretchLastSection(true);
+    layout->addWidget(m_view, 1);
+    m_summary = new QLabel(this);
+    layout->addWidget(m_summary);
+
+    auto *status = new QHBoxLayout;
+    m_status = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    status->addWidget(m_status, 1);
+    status->addWidget(m_progress);
+    status->addWidget(m_cancel);
+    layout->addLayout(status);
+    m_jobs = new JobTracker(this);
+    m_jobs->bindStatus(m_status, m_progress, m_cancel);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_dryRun = buttons->addButton(tr("&Dry Run"), QDialogButtonBox::ActionRole);
+    m_pull = buttons->addButton(tr("&Pull"), QDialogButtonBox::ActionRole);
+    connect(m_dryRun, &QPushButton::clicked, this, [this] { start(true); });
+    connect(m_pull, &QPushButton::clicked, this, [this] { start(false); });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+
+    for (QLineEdit *e : {m_locks, m_platforms, m_destination, m_ca, m_pinned})
+        connect(e, &QLineEdit::textChanged, this, &PullRegistryDialog::updateProblem);
+    connect(m_typed, &QPlainTextEdit::textChanged, this, &PullRegistryDialog::updateProblem);
+    resize(760, 560);
+    updateProblem();
+}
+
+PullRegistryDialog::~PullRegistryDialog()
+{
+    m_jobs->clear(); // nothing may call back into this dialog
+}
+
+void PullRegistryDialog::setForm(const Form &form)
+{
+    m_typed->setPlainText(form.typed.join(QLatin1Char('\n')));
+    m_locks->setText(form.lockFiles.join(QStringLiteral(", ")));
+    QStringList platforms;
+    for (const Platform &p : form.platforms)
+        platforms << p.toString();
+    m_platforms->setText(platforms.join(QStringLiteral(", ")));
+    m_destination->setText(form.destination);
+    m_unpacked->setChecked(form.unpacked);
+    m_withZh->setChecked(form.withZh);
+    m_ca->setText(form.caFile);
+    m_pinned->setText(form.pinnedKeysFile);
+}
+
+PullRegistryDialog::Form PullRegistryDialog::form() const
+{
+    Form f;
+    f.typed = m_typed->toPlainText().split(QLatin1Char('\n'));
+    f.lockFiles = splitList(m_locks->text());
+    for (const QString &p : splitList(m_platforms->text()))
+        if (const Result<Platform> platform = Platform::parse(p); platform.ok())
+            f.platforms << *platform;
+    f.destination = m_destination->text().trimmed();
+    f.unpacked = m_unpacked->isChecked();
+    f.withZh = m_withZh->isChecked();
+    f.caFile = m_ca->text().trimmed();
+    f.pinnedKeysFile = m_pinned->text().trimmed();
+    return f;
+}
+
+QString PullRegistryDialog::problem() const
+{
+    const Form f = form();
+    const Result<QList<PullRequest>> typed = parsePullRequests(f.typed);
+    if (!typed)
+        return tr("Providers: %1").arg(typed.error().message);
+    if (typed->isEmpty() && f.lockFiles.isEmpty())
+        return tr("Name providers or give a lock file.");
+    for (const QString &p : splitList(m_platforms->text()))
+        if (const Result<Platform> platform = Platform::parse(p); !platform.ok())
+            return tr("Platform %1: %2").arg(p, platform.error().message);
+    if (f.platforms.isEmpty())
+        return tr("Give at least one platform.");
+    if (f.destination.isEmpty())
+        return tr("Choose the target directory.");
+    return {};
+}
+
+void PullRegistryDialog::updateProblem()
+{
+    const QString p = problem();
+    m_problem->setText(p);
+    m_problem->setVisible(!p.isEmpty());
+    m_dryRun->setEnabled(p.isEmpty());
+    m_pull->setEnabled(p.isEmpty());
+}
+
+void PullRegistryDialog::start(bool dryRun)
+{
+    if (!problem().isEmpty())
+        return;
+    const PullJob job{form(), m_environment, dryRun};
+    m_results->removeRows(0, m_results->rowCount());
+    m_summary->clear();
+    m_jobs->run(
+        QStringLiteral("pull"), dryRun ? tr("Resolving what would be fetched…") : tr("Pulling into %1…").arg(job.form.destination),
+        [job](JobProgress &progress) { return runPull(job, progress); },
+        [this, dryRun, destination = job.form.destination](const Result<PullReport> &report) {
+            if (!report.ok()) {
+                m_summary->setText(report.error().message);
+                return;
+            }
+            showReport(dryRun, *report);
+            m_jobs->setMessage(dryRun ? tr("Dry run: nothing was written.") : tr("Pulled into %1.").arg(destination));
+            Q_EMIT finished(dryRun, *report);
+            const bool placed = std::any_of(report->archives.cbegin(), report->archives.cend(), [](const PulledArchive &a) {
+                return a.status == PulledArchive::Status::Fetched || a.status == PulledArchive::Status::AlreadyPresent;
+            });
+            if (!dryRun && placed && !report->cancelled)
+                Q_EMIT pulled(destination);
+        });
+}
+
+void PullRegistryDialog::showReport(bool dryRun, const PullReport &report)
+{
+    QHash<QString, int> counts;
+    qint64 bytes = 0;
+    int unknownSize = 0;
+    for (const PulledArchive &a : report.archives) {
+        const QString status = toString(a.status);
+        ++counts[status];
+        if (a.size >= 0)
+            bytes += a.size;
+        else if (a.status == PulledArchive::Status::WouldFetch)
+            ++unknownSize;
+        QList<QStandardItem *> row{new QStandardItem(status),
+                                   new QStandardItem(a.provider.toString()),
+                                   new QStandardItem(a.version.toString()),
+                                   new QStandardItem(a.platform.toString()),
+                                   new QStandardItem(a.size >= 0 ? formatDataSize(a.size) : tr("unknown")),
+                                   new QStandardItem(a.keyId.isEmpty() ? a.reason : tr("key ID %1").arg(a.keyId))};
+        for (QStandardItem *item : row)
+            item->setEditable(false);
+        m_results->appendRow(row);
+    }
+    for (const QString &e : report.errors) {
+        QList<QStandardItem *> row{new QStandardItem(tr("error")),
+                                   new QStandardItem,
+                                   new QStandardItem,
+                                   new QStandardItem,
+                                   new QStandardItem,
+                                   new QStandardItem(e)};
+        m_results->appendRow(row);
+        ++counts[tr("error")];
+    }
+    QStringList parts;
+    for (const QString &s : {QStringLiteral("would fetch"), QStringLiteral("fetched"), QStringLiteral("present"), QStringLiteral("refused"),
+                             QStringLiteral("unavailable"), QStringLiteral("failed"), tr("error")})
+        if (counts.value(s))
+            parts << QStringLiteral("%1 %2").arg(counts.value(s)).arg(s);
+    QString text = parts.isEmpty() ? tr("Nothing to pull.") : parts.join(QStringLiteral(", "));
+    if (dryRun && counts.value(QStringLiteral("would fetch")))
+        text += unknownSize ? tr(" (%1 known, %2 of unknown size)").arg(formatDataSize(bytes)).arg(unknownSize)
+                            : tr(" (%1)").arg(formatDataSize(bytes));
+    else if (!dryRun)
+        text += tr(" (%1)").arg(formatDataSize(bytes));
+    if (report.cancelled)
+        text += tr(" — cancelled");
+    m_summary->setText(text);
+    for (int c = 0; c < m_results->columnCount() - 1; ++c)
+        m_view->resizeColumnToContents(c);
+}
+
+QString PullRegistryDialog::summary() const
+{
+    return m_summary->text();
+}
+
+} // namespace provender::ui

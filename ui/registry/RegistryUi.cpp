@@ -1,0 +1,25 @@
+#include "ui/registry/RegistryUi.h"
+
+#include "ui/MainWindow.h"
+#include "ui/registry/PullRegistryDialog.h"
+
+#include <QAction>
+
+namespace provender::ui {
+
+void installRegistryUi(MainWindow *window)
+{
+    auto *pull = new QAction(QObject::tr("&Pull from Registry…"), window);
+    pull->setStatusTip(
+        QObject::tr("Download providers from their origin registry into a mirror, each archive proven against its signed SHA256SUMS"));
+    QObject::connect(pull, &QAction::triggered, window, [window] {
+        auto *dialog = new PullRegistryDialog(window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        QObject::connect(dialog, &PullRegistryDialog::pulled, window,
+                         [window](const QString &destination) { window->openMirror(destination); });
+        dialog->show();
+    });
+    window->addAction(MainWindow::MenuGroup::FileWrite, pull);
+}
+
+} // namespace provender::ui

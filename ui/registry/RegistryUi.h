@@ -1,0 +1,11 @@
+#pragma once
+// Origin registries in the GUI: File ▸ Pull from Registry… (PullRegistryDialog). A pull that put
+// archives in place opens the destination in the main window's browser.
+
+namespace provender::ui {
+
+class MainWindow;
+
+void installRegistryUi(MainWindow *window);
+
+} // namespace provender::ui
