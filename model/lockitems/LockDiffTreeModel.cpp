@@ -133,28 +133,21 @@ void LockDiffTreeModel::setDiff(const LockDiff &diff)
         default: pn.detail = u"changed "_s + versionText(p.newVersion); break;
         }
         const int providerNode = addNode(pn);
-        if (p.oldVersion && p.newVersion && !(*p.oldVersion == *p.newVersion)) {
-            Node v;
-            v.kind = Kind::Version;
-            v.name = u"version"_s;
-            v.detail = versionText(p.oldVersion) + u" → "_s + versionText(p.newVersion);
-            v.address = pn.address;
-            v.change = pn.change;
-            v.added = true;
-            v.parent = providerNode;
-            addNode(v);
-        }
-        if (p.constraintsChanged()) {
-            Node c;
-            c.kind = Kind::Constraints;
-            c.name = u"constraints"_s;
-            c.detail = constraintText(p.oldConstraints) + u" → "_s + constraintText(p.newConstraints);
-            c.address = pn.address;
-            c.change = pn.change;
-            c.added = true;
-            c.parent = providerNode;
-            addNode(c);
-        }
+        const auto addChange = [&](Kind kind, const QString &name, const QString &detail) {
+            Node n;
+            n.kind = kind;
+            n.name = name;
+            n.detail = detail;
+            n.address = pn.address;
+            n.change = pn.change;
+            n.added = true;
+            n.parent = providerNode;
+            addNode(n);
+        };
+        if (p.oldVersion && p.newVersion && !(*p.oldVersion == *p.newVersion))
+            addChange(Kind::Version, u"version"_s, versionText(p.oldVersion) + u" → "_s + versionText(p.newVersion));
+        if (p.constraintsChanged())
+            addChange(Kind::Constraints, u"constraints"_s, constraintText(p.oldConstraints) + u" → "_s + constraintText(p.newConstraints));
         addHashGroup(providerNode, p, true);
         addHashGroup(providerNode, p, false);
     }

@@ -141,15 +141,9 @@ Result<void> LockDocument::open(const QString &path)
     if (!f.open(QIODevice::ReadOnly))
         return makeError(ErrorCode::Io, tr("Cannot open %1: %2").arg(path, f.errorString()), Location{path, 0, 0});
     const QByteArray bytes = f.readAll();
-    m_path = QFileInfo(path).absoluteFilePath();
-    m_displayName = QFileInfo(path).fileName();
-    m_savedBytes = bytes;
-    m_diskBytes = bytes;
-    m_diskExists = true;
-    m_diskChangePending = false;
+    adoptFile(path, bytes);
     m_undo->clear();
     applyBytes(bytes, false);
-    watchPath();
     Q_EMIT diskStateChanged();
     Q_EMIT fileStateChanged();
     return {};
@@ -298,44 +292,46 @@ QList<Platform> LockDocument::mirrorPlatforms() const
     return out;
 }
 
-Result<LockMirrorTask> LockDocument::addHashesTask(const QList<Platform> &platforms, bool includeZh,
-                                                   const QList<ProviderAddress> &providers) const
+Result<LockMirrorTask> LockDocument::mirrorTask(LockMirrorTask::Kind kind, const QString &description) const
 {
     if (const Result<void> ok = editable(); !ok)
         return ok.error();
     if (!m_catalog)
         return makeError(ErrorCode::InvalidArgument, tr("Open a mirror first (File ▸ Open Mirror…)."));
-    if (platforms.isEmpty())
-        return makeError(ErrorCode::InvalidArgument, tr("Choose at least one platform."));
     LockMirrorTask task;
-    task.kind = LockMirrorTask::Kind::AddHashes;
+    task.kind = kind;
     task.startBytes = m_bytes;
+    task.description = description;
     task.document = lockFile();
     task.catalog = m_catalog;
-    task.addHashes.platforms = platforms;
-    task.addHashes.includeZh = includeZh;
-    task.addHashes.providers = providers;
+    return task;
+}
+
+Result<LockMirrorTask> LockDocument::addHashesTask(const QList<Platform> &platforms, bool includeZh,
+                                                   const QList<ProviderAddress> &providers) const
+{
     QStringList names;
     for (const Platform &p : platforms)
         names << p.toString();
-    task.description = tr("Add hashes for %1 from the mirror").arg(names.join(u", "_s));
+    Result<LockMirrorTask> task =
+        mirrorTask(LockMirrorTask::Kind::AddHashes, tr("Add hashes for %1 from the mirror").arg(names.join(u", "_s)));
+    if (task && platforms.isEmpty())
+        return makeError(ErrorCode::InvalidArgument, tr("Choose at least one platform."));
+    if (task) {
+        task.value().addHashes.platforms = platforms;
+        task.value().addHashes.includeZh = includeZh;
+        task.value().addHashes.providers = providers;
+    }
     return task;
 }
 
 Result<LockMirrorTask> LockDocument::upgradeTask(const QList<ProviderAddress> &providers, const QList<Platform> &platforms) const
 {
-    if (const Result<void> ok = editable(); !ok)
-        return ok.error();
-    if (!m_catalog)
-        return makeError(ErrorCode::InvalidArgument, tr("Open a mirror first (File ▸ Open Mirror…)."));
-    LockMirrorTask task;
-    task.kind = LockMirrorTask::Kind::Upgrade;
-    task.startBytes = m_bytes;
-    task.document = lockFile();
-    task.catalog = m_catalog;
-    task.upgrade.providers = providers;
-    task.upgrade.platforms = platforms;
-    task.description = tr("Upgrade within constraints");
+    Result<LockMirrorTask> task = mirrorTask(LockMirrorTask::Kind::Upgrade, tr("Upgrade within constraints"));
+    if (task) {
+        task.value().upgrade.providers = providers;
+        task.value().upgrade.platforms = platforms;
+    }
     return task;
 }
 
@@ -394,6 +390,17 @@ void LockDocument::setProvenance(const LockProvenanceTask &task, HashProvenanceI
 }
 
 // --- the file on disk --------------------------------------------------------------------------
+
+void LockDocument::adoptFile(const QString &path, const QByteArray &bytes)
+{
+    m_path = QFileInfo(path).absoluteFilePath();
+    m_displayName = QFileInfo(path).fileName();
+    m_savedBytes = bytes;
+    m_diskBytes = bytes;
+    m_diskExists = true;
+    m_diskChangePending = false;
+    watchPath();
+}
 
 void LockDocument::watchPath()
 {
@@ -469,13 +476,7 @@ Result<void> LockDocument::saveAs(const QString &path)
         qCWarning(lcLock).noquote() << "lock document:" << r.error().message;
         return r;
     }
-    m_path = QFileInfo(path).absoluteFilePath();
-    m_displayName = QFileInfo(path).fileName();
-    m_savedBytes = written;
-    m_diskBytes = written;
-    m_diskExists = true;
-    m_diskChangePending = false;
-    watchPath();
+    adoptFile(path, written);
     setText(written, tr("Save in canonical form"));
     Q_EMIT diskStateChanged();
     Q_EMIT fileStateChanged();

@@ -199,6 +199,9 @@ private:
     void applyBytes(const QByteArray &bytes, bool typed);
     Result<QString> applyEdit(const QString &description, const Result<LockFile> &result);
     Result<void> editable() const;
+    Result<LockMirrorTask> mirrorTask(LockMirrorTask::Kind kind, const QString &description) const;
+    /// `path` is the document's file from now on, and `bytes` what is on disk there.
+    void adoptFile(const QString &path, const QByteArray &bytes);
     void watchPath();
     QByteArray readDisk(bool *exists) const;
     QList<QByteArray> provenanceKey() const;

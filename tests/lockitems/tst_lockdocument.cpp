@@ -8,6 +8,7 @@
 #include "model/lockitems/LockDocument.h"
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "tests/support/LockTestSupport.h"
 #include "tests/support/TerraformLock.h"
 #include "tests/support/TestSupport.h"
 
@@ -28,22 +29,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
-ProviderAddress addr(const char *a)
-{
-    return ProviderAddress::parse(QString::fromLatin1(a)).value();
-}
-
-Platform platform(const char *p)
-{
-    return Platform::parse(QString::fromLatin1(p)).value();
-}
+using test::addr;
+using test::platform;
+using test::writeFile;
 
 /// The corpus files whose MANIFEST notes say "canonical layout" and not "hand-edited" (as
 /// tofu/terraform wrote them).
@@ -219,7 +207,7 @@ private Q_SLOTS:
     {
         const QString mirror = m_tmp.path() + u"/demo-refused"_s;
         QVERIFY(generateDemoMirror(mirror).ok());
-        const QByteArray before = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.2\"\n}\n";
+        const QByteArray before = test::tofuNullLock("3.2.2");
         LockDocument doc;
         doc.openBytes(before, u"refused.hcl"_s);
         doc.setCatalog(scanFileSystemMirror(mirror).value());
@@ -254,7 +242,7 @@ private Q_SLOTS:
         const QString mirror = m_tmp.path() + u"/demo-provenance"_s;
         QVERIFY(generateDemoMirror(mirror).ok());
         LockDocument doc;
-        doc.openBytes(kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.2\"\n}\n", u"p.hcl"_s);
+        doc.openBytes(test::tofuNullLock("3.2.2"), u"p.hcl"_s);
         QVERIFY(!doc.provenanceTask()); // no mirror
         doc.setCatalog(scanFileSystemMirror(mirror).value());
         const std::optional<LockProvenanceTask> first = doc.provenanceTask();
@@ -280,8 +268,8 @@ private Q_SLOTS:
     /// be reloaded.
     void diskChanges()
     {
-        const QByteArray v1 = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.2\"\n}\n";
-        const QByteArray v2 = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.3\"\n}\n";
+        const QByteArray v1 = test::tofuNullLock("3.2.2");
+        const QByteArray v2 = test::tofuNullLock("3.2.3");
         const QString path = m_tmp.path() + u"/disk/.terraform.lock.hcl"_s;
         QVERIFY(writeFile(path, v1));
         LockDocument doc;

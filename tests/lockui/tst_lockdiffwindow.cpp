@@ -6,6 +6,7 @@
 #include "model/items/MirrorTreeModel.h"
 #include "model/lockitems/LockDiffTreeModel.h"
 #include "tests/support/LockMirrorFixture.h"
+#include "tests/support/LockTestSupport.h"
 #include "tests/support/TestSupport.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/LockCodeEditor.h"
@@ -81,12 +82,7 @@ const QString kExpectedTree = u"registry.opentofu.org/acme/widgets | added 1.0.0
                               "    unknown platform | unknown\n"
                               "      h1:old1= | unknown\n"_s;
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
+using test::writeFile;
 
 } // namespace
 

@@ -11,6 +11,7 @@
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/LockMirrorFixture.h"
+#include "tests/support/LockTestSupport.h"
 #include "tests/support/TerraformLock.h"
 #include "tests/support/TestSupport.h"
 #include "ui/lock/CoverageMatrixWindow.h"
@@ -47,22 +48,9 @@ namespace {
 
 const char *kAlpha = "example.test/ns/alpha";
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
-ProviderAddress addr(const char *a)
-{
-    return ProviderAddress::parse(QString::fromLatin1(a)).value();
-}
-
-Platform platform(const char *p)
-{
-    return Platform::parse(QString::fromLatin1(p)).value();
-}
+using test::addr;
+using test::platform;
+using test::writeFile;
 
 const QByteArray kHeader = "# This file is maintained automatically by \"tofu init\".\n"
                            "# Manual edits may be lost in future updates.\n";
@@ -89,6 +77,15 @@ class TestLockEditor : public QObject
                 *asked << title;
             return answer;
         });
+    }
+
+    /// Writes `bytes` to `name` in the temporary folder and opens it in `w` (prompts: Discard).
+    /// The file's path, "" when it could not be written or opened.
+    QString openFixture(LockEditorWindow &w, const QString &name, const QByteArray &bytes)
+    {
+        const QString path = m_tmp.path() + u'/' + name;
+        answerAll(w, QMessageBox::Discard);
+        return writeFile(path, bytes) && w.openFile(path) ? path : QString();
     }
 
     static bool waitIdle(LockEditorWindow &w)
@@ -123,6 +120,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("operation");
         QTest::addColumn<QByteArray>("after");
+        // The canonical blocks, written by hand: hashicorp/aaa with `lines` inside, and null.
+        const auto aaa = [](const QByteArray &lines) -> QByteArray {
+            return "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n" + lines + "}\n\n";
+        };
+        const QByteArray bothHashes = "  hashes = [\n"
+                                      "    \"h1:aaaa=\",\n"
+                                      "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
+                                      "  ]\n";
         const QByteArray tail = "provider \"registry.opentofu.org/hashicorp/null\" {\n"
                                 "  version = \"3.2.2\"\n"
                                 "  hashes = [\n"
@@ -134,55 +139,17 @@ private Q_SLOTS:
                 + "\nprovider \"registry.opentofu.org/acme/widgets\" {\n"
                   "  version     = \"1.1.0\"\n"
                   "  constraints = \"~> 1.0\"\n"
-                  "}\n\n"
-                  "provider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                  "  version     = \"1.0.0\"\n"
-                  "  constraints = \">= 1.0.0\"\n"
-                  "  hashes = [\n"
-                  "    \"h1:aaaa=\",\n"
-                  "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
-                  "  ]\n"
-                  "}\n\n"
-                + tail;
+                  "}\n"
+                + aaa("  version     = \"1.0.0\"\n  constraints = \">= 1.0.0\"\n" + bothHashes) + tail;
         QTest::newRow("remove provider") << u"removeProvider"_s << kHeader + "\n" + tail;
         QTest::newRow("set version") << u"setVersion"_s
-                                     << kHeader
-                + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                  "  version     = \"1.2.0\"\n"
-                  "  constraints = \">= 1.0.0\"\n"
-                  "}\n\n"
-                + tail;
+                                     << kHeader + aaa("  version     = \"1.2.0\"\n  constraints = \">= 1.0.0\"\n") + tail;
         QTest::newRow("set constraints") << u"setConstraints"_s
-                                         << kHeader
-                + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                  "  version     = \"1.0.0\"\n"
-                  "  constraints = \"~> 1.0\"\n"
-                  "  hashes = [\n"
-                  "    \"h1:aaaa=\",\n"
-                  "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
-                  "  ]\n"
-                  "}\n\n"
-                + tail;
-        QTest::newRow("remove constraints") << u"clearConstraints"_s
-                                            << kHeader
-                + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                  "  version = \"1.0.0\"\n"
-                  "  hashes = [\n"
-                  "    \"h1:aaaa=\",\n"
-                  "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n"
-                  "  ]\n"
-                  "}\n\n"
-                + tail;
+                                         << kHeader + aaa("  version     = \"1.0.0\"\n  constraints = \"~> 1.0\"\n" + bothHashes) + tail;
+        QTest::newRow("remove constraints") << u"clearConstraints"_s << kHeader + aaa("  version = \"1.0.0\"\n" + bothHashes) + tail;
         QTest::newRow("remove hash") << u"removeHash"_s
                                      << kHeader
-                + "\nprovider \"registry.opentofu.org/hashicorp/aaa\" {\n"
-                  "  version     = \"1.0.0\"\n"
-                  "  constraints = \">= 1.0.0\"\n"
-                  "  hashes = [\n"
-                  "    \"h1:aaaa=\",\n"
-                  "  ]\n"
-                  "}\n\n"
-                + tail;
+                + aaa("  version     = \"1.0.0\"\n  constraints = \">= 1.0.0\"\n  hashes = [\n    \"h1:aaaa=\",\n  ]\n") + tail;
     }
 
     void editOperations()
@@ -259,11 +226,8 @@ private Q_SLOTS:
               "  version     = \"1.0.0\"\n"
               "  constraints = \"~> 1.0\"\n"
               "}\n";
-        const QString path = m_tmp.path() + u"/mirror-ops.hcl"_s;
-        QVERIFY(writeFile(path, before));
         LockEditorWindow w;
-        answerAll(w, QMessageBox::Discard);
-        QVERIFY(w.openFile(path));
+        QVERIFY(!openFixture(w, u"mirror-ops.hcl"_s, before).isEmpty());
         QVERIFY(!w.addHashesFromMirror({platform("linux_amd64")}, false)); // no mirror yet
         w.setCatalog(m_fixtureCatalog);
         QCOMPARE(w.mirrorPlatforms(), (QList<Platform>{platform("darwin_arm64"), platform("linux_amd64")}));
@@ -320,15 +284,9 @@ private Q_SLOTS:
     /// table edits, and undo covers typed changes too.
     void textTableSync()
     {
-        const QByteArray before = kHeader
-            + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n"
-              "  version = \"3.2.2\"\n"
-              "}\n";
-        const QString path = m_tmp.path() + u"/sync.hcl"_s;
-        QVERIFY(writeFile(path, before));
+        const QByteArray before = test::tofuNullLock("3.2.2");
         LockEditorWindow w;
-        answerAll(w, QMessageBox::Discard);
-        QVERIFY(w.openFile(path));
+        QVERIFY(!openFixture(w, u"sync.hcl"_s, before).isEmpty());
         QCOMPARE(w.providerModel()->dump(), u"registry.opentofu.org/hashicorp/null | 3.2.2 |  | none | \n"_s);
 
         QString text = QString::fromUtf8(before);
@@ -411,13 +369,12 @@ private Q_SLOTS:
     /// saving over an unanswered change asks first.
     void changedOnDisk()
     {
-        const QByteArray v1 = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.2\"\n}\n";
-        const QByteArray v2 = kHeader + "\nprovider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.3\"\n}\n";
-        const QString path = m_tmp.path() + u"/disk.hcl"_s;
-        QVERIFY(writeFile(path, v1));
+        const QByteArray v1 = test::tofuNullLock("3.2.2");
+        const QByteArray v2 = test::tofuNullLock("3.2.3");
         LockEditorWindow w;
         w.show();
-        QVERIFY(w.openFile(path));
+        const QString path = openFixture(w, u"disk.hcl"_s, v1);
+        QVERIFY(!path.isEmpty());
         auto *bar = w.findChild<QWidget *>(u"diskChangedBar"_s);
         QVERIFY(bar);
         QVERIFY(!bar->isVisible());

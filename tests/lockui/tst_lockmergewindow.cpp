@@ -5,6 +5,7 @@
 // are written by hand in the canonical form (tofu-formats.md §1.1).
 
 #include "model/lockitems/LockMergeModel.h"
+#include "tests/support/LockTestSupport.h"
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockEditorWindow.h"
 #include "ui/lock/LockMergeWindow.h"
@@ -47,11 +48,7 @@ const QByteArray kTheirs = kTofu + block(A, "5.3.0", {"h1:DDDD="}) + block(N, "3
 const QByteArray kMarked = kTofu + "\n<<<<<<< ours\n" + block(A, "5.2.0", {"h1:BBBB="}).mid(1) + "=======\n"
     + block(A, "5.3.0", {"h1:DDDD="}).mid(1) + ">>>>>>> theirs\n" + block(N, "3.2.1", {"h1:CCCC=", "zh:1111", "zh:2222"});
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
+using test::writeFile;
 
 QByteArray readFile(const QString &path)
 {

@@ -20,11 +20,9 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressBar>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -133,16 +131,8 @@ LockDiffWindow::LockDiffWindow(QWidget *parent) : QMainWindow(parent)
     git->setObjectName(u"actionCompareGit"_s);
     file->addSeparator();
     file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
-    auto *progress = new QProgressBar(this);
-    progress->setObjectName(u"jobProgress"_s);
-    progress->setMaximumWidth(220);
-    auto *cancel = new QToolButton(this);
-    cancel->setObjectName(u"jobCancel"_s);
-    cancel->setText(tr("Cancel"));
-    statusBar()->addPermanentWidget(progress);
-    statusBar()->addPermanentWidget(cancel);
     m_jobs = new JobTracker(this);
-    m_jobs->bindStatus(nullptr, progress, cancel);
+    addJobStatus(statusBar(), m_jobs);
     connect(m_jobs, &JobTracker::message, this, [this](const QString &text) { statusBar()->showMessage(text); });
     statusBar()->showMessage(tr("Drop one or two lock files here to compare them."));
     resize(1400, 800);

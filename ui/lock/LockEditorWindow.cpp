@@ -22,14 +22,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
-#include <QProgressBar>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
-#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -176,87 +174,64 @@ void LockEditorWindow::buildUi()
     setCentralWidget(main);
 
     // The status bar: messages, the running job's progress and Cancel, the mirror.
-    auto *progress = new QProgressBar(this);
-    progress->setObjectName(u"jobProgress"_s);
-    progress->setMaximumWidth(220);
-    progress->setTextVisible(true);
-    auto *cancel = new QToolButton(this);
-    cancel->setObjectName(u"jobCancel"_s);
-    cancel->setText(tr("Cancel"));
-    statusBar()->addPermanentWidget(progress);
-    statusBar()->addPermanentWidget(cancel);
-    m_jobs->bindStatus(nullptr, progress, cancel);
+    addJobStatus(statusBar(), m_jobs);
     m_mirrorLabel = new QLabel(tr("No mirror open"), this);
     statusBar()->addPermanentWidget(m_mirrorLabel);
 }
 
 void LockEditorWindow::buildActions()
 {
-    auto make = [this](const QString &name, const QString &text, auto slot, const QKeySequence &key = {}) {
+    QMenu *menu = nullptr;
+    auto make = [this, &menu](const QString &name, const QString &text, auto slot, const QKeySequence &key = {}) {
         auto *a = new QAction(text, this);
         a->setObjectName(name);
         if (!key.isEmpty())
             a->setShortcut(key);
         connect(a, &QAction::triggered, this, slot);
         addAction(a);
+        menu->addAction(a);
         return a;
     };
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(make(u"actionOpenLock"_s, tr("&Open Lock File…"), &LockEditorWindow::openFileDialog, QKeySequence::Open));
-    file->addAction(make(u"actionOpenMirror"_s, tr("Open &Mirror…"), &LockEditorWindow::openMirrorDialog));
-    file->addSeparator();
+    menu = menuBar()->addMenu(tr("&File"));
+    make(u"actionOpenLock"_s, tr("&Open Lock File…"), &LockEditorWindow::openFileDialog, QKeySequence::Open);
+    make(u"actionOpenMirror"_s, tr("Open &Mirror…"), &LockEditorWindow::openMirrorDialog);
+    menu->addSeparator();
     m_saveAction = make(u"actionSave"_s, tr("&Save"), &LockEditorWindow::save, QKeySequence::Save);
-    file->addAction(m_saveAction);
-    file->addAction(make(u"actionSaveAs"_s, tr("Save &As…"), &LockEditorWindow::saveAsDialog, QKeySequence::SaveAs));
-    file->addSeparator();
-    file->addAction(make(u"actionClose"_s, tr("&Close"), &QWidget::close, QKeySequence::Close));
+    make(u"actionSaveAs"_s, tr("Save &As…"), &LockEditorWindow::saveAsDialog, QKeySequence::SaveAs);
+    menu->addSeparator();
+    make(u"actionClose"_s, tr("&Close"), &QWidget::close, QKeySequence::Close);
 
-    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    menu = menuBar()->addMenu(tr("&Edit"));
     m_undoAction = make(u"actionUndo"_s, tr("&Undo"), &LockEditorWindow::undo, QKeySequence::Undo);
     m_redoAction = make(u"actionRedo"_s, tr("&Redo"), &LockEditorWindow::redo, QKeySequence::Redo);
-    edit->addAction(m_undoAction);
-    edit->addAction(m_redoAction);
-    edit->addSeparator();
+    menu->addSeparator();
     QAction *add = make(u"actionAddProvider"_s, tr("Add &Provider…"), &LockEditorWindow::addProviderDialog);
     QAction *remove = make(u"actionRemoveProvider"_s, tr("Remove Provider"), &LockEditorWindow::removeSelectedProvider);
     QAction *removeHashes =
         make(u"actionRemoveHashes"_s, tr("Remove Selected &Hashes"), &LockEditorWindow::removeSelectedHashes, QKeySequence::Delete);
     removeHashes->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_hashView->addAction(removeHashes);
-    edit->addAction(add);
-    edit->addAction(remove);
-    edit->addAction(removeHashes);
-    edit->addSeparator();
+    menu->addSeparator();
     QAction *addHashes = make(u"actionAddHashes"_s, tr("Add Hashes from &Mirror…"), &LockEditorWindow::addHashesDialog);
     QAction *upgrade = make(u"actionUpgrade"_s, tr("&Upgrade Provider within Constraints"), &LockEditorWindow::upgradeSelected);
     QAction *upgradeAll = make(u"actionUpgradeAll"_s, tr("Upgrade &All Providers within Constraints"), &LockEditorWindow::upgradeAll);
-    edit->addAction(addHashes);
-    edit->addAction(upgrade);
-    edit->addAction(upgradeAll);
     m_cancelHashingAction = make(u"actionCancelHashing"_s, tr("&Cancel Hashing"), &LockEditorWindow::cancelHashing);
     m_cancelHashingAction->setEnabled(false);
-    edit->addAction(m_cancelHashingAction);
     m_editActions = {add, remove, removeHashes};
     m_mirrorActions = {addHashes, upgrade, upgradeAll};
 
-    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
-    tools->addAction(make(u"actionCompareGit"_s, tr("Compare with &Git Revision…"), &LockEditorWindow::compareWithGitDialog));
-    tools->addAction(make(u"actionCompareFile"_s, tr("Compare with &File…"), &LockEditorWindow::compareWithFileDialog));
+    menu = menuBar()->addMenu(tr("&Tools"));
+    make(u"actionCompareGit"_s, tr("Compare with &Git Revision…"), &LockEditorWindow::compareWithGitDialog);
+    make(u"actionCompareFile"_s, tr("Compare with &File…"), &LockEditorWindow::compareWithFileDialog);
     m_coverageAction = make(u"actionCoverage"_s, tr("&Coverage Matrix…"), &LockEditorWindow::showCoverage);
-    tools->addAction(m_coverageAction);
     m_resolveAction = make(u"actionResolveConflicts"_s, tr("&Resolve Conflicts…"), &LockEditorWindow::resolveConflicts);
-    tools->addAction(m_resolveAction);
 
     QToolBar *bar = addToolBar(tr("Lock"));
     bar->setObjectName(u"lockToolBar"_s);
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    bar->addAction(m_saveAction);
-    bar->addAction(m_undoAction);
-    bar->addAction(m_redoAction);
+    bar->addActions({m_saveAction, m_undoAction, m_redoAction});
     bar->addSeparator();
-    bar->addAction(addHashes);
-    bar->addAction(upgrade);
-    bar->addAction(m_coverageAction);
+    bar->addActions({addHashes, upgrade, m_coverageAction});
 }
 
 // --- the document's text in the views ----------------------------------------------------------

@@ -5,6 +5,10 @@
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QToolButton>
+
 namespace provender::ui {
 
 void scanMirrorAsync(JobTracker *jobs, const QString &root, std::function<void(const Result<Catalog> &)> done)
@@ -20,6 +24,19 @@ void scanMirrorAsync(JobTracker *jobs, const QString &root, std::function<void(c
                 qCWarning(lcUi).noquote() << "mirror scan of" << root << "failed:" << result.error().message;
             done(result);
         });
+}
+
+void addJobStatus(QStatusBar *bar, JobTracker *jobs)
+{
+    auto *progress = new QProgressBar(bar);
+    progress->setObjectName(QStringLiteral("jobProgress"));
+    progress->setMaximumWidth(220);
+    auto *cancel = new QToolButton(bar);
+    cancel->setObjectName(QStringLiteral("jobCancel"));
+    cancel->setText(QObject::tr("Cancel"));
+    bar->addPermanentWidget(progress);
+    bar->addPermanentWidget(cancel);
+    jobs->bindStatus(nullptr, progress, cancel);
 }
 
 } // namespace provender::ui

@@ -4,12 +4,15 @@
 // latest run wins: a second scan supersedes the first, whose result is dropped). When a main
 // window already shows that directory, its catalog is reused (MainWindow::shownCatalog(): no
 // second scan of the same mirror). Each window keeps its own copy of the catalog.
+// addJobStatus(): the progress bar ("jobProgress") and Cancel button ("jobCancel") of a lock
+// window's status bar, bound to its tracker (visible only while a job runs).
 
 #include "model/core/Result.h"
 #include "model/mirror/Catalog.h"
 
 #include <functional>
 
+class QStatusBar;
 class QString;
 
 namespace provender::ui {
@@ -17,5 +20,6 @@ namespace provender::ui {
 class JobTracker;
 
 void scanMirrorAsync(JobTracker *jobs, const QString &root, std::function<void(const Result<Catalog> &)> done);
+void addJobStatus(QStatusBar *bar, JobTracker *jobs);
 
 } // namespace provender::ui
