@@ -6,6 +6,7 @@
 #include "ui/export/ExportUi.h"
 #include "ui/lock/LockMergeWindow.h"
 #include "ui/lock/LockUi.h"
+#include "ui/registry/OpenRegistryDialog.h"
 #include "ui/registry/RegistryUi.h"
 #include "ui/remote/RemoteUi.h"
 #include "ui/shell/Shell.h"
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
     ui::installRemoteUi(window.get());   // File ▸ Open URL…, Tools ▸ Credentials… (the URL opens in this window)
     ui::installBundleUi(window.get());   // File ▸ Open/Create/Import Bundle…
     ui::installExportUi(window.get());   // File ▸ Export Indexes…, Tools ▸ Add to Lock File…
-    ui::installRegistryUi(window.get()); // File ▸ Pull from Registry…
+    ui::installRegistryUi(window.get()); // File ▸ Open Registry…, Pull from Registry…
     window->show();
     // Lock files (what the desktop entry passes for text/x-terraform-lock) open in editors; the
     // first other argument is the mirror directory, bundle or network-mirror URL to show.
@@ -134,7 +135,13 @@ int main(int argc, char **argv)
         if (ui::isLockFilePath(path))
             ui::openLockEditor(window.get(), path);
         else if (!mirrorOpened) {
-            window->openMirror(path);
+            QString error;
+            if (!ui::openRegistryArgument(window.get(), path, &error)) { // registry:HOST?provider=… (ui/registry)
+                if (!error.isEmpty())
+                    cli::err() << "provender: " << path << ": " << error << '\n';
+                else
+                    window->openMirror(path);
+            }
             mirrorOpened = true;
         }
     }

@@ -43,6 +43,7 @@
 #include <QMainWindow>
 #include <QPersistentModelIndex>
 
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -87,6 +88,11 @@ public:
     void openMirror(const QString &pathOrUrl);
     /// Open a network mirror.
     void openUrl(const RemoteRequest &request);
+    /// Open a source a feature part makes (ui/registry: an origin registry), shown like a URL
+    /// source (sourceKind() Url, request log) under `location`; `make` runs on the open job's
+    /// thread with the window's HTTP settings (request log hook) and is kept for Refresh.
+    using SourceMaker = std::function<Result<std::shared_ptr<MirrorSource>>(const HttpSettings &http)>;
+    void openMadeSource(const QString &location, SourceMaker make);
     /// True when `path` names a bundle file by its suffix.
     static bool isBundlePath(const QString &path);
     /// The source shown now: a directory or bundle path, or a URL ("" when none).
@@ -265,6 +271,7 @@ private:
     Catalog m_catalog;
     LockAnchors m_lockAnchors;              ///< "Check against Lock Files…" (empty: none)
     QList<Anomaly> m_verdictAnomalies;      ///< verdictAnomalies() of the results so far
+    SourceMaker m_maker, m_pendingMaker;    ///< openMadeSource's (the source shown / being opened)
     RemoteRequest m_pendingRequest;         ///< the URL being opened (becomes m_request when shown)
     std::shared_ptr<MirrorSource> m_source; ///< the source shown: listed it, reads its archives
     ExpectedHashes m_sourceExpected;        ///< a URL's lock file hashes (RemoteRequest::LockFile)

@@ -147,8 +147,17 @@ void MainWindow::openMirror(const QString &pathArg)
     openSource(SourceKind::Directory, path, {});
 }
 
+void MainWindow::openMadeSource(const QString &location, SourceMaker make)
+{
+    RemoteRequest r;
+    r.baseUrl = location;
+    m_pendingMaker = std::move(make);
+    openSource(SourceKind::Url, location, r);
+}
+
 void MainWindow::openUrl(const RemoteRequest &request)
 {
+    m_pendingMaker = {};
     RemoteRequest r = request;
     r.baseUrl = request.baseUrl.trimmed();
     openSource(SourceKind::Url, r.baseUrl, r);
@@ -200,7 +209,7 @@ void MainWindow::openSource(SourceKind kind, const QString &location, const Remo
     qCDebug(lcUi) << "opening" << shown;
     m_jobs->run(
         QStringLiteral("open"), what,
-        [kind, location, request, logRequest](JobProgress &job) {
+        [kind, location, request, logRequest, maker = m_pendingMaker](JobProgress &job) {
             Opened o;
             switch (kind) {
             case SourceKind::Directory: o.source = std::make_shared<DirectorySource>(location); break;
@@ -220,6 +229,15 @@ void MainWindow::openSource(SourceKind kind, const QString &location, const Remo
                 // every caller opens a URL (model/network openRemoteSource); every request logged.
                 HttpSettings http = httpSettings(request);
                 http.onRequestLogged = logRequest;
+                if (maker) { // openMadeSource
+                    Result<std::shared_ptr<MirrorSource>> made = maker(http);
+                    if (!made.ok()) {
+                        o.catalog = made.error();
+                        return o;
+                    }
+                    o.source = made.value();
+                    break;
+                }
                 Result<RemoteSourceSetup> setup = openRemoteSource(request, http, job.cancelFlag());
                 if (!setup.ok()) {
                     o.catalog = setup.error();
@@ -239,7 +257,7 @@ void MainWindow::openSource(SourceKind kind, const QString &location, const Remo
                 o.tree = MirrorTreeModel::buildTree(o.catalog.value());
             return o;
         },
-        [this, kind, location](const Opened &opened) {
+        [this, kind, location, maker = m_pendingMaker](const Opened &opened) {
             if (!opened.catalog.ok()) {
                 failOpen(location, opened.catalog.error().message);
                 return;
@@ -248,8 +266,10 @@ void MainWindow::openSource(SourceKind kind, const QString &location, const Remo
                 qCWarning(lcUi).noquote() << note;
             m_source = opened.source;
             m_sourceExpected = opened.expected;
-            if (kind == SourceKind::Url)
+            if (kind == SourceKind::Url) {
                 m_request = m_pendingRequest;
+                m_maker = maker;
+            }
             showCatalog(kind, location, opened.catalog.value(), opened.tree);
             startVerification();
             if (!opened.notes.isEmpty())

@@ -116,7 +116,9 @@ void MainWindow::reverify()
 {
     if (m_jobs->isRunning(QStringLiteral("open")) || m_root.isEmpty())
         return;
-    if (m_kind == SourceKind::Url)
+    if (m_kind == SourceKind::Url && m_maker)
+        openMadeSource(m_root, m_maker); // list again (merged into the tree)
+    else if (m_kind == SourceKind::Url)
         openUrl(m_request); // fetch again: the mirror may have changed (merged into the tree)
     else
         openMirror(m_root); // rescan: the mirror may have changed on disk (merged into the tree)

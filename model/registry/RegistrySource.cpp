@@ -4,6 +4,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
@@ -38,8 +39,7 @@ RegistrySource::RegistrySource(RegistryOptions options, QList<PullRequest> provi
     : m_options(std::move(options)),
       m_providers(std::move(providers)),
       m_platforms(std::move(platforms)),
-      m_signature(std::move(signature)),
-      m_client(std::make_unique<RegistryClient>(m_options))
+      m_signature(std::move(signature))
 {}
 
 RegistrySource::~RegistrySource() = default;
@@ -68,15 +68,17 @@ Result<Catalog> RegistrySource::list(const std::atomic<bool> *cancel)
     catalog.sourceKind = Catalog::SourceKind::Network;
     catalog.root = location();
     m_listed.clear();
+    RegistryClient client(m_options);
+    const auto keepLog = qScopeGuard([&] { m_log += client.log(); });
     for (const PullRequest &req : std::as_const(m_providers)) {
         if (cancelled())
             return makeError(ErrorCode::Cancelled, u"cancelled"_s);
-        const Result<QUrl> base = m_client->providersBase(req.provider.hostname());
+        const Result<QUrl> base = client.providersBase(req.provider.hostname());
         if (!base) {
             catalog.anomalies << Anomaly{AnomalyKind::RequestFailed, req.provider.toString(), base.error().message, {}};
             continue;
         }
-        const Result<RegistryVersions> versions = m_client->versions(req.provider);
+        const Result<RegistryVersions> versions = client.versions(req.provider);
         if (!versions) {
             const bool absent = versions.error().code == ErrorCode::NotFound;
             catalog.anomalies << Anomaly{absent ? AnomalyKind::ProviderNotInMirror : AnomalyKind::RequestFailed,
@@ -107,7 +109,7 @@ Result<Catalog> RegistrySource::list(const std::atomic<bool> *cancel)
                 const QString docUrl = base->resolved(QUrl(u"%1/%2/%3/download/%4/%5"_s.arg(req.provider.ns(), req.provider.type(),
                                                                                             v->toString(), platform.os(), platform.arch())))
                                            .toString();
-                const Result<RegistryDownload> meta = m_client->download(req.provider, *v, platform);
+                const Result<RegistryDownload> meta = client.download(req.provider, *v, platform);
                 if (!meta) {
                     if (meta.error().code != ErrorCode::NotFound) // 404: the release has no such platform
                         catalog.anomalies << Anomaly{AnomalyKind::RequestFailed, docUrl, meta.error().message, {}};
@@ -115,8 +117,8 @@ Result<Catalog> RegistrySource::list(const std::atomic<bool> *cancel)
                 }
                 if (!fetchedSums) {
                     fetchedSums = true;
-                    const Result<QByteArray> s = m_client->fetchDocument(meta->shasumsUrl);
-                    const Result<QByteArray> sig = s ? m_client->fetchDocument(meta->shasumsSignatureUrl) : Result<QByteArray>(s.error());
+                    const Result<QByteArray> s = client.fetchDocument(meta->shasumsUrl);
+                    const Result<QByteArray> sig = s ? client.fetchDocument(meta->shasumsSignatureUrl) : Result<QByteArray>(s.error());
                     if (!s)
                         releaseError = u"failed to retrieve authentication checksums for provider: "_s + s.error().message;
                     else if (!sig)
@@ -186,6 +188,8 @@ ArchiveReadSummary RegistrySource::readArchives(const QList<ArchiveRef> &archive
                                                 const ArchiveReadSink &sink)
 {
     ArchiveReadSummary summary;
+    RegistryClient client(m_options);
+    const auto keepLog = qScopeGuard([&] { m_log += client.log(); });
     QTemporaryDir downloads;
     qint64 total = 0;
     for (const ArchiveRef &ref : archives)
@@ -215,7 +219,7 @@ ArchiveReadSummary RegistrySource::readArchives(const QList<ArchiveRef> &archive
         QFile out(file);
         Result<DownloadedArchive> got = makeError(ErrorCode::Io, u"cannot create %1"_s.arg(file));
         if (out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            got = m_client->fetchArchive(
+            got = client.fetchArchive(
                 l->meta.downloadUrl, [&out](const char *data, qint64 n) { return out.write(data, n) == n; }, options.cancel);
         out.close();
         if (!got) {
@@ -266,10 +270,12 @@ Result<std::unique_ptr<QIODevice>> RegistrySource::openArchive(const Archive &ar
         return makeError(ErrorCode::NotFound, u"not listed by this source: %1"_s.arg(archive.path));
     if (!l->chain.signedOk)
         return makeError(ErrorCode::InvalidArgument, l->chain.reason);
+    RegistryClient client(m_options);
+    const auto keepLog = qScopeGuard([&] { m_log += client.log(); });
     auto tmp = std::make_unique<QTemporaryFile>();
     if (!tmp->open())
         return makeError(ErrorCode::Io, u"cannot create a temporary file: %1"_s.arg(tmp->errorString()));
-    const Result<DownloadedArchive> got = m_client->fetchArchive(
+    const Result<DownloadedArchive> got = client.fetchArchive(
         l->meta.downloadUrl, [&tmp](const char *data, qint64 n) { return tmp->write(data, n) == n; }, cancel);
     if (!got)
         return got.error();

@@ -16,7 +16,9 @@
 //                   does, hashed and removed; the engine then decides the verdict from the hashes.
 //   openArchive()   one download as a temporary file.
 //
-// Blocking (the registry client runs local event loops): call from a worker thread.
+// Blocking (the registry client runs local event loops): call from a worker thread. Each call
+// makes its own RegistryClient on the calling thread (the engine reads on other threads than the
+// one that listed), so the source can move between threads between calls.
 
 #include "model/registry/MirrorPull.h"
 #include "model/registry/RegistryClient.h"
@@ -46,7 +48,8 @@ public:
                                     const ArchiveReadSink &sink) override;
     Result<std::unique_ptr<QIODevice>> openArchive(const Archive &archive, const std::atomic<bool> *cancel = nullptr) override;
 
-    const QList<RequestLogEntry> &requestLog() const { return m_client->log(); }
+    /// Every request so far (listing and reads).
+    const QList<RequestLogEntry> &requestLog() const { return m_log; }
 
 private:
     struct Listed
@@ -62,7 +65,7 @@ private:
     QList<PullRequest> m_providers;
     QList<Platform> m_platforms;
     SignatureOptions m_signature;
-    std::unique_ptr<RegistryClient> m_client;
+    QList<RequestLogEntry> m_log;
     QHash<QString, Listed> m_listed; ///< by download URL + platform
 };
 

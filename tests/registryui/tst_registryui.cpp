@@ -4,14 +4,19 @@
 // numbers) and writes nothing; the pull places the very bytes Python wrote, each row signed by the
 // key gpg made; the main window's action opens the pulled mirror in the browser. With
 // PROVENDER_SCREENSHOT_DIR=DIR the dialog after the pull is saved as DIR/pull-registry.png.
+// Open Registry: the registry itself in the browser (RegistrySource), every archive verified with
+// the signature anchor naming the key ID gpg gives; `registry:HOST?provider=…` opens the same.
 
 #include "model/core/SizeFormat.h"
 #include "tests/support/RegistryFixture.h"
 #include "tests/support/TestSupport.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
+#include "ui/registry/OpenRegistryDialog.h"
 #include "ui/registry/PullRegistryDialog.h"
 #include "ui/registry/RegistryUi.h"
+
+#include "model/items/MirrorTreeModel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -137,6 +142,98 @@ private Q_SLOTS:
             d.show();
             QApplication::processEvents();
             QVERIFY(d.grab().save(dir + u"/pull-registry.png"_s));
+        }
+    }
+
+    /// Every archive result of the window's tree.
+    static QList<ArchiveResult> results(const MainWindow &window)
+    {
+        QList<ArchiveResult> out;
+        const MirrorTreeModel *m = window.archiveModel();
+        std::function<void(const QModelIndex &)> walk = [&](const QModelIndex &parent) {
+            for (int r = 0; r < m->rowCount(parent); ++r) {
+                const QModelIndex i = m->index(r, 0, parent);
+                if (const std::optional<ArchiveResult> a = m->resultAt(i))
+                    out << *a;
+                walk(i);
+            }
+        };
+        walk({});
+        return out;
+    }
+
+    QString gpgKeyId() const
+    {
+        const test::ProcessRun shown = test::runProcess(u"gpg"_s, {u"--with-colons"_s, u"--show-keys"_s, m_tmp.filePath(u"key.asc"_s)},
+                                                        60000, m_registry.environment());
+        for (const QByteArray &line : shown.out.split('\n'))
+            if (line.startsWith("fpr:"))
+                return QString::fromLatin1(line.split(':').value(9)).right(16);
+        return {};
+    }
+
+    void openRegistryInTheBrowser_data()
+    {
+        QTest::addColumn<bool>("commandLine");
+        QTest::newRow("Open Registry… form") << false;
+        QTest::newRow("registry:HOST?… argument") << true;
+    }
+
+    void openRegistryInTheBrowser()
+    {
+        QFETCH(bool, commandLine);
+        const QString keyId = gpgKeyId();
+        QCOMPARE(keyId.size(), 16);
+        MainWindow window;
+        QSignalSpy verified(&window, &MainWindow::verificationFinished);
+        if (commandLine) {
+            // The command-line form reads the process environment's CLI config, as the app does.
+            qputenv("TF_CLI_CONFIG_FILE", m_registry.environment().value(u"TF_CLI_CONFIG_FILE"_s).toLocal8Bit());
+            QString error;
+            QVERIFY2(openRegistryArgument(&window,
+                                          u"registry:%1?provider=acme/demo=1.1.0&platform=linux_amd64&platform=darwin_arm64&ca=%2"_s.arg(
+                                              test::RegistryFixture::host(), m_registry.caFile()),
+                                          &error),
+                     qPrintable(error));
+            QVERIFY(!openRegistryArgument(&window, u"/some/directory"_s, &error));
+            QVERIFY(!openRegistryArgument(&window, u"registry:h?color=red"_s, &error));
+            QVERIFY(error.contains(u"unknown item color"_s));
+        } else {
+            OpenRegistryDialog dialog;
+            RegistryOpenForm f;
+            f.host = test::RegistryFixture::host();
+            f.typed = {u"acme/demo=1.1.0"_s}; // NS/TYPE gets the host
+            f.platforms = {Platform(u"linux"_s, u"amd64"_s), Platform(u"darwin"_s, u"arm64"_s)};
+            f.caFile = m_registry.caFile();
+            f.environment = m_registry.environment();
+            dialog.setForm(f);
+            QCOMPARE(dialog.problem(), QString());
+            QVERIFY(openRegistry(&window, dialog.form()));
+        }
+        QVERIFY(verified.wait(120000));
+        QCOMPARE(window.mirrorRoot(), u"registry:"_s + test::RegistryFixture::host());
+        const QList<ArchiveResult> got = results(window);
+        QCOMPARE(got.size(), 2);
+        for (const ArchiveResult &r : got) {
+            QVERIFY2(r.detail.verdict == Verdict::Verified, qPrintable(r.key.toString() + u": "_s + r.detail.reason));
+            QCOMPARE(r.hashes->zh.toString(),
+                     u"zh:"_s + expected(u"demo"_s, u"1.1.0"_s, r.key.platform.toString()).value(u"sha256"_s).toString());
+            QCOMPARE(r.detail.anchors.size(), 1);
+            QVERIFY(r.detail.anchors.at(0).kind == TrustAnchor::Kind::Signature);
+            QVERIFY2(describe(r.detail.anchors.at(0)).endsWith(u" signed by key ID "_s + keyId + u')'),
+                     qPrintable(describe(r.detail.anchors.at(0))));
+        }
+        // Refresh lists the registry again (the kept maker), and verifies again.
+        verified.clear();
+        window.reverify();
+        QVERIFY(verified.wait(120000));
+        QCOMPARE(results(window).size(), 2);
+        if (const QString dir = qEnvironmentVariable("PROVENDER_SCREENSHOT_DIR"); !dir.isEmpty() && !commandLine) {
+            window.resize(1200, 720);
+            window.show();
+            window.selectArchive(got.at(0).path);
+            QApplication::processEvents();
+            QVERIFY(window.grab().save(dir + u"/registry.png"_s));
         }
     }
 

@@ -1,6 +1,7 @@
 #include "ui/registry/RegistryUi.h"
 
 #include "ui/MainWindow.h"
+#include "ui/registry/OpenRegistryDialog.h"
 #include "ui/registry/PullRegistryDialog.h"
 
 #include <QAction>
@@ -9,6 +10,15 @@ namespace provender::ui {
 
 void installRegistryUi(MainWindow *window)
 {
+    auto *open = new QAction(QObject::tr("Open &Registry…"), window);
+    open->setStatusTip(QObject::tr("Browse and verify providers in their origin registry, against the signed SHA256SUMS"));
+    QObject::connect(open, &QAction::triggered, window, [window] {
+        OpenRegistryDialog dialog(window);
+        if (dialog.exec() == QDialog::Accepted)
+            openRegistry(window, dialog.form());
+    });
+    window->addAction(MainWindow::MenuGroup::FileOpen, open);
+
     auto *pull = new QAction(QObject::tr("&Pull from Registry…"), window);
     pull->setStatusTip(
         QObject::tr("Download providers from their origin registry into a mirror, each archive proven against its signed SHA256SUMS"));

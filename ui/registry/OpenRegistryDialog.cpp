@@ -1,0 +1,219 @@
+#include "ui/registry/OpenRegistryDialog.h"
+
+#include "model/registry/PullRequests.h"
+#include "model/registry/RegistrySource.h"
+#include "ui/MainWindow.h"
+
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSslCertificate>
+#include <QUrl>
+#include <QUrlQuery>
+#include <QVBoxLayout>
+
+namespace provender::ui {
+
+namespace {
+
+QStringList splitList(const QString &text)
+{
+    QStringList out;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!part.trimmed().isEmpty())
+            out << part.trimmed();
+    return out;
+}
+
+/// `NS/TYPE[=C]` → `HOST/NS/TYPE[=C]`; anything else as typed.
+QString withHost(const QString &line, const QString &host)
+{
+    const QString t = line.trimmed();
+    const QString address = t.section(QLatin1Char('='), 0, 0);
+    return address.count(QLatin1Char('/')) == 1 && !host.isEmpty() ? host + QLatin1Char('/') + t : t;
+}
+
+QString locationOf(const QList<PullRequest> &requests)
+{
+    QStringList hosts;
+    for (const PullRequest &r : requests)
+        if (!hosts.contains(r.provider.hostname()))
+            hosts << r.provider.hostname();
+    return QStringLiteral("registry:") + hosts.join(QLatin1Char(','));
+}
+
+} // namespace
+
+Result<QList<PullRequest>> registryRequests(const RegistryOpenForm &form)
+{
+    QStringList lines;
+    for (const QString &line : form.typed)
+        lines << withHost(line, form.host.trimmed());
+    Result<QList<PullRequest>> typed = parsePullRequests(lines);
+    if (!typed)
+        return typed.error();
+    QList<PullRequest> out = *typed;
+    for (const QString &lock : form.lockFiles) {
+        Result<QList<PullRequest>> locked = pullRequestsFromLockFile(lock);
+        if (!locked)
+            return locked.error();
+        out << *locked;
+    }
+    if (out.isEmpty())
+        return makeError(ErrorCode::InvalidArgument, QObject::tr("name providers or give a lock file"));
+    return out;
+}
+
+bool openRegistry(MainWindow *window, const RegistryOpenForm &form, QString *error)
+{
+    const Result<QList<PullRequest>> requests = registryRequests(form);
+    if (!requests) {
+        if (error)
+            *error = requests.error().message;
+        return false;
+    }
+    window->openMadeSource(
+        locationOf(*requests), [form, requests = *requests](const HttpSettings &http) -> Result<std::shared_ptr<MirrorSource>> {
+            RegistryOptions ro;
+            ro.http = http;
+            ro.environment = form.environment;
+            if (!form.caFile.isEmpty()) {
+                ro.http.caCertificates = QSslCertificate::fromPath(form.caFile);
+                if (ro.http.caCertificates.isEmpty())
+                    return makeError(ErrorCode::InvalidArgument, QObject::tr("no certificate in %1").arg(form.caFile));
+            }
+            ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString());
+            SignatureOptions signature;
+            if (!form.pinnedKeysFile.isEmpty()) {
+                QFile keys(form.pinnedKeysFile);
+                if (!keys.open(QIODevice::ReadOnly))
+                    return makeError(ErrorCode::Io, QObject::tr("cannot read %1: %2").arg(form.pinnedKeysFile, keys.errorString()));
+                signature.pinnedKeys << keys.readAll();
+            }
+            return std::shared_ptr<MirrorSource>(std::make_shared<RegistrySource>(ro, requests, form.platforms, signature));
+        });
+    return true;
+}
+
+bool openRegistryArgument(MainWindow *window, const QString &arg, QString *error)
+{
+    if (!arg.startsWith(QLatin1StringView("registry:")))
+        return false;
+    const qsizetype q = arg.indexOf(QLatin1Char('?'));
+    RegistryOpenForm form;
+    form.host = arg.mid(9, q < 0 ? -1 : q - 9);
+    const QUrlQuery query(q < 0 ? QString() : arg.mid(q + 1));
+    for (const auto &[key, value] : query.queryItems(QUrl::FullyDecoded)) {
+        if (key == QLatin1StringView("provider")) {
+            form.typed << value;
+        } else if (key == QLatin1StringView("lock")) {
+            form.lockFiles << value;
+        } else if (key == QLatin1StringView("platform")) {
+            const Result<Platform> p = Platform::parse(value);
+            if (!p) {
+                if (error)
+                    *error = QObject::tr("platform %1: %2").arg(value, p.error().message);
+                return false;
+            }
+            form.platforms << *p;
+        } else if (key == QLatin1StringView("ca")) {
+            form.caFile = value;
+        } else if (key == QLatin1StringView("pinned")) {
+            form.pinnedKeysFile = value;
+        } else {
+            if (error)
+                *error = QObject::tr("unknown item %1 (provider, lock, platform, ca, pinned)").arg(key);
+            return false;
+        }
+    }
+    return openRegistry(window, form, error);
+}
+
+OpenRegistryDialog::OpenRegistryDialog(QWidget *parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Open Registry"));
+    auto *layout = new QVBoxLayout(this);
+    auto *formLayout = new QFormLayout;
+    m_host = new QLineEdit(QStringLiteral("registry.opentofu.org"), this);
+    formLayout->addRow(tr("Registry host:"), m_host);
+    m_typed = new QPlainTextEdit(this);
+    m_typed->setPlaceholderText(tr("One provider a line: hashicorp/null=~> 3.2"));
+    m_typed->setFixedHeight(72);
+    formLayout->addRow(tr("Providers:"), m_typed);
+    m_locks = new QLineEdit(this);
+    m_locks->setPlaceholderText(tr("lock files (their pinned versions), comma-separated"));
+    formLayout->addRow(tr("Lock files:"), m_locks);
+    m_platforms = new QLineEdit(this);
+    m_platforms->setPlaceholderText(tr("empty: every platform of each version"));
+    formLayout->addRow(tr("Platforms:"), m_platforms);
+    m_ca = new QLineEdit(this);
+    formLayout->addRow(tr("Extra CA file:"), m_ca);
+    m_pinned = new QLineEdit(this);
+    m_pinned->setPlaceholderText(tr("accept only signatures by these keys (optional)"));
+    formLayout->addRow(tr("Pinned keys:"), m_pinned);
+    layout->addLayout(formLayout);
+    m_problem = new QLabel(this);
+    m_problem->setWordWrap(true);
+    layout->addWidget(m_problem);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(m_buttons);
+    for (QLineEdit *e : {m_host, m_locks, m_platforms, m_ca, m_pinned})
+        connect(e, &QLineEdit::textChanged, this, &OpenRegistryDialog::updateProblem);
+    connect(m_typed, &QPlainTextEdit::textChanged, this, &OpenRegistryDialog::updateProblem);
+    resize(620, 380);
+    updateProblem();
+}
+
+void OpenRegistryDialog::setForm(const RegistryOpenForm &form)
+{
+    m_environment = form.environment;
+    m_host->setText(form.host);
+    m_typed->setPlainText(form.typed.join(QLatin1Char('\n')));
+    m_locks->setText(form.lockFiles.join(QStringLiteral(", ")));
+    QStringList platforms;
+    for (const Platform &p : form.platforms)
+        platforms << p.toString();
+    m_platforms->setText(platforms.join(QStringLiteral(", ")));
+    m_ca->setText(form.caFile);
+    m_pinned->setText(form.pinnedKeysFile);
+}
+
+RegistryOpenForm OpenRegistryDialog::form() const
+{
+    RegistryOpenForm f;
+    f.environment = m_environment;
+    f.host = m_host->text().trimmed();
+    f.typed = m_typed->toPlainText().split(QLatin1Char('\n'));
+    f.lockFiles = splitList(m_locks->text());
+    for (const QString &p : splitList(m_platforms->text()))
+        if (const Result<Platform> platform = Platform::parse(p); platform.ok())
+            f.platforms << *platform;
+    f.caFile = m_ca->text().trimmed();
+    f.pinnedKeysFile = m_pinned->text().trimmed();
+    return f;
+}
+
+QString OpenRegistryDialog::problem() const
+{
+    for (const QString &p : splitList(m_platforms->text()))
+        if (const Result<Platform> platform = Platform::parse(p); !platform.ok())
+            return tr("Platform %1: %2").arg(p, platform.error().message);
+    const Result<QList<PullRequest>> r = registryRequests(form());
+    return r.ok() ? QString() : r.error().message;
+}
+
+void OpenRegistryDialog::updateProblem()
+{
+    const QString p = problem();
+    m_problem->setText(p);
+    m_problem->setVisible(!p.isEmpty());
+    m_buttons->button(QDialogButtonBox::Open)->setEnabled(p.isEmpty());
+}
+
+} // namespace provender::ui
