@@ -126,35 +126,63 @@ QByteArray readSmallFile(const QString &path, QString *error)
 
 void DirWalker::checkIndexes(ProviderDir &dir)
 {
-    // --- read the documents
-    enum class State { Absent, Ok, Malformed };
-    State indexState = State::Absent;
     QSet<Version> listed;
-    if (!dir.indexJson.isEmpty()) {
-        QString readError;
-        const QByteArray bytes = readSmallFile(dir.indexJson, &readError);
-        Result<MirrorIndexDocument> doc =
-            readError.isEmpty() ? parseIndexJson(bytes, dir.indexJson) : Result<MirrorIndexDocument>(makeError(ErrorCode::Io, readError));
-        if (!doc) {
-            indexState = State::Malformed;
-            if (doc.error().code == ErrorCode::Io)
-                anomaly(AnomalyKind::UnreadableEntry, dir.indexJson, QStringLiteral("cannot read: ") + doc.error().message);
-            else
-                anomaly(AnomalyKind::MalformedJson, dir.indexJson, doc.error().message, doc.error().location);
-        } else {
-            indexState = State::Ok;
-            for (const MirrorIndexIssue &issue : std::as_const(doc->issues))
-                anomaly(kindOf(issue.kind), dir.indexJson, issue.message, issue.location);
-            for (const Version &v : std::as_const(doc->versions))
-                listed.insert(v);
-        }
+    const IndexState indexState = readIndexJson(dir, listed);
+    const QMap<Version, VersionDoc> versionDocs = readVersionJsons(dir);
+    ProviderAcc &acc = *dir.acc;
+    if (indexState == IndexState::Ok)
+        acc.provider.hasIndex = true;
+
+    // --- <version>.json: attach declared hashes, find absent archives, stale documents
+    for (auto it = versionDocs.cbegin(); it != versionDocs.cend(); ++it) {
+        const Version &version = it.key();
+        const VersionDoc &vd = it.value();
+        const bool stale = indexState == IndexState::Absent || (indexState == IndexState::Ok && !listed.contains(version));
+        if (stale)
+            anomaly(AnomalyKind::StaleVersionIndex, vd.path,
+                    indexState == IndexState::Absent
+                        ? QStringLiteral("there is no index.json beside it, so no client ever reads it")
+                        : QStringLiteral("index.json does not list %1, so no client ever reads this file").arg(version.toString()));
+        if (!vd.doc)
+            continue;
+        if (stale && !acc.versions.contains(version))
+            continue; // nothing to attach to; do not invent a version from a stale file
+        VersionAcc &va = versionAcc(*dir.acc, version);
+        va.pv.hasVersionIndex = true;
+        for (const MirrorArchiveEntry &entry : vd.doc->archives)
+            attachEntry(dir, va, vd, entry, stale);
     }
 
-    struct VersionDoc
-    {
-        QString path;
-        std::optional<MirrorVersionDocument> doc; ///< nullopt: malformed or unreadable
-    };
+    if (indexState == IndexState::Ok)
+        checkIndexListing(dir, versionDocs, listed);
+}
+
+/// index.json read and parsed (the versions it lists into `listed`).
+IndexState DirWalker::readIndexJson(ProviderDir &dir, QSet<Version> &listed)
+{
+    if (dir.indexJson.isEmpty())
+        return IndexState::Absent;
+    QString readError;
+    const QByteArray bytes = readSmallFile(dir.indexJson, &readError);
+    Result<MirrorIndexDocument> doc =
+        readError.isEmpty() ? parseIndexJson(bytes, dir.indexJson) : Result<MirrorIndexDocument>(makeError(ErrorCode::Io, readError));
+    if (!doc) {
+        if (doc.error().code == ErrorCode::Io)
+            anomaly(AnomalyKind::UnreadableEntry, dir.indexJson, QStringLiteral("cannot read: ") + doc.error().message);
+        else
+            anomaly(AnomalyKind::MalformedJson, dir.indexJson, doc.error().message, doc.error().location);
+        return IndexState::Malformed;
+    }
+    for (const MirrorIndexIssue &issue : std::as_const(doc->issues))
+        anomaly(kindOf(issue.kind), dir.indexJson, issue.message, issue.location);
+    for (const Version &v : std::as_const(doc->versions))
+        listed.insert(v);
+    return IndexState::Ok;
+}
+
+/// <version>.json files, read and parsed (a malformed or unreadable one without its document).
+QMap<Version, VersionDoc> DirWalker::readVersionJsons(ProviderDir &dir)
+{
     QMap<Version, VersionDoc> versionDocs;
     for (const auto &[version, path] : std::as_const(dir.versionJsons)) {
         QString readError;
@@ -171,119 +199,98 @@ void DirWalker::checkIndexes(ProviderDir &dir)
         }
         versionDocs.insert(version, vd);
     }
+    return versionDocs;
+}
 
-    ProviderAcc &acc = *dir.acc;
-    if (indexState == State::Ok)
-        acc.provider.hasIndex = true;
+/// One archive entry of a <version>.json: its declared hashes attached to the archive it names,
+/// or an indexed-only archive (and an anomaly) when the file is elsewhere or absent.
+void DirWalker::attachEntry(ProviderDir &dir, VersionAcc &va, const VersionDoc &vd, const MirrorArchiveEntry &entry, bool stale)
+{
+    const DeclaredArchive declared{entry.url, entry.hashes, vd.path, entry.invalidHashes};
+    const std::optional<QString> local = localFileName(entry.url);
+    const qsizetype primaryIndex = va.primary(entry.platform);
+    Archive *primary = primaryIndex >= 0 ? &va.pv.archives[primaryIndex] : nullptr;
 
-    // --- <version>.json: attach declared hashes, find absent archives, stale documents
-    for (auto it = versionDocs.cbegin(); it != versionDocs.cend(); ++it) {
-        const Version &version = it.key();
-        const VersionDoc &vd = it.value();
-        const bool stale = indexState == State::Absent || (indexState == State::Ok && !listed.contains(version));
-        if (stale)
-            anomaly(AnomalyKind::StaleVersionIndex, vd.path,
-                    indexState == State::Absent
-                        ? QStringLiteral("there is no index.json beside it, so no client ever reads it")
-                        : QStringLiteral("index.json does not list %1, so no client ever reads this file").arg(version.toString()));
-        if (!vd.doc)
-            continue;
-        if (stale && !acc.versions.contains(version))
-            continue; // nothing to attach to; do not invent a version from a stale file
-        VersionAcc &va = versionAcc(*dir.acc, version);
-        va.pv.hasVersionIndex = true;
+    auto addArchive = [&](Archive a) {
+        a.declared = declared;
+        if (!primary)
+            va.pv.archives.append(std::move(a));
+        else
+            va.pv.duplicates.append(std::move(a));
+    };
 
-        for (const MirrorArchiveEntry &entry : vd.doc->archives) {
-            const DeclaredArchive declared{entry.url, entry.hashes, vd.path, entry.invalidHashes};
-            const std::optional<QString> local = localFileName(entry.url);
-            const qsizetype primaryIndex = va.primary(entry.platform);
-            Archive *primary = primaryIndex >= 0 ? &va.pv.archives[primaryIndex] : nullptr;
-
-            auto addArchive = [&](Archive a) {
-                a.declared = declared;
-                if (!primary)
-                    va.pv.archives.append(std::move(a));
-                else
-                    va.pv.duplicates.append(std::move(a));
-            };
-
-            if (!local) {
-                // Served from elsewhere (absolute, root-relative or another directory): the copy
-                // here, if any, is the one for this platform.
-                if (primary) {
-                    if (!primary->declared)
-                        primary->declared = declared;
-                } else if (!stale) {
-                    anomaly(AnomalyKind::IndexListsAbsentArchive, vd.path,
-                            QStringLiteral("lists %1 at \"%2\", which is not in this directory").arg(entry.key, entry.url));
-                    Archive a;
-                    a.platform = entry.platform;
-                    a.fileName = entry.url.section(QLatin1Char('/'), -1).section(QLatin1Char('?'), 0, 0);
-                    a.indexedOnly = true;
-                    addArchive(std::move(a));
-                }
-                continue;
-            }
-
-            // Is `a` the file *local names in this directory? (Without building its path.)
-            const auto isNamedFile = [&](const Archive &a) {
-                return a.present && a.fileName == *local && a.path.size() == dir.path.size() + 1 + local->size()
-                    && a.path.startsWith(dir.path);
-            };
-            // The url is mostly the file name itself: then the archive's copy of the name is
-            // kept, and the document's string freed with the document.
-            const auto declare = [&declared](Archive &a) {
-                if (a.declared)
-                    return;
-                a.declared = declared;
-                if (a.declared->url == a.fileName)
-                    a.declared->url = a.fileName;
-            };
-            if (primary && isNamedFile(*primary)) {
-                declare(*primary);
-                continue;
-            }
-            auto dup = std::find_if(va.pv.duplicates.begin(), va.pv.duplicates.end(), isNamedFile);
-            if (dup != va.pv.duplicates.end()) {
-                declare(*dup);
-                continue;
-            }
-            const QString path = dir.path + QLatin1Char('/') + *local;
-            struct stat file;
-            if (::stat(QFile::encodeName(path).constData(), &file) == 0 && S_ISREG(file.st_mode)) {
-                // An existing file with a name outside the layout (or another platform's archive).
-                Archive a;
-                a.platform = entry.platform;
-                a.present = true;
-                a.path = path;
-                a.fileName = *local;
-                a.size = file.st_size;
-                a.modified = mtimeOf(file);
-                a.inode = file.st_ino;
-                a.indexedOnly = true;
-                addArchive(std::move(a));
-                continue;
-            }
-            if (stale)
-                continue;
-            anomaly(
-                AnomalyKind::IndexListsAbsentArchive, path,
-                primary
-                    ? QStringLiteral("%1 lists \"%2\" for %3, which is absent (the archive on disk for %3 is %4)")
-                          .arg(QFileInfo(vd.path).fileName(), entry.url, entry.key, primary->fileName)
-                    : QStringLiteral("%1 lists \"%2\" for %3, which is absent").arg(QFileInfo(vd.path).fileName(), entry.url, entry.key));
+    if (!local) {
+        // Served from elsewhere (absolute, root-relative or another directory): the copy
+        // here, if any, is the one for this platform.
+        if (primary) {
+            if (!primary->declared)
+                primary->declared = declared;
+        } else if (!stale) {
+            anomaly(AnomalyKind::IndexListsAbsentArchive, vd.path,
+                    QStringLiteral("lists %1 at \"%2\", which is not in this directory").arg(entry.key, entry.url));
             Archive a;
             a.platform = entry.platform;
-            a.fileName = *local;
+            a.fileName = entry.url.section(QLatin1Char('/'), -1).section(QLatin1Char('?'), 0, 0);
             a.indexedOnly = true;
             addArchive(std::move(a));
         }
+        return;
     }
 
-    if (indexState != State::Ok)
+    // Is `a` the file *local names in this directory? (Without building its path.)
+    const auto isNamedFile = [&](const Archive &a) {
+        return a.present && a.fileName == *local && a.path.size() == dir.path.size() + 1 + local->size() && a.path.startsWith(dir.path);
+    };
+    // The url is mostly the file name itself: then the archive's copy of the name is
+    // kept, and the document's string freed with the document.
+    const auto declare = [&declared](Archive &a) {
+        if (a.declared)
+            return;
+        a.declared = declared;
+        if (a.declared->url == a.fileName)
+            a.declared->url = a.fileName;
+    };
+    if (primary && isNamedFile(*primary)) {
+        declare(*primary);
         return;
+    }
+    auto dup = std::find_if(va.pv.duplicates.begin(), va.pv.duplicates.end(), isNamedFile);
+    if (dup != va.pv.duplicates.end()) {
+        declare(*dup);
+        return;
+    }
+    const QString path = dir.path + QLatin1Char('/') + *local;
+    struct stat file;
+    if (::stat(QFile::encodeName(path).constData(), &file) == 0 && S_ISREG(file.st_mode)) {
+        // An existing file with a name outside the layout (or another platform's archive).
+        Archive a;
+        a.platform = entry.platform;
+        a.present = true;
+        a.path = path;
+        a.fileName = *local;
+        a.size = file.st_size;
+        a.modified = mtimeOf(file);
+        a.inode = file.st_ino;
+        a.indexedOnly = true;
+        addArchive(std::move(a));
+        return;
+    }
+    if (stale)
+        return;
+    anomaly(AnomalyKind::IndexListsAbsentArchive, path,
+            primary ? QStringLiteral("%1 lists \"%2\" for %3, which is absent (the archive on disk for %3 is %4)")
+                          .arg(QFileInfo(vd.path).fileName(), entry.url, entry.key, primary->fileName)
+                    : QStringLiteral("%1 lists \"%2\" for %3, which is absent").arg(QFileInfo(vd.path).fileName(), entry.url, entry.key));
+    Archive a;
+    a.platform = entry.platform;
+    a.fileName = *local;
+    a.indexedOnly = true;
+    addArchive(std::move(a));
+}
 
-    // --- index.json: versions it lists, archives it does not reach
+/// index.json against the directory: versions it lists that are absent, archives it does not reach.
+void DirWalker::checkIndexListing(ProviderDir &dir, const QMap<Version, VersionDoc> &versionDocs, const QSet<Version> &listed)
+{
     QSet<Version> packedHere;
     QSet<Version> unpackedHere;
     for (const Found &f : dir.found)

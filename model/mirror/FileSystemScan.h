@@ -7,15 +7,18 @@
 
 #include "model/core/Logging.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/mirror/MirrorIndex.h"
 
 #include <QByteArray>
 #include <QDateTime>
 #include <QHash>
 #include <QMap>
+#include <QSet>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include <dirent.h>
@@ -228,6 +231,16 @@ private:
     QMap<ProviderAddress, ProviderAcc> m_providers;
 };
 
+/// What the index check found of a provider directory's index.json.
+enum class IndexState { Absent, Ok, Malformed };
+
+/// A <version>.json of a provider directory.
+struct VersionDoc
+{
+    QString path;
+    std::optional<MirrorVersionDocument> doc; ///< nullopt: malformed or unreadable
+};
+
 /// Scans provider directories: the archives in them (walk) and their index documents (check).
 /// One per thread; a provider's directories are all scanned by the same walker, walks first.
 class DirWalker : public AnomalySink
@@ -259,6 +272,10 @@ private:
     void packageContents(int fd, int depth, qint64 &size, QDateTime &newest);
 
     void checkIndexes(ProviderDir &dir);
+    IndexState readIndexJson(ProviderDir &dir, QSet<Version> &listed);
+    QMap<Version, VersionDoc> readVersionJsons(ProviderDir &dir);
+    void attachEntry(ProviderDir &dir, VersionAcc &va, const VersionDoc &vd, const MirrorArchiveEntry &entry, bool stale);
+    void checkIndexListing(ProviderDir &dir, const QMap<Version, VersionDoc> &versionDocs, const QSet<Version> &listed);
     /// `expected`: how many archives of `version` the caller expects (a capacity hint).
     void addFound(ProviderDir &dir, const Version &version, Archive &&archive, qsizetype expected = 0);
     Result<PackedName> parsePacked(const QString &name, const QString &prefix);
