@@ -63,21 +63,8 @@ bool warningOnly(AnomalyKind kind)
     return kind == AnomalyKind::InsecureUrl;
 }
 
-} // namespace
-
-int runRemoteVerify(const QStringList &args)
+void addRemoteOptions(QCommandLineParser &parser)
 {
-    Prologue p(
-        QStringLiteral("verify"),
-        QStringLiteral("Verify a network mirror (the URL of a network_mirror block). The protocol cannot list providers: name them "
-                       "with --provider or take them (and their pinned versions and hashes) from a lock file with --lock.\n"
-                       "Credentials for the mirror host are found as tofu finds them (TF_TOKEN_<host>, credentials blocks in the CLI "
-                       "config, credentials.tfrc.json) and sent only with index requests, never with archive downloads.\n"
-                       "A mirror URL with a user name or password in it is refused: give the token in the CLI config instead.\n"
-                       "Trusted CAs: the system store as tofu finds it (SSL_CERT_FILE, SSL_CERT_DIR, see docs/NETWORK.md) plus --ca-file.\n"
-                       "Exit status: 0 all good, 1 any mismatch, missing, error, failed index request or refused URL (with --strict also "
-                       "any warning, such as an archive URL that is plain http:), 2 bad usage. --json: docs/VERDICT-JSON.md."));
-    QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."), QStringLiteral("ADDR")});
     parser.addOption({QStringLiteral("lock"),
                       QStringLiteral("Take providers, versions and hashes from this reviewed lock file (repeatable)."),
@@ -113,6 +100,140 @@ int runRemoteVerify(const QStringList &args)
                       QStringLiteral("SIZE")});
     parser.addOption({QStringLiteral("max-error-body"), QStringLiteral("Largest body of an error or redirect response read (default 64K)."),
                       QStringLiteral("SIZE")});
+}
+
+/// The HTTP limits, CAs and retries of --jobs, --timeout, --retries, --deadline, the size options and
+/// --ca-file (and their environment variables); false after printing a usage error.
+bool readHttpOptions(const Prologue &p, HttpSettings *http, NetworkMirrorOptions *mirrorOptions, RemoteVerifyOptions *verifyOptions)
+{
+    http->allowHttpLoopback = p.parser().isSet(QStringLiteral("allow-http-loopback"));
+    int timeout = 10;
+    bool envOk = false;
+    const int envTimeout = qEnvironmentVariableIntValue("TF_REGISTRY_CLIENT_TIMEOUT", &envOk);
+    if (envOk && envTimeout > 0)
+        timeout = envTimeout;
+    const int envRetries = qEnvironmentVariableIntValue("TF_PROVIDER_DOWNLOAD_RETRY", &envOk);
+    if (envOk && envRetries > 0)
+        verifyOptions->retries = envRetries;
+    if (!p.intOption(QStringLiteral("jobs"), &http->maxParallel) || !p.intOption(QStringLiteral("timeout"), &timeout)
+        || !p.intOption(QStringLiteral("retries"), &verifyOptions->retries))
+        return false;
+    http->maxParallel = std::max(1, http->maxParallel);
+    http->timeoutMs = std::max(1, timeout) * 1000;
+    int deadline = int(http->deadlineMs / 1000);
+    if (!p.intOption(QStringLiteral("deadline"), &deadline) || !sizeOption(p, QStringLiteral("min-rate"), &http->minBytesPerSecond)
+        || !sizeOption(p, QStringLiteral("max-archive-size"), &verifyOptions->maxArchiveBytes)
+        || !sizeOption(p, QStringLiteral("max-index-size"), &mirrorOptions->maxJsonBytes)
+        || !sizeOption(p, QStringLiteral("max-error-body"), &http->maxErrorBodyBytes))
+        return false;
+    http->deadlineMs = qint64(deadline) * 1000;
+    if (p.parser().isSet(QStringLiteral("ca-file"))) {
+        const QString pem = p.parser().value(QStringLiteral("ca-file"));
+        const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
+        if (certs.isEmpty()) {
+            p.usage(pem + QStringLiteral(": no PEM certificate could be read"));
+            return false;
+        }
+        http->caCertificates = certs;
+    }
+    return true;
+}
+
+/// The token for the mirror's host, found as tofu finds it (with what was found said on stderr).
+std::optional<Credential> lookUpCredential(const QUrl &base, bool json)
+{
+    const QString host = mirrorCredentialsHost(base);
+    QStringList credentialWarnings;
+    const std::optional<Credential> credential =
+        findCredential(host, QProcessEnvironment::systemEnvironment(), QString(), &credentialWarnings);
+    for (const QString &w : std::as_const(credentialWarnings))
+        err() << "provender verify: warning: " << w << '\n';
+    if (credential && !json)
+        err() << "Credentials for " << host << ": token " << credential->maskedToken() << " from " << credential->source << '\n';
+    if (credential && base.scheme() != QLatin1StringView("https"))
+        err() << "provender verify: warning: " << credentialNotSentOverHttp(host) << '\n';
+    return credential;
+}
+
+/// The JSON's network member: the credential used (never the token), absent providers, every request.
+QJsonObject networkJson(const NetworkSource &source, const std::optional<Credential> &credential, const QUrl &base)
+{
+    QJsonObject network;
+    if (credential) {
+        QJsonObject c;
+        c[QStringLiteral("host")] = credential->host;
+        c[QStringLiteral("source")] = credential->source;
+        c[QStringLiteral("sent")] = base.scheme() == QLatin1StringView("https"); // index requests only
+        network[QStringLiteral("credentials")] = c;
+    }
+    QJsonArray absent, requests;
+    for (const ProviderAddress &a : source.absentProviders())
+        absent.append(a.toString());
+    for (const RequestLogEntry &e : source.requestLog()) {
+        QJsonObject o;
+        o[QStringLiteral("method")] = e.method;
+        o[QStringLiteral("url")] = e.url.adjusted(QUrl::RemoveUserInfo).toString();
+        o[QStringLiteral("status")] = e.status;
+        o[QStringLiteral("bytes")] = double(e.bytes);
+        o[QStringLiteral("ms")] = double(e.elapsedMs);
+        o[QStringLiteral("authorization")] = e.authorization;
+        if (!e.error.isEmpty())
+            o[QStringLiteral("error")] = e.error;
+        requests.append(o);
+    }
+    network[QStringLiteral("absent_providers")] = absent;
+    network[QStringLiteral("requests")] = requests;
+    return network;
+}
+
+void printRemoteTable(QTextStream &o, const QString &baseText, const Catalog &catalog, const VerifyReport &report,
+                      const QList<Anomaly> &allAnomalies, qint64 bytesDownloaded)
+{
+    const VerifySummary &s = report.summary;
+    o << "Mirror " << baseText << ": " << catalog.providers.size() << " providers, " << report.results.size() << " archives\n\n";
+    QList<QStringList> rows{{QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"), QStringLiteral("VERDICT"),
+                             QStringLiteral("ANCHOR"), QStringLiteral("DETAIL")}};
+    for (const ArchiveResult &r : report.results) {
+        QString detail = r.detail.reason;
+        if (r.detail.verdict == Verdict::Verified) {
+            QStringList m;
+            for (HashMatch h : r.detail.matched)
+                m.append(toString(h));
+            detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
+        }
+        rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.detail.verdict),
+                     anchorText(r.detail), detail});
+    }
+    printColumns(o, rows);
+    if (!allAnomalies.isEmpty()) {
+        o << "\nAnomalies (" << allAnomalies.size() << "):\n";
+        for (const Anomaly &a : allAnomalies)
+            o << "  " << toString(a.kind) << ": " << (a.location.isValid() ? a.location.toString() : a.path) << ": " << a.message << '\n';
+    }
+    QStringList parts;
+    for (Verdict v :
+         {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
+        if (s.count(v) > 0 || v == Verdict::Verified)
+            parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
+    o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << bytesDownloaded << " bytes downloaded)\n";
+}
+
+} // namespace
+
+int runRemoteVerify(const QStringList &args)
+{
+    Prologue p(
+        QStringLiteral("verify"),
+        QStringLiteral("Verify a network mirror (the URL of a network_mirror block). The protocol cannot list providers: name them "
+                       "with --provider or take them (and their pinned versions and hashes) from a lock file with --lock.\n"
+                       "Credentials for the mirror host are found as tofu finds them (TF_TOKEN_<host>, credentials blocks in the CLI "
+                       "config, credentials.tfrc.json) and sent only with index requests, never with archive downloads.\n"
+                       "A mirror URL with a user name or password in it is refused: give the token in the CLI config instead.\n"
+                       "Trusted CAs: the system store as tofu finds it (SSL_CERT_FILE, SSL_CERT_DIR, see docs/NETWORK.md) plus --ca-file.\n"
+                       "Exit status: 0 all good, 1 any mismatch, missing, error, failed index request or refused URL (with --strict also "
+                       "any warning, such as an archive URL that is plain http:), 2 bad usage. --json: docs/VERDICT-JSON.md."));
+    QCommandLineParser &parser = p.parser();
+    addRemoteOptions(parser);
     p.positional(QStringLiteral("url"), QStringLiteral("The mirror base URL (ends with '/')."), QStringLiteral("URL"));
     if (const std::optional<int> exit = p.parse(args, 1, 1, QStringLiteral("one mirror URL")))
         return *exit;
@@ -122,35 +243,8 @@ int runRemoteVerify(const QStringList &args)
     NetworkMirrorOptions mirrorOptions;
     RemoteVerifyOptions verifyOptions;
     HttpSettings http;
-    http.allowHttpLoopback = parser.isSet(QStringLiteral("allow-http-loopback"));
-    int timeout = 10;
-    bool envOk = false;
-    const int envTimeout = qEnvironmentVariableIntValue("TF_REGISTRY_CLIENT_TIMEOUT", &envOk);
-    if (envOk && envTimeout > 0)
-        timeout = envTimeout;
-    const int envRetries = qEnvironmentVariableIntValue("TF_PROVIDER_DOWNLOAD_RETRY", &envOk);
-    if (envOk && envRetries > 0)
-        verifyOptions.retries = envRetries;
-    if (!p.intOption(QStringLiteral("jobs"), &http.maxParallel) || !p.intOption(QStringLiteral("timeout"), &timeout)
-        || !p.intOption(QStringLiteral("retries"), &verifyOptions.retries))
+    if (!readHttpOptions(p, &http, &mirrorOptions, &verifyOptions))
         return ExitUsage;
-    http.maxParallel = std::max(1, http.maxParallel);
-    http.timeoutMs = std::max(1, timeout) * 1000;
-    int deadline = int(http.deadlineMs / 1000);
-    if (!p.intOption(QStringLiteral("deadline"), &deadline) || !sizeOption(p, QStringLiteral("min-rate"), &http.minBytesPerSecond)
-        || !sizeOption(p, QStringLiteral("max-archive-size"), &verifyOptions.maxArchiveBytes)
-        || !sizeOption(p, QStringLiteral("max-index-size"), &mirrorOptions.maxJsonBytes)
-        || !sizeOption(p, QStringLiteral("max-error-body"), &http.maxErrorBodyBytes))
-        return ExitUsage;
-    http.deadlineMs = qint64(deadline) * 1000;
-    if (parser.isSet(QStringLiteral("ca-file"))) {
-        const QString pem = parser.value(QStringLiteral("ca-file"));
-        const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
-        if (certs.isEmpty()) {
-            return p.usage(pem + QStringLiteral(": no PEM certificate could be read"));
-        }
-        http.caCertificates = certs;
-    }
 
     QString warning;
     const Result<QUrl> base = parseMirrorBaseUrl(baseText, http.allowHttpLoopback, &warning);
@@ -187,18 +281,8 @@ int runRemoteVerify(const QStringList &args)
     if (providers.isEmpty())
         return p.usage(QStringLiteral("a network mirror cannot list its providers: name them with --provider ADDR or --lock FILE"));
 
-    const QString host = mirrorCredentialsHost(base.value());
-    if (!parser.isSet(QStringLiteral("no-credentials"))) {
-        QStringList credentialWarnings;
-        mirrorOptions.credential = findCredential(host, QProcessEnvironment::systemEnvironment(), QString(), &credentialWarnings);
-        for (const QString &w : std::as_const(credentialWarnings))
-            err() << "provender verify: warning: " << w << '\n';
-        if (mirrorOptions.credential && !json)
-            err() << "Credentials for " << host << ": token " << mirrorOptions.credential->maskedToken() << " from "
-                  << mirrorOptions.credential->source << '\n';
-        if (mirrorOptions.credential && base.value().scheme() != QLatin1StringView("https"))
-            err() << "provender verify: warning: " << credentialNotSentOverHttp(host) << '\n';
-    }
+    if (!parser.isSet(QStringLiteral("no-credentials")))
+        mirrorOptions.credential = lookUpCredential(base.value(), json);
     mirrorOptions.http = http;
     verifyOptions.http = http;
     verifyOptions.cacheDir = parser.value(QStringLiteral("cache-dir"));
@@ -233,32 +317,6 @@ int runRemoteVerify(const QStringList &args)
     const QList<Anomaly> allAnomalies = catalog.anomalies + verdictAnomalies(report.results);
 
     if (json) {
-        // The network member: the credential used (never the token), absent providers, every request.
-        QJsonObject network;
-        if (mirrorOptions.credential) {
-            QJsonObject c;
-            c[QStringLiteral("host")] = mirrorOptions.credential->host;
-            c[QStringLiteral("source")] = mirrorOptions.credential->source;
-            c[QStringLiteral("sent")] = base.value().scheme() == QLatin1StringView("https"); // index requests only
-            network[QStringLiteral("credentials")] = c;
-        }
-        QJsonArray absent, requests;
-        for (const ProviderAddress &a : source.absentProviders())
-            absent.append(a.toString());
-        for (const RequestLogEntry &e : source.requestLog()) {
-            QJsonObject o;
-            o[QStringLiteral("method")] = e.method;
-            o[QStringLiteral("url")] = e.url.adjusted(QUrl::RemoveUserInfo).toString();
-            o[QStringLiteral("status")] = e.status;
-            o[QStringLiteral("bytes")] = double(e.bytes);
-            o[QStringLiteral("ms")] = double(e.elapsedMs);
-            o[QStringLiteral("authorization")] = e.authorization;
-            if (!e.error.isEmpty())
-                o[QStringLiteral("error")] = e.error;
-            requests.append(o);
-        }
-        network[QStringLiteral("absent_providers")] = absent;
-        network[QStringLiteral("requests")] = requests;
         VerdictJson doc;
         doc.kind = Catalog::SourceKind::Network;
         doc.location = baseText;
@@ -267,37 +325,10 @@ int runRemoteVerify(const QStringList &args)
         doc.summary = s;
         doc.lockCoverage = lockOptions.lockCoverage;
         doc.bytesDownloaded = source.bytesDownloaded();
-        doc.extension = network;
+        doc.extension = networkJson(source, mirrorOptions.credential, base.value());
         writeVerdictJson(out(), doc);
     } else {
-        QTextStream &o = out();
-        o << "Mirror " << baseText << ": " << catalog.providers.size() << " providers, " << report.results.size() << " archives\n\n";
-        QList<QStringList> rows{{QStringLiteral("PROVIDER"), QStringLiteral("VERSION"), QStringLiteral("PLATFORM"),
-                                 QStringLiteral("VERDICT"), QStringLiteral("ANCHOR"), QStringLiteral("DETAIL")}};
-        for (const ArchiveResult &r : report.results) {
-            QString detail = r.detail.reason;
-            if (r.detail.verdict == Verdict::Verified) {
-                QStringList m;
-                for (HashMatch h : r.detail.matched)
-                    m.append(toString(h));
-                detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
-            }
-            rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.detail.verdict),
-                         anchorText(r.detail), detail});
-        }
-        printColumns(o, rows);
-        if (!allAnomalies.isEmpty()) {
-            o << "\nAnomalies (" << allAnomalies.size() << "):\n";
-            for (const Anomaly &a : allAnomalies)
-                o << "  " << toString(a.kind) << ": " << (a.location.isValid() ? a.location.toString() : a.path) << ": " << a.message
-                  << '\n';
-        }
-        QStringList parts;
-        for (Verdict v : {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused,
-                          Verdict::Pending})
-            if (s.count(v) > 0 || v == Verdict::Verified)
-                parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
-        o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << source.bytesDownloaded() << " bytes downloaded)\n";
+        printRemoteTable(out(), baseText, catalog, report, allAnomalies, source.bytesDownloaded());
     }
     const bool strict = parser.isSet(QStringLiteral("strict"));
     const bool requestFailures = !source.absentProviders().isEmpty()

@@ -144,6 +144,28 @@ void printBundleFindings(QTextStream &o, const BundleContents &b)
         o << "manifest unreadable: " << b.manifestError << '\n';
 }
 
+/// A directory, or a bundle file read in place with its listing and hashing in one pass (progress on
+/// stderr when `showProgress`); nullptr when `location` is neither. `bundle`: the bundle source, if any.
+std::unique_ptr<MirrorSource> openLocalSource(const QString &location, bool showProgress, BundleSource **bundle)
+{
+    const QFileInfo info(location);
+    if (info.isDir())
+        return std::make_unique<DirectorySource>(location);
+    if (!info.isFile())
+        return nullptr;
+    auto b = std::make_unique<BundleSource>(location);
+    // One pass over the container: listing and hashing at once.
+    BundleProgress reading;
+    if (showProgress)
+        reading = [](BundleStage, qint64 done, qint64 total) {
+            err() << "\rreading… " << (total > 0 ? int(done * 100 / total) : 100) << "%" << Qt::flush;
+            return true;
+        };
+    b->setReadAhead(true, reading);
+    *bundle = b.get();
+    return b;
+}
+
 } // namespace
 
 int runVerify(const QStringList &args)
@@ -197,27 +219,12 @@ int runVerify(const QStringList &args)
     // The source: a directory, or a bundle file read in place (model/source/MirrorSource.h).
     const QString location = parser.positionalArguments().constFirst();
     const QFileInfo info(location);
-    std::unique_ptr<MirrorSource> source;
     BundleSource *bundle = nullptr;
-    if (info.isDir()) {
-        source = std::make_unique<DirectorySource>(location);
-    } else if (info.isFile()) {
-        auto b = std::make_unique<BundleSource>(location);
-        // One pass over the container: listing and hashing at once.
-        BundleProgress reading;
-        if (!json && ::isatty(STDERR_FILENO))
-            reading = [](BundleStage, qint64 done, qint64 total) {
-                err() << "\rreading… " << (total > 0 ? int(done * 100 / total) : 100) << "%" << Qt::flush;
-                return true;
-            };
-        b->setReadAhead(true, reading);
-        bundle = b.get();
-        source = std::move(b);
-    } else {
+    const std::unique_ptr<MirrorSource> source = openLocalSource(location, !json && ::isatty(STDERR_FILENO), &bundle);
+    if (!source)
         return p.usage(location
                        + (info.exists() ? QStringLiteral(": not a directory or a bundle file")
                                         : QStringLiteral(": no such directory or bundle file")));
-    }
     QElapsedTimer timer;
     timer.start();
     Result<Catalog> listed = source->list();

@@ -48,6 +48,7 @@ enum State {
 
 } // namespace
 
+// NOLINTNEXTLINE(readability-function-size): go-versions raw_scan.rl's state machine state by state (docs/ARCHITECTURE.md, core)
 ScanResult scanConstraint(QByteArrayView d)
 {
     ScanResult result;

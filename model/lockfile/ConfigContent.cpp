@@ -130,42 +130,8 @@ public:
             }
             return v;
         }
-        if (first == Tok::OBrace && r.skipGroup(begin) == end && r.tok(end - 1).type == Tok::CBrace) {
-            v.kind = StaticValue::Kind::Object;
-            int k = begin + 1;
-            for (;;) {
-                while (k < end - 1 && (r.tok(k).type == Tok::Newline || r.tok(k).type == Tok::Comma))
-                    ++k;
-                if (k >= end - 1)
-                    break;
-                StaticValue::Item item;
-                item.keyTok = k;
-                const int keyEnd = skipUntil(k, end - 1, {Tok::Equal, Tok::Colon});
-                const StaticValue key = value(k, keyEnd);
-                if (key.kind == StaticValue::Kind::String) {
-                    item.key = key.text;
-                } else if (keyEnd == k + 1 && r.tok(k).type == Tok::Ident) {
-                    item.key = r.text(k); // a bare name is a literal key
-                } else {
-                    item.keyIsStatic = false;
-                }
-                if (keyEnd >= end - 1) { // no `=`: not an object we can read
-                    v.kind = StaticValue::Kind::Other;
-                    return v;
-                }
-                if (r.is(k, "for") && r.tok(k).type == Tok::Ident && keyEnd != k + 1) {
-                    v.kind = StaticValue::Kind::Other; // a for expression
-                    return v;
-                }
-                item.begin = keyEnd + 1;
-                item.end = r.skipExpression(item.begin);
-                if (item.end > end - 1)
-                    item.end = end - 1;
-                v.items.append(item);
-                k = item.end;
-            }
-            return v;
-        }
+        if (first == Tok::OBrace && r.skipGroup(begin) == end && r.tok(end - 1).type == Tok::CBrace)
+            return objectValue(begin, end);
         if (first == Tok::OBrack && r.skipGroup(begin) == end && r.tok(end - 1).type == Tok::CBrack) {
             v.kind = StaticValue::Kind::Tuple;
             if (begin + 1 < end - 1 && r.tok(begin + 1).type == Tok::Ident && r.is(begin + 1, "for")) {
@@ -187,6 +153,46 @@ public:
                 k = item.end;
             }
             return v;
+        }
+        return v;
+    }
+
+    /// An object constructor `{ key = value, ... }` over [begin, end), braces included.
+    StaticValue objectValue(int begin, int end) const
+    {
+        StaticValue v;
+        v.kind = StaticValue::Kind::Object;
+        int k = begin + 1;
+        for (;;) {
+            while (k < end - 1 && (r.tok(k).type == Tok::Newline || r.tok(k).type == Tok::Comma))
+                ++k;
+            if (k >= end - 1)
+                break;
+            StaticValue::Item item;
+            item.keyTok = k;
+            const int keyEnd = skipUntil(k, end - 1, {Tok::Equal, Tok::Colon});
+            const StaticValue key = value(k, keyEnd);
+            if (key.kind == StaticValue::Kind::String) {
+                item.key = key.text;
+            } else if (keyEnd == k + 1 && r.tok(k).type == Tok::Ident) {
+                item.key = r.text(k); // a bare name is a literal key
+            } else {
+                item.keyIsStatic = false;
+            }
+            if (keyEnd >= end - 1) { // no `=`: not an object we can read
+                v.kind = StaticValue::Kind::Other;
+                return v;
+            }
+            if (r.is(k, "for") && r.tok(k).type == Tok::Ident && keyEnd != k + 1) {
+                v.kind = StaticValue::Kind::Other; // a for expression
+                return v;
+            }
+            item.begin = keyEnd + 1;
+            item.end = r.skipExpression(item.begin);
+            if (item.end > end - 1)
+                item.end = end - 1;
+            v.items.append(item);
+            k = item.end;
         }
         return v;
     }

@@ -250,27 +250,121 @@ private:
     int m_moduleReads = 0;
     bool m_moduleBudgetReported = false;
 
+    /// The files of `paths`, read and parsed into `into` (their diagnostics into the result).
+    void loadFiles(const QStringList &paths, QList<LoadedFile> &into)
+    {
+        for (const QString &path : paths) {
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly)) {
+                m_out.diagnostics.append(ConfigDiagnostic{ConfigDiagnostic::Severity::Error, u"Failed to read file"_s,
+                                                          u"The file %1 could not be read."_s.arg(gocompat::quote(path)), path, 0, 0});
+                continue;
+            }
+            m_out.files << path;
+            LoadedFile lf{path, parseConfigFile(f.readAll(), path)};
+            m_out.diagnostics += lf.content.diagnostics;
+            into.append(std::move(lf));
+        }
+    }
+
+    /// The module calls of one module: each child read (local sources, installed modules), or why not.
+    void readChildModules(const QList<LoadedFile> &primary, const QList<LoadedFile> &overrides, const QString &dir, const QString &key,
+                          int depth)
+    {
+        QList<std::pair<ConfigFileContent::ModuleCall, QString>> calls;
+        for (const LoadedFile &f : primary)
+            for (const ConfigFileContent::ModuleCall &m : f.content.moduleCalls) {
+                bool duplicate = false;
+                for (const auto &c : std::as_const(calls))
+                    duplicate = duplicate || c.first.name == m.name;
+                if (duplicate)
+                    continue; // terraform reports "Duplicate module call"; the first one counts here
+                calls.append({m, f.path});
+            }
+        for (const LoadedFile &f : overrides)
+            for (const ConfigFileContent::ModuleCall &m : f.content.moduleCalls)
+                for (auto &c : calls)
+                    if (c.first.name == m.name && m.source) {
+                        c.first.source = m.source;
+                        c.first.position = m.position;
+                        c.second = f.path;
+                    }
+        for (const auto &[call, file] : std::as_const(calls)) {
+            if (!call.source) {
+                error(file, call.position, u"Missing required argument"_s,
+                      u"The argument \"source\" is required, but no definition was found."_s);
+                continue;
+            }
+            const QString childKey = moduleKey(key, call.name);
+            QString childDir;
+            if (isLocalSource(*call.source)) {
+                QString rel = *call.source;
+                rel.replace(u'\\', u'/');
+                childDir = QDir::cleanPath(dir + u'/' + rel);
+            } else if (const std::optional<QString> installed = installedModuleDir(childKey)) {
+                childDir = *installed;
+            } else {
+                error(file, call.position, u"Module not installed"_s,
+                      u"This module is not yet installed. Run \"terraform init\" to install all modules required by this configuration."_s);
+                continue;
+            }
+            if (depth >= 64) {
+                error(file, call.position, u"Module nesting too deep"_s,
+                      u"Module %1 calls modules more than 64 levels deep; is a module calling itself?"_s.arg(gocompat::quote(childKey)));
+                continue;
+            }
+            // Depth alone does not bound the work: two calls of "./" in one module are 2^64 reads.
+            if (++m_moduleReads > kMaxModuleReads) {
+                if (!m_moduleBudgetReported)
+                    error(file, call.position, u"Too many module calls"_s,
+                          u"Reading module %1 would read more than %2 modules in all; is a module calling itself?"_s
+                              .arg(gocompat::quote(childKey))
+                              .arg(kMaxModuleReads));
+                m_moduleBudgetReported = true;
+                continue;
+            }
+            if (!QFileInfo(childDir).isDir()) {
+                error(file, call.position, u"Unreadable module directory"_s,
+                      u"The directory %1 does not exist or cannot be read."_s.arg(childDir));
+                continue;
+            }
+            readModule(childDir, childKey, depth + 1);
+        }
+    }
+
+    /// 2. Providers that resources, data sources and ephemeral resources imply, and 3. those of
+    /// import blocks that generate configuration; `forLocalName` resolves a local name.
+    void requireImplied(const QList<LoadedFile> &primary,
+                        const std::function<std::optional<ProviderAddress>(const QString &)> &forLocalName)
+    {
+        QSet<QString> managed;
+        for (const LoadedFile &f : primary)
+            for (const ConfigFileContent::Resource &r : f.content.resources) {
+                if (r.mode == u"resource"_s)
+                    managed.insert(r.type + u'.' + r.name);
+                const QString name = r.providerLocalName.isEmpty() ? r.type.section(u'_', 0, 0) : r.providerLocalName;
+                if (const std::optional<ProviderAddress> a = forLocalName(name))
+                    require(*a, std::nullopt, f.path, r.position);
+            }
+        // Import blocks that generate configuration.
+        for (const LoadedFile &f : primary)
+            for (const ConfigFileContent::ImportBlock &i : f.content.imports) {
+                if (i.toResource.isEmpty() || managed.contains(i.toResource))
+                    continue;
+                const QString name =
+                    i.providerLocalName.isEmpty() ? i.toResource.section(u'_', 0, 0).section(u'.', 0, 0) : i.providerLocalName;
+                if (const std::optional<ProviderAddress> a = forLocalName(name))
+                    require(*a, std::nullopt, f.path, i.position);
+            }
+    }
+
     void readModule(const QString &dir, const QString &key, int depth)
     {
         m_out.moduleDirectories << dir;
         const ConfigDirFiles files = configDirFiles(dir, m_options.flavour);
         QList<LoadedFile> primary, overrides;
-        const auto load = [&](const QStringList &paths, QList<LoadedFile> &into) {
-            for (const QString &path : paths) {
-                QFile f(path);
-                if (!f.open(QIODevice::ReadOnly)) {
-                    m_out.diagnostics.append(ConfigDiagnostic{ConfigDiagnostic::Severity::Error, u"Failed to read file"_s,
-                                                              u"The file %1 could not be read."_s.arg(gocompat::quote(path)), path, 0, 0});
-                    continue;
-                }
-                m_out.files << path;
-                LoadedFile lf{path, parseConfigFile(f.readAll(), path)};
-                m_out.diagnostics += lf.content.diagnostics;
-                into.append(std::move(lf));
-            }
-        };
-        load(files.primary, primary);
-        load(files.overrides, overrides);
+        loadFiles(files.primary, primary);
+        loadFiles(files.overrides, overrides);
 
         // required_providers: one block per module (primary files); override files replace
         // entries by local name.
@@ -357,26 +451,8 @@ private:
             if (!r.builtIn)
                 require(r.address, r.version, r.file, r.position);
         }
-        // 2. Providers that resources, data sources and ephemeral resources imply.
-        QSet<QString> managed;
-        for (const LoadedFile &f : primary)
-            for (const ConfigFileContent::Resource &r : f.content.resources) {
-                if (r.mode == u"resource"_s)
-                    managed.insert(r.type + u'.' + r.name);
-                const QString name = r.providerLocalName.isEmpty() ? r.type.section(u'_', 0, 0) : r.providerLocalName;
-                if (const std::optional<ProviderAddress> a = forLocalName(name))
-                    require(*a, std::nullopt, f.path, r.position);
-            }
-        // 3. Import blocks that generate configuration.
-        for (const LoadedFile &f : primary)
-            for (const ConfigFileContent::ImportBlock &i : f.content.imports) {
-                if (i.toResource.isEmpty() || managed.contains(i.toResource))
-                    continue;
-                const QString name =
-                    i.providerLocalName.isEmpty() ? i.toResource.section(u'_', 0, 0).section(u'.', 0, 0) : i.providerLocalName;
-                if (const std::optional<ProviderAddress> a = forLocalName(name))
-                    require(*a, std::nullopt, f.path, i.position);
-            }
+        // 2. and 3. Providers that resources, data sources, ephemeral resources and import blocks imply.
+        requireImplied(primary, forLocalName);
         // 4. Provider blocks, with their legacy version constraints.
         for (const QList<LoadedFile> *list : {&primary, &overrides})
             for (const LoadedFile &f : *list)
@@ -385,65 +461,7 @@ private:
                         require(*a, p.version, f.path, p.versionPosition);
 
         // 5. Child modules (override files may change a call's source).
-        QList<std::pair<ConfigFileContent::ModuleCall, QString>> calls;
-        for (const LoadedFile &f : primary)
-            for (const ConfigFileContent::ModuleCall &m : f.content.moduleCalls) {
-                bool duplicate = false;
-                for (const auto &c : std::as_const(calls))
-                    duplicate = duplicate || c.first.name == m.name;
-                if (duplicate)
-                    continue; // terraform reports "Duplicate module call"; the first one counts here
-                calls.append({m, f.path});
-            }
-        for (const LoadedFile &f : overrides)
-            for (const ConfigFileContent::ModuleCall &m : f.content.moduleCalls)
-                for (auto &c : calls)
-                    if (c.first.name == m.name && m.source) {
-                        c.first.source = m.source;
-                        c.first.position = m.position;
-                        c.second = f.path;
-                    }
-        for (const auto &[call, file] : std::as_const(calls)) {
-            if (!call.source) {
-                error(file, call.position, u"Missing required argument"_s,
-                      u"The argument \"source\" is required, but no definition was found."_s);
-                continue;
-            }
-            const QString childKey = moduleKey(key, call.name);
-            QString childDir;
-            if (isLocalSource(*call.source)) {
-                QString rel = *call.source;
-                rel.replace(u'\\', u'/');
-                childDir = QDir::cleanPath(dir + u'/' + rel);
-            } else if (const std::optional<QString> installed = installedModuleDir(childKey)) {
-                childDir = *installed;
-            } else {
-                error(file, call.position, u"Module not installed"_s,
-                      u"This module is not yet installed. Run \"terraform init\" to install all modules required by this configuration."_s);
-                continue;
-            }
-            if (depth >= 64) {
-                error(file, call.position, u"Module nesting too deep"_s,
-                      u"Module %1 calls modules more than 64 levels deep; is a module calling itself?"_s.arg(gocompat::quote(childKey)));
-                continue;
-            }
-            // Depth alone does not bound the work: two calls of "./" in one module are 2^64 reads.
-            if (++m_moduleReads > kMaxModuleReads) {
-                if (!m_moduleBudgetReported)
-                    error(file, call.position, u"Too many module calls"_s,
-                          u"Reading module %1 would read more than %2 modules in all; is a module calling itself?"_s
-                              .arg(gocompat::quote(childKey))
-                              .arg(kMaxModuleReads));
-                m_moduleBudgetReported = true;
-                continue;
-            }
-            if (!QFileInfo(childDir).isDir()) {
-                error(file, call.position, u"Unreadable module directory"_s,
-                      u"The directory %1 does not exist or cannot be read."_s.arg(childDir));
-                continue;
-            }
-            readModule(childDir, childKey, depth + 1);
-        }
+        readChildModules(primary, overrides, dir, key, depth);
     }
 };
 

@@ -257,6 +257,7 @@ void NativeReader::finishAttribute(NBody &body, int nameTok, bool singleLine)
     }
 }
 
+// NOLINTNEXTLINE(readability-function-size): follows hclsyntax parser.go's body item parsing case by case (docs/ARCHITECTURE.md, lockfile)
 void NativeReader::parseItem(NBody &body)
 {
     const int nameTok = m_pos++;

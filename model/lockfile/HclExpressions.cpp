@@ -498,6 +498,7 @@ Expr Parser::parseObject()
     return e;
 }
 
+// NOLINTNEXTLINE(readability-function-size): follows hclsyntax parser_template.go case by case (docs/ARCHITECTURE.md, lockfile)
 Expr Parser::parseTemplate(Tok end, bool flushHeredoc, Span openSpan)
 {
     Expr e;

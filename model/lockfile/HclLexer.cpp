@@ -74,6 +74,7 @@ private:
         modes.push_back(Mode::Main);
     }
 
+    // NOLINTNEXTLINE(readability-function-size): a branch per token class of hclsyntax scan_tokens.rl (ARCHITECTURE.md)
     void scanMain()
     {
         const char c = d[i];

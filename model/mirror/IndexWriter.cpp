@@ -299,6 +299,142 @@ void syncDirectory(const QString &dir)
     }
 }
 
+/// Whether the scan walked `directory` itself for `provider` (a real directory under the root,
+/// never a symlink out of it, spelled as clients spell it).
+bool walkedDirectory(const Provider &provider, const QString &directory)
+{
+    for (const ProviderVersion &pv : provider.versions)
+        for (const QList<Archive> *list : {&pv.archives, &pv.duplicates})
+            for (const Archive &a : *list) {
+                if (!a.present || a.indexedOnly)
+                    continue;
+                const QString parent =
+                    a.layout == ArchiveLayout::Packed ? QFileInfo(a.path).path() : QFileInfo(QFileInfo(a.path).path()).path();
+                if (parent == directory)
+                    return true;
+            }
+    return false;
+}
+
+/// One hashed archive: its index record (h1: of the zip, and zh: with `withZh`) under `version`, or
+/// why it is left out into the report.
+void recordHashed(const HashJob &job, const Result<PackageHashes> &result, bool withZh, IndexExportReport &report,
+                  QMap<QString, QList<IndexArchiveRecord>> &versions, const QString &version, const QString &platform)
+{
+    if (!result.ok()) {
+        report.hashFailures.append(
+            {job.path, QStringLiteral("cannot determine its hash, left out of the index: ") + result.error().toString()});
+        return;
+    }
+    const PackageHashes &h = result.value();
+    if (h.h1Zip.isNull()) {
+        // Go's HashZip fails on this zip (so does `providers mirror`), although it can be hashed
+        // as an extracted folder.
+        report.hashFailures.append({job.path,
+                                    QStringLiteral("cannot determine its hash, left out of the index: ")
+                                        + (h.h1ZipError.isEmpty() ? QStringLiteral("no zip-level h1:") : h.h1ZipError)});
+        return;
+    }
+    QStringList hashes{h.h1Zip.toString()};
+    if (withZh)
+        hashes.append(h.zh.toString());
+    ++report.archivesHashed;
+    report.bytesHashed += job.size;
+    versions[version].append(IndexArchiveRecord{platform, QFileInfo(job.path).fileName(), hashes}); // the version entry only now
+}
+
+/// index.json and every <version>.json of each plan: what changes (into `report`), and the
+/// files whose bytes differ from what is on disk.
+std::vector<PendingWrite> plannedWrites(const QList<ProviderPlan> &plans, IndexExportReport &report)
+{
+    std::vector<PendingWrite> writes;
+    for (const ProviderPlan &plan : std::as_const(plans)) {
+        ++report.providersIndexed;
+        const QStringList versions = plan.versions.keys();
+        const QString indexPath = plan.directory + QStringLiteral("/index.json");
+        const QByteArray indexBytes = renderIndexJson(versions);
+        const QByteArray oldIndex = readExisting(indexPath);
+        diffIndex(indexPath, oldIndex, versions, report.changes);
+        IndexFileResult::Status status = oldIndex.isNull() ? IndexFileResult::Status::Created
+            : oldIndex == indexBytes                       ? IndexFileResult::Status::Unchanged
+                                                           : IndexFileResult::Status::Updated;
+        report.files.append({indexPath, status});
+        if (status != IndexFileResult::Status::Unchanged)
+            writes.push_back({indexPath, indexBytes, nullptr});
+
+        for (auto it = plan.versions.cbegin(); it != plan.versions.cend(); ++it) {
+            const QString path = plan.directory + QLatin1Char('/') + it.key() + QStringLiteral(".json");
+            const QByteArray bytes = renderVersionJson(it.value());
+            const QByteArray old = readExisting(path);
+            diffVersion(path, it.key(), old, it.value(), report.changes);
+            status = old.isNull() ? IndexFileResult::Status::Created
+                : old == bytes    ? IndexFileResult::Status::Unchanged
+                                  : IndexFileResult::Status::Updated;
+            report.files.append({path, status});
+            if (status != IndexFileResult::Status::Unchanged)
+                writes.push_back({path, bytes, nullptr});
+        }
+
+        // <version>.json files of versions no longer indexed stay (like `providers mirror`), listed.
+        const QStringList jsonFiles = QDir(plan.directory).entryList({QStringLiteral("*.json")}, QDir::Files | QDir::Hidden, QDir::Name);
+        for (const QString &name : jsonFiles) {
+            const QString stem = name.chopped(5);
+            if (name == QLatin1StringView("index.json") || plan.versions.contains(stem))
+                continue;
+            Result<Version> v = Version::parse(stem);
+            if (v && v->toString() == stem)
+                report.staleVersionFiles.append(plan.directory + QLatin1Char('/') + name);
+        }
+    }
+    return writes;
+}
+
+/// Stages every file beside its target, then renames them all into place (nothing changed when
+/// staging fails).
+Result<void> writeAll(std::vector<PendingWrite> &writes, const QString &root)
+{
+    for (PendingWrite &w : writes) {
+        Q_ASSERT(w.target.startsWith(root + QLatin1Char('/')));
+        const QFileInfo target(w.target);
+        auto tmp = std::make_unique<QTemporaryFile>(target.path() + QStringLiteral("/.") + target.fileName()
+                                                    + QStringLiteral(".provender-XXXXXX"));
+        QString error;
+        if (!tmp->open())
+            error = tmp->errorString();
+        else if (tmp->write(w.bytes) != w.bytes.size() || !syncFile(*tmp))
+            error = tmp->errorString();
+        else if (!tmp->setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther))
+            error = tmp->errorString();
+        if (!error.isEmpty()) {
+            // Every staged file is removed by its QTemporaryFile; nothing has been renamed yet.
+            return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2; nothing was changed").arg(w.target, error));
+        }
+        tmp->close();
+        w.staged = std::move(tmp);
+    }
+    QStringList renamed;
+    QSet<QString> dirs;
+    for (PendingWrite &w : writes) {
+        const QByteArray from = QFile::encodeName(w.staged->fileName());
+        const QByteArray to = QFile::encodeName(w.target);
+        if (::rename(from.constData(), to.constData()) != 0) {
+            const QString why = QString::fromLocal8Bit(std::strerror(errno));
+            return makeError(ErrorCode::Io,
+                             QStringLiteral("cannot move the new %1 into place: %2 (%3 of %4 files were already replaced)")
+                                 .arg(w.target, why)
+                                 .arg(renamed.size())
+                                 .arg(writes.size()));
+        }
+        w.staged->setAutoRemove(false); // it is the target now
+        renamed.append(w.target);
+        dirs.insert(QFileInfo(w.target).path());
+    }
+    for (const QString &d : std::as_const(dirs))
+        syncDirectory(d);
+    qCDebug(lcMirror) << "index export wrote" << renamed.size() << "files under" << root;
+    return {};
+}
+
 } // namespace
 
 Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexExportOptions &options, const HashProgress &progress)
@@ -338,17 +474,7 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
         // The directory the indexes go to must be one the scan walked (so a real directory under
         // the root, never a symlink out of it). `providers mirror` writes to the canonical
         // directory too, and fails when only a differently spelled one (e.g. `AwesomeCorp`) exists.
-        bool walked = false;
-        for (const ProviderVersion &pv : provider.versions)
-            for (const QList<Archive> *list : {&pv.archives, &pv.duplicates})
-                for (const Archive &a : *list) {
-                    if (!a.present || a.indexedOnly)
-                        continue;
-                    const QString parent =
-                        a.layout == ArchiveLayout::Packed ? QFileInfo(a.path).path() : QFileInfo(QFileInfo(a.path).path()).path();
-                    walked = walked || parent == directory;
-                }
-        if (!walked) {
+        if (!walkedDirectory(provider, directory)) {
             report.skipped.append(
                 {provider.directory,
                  QStringLiteral("%1 is not indexed: its directory is not spelled %2 (the canonical form clients use); rename it")
@@ -405,116 +531,19 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
         return makeError(ErrorCode::Cancelled, QStringLiteral("index export cancelled"));
     report.cacheHits = hashed.summary.cacheHits;
     report.cacheWarning = hashed.summary.cacheWarning;
-    for (const Chosen &c : std::as_const(chosen)) {
-        const HashJob &job = jobs[size_t(c.job)];
-        const Result<PackageHashes> &result = hashed.outcomes.at(c.job).hashes;
-        if (!result.ok()) {
-            report.hashFailures.append(
-                {job.path, QStringLiteral("cannot determine its hash, left out of the index: ") + result.error().toString()});
-            continue;
-        }
-        const PackageHashes &h = result.value();
-        if (h.h1Zip.isNull()) {
-            // Go's HashZip fails on this zip (so does `providers mirror`), although it can be hashed
-            // as an extracted folder.
-            report.hashFailures.append({job.path,
-                                        QStringLiteral("cannot determine its hash, left out of the index: ")
-                                            + (h.h1ZipError.isEmpty() ? QStringLiteral("no zip-level h1:") : h.h1ZipError)});
-            continue;
-        }
-        QStringList hashes{h.h1Zip.toString()};
-        if (options.withZh)
-            hashes.append(h.zh.toString());
-        ++report.archivesHashed;
-        report.bytesHashed += job.size;
-        plans[c.plan].versions[c.version].append(IndexArchiveRecord{c.platform, QFileInfo(job.path).fileName(), hashes});
-    }
+    for (const Chosen &c : std::as_const(chosen))
+        recordHashed(jobs[size_t(c.job)], hashed.outcomes.at(c.job).hashes, options.withZh, report, plans[c.plan].versions, c.version,
+                     c.platform);
 
     // 3. Documents, differences, stale files.
-    std::vector<PendingWrite> writes;
-    for (const ProviderPlan &plan : std::as_const(plans)) {
-        ++report.providersIndexed;
-        const QStringList versions = plan.versions.keys();
-        const QString indexPath = plan.directory + QStringLiteral("/index.json");
-        const QByteArray indexBytes = renderIndexJson(versions);
-        const QByteArray oldIndex = readExisting(indexPath);
-        diffIndex(indexPath, oldIndex, versions, report.changes);
-        IndexFileResult::Status status = oldIndex.isNull() ? IndexFileResult::Status::Created
-            : oldIndex == indexBytes                       ? IndexFileResult::Status::Unchanged
-                                                           : IndexFileResult::Status::Updated;
-        report.files.append({indexPath, status});
-        if (status != IndexFileResult::Status::Unchanged)
-            writes.push_back({indexPath, indexBytes, nullptr});
-
-        for (auto it = plan.versions.cbegin(); it != plan.versions.cend(); ++it) {
-            const QString path = plan.directory + QLatin1Char('/') + it.key() + QStringLiteral(".json");
-            const QByteArray bytes = renderVersionJson(it.value());
-            const QByteArray old = readExisting(path);
-            diffVersion(path, it.key(), old, it.value(), report.changes);
-            status = old.isNull() ? IndexFileResult::Status::Created
-                : old == bytes    ? IndexFileResult::Status::Unchanged
-                                  : IndexFileResult::Status::Updated;
-            report.files.append({path, status});
-            if (status != IndexFileResult::Status::Unchanged)
-                writes.push_back({path, bytes, nullptr});
-        }
-
-        // <version>.json files of versions no longer indexed stay (like `providers mirror`), listed.
-        const QStringList jsonFiles = QDir(plan.directory).entryList({QStringLiteral("*.json")}, QDir::Files | QDir::Hidden, QDir::Name);
-        for (const QString &name : jsonFiles) {
-            const QString stem = name.chopped(5);
-            if (name == QLatin1StringView("index.json") || plan.versions.contains(stem))
-                continue;
-            Result<Version> v = Version::parse(stem);
-            if (v && v->toString() == stem)
-                report.staleVersionFiles.append(plan.directory + QLatin1Char('/') + name);
-        }
-    }
+    std::vector<PendingWrite> writes = plannedWrites(plans, report);
 
     if (options.dryRun || writes.empty())
         return report;
 
     // 4. Stage every file beside its target, then rename them all into place.
-    for (PendingWrite &w : writes) {
-        Q_ASSERT(w.target.startsWith(catalog.root + QLatin1Char('/')));
-        const QFileInfo target(w.target);
-        auto tmp = std::make_unique<QTemporaryFile>(target.path() + QStringLiteral("/.") + target.fileName()
-                                                    + QStringLiteral(".provender-XXXXXX"));
-        QString error;
-        if (!tmp->open())
-            error = tmp->errorString();
-        else if (tmp->write(w.bytes) != w.bytes.size() || !syncFile(*tmp))
-            error = tmp->errorString();
-        else if (!tmp->setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther))
-            error = tmp->errorString();
-        if (!error.isEmpty()) {
-            // Every staged file is removed by its QTemporaryFile; nothing has been renamed yet.
-            return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2; nothing was changed").arg(w.target, error));
-        }
-        tmp->close();
-        w.staged = std::move(tmp);
-    }
-    QStringList renamed;
-    QSet<QString> dirs;
-    for (PendingWrite &w : writes) {
-        const QByteArray from = QFile::encodeName(w.staged->fileName());
-        const QByteArray to = QFile::encodeName(w.target);
-        if (::rename(from.constData(), to.constData()) != 0) {
-            const QString why = QString::fromLocal8Bit(std::strerror(errno));
-            return makeError(ErrorCode::Io,
-                             QStringLiteral("cannot move the new %1 into place: %2 (%3 of %4 files were already replaced)")
-                                 .arg(w.target, why)
-                                 .arg(renamed.size())
-                                 .arg(writes.size()));
-        }
-        w.staged->setAutoRemove(false); // it is the target now
-        renamed.append(w.target);
-        dirs.insert(QFileInfo(w.target).path());
-    }
-    for (const QString &d : std::as_const(dirs))
-        syncDirectory(d);
-    qCDebug(lcMirror) << "index export wrote" << renamed.size() << "files under" << catalog.root;
+    if (Result<void> written = writeAll(writes, catalog.root); !written.ok())
+        return written.error();
     return report;
 }
-
 } // namespace provender

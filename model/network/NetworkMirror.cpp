@@ -129,6 +129,210 @@ AnomalyKind anomalyKindFor(const HttpOutcome &o)
     return AnomalyKind::RequestFailed;
 }
 
+/// The request bearing the mirror's credential: "Bearer TOKEN" only over https to its own host.
+QByteArray mirrorAuthorization(const QUrl &base, const NetworkMirrorOptions &options)
+{
+    const QString credentialHost = mirrorCredentialsHost(base);
+    QByteArray authorization;
+    if (options.credential && !options.credential->token.isEmpty()) {
+        if (options.credential->host != credentialHost)
+            qCWarning(lcNetwork) << "credential for" << options.credential->host << "not used for mirror host" << credentialHost;
+        else if (base.scheme() != QLatin1StringView("https"))
+            qCWarning(lcNetwork).noquote() << credentialNotSentOverHttp(credentialHost);
+        else
+            authorization = "Bearer " + options.credential->token.toUtf8();
+    }
+    return authorization;
+}
+
+/// One fetchNetworkCatalog() run: index.json of every provider, then the <version>.json of each
+/// version it lists (or of the versions asked for), all on one HttpRunner.
+class CatalogFetch
+{
+public:
+    CatalogFetch(const QUrl &base, const NetworkMirrorOptions &options, NetworkCatalog &result, HttpRunner &runner)
+        : m_base(base),
+          m_options(options),
+          m_result(result),
+          m_catalog(result.catalog),
+          m_runner(runner),
+          m_authorization(mirrorAuthorization(base, options))
+    {}
+
+    void enqueueProvider(const ProviderAddress &provider)
+    {
+        if (m_states.count(provider.toString()))
+            return;
+        const QUrl indexUrl = mirrorDocumentUrl(m_base, provider, QStringLiteral("index.json"));
+        if (!indexUrl.isValid()) {
+            addAnomaly(AnomalyKind::InvalidAddress, provider.toString(),
+                       wrap(provider, QStringLiteral("a provider host with a port cannot be served by a network mirror")));
+            return;
+        }
+        ProviderState &state = m_states[provider.toString()];
+        state.provider.address = provider;
+        state.provider.directory = indexUrl.adjusted(QUrl::RemoveFilename).toString();
+        m_runner.enqueue(documentJob(indexUrl, [this, provider](HttpOutcome &&o) { onIndex(provider, std::move(o)); }));
+    }
+
+    /// The providers that had an index, in address order, and the anomalies sorted by path.
+    void finish()
+    {
+        for (auto &[name, state] : m_states) {
+            if (!state.provider.hasIndex)
+                continue;
+            for (auto &[version, pv] : state.versions)
+                state.provider.versions.append(std::move(pv));
+            m_catalog.providers.append(std::move(state.provider));
+        }
+        std::sort(m_catalog.providers.begin(), m_catalog.providers.end(),
+                  [](const Provider &a, const Provider &b) { return a.address.toString() < b.address.toString(); });
+        std::stable_sort(m_catalog.anomalies.begin(), m_catalog.anomalies.end(),
+                         [](const Anomaly &a, const Anomaly &b) { return std::tie(a.path, a.message) < std::tie(b.path, b.message); });
+    }
+
+private:
+    QString wrap(const ProviderAddress &p, const QString &message) const
+    {
+        return QStringLiteral("failed to query provider mirror %1 for %2: %3").arg(m_base.toString(), p.toString(), message);
+    }
+    void addAnomaly(AnomalyKind kind, const QString &path, const QString &message, Location location = {})
+    {
+        m_catalog.anomalies.append(Anomaly{kind, path, message, std::move(location)});
+    }
+    HttpJob documentJob(const QUrl &url, std::function<void(HttpOutcome &&)> onDone) const
+    {
+        HttpJob job;
+        job.url = url;
+        job.authorization = m_authorization;
+        job.collectBody = true;
+        job.maxBodyBytes = m_options.maxJsonBytes;
+        job.onDone = std::move(onDone);
+        return job;
+    }
+
+    void onIndex(const ProviderAddress &provider, HttpOutcome &&o)
+    {
+        ProviderState &st = m_states[provider.toString()];
+        const QString url = o.finalUrl.toString();
+        if (!o.ok() || !contentTypeProblem(o.contentType).isEmpty()) {
+            if (o.failure == HttpOutcome::Failure::None && o.status == 404) {
+                m_result.absent.append(provider);
+                addAnomaly(AnomalyKind::ProviderNotInMirror, url, mirrorRequestError(o, false, provider));
+            } else if (o.failure != HttpOutcome::Failure::Cancelled) {
+                addAnomaly(anomalyKindFor(o), url, wrap(provider, mirrorRequestError(o, false, provider)));
+            }
+            return;
+        }
+        Result<MirrorIndexDocument> doc = parseIndexJson(o.body, url);
+        if (!doc.ok()) {
+            addAnomaly(AnomalyKind::MalformedJson, url,
+                       wrap(provider, QStringLiteral("invalid response content from mirror server: %1").arg(doc.error().message)),
+                       doc.error().location);
+            return;
+        }
+        st.provider.hasIndex = true;
+        for (const MirrorIndexIssue &issue : doc.value().issues)
+            addAnomaly(anomalyKindFor(issue.kind), url, issue.message, issue.location);
+        QList<Version> wanted = doc.value().versions;
+        const auto only = m_options.onlyVersions.constFind(provider);
+        if (only != m_options.onlyVersions.constEnd()) {
+            wanted.clear();
+            for (const Version &v : *only) {
+                if (doc.value().versions.contains(v))
+                    wanted.append(v);
+                else
+                    addAnomaly(AnomalyKind::IndexListsAbsentVersion, url,
+                               QStringLiteral("index.json does not list version %1 of %2 (no available releases match)")
+                                   .arg(v.toString(), provider.toString()));
+            }
+        }
+        for (const Version &version : std::as_const(wanted)) {
+            ProviderVersion &pv = st.versions[version];
+            pv.version = version;
+            pv.listedInIndex = true;
+            m_runner.enqueue(documentJob(mirrorDocumentUrl(m_base, provider, version.toString() + QStringLiteral(".json")),
+                                         [this, provider, version](HttpOutcome &&vo) { onVersion(provider, version, std::move(vo)); }));
+        }
+    }
+
+    void onVersion(const ProviderAddress &provider, const Version &version, HttpOutcome &&vo)
+    {
+        ProviderVersion &v = m_states[provider.toString()].versions[version];
+        const QString vurl = vo.finalUrl.toString();
+        if (!vo.ok() || !contentTypeProblem(vo.contentType).isEmpty()) {
+            if (vo.failure != HttpOutcome::Failure::Cancelled)
+                addAnomaly(vo.failure == HttpOutcome::Failure::None && vo.status == 404 ? AnomalyKind::IndexListsAbsentVersion
+                                                                                        : anomalyKindFor(vo),
+                           vurl, wrap(provider, mirrorRequestError(vo, true, provider, version)));
+            return;
+        }
+        Result<MirrorVersionDocument> vdoc = parseVersionJson(vo.body, vurl);
+        if (!vdoc.ok()) {
+            addAnomaly(AnomalyKind::MalformedJson, vurl,
+                       wrap(provider, QStringLiteral("invalid response content from mirror server: %1").arg(vdoc.error().message)),
+                       vdoc.error().location);
+            return;
+        }
+        v.hasVersionIndex = true;
+        for (const MirrorIndexIssue &issue : vdoc.value().issues)
+            addAnomaly(anomalyKindFor(issue.kind), vurl, issue.message, issue.location);
+        for (const MirrorArchiveEntry &e : vdoc.value().archives)
+            v.archives.append(archiveOf(e, vo.finalUrl, vurl,
+                                        QStringLiteral("%1 %2 %3").arg(provider.toString(), version.toString(), e.platform.toString())));
+        std::sort(v.archives.begin(), v.archives.end(), [](const Archive &x, const Archive &y) { return x.platform < y.platform; });
+    }
+
+    /// One archive of a <version>.json read from `finalUrl` (`where`: provider, version, platform).
+    Archive archiveOf(const MirrorArchiveEntry &e, const QUrl &finalUrl, const QString &vurl, const QString &where)
+    {
+        Archive a;
+        a.platform = e.platform;
+        a.layout = ArchiveLayout::Packed;
+        a.present = true;
+        // `url` resolves against the final URL of the JSON document (after redirects).
+        QUrl resolved = finalUrl.resolved(QUrl(e.url));
+        if (!resolved.userInfo().isEmpty()) {
+            resolved = resolved.adjusted(QUrl::RemoveUserInfo);
+            addAnomaly(AnomalyKind::RefusedUrl, displayUrl(resolved),
+                       QStringLiteral("the archive URL of %1 in %2 carries user info (a user name or password in "
+                                      "the URL); it was removed and is never shown or sent")
+                           .arg(where, vurl));
+        }
+        const QString scheme = resolved.scheme().toLower();
+        if (scheme != QLatin1StringView("https") && scheme != QLatin1StringView("http")) {
+            // Kept (the archive gets an error verdict) but shortened: the runner refuses
+            // the scheme before anything is read.
+            a.path = displayUrl(resolved);
+            addAnomaly(AnomalyKind::RefusedUrl, a.path,
+                       QStringLiteral("the archive URL of %1 in %2 is not an http: or https: URL (%3); it is "
+                                      "refused and nothing is read")
+                           .arg(where, vurl, scheme.isEmpty() ? QStringLiteral("no scheme") : scheme + QLatin1Char(':')));
+        } else {
+            a.path = resolved.toString(QUrl::FullyEncoded);
+            if (scheme == QLatin1StringView("http") && !(m_options.http.allowHttpLoopback && isLoopbackHost(resolved.host())))
+                addAnomaly(AnomalyKind::InsecureUrl, a.path,
+                           QStringLiteral("the archive of %1 is downloaded over plain http: (%2): anyone on the "
+                                          "network path can read or replace it; like terraform, Provender downloads "
+                                          "it and only the hash check protects its content — serve archives over "
+                                          "https")
+                               .arg(where, displayUrl(resolved)));
+        }
+        a.fileName = resolved.fileName();
+        a.size = -1;
+        a.declared = DeclaredArchive{redactUrlText(e.url), e.hashes, vurl, e.invalidHashes};
+        return a;
+    }
+
+    const QUrl m_base;
+    const NetworkMirrorOptions &m_options;
+    NetworkCatalog &m_result;
+    Catalog &m_catalog;
+    HttpRunner &m_runner;
+    const QByteArray m_authorization;
+    std::map<QString, ProviderState> m_states; ///< by address string: deterministic order
+};
+
 } // namespace
 
 Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<ProviderAddress> &providers,
@@ -151,172 +355,13 @@ Result<NetworkCatalog> fetchNetworkCatalog(const QString &baseUrl, const QList<P
     if (settings.userAgent.isEmpty())
         settings.userAgent = "Provender/" + QCoreApplication::applicationVersion().toUtf8();
     HttpRunner runner(settings);
-
-    const QString credentialHost = mirrorCredentialsHost(base);
-    QByteArray authorization;
-    if (options.credential && !options.credential->token.isEmpty()) {
-        if (options.credential->host != credentialHost)
-            qCWarning(lcNetwork) << "credential for" << options.credential->host << "not used for mirror host" << credentialHost;
-        else if (base.scheme() != QLatin1StringView("https"))
-            qCWarning(lcNetwork).noquote() << credentialNotSentOverHttp(credentialHost);
-        else
-            authorization = "Bearer " + options.credential->token.toUtf8();
-    }
-
-    std::map<QString, ProviderState> states; // by address string: deterministic order
-    auto wrap = [&base](const ProviderAddress &p, const QString &message) {
-        return QStringLiteral("failed to query provider mirror %1 for %2: %3").arg(base.toString(), p.toString(), message);
-    };
-    auto addAnomaly = [&catalog](AnomalyKind kind, const QString &path, const QString &message, Location location = {}) {
-        catalog.anomalies.append(Anomaly{kind, path, message, std::move(location)});
-    };
-
-    for (const ProviderAddress &provider : providers) {
-        if (states.count(provider.toString()))
-            continue;
-        const QUrl indexUrl = mirrorDocumentUrl(base, provider, QStringLiteral("index.json"));
-        if (!indexUrl.isValid()) {
-            addAnomaly(AnomalyKind::InvalidAddress, provider.toString(),
-                       wrap(provider, QStringLiteral("a provider host with a port cannot be served by a network mirror")));
-            continue;
-        }
-        ProviderState &state = states[provider.toString()];
-        state.provider.address = provider;
-        state.provider.directory = indexUrl.adjusted(QUrl::RemoveFilename).toString();
-
-        HttpJob job;
-        job.url = indexUrl;
-        job.authorization = authorization;
-        job.collectBody = true;
-        job.maxBodyBytes = options.maxJsonBytes;
-        job.onDone = [&, provider](HttpOutcome &&o) {
-            ProviderState &st = states[provider.toString()];
-            const QString url = o.finalUrl.toString();
-            if (!o.ok() || !contentTypeProblem(o.contentType).isEmpty()) {
-                if (o.failure == HttpOutcome::Failure::None && o.status == 404) {
-                    result.absent.append(provider);
-                    addAnomaly(AnomalyKind::ProviderNotInMirror, url, mirrorRequestError(o, false, provider));
-                } else if (o.failure != HttpOutcome::Failure::Cancelled) {
-                    addAnomaly(anomalyKindFor(o), url, wrap(provider, mirrorRequestError(o, false, provider)));
-                }
-                return;
-            }
-            Result<MirrorIndexDocument> doc = parseIndexJson(o.body, url);
-            if (!doc.ok()) {
-                addAnomaly(AnomalyKind::MalformedJson, url,
-                           wrap(provider, QStringLiteral("invalid response content from mirror server: %1").arg(doc.error().message)),
-                           doc.error().location);
-                return;
-            }
-            st.provider.hasIndex = true;
-            for (const MirrorIndexIssue &issue : doc.value().issues)
-                addAnomaly(anomalyKindFor(issue.kind), url, issue.message, issue.location);
-            QList<Version> wanted = doc.value().versions;
-            const auto only = options.onlyVersions.constFind(provider);
-            if (only != options.onlyVersions.constEnd()) {
-                wanted.clear();
-                for (const Version &v : *only) {
-                    if (doc.value().versions.contains(v))
-                        wanted.append(v);
-                    else
-                        addAnomaly(AnomalyKind::IndexListsAbsentVersion, url,
-                                   QStringLiteral("index.json does not list version %1 of %2 (no available releases match)")
-                                       .arg(v.toString(), provider.toString()));
-                }
-            }
-            for (const Version &version : std::as_const(wanted)) {
-                ProviderVersion &pv = st.versions[version];
-                pv.version = version;
-                pv.listedInIndex = true;
-                HttpJob vjob;
-                vjob.url = mirrorDocumentUrl(base, provider, version.toString() + QStringLiteral(".json"));
-                vjob.authorization = authorization;
-                vjob.collectBody = true;
-                vjob.maxBodyBytes = options.maxJsonBytes;
-                vjob.onDone = [&, provider, version](HttpOutcome &&vo) {
-                    ProviderVersion &v = states[provider.toString()].versions[version];
-                    const QString vurl = vo.finalUrl.toString();
-                    if (!vo.ok() || !contentTypeProblem(vo.contentType).isEmpty()) {
-                        if (vo.failure != HttpOutcome::Failure::Cancelled)
-                            addAnomaly(vo.failure == HttpOutcome::Failure::None && vo.status == 404 ? AnomalyKind::IndexListsAbsentVersion
-                                                                                                    : anomalyKindFor(vo),
-                                       vurl, wrap(provider, mirrorRequestError(vo, true, provider, version)));
-                        return;
-                    }
-                    Result<MirrorVersionDocument> vdoc = parseVersionJson(vo.body, vurl);
-                    if (!vdoc.ok()) {
-                        addAnomaly(
-                            AnomalyKind::MalformedJson, vurl,
-                            wrap(provider, QStringLiteral("invalid response content from mirror server: %1").arg(vdoc.error().message)),
-                            vdoc.error().location);
-                        return;
-                    }
-                    v.hasVersionIndex = true;
-                    for (const MirrorIndexIssue &issue : vdoc.value().issues)
-                        addAnomaly(anomalyKindFor(issue.kind), vurl, issue.message, issue.location);
-                    for (const MirrorArchiveEntry &e : vdoc.value().archives) {
-                        Archive a;
-                        a.platform = e.platform;
-                        a.layout = ArchiveLayout::Packed;
-                        a.present = true;
-                        // `url` resolves against the final URL of the JSON document (after redirects).
-                        QUrl resolved = vo.finalUrl.resolved(QUrl(e.url));
-                        const QString where =
-                            QStringLiteral("%1 %2 %3").arg(provider.toString(), version.toString(), e.platform.toString());
-                        if (!resolved.userInfo().isEmpty()) {
-                            resolved = resolved.adjusted(QUrl::RemoveUserInfo);
-                            addAnomaly(AnomalyKind::RefusedUrl, displayUrl(resolved),
-                                       QStringLiteral("the archive URL of %1 in %2 carries user info (a user name or password in "
-                                                      "the URL); it was removed and is never shown or sent")
-                                           .arg(where, vurl));
-                        }
-                        const QString scheme = resolved.scheme().toLower();
-                        if (scheme != QLatin1StringView("https") && scheme != QLatin1StringView("http")) {
-                            // Kept (the archive gets an error verdict) but shortened: the runner refuses
-                            // the scheme before anything is read.
-                            a.path = displayUrl(resolved);
-                            addAnomaly(AnomalyKind::RefusedUrl, a.path,
-                                       QStringLiteral("the archive URL of %1 in %2 is not an http: or https: URL (%3); it is "
-                                                      "refused and nothing is read")
-                                           .arg(where, vurl, scheme.isEmpty() ? QStringLiteral("no scheme") : scheme + QLatin1Char(':')));
-                        } else {
-                            a.path = resolved.toString(QUrl::FullyEncoded);
-                            if (scheme == QLatin1StringView("http") && !(options.http.allowHttpLoopback && isLoopbackHost(resolved.host())))
-                                addAnomaly(AnomalyKind::InsecureUrl, a.path,
-                                           QStringLiteral("the archive of %1 is downloaded over plain http: (%2): anyone on the "
-                                                          "network path can read or replace it; like terraform, Provender downloads "
-                                                          "it and only the hash check protects its content — serve archives over "
-                                                          "https")
-                                               .arg(where, displayUrl(resolved)));
-                        }
-                        a.fileName = resolved.fileName();
-                        a.size = -1;
-                        a.declared = DeclaredArchive{redactUrlText(e.url), e.hashes, vurl, e.invalidHashes};
-                        v.archives.append(a);
-                    }
-                    std::sort(v.archives.begin(), v.archives.end(),
-                              [](const Archive &x, const Archive &y) { return x.platform < y.platform; });
-                };
-                runner.enqueue(std::move(vjob));
-            }
-        };
-        runner.enqueue(std::move(job));
-    }
+    CatalogFetch fetch(base, options, result, runner);
+    for (const ProviderAddress &provider : providers)
+        fetch.enqueueProvider(provider);
     runner.run(cancel);
     result.cancelled = runner.isCancelled();
     result.log = runner.log();
-
-    for (auto &[name, state] : states) {
-        if (!state.provider.hasIndex)
-            continue;
-        for (auto &[version, pv] : state.versions)
-            state.provider.versions.append(std::move(pv));
-        catalog.providers.append(std::move(state.provider));
-    }
-    std::sort(catalog.providers.begin(), catalog.providers.end(),
-              [](const Provider &a, const Provider &b) { return a.address.toString() < b.address.toString(); });
-    std::stable_sort(catalog.anomalies.begin(), catalog.anomalies.end(),
-                     [](const Anomaly &a, const Anomaly &b) { return std::tie(a.path, a.message) < std::tie(b.path, b.message); });
+    fetch.finish();
     return result;
 }
 

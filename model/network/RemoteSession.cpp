@@ -225,100 +225,105 @@ quint64 RemoteSession::start(const RemoteRequest &request)
         });
     };
 
-    run->thread = QThread::create([this, run, request, http]() mutable {
-        const quint64 gen = run->generation;
-        auto fail = [this, gen](const QString &text) {
-            post(this, [this, gen, text] {
-                if (gen != m_generation)
-                    return;
-                m_running = false;
-                flush();
-                Q_EMIT failed(text);
-            });
-        };
-        auto note = [this, gen](const QString &text) {
-            post(this, [this, gen, text] {
-                if (gen == m_generation)
-                    Q_EMIT message(text);
-            });
-        };
-        auto finishWith = [this, gen](const VerifySummary &summary) {
-            post(this, [this, gen, summary] {
-                if (gen != m_generation)
-                    return;
-                flush();
-                m_running = false;
-                Q_EMIT finished(summary);
-            });
-        };
-        auto cancelledSummary = [&finishWith] {
-            VerifySummary s;
-            s.cancelled = true;
-            finishWith(s);
-        };
-
-        Result<RemoteSourceSetup> setup = openRemoteSource(request, http, &run->cancel);
-        if (!setup.ok())
-            return fail(setup.error().message);
-        if (setup.value().cancelled)
-            return cancelledSummary();
-        for (const QString &n : std::as_const(setup.value().notes))
-            note(n);
-        if (setup.value().credential) {
-            const Credential c = *setup.value().credential;
-            post(this, [this, gen, c] {
-                if (gen == m_generation)
-                    m_credential = c;
-            });
-        }
-        NetworkSource &source = *setup.value().source;
-        const Result<Catalog> listed = source.list(&run->cancel);
-        if (!listed.ok()) {
-            if (listed.error().code == ErrorCode::Cancelled)
-                return cancelledSummary();
-            return fail(listed.error().message);
-        }
-        const Catalog &catalog = listed.value();
-        post(this, [this, gen, catalog] {
-            if (gen != m_generation)
-                return;
-            m_catalog = catalog;
-            Q_EMIT catalogReady(catalog);
-        });
-
-        auto onResult = [this, gen](const ArchiveResult &r) {
-            post(this, [this, gen, r] {
-                if (gen != m_generation)
-                    return;
-                m_batch.append(r);
-                if (!m_flushTimer.isActive())
-                    m_flushTimer.start();
-            });
-        };
-        QElapsedTimer sinceProgress;
-        sinceProgress.start();
-        auto sendProgress = [this, gen](qint64 done, qint64 total) {
-            post(this, [this, gen, done, total] {
-                if (gen == m_generation)
-                    Q_EMIT progress(done, total);
-            });
-        };
-        const VerifyReport report = verifySource(
-            source, catalog, setup.value().verify,
-            [&](qint64 done, qint64 total) {
-                if (sinceProgress.elapsed() >= 100) {
-                    sinceProgress.restart();
-                    sendProgress(done, total);
-                }
-            },
-            &run->cancel, onResult);
-        sendProgress(source.bytesDownloaded(), source.bytesDownloaded());
-        finishWith(report.summary);
-    });
+    run->thread = QThread::create([this, run, request, http] { work(run, request, http); });
     run->thread->setObjectName(QStringLiteral("RemoteSession"));
     m_runs.append(run);
     run->thread->start();
     return gen;
+}
+
+void RemoteSession::work(const std::shared_ptr<Run> &run, const RemoteRequest &request, const HttpSettings &http)
+{
+    // On the run's thread: everything it finds reaches the GUI thread through post(), dropped
+    // there once a newer run started.
+    const quint64 gen = run->generation;
+    auto fail = [this, gen](const QString &text) {
+        post(this, [this, gen, text] {
+            if (gen != m_generation)
+                return;
+            m_running = false;
+            flush();
+            Q_EMIT failed(text);
+        });
+    };
+    auto note = [this, gen](const QString &text) {
+        post(this, [this, gen, text] {
+            if (gen == m_generation)
+                Q_EMIT message(text);
+        });
+    };
+    auto finishWith = [this, gen](const VerifySummary &summary) {
+        post(this, [this, gen, summary] {
+            if (gen != m_generation)
+                return;
+            flush();
+            m_running = false;
+            Q_EMIT finished(summary);
+        });
+    };
+    auto cancelledSummary = [&finishWith] {
+        VerifySummary s;
+        s.cancelled = true;
+        finishWith(s);
+    };
+
+    Result<RemoteSourceSetup> setup = openRemoteSource(request, http, &run->cancel);
+    if (!setup.ok())
+        return fail(setup.error().message);
+    if (setup.value().cancelled)
+        return cancelledSummary();
+    for (const QString &n : std::as_const(setup.value().notes))
+        note(n);
+    if (setup.value().credential) {
+        const Credential c = *setup.value().credential;
+        post(this, [this, gen, c] {
+            if (gen == m_generation)
+                m_credential = c;
+        });
+    }
+    NetworkSource &source = *setup.value().source;
+    const Result<Catalog> listed = source.list(&run->cancel);
+    if (!listed.ok()) {
+        if (listed.error().code == ErrorCode::Cancelled)
+            return cancelledSummary();
+        return fail(listed.error().message);
+    }
+    const Catalog &catalog = listed.value();
+    post(this, [this, gen, catalog] {
+        if (gen != m_generation)
+            return;
+        m_catalog = catalog;
+        Q_EMIT catalogReady(catalog);
+    });
+
+    auto onResult = [this, gen](const ArchiveResult &r) {
+        post(this, [this, gen, r] {
+            if (gen != m_generation)
+                return;
+            m_batch.append(r);
+            if (!m_flushTimer.isActive())
+                m_flushTimer.start();
+        });
+    };
+    QElapsedTimer sinceProgress;
+    sinceProgress.start();
+    auto sendProgress = [this, gen](qint64 done, qint64 total) {
+        post(this, [this, gen, done, total] {
+            if (gen == m_generation)
+                Q_EMIT progress(done, total);
+        });
+    };
+    const VerifyReport report = verifySource(
+        source, catalog, setup.value().verify,
+        [&](qint64 done, qint64 total) {
+            if (sinceProgress.elapsed() >= 100) {
+                sinceProgress.restart();
+                sendProgress(done, total);
+            }
+        },
+        &run->cancel, onResult);
+    sendProgress(source.bytesDownloaded(), source.bytesDownloaded());
+    finishWith(report.summary);
 }
 
 } // namespace provender

@@ -149,6 +149,8 @@ private:
 
     void flush();
     void reap();
+    /// The body of a run's thread (start()).
+    void work(const std::shared_ptr<Run> &run, const RemoteRequest &request, const HttpSettings &http);
 };
 
 } // namespace provender

@@ -57,18 +57,9 @@ QString safeSegment(const QString &s)
     return out;
 }
 
-} // namespace
-
-NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const RemoteVerifyOptions &options, const RemoteProgress &progress,
-                                      const std::atomic<bool> *cancel, const ArchiveReadSink &sink)
+/// One download per requested archive, stored under HOST/NS/TYPE/VERSION/ as the zip's name.
+QList<std::shared_ptr<Download>> plannedDownloads(const QList<ArchiveRef> &archives)
 {
-    NetworkReadReport out;
-    ArchiveReadSummary &summary = out.summary;
-    if (cancel && cancel->load()) {
-        summary.cancelled = true; // nothing requested
-        return out;
-    }
-
     QList<std::shared_ptr<Download>> downloads;
     for (qsizetype i = 0; i < archives.size(); ++i) {
         const ArchiveRef &ref = archives.at(i);
@@ -84,6 +75,73 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
                              safeSegment(version.toString()), safeSegment(name));
         downloads.append(d);
     }
+    return downloads;
+}
+
+/// What a stored download read as, once hashed: its hashes, or why not (`streamedZh`: the SHA-256
+/// of the bytes as they arrived).
+ArchiveRead storedRead(const Result<PackageHashes> &hashed, const QByteArray &streamedZh, qint64 bytes, const QString &path,
+                       ArchiveReadSummary &summary)
+{
+    const HashString zh = HashString::zh(QString::fromLatin1(streamedZh.toHex()));
+    ArchiveRead read;
+    read.size = bytes;
+    if (!hashed.ok()) {
+        // Not a zip: terraform's hash check still runs first (docs/VERDICTS.md).
+        read.hashes = hashed.error();
+        read.bytesZh = zh;
+    } else if (hashed.value().zh.toString() != zh.toString()) {
+        read.unavailable = Verdict::Error;
+        read.hashes = makeError(ErrorCode::Io, QStringLiteral("the stored download changed while it was hashed: %1").arg(path));
+    } else {
+        read.hashes = hashed.value();
+        ++summary.hashed;
+        summary.bytesHashed += hashed.value().fileSize;
+    }
+    return read;
+}
+
+/// How long to wait before retry `attempt` + 1: exponential backoff, or the server's Retry-After
+/// seconds, at most maxBackoffMs either way.
+int retryDelayMs(const HttpOutcome &o, int attempt, const RemoteVerifyOptions &options)
+{
+    int delay = int(std::min<qint64>(qint64(options.backoffMs) << attempt, options.maxBackoffMs));
+    bool isNumber = false;
+    const int retryAfter = o.retryAfter.trimmed().toInt(&isNumber);
+    if (isNumber && retryAfter >= 0)
+        delay = int(std::min<qint64>(qint64(retryAfter) * 1000, options.maxBackoffMs));
+    return delay;
+}
+
+/// The read of a download that failed for good (`attempts`: " (after N retries)" or "").
+ArchiveRead failedDownload(const HttpOutcome &o, const QString &url, const QString &attempts, qint64 maxArchiveBytes)
+{
+    if (o.failure == HttpOutcome::Failure::None) {
+        const QString why = QStringLiteral("unsuccessful request to %1: %2").arg(url, o.statusLine()) + attempts;
+        return o.status == 404 ? failedRead(Verdict::Missing, ErrorCode::NotFound, why)
+                               : failedRead(Verdict::Error, ErrorCode::Network, why);
+    }
+    if (o.failure == HttpOutcome::Failure::Refused) // errorText names the URL (shortened, without user info)
+        return failedRead(Verdict::Error, ErrorCode::Network, o.errorText);
+    if (o.failure == HttpOutcome::Failure::TooLarge)
+        return failedRead(Verdict::Error, ErrorCode::Network,
+                          QStringLiteral("%1: %2 (the maximum archive size is %3 bytes)").arg(url, o.errorText).arg(maxArchiveBytes));
+    return failedRead(Verdict::Error, ErrorCode::Network, QStringLiteral("%1: %2").arg(url, o.errorText) + attempts);
+}
+
+} // namespace
+
+NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const RemoteVerifyOptions &options, const RemoteProgress &progress,
+                                      const std::atomic<bool> *cancel, const ArchiveReadSink &sink)
+{
+    NetworkReadReport out;
+    ArchiveReadSummary &summary = out.summary;
+    if (cancel && cancel->load()) {
+        summary.cancelled = true; // nothing requested
+        return out;
+    }
+
+    const QList<std::shared_ptr<Download>> downloads = plannedDownloads(archives);
 
     QTemporaryDir temp;
     const bool keep = !options.cacheDir.isEmpty();
@@ -156,31 +214,16 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
                 const qint64 bytes = o.bytes;
                 runner.holdOpen();
                 auto *watcher = new QFutureWatcher<Result<PackageHashes>>(&runner);
-                QObject::connect(
-                    watcher, &QFutureWatcherBase::finished, &runner, [&summary, &runner, &sink, d, watcher, path, streamedZh, keep, bytes] {
-                        const Result<PackageHashes> hashed = watcher->result();
-                        watcher->deleteLater();
-                        if (!keep)
-                            QFile::remove(path);
-                        const HashString zh = HashString::zh(QString::fromLatin1(streamedZh.toHex()));
-                        ArchiveRead read;
-                        read.size = bytes;
-                        if (!hashed.ok()) {
-                            // Not a zip: terraform's hash check still runs first (docs/VERDICTS.md).
-                            read.hashes = hashed.error();
-                            read.bytesZh = zh;
-                        } else if (hashed.value().zh.toString() != zh.toString()) {
-                            read.unavailable = Verdict::Error;
-                            read.hashes =
-                                makeError(ErrorCode::Io, QStringLiteral("the stored download changed while it was hashed: %1").arg(path));
-                        } else {
-                            read.hashes = hashed.value();
-                            ++summary.hashed;
-                            summary.bytesHashed += hashed.value().fileSize;
-                        }
-                        sink(d->index, std::move(read));
-                        runner.releaseHold();
-                    });
+                QObject::connect(watcher, &QFutureWatcherBase::finished, &runner,
+                                 [&summary, &runner, &sink, d, watcher, path, streamedZh, keep, bytes] {
+                                     const Result<PackageHashes> hashed = watcher->result();
+                                     watcher->deleteLater();
+                                     if (!keep)
+                                         QFile::remove(path);
+                                     ArchiveRead read = storedRead(hashed, streamedZh, bytes, path, summary);
+                                     sink(d->index, std::move(read));
+                                     runner.releaseHold();
+                                 });
                 watcher->setFuture(QtConcurrent::run([path] { return hashZip(path); }));
                 return;
             }
@@ -191,34 +234,14 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
             if (o.failure == HttpOutcome::Failure::Cancelled)
                 return; // stays Pending
             if (retryable(o) && d->attempt < options.retries) {
-                int delay = int(std::min<qint64>(qint64(options.backoffMs) << d->attempt, options.maxBackoffMs));
-                bool isNumber = false;
-                const int retryAfter = o.retryAfter.trimmed().toInt(&isNumber);
-                if (isNumber && retryAfter >= 0)
-                    delay = int(std::min<qint64>(qint64(retryAfter) * 1000, options.maxBackoffMs));
+                const int delay = retryDelayMs(o, d->attempt, options);
                 ++d->attempt;
                 qCDebug(lcNetwork).noquote() << "retry" << d->attempt << "of" << url << "in" << delay << "ms";
                 runner.schedule(makeJob(d), delay);
                 return;
             }
             const QString attempts = d->attempt > 0 ? QStringLiteral(" (after %1 retries)").arg(d->attempt) : QString();
-            if (o.failure == HttpOutcome::Failure::None) {
-                const QString why = QStringLiteral("unsuccessful request to %1: %2").arg(url, o.statusLine()) + attempts;
-                sink(d->index,
-                     o.status == 404 ? failedRead(Verdict::Missing, ErrorCode::NotFound, why)
-                                     : failedRead(Verdict::Error, ErrorCode::Network, why));
-            } else if (o.failure == HttpOutcome::Failure::Refused) {
-                // errorText names the URL (shortened, without user info)
-                sink(d->index, failedRead(Verdict::Error, ErrorCode::Network, o.errorText));
-            } else if (o.failure == HttpOutcome::Failure::TooLarge) {
-                sink(d->index,
-                     failedRead(Verdict::Error, ErrorCode::Network,
-                                QStringLiteral("%1: %2 (the maximum archive size is %3 bytes)")
-                                    .arg(url, o.errorText)
-                                    .arg(options.maxArchiveBytes)));
-            } else {
-                sink(d->index, failedRead(Verdict::Error, ErrorCode::Network, QStringLiteral("%1: %2").arg(url, o.errorText) + attempts));
-            }
+            sink(d->index, failedDownload(o, url, attempts, options.maxArchiveBytes));
         };
         return job;
     };

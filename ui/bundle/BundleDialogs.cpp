@@ -217,27 +217,8 @@ CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringL
     whatLayout->setColumnStretch(1, 2);
     layout->addWidget(whatBox);
 
-    auto *form = new QFormLayout;
-    m_format = new QComboBox;
-    m_format->setObjectName(QStringLiteral("formatCombo"));
-    m_format->addItem(tr("tar.gz (gzip)"), int(BundleFormat::TarGz));
-    m_format->addItem(tr("tar.zst (zstd)"), int(BundleFormat::TarZst));
-    m_format->addItem(tr("zip"), int(BundleFormat::Zip));
-    auto *outRow = new QHBoxLayout;
-    m_output = new QLineEdit;
-    m_output->setObjectName(QStringLiteral("outputEdit"));
-    m_output->setPlaceholderText(tr("where to write the bundle"));
-    auto *browse = new QPushButton(tr("Browse…"));
-    outRow->addWidget(m_output, 1);
-    outRow->addWidget(browse);
-    m_withZh = new QCheckBox(tr("Indexes list each archive's zh: hash after its h1:"));
-    m_withZh->setChecked(true);
-    form->addRow(tr("&Format:"), m_format);
-    auto *outLabel = new QLabel(tr("&Output file:"));
-    outLabel->setBuddy(m_output);
-    form->addRow(outLabel, outRow);
-    form->addRow(QString(), m_withZh);
-    layout->addLayout(form);
+    QPushButton *browse = nullptr;
+    layout->addLayout(buildOutputForm(&browse));
 
     m_model = new BundleSelectionModel(this);
     m_preview = makeTable(m_model, QStringLiteral("previewView"), BundleSelectionModel::MissingRole);
@@ -274,17 +255,7 @@ CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringL
     });
     connect(m_platformList, &QListWidget::itemChanged, this, [this] { updatePreview(); });
     connect(browse, &QPushButton::clicked, this, &CreateBundleDialog::chooseOutput);
-    connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
-        // Keep the output name's suffix in step with the format.
-        const auto format = BundleFormat(m_format->currentData().toInt());
-        QString path = m_output->text();
-        if (const auto old = bundleFormatFromFileName(path); old && *old != format) {
-            const QString oldSuffix = QLatin1Char('.') + toString(*old);
-            if (path.endsWith(oldSuffix))
-                path.chop(oldSuffix.size());
-            m_output->setText(path + QLatin1Char('.') + toString(format));
-        }
-    });
+    connect(m_format, &QComboBox::currentIndexChanged, this, &CreateBundleDialog::syncOutputSuffix);
     connect(m_output, &QLineEdit::textChanged, this, [this] { updateButtons(); });
     connect(m_createButton, &QPushButton::clicked, this, &CreateBundleDialog::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &CreateBundleDialog::reject);
@@ -294,39 +265,79 @@ CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringL
         if (m_job)
             showProgress(m_progress, *m_job);
     });
-    const auto scanned = [this](const Result<Catalog> &result) {
-        if (!result) {
-            m_summary->setText(tr("The mirror cannot be read."));
-            showStatus(m_status, result.error().toString(), true);
-        } else {
-            m_catalog = result.value();
-            m_catalogReady = true;
-            QSet<Platform> platforms;
-            for (const Provider &p : std::as_const(m_catalog.providers))
-                for (const ProviderVersion &v : p.versions)
-                    for (const Archive &a : v.archives)
-                        platforms.insert(a.platform);
-            QList<Platform> sorted(platforms.begin(), platforms.end());
-            std::sort(sorted.begin(), sorted.end());
-            const QStringList remembered = QSettings().value(QStringLiteral("bundles/platforms")).toStringList();
-            const QSignalBlocker block(m_platformList);
-            for (const Platform &p : std::as_const(sorted)) {
-                auto *item = new QListWidgetItem(p.toString(), m_platformList);
-                item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-                item->setCheckState(remembered.contains(p.toString()) ? Qt::Checked : Qt::Unchecked);
-            }
-            updatePreview();
-        }
-        updateButtons();
-        Q_EMIT catalogLoaded();
-    };
     if (std::optional<Catalog> shown = MainWindow::shownCatalog(m_root)) // the browser shows this mirror: no second scan
-        QTimer::singleShot(0, this, [scanned, catalog = std::move(*shown)] { scanned(catalog); });
+        QTimer::singleShot(0, this, [this, catalog = std::move(*shown)] { onScanned(catalog); });
     else
         m_jobs->run(
             QStringLiteral("scan"), tr("Reading the mirror…"), [root = m_root](JobProgress &) { return scanFileSystemMirror(root); },
-            scanned);
+            [this](const Result<Catalog> &result) { onScanned(result); });
     updateButtons();
+}
+
+QFormLayout *CreateBundleDialog::buildOutputForm(QPushButton **browse)
+{
+    auto *form = new QFormLayout;
+    m_format = new QComboBox;
+    m_format->setObjectName(QStringLiteral("formatCombo"));
+    m_format->addItem(tr("tar.gz (gzip)"), int(BundleFormat::TarGz));
+    m_format->addItem(tr("tar.zst (zstd)"), int(BundleFormat::TarZst));
+    m_format->addItem(tr("zip"), int(BundleFormat::Zip));
+    auto *outRow = new QHBoxLayout;
+    m_output = new QLineEdit;
+    m_output->setObjectName(QStringLiteral("outputEdit"));
+    m_output->setPlaceholderText(tr("where to write the bundle"));
+    *browse = new QPushButton(tr("Browse…"));
+    outRow->addWidget(m_output, 1);
+    outRow->addWidget(*browse);
+    m_withZh = new QCheckBox(tr("Indexes list each archive's zh: hash after its h1:"));
+    m_withZh->setChecked(true);
+    form->addRow(tr("&Format:"), m_format);
+    auto *outLabel = new QLabel(tr("&Output file:"));
+    outLabel->setBuddy(m_output);
+    form->addRow(outLabel, outRow);
+    form->addRow(QString(), m_withZh);
+    return form;
+}
+
+void CreateBundleDialog::syncOutputSuffix()
+{
+    // Keep the output name's suffix in step with the format.
+    const auto format = BundleFormat(m_format->currentData().toInt());
+    QString path = m_output->text();
+    if (const auto old = bundleFormatFromFileName(path); old && *old != format) {
+        const QString oldSuffix = QLatin1Char('.') + toString(*old);
+        if (path.endsWith(oldSuffix))
+            path.chop(oldSuffix.size());
+        m_output->setText(path + QLatin1Char('.') + toString(format));
+    }
+}
+
+void CreateBundleDialog::onScanned(const Result<Catalog> &result)
+{
+    if (!result) {
+        m_summary->setText(tr("The mirror cannot be read."));
+        showStatus(m_status, result.error().toString(), true);
+    } else {
+        m_catalog = result.value();
+        m_catalogReady = true;
+        QSet<Platform> platforms;
+        for (const Provider &p : std::as_const(m_catalog.providers))
+            for (const ProviderVersion &v : p.versions)
+                for (const Archive &a : v.archives)
+                    platforms.insert(a.platform);
+        QList<Platform> sorted(platforms.begin(), platforms.end());
+        std::sort(sorted.begin(), sorted.end());
+        const QStringList remembered = QSettings().value(QStringLiteral("bundles/platforms")).toStringList();
+        const QSignalBlocker block(m_platformList);
+        for (const Platform &p : std::as_const(sorted)) {
+            auto *item = new QListWidgetItem(p.toString(), m_platformList);
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(remembered.contains(p.toString()) ? Qt::Checked : Qt::Unchecked);
+        }
+        updatePreview();
+    }
+    updateButtons();
+    Q_EMIT catalogLoaded();
 }
 
 CreateBundleDialog::~CreateBundleDialog()

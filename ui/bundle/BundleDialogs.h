@@ -24,6 +24,7 @@
 class QButtonGroup;
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -65,6 +66,9 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    QFormLayout *buildOutputForm(QPushButton **browse);
+    void syncOutputSuffix(); ///< the output name's suffix in step with the format
+    void onScanned(const Result<Catalog> &result);
     void updatePreview();
     void updateButtons();
     void start();
