@@ -39,19 +39,8 @@ void Scanner::walkRoot(int fd, const QString &path)
             qCDebug(lcMirror) << "skipping hidden entry" << entryPath;
             continue;
         }
-        struct stat st;
-        if (!lstatEntry(fd, raw, entryPath, st))
+        if (!isDirectoryEntry(fd, raw, entryPath, QStringLiteral("not a directory: the top level of a mirror holds HOSTNAME directories")))
             continue;
-        if (S_ISLNK(st.st_mode)) {
-            anomaly(AnomalyKind::UnreadableEntry, entryPath,
-                    QStringLiteral("symbolic link not followed: only the mirror directory itself may be a symlink"));
-            continue;
-        }
-        if (!S_ISDIR(st.st_mode)) {
-            anomaly(AnomalyKind::UnparseableName, entryPath,
-                    QStringLiteral("not a directory: the top level of a mirror holds HOSTNAME directories"));
-            continue;
-        }
         Result<QString> host = ProviderAddress::normalizeHostname(name);
         if (!host) {
             anomaly(AnomalyKind::InvalidAddress, entryPath,
@@ -73,19 +62,8 @@ void Scanner::walkHost(int fd, const QString &path, const QString &hostName, con
         const char *raw = names.at(i);
         const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
         const QString entryPath = path + QLatin1Char('/') + name;
-        struct stat st;
-        if (!lstatEntry(fd, raw, entryPath, st))
+        if (!isDirectoryEntry(fd, raw, entryPath, QStringLiteral("not a directory: a HOSTNAME directory holds NAMESPACE directories")))
             continue;
-        if (S_ISLNK(st.st_mode)) {
-            anomaly(AnomalyKind::UnreadableEntry, entryPath,
-                    QStringLiteral("symbolic link not followed: only the mirror directory itself may be a symlink"));
-            continue;
-        }
-        if (!S_ISDIR(st.st_mode)) {
-            anomaly(AnomalyKind::UnparseableName, entryPath,
-                    QStringLiteral("not a directory: a HOSTNAME directory holds NAMESPACE directories"));
-            continue;
-        }
         if (name == QLatin1Char('-')) {
             if (!isRegistryHost(host)) {
                 anomaly(AnomalyKind::InvalidAddress, entryPath,
@@ -114,19 +92,8 @@ void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName
         const char *raw = names.at(i);
         const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
         const QString entryPath = path + QLatin1Char('/') + name;
-        struct stat st;
-        if (!lstatEntry(fd, raw, entryPath, st))
+        if (!isDirectoryEntry(fd, raw, entryPath, QStringLiteral("not a directory: a NAMESPACE directory holds provider TYPE directories")))
             continue;
-        if (S_ISLNK(st.st_mode)) {
-            anomaly(AnomalyKind::UnreadableEntry, entryPath,
-                    QStringLiteral("symbolic link not followed: only the mirror directory itself may be a symlink"));
-            continue;
-        }
-        if (!S_ISDIR(st.st_mode)) {
-            anomaly(AnomalyKind::UnparseableName, entryPath,
-                    QStringLiteral("not a directory: a NAMESPACE directory holds provider TYPE directories"));
-            continue;
-        }
         if (Result<QString> type = ProviderAddress::normalizePart(name); !type) {
             anomaly(AnomalyKind::InvalidAddress, entryPath,
                     QStringLiteral("\"%1\" is not a valid provider type: %2").arg(name, type.error().message));

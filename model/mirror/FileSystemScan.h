@@ -216,6 +216,25 @@ private:
     void walkNamespace(int fd, const QString &path, const QString &hostName, const QString &host, const QString &nsName,
                        const QByteArray &nsRelPath);
 
+    /// Whether the entry is a directory (not followed when a symlink); else records why not: a
+    /// symlink, or `notDirectory` for anything else.
+    bool isDirectoryEntry(int fd, const char *raw, const QString &entryPath, const QString &notDirectory)
+    {
+        struct stat st;
+        if (!lstatEntry(fd, raw, entryPath, st))
+            return false;
+        if (S_ISLNK(st.st_mode)) {
+            anomaly(AnomalyKind::UnreadableEntry, entryPath,
+                    QStringLiteral("symbolic link not followed: only the mirror directory itself may be a symlink"));
+            return false;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            anomaly(AnomalyKind::UnparseableName, entryPath, notDirectory);
+            return false;
+        }
+        return true;
+    }
+
     ProviderAcc &providerAcc(const ProviderAddress &address, const QString &directory)
     {
         ProviderAcc &p = m_providers[address]; // QMap (std::map) nodes never move: references stay valid

@@ -139,15 +139,7 @@ private Q_SLOTS:
         QCOMPARE(rec.results.size(), 8);
         QVERIFY(rec.batches >= 1);
 
-        struct Want
-        {
-            const char *platform;
-            Verdict verdict;
-        };
-        for (const Want &w :
-             {Want{"linux_amd64", Verdict::Verified}, Want{"darwin_arm64", Verdict::Verified}, Want{"windows_amd64", Verdict::Mismatch},
-              Want{"linux_arm64", Verdict::Unverified}, Want{"freebsd_amd64", Verdict::Missing}, Want{"openbsd_amd64", Verdict::Error},
-              Want{"linux_386", Verdict::Error}, Want{"solaris_amd64", Verdict::Verified}}) {
+        for (const test::ServedVerdict &w : test::kServedVerdicts) {
             const ArchiveResult *r = rec.find(QString::fromLatin1(w.platform));
             QVERIFY2(r, w.platform);
             QCOMPARE(toString(r->detail.verdict), toString(w.verdict));

@@ -21,6 +21,7 @@
 #include "ui/remote/RemoteUi.h"
 
 #include "tests/support/TestSupport.h"
+#include "tests/support/TreeRows.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -135,34 +136,13 @@ class TestRemoteUi : public QObject
         QCOMPARE(counts[size_t(Verdict::Pending)], 0);
     }
 
-    static QModelIndexList leaves(const QAbstractItemModel *m, const QModelIndex &parent = {})
-    {
-        QModelIndexList out;
-        for (int r = 0; r < m->rowCount(parent); ++r) {
-            const QModelIndex i = m->index(r, 0, parent);
-            if (i.data(MirrorTreeModel::KindRole).toInt() == MirrorTreeModel::ArchiveNode)
-                out.append(i);
-            else
-                out += leaves(m, i);
-        }
-        return out;
-    }
-
     /// The good provider's 1.0.0 archive for `platform` in the view.
     static QModelIndex leafFor(QTreeView *view, const QString &platform)
     {
-        for (const QModelIndex &i : leaves(view->model()))
+        for (const QModelIndex &i : test::archiveRows(view->model()))
             if (i.data().toString() == platform && i.parent().data().toString() == QStringLiteral("1.0.0"))
                 return i;
         return {};
-    }
-
-    static void select(QTreeView *view, const QModelIndex &i)
-    {
-        for (QModelIndex p = i.parent(); p.isValid(); p = p.parent())
-            view->expand(p);
-        view->scrollTo(i);
-        view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     }
 
 private Q_SLOTS:
@@ -433,18 +413,22 @@ private Q_SLOTS:
         auto *view = child<QTreeView>(&window, "archiveView");
         auto *verdict = child<QComboBox>(&window, "verdictFilter");
         verdict->setCurrentIndex(verdict->findData(int(Verdict::Mismatch)));
-        QCOMPARE(leaves(view->model()).size(), 1);
-        QVERIFY(leaves(view->model()).first().data(MirrorTreeModel::SearchTextRole).toString().contains(QStringLiteral("windows_amd64")));
+        QCOMPARE(test::archiveRows(view->model()).size(), 1);
+        QVERIFY(test::archiveRows(view->model())
+                    .first()
+                    .data(MirrorTreeModel::SearchTextRole)
+                    .toString()
+                    .contains(QStringLiteral("windows_amd64")));
         verdict->setCurrentIndex(0);
         auto *platform = child<QComboBox>(&window, "platformFilter");
         QCOMPARE(platform->count(), 1 + 8); // "All platforms" + the fixture's eight
         platform->setCurrentIndex(platform->findData(QStringLiteral("darwin_arm64")));
-        QCOMPARE(leaves(view->model()).size(), 1);
+        QCOMPARE(test::archiveRows(view->model()).size(), 1);
         platform->setCurrentIndex(0);
         child<QLineEdit>(&window, "filterEdit")->setText(QStringLiteral("good 1.0.0 linux"));
-        QCOMPARE(leaves(view->model()).size(), 3); // linux_amd64, linux_arm64, linux_386
+        QCOMPARE(test::archiveRows(view->model()).size(), 3); // linux_amd64, linux_arm64, linux_386
         child<QLineEdit>(&window, "filterEdit")->clear();
-        QCOMPARE(leaves(view->model()).size(), 8);
+        QCOMPARE(test::archiveRows(view->model()).size(), 8);
 
         // Details: the selected archive's verdict and the hash its index declares (read here from
         // the <version>.json Python wrote, with Qt's JSON reader); no folder to show.
@@ -454,7 +438,7 @@ private Q_SLOTS:
         QVERIFY(declared.startsWith(QStringLiteral("zh:")));
         QModelIndex leaf = leafFor(view, QStringLiteral("linux_amd64"));
         QVERIFY(leaf.isValid());
-        select(view, leaf);
+        test::selectRow(view, leaf);
         QString details = child<QTextBrowser>(&window, "detailsView")->toPlainText();
         QVERIFY2(details.contains(QStringLiteral("verified")), qPrintable(details));
         QVERIFY2(details.contains(declared), qPrintable(details));
@@ -470,7 +454,7 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(good + QStringLiteral("terraform-provider-good_1.0.0_linux_arm64.zip"),
                             good + QStringLiteral("terraform-provider-good_1.0.0_windows_amd64.zip")));
         leaf = leafFor(view, QStringLiteral("windows_amd64"));
-        select(view, leaf);
+        test::selectRow(view, leaf);
         QCOMPARE(leaf.siblingAtColumn(MirrorTreeModel::VerdictColumn).data(MirrorTreeModel::VerdictRole).toInt(), int(Verdict::Mismatch));
         const int requestsBefore = window.requestLog()->rowCount();
         auto *reverify = child<QToolButton>(&window, "reverifyArchiveButton");
@@ -497,7 +481,7 @@ private Q_SLOTS:
         window.reverify();
         QVERIFY(finished.wait(60000));
         expectFixtureCounts(window);
-        select(view, leafFor(view, QStringLiteral("windows_amd64")));
+        test::selectRow(view, leafFor(view, QStringLiteral("windows_amd64")));
         logDock->raise();
         QApplication::processEvents();
         const QString dir = qEnvironmentVariable("PROVENDER_SCREENSHOT_DIR");

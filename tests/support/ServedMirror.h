@@ -10,9 +10,11 @@
 //   index.json also lists 2.0.0, whose 2.0.0.json is absent (404).
 //   example.com/acme/{wrongtype (text/plain), forbidden (403), badjson (line 3), huge (3 MiB)}
 
+#include "model/verify/Verdict.h"
 #include "tests/support/NginxFixture.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 
 namespace provender::test {
@@ -96,5 +98,16 @@ private:
     NginxFixture m_nginx;
     QJsonObject m_expected;
 };
+
+/// The verdict of each of the good provider's 1.0.0 archives (the table at the top), by platform.
+struct ServedVerdict
+{
+    const char *platform;
+    Verdict verdict;
+};
+inline const QList<ServedVerdict> kServedVerdicts = {{"linux_amd64", Verdict::Verified},   {"darwin_arm64", Verdict::Verified},
+                                                     {"windows_amd64", Verdict::Mismatch}, {"linux_arm64", Verdict::Unverified},
+                                                     {"freebsd_amd64", Verdict::Missing},  {"openbsd_amd64", Verdict::Error},
+                                                     {"linux_386", Verdict::Error},        {"solaris_amd64", Verdict::Verified}};
 
 } // namespace provender::test

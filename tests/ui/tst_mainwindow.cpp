@@ -10,6 +10,7 @@
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/TreeRows.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/MirrorScan.h"
@@ -72,34 +73,12 @@ class TestMainWindow : public QObject
 
     static int verdictCount(ui::MainWindow &w, Verdict v) { return w.archiveModel()->verdictCounts()[size_t(v)]; }
 
-    /// Archive rows (the leaves of host ▸ provider ▸ version ▸ archive) the view's model shows.
-    static QModelIndexList leaves(const QAbstractItemModel *m, const QModelIndex &parent = {})
-    {
-        QModelIndexList out;
-        for (int r = 0; r < m->rowCount(parent); ++r) {
-            const QModelIndex i = m->index(r, 0, parent);
-            if (i.data(MirrorTreeModel::KindRole).toInt() == MirrorTreeModel::ArchiveNode)
-                out.append(i);
-            else
-                out += leaves(m, i);
-        }
-        return out;
-    }
-
     static QModelIndex leafMatching(const QAbstractItemModel *m, const QString &searchText)
     {
-        for (const QModelIndex &i : leaves(m))
+        for (const QModelIndex &i : test::archiveRows(m))
             if (i.data(MirrorTreeModel::SearchTextRole).toString().contains(searchText))
                 return i;
         return {};
-    }
-
-    static void select(QTreeView *view, const QModelIndex &i)
-    {
-        for (QModelIndex p = i.parent(); p.isValid(); p = p.parent())
-            view->expand(p);
-        view->scrollTo(i);
-        view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     }
 
     /// h1: of the files of a zip as Go's dirhash.Hash1 computes it, by python3 (independent of our code).
@@ -180,7 +159,7 @@ private Q_SLOTS:
         QVERIFY(child<QProgressBar>(w, "verifyProgress")->isVisible()); // busy while scanning
         QVERIFY(child<QPushButton>(w, "cancelButton")->isVisible());
         QVERIFY(opened.wait(30000));
-        QCOMPARE(leaves(view->model()).size(), 28);
+        QCOMPARE(test::archiveRows(view->model()).size(), 28);
         QVERIFY(finished.wait(60000));
         const auto summary = finished.at(0).at(0).value<VerifySummary>();
         QVERIFY(!summary.cancelled);
@@ -211,9 +190,9 @@ private Q_SLOTS:
         // The filter finds the planted mismatch; selecting it shows the contradicting hash.
         QLineEdit *filter = child<QLineEdit>(w, "filterEdit");
         QTest::keyClicks(filter, QStringLiteral("random 3.6.0 linux_arm64"));
-        QTRY_COMPARE(leaves(view->model()).size(), 1);
+        QTRY_COMPARE(test::archiveRows(view->model()).size(), 1);
         QCOMPARE(view->model()->rowCount(), 1); // only the host of that archive stays
-        const QModelIndex verdict = leaves(view->model()).constFirst().siblingAtColumn(MirrorTreeModel::VerdictColumn);
+        const QModelIndex verdict = test::archiveRows(view->model()).constFirst().siblingAtColumn(MirrorTreeModel::VerdictColumn);
         QCOMPARE(verdict.data().toString(), QStringLiteral("mismatch"));
         view->setCurrentIndex(verdict);
         QTextBrowser *details = child<QTextBrowser>(w, "detailsView");
@@ -232,17 +211,17 @@ private Q_SLOTS:
         if (!h1.isEmpty())
             QCOMPARE(QApplication::clipboard()->text(), h1);
         filter->clear();
-        QCOMPARE(leaves(view->model()).size(), 28);
+        QCOMPARE(test::archiveRows(view->model()).size(), 28);
 
         // The verdict filter.
         QComboBox *verdictFilter = child<QComboBox>(w, "verdictFilter");
         verdictFilter->setCurrentIndex(verdictFilter->findText(QStringLiteral("unverified")));
-        QCOMPARE(leaves(view->model()).size(), 4);
+        QCOMPARE(test::archiveRows(view->model()).size(), 4);
         verdictFilter->setCurrentIndex(0);
-        QCOMPARE(leaves(view->model()).size(), 28);
+        QCOMPARE(test::archiveRows(view->model()).size(), 28);
 
         // Select the archive with directory entries for the screenshot's details pane.
-        for (const QModelIndex &i : leaves(view->model())) {
+        for (const QModelIndex &i : test::archiveRows(view->model())) {
             if (i.data(MirrorTreeModel::SearchTextRole).toString().contains(QStringLiteral("/null 3.2.2 linux_amd64"))) {
                 view->scrollTo(i);
                 view->setCurrentIndex(i);
@@ -278,7 +257,7 @@ private Q_SLOTS:
         QTreeView *view = child<QTreeView>(w, "archiveView");
         QTextBrowser *details = child<QTextBrowser>(w, "detailsView");
         QModelIndex target, other;
-        for (const QModelIndex &i : leaves(view->model())) {
+        for (const QModelIndex &i : test::archiveRows(view->model())) {
             const QString text = i.data(MirrorTreeModel::SearchTextRole).toString();
             if (text.contains(QStringLiteral("/null 3.2.2 linux_amd64")))
                 target = i;
@@ -346,7 +325,7 @@ private Q_SLOTS:
         // ... and a new open works.
         w.openMirror(m_demo);
         QVERIFY(opened.wait(30000));
-        QCOMPARE(leaves(child<QTreeView>(w, "archiveView")->model()).size(), 28);
+        QCOMPARE(test::archiveRows(child<QTreeView>(w, "archiveView")->model()).size(), 28);
     }
 
     void cancelVerification()
@@ -433,7 +412,7 @@ private Q_SLOTS:
         const auto providerRow = [&] { return m->index(0, 0, m->index(0, 0)); };
 
         filter->setText(QStringLiteral("acme/big")); // every archive
-        QCOMPARE(leaves(m).size(), archives);
+        QCOMPARE(test::archiveRows(m).size(), archives);
         QVERIFY(view->isExpanded(m->index(0, 0)));
         QVERIFY(view->isExpanded(providerRow()));
         QCOMPARE(m->rowCount(providerRow()), versions);
@@ -465,10 +444,10 @@ private Q_SLOTS:
             if (m->index(r, 0, version).data().toString() == QStringLiteral("darwin_arm64"))
                 archive = m->index(r, 0, version);
         QVERIFY(archive.isValid());
-        select(view, archive);
+        test::selectRow(view, archive);
 
         filter->clear();
-        QCOMPARE(leaves(m).size(), archives);
+        QCOMPARE(test::archiveRows(m).size(), archives);
         QVERIFY(!summary->text().contains(QStringLiteral("shown by the filter")));
         const QModelIndex current = view->currentIndex();
         QCOMPARE(current.data().toString(), QStringLiteral("darwin_arm64"));
@@ -524,7 +503,7 @@ private Q_SLOTS:
         QVERIFY(openAndVerify(w, m_demo));
         const QModelIndex leaf = leafMatching(view->model(), QStringLiteral("/null 3.2.2 darwin_arm64"));
         QVERIFY(leaf.isValid());
-        select(view, leaf);
+        test::selectRow(view, leaf);
         const QPersistentModelIndex version = leaf.parent();
         QVERIFY(view->isExpanded(version));
 
@@ -538,7 +517,7 @@ private Q_SLOTS:
         QTest::keyClick(view, Qt::Key_F5);
         QVERIFY(finished.wait(60000));
         QCOMPARE(reset.size(), 0);
-        QCOMPARE(leaves(view->model()).size(), 29);
+        QCOMPARE(test::archiveRows(view->model()).size(), 29);
         QCOMPARE(verdictCount(w, Verdict::Unverified), 5);
         QVERIFY(version.isValid());
         QVERIFY(view->isExpanded(version));
@@ -563,7 +542,7 @@ private Q_SLOTS:
         QVERIFY(anomalies->model()->rowCount() > 0);
         // A filter that hides everything: revealing an anomaly's row clears it.
         child<QLineEdit>(w, "filterEdit")->setText(QStringLiteral("no-such-provider"));
-        QCOMPARE(leaves(view->model()).size(), 0);
+        QCOMPARE(test::archiveRows(view->model()).size(), 0);
         for (int r = 0; r < anomalies->model()->rowCount(); ++r) {
             const QModelIndex a = anomalies->model()->index(r, 0);
             const QString path = a.data(AnomalyListModel::PathRole).toString();
@@ -618,7 +597,7 @@ private Q_SLOTS:
         // Ctrl+C on an archive copies its h1: (python's dirhash of the zip).
         const QModelIndex leaf = leafMatching(view->model(), QStringLiteral("/random 3.5.1 linux_amd64"));
         QVERIFY(leaf.isValid());
-        select(view, leaf);
+        test::selectRow(view, leaf);
         view->setFocus();
         QApplication::clipboard()->clear();
         QTest::keyClick(view, Qt::Key_C, Qt::ControlModifier);
@@ -669,16 +648,16 @@ private Q_SLOTS:
         QVERIFY(platforms->findText(QStringLiteral("windows_amd64")) > 0);
         platforms->setCurrentIndex(i);
         QTreeView *view = child<QTreeView>(w, "archiveView");
-        QCOMPARE(leaves(view->model()).size(), onDisk);
-        for (const QModelIndex &l : leaves(view->model()))
+        QCOMPARE(test::archiveRows(view->model()).size(), onDisk);
+        for (const QModelIndex &l : test::archiveRows(view->model()))
             QCOMPARE(l.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toString(), QStringLiteral("linux_arm64"));
         // Combined with the verdict filter: the planted mismatch is random 3.6.0 linux_arm64.
         QComboBox *verdicts = child<QComboBox>(w, "verdictFilter");
         verdicts->setCurrentIndex(verdicts->findText(QStringLiteral("mismatch")));
-        QCOMPARE(leaves(view->model()).size(), 1);
+        QCOMPARE(test::archiveRows(view->model()).size(), 1);
         platforms->setCurrentIndex(0);
         verdicts->setCurrentIndex(0);
-        QCOMPARE(leaves(view->model()).size(), 28);
+        QCOMPARE(test::archiveRows(view->model()).size(), 28);
     }
 
     void bundleOpensLikeADirectory()
@@ -725,7 +704,7 @@ private Q_SLOTS:
         QTreeView *view = child<QTreeView>(w, "archiveView");
         const QModelIndex leaf = leafMatching(view->model(), QStringLiteral("/random 3.5.1 linux_amd64"));
         QVERIFY(leaf.isValid());
-        select(view, leaf);
+        test::selectRow(view, leaf);
         QVERIFY(child<QTextBrowser>(w, "detailsView")->toPlainText().contains(bundle + QStringLiteral("!/")));
         // Re-verify reads the member again through the bundle (one more pass over the container).
         QToolButton *reverify = child<QToolButton>(w, "reverifyArchiveButton");
@@ -738,9 +717,9 @@ private Q_SLOTS:
         // The same filters as a directory: one platform leaves that platform's archives.
         auto *platform = child<QComboBox>(w, "platformFilter");
         platform->setCurrentIndex(platform->findData(QStringLiteral("linux_amd64")));
-        for (const QModelIndex &i : leaves(view->model()))
+        for (const QModelIndex &i : test::archiveRows(view->model()))
             QCOMPARE(i.data().toString(), QStringLiteral("linux_amd64"));
-        QVERIFY(!leaves(view->model()).isEmpty());
+        QVERIFY(!test::archiveRows(view->model()).isEmpty());
         platform->setCurrentIndex(0);
 
         // Something that is not a bundle fails cleanly.
