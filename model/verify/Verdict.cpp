@@ -353,6 +353,37 @@ VerdictDetail decideUnreadableArchive(const HashString &zh, const QString &error
     return d;
 }
 
+VerdictDetail decideUnreadableAgainstLock(const HashString &zh, const QString &error, const QList<HashString> &lock,
+                                          const TrustAnchor &lockAnchor)
+{
+    VerdictDetail d;
+    d.verdict = Verdict::Error;
+    d.reason = error;
+    for (const HashString &h : lock) {
+        if (!isSupported(h))
+            continue;
+        if (h.scheme() == HashString::Scheme::H1) {
+            d.verdict = Verdict::Refused;
+            d.reason = QStringLiteral("failed to calculate checksum: ") + error;
+            return d;
+        }
+        if (h == zh) {
+            d.verdict = Verdict::Error; // the checksum holds; extracting fails
+            return d;
+        }
+        d.verdict = Verdict::Mismatch;
+    }
+    if (d.verdict == Verdict::Mismatch) {
+        d.reason = QStringLiteral("the current package doesn't match any of the checksums previously recorded in the dependency "
+                                  "lock file");
+        d.anchors = {lockAnchor};
+        for (const HashString &h : lock)
+            if (isSupported(h))
+                d.contradicting.append(h);
+    }
+    return d;
+}
+
 void applyInvalidDeclaredHashes(VerdictDetail &d, const QStringList &invalidHashes, const QString &indexDocument)
 {
     if (invalidHashes.isEmpty() || d.verdict == Verdict::Missing || d.verdict == Verdict::Error)

@@ -117,6 +117,12 @@ VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &
 /// (Refused), a zh: is compared (Mismatch when none matches); when the hashes pass or none is
 /// declared, extraction fails (Error with `error`).
 VerdictDetail decideUnreadableArchive(const HashString &zh, const QString &error, const QList<HashString> &declared);
+/// Then the lock file's hashes, as terraform's installer compares them (PackageMatchesAnyHash, in
+/// the lock's order): an h1: before a matching zh: fails to hash the package (refused), no zh:
+/// equal to the bytes' is a mismatch in terraform's lock wording, a match leaves the extraction
+/// error. A lock without h1:/zh: hashes changes nothing.
+VerdictDetail decideUnreadableAgainstLock(const HashString &zh, const QString &error, const QList<HashString> &lock,
+                                          const TrustAnchor &lockAnchor);
 
 /// terraform's failure for an index entry with hash strings it cannot parse (it fails installing
 /// that platform before downloading): `d` becomes Refused. No-op when `invalidHashes` is empty.

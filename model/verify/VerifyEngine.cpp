@@ -83,8 +83,11 @@ void completeFromRead(ArchiveResult &r, ArchiveRead &&read, const ArchiveRef &re
             r.hashes.reset();
             r.error = read.hashes.error().message;
             r.detail = decideUnreadableArchive(*read.bytesZh, r.error, r.declared);
+            if (r.detail.verdict == Verdict::Error && lock)
+                r.detail = decideUnreadableAgainstLock(*read.bytesZh, r.error, *lock, TrustAnchor{TrustAnchor::Kind::LockFile, lockFrom});
             if (archive.declared)
                 applyInvalidDeclaredHashes(r.detail, archive.declared->invalidHashes, archive.declared->indexFile);
+            r.detail.notCoveredByLock = notCovered;
         } else {
             completeWithError(r, read.hashes.error().message);
         }

@@ -227,4 +227,25 @@ for key, (idx, vers) in shapes.items():
     index_docs(d, None, index_text=idx, version_files=vers)
     add(name, "shape", "net")
 
+# --- 5. packages that are not readable zips (issue 15: the same outcome from every source) ----
+# Bytes that are no zip at all, and a good zip cut short (its central directory gone). Packed:
+# without a lock, with the lock's zh: of the bytes, with another zh:; served: the index declares
+# the bytes' zh:, another zh:, or the good zip's h1:.
+unreadable = {"notzip": b"this is not a zip archive\n" * 40, "truncated": good[: len(good) // 2]}
+for key, zb in unreadable.items():
+    zh = "zh:" + sha(zb)
+    name = "unreadable_packed_%s_nolock" % key
+    write(os.path.join(provider_dir(name), ZIPNAME), zb)
+    add(name, "content", "packed")
+    for lk, hl in (("lockzh", [zh]), ("lockwrongzh", [gh["zh"]]), ("lockh1", [gh["h1zip"]])):
+        name = "unreadable_packed_%s_%s" % (key, lk)
+        write(os.path.join(provider_dir(name), ZIPNAME), zb)
+        add(name, "lock", "packed", lock=lock_text(hl))
+    for ik, hl in (("zh", [zh]), ("wrongzh", [gh["zh"]]), ("h1", [gh["h1zip"]])):
+        name = "unreadable_net_%s_%s" % (key, ik)
+        d = provider_dir(name)
+        write(os.path.join(d, ZIPNAME), zb)
+        index_docs(d, {"url": ZIPNAME, "hashes": hl})
+        add(name, "hashes", "net", declared=hl)
+
 json.dump(cases, sys.stdout, indent=1)
