@@ -16,6 +16,7 @@
 #include "model/oci/OciMirror.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,7 +34,6 @@ namespace {
 
 void addCommonOptions(QCommandLineParser &parser)
 {
-    parser.addHelpOption();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")});
     parser.addOption(
         {QStringLiteral("ca-file"), QStringLiteral("Also trust the CA certificates in this PEM file."), QStringLiteral("PEM")});
@@ -110,6 +110,70 @@ bool commonSetup(const QCommandLineParser &parser, const QString &command, const
     Q_UNUSED(quiet)
     return true;
 }
+
+/// The prologue of every oci command (the shared Prologue: --help, one error prefix, exit 2 on
+/// usage) with the options they have in common (TLS, timeout, credentials, the size cap) and, for
+/// the commands that read an oci:// mirror (verify, list), its one argument.
+class OciPrologue
+{
+public:
+    OciPrologue(const QString &command, const QString &description) : m_p(command, description) { addCommonOptions(m_p.parser()); }
+
+    QCommandLineParser &parser() { return m_p.parser(); }
+    const QString &prefix() const { return m_p.prefix(); }
+    bool json() const { return m_p.parser().isSet(QStringLiteral("json")); }
+    int usage(const QString &message) const { return m_p.usage(message); }
+    /// The one argument is an oci:// mirror (verify, list).
+    void mirrorArgument()
+    {
+        m_p.positional(QStringLiteral("mirror"), QStringLiteral("oci://HOST/PATH/${namespace}/${type}"), QStringLiteral("OCI-URL"));
+    }
+
+    /// Parses `args` with one positional argument: nullopt to go on, else the exit code. After
+    /// mirrorArgument(): the template comes from that argument; else from `templateOption`.
+    std::optional<int> parse(const QStringList &args, const QString &what, const QString &templateOption = {})
+    {
+        if (const std::optional<int> exit = m_p.parse(args, 1, 1, what))
+            return exit;
+        QString templ;
+        if (templateOption.isEmpty()) {
+            const Result<QString> fromUrl = templateFromOciUrl(argument());
+            if (!fromUrl.ok())
+                return usage(fromUrl.error().message);
+            templ = fromUrl.value();
+        } else {
+            if (!m_p.parser().isSet(templateOption))
+                return usage(QStringLiteral("give one SOURCE and --%1 (see --help)").arg(templateOption));
+            templ = m_p.parser().value(templateOption);
+            if (templ.startsWith(QLatin1StringView("oci://")))
+                templ = templateFromOciUrl(templ).valueOr(templ);
+        }
+        if (!commonSetup(m_p.parser(), m_p.prefix(), templ, &m_mirror, json()))
+            return ExitUsage;
+        return std::nullopt;
+    }
+    /// The positional argument (the oci:// text, or push's SOURCE).
+    QString argument() const { return m_p.parser().positionalArguments().value(0); }
+    OciMirrorOptions &mirror() { return m_mirror; }
+    /// --provider values as addresses, appended to `into` (no duplicates); false after printing why.
+    bool providers(QList<ProviderAddress> *into) const
+    {
+        for (const QString &text : m_p.parser().values(QStringLiteral("provider"))) {
+            const Result<ProviderAddress> address = ProviderAddress::parse(text);
+            if (!address.ok()) {
+                usage(QStringLiteral("--provider %1: %2").arg(text, address.error().message));
+                return false;
+            }
+            if (!into->contains(address.value()))
+                into->append(address.value());
+        }
+        return true;
+    }
+
+private:
+    Prologue m_p;
+    OciMirrorOptions m_mirror;
+};
 
 QJsonArray requestsJson(const QList<OciRequestLog> &log)
 {
@@ -211,18 +275,16 @@ bool verifyHasFindings(const OciVerifyReport &v)
 
 int runOciVerify(const QStringList &args)
 {
-    const QString command = QStringLiteral("provender verify");
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Verify an OCI registry used as an OpenTofu oci_mirror: oci://HOST/PATH/${namespace}/${type} is the "
-                       "mirror's "
-                       "repository_template. Versions come from tags, platforms from each tag's index; every archive is "
-                       "streamed, "
-                       "its digest (zh:) checked and its h1: computed. Failures are reported as tofu would treat them.\n"
-                       "Credentials: oci_credentials blocks of the CLI config, Docker-style auth files, helpers only when "
-                       "configured.\n"
-                       "Exit status: 0 all good, 1 any mismatch, missing, error or anomaly, 2 bad usage."));
-    addCommonOptions(parser);
+    OciPrologue p(QStringLiteral("verify"),
+                  QStringLiteral("Verify an OCI registry used as an OpenTofu oci_mirror: oci://HOST/PATH/${namespace}/${type} is the "
+                                 "mirror's "
+                                 "repository_template. Versions come from tags, platforms from each tag's index; every archive is "
+                                 "streamed, "
+                                 "its digest (zh:) checked and its h1: computed. Failures are reported as tofu would treat them.\n"
+                                 "Credentials: oci_credentials blocks of the CLI config, Docker-style auth files, helpers only when "
+                                 "configured.\n"
+                                 "Exit status: 0 all good, 1 any mismatch, missing, error or anomaly, 2 bad usage."));
+    QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."), QStringLiteral("ADDR")});
     parser.addOption({QStringLiteral("lock"),
                       QStringLiteral("Take providers, versions and hashes from this reviewed lock file (repeatable); each "
@@ -233,35 +295,29 @@ int runOciVerify(const QStringList &args)
     parser.addOption({QStringLiteral("hostname"), QStringLiteral("With --all: the provider hostname when the template has no ${hostname}."),
                       QStringLiteral("HOST")});
     parser.addOption({QStringLiteral("strict"), QStringLiteral("Also fail (exit 1) on archives no --lock file covers.")});
-    parser.addPositionalArgument(QStringLiteral("mirror"), QStringLiteral("oci://HOST/PATH/${namespace}/${type}"),
-                                 QStringLiteral("OCI-URL"));
-    if (const std::optional<int> exit = parseCommandLine(parser, args, command))
+    parser.addOption({QStringLiteral("pinned-keys"),
+                      QStringLiteral("Accept a release's signed provenance only when signed by an OpenPGP key in this file "
+                                     "(ASCII armoured)."),
+                      QStringLiteral("FILE")});
+    p.mirrorArgument();
+    if (const std::optional<int> exit = p.parse(args, QStringLiteral("one oci:// mirror")))
         return *exit;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        err() << command << ": give exactly one oci:// mirror (see --help)\n";
-        return ExitUsage;
+    const QString command = p.prefix();
+    const QString mirrorText = p.argument();
+    OciMirrorOptions &mirror = p.mirror();
+    const QString &templ = mirror.repositoryTemplate;
+    const bool json = p.json();
+    if (parser.isSet(QStringLiteral("pinned-keys"))) {
+        QFile f(parser.value(QStringLiteral("pinned-keys")));
+        if (!f.open(QIODevice::ReadOnly))
+            return p.usage(QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString()));
+        mirror.signature.pinnedKeys << f.readAll();
     }
-    const Result<QString> templ = templateFromOciUrl(positional.constFirst());
-    if (!templ.ok()) {
-        err() << command << ": " << templ.error().message << '\n';
-        return ExitUsage;
-    }
-    OciMirrorOptions mirror;
-    const bool json = parser.isSet(QStringLiteral("json"));
-    if (!commonSetup(parser, command, templ.value(), &mirror, json))
-        return ExitUsage;
 
     QList<ProviderAddress> providers;
     OciVerifyOptions options;
-    for (const QString &text : parser.values(QStringLiteral("provider"))) {
-        const Result<ProviderAddress> address = ProviderAddress::parse(text);
-        if (!address.ok()) {
-            err() << command << ": --provider " << text << ": " << address.error().message << '\n';
-            return ExitUsage;
-        }
-        providers.append(address.value());
-    }
+    if (!p.providers(&providers))
+        return ExitUsage;
     if (parser.isSet(QStringLiteral("lock"))) {
         // Reviewed lock files (repeatable): their providers and versions are the ones verified, and
         // each archive is checked against them (docs/VERDICTS.md "Trust anchors").
@@ -293,7 +349,7 @@ int runOciVerify(const QStringList &args)
             if (!providers.contains(p))
                 providers.append(p);
         if (providers.isEmpty()) {
-            err() << command << ": the registry's catalog lists no repository of the template " << templ.value() << '\n';
+            err() << command << ": the registry's catalog lists no repository of the template " << templ << '\n';
             return ExitFindings;
         }
     }
@@ -303,15 +359,15 @@ int runOciVerify(const QStringList &args)
                  "list the registry with --all\n";
         return ExitUsage;
     }
-    if (const Result<void> ok = checkRepositoryTemplate(templ.value(), providers); !ok.ok()) {
+    if (const Result<void> ok = checkRepositoryTemplate(templ, providers); !ok.ok()) {
         err() << command << ": " << ok.error().message << '\n';
         return ExitUsage;
     }
     const OciVerifyReport report = verifyOciMirror(providers, mirror, options);
     if (json)
-        writeVerifyJson(out(), positional.constFirst(), report, options.lockCoverage);
+        writeVerifyJson(out(), mirrorText, report, options.lockCoverage);
     else
-        printVerifyTable(out(), positional.constFirst(), report);
+        printVerifyTable(out(), mirrorText, report);
     const bool uncovered = std::any_of(report.report.results.cbegin(), report.report.results.cend(),
                                        [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
     return verifyHasFindings(report) || (parser.isSet(QStringLiteral("strict")) && uncovered) ? ExitFindings : ExitOk;
@@ -319,42 +375,30 @@ int runOciVerify(const QStringList &args)
 
 int runOciList(const QStringList &args)
 {
-    const QString command = QStringLiteral("provender oci list");
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("List the providers an OCI registry holds under an oci_mirror repository_template, from the "
-                       "registry's "
-                       "catalog (GET /v2/_catalog, every page). Each repository is mapped back through the template; one "
-                       "that "
-                       "does not fit it, or that tofu would not compute for the provider it names, is listed with the "
-                       "reason. "
-                       "Many hosted registries (GHCR, ECR, Docker Hub) do not offer the catalog: name the providers to "
-                       "verify then.\n"
-                       "Exit status: 0 listed, 1 the registry refused the listing, 2 bad usage."));
-    addCommonOptions(parser);
+    OciPrologue p(QStringLiteral("oci list"),
+                  QStringLiteral("List the providers an OCI registry holds under an oci_mirror repository_template, from the "
+                                 "registry's "
+                                 "catalog (GET /v2/_catalog, every page). Each repository is mapped back through the template; one "
+                                 "that "
+                                 "does not fit it, or that tofu would not compute for the provider it names, is listed with the "
+                                 "reason. "
+                                 "Many hosted registries (GHCR, ECR, Docker Hub) do not offer the catalog: name the providers to "
+                                 "verify then.\n"
+                                 "Exit status: 0 listed, 1 the registry refused the listing, 2 bad usage."));
+    QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("versions"), QStringLiteral("Also list each provider's versions (its tags).")});
     parser.addOption({QStringLiteral("hostname"), QStringLiteral("The provider hostname when the template has no ${hostname}."),
                       QStringLiteral("HOST")});
     parser.addOption({QStringLiteral("page-size"), QStringLiteral("Repositories per catalog request (n=; default: the registry's)."),
                       QStringLiteral("N")});
-    parser.addPositionalArgument(QStringLiteral("mirror"), QStringLiteral("oci://HOST/PATH/${namespace}/${type}"),
-                                 QStringLiteral("OCI-URL"));
-    if (const std::optional<int> exit = parseCommandLine(parser, args, command))
+    p.mirrorArgument();
+    if (const std::optional<int> exit = p.parse(args, QStringLiteral("one oci:// mirror")))
         return *exit;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        err() << command << ": give exactly one oci:// mirror (see --help)\n";
-        return ExitUsage;
-    }
-    const Result<QString> templ = templateFromOciUrl(positional.constFirst());
-    if (!templ.ok()) {
-        err() << command << ": " << templ.error().message << '\n';
-        return ExitUsage;
-    }
-    OciMirrorOptions mirror;
-    const bool json = parser.isSet(QStringLiteral("json"));
-    if (!commonSetup(parser, command, templ.value(), &mirror, json))
-        return ExitUsage;
+    const QString command = p.prefix();
+    const QString mirrorText = p.argument();
+    OciMirrorOptions &mirror = p.mirror();
+    const QString &templ = mirror.repositoryTemplate;
+    const bool json = p.json();
     if (parser.isSet(QStringLiteral("page-size"))) {
         bool ok = false;
         const int n = parser.value(QStringLiteral("page-size")).toInt(&ok);
@@ -370,7 +414,7 @@ int runOciList(const QStringList &args)
     if (!listed.ok()) {
         if (json) {
             QJsonObject root;
-            root[QStringLiteral("mirror")] = positional.constFirst();
+            root[QStringLiteral("mirror")] = mirrorText;
             root[QStringLiteral("error")] = listed.error().message;
             out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
         } else {
@@ -381,7 +425,7 @@ int runOciList(const QStringList &args)
     const OciCatalogListing &l = listed.value();
     if (json) {
         QJsonObject root;
-        root[QStringLiteral("mirror")] = positional.constFirst();
+        root[QStringLiteral("mirror")] = mirrorText;
         root[QStringLiteral("registry")] = l.registry;
         if (!l.credential.isEmpty())
             root[QStringLiteral("credentials")] = l.credential;
@@ -411,7 +455,7 @@ int runOciList(const QStringList &args)
     } else {
         QTextStream &o = out();
         o << "OCI registry " << l.registry << ": " << l.repositories.size() << " repositories, " << l.providers.size()
-          << " providers under " << templ.value() << "\n\n";
+          << " providers under " << templ << "\n\n";
         for (const OciCatalogEntry &e : l.repositories) {
             if (e.provider) {
                 o << e.provider->toString() << "  " << l.registry << '/' << e.repository;
@@ -442,19 +486,17 @@ int runOciList(const QStringList &args)
 // NOLINTNEXTLINE(readability-function-size): not split yet, see docs/ARCHITECTURE.md "Function size"
 int runOciPush(const QStringList &args)
 {
-    const QString command = QStringLiteral("provender oci push");
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Publish a directory mirror or a bundle to an OCI registry in OpenTofu's oci_mirror format: one "
-                       "repository per "
-                       "provider from the template, one tag per version (+ written as _) naming an index of per-platform "
-                       "manifests whose "
-                       "one archive/zip layer is the package zip. Blobs the registry has are not uploaded again, tags are "
-                       "written last, "
-                       "and the pushed versions are read back and verified. Prints the oci_mirror block for the CLI "
-                       "config.\n"
-                       "Exit status: 0 published and verified, 1 a failure or a finding of the read-back, 2 bad usage."));
-    addCommonOptions(parser);
+    OciPrologue p(QStringLiteral("oci push"),
+                  QStringLiteral("Publish a directory mirror or a bundle to an OCI registry in OpenTofu's oci_mirror format: one "
+                                 "repository per "
+                                 "provider from the template, one tag per version (+ written as _) naming an index of per-platform "
+                                 "manifests whose "
+                                 "one archive/zip layer is the package zip. Blobs the registry has are not uploaded again, tags are "
+                                 "written last, "
+                                 "and the pushed versions are read back and verified. Prints the oci_mirror block for the CLI "
+                                 "config.\n"
+                                 "Exit status: 0 published and verified, 1 a failure or a finding of the read-back, 2 bad usage."));
+    QCommandLineParser &parser = p.parser();
     parser.addOption(
         {QStringLiteral("repository-template"), QStringLiteral("e.g. HOST/PATH/${namespace}/${type} (or oci://…)."), QStringLiteral("T")});
     parser.addOption({QStringLiteral("provider"), QStringLiteral("Only this provider (repeatable)."), QStringLiteral("ADDR")});
@@ -462,22 +504,14 @@ int runOciPush(const QStringList &args)
     parser.addOption({QStringLiteral("no-verify"), QStringLiteral("Do not read the pushed versions back.")});
     parser.addOption({QStringLiteral("chunk-size"),
                       QStringLiteral("Upload blobs above N MiB in PATCH chunks of N MiB (default 64; 0 = one PUT)."), QStringLiteral("N")});
-    parser.addPositionalArgument(QStringLiteral("source"), QStringLiteral("A mirror directory or a bundle file."),
-                                 QStringLiteral("SOURCE"));
-    if (const std::optional<int> exit = parseCommandLine(parser, args, command))
+    p.parser().addPositionalArgument(QStringLiteral("source"), QStringLiteral("A mirror directory or a bundle file."),
+                                     QStringLiteral("SOURCE"));
+    if (const std::optional<int> exit = p.parse(args, QStringLiteral("one SOURCE"), QStringLiteral("repository-template")))
         return *exit;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1 || !parser.isSet(QStringLiteral("repository-template"))) {
-        err() << command << ": give one SOURCE and --repository-template (see --help)\n";
-        return ExitUsage;
-    }
-    QString templ = parser.value(QStringLiteral("repository-template"));
-    if (templ.startsWith(QLatin1StringView("oci://")))
-        templ = templateFromOciUrl(templ).valueOr(templ);
-    const bool json = parser.isSet(QStringLiteral("json"));
-    OciMirrorOptions mirror;
-    if (!commonSetup(parser, command, templ, &mirror, json))
-        return ExitUsage;
+    const QString command = p.prefix();
+    OciMirrorOptions &mirror = p.mirror();
+    const QString &templ = mirror.repositoryTemplate;
+    const bool json = p.json();
     if (parser.isSet(QStringLiteral("chunk-size"))) {
         bool ok = false;
         const qint64 mib = parser.value(QStringLiteral("chunk-size")).toLongLong(&ok);
@@ -490,19 +524,13 @@ int runOciPush(const QStringList &args)
     OciPushOptions options;
     options.dryRun = parser.isSet(QStringLiteral("dry-run"));
     options.verifyAfter = !parser.isSet(QStringLiteral("no-verify"));
-    for (const QString &text : parser.values(QStringLiteral("provider"))) {
-        const Result<ProviderAddress> address = ProviderAddress::parse(text);
-        if (!address.ok()) {
-            err() << command << ": --provider " << text << ": " << address.error().message << '\n';
-            return ExitUsage;
-        }
-        options.only.append(address.value());
-    }
+    if (!p.providers(&options.only))
+        return ExitUsage;
     if (!json)
         options.progress = [](const QString &line) { err() << line << '\n' << Qt::flush; };
 
     // The source: a directory mirror, or a bundle imported (verified) into a temporary directory.
-    const QString &source = positional.constFirst();
+    const QString source = p.argument();
     QTemporaryDir staging;
     QString dir = source;
     if (!QFileInfo(source).isDir()) {
@@ -560,6 +588,9 @@ int runOciPush(const QStringList &args)
             o[QStringLiteral("platforms")] = platforms;
             o[QStringLiteral("tag_written")] = v.tagWritten;
             o[QStringLiteral("skipped")] = QJsonArray::fromStringList(v.skipped);
+            if (!v.provenanceDigest.isEmpty())
+                o[QStringLiteral("provenance")] =
+                    QJsonObject{{QStringLiteral("artifact"), v.provenanceDigest}, {QStringLiteral("referrers"), v.provenanceReferrers}};
             if (!v.error.isEmpty())
                 o[QStringLiteral("error")] = v.error;
             versions.append(o);
@@ -574,6 +605,7 @@ int runOciPush(const QStringList &args)
         summary[QStringLiteral("manifests_present")] = report.manifestsPresent;
         summary[QStringLiteral("tags_written")] = report.tagsWritten;
         summary[QStringLiteral("tags_unchanged")] = report.tagsUnchanged;
+        summary[QStringLiteral("provenance_written")] = report.provenanceWritten;
         summary[QStringLiteral("bytes_uploaded")] = double(report.bytesUploaded);
         summary[QStringLiteral("requests")] = report.counters.requests;
         summary[QStringLiteral("blob_heads")] = report.counters.blobHeads;
@@ -597,6 +629,8 @@ int runOciPush(const QStringList &args)
             o << '\n';
             for (const QString &s : v.skipped)
                 o << "  skipped " << s << '\n';
+            if (!v.provenanceDigest.isEmpty())
+                o << "  signed provenance " << v.provenanceDigest << " (referrers: " << v.provenanceReferrers << ")\n";
         }
         o << "\n"
           << (options.dryRun ? "Would upload " : "Uploaded ") << report.blobsUploaded << " blobs (" << report.bytesUploaded << " bytes); "

@@ -598,6 +598,20 @@ Result<FetchedManifest> OciClient::getManifest(const QString &reference, qint64 
     return m;
 }
 
+Result<std::optional<QByteArray>> OciClient::getReferrers(const QString &digest)
+{
+    Exchange ex;
+    ex.url = apiUrl(QStringLiteral("referrers/") + digest);
+    ex.headers.emplaceBack("Accept", QByteArray(kMediaTypeIndex.data(), kMediaTypeIndex.size()));
+    ex.maxCollect = kManifestSizeLimitMiB << 20;
+    const Response r = send(ex);
+    if (r.status == 404)
+        return std::optional<QByteArray>();
+    if (!r.success())
+        return failure(r, QStringLiteral("listing the referrers of %1@%2").arg(m_repo.toString(), digest));
+    return std::optional<QByteArray>(r.body);
+}
+
 Result<std::optional<qint64>> OciClient::headBlob(const QString &digest)
 {
     Exchange ex;

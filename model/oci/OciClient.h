@@ -138,6 +138,10 @@ public:
     Result<FetchedManifest> headManifest(const QString &reference);
     /// GET of a manifest; more than `maxBytes` of body is an error (the read stops there).
     Result<FetchedManifest> getManifest(const QString &reference, qint64 maxBytes = 4ll << 20);
+    /// GET /v2/<name>/referrers/<digest> (distribution-spec "Listing Referrers"): the image index
+    /// of the manifests whose subject is `digest`, or nullopt when the registry answers 404 (it has
+    /// no referrers API: Distribution 2.8; clients then use the referrers tag schema).
+    Result<std::optional<QByteArray>> getReferrers(const QString &digest);
     /// Size of a blob, nullopt when the registry does not have it (404).
     Result<std::optional<qint64>> headBlob(const QString &digest);
     /// Streams a blob into `sink`, as ORAS's blob Fetch + tofu's fetchOCIBlobToTemporaryFile
@@ -162,6 +166,9 @@ public:
     const OciFailure &lastFailure() const { return m_failure; }
     const QList<OciRequestLog> &log() const { return m_log; }
     const OciCounters &counters() const { return m_counters; }
+    /// The credential as it is now: after a credential helper ran, the Basic credential it
+    /// answered (another client of the repository can then start from it: the helper runs once).
+    const std::optional<OciCredential> &credential() const { return m_credential; }
     /// Where the credential came from ("" = none), for messages.
     QString credentialDescription() const;
 

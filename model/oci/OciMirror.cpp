@@ -1,13 +1,15 @@
 #include "model/oci/OciMirror.h"
 
 #include "model/core/Logging.h"
+#include "model/core/Sha256Sums.h"
 #include "model/hashing/PackageHashes.h"
+#include "model/oci/OciProvenance.h"
+#include "model/oci/OciSource.h"
+#include "model/verify/VerifyEngine.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QScopeGuard>
-#include <QTemporaryDir>
 
 namespace provender::oci {
 
@@ -37,21 +39,30 @@ struct ClientFactory
 {
     const OciMirrorOptions &mirror;
     QHash<QString, QString> *credentialsSeen;
+    QHash<QString, OciCredential> *resolved = nullptr; ///< start from / keep what clients end with
 
     std::unique_ptr<OciClient> make(const RepositoryAddress &repo) const
     {
         std::optional<OciCredential> cred;
-        if (mirror.credentials)
+        if (resolved && resolved->contains(repo.toString()))
+            cred = resolved->value(repo.toString());
+        else if (mirror.credentials)
             cred = credentialFor(*mirror.credentials, repo.registry, repo.repository);
         auto client = std::make_unique<OciClient>(repo, cred, mirror.client);
         if (cred && credentialsSeen)
             credentialsSeen->insert(repo.toString(), cred->describe());
         return client;
     }
+    /// What `client` ended with (a credential helper's answer), for the repository's next client.
+    void keep(const OciClient &client) const
+    {
+        if (resolved && client.credential())
+            resolved->insert(client.repository().toString(), *client.credential());
+    }
 };
 
 /// Resolves a tag to its index as tofu does (fetchOCIDescriptorForVersion + fetchOCIIndexManifest).
-Result<ImageIndex> fetchIndex(OciClient &client, const QString &tag)
+Result<ImageIndex> fetchIndex(OciClient &client, const QString &tag, QString *digest, qint64 *size)
 {
     const Result<FetchedManifest> head = client.headManifest(tag);
     if (!head.ok())
@@ -68,163 +79,87 @@ Result<ImageIndex> fetchIndex(OciClient &client, const QString &tag)
     if (!head.value().digest.isEmpty())
         if (Result<void> ok = checkManifestDigest(got.value().body, head.value().digest); !ok.ok())
             return ok.error();
+    *digest = digestOf(got.value().body);
+    *size = got.value().body.size();
     return parseIndex(got.value().body);
 }
 
-struct OciArchiveContext
+/// One platform of a version's index as tofu selects it (selectImageManifest, the manifest,
+/// selectLayer, the layer's checks): the archive/zip layer and its digest's zh:, or why tofu
+/// refuses the platform before any download.
+struct SelectedLayer
 {
-    QString provider; ///< address string
-    Version version;
-    QString providerType;
-    QString manifestRef;                     ///< oci://registry/repository:tag — the source's own metadata
-    const QList<HashString> *lock = nullptr; ///< the lock's hashes of this version, when one covers it
-    QString lockFrom;
-    bool notCovered = false; ///< lock files were given and none covers this version
-};
-
-/// tofu's checks of one archive after its manifests passed, in tofu's order
-/// (package_location_oci_blob_archive.go InstallProviderPackage, then
-/// PackageLocalArchive.InstallProviderPackage, then providercache's executable search):
-///   1. with a lock: the layer digest (as zh:) must be one of its hashes — before the download;
-///   2. the blob, read up to the descriptor's size, must hash to the digest;
-///   3. the source's own hash (PackageMeta.Authentication = NewPackageHashAuthentication with
-///      the one zh: of the digest), the lock's hashes, the package content: decideArchive(),
-///      as for every other source.
-/// The blob is downloaded for the hashes even where tofu would stop at 1, so the report can
-/// say whether the lock has the package's h1: at least.
-void decideDownloaded(ArchiveResult &r, OciClient &client, const Descriptor &blob, const HashString &zh, const QString &file,
-                      const OciArchiveContext &c, VerifySummary &summary)
-{
-    auto fail = [&](Verdict v, const QString &why) {
-        r.detail = VerdictDetail{};
-        r.detail.verdict = v;
-        r.detail.reason = why;
-        r.error = v == Verdict::Error ? why : QString();
-    };
-    QFile sinkFile(file);
-    Result<qint64> fetched = makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(file));
-    if (sinkFile.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        fetched =
-            client.fetchBlob(blob.digest, blob.size, [&sinkFile](const char *data, qint64 n) { return sinkFile.write(data, n) == n; });
-    sinkFile.close();
-    // Whatever happens below, nothing of the download is kept.
-    const auto removeFile = qScopeGuard([&file] { QFile::remove(file); });
-    const bool digestMismatch = !fetched.ok() && fetched.error().code == ErrorCode::CorruptArchive
-        && fetched.error().message.contains(QLatin1StringView("does not match digest"));
-    const bool downloaded = fetched.ok() || digestMismatch;
-    Result<PackageHashes> hashed = makeError(ErrorCode::Internal, QStringLiteral("not downloaded"));
-    if (downloaded) {
-        hashed = hashZip(file);
-        if (hashed.ok()) {
-            r.hashes = hashed.value();
-            ++summary.hashed;
-            summary.bytesHashed += hashed.value().fileSize;
-        } else if (const Result<HashString> served = hashFileZh(file); served.ok()) {
-            PackageHashes partial;
-            partial.zh = served.value();
-            partial.fileSize = QFileInfo(file).size();
-            partial.h1ZipError = hashed.error().message;
-            r.hashes = partial;
-        }
-    }
-    QList<HashString> preferredLock;
-    if (c.lock)
-        for (const HashString &h : *c.lock)
-            if (h.scheme() == HashString::Scheme::H1 || h.scheme() == HashString::Scheme::ZH)
-                preferredLock.append(h);
-    if (!preferredLock.isEmpty() && !preferredLock.contains(zh)) {
-        // 1. Refused before the download (whatever the download would have brought).
-        const bool h1Locked = hashed.ok() && verifyAgainstLock(hashed.value(), preferredLock).verdict == Verdict::Verified;
-        fail(h1Locked ? Verdict::Error : Verdict::Mismatch,
-             QStringLiteral("the current package for %1 %2 doesn't match any of the checksums previously "
-                            "recorded in the dependency lock file")
-                 .arg(c.provider, c.version.toString()));
-        if (h1Locked) {
-            r.detail.reason += QStringLiteral(" (its h1: is in the lock, but tofu compares the layer digest, "
-                                              "zh:, before downloading: add %1 to the lock)")
-                                   .arg(zh.toString());
-            r.error = r.detail.reason;
-        }
-        r.detail.contradicting = preferredLock;
-        r.detail.notCoveredByLock = c.notCovered;
-        return;
-    }
-    if (!downloaded) {
-        fail(fetched.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error,
-             QStringLiteral("fetching provider package blob %1: %2").arg(blob.digest, fetched.error().message));
-        r.detail.notCoveredByLock = c.notCovered;
-        return;
-    }
-    if (digestMismatch) {
-        // 2. The bytes are not what the digest names (the zh: computed is the bytes').
-        fail(Verdict::Mismatch, fetched.error().message);
-        r.detail.contradicting = r.declared;
-        r.detail.notCoveredByLock = c.notCovered;
-        return;
-    }
-    // 3. As every other source.
-    if (hashed.ok()) {
-        r.detail = decideArchive(hashed.value(), c.providerType, r.declared, TrustAnchor{TrustAnchor::Kind::OwnIndex, c.manifestRef},
-                                 c.lock, TrustAnchor{TrustAnchor::Kind::LockFile, c.lockFrom});
-    } else {
-        // Not a readable zip (its bytes match the digest): extraction fails.
-        r.error = hashed.error().message;
-        r.detail = decideUnreadableArchive(zh, r.error, r.declared);
-        if (r.detail.verdict == Verdict::Error && !preferredLock.isEmpty()) {
-            // The lock's hashes are compared next, in their order: an h1: first fails hashing.
-            const VerdictDetail l = decideUnreadableArchive(zh, r.error, preferredLock);
-            if (l.verdict == Verdict::Refused) {
-                r.detail = l;
-                r.detail.reason =
-                    QStringLiteral("failed to calculate checksum for %1 %2 package: %3").arg(c.provider, c.version.toString(), r.error);
-            }
-        }
-        if (r.detail.verdict != Verdict::Error)
-            r.error.clear();
-    }
-    r.detail.notCoveredByLock = c.notCovered;
-}
-} // namespace
-
-namespace {
-
-/// One platform archive found while walking a mirror: `r` holds its key, blob URL, size and
-/// declared zh:, or (verdict set) why tofu would refuse it before any download; `blob` is set
-/// when there is a blob to read.
-struct WalkedArchive
-{
-    ArchiveResult &r;
-    OciClient &client;
-    const Descriptor *blob = nullptr;
+    std::optional<Descriptor> blob; ///< the layer, once one was found (its URL and size are known)
     HashString zh;
-    QString manifestRef; ///< oci://registry/repository:tag
-    ProviderVersionKey version;
+    QString refusal;      ///< "" = none
+    bool missing = false; ///< the refusal is a 404 of the manifest
 };
 
-/// The listing half of verifyOciMirror (and OciSource::list): per provider the repository,
-/// versions from its tags, platforms from each index, each platform's manifest and layer, in
-/// tofu's order. `visit` gets each archive while its repository's client is still alive and
-/// may change the ArchiveResult (the verdict), which is then appended to out.report.results.
-/// out.report.summary is left to the caller.
-OciVerifyReport walkOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
-                              const QHash<QString, QList<Version>> &onlyVersions, const std::function<void(WalkedArchive &)> &visit)
+SelectedLayer selectPlatformLayer(OciClient &client, const ImageIndex &index, const Platform &platform)
 {
-    OciVerifyReport out;
-    out.catalog.sourceKind = Catalog::SourceKind::Network;
-    out.catalog.root = ociRoot(mirror.repositoryTemplate);
-    ClientFactory factory{mirror, &out.credentials};
+    SelectedLayer out;
+    auto refuse = [&out](const QString &why, bool missing = false) {
+        out.refusal = why;
+        out.missing = missing;
+        return out;
+    };
+    const Result<Descriptor> selected = selectImageManifest(index.manifests, platform);
+    if (!selected.ok())
+        return refuse(selected.error().message);
+    if (Result<void> s = checkManifestSize(selected.value().size); !s.ok())
+        return refuse(s.error().message);
+    const Result<FetchedManifest> got = client.getManifest(selected.value().digest, std::max<qint64>(selected.value().size, 0));
+    if (!got.ok())
+        return refuse(got.error().message, got.error().code == ErrorCode::NotFound);
+    if (Result<void> d = checkManifestDigest(got.value().body, selected.value().digest); !d.ok())
+        return refuse(d.error().message);
+    const Result<ImageManifest> manifest = parseManifest(got.value().body);
+    if (!manifest.ok())
+        return refuse(manifest.error().message);
+    const Result<Descriptor> layer = selectLayer(manifest.value().layers);
+    if (!layer.ok())
+        return refuse(layer.error().message);
+    out.blob = layer.value();
+    if (Result<void> c = checkLayerDescriptor(layer.value(), platform); !c.ok())
+        return refuse(c.error().message);
+    const Result<HashString> zh = hashFromOciDigest(layer.value().digest);
+    if (!zh.ok())
+        return refuse(QStringLiteral("cannot verify package contents: %1").arg(zh.error().message));
+    out.zh = zh.value();
+    return out;
+}
 
-    for (const ProviderAddress &address : providers) {
-        const Result<RepositoryAddress> repo = expandRepositoryTemplate(mirror.repositoryTemplate, address);
+/// The providers-to-archives walk of listOciMirror: per provider the repository, versions from
+/// its tags, platforms from each index, each platform's manifest and layer, in tofu's order.
+class MirrorWalk
+{
+public:
+    MirrorWalk(const OciMirrorOptions &mirror, const QHash<QString, QList<Version>> &onlyVersions, QHash<QString, OciCredential> *resolved)
+        : m_mirror(mirror),
+          m_onlyVersions(onlyVersions),
+          m_factory{mirror, &m_out.report.credentials, resolved}
+    {
+        m_out.report.catalog.sourceKind = Catalog::SourceKind::Network;
+        m_out.report.catalog.root = ociRoot(mirror.repositoryTemplate);
+    }
+
+    void provider(const ProviderAddress &address)
+    {
+        const Result<RepositoryAddress> repo = expandRepositoryTemplate(m_mirror.repositoryTemplate, address);
         if (!repo.ok()) {
             Anomaly a;
             a.kind = AnomalyKind::RequestFailed;
-            a.path = out.catalog.root;
+            a.path = m_out.report.catalog.root;
             a.message = QStringLiteral("selecting OCI repository address: %1").arg(repo.error().message);
-            out.catalog.anomalies.append(a);
-            continue;
+            m_out.report.catalog.anomalies.append(a);
+            return;
         }
-        std::unique_ptr<OciClient> client = factory.make(repo.value());
+        const std::unique_ptr<OciClient> client = m_factory.make(repo.value());
+        const auto done = qScopeGuard([&] {
+            m_out.report.log.append(client->log());
+            m_out.report.counters += client->counters();
+            m_factory.keep(*client);
+        });
         const Result<QStringList> tags = client->listTags();
         if (!tags.ok()) {
             // errRepresentsOCIProviderNotFound: 404 without details, or NAME_UNKNOWN / NAME_INVALID.
@@ -233,183 +168,196 @@ OciVerifyReport walkOciMirror(const QList<ProviderAddress> &providers, const Oci
                 && (f.codes.isEmpty() || f.codes.contains(QStringLiteral("NAME_UNKNOWN"))
                     || f.codes.contains(QStringLiteral("NAME_INVALID")));
             if (notFound) {
-                out.absent.append(address);
+                m_out.report.absent.append(address);
             } else {
                 Anomaly a;
                 a.kind = AnomalyKind::RequestFailed;
                 a.path = QStringLiteral("oci://") + repo.value().toString();
                 a.message = tags.error().message;
-                out.catalog.anomalies.append(a);
+                m_out.report.catalog.anomalies.append(a);
             }
-            out.log.append(client->log());
-            out.counters += client->counters();
-            continue;
+            return;
         }
         Provider provider;
         provider.address = address;
         provider.directory = repo.value().toString();
+        for (const Version &version : versionsToRead(address, repo.value(), tags.value()))
+            provider.versions.append(this->version(*client, address, version));
+        m_out.report.catalog.providers.append(provider);
+    }
+
+    OciListing take() { return std::move(m_out); }
+
+private:
+    /// The versions of the tags (tofu ignores tags that are no version), only those of
+    /// `onlyVersions` when it names the provider (a locked version without a tag is an anomaly).
+    QList<Version> versionsToRead(const ProviderAddress &address, const RepositoryAddress &repo, const QStringList &tags)
+    {
         QList<Version> versions;
-        for (const QString &tag : tags.value())
+        for (const QString &tag : tags)
             if (const std::optional<Version> v = versionForTag(tag); v && !versions.contains(*v))
                 versions.append(*v);
         std::sort(versions.begin(), versions.end());
         const QString key = address.toString();
-        if (onlyVersions.contains(key)) {
-            const QList<Version> wanted = onlyVersions.value(key);
-            for (const Version &v : wanted)
-                if (!versions.contains(v))
-                    out.catalog.anomalies.append(versionAnomaly(
-                        AnomalyKind::IndexListsAbsentVersion, repo.value(), tagForVersion(v),
-                        QStringLiteral("%1 %2 has no tag \"%3\" in %4").arg(key, v.toString(), tagForVersion(v), repo.value().toString())));
-            versions.erase(std::remove_if(versions.begin(), versions.end(), [&](const Version &v) { return !wanted.contains(v); }),
-                           versions.end());
-        }
-        for (const Version &version : std::as_const(versions)) {
-            const QString tag = tagForVersion(version);
-            ProviderVersion pv;
-            pv.version = version;
-            pv.listedInIndex = true;
-            const Result<ImageIndex> index = fetchIndex(*client, tag);
-            if (!index.ok()) {
-                out.catalog.anomalies.append(versionAnomaly(
-                    kindOf(index.error()), repo.value(), tag,
-                    QStringLiteral("tofu cannot install %1 %2 from this mirror: %3").arg(key, version.toString(), index.error().message)));
-                provider.versions.append(pv);
-                continue;
-            }
-            pv.hasVersionIndex = true;
-            // Platform candidates: every provider-target descriptor naming a platform (tofu's
-            // selection then decides per platform, so a poisoned entry fails each of them).
-            QList<Platform> platforms;
-            for (const Descriptor &d : index.value().manifests)
-                if (d.artifactType == kArtifactTypeProviderTarget && d.hasPlatform && d.osVersion.isEmpty()
-                    && !platforms.contains(Platform(d.os, d.architecture)))
-                    platforms.append(Platform(d.os, d.architecture));
-            if (platforms.isEmpty()) {
-                const Result<Descriptor> none = selectImageManifest(index.value().manifests, Platform());
-                out.catalog.anomalies.append(versionAnomaly(
-                    AnomalyKind::MalformedJson, repo.value(), tag,
-                    QStringLiteral("tofu cannot install %1 %2 from this mirror: %3")
-                        .arg(key, version.toString(), none.ok() ? QStringLiteral("the index lists no platform") : none.error().message)));
-                provider.versions.append(pv);
-                continue;
-            }
-            std::sort(platforms.begin(), platforms.end(), [](const Platform &a, const Platform &b) { return a.toString() < b.toString(); });
-            const ProviderVersionKey pvKey{address, version};
-            for (const Platform &platform : std::as_const(platforms)) {
-                ArchiveResult r;
-                r.key = ArchiveKey{address, version, platform};
-                r.layout = ArchiveLayout::Packed;
-                Archive archive;
-                archive.platform = platform;
-                archive.present = true;
-                archive.fileName =
-                    QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(address.type(), version.toString(), platform.toString());
-                auto fail = [&](Verdict v, const QString &why) {
-                    r.detail.verdict = v;
-                    r.detail.reason = why;
-                    r.error = v == Verdict::Error ? why : QString();
-                };
-                const Result<Descriptor> selected = selectImageManifest(index.value().manifests, platform);
-                Result<ImageManifest> manifest = makeError(ErrorCode::Internal, QString());
-                Result<Descriptor> layer = makeError(ErrorCode::Internal, QString());
-                if (!selected.ok()) {
-                    fail(Verdict::Error, selected.error().message);
-                } else if (Result<void> s = checkManifestSize(selected.value().size); !s.ok()) {
-                    fail(Verdict::Error, s.error().message);
-                } else {
-                    const Result<FetchedManifest> got =
-                        client->getManifest(selected.value().digest, std::max<qint64>(selected.value().size, 0));
-                    if (!got.ok()) {
-                        fail(got.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error, got.error().message);
-                    } else if (Result<void> d = checkManifestDigest(got.value().body, selected.value().digest); !d.ok()) {
-                        fail(Verdict::Error, d.error().message);
-                    } else if (manifest = parseManifest(got.value().body); !manifest.ok()) {
-                        fail(Verdict::Error, manifest.error().message);
-                    } else if (layer = selectLayer(manifest.value().layers); !layer.ok()) {
-                        fail(Verdict::Error, layer.error().message);
-                    } else if (Result<void> c = checkLayerDescriptor(layer.value(), platform); !c.ok()) {
-                        fail(Verdict::Error, c.error().message);
-                    }
-                }
-                WalkedArchive walked{r, *client, nullptr, {}, {}, pvKey};
-                if (layer.ok()) {
-                    const Descriptor &blob = layer.value();
-                    r.path = client->apiUrl(QStringLiteral("blobs/") + blob.digest).toString();
-                    r.size = blob.size;
-                    archive.path = r.path;
-                    archive.size = blob.size;
-                    const Result<HashString> zh = hashFromOciDigest(blob.digest);
-                    if (!zh.ok()) {
-                        fail(Verdict::Error, QStringLiteral("cannot verify package contents: %1").arg(zh.error().message));
-                    } else {
-                        walked.manifestRef = QStringLiteral("oci://%1:%2").arg(repo.value().toString(), tag);
-                        walked.blob = &blob;
-                        walked.zh = zh.value();
-                        r.declared = {zh.value()};
-                        archive.declared = DeclaredArchive{r.path, r.declared, walked.manifestRef, {}};
-                    }
-                }
-                visit(walked);
-                pv.archives.append(archive);
-                out.report.results.append(std::move(r));
-            }
-            provider.versions.append(pv);
-        }
-        out.catalog.providers.append(provider);
-        out.log.append(client->log());
-        out.counters += client->counters();
+        if (!m_onlyVersions.contains(key))
+            return versions;
+        const QList<Version> wanted = m_onlyVersions.value(key);
+        for (const Version &v : wanted)
+            if (!versions.contains(v))
+                m_out.report.catalog.anomalies.append(versionAnomaly(
+                    AnomalyKind::IndexListsAbsentVersion, repo, tagForVersion(v),
+                    QStringLiteral("%1 %2 has no tag \"%3\" in %4").arg(key, v.toString(), tagForVersion(v), repo.toString())));
+        versions.erase(std::remove_if(versions.begin(), versions.end(), [&](const Version &v) { return !wanted.contains(v); }),
+                       versions.end());
+        return versions;
     }
-    return out;
-}
+
+    /// One tag: its index, then every platform it names.
+    ProviderVersion version(OciClient &client, const ProviderAddress &address, const Version &version)
+    {
+        const RepositoryAddress &repo = client.repository();
+        const QString tag = tagForVersion(version);
+        const QString cannot = QStringLiteral("tofu cannot install %1 %2 from this mirror: ").arg(address.toString(), version.toString());
+        ProviderVersion pv;
+        pv.version = version;
+        pv.listedInIndex = true;
+        QString indexDigest;
+        qint64 indexSize = 0;
+        const Result<ImageIndex> index = fetchIndex(client, tag, &indexDigest, &indexSize);
+        if (!index.ok()) {
+            m_out.report.catalog.anomalies.append(versionAnomaly(kindOf(index.error()), repo, tag, cannot + index.error().message));
+            return pv;
+        }
+        pv.hasVersionIndex = true;
+        // Platform candidates: every provider-target descriptor naming a platform (tofu's
+        // selection then decides per platform, so a poisoned entry fails each of them).
+        QList<Platform> platforms;
+        for (const Descriptor &d : index.value().manifests)
+            if (d.artifactType == kArtifactTypeProviderTarget && d.hasPlatform && d.osVersion.isEmpty()
+                && !platforms.contains(Platform(d.os, d.architecture)))
+                platforms.append(Platform(d.os, d.architecture));
+        if (platforms.isEmpty()) {
+            const Result<Descriptor> none = selectImageManifest(index.value().manifests, Platform());
+            m_out.report.catalog.anomalies.append(
+                versionAnomaly(AnomalyKind::MalformedJson, repo, tag,
+                               cannot + (none.ok() ? QStringLiteral("the index lists no platform") : none.error().message)));
+            return pv;
+        }
+        std::sort(platforms.begin(), platforms.end(), [](const Platform &a, const Platform &b) { return a.toString() < b.toString(); });
+        const std::optional<SignedSums> signedSums = releaseProvenance(client, address, version, indexDigest);
+        for (const Platform &platform : std::as_const(platforms))
+            pv.archives.append(archive(client, address, version, index.value(), platform, signedSums ? &*signedSums : nullptr));
+        return pv;
+    }
+
+    /// The version's signed provenance (OciProvenance.h), when an artifact refers to its index and
+    /// its signature is good; an artifact that cannot be read or whose signature fails is an
+    /// anomaly (and anchors nothing).
+    std::optional<SignedSums> releaseProvenance(OciClient &client, const ProviderAddress &address, const Version &version,
+                                                const QString &indexDigest)
+    {
+        if (!m_mirror.readProvenance || indexDigest.isEmpty())
+            return std::nullopt;
+        const Result<QList<FetchedProvenance>> found = fetchProvenance(client, indexDigest);
+        QString problem;
+        if (!found.ok()) {
+            problem = found.error().message;
+        } else if (found.value().isEmpty()) {
+            return std::nullopt;
+        } else {
+            const Result<SignedSums> checked = checkProvenance(client.repository().toString(), found.value(), m_mirror.signature);
+            if (checked.ok())
+                return checked.value();
+            problem = checked.error().message;
+        }
+        m_out.report.catalog.anomalies.append(versionAnomaly(
+            AnomalyKind::MalformedJson, client.repository(), tagForVersion(version),
+            QStringLiteral("the signed provenance of %1 %2 is not used: %3").arg(address.toString(), version.toString(), problem)));
+        return std::nullopt;
+    }
+
+    /// One platform: the catalog's archive (its blob URL, size and declared zh: when tofu would
+    /// download it) and the listing's entry (the blob, or tofu's refusal).
+    Archive archive(OciClient &client, const ProviderAddress &address, const Version &version, const ImageIndex &index,
+                    const Platform &platform, const SignedSums *signedSums)
+    {
+        const QString tag = tagForVersion(version);
+        const SelectedLayer layer = selectPlatformLayer(client, index, platform);
+        Archive archive;
+        archive.platform = platform;
+        archive.present = true;
+        archive.fileName = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(address.type(), version.toString(), platform.toString());
+        // Without a layer the archive is known by its version's index (unique per provider version).
+        archive.path =
+            client.apiUrl(layer.blob ? QStringLiteral("blobs/") + layer.blob->digest : QStringLiteral("manifests/") + tag).toString();
+        OciListedArchive listed;
+        listed.key = ArchiveKey{address, version, platform};
+        listed.url = archive.path;
+        listed.repository = client.repository().toString();
+        if (layer.blob) {
+            archive.size = layer.blob->size;
+            listed.size = layer.blob->size;
+        }
+        if (layer.refusal.isEmpty()) {
+            listed.digest = layer.blob->digest;
+            archive.declared =
+                DeclaredArchive{archive.path, {layer.zh}, QStringLiteral("oci://%1:%2").arg(client.repository().toString(), tag), {}};
+            if (signedSums) {
+                listed.signedDocument = signedSums->document;
+                if (const Result<QByteArray> sum = sha256SumsLookup(signedSums->sums, archive.fileName); sum.ok())
+                    listed.signedSha256 = QString::fromLatin1(sum.value().toHex());
+            }
+        } else {
+            listed.refusal = layer.refusal;
+            listed.missing = layer.missing;
+        }
+        m_out.archives.append(listed);
+        return archive;
+    }
+
+    const OciMirrorOptions &m_mirror;
+    const QHash<QString, QList<Version>> &m_onlyVersions;
+    OciListing m_out;
+    ClientFactory m_factory;
+};
 
 } // namespace
 
-OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror, const OciVerifyOptions &options)
+OciListing listOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
+                         const QHash<QString, QList<Version>> &onlyVersions, QHash<QString, OciCredential> *resolved)
 {
-    QTemporaryDir downloads;
-    VerifySummary summary;
-    int n = 0;
-    OciVerifyReport out = walkOciMirror(providers, mirror, options.onlyVersions, [&](WalkedArchive &w) {
-        const auto lockIt = options.expected.constFind(w.version);
-        const std::optional<QList<HashString>> lockHashes =
-            lockIt == options.expected.constEnd() ? std::nullopt : std::optional<QList<HashString>>(*lockIt);
-        if (w.blob)
-            decideDownloaded(w.r, w.client, *w.blob, w.zh, downloads.filePath(QStringLiteral("%1.zip").arg(n)),
-                             OciArchiveContext{w.version.provider.toString(), w.version.version, w.version.provider.type(), w.manifestRef,
-                                               lockHashes ? &*lockHashes : nullptr, options.expectedFrom.value(w.version),
-                                               options.lockCoverage && !lockHashes},
-                             summary);
-        ++n;
-        w.r.detail.notCoveredByLock = options.lockCoverage && !lockHashes;
-        ++summary.archives;
-        ++summary.counts[size_t(w.r.detail.verdict)];
-        if (options.onResult)
-            options.onResult(w.r);
-    });
-    out.report.summary = summary;
-    return out;
+    MirrorWalk walk(mirror, onlyVersions, resolved);
+    for (const ProviderAddress &address : providers)
+        walk.provider(address);
+    return walk.take();
 }
 
-OciListing listOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
-                         const QHash<QString, QList<Version>> &onlyVersions)
+OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror, const OciVerifyOptions &options)
 {
-    OciListing out;
-    out.report = walkOciMirror(providers, mirror, onlyVersions, [&](WalkedArchive &w) {
-        OciListedArchive a;
-        a.key = w.r.key;
-        a.url = w.r.path;
-        a.repository = w.client.repository().toString();
-        if (w.blob) {
-            a.digest = w.blob->digest;
-            a.size = w.blob->size;
-        } else {
-            a.refusal = w.r.detail.reason;
-            a.missing = w.r.detail.verdict == Verdict::Missing;
-        }
-        out.archives.append(a);
-    });
-    out.report.report.results.clear();
+    // One mechanism: the registry as a MirrorSource, decided by the engine every source goes through.
+    OciSource source(mirror, providers, options.onlyVersions);
+    OciVerifyReport out;
+    const Result<Catalog> catalog = source.list();
+    if (!catalog.ok()) {
+        Anomaly a;
+        a.kind = AnomalyKind::RequestFailed;
+        a.path = source.location();
+        a.message = catalog.error().message;
+        out.catalog.sourceKind = Catalog::SourceKind::Network;
+        out.catalog.root = source.location();
+        out.catalog.anomalies.append(a);
+        return out;
+    }
+    out.catalog = catalog.value();
+    VerifyOptions verify;
+    verify.expected = options.expected;
+    verify.expectedFrom = options.expectedFrom;
+    verify.lockCoverage = options.lockCoverage;
+    out.report = verifySource(source, out.catalog, verify, {}, nullptr, options.onResult);
+    out.absent = source.absentProviders();
+    out.log = source.requestLog();
+    out.counters = source.counters();
+    out.credentials = source.credentials();
     return out;
 }
 
@@ -499,36 +447,32 @@ bool OciPushReport::hasErrors() const
         && (verification->report.summary.hasFindings() || !verification->catalog.anomalies.isEmpty() || !verification->absent.isEmpty());
 }
 
-OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, const OciPushOptions &options)
-{
-    OciPushReport out;
-    ClientFactory factory{mirror, nullptr};
-    auto say = [&](const QString &line) {
-        if (options.progress)
-            options.progress(line);
-    };
-    const QByteArray emptyConfig(kEmptyConfigData.data(), kEmptyConfigData.size());
-    const QString emptyDigest = digestOf(emptyConfig);
-    QList<ProviderAddress> pushed;
-    OciVerifyOptions verifyOptions;
-    /// Where a blob is known to be in this run: registry -> digest -> repository (for mounts).
-    QHash<QString, QHash<QString, QString>> known;
-    /// What was pushed per version: the read-back must serve exactly these packages.
-    ExpectedHashes pushedZh;
+namespace {
 
-    for (const Provider &provider : catalog.providers) {
-        if (!options.only.isEmpty() && !options.only.contains(provider.address))
-            continue;
-        const Result<RepositoryAddress> repo = expandRepositoryTemplate(mirror.repositoryTemplate, provider.address);
+/// One pushToOci run: the counters, where each blob is known to be (for mounts), what was pushed.
+class Publisher
+{
+public:
+    Publisher(const OciMirrorOptions &mirror, const OciPushOptions &options, OciPushReport &out)
+        : m_mirror(mirror),
+          m_options(options),
+          m_out(out),
+          m_factory{mirror, nullptr}
+    {}
+
+    /// Every version of `provider` (from the catalog rooted at `mirrorRoot`).
+    void provider(const Provider &provider, const QString &mirrorRoot)
+    {
+        const Result<RepositoryAddress> repo = expandRepositoryTemplate(m_mirror.repositoryTemplate, provider.address);
         if (!repo.ok()) {
             OciPushedVersion v;
             v.provider = provider.address;
             v.error = repo.error().message;
-            out.versions.append(v);
-            continue;
+            m_out.versions.append(v);
+            return;
         }
-        std::unique_ptr<OciClient> client = factory.make(repo.value());
-        bool haveEmpty = false;
+        std::unique_ptr<OciClient> client = m_factory.make(repo.value());
+        m_haveEmpty = false;
         for (const ProviderVersion &version : provider.versions) {
             OciPushedVersion pv;
             pv.provider = provider.address;
@@ -537,55 +481,6 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
             pv.tag = tagForVersion(version.version);
             QList<IndexEntry> entries;
             QList<HashString> zhs;
-            auto blobPresent = [&](const QString &digest) -> Result<bool> {
-                const Result<std::optional<qint64>> head = client->headBlob(digest);
-                if (!head.ok())
-                    return head.error();
-                return head.value().has_value();
-            };
-            auto ensureBlob = [&](const QString &digest, qint64 size, const QString &path, const QByteArray &data) -> Result<void> {
-                const Result<bool> present = blobPresent(digest);
-                if (!present.ok())
-                    return present.error();
-                QHash<QString, QString> &here = known[repo.value().registry];
-                if (present.value()) {
-                    ++out.blobsPresent;
-                    here.insert(digest, repo.value().repository);
-                    return {};
-                }
-                const QString elsewhere = here.value(digest);
-                if (!options.dryRun && !elsewhere.isEmpty() && elsewhere != repo.value().repository) {
-                    const Result<bool> mounted = client->mountBlob(digest, elsewhere);
-                    if (!mounted.ok())
-                        return mounted.error();
-                    if (mounted.value()) {
-                        ++out.blobsMounted;
-                        say(QStringLiteral("mounted %1 from %2").arg(digest, elsewhere));
-                        return {};
-                    }
-                }
-                if (options.dryRun) {
-                    say(QStringLiteral("would upload %1 (%2 bytes)").arg(digest).arg(size));
-                    ++out.blobsUploaded;
-                    return {};
-                }
-                Result<void> up;
-                if (path.isEmpty()) {
-                    up = client->uploadBlob(data);
-                } else {
-                    QFile f(path);
-                    if (!f.open(QIODevice::ReadOnly))
-                        return makeError(ErrorCode::Io, QStringLiteral("%1: %2").arg(path, f.errorString()));
-                    up = client->uploadBlob(&f, size, digest);
-                }
-                if (!up.ok())
-                    return up.error();
-                ++out.blobsUploaded;
-                out.bytesUploaded += size;
-                here.insert(digest, repo.value().repository);
-                say(QStringLiteral("uploaded %1 (%2 bytes) to %3").arg(digest).arg(size).arg(repo.value().toString()));
-                return {};
-            };
             for (const Archive &archive : version.archives) {
                 if (!archive.present)
                     continue;
@@ -594,89 +489,42 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
                                           .arg(archive.platform.toString()));
                     continue;
                 }
-                const Result<HashString> zh = hashFileZh(archive.path);
-                if (!zh.ok()) {
-                    pv.error = QStringLiteral("%1: %2").arg(archive.path, zh.error().message);
+                const Result<IndexEntry> entry = pushArchive(*client, archive, zhs);
+                if (!entry.ok()) {
+                    pv.error = entry.error().message;
                     break;
                 }
-                zhs.append(zh.value());
-                const QString digest = QStringLiteral("sha256:") + zh.value().value();
-                const qint64 size = QFileInfo(archive.path).size();
-                if (!haveEmpty) {
-                    if (Result<void> e = ensureBlob(emptyDigest, emptyConfig.size(), QString(), emptyConfig); !e.ok()) {
-                        pv.error = e.error().message;
-                        break;
-                    }
-                    haveEmpty = true;
-                }
-                if (Result<void> e = ensureBlob(digest, size, archive.path, {}); !e.ok()) {
-                    pv.error = e.error().message;
-                    break;
-                }
-                const QByteArray manifest = buildImageManifest(archive.platform, digest, size);
-                const QString manifestDigest = digestOf(manifest);
-                const Result<FetchedManifest> existing = client->headManifest(manifestDigest);
-                if (existing.ok()) {
-                    ++out.manifestsPresent;
-                } else if (existing.error().code != ErrorCode::NotFound) {
-                    pv.error = existing.error().message;
-                    break;
-                } else if (!options.dryRun) {
-                    const Result<QString> put = client->putManifest(manifestDigest, kMediaTypeManifest, manifest);
-                    if (!put.ok()) {
-                        pv.error = put.error().message;
-                        break;
-                    }
-                    ++out.manifestsWritten;
-                } else {
-                    ++out.manifestsWritten;
-                }
-                entries.append(IndexEntry{archive.platform, manifestDigest, manifest.size()});
+                entries.append(entry.value());
                 pv.platforms.append(archive.platform);
             }
             if (pv.error.isEmpty() && entries.isEmpty())
                 pv.error = QStringLiteral("no packed archive to publish");
+            if (pv.error.isEmpty())
+                pushIndexAndTag(*client, pv, entries);
+            if (pv.error.isEmpty())
+                pushReleaseProvenance(*client, pv, mirrorRoot);
             if (pv.error.isEmpty()) {
-                const QByteArray index = buildImageIndex(entries);
-                pv.indexDigest = digestOf(index);
-                const Result<FetchedManifest> current = client->headManifest(pv.tag);
-                if (current.ok() && current.value().digest == pv.indexDigest) {
-                    ++out.tagsUnchanged;
-                } else if (!current.ok() && current.error().code != ErrorCode::NotFound) {
-                    pv.error = current.error().message;
-                } else if (!options.dryRun) {
-                    // The index by digest first, the tag last: a tag never names missing content.
-                    Result<QString> put = client->putManifest(pv.indexDigest, kMediaTypeIndex, index);
-                    if (put.ok())
-                        put = client->putManifest(pv.tag, kMediaTypeIndex, index);
-                    if (!put.ok()) {
-                        pv.error = put.error().message;
-                    } else {
-                        pv.tagWritten = true;
-                        ++out.tagsWritten;
-                        say(QStringLiteral("tagged %1:%2 -> %3").arg(repo.value().toString(), pv.tag, pv.indexDigest));
-                    }
-                } else {
-                    say(QStringLiteral("would tag %1:%2 -> %3").arg(repo.value().toString(), pv.tag, pv.indexDigest));
-                }
+                m_verify.onlyVersions[provider.address.toString()].append(version.version);
+                m_pushedZh[ProviderVersionKey{provider.address, version.version}] = zhs;
+                if (!m_pushed.contains(provider.address))
+                    m_pushed.append(provider.address);
             }
-            if (pv.error.isEmpty()) {
-                verifyOptions.onlyVersions[provider.address.toString()].append(version.version);
-                pushedZh[ProviderVersionKey{provider.address, version.version}] = zhs;
-                if (!pushed.contains(provider.address))
-                    pushed.append(provider.address);
-            }
-            out.versions.append(pv);
+            m_out.versions.append(pv);
         }
-        out.log.append(client->log());
-        out.counters += client->counters();
+        m_out.log.append(client->log());
+        m_out.counters += client->counters();
     }
-    if (options.verifyAfter && !options.dryRun && !pushed.isEmpty()) {
-        out.verification = verifyOciMirror(pushed, mirror, verifyOptions);
+
+    /// Reads the pushed versions back (verifyOciMirror); the tags must name what this run pushed.
+    void readBack()
+    {
+        if (!m_options.verifyAfter || m_options.dryRun || m_pushed.isEmpty())
+            return;
+        m_out.verification = verifyOciMirror(m_pushed, m_mirror, m_verify);
         // The registry's tags must name what this run pushed (not a concurrent writer's packages).
-        VerifySummary &summary = out.verification->report.summary;
-        for (ArchiveResult &r : out.verification->report.results) {
-            const QList<HashString> mine = pushedZh.value(ProviderVersionKey{r.key.provider, r.key.version});
+        VerifySummary &summary = m_out.verification->report.summary;
+        for (ArchiveResult &r : m_out.verification->report.results) {
+            const QList<HashString> mine = m_pushedZh.value(ProviderVersionKey{r.key.provider, r.key.version});
             if (r.detail.verdict != Verdict::Verified || r.declared.isEmpty() || mine.contains(r.declared.first()))
                 continue;
             --summary.counts[size_t(r.detail.verdict)];
@@ -688,6 +536,172 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
             ++summary.counts[size_t(r.detail.verdict)];
         }
     }
+
+private:
+    void say(const QString &line) const
+    {
+        if (m_options.progress)
+            m_options.progress(line);
+    }
+
+    /// HEAD first; only a blob the registry lacks is mounted from another repository this run
+    /// saw it in, or uploaded (from `path`, or `data` when `path` is empty).
+    Result<void> ensureBlob(OciClient &client, const QString &digest, qint64 size, const QString &path, const QByteArray &data)
+    {
+        const RepositoryAddress &repo = client.repository();
+        const Result<std::optional<qint64>> head = client.headBlob(digest);
+        if (!head.ok())
+            return head.error();
+        QHash<QString, QString> &here = m_known[repo.registry];
+        if (head.value().has_value()) {
+            ++m_out.blobsPresent;
+            here.insert(digest, repo.repository);
+            return {};
+        }
+        const QString elsewhere = here.value(digest);
+        if (!m_options.dryRun && !elsewhere.isEmpty() && elsewhere != repo.repository) {
+            const Result<bool> mounted = client.mountBlob(digest, elsewhere);
+            if (!mounted.ok())
+                return mounted.error();
+            if (mounted.value()) {
+                ++m_out.blobsMounted;
+                say(QStringLiteral("mounted %1 from %2").arg(digest, elsewhere));
+                return {};
+            }
+        }
+        if (m_options.dryRun) {
+            say(QStringLiteral("would upload %1 (%2 bytes)").arg(digest).arg(size));
+            ++m_out.blobsUploaded;
+            return {};
+        }
+        Result<void> up;
+        if (path.isEmpty()) {
+            up = client.uploadBlob(data);
+        } else {
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly))
+                return makeError(ErrorCode::Io, QStringLiteral("%1: %2").arg(path, f.errorString()));
+            up = client.uploadBlob(&f, size, digest);
+        }
+        if (!up.ok())
+            return up.error();
+        ++m_out.blobsUploaded;
+        m_out.bytesUploaded += size;
+        here.insert(digest, repo.repository);
+        say(QStringLiteral("uploaded %1 (%2 bytes) to %3").arg(digest).arg(size).arg(repo.toString()));
+        return {};
+    }
+
+    /// One platform's zip (and, once per repository, the empty config) and its image manifest.
+    Result<IndexEntry> pushArchive(OciClient &client, const Archive &archive, QList<HashString> &zhs)
+    {
+        const Result<HashString> zh = hashFileZh(archive.path);
+        if (!zh.ok())
+            return makeError(zh.error().code, QStringLiteral("%1: %2").arg(archive.path, zh.error().message));
+        zhs.append(zh.value());
+        const QString digest = QStringLiteral("sha256:") + zh.value().value();
+        const qint64 size = QFileInfo(archive.path).size();
+        if (!m_haveEmpty) {
+            const QByteArray empty(kEmptyConfigData.data(), kEmptyConfigData.size());
+            if (Result<void> e = ensureBlob(client, digestOf(empty), empty.size(), QString(), empty); !e.ok())
+                return e.error();
+            m_haveEmpty = true;
+        }
+        if (Result<void> e = ensureBlob(client, digest, size, archive.path, {}); !e.ok())
+            return e.error();
+        const QByteArray manifest = buildImageManifest(archive.platform, digest, size);
+        const QString manifestDigest = digestOf(manifest);
+        const Result<FetchedManifest> existing = client.headManifest(manifestDigest);
+        if (existing.ok()) {
+            ++m_out.manifestsPresent;
+        } else if (existing.error().code != ErrorCode::NotFound) {
+            return existing.error();
+        } else {
+            if (!m_options.dryRun)
+                if (const Result<QString> put = client.putManifest(manifestDigest, kMediaTypeManifest, manifest); !put.ok())
+                    return put.error();
+            ++m_out.manifestsWritten;
+        }
+        return IndexEntry{archive.platform, manifestDigest, manifest.size()};
+    }
+
+    /// The version's index by digest first, the tag last: a tag never names missing content; a
+    /// tag that already names this index is not rewritten.
+    void pushIndexAndTag(OciClient &client, OciPushedVersion &pv, const QList<IndexEntry> &entries)
+    {
+        const QByteArray index = buildImageIndex(entries);
+        pv.indexDigest = digestOf(index);
+        pv.indexSize = index.size();
+        const QString where = client.repository().toString();
+        const Result<FetchedManifest> current = client.headManifest(pv.tag);
+        if (current.ok() && current.value().digest == pv.indexDigest) {
+            ++m_out.tagsUnchanged;
+        } else if (!current.ok() && current.error().code != ErrorCode::NotFound) {
+            pv.error = current.error().message;
+        } else if (!m_options.dryRun) {
+            Result<QString> put = client.putManifest(pv.indexDigest, kMediaTypeIndex, index);
+            if (put.ok())
+                put = client.putManifest(pv.tag, kMediaTypeIndex, index);
+            if (!put.ok()) {
+                pv.error = put.error().message;
+            } else {
+                pv.tagWritten = true;
+                ++m_out.tagsWritten;
+                say(QStringLiteral("tagged %1:%2 -> %3").arg(where, pv.tag, pv.indexDigest));
+            }
+        } else {
+            say(QStringLiteral("would tag %1:%2 -> %3").arg(where, pv.tag, pv.indexDigest));
+        }
+    }
+
+    /// The release's signed SHA256SUMS (`mirrorRoot`/.provenance, when `mirror pull` kept one) as an
+    /// artifact whose subject is the version's index (OciProvenance.h).
+    void pushReleaseProvenance(OciClient &client, OciPushedVersion &pv, const QString &mirrorRoot)
+    {
+        const Result<std::optional<ProvenanceFiles>> files = readProvenanceFolder(mirrorRoot, pv.provider, pv.version);
+        if (!files.ok()) {
+            pv.error = files.error().message;
+            return;
+        }
+        if (!files.value())
+            return;
+        const Result<ProvenancePush> pushed = pushProvenance(
+            client, pv.indexDigest, pv.indexSize, pv.provider, pv.version, *files.value(), m_options.dryRun,
+            [&](const QString &digest, const QByteArray &data) { return ensureBlob(client, digest, data.size(), {}, data); });
+        if (!pushed.ok()) {
+            pv.error = QStringLiteral("publishing the signed provenance: %1").arg(pushed.error().message);
+            return;
+        }
+        pv.provenanceDigest = pushed.value().artifactDigest;
+        pv.provenanceReferrers = pushed.value().referrers;
+        if (pushed.value().manifestWritten || pushed.value().referrersTagWritten)
+            ++m_out.provenanceWritten;
+        say(QStringLiteral("%1 signed provenance %2 for %3:%4 (%5)")
+                .arg(m_options.dryRun ? QStringLiteral("would publish") : QStringLiteral("published"), pushed.value().artifactDigest,
+                     client.repository().toString(), pv.tag, pushed.value().referrers));
+    }
+
+    const OciMirrorOptions &m_mirror;
+    const OciPushOptions &m_options;
+    OciPushReport &m_out;
+    ClientFactory m_factory;
+    bool m_haveEmpty = false;
+    QHash<QString, QHash<QString, QString>> m_known; ///< registry -> digest -> repository (for mounts)
+    QList<ProviderAddress> m_pushed;
+    OciVerifyOptions m_verify;
+    ExpectedHashes m_pushedZh; ///< what was pushed per version: the read-back must serve these packages
+};
+
+} // namespace
+
+OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, const OciPushOptions &options)
+{
+    OciPushReport out;
+    Publisher publisher(mirror, options, out);
+    for (const Provider &provider : catalog.providers)
+        if (options.only.isEmpty() || options.only.contains(provider.address))
+            publisher.provider(provider, catalog.sourceKind == Catalog::SourceKind::Directory ? catalog.root : QString());
+    publisher.readBack();
     return out;
 }
 

@@ -14,13 +14,15 @@
 //           is not an index, the index has the wrong artifact type, …);
 //         - a repository that does not exist (404 / NAME_UNKNOWN on the tag list) is an absent
 //           provider, as tofu's ErrProviderNotFound.
-//       Each archive that passes those is decided by decideArchive() exactly as an archive of
-//       any other source (the one declared hash is the layer digest's zh:, anchored in the
-//       manifest `oci://REPO:TAG`; a lock's hashes anchored in the lock file; then the package
-//       content), after tofu's OCI-only steps: a lock must list the digest before the download,
-//       and the blob read up to its descriptor's size must hash to the digest (OciClient::fetchBlob
-//       also refuses a descriptor over `client.maxBlobBytes` and a Content-Length that is not the
-//       descriptor's size).
+//       It is OciSource (the listing below, then each blob read) run through the verification
+//       engine (verifySource), so each archive is decided exactly as an archive of any other
+//       source (the one declared hash is the layer digest's zh:, anchored in the manifest
+//       `oci://REPO:TAG`; a lock's hashes anchored in the lock file; then the package content),
+//       with tofu's OCI-only steps: a lock must list the digest before the download
+//       (MirrorSource::lockCheckedBeforeRead, decideLockBeforeDownload), and the blob read up to
+//       its descriptor's size must hash to the digest (OciClient::fetchBlob also refuses a
+//       descriptor over `client.maxBlobBytes` and a Content-Length that is not the descriptor's
+//       size).
 //   listOciProviders()  the registry's `_catalog` mapped back to providers through the template.
 //   pushToOci()  publish a Catalog (a directory mirror, or a bundle imported into a temporary
 //       directory first): blobs that the registry has (HEAD) are not uploaded again, and one this
@@ -31,6 +33,7 @@
 
 #include "model/oci/OciAuth.h"
 #include "model/oci/OciClient.h"
+#include "model/registry/ReleaseSignature.h"
 #include "model/verify/VerifyTypes.h"
 
 #include <QHash>
@@ -46,6 +49,10 @@ struct OciMirrorOptions
     QString repositoryTemplate; ///< `127.0.0.1:5000/mirror/${namespace}/${type}` (no scheme)
     OciClientOptions client;
     std::optional<OciCredentialsPolicy> credentials; ///< nullopt: never send credentials
+    /// Look for each version's signed provenance (an artifact referring to its index,
+    /// OciProvenance.h) and, when its signature is good, anchor the archives in it.
+    bool readProvenance = true;
+    SignatureOptions signature; ///< pinned keys for those signatures
 };
 
 struct OciVerifyOptions
@@ -83,6 +90,11 @@ struct OciListedArchive
     qint64 size = -1;     ///< the layer descriptor's size
     QString refusal;      ///< "" or tofu's reason (two manifests for the platform, no zip layer, …)
     bool missing = false; ///< the refusal is a 404 of the manifest
+    /// The release's signed SHA256SUMS (when its provenance artifact has a good signature): the
+    /// Signature anchor's document, and the SHA-256 (hex) it lists for this archive's file name
+    /// ("" when it lists none).
+    QString signedDocument;
+    QString signedSha256;
 };
 
 struct OciListing
@@ -91,9 +103,12 @@ struct OciListing
     QList<OciListedArchive> archives;
 };
 
-/// The listing half of verifyOciMirror() — the same walk, no blob read (OciSource::list()).
+/// The listing half of verifyOciMirror() — no blob read (OciSource::list()). `resolved`
+/// (may be null): repository -> credential to start from instead of the policy's (what an earlier
+/// client ended with, e.g. a credential helper's answer); updated with what this walk's clients
+/// end with.
 OciListing listOciMirror(const QList<ProviderAddress> &providers, const OciMirrorOptions &mirror,
-                         const QHash<QString, QList<Version>> &onlyVersions = {});
+                         const QHash<QString, QList<Version>> &onlyVersions = {}, QHash<QString, OciCredential> *resolved = nullptr);
 
 /// One repository of a registry's `_catalog`, read back through the mirror's template.
 struct OciCatalogEntry
@@ -142,8 +157,11 @@ struct OciPushedVersion
     QString tag;
     QString indexDigest;
     QList<Platform> platforms;
-    bool tagWritten = false; ///< false: it already named this index (or a dry run)
-    QStringList skipped;     ///< archives not pushed and why (unpacked packages)
+    qint64 indexSize = 0;
+    bool tagWritten = false;     ///< false: it already named this index (or a dry run)
+    QString provenanceDigest;    ///< the signed-provenance artifact published for it ("" = none)
+    QString provenanceReferrers; ///< "api" or the referrers tag that lists it
+    QStringList skipped;         ///< archives not pushed and why (unpacked packages)
     QString error;
 };
 
@@ -157,6 +175,7 @@ struct OciPushReport
     int manifestsPresent = 0;
     int tagsWritten = 0;
     int tagsUnchanged = 0;
+    int provenanceWritten = 0; ///< provenance artifacts (or referrers tags) written
     qint64 bytesUploaded = 0;
     OciCounters counters; ///< summed over every repository's client
     QList<OciRequestLog> log;

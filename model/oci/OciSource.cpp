@@ -4,6 +4,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 
@@ -44,10 +45,11 @@ Result<Catalog> OciSource::list(const std::atomic<bool> *cancel)
     const Result<void> templ = checkRepositoryTemplate(m_mirror.repositoryTemplate, m_providers);
     if (!templ.ok())
         return templ.error();
-    OciListing listing = listOciMirror(m_providers, m_mirror, m_onlyVersions);
+    OciListing listing = listOciMirror(m_providers, m_mirror, m_onlyVersions, &m_resolved);
     m_listed.clear();
     for (const OciListedArchive &a : std::as_const(listing.archives))
-        m_listed.insert(listedKey(a.url, a.key.platform), Listed{a.repository, a.digest, a.size, a.refusal, a.missing});
+        m_listed.insert(listedKey(a.url, a.key.platform),
+                        Listed{a.repository, a.digest, a.size, a.refusal, a.missing, a.signedDocument, a.signedSha256});
     m_log += listing.report.log;
     m_counters += listing.report.counters;
     m_absent = listing.report.absent;
@@ -61,15 +63,26 @@ const OciSource::Listed *OciSource::find(const Archive &archive) const
     return it == m_listed.constEnd() ? nullptr : &*it;
 }
 
-Result<qint64> OciSource::fetch(const Listed &l, const std::function<bool(const char *, qint64)> &sink)
+std::optional<HashString> OciSource::lockCheckedBeforeRead(const Archive &archive) const
 {
-    std::shared_ptr<OciClient> &client = m_clients[l.repository];
+    const Listed *l = find(archive);
+    if (!l || !l->refusal.isEmpty())
+        return std::nullopt;
+    const Result<HashString> zh = hashFromOciDigest(l->digest);
+    return zh.ok() ? std::optional<HashString>(zh.value()) : std::nullopt;
+}
+
+Result<qint64> OciSource::fetch(const Listed &l, const std::function<bool(const char *, qint64)> &sink, Clients &clients)
+{
+    std::shared_ptr<OciClient> &client = clients[l.repository];
     if (!client) {
         const Result<RepositoryAddress> repo = parseRepositoryAddressPrefix(l.repository);
         if (!repo.ok())
             return repo.error();
         std::optional<OciCredential> cred;
-        if (m_mirror.credentials)
+        if (m_resolved.contains(l.repository))
+            cred = m_resolved.value(l.repository);
+        else if (m_mirror.credentials)
             cred = credentialFor(*m_mirror.credentials, repo.value().registry, repo.value().repository);
         client = std::make_shared<OciClient>(repo.value(), cred, m_mirror.client);
     }
@@ -87,10 +100,20 @@ Result<qint64> OciSource::fetch(const Listed &l, const std::function<bool(const 
     return got;
 }
 
+void OciSource::keepCredentials(const Clients &clients)
+{
+    for (auto it = clients.cbegin(); it != clients.cend(); ++it)
+        if (it.value() && it.value()->credential())
+            m_resolved.insert(it.key(), *it.value()->credential());
+}
+
 ArchiveReadSummary OciSource::readArchives(const QList<ArchiveRef> &archives, const ArchiveReadOptions &options,
                                            const ArchiveReadSink &sink)
 {
     ArchiveReadSummary summary;
+    // This call's clients, made and destroyed on the calling thread.
+    Clients clients;
+    const auto keep = qScopeGuard([&] { keepCredentials(clients); });
     QTemporaryDir downloads;
     qint64 total = 0;
     for (const ArchiveRef &ref : archives)
@@ -120,8 +143,19 @@ ArchiveReadSummary OciSource::readArchives(const QList<ArchiveRef> &archives, co
         QFile out(file);
         Result<qint64> fetched = makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(file));
         if (out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            fetched = fetch(*l, [&out](const char *data, qint64 n) { return out.write(data, n) == n; });
+            fetched = fetch(
+                *l,
+                [&out, &options](const char *data, qint64 n) {
+                    // A cancel stops a download at once, not only between archives.
+                    return out.write(data, n) == n && !(options.cancel && options.cancel->load());
+                },
+                clients);
         out.close();
+        if (options.cancel && options.cancel->load()) {
+            QFile::remove(file);
+            summary.cancelled = true;
+            break;
+        }
         const bool digestMismatch = !fetched.ok() && fetched.error().code == ErrorCode::CorruptArchive
             && fetched.error().message.contains(QLatin1StringView("does not match digest"));
         if (!fetched.ok() && !digestMismatch) {
@@ -132,15 +166,31 @@ ArchiveReadSummary OciSource::readArchives(const QList<ArchiveRef> &archives, co
             sink(i, std::move(read));
             continue;
         }
-        // The bytes as served (those of a digest mismatch too: the engine compares their zh:).
         summary.bytesRead += QFileInfo(file).size();
         read.size = QFileInfo(file).size();
+        if (digestMismatch) {
+            // tofu's download fails here, in its words; the bytes' SHA-256 is shown.
+            read.unavailable = Verdict::Mismatch;
+            read.hashes = makeError(fetched.error().code, fetched.error().message);
+            if (const Result<HashString> zh = hashFileZh(file); zh.ok())
+                read.bytesZh = zh.value();
+            QFile::remove(file);
+            sink(i, std::move(read));
+            continue;
+        }
         read.hashes = hashZip(file);
         if (read.hashes.ok()) {
             ++summary.hashed;
             summary.bytesHashed += read.hashes.value().fileSize;
         } else if (const Result<HashString> zh = hashFileZh(file); zh.ok()) {
             read.bytesZh = zh.value();
+        }
+        if (!l->signedDocument.isEmpty() && read.hashes.ok()) {
+            // The release's signed SHA256SUMS is this archive's second anchor (decideBundleArchive).
+            read.checksumsAnchor = TrustAnchor{TrustAnchor::Kind::Signature, l->signedDocument};
+            read.checksums = l->signedSha256.isEmpty()                                              ? SumsCheck::NotListed
+                : read.hashes.value().zh.value().compare(l->signedSha256, Qt::CaseInsensitive) == 0 ? SumsCheck::Match
+                                                                                                    : SumsCheck::Mismatch;
         }
         QFile::remove(file);
         sink(i, std::move(read));
@@ -165,7 +215,10 @@ Result<std::unique_ptr<QIODevice>> OciSource::openArchive(const Archive &archive
     auto tmp = std::make_unique<QTemporaryFile>();
     if (!tmp->open())
         return makeError(ErrorCode::Io, QStringLiteral("cannot create a temporary file: %1").arg(tmp->errorString()));
-    const Result<qint64> got = fetch(*l, [&tmp](const char *data, qint64 n) { return tmp->write(data, n) == n; });
+    Clients clients;
+    const auto keep = qScopeGuard([&] { keepCredentials(clients); });
+    const Result<qint64> got = fetch(
+        *l, [&tmp, cancel](const char *data, qint64 n) { return tmp->write(data, n) == n && !(cancel && cancel->load()); }, clients);
     if (!got.ok())
         return got.error();
     if (!tmp->flush() || !tmp->seek(0))

@@ -14,10 +14,15 @@
 //                   hashed as served, so the engine's index check (the digest's zh:) says mismatch.
 //   openArchive()   one blob as a temporary file.
 //
-// The verdicts then come from the engine (completeFromRead), like every source's. One OCI rule
-// the engine cannot apply: with a lock file, tofu compares the layer digest with the lock's
-// hashes *before* it downloads, so an h1:-only lock fails from an OCI mirror; the engine accepts
-// the h1:. verifyOciMirror() (the CLI) applies it; docs/OCI.md names the difference.
+// The verdicts then come from the engine (completeFromRead), like every source's, including tofu's
+// one OCI-only lock rule: lockCheckedBeforeRead() names the layer digest, which a lock file must
+// list before tofu downloads at all (so an h1:-only lock fails from an OCI mirror). verifyOciMirror()
+// (the CLI) is this source run through verifySource().
+//
+// Threads: list(), readArchives() and openArchive() may be called on different threads (the
+// browser lists on one worker and verifies on another): each call makes its own clients (a
+// client's QNetworkAccessManager belongs to the thread that made it), starting from the
+// credential the repository's last client ended with, so a credential helper runs once.
 
 #include "model/oci/OciMirror.h"
 #include "model/source/MirrorSource.h"
@@ -48,6 +53,10 @@ public:
     /// Repository -> where its credential came from (never the secret).
     const QHash<QString, QString> &credentials() const { return m_credentials; }
     qint64 bytesDownloaded() const { return m_counters.bytesDownloaded; }
+    /// Requests, bytes, token requests so far (listing and reads).
+    const OciCounters &counters() const { return m_counters; }
+    /// The layer digest as zh: (tofu compares it with a lock's hashes before the download).
+    std::optional<HashString> lockCheckedBeforeRead(const Archive &archive) const override;
 
 private:
     struct Listed
@@ -55,18 +64,23 @@ private:
         QString repository; ///< registry/name
         QString digest;
         qint64 size = -1;
-        QString refusal;      ///< why tofu refuses the archive before a download ("" = none)
-        bool missing = false; ///< the refusal is a 404 (Missing rather than Error)
+        QString refusal;        ///< why tofu refuses the archive before a download ("" = none)
+        bool missing = false;   ///< the refusal is a 404 (Missing rather than Error)
+        QString signedDocument; ///< the release's signed SHA256SUMS ("" = none)
+        QString signedSha256;   ///< what it lists for the archive (hex, "" = nothing)
     };
-    /// fetchBlob of `l` into `sink`; the repository's client is made on demand.
-    Result<qint64> fetch(const Listed &l, const std::function<bool(const char *, qint64)> &sink);
+    using Clients = QHash<QString, std::shared_ptr<OciClient>>; ///< by repository, for one call
+    /// fetchBlob of `l` into `sink`; the repository's client is made on demand into `clients`.
+    Result<qint64> fetch(const Listed &l, const std::function<bool(const char *, qint64)> &sink, Clients &clients);
+    /// Keeps what the call's clients ended with (credentials after a helper ran).
+    void keepCredentials(const Clients &clients);
     const Listed *find(const Archive &archive) const;
 
     OciMirrorOptions m_mirror;
     QList<ProviderAddress> m_providers;
     QHash<QString, QList<Version>> m_onlyVersions;
-    QHash<QString, Listed> m_listed;                      ///< by blob URL + platform
-    QHash<QString, std::shared_ptr<OciClient>> m_clients; ///< by repository
+    QHash<QString, Listed> m_listed;          ///< by blob URL + platform
+    QHash<QString, OciCredential> m_resolved; ///< repository -> the credential its last client ended with
     QList<OciRequestLog> m_log;
     OciCounters m_counters;
     QList<ProviderAddress> m_absent;

@@ -65,7 +65,9 @@ struct ArchiveRead
     Result<PackageHashes> hashes = makeError(ErrorCode::Cancelled, QStringLiteral("cancelled before it was hashed"));
     bool fromCache = false; ///< the hashes came from the HashCache
     /// Set when the bytes could not be had at all: Missing (the source says the archive is not
-    /// there, e.g. an HTTP 404) or Error; `hashes` holds the reason.
+    /// there, e.g. an HTTP 404) or Error; `hashes` holds the reason. Mismatch (with `bytesZh`):
+    /// the bytes read are not the ones the source names (an OCI blob that does not hash to its
+    /// digest), so the download fails as tofu's does.
     std::optional<Verdict> unavailable;
     /// The SHA-256 of the bytes, when they were read but `hashes` failed (not a readable zip):
     /// terraform's checksum check then runs before extraction fails (decideUnreadableArchive).
@@ -73,6 +75,9 @@ struct ArchiveRead
     /// How the archive fared against the source's own checksum list (a bundle's SHA256SUMS);
     /// nullopt when the source has none.
     std::optional<SumsCheck> checksums;
+    /// The document `checksums` came from, when it is this archive's own (a release's signed
+    /// SHA256SUMS an OCI mirror keeps per version); nullopt: the source's checksumsAnchor().
+    std::optional<TrustAnchor> checksumsAnchor;
     /// Bytes read, when the catalog did not know the size (-1: keep the catalog's).
     qint64 size = -1;
 };
@@ -114,6 +119,11 @@ public:
     virtual TrustAnchor indexAnchor(const Archive &archive) const;
     /// A second document of the source's own that lists checksums (a bundle's SHA256SUMS).
     virtual std::optional<TrustAnchor> checksumsAnchor() const { return std::nullopt; }
+
+    /// The hash tofu compares with a lock file's hashes *before* it reads the archive at all (an
+    /// OCI mirror's layer digest as zh:, decideLockBeforeDownload); nullopt for sources whose
+    /// archives are checked against the lock only after reading.
+    virtual std::optional<HashString> lockCheckedBeforeRead(const Archive &) const { return std::nullopt; }
 
     /// Reads and hashes the bytes of `archives` (present ones of a catalog this source listed).
     virtual ArchiveReadSummary readArchives(const QList<ArchiveRef> &archives, const ArchiveReadOptions &options,

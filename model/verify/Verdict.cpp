@@ -288,7 +288,10 @@ VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &
     if (sums == SumsCheck::Mismatch) {
         d.verdict = Verdict::Mismatch;
         d.anchors.clear();
-        d.reason = computed.kind == PackageHashes::Kind::Zip
+        d.reason = sumsAnchor.kind == TrustAnchor::Kind::Signature
+            ? QStringLiteral("the archive does not match its release's signed SHA256SUMS (its SHA-256 is %1; %2)")
+                  .arg(computed.zh.toString().mid(3), sumsAnchor.document)
+            : computed.kind == PackageHashes::Kind::Zip
             ? QStringLiteral("the archive does not match the bundle's SHA256SUMS (its SHA-256 is %1)").arg(computed.zh.toString().mid(3))
             : QStringLiteral("a file of the package does not match the bundle's SHA256SUMS");
         return d;
@@ -312,6 +315,29 @@ VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &
     applyInstallCheck(d, computed, providerType);
     if (d.verdict != Verdict::Verified)
         d.anchors.clear();
+    return d;
+}
+
+std::optional<VerdictDetail> decideLockBeforeDownload(const HashString &digestZh, const QList<HashString> &lock,
+                                                      const PackageHashes *computed, const QString &package)
+{
+    QList<HashString> preferred;
+    for (const HashString &h : lock)
+        if (isSupported(h))
+            preferred.append(h);
+    if (preferred.isEmpty() || preferred.contains(digestZh))
+        return std::nullopt;
+    VerdictDetail d;
+    const bool h1Locked = computed && verifyAgainstLock(*computed, preferred).verdict == Verdict::Verified;
+    d.verdict = h1Locked ? Verdict::Error : Verdict::Mismatch;
+    d.reason = QStringLiteral("the current package for %1 doesn't match any of the checksums previously recorded in the "
+                              "dependency lock file")
+                   .arg(package);
+    if (h1Locked)
+        d.reason += QStringLiteral(" (its h1: is in the lock, but tofu compares the layer digest, zh:, before downloading: add "
+                                   "%1 to the lock)")
+                        .arg(digestZh.toString());
+    d.contradicting = preferred;
     return d;
 }
 

@@ -124,6 +124,15 @@ VerdictDetail decideUnreadableArchive(const HashString &zh, const QString &error
 VerdictDetail decideUnreadableAgainstLock(const HashString &zh, const QString &error, const QList<HashString> &lock,
                                           const TrustAnchor &lockAnchor);
 
+/// tofu's rule for a package whose source names its zh: before any download (an OCI mirror's
+/// layer digest; OpenTofu package_location_oci_blob_archive.go:117-131): with a lock whose h1:/zh:
+/// hashes do not include `digestZh`, installation fails before the download — Mismatch with tofu's
+/// message (`package` = "ADDRESS VERSION"), or Error when the package's h1: (from `computed`, when
+/// it was read) is in the lock: the lock lacks only the zh:, and tofu still refuses. nullopt when
+/// the rule lets the package through (no h1:/zh: in the lock, or the digest is one of them).
+std::optional<VerdictDetail> decideLockBeforeDownload(const HashString &digestZh, const QList<HashString> &lock,
+                                                      const PackageHashes *computed, const QString &package);
+
 /// terraform's failure for an index entry with hash strings it cannot parse (it fails installing
 /// that platform before downloading): `d` becomes Refused. No-op when `invalidHashes` is empty.
 void applyInvalidDeclaredHashes(VerdictDetail &d, const QStringList &invalidHashes, const QString &indexDocument);

@@ -68,6 +68,20 @@ void completeFromRead(ArchiveResult &r, ArchiveRead &&read, const ArchiveRef &re
     if (read.size >= 0)
         r.size = read.size;
     r.fromCache = read.fromCache;
+    if (lock)
+        if (const std::optional<HashString> digest = source.lockCheckedBeforeRead(archive)) {
+            const QString package = ref.provider->address.toString() + QLatin1Char(' ') + ref.version->version.toString();
+            if (std::optional<VerdictDetail> d =
+                    decideLockBeforeDownload(*digest, *lock, read.hashes.ok() ? &read.hashes.value() : nullptr, package)) {
+                // Refused before the download, whatever the download would have brought.
+                if (read.hashes.ok())
+                    r.hashes = read.hashes.value();
+                r.detail = *d;
+                r.error = d->verdict == Verdict::Error ? d->reason : QString();
+                r.detail.notCoveredByLock = notCovered;
+                return;
+            }
+        }
     if (read.unavailable) {
         // The source could not give the bytes (an HTTP 404, a refused URL, a failed download).
         r.hashes.reset();
@@ -75,6 +89,15 @@ void completeFromRead(ArchiveResult &r, ArchiveRead &&read, const ArchiveRef &re
         r.detail.verdict = *read.unavailable;
         r.detail.reason = read.hashes.ok() ? QString() : read.hashes.error().message;
         r.error = *read.unavailable == Verdict::Error ? r.detail.reason : QString();
+        if (read.bytesZh) {
+            // Bytes were read, but they are not what the source names (an OCI blob that does not
+            // hash to its digest: a Mismatch): their SHA-256 is shown.
+            PackageHashes served;
+            served.zh = *read.bytesZh;
+            served.fileSize = std::max<qint64>(read.size, 0);
+            r.hashes = served;
+            r.detail.contradicting = r.declared;
+        }
         return;
     }
     if (!read.hashes.ok()) {
@@ -83,8 +106,14 @@ void completeFromRead(ArchiveResult &r, ArchiveRead &&read, const ArchiveRef &re
             r.hashes.reset();
             r.error = read.hashes.error().message;
             r.detail = decideUnreadableArchive(*read.bytesZh, r.error, r.declared);
-            if (r.detail.verdict == Verdict::Error && lock)
+            if (r.detail.verdict == Verdict::Error && lock) {
+                // The lock's hashes are compared next (tofu's PackageLocalArchive, every
+                // downloaded archive), in their order: an h1: first fails hashing.
                 r.detail = decideUnreadableAgainstLock(*read.bytesZh, r.error, *lock, TrustAnchor{TrustAnchor::Kind::LockFile, lockFrom});
+                if (r.detail.verdict == Verdict::Refused)
+                    r.detail.reason = QStringLiteral("failed to calculate checksum for %1 %2 package: %3")
+                                          .arg(ref.provider->address.toString(), ref.version->version.toString(), r.error);
+            }
             if (archive.declared)
                 applyInvalidDeclaredHashes(r.detail, archive.declared->invalidHashes, archive.declared->indexFile);
             r.detail.notCoveredByLock = notCovered;
@@ -98,7 +127,7 @@ void completeFromRead(ArchiveResult &r, ArchiveRead &&read, const ArchiveRef &re
     r.error.clear();
     const TrustAnchor index = source.indexAnchor(archive);
     const TrustAnchor lockAnchor{TrustAnchor::Kind::LockFile, lockFrom};
-    const std::optional<TrustAnchor> sums = source.checksumsAnchor();
+    const std::optional<TrustAnchor> sums = read.checksumsAnchor ? read.checksumsAnchor : source.checksumsAnchor();
     if (read.checksums && sums)
         r.detail = decideBundleArchive(hashes, ref.provider->address.type(), r.declared, index, *read.checksums, *sums, lock, lockAnchor);
     else

@@ -104,13 +104,16 @@ class Registry:
         return "sha256:" + hashlib.sha256(data).hexdigest(), len(data)
 
 
-def image_manifest(reg, repo, zip_bytes, os_, arch, layer_media_type="archive/zip", size_delta=0):
+def image_manifest(reg, repo, zip_bytes, os_, arch, layer_media_type="archive/zip", size_delta=0, layer_platform=None):
     cfg_digest, cfg_size = reg.blob(repo, EMPTY)
     digest, size = reg.blob(repo, zip_bytes)
+    layer = {"mediaType": layer_media_type, "digest": digest, "size": size + size_delta}
+    if layer_platform:
+        layer["platform"] = {"architecture": layer_platform[1], "os": layer_platform[0]}
     doc = {
         "schemaVersion": 2, "mediaType": MANIFEST, "artifactType": "application/vnd.opentofu.provider-target",
         "config": {"mediaType": "application/vnd.oci.empty.v1+json", "digest": cfg_digest, "size": cfg_size, "data": "e30="},
-        "layers": [{"mediaType": layer_media_type, "digest": digest, "size": size + size_delta}],
+        "layers": [layer],
     }
     mdigest, msize = reg.manifest(repo, "sha256:" + hashlib.sha256(json.dumps(doc, separators=(",", ":")).encode()).hexdigest(),
                                   MANIFEST, doc)
@@ -181,6 +184,9 @@ def hostile(port, ca, user, password, zip1, zip2, outdir):
     d, _ = image_manifest(reg, "hostile/test/absurd", z1, "linux", "amd64", size_delta=2 ** 50)
     index(reg, "hostile/test/absurd", [d])
     facts["absurd_blob"] = "sha256:" + hashlib.sha256(z1).hexdigest()
+    # 11. a linux_amd64 manifest whose layer is annotated as another platform's
+    d, _ = image_manifest(reg, "hostile/test/otherplatform", z1, "linux", "amd64", layer_platform=("darwin", "arm64"))
+    index(reg, "hostile/test/otherplatform", [d])
     print(json.dumps(facts))
 
 

@@ -4,6 +4,7 @@
 #include "model/oci/OciAuth.h"
 #include "model/oci/OciFormat.h"
 #include "model/oci/OciMirror.h"
+#include "model/oci/OciProvenance.h"
 #include "tests/support/TestSupport.h"
 
 #include <QJsonArray>
@@ -125,6 +126,23 @@ private Q_SLOTS:
         QTest::newRow("metadata") << "2.0.0+build.7"
                                   << "2.0.0_build.7";
     }
+    void referrersTagSchema()
+    {
+        // distribution-spec (commit 967efdc079b9) spec.md "Referrers Tag Schema": its own table.
+        QCOMPARE(referrersTag(QStringLiteral("sha256:") + QString(64, QLatin1Char('a'))),
+                 QStringLiteral("sha256-") + QString(64, QLatin1Char('a')));
+        QCOMPARE(referrersTag(QStringLiteral("sha512:") + QString(128, QLatin1Char('a'))),
+                 QStringLiteral("sha512-") + QString(64, QLatin1Char('a')));
+        QCOMPARE(
+            referrersTag(QStringLiteral("test+algorithm+using+algorithm+separators+and+lots+of+characters+to+excercise+overall+"
+                                        "truncation:alsoSome=InTheEncodedSectionToShowHyphenReplacementAndLotsAndLotsOfCharactersToExcerc"
+                                        "iseEncodedTruncation")),
+            QStringLiteral("test-algorithm-using-algorithm-s-alsoSome-InTheEncodedSectionToShowHyphenReplacementAndLotsAndLot"));
+        // A tag tofu ignores: it is no version (oci_registry_mirror_source.go:177-216).
+        QVERIFY(!versionForTag(referrersTag(QStringLiteral("sha256:") + QString(64, QLatin1Char('0')))));
+        QVERIFY(isValidTag(referrersTag(QStringLiteral("sha256:") + QString(64, QLatin1Char('0')))));
+    }
+
     void tagRules()
     {
         QFETCH(QString, version);

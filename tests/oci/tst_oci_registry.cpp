@@ -10,11 +10,13 @@
 #include "model/oci/OciMirror.h"
 #include "model/oci/OciSource.h"
 #include "model/verify/VerifyEngine.h"
+#include "tests/support/GpgFixture.h"
 #include "tests/support/TestSupport.h"
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -954,7 +956,8 @@ private Q_SLOTS:
 
         QStringList args{QStringLiteral("verify"), QStringLiteral("oci://") + templ(QStringLiteral("hostile")), QStringLiteral("--ca-file"),
                          path(QStringLiteral("ca.pem")), QStringLiteral("--json")};
-        for (const char *t : {"wrongtype", "twice", "notzip", "badbytes", "oversized", "direct", "short", "noexe", "notazip", "absurd"})
+        for (const char *t :
+             {"wrongtype", "twice", "notzip", "badbytes", "oversized", "direct", "short", "noexe", "notazip", "absurd", "otherplatform"})
             args << QStringLiteral("--provider") << QStringLiteral("example.com/test/") + QString::fromLatin1(t);
         const ProcessRun r = provender(args);
         QCOMPARE(r.exitCode, 1);
@@ -1009,6 +1012,9 @@ private Q_SLOTS:
         const QString absurdBlob = QJsonDocument::fromJson(written.out).object().value(QLatin1StringView("absurd_blob")).toString();
         QCOMPARE(count(accessLog().mid(logBefore), QStringLiteral("GET"), QStringLiteral("/v2/hostile/test/absurd/blobs/")), 0);
         QVERIFY(!absurdBlob.isEmpty());
+        // A layer annotated with another platform (package_location_oci_blob_archive.go:291-302).
+        expect(QStringLiteral("otherplatform linux_amd64"), "error",
+               "selected OCI artifact is for darwin_arm64, but was expected to be for linux_amd64");
         // Nothing that failed is anchored; only the verified archives are.
         for (auto it = byKey.cbegin(); it != byKey.cend(); ++it)
             QCOMPARE(it.value().value(QLatin1StringView("anchors")).toArray().isEmpty(),
@@ -1032,12 +1038,27 @@ private Q_SLOTS:
                  QStringLiteral("zh:") + QString::fromLatin1(QCryptographicHash::hash(changed, QCryptographicHash::Sha256).toHex()));
     }
 
+    /// The browser's path: the registry as a MirrorSource (OciSource), listed on this thread and
+    /// read on the asynchronous VerifyEngine's own thread, as the main window does.
+    static QList<ArchiveResult> verifyInEngine(const std::shared_ptr<oci::OciSource> &source, const Catalog &catalog,
+                                               const VerifyOptions &options = {})
+    {
+        VerifyEngine engine;
+        QList<ArchiveResult> results;
+        QObject::connect(&engine, &VerifyEngine::archivesVerified, [&](const QList<ArchiveResult> &batch) { results += batch; });
+        QEventLoop loop;
+        QObject::connect(&engine, &VerifyEngine::finished, &loop, &QEventLoop::quit);
+        engine.start(source, catalog, options);
+        loop.exec();
+        return results;
+    }
+
     void sourceAndEngineAgree()
     {
-        // The registry as a MirrorSource (OciSource, for the browser), verified by the engine every
-        // source goes through (verifySource → completeFromRead): for every archive of the hostile
-        // repositories and the pushed mirror, the same verdict and the same anchors as
-        // `verifyOciMirror` — one set of rules, whichever way an OCI mirror is read.
+        // For every archive of the hostile repositories and the pushed mirror, the asynchronous
+        // engine over OciSource gives the verdict the CLI gives (`provender verify oci://… --json`,
+        // whose verdicts hostileArtifacts checks against tofu's rules) — one set of rules,
+        // whichever way an OCI mirror is read — and the same anchors.
         QStringList warnings;
         QProcessEnvironment env = m_env;
         const Result<oci::OciCredentialsPolicy> policy = oci::loadCredentialsPolicy(env, path(QStringLiteral("home")), &warnings);
@@ -1050,48 +1071,298 @@ private Q_SLOTS:
             QList<ProviderAddress> providers;
             const QStringList types = prefix == u"mirror"
                 ? QStringList{QStringLiteral("foo"), QStringLiteral("bar"), QStringLiteral("nothere")}
-                : QStringList{QStringLiteral("wrongtype"), QStringLiteral("twice"),  QStringLiteral("notzip"), QStringLiteral("badbytes"),
-                              QStringLiteral("oversized"), QStringLiteral("direct"), QStringLiteral("short"),  QStringLiteral("noexe"),
-                              QStringLiteral("notazip"),   QStringLiteral("absurd")};
-            for (const QString &t : types)
+                : QStringList{QStringLiteral("wrongtype"), QStringLiteral("twice"),        QStringLiteral("notzip"),
+                              QStringLiteral("badbytes"),  QStringLiteral("oversized"),    QStringLiteral("direct"),
+                              QStringLiteral("short"),     QStringLiteral("noexe"),        QStringLiteral("notazip"),
+                              QStringLiteral("absurd"),    QStringLiteral("otherplatform")};
+            QStringList cli{QStringLiteral("verify"), QStringLiteral("oci://") + templ(prefix), QStringLiteral("--ca-file"),
+                            path(QStringLiteral("ca.pem")), QStringLiteral("--json")};
+            for (const QString &t : types) {
                 providers.append(ProviderAddress::parse(QString(QStringLiteral("example.com/test/") + t)).value());
-            oci::OciSource source(mirror, providers);
-            const Result<Catalog> catalog = source.list();
+                cli << QStringLiteral("--provider") << QStringLiteral("example.com/test/") + t;
+            }
+            auto source = std::make_shared<oci::OciSource>(mirror, providers);
+            const Result<Catalog> catalog = source->list();
             QVERIFY2(catalog.ok(), catalog.ok() ? "" : qPrintable(catalog.error().message));
-            const VerifyReport engine = verifySource(source, catalog.value());
-            const oci::OciVerifyReport direct = oci::verifyOciMirror(providers, mirror);
-            QCOMPARE(engine.results.size(), direct.report.results.size());
-            QCOMPARE(engine.results.size(),
-                     prefix == u"mirror" ? 5 : 9); // hostile: wrongtype and direct fail as versions
-            QCOMPARE(catalog.value().anomalies.size(), direct.catalog.anomalies.size());
-            QCOMPARE(source.absentProviders(), direct.absent);
-            for (qsizetype i = 0; i < engine.results.size(); ++i) {
-                const ArchiveResult &a = engine.results.at(i);
-                const ArchiveResult &b = direct.report.results.at(i);
-                const QString what = a.key.provider.toString() + QLatin1Char(' ') + a.key.platform.toString() + QStringLiteral(": ")
-                    + a.detail.reason + QStringLiteral(" | ") + b.detail.reason;
-                QVERIFY2(a.key == b.key, qPrintable(what));
-                QVERIFY2(a.detail.verdict == b.detail.verdict,
-                         qPrintable(toString(a.detail.verdict) + QStringLiteral(" vs ") + toString(b.detail.verdict) + QStringLiteral(" — ")
-                                    + what));
-                QVERIFY2(a.detail.anchors == b.detail.anchors, qPrintable(what));
-                QCOMPARE(a.path, b.path);
-                if (a.hashes && b.hashes)
-                    QCOMPARE(a.hashes->zh, b.hashes->zh);
+            const QList<ArchiveResult> engine = verifyInEngine(source, catalog.value());
+            const QJsonObject direct = json(provender(cli));
+            const QJsonArray archives = direct.value(QLatin1StringView("archives")).toArray();
+            QCOMPARE(engine.size(), archives.size());
+            QCOMPARE(engine.size(), prefix == u"mirror" ? 5 : 10); // hostile: wrongtype and direct fail as versions
+            QCOMPARE(catalog.value().anomalies.size(), direct.value(QLatin1StringView("anomalies")).toArray().size());
+            QCOMPARE(source->absentProviders().size(),
+                     direct.value(QLatin1StringView("oci")).toObject().value(QLatin1StringView("absent_providers")).toArray().size());
+            QHash<QString, QJsonObject> byKey;
+            for (const QJsonValue &v : archives)
+                byKey.insert(v.toObject().value(QLatin1StringView("provider")).toString() + QLatin1Char(' ')
+                                 + v.toObject().value(QLatin1StringView("version")).toString() + QLatin1Char(' ')
+                                 + v.toObject().value(QLatin1StringView("platform")).toString(),
+                             v.toObject());
+            for (const ArchiveResult &a : engine) {
+                const QString key =
+                    a.key.provider.toString() + QLatin1Char(' ') + a.key.version.toString() + QLatin1Char(' ') + a.key.platform.toString();
+                QVERIFY2(byKey.contains(key), qPrintable(key));
+                const QJsonObject b = byKey.value(key);
+                const QString what =
+                    key + QStringLiteral(": ") + a.detail.reason + QStringLiteral(" | ") + b.value(QLatin1StringView("reason")).toString();
+                QVERIFY2(toString(a.detail.verdict) == b.value(QLatin1StringView("verdict")).toString(), qPrintable(what));
+                const QJsonArray anchors = b.value(QLatin1StringView("anchors")).toArray();
+                QCOMPARE(a.detail.anchors.size(), anchors.size());
+                for (qsizetype i = 0; i < anchors.size(); ++i)
+                    QCOMPARE(a.detail.anchors.at(i).document, anchors.at(i).toObject().value(QLatin1StringView("document")).toString());
+                QCOMPARE(a.path, b.value(QLatin1StringView("path")).toString());
+                if (a.hashes)
+                    QCOMPARE(a.hashes->zh.toString(), b.value(QLatin1StringView("zh")).toString());
             }
             // openArchive: the blob's bytes, as the registry stores them.
             if (prefix == u"mirror") {
                 const Archive *first = &catalog.value().providers.first().versions.first().archives.first();
-                Result<std::unique_ptr<QIODevice>> device = source.openArchive(*first);
+                Result<std::unique_ptr<QIODevice>> device = source->openArchive(*first);
                 QVERIFY2(device.ok(), device.ok() ? "" : qPrintable(device.error().message));
                 const QByteArray bytes = device.value()->readAll();
                 QCOMPARE(QStringLiteral("sha256:")
                              + QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()),
                          first->path.section(QLatin1Char('/'), -1));
-                QVERIFY(source.capabilities().credentials && source.capabilities().requestLog);
-                QVERIFY(!source.requestLog().isEmpty());
+                QVERIFY(source->capabilities().credentials && source->capabilities().requestLog);
+                QVERIFY(!source->requestLog().isEmpty());
             }
         }
+    }
+
+    void engineChecksLockBeforeDownload()
+    {
+        // tofu compares the layer digest (as zh:) with the lock's hashes before it downloads
+        // (package_location_oci_blob_archive.go:117-131): an h1:-only lock fails from an OCI mirror
+        // although the package's h1: is in it. The browser's path (OciSource read by the
+        // asynchronous engine) gives that verdict, as the CLI does (lockFileRules).
+        const QString dir = m_mirror + QStringLiteral("/example.com/test/foo/");
+        const QString linux = dir + QStringLiteral("terraform-provider-foo_1.0.0_linux_amd64.zip");
+        const QString darwin = dir + QStringLiteral("terraform-provider-foo_1.0.0_darwin_arm64.zip");
+        const HashString h1Linux = HashString::parse(QString::fromUtf8(tool({QStringLiteral("h1"), linux}).out.trimmed())).value();
+        const HashString h1Darwin = HashString::parse(QString::fromUtf8(tool({QStringLiteral("h1"), darwin}).out.trimmed())).value();
+        const HashString zhLinux = HashString::parse(QString(QStringLiteral("zh:") + sha256Hex(linux))).value();
+        const HashString zhDarwin = HashString::parse(QString(QStringLiteral("zh:") + sha256Hex(darwin))).value();
+        QStringList warnings;
+        const Result<oci::OciCredentialsPolicy> policy = oci::loadCredentialsPolicy(m_env, path(QStringLiteral("home")), &warnings);
+        QVERIFY(policy.ok());
+        oci::OciMirrorOptions mirror;
+        mirror.repositoryTemplate = templ();
+        mirror.client.caCertificates = QSslCertificate::fromPath(path(QStringLiteral("ca.pem")));
+        mirror.credentials = policy.value();
+        const ProviderAddress foo = ProviderAddress::parse(QStringLiteral("example.com/test/foo")).value();
+        const Version v100 = Version::parse(QStringLiteral("1.0.0")).value();
+        auto source =
+            std::make_shared<oci::OciSource>(mirror, QList<ProviderAddress>{foo}, QHash<QString, QList<Version>>{{foo.toString(), {v100}}});
+        const Result<Catalog> catalog = source->list();
+        QVERIFY2(catalog.ok(), catalog.ok() ? "" : qPrintable(catalog.error().message));
+        QCOMPARE(source->lockCheckedBeforeRead(catalog.value().providers.first().versions.first().archives.first()), zhDarwin);
+        const ProviderVersionKey key{foo, v100};
+        auto run = [&](const QList<HashString> &lock) {
+            VerifyOptions options;
+            options.expected.insert(key, lock);
+            options.expectedFrom.insert(key, QStringLiteral("/reviewed/.terraform.lock.hcl"));
+            options.lockCoverage = true;
+            QHash<QString, ArchiveResult> byPlatform;
+            for (const ArchiveResult &r : verifyInEngine(source, catalog.value(), options))
+                byPlatform.insert(r.key.platform.toString(), r);
+            return byPlatform;
+        };
+        // h1: only: refused before the download (error, since the lock has the package's h1:),
+        // with tofu's message and the zh: to add; nothing anchors it.
+        QHash<QString, ArchiveResult> r = run({h1Linux, h1Darwin});
+        QCOMPARE(r.size(), 2);
+        for (const QString &p : {QStringLiteral("linux_amd64"), QStringLiteral("darwin_arm64")}) {
+            const ArchiveResult &a = r.value(p);
+            QCOMPARE(toString(a.detail.verdict), QStringLiteral("error"));
+            QVERIFY2(a.detail.reason.contains(u"the current package for example.com/test/foo 1.0.0 doesn't match any of the checksums "
+                                              u"previously recorded in the dependency lock file"),
+                     qPrintable(a.detail.reason));
+            QVERIFY2(a.detail.reason.contains((p == u"linux_amd64" ? zhLinux : zhDarwin).toString()), qPrintable(a.detail.reason));
+            QVERIFY(a.detail.anchors.isEmpty());
+        }
+        // Hashes of other packages only: mismatch.
+        r = run({HashString::parse(QString(QStringLiteral("zh:") + QString(64, QLatin1Char('0')))).value()});
+        QCOMPARE(toString(r.value(QStringLiteral("linux_amd64")).detail.verdict), QStringLiteral("mismatch"));
+        // The layer digests in the lock (zh: only): verified, anchored in the lock first.
+        r = run({zhLinux, zhDarwin});
+        const ArchiveResult &ok = r.value(QStringLiteral("linux_amd64"));
+        QCOMPARE(toString(ok.detail.verdict), QStringLiteral("verified"));
+        QCOMPARE(ok.detail.anchors.size(), 2);
+        QVERIFY(ok.detail.anchors.first().kind == TrustAnchor::Kind::LockFile);
+        QCOMPARE(ok.detail.anchors.first().document, QStringLiteral("/reviewed/.terraform.lock.hcl"));
+    }
+
+    void signedProvenance()
+    {
+        // A mirror as `mirror pull` leaves it (.provenance/HOST/NS/TYPE/VERSION with the release's
+        // SHA256SUMS, its detached signature and the signing key, made here with gpg): oci push
+        // publishes them as an OCI 1.1 artifact whose subject is the version's index, and — since
+        // Distribution 2.8 has no referrers API — lists it under the referrers tag
+        // `sha256-<hex>` (distribution-spec "Referrers Tag Schema"); verify reads it back, checks
+        // the signature offline and anchors each archive in it.
+        if (!test::GpgFixture::available())
+            PROVENDER_SKIP(Missing::Package, QStringLiteral("gpg is not installed"));
+        test::GpgFixture gpg;
+        const QString fpr = gpg.generateKey(QStringLiteral("Provender OCI test <oci@example.com>"));
+        QVERIFY2(!fpr.isEmpty(), qPrintable(gpg.lastError()));
+        const QString other = gpg.generateKey(QStringLiteral("Someone else <else@example.com>"));
+        QVERIFY2(!other.isEmpty(), qPrintable(gpg.lastError()));
+        const QByteArray key = gpg.exportKey(fpr);
+        QVERIFY(!key.isEmpty());
+        const QString dir = m_mirror + QStringLiteral("/example.com/test/foo/");
+        const QStringList zips{QStringLiteral("terraform-provider-foo_1.0.0_darwin_arm64.zip"),
+                               QStringLiteral("terraform-provider-foo_1.0.0_linux_amd64.zip")};
+        QByteArray sums;
+        for (const QString &z : zips)
+            sums += sha256Hex(dir + z).toLatin1() + "  " + z.toLatin1() + '\n';
+        // Three copies of foo 1.0.0, each with its provenance: signed correctly; a signature by
+        // another key than the one it ships; and a correctly signed list that names another
+        // SHA-256 for darwin_arm64.
+        auto makeMirror = [&](const QString &name, const QByteArray &list, const QString &signer) {
+            const QString root = path(name);
+            const QString pkg = root + QStringLiteral("/example.com/test/foo/");
+            const QString prov = root + QStringLiteral("/.provenance/example.com/test/foo/1.0.0/");
+            if (!QDir().mkpath(pkg) || !QDir().mkpath(prov))
+                return false;
+            for (const QString &z : zips)
+                if (!QFile::copy(dir + z, pkg + z))
+                    return false;
+            const QByteArray sig = gpg.sign(signer, list);
+            auto write = [](const QString &file, const QByteArray &data) {
+                QFile f(file);
+                return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+            };
+            return !sig.isEmpty() && write(prov + QStringLiteral("SHA256SUMS"), list) && write(prov + QStringLiteral("SHA256SUMS.sig"), sig)
+                && write(prov + QStringLiteral("keys.asc"), key);
+        };
+        QByteArray wrongDarwin = sums;
+        wrongDarwin.replace(sha256Hex(dir + zips.at(0)).toLatin1(), QByteArray(64, 'a'));
+        QVERIFY(makeMirror(QStringLiteral("prov-good"), sums, fpr));
+        QVERIFY(makeMirror(QStringLiteral("prov-badsig"), sums, other));
+        QVERIFY(makeMirror(QStringLiteral("prov-wrongsum"), wrongDarwin, fpr));
+
+        auto push = [&](const QString &name) {
+            return provender({QStringLiteral("oci"), QStringLiteral("push"), path(name), QStringLiteral("--repository-template"),
+                              templ(name), QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--no-verify"),
+                              QStringLiteral("--json")});
+        };
+        auto verify = [&](const QString &name, const QStringList &extra = {}) {
+            return provender(QStringList{QStringLiteral("verify"), QStringLiteral("oci://") + templ(name), QStringLiteral("--provider"),
+                                         QStringLiteral("example.com/test/foo"), QStringLiteral("--ca-file"),
+                                         path(QStringLiteral("ca.pem")), QStringLiteral("--json")}
+                             + extra);
+        };
+        auto byPlatform = [](const QJsonObject &o) {
+            QHash<QString, QJsonObject> out;
+            for (const QJsonValue &a : o.value(QLatin1StringView("archives")).toArray())
+                out.insert(a.toObject().value(QLatin1StringView("platform")).toString(), a.toObject());
+            return out;
+        };
+
+        // 1. Published: read back with Python's http.client, field by field against the spec.
+        ProcessRun r = push(QStringLiteral("prov-good"));
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        const ProcessRun indexGet =
+            tool({QStringLiteral("get"), QStringLiteral("https://127.0.0.1:%1/v2/prov-good/test/foo/manifests/1.0.0").arg(m_port),
+                  path(QStringLiteral("ca.pem")), QStringLiteral("alice"), QStringLiteral("secret")});
+        QCOMPARE(indexGet.exitCode, 0);
+        const QString indexHex = QString::fromLatin1(QCryptographicHash::hash(indexGet.out, QCryptographicHash::Sha256).toHex());
+        // distribution-spec: the referrers tag is the algorithm, '-', the encoded digest.
+        const QJsonObject referrers = document(QStringLiteral("prov-good/test/foo/manifests/sha256-") + indexHex);
+        QCOMPARE(referrers.value(QLatin1StringView("mediaType")).toString(), QStringLiteral("application/vnd.oci.image.index.v1+json"));
+        const QJsonArray listed = referrers.value(QLatin1StringView("manifests")).toArray();
+        QCOMPARE(listed.size(), 1);
+        const QJsonObject entry = listed.first().toObject();
+        QCOMPARE(entry.value(QLatin1StringView("mediaType")).toString(), QStringLiteral("application/vnd.oci.image.manifest.v1+json"));
+        QCOMPARE(entry.value(QLatin1StringView("artifactType")).toString(),
+                 QStringLiteral("application/vnd.provender.release-provenance.v1"));
+        const QString artifact = entry.value(QLatin1StringView("digest")).toString();
+        const QJsonObject manifest = document(QStringLiteral("prov-good/test/foo/manifests/") + artifact);
+        // The artifact's annotations are copied into its referrers descriptor (the spec's MUST).
+        QCOMPARE(entry.value(QLatin1StringView("annotations")).toObject(), manifest.value(QLatin1StringView("annotations")).toObject());
+        // image-spec 1.1: artifactType, the empty config, and the subject = the version's index.
+        QCOMPARE(manifest.value(QLatin1StringView("artifactType")).toString(),
+                 QStringLiteral("application/vnd.provender.release-provenance.v1"));
+        QCOMPARE(manifest.value(QLatin1StringView("config")).toObject().value(QLatin1StringView("digest")).toString(),
+                 QString::fromLatin1(kConfigDigest));
+        const QJsonObject subject = manifest.value(QLatin1StringView("subject")).toObject();
+        QCOMPARE(subject.value(QLatin1StringView("digest")).toString(), QStringLiteral("sha256:") + indexHex);
+        QCOMPARE(subject.value(QLatin1StringView("mediaType")).toString(), QString::fromLatin1(kIndexMediaType));
+        QCOMPARE(subject.value(QLatin1StringView("size")).toInteger(), qint64(indexGet.out.size()));
+        const QJsonArray layers = manifest.value(QLatin1StringView("layers")).toArray();
+        QCOMPARE(layers.size(), 3);
+        const QByteArray sig = [&] {
+            QFile f(path(QStringLiteral("prov-good/.provenance/example.com/test/foo/1.0.0/SHA256SUMS.sig")));
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        const std::pair<const char *, QByteArray> files[] = {{"SHA256SUMS", sums}, {"SHA256SUMS.sig", sig}, {"keys.asc", key}};
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject l = layers.at(i).toObject();
+            QCOMPARE(
+                l.value(QLatin1StringView("annotations")).toObject().value(QLatin1StringView("org.opencontainers.image.title")).toString(),
+                QString::fromLatin1(files[i].first));
+            QCOMPARE(l.value(QLatin1StringView("digest")).toString(),
+                     QStringLiteral("sha256:")
+                         + QString::fromLatin1(QCryptographicHash::hash(files[i].second, QCryptographicHash::Sha256).toHex()));
+        }
+        // tofu sees only the version's tag: the referrers tag is no version (its tag list ignores it).
+        r = provender({QStringLiteral("oci"), QStringLiteral("list"), QStringLiteral("oci://") + templ(QStringLiteral("prov-good")),
+                       QStringLiteral("--versions"), QStringLiteral("--hostname"), QStringLiteral("example.com"),
+                       QStringLiteral("--ca-file"), path(QStringLiteral("ca.pem")), QStringLiteral("--json")});
+        QJsonArray versions;
+        for (const QJsonValue &e : json(r).value(QLatin1StringView("repositories")).toArray())
+            if (e.toObject().value(QLatin1StringView("provider")).toString() == u"example.com/test/foo")
+                versions = e.toObject().value(QLatin1StringView("versions")).toArray();
+        QCOMPARE(versions, QJsonArray{QStringLiteral("1.0.0")});
+
+        // 2. Verify: every archive anchored in the signature (after the registry's own manifest).
+        r = verify(QStringLiteral("prov-good"));
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        QHash<QString, QJsonObject> got = byPlatform(json(r));
+        QCOMPARE(got.size(), 2);
+        for (const QJsonObject &a : std::as_const(got)) {
+            QCOMPARE(a.value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
+            const QJsonArray anchors = a.value(QLatin1StringView("anchors")).toArray();
+            QCOMPARE(anchors.size(), 2);
+            QCOMPARE(anchors.at(1).toObject().value(QLatin1StringView("kind")).toString(), QStringLiteral("signature"));
+            const QString doc = anchors.at(1).toObject().value(QLatin1StringView("document")).toString();
+            QVERIFY2(doc.contains(artifact) && doc.contains(fpr.right(16)), qPrintable(doc));
+        }
+        // Pinned to another key: the signature is not used (an anomaly, exit 1), no signed anchor.
+        QFile pin(path(QStringLiteral("other.asc")));
+        QVERIFY(pin.open(QIODevice::WriteOnly));
+        pin.write(gpg.exportKey(other));
+        pin.close();
+        r = verify(QStringLiteral("prov-good"), {QStringLiteral("--pinned-keys"), pin.fileName()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("signed provenance of example.com/test/foo 1.0.0 is not used"), r.out.constData());
+        got = byPlatform(json(r));
+        QCOMPARE(got.value(QStringLiteral("linux_amd64")).value(QLatin1StringView("anchors")).toArray().size(), 1);
+
+        // 3. Re-pushing writes nothing: the artifact is there and the referrers tag lists it.
+        const int before = int(accessLog().size());
+        r = push(QStringLiteral("prov-good"));
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        const QStringList again = accessLog().mid(before);
+        QCOMPARE(count(again, QStringLiteral("PUT"), QStringLiteral("/v2/prov-good/")), 0);
+        QCOMPARE(count(again, QStringLiteral("POST"), QStringLiteral("/v2/prov-good/")), 0);
+
+        // 4. A signature by a key the release does not ship: not used, reported.
+        QCOMPARE(push(QStringLiteral("prov-badsig")).exitCode, 0);
+        r = verify(QStringLiteral("prov-badsig"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("signed provenance of example.com/test/foo 1.0.0 is not used"), r.out.constData());
+        QCOMPARE(byPlatform(json(r)).value(QStringLiteral("linux_amd64")).value(QLatin1StringView("anchors")).toArray().size(), 1);
+
+        // 5. A good signature over a list that names another SHA-256: that archive is a mismatch.
+        QCOMPARE(push(QStringLiteral("prov-wrongsum")).exitCode, 0);
+        r = verify(QStringLiteral("prov-wrongsum"));
+        QCOMPARE(r.exitCode, 1);
+        got = byPlatform(json(r));
+        QCOMPARE(got.value(QStringLiteral("darwin_arm64")).value(QLatin1StringView("verdict")).toString(), QStringLiteral("mismatch"));
+        QVERIFY2(got.value(QStringLiteral("darwin_arm64")).value(QLatin1StringView("reason")).toString().contains(u"signed SHA256SUMS"),
+                 qPrintable(got.value(QStringLiteral("darwin_arm64")).value(QLatin1StringView("reason")).toString()));
+        QCOMPARE(got.value(QStringLiteral("linux_amd64")).value(QLatin1StringView("verdict")).toString(), QStringLiteral("verified"));
     }
 
     void blobSizeCap()
