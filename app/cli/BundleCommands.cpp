@@ -8,6 +8,7 @@
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
 #include "app/cli/HashingOptions.h"
+#include "app/cli/PinnedKeysOption.h"
 #include "app/cli/Prologue.h"
 #include "app/cli/VerdictJson.h"
 #include "model/bundle/BundleImport.h"
@@ -319,6 +320,7 @@ int runBundleVerify(const QStringList &args)
                                      "provider versions no lock file covers are reported as not covered (exit 1)."),
                       QStringLiteral("FILE")});
     addLimitOptions(parser);
+    addPinnedKeysOption(parser);
     parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
     if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle verify")))
         return *exit;
@@ -329,6 +331,8 @@ int runBundleVerify(const QStringList &args)
     BundleOpenOptions openOptions;
     openOptions.verify = true;
     if (!readLimits(parser, "bundle verify", &openOptions.limits))
+        return ExitUsage;
+    if (!readPinnedKeys(parser, QStringLiteral("provender bundle verify"), &openOptions.pinnedKeys))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("lock"))) {
         const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
@@ -418,6 +422,7 @@ int runBundleImport(const QStringList &args)
     parser.addOption({QStringLiteral("require-lock"),
                       QStringLiteral("Import only archives a hash of a --lock file vouches for (the rest is rejected).")});
     addLimitOptions(parser);
+    addPinnedKeysOption(parser);
     parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
     if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle import")))
         return *exit;
@@ -427,6 +432,8 @@ int runBundleImport(const QStringList &args)
     }
     ImportOptions options;
     if (!readLimits(parser, "bundle import", &options.limits))
+        return ExitUsage;
+    if (!readPinnedKeys(parser, QStringLiteral("provender bundle import"), &options.pinnedKeys))
         return ExitUsage;
     options.dryRun = parser.isSet(QStringLiteral("dry-run"));
     options.replace = parser.isSet(QStringLiteral("replace"));

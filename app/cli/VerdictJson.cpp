@@ -84,6 +84,10 @@ QString archiveJson(const ArchiveResult &r)
         o += (i == 0 ? QLatin1StringView("{") : QLatin1StringView(", {"));
         appendField(o, "kind", toString(a.kind));
         appendField(o, "document", a.document);
+        if (a.kind == TrustAnchor::Kind::Signature) {
+            appendField(o, "key_id", a.keyId);
+            appendField(o, "signer", a.signer);
+        }
         appendField(o, "text", describe(a));
         o += QLatin1StringView("\"self_consistency_only\": ") + boolText(a.isSelfConsistencyOnly()) + QLatin1Char('}');
     }

@@ -7,6 +7,7 @@
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
 #include "app/cli/HashingOptions.h"
+#include "app/cli/PinnedKeysOption.h"
 #include "app/cli/Prologue.h"
 #include "app/cli/VerdictJson.h"
 #include "model/bundle/BundleSource.h"
@@ -65,7 +66,7 @@ QString anchorText(const VerdictDetail &d)
         case TrustAnchor::Kind::OwnIndex: parts.append(QStringLiteral("own index")); break;
         case TrustAnchor::Kind::OwnChecksums: parts.append(QStringLiteral("own SHA256SUMS")); break;
         case TrustAnchor::Kind::LockFile: parts.append(QStringLiteral("lock ") + a.document); break;
-        case TrustAnchor::Kind::Signature: parts.append(QStringLiteral("signature")); break;
+        case TrustAnchor::Kind::Signature: parts.append(QStringLiteral("signed ") + a.keyId); break;
         }
     }
     return parts.join(QStringLiteral(" + "));
@@ -193,6 +194,7 @@ int runVerify(const QStringList &args)
                       QStringLiteral("Check the archives against this reviewed lock file too (repeatable); archives of "
                                      "provider versions no lock file covers are reported as not covered."),
                       QStringLiteral("FILE")});
+    addPinnedKeysOption(parser);
     parser.addOption({QStringLiteral("strict"),
                       QStringLiteral("Exit 1 on any anomaly too (and, with --lock, on any "
                                      "archive no lock file covers).")});
@@ -216,6 +218,10 @@ int runVerify(const QStringList &args)
         locks.value().applyTo(options);
     }
 
+    QList<QByteArray> pinned; // --pinned-keys: signatures of a mirror's .provenance/ must be by these keys
+    if (!readPinnedKeys(parser, p.prefix(), &pinned))
+        return ExitUsage;
+
     // The source: a directory, or a bundle file read in place (model/source/MirrorSource.h).
     const QString location = parser.positionalArguments().constFirst();
     const QFileInfo info(location);
@@ -232,6 +238,8 @@ int runVerify(const QStringList &args)
     if (!listed.ok())
         return p.usage(QStringLiteral("cannot read the mirror %1: %2").arg(location, listed.error().toString()));
     const Catalog &catalog = listed.value();
+    if (!pinned.isEmpty())
+        source->setPinnedKeys(pinned);
 
     const bool showProgress = !json && ::isatty(STDERR_FILENO);
     VerifyProgress progress;

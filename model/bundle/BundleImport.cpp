@@ -7,6 +7,7 @@
 #include "model/hashing/Sha256.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "model/mirror/IndexWriter.h"
+#include "model/registry/ReleaseProvenanceStore.h"
 #include "model/verify/HashEngine.h"
 #include "model/verify/VerifyEngine.h"
 
@@ -360,6 +361,9 @@ Result<bool> ImportTransaction::verify()
         &cancel);
     if (cancel || verified.summary.cancelled)
         return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    // The proof of releases the bundle carries, staged with the rest: checked here (offline), named
+    // by its bundle entry.
+    m_provenance = ReleaseProvenanceStore::forDirectory(m_stagedRoot, SignatureOptions{m_options.pinnedKeys}, m_entryBase);
     QMap<QString, QByteArray> shaByName; // sorted: the files of a package are one range
     for (auto it = m_sha.cbegin(); it != m_sha.cend(); ++it)
         shaByName.insert(it.key(), it.value());
@@ -391,6 +395,8 @@ Result<bool> ImportTransaction::verify()
                 *r.hashes, r.key.provider.type(), r.declared, TrustAnchor{TrustAnchor::Kind::OwnIndex, m_report.bundle}, check,
                 TrustAnchor{TrustAnchor::Kind::OwnChecksums, m_report.bundle + kBundleEntrySeparator + m_prefix + kBundleSumsName},
                 covered ? &lock.value() : nullptr, TrustAnchor{TrustAnchor::Kind::LockFile, m_options.expectedFrom.value(pv)});
+            if (const SignedRelease *release = m_provenance->release(r.key.provider, r.key.version))
+                applySignedRelease(r.detail, *r.hashes, r.key.provider.type(), r.key.version, r.key.platform, *release);
             r.detail.notCoveredByLock = m_options.lockCoverage && !covered;
         }
         m_resultByPath.insert(r.path, r);
@@ -493,6 +499,8 @@ Result<void> ImportTransaction::stage()
         if (::rename(encode(m.from).constData(), encode(to).constData()) != 0)
             return ioError(QStringLiteral("cannot move %1 into the staged copy").arg(m.from));
     }
+    if (Result<void> r = stageProvenance(unitPaths); !r.ok())
+        return r.error();
     // Indexes, regenerated from what each staged directory holds.
     IndexExportOptions indexOptions;
     indexOptions.withZh = m_options.withZh;
@@ -507,6 +515,68 @@ Result<void> ImportTransaction::stage()
             m_report.indexFiles.append(m_target + f.path.mid(m_newRoot.size()));
     testPause("staged");
 
+    return {};
+}
+
+Result<void> ImportTransaction::stageProvenance(QSet<QString> &unitPaths)
+{
+    QSet<QString> releases;
+    for (const ImportAction &a : std::as_const(m_report.actions)) {
+        if (a.kind == ImportAction::Kind::Rejected || a.kind == ImportAction::Kind::Conflict || a.kind == ImportAction::Kind::Skipped)
+            continue;
+        const SignedRelease *release = m_provenance->release(a.key.provider, a.key.version);
+        if (release && release->valid) // only a proof that holds goes into the target
+            releases.insert(provenanceRelativeDirectory(a.key.provider, a.key.version));
+    }
+    for (const QString &dir : std::as_const(releases)) {
+        const QString typeDir = dir.section(QLatin1Char('/'), 0, -2); // .provenance/HOST/NS/TYPE
+        if (!unitPaths.contains(typeDir)) {
+            if (QFileInfo(m_target + QLatin1Char('/') + typeDir).isDir()) {
+                unitPaths.insert(typeDir);
+                Unit u;
+                u.kind = Unit::Kind::Replace;
+                u.path = typeDir;
+                u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
+                u.backup = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/old/") + QString::number(m_units.size());
+                QDir().mkpath(QFileInfo(m_newRoot + QLatin1Char('/') + u.path).path());
+                if (Result<void> r = cloneTree(m_target + QLatin1Char('/') + u.path, m_newRoot + QLatin1Char('/') + u.path); !r.ok())
+                    return r.error();
+                m_units.append(u);
+            } else {
+                // The highest missing directory of .provenance, …/HOST, …/NS, …/TYPE is staged whole.
+                QString missing = typeDir;
+                for (const QString &parent : parentsOf(typeDir + QLatin1Char('/'))) {
+                    if (!QFileInfo(m_target + QLatin1Char('/') + parent).exists()) {
+                        missing = parent;
+                        break;
+                    }
+                }
+                if (exists(m_target + QLatin1Char('/') + missing) && !QFileInfo(m_target + QLatin1Char('/') + missing).isDir())
+                    return makeError(ErrorCode::Io, QStringLiteral("%1/%2 is not a directory").arg(m_target, missing));
+                if (!unitPaths.contains(missing)) {
+                    unitPaths.insert(missing);
+                    Unit u;
+                    u.kind = Unit::Kind::Create;
+                    u.path = missing;
+                    u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
+                    m_units.append(u);
+                }
+                unitPaths.insert(typeDir);
+            }
+        }
+        // The release's folder: exactly the three files of the bundle (a clone's old copy goes; its
+        // files are links, the mirror's own keep their name until the swap).
+        const QString to = m_newRoot + QLatin1Char('/') + dir;
+        if (exists(to))
+            QDir(to).removeRecursively();
+        if (!QDir().mkpath(to))
+            return makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(to));
+        for (const QString &name : provenanceFileNames()) {
+            const QString from = m_stagedRoot + QLatin1Char('/') + dir + QLatin1Char('/') + name;
+            if (::rename(encode(from).constData(), encode(to + QLatin1Char('/') + name).constData()) != 0)
+                return ioError(QStringLiteral("cannot move %1 into the staged copy").arg(from));
+        }
+    }
     return {};
 }
 

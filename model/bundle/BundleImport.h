@@ -24,6 +24,10 @@
 //      (or two renames where the file system lacks it); new ones are renamed into place.
 //   5. The journal's state becomes `committed` (atomically); then the old copies and the staging
 //      area are removed.
+// The proof of a release the bundle carries (`.provenance/HOST/NS/TYPE/VERSION/`) is checked with
+// the archives (a signature that is not good, or an archive it does not vouch for, rejects the
+// import) and, when good, goes into the target with them: `.provenance/HOST/NS/TYPE` is one more
+// directory of step 2, swapped or created in the same transaction.
 // Killed anywhere: before 5 the journal says `prepared`, and recovery moves every directory whose
 // inode is the new one back out and the old one back in (found by inode among the three paths it
 // can be at); after 5 recovery only removes what is left. Either way the target ends exactly as
@@ -59,6 +63,9 @@ struct ImportOptions
     bool lockCoverage = false;
     /// Import only archives a lock hash vouches for (needs `expected`); everything else is Rejected.
     bool requireLock = false;
+    /// Keys the user pins for the signatures of the bundle's `.provenance/` (empty: the keys kept
+    /// next to the sums).
+    QList<QByteArray> pinnedKeys;
 };
 
 struct ImportAction

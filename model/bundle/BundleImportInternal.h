@@ -19,6 +19,7 @@
 #include <QString>
 #include <QTemporaryDir>
 
+#include <memory>
 #include <optional>
 
 #include <cerrno>
@@ -28,6 +29,10 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
+
+namespace provender {
+class ReleaseProvenanceStore;
+}
 
 namespace provender::bundle_detail {
 
@@ -253,6 +258,9 @@ private:
     QString entryOf(const QString &stagedPath) const;
     /// plan(): the target's archives of the versions the bundle brings, hashed in one engine run.
     Result<void> hashTargetArchives();
+    /// stage(): the good proof of every release the import brings, into a staged copy of
+    /// `.provenance/HOST/NS/TYPE` (one more unit of the transaction).
+    Result<void> stageProvenance(QSet<QString> &unitPaths);
     /// plan(): the action for one archive of the bundle.
     void planArchive(const Provider &p, const Provider *existingProvider, const ProviderVersion &v, const Archive &a, bool duplicate);
 
@@ -283,6 +291,7 @@ private:
     bool m_hasSums = false;
     Catalog m_bundleCatalog;
     QHash<QString, ArchiveResult> m_resultByPath;
+    std::shared_ptr<ReleaseProvenanceStore> m_provenance; ///< the staged `.provenance/`
     // plan()
     Catalog m_targetCatalog;
     QHash<QString, PackageHashes> m_targetHashes;

@@ -7,6 +7,7 @@
 #include "model/hashing/Sha256.h"
 #include "model/hashing/StreamingZipHasher.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/registry/ReleaseProvenanceStore.h"
 #include "model/verify/VerifyEngine.h"
 
 #include <QDir>
@@ -59,8 +60,18 @@ bool BundleContents::hasFindings() const
 
 namespace bundle_detail {
 
+bool isProvenanceName(const QString &name)
+{
+    // [FOLDER/].provenance/HOST/NS/TYPE/VERSION/{SHA256SUMS, SHA256SUMS.sig, keys.asc}
+    const QStringList parts = name.split(QLatin1Char('/'));
+    const qsizetype at = parts.size() == 6 ? 0 : parts.size() == 7 ? 1 : -1;
+    return at >= 0 && parts.at(at) == QLatin1StringView(".provenance") && provenanceFileNames().contains(parts.last());
+}
+
 bool isMetadataName(const QString &name)
 {
+    if (isProvenanceName(name))
+        return true;
     const qsizetype parts = name.count(QLatin1Char('/')) + 1;
     if (parts <= 2) {
         const QString base = name.section(QLatin1Char('/'), -1);
@@ -366,6 +377,10 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
             out.sha256SumsError = parsed.error().toString();
         }
     }
+    // A pulled mirror's proof (`bundle create` carries it): the release's signed SHA256SUMS.
+    for (auto it = pass.metadata.cbegin(); it != pass.metadata.cend(); ++it)
+        if (it.key().startsWith(out.mirrorPrefix) && isProvenanceName(it.key()))
+            out.provenance.insert(it.key().mid(out.mirrorPrefix.size()), it.value());
     if (!options.verify)
         return out;
 
@@ -501,6 +516,9 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
     // the bundle's SHA256SUMS as a second own anchor.
     BundleSource anchors(out.path);
     anchors.setMirrorPrefix(out.mirrorPrefix);
+    anchors.setProvenance(out.provenance);
+    if (!options.pinnedKeys.isEmpty())
+        anchors.setPinnedKeys(options.pinnedKeys);
     out.reads.resize(out.results.size());
     for (qsizetype i = 0; i < out.results.size(); ++i) {
         ArchiveResult &r = out.results[i];

@@ -46,6 +46,9 @@ struct BundleOpenOptions
     ExpectedHashes expected;
     QHash<ProviderVersionKey, QString> expectedFrom;
     bool lockCoverage = false;
+    /// Keys the user pins for the signatures of the bundle's `.provenance/` (empty: the keys kept
+    /// next to the sums).
+    QList<QByteArray> pinnedKeys;
 };
 
 /// One file against SHA256SUMS.
@@ -79,6 +82,9 @@ struct BundleContents
     bool hasSha256Sums = false;
     QString sha256SumsError; ///< a SHA256SUMS that could not be read
     QList<BundleEntryProblem> problems;
+    /// The proof of releases the bundle carries (`.provenance/HOST/NS/TYPE/VERSION/…`, names
+    /// relative to the mirror root → bytes; docs/BUNDLES.md "Provenance").
+    QHash<QString, QByteArray> provenance;
 
     bool verified = false;        ///< the fields below are filled (openBundle with verify)
     QList<ArchiveResult> results; ///< one per archive, forEachArchive() order

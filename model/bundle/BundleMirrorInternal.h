@@ -13,6 +13,9 @@ namespace provender::bundle_detail {
 /// SHA256SUMS or the manifest (at the root or under one folder), or a `*.json` where index
 /// documents live: the files read into memory.
 bool isMetadataName(const QString &name);
+/// `[FOLDER/].provenance/HOST/NS/TYPE/VERSION/{SHA256SUMS, SHA256SUMS.sig, keys.asc}`: a pulled
+/// mirror's proof of a release (model/registry/ReleaseProvenanceStore.h), read as metadata.
+bool isProvenanceName(const QString &name);
 
 /// "" (the mirror tree is at the bundle's root) or "<folder>/" when every entry is under one
 /// folder and that folder looks more like the mirror root (it holds SHA256SUMS, the manifest, or

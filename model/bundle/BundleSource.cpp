@@ -1,6 +1,7 @@
 #include "model/bundle/BundleSource.h"
 
 #include "model/bundle/BundleArchive.h"
+#include "model/registry/ReleaseProvenanceStore.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -31,6 +32,7 @@ Result<Catalog> BundleSource::list(const std::atomic<bool> *cancel)
     BundleOpenOptions open;
     open.limits = m_limits;
     open.verify = m_readAhead;
+    open.pinnedKeys = m_pinnedKeys;
     const BundleProgress extra = m_readAheadProgress;
     const BundleProgress progress = [cancel, extra](BundleStage stage, qint64 done, qint64 total) {
         if (cancel && cancel->load())
@@ -42,12 +44,32 @@ Result<Catalog> BundleSource::list(const std::atomic<bool> *cancel)
     if (!contents.ok())
         return contents.error();
     m_prefix = contents->mirrorPrefix;
+    setProvenance(contents->provenance);
     if (m_readAhead) {
         m_ahead = std::make_shared<const BundleContents>(contents.value());
         m_aheadModified = before.lastModified();
         m_aheadSize = before.size();
     }
     return std::move(contents.value().catalog);
+}
+
+void BundleSource::setProvenance(const QHash<QString, QByteArray> &files)
+{
+    m_provenance = files.isEmpty()
+        ? nullptr
+        : ReleaseProvenanceStore::forFiles(files, m_path + kBundleEntrySeparator + m_prefix, SignatureOptions{m_pinnedKeys});
+}
+
+void BundleSource::setPinnedKeys(const QList<QByteArray> &keys)
+{
+    m_pinnedKeys = keys;
+    if (m_provenance)
+        m_provenance->setOptions(SignatureOptions{keys});
+}
+
+const SignedRelease *BundleSource::signedRelease(const ProviderAddress &provider, const Version &version) const
+{
+    return m_provenance ? m_provenance->release(provider, version) : nullptr;
 }
 
 std::optional<TrustAnchor> BundleSource::checksumsAnchor() const
@@ -71,6 +93,7 @@ ArchiveReadSummary BundleSource::readArchives(const QList<ArchiveRef> &archives,
         BundleOpenOptions open;
         open.limits = m_limits;
         open.verify = true;
+        open.pinnedKeys = m_pinnedKeys;
         contents = openBundle(m_path, open, bundleProgress(options));
     }
     m_ahead.reset();
@@ -87,6 +110,7 @@ ArchiveReadSummary BundleSource::readArchives(const QList<ArchiveRef> &archives,
         return summary;
     }
     m_prefix = contents->mirrorPrefix;
+    setProvenance(contents->provenance);
     summary.bytesRead = contents->fileSize;
     m_lastRead = std::make_shared<const BundleContents>(contents.value());
     // The pass read every entry; hand each asked-for archive what it gave, by path (the

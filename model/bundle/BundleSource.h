@@ -2,7 +2,8 @@
 // A bundle file as a MirrorSource: listed and read in place (openBundle(), BundleMirror.h), never
 // extracted. readArchives() is one streaming pass through the container that hashes every entry
 // (plus a second pass for the zips it must spool); its SHA256SUMS is a second own anchor
-// (checksumsAnchor). openArchive() copies one member to a temporary file the device removes.
+// (checksumsAnchor); a `.provenance/` it carries gives the releases' signed SHA256SUMS
+// (signedRelease). openArchive() copies one member to a temporary file the device removes.
 // Read-only: no index export, no cache (the pass reads the container anyway).
 
 #include "model/bundle/BundleFormat.h"
@@ -14,6 +15,8 @@
 #include <memory>
 
 namespace provender {
+
+class ReleaseProvenanceStore;
 
 class BundleSource final : public MirrorSource
 {
@@ -28,6 +31,11 @@ public:
     ArchiveReadSummary readArchives(const QList<ArchiveRef> &archives, const ArchiveReadOptions &options,
                                     const ArchiveReadSink &sink) override;
     Result<std::unique_ptr<QIODevice>> openArchive(const Archive &archive, const std::atomic<bool> *cancel = nullptr) override;
+
+    /// The release's proof the bundle carries (BundleContents::provenance; list() sets it).
+    const SignedRelease *signedRelease(const ProviderAddress &provider, const Version &version) const override;
+    void setPinnedKeys(const QList<QByteArray> &keys) override;
+    void setProvenance(const QHash<QString, QByteArray> &files);
 
     /// "" or "<folder>/": where the mirror tree sits in the bundle (known after list()).
     void setMirrorPrefix(const QString &prefix) { m_prefix = prefix; }
@@ -47,6 +55,8 @@ private:
     QString m_path; ///< absolute
     BundleLimits m_limits;
     QString m_prefix;
+    QList<QByteArray> m_pinnedKeys;
+    std::shared_ptr<ReleaseProvenanceStore> m_provenance;
     std::shared_ptr<const BundleContents> m_lastRead;
     bool m_readAhead = false;
     BundleProgress m_readAheadProgress;

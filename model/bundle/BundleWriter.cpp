@@ -5,6 +5,7 @@
 #include "model/hashing/Sha256.h"
 #include "model/lockfile/LockFile.h"
 #include "model/mirror/IndexWriter.h"
+#include "model/registry/ReleaseProvenanceStore.h"
 
 #include <QDir>
 #include <QFile>
@@ -245,6 +246,34 @@ Result<void> listPackage(const QString &dir, const QString &rel, QList<QPair<QSt
         if (!info.isFile())
             return makeError(ErrorCode::Unsupported, QStringLiteral("%1: not a regular file").arg(info.filePath()));
         out.append({name, info});
+    }
+    return {};
+}
+
+/// The `.provenance/HOST/NS/TYPE/VERSION/` files of every release the selection takes, as kept
+/// in the source mirror (ReleaseProvenanceStore.h); a release without a SHA256SUMS there has none.
+Result<void> planProvenance(const BundleSelection &selection, QList<Planned> &plan)
+{
+    QSet<QString> done;
+    for (const BundleItem &item : selection.items) {
+        const QString dir = provenanceRelativeDirectory(item.provider, item.version);
+        if (done.contains(dir))
+            continue;
+        done.insert(dir);
+        if (!QFileInfo(selection.mirrorRoot + QLatin1Char('/') + dir + QStringLiteral("/SHA256SUMS")).isFile())
+            continue;
+        for (const QString &name : provenanceFileNames()) {
+            QFile f(selection.mirrorRoot + QLatin1Char('/') + dir + QLatin1Char('/') + name);
+            if (!f.exists())
+                continue; // bundle verify reports what is missing
+            if (!f.open(QIODevice::ReadOnly))
+                return makeError(ErrorCode::Io, QStringLiteral("%1: cannot open: %2").arg(f.fileName(), f.errorString()));
+            if (f.size() > kMaxProvenanceFileBytes)
+                return makeError(
+                    ErrorCode::InvalidArgument,
+                    QStringLiteral("%1 is larger than %2 bytes: not a release's proof").arg(f.fileName()).arg(kMaxProvenanceFileBytes));
+            plan.append(Planned{Planned::Kind::Memory, dir + QLatin1Char('/') + name, {}, f.readAll(), 0, 0644, -1, true});
+        }
     }
     return {};
 }
@@ -518,6 +547,10 @@ Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSele
                                 -1,
                                 true});
     }
+    // The proof a pulled mirror keeps of each release (SHA256SUMS, its signature, the keys),
+    // carried under the same names: `bundle verify` and `bundle import` check it again.
+    if (Result<void> carried = planProvenance(selection, plan); !carried.ok())
+        return carried.error();
     // Directories, then sort: every parent sorts before its children ("a/b/" < "a/b/c").
     QSet<QString> dirs;
     for (const Planned &p : std::as_const(plan)) {

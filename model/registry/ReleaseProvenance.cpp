@@ -2,6 +2,7 @@
 
 #include "model/core/Logging.h"
 #include "model/registry/RegistryClient.h"
+#include "model/registry/ReleaseProvenanceStore.h"
 #include "model/verify/ArchiveHashing.h"
 
 #include <QFile>
@@ -35,8 +36,7 @@ void addSigned(HashProvenanceIndex &index, ReleaseProvenanceReport &report, cons
 
 QString provenanceDirectory(const QString &mirrorRoot, const ProviderAddress &provider, const Version &version)
 {
-    return mirrorRoot + u"/.provenance/"_s + provider.hostname() + u'/' + provider.ns() + u'/' + provider.type() + u'/'
-        + version.toString();
+    return mirrorRoot + u'/' + provenanceRelativeDirectory(provider, version);
 }
 
 ReleaseProvenanceReport addMirrorProvenance(HashProvenanceIndex &index, const QString &mirrorRoot,

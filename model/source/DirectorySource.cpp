@@ -1,6 +1,7 @@
 #include "model/source/DirectorySource.h"
 
 #include "model/hashing/Sha256.h"
+#include "model/registry/ReleaseProvenanceStore.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -14,7 +15,23 @@ TrustAnchor MirrorSource::indexAnchor(const Archive &archive) const
     return TrustAnchor{TrustAnchor::Kind::OwnIndex, archive.declared ? archive.declared->indexFile : QString()};
 }
 
-DirectorySource::DirectorySource(QString root, ScanOptions scan) : m_root(std::move(root)), m_scan(scan) {}
+DirectorySource::DirectorySource(QString root, ScanOptions scan)
+    : m_root(std::move(root)),
+      m_scan(scan),
+      m_provenance(ReleaseProvenanceStore::forDirectory(m_root))
+{}
+
+DirectorySource::~DirectorySource() = default;
+
+const SignedRelease *DirectorySource::signedRelease(const ProviderAddress &provider, const Version &version) const
+{
+    return m_provenance->release(provider, version);
+}
+
+void DirectorySource::setPinnedKeys(const QList<QByteArray> &keys)
+{
+    m_provenance->setOptions(SignatureOptions{keys});
+}
 
 SourceCapabilities DirectorySource::capabilities() const
 {

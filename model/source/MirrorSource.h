@@ -7,6 +7,7 @@
 //                   source's own documents declare and the anomalies found while listing
 //   indexAnchor()   what those declared hashes are anchored to (the index document)
 //   checksumsAnchor() a second own anchor (a bundle's SHA256SUMS), when the source has one
+//   signedRelease() a release's signed SHA256SUMS the source keeps (pulled mirrors, their bundles)
 //   readArchives()  read the bytes of many archives and hash them (h1:/zh:), outcomes as they
 //                   come; the verification engine (model/verify verifySource) decides the verdicts
 //                   from them with the same rules for every source
@@ -23,6 +24,7 @@
 #include "model/hashing/PackageHashes.h"
 #include "model/mirror/Catalog.h"
 #include "model/verify/HashEngine.h"
+#include "model/verify/SignedRelease.h"
 #include "model/verify/Verdict.h"
 
 #include <QIODevice>
@@ -119,6 +121,18 @@ public:
     virtual TrustAnchor indexAnchor(const Archive &archive) const;
     /// A second document of the source's own that lists checksums (a bundle's SHA256SUMS).
     virtual std::optional<TrustAnchor> checksumsAnchor() const { return std::nullopt; }
+    /// The proof the source keeps of a release (a pulled mirror's `.provenance/`, a bundle's copy:
+    /// model/registry/ReleaseProvenanceStore.h), its signature checked offline on first use; null
+    /// when it keeps none. completeFromRead() applies it (applySignedRelease).
+    virtual const SignedRelease *signedRelease(const ProviderAddress &provider, const Version &version) const
+    {
+        (void)provider;
+        (void)version;
+        return nullptr;
+    }
+    /// ASCII-armoured keys the user pins for those signatures (`--pinned-keys FILE`): the signing
+    /// key must be one of them. Empty (the default): the keys kept next to the sums.
+    virtual void setPinnedKeys(const QList<QByteArray> &keys) { (void)keys; }
 
     /// The hash tofu compares with a lock file's hashes *before* it reads the archive at all (an
     /// OCI mirror's layer digest as zh:, decideLockBeforeDownload); nullopt for sources whose

@@ -464,7 +464,9 @@ QString describe(const TrustAnchor &a)
     case TrustAnchor::Kind::OwnChecksums: return QStringLiteral("consistent with its own SHA256SUMS") + where;
     case TrustAnchor::Kind::LockFile:
         return QStringLiteral("lock file ") + (a.document.isEmpty() ? QStringLiteral("(unnamed)") : a.document);
-    case TrustAnchor::Kind::Signature: return QStringLiteral("signature") + where;
+    case TrustAnchor::Kind::Signature:
+        return QStringLiteral("signed by %1").arg(a.keyId.isEmpty() ? QStringLiteral("an unnamed key") : a.keyId)
+            + (a.signer.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(a.signer)) + where;
     }
     return {};
 }

@@ -32,10 +32,12 @@ struct TrustAnchor
         OwnIndex,     ///< the source's own index documents (`<version>.json` of a mirror or a bundle)
         OwnChecksums, ///< a bundle's own SHA256SUMS
         LockFile,     ///< a dependency lock file the user gave (reviewed elsewhere)
-        Signature,    ///< a verified signature (later: registry/OCI)
+        Signature,    ///< a good signature over a release's SHA256SUMS (model/verify/SignedRelease.h)
     };
     Kind kind = Kind::OwnIndex;
     QString document; ///< the file or URL of the anchor ("" when not known)
+    QString keyId;    ///< Signature: the signing key's ID
+    QString signer;   ///< Signature: the signing key's (first) user ID
 
     bool operator==(const TrustAnchor &other) const = default;
     /// Only the source's own metadata: the package agrees with what came with it, nothing more.
@@ -140,7 +142,8 @@ void applyInvalidDeclaredHashes(VerdictDetail &d, const QStringList &invalidHash
 QString toString(Verdict v);           ///< "verified", "mismatch", "unverified", "missing", "error", "pending", "refused"
 QString toString(HashMatch m);         ///< "h1 (zip)", "h1 (extracted)", "zh"
 QString toString(TrustAnchor::Kind k); ///< "own-index", "own-checksums", "lock-file", "signature"
-/// "consistent with its own index (…/1.0.0.json)", "lock file /w/.terraform.lock.hcl", …
+/// "consistent with its own index (…/1.0.0.json)", "lock file /w/.terraform.lock.hcl",
+/// "signed by 1A2B3C4D5E6F7A8B (Acme <r@acme.test>) (…/SHA256SUMS)", …
 QString describe(const TrustAnchor &anchor);
 /// All anchors of `d`, "; "-joined, or "nothing (no hash to check against)" when there is none.
 QString describeAnchors(const VerdictDetail &d);

@@ -134,6 +134,9 @@ void completeFromRead(ArchiveResult &r, ArchiveRead &&read, const ArchiveRef &re
         r.detail = decideArchive(hashes, ref.provider->address.type(), r.declared, index, lock, lockAnchor);
     if (archive.declared)
         applyInvalidDeclaredHashes(r.detail, archive.declared->invalidHashes, archive.declared->indexFile);
+    // The release's signed SHA256SUMS, when the source keeps one (a pulled mirror, its bundle).
+    if (const SignedRelease *release = source.signedRelease(ref.provider->address, ref.version->version))
+        applySignedRelease(r.detail, hashes, ref.provider->address.type(), ref.version->version, archive.platform, *release);
     r.detail.notCoveredByLock = notCovered;
 }
 
