@@ -66,7 +66,9 @@ QString anchorText(const VerdictDetail &d)
         case TrustAnchor::Kind::OwnIndex: parts.append(QStringLiteral("own index")); break;
         case TrustAnchor::Kind::OwnChecksums: parts.append(QStringLiteral("own SHA256SUMS")); break;
         case TrustAnchor::Kind::LockFile: parts.append(QStringLiteral("lock ") + a.document); break;
-        case TrustAnchor::Kind::Signature: parts.append(QStringLiteral("signed ") + a.keyId); break;
+        case TrustAnchor::Kind::Signature:
+            parts.append(a.keyId.isEmpty() ? QStringLiteral("signature") : QStringLiteral("signed ") + a.keyId);
+            break;
         }
     }
     return parts.join(QStringLiteral(" + "));

@@ -465,8 +465,10 @@ QString describe(const TrustAnchor &a)
     case TrustAnchor::Kind::LockFile:
         return QStringLiteral("lock file ") + (a.document.isEmpty() ? QStringLiteral("(unnamed)") : a.document);
     case TrustAnchor::Kind::Signature:
-        return QStringLiteral("signed by %1").arg(a.keyId.isEmpty() ? QStringLiteral("an unnamed key") : a.keyId)
-            + (a.signer.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(a.signer)) + where;
+        if (a.keyId.isEmpty()) // the document names the key (RegistrySource: "<SHA256SUMS URL> signed by key ID X")
+            return QStringLiteral("signature") + where;
+        return QStringLiteral("signed by %1").arg(a.keyId) + (a.signer.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(a.signer))
+            + where;
     }
     return {};
 }
