@@ -1145,7 +1145,7 @@ int installMergeDriver()
             attributes += '\n';
         attributes += line + '\n';
         QSaveFile f(attributesPath);
-        if (!f.open(QIODevice::WriteOnly) || f.write(attributes) != attributes.size() || !f.commit()) {
+        if (!f.open(QIODevice::WriteOnly) || f.write(attributes) != attributes.size() || !f.flush() || !f.commit()) {
             err() << attributesPath << ": " << f.errorString() << '\n';
             return ExitUsage;
         }

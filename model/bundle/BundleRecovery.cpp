@@ -205,8 +205,9 @@ Result<void> writeJournal(const QString &path, const QJsonObject &journal)
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return makeError(ErrorCode::Io, QStringLiteral("%1: cannot write: %2").arg(path, f.errorString()));
-    f.write(QJsonDocument(journal).toJson());
-    if (!f.commit())
+    const QByteArray bytes = QJsonDocument(journal).toJson();
+    // flush() before commit(): see BundleWriter (Qt 6.4 commits after a failed final flush).
+    if (f.write(bytes) != bytes.size() || !f.flush() || !f.commit())
         return makeError(ErrorCode::Io, QStringLiteral("%1: cannot write: %2").arg(path, f.errorString()));
     fsyncPath(QFileInfo(path).path());
     return {};

@@ -676,7 +676,9 @@ Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSele
     report.files.append(kBundleSumsName);
     if (Result<void> r = writer.close(); !r.ok())
         return fail(r.error());
-    if (!out.commit())
+    // flush() first: Qt 6.4's commit() reports success after a failed final flush (a full disk),
+    // which would rename a truncated bundle into place (LockWriter's saveBytesAtomically has the same).
+    if (!out.flush() || !out.commit())
         return makeError(ErrorCode::Io, QStringLiteral("%1: cannot save: %2").arg(outPath, out.errorString()));
     if (progress)
         progress(BundleStage::Writing, totalBytes, totalBytes);

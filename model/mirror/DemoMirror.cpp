@@ -225,6 +225,39 @@ Result<QString> alterDeclaredHash(const QString &jsonPath, const QString &platfo
     return QString::fromLatin1(wrongH1);
 }
 
+/// Make `platform`'s entry in a `<version>.json` declare `zh` alone (its h1: removed, its zh:
+/// replaced), keeping every other byte: an index made from a file that was already corrupt.
+Result<void> declareOnlyZh(const QString &jsonPath, const QString &platform, const QString &zh)
+{
+    QFile f(jsonPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::Io, QStringLiteral("cannot read %1").arg(jsonPath));
+    QByteArray bytes = f.readAll();
+    f.close();
+    const QJsonObject archives = QJsonDocument::fromJson(bytes).object().value(QStringLiteral("archives")).toObject();
+    const QJsonArray hashes = archives.value(platform).toObject().value(QStringLiteral("hashes")).toArray();
+    bool replaced = false;
+    for (const QJsonValue &h : hashes) {
+        const QByteArray text = h.toString().toUtf8();
+        if (text.startsWith("h1:")) {
+            // `"h1:…",` and the white space up to the next element.
+            const qsizetype at = bytes.indexOf(QByteArray(QByteArray("\"") + text + "\","));
+            if (at < 0)
+                return makeError(ErrorCode::Internal, QStringLiteral("%1: unexpected layout of %2's hashes").arg(jsonPath, platform));
+            qsizetype end = at + text.size() + 3;
+            while (end < bytes.size() && (bytes.at(end) == ' ' || bytes.at(end) == '\n'))
+                ++end;
+            bytes.remove(at, end - at);
+        } else if (text.startsWith("zh:")) {
+            bytes.replace(text, zh.toUtf8());
+            replaced = true;
+        }
+    }
+    if (!replaced)
+        return makeError(ErrorCode::Internal, QStringLiteral("%1 declares no zh: for %2").arg(jsonPath, platform));
+    return writeFile(jsonPath, bytes);
+}
+
 bool isEmptyDir(const QString &dir)
 {
     return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot).isEmpty();
@@ -317,7 +350,19 @@ Result<DemoMirrorReport> build(const QString &root)
         if (!f.resize(f.size() / 2))
             return makeError(ErrorCode::Io, QStringLiteral("cannot truncate %1").arg(corrupt));
     }
-    report.planted.append(QStringLiteral("error: widgets 1.1.0 windows_amd64 — truncated to half its size (corrupt zip)"));
+    {
+        // The index is made from the truncated file (its zh: holds): terraform checks the checksum,
+        // then fails to extract — an error, not a mismatch (tst_interop_verdicts "unreadable_*").
+        QFile f(corrupt);
+        if (!f.open(QIODevice::ReadOnly))
+            return makeError(ErrorCode::Io, QStringLiteral("cannot read %1").arg(corrupt));
+        const QString zh =
+            QStringLiteral("zh:") + QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex());
+        if (Result<void> w = declareOnlyZh(widgets + QStringLiteral("/1.1.0.json"), QStringLiteral("windows_amd64"), zh); !w.ok())
+            return w.error();
+    }
+    report.planted.append(QStringLiteral("error: widgets 1.1.0 windows_amd64 — truncated to half its size (corrupt zip); "
+                                         "1.1.0.json declares the truncated file's zh: (its checksum holds, extracting fails)"));
     report.planted.append(QStringLiteral("unverified: widgets 1.0.0 — unpacked directories, which indexes never list"));
     report.planted.append(QStringLiteral("verified, h1 (zip): null 3.2.2 — zips with directory entries"));
 

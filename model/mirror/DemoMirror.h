@@ -12,7 +12,8 @@
 //             from the extracted folder's; the index holds the zip's)         -> verified, "h1 (zip)"
 //   mirror.example.internal/acme/widgets 1.0.0 (unpacked, 3 platforms), 1.1.0 and 1.2.0-beta.1 (packed)
 //       1.0.0 *: unpacked directories, which indexes never list               -> unverified
-//       1.1.0 windows_amd64: truncated after the indexes were written         -> error (corrupt zip)
+//       1.1.0 windows_amd64: truncated; 1.1.0.json then declares the truncated
+//             file's zh: only (checksum holds, extracting fails)             -> error (corrupt zip)
 //   everything else                                                           -> verified
 //
 // Two runs produce byte-identical files with identical modification times.

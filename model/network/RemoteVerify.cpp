@@ -203,7 +203,7 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
                     d->file->open(QIODevice::WriteOnly);
                     d->sha.reset();
                 }
-                if (!d->file->commit()) {
+                if (!d->file->flush() || !d->file->commit()) { // flush first: Qt 6.4 commits after a failed flush
                     const QString why = QStringLiteral("cannot store the download of %1 at %2: %3").arg(url, path, d->file->errorString());
                     d->file.reset();
                     sink(d->index, failedRead(Verdict::Error, ErrorCode::Io, why));

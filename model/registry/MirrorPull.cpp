@@ -71,7 +71,8 @@ bool syncDir(const QString &dir)
 bool writeAtomically(const QString &path, const QByteArray &bytes)
 {
     QSaveFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.commit();
+    // flush() before commit(): Qt 6.4's commit() succeeds after a failed final flush.
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.flush() && f.commit();
 }
 
 /// One release (provider × version): its documents, fetched and checked once.

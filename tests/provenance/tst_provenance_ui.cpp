@@ -9,6 +9,7 @@
 #include "model/mirror/DemoMirror.h"
 #include "tests/support/GpgFixture.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/TreeRows.h"
 #include "ui/MainWindow.h"
 
 #include <QApplication>
@@ -31,22 +32,9 @@ class TestProvenanceUi : public QObject
 
     template<typename T> static T *child(QWidget &w, const char *name) { return w.findChild<T *>(QLatin1StringView(name)); }
 
-    static QModelIndexList leaves(const QAbstractItemModel *m, const QModelIndex &parent = {})
-    {
-        QModelIndexList out;
-        for (int r = 0; r < m->rowCount(parent); ++r) {
-            const QModelIndex i = m->index(r, 0, parent);
-            if (i.data(MirrorTreeModel::KindRole).toInt() == MirrorTreeModel::ArchiveNode)
-                out.append(i);
-            else
-                out += leaves(m, i);
-        }
-        return out;
-    }
-
     static QModelIndex leafMatching(const QAbstractItemModel *m, const QString &text)
     {
-        for (const QModelIndex &i : leaves(m))
+        for (const QModelIndex &i : test::archiveRows(m))
             if (i.data(MirrorTreeModel::SearchTextRole).toString().contains(text))
                 return i;
         return {};
