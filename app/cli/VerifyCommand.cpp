@@ -169,6 +169,15 @@ std::unique_ptr<MirrorSource> openLocalSource(const QString &location, bool show
     return b;
 }
 
+/// A bundle's own findings besides the verdicts: refused entries, SHA256SUMS lines, metadata.
+bool hasBundleFindings(const BundleContents *pass)
+{
+    return pass
+        && (!pass->problems.isEmpty() || !pass->manifestError.isEmpty() || !pass->sha256SumsError.isEmpty()
+            || std::any_of(pass->files.cbegin(), pass->files.cend(),
+                           [](const BundleFileCheck &f) { return f.status != BundleFileCheck::Status::Ok; }));
+}
+
 } // namespace
 
 int runVerify(const QStringList &args)
@@ -261,13 +270,7 @@ int runVerify(const QStringList &args)
     const int notCovered = int(
         std::count_if(report.results.cbegin(), report.results.cend(), [](const ArchiveResult &r) { return r.detail.notCoveredByLock; }));
     const BundleContents *pass = bundle ? bundle->lastRead() : nullptr;
-    // A bundle's own findings besides the verdicts: refused entries, SHA256SUMS lines, metadata.
-    bool bundleFindings = false;
-    if (pass) {
-        bundleFindings = !pass->problems.isEmpty() || !pass->manifestError.isEmpty() || !pass->sha256SumsError.isEmpty()
-            || std::any_of(pass->files.cbegin(), pass->files.cend(),
-                           [](const BundleFileCheck &f) { return f.status != BundleFileCheck::Status::Ok; });
-    }
+    const bool bundleFindings = hasBundleFindings(pass);
     if (json) {
         VerdictJson doc;
         doc.kind = catalog.sourceKind;
@@ -281,9 +284,8 @@ int runVerify(const QStringList &args)
         writeVerdictJson(out(), doc);
     } else {
         printTable(out(), catalog, report, allAnomalies);
-        if (pass) {
+        if (pass)
             printBundleFindings(out(), *pass);
-        }
         if (options.lockCoverage && notCovered > 0)
             out() << notCovered << " archive(s) of provider versions no lock file covers\n";
     }
