@@ -33,17 +33,6 @@ namespace {
 
 const QString kHost = provender::test::RegistryFixture::host();
 
-QMap<QString, QByteArray> tree(const QString &root)
-{
-    QMap<QString, QByteArray> out;
-    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString p = it.next();
-        out.insert(p.mid(root.size() + 1), provender::test::readFile(p));
-    }
-    return out;
-}
-
 bool writeFile(const QString &path, const QByteArray &bytes)
 {
     QFile f(path);
@@ -330,10 +319,10 @@ private Q_SLOTS:
         checkAllSigned(there.out, u"verify after import"_s);
 
         // A second import of the same bundle: nothing changes, the proof stays.
-        const QMap<QString, QByteArray> before = tree(target);
+        const QMap<QString, QByteArray> before = provender::test::fileTree(target);
         const provender::test::ProcessRun again = provender({u"bundle"_s, u"import"_s, bundle, u"--into"_s, target});
         QVERIFY2(again.exitCode == 0, QByteArray(again.out + again.err).constData());
-        QCOMPARE(tree(target), before);
+        QCOMPARE(provender::test::fileTree(target), before);
     }
 
     void bundleTamperIsCaught_data()
@@ -390,13 +379,13 @@ private Q_SLOTS:
         const QString fresh = m_tmp.filePath(u"fresh-%1"_s.arg(offset) + (fixSums ? u"-fixed"_s : QString()));
         const provender::test::ProcessRun intoFresh = provender({u"bundle"_s, u"import"_s, copy, u"--into"_s, fresh});
         QCOMPARE(intoFresh.exitCode, 1);
-        QVERIFY(tree(fresh).isEmpty());
+        QVERIFY(provender::test::fileTree(fresh).isEmpty());
         const QString existing = copyOfMirror(u"import-target-"_s + QString::number(offset) + (fixSums ? u"-fixed"_s : QString()));
         QVERIFY(!existing.isEmpty());
-        const QMap<QString, QByteArray> before = tree(existing);
+        const QMap<QString, QByteArray> before = provender::test::fileTree(existing);
         const provender::test::ProcessRun intoExisting = provender({u"bundle"_s, u"import"_s, copy, u"--into"_s, existing, u"--replace"_s});
         QCOMPARE(intoExisting.exitCode, 1);
-        QCOMPARE(tree(existing), before);
+        QCOMPARE(provender::test::fileTree(existing), before);
     }
 };
 

@@ -26,18 +26,6 @@ namespace {
 
 const QString kHost = u"registry.provender.test"_s;
 
-/// Every file below `root` (relative path -> bytes): what "the mirror is untouched" compares.
-QMap<QString, QByteArray> tree(const QString &root)
-{
-    QMap<QString, QByteArray> out;
-    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString p = it.next();
-        out.insert(p.mid(root.size() + 1), provender::test::readFile(p));
-    }
-    return out;
-}
-
 bool writeFile(const QString &path, const QByteArray &bytes)
 {
     QFile f(path);
@@ -199,14 +187,14 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(d + u"/.provender-pull"_s));
 
         // Again: nothing is downloaded (nginx saw no second GET of a zip), the files are the same.
-        const QMap<QString, QByteArray> before = tree(d);
+        const QMap<QString, QByteArray> before = provender::test::fileTree(d);
         const int zipGets = int(provender::test::readFile(m_nginx->accessLogPath()).count(".zip "));
         const provender::test::ProcessRun again =
             pull({d, kHost + u"/acme/demo=~> 1.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--platform"_s, u"darwin_arm64"_s});
         QVERIFY2(again.exitCode == 0, QByteArray(again.out + again.err).constData());
         QVERIFY2(again.out.contains(QByteArray("present " + kHost.toUtf8() + "/acme/demo 1.1.0 linux_amd64")), again.out.constData());
         QCOMPARE(int(provender::test::readFile(m_nginx->accessLogPath()).count(".zip ")), zipGets);
-        QCOMPARE(tree(d), before);
+        QCOMPARE(provender::test::fileTree(d), before);
     }
 
     void pullsWhatALockFilePins()
@@ -311,14 +299,14 @@ private Q_SLOTS:
         QVERIFY(keep.open(QIODevice::WriteOnly));
         keep.write("kept");
         keep.close();
-        const QMap<QString, QByteArray> before = tree(d);
+        const QMap<QString, QByteArray> before = provender::test::fileTree(d);
         const provender::test::ProcessRun r =
             pull(QStringList{d, kHost + u"/acme/"_s + type + u"=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s} + extra);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(QByteArray("refused " + kHost.toUtf8() + "/acme/" + type.toUtf8() + " 1.0.0 linux_amd64: ")),
                  r.out.constData());
         QVERIFY2(r.out.contains(reason.toUtf8()), r.out.constData());
-        QCOMPARE(tree(d), before);
+        QCOMPARE(provender::test::fileTree(d), before);
     }
 
     void unpackedLayout()
@@ -361,25 +349,25 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(d + u"/.provenance/"_s + kHost + u"/acme/demo/1.1.0/SHA256SUMS.sig"_s));
         QVERIFY(!QFileInfo::exists(d + u"/.provender-pull"_s));
         // Again: the folders are there with the archive's h1:, so they stay as they are.
-        const QMap<QString, QByteArray> before = tree(d);
+        const QMap<QString, QByteArray> before = provender::test::fileTree(d);
         const provender::test::ProcessRun again = pull(args);
         QVERIFY2(again.exitCode == 0, QByteArray(again.out + again.err).constData());
         QVERIFY2(again.out.contains(QByteArray("present " + kHost.toUtf8() + "/acme/demo 1.1.0 linux_amd64")), again.out.constData());
-        QCOMPARE(tree(d), before);
+        QCOMPARE(provender::test::fileTree(d), before);
     }
 
     void unpackedRefusesUnsafeEntries()
     {
         const QString d = dest(u"unpacked-unsafe"_s);
         QVERIFY(QDir().mkpath(d));
-        const QMap<QString, QByteArray> before = tree(d);
+        const QMap<QString, QByteArray> before = provender::test::fileTree(d);
         const provender::test::ProcessRun r =
             pull({d, kHost + u"/acme/unsafe=1.0.0"_s, u"--platform"_s, u"linux_amd64"_s, u"--unpacked"_s});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(QByteArray("refused " + kHost.toUtf8() + "/acme/unsafe 1.0.0 linux_amd64: cannot be unpacked safely")),
                  r.out.constData());
         QVERIFY2(r.out.contains("escape.txt"), r.out.constData());
-        QCOMPARE(tree(d), before);
+        QCOMPARE(provender::test::fileTree(d), before);
         QVERIFY(!QFileInfo::exists(m_tmp.filePath(u"mirrors/escape.txt"_s)));
         QVERIFY(!QFileInfo::exists(d + u'/' + kHost + u"/acme/unsafe/1.0.0"_s));
     }
@@ -457,7 +445,7 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QByteArray("refused " + kHost.toUtf8() + "/acme/" + type.toUtf8() + " 1.0.0 linux_amd64: ")),
                  r.out.constData());
         QVERIFY2(r.out.contains(reason.toUtf8()), r.out.constData());
-        QCOMPARE(tree(d), (QMap<QString, QByteArray>{}));
+        QCOMPARE(provender::test::fileTree(d), (QMap<QString, QByteArray>{}));
         // `lock add-hashes --registry`: the lock file stays as it was.
         const QString lock = m_tmp.filePath(u"pkg-"_s + type + u".hcl"_s);
         const provender::test::ProcessRun a = addHashes(lock, type);

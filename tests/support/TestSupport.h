@@ -3,6 +3,7 @@
 // skip message that says exactly why a test did not run.
 
 #include <QByteArray>
+#include <QMap>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -20,6 +21,9 @@ QString sourceDir();
 QString terraformPath();
 /// Reads a whole file; fails the calling test (QFAIL-like) through the return value being null.
 QByteArray readFile(const QString &path);
+/// Every file below `root`, hidden ones too (relative path -> bytes): what "the directory is
+/// untouched" compares.
+QMap<QString, QByteArray> fileTree(const QString &root);
 
 /// How a child process ended (runProcess).
 struct ProcessRun
