@@ -70,7 +70,13 @@ QList<Sha256SumsEntry> sha256SumsEntries(const QByteArray &document)
             continue;
         if (parts.size() < 2 || !isSha256Hex(parts.at(0)))
             return {}; // not a checksums file
-        out << Sha256SumsEntry{QByteArray::fromHex(parts.at(0).toByteArray()), QString::fromUtf8(parts.at(1))};
+        // A name that is not UTF-8 cannot be held in a QString as it is; decoded, it could stand
+        // for another line's name ("\xff" reads as U+FFFD, which is "\xef\xbf\xbd"). Such an
+        // entry keeps its sum (terraform records every line's) and gets no name to match.
+        QString name = QString::fromUtf8(parts.at(1));
+        if (name.toUtf8() != parts.at(1))
+            name.clear();
+        out << Sha256SumsEntry{QByteArray::fromHex(parts.at(0).toByteArray()), name};
     }
     return out;
 }

@@ -21,7 +21,7 @@ bool isSha256Hex(QByteArrayView text);
 struct Sha256SumsEntry
 {
     QByteArray sha256; ///< 32 raw bytes
-    QString filename;
+    QString filename;  ///< empty when the line's name is not UTF-8 (then no file name matches it)
 };
 
 /// The SHA-256 the document lists for `filename`: the first line whose second whitespace-separated

@@ -67,7 +67,8 @@ void applySignedRelease(VerdictDetail &d, const PackageHashes &computed, const Q
             computed.zh.toString(), QString::fromLatin1(own.constFirst()->sha256.toHex()), sums, who);
     } else if (elsewhere) {
         d.verdict = Verdict::Mismatch;
-        d.reason = u"the archive is listed as %1 in %2 (%3), not as %4"_s.arg(elsewhere->filename, sums, who, fileName);
+        d.reason = u"the archive is listed as %1 in %2 (%3), not as %4"_s.arg(
+            elsewhere->filename.isEmpty() ? u"a name that is not UTF-8"_s : elsewhere->filename, sums, who, fileName);
     } else {
         // terraform's matchingChecksumAuthentication.
         d.verdict = Verdict::Refused;

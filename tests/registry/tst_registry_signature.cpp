@@ -266,6 +266,18 @@ private Q_SLOTS:
         const QByteArray tabbed = coreutilsSha256(m_zipA).toHex() + "\t\tname.zip\r\n";
         QCOMPARE(*sha256SumsLookup(tabbed, u"name.zip"_s), coreutilsSha256(m_zipA));
         QVERIFY(!sha256SumsLookup("xyz name.zip\n", u"name.zip"_s).ok());
+
+        // A name that is not UTF-8 keeps its sum but matches no file name: decoded, "\xff" would
+        // read as U+FFFD, the name the second line really has (found by fuzz_remotedocs).
+        const QByteArray a = coreutilsSha256(m_zipA).toHex(), b = coreutilsSha256(m_zipB).toHex();
+        const QByteArray lossy = a + "  \xff\n" + b + "  \xef\xbf\xbd\n";
+        const QList<Sha256SumsEntry> entries = sha256SumsEntries(lossy);
+        QCOMPARE(entries.size(), 2);
+        QCOMPARE(entries.at(0).sha256, coreutilsSha256(m_zipA));
+        QVERIFY(entries.at(0).filename.isEmpty());
+        QCOMPARE(entries.at(1).filename, QString(QChar(0xFFFD)));
+        QCOMPARE(*sha256SumsLookup(lossy, QString(QChar(0xFFFD))), coreutilsSha256(m_zipB));
+        QCOMPARE(sha256SumsHashes(lossy).size(), 2);
     }
 };
 
