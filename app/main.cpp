@@ -6,6 +6,8 @@
 #include "ui/export/ExportUi.h"
 #include "ui/lock/LockMergeWindow.h"
 #include "ui/lock/LockUi.h"
+#include "ui/oci/OciUi.h"
+#include "ui/oci/OpenOciDialog.h"
 #include "ui/registry/OpenRegistryDialog.h"
 #include "ui/registry/RegistryUi.h"
 #include "ui/remote/RemoteUi.h"
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("path"),
                                  QStringLiteral("A mirror directory, bundle or network-mirror URL to open, or lock files (*.hcl) to edit."),
-                                 QStringLiteral("[MIRROR-DIR | BUNDLE | URL | LOCK-FILE...]"));
+                                 QStringLiteral("[MIRROR-DIR | BUNDLE | URL | oci://… | LOCK-FILE...]"));
     parser.process(app);
 
     auto window = std::make_unique<ui::MainWindow>();
@@ -127,6 +129,7 @@ int main(int argc, char **argv)
     ui::installBundleUi(window.get());   // File ▸ Open/Create/Import Bundle…
     ui::installExportUi(window.get());   // File ▸ Export Indexes…, Tools ▸ Add to Lock File…
     ui::installRegistryUi(window.get()); // File ▸ Open Registry…, Pull from Registry…
+    ui::installOciUi(window.get());      // File ▸ Open OCI Registry…, Publish to OCI Registry…
     window->show();
     // Lock files (what the desktop entry passes for text/x-terraform-lock) open in editors; the
     // first other argument is the mirror directory, bundle or network-mirror URL to show.
@@ -136,7 +139,8 @@ int main(int argc, char **argv)
             ui::openLockEditor(window.get(), path);
         else if (!mirrorOpened) {
             QString error;
-            if (!ui::openRegistryArgument(window.get(), path, &error)) { // registry:HOST?provider=… (ui/registry)
+            if (!ui::openRegistryArgument(window.get(), path, &error)  // registry:HOST?provider=… (ui/registry)
+                && !ui::openOciArgument(window.get(), path, &error)) { // oci://HOST/PATH/${namespace}/${type} (ui/oci)
                 if (!error.isEmpty())
                     cli::err() << "provender: " << path << ": " << error << '\n';
                 else

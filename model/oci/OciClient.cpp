@@ -347,6 +347,8 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
     qCDebug(lcOci).noquote() << entry.method << url.toString() << r.status << r.received << "bytes" << entry.elapsedMs << "ms"
                              << (entry.authorization ? "(auth)" : "");
     m_log.append(entry);
+    if (m_options.onRequest)
+        m_options.onRequest(entry);
     return r;
 }
 
@@ -503,6 +505,24 @@ Result<QStringList> OciClient::listTags()
     if (m_options.tagPageSize > 0)
         url.setQuery(QStringLiteral("n=%1").arg(m_options.tagPageSize));
     return listPages(url, "tags", QString(), QStringLiteral("listing tags of %1").arg(m_repo.toString()));
+}
+
+Result<void> OciClient::checkApi()
+{
+    Exchange ex;
+    ex.url = QUrl(QStringLiteral("%1://%2/v2/").arg(m_scheme, m_repo.registry));
+    ex.maxCollect = 64 << 10;
+    ex.truncateSilently = true;
+    const Response r = send(ex);
+    if (r.success())
+        return {};
+    const QString what = QStringLiteral("checking %1 (GET /v2/)").arg(m_repo.registry);
+    if (r.status == 0 || r.status == 401)
+        return failure(r, what);
+    Error e = failure(r, what);
+    e.message =
+        QStringLiteral("%1 does not answer as an OCI registry: GET /v2/ gave %2, not 200 or 401").arg(m_repo.registry, m_failure.message);
+    return e;
 }
 
 Result<QStringList> OciClient::listCatalog()

@@ -39,6 +39,8 @@ class QNetworkAccessManager;
 
 namespace provender::oci {
 
+struct OciRequestLog;
+
 struct OciClientOptions
 {
     QList<QSslCertificate> caCertificates; ///< trusted besides the system CAs
@@ -58,6 +60,9 @@ struct OciClientOptions
     /// The largest blob fetchBlob() downloads: a descriptor that declares more (or no size) is
     /// refused before any request, and no more than the descriptor's size is ever read.
     qint64 maxBlobBytes = qint64(2) * 1024 * 1024 * 1024;
+    /// Called on the client's thread with each request as it is logged (the browser's request
+    /// log); never sees a secret (the log has none).
+    std::function<void(const OciRequestLog &entry)> onRequest;
 };
 
 struct OciRequestLog
@@ -129,6 +134,11 @@ public:
 
     /// All tags (every page). Failure codes in lastFailure().
     Result<QStringList> listTags();
+    /// GET /v2/ (distribution-spec "end-1", the API version check), credentials as for the
+    /// repository: nothing when the registry answers 200; a failure naming why otherwise — the
+    /// transport error (unreachable, TLS), the status (401 with credentials refused or missing),
+    /// or "not an OCI registry" when the answer is neither 200 nor 401 (a plain web server).
+    Result<void> checkApi();
     /// The registry's repositories: GET /v2/_catalog (distribution-spec "Listing Repositories"),
     /// every page of `Link: <…>; rel="next"`, scope `registry:catalog:*`. Registries may refuse
     /// (401/403/404 — GHCR, ECR and Docker Hub do not offer it); failure codes in lastFailure().

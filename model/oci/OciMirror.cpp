@@ -489,7 +489,7 @@ public:
                                           .arg(archive.platform.toString()));
                     continue;
                 }
-                const Result<IndexEntry> entry = pushArchive(*client, archive, zhs);
+                const Result<IndexEntry> entry = pushArchive(*client, provider.address, version.version, archive, zhs);
                 if (!entry.ok()) {
                     pv.error = entry.error().message;
                     break;
@@ -499,6 +499,8 @@ public:
             }
             if (pv.error.isEmpty() && entries.isEmpty())
                 pv.error = QStringLiteral("no packed archive to publish");
+            if (pv.error.isEmpty() && cancelled())
+                pv.error = QString::fromLatin1(kCancelled);
             if (pv.error.isEmpty())
                 pushIndexAndTag(*client, pv, entries);
             if (pv.error.isEmpty())
@@ -515,10 +517,14 @@ public:
         m_out.counters += client->counters();
     }
 
+    /// The bytes of every packed archive this run will look at (the progress total).
+    void setTotal(qint64 total) { m_total = total; }
+
     /// Reads the pushed versions back (verifyOciMirror); the tags must name what this run pushed.
     void readBack()
     {
-        if (!m_options.verifyAfter || m_options.dryRun || m_pushed.isEmpty())
+        m_out.cancelled = cancelled();
+        if (!m_options.verifyAfter || m_options.dryRun || m_pushed.isEmpty() || m_out.cancelled)
             return;
         m_out.verification = verifyOciMirror(m_pushed, m_mirror, m_verify);
         // The registry's tags must name what this run pushed (not a concurrent writer's packages).
@@ -538,16 +544,26 @@ public:
     }
 
 private:
+    static constexpr auto kCancelled = "cancelled: nothing more was written, and this version was not tagged";
+
     void say(const QString &line) const
     {
         if (m_options.progress)
             m_options.progress(line);
     }
+    bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
+    void step(const RepositoryAddress &repo, const QString &digest, qint64 size, const QString &what, OciBlobStep::Action action)
+    {
+        m_out.blobs.append(OciBlobStep{repo.toString(), digest, size, what, action});
+    }
 
     /// HEAD first; only a blob the registry lacks is mounted from another repository this run
     /// saw it in, or uploaded (from `path`, or `data` when `path` is empty).
-    Result<void> ensureBlob(OciClient &client, const QString &digest, qint64 size, const QString &path, const QByteArray &data)
+    Result<void> ensureBlob(OciClient &client, const QString &digest, qint64 size, const QString &path, const QByteArray &data,
+                            const QString &what)
     {
+        if (cancelled())
+            return makeError(ErrorCode::Cancelled, QString::fromLatin1(kCancelled));
         const RepositoryAddress &repo = client.repository();
         const Result<std::optional<qint64>> head = client.headBlob(digest);
         if (!head.ok())
@@ -556,6 +572,7 @@ private:
         if (head.value().has_value()) {
             ++m_out.blobsPresent;
             here.insert(digest, repo.repository);
+            step(repo, digest, size, what, OciBlobStep::Action::Present);
             return {};
         }
         const QString elsewhere = here.value(digest);
@@ -565,6 +582,7 @@ private:
                 return mounted.error();
             if (mounted.value()) {
                 ++m_out.blobsMounted;
+                step(repo, digest, size, what, OciBlobStep::Action::Mount);
                 say(QStringLiteral("mounted %1 from %2").arg(digest, elsewhere));
                 return {};
             }
@@ -572,6 +590,7 @@ private:
         if (m_options.dryRun) {
             say(QStringLiteral("would upload %1 (%2 bytes)").arg(digest).arg(size));
             ++m_out.blobsUploaded;
+            step(repo, digest, size, what, OciBlobStep::Action::Upload);
             return {};
         }
         Result<void> up;
@@ -588,12 +607,14 @@ private:
         ++m_out.blobsUploaded;
         m_out.bytesUploaded += size;
         here.insert(digest, repo.repository);
+        step(repo, digest, size, what, OciBlobStep::Action::Upload);
         say(QStringLiteral("uploaded %1 (%2 bytes) to %3").arg(digest).arg(size).arg(repo.toString()));
         return {};
     }
 
     /// One platform's zip (and, once per repository, the empty config) and its image manifest.
-    Result<IndexEntry> pushArchive(OciClient &client, const Archive &archive, QList<HashString> &zhs)
+    Result<IndexEntry> pushArchive(OciClient &client, const ProviderAddress &provider, const Version &version, const Archive &archive,
+                                   QList<HashString> &zhs)
     {
         const Result<HashString> zh = hashFileZh(archive.path);
         if (!zh.ok())
@@ -603,12 +624,19 @@ private:
         const qint64 size = QFileInfo(archive.path).size();
         if (!m_haveEmpty) {
             const QByteArray empty(kEmptyConfigData.data(), kEmptyConfigData.size());
-            if (Result<void> e = ensureBlob(client, digestOf(empty), empty.size(), QString(), empty); !e.ok())
+            if (Result<void> e = ensureBlob(client, digestOf(empty), empty.size(), QString(), empty, QStringLiteral("the empty config"));
+                !e.ok())
                 return e.error();
             m_haveEmpty = true;
         }
-        if (Result<void> e = ensureBlob(client, digest, size, archive.path, {}); !e.ok())
+        const QString what = QStringLiteral("%1 of %2 %3").arg(archive.platform.toString(), provider.toString(), version.toString());
+        if (Result<void> e = ensureBlob(client, digest, size, archive.path, {}, what); !e.ok())
             return e.error();
+        m_done += size;
+        if (m_options.bytes)
+            m_options.bytes(m_done, m_total);
+        if (cancelled())
+            return makeError(ErrorCode::Cancelled, QString::fromLatin1(kCancelled));
         const QByteArray manifest = buildImageManifest(archive.platform, digest, size);
         const QString manifestDigest = digestOf(manifest);
         const Result<FetchedManifest> existing = client.headManifest(manifestDigest);
@@ -636,6 +664,7 @@ private:
         const Result<FetchedManifest> current = client.headManifest(pv.tag);
         if (current.ok() && current.value().digest == pv.indexDigest) {
             ++m_out.tagsUnchanged;
+            pv.tagUnchanged = true;
         } else if (!current.ok() && current.error().code != ErrorCode::NotFound) {
             pv.error = current.error().message;
         } else if (!m_options.dryRun) {
@@ -667,7 +696,10 @@ private:
             return;
         const Result<ProvenancePush> pushed = pushProvenance(
             client, pv.indexDigest, pv.indexSize, pv.provider, pv.version, *files.value(), m_options.dryRun,
-            [&](const QString &digest, const QByteArray &data) { return ensureBlob(client, digest, data.size(), {}, data); });
+            [&](const QString &digest, const QByteArray &data) {
+                return ensureBlob(client, digest, data.size(), {}, data,
+                                  QStringLiteral("signed provenance of %1 %2").arg(pv.provider.toString(), pv.version.toString()));
+            });
         if (!pushed.ok()) {
             pv.error = QStringLiteral("publishing the signed provenance: %1").arg(pushed.error().message);
             return;
@@ -690,6 +722,8 @@ private:
     QList<ProviderAddress> m_pushed;
     OciVerifyOptions m_verify;
     ExpectedHashes m_pushedZh; ///< what was pushed per version: the read-back must serve these packages
+    qint64 m_done = 0;         ///< archive bytes handled so far
+    qint64 m_total = 0;
 };
 
 } // namespace
@@ -698,6 +732,14 @@ OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, 
 {
     OciPushReport out;
     Publisher publisher(mirror, options, out);
+    qint64 total = 0;
+    for (const Provider &provider : catalog.providers)
+        if (options.only.isEmpty() || options.only.contains(provider.address))
+            for (const ProviderVersion &version : provider.versions)
+                for (const Archive &archive : version.archives)
+                    if (archive.present && archive.layout == ArchiveLayout::Packed)
+                        total += std::max<qint64>(archive.size, 0);
+    publisher.setTotal(total);
     for (const Provider &provider : catalog.providers)
         if (options.only.isEmpty() || options.only.contains(provider.address))
             publisher.provider(provider, catalog.sourceKind == Catalog::SourceKind::Directory ? catalog.root : QString());

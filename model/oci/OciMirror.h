@@ -39,6 +39,7 @@
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <atomic>
 #include <functional>
 #include <optional>
 
@@ -147,6 +148,23 @@ struct OciPushOptions
     bool dryRun = false;         ///< only HEAD requests: say what would be uploaded
     bool verifyAfter = true;
     std::function<void(const QString &line)> progress;
+    /// Archive bytes handled (uploaded, found present or mounted) of the total to publish.
+    std::function<void(qint64 done, qint64 total)> bytes;
+    /// Checked before every blob, manifest and tag: once set, nothing more is written (a blob
+    /// upload under way finishes first), the version being pushed and every later one fail with
+    /// "cancelled", and no tag is written for them — what is tagged stays whole.
+    const std::atomic<bool> *cancel = nullptr;
+};
+
+/// One blob of a push: what it is, and whether it was (or, in a dry run, would be) uploaded.
+struct OciBlobStep
+{
+    enum class Action { Upload, Present, Mount };
+    QString repository; ///< registry/name
+    QString digest;
+    qint64 size = 0;
+    QString what; ///< "linux_amd64 of hashicorp/null 3.2.2", "empty config", "signed provenance …"
+    Action action = Action::Upload;
 };
 
 struct OciPushedVersion
@@ -159,6 +177,7 @@ struct OciPushedVersion
     QList<Platform> platforms;
     qint64 indexSize = 0;
     bool tagWritten = false;     ///< false: it already named this index (or a dry run)
+    bool tagUnchanged = false;   ///< the tag already named this index (nothing to write)
     QString provenanceDigest;    ///< the signed-provenance artifact published for it ("" = none)
     QString provenanceReferrers; ///< "api" or the referrers tag that lists it
     QStringList skipped;         ///< archives not pushed and why (unpacked packages)
@@ -180,6 +199,8 @@ struct OciPushReport
     OciCounters counters; ///< summed over every repository's client
     QList<OciRequestLog> log;
     std::optional<OciVerifyReport> verification;
+    QList<OciBlobStep> blobs; ///< every blob looked at, in order
+    bool cancelled = false;   ///< OciPushOptions::cancel stopped it
     bool hasErrors() const;
 };
 

@@ -54,7 +54,36 @@ Result<Catalog> OciSource::list(const std::atomic<bool> *cancel)
     m_counters += listing.report.counters;
     m_absent = listing.report.absent;
     m_credentials = listing.report.credentials;
+    if (m_requireAnswer && listing.report.catalog.providers.isEmpty() && !m_providers.isEmpty())
+        return nothingListed(listing);
     return listing.report.catalog;
+}
+
+Error OciSource::nothingListed(const OciListing &listing)
+{
+    // The registry itself first: unreachable, TLS, credentials, or no registry at all.
+    const Result<RepositoryAddress> repo = expandRepositoryTemplate(m_mirror.repositoryTemplate, m_providers.constFirst());
+    if (repo.ok()) {
+        std::optional<OciCredential> cred = m_resolved.contains(repo.value().toString())
+            ? std::optional<OciCredential>(m_resolved.value(repo.value().toString()))
+            : m_mirror.credentials ? credentialFor(*m_mirror.credentials, repo.value().registry, repo.value().repository)
+                                   : std::nullopt;
+        OciClient client(repo.value(), cred, m_mirror.client);
+        const Result<void> api = client.checkApi();
+        m_log += client.log();
+        m_counters += client.counters();
+        if (!api.ok())
+            return api.error();
+    }
+    for (const Anomaly &a : listing.report.catalog.anomalies)
+        if (a.kind == AnomalyKind::RequestFailed)
+            return makeError(ErrorCode::Network, a.message);
+    QStringList absent;
+    for (const ProviderAddress &p : listing.report.absent)
+        absent.append(p.toString());
+    return makeError(ErrorCode::NotFound,
+                     QStringLiteral("the registry has no repository for %1 under %2 (tofu: provider not found)")
+                         .arg(absent.join(QStringLiteral(", ")), m_mirror.repositoryTemplate));
 }
 
 const OciSource::Listed *OciSource::find(const Archive &archive) const

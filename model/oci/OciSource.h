@@ -46,6 +46,12 @@ public:
                                     const ArchiveReadSink &sink) override;
     Result<std::unique_ptr<QIODevice>> openArchive(const Archive &archive, const std::atomic<bool> *cancel = nullptr) override;
 
+    /// When no provider's tags could be listed, list() fails with why — the registry is
+    /// unreachable, refuses the credentials, is no OCI registry (GET /v2/ checked then), or has
+    /// none of the providers — instead of returning an empty catalog with anomalies (the
+    /// browser's open then says so; `verify` keeps reporting anomalies and absent providers).
+    void setRequireAnswer(bool require) { m_requireAnswer = require; }
+
     /// Every request so far (listing and reads).
     const QList<OciRequestLog> &requestLog() const { return m_log; }
     /// Providers whose repository does not exist (tofu's "provider not found"), from list().
@@ -75,6 +81,8 @@ private:
     /// Keeps what the call's clients ended with (credentials after a helper ran).
     void keepCredentials(const Clients &clients);
     const Listed *find(const Archive &archive) const;
+    /// Why nothing could be listed (setRequireAnswer), from `listing`.
+    Error nothingListed(const OciListing &listing);
 
     OciMirrorOptions m_mirror;
     QList<ProviderAddress> m_providers;
@@ -85,6 +93,7 @@ private:
     OciCounters m_counters;
     QList<ProviderAddress> m_absent;
     QHash<QString, QString> m_credentials;
+    bool m_requireAnswer = false;
 };
 
 } // namespace provender::oci

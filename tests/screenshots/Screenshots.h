@@ -8,3 +8,4 @@ int renderBundleScreenshots(const QString &out);
 int renderBrowserScreenshots(const QString &out);
 int renderExportScreenshots(const QString &out);
 int renderLockScreenshots(const QString &out);
+int renderOciScreenshots(const QString &out);

@@ -28,6 +28,7 @@ int main(int argc, char **argv)
     } parts[] = {{"bundle", renderBundleScreenshots},
                  {"browser", renderBrowserScreenshots},
                  {"export", renderExportScreenshots},
+                 {"oci", renderOciScreenshots},
                  {"lock", renderLockScreenshots}};
     int failed = 0;
     for (const auto &p : parts) {
