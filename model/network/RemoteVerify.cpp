@@ -2,6 +2,7 @@
 
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
+#include "model/hashing/ZipStreamFeeder.h"
 #include "model/network/NetworkSource.h"
 #include "model/verify/VerifyEngine.h"
 
@@ -24,10 +25,15 @@ struct Download
     QString target; ///< where the file goes
     int attempt = 0;
     std::unique_ptr<QSaveFile> file;
-    Sha256 sha;
+    std::unique_ptr<ZipStreamFeeder> hasher; ///< h1:/zh: while the bytes arrive
     bool writeFailed = false;
     qint64 contentLength = -1;
+    QString path; ///< the stored download, once complete
+    qint64 bytes = 0;
 };
+
+/// Bytes that may wait between a download and the thread hashing it (per download in flight).
+constexpr qint64 kHashQueueBytes = qint64(4) << 20;
 
 ArchiveRead failedRead(Verdict verdict, ErrorCode code, const QString &reason)
 {
@@ -76,6 +82,24 @@ QList<std::shared_ptr<Download>> plannedDownloads(const QList<ArchiveRef> &archi
         downloads.append(d);
     }
     return downloads;
+}
+
+/// The SHA-256 of a file's bytes (empty when it cannot be read).
+QByteArray fileSha256(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    Sha256 sha;
+    QByteArray block(1 << 20, Qt::Uninitialized);
+    for (;;) {
+        const qint64 n = file.read(block.data(), block.size());
+        if (n < 0)
+            return {};
+        if (n == 0)
+            return sha.result();
+        sha.addData(block.constData(), std::size_t(n));
+    }
 }
 
 /// What a stored download read as, once hashed: its hashes, or why not (`streamedZh`: the SHA-256
@@ -129,15 +153,176 @@ ArchiveRead failedDownload(const HttpOutcome &o, const QString &url, const QStri
     return failedRead(Verdict::Error, ErrorCode::Network, QStringLiteral("%1: %2").arg(url, o.errorText) + attempts);
 }
 
+/// The downloads of one readNetworkArchives() call, as HttpRunner jobs: each body is stored under
+/// `root` and hashed while it arrives (ZipStreamFeeder); a zip that one pass cannot decide is
+/// hashed from the stored file with hashZip(), checked against the streamed zh:.
+class ArchiveDownloads
+{
+public:
+    ArchiveDownloads(HttpRunner &runner, const RemoteVerifyOptions &options, const RemoteProgress &progress, const ArchiveReadSink &sink,
+                     NetworkReadReport &out, QString root, bool keep)
+        : m_runner(runner),
+          m_options(options),
+          m_progress(progress),
+          m_sink(sink),
+          m_out(out),
+          m_root(std::move(root)),
+          m_keep(keep)
+    {}
+
+    HttpJob job(const std::shared_ptr<Download> &d)
+    {
+        HttpJob job;
+        job.url = d->url;          // never an Authorization header
+        job.allowPlainHttp = true; // as terraform; NetworkMirror reported it (InsecureUrl)
+        job.maxBodyBytes = m_options.maxArchiveBytes;
+        job.onStart = [this, d](const HttpOutcome &headers) { started(*d, headers); };
+        job.onData = [this, d](const char *data, qint64 size) { return received(*d, data, size); };
+        job.onDone = [this, d](HttpOutcome &&o) { finished(d, std::move(o)); };
+        return job;
+    }
+
+private:
+    QString pathOf(const Download &d) const { return m_root + QLatin1Char('/') + d.target; }
+
+    void openStore(Download &d)
+    {
+        if (d.file)
+            d.file->cancelWriting();
+        const QString path = pathOf(d);
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        d.file = std::make_unique<QSaveFile>(path);
+        d.writeFailed = !d.file->open(QIODevice::WriteOnly);
+        d.hasher = streamHasher(&d);
+    }
+
+    void started(Download &d, const HttpOutcome &headers)
+    {
+        openStore(d); // again when the request is sent again: the new body replaces the old
+        if (headers.contentLength >= 0 && d.contentLength < 0) {
+            d.contentLength = headers.contentLength;
+            m_total = std::max<qint64>(m_total, 0) + headers.contentLength;
+        }
+    }
+
+    bool received(Download &d, const char *data, qint64 size)
+    {
+        if (d.writeFailed || d.file->write(data, size) != size || !d.hasher->push(data, size))
+            return false;
+        m_done += size;
+        if (m_progress)
+            m_progress(m_done, m_total);
+        return true;
+    }
+
+    void finished(const std::shared_ptr<Download> &d, HttpOutcome &&o)
+    {
+        if (o.ok()) {
+            stored(*d, o.bytes);
+            return;
+        }
+        if (d->file) {
+            d->file->cancelWriting();
+            d->file.reset();
+        }
+        d->hasher.reset();
+        if (o.failure == HttpOutcome::Failure::Cancelled)
+            return; // stays Pending
+        const QString url = displayUrl(d->url);
+        if (retryable(o) && d->attempt < m_options.retries) {
+            const int delay = retryDelayMs(o, d->attempt, m_options);
+            ++d->attempt;
+            qCDebug(lcNetwork).noquote() << "retry" << d->attempt << "of" << url << "in" << delay << "ms";
+            m_runner.schedule(job(d), delay);
+            return;
+        }
+        const QString attempts = d->attempt > 0 ? QStringLiteral(" (after %1 retries)").arg(d->attempt) : QString();
+        m_sink(d->index, failedDownload(o, url, attempts, m_options.maxArchiveBytes));
+    }
+
+    /// A complete body: commit the stored file, then wait for its hashes.
+    void stored(Download &d, qint64 bytes)
+    {
+        m_out.bytesDownloaded += bytes;
+        m_out.summary.bytesRead += bytes;
+        if (!d.file) // empty body: no data ever arrived
+            openStore(d);
+        if (!d.file->flush() || !d.file->commit()) { // flush first: Qt 6.4 commits after a failed flush
+            const QString why =
+                QStringLiteral("cannot store the download of %1 at %2: %3").arg(displayUrl(d.url), pathOf(d), d.file->errorString());
+            d.file.reset();
+            d.hasher.reset();
+            m_sink(d.index, failedRead(Verdict::Error, ErrorCode::Io, why));
+            return;
+        }
+        d.file.reset();
+        d.path = pathOf(d);
+        d.bytes = bytes;
+        m_runner.holdOpen(); // until the hashes are in (streamed, or from the stored file)
+        d.hasher->finish();
+    }
+
+    /// `d` stays valid: readNetworkArchives() holds every Download until run() returns.
+    std::unique_ptr<ZipStreamFeeder> streamHasher(Download *d)
+    {
+        return std::make_unique<ZipStreamFeeder>(kHashQueueBytes, [this, d](Result<StreamingZipOutcome> &&z) {
+            // On the hashing thread: hand the outcome to the runner's thread.
+            QMetaObject::invokeMethod(
+                &m_runner, [this, d, z = std::move(z)] { hashed(*d, z); }, Qt::QueuedConnection);
+        });
+    }
+
+    void hashed(Download &d, const Result<StreamingZipOutcome> &z)
+    {
+        d.hasher.reset(); // joins the finished thread
+        if (z.ok() && z->status == StreamingZipOutcome::Status::Hashed)
+            finishRead(d, z->hashes, z->sha256);
+        else
+            hashStored(d, z.ok() ? z->sha256 : QByteArray()); // hashZip() decides
+    }
+
+    void hashStored(Download &d, const QByteArray &streamedZh)
+    {
+        using Stored = std::pair<Result<PackageHashes>, QByteArray>;
+        auto *watcher = new QFutureWatcher<Stored>(&m_runner);
+        QObject::connect(watcher, &QFutureWatcherBase::finished, &m_runner, [this, &d, watcher] {
+            const Stored result = watcher->result();
+            watcher->deleteLater();
+            finishRead(d, result.first, result.second);
+        });
+        watcher->setFuture(QtConcurrent::run([path = d.path, streamedZh] {
+            // No streamed digest (the one pass failed): the stored file's, for the checksum-first rule.
+            return Stored(hashZip(path), streamedZh.isEmpty() ? fileSha256(path) : streamedZh);
+        }));
+    }
+
+    void finishRead(Download &d, const Result<PackageHashes> &hashed, const QByteArray &streamedZh)
+    {
+        if (!m_keep)
+            QFile::remove(d.path);
+        m_sink(d.index, storedRead(hashed, streamedZh, d.bytes, d.path, m_out.summary));
+        m_runner.releaseHold();
+    }
+
+    HttpRunner &m_runner;
+    const RemoteVerifyOptions &m_options;
+    const RemoteProgress &m_progress;
+    const ArchiveReadSink &m_sink;
+    NetworkReadReport &m_out;
+    const QString m_root;
+    const bool m_keep;
+    qint64 m_done = 0;
+    qint64 m_total = -1;
+};
+
 } // namespace
 
 NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const RemoteVerifyOptions &options, const RemoteProgress &progress,
                                       const std::atomic<bool> *cancel, const ArchiveReadSink &sink)
 {
     NetworkReadReport out;
-    ArchiveReadSummary &summary = out.summary;
     if (cancel && cancel->load()) {
-        summary.cancelled = true; // nothing requested
+        out.summary.cancelled = true; // nothing requested
         return out;
     }
 
@@ -145,7 +330,6 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
 
     QTemporaryDir temp;
     const bool keep = !options.cacheDir.isEmpty();
-    const QString root = keep ? options.cacheDir : temp.path();
     if (!keep && !temp.isValid()) {
         for (const auto &d : std::as_const(downloads))
             sink(d->index,
@@ -157,99 +341,12 @@ NetworkReadReport readNetworkArchives(const QList<ArchiveRef> &archives, const R
     if (settings.userAgent.isEmpty())
         settings.userAgent = "Provender/" + QCoreApplication::applicationVersion().toUtf8();
     HttpRunner runner(settings);
-    qint64 done = 0;
-    qint64 total = -1;
-    auto report_progress = [&] {
-        if (progress)
-            progress(done, total);
-    };
-
-    std::function<HttpJob(const std::shared_ptr<Download> &)> makeJob;
-    makeJob = [&](const std::shared_ptr<Download> &d) {
-        HttpJob job;
-        job.url = d->url;          // never an Authorization header
-        job.allowPlainHttp = true; // as terraform; NetworkMirror reported it (InsecureUrl)
-        job.maxBodyBytes = options.maxArchiveBytes;
-        job.onStart = [&, d](const HttpOutcome &headers) {
-            if (d->file)
-                d->file->cancelWriting();
-            const QString path = root + QLatin1Char('/') + d->target;
-            QDir().mkpath(QFileInfo(path).absolutePath());
-            d->file = std::make_unique<QSaveFile>(path);
-            d->writeFailed = !d->file->open(QIODevice::WriteOnly);
-            d->sha.reset();
-            if (headers.contentLength >= 0 && d->contentLength < 0) {
-                d->contentLength = headers.contentLength;
-                total = std::max<qint64>(total, 0) + headers.contentLength;
-            }
-        };
-        job.onData = [&, d](const char *data, qint64 size) {
-            if (d->writeFailed || d->file->write(data, size) != size)
-                return false;
-            d->sha.addData(data, std::size_t(size));
-            done += size;
-            report_progress();
-            return true;
-        };
-        job.onDone = [&, d](HttpOutcome &&o) {
-            const QString url = displayUrl(d->url);
-            if (o.ok()) {
-                out.bytesDownloaded += o.bytes;
-                summary.bytesRead += o.bytes;
-                const QString path = root + QLatin1Char('/') + d->target;
-                if (!d->file) { // empty body: no data ever arrived
-                    QDir().mkpath(QFileInfo(path).absolutePath());
-                    d->file = std::make_unique<QSaveFile>(path);
-                    d->file->open(QIODevice::WriteOnly);
-                    d->sha.reset();
-                }
-                if (!d->file->flush() || !d->file->commit()) { // flush first: Qt 6.4 commits after a failed flush
-                    const QString why = QStringLiteral("cannot store the download of %1 at %2: %3").arg(url, path, d->file->errorString());
-                    d->file.reset();
-                    sink(d->index, failedRead(Verdict::Error, ErrorCode::Io, why));
-                    return;
-                }
-                d->file.reset();
-                const QByteArray streamedZh = d->sha.result();
-                const qint64 bytes = o.bytes;
-                runner.holdOpen();
-                auto *watcher = new QFutureWatcher<Result<PackageHashes>>(&runner);
-                QObject::connect(watcher, &QFutureWatcherBase::finished, &runner,
-                                 [&summary, &runner, &sink, d, watcher, path, streamedZh, keep, bytes] {
-                                     const Result<PackageHashes> hashed = watcher->result();
-                                     watcher->deleteLater();
-                                     if (!keep)
-                                         QFile::remove(path);
-                                     ArchiveRead read = storedRead(hashed, streamedZh, bytes, path, summary);
-                                     sink(d->index, std::move(read));
-                                     runner.releaseHold();
-                                 });
-                watcher->setFuture(QtConcurrent::run([path] { return hashZip(path); }));
-                return;
-            }
-            if (d->file) {
-                d->file->cancelWriting();
-                d->file.reset();
-            }
-            if (o.failure == HttpOutcome::Failure::Cancelled)
-                return; // stays Pending
-            if (retryable(o) && d->attempt < options.retries) {
-                const int delay = retryDelayMs(o, d->attempt, options);
-                ++d->attempt;
-                qCDebug(lcNetwork).noquote() << "retry" << d->attempt << "of" << url << "in" << delay << "ms";
-                runner.schedule(makeJob(d), delay);
-                return;
-            }
-            const QString attempts = d->attempt > 0 ? QStringLiteral(" (after %1 retries)").arg(d->attempt) : QString();
-            sink(d->index, failedDownload(o, url, attempts, options.maxArchiveBytes));
-        };
-        return job;
-    };
+    ArchiveDownloads jobs(runner, options, progress, sink, out, keep ? options.cacheDir : temp.path(), keep);
     for (const auto &d : std::as_const(downloads))
-        runner.enqueue(makeJob(d));
+        runner.enqueue(jobs.job(d));
     runner.run(cancel);
     out.log = runner.log();
-    summary.cancelled = runner.isCancelled();
+    out.summary.cancelled = runner.isCancelled();
     return out;
 }
 

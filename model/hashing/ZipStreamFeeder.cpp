@@ -1,0 +1,84 @@
+#include "model/hashing/ZipStreamFeeder.h"
+
+namespace provender {
+
+ZipStreamFeeder::ZipStreamFeeder(qint64 maxQueuedBytes, Done done, const ZipLimits &limits)
+    : m_maxQueued(std::max<qint64>(maxQueuedBytes, 1)),
+      m_done(std::move(done)),
+      m_thread([this, limits] { work(limits); })
+{}
+
+ZipStreamFeeder::~ZipStreamFeeder()
+{
+    abort();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+bool ZipStreamFeeder::push(const char *data, qint64 size)
+{
+    if (size <= 0)
+        return true;
+    std::unique_lock lock(m_mutex);
+    // A block larger than the cap still goes in once the queue is empty.
+    m_changed.wait(lock, [&] { return m_aborted || m_queued == 0 || m_queued + size <= m_maxQueued; });
+    if (m_aborted)
+        return false;
+    m_queue.emplace_back(data, size);
+    m_queued += size;
+    m_peakQueued = std::max(m_peakQueued, m_queued);
+    m_changed.notify_all();
+    return true;
+}
+
+void ZipStreamFeeder::finish()
+{
+    const std::lock_guard lock(m_mutex);
+    m_finished = true;
+    m_changed.notify_all();
+}
+
+void ZipStreamFeeder::abort()
+{
+    const std::lock_guard lock(m_mutex);
+    m_aborted = true;
+    m_queue.clear();
+    m_queued = 0;
+    m_changed.notify_all();
+}
+
+qint64 ZipStreamFeeder::peakQueuedBytes() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_peakQueued;
+}
+
+Result<QByteArrayView> ZipStreamFeeder::next()
+{
+    std::unique_lock lock(m_mutex);
+    m_current.clear();
+    m_changed.wait(lock, [&] { return m_aborted || !m_queue.empty() || m_finished; });
+    if (m_aborted)
+        return makeError(ErrorCode::Cancelled, QStringLiteral("the transfer was abandoned"));
+    if (m_queue.empty())
+        return QByteArrayView(); // finished: the end of the stream
+    m_current = std::move(m_queue.front());
+    m_queue.pop_front();
+    m_queued -= m_current.size();
+    m_changed.notify_all();
+    return QByteArrayView(m_current);
+}
+
+void ZipStreamFeeder::work(const ZipLimits &limits)
+{
+    Result<StreamingZipOutcome> outcome = hashZipStream([this] { return next(); }, limits.maxInflatedBytes, {}, limits);
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_aborted)
+            return;
+    }
+    if (m_done)
+        m_done(std::move(outcome));
+}
+
+} // namespace provender
