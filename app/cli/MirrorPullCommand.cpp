@@ -7,8 +7,8 @@
 #include "app/cli/Commands.h"
 #include "app/cli/Prologue.h"
 #include "model/lockfile/ConfigReader.h"
-#include "model/lockfile/LockFile.h"
 #include "model/registry/MirrorPull.h"
+#include "model/registry/PullRequests.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -103,21 +103,12 @@ int runMirrorPull(const QStringList &args)
 
     QList<PullRequest> requests;
     for (const QString &lockPath : parser.values(u"lock"_s)) {
-        QFile f(lockPath);
-        if (!f.open(QIODevice::ReadOnly)) {
-            err() << "provender mirror pull: cannot read " << lockPath << ": " << f.errorString() << '\n';
+        const Result<QList<PullRequest>> pinned = pullRequestsFromLockFile(lockPath);
+        if (!pinned) {
+            err() << "provender mirror pull: " << pinned.error().message << '\n';
             return ExitUsage;
         }
-        LockParseOptions po;
-        po.fileName = lockPath;
-        const LockParseResult parsed = parseLockFile(f.readAll(), po);
-        if (parsed.hasErrors()) {
-            for (const LockDiagnostic &d : parsed.diagnostics)
-                err() << d.toString(lockPath) << '\n';
-            return ExitUsage;
-        }
-        for (const ProviderLock &p : parsed.document.providers)
-            requests << PullRequest{p.address, p.version, std::nullopt};
+        requests << *pinned;
     }
     LockFlavour flavour = LockFlavour::Terraform;
     if (parser.isSet(u"flavour"_s)) {
@@ -143,23 +134,12 @@ int runMirrorPull(const QStringList &args)
                                     p.constraints.isEmpty() ? std::nullopt : std::optional<VersionConstraints>(p.constraints)};
     }
     for (qsizetype i = 1; i < positional.size(); ++i) {
-        const QString &arg = positional.at(i);
-        const qsizetype eq = arg.indexOf(u'=');
-        const Result<ProviderAddress> addr = ProviderAddress::parse(eq < 0 ? arg : arg.left(eq));
-        if (!addr) {
-            err() << "provender mirror pull: " << arg << ": " << addr.error().message << '\n';
+        const Result<PullRequest> req = parsePullRequest(positional.at(i));
+        if (!req) {
+            err() << "provender mirror pull: " << req.error().message << '\n';
             return ExitUsage;
         }
-        PullRequest req{*addr, std::nullopt, std::nullopt};
-        if (eq >= 0) {
-            const Result<VersionConstraints> c = VersionConstraints::parse(arg.mid(eq + 1));
-            if (!c) {
-                err() << "provender mirror pull: " << arg << ": " << c.error().message << '\n';
-                return ExitUsage;
-            }
-            req.constraints = *c;
-        }
-        requests << req;
+        requests << *req;
     }
     if (requests.isEmpty()) {
         err() << "provender mirror pull: name providers (ADDR[=CONSTRAINT]) or give --lock FILE or --config DIR\n";

@@ -45,8 +45,13 @@ Result<QList<PullRequest>> pullRequestsFromLockFile(const QString &path)
     const Result<LockParseResult> parsed = readLockFile(path, po);
     if (!parsed)
         return parsed.error();
-    if (parsed->hasErrors())
-        return makeError(ErrorCode::InvalidArgument, parsed->errors().constFirst().toString(path));
+    if (parsed->hasErrors()) {
+        // Every error, each with its file and line (as the CLI always printed them).
+        QStringList errors;
+        for (const LockDiagnostic &d : parsed->errors())
+            errors << d.toString(path);
+        return makeError(ErrorCode::InvalidArgument, errors.join(u'\n'));
+    }
     QList<PullRequest> out;
     for (const ProviderLock &p : parsed->document.providers)
         out << PullRequest{p.address, p.version, std::nullopt};

@@ -483,6 +483,47 @@ private Q_SLOTS:
                  QByteArray("provider \"" + kHost.toUtf8() + "/acme/" + type.toUtf8() + "\" {\n  version = \"1.0.0\"\n}\n"));
     }
 
+    void badRequests_data()
+    {
+        // Arguments after DEST; what stderr must name (the argument as typed, the file and line).
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("named");
+        QTest::newRow("address with an empty namespace") << QStringList{kHost + u"//demo"_s} << QStringList{kHost + u"//demo:"_s};
+        QTest::newRow("address with too many parts") << QStringList{u"a/b/c/d"_s} << QStringList{u"a/b/c/d:"_s};
+        QTest::newRow("bad constraint") << QStringList{kHost + u"/acme/demo=~> banana"_s}
+                                        << QStringList{kHost + u"/acme/demo=~> banana:"_s};
+        QTest::newRow("good then bad") << QStringList{kHost + u"/acme/demo"_s, u"not an address"_s} << QStringList{u"not an address:"_s};
+        QTest::newRow("missing lock file") << QStringList{u"--lock"_s, u"@TMP@/no-such.lock.hcl"_s}
+                                           << QStringList{u"@TMP@/no-such.lock.hcl"_s};
+        // Two errors (lines 2 and 5): both are reported, each with its file and line.
+        QTest::newRow("broken lock file") << QStringList{u"--lock"_s, u"@TMP@/broken.lock.hcl"_s}
+                                          << QStringList{u"@TMP@/broken.lock.hcl:2:"_s, u"@TMP@/broken.lock.hcl:5:"_s};
+    }
+
+    void badRequests()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, named);
+        QVERIFY(writeFile(m_tmp.filePath(u"broken.lock.hcl"_s),
+                          "provider \"registry.terraform.io/hashicorp/null\" {\n"
+                          "  version = 3\n"
+                          "}\n"
+                          "provider \"registry.terraform.io/hashicorp/random\" {\n"
+                          "  version = [\n"
+                          "}\n"));
+        for (QString &a : args)
+            a.replace(u"@TMP@"_s, m_tmp.path());
+        const QString d = dest(u"bad-request-"_s + QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-'));
+        const provender::test::ProcessRun r = pull(QStringList{d} + args + QStringList{u"--platform"_s, u"linux_amd64"_s});
+        QVERIFY2(r.exitCode == 2, QByteArray(r.out + r.err).constData());
+        for (QString n : named) {
+            n.replace(u"@TMP@"_s, m_tmp.path());
+            QVERIFY2(r.err.contains(n.toUtf8()), r.err.constData());
+        }
+        QVERIFY2(r.err.startsWith("provender mirror pull: "), r.err.constData());
+        QVERIFY(!QFileInfo::exists(d)); // nothing requested, nothing written
+    }
+
     void dryRunWritesNothing()
     {
         const QString d = dest(u"dry"_s);
