@@ -518,22 +518,29 @@ Result<IndexExportReport> exportIndexes(const QString &mirrorRoot, const IndexEx
 
     // 2. Hash (the one engine: all cores, the hash cache).
     QList<HashRequest> requests;
-    requests.reserve(qsizetype(jobs.size()));
-    for (const HashJob &job : jobs)
-        requests.append(HashRequest{job.path, job.size});
+    QList<qsizetype> requested; // job index of each request; the others are known already
+    for (qsizetype i = 0; i < qsizetype(jobs.size()); ++i)
+        if (!options.knownHashes.contains(QDir::cleanPath(QFileInfo(jobs[size_t(i)].path).absoluteFilePath()))) {
+            requests.append(HashRequest{jobs[size_t(i)].path, jobs[size_t(i)].size});
+            requested.append(i);
+        }
     HashRunOptions hashOptions;
     hashOptions.jobs = options.jobs;
     hashOptions.useCache = options.useCache;
     hashOptions.cacheFile = options.cacheFile;
     hashOptions.progress = progress;
-    const HashRunReport hashed = hashArchives(requests, hashOptions);
+    const HashRunReport hashed = requests.isEmpty() ? HashRunReport{} : hashArchives(requests, hashOptions);
     if (hashed.summary.cancelled)
         return makeError(ErrorCode::Cancelled, QStringLiteral("index export cancelled"));
     report.cacheHits = hashed.summary.cacheHits;
     report.cacheWarning = hashed.summary.cacheWarning;
+    QList<Result<PackageHashes>> results;
+    for (const HashJob &job : jobs)
+        results.append(options.knownHashes.value(QDir::cleanPath(QFileInfo(job.path).absoluteFilePath())));
+    for (qsizetype r = 0; r < requested.size(); ++r)
+        results[requested.at(r)] = hashed.outcomes.at(r).hashes;
     for (const Chosen &c : std::as_const(chosen))
-        recordHashed(jobs[size_t(c.job)], hashed.outcomes.at(c.job).hashes, options.withZh, report, plans[c.plan].versions, c.version,
-                     c.platform);
+        recordHashed(jobs[size_t(c.job)], results.at(c.job), options.withZh, report, plans[c.plan].versions, c.version, c.platform);
 
     // 3. Documents, differences, stale files.
     std::vector<PendingWrite> writes = plannedWrites(plans, report);

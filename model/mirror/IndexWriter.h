@@ -15,6 +15,7 @@
 #include "model/hashing/PackageHashes.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -28,6 +29,10 @@ struct IndexExportOptions
     int jobs = 0;         ///< hashing threads; 0 = QThread::idealThreadCount()
     bool useCache = true; ///< answer unchanged archives from the hash cache (hashArchives())
     QString cacheFile;    ///< "" = HashCache::defaultPath()
+    /// Hashes the caller computed from the very bytes it has just written to these archives
+    /// (absolute, clean paths; `mirror pull` hashes while it downloads): used as they are,
+    /// instead of reading the archives again.
+    QHash<QString, PackageHashes> knownHashes;
 };
 
 /// One entry of an index document that is added, removed or changed.

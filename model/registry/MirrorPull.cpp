@@ -6,14 +6,15 @@
 #include "model/mirror/IndexWriter.h"
 #include "model/registry/ReleaseProvenance.h"
 #include "model/registry/UnpackArchive.h"
+#include "model/source/StreamedArchive.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QSaveFile>
 #include <QSet>
-#include <QTemporaryFile>
 
 #include <algorithm>
 #include <memory>
@@ -92,8 +93,8 @@ struct Pending
     PulledArchive record;
     RegistryDownload meta;
     std::shared_ptr<Release> release;
-    std::unique_ptr<QFile> staging;
-    bool writeFailed = false;
+    std::unique_ptr<StreamedArchive> staging; ///< written and hashed while it downloads
+    QString final;                            ///< where it goes (absolute)
 };
 
 /// The release's signature check (made once, in phase 1) when this download lists the same keys.
@@ -103,6 +104,347 @@ const SignatureCheck *releaseCheck(const Pending &p)
     for (const RegistrySigningKey &k : p.meta.signingKeys)
         keys << k.asciiArmor;
     return keys == p.release->keys ? &p.release->check : nullptr;
+}
+
+/// The newest available version a request allows (a lock file's exact one, a constraint's newest,
+/// or the newest release that is not a pre-release).
+std::optional<Version> chooseVersion(const PullRequest &req, const RegistryVersions &versions)
+{
+    QList<Version> available;
+    for (const RegistryVersion &rv : versions.versions)
+        if (const Result<Version> v = Version::parse(rv.version); v.ok())
+            available << *v;
+    std::sort(available.begin(), available.end());
+    if (req.exact)
+        return available.contains(*req.exact) ? req.exact : std::nullopt;
+    for (auto it = available.crbegin(); it != available.crend(); ++it)
+        if (req.constraints ? req.constraints->allows(*it) : !it->isPrerelease())
+            return *it;
+    return std::nullopt;
+}
+
+/// One pull: the phases of pullFromRegistry, sharing the report and the archives in flight.
+class PullRun
+{
+public:
+    PullRun(const PullOptions &options, RegistryClient &client, const PullProgress &progress, const std::atomic<bool> *cancel)
+        : m_options(options),
+          m_client(client),
+          m_progress(progress),
+          m_cancel(cancel),
+          m_dest(options.destination)
+    {}
+
+    bool prepareDestination();
+    void resolve(const QList<PullRequest> &requests);
+    void download();
+    void settleFetched();
+    void settlePresent();
+    void writeProvenance();
+    void writeIndexes();
+
+    bool cancelled() const { return m_cancel && m_cancel->load(); }
+    PullReport takeReport() { return std::move(m_report); }
+
+private:
+    void resolveRelease(const PullRequest &req, const Version &version);
+    void fetchReleaseDocuments(Release &release, const RegistryDownload &meta);
+    void settleOne(Pending &p, const Result<DownloadedArchive> &got);
+    bool placeUnpacked(Pending &p, PulledArchive &rec);
+    void finish(PulledArchive record)
+    {
+        if (m_progress)
+            m_progress(record);
+        m_report.archives << std::move(record);
+    }
+    void fail(PulledArchive &rec, PulledArchive::Status status, const QString &reason)
+    {
+        rec.status = status;
+        rec.reason = reason;
+        finish(rec);
+    }
+    void inPlace(PulledArchive &rec, PulledArchive::Status status, const PackageAuthentication &auth, Release *release)
+    {
+        rec.status = status;
+        rec.keyId = auth.signature.keyId;
+        rec.reported = auth.reported;
+        m_provenanceDue.insert(release);
+        finish(rec);
+    }
+
+    const PullOptions &m_options;
+    RegistryClient &m_client;
+    const PullProgress &m_progress;
+    const std::atomic<bool> *m_cancel;
+    const QDir m_dest;
+    PullReport m_report;
+    std::vector<std::unique_ptr<Pending>> m_toFetch;
+    std::vector<std::unique_ptr<Pending>> m_present; ///< already in place: check the chain only
+    QList<Result<DownloadedArchive>> m_got;
+    QSet<Release *> m_provenanceDue;
+    QHash<QString, PackageHashes> m_known; ///< hashes of the archives fetched, for the indexes
+};
+
+bool PullRun::prepareDestination()
+{
+    if (m_options.dryRun)
+        return true;
+    if (!QDir().mkpath(m_options.destination)) {
+        m_report.errors << u"cannot create %1"_s.arg(m_options.destination);
+        return false;
+    }
+    // Staging files of an earlier, interrupted pull are never under a final name; remove them.
+    QDir(m_dest.filePath(kStaging)).removeRecursively();
+    if (!m_dest.mkpath(kStaging)) {
+        m_report.errors << u"cannot create %1"_s.arg(m_dest.filePath(kStaging));
+        return false;
+    }
+    QFile::setPermissions(m_dest.filePath(kStaging), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    return true;
+}
+
+/// Phase 1: versions, download documents, each release's SHA256SUMS and signature (small documents).
+void PullRun::resolve(const QList<PullRequest> &requests)
+{
+    for (const PullRequest &req : requests) {
+        if (cancelled())
+            return;
+        const Result<RegistryVersions> versions = m_client.versions(req.provider);
+        if (!versions) {
+            m_report.errors << versions.error().message;
+            continue;
+        }
+        const std::optional<Version> chosen = chooseVersion(req, *versions);
+        if (!chosen) {
+            m_report.errors << (req.exact
+                                    ? u"provider %1 has no version %2 in its registry"_s.arg(req.provider.toString(), req.exact->toString())
+                                    : u"no available releases match the given constraints for %1"_s.arg(req.provider.toString()));
+            continue;
+        }
+        resolveRelease(req, *chosen);
+    }
+}
+
+void PullRun::fetchReleaseDocuments(Release &release, const RegistryDownload &meta)
+{
+    const Result<QByteArray> sums = m_client.fetchDocument(meta.shasumsUrl);
+    const Result<QByteArray> sig = sums ? m_client.fetchDocument(meta.shasumsSignatureUrl) : Result<QByteArray>(sums.error());
+    if (!sums) {
+        release.error = u"failed to retrieve authentication checksums for provider: "_s + sums.error().message;
+    } else if (!sig) {
+        release.error = u"failed to retrieve cryptographic signature for provider: "_s + sig.error().message;
+    } else {
+        release.sums = *sums;
+        release.signature = *sig;
+        for (const RegistrySigningKey &k : meta.signingKeys)
+            release.keys << k.asciiArmor;
+        release.check = verifyDetachedSignature(release.sums, release.signature, release.keys, m_options.signature);
+    }
+}
+
+void PullRun::resolveRelease(const PullRequest &req, const Version &version)
+{
+    auto release = std::make_shared<Release>();
+    release->provider = req.provider;
+    release->version = version;
+    for (const Platform &platform : m_options.platforms) {
+        if (cancelled())
+            return;
+        PulledArchive rec;
+        rec.provider = req.provider;
+        rec.version = version;
+        rec.platform = platform;
+        rec.path = providerDir(req.provider) + u'/'
+            + (m_options.unpacked ? version.toString() + u'/' + platform.toString() : packedName(req.provider, version, platform));
+        const Result<RegistryDownload> meta = m_client.download(req.provider, version, platform);
+        if (!meta) {
+            fail(rec, meta.error().code == ErrorCode::NotFound ? PulledArchive::Status::Unavailable : PulledArchive::Status::Failed,
+                 meta.error().message);
+            continue;
+        }
+        if (release->sums.isEmpty() && release->error.isEmpty())
+            fetchReleaseDocuments(*release, *meta);
+        auto pending = std::make_unique<Pending>();
+        pending->record = rec;
+        pending->meta = *meta;
+        pending->release = release;
+        pending->final = m_dest.absoluteFilePath(rec.path);
+        if (QFileInfo(pending->final).isFile() && fileSha256(pending->final) == meta->sha256) {
+            pending->record.size = QFileInfo(pending->final).size();
+            m_present.push_back(std::move(pending));
+            continue;
+        }
+        if (m_options.dryRun) {
+            pending->record.status = PulledArchive::Status::WouldFetch;
+            // How big, when the registry says (OpenTofu's `packages`); otherwise unknown (-1).
+            if (const RegistryPackage *pkg = meta->package(platform); pkg && pkg->packageSize > 0)
+                pending->record.size = pkg->packageSize;
+            finish(pending->record);
+            continue;
+        }
+        m_toFetch.push_back(std::move(pending));
+    }
+}
+
+/// Phase 2: the archives, in parallel, each streamed into its own staging file and hashed (zh:,
+/// h1:) on its own thread as the bytes arrive.
+void PullRun::download()
+{
+    QList<RegistryClient::ArchiveFetch> fetches;
+    for (auto &p : m_toFetch) {
+        StreamedArchive::Options so;
+        so.durable = true; // fsync'ed before it gets its name
+        p->staging = std::make_unique<StreamedArchive>(
+            m_dest.filePath(kStaging + u'/' + packedName(p->record.provider, p->record.version, p->record.platform)), so);
+        StreamedArchive *staging = p->staging.get();
+        fetches << RegistryClient::ArchiveFetch{p->meta.downloadUrl,
+                                                [staging](const char *data, qint64 size) { return staging->write(data, size); }, false,
+                                                [staging](bool complete) {
+                                                    if (complete)
+                                                        staging->end();
+                                                }};
+    }
+    m_got = fetches.isEmpty() ? QList<Result<DownloadedArchive>>{} : m_client.fetchArchives(fetches, m_cancel);
+    m_report.cancelled = cancelled();
+}
+
+bool PullRun::placeUnpacked(Pending &p, PulledArchive &rec)
+{
+    const QString staged = p.staging->path();
+    const QString unpackDir = staged + u".d"_s;
+    const Result<void> unpacked = unpackProviderZip(staged, unpackDir);
+    QFile::remove(staged);
+    const auto drop = [&] { QDir(unpackDir).removeRecursively(); };
+    if (!unpacked) {
+        drop();
+        fail(rec, unpacked.error().code == ErrorCode::Io ? PulledArchive::Status::Failed : PulledArchive::Status::Refused,
+             unpacked.error().message);
+        return false;
+    }
+    if (QFileInfo::exists(p.final)) {
+        const Result<PackageHashes> there = hashDirectory(p.final);
+        const Result<PackageHashes> fresh = hashDirectory(unpackDir);
+        drop();
+        if (there && fresh && there->h1Extracted == fresh->h1Extracted) {
+            rec.status = PulledArchive::Status::AlreadyPresent;
+            return true;
+        }
+        fail(rec, PulledArchive::Status::Failed, u"%1 exists with other content; not replaced"_s.arg(p.final));
+        return false;
+    }
+    if (!QDir().mkpath(QFileInfo(p.final).absolutePath())
+        || ::rename(QFile::encodeName(unpackDir).constData(), QFile::encodeName(p.final).constData()) != 0) {
+        drop();
+        fail(rec, PulledArchive::Status::Failed, u"cannot move the package to %1"_s.arg(p.final));
+        return false;
+    }
+    syncDir(QFileInfo(p.final).absolutePath());
+    rec.status = PulledArchive::Status::Fetched;
+    return true;
+}
+
+/// Phase 3 for one download: prove it, then give it its name.
+void PullRun::settleOne(Pending &p, const Result<DownloadedArchive> &got)
+{
+    PulledArchive rec = p.record;
+    const QString staged = p.staging->path();
+    if (!got) {
+        p.staging->abandon();
+        QFile::remove(staged);
+        // A staging file that could not be written is the reason the download stopped.
+        fail(rec, PulledArchive::Status::Failed, p.staging->writeError().isEmpty() ? got.error().message : p.staging->writeError());
+        return;
+    }
+    const StreamedArchive::Outcome streamed = p.staging->finish();
+    if (!streamed.written) {
+        QFile::remove(staged);
+        fail(rec, PulledArchive::Status::Failed, streamed.written.error().message);
+        return;
+    }
+    rec.size = streamed.size;
+    const Release &rel = *p.release;
+    PackageAuthentication auth;
+    if (!rel.error.isEmpty())
+        auth.reason = rel.error;
+    else
+        auth = authenticateRegistryPackage(p.meta, streamed.sha256, streamed.size, rel.sums, rel.signature, m_options.signature,
+                                           releaseCheck(p));
+    if (!auth.signedOk) {
+        QFile::remove(staged);
+        fail(rec, PulledArchive::Status::Refused, auth.reason);
+        return;
+    }
+    if (m_options.unpacked) {
+        if (placeUnpacked(p, rec))
+            inPlace(rec, rec.status, auth, p.release.get());
+        return;
+    }
+    if (!QDir().mkpath(QFileInfo(p.final).absolutePath())
+        || ::rename(QFile::encodeName(staged).constData(), QFile::encodeName(p.final).constData()) != 0) {
+        QFile::remove(staged);
+        fail(rec, PulledArchive::Status::Failed, u"cannot move the archive to %1"_s.arg(p.final));
+        return;
+    }
+    syncDir(QFileInfo(p.final).absolutePath());
+    if (streamed.hashes.ok())
+        m_known.insert(QDir::cleanPath(p.final), streamed.hashes.value());
+    inPlace(rec, PulledArchive::Status::Fetched, auth, p.release.get());
+}
+
+/// Phase 3: prove each download, then give it its name.
+void PullRun::settleFetched()
+{
+    for (qsizetype i = 0; i < qsizetype(m_toFetch.size()); ++i)
+        settleOne(*m_toFetch[size_t(i)], m_got.at(i));
+}
+
+/// Phase 3 for archives already in place: the registry's chain must hold today; nothing is touched.
+void PullRun::settlePresent()
+{
+    for (auto &p : m_present) {
+        PulledArchive rec = p->record;
+        const Release &rel = *p->release;
+        const PackageAuthentication auth = rel.error.isEmpty()
+            ? authenticateRegistryPackage(p->meta, p->meta.sha256, p->record.size, rel.sums, rel.signature, m_options.signature,
+                                          releaseCheck(*p))
+            : PackageAuthentication{false, {}, rel.error, {}, {}};
+        if (!auth.signedOk)
+            fail(rec, PulledArchive::Status::Refused, auth.reason);
+        else
+            inPlace(rec, PulledArchive::Status::AlreadyPresent, auth, p->release.get());
+    }
+}
+
+/// Phase 4: each release's SHA256SUMS, signature and keys next to the archives.
+void PullRun::writeProvenance()
+{
+    QDir(m_dest.filePath(kStaging)).removeRecursively();
+    for (Release *rel : std::as_const(m_provenanceDue)) {
+        const QString dir = provenanceDirectory(m_dest.absolutePath(), rel->provider, rel->version);
+        QByteArray keys;
+        for (const QByteArray &k : rel->keys)
+            keys += k.endsWith('\n') ? k : k + '\n';
+        if (!QDir().mkpath(dir) || !writeAtomically(dir + u"/SHA256SUMS"_s, rel->sums)
+            || !writeAtomically(dir + u"/SHA256SUMS.sig"_s, rel->signature) || !writeAtomically(dir + u"/keys.asc"_s, keys))
+            m_report.errors << u"cannot write the provenance of %1 %2 to %3"_s.arg(rel->provider.toString(), rel->version.toString(), dir);
+    }
+}
+
+/// Phase 5: index.json / <version>.json, from the archives on disk; those just fetched are not
+/// read again (their hashes were computed while they downloaded).
+void PullRun::writeIndexes()
+{
+    bool anyInPlace = false;
+    for (const PulledArchive &a : std::as_const(m_report.archives))
+        anyInPlace |= a.status == PulledArchive::Status::Fetched || a.status == PulledArchive::Status::AlreadyPresent;
+    if (!anyInPlace || m_report.cancelled || m_options.unpacked)
+        return;
+    IndexExportOptions io;
+    io.withZh = m_options.withZh;
+    io.knownHashes = m_known;
+    const Result<IndexExportReport> idx = exportIndexes(m_options.destination, io);
+    if (!idx)
+        m_report.errors << u"writing the indexes failed: "_s + idx.error().message;
 }
 
 } // namespace
@@ -130,283 +472,27 @@ QString toString(PulledArchive::Status status)
 PullReport pullFromRegistry(const QList<PullRequest> &requests, const PullOptions &options, RegistryClient &client,
                             const PullProgress &progress, const std::atomic<bool> *cancel)
 {
-    PullReport report;
-    const QDir dest(options.destination);
-    const auto cancelled = [cancel] { return cancel && cancel->load(); };
-    const auto finish = [&](PulledArchive record) {
-        if (progress)
-            progress(record);
-        report.archives << std::move(record);
+    PullRun run(options, client, progress, cancel);
+    QElapsedTimer clock;
+    clock.start();
+    const auto phase = [&clock](const char *name) {
+        qCDebug(lcRegistry) << "mirror pull:" << name << "done at" << clock.elapsed() << "ms";
     };
-
-    if (!options.dryRun) {
-        if (!QDir().mkpath(options.destination)) {
-            report.errors << u"cannot create %1"_s.arg(options.destination);
-            return report;
-        }
-        // Staging files of an earlier, interrupted pull are never under a final name; remove them.
-        QDir(dest.filePath(kStaging)).removeRecursively();
-        if (!dest.mkpath(kStaging)) {
-            report.errors << u"cannot create %1"_s.arg(dest.filePath(kStaging));
-            return report;
-        }
-        QFile::setPermissions(dest.filePath(kStaging), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    }
-
-    // Phase 1: versions, download documents, each release's SHA256SUMS and signature (small documents).
-    std::vector<std::unique_ptr<Pending>> toFetch;
-    std::vector<std::pair<std::unique_ptr<Pending>, QString>> present; // already in place: check the chain only
-    for (const PullRequest &req : requests) {
-        if (cancelled())
-            break;
-        const Result<RegistryVersions> versions = client.versions(req.provider);
-        if (!versions) {
-            report.errors << versions.error().message;
-            continue;
-        }
-        QList<Version> available;
-        for (const RegistryVersion &rv : versions->versions)
-            if (const Result<Version> v = Version::parse(rv.version); v.ok())
-                available << *v;
-        std::sort(available.begin(), available.end());
-        std::optional<Version> chosen;
-        if (req.exact) {
-            if (available.contains(*req.exact))
-                chosen = *req.exact;
-        } else {
-            for (auto it = available.crbegin(); it != available.crend(); ++it) {
-                const bool ok = req.constraints ? req.constraints->allows(*it) : !it->isPrerelease();
-                if (ok) {
-                    chosen = *it;
-                    break;
-                }
-            }
-        }
-        if (!chosen) {
-            report.errors << (req.exact
-                                  ? u"provider %1 has no version %2 in its registry"_s.arg(req.provider.toString(), req.exact->toString())
-                                  : u"no available releases match the given constraints for %1"_s.arg(req.provider.toString()));
-            continue;
-        }
-        auto release = std::make_shared<Release>();
-        release->provider = req.provider;
-        release->version = *chosen;
-        for (const Platform &platform : options.platforms) {
-            if (cancelled())
-                break;
-            PulledArchive rec;
-            rec.provider = req.provider;
-            rec.version = *chosen;
-            rec.platform = platform;
-            rec.path = providerDir(req.provider) + u'/'
-                + (options.unpacked ? chosen->toString() + u'/' + platform.toString() : packedName(req.provider, *chosen, platform));
-            const Result<RegistryDownload> meta = client.download(req.provider, *chosen, platform);
-            if (!meta) {
-                rec.status = meta.error().code == ErrorCode::NotFound ? PulledArchive::Status::Unavailable : PulledArchive::Status::Failed;
-                rec.reason = meta.error().message;
-                finish(rec);
-                continue;
-            }
-            if (release->sums.isEmpty() && release->error.isEmpty()) {
-                const Result<QByteArray> sums = client.fetchDocument(meta->shasumsUrl);
-                const Result<QByteArray> sig = sums ? client.fetchDocument(meta->shasumsSignatureUrl) : Result<QByteArray>(sums.error());
-                if (!sums)
-                    release->error = u"failed to retrieve authentication checksums for provider: "_s + sums.error().message;
-                else if (!sig)
-                    release->error = u"failed to retrieve cryptographic signature for provider: "_s + sig.error().message;
-                else {
-                    release->sums = *sums;
-                    release->signature = *sig;
-                    for (const RegistrySigningKey &k : meta->signingKeys)
-                        release->keys << k.asciiArmor;
-                    release->check = verifyDetachedSignature(release->sums, release->signature, release->keys, options.signature);
-                }
-            }
-            auto pending = std::make_unique<Pending>();
-            pending->record = rec;
-            pending->meta = *meta;
-            pending->release = release;
-            const QString final = dest.filePath(rec.path);
-            if (QFileInfo(final).isFile() && fileSha256(final) == meta->sha256) {
-                pending->record.size = QFileInfo(final).size();
-                present.emplace_back(std::move(pending), final);
-                continue;
-            }
-            if (options.dryRun) {
-                pending->record.status = PulledArchive::Status::WouldFetch;
-                // How big, when the registry says (OpenTofu's `packages`); otherwise unknown (-1).
-                if (const RegistryPackage *pkg = meta->package(platform); pkg && pkg->packageSize > 0)
-                    pending->record.size = pkg->packageSize;
-                finish(pending->record);
-                continue;
-            }
-            toFetch.push_back(std::move(pending));
-        }
-    }
-
-    // Phase 2: the archives, in parallel, each into its own staging file.
-    QList<RegistryClient::ArchiveFetch> fetches;
-    for (auto &p : toFetch) {
-        p->staging =
-            std::make_unique<QFile>(dest.filePath(kStaging + u'/' + packedName(p->record.provider, p->record.version, p->record.platform)));
-        if (!p->staging->open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-            p->writeFailed = true;
-            continue;
-        }
-        Pending *raw = p.get();
-        fetches << RegistryClient::ArchiveFetch{p->meta.downloadUrl, [raw](const char *data, qint64 size) {
-                                                    if (raw->staging->write(data, size) != size) {
-                                                        raw->writeFailed = true;
-                                                        return false;
-                                                    }
-                                                    return true;
-                                                }};
-    }
-    const QList<Result<DownloadedArchive>> got =
-        fetches.isEmpty() ? QList<Result<DownloadedArchive>>{} : client.fetchArchives(fetches, cancel);
-    report.cancelled = cancelled();
-
-    // Phase 3: prove each archive, then give it its name.
-    qsizetype gi = 0;
-    QSet<Release *> provenanceDue;
-    for (auto &p : toFetch) {
-        PulledArchive rec = p->record;
-        if (p->writeFailed && !p->staging->isOpen()) {
-            rec.status = PulledArchive::Status::Failed;
-            rec.reason = u"cannot write %1: %2"_s.arg(p->staging->fileName(), p->staging->errorString());
-            finish(rec);
-            continue;
-        }
-        const Result<DownloadedArchive> &r = got.at(gi++);
-        const bool flushed = p->staging->flush() && ::fsync(p->staging->handle()) == 0;
-        p->staging->close();
-        const auto discard = [&] { QFile::remove(p->staging->fileName()); };
-        if (!r || p->writeFailed || !flushed) {
-            rec.status = PulledArchive::Status::Failed;
-            rec.reason = !r ? r.error().message : u"cannot write %1"_s.arg(p->staging->fileName());
-            discard();
-            finish(rec);
-            continue;
-        }
-        rec.size = r->size;
-        const Release &rel = *p->release;
-        PackageAuthentication auth;
-        if (!rel.error.isEmpty()) {
-            auth.reason = rel.error;
-        } else {
-            auth = authenticateRegistryPackage(p->meta, r->sha256, r->size, rel.sums, rel.signature, options.signature, releaseCheck(*p));
-        }
-        if (!auth.signedOk) {
-            rec.status = PulledArchive::Status::Refused;
-            rec.reason = auth.reason;
-            discard();
-            finish(rec);
-            continue;
-        }
-        const QString final = dest.filePath(rec.path);
-        if (options.unpacked) {
-            const QString unpackDir = p->staging->fileName() + u".d"_s;
-            const Result<void> unpacked = unpackProviderZip(p->staging->fileName(), unpackDir);
-            discard();
-            const auto drop = [&] { QDir(unpackDir).removeRecursively(); };
-            if (!unpacked) {
-                rec.status = unpacked.error().code == ErrorCode::Io ? PulledArchive::Status::Failed : PulledArchive::Status::Refused;
-                rec.reason = unpacked.error().message;
-                drop();
-                finish(rec);
-                continue;
-            }
-            if (QFileInfo::exists(final)) {
-                const Result<PackageHashes> there = hashDirectory(final);
-                const Result<PackageHashes> fresh = hashDirectory(unpackDir);
-                drop();
-                if (there && fresh && there->h1Extracted == fresh->h1Extracted) {
-                    rec.status = PulledArchive::Status::AlreadyPresent;
-                    rec.keyId = auth.signature.keyId;
-                    rec.reported = auth.reported;
-                    provenanceDue.insert(p->release.get());
-                } else {
-                    rec.status = PulledArchive::Status::Failed;
-                    rec.reason = u"%1 exists with other content; not replaced"_s.arg(final);
-                }
-                finish(rec);
-                continue;
-            }
-            if (!QDir().mkpath(QFileInfo(final).absolutePath())
-                || ::rename(QFile::encodeName(unpackDir).constData(), QFile::encodeName(final).constData()) != 0) {
-                rec.status = PulledArchive::Status::Failed;
-                rec.reason = u"cannot move the package to %1"_s.arg(final);
-                drop();
-                finish(rec);
-                continue;
-            }
-            syncDir(QFileInfo(final).absolutePath());
-            rec.status = PulledArchive::Status::Fetched;
-            rec.keyId = auth.signature.keyId;
-            rec.reported = auth.reported;
-            provenanceDue.insert(p->release.get());
-            finish(rec);
-            continue;
-        }
-        if (!QDir().mkpath(QFileInfo(final).absolutePath())
-            || ::rename(QFile::encodeName(p->staging->fileName()).constData(), QFile::encodeName(final).constData()) != 0) {
-            rec.status = PulledArchive::Status::Failed;
-            rec.reason = u"cannot move the archive to %1"_s.arg(final);
-            discard();
-            finish(rec);
-            continue;
-        }
-        syncDir(QFileInfo(final).absolutePath());
-        rec.status = PulledArchive::Status::Fetched;
-        rec.keyId = auth.signature.keyId;
-        rec.reported = auth.reported;
-        provenanceDue.insert(p->release.get());
-        finish(rec);
-    }
-    for (auto &[p, final] : present) {
-        PulledArchive rec = p->record;
-        const Release &rel = *p->release;
-        const PackageAuthentication auth = rel.error.isEmpty()
-            ? authenticateRegistryPackage(p->meta, p->meta.sha256, p->record.size, rel.sums, rel.signature, options.signature,
-                                          releaseCheck(*p))
-            : PackageAuthentication{false, {}, rel.error, {}, {}};
-        if (!auth.signedOk) {
-            // In place already, but the registry's chain does not hold today: say so, touch nothing.
-            rec.status = PulledArchive::Status::Refused;
-            rec.reason = auth.reason;
-        } else {
-            rec.status = PulledArchive::Status::AlreadyPresent;
-            rec.keyId = auth.signature.keyId;
-            rec.reported = auth.reported;
-            provenanceDue.insert(p->release.get());
-        }
-        finish(rec);
-    }
+    if (!run.prepareDestination())
+        return run.takeReport();
+    run.resolve(requests);
+    phase("versions, documents and signatures");
+    run.download();
+    phase("downloads");
+    run.settleFetched();
+    run.settlePresent();
+    phase("proofs and renames");
     if (options.dryRun)
-        return report;
-    QDir(dest.filePath(kStaging)).removeRecursively();
-
-    // Phase 4: provenance next to the archives, then the indexes.
-    for (Release *rel : std::as_const(provenanceDue)) {
-        const QString dir = provenanceDirectory(dest.absolutePath(), rel->provider, rel->version);
-        QByteArray keys;
-        for (const QByteArray &k : rel->keys)
-            keys += k.endsWith('\n') ? k : k + '\n';
-        if (!QDir().mkpath(dir) || !writeAtomically(dir + u"/SHA256SUMS"_s, rel->sums)
-            || !writeAtomically(dir + u"/SHA256SUMS.sig"_s, rel->signature) || !writeAtomically(dir + u"/keys.asc"_s, keys))
-            report.errors << u"cannot write the provenance of %1 %2 to %3"_s.arg(rel->provider.toString(), rel->version.toString(), dir);
-    }
-    bool anyInPlace = false;
-    for (const PulledArchive &a : std::as_const(report.archives))
-        anyInPlace |= a.status == PulledArchive::Status::Fetched || a.status == PulledArchive::Status::AlreadyPresent;
-    if (anyInPlace && !report.cancelled && !options.unpacked) {
-        IndexExportOptions io;
-        io.withZh = options.withZh;
-        const Result<IndexExportReport> idx = exportIndexes(options.destination, io);
-        if (!idx)
-            report.errors << u"writing the indexes failed: "_s + idx.error().message;
-    }
-    return report;
+        return run.takeReport();
+    run.writeProvenance();
+    run.writeIndexes();
+    phase("provenance and indexes");
+    return run.takeReport();
 }
 
 } // namespace provender

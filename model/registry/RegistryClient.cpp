@@ -223,16 +223,21 @@ QList<Result<DownloadedArchive>> RegistryClient::fetchArchives(const QList<Archi
         State *st = states.back().get();
         HttpJob job;
         job.url = f.url; // no token: archives may live anywhere
-        job.onData = [st, cap, sink = f.sink](const char *data, qint64 size) {
+        job.onData = [st, cap, sink = f.sink, hash = f.sha256](const char *data, qint64 size) {
             st->out.size += size;
             if (cap > 0 && st->out.size > cap) {
                 st->tooLarge = true;
                 return false;
             }
-            st->sha.addData(data, std::size_t(size));
+            if (hash)
+                st->sha.addData(data, std::size_t(size));
             return sink(data, size);
         };
-        job.onDone = [st](HttpOutcome &&o) { st->outcome = std::move(o); };
+        job.onDone = [st, done = f.done](HttpOutcome &&o) {
+            st->outcome = std::move(o);
+            if (done)
+                done(st->outcome.ok() && !st->tooLarge);
+        };
         m_http->enqueue(std::move(job));
     }
     m_http->run(cancel);
@@ -250,7 +255,8 @@ QList<Result<DownloadedArchive>> RegistryClient::fetchArchives(const QList<Archi
                                                                                                    : ErrorCode::Network,
                 u"%1: %2"_s.arg(where, st.outcome.failure != HttpOutcome::Failure::None ? st.outcome.errorText : st.outcome.statusLine())));
         } else {
-            st.out.sha256 = st.sha.result();
+            if (fetches.at(i).sha256)
+                st.out.sha256 = st.sha.result();
             st.out.finalUrl = st.outcome.finalUrl;
             results << Result<DownloadedArchive>(st.out);
         }

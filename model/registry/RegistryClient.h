@@ -74,11 +74,17 @@ public:
                                            const std::atomic<bool> *cancel = nullptr);
 
     /// Several archives at once (up to HttpSettings::maxParallel in flight), each streamed into
-    /// its own sink with its SHA-256 computed on the way; one result per entry, in order.
+    /// its own sink with its SHA-256 computed on the way (unless the entry says otherwise); one
+    /// result per entry, in order.
     struct ArchiveFetch
     {
         QUrl url;
         std::function<bool(const char *, qint64)> sink;
+        /// false: the sink hashes the bytes itself (StreamedArchive); DownloadedArchive::sha256 stays empty.
+        bool sha256 = true;
+        /// Called as soon as this download has ended (true: every byte is in the sink), before
+        /// the others have.
+        std::function<void(bool complete)> done;
     };
     QList<Result<DownloadedArchive>> fetchArchives(const QList<ArchiveFetch> &fetches, const std::atomic<bool> *cancel = nullptr);
 
