@@ -33,7 +33,7 @@ struct Download
 };
 
 /// Bytes that may wait between a download and the thread hashing it (per download in flight).
-constexpr qint64 kHashQueueBytes = qint64(4) << 20;
+constexpr qint64 kHashQueueBytes = qint64(1) << 20;
 
 ArchiveRead failedRead(Verdict verdict, ErrorCode code, const QString &reason)
 {
