@@ -2,9 +2,10 @@
 
 namespace provender {
 
-ZipStreamFeeder::ZipStreamFeeder(qint64 maxQueuedBytes, Done done, const ZipLimits &limits)
+ZipStreamFeeder::ZipStreamFeeder(qint64 maxQueuedBytes, Done done, const ZipLimits &limits, Tap tap)
     : m_maxQueued(std::max<qint64>(maxQueuedBytes, 1)),
       m_done(std::move(done)),
+      m_tap(std::move(tap)),
       m_thread([this, limits] { work(limits); })
 {}
 
@@ -66,6 +67,14 @@ Result<QByteArrayView> ZipStreamFeeder::next()
     m_queue.pop_front();
     m_queued -= m_current.size();
     m_changed.notify_all();
+    if (m_tap) {
+        const bool empty = m_queue.empty();
+        lock.unlock();
+        if (!m_tap(QByteArrayView(m_current), empty)) {
+            abort();
+            return makeError(ErrorCode::Cancelled, QStringLiteral("the transfer was abandoned"));
+        }
+    }
     return QByteArrayView(m_current);
 }
 

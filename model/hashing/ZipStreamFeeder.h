@@ -30,8 +30,11 @@ class ZipStreamFeeder
 {
 public:
     using Done = std::function<void(Result<StreamingZipOutcome> &&outcome)>;
+    /// Sees every block on the worker thread before the hasher does, with whether the queue is
+    /// empty after it (StreamedArchive writes the file there); false aborts the stream.
+    using Tap = std::function<bool(QByteArrayView block, bool queueEmpty)>;
 
-    ZipStreamFeeder(qint64 maxQueuedBytes, Done done, const ZipLimits &limits = defaultZipLimits());
+    ZipStreamFeeder(qint64 maxQueuedBytes, Done done, const ZipLimits &limits = defaultZipLimits(), Tap tap = {});
     /// Aborts (if not finished) and joins the worker.
     ~ZipStreamFeeder();
     ZipStreamFeeder(const ZipStreamFeeder &) = delete;
@@ -52,6 +55,7 @@ private:
 
     const qint64 m_maxQueued;
     Done m_done;
+    Tap m_tap;
     mutable std::mutex m_mutex;
     std::condition_variable m_changed;
     std::deque<QByteArray> m_queue;

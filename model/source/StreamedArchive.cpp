@@ -1,16 +1,14 @@
 #include "model/source/StreamedArchive.h"
 
 #include "model/core/Logging.h"
-#include "model/hashing/StreamingZipHasher.h"
+#include "model/hashing/ZipStreamFeeder.h"
 
 #include <QFile>
 
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
+#include <future>
 #include <mutex>
-#include <thread>
 
 #include <cerrno>
 #include <fcntl.h>
@@ -35,44 +33,42 @@ struct StreamedArchive::Worker
     QString path;
     Options options;
 
-    // Shared between the producer and the worker thread.
-    std::mutex mutex;
-    std::condition_variable changed;
-    std::deque<QByteArray> queue;
-    qint64 queued = 0;
-    bool ended = false;
-    bool abandoned = false;
-    bool failed = false; ///< the file cannot be written; `error` says why
-    QString error;
-
-    // Producer side.
-    qint64 given = 0;
-    bool started = false;
-    bool finished = false;
-    std::thread thread;
-
-    // Worker side.
+    // The file: opened by the constructor, then written only on the feeder's thread (its tap and
+    // its done callback) until the feeder is gone.
     int fd = -1;
     bool direct = false;
     std::unique_ptr<char, AlignedFree> buffer;
     qint64 fill = 0;
-    QByteArray current; ///< the block the hasher is looking at
-    Outcome outcome;
 
-    void fail(const QString &why)
+    mutable std::mutex mutex;
+    QString error; ///< why the file cannot be written ("" while it can)
+
+    std::unique_ptr<ZipStreamFeeder> feeder;
+    std::promise<void> settled; ///< the outcome is complete (or the tap failed)
+    std::once_flag settleOnce;
+    Outcome outcome;
+    bool ended = false;
+    bool finished = false;
+
+    void settle()
     {
-        const std::lock_guard lock(mutex);
-        if (!failed) {
-            failed = true;
-            error = why;
-        }
-        changed.notify_all();
+        std::call_once(settleOnce, [this] { settled.set_value(); });
     }
 
-    bool isFailed()
+    bool fail(const QString &why)
     {
         const std::lock_guard lock(mutex);
-        return failed;
+        if (error.isEmpty())
+            error = why;
+        return false;
+    }
+
+    bool failErrno() { return fail(QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)))); }
+
+    bool failed() const
+    {
+        const std::lock_guard lock(mutex);
+        return !error.isEmpty();
     }
 
     void open()
@@ -86,12 +82,19 @@ struct StreamedArchive::Worker
         if (fd < 0)
             fd = ::open(name.constData(), flags, 0600);
         if (fd < 0) {
-            fail(QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+            failErrno();
             return;
         }
         buffer.reset(static_cast<char *>(std::aligned_alloc(kAlign, kBufferBytes)));
         if (!buffer)
             fail(QStringLiteral("cannot write %1: out of memory").arg(path));
+    }
+
+    void closeFile()
+    {
+        if (fd >= 0 && ::close(fd) != 0)
+            failErrno();
+        fd = -1;
     }
 
     /// Back to writes through the page cache (the tail, or a file system that refuses O_DIRECT).
@@ -112,10 +115,10 @@ struct StreamedArchive::Worker
                 continue;
             if (n < 0 && errno == EINVAL && direct && dropDirect()) // O_DIRECT accepted at open, refused here
                 continue;
-            if (n <= 0) {
-                fail(QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(n < 0 ? errno : ENOSPC))));
-                return false;
-            }
+            if (n < 0)
+                return failErrno();
+            if (n == 0)
+                return fail(QStringLiteral("cannot write %1: nothing was written").arg(path));
             data += n;
             size -= n;
         }
@@ -124,123 +127,81 @@ struct StreamedArchive::Worker
 
     /// Writes what the buffer holds: whole 4 KiB blocks while O_DIRECT is on (the rest stays),
     /// everything otherwise.
-    void flush()
+    bool flush()
     {
-        if (fd < 0 || isFailed())
-            return;
         const qint64 n = direct ? fill / kAlign * kAlign : fill;
         if (n == 0)
-            return;
+            return true;
         if (!writeOut(buffer.get(), n))
-            return;
+            return false;
         std::memmove(buffer.get(), buffer.get() + n, std::size_t(fill - n));
         fill -= n;
+        return true;
     }
 
-    void append(const QByteArray &block)
+    /// The feeder's tap: each block into the buffer, written out when it is full or when the
+    /// network is behind (the queue ran dry), so that what has arrived is on disk meanwhile.
+    bool append(QByteArrayView block, bool queueEmpty)
     {
-        if (fd < 0)
-            return;
+        if (fd < 0 || failed()) {
+            settle(); // the stream stops here; nobody waits for a done call that will not come
+            return false;
+        }
         qint64 at = 0;
         while (at < block.size()) {
             const qint64 take = std::min<qint64>(kBufferBytes - fill, block.size() - at);
-            std::memcpy(buffer.get() + fill, block.constData() + at, std::size_t(take));
+            std::memcpy(buffer.get() + fill, block.data() + at, std::size_t(take));
             fill += take;
             at += take;
-            if (fill == kBufferBytes)
-                flush();
-            if (isFailed())
-                return;
-        }
-    }
-
-    Result<QByteArrayView> pull()
-    {
-        std::unique_lock lock(mutex);
-        if (queue.empty() && !ended && !abandoned) {
-            // The network is behind: put what has arrived on disk while waiting.
-            lock.unlock();
-            flush();
-            lock.lock();
-        }
-        changed.wait(lock, [this] { return !queue.empty() || ended || abandoned; });
-        if (abandoned)
-            return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
-        if (queue.empty())
-            return QByteArrayView();
-        current = std::move(queue.front());
-        queue.pop_front();
-        queued -= current.size();
-        changed.notify_all();
-        lock.unlock();
-        append(current);
-        return QByteArrayView(current);
-    }
-
-    void run()
-    {
-        open();
-        const ZipLimits limits = defaultZipLimits();
-        const Result<StreamingZipOutcome> walked = hashZipStream([this] { return pull(); }, limits.maxInflatedBytes, {}, limits);
-        {
-            const std::lock_guard lock(mutex);
-            if (abandoned) {
-                if (fd >= 0)
-                    ::close(fd);
-                fd = -1;
-                return;
+            if (fill == kBufferBytes && !flush()) {
+                settle();
+                return false;
             }
         }
-        // The tail: whole blocks still direct, the rest through the cache.
-        flush();
-        if (fd >= 0 && direct && fill > 0 && !dropDirect())
-            fail(QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
-        flush();
-        if (fd >= 0 && options.durable && !isFailed() && ::fsync(fd) != 0)
-            fail(QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
-        if (fd >= 0 && ::close(fd) != 0 && !isFailed())
-            fail(QStringLiteral("cannot write %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
-        fd = -1;
-        if (isFailed()) {
-            outcome.written = makeError(ErrorCode::Io, error);
-            outcome.hashes = makeError(ErrorCode::Io, error);
-            return;
+        if (queueEmpty && !flush()) {
+            settle();
+            return false;
         }
-        if (!walked.ok()) { // only a failing pull, which abandon() alone causes
-            outcome.written = walked.error();
-            outcome.hashes = walked.error();
-            return;
+        return true;
+    }
+
+    /// The feeder's done call (its thread): the tail, fsync, close, and the hashes.
+    void complete(Result<StreamingZipOutcome> &&walked)
+    {
+        if (fd >= 0 && !failed()) {
+            bool ok = flush(); // whole blocks, still past the cache
+            if (ok && direct && fill > 0 && !dropDirect())
+                ok = failErrno();
+            ok = ok && flush(); // the tail, through the cache
+            if (ok && options.durable && ::fsync(fd) != 0)
+                failErrno();
         }
-        outcome.sha256 = walked->sha256;
-        outcome.size = walked->size;
-        if (walked->status == StreamingZipOutcome::Status::Hashed) {
-            outcome.hashes = walked->hashes;
+        closeFile();
+        if (failed() || !walked.ok()) {
+            const Error e = failed() ? makeError(ErrorCode::Io, error) : walked.error();
+            outcome.written = e;
+            outcome.hashes = e;
         } else {
-            qCDebug(lcHash).noquote() << "streamed hash of" << path << "needs the file:" << walked->reason;
-            outcome.hashes = hashZip(path, {}, limits);
+            outcome.sha256 = walked->sha256;
+            outcome.size = walked->size;
+            if (walked->status == StreamingZipOutcome::Status::Hashed) {
+                outcome.hashes = walked->hashes;
+            } else {
+                qCDebug(lcHash).noquote() << "streamed hash of" << path << "needs the file:" << walked->reason;
+                outcome.hashes = hashZip(path, {}, defaultZipLimits());
+            }
         }
+        settle();
     }
 
-    void start()
+    /// Stops the feeder (joins its thread); nothing touches the file after this.
+    void stopFeeder(bool abort)
     {
-        if (!started) {
-            started = true;
-            thread = std::thread([this] { run(); });
-        }
-    }
-
-    void stop(bool abandon)
-    {
-        if (finished)
+        if (!feeder)
             return;
-        finished = true;
-        start();
-        {
-            const std::lock_guard lock(mutex);
-            (abandon ? abandoned : ended) = true;
-        }
-        changed.notify_all();
-        thread.join();
+        if (abort)
+            feeder->abort();
+        feeder.reset();
     }
 };
 
@@ -248,13 +209,18 @@ StreamedArchive::StreamedArchive(QString path, Options options) : d(std::make_un
 {
     d->path = std::move(path);
     d->options = options;
+    d->open();
+    Worker *w = d.get();
+    d->feeder = std::make_unique<ZipStreamFeeder>(
+        options.maxQueuedBytes, [w](Result<StreamingZipOutcome> &&z) { w->complete(std::move(z)); }, defaultZipLimits(),
+        [w](QByteArrayView block, bool queueEmpty) { return w->append(block, queueEmpty); });
 }
 
 StreamedArchive::StreamedArchive(QString path) : StreamedArchive(std::move(path), Options{}) {}
 
 StreamedArchive::~StreamedArchive()
 {
-    d->stop(true);
+    abandon();
 }
 
 const QString &StreamedArchive::path() const
@@ -270,41 +236,40 @@ QString StreamedArchive::writeError() const
 
 bool StreamedArchive::write(const char *data, qint64 size)
 {
-    if (d->finished)
+    if (d->ended || d->finished || d->failed())
         return false;
-    d->start();
-    std::unique_lock lock(d->mutex);
-    d->changed.wait(lock, [this] { return d->queued < d->options.maxQueuedBytes || d->failed; });
-    if (d->failed)
-        return false;
-    d->queue.emplace_back(data, size);
-    d->queued += size;
-    d->given += size;
-    d->changed.notify_all();
-    return true;
+    return d->feeder->push(data, size);
 }
 
 void StreamedArchive::end()
 {
-    if (d->finished)
+    if (d->ended || d->finished)
         return;
-    d->start();
-    {
-        const std::lock_guard lock(d->mutex);
-        d->ended = true;
-    }
-    d->changed.notify_all();
+    d->ended = true;
+    d->feeder->finish();
 }
 
 StreamedArchive::Outcome StreamedArchive::finish()
 {
-    d->stop(false);
+    if (d->finished)
+        return {};
+    end();
+    d->settled.get_future().wait();
+    d->finished = true;
+    d->stopFeeder(false);
+    d->closeFile(); // after a failed tap: done never ran
+    if (!d->error.isEmpty() && d->outcome.written.ok())
+        d->outcome.written = makeError(ErrorCode::Io, d->error);
     return std::move(d->outcome);
 }
 
 void StreamedArchive::abandon()
 {
-    d->stop(true);
+    if (d->finished)
+        return;
+    d->finished = true;
+    d->stopFeeder(true);
+    d->closeFile();
 }
 
 } // namespace provender

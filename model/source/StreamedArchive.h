@@ -3,10 +3,12 @@
 // bytes arrive, so that nothing reads the file back afterwards (docs/BENCHMARKS.md "pull").
 //
 //   - write() is called by the thread that receives the bytes (a network event loop); it copies
-//     the block into the worker's queue and returns at once, or waits while the worker is more
-//     than `maxQueuedBytes` behind (bounded memory; the HTTP reply buffer then stops reading);
-//   - the worker hands every block to hashZipStream() (the same h1:/zh: hashZip() gives, or "needs
-//     random access") and writes it to the file. On a file system that takes O_DIRECT (ext4, xfs)
+//     the block into the queue of a ZipStreamFeeder (model/hashing) and returns at once, or waits
+//     while its worker is more than `maxQueuedBytes` behind (bounded memory; the HTTP reply buffer
+//     then stops reading);
+//   - that worker writes every block to the file (the feeder's tap), then hands it to
+//     hashZipStream() (the same h1:/zh: hashZip() gives, or "needs random access"). On a file
+//     system that takes O_DIRECT (ext4, xfs)
 //     whole 4 KiB blocks are written past the page cache and only the tail through it: the caller
 //     fsyncs each archive before it gets its name anyway, so the cache would only add a copy
 //     (buffered writes of 770 MiB cost 4-5 s of CPU on the benchmark machine, O_DIRECT 0.5 s).
