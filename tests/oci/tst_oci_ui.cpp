@@ -232,14 +232,14 @@ private Q_SLOTS:
             QCOMPARE(b.at(1), u"would upload"_s);
             if (b.at(0) == u"the empty config"_s) {
                 // OpenTofu's e2e fixture's config digest (the SHA-256 of "{}")
-                QCOMPARE(b.at(3), u"sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"_s);
+                QCOMPARE(b.at(4), u"sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"_s);
                 continue;
             }
             // "linux_amd64 of example.com/test/foo 1.0.0" -> terraform-provider-foo_1.0.0_linux_amd64.zip
             const QStringList words = b.at(0).split(u' ');
             const QString file = u"terraform-provider-%1_%2_%3.zip"_s.arg(words.at(2).section(u'/', 2), words.at(3), words.at(0));
             QVERIFY2(m_sha256.contains(file), qPrintable(file));
-            QCOMPARE(b.at(3), u"sha256:"_s + m_sha256.value(file));
+            QCOMPARE(b.at(4), u"sha256:"_s + m_sha256.value(file));
             ++zips;
         }
         QCOMPARE(zips, 5);
@@ -323,7 +323,8 @@ private Q_SLOTS:
             QCOMPARE(v.at(1), u"unchanged (the tag names this index)"_s);
         if (const QString dir = qEnvironmentVariable("PROVENDER_SCREENSHOT_DIR"); !dir.isEmpty()) {
             finished.clear();
-            dialog->start(false); // the picture shows a push (nothing to upload: all present)
+            dialog->setForm(publishForm(u"opentofu"_s)); // the picture shows a first push
+            dialog->start(false);
             QVERIFY(finished.wait(120000));
             dialog->resize(900, 680);
             QApplication::processEvents();

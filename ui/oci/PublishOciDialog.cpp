@@ -147,7 +147,7 @@ void PublishOciDialog::build()
     m_template->setMinimumContentsLength(48);
     formLayout->addRow(tr("Repository template:"), m_template);
     m_providers = new QListWidget(this);
-    m_providers->setMaximumHeight(96);
+    m_providers->setMaximumHeight(80);
     for (const Provider &p : m_catalog.providers) {
         auto *item = new QListWidgetItem(tr("%1 (%n version(s))", nullptr, int(p.versions.size())).arg(p.address.toString()), m_providers);
         item->setData(Qt::UserRole, p.address.toString());
@@ -192,7 +192,7 @@ void PublishOciDialog::build()
 
     auto *split = new QSplitter(Qt::Vertical, this);
     m_results = new QStandardItemModel(this);
-    m_results->setHorizontalHeaderLabels({tr("Item"), tr("Status"), tr("Repository"), tr("Tag or digest"), tr("Size")});
+    m_results->setHorizontalHeaderLabels({tr("Item"), tr("Status"), tr("Size"), tr("Repository"), tr("Tag or digest")});
     m_view = new QTreeView(split);
     m_view->setModel(m_results);
     m_view->setUniformRowHeights(true);
@@ -367,18 +367,20 @@ void PublishOciDialog::showReport(bool dryRun, const OciPushReport &report)
         QStringList platforms;
         for (const Platform &p : v.platforms)
             platforms << p.toString();
-        QList<QStandardItem *> r = row({QStringLiteral("%1 %2").arg(v.provider.toString(), v.version.toString()), status, v.repository,
-                                        v.tag, platforms.join(QStringLiteral(", "))});
+        QList<QStandardItem *> r =
+            row({QStringLiteral("%1 %2 (%3)").arg(v.provider.toString(), v.version.toString(), platforms.join(QStringLiteral(", "))),
+                 status, QString(), v.repository, v.tag});
         versions.first()->appendRow(r);
     }
     m_results->appendRow(versions);
-    int upload = 0, present = 0;
+    int upload = 0, present = 0, mounted = 0;
     for (const OciBlobStep &b : report.blobs)
-        (b.action == OciBlobStep::Action::Present ? present : upload) += 1;
-    QList<QStandardItem *> blobs =
-        row({tr("Blobs (%1: %2 to upload, %3 already present)").arg(report.blobs.size()).arg(upload).arg(present), {}, {}, {}, {}});
+        (b.action == OciBlobStep::Action::Present ? present : b.action == OciBlobStep::Action::Mount ? mounted : upload) += 1;
+    const QString counts = dryRun ? tr("%1 would be uploaded, %2 already present").arg(upload).arg(present)
+                                  : tr("%1 uploaded, %2 mounted, %3 already present").arg(upload).arg(mounted).arg(present);
+    QList<QStandardItem *> blobs = row({tr("Blobs (%1: %2)").arg(report.blobs.size()).arg(counts), {}, {}, {}, {}});
     for (const OciBlobStep &b : report.blobs)
-        blobs.first()->appendRow(row({b.what, actionText(b.action, dryRun), b.repository, b.digest, formatDataSize(b.size)}));
+        blobs.first()->appendRow(row({b.what, actionText(b.action, dryRun), formatDataSize(b.size), b.repository, b.digest}));
     m_results->appendRow(blobs);
     m_view->expandAll();
     for (int c = 0; c < m_results->columnCount(); ++c)
@@ -408,6 +410,7 @@ void PublishOciDialog::showReport(bool dryRun, const OciPushReport &report)
         text += QLatin1Char('.');
     }
     m_summary->setText(text);
+    m_jobs->setMessage(report.cancelled ? tr("Cancelled.") : dryRun ? tr("Dry run done: nothing was written.") : tr("Published."));
     QList<ProviderAddress> published;
     for (const OciPushedVersion &v : report.versions)
         if (v.error.isEmpty() && !published.contains(v.provider))
