@@ -93,8 +93,19 @@ struct Pending
     PulledArchive record;
     RegistryDownload meta;
     std::shared_ptr<Release> release;
-    std::unique_ptr<StreamedArchive> staging; ///< written and hashed while it downloads
+    QString stagingPath;
+    std::unique_ptr<StreamedArchive> staging; ///< written and hashed while it downloads (made with its first bytes)
     QString final;                            ///< where it goes (absolute)
+
+    StreamedArchive &stream()
+    {
+        if (!staging) {
+            StreamedArchive::Options so;
+            so.durable = true; // fsync'ed before it gets its name
+            staging = std::make_unique<StreamedArchive>(stagingPath, so);
+        }
+        return *staging;
+    }
 };
 
 /// The release's signature check (made once, in phase 1) when this download lists the same keys.
@@ -292,16 +303,13 @@ void PullRun::download()
 {
     QList<RegistryClient::ArchiveFetch> fetches;
     for (auto &p : m_toFetch) {
-        StreamedArchive::Options so;
-        so.durable = true; // fsync'ed before it gets its name
-        p->staging = std::make_unique<StreamedArchive>(
-            m_dest.filePath(kStaging + u'/' + packedName(p->record.provider, p->record.version, p->record.platform)), so);
-        StreamedArchive *staging = p->staging.get();
+        p->stagingPath = m_dest.filePath(kStaging + u'/' + packedName(p->record.provider, p->record.version, p->record.platform));
+        Pending *raw = p.get(); // a writer thread only while bytes arrive: at most --jobs at once
         fetches << RegistryClient::ArchiveFetch{p->meta.downloadUrl,
-                                                [staging](const char *data, qint64 size) { return staging->write(data, size); }, false,
-                                                [staging](bool complete) {
+                                                [raw](const char *data, qint64 size) { return raw->stream().write(data, size); }, false,
+                                                [raw](bool complete) {
                                                     if (complete)
-                                                        staging->end();
+                                                        raw->stream().end();
                                                 }};
     }
     m_got = fetches.isEmpty() ? QList<Result<DownloadedArchive>>{} : m_client.fetchArchives(fetches, m_cancel);
@@ -310,7 +318,7 @@ void PullRun::download()
 
 bool PullRun::placeUnpacked(Pending &p, PulledArchive &rec)
 {
-    const QString staged = p.staging->path();
+    const QString staged = p.stagingPath;
     const QString unpackDir = staged + u".d"_s;
     const Result<void> unpacked = unpackProviderZip(staged, unpackDir);
     QFile::remove(staged);
@@ -347,15 +355,18 @@ bool PullRun::placeUnpacked(Pending &p, PulledArchive &rec)
 void PullRun::settleOne(Pending &p, const Result<DownloadedArchive> &got)
 {
     PulledArchive rec = p.record;
-    const QString staged = p.staging->path();
+    const QString staged = p.stagingPath;
     if (!got) {
-        p.staging->abandon();
-        QFile::remove(staged);
         // A staging file that could not be written is the reason the download stopped.
-        fail(rec, PulledArchive::Status::Failed, p.staging->writeError().isEmpty() ? got.error().message : p.staging->writeError());
+        const QString writeError = p.staging ? p.staging->writeError() : QString();
+        if (p.staging)
+            p.staging->abandon();
+        QFile::remove(staged);
+        fail(rec, PulledArchive::Status::Failed, writeError.isEmpty() ? got.error().message : writeError);
         return;
     }
-    const StreamedArchive::Outcome streamed = p.staging->finish();
+    const StreamedArchive::Outcome streamed = p.stream().finish();
+    p.staging.reset(); // its thread and buffer
     if (!streamed.written) {
         QFile::remove(staged);
         fail(rec, PulledArchive::Status::Failed, streamed.written.error().message);

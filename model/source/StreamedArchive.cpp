@@ -177,6 +177,7 @@ struct StreamedArchive::Worker
                 failErrno();
         }
         closeFile();
+        buffer.reset();
         if (failed() || !walked.ok()) {
             const Error e = failed() ? makeError(ErrorCode::Io, error) : walked.error();
             outcome.written = e;

@@ -38,7 +38,7 @@ public:
     {
         bool durable = false;                            ///< fsync the file before finish() returns
         bool direct = true;                              ///< try O_DIRECT (falls back by itself)
-        qint64 maxQueuedBytes = qint64(8) * 1024 * 1024; ///< write() waits beyond this
+        qint64 maxQueuedBytes = qint64(2) * 1024 * 1024; ///< write() waits beyond this
     };
 
     struct Outcome
