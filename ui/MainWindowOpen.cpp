@@ -323,7 +323,8 @@ void MainWindow::showCatalog(SourceKind kind, const QString &path, const Catalog
     m_reverifyAction->setEnabled(true);
     if (!isUrl)
         QSettings().setValue(QStringLiteral("lastDirectory"), m_kind == SourceKind::Bundle ? QFileInfo(m_root).absolutePath() : m_root);
-    addRecentMirror(m_root);
+    if (!m_root.startsWith(QLatin1StringView("oci://"))) // Open OCI Registry… keeps its own recent templates and last form
+        addRecentMirror(m_root);
     if (m_archiveView->model()->rowCount() > 0 && !m_archiveView->currentIndex().isValid())
         m_archiveView->setCurrentIndex(m_archiveView->model()->index(0, 0));
     updateDetails();

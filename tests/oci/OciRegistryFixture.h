@@ -34,6 +34,9 @@ public:
 
     quint16 port() const { return m_port; }
     QString path(const QString &rel) const { return m_dir.filePath(rel); }
+    QString dir() const { return m_dir.path(); }
+    /// The python3 that has bcrypt (after start()).
+    const QString &python() const { return m_python; }
     QString caFile() const { return path(QStringLiteral("ca.pem")); }
     /// `127.0.0.1:PORT/PREFIX/${namespace}/${type}`
     QString templ(const QString &prefix = QStringLiteral("mirror")) const;

@@ -10,6 +10,7 @@
 #include "model/oci/OciMirror.h"
 #include "model/oci/OciSource.h"
 #include "model/verify/VerifyEngine.h"
+#include "tests/oci/OciRegistryFixture.h"
 #include "tests/support/GpgFixture.h"
 #include "tests/support/TestSupport.h"
 
@@ -59,32 +60,19 @@ QString sha256Hex(const QString &path)
     return QString::fromLatin1(h.result().toHex());
 }
 
-QString findPythonWithBcrypt()
-{
-    for (const QString &candidate : {QStringLiteral("/usr/bin/python3"), QStandardPaths::findExecutable(QStringLiteral("python3"))}) {
-        if (candidate.isEmpty() || !QFileInfo(candidate).isExecutable())
-            continue;
-        const ProcessRun r = runProcess(candidate, {QStringLiteral("-c"), QStringLiteral("import bcrypt")}, 30000);
-        if (r.exitCode == 0)
-            return candidate;
-    }
-    return {};
-}
-
 } // namespace
 
 class TestOciRegistry : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    QProcess m_registry;
+    OciRegistryFixture m_fixture; ///< the registry, its CA and user, the CLI config, the mirror
     quint16 m_port = 0;
     QString m_python, m_tool, m_mirror;
     QProcessEnvironment m_env;
     QStringList m_zips;
 
-    QString path(const QString &rel) const { return m_dir.filePath(rel); }
+    QString path(const QString &rel) const { return m_fixture.path(rel); }
     QString templ(const QString &prefix = QStringLiteral("mirror")) const
     {
         return QStringLiteral("127.0.0.1:%1/%2/${namespace}/${type}").arg(m_port).arg(prefix);
@@ -139,7 +127,7 @@ class TestOciRegistry : public QObject
         QStringList args;
         for (const char *w : words)
             args.append(QString::fromLatin1(w));
-        const ProcessRun r = runProcess(QStringLiteral("openssl"), args, 60000, QProcessEnvironment::systemEnvironment(), m_dir.path());
+        const ProcessRun r = runProcess(QStringLiteral("openssl"), args, 60000, QProcessEnvironment::systemEnvironment(), m_fixture.dir());
         if (r.exitCode != 0)
             *error = QString::fromUtf8(r.err);
         return r.exitCode == 0;
@@ -208,76 +196,22 @@ class TestOciRegistry : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString registry = QStandardPaths::findExecutable(QStringLiteral("docker-registry"));
-        if (registry.isEmpty())
-            PROVENDER_SKIP(Missing::Package, QStringLiteral("docker-registry (Debian's Distribution 2.8) is not installed"));
-        if (QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty())
-            PROVENDER_SKIP(Missing::Package, QStringLiteral("openssl is not installed"));
-        m_python = findPythonWithBcrypt();
-        if (m_python.isEmpty())
-            PROVENDER_SKIP(Missing::Package, QStringLiteral("python3 with the bcrypt module (python3-bcrypt) is not installed"));
+        if (const auto missing = m_fixture.missing())
+            PROVENDER_SKIP(missing->first, missing->second);
         m_tool = QStringLiteral(PROVENDER_SOURCE_DIR "/tests/oci/oci_tool.py");
-        QVERIFY(m_dir.isValid());
-
-        // The throw-away CA and a server certificate for 127.0.0.1.
-        QString error;
-        QFile ext(path(QStringLiteral("ext.cnf")));
-        QVERIFY(ext.open(QIODevice::WriteOnly));
-        ext.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n");
-        ext.close();
-        if (!openssl({"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj",
-                      "/CN=Provender test CA"},
-                     &error)
-            || !openssl({"req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"},
-                        &error)
-            || !openssl({"x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
-                         "-days", "2", "-extfile", "ext.cnf"},
-                        &error))
-            QFAIL(qPrintable(QStringLiteral("openssl: ") + error));
-        // htpasswd with a bcrypt entry (Distribution accepts only bcrypt).
-        const ProcessRun hash =
-            runProcess(m_python,
-                       {QStringLiteral("-c"),
-                        QStringLiteral("import "
-                                       "bcrypt;print('alice:'+bcrypt.hashpw(b'secret',bcrypt.gensalt(rounds=4)).decode())")},
-                       60000);
-        QCOMPARE(hash.exitCode, 0);
-        QFile htpasswd(path(QStringLiteral("htpasswd")));
-        QVERIFY(htpasswd.open(QIODevice::WriteOnly));
-        htpasswd.write(hash.out);
-        htpasswd.close();
-
-        m_port = freePort();
-        QString started =
-            startRegistry(m_registry, m_port,
-                          QStringLiteral("  htpasswd:\n    realm: provender-test\n    path: %1\n").arg(path(QStringLiteral("htpasswd"))),
-                          QStringLiteral("storage"), QStringLiteral("registry.log"));
-        if (!started.isEmpty())
+        // The throw-away CA and server certificate, alice's htpasswd entry, the registry, the CLI
+        // config with her oci_credentials, a HOME without Docker files, the mirror (5 zips).
+        if (const QString started = m_fixture.start(); !started.isEmpty())
             QFAIL(qPrintable(started));
-
-        // The CLI config with the registry's credentials, and a HOME without Docker files.
-        QVERIFY(QDir().mkpath(path(QStringLiteral("home"))));
-        QFile cli(path(QStringLiteral("cli.tfrc")));
-        QVERIFY(cli.open(QIODevice::WriteOnly));
-        cli.write(QStringLiteral("oci_credentials \"127.0.0.1:%1\" {\n  username = \"alice\"\n  password = \"secret\"\n}\n")
-                      .arg(m_port)
-                      .toUtf8());
-        cli.close();
-        m_env = QProcessEnvironment::systemEnvironment();
-        for (const char *v : {"XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "DOCKER_CONFIG", "TF_TOKEN_127_0_0_1", "SSL_CERT_FILE", "SSL_CERT_DIR"})
-            m_env.remove(QString::fromLatin1(v));
-        m_env.insert(QStringLiteral("HOME"), path(QStringLiteral("home")));
-        m_env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
-
-        m_mirror = path(QStringLiteral("mirror"));
-        const ProcessRun made = tool({QStringLiteral("mirror"), m_mirror});
-        if (made.exitCode != 0)
-            QFAIL(qPrintable(QStringLiteral("oci_tool.py mirror: ") + QString::fromUtf8(made.err)));
-        m_zips = QString::fromUtf8(made.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        m_port = m_fixture.port();
+        m_python = m_fixture.python();
+        m_env = m_fixture.environment();
+        m_mirror = m_fixture.mirror();
+        m_zips = m_fixture.zips();
         QCOMPARE(m_zips.size(), 5);
     }
 
-    void cleanupTestCase() { stop(m_registry); }
+    void cleanupTestCase() { m_fixture.stop(); }
 
     void push()
     {

@@ -33,6 +33,7 @@
 #include "ui/oci/OciUi.h"
 #include "ui/oci/OpenOciDialog.h"
 #include "ui/oci/PublishOciDialog.h"
+#include "ui/shell/RecentItems.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -435,6 +436,8 @@ private Q_SLOTS:
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
         QCOMPARE(window.mirrorRoot(), u"oci://"_s + m_registry.templ());
         QCOMPARE(window.sourceKind(), MainWindow::SourceKind::Url);
+        // Not in File ▸ Open Recent (it could not reopen it): the dialog keeps the form and templates.
+        QVERIFY(!recentMirrors().contains(window.mirrorRoot()));
         const QList<ArchiveResult> got = results(window);
         QCOMPARE(got.size(), 5);
         for (const ArchiveResult &r : got) {
