@@ -7,6 +7,8 @@
 //     template and the providers; OciSource then reads every layer back and its digest is the
 //     SHA-256 Python computes of the zip; the source directory is byte for byte as before; a
 //     second dry run finds everything present and every tag unchanged.
+//   - From a bundle the browser shows: pushed, read back verified, its layers the zips Python
+//     hashed, the bundle file unchanged (Python's SHA-256 before and after).
 //   - Cancel: a push cancelled after its first upload writes no tag for a version it did not
 //     finish, and every tag that exists names an index whose manifests and blobs all exist; a
 //     push cancelled from the dialog's Cancel button leaves no tag the report does not list.
@@ -22,6 +24,7 @@
 // With PROVENDER_SCREENSHOT_DIR=DIR: DIR/oci.png (the browser on the registry) and
 // DIR/oci-publish.png (the dialog after the push).
 
+#include "model/bundle/BundleWriter.h"
 #include "model/items/MirrorTreeModel.h"
 #include "model/network/RequestLogModel.h"
 #include "model/oci/OciSource.h"
@@ -332,6 +335,48 @@ private Q_SLOTS:
             QVERIFY(dialog->grab().save(dir + u"/oci-publish.png"_s));
         }
         dialog->close();
+    }
+
+    void publishFromABundle()
+    {
+        // A bundle made from the mirror (model/bundle), opened in the browser (read in place).
+        const Result<Catalog> catalog = [&] {
+            MainWindow window;
+            return openDirectory(window, m_registry.mirror()) ? Result<Catalog>(window.catalog())
+                                                              : Result<Catalog>(makeError(ErrorCode::Io, u"open"_s));
+        }();
+        QVERIFY(catalog.ok());
+        const QString bundle = m_tmp.filePath(u"mirror.tar.gz"_s);
+        const Result<BundleCreateReport> made = createBundle(bundle, selectAll(catalog.value()));
+        QVERIFY2(made.ok(), made.ok() ? "" : qPrintable(made.error().toString()));
+        const QString bundleSha = m_registry.pythonSha256(bundle);
+        MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::verificationFinished);
+        window.openMirror(bundle);
+        QVERIFY(opened.wait(60000));
+        QCOMPARE(window.sourceKind(), MainWindow::SourceKind::Bundle);
+        PublishOciDialog dialog(&window);
+        dialog.setEnvironment(m_registry.environment());
+        dialog.setForm(publishForm(u"frombundle"_s));
+        QCOMPARE(dialog.problem(), QString());
+        QSignalSpy finished(&dialog, &PublishOciDialog::finished);
+        dialog.start(false);
+        QVERIFY(finished.wait(180000));
+        QVERIFY2(!dialog.report().hasErrors(), qPrintable(dialog.summary()));
+        QCOMPARE(dialog.report().tagsWritten, 3);
+        QVERIFY2(dialog.summary().contains(u"Read back: 5 of 5 archive(s) verified."_s), qPrintable(dialog.summary()));
+        // The layers are the zips Python hashed (the bundle carries them unchanged) ...
+        QStringList digests;
+        for (const oci::OciBlobStep &b : dialog.report().blobs)
+            if (b.what != u"the empty config"_s)
+                digests << b.digest.mid(7);
+        digests.sort();
+        QStringList expected = m_sha256.values();
+        expected.sort();
+        QCOMPARE(digests, expected);
+        // ... and the bundle file is as it was.
+        QCOMPARE(m_registry.pythonSha256(bundle), bundleSha);
+        QCOMPARE(m_registry.tags(u"frombundle/test/foo"_s), (QStringList{u"1.0.0"_s, u"2.0.0_build.1"_s}));
     }
 
     void cancelLeavesNoHalfWrittenTag()
