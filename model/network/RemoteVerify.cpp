@@ -1,16 +1,14 @@
 #include "model/network/RemoteVerify.h"
 
 #include "model/core/Logging.h"
-#include "model/hashing/Sha256.h"
-#include "model/hashing/ZipStreamFeeder.h"
 #include "model/network/NetworkSource.h"
+#include "model/source/StreamedArchive.h"
 #include "model/verify/VerifyEngine.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFutureWatcher>
-#include <QSaveFile>
 #include <QTemporaryDir>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -24,15 +22,12 @@ struct Download
     QUrl url;
     QString target; ///< where the file goes
     int attempt = 0;
-    std::unique_ptr<QSaveFile> file;
-    std::unique_ptr<ZipStreamFeeder> hasher; ///< h1:/zh: while the bytes arrive
-    bool writeFailed = false;
+    std::unique_ptr<StreamedArchive> file; ///< written and hashed (zh:, h1:) while the bytes arrive
     qint64 contentLength = -1;
-    QString path; ///< the stored download, once complete
-    qint64 bytes = 0;
 };
 
-/// Bytes that may wait between a download and the thread hashing it (per download in flight).
+/// Bytes that may wait between a download and the thread writing and hashing it (per download in
+/// flight): beyond it the network side waits in its own 2 MiB reply buffer.
 constexpr qint64 kHashQueueBytes = qint64(1) << 20;
 
 ArchiveRead failedRead(Verdict verdict, ErrorCode code, const QString &reason)
@@ -84,43 +79,24 @@ QList<std::shared_ptr<Download>> plannedDownloads(const QList<ArchiveRef> &archi
     return downloads;
 }
 
-/// The SHA-256 of a file's bytes (empty when it cannot be read).
-QByteArray fileSha256(const QString &path)
+/// What a complete download read as, once written and hashed (StreamedArchive: from the one pass
+/// over the bytes, or hashZip() on the stored file for a zip the pass cannot decide).
+ArchiveRead storedRead(const StreamedArchive::Outcome &streamed, const QString &url, const QString &path, ArchiveReadSummary &summary)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    Sha256 sha;
-    QByteArray block(1 << 20, Qt::Uninitialized);
-    for (;;) {
-        const qint64 n = file.read(block.data(), block.size());
-        if (n < 0)
-            return {};
-        if (n == 0)
-            return sha.result();
-        sha.addData(block.constData(), std::size_t(n));
-    }
-}
-
-/// What a stored download read as, once hashed: its hashes, or why not (`streamedZh`: the SHA-256
-/// of the bytes as they arrived).
-ArchiveRead storedRead(const Result<PackageHashes> &hashed, const QByteArray &streamedZh, qint64 bytes, const QString &path,
-                       ArchiveReadSummary &summary)
-{
-    const HashString zh = HashString::zh(QString::fromLatin1(streamedZh.toHex()));
     ArchiveRead read;
-    read.size = bytes;
-    if (!hashed.ok()) {
-        // Not a zip: terraform's hash check still runs first (docs/VERDICTS.md).
-        read.hashes = hashed.error();
-        read.bytesZh = zh;
-    } else if (hashed.value().zh.toString() != zh.toString()) {
+    read.size = streamed.size;
+    if (!streamed.written.ok()) {
         read.unavailable = Verdict::Error;
-        read.hashes = makeError(ErrorCode::Io, QStringLiteral("the stored download changed while it was hashed: %1").arg(path));
+        read.hashes = makeError(
+            ErrorCode::Io, QStringLiteral("cannot store the download of %1 at %2: %3").arg(url, path, streamed.written.error().message));
+    } else if (!streamed.hashes.ok()) {
+        // Not a zip: terraform's hash check still runs first (docs/VERDICTS.md).
+        read.hashes = streamed.hashes.error();
+        read.bytesZh = HashString::zh(QString::fromLatin1(streamed.sha256.toHex()));
     } else {
-        read.hashes = hashed.value();
+        read.hashes = streamed.hashes.value();
         ++summary.hashed;
-        summary.bytesHashed += hashed.value().fileSize;
+        summary.bytesHashed += streamed.hashes->fileSize;
     }
     return read;
 }
@@ -153,9 +129,10 @@ ArchiveRead failedDownload(const HttpOutcome &o, const QString &url, const QStri
     return failedRead(Verdict::Error, ErrorCode::Network, QStringLiteral("%1: %2").arg(url, o.errorText) + attempts);
 }
 
-/// The downloads of one readNetworkArchives() call, as HttpRunner jobs: each body is stored under
-/// `root` and hashed while it arrives (ZipStreamFeeder); a zip that one pass cannot decide is
-/// hashed from the stored file with hashZip(), checked against the streamed zh:.
+/// The downloads of one readNetworkArchives() call, as HttpRunner jobs: each body is written under
+/// `root` and hashed while it arrives, on a thread of its own (StreamedArchive), so nothing reads
+/// the file back unless the zip needs random access. In the cache directory a download is written
+/// as NAME.part and renamed once complete.
 class ArchiveDownloads
 {
 public:
@@ -184,21 +161,30 @@ public:
 
 private:
     QString pathOf(const Download &d) const { return m_root + QLatin1Char('/') + d.target; }
+    QString writingPathOf(const Download &d) const { return pathOf(d) + (m_keep ? QStringLiteral(".part") : QString()); }
+
+    void drop(Download &d)
+    {
+        if (!d.file)
+            return;
+        d.file->abandon();
+        QFile::remove(d.file->path());
+        d.file.reset();
+    }
 
     void openStore(Download &d)
     {
-        if (d.file)
-            d.file->cancelWriting();
-        const QString path = pathOf(d);
+        drop(d); // sent again: the new body replaces the old
+        const QString path = writingPathOf(d);
         QDir().mkpath(QFileInfo(path).absolutePath());
-        d.file = std::make_unique<QSaveFile>(path);
-        d.writeFailed = !d.file->open(QIODevice::WriteOnly);
-        d.hasher = streamHasher(&d);
+        StreamedArchive::Options options;
+        options.maxQueuedBytes = kHashQueueBytes;
+        d.file = std::make_unique<StreamedArchive>(path, options);
     }
 
     void started(Download &d, const HttpOutcome &headers)
     {
-        openStore(d); // again when the request is sent again: the new body replaces the old
+        openStore(d);
         if (headers.contentLength >= 0 && d.contentLength < 0) {
             d.contentLength = headers.contentLength;
             m_total = std::max<qint64>(m_total, 0) + headers.contentLength;
@@ -207,7 +193,7 @@ private:
 
     bool received(Download &d, const char *data, qint64 size)
     {
-        if (d.writeFailed || d.file->write(data, size) != size || !d.hasher->push(data, size))
+        if (!d.file->write(data, size))
             return false;
         m_done += size;
         if (m_progress)
@@ -221,14 +207,17 @@ private:
             stored(*d, o.bytes);
             return;
         }
-        if (d->file) {
-            d->file->cancelWriting();
-            d->file.reset();
+        const QString url = displayUrl(d->url);
+        if (o.failure == HttpOutcome::Failure::Sink && d->file && !d->file->writeError().isEmpty()) {
+            const QString why =
+                QStringLiteral("cannot store the download of %1 at %2: %3").arg(url, d->file->path(), d->file->writeError());
+            drop(*d);
+            m_sink(d->index, failedRead(Verdict::Error, ErrorCode::Io, why));
+            return;
         }
-        d->hasher.reset();
+        drop(*d);
         if (o.failure == HttpOutcome::Failure::Cancelled)
             return; // stays Pending
-        const QString url = displayUrl(d->url);
         if (retryable(o) && d->attempt < m_options.retries) {
             const int delay = retryDelayMs(o, d->attempt, m_options);
             ++d->attempt;
@@ -240,67 +229,39 @@ private:
         m_sink(d->index, failedDownload(o, url, attempts, m_options.maxArchiveBytes));
     }
 
-    /// A complete body: commit the stored file, then wait for its hashes.
+    /// A complete body: the worker finishes writing and hashing while the other downloads go on.
     void stored(Download &d, qint64 bytes)
     {
         m_out.bytesDownloaded += bytes;
         m_out.summary.bytesRead += bytes;
         if (!d.file) // empty body: no data ever arrived
             openStore(d);
-        if (!d.file->flush() || !d.file->commit()) { // flush first: Qt 6.4 commits after a failed flush
-            const QString why =
-                QStringLiteral("cannot store the download of %1 at %2: %3").arg(displayUrl(d.url), pathOf(d), d.file->errorString());
-            d.file.reset();
-            d.hasher.reset();
-            m_sink(d.index, failedRead(Verdict::Error, ErrorCode::Io, why));
-            return;
-        }
-        d.file.reset();
-        d.path = pathOf(d);
-        d.bytes = bytes;
-        m_runner.holdOpen(); // until the hashes are in (streamed, or from the stored file)
-        d.hasher->finish();
-    }
-
-    /// `d` stays valid: readNetworkArchives() holds every Download until run() returns.
-    std::unique_ptr<ZipStreamFeeder> streamHasher(Download *d)
-    {
-        return std::make_unique<ZipStreamFeeder>(kHashQueueBytes, [this, d](Result<StreamingZipOutcome> &&z) {
-            // On the hashing thread: hand the outcome to the runner's thread.
-            QMetaObject::invokeMethod(
-                &m_runner, [this, d, z = std::move(z)] { hashed(*d, z); }, Qt::QueuedConnection);
-        });
-    }
-
-    void hashed(Download &d, const Result<StreamingZipOutcome> &z)
-    {
-        d.hasher.reset(); // joins the finished thread
-        if (z.ok() && z->status == StreamingZipOutcome::Status::Hashed)
-            finishRead(d, z->hashes, z->sha256);
-        else
-            hashStored(d, z.ok() ? z->sha256 : QByteArray()); // hashZip() decides
-    }
-
-    void hashStored(Download &d, const QByteArray &streamedZh)
-    {
-        using Stored = std::pair<Result<PackageHashes>, QByteArray>;
-        auto *watcher = new QFutureWatcher<Stored>(&m_runner);
+        d.file->end();
+        m_runner.holdOpen(); // until the hashes are in
+        auto *watcher = new QFutureWatcher<StreamedArchive::Outcome>(&m_runner);
         QObject::connect(watcher, &QFutureWatcherBase::finished, &m_runner, [this, &d, watcher] {
-            const Stored result = watcher->result();
+            const StreamedArchive::Outcome outcome = watcher->result();
             watcher->deleteLater();
-            finishRead(d, result.first, result.second);
+            hashed(d, outcome);
         });
-        watcher->setFuture(QtConcurrent::run([path = d.path, streamedZh] {
-            // No streamed digest (the one pass failed): the stored file's, for the checksum-first rule.
-            return Stored(hashZip(path), streamedZh.isEmpty() ? fileSha256(path) : streamedZh);
-        }));
+        // finish() waits for the worker thread, so a pool thread (not the runner's) does it.
+        watcher->setFuture(QtConcurrent::run([file = d.file.get()] { return file->finish(); }));
     }
 
-    void finishRead(Download &d, const Result<PackageHashes> &hashed, const QByteArray &streamedZh)
+    void hashed(Download &d, const StreamedArchive::Outcome &outcome)
     {
-        if (!m_keep)
-            QFile::remove(d.path);
-        m_sink(d.index, storedRead(hashed, streamedZh, d.bytes, d.path, m_out.summary));
+        const QString written = d.file->path();
+        d.file.reset();
+        QString path = written;
+        if (m_keep && outcome.written.ok()) {
+            path = pathOf(d);
+            QFile::remove(path);
+            if (!QFile::rename(written, path))
+                path = written; // hashed all the same; the cache keeps the .part
+        } else if (!m_keep) {
+            QFile::remove(written);
+        }
+        m_sink(d.index, storedRead(outcome, displayUrl(d.url), path, m_out.summary));
         m_runner.releaseHold();
     }
 

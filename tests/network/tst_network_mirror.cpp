@@ -465,6 +465,7 @@ private Q_SLOTS:
         verifyNetworkCatalog(fetched.value().catalog, vo);
         const QString kept = cache.filePath(QStringLiteral("example.com/acme/good/1.0.0/terraform-provider-good_1.0.0_linux_amd64.zip"));
         QVERIFY(QFile::exists(kept));
+        QVERIFY(!QFile::exists(kept + QStringLiteral(".part"))); // written as NAME.part, renamed once complete
         QFile f(kept);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(QStringLiteral("zh:") + QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex()),
