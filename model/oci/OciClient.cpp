@@ -766,6 +766,18 @@ Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString
         // Chunked: PATCH each piece with Content-Range, follow the new Location each time.
         qint64 offset = 0;
         while (offset < size) {
+            if (m_options.cancel && m_options.cancel->load()) {
+                // Cancelled between chunks: the session is closed (distribution-spec "cancel an
+                // upload"), so the registry keeps no partial blob under a digest.
+                Exchange abandon;
+                abandon.method = "DELETE";
+                abandon.url = location;
+                abandon.push = true;
+                send(abandon);
+                return makeError(
+                    ErrorCode::Cancelled,
+                    QStringLiteral("cancelled after %1 of %2 bytes of %3: the upload was abandoned").arg(offset).arg(size).arg(digest));
+            }
             const qint64 n = std::min(chunk, size - offset);
             RangeDevice piece(device, start + offset, n);
             Exchange patch;

@@ -30,6 +30,7 @@
 #include <QSslConfiguration>
 #include <QString>
 #include <QUrl>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -63,6 +64,9 @@ struct OciClientOptions
     /// Called on the client's thread with each request as it is logged (the browser's request
     /// log); never sees a secret (the log has none).
     std::function<void(const OciRequestLog &entry)> onRequest;
+    /// Checked between the PATCH chunks of an upload: once set, the upload session is deleted
+    /// and uploadBlob fails with Cancelled (a one-PUT upload under way finishes first).
+    const std::atomic<bool> *cancel = nullptr;
 };
 
 struct OciRequestLog

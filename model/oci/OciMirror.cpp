@@ -728,9 +728,12 @@ private:
 
 } // namespace
 
-OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirror, const OciPushOptions &options)
+OciPushReport pushToOci(const Catalog &catalog, const OciMirrorOptions &mirrorOptions, const OciPushOptions &options)
 {
     OciPushReport out;
+    OciMirrorOptions mirror = mirrorOptions;
+    if (options.cancel && !mirror.client.cancel)
+        mirror.client.cancel = options.cancel; // also between the chunks of a large upload
     Publisher publisher(mirror, options, out);
     qint64 total = 0;
     for (const Provider &provider : catalog.providers)

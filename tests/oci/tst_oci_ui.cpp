@@ -12,6 +12,8 @@
 //   - Cancel: a push cancelled after its first upload writes no tag for a version it did not
 //     finish, and every tag that exists names an index whose manifests and blobs all exist; a
 //     push cancelled from the dialog's Cancel button leaves no tag the report does not list.
+//     A large archive uploaded in chunks and cancelled after the first: the upload session is
+//     deleted (the registry answers the DELETE), the blob never exists, nothing is tagged.
 //   - Open OCI Registry… / `provender oci://…` / the registry's catalog: the browser shows the
 //     five archives verified, anchored in the registry's manifest oci://REPO:TAG, with the
 //     verdict, platform and text filters, the details pane, one-archive re-verify (one more
@@ -26,6 +28,7 @@
 
 #include "model/bundle/BundleWriter.h"
 #include "model/items/MirrorTreeModel.h"
+#include "model/mirror/FileSystemMirror.h"
 #include "model/network/RequestLogModel.h"
 #include "model/oci/OciSource.h"
 #include "tests/oci/OciRegistryFixture.h"
@@ -433,6 +436,43 @@ private Q_SLOTS:
         QCOMPARE(present, tagged);
         QCOMPARE(tagsAreWhole(u"cancelled2"_s, {u"foo"_s, u"bar"_s}), QString());
         QCOMPARE(tagsAreWhole(u"mirror"_s, {u"foo"_s, u"bar"_s}), QString());
+    }
+
+    void cancelBetweenChunks()
+    {
+        // A 3 MiB archive uploaded in 1 MiB PATCH chunks, cancelled once the first chunk is in: the
+        // upload session is deleted, the blob never exists, nothing is tagged.
+        const QString big = m_tmp.filePath(u"big"_s);
+        const test::ProcessRun made = m_registry.tool({u"bigmirror"_s, big});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        const QString zip = QString::fromUtf8(made.out).trimmed();
+        const Result<Catalog> catalog = scanFileSystemMirror(big);
+        QVERIFY(catalog.ok());
+        Result<oci::OciMirrorOptions> mirror = ociMirrorOptions(openForm(u"chunked"_s));
+        QVERIFY(mirror.ok());
+        mirror.value().client.chunkSize = 1 << 20;
+        std::atomic<bool> cancel{false};
+        QStringList methods;
+        mirror.value().client.onRequest = [&](const oci::OciRequestLog &e) {
+            methods << e.method + u' ' + QString::number(e.status);
+            if (e.method == u"PATCH"_s && e.status == 202)
+                cancel = true;
+        };
+        oci::OciPushOptions options;
+        options.cancel = &cancel;
+        const oci::OciPushReport report = oci::pushToOci(catalog.value(), mirror.value(), options);
+        QVERIFY(report.cancelled);
+        QCOMPARE(report.versions.size(), 1);
+        QVERIFY2(report.versions.at(0).error.startsWith(u"cancelled after 1048576 of"_s), qPrintable(report.versions.at(0).error));
+        QCOMPARE(methods.count(u"PATCH 202"_s), 1);
+        QVERIFY2(methods.contains(u"DELETE 204"_s), qPrintable(methods.join(u", "_s))); // the session, deleted
+        QCOMPARE(methods.count(u"PUT 201"_s), 1);                                       // only the empty config: no manifest, index or tag
+        const test::ProcessRun blob = m_registry.tool(
+            {u"get"_s,
+             u"https://127.0.0.1:%1/v2/chunked/test/big/blobs/sha256:%2"_s.arg(m_registry.port()).arg(m_registry.pythonSha256(zip)),
+             m_registry.caFile(), u"alice"_s, u"secret"_s});
+        QVERIFY(blob.exitCode != 0);
+        QVERIFY(m_registry.tags(u"chunked/test/big"_s).isEmpty());
     }
 
     void openInBrowser_data()

@@ -7,8 +7,8 @@
 // the registry already has, and each version's tag; "Publish" pushes (model/oci pushToOci: blobs
 // the registry has are not uploaded, tags last, then read back and verified), with progress and
 // Cancel through the dialog's JobTracker — a cancelled push writes no tag for a version it did
-// not finish. The worker returns the OciPushReport (a value); the GUI thread fills results().
-// The result view shows the `oci_mirror` block for the tofu CLI config, with a Copy button.
+// not finish (it stops before the next blob, manifest or tag, and between upload chunks). The worker returns the OciPushReport (a value);
+// the GUI thread fills results(). The result view shows the `oci_mirror` block for the tofu CLI config, with a Copy button.
 //
 // Publishing never changes the source: a directory mirror is only read, a bundle is imported
 // into a temporary directory of the job first (as `oci push BUNDLE`).
