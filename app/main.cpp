@@ -142,7 +142,7 @@ int main(int argc, char **argv)
             if (!ui::openRegistryArgument(window.get(), path, &error)  // registry:HOST?provider=… (ui/registry)
                 && !ui::openOciArgument(window.get(), path, &error)) { // oci://HOST/PATH/${namespace}/${type} (ui/oci)
                 if (!error.isEmpty())
-                    cli::err() << "provender: " << path << ": " << error << '\n';
+                    cli::err() << "provender: " << path << ": " << error << '\n' << Qt::flush;
                 else
                     window->openMirror(path);
             }
