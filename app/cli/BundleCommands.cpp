@@ -1,7 +1,7 @@
 // provender bundle create | verify | import | recover: offline mirror bundles (docs/BUNDLES.md).
 //
 //   provender bundle create OUT --mirror DIR (--lock FILE... --platform P... | --all) [--format F]
-//   provender bundle verify BUNDLE [--json]
+//   provender bundle verify BUNDLE [--json] [--jobs N]
 //   provender bundle import BUNDLE --into DIR [--dry-run] [--replace] [--allow-unverified] [--json]
 //   provender bundle recover DIR
 
@@ -321,6 +321,7 @@ int runBundleVerify(const QStringList &args)
                       QStringLiteral("FILE")});
     addLimitOptions(parser);
     addPinnedKeysOption(parser);
+    addHashingOptions(parser); // --jobs: the hashing threads beside the reader; a bundle has no hash cache
     parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
     if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle verify")))
         return *exit;
@@ -330,6 +331,10 @@ int runBundleVerify(const QStringList &args)
     }
     BundleOpenOptions openOptions;
     openOptions.verify = true;
+    HashRunOptions hashing;
+    if (!readHashingOptions(parser, QStringLiteral("provender bundle verify"), &hashing))
+        return ExitUsage;
+    openOptions.jobs = hashing.jobs;
     if (!readLimits(parser, "bundle verify", &openOptions.limits))
         return ExitUsage;
     if (!readPinnedKeys(parser, QStringLiteral("provender bundle verify"), &openOptions.pinnedKeys))

@@ -194,8 +194,8 @@ int runVerify(const QStringList &args)
                               "Every archive is hashed and compared with the hashes its index.json / <version>.json declare.\n"
                               "Verdicts (docs/VERDICTS.md): verified, mismatch, unverified, refused, missing, error — what terraform would "
                               "do installing the archive; ANCHOR says what it was checked against. --json: docs/VERDICT-JSON.md.\n"
-                              "--jobs and --no-cache apply to directories: a bundle is read in one pass over its container, without the "
-                              "hash cache.\n"
+                              "--jobs sets the hashing threads of a bundle too; --no-cache applies to directories: a bundle is read in "
+                              "one pass over its container, without the hash cache.\n"
                               "Exit status: 0 all good, 1 any mismatch, refused, missing or error (a bundle: also any refused entry or "
                               "SHA256SUMS failure; with --strict also any anomaly), 2 bad usage or unreadable mirror."));
     QCommandLineParser &parser = p.parser();
@@ -238,6 +238,8 @@ int runVerify(const QStringList &args)
     const QFileInfo info(location);
     BundleSource *bundle = nullptr;
     const std::unique_ptr<MirrorSource> source = openLocalSource(location, !json && ::isatty(STDERR_FILENO), &bundle);
+    if (bundle)
+        bundle->setJobs(options.jobs);
     if (!source)
         return p.usage(location
                        + (info.exists() ? QStringLiteral(": not a directory or a bundle file")

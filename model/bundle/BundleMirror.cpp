@@ -1,6 +1,7 @@
 #include "model/bundle/BundleMirror.h"
 
 #include "model/bundle/BundleArchive.h"
+#include "model/bundle/BundleHashing.h"
 #include "model/bundle/BundleMirrorInternal.h"
 #include "model/bundle/BundleSource.h"
 #include "model/core/Logging.h"
@@ -19,6 +20,9 @@
 #include <QTemporaryFile>
 
 #include <fcntl.h>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -294,57 +298,80 @@ VerdictDetail errorVerdict(const QString &why)
     return d;
 }
 
-} // namespace
-
-Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &options, const BundleProgress &progress)
+/// What the verify pass learnt of every file entry: its SHA-256 and, for a zip, what the streaming
+/// hasher made of it. The pool's tasks fill it (under `mutex`); hard links are resolved after.
+struct EntryDigests
 {
-    BundleContents out;
-    out.path = QFileInfo(path).absoluteFilePath();
-    BundleReader reader;
-    if (Result<void> opened = reader.open(out.path); !opened.ok())
-        return opened.error();
-    out.fileSize = reader.fileSize();
-
+    std::mutex mutex;
     QHash<QString, FileRecord> files;
     QHash<QString, StreamingZipOutcome> zips;
-    FileHandler onFile;
-    if (options.verify) {
-        onFile = [&](const BundleEntry &e, const PullBytes &pull, QString *) -> Result<void> {
+    QList<QPair<QString, QString>> links; ///< hard link -> the earlier file it copies, in bundle order
+
+    /// A second name of an earlier file has the same bytes, so the same digests (a link to a link
+    /// comes after it, so bundle order resolves chains).
+    void resolveLinks()
+    {
+        for (const auto &[link, target] : std::as_const(links)) {
+            files.insert(link, files.value(target));
+            if (const auto z = zips.constFind(target); z != zips.cend())
+                zips.insert(link, z.value());
+        }
+    }
+};
+
+/// The SHA-256 of every byte `bytes` serves.
+Result<QByteArray> sha256Of(const PullBytes &bytes)
+{
+    Sha256 sha;
+    for (;;) {
+        Result<QByteArrayView> block = bytes();
+        if (!block.ok())
+            return block.error();
+        if (block->isEmpty())
+            return sha.result();
+        sha.addData(block->data(), std::size_t(block->size()));
+    }
+}
+
+/// The verify pass's FileHandler: each file's bytes go to a hashing task on `pool` while the
+/// reader goes on (BundleHashing.h).
+FileHandler hashingHandler(EntryDigests &digests, EntryHashPool &pool, qint64 maxEntryBytes)
+{
+    return [&digests, &pool, maxEntryBytes](const BundleEntry &e, const PullBytes &pull, QString *) -> Result<void> {
+        if (e.type == BundleEntry::Type::Hardlink) {
+            digests.links.append({e.name, e.linkTarget});
+            return {};
+        }
+        const bool zip = e.name.endsWith(QLatin1StringView(".zip"), Qt::CaseInsensitive);
+        return pool.feed(pull, [&digests, name = e.name, zip, maxEntryBytes](const PullBytes &bytes) {
             FileRecord record;
-            if (e.type == BundleEntry::Type::Hardlink) {
-                // A second name of an earlier file: the same bytes, so the same digests.
-                files.insert(e.name, files.value(e.linkTarget));
-                if (const auto z = zips.constFind(e.linkTarget); z != zips.cend())
-                    zips.insert(e.name, z.value());
-                return {};
-            }
-            if (e.name.endsWith(QLatin1StringView(".zip"), Qt::CaseInsensitive)) {
-                Result<StreamingZipOutcome> z = hashZipStream(pull, options.limits.maxEntryBytes);
+            std::optional<StreamingZipOutcome> outcome;
+            if (zip) {
+                Result<StreamingZipOutcome> z = hashZipStream(bytes, maxEntryBytes);
                 if (!z.ok())
-                    return z.error();
+                    return; // the reader's error (a limit, a damaged container, cancel): feed() returned it
                 record.sha256 = z->sha256;
-                zips.insert(e.name, std::move(z).value());
+                outcome = std::move(z).value();
             } else {
-                Sha256 sha;
-                for (;;) {
-                    Result<QByteArrayView> block = pull();
-                    if (!block.ok())
-                        return block.error();
-                    if (block->isEmpty())
-                        break;
-                    sha.addData(block->data(), std::size_t(block->size()));
-                }
-                record.sha256 = sha.result();
+                Result<QByteArray> sha = sha256Of(bytes);
+                if (!sha.ok())
+                    return;
+                record.sha256 = sha.value();
             }
             record.read = true;
-            files.insert(e.name, record);
-            return {};
-        };
-    }
-    Result<BundlePass> passed = runBundlePass(reader, options.limits, isMetadataName, onFile, progress);
-    if (!passed.ok())
-        return passed.error();
-    BundlePass &pass = passed.value();
+            const std::lock_guard lock(digests.mutex);
+            digests.files.insert(name, record);
+            if (outcome)
+                digests.zips.insert(name, *outcome);
+        });
+    };
+}
+
+/// The listing half of openBundle(): format and counts, the mirror's prefix, its Catalog, the
+/// manifest and the releases' proof from the pass. Returns SHA256SUMS's lines (empty when it has
+/// none or it is unreadable: hasSha256Sums / sha256SumsError say which).
+Result<QMap<QString, QByteArray>> listContents(BundleContents &out, const BundlePass &pass)
+{
     out.format = pass.format;
     out.entryCount = pass.entryCount;
     out.contentBytes = pass.contentBytes;
@@ -381,192 +408,301 @@ Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &
     for (auto it = pass.metadata.cbegin(); it != pass.metadata.cend(); ++it)
         if (it.key().startsWith(out.mirrorPrefix) && isProvenanceName(it.key()))
             out.provenance.insert(it.key().mid(out.mirrorPrefix.size()), it.value());
-    if (!options.verify)
-        return out;
+    return sums;
+}
 
-    // --- verdicts
-    out.verified = true;
-    EntryIndex index;
-    for (const BundleEntry &e : std::as_const(pass.entries))
-        index.insert(e.name, &e);
-    const QString base = out.path + kBundleEntrySeparator;
-    // The file whose bytes an entry has: itself, or for a hard link the file it copies.
-    auto dataSource = [&](const QString &entry) {
-        QString at = entry;
-        for (int hops = 0; hops < 64; ++hops) {
-            const BundleEntry *e = index.value(at, nullptr);
-            if (!e || e->type != BundleEntry::Type::Hardlink)
-                break;
-            at = e->linkTarget;
-        }
-        return at;
-    };
-    QHash<QString, QList<qsizetype>> needSpool; // entry whose bytes to spool -> indexes in results
-    QList<ArchiveRef> refs;                     // results order
-    forEachArchive(out.catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
-        refs.append(ArchiveRef{&p, &v, &a});
-        ArchiveResult r = initialResult(p.address, v.version, a);
-        if (a.declared)
-            r.declared = a.declared->hashes;
-        if (!a.present) {
-            out.results.append(r);
-            return;
-        }
-        const QString entry = a.path.startsWith(base) ? a.path.mid(base.size()) : QString();
-        const BundleEntry *listed = index.value(entry, nullptr);
-        if (listed && !listed->refused.isEmpty()) {
-            r.detail = errorVerdict(QStringLiteral("not hashed: the entry ") + listed->refused);
-            r.error = r.detail.reason;
-        } else if (a.layout == ArchiveLayout::Packed) {
-            const auto z = zips.constFind(entry);
-            if (z == zips.cend()) {
-                r.detail = errorVerdict(QStringLiteral("not read: see the bundle's problems"));
-                r.error = r.detail.reason;
-            } else if (z->status == StreamingZipOutcome::Status::Hashed) {
-                r.hashes = z->hashes;
-            } else {
-                needSpool[dataSource(entry)].append(out.results.size());
-            }
-        } else {
-            Result<PackageHashes> h = hashUnpacked(entry, index, files);
-            if (h.ok()) {
-                r.hashes = h.value();
-            } else {
-                r.detail = errorVerdict(h.error().message);
-                r.error = r.detail.reason;
-            }
-        }
-        out.results.append(r);
-    });
-
-    // Zips the single pass could not hash exactly: spool each to a temporary file for hashZip().
-    if (!needSpool.isEmpty()) {
-        BundleReader again;
-        if (Result<void> opened = again.open(out.path); !opened.ok())
-            return opened.error();
-        BundleLimits limits = options.limits;
-        const FileHandler spool = [&](const BundleEntry &e, const PullBytes &pull, QString *) -> Result<void> {
-            const auto it = needSpool.constFind(e.name);
-            if (it == needSpool.cend() || e.type != BundleEntry::Type::File)
-                return {};
-            QTemporaryFile tmp(QDir::tempPath() + QStringLiteral("/provender-bundle-XXXXXX.zip"));
-            if (!tmp.open())
-                return makeError(ErrorCode::Io, QStringLiteral("cannot create a temporary file: %1").arg(tmp.errorString()));
-            for (;;) {
-                Result<QByteArrayView> block = pull();
-                if (!block.ok())
-                    return block.error();
-                if (block->isEmpty())
-                    break;
-                if (tmp.write(block->data(), block->size()) != block->size())
-                    return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(tmp.fileName(), tmp.errorString()));
-            }
-            tmp.flush();
-            const Result<PackageHashes> h = hashZip(tmp.fileName());
-            for (const qsizetype i : it.value()) {
-                ArchiveResult &r = out.results[i];
-                if (h.ok()) {
-                    r.hashes = h.value();
-                } else {
-                    r.detail = errorVerdict(h.error().message);
-                    r.error = r.detail.reason;
-                }
-            }
-            return {};
-        };
-        const BundleProgress spoolProgress = progress
-            ? BundleProgress([&](BundleStage, qint64 done, qint64 total) { return progress(BundleStage::Hashing, done, total); })
-            : BundleProgress();
-        Result<BundlePass> second = runBundlePass(again, limits, {}, spool, spoolProgress);
-        if (!second.ok())
-            return second.error();
+/// The verdict half of openBundle(verify): one result per archive from what the pass read, the
+/// zips it could not hash exactly spooled and hashed again, SHA256SUMS checked line by line, then
+/// each archive decided by the engine's rules (completeFromRead).
+class BundleVerdicts
+{
+public:
+    BundleVerdicts(BundleContents &out, const BundlePass &pass, const EntryDigests &digests, const QMap<QString, QByteArray> &sums,
+                   const BundleOpenOptions &options)
+        : m_out(out),
+          m_pass(pass),
+          m_digests(digests),
+          m_sums(sums),
+          m_options(options),
+          m_base(out.path + kBundleEntrySeparator)
+    {
+        for (const BundleEntry &e : std::as_const(pass.entries))
+            m_index.insert(e.name, &e);
     }
 
-    // SHA256SUMS: every line, then the files it does not list.
-    const QString prefix = out.mirrorPrefix;
+    /// One result (and read) per archive, forEachArchive() order: what the pass gave it.
+    void plan();
+    /// Zips the single pass could not hash exactly: each spooled to a temporary file for hashZip().
+    Result<void> spool(const BundleProgress &progress);
+    /// SHA256SUMS: every line, then the files it does not list.
+    void checkSums();
+    /// Every archive's verdict, and the summary.
+    void decide();
+
+private:
+    QString dataSource(const QString &entry) const;
+    void planOne(const Provider &p, const ProviderVersion &v, const Archive &a);
+    SumsCheck sumsCheck(const ArchiveResult &r) const;
+    void complete(qsizetype i);
+
+    BundleContents &m_out;
+    const BundlePass &m_pass;
+    const EntryDigests &m_digests;
+    const QMap<QString, QByteArray> &m_sums;
+    const BundleOpenOptions &m_options;
+    const QString m_base; ///< `<bundle>!/`
+    EntryIndex m_index;
+    QList<ArchiveRef> m_refs;                     ///< results order
+    QHash<QString, QList<qsizetype>> m_needSpool; ///< entry whose bytes to spool -> indexes in results
+    std::unique_ptr<BundleSource> m_anchors;      ///< the anchors completeFromRead() names (decide())
+};
+
+/// The file whose bytes an entry has: itself, or for a hard link the file it copies.
+QString BundleVerdicts::dataSource(const QString &entry) const
+{
+    QString at = entry;
+    for (int hops = 0; hops < 64; ++hops) {
+        const BundleEntry *e = m_index.value(at, nullptr);
+        if (!e || e->type != BundleEntry::Type::Hardlink)
+            break;
+        at = e->linkTarget;
+    }
+    return at;
+}
+
+void BundleVerdicts::plan()
+{
+    m_out.verified = true;
+    forEachArchive(m_out.catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) { planOne(p, v, a); });
+    m_out.reads.resize(m_out.results.size());
+}
+
+void BundleVerdicts::planOne(const Provider &p, const ProviderVersion &v, const Archive &a)
+{
+    m_refs.append(ArchiveRef{&p, &v, &a});
+    ArchiveResult r = initialResult(p.address, v.version, a);
+    if (a.declared)
+        r.declared = a.declared->hashes;
+    if (!a.present) {
+        m_out.results.append(r);
+        return;
+    }
+    const QString entry = a.path.startsWith(m_base) ? a.path.mid(m_base.size()) : QString();
+    const BundleEntry *listed = m_index.value(entry, nullptr);
+    if (listed && !listed->refused.isEmpty()) {
+        r.detail = errorVerdict(QStringLiteral("not hashed: the entry ") + listed->refused);
+        r.error = r.detail.reason;
+    } else if (a.layout == ArchiveLayout::Packed) {
+        const auto z = m_digests.zips.constFind(entry);
+        if (z == m_digests.zips.cend()) {
+            r.detail = errorVerdict(QStringLiteral("not read: see the bundle's problems"));
+            r.error = r.detail.reason;
+        } else if (z->status == StreamingZipOutcome::Status::Hashed) {
+            r.hashes = z->hashes;
+        } else {
+            m_needSpool[dataSource(entry)].append(m_out.results.size());
+        }
+    } else {
+        Result<PackageHashes> h = hashUnpacked(entry, m_index, m_digests.files);
+        if (h.ok()) {
+            r.hashes = h.value();
+        } else {
+            r.detail = errorVerdict(h.error().message);
+            r.error = r.detail.reason;
+        }
+    }
+    m_out.results.append(r);
+}
+
+Result<void> BundleVerdicts::spool(const BundleProgress &progress)
+{
+    if (m_needSpool.isEmpty())
+        return {};
+    BundleReader again;
+    if (Result<void> opened = again.open(m_out.path); !opened.ok())
+        return opened.error();
+    const FileHandler spoolOne = [&](const BundleEntry &e, const PullBytes &pull, QString *) -> Result<void> {
+        const auto it = m_needSpool.constFind(e.name);
+        if (it == m_needSpool.cend() || e.type != BundleEntry::Type::File)
+            return {};
+        QTemporaryFile tmp(QDir::tempPath() + QStringLiteral("/provender-bundle-XXXXXX.zip"));
+        if (!tmp.open())
+            return makeError(ErrorCode::Io, QStringLiteral("cannot create a temporary file: %1").arg(tmp.errorString()));
+        for (;;) {
+            Result<QByteArrayView> block = pull();
+            if (!block.ok())
+                return block.error();
+            if (block->isEmpty())
+                break;
+            if (tmp.write(block->data(), block->size()) != block->size())
+                return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(tmp.fileName(), tmp.errorString()));
+        }
+        tmp.flush();
+        const Result<PackageHashes> h = hashZip(tmp.fileName());
+        // Not a readable zip: the bytes' SHA-256 (the first pass took it) is checked first, as
+        // terraform checks a package's checksum before it extracts it (DirectorySource does the same).
+        const FileRecord bytes = m_digests.files.value(e.name);
+        for (const qsizetype i : it.value()) {
+            ArchiveResult &r = m_out.results[i];
+            if (h.ok()) {
+                r.hashes = h.value();
+                continue;
+            }
+            r.detail = errorVerdict(h.error().message);
+            r.error = r.detail.reason;
+            if (bytes.read && failedForItsBytes(h.error().code)) {
+                m_out.reads[i].hashes = h.error();
+                m_out.reads[i].bytesZh = HashString::zh(QString::fromLatin1(bytes.sha256.toHex()));
+            }
+        }
+        return {};
+    };
+    const BundleProgress spoolProgress = progress
+        ? BundleProgress([&](BundleStage, qint64 done, qint64 total) { return progress(BundleStage::Hashing, done, total); })
+        : BundleProgress();
+    Result<BundlePass> second = runBundlePass(again, m_options.limits, {}, spoolOne, spoolProgress);
+    if (!second.ok())
+        return second.error();
+    return {};
+}
+
+void BundleVerdicts::checkSums()
+{
+    const QString &prefix = m_out.mirrorPrefix;
     QSet<QString> listed;
-    for (auto it = sums.cbegin(); it != sums.cend(); ++it) {
+    for (auto it = m_sums.cbegin(); it != m_sums.cend(); ++it) {
         BundleFileCheck f;
         f.name = it.key();
         f.expected = QString::fromLatin1(it.value().toHex());
         listed.insert(prefix + it.key());
-        const FileRecord r = files.value(prefix + it.key());
+        const FileRecord r = m_digests.files.value(prefix + it.key());
         if (!r.read) {
             f.status = BundleFileCheck::Status::Missing;
         } else {
             f.actual = QString::fromLatin1(r.sha256.toHex());
             f.status = r.sha256 == it.value() ? BundleFileCheck::Status::Ok : BundleFileCheck::Status::Mismatch;
         }
-        out.files.append(f);
+        m_out.files.append(f);
     }
-    if (out.hasSha256Sums) {
-        for (const BundleEntry &e : std::as_const(pass.entries)) {
-            if ((e.type != BundleEntry::Type::File && e.type != BundleEntry::Type::Hardlink) || !e.name.startsWith(prefix)
-                || listed.contains(e.name) || e.name == prefix + kBundleSumsName || !files.value(e.name).read)
-                continue;
-            BundleFileCheck f;
-            f.status = BundleFileCheck::Status::Unlisted;
-            f.name = e.name.mid(prefix.size());
-            f.actual = QString::fromLatin1(files.value(e.name).sha256.toHex());
-            out.files.append(f);
-        }
+    if (!m_out.hasSha256Sums)
+        return;
+    for (const BundleEntry &e : std::as_const(m_pass.entries)) {
+        if ((e.type != BundleEntry::Type::File && e.type != BundleEntry::Type::Hardlink) || !e.name.startsWith(prefix)
+            || listed.contains(e.name) || e.name == prefix + kBundleSumsName || !m_digests.files.value(e.name).read)
+            continue;
+        BundleFileCheck f;
+        f.status = BundleFileCheck::Status::Unlisted;
+        f.name = e.name.mid(prefix.size());
+        f.actual = QString::fromLatin1(m_digests.files.value(e.name).sha256.toHex());
+        m_out.files.append(f);
     }
+}
 
-    // What reading each archive gave, then its verdict by the engine's rules (completeFromRead),
-    // the bundle's SHA256SUMS as a second own anchor.
-    BundleSource anchors(out.path);
-    anchors.setMirrorPrefix(out.mirrorPrefix);
-    anchors.setProvenance(out.provenance);
-    if (!options.pinnedKeys.isEmpty())
-        anchors.setPinnedKeys(options.pinnedKeys);
-    out.reads.resize(out.results.size());
-    for (qsizetype i = 0; i < out.results.size(); ++i) {
-        ArchiveResult &r = out.results[i];
-        ArchiveRead &read = out.reads[i];
+/// How an archive fared against SHA256SUMS: its line (a zip), or every file's (an unpacked package).
+SumsCheck BundleVerdicts::sumsCheck(const ArchiveResult &r) const
+{
+    const QString entry = r.path.mid(m_base.size());
+    const QString &prefix = m_out.mirrorPrefix;
+    if (r.layout == ArchiveLayout::Packed) {
+        const auto s = m_sums.constFind(entry.mid(prefix.size()));
+        if (s == m_sums.cend())
+            return SumsCheck::NotListed;
+        return QStringLiteral("zh:") + QString::fromLatin1(s->toHex()) == r.hashes->zh.toString() ? SumsCheck::Match : SumsCheck::Mismatch;
+    }
+    bool all = m_out.hasSha256Sums, bad = false;
+    for (const BundleEntry *e : entriesUnder(m_index, entry + QLatin1Char('/'))) {
+        if (e->type != BundleEntry::Type::File && e->type != BundleEntry::Type::Hardlink)
+            continue;
+        const auto s = m_sums.constFind(e->name.mid(prefix.size()));
+        if (s == m_sums.cend())
+            all = false;
+        else if (s.value() != m_digests.files.value(e->name).sha256)
+            bad = true;
+    }
+    return bad ? SumsCheck::Mismatch : all ? SumsCheck::Match : SumsCheck::NotListed;
+}
+
+/// completeFromRead() for result `i`, with the lock that covers it (if any); the bundle's
+/// SHA256SUMS is a second own anchor.
+void BundleVerdicts::complete(qsizetype i)
+{
+    ArchiveResult &r = m_out.results[i];
+    const ProviderVersionKey pv{r.key.provider, r.key.version};
+    const auto lock = m_options.expected.constFind(pv);
+    const bool covered = lock != m_options.expected.cend();
+    completeFromRead(r, ArchiveRead(m_out.reads.at(i)), m_refs.at(i), *m_anchors, covered ? &lock.value() : nullptr,
+                     m_options.expectedFrom.value(pv), m_options.lockCoverage && !covered);
+}
+
+void BundleVerdicts::decide()
+{
+    m_anchors = std::make_unique<BundleSource>(m_out.path);
+    m_anchors->setMirrorPrefix(m_out.mirrorPrefix);
+    m_anchors->setProvenance(m_out.provenance);
+    if (!m_options.pinnedKeys.isEmpty())
+        m_anchors->setPinnedKeys(m_options.pinnedKeys);
+    for (qsizetype i = 0; i < m_out.results.size(); ++i) {
+        ArchiveResult &r = m_out.results[i];
+        ArchiveRead &read = m_out.reads[i];
         if (r.detail.verdict == Verdict::Missing) {
             read.unavailable = Verdict::Missing;
             read.hashes = makeError(ErrorCode::NotFound, r.detail.reason);
+        } else if (r.detail.verdict == Verdict::Error && read.bytesZh) {
+            complete(i); // read, but not a readable zip: its checksum first (decideUnreadableArchive)
         } else if (r.detail.verdict == Verdict::Error) {
             read.hashes = makeError(ErrorCode::Io, r.detail.reason);
         } else if (r.detail.verdict == Verdict::Pending && r.hashes) {
-            const QString entry = r.path.mid(base.size());
-            const QString rel = entry.mid(prefix.size());
-            SumsCheck check = SumsCheck::NotListed;
-            if (r.layout == ArchiveLayout::Packed) {
-                if (const auto s = sums.constFind(rel); s != sums.cend())
-                    check = QStringLiteral("zh:") + QString::fromLatin1(s->toHex()) == r.hashes->zh.toString() ? SumsCheck::Match
-                                                                                                               : SumsCheck::Mismatch;
-            } else {
-                // SHA256SUMS lists each file of an unpacked package.
-                bool all = out.hasSha256Sums, bad = false;
-                for (const BundleEntry *e : entriesUnder(index, entry + QLatin1Char('/'))) {
-                    if (e->type != BundleEntry::Type::File && e->type != BundleEntry::Type::Hardlink)
-                        continue;
-                    const auto s = sums.constFind(e->name.mid(prefix.size()));
-                    if (s == sums.cend())
-                        all = false;
-                    else if (s.value() != files.value(e->name).sha256)
-                        bad = true;
-                }
-                check = bad ? SumsCheck::Mismatch : all ? SumsCheck::Match : SumsCheck::NotListed;
-            }
             read.hashes = *r.hashes;
-            read.checksums = check;
-            const ProviderVersionKey pv{r.key.provider, r.key.version};
-            const auto lock = options.expected.constFind(pv);
-            const bool covered = lock != options.expected.cend();
-            completeFromRead(r, ArchiveRead(read), refs.at(i), anchors, covered ? &lock.value() : nullptr, options.expectedFrom.value(pv),
-                             options.lockCoverage && !covered);
+            read.checksums = sumsCheck(r);
+            complete(i);
         }
         if (r.detail.verdict == Verdict::Error && r.error.isEmpty())
             r.error = r.detail.reason;
-        ++out.summary.counts[size_t(r.detail.verdict)];
-        ++out.summary.archives;
+        ++m_out.summary.counts[size_t(r.detail.verdict)];
+        ++m_out.summary.archives;
         if (r.hashes) {
-            ++out.summary.hashed;
-            out.summary.bytesHashed += r.size > 0 ? r.size : 0;
+            ++m_out.summary.hashed;
+            m_out.summary.bytesHashed += r.size > 0 ? r.size : 0;
         }
     }
+}
+
+} // namespace
+
+Result<BundleContents> openBundle(const QString &path, const BundleOpenOptions &options, const BundleProgress &progress)
+{
+    BundleContents out;
+    out.path = QFileInfo(path).absoluteFilePath();
+    BundleReader reader;
+    if (Result<void> opened = reader.open(out.path); !opened.ok())
+        return opened.error();
+    out.fileSize = reader.fileSize();
+
+    // One pass: the entries and the metadata, and with verify every file's bytes hashed on the pool.
+    EntryDigests digests;
+    Result<BundlePass> passed = [&] {
+        EntryHashPool pool(options.jobs);
+        const FileHandler onFile = options.verify ? hashingHandler(digests, pool, options.limits.maxEntryBytes) : FileHandler();
+        Result<BundlePass> pass = runBundlePass(reader, options.limits, isMetadataName, onFile, progress);
+        pool.waitForDone();
+        return pass;
+    }();
+    if (!passed.ok())
+        return passed.error();
+    digests.resolveLinks();
+    const BundlePass &pass = passed.value();
+    Result<QMap<QString, QByteArray>> sums = listContents(out, pass);
+    if (!sums.ok())
+        return sums.error();
+    if (!options.verify)
+        return out;
+
+    BundleVerdicts verdicts(out, pass, digests, sums.value(), options);
+    verdicts.plan();
+    if (Result<void> spooled = verdicts.spool(progress); !spooled.ok())
+        return spooled.error();
+    verdicts.checkSums();
+    verdicts.decide();
     qCDebug(lcMirror) << "verified bundle" << out.path << out.results.size() << "archives";
     return out;
 }

@@ -6,7 +6,11 @@
 //                                 SHA256SUMS and the manifest -> a Catalog (sourceKind Bundle)
 //   openBundle(path, {verify})    the same pass also hashes every entry: h1:/zh: of each packed
 //                                 archive (StreamingZipHasher), h1: of each unpacked package, the
-//                                 SHA-256 of every file for SHA256SUMS -> an ArchiveResult per archive
+//                                 SHA-256 of every file for SHA256SUMS -> an ArchiveResult per archive;
+//                                 the reader hands each entry's bytes to `jobs` hashing threads
+//                                 (BundleHashing.h) and goes on. An entry that is not a readable
+//                                 zip keeps its bytes' SHA-256 (ArchiveRead::bytesZh): its checksum
+//                                 is decided first, as for a directory
 //
 // Paths in the Catalog and the results name entries inside the bundle as
 // `<absolute bundle path>!/<entry name>` (bundleEntryPath(); the name cleaned of `./` and empty
@@ -42,6 +46,8 @@ struct BundleOpenOptions
 {
     BundleLimits limits;
     bool verify = false; ///< hash every entry while reading (otherwise only list and read metadata)
+    /// Hashing threads beside the reading one (BundleHashing.h); 0 = all cores, as HashRunOptions.
+    int jobs = 0;
     /// Reviewed lock files to check the archives against (VerifyOptions has the same three).
     ExpectedHashes expected;
     QHash<ProviderVersionKey, QString> expectedFrom;

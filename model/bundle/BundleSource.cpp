@@ -32,6 +32,7 @@ Result<Catalog> BundleSource::list(const std::atomic<bool> *cancel)
     BundleOpenOptions open;
     open.limits = m_limits;
     open.verify = m_readAhead;
+    open.jobs = m_jobs;
     open.pinnedKeys = m_pinnedKeys;
     const BundleProgress extra = m_readAheadProgress;
     const BundleProgress progress = [cancel, extra](BundleStage stage, qint64 done, qint64 total) {
@@ -93,6 +94,7 @@ ArchiveReadSummary BundleSource::readArchives(const QList<ArchiveRef> &archives,
         BundleOpenOptions open;
         open.limits = m_limits;
         open.verify = true;
+        open.jobs = options.jobs;
         open.pinnedKeys = m_pinnedKeys;
         contents = openBundle(m_path, open, bundleProgress(options));
     }

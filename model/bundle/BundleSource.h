@@ -1,7 +1,8 @@
 #pragma once
 // A bundle file as a MirrorSource: listed and read in place (openBundle(), BundleMirror.h), never
 // extracted. readArchives() is one streaming pass through the container that hashes every entry
-// (plus a second pass for the zips it must spool); its SHA256SUMS is a second own anchor
+// on `jobs` threads while it reads (plus a second pass for the zips it must spool); an entry that
+// is not a readable zip comes with its bytes' SHA-256 (`bytesZh`, decided checksum first); its SHA256SUMS is a second own anchor
 // (checksumsAnchor); a `.provenance/` it carries gives the releases' signed SHA256SUMS
 // (signedRelease). openArchive() copies one member to a temporary file the device removes.
 // Read-only: no index export, no cache (the pass reads the container anyway).
@@ -47,6 +48,8 @@ public:
         m_readAhead = readAhead;
         m_readAheadProgress = std::move(progress);
     }
+    /// Hashing threads of the read-ahead pass (readArchives() takes its options' `jobs`); 0 = all cores.
+    void setJobs(int jobs) { m_jobs = jobs; }
     /// What the last readArchives() pass found besides the archives' hashes: the entry problems,
     /// every SHA256SUMS line, the manifest (null before a pass, or when it failed).
     const BundleContents *lastRead() const { return m_lastRead.get(); }
@@ -59,6 +62,7 @@ private:
     std::shared_ptr<ReleaseProvenanceStore> m_provenance;
     std::shared_ptr<const BundleContents> m_lastRead;
     bool m_readAhead = false;
+    int m_jobs = 0;
     BundleProgress m_readAheadProgress;
     std::shared_ptr<const BundleContents> m_ahead; ///< the pass list() made, until readArchives() uses it
     QDateTime m_aheadModified;

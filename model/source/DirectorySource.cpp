@@ -55,7 +55,7 @@ namespace {
 /// tst_interop_verdicts "unreadable_*"). Nothing for I/O failures and cancels (the bytes were not had).
 std::optional<HashString> unreadableZipChecksum(const QString &path, ErrorCode code)
 {
-    if (code != ErrorCode::CorruptArchive && code != ErrorCode::Unsupported && code != ErrorCode::InvalidArgument)
+    if (!failedForItsBytes(code))
         return std::nullopt;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))

@@ -84,6 +84,14 @@ struct ArchiveRead
     qint64 size = -1;
 };
 
+/// Whether hashing failed for the bytes themselves (not a readable zip, an unsupported feature,
+/// beyond a zip limit) rather than for getting them (I/O, cancel): then the source supplies the
+/// bytes' SHA-256 as ArchiveRead::bytesZh (a directory, a bundle).
+inline bool failedForItsBytes(ErrorCode code)
+{
+    return code == ErrorCode::CorruptArchive || code == ErrorCode::Unsupported || code == ErrorCode::InvalidArgument;
+}
+
 struct ArchiveReadSummary
 {
     int hashed = 0;         ///< archives whose hashes were computed in this run

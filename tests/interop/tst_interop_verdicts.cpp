@@ -6,6 +6,9 @@
 // layouts, from a network_mirror served by nginx on 127.0.0.1 for the others — and where terraform
 // refuses, Provender's reason must carry terraform's own words. `lock add-hashes` must write what
 // `terraform providers lock -fs-mirror` writes, or refuse (exit 1, file untouched) where it fails.
+// The unreadable packages run again inside bundles (tar.gz, tar.xz, tar, zip made by Python's
+// tarfile/zipfile): `verify BUNDLE` and `bundle verify` must give `verify DIR`'s verdict and
+// terraform's outcome for the tree (bundleOutcome).
 // The expected outcome of every case comes from terraform at test time, never from this file.
 // Skips (Missing::Terraform / Package) when terraform, nginx, openssl or python3 is absent.
 
@@ -14,6 +17,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -122,6 +127,7 @@ class TestInteropVerdicts : public QObject
         bool installs = false;
         QString text;
     };
+    QHash<QString, Outcome> m_terraformOutcomes; ///< bundleOutcome: one `terraform init` per case
 
     Outcome terraformInit(const QJsonObject &c)
     {
@@ -141,13 +147,34 @@ class TestInteropVerdicts : public QObject
                  << QStringLiteral("--ca-file") << m_nginx.caFile() << QStringLiteral("--no-credentials");
         else
             args << c[QStringLiteral("dir")].toString() << QStringLiteral("--no-cache");
-        if (c.contains(QStringLiteral("lock"))) {
-            const QString lock = path(QStringLiteral("locks/") + c[QStringLiteral("name")].toString() + QStringLiteral(".hcl"));
-            QDir().mkpath(path(QStringLiteral("locks")));
-            writeFile(lock, c[QStringLiteral("lock")].toString().toUtf8());
-            args << QStringLiteral("--lock") << lock;
-        }
-        args << QStringLiteral("--json") << extra;
+        args << lockArgs(c) << QStringLiteral("--json") << extra;
+        return runJson(args, exitCode);
+    }
+
+    /// `--lock FILE` with the case's lock written to a file, when the case has one.
+    QStringList lockArgs(const QJsonObject &c)
+    {
+        if (!c.contains(QStringLiteral("lock")))
+            return {};
+        const QString lock = path(QStringLiteral("locks/") + c[QStringLiteral("name")].toString() + QStringLiteral(".hcl"));
+        QDir().mkpath(path(QStringLiteral("locks")));
+        writeFile(lock, c[QStringLiteral("lock")].toString().toUtf8());
+        return {QStringLiteral("--lock"), lock};
+    }
+
+    /// `provender verify BUNDLE` (or `provender bundle verify BUNDLE`) of one of the case's
+    /// bundles as JSON, the case's lock as --lock.
+    QJsonObject provenderVerifyBundle(const QJsonObject &c, const QString &bundle, bool bundleCommand)
+    {
+        QStringList args;
+        if (bundleCommand)
+            args << QStringLiteral("bundle");
+        args << QStringLiteral("verify") << bundle << lockArgs(c) << QStringLiteral("--json");
+        return runJson(args);
+    }
+
+    QJsonObject runJson(const QStringList &args, int *exitCode = nullptr)
+    {
         const test::ProcessRun r = test::runProcess(m_provender, args, 300000);
         if (exitCode)
             *exitCode = r.exitCode;
@@ -244,6 +271,43 @@ private Q_SLOTS:
                 compare(c, tf, provenderOutcome(provenderVerify(c, false)), "verify DIR");
         } else {
             compare(c, tf, provenderOutcome(provenderVerify(c, false)), "verify DIR");
+        }
+    }
+
+    void bundleOutcome_data()
+    {
+        QTest::addColumn<int>("index");
+        QTest::addColumn<QString>("bundle");
+        for (qsizetype i = 0; i < m_cases.size(); ++i)
+            for (const QJsonValue &b : m_cases.at(i)[QStringLiteral("bundles")].toArray())
+                QTest::newRow(qPrintable(QFileInfo(b.toString()).fileName())) << int(i) << b.toString();
+    }
+
+    /// A package that is not a readable zip, inside a bundle (tar.gz, tar.xz, tar, zip): `verify
+    /// BUNDLE` and `bundle verify` give the verdict `verify DIR` gives for the same tree on disk
+    /// (the bytes' checksum is checked before extraction fails, docs/VERDICTS.md), and that is
+    /// terraform's install outcome for the tree.
+    void bundleOutcome()
+    {
+        QFETCH(int, index);
+        QFETCH(QString, bundle);
+        const QJsonObject c = m_cases.at(index).toObject();
+        const QString name = c[QStringLiteral("name")].toString();
+        if (!m_terraformOutcomes.contains(name))
+            m_terraformOutcomes.insert(name, terraformInit(c));
+        const Outcome tf = m_terraformOutcomes.value(name);
+        const QJsonObject dir = archiveOf(provenderVerify(c, false));
+        QVERIFY2(!dir.isEmpty(), qPrintable(name));
+        for (const bool bundleCommand : {false, true}) {
+            const char *what = bundleCommand ? "bundle verify" : "verify BUNDLE";
+            const QJsonObject report = provenderVerifyBundle(c, bundle, bundleCommand);
+            compare(c, tf, provenderOutcome(report), what);
+            const QJsonObject a = archiveOf(report);
+            QVERIFY2(a[QStringLiteral("verdict")].toString() == dir[QStringLiteral("verdict")].toString(),
+                     qPrintable(QStringLiteral("%1 %2: %3 (%4), verify DIR: %5 (%6)")
+                                    .arg(QFileInfo(bundle).fileName(), QLatin1String(what), a[QStringLiteral("verdict")].toString(),
+                                         a[QStringLiteral("reason")].toString(), dir[QStringLiteral("verdict")].toString(),
+                                         dir[QStringLiteral("reason")].toString())));
         }
     }
 

@@ -8,7 +8,7 @@ Every case holds ONE provider (example.com/acme/fake), ONE version (1.0.0) and O
 written here: terraform decides it in the test. Zips are built with Python's zipfile; hashes for
 the index documents with hashlib, the h1: as golang.org/x/mod/sumdb/dirhash defines it.
 """
-import base64, hashlib, io, itertools, json, os, sys, zipfile
+import base64, hashlib, io, itertools, json, os, sys, tarfile, zipfile
 
 ROOT = sys.argv[1]
 PLATFORM = "linux_amd64"
@@ -247,5 +247,38 @@ for key, zb in unreadable.items():
         write(os.path.join(d, ZIPNAME), zb)
         index_docs(d, {"url": ZIPNAME, "hashes": hl})
         add(name, "hashes", "net", declared=hl)
+
+# --- 6. the same unreadable packages inside bundles --------------------------------------
+# Each unreadable_* mirror tree, as it is on disk, packed by Python's tarfile (gzip, xz, plain)
+# and zipfile (stored, as `zip -0`) into ROOT/_bundles/: `provender verify BUNDLE` and `bundle
+# verify` must give the verdict `verify DIR` gives for the tree, and terraform's outcome for it.
+BUNDLES = os.path.join(ROOT, "_bundles")
+os.makedirs(BUNDLES, exist_ok=True)
+
+
+def tree_files(top):
+    for base, dirs, files in os.walk(top):
+        dirs.sort()
+        for f in sorted(files):
+            full = os.path.join(base, f)
+            yield full, os.path.relpath(full, top)
+
+
+for c in cases:
+    if not c["name"].startswith("unreadable_"):
+        continue
+    made = []
+    for ext, mode in (("tar.gz", "w:gz"), ("tar.xz", "w:xz"), ("tar", "w")):
+        out = os.path.join(BUNDLES, "%s.%s" % (c["name"], ext))
+        with tarfile.open(out, mode) as t:
+            for full, rel in tree_files(c["dir"]):
+                t.add(full, arcname=rel)
+        made.append(out)
+    out = os.path.join(BUNDLES, c["name"] + ".zip")
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
+        for full, rel in tree_files(c["dir"]):
+            z.write(full, rel)
+    made.append(out)
+    c["bundles"] = made
 
 json.dump(cases, sys.stdout, indent=1)
