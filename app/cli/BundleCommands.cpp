@@ -159,17 +159,22 @@ void printProblems(QTextStream &o, const QList<BundleEntryProblem> &problems)
 
 } // namespace
 
-// NOLINTNEXTLINE(readability-function-size): not split yet, see docs/ARCHITECTURE.md "Function size"
-int runBundleCreate(const QStringList &args)
+namespace {
+
+/// What `bundle create` was asked for (its options read and checked).
+struct CreateRequest
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Write a bundle of a filesystem mirror: the archives, fresh index.json/<version>.json, a manifest\n"
-                       "(provender-bundle.json) and a SHA256SUMS of every file, as one .tar.gz, .tar.zst or .zip file.\n"
-                       "Either every archive (--all) or exactly the versions and platforms some lock files need.\n"
-                       "Exit status: 0 written, 1 the mirror lacks something the lock files need (the bundle is written without it)\n"
-                       "or a source archive fails verification (nothing written), 2 bad usage or an unreadable mirror."));
-    parser.addHelpOption();
+    QString outPath;
+    QString mirror;
+    bool all = false;
+    QStringList locks;
+    QList<Platform> platforms;
+    BundleCreateOptions options;
+    bool json = false;
+};
+
+void addCreateOptions(QCommandLineParser &parser)
+{
     parser.addOption({QStringLiteral("mirror"), QStringLiteral("The source filesystem mirror."), QStringLiteral("DIR")});
     parser.addOption(
         {QStringLiteral("lock"), QStringLiteral("A lock file whose providers to bundle (repeatable)."), QStringLiteral("FILE")});
@@ -186,102 +191,95 @@ int runBundleCreate(const QStringList &args)
     addHashingOptions(parser);
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON report.")});
     parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("The bundle file to write."), QStringLiteral("OUT"));
-    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle create")))
-        return *exit;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1 || !parser.isSet(QStringLiteral("mirror"))) {
-        err() << "provender bundle create: give OUT and --mirror DIR\n";
-        return ExitUsage;
-    }
-    const bool all = parser.isSet(QStringLiteral("all"));
-    const QStringList locks = parser.values(QStringLiteral("lock"));
-    if (all == !locks.isEmpty()) {
-        err() << "provender bundle create: give either --all or --lock FILE... with --platform P...\n";
-        return ExitUsage;
-    }
-    QList<Platform> platforms;
-    for (const QString &p : parser.values(QStringLiteral("platform"))) {
-        Result<Platform> platform = Platform::parse(p);
-        if (!platform) {
-            err() << "provender bundle create: invalid platform \"" << p << "\": " << platform.error().message << '\n';
-            return ExitUsage;
-        }
-        platforms.append(platform.value());
-    }
-    if (!locks.isEmpty() && platforms.isEmpty()) {
-        err() << "provender bundle create: --lock needs at least one --platform\n";
-        return ExitUsage;
-    }
-    const QString &outPath = positional.first();
-    BundleCreateOptions options;
+}
+
+/// --format, or the format OUT's name says; false (after saying why) when they disagree.
+bool readCreateFormat(const QCommandLineParser &parser, const QString &outPath, BundleCreateOptions *options)
+{
     const std::optional<BundleFormat> fromName = bundleFormatFromFileName(outPath);
     if (parser.isSet(QStringLiteral("format"))) {
         const std::optional<BundleFormat> f = bundleFormatFromString(parser.value(QStringLiteral("format")));
         if (!f || !isWritableBundleFormat(*f)) {
             err() << "provender bundle create: --format is tar.gz, tar.zst or zip\n";
-            return ExitUsage;
+            return false;
         }
         if (fromName && *fromName != *f) {
             err() << "provender bundle create: " << outPath << " does not end in ." << toString(*f) << '\n';
-            return ExitUsage;
+            return false;
         }
-        options.format = *f;
+        options->format = *f;
     } else if (fromName) {
         if (!isWritableBundleFormat(*fromName)) {
             err() << "provender bundle create: bundles are written as .tar.gz, .tar.zst or .zip\n";
-            return ExitUsage;
+            return false;
         }
-        options.format = *fromName;
+        options->format = *fromName;
     }
+    return true;
+}
+
+/// --timestamp, --level, --no-zh and the hashing options; false (after saying why) on a bad value.
+bool readCreateWriting(const QCommandLineParser &parser, BundleCreateOptions *options)
+{
     if (parser.isSet(QStringLiteral("timestamp"))) {
         const QDateTime t = QDateTime::fromString(parser.value(QStringLiteral("timestamp")), Qt::ISODate);
         if (!t.isValid()) {
             err() << "provender bundle create: --timestamp needs an ISO 8601 time, e.g. 2024-01-01T00:00:00Z\n";
-            return ExitUsage;
+            return false;
         }
-        options.timestamp = t;
+        options->timestamp = t;
     }
     if (parser.isSet(QStringLiteral("level"))) {
         bool ok = false;
-        options.compressionLevel = parser.value(QStringLiteral("level")).toInt(&ok);
-        if (!ok || options.compressionLevel < 1) {
+        options->compressionLevel = parser.value(QStringLiteral("level")).toInt(&ok);
+        if (!ok || options->compressionLevel < 1) {
             err() << "provender bundle create: --level needs a positive number\n";
-            return ExitUsage;
+            return false;
         }
     }
     HashRunOptions hashing;
     if (!readHashingOptions(parser, QStringLiteral("provender bundle create"), &hashing))
-        return ExitUsage;
-    options.jobs = hashing.jobs;
-    options.useCache = hashing.useCache;
-    options.withZh = !parser.isSet(QStringLiteral("no-zh"));
-    const bool json = parser.isSet(QStringLiteral("json"));
+        return false;
+    options->jobs = hashing.jobs;
+    options->useCache = hashing.useCache;
+    options->withZh = !parser.isSet(QStringLiteral("no-zh"));
+    return true;
+}
 
-    Result<Catalog> catalog = scanFileSystemMirror(parser.value(QStringLiteral("mirror")));
-    if (!catalog) {
-        err() << "provender bundle create: " << catalog.error().toString() << '\n';
-        return ExitUsage;
+/// Every option of `bundle create`; false (after saying why) on bad usage.
+bool readCreateRequest(const QCommandLineParser &parser, CreateRequest *request)
+{
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1 || !parser.isSet(QStringLiteral("mirror"))) {
+        err() << "provender bundle create: give OUT and --mirror DIR\n";
+        return false;
     }
-    BundleSelection selection;
-    if (all) {
-        selection = selectAll(catalog.value());
-    } else {
-        Result<BundleSelection> s = selectForLockFiles(catalog.value(), locks, platforms);
-        if (!s) {
-            err() << "provender bundle create: " << s.error().toString() << '\n';
-            return ExitUsage;
+    request->outPath = positional.first();
+    request->mirror = parser.value(QStringLiteral("mirror"));
+    request->all = parser.isSet(QStringLiteral("all"));
+    request->locks = parser.values(QStringLiteral("lock"));
+    if (request->all == !request->locks.isEmpty()) {
+        err() << "provender bundle create: give either --all or --lock FILE... with --platform P...\n";
+        return false;
+    }
+    for (const QString &p : parser.values(QStringLiteral("platform"))) {
+        Result<Platform> platform = Platform::parse(p);
+        if (!platform) {
+            err() << "provender bundle create: invalid platform \"" << p << "\": " << platform.error().message << '\n';
+            return false;
         }
-        selection = s.value();
+        request->platforms.append(platform.value());
     }
-    ProgressLine line(!json);
-    Result<BundleCreateReport> report = createBundle(outPath, selection, options, line.callback());
-    if (!report) {
-        err() << "provender bundle create: " << report.error().toString() << '\n';
-        if (!selection.missing.isEmpty())
-            printShortfalls(err(), selection.missing);
-        return report.error().code == ErrorCode::InvalidArgument ? ExitFindings : ExitUsage;
+    if (!request->locks.isEmpty() && request->platforms.isEmpty()) {
+        err() << "provender bundle create: --lock needs at least one --platform\n";
+        return false;
     }
-    const BundleCreateReport &r = report.value();
+    request->json = parser.isSet(QStringLiteral("json"));
+    return readCreateFormat(parser, request->outPath, &request->options) && readCreateWriting(parser, &request->options);
+}
+
+void printCreateReport(const BundleCreateReport &r, bool json)
+{
     if (json) {
         QJsonObject o{{QStringLiteral("path"), r.path},
                       {QStringLiteral("format"), toString(r.format)},
@@ -302,7 +300,53 @@ int runBundleCreate(const QStringList &args)
               << ")\n";
     }
     out().flush();
-    return r.missing.isEmpty() ? ExitOk : ExitFindings;
+}
+
+} // namespace
+
+int runBundleCreate(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Write a bundle of a filesystem mirror: the archives, fresh index.json/<version>.json, a manifest\n"
+                       "(provender-bundle.json) and a SHA256SUMS of every file, as one .tar.gz, .tar.zst or .zip file.\n"
+                       "Either every archive (--all) or exactly the versions and platforms some lock files need.\n"
+                       "Exit status: 0 written, 1 the mirror lacks something the lock files need (the bundle is written without it)\n"
+                       "or a source archive fails verification (nothing written), 2 bad usage or an unreadable mirror."));
+    parser.addHelpOption();
+    addCreateOptions(parser);
+    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle create")))
+        return *exit;
+    CreateRequest request;
+    if (!readCreateRequest(parser, &request))
+        return ExitUsage;
+
+    Result<Catalog> catalog = scanFileSystemMirror(request.mirror);
+    if (!catalog) {
+        err() << "provender bundle create: " << catalog.error().toString() << '\n';
+        return ExitUsage;
+    }
+    BundleSelection selection;
+    if (request.all) {
+        selection = selectAll(catalog.value());
+    } else {
+        Result<BundleSelection> s = selectForLockFiles(catalog.value(), request.locks, request.platforms);
+        if (!s) {
+            err() << "provender bundle create: " << s.error().toString() << '\n';
+            return ExitUsage;
+        }
+        selection = s.value();
+    }
+    ProgressLine line(!request.json);
+    Result<BundleCreateReport> report = createBundle(request.outPath, selection, request.options, line.callback());
+    if (!report) {
+        err() << "provender bundle create: " << report.error().toString() << '\n';
+        if (!selection.missing.isEmpty())
+            printShortfalls(err(), selection.missing);
+        return report.error().code == ErrorCode::InvalidArgument ? ExitFindings : ExitUsage;
+    }
+    printCreateReport(report.value(), request.json);
+    return report->missing.isEmpty() ? ExitOk : ExitFindings;
 }
 
 int runBundleVerify(const QStringList &args)
@@ -403,18 +447,10 @@ int runBundleVerify(const QStringList &args)
     return b.hasFindings() || uncovered ? ExitFindings : ExitOk;
 }
 
-// NOLINTNEXTLINE(readability-function-size): not split yet, see docs/ARCHITECTURE.md "Function size"
-int runBundleImport(const QStringList &args)
+namespace {
+
+void addImportOptions(QCommandLineParser &parser)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Import a bundle into a filesystem mirror: verify it (indexes and SHA256SUMS), compare it with the mirror,\n"
-                       "then merge it all-or-nothing (staged inside DIR, swapped in by rename, indexes regenerated).\n"
-                       "Nothing is imported when an archive is not verified, an entry is refused, or the mirror already has a\n"
-                       "different file for an archive (unless --replace).\n"
-                       "Exit status: 0 imported (or nothing to do; with --dry-run: it would import), 1 refused, 2 bad usage,\n"
-                       "an unreadable bundle, or an I/O error (the mirror is left as it was)."));
-    parser.addHelpOption();
     parser.addOption({QStringLiteral("into"), QStringLiteral("The target filesystem mirror."), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("dry-run"), QStringLiteral("Verify and show the plan; change nothing.")});
     parser.addOption({QStringLiteral("replace"), QStringLiteral("Replace a different file at the same path instead of refusing.")});
@@ -429,6 +465,129 @@ int runBundleImport(const QStringList &args)
     addLimitOptions(parser);
     addPinnedKeysOption(parser);
     parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
+}
+
+/// Every option of `bundle import`; false (after saying why) on bad usage.
+bool readImportOptions(const QCommandLineParser &parser, ImportOptions *options)
+{
+    if (!readLimits(parser, "bundle import", &options->limits))
+        return false;
+    if (!readPinnedKeys(parser, QStringLiteral("provender bundle import"), &options->pinnedKeys))
+        return false;
+    options->dryRun = parser.isSet(QStringLiteral("dry-run"));
+    options->replace = parser.isSet(QStringLiteral("replace"));
+    options->allowUnverified = parser.isSet(QStringLiteral("allow-unverified"));
+    options->withZh = parser.isSet(QStringLiteral("with-zh"));
+    HashRunOptions hashing;
+    if (!readHashingOptions(parser, QStringLiteral("provender bundle import"), &hashing))
+        return false;
+    options->jobs = hashing.jobs;
+    options->useCache = hashing.useCache;
+    options->requireLock = parser.isSet(QStringLiteral("require-lock"));
+    if (options->requireLock && !parser.isSet(QStringLiteral("lock"))) {
+        err() << "provender bundle import: --require-lock needs at least one --lock FILE\n";
+        return false;
+    }
+    if (parser.isSet(QStringLiteral("lock"))) {
+        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
+        if (!locks.ok()) {
+            err() << "provender bundle import: " << locks.error().toString() << '\n';
+            return false;
+        }
+        for (const QString &w : locks.value().warnings)
+            err() << w << '\n';
+        options->expected = locks.value().expected;
+        options->expectedFrom = locks.value().from;
+        options->lockCoverage = true;
+    }
+    return true;
+}
+
+QJsonObject toJson(const ImportAction &a)
+{
+    QJsonObject j{{QStringLiteral("action"), toString(a.kind)},          {QStringLiteral("provider"), a.key.provider.toString()},
+                  {QStringLiteral("version"), a.key.version.toString()}, {QStringLiteral("platform"), a.key.platform.toString()},
+                  {QStringLiteral("layout"), toString(a.layout)},        {QStringLiteral("entry"), a.entry},
+                  {QStringLiteral("verdict"), toString(a.verdict)},      {QStringLiteral("size"), double(a.size)}};
+    if (!a.targetPath.isEmpty())
+        j[QStringLiteral("target_path")] = a.targetPath;
+    if (!a.existingPath.isEmpty())
+        j[QStringLiteral("existing_path")] = a.existingPath;
+    if (!a.reason.isEmpty())
+        j[QStringLiteral("reason")] = a.reason;
+    return j;
+}
+
+void printImportJson(const ImportReport &r)
+{
+    QJsonObject o{{QStringLiteral("bundle"), r.bundle},
+                  {QStringLiteral("target"), r.target},
+                  {QStringLiteral("dry_run"), r.dryRun},
+                  {QStringLiteral("committed"), r.committed},
+                  {QStringLiteral("blocked"), r.blocked()},
+                  {QStringLiteral("bytes_staged"), double(r.bytesStaged)},
+                  {QStringLiteral("index_files"), QJsonArray::fromStringList(r.indexFiles)}};
+    if (!r.refusal.isEmpty())
+        o[QStringLiteral("refusal")] = r.refusal;
+    if (!r.recovery.isEmpty())
+        o[QStringLiteral("recovery")] = r.recovery;
+    QJsonArray actions, problems, files, anomalies;
+    for (const ImportAction &a : r.actions)
+        actions.append(toJson(a));
+    for (const BundleEntryProblem &p : r.problems)
+        problems.append(toJson(p));
+    for (const BundleFileCheck &f : r.files)
+        files.append(toJson(f));
+    for (const Anomaly &a : r.anomalies)
+        anomalies.append(toJson(a));
+    o[QStringLiteral("actions")] = actions;
+    o[QStringLiteral("problems")] = problems;
+    o[QStringLiteral("files")] = files;
+    o[QStringLiteral("anomalies")] = anomalies;
+    out() << QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+void printImportText(const ImportReport &r)
+{
+    if (!r.recovery.isEmpty())
+        out() << "recovered: " << r.recovery << '\n';
+    for (const ImportAction &a : r.actions) {
+        out() << toString(a.kind).leftJustified(10) << a.key.toString();
+        if (!a.reason.isEmpty())
+            out() << ": " << a.reason;
+        out() << '\n';
+    }
+    printProblems(out(), r.problems);
+    for (const BundleFileCheck &f : r.files)
+        if (f.status != BundleFileCheck::Status::Ok)
+            out() << "SHA256SUMS " << toString(f.status) << ": " << f.name << '\n';
+    for (const QString &f : r.indexFiles)
+        out() << (r.committed ? "wrote " : "would write ") << f << '\n';
+    const int adds = r.count(ImportAction::Kind::Add) + r.count(ImportAction::Kind::Replace);
+    if (!r.refusal.isEmpty())
+        out() << "refused: " << r.refusal << '\n';
+    else if (r.dryRun)
+        out() << "dry run: " << adds << " archive(s) would be imported into " << r.target << ", " << r.count(ImportAction::Kind::Unchanged)
+              << " already there\n";
+    else
+        out() << (r.committed ? "imported " : "nothing to import: ") << adds << " archive(s) into " << r.target << ", "
+              << r.count(ImportAction::Kind::Unchanged) << " already there\n";
+}
+
+} // namespace
+
+int runBundleImport(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Import a bundle into a filesystem mirror: verify it (indexes and SHA256SUMS), compare it with the mirror,\n"
+                       "then merge it all-or-nothing (staged inside DIR, swapped in by rename, indexes regenerated).\n"
+                       "Nothing is imported when an archive is not verified, an entry is refused, or the mirror already has a\n"
+                       "different file for an archive (unless --replace).\n"
+                       "Exit status: 0 imported (or nothing to do; with --dry-run: it would import), 1 refused, 2 bad usage,\n"
+                       "an unreadable bundle, or an I/O error (the mirror is left as it was)."));
+    parser.addHelpOption();
+    addImportOptions(parser);
     if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle import")))
         return *exit;
     if (parser.positionalArguments().size() != 1 || !parser.isSet(QStringLiteral("into"))) {
@@ -436,36 +595,8 @@ int runBundleImport(const QStringList &args)
         return ExitUsage;
     }
     ImportOptions options;
-    if (!readLimits(parser, "bundle import", &options.limits))
+    if (!readImportOptions(parser, &options))
         return ExitUsage;
-    if (!readPinnedKeys(parser, QStringLiteral("provender bundle import"), &options.pinnedKeys))
-        return ExitUsage;
-    options.dryRun = parser.isSet(QStringLiteral("dry-run"));
-    options.replace = parser.isSet(QStringLiteral("replace"));
-    options.allowUnverified = parser.isSet(QStringLiteral("allow-unverified"));
-    options.withZh = parser.isSet(QStringLiteral("with-zh"));
-    HashRunOptions hashing;
-    if (!readHashingOptions(parser, QStringLiteral("provender bundle import"), &hashing))
-        return ExitUsage;
-    options.jobs = hashing.jobs;
-    options.useCache = hashing.useCache;
-    options.requireLock = parser.isSet(QStringLiteral("require-lock"));
-    if (options.requireLock && !parser.isSet(QStringLiteral("lock"))) {
-        err() << "provender bundle import: --require-lock needs at least one --lock FILE\n";
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("lock"))) {
-        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
-        if (!locks.ok()) {
-            err() << "provender bundle import: " << locks.error().toString() << '\n';
-            return ExitUsage;
-        }
-        for (const QString &w : locks.value().warnings)
-            err() << w << '\n';
-        options.expected = locks.value().expected;
-        options.expectedFrom = locks.value().from;
-        options.lockCoverage = true;
-    }
     const bool json = parser.isSet(QStringLiteral("json"));
     ProgressLine line(!json);
     Result<ImportReport> imported =
@@ -475,68 +606,10 @@ int runBundleImport(const QStringList &args)
         return ExitUsage;
     }
     const ImportReport &r = imported.value();
-    if (json) {
-        QJsonObject o{{QStringLiteral("bundle"), r.bundle},
-                      {QStringLiteral("target"), r.target},
-                      {QStringLiteral("dry_run"), r.dryRun},
-                      {QStringLiteral("committed"), r.committed},
-                      {QStringLiteral("blocked"), r.blocked()},
-                      {QStringLiteral("bytes_staged"), double(r.bytesStaged)},
-                      {QStringLiteral("index_files"), QJsonArray::fromStringList(r.indexFiles)}};
-        if (!r.refusal.isEmpty())
-            o[QStringLiteral("refusal")] = r.refusal;
-        if (!r.recovery.isEmpty())
-            o[QStringLiteral("recovery")] = r.recovery;
-        QJsonArray actions, problems, files, anomalies;
-        for (const ImportAction &a : r.actions) {
-            QJsonObject j{{QStringLiteral("action"), toString(a.kind)},          {QStringLiteral("provider"), a.key.provider.toString()},
-                          {QStringLiteral("version"), a.key.version.toString()}, {QStringLiteral("platform"), a.key.platform.toString()},
-                          {QStringLiteral("layout"), toString(a.layout)},        {QStringLiteral("entry"), a.entry},
-                          {QStringLiteral("verdict"), toString(a.verdict)},      {QStringLiteral("size"), double(a.size)}};
-            if (!a.targetPath.isEmpty())
-                j[QStringLiteral("target_path")] = a.targetPath;
-            if (!a.existingPath.isEmpty())
-                j[QStringLiteral("existing_path")] = a.existingPath;
-            if (!a.reason.isEmpty())
-                j[QStringLiteral("reason")] = a.reason;
-            actions.append(j);
-        }
-        for (const BundleEntryProblem &p : r.problems)
-            problems.append(toJson(p));
-        for (const BundleFileCheck &f : r.files)
-            files.append(toJson(f));
-        for (const Anomaly &a : r.anomalies)
-            anomalies.append(toJson(a));
-        o[QStringLiteral("actions")] = actions;
-        o[QStringLiteral("problems")] = problems;
-        o[QStringLiteral("files")] = files;
-        o[QStringLiteral("anomalies")] = anomalies;
-        out() << QJsonDocument(o).toJson(QJsonDocument::Indented);
-    } else {
-        if (!r.recovery.isEmpty())
-            out() << "recovered: " << r.recovery << '\n';
-        for (const ImportAction &a : r.actions) {
-            out() << toString(a.kind).leftJustified(10) << a.key.toString();
-            if (!a.reason.isEmpty())
-                out() << ": " << a.reason;
-            out() << '\n';
-        }
-        printProblems(out(), r.problems);
-        for (const BundleFileCheck &f : r.files)
-            if (f.status != BundleFileCheck::Status::Ok)
-                out() << "SHA256SUMS " << toString(f.status) << ": " << f.name << '\n';
-        for (const QString &f : r.indexFiles)
-            out() << (r.committed ? "wrote " : "would write ") << f << '\n';
-        const int adds = r.count(ImportAction::Kind::Add) + r.count(ImportAction::Kind::Replace);
-        if (!r.refusal.isEmpty())
-            out() << "refused: " << r.refusal << '\n';
-        else if (r.dryRun)
-            out() << "dry run: " << adds << " archive(s) would be imported into " << r.target << ", "
-                  << r.count(ImportAction::Kind::Unchanged) << " already there\n";
-        else
-            out() << (r.committed ? "imported " : "nothing to import: ") << adds << " archive(s) into " << r.target << ", "
-                  << r.count(ImportAction::Kind::Unchanged) << " already there\n";
-    }
+    if (json)
+        printImportJson(r);
+    else
+        printImportText(r);
     out().flush();
     return r.blocked() || !r.refusal.isEmpty() ? ExitFindings : ExitOk;
 }

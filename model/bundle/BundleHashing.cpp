@@ -17,11 +17,12 @@ struct EntryHashPool::Queue
     bool abandoned = false;     ///< the task returned: the rest is not queued
 };
 
-EntryHashPool::EntryHashPool(int jobs, qint64 memoryCap) : m_memoryCap(std::max<qint64>(memoryCap, 1))
+EntryHashPool::EntryHashPool(int jobs, qint64 memoryCap)
 {
     const int threads = jobs > 0 ? jobs : std::max(1, QThread::idealThreadCount());
     m_pool.setMaxThreadCount(threads);
     m_maxEntries = 4 * threads;
+    m_memoryCap = memoryCap > 0 ? memoryCap : kMemoryPerThread * threads;
 }
 
 EntryHashPool::~EntryHashPool()

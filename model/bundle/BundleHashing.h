@@ -7,10 +7,12 @@
 // h1:/zh: by StreamingZipHasher) does not have to wait: the reader copies each block of an entry
 // into that entry's queue and goes on, and a task on a private pool of `jobs` threads (HashRunOptions'
 // meaning: 0 = all cores) hashes it from there. Memory is bounded, whatever the bundle: at most
-// `memoryCap` bytes of blocks wait in the queues (the reader waits when they are full) and at
-// most 4 × jobs entries are in flight. Nothing is spilled to disk: the pass takes as long as the
-// slower of reading and hashing in any case, so a larger buffer would only smooth bursts, and
-// spilling would add a write and a read of the same bytes (on tmpfs, RAM again).
+// `memoryCap` bytes of blocks wait in the queues (32 MiB per hashing thread unless given; the
+// reader waits when they are full) and at most 4 × jobs entries are in flight. Why that much: one
+// entry is hashed by one thread, so a second thread only has work when the reader can run ahead
+// to the next entry, i.e. when the rest of the current one fits in the queues; with provider zips
+// of tens of MiB, a few MiB would keep one thread busy at a time. Nothing is spilled to disk: that
+// would add a write and a read of the same bytes (on tmpfs, RAM again).
 //
 // Order: feed() returns when the entry's last block is queued, not when it is hashed; results are
 // complete after waitForDone(). A task never waits for the reader except for the entry being fed,
@@ -35,9 +37,11 @@ public:
     /// an empty view (or the error the reader met).
     using Task = std::function<void(const PullBytes &bytes)>;
 
-    static constexpr qint64 kDefaultMemoryCap = qint64(32) << 20;
+    /// Queued bytes per hashing thread when no cap is given.
+    static constexpr qint64 kMemoryPerThread = qint64(32) << 20;
 
-    explicit EntryHashPool(int jobs = 0, qint64 memoryCap = kDefaultMemoryCap);
+    /// `memoryCap` 0: kMemoryPerThread × the threads.
+    explicit EntryHashPool(int jobs = 0, qint64 memoryCap = 0);
     ~EntryHashPool(); ///< waits for every task
     EntryHashPool(const EntryHashPool &) = delete;
     EntryHashPool &operator=(const EntryHashPool &) = delete;
@@ -60,7 +64,7 @@ private:
     QThreadPool m_pool;
     mutable std::mutex m_mutex;
     std::condition_variable m_changed;
-    qint64 m_memoryCap;
+    qint64 m_memoryCap = 0;
     qint64 m_queuedBytes = 0; ///< blocks waiting in every queue
     qint64 m_peakQueuedBytes = 0;
     int m_maxEntries;

@@ -413,6 +413,333 @@ Result<BundleSelection> selectForLockFiles(const Catalog &catalog, const QString
     return s;
 }
 
+namespace {
+
+/// The selection's archives as a Catalog of their own (for verifyCatalog()).
+Catalog selectionCatalog(const BundleSelection &selection)
+{
+    Catalog sub;
+    sub.root = selection.mirrorRoot;
+    QMap<ProviderAddress, QMap<Version, ProviderVersion>> grouped;
+    for (const BundleItem &item : selection.items) {
+        ProviderVersion &pv = grouped[item.provider][item.version];
+        pv.version = item.version;
+        pv.archives.append(item.archive);
+    }
+    for (auto p = grouped.cbegin(); p != grouped.cend(); ++p) {
+        Provider provider;
+        provider.address = p.key();
+        for (const ProviderVersion &pv : p.value())
+            provider.versions.append(pv);
+        sub.providers.append(provider);
+    }
+    return sub;
+}
+
+/// Phase 1: hash every chosen archive (from the cache when unchanged) and check it against its
+/// source index and the lock files; any archive that would not install refuses the bundle.
+Result<VerifyReport> verifySelection(const BundleSelection &selection, const BundleCreateOptions &options, const BundleProgress &progress)
+{
+    VerifyOptions verifyOptions;
+    verifyOptions.jobs = options.jobs;
+    verifyOptions.useCache = options.useCache;
+    verifyOptions.cacheFile = options.cacheFile;
+    verifyOptions.expected = selection.expected;
+    std::atomic<bool> cancel{false};
+    VerifyReport verified = verifyCatalog(
+        selectionCatalog(selection), verifyOptions,
+        [&](qint64 done, qint64 total) {
+            if (progress && !progress(BundleStage::Hashing, done, total))
+                cancel = true;
+        },
+        &cancel);
+    if (cancel || verified.summary.cancelled)
+        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    QList<ArchiveResult> refused;
+    for (const ArchiveResult &r : verified.results)
+        if (r.detail.verdict != Verdict::Verified && r.detail.verdict != Verdict::Unverified)
+            refused.append(r);
+    if (!refused.isEmpty())
+        return describeRefusals(refused);
+    return verified;
+}
+
+/// Phase 2: every entry of the bundle, sorted (parents before their children), and its manifest.
+class BundlePlanner
+{
+public:
+    BundlePlanner(const BundleSelection &selection, const BundleCreateOptions &options, const QHash<QString, const ArchiveResult *> &byPath)
+        : m_selection(selection),
+          m_options(options),
+          m_byPath(byPath)
+    {}
+
+    Result<void> plan(const QDateTime &created);
+
+    QList<Planned> entries;
+    BundleManifest manifest;
+    qint64 totalBytes = 0; ///< bytes copied from files (progress)
+
+private:
+    Result<void> planArchive(int i);
+    void planIndexes();
+    void planDirectories();
+
+    const BundleSelection &m_selection;
+    const BundleCreateOptions &m_options;
+    const QHash<QString, const ArchiveResult *> &m_byPath;
+    QMap<QString, QList<int>> m_byProviderDir; ///< HOST/NS/TYPE -> items
+};
+
+Result<void> BundlePlanner::plan(const QDateTime &created)
+{
+    manifest.generator = provenderGenerator();
+    manifest.created = created;
+    manifest.sourceMirror = m_selection.mirrorRoot;
+    manifest.selection = m_selection.mode;
+    manifest.lockFiles = m_selection.lockFiles;
+    for (const Platform &p : m_selection.platforms)
+        manifest.platforms.append(p.toString());
+    manifest.missing = m_selection.missing;
+    for (int i = 0; i < m_selection.items.size(); ++i)
+        if (Result<void> planned = planArchive(i); !planned.ok())
+            return planned.error();
+    planIndexes();
+    // The proof a pulled mirror keeps of each release (SHA256SUMS, its signature, the keys),
+    // carried under the same names: `bundle verify` and `bundle import` check it again.
+    if (Result<void> carried = planProvenance(m_selection, entries); !carried.ok())
+        return carried.error();
+    planDirectories();
+    return {};
+}
+
+/// One archive: its file (packed) or every file of its package (unpacked), and its manifest line.
+Result<void> BundlePlanner::planArchive(int i)
+{
+    const BundleItem &item = m_selection.items.at(i);
+    const ArchiveResult *r = m_byPath.value(item.archive.path);
+    if (!r || !r->hashes)
+        return makeError(ErrorCode::Internal, QStringLiteral("%1 was not hashed").arg(item.archive.path));
+    const QStringList parts = item.bundlePath.split(QLatin1Char('/'));
+    if (parts.size() < 4 || item.bundlePath.startsWith(QLatin1StringView("../")))
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("%1 is not inside the mirror %2").arg(item.archive.path, m_selection.mirrorRoot));
+    m_byProviderDir[parts.mid(0, 3).join(QLatin1Char('/'))].append(i);
+    BundleManifestArchive m;
+    m.provider = item.provider.toString();
+    m.version = item.version.toString();
+    m.platform = item.archive.platform.toString();
+    m.layout = toString(item.archive.layout);
+    m.path = item.bundlePath;
+    m.size = item.archive.size;
+    if (item.archive.layout == ArchiveLayout::Packed) {
+        m.h1 = (r->hashes->h1Zip.isNull() ? r->hashes->h1Extracted : r->hashes->h1Zip).toString();
+        m.zh = r->hashes->zh.toString();
+        entries.append(Planned{Planned::Kind::File, item.bundlePath, item.archive.path, {}, item.archive.size, 0644, i, false});
+        totalBytes += item.archive.size;
+    } else {
+        m.h1 = r->hashes->h1Extracted.toString();
+        QList<QPair<QString, QFileInfo>> files;
+        if (Result<void> listed = listPackage(item.archive.path, QString(), files); !listed.ok())
+            return listed.error();
+        for (const auto &[rel, info] : std::as_const(files)) {
+            const int mode = (info.permissions() & QFileDevice::ExeOwner) ? 0755 : 0644;
+            entries.append(
+                Planned{Planned::Kind::File, item.bundlePath + QLatin1Char('/') + rel, info.filePath(), {}, info.size(), mode, i, true});
+            totalBytes += info.size();
+        }
+    }
+    manifest.archives.append(m);
+    return {};
+}
+
+/// Indexes, as `terraform providers mirror` writes them (only packed archives are listed).
+void BundlePlanner::planIndexes()
+{
+    for (auto it = m_byProviderDir.cbegin(); it != m_byProviderDir.cend(); ++it) {
+        QMap<QString, QList<IndexArchiveRecord>> versions;
+        for (int i : it.value()) {
+            const BundleItem &item = m_selection.items.at(i);
+            if (item.archive.layout != ArchiveLayout::Packed)
+                continue;
+            const ArchiveResult *r = m_byPath.value(item.archive.path);
+            IndexArchiveRecord record;
+            record.platform = item.archive.platform.toString();
+            record.url = item.archive.fileName;
+            if (!r->hashes->h1Zip.isNull())
+                record.hashes.append(r->hashes->h1Zip.toString());
+            if (m_options.withZh || r->hashes->h1Zip.isNull())
+                record.hashes.append(r->hashes->zh.toString());
+            versions[item.version.toString()].append(record);
+        }
+        const QString &dir = it.key();
+        entries.append(
+            Planned{Planned::Kind::Memory, dir + QStringLiteral("/index.json"), {}, renderIndexJson(versions.keys()), 0, 0644, -1, true});
+        for (auto v = versions.cbegin(); v != versions.cend(); ++v)
+            entries.append(Planned{Planned::Kind::Memory,
+                                   dir + QLatin1Char('/') + v.key() + QStringLiteral(".json"),
+                                   {},
+                                   renderVersionJson(v.value()),
+                                   0,
+                                   0644,
+                                   -1,
+                                   true});
+    }
+}
+
+/// Directories, then sort: every parent sorts before its children ("a/b/" < "a/b/c").
+void BundlePlanner::planDirectories()
+{
+    QSet<QString> dirs;
+    for (const Planned &p : std::as_const(entries)) {
+        for (qsizetype slash = p.path.indexOf(QLatin1Char('/')); slash >= 0; slash = p.path.indexOf(QLatin1Char('/'), slash + 1))
+            dirs.insert(p.path.left(slash));
+    }
+    for (const QString &d : std::as_const(dirs))
+        entries.append(Planned{Planned::Kind::Directory, d, {}, {}, 0, 0755, -1, true});
+    auto sortKey = [](const Planned &p) {
+        return p.kind == Planned::Kind::Directory ? (p.path + QLatin1Char('/')).toUtf8() : p.path.toUtf8();
+    };
+    std::sort(entries.begin(), entries.end(), [&](const Planned &a, const Planned &b) { return sortKey(a) < sortKey(b); });
+}
+
+/// Phase 3: the plan written through libarchive, every copied file hashed again while it streams
+/// (a file that changed since phase 1 fails the bundle), then the manifest and SHA256SUMS.
+class BundleCopier
+{
+public:
+    BundleCopier(ArchiveOutput &writer, const BundleSelection &selection, const QHash<QString, const ArchiveResult *> &byPath,
+                 BundleCreateReport &report, const BundleProgress &progress, qint64 totalBytes)
+        : m_writer(writer),
+          m_selection(selection),
+          m_byPath(byPath),
+          m_report(report),
+          m_progress(progress),
+          m_totalBytes(totalBytes),
+          m_buffer(new char[kCopyChunk])
+    {}
+
+    Result<void> write(const QList<Planned> &plan, const BundleManifest &manifest);
+
+private:
+    Result<void> writeBytes(const QString &path, const QByteArray &bytes, int mode);
+    Result<void> copyFile(const Planned &p);
+    Result<void> checkPackages() const;
+
+    ArchiveOutput &m_writer;
+    const BundleSelection &m_selection;
+    const QHash<QString, const ArchiveResult *> &m_byPath;
+    BundleCreateReport &m_report;
+    const BundleProgress &m_progress;
+    const qint64 m_totalBytes;
+    const std::unique_ptr<char[]> m_buffer;
+    QMap<QString, QByteArray> m_sums;
+    QHash<int, QList<DirhashEntry>> m_packageLines; ///< unpacked packages as copied
+    qint64 m_done = 0;
+    qint64 m_nextReport = 0;
+};
+
+Result<void> BundleCopier::write(const QList<Planned> &plan, const BundleManifest &manifest)
+{
+    for (const Planned &p : plan) {
+        Result<void> r;
+        if (p.kind == Planned::Kind::Directory)
+            r = m_writer.addDirectory(p.path);
+        else if (p.kind == Planned::Kind::Memory)
+            r = writeBytes(p.path, p.content, p.mode);
+        else
+            r = copyFile(p);
+        if (!r.ok())
+            return r.error();
+    }
+    if (Result<void> r = checkPackages(); !r.ok())
+        return r.error();
+    if (Result<void> r = writeBytes(kBundleManifestName, renderBundleManifest(manifest), 0644); !r.ok())
+        return r.error();
+    const QByteArray sumsBytes = renderSha256Sums(m_sums);
+    if (Result<void> r = writeBytes(kBundleSumsName, sumsBytes, 0644); !r.ok())
+        return r.error();
+    return m_writer.close();
+}
+
+/// A small file from memory (an index, the manifest, SHA256SUMS: listed in SHA256SUMS except itself).
+Result<void> BundleCopier::writeBytes(const QString &path, const QByteArray &bytes, int mode)
+{
+    if (Result<void> r = m_writer.beginFile(path, bytes.size(), mode, true); !r.ok())
+        return r.error();
+    if (Result<void> r = m_writer.write(bytes.constData(), bytes.size()); !r.ok())
+        return r.error();
+    if (Result<void> r = m_writer.endFile(); !r.ok())
+        return r.error();
+    if (path != kBundleSumsName)
+        m_sums.insert(path, Sha256::hash(bytes));
+    m_report.files.append(path);
+    return {};
+}
+
+Result<void> BundleCopier::copyFile(const Planned &p)
+{
+    QFile in(p.source);
+    if (!in.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::Io, QStringLiteral("%1: cannot open: %2").arg(p.source, in.errorString()));
+    if (in.size() != p.size)
+        return makeError(ErrorCode::Io, QStringLiteral("%1 changed size while the bundle was written").arg(p.source));
+    if (Result<void> r = m_writer.beginFile(p.path, p.size, p.mode, p.compress); !r.ok())
+        return r.error();
+    Sha256 sha;
+    qint64 copied = 0;
+    for (;;) {
+        const qint64 n = in.read(m_buffer.get(), kCopyChunk);
+        if (n < 0)
+            return makeError(ErrorCode::Io, QStringLiteral("%1: read error: %2").arg(p.source, in.errorString()));
+        if (n == 0)
+            break;
+        copied += n;
+        if (copied > p.size)
+            return makeError(ErrorCode::Io, QStringLiteral("%1 grew while the bundle was written").arg(p.source));
+        sha.addData(m_buffer.get(), std::size_t(n));
+        if (Result<void> r = m_writer.write(m_buffer.get(), n); !r.ok())
+            return r.error();
+        m_done += n;
+        if (m_progress && m_done >= m_nextReport) {
+            m_nextReport = m_done + kCopyChunk * 4;
+            if (!m_progress(BundleStage::Writing, m_done, m_totalBytes))
+                return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+        }
+    }
+    if (copied != p.size)
+        return makeError(ErrorCode::Io, QStringLiteral("%1 shrank while the bundle was written").arg(p.source));
+    if (Result<void> r = m_writer.endFile(); !r.ok())
+        return r.error();
+    const QByteArray digest = sha.result();
+    m_sums.insert(p.path, digest);
+    m_report.files.append(p.path);
+    const BundleItem &item = m_selection.items.at(p.item);
+    const ArchiveResult *hashed = m_byPath.value(item.archive.path);
+    if (item.archive.layout == ArchiveLayout::Packed) {
+        if (HashString::zh(QString::fromLatin1(digest.toHex())) != hashed->hashes->zh)
+            return makeError(ErrorCode::Io, QStringLiteral("%1 changed while the bundle was written").arg(p.source));
+    } else {
+        m_packageLines[p.item].append(DirhashEntry{p.path.mid(item.bundlePath.size() + 1).toUtf8(), digest});
+    }
+    m_report.contentBytes += copied;
+    return {};
+}
+
+/// Every unpacked package as copied must still have the h1: it was verified with.
+Result<void> BundleCopier::checkPackages() const
+{
+    for (auto it = m_packageLines.cbegin(); it != m_packageLines.cend(); ++it) {
+        const BundleItem &item = m_selection.items.at(it.key());
+        Result<HashString> h1 = dirhash1(it.value());
+        if (!h1.ok() || h1.value() != m_byPath.value(item.archive.path)->hashes->h1Extracted)
+            return makeError(ErrorCode::Io, QStringLiteral("%1 changed while the bundle was written").arg(item.archive.path));
+    }
+    return {};
+}
+
+} // namespace
+
 Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSelection &selection, const BundleCreateOptions &options,
                                         const BundleProgress &progress)
 {
@@ -422,270 +749,46 @@ Result<BundleCreateReport> createBundle(const QString &outPath, const BundleSele
     if (selection.items.isEmpty())
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("nothing to bundle: the selection is empty"));
 
-    // 1. Hash every chosen archive (from the cache when unchanged) and check it against its
-    //    source index and the lock files.
-    Catalog sub;
-    sub.root = selection.mirrorRoot;
-    {
-        QMap<ProviderAddress, QMap<Version, ProviderVersion>> grouped;
-        for (const BundleItem &item : selection.items) {
-            ProviderVersion &pv = grouped[item.provider][item.version];
-            pv.version = item.version;
-            pv.archives.append(item.archive);
-        }
-        for (auto p = grouped.cbegin(); p != grouped.cend(); ++p) {
-            Provider provider;
-            provider.address = p.key();
-            for (const ProviderVersion &pv : p.value())
-                provider.versions.append(pv);
-            sub.providers.append(provider);
-        }
-    }
-    VerifyOptions verifyOptions;
-    verifyOptions.jobs = options.jobs;
-    verifyOptions.useCache = options.useCache;
-    verifyOptions.cacheFile = options.cacheFile;
-    verifyOptions.expected = selection.expected;
-    std::atomic<bool> cancel{false};
-    const VerifyReport verified = verifyCatalog(
-        sub, verifyOptions,
-        [&](qint64 done, qint64 total) {
-            if (progress && !progress(BundleStage::Hashing, done, total))
-                cancel = true;
-        },
-        &cancel);
-    if (cancel || verified.summary.cancelled)
-        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    const Result<VerifyReport> verified = verifySelection(selection, options, progress);
+    if (!verified.ok())
+        return verified.error();
     QHash<QString, const ArchiveResult *> byPath;
-    QList<ArchiveResult> refused;
-    for (const ArchiveResult &r : verified.results) {
+    for (const ArchiveResult &r : verified->results)
         byPath.insert(r.path, &r);
-        if (r.detail.verdict != Verdict::Verified && r.detail.verdict != Verdict::Unverified)
-            refused.append(r);
-    }
-    if (!refused.isEmpty())
-        return describeRefusals(refused);
 
-    // 2. Plan every entry.
     const QDateTime created = (options.timestamp ? *options.timestamp : QDateTime::currentDateTimeUtc()).toUTC();
-    QList<Planned> plan;
-    QMap<QString, QList<int>> byProviderDir; // HOST/NS/TYPE -> items
-    qint64 totalBytes = 0;
-    BundleManifest manifest;
-    manifest.generator = provenderGenerator();
-    manifest.created = created;
-    manifest.sourceMirror = selection.mirrorRoot;
-    manifest.selection = selection.mode;
-    manifest.lockFiles = selection.lockFiles;
-    for (const Platform &p : selection.platforms)
-        manifest.platforms.append(p.toString());
-    manifest.missing = selection.missing;
+    BundlePlanner planner(selection, options, byPath);
+    if (Result<void> planned = planner.plan(created); !planned.ok())
+        return planned.error();
 
-    for (int i = 0; i < selection.items.size(); ++i) {
-        const BundleItem &item = selection.items.at(i);
-        const ArchiveResult *r = byPath.value(item.archive.path);
-        if (!r || !r->hashes)
-            return makeError(ErrorCode::Internal, QStringLiteral("%1 was not hashed").arg(item.archive.path));
-        const QStringList parts = item.bundlePath.split(QLatin1Char('/'));
-        if (parts.size() < 4 || item.bundlePath.startsWith(QLatin1StringView("../")))
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("%1 is not inside the mirror %2").arg(item.archive.path, selection.mirrorRoot));
-        byProviderDir[parts.mid(0, 3).join(QLatin1Char('/'))].append(i);
-        BundleManifestArchive m;
-        m.provider = item.provider.toString();
-        m.version = item.version.toString();
-        m.platform = item.archive.platform.toString();
-        m.layout = toString(item.archive.layout);
-        m.path = item.bundlePath;
-        m.size = item.archive.size;
-        if (item.archive.layout == ArchiveLayout::Packed) {
-            m.h1 = (r->hashes->h1Zip.isNull() ? r->hashes->h1Extracted : r->hashes->h1Zip).toString();
-            m.zh = r->hashes->zh.toString();
-            plan.append(Planned{Planned::Kind::File, item.bundlePath, item.archive.path, {}, item.archive.size, 0644, i, false});
-            totalBytes += item.archive.size;
-        } else {
-            m.h1 = r->hashes->h1Extracted.toString();
-            QList<QPair<QString, QFileInfo>> files;
-            if (Result<void> listed = listPackage(item.archive.path, QString(), files); !listed.ok())
-                return listed.error();
-            for (const auto &[rel, info] : std::as_const(files)) {
-                const int mode = (info.permissions() & QFileDevice::ExeOwner) ? 0755 : 0644;
-                plan.append(Planned{
-                    Planned::Kind::File, item.bundlePath + QLatin1Char('/') + rel, info.filePath(), {}, info.size(), mode, i, true});
-                totalBytes += info.size();
-            }
-        }
-        manifest.archives.append(m);
-    }
-    // Indexes, as `terraform providers mirror` writes them (only packed archives are listed).
-    for (auto it = byProviderDir.cbegin(); it != byProviderDir.cend(); ++it) {
-        QMap<QString, QList<IndexArchiveRecord>> versions;
-        for (int i : it.value()) {
-            const BundleItem &item = selection.items.at(i);
-            if (item.archive.layout != ArchiveLayout::Packed)
-                continue;
-            const ArchiveResult *r = byPath.value(item.archive.path);
-            IndexArchiveRecord record;
-            record.platform = item.archive.platform.toString();
-            record.url = item.archive.fileName;
-            if (!r->hashes->h1Zip.isNull())
-                record.hashes.append(r->hashes->h1Zip.toString());
-            if (options.withZh || r->hashes->h1Zip.isNull())
-                record.hashes.append(r->hashes->zh.toString());
-            versions[item.version.toString()].append(record);
-        }
-        const QString &dir = it.key();
-        plan.append(
-            Planned{Planned::Kind::Memory, dir + QStringLiteral("/index.json"), {}, renderIndexJson(versions.keys()), 0, 0644, -1, true});
-        for (auto v = versions.cbegin(); v != versions.cend(); ++v)
-            plan.append(Planned{Planned::Kind::Memory,
-                                dir + QLatin1Char('/') + v.key() + QStringLiteral(".json"),
-                                {},
-                                renderVersionJson(v.value()),
-                                0,
-                                0644,
-                                -1,
-                                true});
-    }
-    // The proof a pulled mirror keeps of each release (SHA256SUMS, its signature, the keys),
-    // carried under the same names: `bundle verify` and `bundle import` check it again.
-    if (Result<void> carried = planProvenance(selection, plan); !carried.ok())
-        return carried.error();
-    // Directories, then sort: every parent sorts before its children ("a/b/" < "a/b/c").
-    QSet<QString> dirs;
-    for (const Planned &p : std::as_const(plan)) {
-        for (qsizetype slash = p.path.indexOf(QLatin1Char('/')); slash >= 0; slash = p.path.indexOf(QLatin1Char('/'), slash + 1))
-            dirs.insert(p.path.left(slash));
-    }
-    for (const QString &d : std::as_const(dirs))
-        plan.append(Planned{Planned::Kind::Directory, d, {}, {}, 0, 0755, -1, true});
-    auto sortKey = [](const Planned &p) {
-        return p.kind == Planned::Kind::Directory ? (p.path + QLatin1Char('/')).toUtf8() : p.path.toUtf8();
-    };
-    std::sort(plan.begin(), plan.end(), [&](const Planned &a, const Planned &b) { return sortKey(a) < sortKey(b); });
-
-    // 3. Write.
     QSaveFile out(outPath);
     if (!out.open(QIODevice::WriteOnly))
         return makeError(ErrorCode::Io, QStringLiteral("%1: cannot create: %2").arg(outPath, out.errorString()));
-    auto fail = [&](const Error &e) -> Result<BundleCreateReport> {
-        out.cancelWriting();
-        return e;
-    };
-    ArchiveOutput writer(out);
-    if (Result<void> opened = writer.open(options.format, options.compressionLevel, created.toSecsSinceEpoch()); !opened.ok())
-        return fail(opened.error());
-
     BundleCreateReport report;
     report.format = options.format;
-    report.sourceResults = verified.results;
+    report.sourceResults = verified->results;
     report.missing = selection.missing;
-    QMap<QString, QByteArray> sums;
-    QHash<int, QList<DirhashEntry>> packageLines;
-    const std::unique_ptr<char[]> buffer(new char[kCopyChunk]);
-    qint64 done = 0;
-    qint64 nextReport = 0;
-    for (const Planned &p : std::as_const(plan)) {
-        if (p.kind == Planned::Kind::Directory) {
-            if (Result<void> r = writer.addDirectory(p.path); !r.ok())
-                return fail(r.error());
-            continue;
+    {
+        ArchiveOutput writer(out);
+        Result<void> written = writer.open(options.format, options.compressionLevel, created.toSecsSinceEpoch());
+        if (written.ok())
+            written =
+                BundleCopier(writer, selection, byPath, report, progress, planner.totalBytes).write(planner.entries, planner.manifest);
+        if (!written.ok()) {
+            out.cancelWriting();
+            return written.error();
         }
-        if (p.kind == Planned::Kind::Memory) {
-            if (Result<void> r = writer.beginFile(p.path, p.content.size(), p.mode, true); !r.ok())
-                return fail(r.error());
-            if (Result<void> r = writer.write(p.content.constData(), p.content.size()); !r.ok())
-                return fail(r.error());
-            if (Result<void> r = writer.endFile(); !r.ok())
-                return fail(r.error());
-            sums.insert(p.path, Sha256::hash(p.content));
-            report.files.append(p.path);
-            continue;
-        }
-        QFile in(p.source);
-        if (!in.open(QIODevice::ReadOnly))
-            return fail(makeError(ErrorCode::Io, QStringLiteral("%1: cannot open: %2").arg(p.source, in.errorString())));
-        if (in.size() != p.size)
-            return fail(makeError(ErrorCode::Io, QStringLiteral("%1 changed size while the bundle was written").arg(p.source)));
-        if (Result<void> r = writer.beginFile(p.path, p.size, p.mode, p.compress); !r.ok())
-            return fail(r.error());
-        Sha256 sha;
-        qint64 copied = 0;
-        for (;;) {
-            const qint64 n = in.read(buffer.get(), kCopyChunk);
-            if (n < 0)
-                return fail(makeError(ErrorCode::Io, QStringLiteral("%1: read error: %2").arg(p.source, in.errorString())));
-            if (n == 0)
-                break;
-            copied += n;
-            if (copied > p.size)
-                return fail(makeError(ErrorCode::Io, QStringLiteral("%1 grew while the bundle was written").arg(p.source)));
-            sha.addData(buffer.get(), std::size_t(n));
-            if (Result<void> r = writer.write(buffer.get(), n); !r.ok())
-                return fail(r.error());
-            done += n;
-            if (progress && done >= nextReport) {
-                nextReport = done + kCopyChunk * 4;
-                if (!progress(BundleStage::Writing, done, totalBytes))
-                    return fail(makeError(ErrorCode::Cancelled, QStringLiteral("cancelled")));
-            }
-        }
-        if (copied != p.size)
-            return fail(makeError(ErrorCode::Io, QStringLiteral("%1 shrank while the bundle was written").arg(p.source)));
-        if (Result<void> r = writer.endFile(); !r.ok())
-            return fail(r.error());
-        const QByteArray digest = sha.result();
-        sums.insert(p.path, digest);
-        report.files.append(p.path);
-        const BundleItem &item = selection.items.at(p.item);
-        const ArchiveResult *hashed = byPath.value(item.archive.path);
-        if (item.archive.layout == ArchiveLayout::Packed) {
-            if (HashString::zh(QString::fromLatin1(digest.toHex())) != hashed->hashes->zh)
-                return fail(makeError(ErrorCode::Io, QStringLiteral("%1 changed while the bundle was written").arg(p.source)));
-        } else {
-            packageLines[p.item].append(DirhashEntry{p.path.mid(item.bundlePath.size() + 1).toUtf8(), digest});
-        }
-        report.contentBytes += copied;
     }
-    // Every unpacked package as copied must still have the h1: it was verified with.
-    for (auto it = packageLines.begin(); it != packageLines.end(); ++it) {
-        const BundleItem &item = selection.items.at(it.key());
-        Result<HashString> h1 = dirhash1(it.value());
-        if (!h1.ok() || h1.value() != byPath.value(item.archive.path)->hashes->h1Extracted)
-            return fail(makeError(ErrorCode::Io, QStringLiteral("%1 changed while the bundle was written").arg(item.archive.path)));
-    }
-
-    const QByteArray manifestBytes = renderBundleManifest(manifest);
-    for (const auto &[name, bytes] : {std::pair<QString, QByteArray>{QString(kBundleManifestName), manifestBytes}}) {
-        if (Result<void> r = writer.beginFile(name, bytes.size(), 0644, true); !r.ok())
-            return fail(r.error());
-        if (Result<void> r = writer.write(bytes.constData(), bytes.size()); !r.ok())
-            return fail(r.error());
-        if (Result<void> r = writer.endFile(); !r.ok())
-            return fail(r.error());
-        sums.insert(name, Sha256::hash(bytes));
-        report.files.append(name);
-    }
-    const QByteArray sumsBytes = renderSha256Sums(sums);
-    if (Result<void> r = writer.beginFile(kBundleSumsName, sumsBytes.size(), 0644, true); !r.ok())
-        return fail(r.error());
-    if (Result<void> r = writer.write(sumsBytes.constData(), sumsBytes.size()); !r.ok())
-        return fail(r.error());
-    if (Result<void> r = writer.endFile(); !r.ok())
-        return fail(r.error());
-    report.files.append(kBundleSumsName);
-    if (Result<void> r = writer.close(); !r.ok())
-        return fail(r.error());
     // flush() first: Qt 6.4's commit() reports success after a failed final flush (a full disk),
     // which would rename a truncated bundle into place (LockWriter's saveBytesAtomically has the same).
     if (!out.flush() || !out.commit())
         return makeError(ErrorCode::Io, QStringLiteral("%1: cannot save: %2").arg(outPath, out.errorString()));
     if (progress)
-        progress(BundleStage::Writing, totalBytes, totalBytes);
+        progress(BundleStage::Writing, planner.totalBytes, planner.totalBytes);
 
     report.path = QFileInfo(outPath).absoluteFilePath();
     report.fileSize = QFileInfo(outPath).size();
-    report.manifest = manifest;
+    report.manifest = planner.manifest;
     qCDebug(lcMirror) << "wrote bundle" << report.path << report.files.size() << "files" << report.fileSize << "bytes";
     return report;
 }
