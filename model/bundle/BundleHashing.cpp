@@ -22,7 +22,7 @@ EntryHashPool::EntryHashPool(int jobs, qint64 memoryCap)
     const int threads = jobs > 0 ? jobs : std::max(1, QThread::idealThreadCount());
     m_pool.setMaxThreadCount(threads);
     m_maxEntries = 4 * threads;
-    m_memoryCap = memoryCap > 0 ? memoryCap : kMemoryPerThread * threads;
+    m_memoryCap = memoryCap > 0 ? memoryCap : std::min(kMemoryPerThread * threads, kMaxMemory);
 }
 
 EntryHashPool::~EntryHashPool()

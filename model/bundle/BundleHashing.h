@@ -7,8 +7,8 @@
 // h1:/zh: by StreamingZipHasher) does not have to wait: the reader copies each block of an entry
 // into that entry's queue and goes on, and a task on a private pool of `jobs` threads (HashRunOptions'
 // meaning: 0 = all cores) hashes it from there. Memory is bounded, whatever the bundle: at most
-// `memoryCap` bytes of blocks wait in the queues (32 MiB per hashing thread unless given; the
-// reader waits when they are full) and at most 4 × jobs entries are in flight. Why that much: one
+// `memoryCap` bytes of blocks wait in the queues (32 MiB per hashing thread, at most 64 MiB,
+// unless given; the reader waits when they are full) and at most 4 × jobs entries are in flight. Why that much: one
 // entry is hashed by one thread, so a second thread only has work when the reader can run ahead
 // to the next entry, i.e. when the rest of the current one fits in the queues; with provider zips
 // of tens of MiB, a few MiB would keep one thread busy at a time. Nothing is spilled to disk: that
@@ -37,10 +37,11 @@ public:
     /// an empty view (or the error the reader met).
     using Task = std::function<void(const PullBytes &bytes)>;
 
-    /// Queued bytes per hashing thread when no cap is given.
+    /// Queued bytes per hashing thread when no cap is given, and at most in all.
     static constexpr qint64 kMemoryPerThread = qint64(32) << 20;
+    static constexpr qint64 kMaxMemory = qint64(64) << 20;
 
-    /// `memoryCap` 0: kMemoryPerThread × the threads.
+    /// `memoryCap` 0: kMemoryPerThread × the threads, at most kMaxMemory.
     explicit EntryHashPool(int jobs = 0, qint64 memoryCap = 0);
     ~EntryHashPool(); ///< waits for every task
     EntryHashPool(const EntryHashPool &) = delete;

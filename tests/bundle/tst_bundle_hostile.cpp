@@ -34,7 +34,8 @@ using namespace provender::test;
 namespace {
 
 /// Peak RSS growth allowed while reading a hostile bundle (libarchive's buffers, our 256 KiB
-/// chunks, the entry table); a bomb that were buffered would need GiBs.
+/// chunks, the verify pass's hashing queues — 64 MiB at most, EntryHashPool — and the entry
+/// table); a bomb that were buffered would need GiBs.
 constexpr qint64 kMaxGrowthKiB = 96 * 1024;
 
 QStringList findNamed(const QString &root, const QString &name)
