@@ -39,12 +39,9 @@ QJsonObject toJson(const PulledArchive &a)
     return o;
 }
 
-} // namespace
-
-// NOLINTNEXTLINE(readability-function-size): not split yet, see docs/ARCHITECTURE.md "Function size"
-int runMirrorPull(const QStringList &args)
+/// The command's options and arguments.
+void declareOptions(QCommandLineParser &parser)
 {
-    QCommandLineParser parser;
     parser.setApplicationDescription(
         u"Pull providers from their origin registries into a packed mirror directory. Each archive is streamed into a\n"
         "staging folder and gets its final name only when the registry's SHA256SUMS lists it with the same SHA-256, its\n"
@@ -72,14 +69,17 @@ int runMirrorPull(const QStringList &args)
     parser.addOption({u"json"_s, u"Print a JSON report instead of text."_s});
     parser.addPositionalArgument(u"dest"_s, u"The mirror directory to fill."_s, u"DEST"_s);
     parser.addPositionalArgument(u"providers"_s, u"Providers as ADDR or ADDR=CONSTRAINT (e.g. hashicorp/null=~> 3.2)."_s, u"[ADDR...]"_s);
-    if (const std::optional<int> exit = parseCommandLine(parser, args, u"provender mirror pull"_s))
-        return *exit;
+}
+
+/// DEST and what shapes the pull (platforms, --zh, --dry-run, --unpacked, --pinned-keys);
+/// an exit status on bad usage.
+std::optional<int> readPullOptions(const QCommandLineParser &parser, PullOptions &options)
+{
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty()) {
         err() << "provender mirror pull: give the mirror directory to fill\n";
         return ExitUsage;
     }
-    PullOptions options;
     options.destination = positional.first();
     options.withZh = parser.isSet(u"zh"_s);
     options.dryRun = parser.isSet(u"dry-run"_s);
@@ -101,7 +101,22 @@ int runMirrorPull(const QStringList &args)
         return ExitUsage;
     }
 
-    QList<PullRequest> requests;
+    if (parser.isSet(u"pinned-keys"_s)) {
+        QFile f(parser.value(u"pinned-keys"_s));
+        if (!f.open(QIODevice::ReadOnly)) {
+            err() << "provender mirror pull: cannot read " << f.fileName() << ": " << f.errorString() << '\n';
+            return ExitUsage;
+        }
+        options.signature.pinnedKeys << f.readAll();
+    }
+
+    return std::nullopt;
+}
+
+/// What to pull: --lock files, --config directories and ADDR[=CONSTRAINT] arguments.
+std::optional<int> readRequests(const QCommandLineParser &parser, QList<PullRequest> &requests)
+{
+    const QStringList positional = parser.positionalArguments();
     for (const QString &lockPath : parser.values(u"lock"_s)) {
         const Result<QList<PullRequest>> pinned = pullRequestsFromLockFile(lockPath);
         if (!pinned) {
@@ -145,16 +160,12 @@ int runMirrorPull(const QStringList &args)
         err() << "provender mirror pull: name providers (ADDR[=CONSTRAINT]) or give --lock FILE or --config DIR\n";
         return ExitUsage;
     }
-    if (parser.isSet(u"pinned-keys"_s)) {
-        QFile f(parser.value(u"pinned-keys"_s));
-        if (!f.open(QIODevice::ReadOnly)) {
-            err() << "provender mirror pull: cannot read " << f.fileName() << ": " << f.errorString() << '\n';
-            return ExitUsage;
-        }
-        options.signature.pinnedKeys << f.readAll();
-    }
+    return std::nullopt;
+}
 
-    RegistryOptions ro;
+/// TLS (--ca-file), --jobs and the CLI config's `host` blocks.
+std::optional<int> readRegistryOptions(const QCommandLineParser &parser, RegistryOptions &ro)
+{
     if (parser.isSet(u"ca-file"_s)) {
         const QList<QSslCertificate> certs = QSslCertificate::fromPath(parser.value(u"ca-file"_s));
         if (certs.isEmpty()) {
@@ -175,9 +186,12 @@ int runMirrorPull(const QStringList &args)
     ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString(), &warnings);
     for (const QString &w : warnings)
         err() << "provender mirror pull: CLI config: " << w << '\n';
-    RegistryClient client(ro);
+    return std::nullopt;
+}
 
-    const bool json = parser.isSet(u"json"_s);
+/// The text lines are printed as archives are decided; the JSON report and the exit status at the end.
+int reportPull(const PullOptions &options, RegistryClient &client, const QList<PullRequest> &requests, bool json)
+{
     const PullReport report = pullFromRegistry(requests, options, client, [&](const PulledArchive &a) {
         if (json)
             return;
@@ -204,6 +218,27 @@ int runMirrorPull(const QStringList &args)
     if (!report.errors.isEmpty() && report.archives.isEmpty())
         return ExitUsage;
     return report.refusedOrFailed() > 0 || !report.errors.isEmpty() ? ExitFindings : ExitOk;
+}
+
+} // namespace
+
+int runMirrorPull(const QStringList &args)
+{
+    QCommandLineParser parser;
+    declareOptions(parser);
+    if (const std::optional<int> exit = parseCommandLine(parser, args, u"provender mirror pull"_s))
+        return *exit;
+    PullOptions options;
+    if (const std::optional<int> exit = readPullOptions(parser, options))
+        return *exit;
+    QList<PullRequest> requests;
+    if (const std::optional<int> exit = readRequests(parser, requests))
+        return *exit;
+    RegistryOptions ro;
+    if (const std::optional<int> exit = readRegistryOptions(parser, ro))
+        return *exit;
+    RegistryClient client(ro);
+    return reportPull(options, client, requests, parser.isSet(u"json"_s));
 }
 
 } // namespace provender::cli

@@ -1,6 +1,7 @@
 #include "model/oci/OciSource.h"
 
 #include "model/hashing/PackageHashes.h"
+#include "model/source/ArchiveDownloads.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -139,81 +140,50 @@ void OciSource::keepCredentials(const Clients &clients)
 ArchiveReadSummary OciSource::readArchives(const QList<ArchiveRef> &archives, const ArchiveReadOptions &options,
                                            const ArchiveReadSink &sink)
 {
-    ArchiveReadSummary summary;
-    // This call's clients, made and destroyed on the calling thread.
+    // This call's clients, made and destroyed on the calling thread (so one download at a time).
     Clients clients;
     const auto keep = qScopeGuard([&] { keepCredentials(clients); });
-    QTemporaryDir downloads;
-    qint64 total = 0;
-    for (const ArchiveRef &ref : archives)
-        total += std::max<qint64>(ref.archive->size, 0);
-    for (qsizetype i = 0; i < archives.size(); ++i) {
-        if (options.cancel && options.cancel->load()) {
-            summary.cancelled = true;
-            break;
-        }
+    const auto isDigestMismatch = [](const Error &e) {
+        return e.code == ErrorCode::CorruptArchive && e.message.contains(QLatin1StringView("does not match digest"));
+    };
+    ArchiveDownloadSteps steps; // the shared loop (model/source/ArchiveDownloads.h)
+    steps.refuse = [&](qsizetype i) -> std::optional<ArchiveRead> {
         const Archive &archive = *archives.at(i).archive;
-        ArchiveRead read;
         const Listed *l = find(archive);
+        ArchiveRead read;
         if (!l) {
             read.unavailable = Verdict::Error;
             read.hashes = makeError(ErrorCode::Internal, QStringLiteral("not listed by this source: %1").arg(archive.path));
-            sink(i, std::move(read));
-            continue;
+            return read;
         }
         if (!l->refusal.isEmpty()) {
             // What tofu refuses before downloading (OciFormat's checks, in its words).
             read.unavailable = l->missing ? Verdict::Missing : Verdict::Error;
             read.hashes = makeError(l->missing ? ErrorCode::NotFound : ErrorCode::InvalidArgument, l->refusal);
-            sink(i, std::move(read));
-            continue;
+            return read;
         }
-        const QString file = downloads.filePath(QStringLiteral("%1.zip").arg(i));
-        QFile out(file);
-        Result<qint64> fetched = makeError(ErrorCode::Io, QStringLiteral("cannot create %1").arg(file));
-        if (out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            fetched = fetch(
-                *l,
-                [&out, &options](const char *data, qint64 n) {
-                    // A cancel stops a download at once, not only between archives.
-                    return out.write(data, n) == n && !(options.cancel && options.cancel->load());
-                },
-                clients);
-        out.close();
-        if (options.cancel && options.cancel->load()) {
-            QFile::remove(file);
-            summary.cancelled = true;
-            break;
-        }
-        const bool digestMismatch = !fetched.ok() && fetched.error().code == ErrorCode::CorruptArchive
-            && fetched.error().message.contains(QLatin1StringView("does not match digest"));
-        if (!fetched.ok() && !digestMismatch) {
-            read.unavailable = fetched.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error;
-            read.hashes = makeError(fetched.error().code,
-                                    QStringLiteral("fetching provider package blob %1: %2").arg(l->digest, fetched.error().message));
-            QFile::remove(file);
-            sink(i, std::move(read));
-            continue;
-        }
-        summary.bytesRead += QFileInfo(file).size();
-        read.size = QFileInfo(file).size();
-        if (digestMismatch) {
+        return std::nullopt;
+    };
+    steps.fetch = [&](qsizetype i, const std::function<bool(const char *, qint64)> &bytes, const std::atomic<bool> *) -> Result<void> {
+        const Listed *l = find(*archives.at(i).archive);
+        const Result<qint64> fetched = fetch(*l, bytes, clients);
+        if (fetched.ok())
+            return {};
+        if (isDigestMismatch(fetched.error()))
+            return fetched.error();
+        return makeError(fetched.error().code,
+                         QStringLiteral("fetching provider package blob %1: %2").arg(l->digest, fetched.error().message));
+    };
+    steps.bytesKept = isDigestMismatch;
+    steps.check = [&](qsizetype i, const Result<void> &fetched, const DownloadedBytes &bytes, ArchiveRead &read) {
+        if (!fetched.ok()) {
             // tofu's download fails here, in its words; the bytes' SHA-256 is shown.
             read.unavailable = Verdict::Mismatch;
-            read.hashes = makeError(fetched.error().code, fetched.error().message);
-            if (const Result<HashString> zh = hashFileZh(file); zh.ok())
-                read.bytesZh = zh.value();
-            QFile::remove(file);
-            sink(i, std::move(read));
-            continue;
+            read.hashes = fetched.error();
+            read.bytesZh = HashString::zh(QString::fromLatin1(bytes.sha256.toHex()));
+            return;
         }
-        read.hashes = hashZip(file);
-        if (read.hashes.ok()) {
-            ++summary.hashed;
-            summary.bytesHashed += read.hashes.value().fileSize;
-        } else if (const Result<HashString> zh = hashFileZh(file); zh.ok()) {
-            read.bytesZh = zh.value();
-        }
+        const Listed *l = find(*archives.at(i).archive);
         if (!l->signedDocument.isEmpty() && read.hashes.ok()) {
             // The release's signed SHA256SUMS is this archive's second anchor (decideBundleArchive).
             read.checksumsAnchor = TrustAnchor{TrustAnchor::Kind::Signature, l->signedDocument};
@@ -221,14 +191,8 @@ ArchiveReadSummary OciSource::readArchives(const QList<ArchiveRef> &archives, co
                 : read.hashes.value().zh.value().compare(l->signedSha256, Qt::CaseInsensitive) == 0 ? SumsCheck::Match
                                                                                                     : SumsCheck::Mismatch;
         }
-        QFile::remove(file);
-        sink(i, std::move(read));
-        if (options.progress && !options.progress(summary.bytesRead, total)) {
-            summary.cancelled = true;
-            break;
-        }
-    }
-    return summary;
+    };
+    return downloadArchives(archives, options, sink, steps);
 }
 
 Result<std::unique_ptr<QIODevice>> OciSource::openArchive(const Archive &archive, const std::atomic<bool> *cancel)

@@ -1,6 +1,7 @@
 #include "model/registry/RegistrySource.h"
 
 #include "model/hashing/PackageHashes.h"
+#include "model/source/ArchiveDownloads.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -10,6 +11,7 @@
 #include <QTemporaryFile>
 
 #include <algorithm>
+#include <mutex>
 
 using namespace Qt::StringLiterals;
 
@@ -58,6 +60,7 @@ SourceCapabilities RegistrySource::capabilities() const
     SourceCapabilities c;
     c.credentials = true;
     c.requestLog = true;
+    c.parallelReads = true;
     return c;
 }
 
@@ -187,78 +190,55 @@ TrustAnchor RegistrySource::indexAnchor(const Archive &archive) const
 ArchiveReadSummary RegistrySource::readArchives(const QList<ArchiveRef> &archives, const ArchiveReadOptions &options,
                                                 const ArchiveReadSink &sink)
 {
-    ArchiveReadSummary summary;
-    RegistryClient client(m_options);
-    const auto keepLog = qScopeGuard([&] { m_log += client.log(); });
-    QTemporaryDir downloads;
-    qint64 total = 0;
-    for (const ArchiveRef &ref : archives)
-        total += std::max<qint64>(ref.archive->size, 0);
-    for (qsizetype i = 0; i < archives.size(); ++i) {
-        if (options.cancel && options.cancel->load()) {
-            summary.cancelled = true;
-            break;
-        }
+    std::mutex logMutex;
+    ArchiveDownloadSteps steps;
+    steps.maxParallel = options.jobs > 0 ? options.jobs : m_options.http.maxParallel;
+    steps.refuse = [&](qsizetype i) -> std::optional<ArchiveRead> {
         const Archive &archive = *archives.at(i).archive;
-        ArchiveRead read;
         const Listed *l = find(archive);
         if (!l) {
+            ArchiveRead read;
             read.unavailable = Verdict::Error;
             read.hashes = makeError(ErrorCode::Internal, u"not listed by this source: %1"_s.arg(archive.path));
-            sink(i, std::move(read));
-            continue;
+            return read;
         }
         if (!l->chain.signedOk) {
             // What tofu refuses before it would install: never downloaded.
+            ArchiveRead read;
             read.unavailable = Verdict::Refused;
             read.hashes = makeError(ErrorCode::InvalidArgument, l->chain.reason);
-            sink(i, std::move(read));
-            continue;
+            return read;
         }
-        const QString file = downloads.filePath(u"%1.zip"_s.arg(i));
-        QFile out(file);
-        Result<DownloadedArchive> got = makeError(ErrorCode::Io, u"cannot create %1"_s.arg(file));
-        if (out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            got = client.fetchArchive(
-                l->meta.downloadUrl, [&out](const char *data, qint64 n) { return out.write(data, n) == n; }, options.cancel);
-        out.close();
-        if (!got) {
-            read.unavailable = got.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error;
-            read.hashes = got.error();
-            QFile::remove(file);
-            sink(i, std::move(read));
-            continue;
+        return std::nullopt;
+    };
+    steps.fetch = [&](qsizetype i, const std::function<bool(const char *, qint64)> &bytes,
+                      const std::atomic<bool> *cancel) -> Result<void> {
+        // A client per download, on the thread that runs it (each has its own connection).
+        RegistryClient client(m_options);
+        const Result<DownloadedArchive> got = client.fetchArchive(find(*archives.at(i).archive)->meta.downloadUrl, bytes, cancel);
+        {
+            const std::lock_guard lock(logMutex);
+            m_log += client.log();
         }
-        summary.bytesRead += got->size;
-        read.size = got->size;
+        if (!got)
+            return got.error();
+        return {};
+    };
+    steps.check = [&](qsizetype i, const Result<void> &, const DownloadedBytes &bytes, ArchiveRead &read) {
         // tofu's `packages` check runs first; a download that is not `shasum` is left to the
         // engine (its zh: is declared: Mismatch, as from any source).
-        if (got->sha256 == l->meta.sha256) {
-            const PackageAuthentication a =
-                authenticateRegistryPackage(l->meta, got->sha256, got->size, l->sums, l->signature, m_signature, &l->chain.signature);
-            if (!a.signedOk) {
-                read.unavailable = Verdict::Refused;
-                read.hashes = makeError(ErrorCode::InvalidArgument, a.reason);
-                QFile::remove(file);
-                sink(i, std::move(read));
-                continue;
-            }
+        const Listed *l = find(*archives.at(i).archive);
+        if (bytes.sha256 != l->meta.sha256)
+            return;
+        const PackageAuthentication a =
+            authenticateRegistryPackage(l->meta, bytes.sha256, bytes.size, l->sums, l->signature, m_signature, &l->chain.signature);
+        if (!a.signedOk) {
+            read.unavailable = Verdict::Refused;
+            read.hashes = makeError(ErrorCode::InvalidArgument, a.reason);
+            read.bytesZh.reset();
         }
-        read.hashes = hashZip(file);
-        if (read.hashes.ok()) {
-            ++summary.hashed;
-            summary.bytesHashed += read.hashes.value().fileSize;
-        } else if (const Result<HashString> zh = hashFileZh(file); zh.ok()) {
-            read.bytesZh = zh.value();
-        }
-        QFile::remove(file);
-        sink(i, std::move(read));
-        if (options.progress && !options.progress(summary.bytesRead, total)) {
-            summary.cancelled = true;
-            break;
-        }
-    }
-    return summary;
+    };
+    return downloadArchives(archives, options, sink, steps);
 }
 
 Result<std::unique_ptr<QIODevice>> RegistrySource::openArchive(const Archive &archive, const std::atomic<bool> *cancel)

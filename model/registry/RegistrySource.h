@@ -11,9 +11,11 @@
 //   indexAnchor()   Signature — "SHA256SUMS-URL signed by key ID X" — when the chain holds
 //                   (SHA256SUMS line = shasum, signature good, key pinned when pins are given).
 //   readArchives()  an archive whose chain does not hold is never downloaded: Refused with the
-//                   reason in terraform's words (what tofu refuses); otherwise the download is
-//                   streamed to a temporary file, checked against `packages` (size, zh:) as tofu
-//                   does, hashed and removed; the engine then decides the verdict from the hashes.
+//                   reason in terraform's words (what tofu refuses); otherwise up to `jobs`
+//                   downloads at once (downloadArchives, model/source/ArchiveDownloads.h), each
+//                   streamed to a temporary file and hashed on the way, checked against
+//                   `packages` (size, zh:) as tofu does, and removed; the engine then decides the
+//                   verdict from the hashes.
 //   openArchive()   one download as a temporary file.
 //
 // Blocking (the registry client runs local event loops): call from a worker thread. Each call
