@@ -3,13 +3,13 @@
 #include "model/registry/PullRequests.h"
 #include "model/registry/RegistrySource.h"
 #include "ui/MainWindow.h"
+#include "ui/registry/RegistryFormFields.h"
 
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSslCertificate>
 #include <QUrl>
@@ -19,15 +19,6 @@
 namespace provender::ui {
 
 namespace {
-
-QStringList splitList(const QString &text)
-{
-    QStringList out;
-    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        if (!part.trimmed().isEmpty())
-            out << part.trimmed();
-    return out;
-}
 
 /// `NS/TYPE[=C]` → `HOST/NS/TYPE[=C]`; anything else as typed.
 QString withHost(const QString &line, const QString &host)
@@ -140,21 +131,12 @@ OpenRegistryDialog::OpenRegistryDialog(QWidget *parent) : QDialog(parent)
     auto *formLayout = new QFormLayout;
     m_host = new QLineEdit(QStringLiteral("registry.opentofu.org"), this);
     formLayout->addRow(tr("Registry host:"), m_host);
-    m_typed = new QPlainTextEdit(this);
-    m_typed->setPlaceholderText(tr("One provider a line: hashicorp/null=~> 3.2"));
-    m_typed->setFixedHeight(72);
-    formLayout->addRow(tr("Providers:"), m_typed);
-    m_locks = new QLineEdit(this);
-    m_locks->setPlaceholderText(tr("lock files (their pinned versions), comma-separated"));
-    formLayout->addRow(tr("Lock files:"), m_locks);
-    m_platforms = new QLineEdit(this);
-    m_platforms->setPlaceholderText(tr("empty: every platform of each version"));
-    formLayout->addRow(tr("Platforms:"), m_platforms);
-    m_ca = new QLineEdit(this);
-    formLayout->addRow(tr("Extra CA file:"), m_ca);
-    m_pinned = new QLineEdit(this);
-    m_pinned->setPlaceholderText(tr("accept only signatures by these keys (optional)"));
-    formLayout->addRow(tr("Pinned keys:"), m_pinned);
+    RegistryFormFields::Texts texts;
+    texts.locksPlaceholder = tr("lock files (their pinned versions), comma-separated");
+    texts.platformsPlaceholder = tr("empty: every platform of each version");
+    m_fields = new RegistryFormFields(this, texts);
+    m_fields->addProviderRows(formLayout);
+    m_fields->addTrustRows(formLayout);
     layout->addLayout(formLayout);
     m_problem = new QLabel(this);
     m_problem->setWordWrap(true);
@@ -163,9 +145,8 @@ OpenRegistryDialog::OpenRegistryDialog(QWidget *parent) : QDialog(parent)
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(m_buttons);
-    for (QLineEdit *e : {m_host, m_locks, m_platforms, m_ca, m_pinned})
-        connect(e, &QLineEdit::textChanged, this, &OpenRegistryDialog::updateProblem);
-    connect(m_typed, &QPlainTextEdit::textChanged, this, &OpenRegistryDialog::updateProblem);
+    connect(m_host, &QLineEdit::textChanged, this, &OpenRegistryDialog::updateProblem);
+    connect(m_fields, &RegistryFormFields::changed, this, &OpenRegistryDialog::updateProblem);
     resize(620, 380);
     updateProblem();
 }
@@ -174,14 +155,7 @@ void OpenRegistryDialog::setForm(const RegistryOpenForm &form)
 {
     m_environment = form.environment;
     m_host->setText(form.host);
-    m_typed->setPlainText(form.typed.join(QLatin1Char('\n')));
-    m_locks->setText(form.lockFiles.join(QStringLiteral(", ")));
-    QStringList platforms;
-    for (const Platform &p : form.platforms)
-        platforms << p.toString();
-    m_platforms->setText(platforms.join(QStringLiteral(", ")));
-    m_ca->setText(form.caFile);
-    m_pinned->setText(form.pinnedKeysFile);
+    m_fields->setValues({form.typed, form.lockFiles, form.platforms, form.caFile, form.pinnedKeysFile});
 }
 
 RegistryOpenForm OpenRegistryDialog::form() const
@@ -189,21 +163,19 @@ RegistryOpenForm OpenRegistryDialog::form() const
     RegistryOpenForm f;
     f.environment = m_environment;
     f.host = m_host->text().trimmed();
-    f.typed = m_typed->toPlainText().split(QLatin1Char('\n'));
-    f.lockFiles = splitList(m_locks->text());
-    for (const QString &p : splitList(m_platforms->text()))
-        if (const Result<Platform> platform = Platform::parse(p); platform.ok())
-            f.platforms << *platform;
-    f.caFile = m_ca->text().trimmed();
-    f.pinnedKeysFile = m_pinned->text().trimmed();
+    const RegistryFormFields::Values v = m_fields->values();
+    f.typed = v.typed;
+    f.lockFiles = v.lockFiles;
+    f.platforms = v.platforms;
+    f.caFile = v.caFile;
+    f.pinnedKeysFile = v.pinnedKeysFile;
     return f;
 }
 
 QString OpenRegistryDialog::problem() const
 {
-    for (const QString &p : splitList(m_platforms->text()))
-        if (const Result<Platform> platform = Platform::parse(p); !platform.ok())
-            return tr("Platform %1: %2").arg(p, platform.error().message);
+    if (const QString p = m_fields->platformProblem(); !p.isEmpty())
+        return p;
     const Result<QList<PullRequest>> r = registryRequests(form());
     return r.ok() ? QString() : r.error().message;
 }

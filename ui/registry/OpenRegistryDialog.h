@@ -18,10 +18,11 @@
 
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
 class QDialogButtonBox;
 
 namespace provender::ui {
+
+class RegistryFormFields;
 
 class MainWindow;
 
@@ -58,11 +59,7 @@ public:
 private:
     void updateProblem();
     QLineEdit *m_host = nullptr;
-    QPlainTextEdit *m_typed = nullptr;
-    QLineEdit *m_locks = nullptr;
-    QLineEdit *m_platforms = nullptr;
-    QLineEdit *m_ca = nullptr;
-    QLineEdit *m_pinned = nullptr;
+    RegistryFormFields *m_fields = nullptr; ///< providers, lock files, platforms, CA file, pinned keys
     QLabel *m_problem = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
     QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();

@@ -4,6 +4,7 @@
 #include "model/registry/PullRequests.h"
 #include "model/registry/RegistryClient.h"
 #include "ui/JobTracker.h"
+#include "ui/registry/RegistryFormFields.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -15,7 +16,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSslCertificate>
@@ -29,15 +29,6 @@
 namespace provender::ui {
 
 namespace {
-
-QStringList splitList(const QString &text)
-{
-    QStringList out;
-    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        if (!part.trimmed().isEmpty())
-            out << part.trimmed();
-    return out;
-}
 
 QLineEdit *withBrowse(QWidget *parent, QFormLayout *form, const QString &label, const std::function<void(QLineEdit *)> &browse)
 {
@@ -107,20 +98,13 @@ PullRegistryDialog::PullRegistryDialog(QWidget *parent) : QDialog(parent)
     setWindowTitle(tr("Pull from Registry"));
     auto *layout = new QVBoxLayout(this);
     auto *form = new QFormLayout;
-    m_typed = new QPlainTextEdit(this);
-    m_typed->setPlaceholderText(tr("One provider a line: hashicorp/null=~> 3.2"));
-    m_typed->setFixedHeight(72);
-    form->addRow(tr("Providers:"), m_typed);
-    m_locks = withBrowse(this, form, tr("Lock files:"), [this](QLineEdit *edit) {
-        const QStringList files =
-            QFileDialog::getOpenFileNames(this, tr("Lock Files"), QDir::homePath(), tr("Lock files (*.hcl);;All files (*)"));
-        if (!files.isEmpty())
-            edit->setText(files.join(QStringLiteral(", ")));
-    });
-    m_locks->setPlaceholderText(tr("their pinned versions, comma-separated"));
-    m_platforms = new QLineEdit(QStringLiteral("linux_amd64"), this);
-    m_platforms->setPlaceholderText(tr("linux_amd64, darwin_arm64, …"));
-    form->addRow(tr("Platforms:"), m_platforms);
+    RegistryFormFields::Texts texts;
+    texts.locksPlaceholder = tr("their pinned versions, comma-separated");
+    texts.platforms = QStringLiteral("linux_amd64");
+    texts.platformsPlaceholder = tr("linux_amd64, darwin_arm64, …");
+    texts.browse = true;
+    m_fields = new RegistryFormFields(this, texts);
+    m_fields->addProviderRows(form);
     m_destination = withBrowse(this, form, tr("Target directory:"), [this](QLineEdit *edit) {
         const QString dir =
             QFileDialog::getExistingDirectory(this, tr("Target Directory"), edit->text().isEmpty() ? QDir::homePath() : edit->text());
@@ -131,19 +115,7 @@ PullRegistryDialog::PullRegistryDialog(QWidget *parent) : QDialog(parent)
     m_withZh = new QCheckBox(tr("Write zh: into the indexes too"), this);
     form->addRow(QString(), m_unpacked);
     form->addRow(QString(), m_withZh);
-    m_ca = withBrowse(this, form, tr("Extra CA file:"), [this](QLineEdit *edit) {
-        const QString f =
-            QFileDialog::getOpenFileName(this, tr("CA Certificates"), QDir::homePath(), tr("PEM files (*.pem *.crt);;All files (*)"));
-        if (!f.isEmpty())
-            edit->setText(f);
-    });
-    m_pinned = withBrowse(this, form, tr("Pinned keys:"), [this](QLineEdit *edit) {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Pinned Signing Keys"), QDir::homePath(),
-                                                       tr("OpenPGP keys (*.asc *.gpg);;All files (*)"));
-        if (!f.isEmpty())
-            edit->setText(f);
-    });
-    m_pinned->setPlaceholderText(tr("accept only signatures by these keys (optional)"));
+    m_fields->addTrustRows(form);
     layout->addLayout(form);
     m_problem = new QLabel(this);
     m_problem->setWordWrap(true);
@@ -179,9 +151,8 @@ PullRegistryDialog::PullRegistryDialog(QWidget *parent) : QDialog(parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
 
-    for (QLineEdit *e : {m_locks, m_platforms, m_destination, m_ca, m_pinned})
-        connect(e, &QLineEdit::textChanged, this, &PullRegistryDialog::updateProblem);
-    connect(m_typed, &QPlainTextEdit::textChanged, this, &PullRegistryDialog::updateProblem);
+    connect(m_destination, &QLineEdit::textChanged, this, &PullRegistryDialog::updateProblem);
+    connect(m_fields, &RegistryFormFields::changed, this, &PullRegistryDialog::updateProblem);
     resize(760, 560);
     updateProblem();
 }
@@ -193,32 +164,24 @@ PullRegistryDialog::~PullRegistryDialog()
 
 void PullRegistryDialog::setForm(const Form &form)
 {
-    m_typed->setPlainText(form.typed.join(QLatin1Char('\n')));
-    m_locks->setText(form.lockFiles.join(QStringLiteral(", ")));
-    QStringList platforms;
-    for (const Platform &p : form.platforms)
-        platforms << p.toString();
-    m_platforms->setText(platforms.join(QStringLiteral(", ")));
+    m_fields->setValues({form.typed, form.lockFiles, form.platforms, form.caFile, form.pinnedKeysFile});
     m_destination->setText(form.destination);
     m_unpacked->setChecked(form.unpacked);
     m_withZh->setChecked(form.withZh);
-    m_ca->setText(form.caFile);
-    m_pinned->setText(form.pinnedKeysFile);
 }
 
 PullRegistryDialog::Form PullRegistryDialog::form() const
 {
     Form f;
-    f.typed = m_typed->toPlainText().split(QLatin1Char('\n'));
-    f.lockFiles = splitList(m_locks->text());
-    for (const QString &p : splitList(m_platforms->text()))
-        if (const Result<Platform> platform = Platform::parse(p); platform.ok())
-            f.platforms << *platform;
+    const RegistryFormFields::Values v = m_fields->values();
+    f.typed = v.typed;
+    f.lockFiles = v.lockFiles;
+    f.platforms = v.platforms;
     f.destination = m_destination->text().trimmed();
     f.unpacked = m_unpacked->isChecked();
     f.withZh = m_withZh->isChecked();
-    f.caFile = m_ca->text().trimmed();
-    f.pinnedKeysFile = m_pinned->text().trimmed();
+    f.caFile = v.caFile;
+    f.pinnedKeysFile = v.pinnedKeysFile;
     return f;
 }
 
@@ -230,9 +193,8 @@ QString PullRegistryDialog::problem() const
         return tr("Providers: %1").arg(typed.error().message);
     if (typed->isEmpty() && f.lockFiles.isEmpty())
         return tr("Name providers or give a lock file.");
-    for (const QString &p : splitList(m_platforms->text()))
-        if (const Result<Platform> platform = Platform::parse(p); !platform.ok())
-            return tr("Platform %1: %2").arg(p, platform.error().message);
+    if (const QString p = m_fields->platformProblem(); !p.isEmpty())
+        return p;
     if (f.platforms.isEmpty())
         return tr("Give at least one platform.");
     if (f.destination.isEmpty())

@@ -20,7 +20,6 @@
 class QCheckBox;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QStandardItemModel;
@@ -29,6 +28,7 @@ class QTreeView;
 namespace provender::ui {
 
 class JobTracker;
+class RegistryFormFields;
 
 class PullRegistryDialog : public QDialog
 {
@@ -70,14 +70,10 @@ private:
     void updateProblem();
     void showReport(bool dryRun, const PullReport &report);
 
-    QPlainTextEdit *m_typed = nullptr;
-    QLineEdit *m_locks = nullptr;
-    QLineEdit *m_platforms = nullptr;
+    RegistryFormFields *m_fields = nullptr; ///< providers, lock files, platforms, CA file, pinned keys
     QLineEdit *m_destination = nullptr;
     QCheckBox *m_unpacked = nullptr;
     QCheckBox *m_withZh = nullptr;
-    QLineEdit *m_ca = nullptr;
-    QLineEdit *m_pinned = nullptr;
     QLabel *m_problem = nullptr;
     QPushButton *m_dryRun = nullptr;
     QPushButton *m_pull = nullptr;

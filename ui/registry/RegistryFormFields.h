@@ -1,0 +1,69 @@
+#pragma once
+// The form fields both registry dialogs ask for (File ▸ Open Registry… and File ▸ Pull from
+// Registry…): providers typed (`ADDR[=CONSTRAINT]`, one a line), lock files (their pinned
+// versions, comma-separated), platforms (comma-separated), an extra CA file and a file of pinned
+// signing keys. Each dialog adds the rows to its own QFormLayout, its own rows in between, and
+// reads and sets the values here; `changed()` fires on every edit.
+
+#include "model/core/Platform.h"
+
+#include <QObject>
+#include <QStringList>
+
+class QFormLayout;
+class QLineEdit;
+class QPlainTextEdit;
+class QWidget;
+
+namespace provender::ui {
+
+class RegistryFormFields : public QObject
+{
+    Q_OBJECT
+public:
+    struct Values
+    {
+        QStringList typed;     ///< ADDR[=CONSTRAINT], one a line (as typed: empty lines included)
+        QStringList lockFiles; ///< their pinned versions
+        QList<Platform> platforms;
+        QString caFile;
+        QString pinnedKeysFile;
+    };
+    struct Texts
+    {
+        QString locksPlaceholder;
+        QString platforms; ///< the platforms field's initial text
+        QString platformsPlaceholder;
+        bool browse = false; ///< "Browse…" buttons next to the file fields
+    };
+
+    /// The fields, children of `owner` (the dialog).
+    RegistryFormFields(QWidget *owner, const Texts &texts);
+
+    /// "Providers:", "Lock files:", "Platforms:".
+    void addProviderRows(QFormLayout *form);
+    /// "Extra CA file:", "Pinned keys:".
+    void addTrustRows(QFormLayout *form);
+
+    void setValues(const Values &values);
+    /// The values (platforms that do not parse are left out: see platformProblem()).
+    Values values() const;
+    /// "Platform X: why" for the first platform that does not parse ("" when all do).
+    QString platformProblem() const;
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    void addRow(QFormLayout *form, const QString &label, QLineEdit *edit, const QString &dialogTitle, const QString &filter);
+
+    QWidget *m_owner;
+    bool m_browse;
+    QPlainTextEdit *m_typed = nullptr;
+    QLineEdit *m_locks = nullptr;
+    QLineEdit *m_platforms = nullptr;
+    QLineEdit *m_ca = nullptr;
+    QLineEdit *m_pinned = nullptr;
+};
+
+} // namespace provender::ui
