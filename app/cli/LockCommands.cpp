@@ -122,6 +122,24 @@ bool parseProviders(const QStringList &texts, LockFlavour flavour, QList<Provide
     return true;
 }
 
+/// The inputs add-hashes and upgrade share, read in their order: --zh, --platform and the hashing
+/// options into `options` and `hashing`, the lock file `path`, then --provider (in the lock's
+/// flavour). nullopt after printing why.
+template<typename EditOptions>
+std::optional<LockParseResult> readLockEditInputs(const QCommandLineParser &parser, const QString &command, const QString &path,
+                                                  EditOptions *options, HashRunOptions *hashing)
+{
+    options->includeZh = parser.isSet(kZh);
+    if (!parsePlatforms(parser.values(kPlatform), &options->platforms))
+        return std::nullopt;
+    if (!readHashingOptions(parser, command, hashing))
+        return std::nullopt;
+    std::optional<LockParseResult> lock = loadLock(path);
+    if (lock && !parseProviders(parser.values(kProvider), lock->document.flavour, &options->providers))
+        return std::nullopt;
+    return lock;
+}
+
 /// Tells what a canonical rewrite of `path` loses; call before writing.
 void warnAboutDrops(const QString &path, const LockFile &doc)
 {
@@ -847,16 +865,9 @@ int runLockAddHashes(const QStringList &args)
         return p.usage(u"give one lock file, --mirror DIR or --registry, and at least one --platform"_s);
     const QString path = parser.positionalArguments().constFirst();
     lockedit::MirrorHashOptions options;
-    options.includeZh = parser.isSet(kZh);
-    if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
-        return ExitUsage;
     HashRunOptions hashing;
-    if (!readHashingOptions(parser, args.value(0), &hashing))
-        return ExitUsage;
-    const std::optional<LockParseResult> lock = loadLock(path);
+    const std::optional<LockParseResult> lock = readLockEditInputs(parser, args.value(0), path, &options, &hashing);
     if (!lock)
-        return ExitUsage;
-    if (!parseProviders(parser.values(kProvider), lock->document.flavour, &options.providers))
         return ExitUsage;
     if (parser.isSet(registry))
         return addHashesFromRegistry(path, lock->document, options, hashing, parser.value(kCaFile), parser.value(kPinnedKeys));
@@ -908,16 +919,9 @@ int runLockUpgrade(const QStringList &args)
         return p.usage(u"give one lock file and --mirror DIR"_s);
     const QString path = parser.positionalArguments().constFirst();
     lockedit::UpgradeOptions options;
-    options.includeZh = parser.isSet(kZh);
-    if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
-        return ExitUsage;
     HashRunOptions hashing;
-    if (!readHashingOptions(parser, args.value(0), &hashing))
-        return ExitUsage;
-    const std::optional<LockParseResult> lock = loadLock(path);
+    const std::optional<LockParseResult> lock = readLockEditInputs(parser, args.value(0), path, &options, &hashing);
     if (!lock)
-        return ExitUsage;
-    if (!parseProviders(parser.values(kProvider), lock->document.flavour, &options.providers))
         return ExitUsage;
     const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
     if (!mirror)

@@ -24,7 +24,6 @@
 #include <QSslCertificate>
 #include <QTemporaryDir>
 #include <algorithm>
-#include <limits>
 
 namespace provender::cli {
 
@@ -44,26 +43,6 @@ void addCommonOptions(QCommandLineParser &parser)
                       QStringLiteral("Largest archive blob downloaded (default 2G; suffix K, M, G): a layer descriptor "
                                      "that declares more is not fetched."),
                       QStringLiteral("SIZE")});
-}
-
-/// `SIZE`: bytes, or with a binary suffix K/KiB, M/MiB, G/GiB (1K = 1024); -1 when invalid.
-qint64 parseSize(QString text)
-{
-    text = text.trimmed();
-    qint64 unit = 1;
-    static const std::pair<const char *, qint64> suffixes[] = {{"KiB", 1ll << 10}, {"MiB", 1ll << 20}, {"GiB", 1ll << 30},
-                                                               {"K", 1ll << 10},   {"M", 1ll << 20},   {"G", 1ll << 30}};
-    for (const auto &[suffix, factor] : suffixes)
-        if (text.endsWith(QLatin1StringView(suffix), Qt::CaseInsensitive)) {
-            text.chop(qsizetype(qstrlen(suffix)));
-            unit = factor;
-            break;
-        }
-    bool ok = false;
-    const qint64 v = text.trimmed().toLongLong(&ok);
-    if (!ok || v < 0 || v > std::numeric_limits<qint64>::max() / unit)
-        return -1;
-    return v * unit;
 }
 
 /// Fills `mirror` from the common options; prints and returns false on bad usage.
@@ -89,7 +68,7 @@ bool commonSetup(const QCommandLineParser &parser, const QString &command, const
         mirror->client.timeoutMs = s * 1000;
     }
     if (parser.isSet(QStringLiteral("max-archive-size"))) {
-        const qint64 max = parseSize(parser.value(QStringLiteral("max-archive-size")));
+        const qint64 max = parseByteSize(parser.value(QStringLiteral("max-archive-size")));
         if (max < 0) {
             err() << command << ": --max-archive-size needs a size in bytes (suffix K, M or G allowed)\n";
             return false;
@@ -123,6 +102,7 @@ public:
     const QString &prefix() const { return m_p.prefix(); }
     bool json() const { return m_p.parser().isSet(QStringLiteral("json")); }
     int usage(const QString &message) const { return m_p.usage(message); }
+    std::optional<LockAnchors> lockAnchors() const { return m_p.lockAnchors(); }
     /// The one argument is an oci:// mirror (verify, list).
     void mirrorArgument()
     {
@@ -302,11 +282,7 @@ int runOciVerify(const QStringList &args)
     p.mirrorArgument();
     if (const std::optional<int> exit = p.parse(args, QStringLiteral("one oci:// mirror")))
         return *exit;
-    const QString command = p.prefix();
-    const QString mirrorText = p.argument();
     OciMirrorOptions &mirror = p.mirror();
-    const QString &templ = mirror.repositoryTemplate;
-    const bool json = p.json();
     if (parser.isSet(QStringLiteral("pinned-keys"))) {
         QFile f(parser.value(QStringLiteral("pinned-keys")));
         if (!f.open(QIODevice::ReadOnly))
@@ -321,20 +297,16 @@ int runOciVerify(const QStringList &args)
     if (parser.isSet(QStringLiteral("lock"))) {
         // Reviewed lock files (repeatable): their providers and versions are the ones verified, and
         // each archive is checked against them (docs/VERDICTS.md "Trust anchors").
-        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
-        if (!locks.ok()) {
-            err() << command << ": " << locks.error().toString() << '\n';
+        const std::optional<LockAnchors> locks = p.lockAnchors();
+        if (!locks)
             return ExitUsage;
-        }
-        for (const QString &w : locks.value().warnings)
-            err() << w << '\n';
-        for (auto it = locks.value().expected.cbegin(); it != locks.value().expected.cend(); ++it) {
+        for (auto it = locks->expected.cbegin(); it != locks->expected.cend(); ++it) {
             if (!providers.contains(it.key().provider))
                 providers.append(it.key().provider);
             options.onlyVersions[it.key().provider.toString()].append(it.key().version);
         }
-        options.expected = locks.value().expected;
-        options.expectedFrom = locks.value().from;
+        options.expected = locks->expected;
+        options.expectedFrom = locks->from;
         options.lockCoverage = true;
     }
     if (parser.isSet(QStringLiteral("all"))) {
@@ -342,32 +314,32 @@ int runOciVerify(const QStringList &args)
         defaults.hostname = parser.value(QStringLiteral("hostname"));
         const Result<OciCatalogListing> listed = listOciProviders(mirror, defaults);
         if (!listed.ok()) {
-            err() << command << ": " << listed.error().message << '\n';
+            err() << p.prefix() << ": " << listed.error().message << '\n';
             return ExitFindings;
         }
         for (const ProviderAddress &p : listed.value().providers)
             if (!providers.contains(p))
                 providers.append(p);
         if (providers.isEmpty()) {
-            err() << command << ": the registry's catalog lists no repository of the template " << templ << '\n';
+            err() << p.prefix() << ": the registry's catalog lists no repository of the template " << mirror.repositoryTemplate << '\n';
             return ExitFindings;
         }
     }
     if (providers.isEmpty()) {
-        err() << command
+        err() << p.prefix()
               << ": an OCI mirror is read per provider: name them with --provider ADDR or --lock FILE, or "
                  "list the registry with --all\n";
         return ExitUsage;
     }
-    if (const Result<void> ok = checkRepositoryTemplate(templ, providers); !ok.ok()) {
-        err() << command << ": " << ok.error().message << '\n';
+    if (const Result<void> ok = checkRepositoryTemplate(mirror.repositoryTemplate, providers); !ok.ok()) {
+        err() << p.prefix() << ": " << ok.error().message << '\n';
         return ExitUsage;
     }
     const OciVerifyReport report = verifyOciMirror(providers, mirror, options);
-    if (json)
-        writeVerifyJson(out(), mirrorText, report, options.lockCoverage);
+    if (p.json())
+        writeVerifyJson(out(), p.argument(), report, options.lockCoverage);
     else
-        printVerifyTable(out(), mirrorText, report);
+        printVerifyTable(out(), p.argument(), report);
     const bool uncovered = std::any_of(report.report.results.cbegin(), report.report.results.cend(),
                                        [](const ArchiveResult &r) { return r.detail.notCoveredByLock; });
     return verifyHasFindings(report) || (parser.isSet(QStringLiteral("strict")) && uncovered) ? ExitFindings : ExitOk;
@@ -394,16 +366,12 @@ int runOciList(const QStringList &args)
     p.mirrorArgument();
     if (const std::optional<int> exit = p.parse(args, QStringLiteral("one oci:// mirror")))
         return *exit;
-    const QString command = p.prefix();
-    const QString mirrorText = p.argument();
     OciMirrorOptions &mirror = p.mirror();
-    const QString &templ = mirror.repositoryTemplate;
-    const bool json = p.json();
     if (parser.isSet(QStringLiteral("page-size"))) {
         bool ok = false;
         const int n = parser.value(QStringLiteral("page-size")).toInt(&ok);
         if (!ok || n < 1) {
-            err() << command << ": --page-size needs a positive number\n";
+            err() << p.prefix() << ": --page-size needs a positive number\n";
             return ExitUsage;
         }
         mirror.client.catalogPageSize = n;
@@ -412,20 +380,20 @@ int runOciList(const QStringList &args)
     defaults.hostname = parser.value(QStringLiteral("hostname"));
     const Result<OciCatalogListing> listed = listOciProviders(mirror, defaults, parser.isSet(QStringLiteral("versions")));
     if (!listed.ok()) {
-        if (json) {
+        if (p.json()) {
             QJsonObject root;
-            root[QStringLiteral("mirror")] = mirrorText;
+            root[QStringLiteral("mirror")] = p.argument();
             root[QStringLiteral("error")] = listed.error().message;
             out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
         } else {
-            err() << command << ": " << listed.error().message << '\n';
+            err() << p.prefix() << ": " << listed.error().message << '\n';
         }
         return listed.error().code == ErrorCode::InvalidArgument ? ExitUsage : ExitFindings;
     }
     const OciCatalogListing &l = listed.value();
-    if (json) {
+    if (p.json()) {
         QJsonObject root;
-        root[QStringLiteral("mirror")] = mirrorText;
+        root[QStringLiteral("mirror")] = p.argument();
         root[QStringLiteral("registry")] = l.registry;
         if (!l.credential.isEmpty())
             root[QStringLiteral("credentials")] = l.credential;
@@ -455,7 +423,7 @@ int runOciList(const QStringList &args)
     } else {
         QTextStream &o = out();
         o << "OCI registry " << l.registry << ": " << l.repositories.size() << " repositories, " << l.providers.size()
-          << " providers under " << templ << "\n\n";
+          << " providers under " << mirror.repositoryTemplate << "\n\n";
         for (const OciCatalogEntry &e : l.repositories) {
             if (e.provider) {
                 o << e.provider->toString() << "  " << l.registry << '/' << e.repository;
@@ -483,7 +451,122 @@ int runOciList(const QStringList &args)
     return versionErrors ? ExitFindings : ExitOk;
 }
 
-// NOLINTNEXTLINE(readability-function-size): not split yet, see docs/ARCHITECTURE.md "Function size"
+namespace {
+
+/// push's SOURCE as a directory mirror: itself, or a bundle imported (verified) into `staging`.
+/// Prints why and returns nullopt when it is neither or does not import.
+std::optional<QString> pushSourceDirectory(const QString &command, const QString &source, const QTemporaryDir &staging)
+{
+    if (QFileInfo(source).isDir())
+        return source;
+    if (!QFileInfo(source).isFile()) {
+        err() << command << ": " << source << ": no such directory or bundle\n";
+        return std::nullopt;
+    }
+    if (!staging.isValid()) {
+        err() << command << ": cannot create a temporary directory\n";
+        return std::nullopt;
+    }
+    const Result<ImportReport> imported = importBundle(source, staging.path(), ImportOptions{});
+    if (!imported.ok()) {
+        err() << command << ": " << source << ": " << imported.error().toString() << '\n';
+        return std::nullopt;
+    }
+    return staging.path();
+}
+
+QJsonObject pushedVersionJson(const OciPushedVersion &v)
+{
+    QJsonObject o;
+    o[QStringLiteral("provider")] = v.provider.toString();
+    o[QStringLiteral("version")] = v.version.toString();
+    o[QStringLiteral("repository")] = v.repository;
+    o[QStringLiteral("tag")] = v.tag;
+    o[QStringLiteral("index_digest")] = v.indexDigest;
+    QJsonArray platforms;
+    for (const Platform &p : v.platforms)
+        platforms.append(p.toString());
+    o[QStringLiteral("platforms")] = platforms;
+    o[QStringLiteral("tag_written")] = v.tagWritten;
+    o[QStringLiteral("skipped")] = QJsonArray::fromStringList(v.skipped);
+    if (!v.provenanceDigest.isEmpty())
+        o[QStringLiteral("provenance")] =
+            QJsonObject{{QStringLiteral("artifact"), v.provenanceDigest}, {QStringLiteral("referrers"), v.provenanceReferrers}};
+    if (!v.error.isEmpty())
+        o[QStringLiteral("error")] = v.error;
+    return o;
+}
+
+QJsonObject pushSummaryJson(const OciPushReport &report)
+{
+    QJsonObject summary;
+    summary[QStringLiteral("blobs_uploaded")] = report.blobsUploaded;
+    summary[QStringLiteral("blobs_present")] = report.blobsPresent;
+    summary[QStringLiteral("blobs_mounted")] = report.blobsMounted;
+    summary[QStringLiteral("mount_posts")] = report.counters.blobMounts;
+    summary[QStringLiteral("manifests_written")] = report.manifestsWritten;
+    summary[QStringLiteral("manifests_present")] = report.manifestsPresent;
+    summary[QStringLiteral("tags_written")] = report.tagsWritten;
+    summary[QStringLiteral("tags_unchanged")] = report.tagsUnchanged;
+    summary[QStringLiteral("provenance_written")] = report.provenanceWritten;
+    summary[QStringLiteral("bytes_uploaded")] = double(report.bytesUploaded);
+    summary[QStringLiteral("requests")] = report.counters.requests;
+    summary[QStringLiteral("blob_heads")] = report.counters.blobHeads;
+    summary[QStringLiteral("upload_posts")] = report.counters.blobUploads;
+    summary[QStringLiteral("upload_patches")] = report.counters.blobChunks;
+    summary[QStringLiteral("manifest_puts")] = report.counters.manifestPuts;
+    return summary;
+}
+
+void writePushJson(QTextStream &o, const QString &source, const QString &templ, bool dryRun, const OciPushReport &report,
+                   const QString &block)
+{
+    QJsonObject root;
+    root[QStringLiteral("source")] = source;
+    root[QStringLiteral("repository_template")] = templ;
+    root[QStringLiteral("dry_run")] = dryRun;
+    QJsonArray versions;
+    for (const OciPushedVersion &v : report.versions)
+        versions.append(pushedVersionJson(v));
+    root[QStringLiteral("versions")] = versions;
+    root[QStringLiteral("summary")] = pushSummaryJson(report);
+    root[QStringLiteral("requests")] = requestsJson(report.log);
+    if (report.verification)
+        root[QStringLiteral("verification")] = verifyJsonObject(QStringLiteral("oci://") + templ, *report.verification);
+    root[QStringLiteral("oci_mirror_block")] = block;
+    o << QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+void printPushReport(QTextStream &o, const QString &templ, bool dryRun, const OciPushReport &report, const QString &block)
+{
+    for (const OciPushedVersion &v : report.versions) {
+        o << v.provider.toString() << ' ' << v.version.toString() << " -> " << v.repository << ':' << v.tag;
+        if (!v.error.isEmpty())
+            o << "  FAILED: " << v.error;
+        else
+            o << "  " << v.platforms.size() << " platforms, " << (dryRun ? "dry run" : v.tagWritten ? "tagged" : "unchanged");
+        o << '\n';
+        for (const QString &s : v.skipped)
+            o << "  skipped " << s << '\n';
+        if (!v.provenanceDigest.isEmpty())
+            o << "  signed provenance " << v.provenanceDigest << " (referrers: " << v.provenanceReferrers << ")\n";
+    }
+    o << "\n"
+      << (dryRun ? "Would upload " : "Uploaded ") << report.blobsUploaded << " blobs (" << report.bytesUploaded << " bytes); "
+      << report.blobsPresent << " already present; " << report.blobsMounted << " mounted; " << report.manifestsWritten
+      << " manifests written, " << report.manifestsPresent << " present; " << report.tagsWritten << " tags written, "
+      << report.tagsUnchanged << " unchanged\n";
+    if (report.verification) {
+        o << "\nRead back:\n";
+        printVerifyTable(o, QStringLiteral("oci://") + templ, *report.verification);
+    }
+    o << "\nAdd this to the tofu CLI configuration (only OpenTofu 1.10+ reads oci_mirror; terraform does "
+         "not):\n\n"
+      << block;
+}
+
+} // namespace
+
 int runOciPush(const QStringList &args)
 {
     OciPrologue p(QStringLiteral("oci push"),
@@ -511,7 +594,6 @@ int runOciPush(const QStringList &args)
     const QString command = p.prefix();
     OciMirrorOptions &mirror = p.mirror();
     const QString &templ = mirror.repositoryTemplate;
-    const bool json = p.json();
     if (parser.isSet(QStringLiteral("chunk-size"))) {
         bool ok = false;
         const qint64 mib = parser.value(QStringLiteral("chunk-size")).toLongLong(&ok);
@@ -526,30 +608,15 @@ int runOciPush(const QStringList &args)
     options.verifyAfter = !parser.isSet(QStringLiteral("no-verify"));
     if (!p.providers(&options.only))
         return ExitUsage;
-    if (!json)
+    if (!p.json())
         options.progress = [](const QString &line) { err() << line << '\n' << Qt::flush; };
 
-    // The source: a directory mirror, or a bundle imported (verified) into a temporary directory.
     const QString source = p.argument();
-    QTemporaryDir staging;
-    QString dir = source;
-    if (!QFileInfo(source).isDir()) {
-        if (!QFileInfo(source).isFile()) {
-            err() << command << ": " << source << ": no such directory or bundle\n";
-            return ExitUsage;
-        }
-        if (!staging.isValid()) {
-            err() << command << ": cannot create a temporary directory\n";
-            return ExitUsage;
-        }
-        const Result<ImportReport> imported = importBundle(source, staging.path(), ImportOptions{});
-        if (!imported.ok()) {
-            err() << command << ": " << source << ": " << imported.error().toString() << '\n';
-            return ExitUsage;
-        }
-        dir = staging.path();
-    }
-    const Result<Catalog> scanned = scanFileSystemMirror(dir);
+    const QTemporaryDir staging;
+    const std::optional<QString> dir = pushSourceDirectory(command, source, staging);
+    if (!dir)
+        return ExitUsage;
+    const Result<Catalog> scanned = scanFileSystemMirror(*dir);
     if (!scanned.ok()) {
         err() << command << ": cannot read the mirror " << source << ": " << scanned.error().toString() << '\n';
         return ExitUsage;
@@ -568,83 +635,10 @@ int runOciPush(const QStringList &args)
         if (v.error.isEmpty() && !published.contains(v.provider))
             published.append(v.provider);
     const QString block = ociMirrorConfigBlock(templ, published);
-
-    if (json) {
-        QJsonObject root;
-        root[QStringLiteral("source")] = source;
-        root[QStringLiteral("repository_template")] = templ;
-        root[QStringLiteral("dry_run")] = options.dryRun;
-        QJsonArray versions;
-        for (const OciPushedVersion &v : report.versions) {
-            QJsonObject o;
-            o[QStringLiteral("provider")] = v.provider.toString();
-            o[QStringLiteral("version")] = v.version.toString();
-            o[QStringLiteral("repository")] = v.repository;
-            o[QStringLiteral("tag")] = v.tag;
-            o[QStringLiteral("index_digest")] = v.indexDigest;
-            QJsonArray platforms;
-            for (const Platform &p : v.platforms)
-                platforms.append(p.toString());
-            o[QStringLiteral("platforms")] = platforms;
-            o[QStringLiteral("tag_written")] = v.tagWritten;
-            o[QStringLiteral("skipped")] = QJsonArray::fromStringList(v.skipped);
-            if (!v.provenanceDigest.isEmpty())
-                o[QStringLiteral("provenance")] =
-                    QJsonObject{{QStringLiteral("artifact"), v.provenanceDigest}, {QStringLiteral("referrers"), v.provenanceReferrers}};
-            if (!v.error.isEmpty())
-                o[QStringLiteral("error")] = v.error;
-            versions.append(o);
-        }
-        root[QStringLiteral("versions")] = versions;
-        QJsonObject summary;
-        summary[QStringLiteral("blobs_uploaded")] = report.blobsUploaded;
-        summary[QStringLiteral("blobs_present")] = report.blobsPresent;
-        summary[QStringLiteral("blobs_mounted")] = report.blobsMounted;
-        summary[QStringLiteral("mount_posts")] = report.counters.blobMounts;
-        summary[QStringLiteral("manifests_written")] = report.manifestsWritten;
-        summary[QStringLiteral("manifests_present")] = report.manifestsPresent;
-        summary[QStringLiteral("tags_written")] = report.tagsWritten;
-        summary[QStringLiteral("tags_unchanged")] = report.tagsUnchanged;
-        summary[QStringLiteral("provenance_written")] = report.provenanceWritten;
-        summary[QStringLiteral("bytes_uploaded")] = double(report.bytesUploaded);
-        summary[QStringLiteral("requests")] = report.counters.requests;
-        summary[QStringLiteral("blob_heads")] = report.counters.blobHeads;
-        summary[QStringLiteral("upload_posts")] = report.counters.blobUploads;
-        summary[QStringLiteral("upload_patches")] = report.counters.blobChunks;
-        summary[QStringLiteral("manifest_puts")] = report.counters.manifestPuts;
-        root[QStringLiteral("summary")] = summary;
-        root[QStringLiteral("requests")] = requestsJson(report.log);
-        if (report.verification)
-            root[QStringLiteral("verification")] = verifyJsonObject(QStringLiteral("oci://") + templ, *report.verification);
-        root[QStringLiteral("oci_mirror_block")] = block;
-        out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
-    } else {
-        QTextStream &o = out();
-        for (const OciPushedVersion &v : report.versions) {
-            o << v.provider.toString() << ' ' << v.version.toString() << " -> " << v.repository << ':' << v.tag;
-            if (!v.error.isEmpty())
-                o << "  FAILED: " << v.error;
-            else
-                o << "  " << v.platforms.size() << " platforms, " << (options.dryRun ? "dry run" : v.tagWritten ? "tagged" : "unchanged");
-            o << '\n';
-            for (const QString &s : v.skipped)
-                o << "  skipped " << s << '\n';
-            if (!v.provenanceDigest.isEmpty())
-                o << "  signed provenance " << v.provenanceDigest << " (referrers: " << v.provenanceReferrers << ")\n";
-        }
-        o << "\n"
-          << (options.dryRun ? "Would upload " : "Uploaded ") << report.blobsUploaded << " blobs (" << report.bytesUploaded << " bytes); "
-          << report.blobsPresent << " already present; " << report.blobsMounted << " mounted; " << report.manifestsWritten
-          << " manifests written, " << report.manifestsPresent << " present; " << report.tagsWritten << " tags written, "
-          << report.tagsUnchanged << " unchanged\n";
-        if (report.verification) {
-            o << "\nRead back:\n";
-            printVerifyTable(o, QStringLiteral("oci://") + templ, *report.verification);
-        }
-        o << "\nAdd this to the tofu CLI configuration (only OpenTofu 1.10+ reads oci_mirror; terraform does "
-             "not):\n\n"
-          << block;
-    }
+    if (p.json())
+        writePushJson(out(), source, templ, options.dryRun, report, block);
+    else
+        printPushReport(out(), templ, options.dryRun, report, block);
     return report.hasErrors() ? ExitFindings : ExitOk;
 }
 

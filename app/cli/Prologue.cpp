@@ -1,5 +1,8 @@
 #include "app/cli/Prologue.h"
 
+#include <limits>
+#include <utility>
+
 namespace provender::cli {
 
 Prologue::Prologue(const QString &command, const QString &description) : m_prefix(QStringLiteral("provender ") + command)
@@ -60,6 +63,50 @@ bool Prologue::intOption(const QString &name, int *value, int min) const
     }
     *value = v;
     return true;
+}
+
+qint64 parseByteSize(QString text)
+{
+    text = text.trimmed();
+    qint64 unit = 1;
+    static const std::pair<const char *, qint64> suffixes[] = {{"KiB", 1ll << 10}, {"MiB", 1ll << 20}, {"GiB", 1ll << 30},
+                                                               {"K", 1ll << 10},   {"M", 1ll << 20},   {"G", 1ll << 30}};
+    for (const auto &[suffix, factor] : suffixes)
+        if (text.endsWith(QLatin1StringView(suffix), Qt::CaseInsensitive)) {
+            text.chop(qsizetype(qstrlen(suffix)));
+            unit = factor;
+            break;
+        }
+    bool ok = false;
+    const qint64 v = text.trimmed().toLongLong(&ok);
+    if (!ok || v < 0 || v > std::numeric_limits<qint64>::max() / unit)
+        return -1;
+    return v * unit;
+}
+
+bool Prologue::sizeOption(const QString &name, qint64 *value) const
+{
+    if (!m_parser.isSet(name))
+        return true;
+    const qint64 v = parseByteSize(m_parser.value(name));
+    if (v < 0) {
+        usage(QStringLiteral("--%1 needs a size in bytes (suffix K, M or G allowed), not '%2'").arg(name, m_parser.value(name)));
+        return false;
+    }
+    *value = v;
+    return true;
+}
+
+std::optional<LockAnchors> Prologue::lockAnchors() const
+{
+    Result<LockAnchors> locks = readLockAnchors(m_parser.values(QStringLiteral("lock")));
+    if (!locks.ok()) {
+        usage(locks.error().toString());
+        return std::nullopt;
+    }
+    for (const QString &w : locks.value().warnings)
+        err() << w << '\n';
+    return std::move(locks).value();
 }
 
 } // namespace provender::cli

@@ -11,6 +11,7 @@
 //       return *exit;
 
 #include "app/cli/Cli.h"
+#include "model/lockfile/LockAnchors.h"
 
 #include <QCommandLineParser>
 #include <QString>
@@ -22,6 +23,10 @@ namespace provender::cli {
 /// The parse + --help step of the prologue for a parser built elsewhere: nullopt to go on, else
 /// the exit code (errors printed as "<prefix>: <parser's error>").
 std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &args, const QString &prefix);
+
+/// `SIZE`: bytes, or with a binary suffix K/KiB, M/MiB, G/GiB (1K = 1024), case-insensitive;
+/// -1 when it is not one.
+qint64 parseByteSize(QString text);
 
 class Prologue
 {
@@ -43,6 +48,12 @@ public:
     int usage(const QString &message) const;
     /// --NAME as an integer >= `min` (unchanged when not given); false after printing why.
     bool intOption(const QString &name, int *value, int min = 0) const;
+    /// --NAME as a size (parseByteSize; unchanged when not given); false after printing why.
+    bool sizeOption(const QString &name, qint64 *value) const;
+
+    /// --lock FILE… as reviewed lock files (readLockAnchors), their parse warnings printed; nullopt
+    /// after the usage error when a file cannot be read. Call when --lock is set.
+    std::optional<LockAnchors> lockAnchors() const;
 
 private:
     QString m_prefix;

@@ -23,39 +23,12 @@
 #include <QSslCertificate>
 
 #include <algorithm>
-#include <limits>
 
 #include <unistd.h>
 
 namespace provender::cli {
 
 namespace {
-
-/// `--NAME SIZE`: bytes, or with a binary suffix K/KiB, M/MiB, G/GiB (1K = 1024).
-bool sizeOption(const Prologue &p, const QString &name, qint64 *value)
-{
-    const QCommandLineParser &parser = p.parser();
-    if (!parser.isSet(name))
-        return true;
-    QString text = parser.value(name).trimmed();
-    qint64 unit = 1;
-    static const std::pair<const char *, qint64> suffixes[] = {{"KiB", 1024}, {"MiB", 1024 * 1024}, {"GiB", 1024 * 1024 * 1024},
-                                                               {"K", 1024},   {"M", 1024 * 1024},   {"G", 1024 * 1024 * 1024}};
-    for (const auto &[suffix, factor] : suffixes)
-        if (text.endsWith(QLatin1StringView(suffix), Qt::CaseInsensitive)) {
-            text.chop(qsizetype(qstrlen(suffix)));
-            unit = factor;
-            break;
-        }
-    bool ok = false;
-    const qint64 v = text.trimmed().toLongLong(&ok);
-    if (!ok || v < 0 || v > std::numeric_limits<qint64>::max() / unit) {
-        p.usage(QStringLiteral("--%1 needs a size in bytes (suffix K, M or G allowed), not '%2'").arg(name, parser.value(name)));
-        return false;
-    }
-    *value = v * unit;
-    return true;
-}
 
 /// Anomalies that are warnings: they fail the run only with --strict.
 bool warningOnly(AnomalyKind kind)
@@ -121,10 +94,10 @@ bool readHttpOptions(const Prologue &p, HttpSettings *http, NetworkMirrorOptions
     http->maxParallel = std::max(1, http->maxParallel);
     http->timeoutMs = std::max(1, timeout) * 1000;
     int deadline = int(http->deadlineMs / 1000);
-    if (!p.intOption(QStringLiteral("deadline"), &deadline) || !sizeOption(p, QStringLiteral("min-rate"), &http->minBytesPerSecond)
-        || !sizeOption(p, QStringLiteral("max-archive-size"), &verifyOptions->maxArchiveBytes)
-        || !sizeOption(p, QStringLiteral("max-index-size"), &mirrorOptions->maxJsonBytes)
-        || !sizeOption(p, QStringLiteral("max-error-body"), &http->maxErrorBodyBytes))
+    if (!p.intOption(QStringLiteral("deadline"), &deadline) || !p.sizeOption(QStringLiteral("min-rate"), &http->minBytesPerSecond)
+        || !p.sizeOption(QStringLiteral("max-archive-size"), &verifyOptions->maxArchiveBytes)
+        || !p.sizeOption(QStringLiteral("max-index-size"), &mirrorOptions->maxJsonBytes)
+        || !p.sizeOption(QStringLiteral("max-error-body"), &http->maxErrorBodyBytes))
         return false;
     http->deadlineMs = qint64(deadline) * 1000;
     if (p.parser().isSet(QStringLiteral("ca-file"))) {
@@ -264,18 +237,16 @@ int runRemoteVerify(const QStringList &args)
     if (parser.isSet(QStringLiteral("lock"))) {
         // Reviewed lock files (repeatable): their providers and versions are the ones verified,
         // and each archive is checked against them (docs/VERDICTS.md "Trust anchors").
-        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
-        if (!locks.ok())
-            return p.usage(locks.error().toString());
-        for (const QString &w : locks.value().warnings)
-            err() << w << '\n';
-        for (auto it = locks.value().expected.cbegin(); it != locks.value().expected.cend(); ++it) {
+        const std::optional<LockAnchors> locks = p.lockAnchors();
+        if (!locks)
+            return ExitUsage;
+        for (auto it = locks->expected.cbegin(); it != locks->expected.cend(); ++it) {
             if (!providers.contains(it.key().provider))
                 providers.append(it.key().provider);
             mirrorOptions.onlyVersions[it.key().provider].append(it.key().version);
         }
-        verifyOptions.expected = locks.value().expected;
-        verifyOptions.expectedFrom = locks.value().from;
+        verifyOptions.expected = locks->expected;
+        verifyOptions.expectedFrom = locks->from;
         verifyOptions.lockCoverage = true;
     }
     if (providers.isEmpty())

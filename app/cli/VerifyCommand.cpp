@@ -221,12 +221,10 @@ int runVerify(const QStringList &args)
     const bool json = parser.isSet(QStringLiteral("json"));
     const bool strict = parser.isSet(QStringLiteral("strict"));
     if (parser.isSet(QStringLiteral("lock"))) {
-        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
-        if (!locks.ok())
-            return p.usage(locks.error().toString());
-        for (const QString &w : locks.value().warnings)
-            err() << w << '\n';
-        locks.value().applyTo(options);
+        const std::optional<LockAnchors> locks = p.lockAnchors();
+        if (!locks)
+            return ExitUsage;
+        locks->applyTo(options);
     }
 
     QList<QByteArray> pinned; // --pinned-keys: signatures of a mirror's .provenance/ must be by these keys

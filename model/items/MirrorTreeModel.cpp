@@ -1,4 +1,6 @@
 #include "model/items/MirrorTreeModel.h"
+
+#include "model/core/RoleNames.h"
 #include "model/items/MirrorTreeNode.h"
 
 #include "model/core/Logging.h"
@@ -186,19 +188,18 @@ QVariant MirrorTreeModel::headerData(int section, Qt::Orientation orientation, i
 
 QHash<int, QByteArray> MirrorTreeModel::roleNames() const
 {
-    QHash<int, QByteArray> names = QAbstractItemModel::roleNames();
-    names.insert(VerdictRole, "verdict");
-    names.insert(SortRole, "sort");
-    names.insert(PathRole, "path");
-    names.insert(KindRole, "kind");
-    names.insert(SizeRole, "size");
-    names.insert(DeclaredRole, "declared");
-    names.insert(SearchTextRole, "searchText");
-    names.insert(ReasonRole, "reason");
-    names.insert(PlatformRole, "platform");
-    names.insert(VerdictCountsRole, "verdictCounts");
-    names.insert(AnchorRole, "anchor");
-    return names;
+    return withRoleNames(QAbstractItemModel::roleNames(),
+                         {{VerdictRole, "verdict"},
+                          {SortRole, "sort"},
+                          {PathRole, "path"},
+                          {KindRole, "kind"},
+                          {SizeRole, "size"},
+                          {DeclaredRole, "declared"},
+                          {SearchTextRole, "searchText"},
+                          {ReasonRole, "reason"},
+                          {PlatformRole, "platform"},
+                          {VerdictCountsRole, "verdictCounts"},
+                          {AnchorRole, "anchor"}});
 }
 
 MirrorTreeModel::Node *MirrorTreeModel::leafFor(const ArchiveResult &r) const

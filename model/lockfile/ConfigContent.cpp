@@ -140,8 +140,7 @@ public:
             }
             int k = begin + 1;
             for (;;) {
-                while (k < end - 1 && (r.tok(k).type == Tok::Newline || r.tok(k).type == Tok::Comma))
-                    ++k;
+                k = nextItem(k, end - 1);
                 if (k >= end - 1)
                     break;
                 StaticValue::Item item;
@@ -157,6 +156,15 @@ public:
         return v;
     }
 
+    /// The first token from `k` on that is not a newline or a comma: where the next item of a tuple
+    /// or object starts (`close` when none is left).
+    int nextItem(int k, int close) const
+    {
+        while (k < close && (r.tok(k).type == Tok::Newline || r.tok(k).type == Tok::Comma))
+            ++k;
+        return k;
+    }
+
     /// An object constructor `{ key = value, ... }` over [begin, end), braces included.
     StaticValue objectValue(int begin, int end) const
     {
@@ -164,8 +172,7 @@ public:
         v.kind = StaticValue::Kind::Object;
         int k = begin + 1;
         for (;;) {
-            while (k < end - 1 && (r.tok(k).type == Tok::Newline || r.tok(k).type == Tok::Comma))
-                ++k;
+            k = nextItem(k, end - 1);
             if (k >= end - 1)
                 break;
             StaticValue::Item item;

@@ -72,6 +72,22 @@ SelectionNote select(const ConfigProviderRequirement &req, const Catalog &mirror
     return n;
 }
 
+/// The newest version of `mirror` that meets `req`, locked with the requirement's constraints and
+/// queued for hashing; its note either way.
+void selectAndLock(const ConfigProviderRequirement &req, const Catalog &mirror, InitResult *result, QList<ProviderAddress> *toHash)
+{
+    SelectionNote n = select(req, mirror);
+    if (n.kind == SelectionNote::Kind::Selected) {
+        ProviderLock lock;
+        lock.address = req.address;
+        lock.version = n.version;
+        lock.constraints = req.constraints;
+        result->document.setProvider(lock);
+        *toHash << req.address;
+    }
+    result->selections.append(n);
+}
+
 Result<InitResult> finish(InitResult result, const Catalog &mirror, const InitOptions &options, const QList<ProviderAddress> &toHash)
 {
     if (result.hasProblems() || toHash.isEmpty())
@@ -110,16 +126,7 @@ Result<InitResult> initFromMirror(const ConfigRequirements &requirements, const 
     for (const ConfigProviderRequirement &req : requirements.providers) {
         if (!wanted(options.providers, req.address))
             continue;
-        SelectionNote n = select(req, mirror);
-        if (n.kind == SelectionNote::Kind::Selected) {
-            ProviderLock lock;
-            lock.address = req.address;
-            lock.version = n.version;
-            lock.constraints = req.constraints;
-            result.document.setProvider(lock);
-            toHash << req.address;
-        }
-        result.selections.append(n);
+        selectAndLock(req, mirror, &result, &toHash);
     }
     qCDebug(lcLock) << "lock init:" << result.selections.size() << "providers";
     return finish(std::move(result), mirror, options, toHash);
@@ -158,16 +165,7 @@ Result<InitResult> updateFromConfig(const LockFile &doc, const ConfigRequirement
             result.selections.append(n);
             continue;
         }
-        SelectionNote n = select(req, mirror);
-        if (n.kind == SelectionNote::Kind::Selected) {
-            ProviderLock lock;
-            lock.address = req.address;
-            lock.version = n.version;
-            lock.constraints = req.constraints;
-            result.document.setProvider(lock);
-            toHash << req.address;
-        }
-        result.selections.append(n);
+        selectAndLock(req, mirror, &result, &toHash);
     }
     return finish(std::move(result), mirror, options, toHash);
 }

@@ -1,5 +1,6 @@
 #include "model/lockitems/CoverageMatrixModel.h"
 
+#include "model/core/RoleNames.h"
 #include "model/lockitems/TableDump.h"
 
 using namespace Qt::StringLiterals;
@@ -99,16 +100,15 @@ QVariant CoverageMatrixModel::headerData(int section, Qt::Orientation orientatio
 
 QHash<int, QByteArray> CoverageMatrixModel::roleNames() const
 {
-    QHash<int, QByteArray> names = QAbstractTableModel::roleNames();
-    names.insert(VerdictRole, "verdict");
-    names.insert(InMirrorRole, "inMirror");
-    names.insert(MatchesLockRole, "matchesLock");
-    names.insert(AddressRole, "address");
-    names.insert(VersionRole, "version");
-    names.insert(PlatformRole, "platform");
-    names.insert(ArchivePathRole, "archivePath");
-    names.insert(ReasonRole, "reason");
-    return names;
+    return withRoleNames(QAbstractTableModel::roleNames(),
+                         {{VerdictRole, "verdict"},
+                          {InMirrorRole, "inMirror"},
+                          {MatchesLockRole, "matchesLock"},
+                          {AddressRole, "address"},
+                          {VersionRole, "version"},
+                          {PlatformRole, "platform"},
+                          {ArchivePathRole, "archivePath"},
+                          {ReasonRole, "reason"}});
 }
 
 QByteArray CoverageMatrixModel::toCsv() const

@@ -1,5 +1,7 @@
 #include "model/lockitems/LockDiffTreeModel.h"
 
+#include "model/core/RoleNames.h"
+
 #include <QFileInfo>
 #include <QMap>
 
@@ -217,14 +219,13 @@ QVariant LockDiffTreeModel::headerData(int section, Qt::Orientation orientation,
 
 QHash<int, QByteArray> LockDiffTreeModel::roleNames() const
 {
-    QHash<int, QByteArray> names = QAbstractItemModel::roleNames();
-    names.insert(KindRole, "kind");
-    names.insert(ChangeRole, "change");
-    names.insert(AddressRole, "address");
-    names.insert(HashRole, "hash");
-    names.insert(PlatformRole, "platform");
-    names.insert(AddedRole, "added");
-    return names;
+    return withRoleNames(QAbstractItemModel::roleNames(),
+                         {{KindRole, "kind"},
+                          {ChangeRole, "change"},
+                          {AddressRole, "address"},
+                          {HashRole, "hash"},
+                          {PlatformRole, "platform"},
+                          {AddedRole, "added"}});
 }
 
 void LockDiffTreeModel::dumpNode(int node, int depth, QString *out) const

@@ -1,5 +1,6 @@
 #include "model/lockitems/LockHashListModel.h"
 
+#include "model/core/RoleNames.h"
 #include "model/lockitems/TableDump.h"
 
 #include <QFileInfo>
@@ -113,13 +114,9 @@ QVariant LockHashListModel::headerData(int section, Qt::Orientation orientation,
 
 QHash<int, QByteArray> LockHashListModel::roleNames() const
 {
-    QHash<int, QByteArray> names = QAbstractTableModel::roleNames();
-    names.insert(HashRole, "hash");
-    names.insert(SchemeRole, "scheme");
-    names.insert(PlatformRole, "platform");
-    names.insert(ArchivePathRole, "archivePath");
-    names.insert(OriginRole, "origin");
-    return names;
+    return withRoleNames(
+        QAbstractTableModel::roleNames(),
+        {{HashRole, "hash"}, {SchemeRole, "scheme"}, {PlatformRole, "platform"}, {ArchivePathRole, "archivePath"}, {OriginRole, "origin"}});
 }
 
 QString LockHashListModel::dump() const

@@ -1,6 +1,7 @@
 #include "model/lockitems/LockMergeModel.h"
 
 #include "model/core/Logging.h"
+#include "model/core/RoleNames.h"
 
 #include <QSet>
 
@@ -394,15 +395,14 @@ QVariant LockMergeModel::headerData(int section, Qt::Orientation orientation, in
 
 QHash<int, QByteArray> LockMergeModel::roleNames() const
 {
-    QHash<int, QByteArray> r = QAbstractItemModel::roleNames();
-    r.insert(KindRole, "kind");
-    r.insert(KeyRole, "key");
-    r.insert(StateRole, "state");
-    r.insert(ChoiceRole, "choice");
-    r.insert(ChoicesRole, "choices");
-    r.insert(TopRowRole, "topRow");
-    r.insert(HashRole, "hash");
-    return r;
+    return withRoleNames(QAbstractItemModel::roleNames(),
+                         {{KindRole, "kind"},
+                          {KeyRole, "key"},
+                          {StateRole, "state"},
+                          {ChoiceRole, "choice"},
+                          {ChoicesRole, "choices"},
+                          {TopRowRole, "topRow"},
+                          {HashRole, "hash"}});
 }
 
 void LockMergeModel::dumpNode(int node, int depth, QString *out) const

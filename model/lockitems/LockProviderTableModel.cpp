@@ -1,5 +1,6 @@
 #include "model/lockitems/LockProviderTableModel.h"
 
+#include "model/core/RoleNames.h"
 #include "model/lockitems/TableDump.h"
 
 #include <QMap>
@@ -179,12 +180,8 @@ QVariant LockProviderTableModel::headerData(int section, Qt::Orientation orienta
 
 QHash<int, QByteArray> LockProviderTableModel::roleNames() const
 {
-    QHash<int, QByteArray> names = QAbstractTableModel::roleNames();
-    names.insert(AddressRole, "address");
-    names.insert(SortRole, "sort");
-    names.insert(HashCountsRole, "hashCounts");
-    names.insert(PlatformsRole, "platforms");
-    return names;
+    return withRoleNames(QAbstractTableModel::roleNames(),
+                         {{AddressRole, "address"}, {SortRole, "sort"}, {HashCountsRole, "hashCounts"}, {PlatformsRole, "platforms"}});
 }
 
 QString LockProviderTableModel::dump() const

@@ -27,96 +27,78 @@ bool isRegistryHost(const QString &comparisonHost)
 
 void Scanner::walkRoot(int fd, const QString &path)
 {
-    DirNames names;
-    if (!list(fd, path, names))
-        return;
-    for (qsizetype i = 0; i < names.size(); ++i) {
-        const char *raw = names.at(i);
-        const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
-        const QString entryPath = path + QLatin1Char('/') + name;
+    forEachEntry(fd, path, [&](const char *raw, const QString &name, const QString &entryPath) {
         if (name.startsWith(QLatin1Char('.'))) {
             // Hidden entries (.git, caches) can never be a hostname; tofu skips them too.
             qCDebug(lcMirror) << "skipping hidden entry" << entryPath;
-            continue;
+            return;
         }
         if (!isDirectoryEntry(fd, raw, entryPath, QStringLiteral("not a directory: the top level of a mirror holds HOSTNAME directories")))
-            continue;
+            return;
         Result<QString> host = ProviderAddress::normalizeHostname(name);
         if (!host) {
             anomaly(AnomalyKind::InvalidAddress, entryPath,
                     QStringLiteral("\"%1\" is not a valid provider registry hostname: %2").arg(name, host.error().message));
-            continue;
+            return;
         }
         Fd sub(openDir(fd, raw, entryPath));
         if (sub.valid())
             walkHost(sub.get(), entryPath, name, host.value(), QByteArray(raw));
-    }
+    });
 }
 
 void Scanner::walkHost(int fd, const QString &path, const QString &hostName, const QString &host, const QByteArray &hostRaw)
 {
-    DirNames names;
-    if (!list(fd, path, names))
-        return;
-    for (qsizetype i = 0; i < names.size(); ++i) {
-        const char *raw = names.at(i);
-        const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
-        const QString entryPath = path + QLatin1Char('/') + name;
+    forEachEntry(fd, path, [&](const char *raw, const QString &name, const QString &entryPath) {
         if (!isDirectoryEntry(fd, raw, entryPath, QStringLiteral("not a directory: a HOSTNAME directory holds NAMESPACE directories")))
-            continue;
+            return;
         if (name == QLatin1Char('-')) {
             if (!isRegistryHost(host)) {
                 anomaly(AnomalyKind::InvalidAddress, entryPath,
                         QStringLiteral("the legacy provider namespace \"-\" can be used only with hostname %1 or %2")
                             .arg(kOpenTofuRegistryHost, kTerraformRegistryHost));
-                continue;
+                return;
             }
         } else if (Result<QString> ns = ProviderAddress::normalizePart(name); !ns) {
             anomaly(AnomalyKind::InvalidAddress, entryPath,
                     QStringLiteral("\"%1\" is not a valid provider namespace: %2").arg(name, ns.error().message));
-            continue;
+            return;
         }
         Fd sub(openDir(fd, raw, entryPath));
         if (sub.valid())
             walkNamespace(sub.get(), entryPath, hostName, host, name, hostRaw + '/' + raw);
-    }
+    });
 }
 
 void Scanner::walkNamespace(int fd, const QString &path, const QString &hostName, const QString &host, const QString &nsName,
                             const QByteArray &nsRelPath)
 {
-    DirNames names;
-    if (!list(fd, path, names))
-        return;
-    for (qsizetype i = 0; i < names.size(); ++i) {
-        const char *raw = names.at(i);
-        const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
-        const QString entryPath = path + QLatin1Char('/') + name;
+    forEachEntry(fd, path, [&](const char *raw, const QString &name, const QString &entryPath) {
         if (!isDirectoryEntry(fd, raw, entryPath, QStringLiteral("not a directory: a NAMESPACE directory holds provider TYPE directories")))
-            continue;
+            return;
         if (Result<QString> type = ProviderAddress::normalizePart(name); !type) {
             anomaly(AnomalyKind::InvalidAddress, entryPath,
                     QStringLiteral("\"%1\" is not a valid provider type: %2").arg(name, type.error().message));
-            continue;
+            return;
         }
         const QString defaultHost = isRegistryHost(host) ? host : QString(kOpenTofuRegistryHost);
         const QString source = hostName + QLatin1Char('/') + nsName + QLatin1Char('/') + name;
         Result<ProviderAddress> address = ProviderAddress::parse(source, defaultHost);
         if (!address) {
             anomaly(AnomalyKind::InvalidAddress, entryPath, QStringLiteral("not a valid provider address: ") + address.error().message);
-            continue;
+            return;
         }
         // Opened here (and closed) so that a directory that cannot be opened is reported at its
         // place in the walk and makes no provider; DirWalker::walk opens it again.
         if (Fd sub(openDir(fd, raw, entryPath)); !sub.valid())
-            continue;
+            return;
         ProviderDir &dir = m_dirs.emplace_back();
         dir.address = address.value();
         dir.path = entryPath;
         dir.relPath = nsRelPath + '/' + raw;
         dir.acc = &providerAcc(dir.address, dir.path);
         dir.anomalyPosition = m_catalog.anomalies.size();
-    }
+    });
 }
 
 void Scanner::scanProviderDirs(int rootFd, int threads)

@@ -11,6 +11,7 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QFile>
 #include <QHash>
 #include <QMap>
 #include <QSet>
@@ -194,6 +195,19 @@ protected:
             return true;
         anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("cannot list the directory: ") + errnoText(error));
         return false;
+    }
+    /// Calls `visit(raw, name, entryPath)` for each entry of the directory `fd` at `path` (the raw
+    /// name, decoded, and `path/name`); none when it cannot be listed (list() reported it).
+    template<typename Visit> void forEachEntry(int fd, const QString &path, Visit &&visit)
+    {
+        DirNames names;
+        if (!list(fd, path, names))
+            return;
+        for (qsizetype i = 0; i < names.size(); ++i) {
+            const char *raw = names.at(i);
+            const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
+            visit(raw, name, path + QLatin1Char('/') + name);
+        }
     }
 
     QList<Anomaly> *m_out = nullptr;

@@ -128,29 +128,23 @@ void DirWalker::walkProvider(int fd, ProviderDir &dir)
 
 void DirWalker::walkVersion(int fd, const QString &path, ProviderDir &dir, const Version &version)
 {
-    DirNames names;
-    if (!list(fd, path, names))
-        return;
-    for (qsizetype i = 0; i < names.size(); ++i) {
-        const char *raw = names.at(i);
-        const QString name = QFile::decodeName(QByteArray::fromRawData(raw, names.length(i)));
-        const QString entryPath = path + QLatin1Char('/') + name;
+    forEachEntry(fd, path, [&](const char *raw, const QString &name, const QString &entryPath) {
         struct stat st;
         if (!lstatEntry(fd, raw, entryPath, st))
-            continue;
+            return;
         const bool isLink = S_ISLNK(st.st_mode);
         if (isLink && !followLink(fd, raw, entryPath, st))
-            continue;
+            return;
         if (!S_ISDIR(st.st_mode)) {
             anomaly(AnomalyKind::UnparseableName, entryPath,
                     QStringLiteral("not a directory: a VERSION directory holds OS_ARCH package directories"));
-            continue;
+            return;
         }
         Result<Platform> platform = Platform::parse(name);
         if (!platform) {
             anomaly(AnomalyKind::UnparseableName, entryPath,
                     QStringLiteral("not an OS_ARCH package directory: ") + platform.error().message);
-            continue;
+            return;
         }
         Archive a;
         a.platform = platform.value();
@@ -166,7 +160,7 @@ void DirWalker::walkVersion(int fd, const QString &path, ProviderDir &dir, const
             packageContents(sub.get(), 0, size, a.modified);
         a.size = size;
         addFound(dir, version, std::move(a));
-    }
+    });
 }
 
 /// Sum of the file sizes of a package directory and its newest mtime (so that a changed file

@@ -223,6 +223,19 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
         r.error = why.isEmpty() ? QStringLiteral("%1: only https is allowed").arg(url.toString()) : why;
         return r;
     }
+    QNetworkReply *reply = startRequest(ex, url, authorization, &r);
+    QElapsedTimer timer;
+    timer.start();
+    QStringList sslErrors;
+    const bool stopped = readReply(reply, ex, &r, &sslErrors);
+    finishResponse(reply, ex, stopped, sslErrors, &r);
+    reply->deleteLater();
+    record(ex, r, timer.elapsed(), !authorization.isEmpty());
+    return r;
+}
+
+QNetworkReply *OciClient::startRequest(const Exchange &ex, const QUrl &url, const QByteArray &authorization, Response *r)
+{
     QNetworkRequest req(url);
     req.setTransferTimeout(m_options.timeoutMs);
     req.setSslConfiguration(m_ssl);
@@ -237,7 +250,7 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
         ex.device->seek(ex.deviceStart);
         req.setHeader(QNetworkRequest::ContentLengthHeader, ex.deviceSize);
         reply = m_nam->sendCustomRequest(req, ex.method, ex.device);
-        r.sent = ex.deviceSize;
+        r->sent = ex.deviceSize;
     } else if (ex.method == "GET") {
         reply = m_nam->get(req);
     } else if (ex.method == "HEAD") {
@@ -245,13 +258,18 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
     } else {
         req.setHeader(QNetworkRequest::ContentLengthHeader, ex.body.size());
         reply = m_nam->sendCustomRequest(req, ex.method, ex.body);
-        r.sent = ex.body.size();
+        r->sent = ex.body.size();
     }
     reply->setReadBufferSize(1 << 20);
-    QStringList sslErrors;
-    QObject::connect(reply, &QNetworkReply::sslErrors, reply, [&sslErrors](const QList<QSslError> &errors) {
+    return reply;
+}
+
+bool OciClient::readReply(QNetworkReply *reply, Exchange &ex, Response *out, QStringList *sslErrors)
+{
+    Response &r = *out;
+    QObject::connect(reply, &QNetworkReply::sslErrors, reply, [sslErrors](const QList<QSslError> &errors) {
         for (const QSslError &e : errors)
-            sslErrors.append(e.errorString());
+            sslErrors->append(e.errorString());
     });
     bool stop = false;
     bool headersChecked = false;
@@ -307,20 +325,24 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
         }
     };
     QObject::connect(reply, &QNetworkReply::readyRead, reply, drain);
-    QElapsedTimer timer;
-    timer.start();
     if (!reply->isFinished()) {
         QEventLoop loop;
         QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
         loop.exec();
     }
     drain();
+    return stop;
+}
+
+void OciClient::finishResponse(QNetworkReply *reply, const Exchange &ex, bool stopped, const QStringList &sslErrors, Response *out) const
+{
+    Response &r = *out;
     if (r.status == 0)
         r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     r.reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
     for (const QNetworkReply::RawHeaderPair &h : reply->rawHeaderPairs())
         r.headers.insert(h.first.toLower(), h.second);
-    if (!stop && reply->error() != QNetworkReply::NoError && r.status == 0) {
+    if (!stopped && reply->error() != QNetworkReply::NoError && r.status == 0) {
         r.error = reply->errorString();
         if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
             r.error = QStringLiteral("no data for %1 s: %2").arg(m_options.timeoutMs / 1000).arg(reply->errorString());
@@ -331,25 +353,26 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
         r.error = QStringLiteral("the response is larger than %1 bytes").arg(ex.maxCollect);
     if (!r.refused.isEmpty())
         r.error = r.refused;
-    reply->deleteLater();
+}
 
+void OciClient::record(const Exchange &ex, const Response &r, qint64 elapsedMs, bool authorized)
+{
     ++m_counters.requests;
     m_counters.bytesDownloaded += r.received;
     OciRequestLog entry;
     entry.method = QString::fromLatin1(ex.method);
-    entry.url = url;
+    entry.url = r.url;
     entry.status = r.status;
     entry.bytesSent = r.sent;
     entry.bytesReceived = r.received;
-    entry.elapsedMs = timer.elapsed();
-    entry.authorization = !authorization.isEmpty();
+    entry.elapsedMs = elapsedMs;
+    entry.authorization = authorized;
     entry.error = r.error;
-    qCDebug(lcOci).noquote() << entry.method << url.toString() << r.status << r.received << "bytes" << entry.elapsedMs << "ms"
+    qCDebug(lcOci).noquote() << entry.method << r.url.toString() << r.status << r.received << "bytes" << entry.elapsedMs << "ms"
                              << (entry.authorization ? "(auth)" : "");
     m_log.append(entry);
     if (m_options.onRequest)
         m_options.onRequest(entry);
-    return r;
 }
 
 OciClient::Response OciClient::send(Exchange &ex)

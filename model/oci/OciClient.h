@@ -37,6 +37,7 @@
 
 class QIODevice;
 class QNetworkAccessManager;
+class QNetworkReply;
 
 namespace provender::oci {
 
@@ -203,7 +204,15 @@ private:
     OciCounters m_counters;
 
     Response send(Exchange &ex);
+    /// One request, no retry: start it, read the reply (into the sink or the body), then collect
+    /// status, headers and error, and log it.
     Response sendOnce(Exchange &ex, const QUrl &url, const QByteArray &authorization);
+    QNetworkReply *startRequest(const Exchange &ex, const QUrl &url, const QByteArray &authorization, Response *r);
+    /// Runs until the reply finishes; true when it was stopped on purpose (headers refused, the
+    /// sink stopped, the body over Exchange::maxCollect).
+    bool readReply(QNetworkReply *reply, Exchange &ex, Response *out, QStringList *sslErrors);
+    void finishResponse(QNetworkReply *reply, const Exchange &ex, bool stopped, const QStringList &sslErrors, Response *out) const;
+    void record(const Exchange &ex, const Response &r, qint64 elapsedMs, bool authorized);
     Result<QByteArray> authorize(const QByteArray &challenge, const QString &scope);
     Error failure(const Response &r, const QString &what);
     /// GET `url` and every page its `Link: rel="next"` headers name, collecting the `key` array.

@@ -204,7 +204,7 @@ Result<QByteArray> RegistryClient::fetchDocument(const QUrl &url)
 Result<DownloadedArchive> RegistryClient::fetchArchive(const QUrl &url, const std::function<bool(const char *, qint64)> &sink,
                                                        const std::atomic<bool> *cancel)
 {
-    return fetchArchives({ArchiveFetch{url, sink}}, cancel).constFirst();
+    return fetchArchives({ArchiveFetch{url, sink, true, {}}}, cancel).constFirst();
 }
 
 QList<Result<DownloadedArchive>> RegistryClient::fetchArchives(const QList<ArchiveFetch> &fetches, const std::atomic<bool> *cancel)

@@ -260,12 +260,22 @@ void applyInstallCheck(VerdictDetail &d, const PackageHashes &computed, const QS
     d.reason = problem + (d.matched.isEmpty() ? QString() : QStringLiteral(" (the hashes %1)").arg(d.reason));
 }
 
-VerdictDetail decideArchive(const PackageHashes &computed, const QString &providerType, const QList<HashString> &declared,
-                            const TrustAnchor &indexAnchor, const QList<HashString> *lock, const TrustAnchor &lockAnchor)
+namespace {
+
+/// The verdict against the source's own index, anchored by it when verified.
+VerdictDetail ownIndexVerdict(const PackageHashes &computed, const QList<HashString> &declared, const TrustAnchor &indexAnchor)
 {
     VerdictDetail d = decideVerdict(computed, declared);
     if (d.verdict == Verdict::Verified)
         d.anchors = {indexAnchor};
+    return d;
+}
+
+/// What follows the source's own anchors: the lock file's hashes (when given), terraform's install
+/// check, and no anchors unless the result is Verified.
+VerdictDetail afterOwnAnchors(VerdictDetail d, const PackageHashes &computed, const QString &providerType, const QList<HashString> *lock,
+                              const TrustAnchor &lockAnchor)
+{
     if (lock) {
         VerdictDetail l = verifyAgainstLock(computed, *lock);
         if (l.verdict == Verdict::Verified)
@@ -278,13 +288,19 @@ VerdictDetail decideArchive(const PackageHashes &computed, const QString &provid
     return d;
 }
 
+} // namespace
+
+VerdictDetail decideArchive(const PackageHashes &computed, const QString &providerType, const QList<HashString> &declared,
+                            const TrustAnchor &indexAnchor, const QList<HashString> *lock, const TrustAnchor &lockAnchor)
+{
+    return afterOwnAnchors(ownIndexVerdict(computed, declared, indexAnchor), computed, providerType, lock, lockAnchor);
+}
+
 VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &providerType, const QList<HashString> &declared,
                                   const TrustAnchor &indexAnchor, SumsCheck sums, const TrustAnchor &sumsAnchor,
                                   const QList<HashString> *lock, const TrustAnchor &lockAnchor)
 {
-    VerdictDetail d = decideVerdict(computed, declared);
-    if (d.verdict == Verdict::Verified)
-        d.anchors = {indexAnchor};
+    VerdictDetail d = ownIndexVerdict(computed, declared, indexAnchor);
     if (sums == SumsCheck::Mismatch) {
         d.verdict = Verdict::Mismatch;
         d.anchors.clear();
@@ -306,16 +322,7 @@ VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &
                                                                  : QStringLiteral("every file matches the bundle's SHA256SUMS");
         }
     }
-    if (lock) {
-        VerdictDetail l = verifyAgainstLock(computed, *lock);
-        if (l.verdict == Verdict::Verified)
-            l.anchors = {lockAnchor};
-        d = combineVerdicts(d, l);
-    }
-    applyInstallCheck(d, computed, providerType);
-    if (d.verdict != Verdict::Verified)
-        d.anchors.clear();
-    return d;
+    return afterOwnAnchors(d, computed, providerType, lock, lockAnchor);
 }
 
 std::optional<VerdictDetail> decideLockBeforeDownload(const HashString &digestZh, const QList<HashString> &lock,

@@ -13,6 +13,7 @@
 #include <QString>
 
 #include <optional>
+#include <utility>
 
 namespace provender {
 
@@ -34,6 +35,10 @@ struct TrustAnchor
         LockFile,     ///< a dependency lock file the user gave (reviewed elsewhere)
         Signature,    ///< a good signature over a release's SHA256SUMS (model/verify/SignedRelease.h)
     };
+    TrustAnchor() = default;
+    /// An anchor of kind `k` in `doc`; keyId and signer stay empty (signatureAnchor() sets them).
+    TrustAnchor(Kind k, QString doc) : kind(k), document(std::move(doc)) {}
+
     Kind kind = Kind::OwnIndex;
     QString document; ///< the file or URL of the anchor ("" when not known)
     QString keyId;    ///< Signature: the signing key's ID

@@ -55,7 +55,7 @@ QStringList filesUnder(const QString &root)
     return out;
 }
 
-void writeFile(const QString &path, const QByteArray &content)
+void writeOrFail(const QString &path, const QByteArray &content)
 {
     QDir().mkpath(QFileInfo(path).path());
     QFile f(path);
@@ -256,11 +256,11 @@ private Q_SLOTS:
         // --- imported into a mirror that already has some of it, and something else
         const QString busy = fresh(QStringLiteral("busy"));
         const ExpectedArchive &first = m_archives.first();
-        writeFile(busy + u'/' + first.path, readFile(m_source + u'/' + first.path));
+        writeOrFail(busy + u'/' + first.path, readFile(m_source + u'/' + first.path));
         const QString other = QStringLiteral("example.org/other/delta/terraform-provider-delta_9.9.9_linux_amd64.zip");
-        writeFile(busy + u'/' + other,
-                  readFile(m_source + QStringLiteral("/example.com/acme/beta/terraform-provider-beta_0.1.0_linux_amd64.zip")));
-        writeFile(busy + QStringLiteral("/README.txt"), "not part of any provider\n");
+        writeOrFail(busy + u'/' + other,
+                    readFile(m_source + QStringLiteral("/example.com/acme/beta/terraform-provider-beta_0.1.0_linux_amd64.zip")));
+        writeOrFail(busy + QStringLiteral("/README.txt"), "not part of any provider\n");
         const QMap<QString, QString> before = snapshot(busy);
         imported = importBundle(out, busy);
         QVERIFY2(imported.ok(), qPrintable(imported.ok() ? QString() : imported.error().toString()));
@@ -315,14 +315,14 @@ private Q_SLOTS:
         const ExpectedArchive alpha =
             find(QStringLiteral("registry.terraform.io/hashicorp/alpha"), QStringLiteral("1.1.0"), QStringLiteral("linux_amd64"));
         const QString lock = fresh(QStringLiteral("lock")) + QStringLiteral(".hcl");
-        writeFile(lock,
-                  QStringLiteral(
-                      "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n\n"
-                      "provider \"example.com/acme/beta\" {\n  version = \"0.1.0\"\n}\n\n"
-                      "provider \"example.com/acme/missing\" {\n  version = \"1.0.0\"\n}\n\n"
-                      "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n  hashes = [\n    \"%1\",\n  ]\n}\n")
-                      .arg(alpha.h1)
-                      .toUtf8());
+        writeOrFail(lock,
+                    QStringLiteral(
+                        "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n\n"
+                        "provider \"example.com/acme/beta\" {\n  version = \"0.1.0\"\n}\n\n"
+                        "provider \"example.com/acme/missing\" {\n  version = \"1.0.0\"\n}\n\n"
+                        "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n  hashes = [\n    \"%1\",\n  ]\n}\n")
+                        .arg(alpha.h1)
+                        .toUtf8());
         Result<Catalog> catalog = scanFileSystemMirror(m_source);
         QVERIFY(catalog.ok());
         const QList<Platform> platforms = {Platform::parse(u"linux_amd64").value(), Platform::parse(u"windows_amd64").value()};
@@ -364,10 +364,10 @@ private Q_SLOTS:
 
         // A lock file whose hash the archive does not have: nothing is written.
         const QString wrong = fresh(QStringLiteral("wrong")) + QStringLiteral(".hcl");
-        writeFile(wrong,
-                  QStringLiteral("provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n  hashes = [\n"
-                                 "    \"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\",\n  ]\n}\n")
-                      .toUtf8());
+        writeOrFail(wrong,
+                    QStringLiteral("provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n  hashes = [\n"
+                                   "    \"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\",\n  ]\n}\n")
+                        .toUtf8());
         selection = selectForLockFiles(catalog.value(), {wrong}, platforms);
         QVERIFY(selection.ok());
         const QString refused = fresh(QStringLiteral("refused")) + QStringLiteral(".tar.gz");
@@ -439,7 +439,7 @@ private Q_SLOTS:
         QVERIFY(copyTree(m_source, mirror));
         const ExpectedArchive &victim = m_archives.at(1);
         const QString path = mirror + u'/' + victim.path;
-        writeFile(path, QByteArray("#!/bin/sh\nexit 0\n") + readFile(path));
+        writeOrFail(path, QByteArray("#!/bin/sh\nexit 0\n") + readFile(path));
         const QString out = fresh(QStringLiteral("sfx")) + QStringLiteral(".tar.gz");
         QVERIFY(runTool(QStringLiteral("tar"), {QStringLiteral("-czf"), out, QStringLiteral("-C"), mirror, QStringLiteral(".")}));
         Result<BundleContents> verified = verifyBundle(out);
@@ -522,7 +522,7 @@ private Q_SLOTS:
         QVERIFY(makeBundle(out, BundleFormat::TarGz).ok());
         const QString target = fresh(QStringLiteral("conflict-target"));
         const QString path = m_archives.at(1).path;
-        writeFile(target + u'/' + path, "a different file with the same name\n");
+        writeOrFail(target + u'/' + path, "a different file with the same name\n");
         const QMap<QString, QString> before = snapshot(target);
         Result<ImportReport> imported = importBundle(out, target);
         QVERIFY(imported.ok());
@@ -535,7 +535,7 @@ private Q_SLOTS:
         const QString renamed = fresh(QStringLiteral("renamed-target"));
         const QString upper = path.section(u'/', 0, 2) + u'/'
             + path.section(u'/', -1).replace(QStringLiteral("terraform-provider"), QStringLiteral("TERRAFORM-PROVIDER"));
-        writeFile(renamed + u'/' + upper, "another file for the same platform\n");
+        writeOrFail(renamed + u'/' + upper, "another file for the same platform\n");
         imported = importBundle(out, renamed);
         QVERIFY(imported.ok());
         QVERIFY(!imported->committed);
@@ -555,7 +555,7 @@ private Q_SLOTS:
         const QString out = fresh(QStringLiteral("d")) + QStringLiteral(".zip");
         QVERIFY(makeBundle(out, BundleFormat::Zip).ok());
         const QString target = fresh(QStringLiteral("dry-target"));
-        writeFile(target + QStringLiteral("/keep.txt"), "x");
+        writeOrFail(target + QStringLiteral("/keep.txt"), "x");
         const QMap<QString, QString> before = snapshot(target);
         ImportOptions options;
         options.dryRun = true;

@@ -49,7 +49,7 @@ QMap<QString, QString> visible(const QMap<QString, QString> &s)
     return out;
 }
 
-void writeFile(const QString &path, const QByteArray &content)
+void writeOrFail(const QString &path, const QByteArray &content)
 {
     QDir().mkpath(QFileInfo(path).path());
     QFile f(path);
@@ -103,10 +103,10 @@ private Q_SLOTS:
         // import), an unrelated provider, and a file at the root.
         m_base = m_tmp.path() + QStringLiteral("/base");
         const QString alpha = QStringLiteral("registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.0.0_linux_amd64.zip");
-        writeFile(m_base + u'/' + alpha, readFile(m_source + u'/' + alpha));
-        writeFile(m_base + QStringLiteral("/registry.terraform.io/hashicorp/alpha/notes.txt"), "kept\n");
-        writeFile(m_base + QStringLiteral("/example.org/other/delta/terraform-provider-delta_9.9.9_linux_amd64.zip"),
-                  readFile(m_source + u'/' + alpha));
+        writeOrFail(m_base + u'/' + alpha, readFile(m_source + u'/' + alpha));
+        writeOrFail(m_base + QStringLiteral("/registry.terraform.io/hashicorp/alpha/notes.txt"), "kept\n");
+        writeOrFail(m_base + QStringLiteral("/example.org/other/delta/terraform-provider-delta_9.9.9_linux_amd64.zip"),
+                    readFile(m_source + u'/' + alpha));
         m_baseSnapshot = snapshot(m_base);
         const QString reference = copyOfBase();
         Result<ImportReport> imported = importBundle(m_bundle, reference);
@@ -194,7 +194,7 @@ private Q_SLOTS:
         const QString cut = fresh(QStringLiteral("cut")) + QStringLiteral(".tar.gz");
         QByteArray bytes = readFile(m_bundle);
         bytes.truncate(bytes.size() / 2);
-        writeFile(cut, bytes);
+        writeOrFail(cut, bytes);
         r = runProvender({QStringLiteral("bundle"), QStringLiteral("verify"), cut});
         QCOMPARE(r.exitCode, 2);
     }
@@ -225,7 +225,7 @@ private Q_SLOTS:
                 text += "    \"" + h.toUtf8() + "\",\n";
             text += "  ]\n}\n";
             reviewedLocks.append(fresh(QStringLiteral("reviewed.lock.hcl")));
-            writeFile(reviewedLocks.last(), text);
+            writeOrFail(reviewedLocks.last(), text);
         }
         auto lockArgs = [&reviewedLocks] {
             QStringList out;
@@ -240,16 +240,16 @@ private Q_SLOTS:
             if (a[QStringLiteral("path")].toString() == amd64)
                 amd64H1 = a[QStringLiteral("h1")].toString();
         QVERIFY(!amd64H1.isEmpty());
-        writeFile(alphaOnly,
-                  "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"" + amd64H1.toUtf8()
-                      + "\",\n  ]\n}\n");
+        writeOrFail(alphaOnly,
+                    "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"" + amd64H1.toUtf8()
+                        + "\",\n  ]\n}\n");
 
         // The substitute: another (valid) package in alpha 1.0.0 linux_amd64's place, indexes
         // rewritten, bundled: every own document agrees with it.
         const QString substituted = fresh(QStringLiteral("substituted"));
         QVERIFY(runTool(QStringLiteral("cp"), {QStringLiteral("-a"), original, substituted}));
         const QString darwin = QStringLiteral("registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.0.0_darwin_arm64.zip");
-        writeFile(substituted + u'/' + amd64, readFile(original + u'/' + darwin));
+        writeOrFail(substituted + u'/' + amd64, readFile(original + u'/' + darwin));
         QCOMPARE(runProvender({QStringLiteral("index"), substituted}).exitCode, 0);
         const QString bundle = fresh(QStringLiteral("substituted.tar.gz"));
         const Run created = runProvender(
@@ -336,9 +336,9 @@ private Q_SLOTS:
     void createFromLockFile()
     {
         const QString lock = fresh(QStringLiteral("lock")) + QStringLiteral(".hcl");
-        writeFile(lock,
-                  "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n}\n\n"
-                  "provider \"registry.terraform.io/hashicorp/absent\" {\n  version = \"1.0.0\"\n}\n");
+        writeOrFail(lock,
+                    "provider \"registry.terraform.io/hashicorp/alpha\" {\n  version = \"1.1.0\"\n}\n\n"
+                    "provider \"registry.terraform.io/hashicorp/absent\" {\n  version = \"1.0.0\"\n}\n");
         const QString out = fresh(QStringLiteral("locked")) + QStringLiteral(".zip");
         Run r = runProvender({QStringLiteral("bundle"), QStringLiteral("create"), out, QStringLiteral("--mirror"), m_source,
                               QStringLiteral("--lock"), lock, QStringLiteral("--platform"), QStringLiteral("linux_amd64"),
@@ -378,7 +378,7 @@ private Q_SLOTS:
         const QString conflict = copyOfBase();
         const QString path =
             conflict + QStringLiteral("/registry.terraform.io/hashicorp/alpha/terraform-provider-alpha_1.1.0_linux_amd64.zip");
-        writeFile(path, "something else\n");
+        writeOrFail(path, "something else\n");
         const QMap<QString, QString> before = snapshot(conflict);
         r = runProvender({QStringLiteral("bundle"), QStringLiteral("import"), m_bundle, QStringLiteral("--into"), conflict});
         QCOMPARE(r.exitCode, 1);

@@ -58,25 +58,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
-/// Every *.json under `root`: relative path -> bytes.
-QMap<QString, QByteArray> jsonFiles(const QString &root)
-{
-    QMap<QString, QByteArray> out;
-    QDirIterator it(root, {u"*.json"_s}, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        out.insert(QDir(root).relativeFilePath(path), test::readFile(path));
-    }
-    return out;
-}
-
 Platform platform(const char *p)
 {
     return Platform::parse(QString::fromLatin1(p)).value();
@@ -165,10 +146,10 @@ private Q_SLOTS:
         py.start(python, {QStringLiteral(EXPORTUI_SCRIPT), mirror, expH1, expZh});
         QVERIFY(py.waitForFinished(120000));
         QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
-        const QMap<QString, QByteArray> wantH1 = jsonFiles(expH1);
-        const QMap<QString, QByteArray> wantZh = jsonFiles(expZh);
+        const QMap<QString, QByteArray> wantH1 = test::jsonFiles(expH1);
+        const QMap<QString, QByteArray> wantZh = test::jsonFiles(expZh);
         QCOMPARE(wantH1.size(), 5); // 2 index.json + 3 <version>.json
-        QVERIFY(jsonFiles(mirror).isEmpty());
+        QVERIFY(test::jsonFiles(mirror).isEmpty());
 
         MainWindow w;
         installExportUi(&w);
@@ -189,7 +170,9 @@ private Q_SLOTS:
         QVERIFY(!zh->isChecked()); // default off
 
         // The preview lists exactly what exportIndexes would write, which is what Python expects.
-        const Result<IndexExportReport> dry = exportIndexes(mirror, IndexExportOptions{.dryRun = true});
+        IndexExportOptions dryRun;
+        dryRun.dryRun = true;
+        const Result<IndexExportReport> dry = exportIndexes(mirror, dryRun);
         QVERIFY(dry.ok());
         QStringList modelPaths;
         for (const IndexFileResult &f : dry->files)
@@ -203,7 +186,7 @@ private Q_SLOTS:
         for (int i = 0; i < files->topLevelItemCount(); ++i)
             QCOMPARE(files->topLevelItem(i)->text(0), u"create"_s);
         QVERIFY(dialog->findChild<QPlainTextEdit *>(u"previewDiff"_s)->toPlainText().startsWith(u"--- /dev/null\n"_s));
-        QVERIFY(jsonFiles(mirror).isEmpty()); // a dry run writes nothing
+        QVERIFY(test::jsonFiles(mirror).isEmpty()); // a dry run writes nothing
 
         // The network_mirror block follows the URL; Copy puts it on the clipboard.
         auto *url = dialog->findChild<QLineEdit *>(u"urlEdit"_s);
@@ -221,7 +204,7 @@ private Q_SLOTS:
         QTest::mouseClick(exportButton, Qt::LeftButton);
         QVERIFY(exported.wait(120000));
         QCOMPARE(exported.first().first().toBool(), true);
-        const QMap<QString, QByteArray> gotH1 = jsonFiles(mirror);
+        const QMap<QString, QByteArray> gotH1 = test::jsonFiles(mirror);
         QCOMPARE(gotH1.keys(), wantH1.keys());
         for (auto it = wantH1.cbegin(); it != wantH1.cend(); ++it)
             QVERIFY2(gotH1.value(it.key()) == it.value(),
@@ -248,7 +231,7 @@ private Q_SLOTS:
         exported.clear();
         QTest::mouseClick(exportButton, Qt::LeftButton);
         QVERIFY(exported.wait(120000));
-        const QMap<QString, QByteArray> gotZh = jsonFiles(mirror);
+        const QMap<QString, QByteArray> gotZh = test::jsonFiles(mirror);
         QCOMPARE(gotZh.keys(), wantZh.keys());
         for (auto it = wantZh.cbegin(); it != wantZh.cend(); ++it)
             QVERIFY2(gotZh.value(it.key()) == it.value(), qPrintable(it.key()));
@@ -315,7 +298,7 @@ private Q_SLOTS:
         QVERIFY(dialog.isVisible()); // not closed by either cancel
         QVERIFY2(dialog.findChild<QLabel *>(u"statusLabel"_s)->text().contains(u"nothing was written"_s),
                  qPrintable(dialog.findChild<QLabel *>(u"statusLabel"_s)->text()));
-        QVERIFY(jsonFiles(mirror).isEmpty());
+        QVERIFY(test::jsonFiles(mirror).isEmpty());
         QStringList left; // no staged files either
         QDirIterator it(mirror, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
         while (it.hasNext())
@@ -365,7 +348,7 @@ private Q_SLOTS:
         }
         const QString dir = m_tmp.path() + (existingLock ? u"/lockA"_s : u"/lockB"_s);
         const QString path = dir + u"/.terraform.lock.hcl"_s;
-        QVERIFY(writeFile(path, input));
+        QVERIFY(test::writeFile(path, input));
 
         MainWindow w;
         installExportUi(&w);
@@ -435,8 +418,8 @@ private Q_SLOTS:
         config += "  }\n}\n";
         const QString sandbox = dir + u"-tf"_s;
         const QString cfg = sandbox + u"/cfg"_s;
-        QVERIFY(writeFile(cfg + u"/main.tf"_s, config));
-        QVERIFY(writeFile(cfg + u"/.terraform.lock.hcl"_s, input));
+        QVERIFY(test::writeFile(cfg + u"/main.tf"_s, config));
+        QVERIFY(test::writeFile(cfg + u"/.terraform.lock.hcl"_s, input));
         const test::ProcessRun run = test::runTerraform(
             sandbox, cfg,
             {u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + demo, u"-platform=linux_amd64"_s, u"-platform=darwin_arm64"_s});

@@ -35,17 +35,6 @@ namespace {
 const QString kHost = test::RegistryFixture::host();
 using Wanted = test::RegistryFixture::Wanted;
 
-QMap<QString, QByteArray> jsonFiles(const QString &root)
-{
-    QMap<QString, QByteArray> out;
-    QDirIterator it(root, {u"*.json"_s}, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        out.insert(QDir(root).relativeFilePath(path), test::readFile(path));
-    }
-    return out;
-}
-
 } // namespace
 
 class TestExportUiTerraform : public QObject
@@ -88,7 +77,7 @@ private Q_SLOTS:
             const test::ProcessRun tf = terraformMirror(u"config%1"_s.arg(++n), wanted, mirror);
             QVERIFY2(tf.exitCode == 0, QByteArray(tf.out + tf.err).constData());
         }
-        const QMap<QString, QByteArray> terraformFiles = jsonFiles(mirror);
+        const QMap<QString, QByteArray> terraformFiles = test::jsonFiles(mirror);
         QCOMPARE(terraformFiles.size(), 5); // demo: index + 1.1.0; pair: index + 0.1.0 + 0.2.0
 
         MainWindow w;
@@ -127,7 +116,7 @@ private Q_SLOTS:
         QTest::mouseClick(dialog->findChild<QPushButton *>(u"exportButton"_s), Qt::LeftButton);
         QVERIFY(exported.wait(120000));
         QCOMPARE(exported.first().first().toBool(), true);
-        const QMap<QString, QByteArray> ours = jsonFiles(mirror);
+        const QMap<QString, QByteArray> ours = test::jsonFiles(mirror);
         QCOMPARE(ours.keys(), terraformFiles.keys());
         for (auto it = terraformFiles.cbegin(); it != terraformFiles.cend(); ++it)
             QVERIFY2(ours.value(it.key()) == it.value(),

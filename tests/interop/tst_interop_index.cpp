@@ -114,54 +114,6 @@ private:
     QStringList m_requests;
 };
 
-struct ToolRun
-{
-    int exitCode = -1;
-    QString output;
-};
-
-/// Runs a program to completion while this thread's event loop keeps serving HTTPS.
-ToolRun run(const QString &program, const QStringList &args, const QString &workDir,
-            const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(), int timeoutMs = 300000)
-{
-    QProcess proc;
-    proc.setProcessEnvironment(env);
-    proc.setWorkingDirectory(workDir);
-    proc.setProcessChannelMode(QProcess::MergedChannels);
-    QEventLoop loop;
-    QObject::connect(&proc, &QProcess::finished, &loop, &QEventLoop::quit);
-    QObject::connect(&proc, &QProcess::errorOccurred, &loop, [&](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart)
-            loop.quit();
-    });
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    proc.start(program, args);
-    if (proc.state() != QProcess::NotRunning)
-        loop.exec();
-    ToolRun r;
-    if (proc.state() != QProcess::NotRunning) {
-        proc.kill();
-        proc.waitForFinished();
-        r.output = u"timed out"_s;
-        return r;
-    }
-    r.exitCode = proc.exitStatus() == QProcess::NormalExit ? proc.exitCode() : -1;
-    r.output = QString::fromUtf8(proc.readAll());
-    return r;
-}
-
-/// Every *.json under `root`: relative path -> bytes.
-QMap<QString, QByteArray> jsonFiles(const QString &root)
-{
-    QMap<QString, QByteArray> out;
-    QDirIterator it(root, {u"*.json"_s}, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString p = it.next();
-        out.insert(p.mid(root.size() + 1), test::readFile(p));
-    }
-    return out;
-}
-
 struct Release
 {
     QString host; ///< as written in the configuration
@@ -210,7 +162,7 @@ private Q_SLOTS:
         if (m_gpgStarted) {
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
             env.insert(u"GNUPGHOME"_s, m_gpgHome);
-            run(u"gpgconf"_s, {u"--kill"_s, u"gpg-agent"_s}, m_root, env, 30000);
+            test::runProcessMerged(u"gpgconf"_s, {u"--kill"_s, u"gpg-agent"_s}, m_root, env, 30000);
         }
     }
 
@@ -219,12 +171,12 @@ private Q_SLOTS:
         // --- TLS certificate for 127.0.0.1 and localhost
         const QString cert = m_root + u"/cert.pem"_s;
         const QString key = m_root + u"/key.pem"_s;
-        ToolRun r = run(u"openssl"_s,
-                        {u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-days"_s, u"2"_s, u"-subj"_s,
-                         u"/CN=provender test registry"_s, u"-addext"_s, u"subjectAltName=IP:127.0.0.1,DNS:localhost"_s, u"-keyout"_s, key,
-                         u"-out"_s, cert},
-                        m_root);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+        test::ProcessRun r = test::runProcessMerged(u"openssl"_s,
+                                                    {u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-days"_s, u"2"_s,
+                                                     u"-subj"_s, u"/CN=provender test registry"_s, u"-addext"_s,
+                                                     u"subjectAltName=IP:127.0.0.1,DNS:localhost"_s, u"-keyout"_s, key, u"-out"_s, cert},
+                                                    m_root);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
 
         // --- a throw-away signing key
         m_gpgHome = m_root + u"/gnupg"_s;
@@ -233,19 +185,19 @@ private Q_SLOTS:
         QProcessEnvironment gpgEnv = QProcessEnvironment::systemEnvironment();
         gpgEnv.insert(u"GNUPGHOME"_s, m_gpgHome);
         m_gpgStarted = true;
-        r = run(u"gpg"_s,
-                {u"--batch"_s, u"--passphrase"_s, QString(), u"--quick-gen-key"_s, u"Provender Test <test@provender.invalid>"_s,
-                 u"rsa2048"_s, u"sign"_s, u"never"_s},
-                m_root, gpgEnv);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
-        r = run(u"gpg"_s, {u"--batch"_s, u"--with-colons"_s, u"--list-keys"_s}, m_root, gpgEnv);
+        r = test::runProcessMerged(u"gpg"_s,
+                                   {u"--batch"_s, u"--passphrase"_s, QString(), u"--quick-gen-key"_s,
+                                    u"Provender Test <test@provender.invalid>"_s, u"rsa2048"_s, u"sign"_s, u"never"_s},
+                                   m_root, gpgEnv);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+        r = test::runProcessMerged(u"gpg"_s, {u"--batch"_s, u"--with-colons"_s, u"--list-keys"_s}, m_root, gpgEnv);
         const QRegularExpressionMatch fpr =
-            QRegularExpression(u"^fpr:+([0-9A-F]{40}):"_s, QRegularExpression::MultilineOption).match(r.output);
-        QVERIFY2(fpr.hasMatch(), qPrintable(r.output));
+            QRegularExpression(u"^fpr:+([0-9A-F]{40}):"_s, QRegularExpression::MultilineOption).match(r.text());
+        QVERIFY2(fpr.hasMatch(), qPrintable(r.text()));
         const QString fingerprint = fpr.captured(1);
-        r = run(u"gpg"_s, {u"--batch"_s, u"--armor"_s, u"--export"_s, fingerprint}, m_root, gpgEnv);
-        QVERIFY2(r.exitCode == 0 && r.output.contains(u"BEGIN PGP PUBLIC KEY BLOCK"_s), qPrintable(r.output));
-        const QString armoredKey = r.output.mid(r.output.indexOf(u"-----BEGIN"_s));
+        r = test::runProcessMerged(u"gpg"_s, {u"--batch"_s, u"--armor"_s, u"--export"_s, fingerprint}, m_root, gpgEnv);
+        QVERIFY2(r.exitCode == 0 && r.text().contains(u"BEGIN PGP PUBLIC KEY BLOCK"_s), qPrintable(r.text()));
+        const QString armoredKey = r.text().mid(r.text().indexOf(u"-----BEGIN"_s));
 
         // --- the releases the registry serves
         HttpsServer server;
@@ -283,11 +235,11 @@ private Q_SLOTS:
             }
             const QString sumsName = QStringLiteral("terraform-provider-%1_%2_SHA256SUMS").arg(rel.type, rel.version);
             QVERIFY(test::MirrorFixture::writeAbsolute(files + u'/' + sumsName, sums));
-            r = run(u"gpg"_s,
-                    {u"--batch"_s, u"--yes"_s, u"--local-user"_s, fingerprint, u"--output"_s, files + u'/' + sumsName + u".sig"_s,
-                     u"--detach-sign"_s, files + u'/' + sumsName},
-                    m_root, gpgEnv);
-            QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+            r = test::runProcessMerged(u"gpg"_s,
+                                       {u"--batch"_s, u"--yes"_s, u"--local-user"_s, fingerprint, u"--output"_s,
+                                        files + u'/' + sumsName + u".sig"_s, u"--detach-sign"_s, files + u'/' + sumsName},
+                                       m_root, gpgEnv);
+            QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
         }
 
         // --- the registry
@@ -410,27 +362,28 @@ private Q_SLOTS:
             for (const QString &p : allPlatforms)
                 args << u"-platform="_s + p;
             args << mirror;
-            return run(test::terraformPath(), args, dir, env);
+            return test::runProcessMerged(test::terraformPath(), args, dir, env, 300000, true); // the server is on this thread
         };
         // gamma exists only for linux_amd64: its other platforms fail, so it gets its own run.
         r = mirrorRun(u"cfg1"_s, {releases.at(0), releases.at(2)});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.output + u"\nrequests: "_s + server.requests().join(u' ')));
-        QVERIFY2(r.output.contains(u"self-signed"_s) || r.output.contains(u"community"_s) || r.output.contains(u"authenticated"_s),
-                 qPrintable(r.output));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.text() + u"\nrequests: "_s + server.requests().join(u' ')));
+        QVERIFY2(r.text().contains(u"self-signed"_s) || r.text().contains(u"community"_s) || r.text().contains(u"authenticated"_s),
+                 qPrintable(r.text()));
         r = mirrorRun(u"cfg2"_s, {releases.at(1)});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
         {
             QString tf = QStringLiteral("terraform {\n  required_providers {\n    gamma = {\n      source  = \"%1/acme/gamma\"\n"
                                         "      version = \"2.0.0\"\n    }\n  }\n}\n")
                              .arg(localhost);
             test::MirrorFixture::writeAbsolute(m_root + u"/cfg3/main.tf"_s, tf.toUtf8());
-            r = run(test::terraformPath(), {u"providers"_s, u"mirror"_s, u"-no-color"_s, u"-platform=linux_amd64"_s, mirror},
-                    m_root + u"/cfg3"_s, env);
-            QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+            r = test::runProcessMerged(test::terraformPath(),
+                                       {u"providers"_s, u"mirror"_s, u"-no-color"_s, u"-platform=linux_amd64"_s, mirror},
+                                       m_root + u"/cfg3"_s, env, 300000, true);
+            QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
         }
 
         // --- what terraform wrote
-        const QMap<QString, QByteArray> terraformFiles = jsonFiles(mirror);
+        const QMap<QString, QByteArray> terraformFiles = test::jsonFiles(mirror);
         qInfo("terraform wrote %lld index files: %s", qlonglong(terraformFiles.size()), qPrintable(terraformFiles.keys().join(u", "_s)));
         // Sanity: the files this test is about exist (else the comparison below proves little).
         const QString gammaHost = localhost;
@@ -452,7 +405,10 @@ private Q_SLOTS:
                     .contains("\"linux_amd64\\u0026\\u003c\xc3\xa9\\u003e\\u2028\": {"));
 
         // --- a dry run over terraform's own output finds nothing to change
-        Result<IndexExportReport> dry = exportIndexes(mirror, IndexExportOptions{true, false, 2});
+        IndexExportOptions dryRun;
+        dryRun.dryRun = true;
+        dryRun.jobs = 2;
+        Result<IndexExportReport> dry = exportIndexes(mirror, dryRun);
         QVERIFY2(dry.ok(), qPrintable(dry.ok() ? QString() : dry.error().toString()));
         QCOMPARE(dry->writtenCount(), 0);
         QVERIFY(dry->changes.isEmpty());
@@ -479,7 +435,7 @@ private Q_SLOTS:
             QVERIFY(QFile::remove(mirror + u'/' + it.key()));
         Result<IndexExportReport> ours = exportIndexes(mirror, {});
         QVERIFY2(ours.ok(), qPrintable(ours.ok() ? QString() : ours.error().toString()));
-        const QMap<QString, QByteArray> ourFiles = jsonFiles(mirror);
+        const QMap<QString, QByteArray> ourFiles = test::jsonFiles(mirror);
         QCOMPARE(ourFiles.keys(), terraformFiles.keys());
         for (auto it = terraformFiles.cbegin(); it != terraformFiles.cend(); ++it)
             QVERIFY2(ourFiles.value(it.key()) == it.value(),

@@ -41,13 +41,6 @@ namespace {
 
 using Run = test::ProcessRun;
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
 /// A sandbox for terraform (test::runTerraform) with a configuration folder.
 class Sandbox
 {
@@ -64,8 +57,8 @@ public:
     QByteArray providersLock(const QByteArray &mainTf, const QByteArray &lock, const QString &mirror, const QStringList &platforms,
                              Run *run) const
     {
-        writeFile(cfg() + u"/main.tf"_s, mainTf);
-        writeFile(lockPath(), lock);
+        test::writeFile(cfg() + u"/main.tf"_s, mainTf);
+        test::writeFile(lockPath(), lock);
         QStringList args{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + mirror};
         for (const QString &p : platforms)
             args << u"-platform="_s + p;
@@ -243,7 +236,7 @@ private Q_SLOTS:
         QVERIFY2(run.exitCode == 0, run.err.constData());
 
         const QString ours = sb.cfg() + u"/ours.hcl"_s;
-        QVERIFY(writeFile(ours, input));
+        QVERIFY(test::writeFile(ours, input));
         const Run fmt = runProvender({u"lock"_s, u"fmt"_s, u"--flavour"_s, u"terraform"_s, ours});
         QVERIFY2(fmt.exitCode == 0, fmt.err.constData());
         const QByteArray oursOut = test::readFile(ours);
@@ -290,8 +283,8 @@ private Q_SLOTS:
             if (providers.isEmpty())
                 return sb.providersLock(configFor(reqs), input, m_mirror->root(), platforms, &run);
             // terraform names the providers to lock as positional arguments.
-            writeFile(sb.cfg() + u"/main.tf"_s, configFor(reqs));
-            writeFile(sb.lockPath(), input);
+            test::writeFile(sb.cfg() + u"/main.tf"_s, configFor(reqs));
+            test::writeFile(sb.lockPath(), input);
             QStringList args{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + m_mirror->root()};
             for (const QString &p : platforms)
                 args << u"-platform="_s + p;
@@ -302,7 +295,7 @@ private Q_SLOTS:
         QVERIFY2(run.exitCode == 0, run.err.constData());
 
         const QString ours = sb.cfg() + u"/ours.hcl"_s;
-        QVERIFY(writeFile(ours, input));
+        QVERIFY(test::writeFile(ours, input));
         QStringList args{u"lock"_s, u"add-hashes"_s, ours, u"--mirror"_s, m_mirror->root()};
         for (const QString &p : platforms)
             args << u"--platform"_s << p;
@@ -368,7 +361,7 @@ private Q_SLOTS:
 
         // 1. add-hashes on the same input gives terraform's bytes.
         const QString ours = sb.cfg() + u"/ours.hcl"_s;
-        QVERIFY(writeFile(ours, input));
+        QVERIFY(test::writeFile(ours, input));
         const Run add = runProvender({u"lock"_s, u"add-hashes"_s, ours, u"--mirror"_s, mirror.root(), u"--platform"_s, u"linux_amd64"_s});
         QVERIFY2(add.exitCode == 0, add.err.constData());
         QByteArray added = test::readFile(ours);
@@ -461,8 +454,8 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, input);
         Sandbox sb;
-        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, {}));
-        QVERIFY(writeFile(sb.lockPath(), input));
+        QVERIFY(test::writeFile(sb.cfg() + u"/main.tf"_s, {}));
+        QVERIFY(test::writeFile(sb.lockPath(), input));
         const Run run = sb.terraform({u"init"_s, u"-backend=false"_s, u"-input=false"_s, u"-json"_s});
         const QStringList theirs = terraformDiagnostics(run.out);
 

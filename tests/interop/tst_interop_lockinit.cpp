@@ -48,13 +48,6 @@ namespace {
 using Run = test::ProcessRun;
 using Files = QMap<QString, QByteArray>;
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
 class Sandbox
 {
 public:
@@ -166,7 +159,7 @@ private Q_SLOTS:
         QFETCH(bool, expectFailure);
         Sandbox sb;
         for (auto it = files.cbegin(); it != files.cend(); ++it)
-            QVERIFY(writeFile(sb.cfg() + u'/' + it.key(), it.value()));
+            QVERIFY(test::writeFile(sb.cfg() + u'/' + it.key(), it.value()));
         Run tf;
         const QByteArray theirs = terraformLock(sb, mirror(unpacked), platforms, &tf);
 
@@ -200,9 +193,9 @@ private Q_SLOTS:
         // configuration names the local mirror anyway.
         QFETCH(QByteArray, config);
         Sandbox sb;
-        QVERIFY(writeFile(sb.path(u"cli.tfrc"_s),
-                          "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror(false).toUtf8() + "\"\n  }\n}\n"));
-        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, config));
+        QVERIFY(test::writeFile(sb.path(u"cli.tfrc"_s),
+                                "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror(false).toUtf8() + "\"\n  }\n}\n"));
+        QVERIFY(test::writeFile(sb.cfg() + u"/main.tf"_s, config));
         const Run run = sb.terraform({u"init"_s, u"-backend=false"_s, u"-input=false"_s, u"-json"_s});
         QVERIFY2(run.exitCode != 0, run.out.constData());
         // Diagnostics of checks the reader does not make (resource labels, block types that
@@ -257,8 +250,8 @@ private Q_SLOTS:
         const QByteArray tf = "terraform {\n  required_providers {\n"
                               "    alpha = { source = \"example.test/ns/alpha\", version = \">= 1.0, < 2.0\" }\n"
                               "    beta = { source = \"example.test/ns/beta\", version = \"~> 1.1.0\" }\n  }\n}\n";
-        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, tf));
-        QVERIFY(writeFile(sb.cfg() + u"/.terraform.lock.hcl"_s, lock));
+        QVERIFY(test::writeFile(sb.cfg() + u"/main.tf"_s, tf));
+        QVERIFY(test::writeFile(sb.cfg() + u"/.terraform.lock.hcl"_s, lock));
         const QStringList platforms{u"linux_amd64"_s, u"darwin_arm64"_s};
         const Run run = sb.terraform(QStringList{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + mirror(false)}
                                      + platformArgs(u"-platform="_s, platforms));
@@ -266,7 +259,7 @@ private Q_SLOTS:
         const QByteArray theirs = test::readFile(sb.cfg() + u"/.terraform.lock.hcl"_s);
 
         const QString ours = sb.path(u"ours.hcl"_s);
-        QVERIFY(writeFile(ours, lock));
+        QVERIFY(test::writeFile(ours, lock));
         const Run p = runProvender(QStringList{u"lock"_s, command, ours, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(false)}
                                    + platformArgs(u"--platform"_s, platforms));
         QVERIFY2(p.exitCode == 0, QByteArray(p.err + p.out).constData());
@@ -301,11 +294,11 @@ private Q_SLOTS:
                 QJsonObject platforms;
                 for (auto e = v->begin(); e != v->end(); ++e)
                     platforms[e.key()] = e.value();
-                QVERIFY(writeFile(m.root() + u'/' + p.key() + u'/' + v.key() + u".json"_s,
-                                  QJsonDocument(QJsonObject{{u"archives"_s, platforms}}).toJson()));
+                QVERIFY(test::writeFile(m.root() + u'/' + p.key() + u'/' + v.key() + u".json"_s,
+                                        QJsonDocument(QJsonObject{{u"archives"_s, platforms}}).toJson()));
             }
-            QVERIFY(
-                writeFile(m.root() + u'/' + p.key() + u"/index.json"_s, QJsonDocument(QJsonObject{{u"versions"_s, versions}}).toJson()));
+            QVERIFY(test::writeFile(m.root() + u'/' + p.key() + u"/index.json"_s,
+                                    QJsonDocument(QJsonObject{{u"versions"_s, versions}}).toJson()));
         }
         test::NginxFixture nginx;
         QString error;
@@ -313,10 +306,10 @@ private Q_SLOTS:
         QVERIFY2(nginx.start(m.root(), QString(), QString(), &error), qPrintable(error));
 
         Sandbox sb;
-        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s,
-                          "terraform {\n  required_providers {\n"
-                          "    alpha = { source = \"example.test/ns/alpha\", version = \"~> 1.0\" }\n"
-                          "    beta  = { source = \"example.test/ns/beta\" }\n  }\n}\n"));
+        QVERIFY(test::writeFile(sb.cfg() + u"/main.tf"_s,
+                                "terraform {\n  required_providers {\n"
+                                "    alpha = { source = \"example.test/ns/alpha\", version = \"~> 1.0\" }\n"
+                                "    beta  = { source = \"example.test/ns/beta\" }\n  }\n}\n"));
         const QStringList platforms{u"linux_amd64"_s, u"darwin_arm64"_s};
         // terraform in its sandbox, trusting the test CA (loopback bypasses the closed proxies).
         QProcessEnvironment certs;
@@ -350,21 +343,21 @@ private Q_SLOTS:
         // terraform init -upgrade cannot run offline against a plain fs mirror without a CLI
         // configuration naming it; with a filesystem_mirror installation block it can.
         Sandbox sb;
-        QVERIFY(writeFile(sb.path(u"cli.tfrc"_s),
-                          "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror(false).toUtf8() + "\"\n  }\n}\n"));
+        QVERIFY(test::writeFile(sb.path(u"cli.tfrc"_s),
+                                "provider_installation {\n  filesystem_mirror {\n    path = \"" + mirror(false).toUtf8() + "\"\n  }\n}\n"));
         const QByteArray tf = "terraform {\n  required_providers {\n"
                               "    alpha = { source = \"example.test/ns/alpha\", version = \">= 1.0, < 2.0, != 1.2.5\" }\n  }\n}\n";
-        QVERIFY(writeFile(sb.cfg() + u"/main.tf"_s, tf));
+        QVERIFY(test::writeFile(sb.cfg() + u"/main.tf"_s, tf));
         const QByteArray lock =
             "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n"
             "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0.0\"\n}\n";
-        QVERIFY(writeFile(sb.cfg() + u"/.terraform.lock.hcl"_s, lock));
+        QVERIFY(test::writeFile(sb.cfg() + u"/.terraform.lock.hcl"_s, lock));
         const Run run = sb.terraform({u"init"_s, u"-upgrade"_s, u"-backend=false"_s, u"-input=false"_s, u"-no-color"_s});
         QVERIFY2(run.exitCode == 0, QByteArray(run.err + run.out).constData());
         const QByteArray theirs = test::readFile(sb.cfg() + u"/.terraform.lock.hcl"_s);
 
         const QString ours = sb.path(u"ours.hcl"_s);
-        QVERIFY(writeFile(ours, lock));
+        QVERIFY(test::writeFile(ours, lock));
         const Run p = runProvender(
             {u"lock"_s, u"upgrade"_s, ours, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(false), u"--platform"_s, u"linux_amd64"_s});
         QVERIFY2(p.exitCode == 0, QByteArray(p.err + p.out).constData());

@@ -59,28 +59,6 @@ for plat in ("linux_amd64", "darwin_arm64"):
 json.dump(out, sys.stdout)
 )PY";
 
-struct ToolRun
-{
-    int exitCode = -1;
-    QString output;
-};
-
-ToolRun run(const QString &program, const QStringList &args, const QString &workDir,
-            const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(), int timeoutMs = 300000)
-{
-    QProcess proc;
-    proc.setProcessEnvironment(env);
-    proc.setWorkingDirectory(workDir);
-    proc.setProcessChannelMode(QProcess::MergedChannels);
-    proc.start(program, args);
-    if (!proc.waitForFinished(timeoutMs)) {
-        proc.kill();
-        proc.waitForFinished();
-        return {-1, QStringLiteral("did not finish: ") + QString::fromUtf8(proc.readAll())};
-    }
-    return {proc.exitStatus() == QProcess::NormalExit ? proc.exitCode() : -1, QString::fromUtf8(proc.readAll())};
-}
-
 QString findTool(const QString &name)
 {
     const QString onPath = QStandardPaths::findExecutable(name);
@@ -117,7 +95,7 @@ class TestInteropNetMirror : public QObject
 
     QString path(const QString &rel) const { return m_tmp.filePath(rel); }
 
-    ToolRun terraformInit(const QString &name)
+    test::ProcessRun terraformInit(const QString &name)
     {
         const QString work = path(QStringLiteral("tf-") + name);
         QDir(work).removeRecursively();
@@ -128,9 +106,9 @@ class TestInteropNetMirror : public QObject
         main.write("terraform {\n  required_providers {\n    fake = {\n      source  = \"example.com/acme/fake\"\n"
                    "      version = \"1.0.0\"\n    }\n  }\n}\n");
         main.close();
-        ToolRun r = run(m_terraform, {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color")}, work, m_tfEnv);
-        r.output +=
-            QStringLiteral("\n--- lock file ---\n") + QString::fromUtf8(test::readFile(work + QStringLiteral("/.terraform.lock.hcl")));
+        test::ProcessRun r = test::runProcessMerged(
+            m_terraform, {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color")}, work, m_tfEnv);
+        r.out += "\n--- lock file ---\n" + test::readFile(work + QStringLiteral("/.terraform.lock.hcl"));
         return r;
     }
 
@@ -174,9 +152,10 @@ private Q_SLOTS:
 
         // The mirror: Python builds the zips, Provender writes the indexes (terraform's default form).
         m_mirror = path(QStringLiteral("mirror"));
-        ToolRun zips = run(m_python, {QStringLiteral("-c"), QString::fromUtf8(kMakeZips), m_mirror, QStringLiteral("one")}, m_tmp.path());
-        QVERIFY2(zips.exitCode == 0, qPrintable(zips.output));
-        m_expected = QJsonDocument::fromJson(zips.output.toUtf8()).object();
+        test::ProcessRun zips = test::runProcessMerged(
+            m_python, {QStringLiteral("-c"), QString::fromUtf8(kMakeZips), m_mirror, QStringLiteral("one")}, m_tmp.path());
+        QVERIFY2(zips.exitCode == 0, qPrintable(zips.text()));
+        m_expected = QJsonDocument::fromJson(zips.out).object();
         QVERIFY(!m_expected.isEmpty());
         const Result<IndexExportReport> exported = exportIndexes(m_mirror, IndexExportOptions{});
         QVERIFY2(exported.ok(), qPrintable(exported.ok() ? QString() : exported.error().toString()));
@@ -185,13 +164,14 @@ private Q_SLOTS:
         // A certificate for 127.0.0.1.
         const QString cert = path(QStringLiteral("cert.pem"));
         const QString key = path(QStringLiteral("key.pem"));
-        ToolRun ssl = run(m_openssl,
-                          {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
-                           QStringLiteral("-nodes"), QStringLiteral("-keyout"), key, QStringLiteral("-out"), cert, QStringLiteral("-days"),
-                           QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1"), QStringLiteral("-addext"),
-                           QStringLiteral("subjectAltName=IP:127.0.0.1")},
-                          m_tmp.path());
-        QVERIFY2(ssl.exitCode == 0, qPrintable(ssl.output));
+        test::ProcessRun ssl =
+            test::runProcessMerged(m_openssl,
+                                   {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
+                                    QStringLiteral("-nodes"), QStringLiteral("-keyout"), key, QStringLiteral("-out"), cert,
+                                    QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1"),
+                                    QStringLiteral("-addext"), QStringLiteral("subjectAltName=IP:127.0.0.1")},
+                                   m_tmp.path());
+        QVERIFY2(ssl.exitCode == 0, qPrintable(ssl.text()));
 
         // nginx on a free loopback port, everything in the temporary directory.
         {
@@ -276,25 +256,26 @@ private Q_SLOTS:
         QVERIFY(linux->hashes->h1Zip != linux->hashes->h1Extracted);
         QVERIFY(!report.summary.hasFindings());
 
-        const ToolRun init = terraformInit(QStringLiteral("good"));
-        QVERIFY2(init.exitCode == 0, qPrintable(init.output));
-        const QStringList h1 = lockH1(init.output, QStringLiteral("example.com/acme/fake"));
-        QVERIFY2(!h1.isEmpty(), qPrintable(init.output));
+        const test::ProcessRun init = terraformInit(QStringLiteral("good"));
+        QVERIFY2(init.exitCode == 0, qPrintable(init.text()));
+        const QStringList h1 = lockH1(init.text(), QStringLiteral("example.com/acme/fake"));
+        QVERIFY2(!h1.isEmpty(), qPrintable(init.text()));
         qInfo("terraform's lock file h1: %s", qPrintable(h1.join(QStringLiteral(", "))));
         // terraform records the extracted folder's h1 of the platform it installed, plus the
         // mirror's hash it checked; each must be a value our verification reports.
-        QVERIFY2(h1.contains(linux->hashes->h1Extracted.toString()), qPrintable(init.output));
+        QVERIFY2(h1.contains(linux->hashes->h1Extracted.toString()), qPrintable(init.text()));
         const QStringList ours = {linux->hashes->h1Extracted.toString(), linux->hashes->h1Zip.toString()};
         for (const QString &h : h1)
-            QVERIFY2(ours.contains(h), qPrintable(h + QStringLiteral(" is not ours\n") + init.output));
+            QVERIFY2(ours.contains(h), qPrintable(h + QStringLiteral(" is not ours\n") + init.text()));
     }
 
     void tamperedArchiveFailsBoth()
     {
         // Replace the linux_amd64 zip by another build (other content), leaving the indexes alone.
         const QString scratch = path(QStringLiteral("scratch"));
-        ToolRun zips = run(m_python, {QStringLiteral("-c"), QString::fromUtf8(kMakeZips), scratch, QStringLiteral("two")}, m_tmp.path());
-        QVERIFY2(zips.exitCode == 0, qPrintable(zips.output));
+        test::ProcessRun zips = test::runProcessMerged(
+            m_python, {QStringLiteral("-c"), QString::fromUtf8(kMakeZips), scratch, QStringLiteral("two")}, m_tmp.path());
+        QVERIFY2(zips.exitCode == 0, qPrintable(zips.text()));
         const QString name = QStringLiteral("/example.com/acme/fake/terraform-provider-fake_1.0.0_linux_amd64.zip");
         QVERIFY(QFile::remove(m_mirror + name));
         QVERIFY(QFile::copy(scratch + name, m_mirror + name));
@@ -306,11 +287,11 @@ private Q_SLOTS:
         QCOMPARE(toString(find(report, QStringLiteral("darwin_arm64"))->detail.verdict), QStringLiteral("verified"));
         QVERIFY(report.summary.hasFindings());
 
-        const ToolRun init = terraformInit(QStringLiteral("tampered"));
-        QVERIFY2(init.exitCode != 0, qPrintable(init.output));
-        QVERIFY2(init.output.contains(QStringLiteral("checksum")), qPrintable(init.output));
+        const test::ProcessRun init = terraformInit(QStringLiteral("tampered"));
+        QVERIFY2(init.exitCode != 0, qPrintable(init.text()));
+        QVERIFY2(init.text().contains(QStringLiteral("checksum")), qPrintable(init.text()));
         qInfo("terraform init on the tampered mirror: %s",
-              qPrintable(init.output.section(QStringLiteral("Error:"), 1, 1).simplified().left(200)));
+              qPrintable(init.text().section(QStringLiteral("Error:"), 1, 1).simplified().left(200)));
     }
 };
 

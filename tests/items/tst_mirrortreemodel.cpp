@@ -26,7 +26,7 @@ Archive archive(const char *platform, qint64 size, int declared, ArchiveLayout l
     a.path = !a.present ? QString() : path.isEmpty() ? QStringLiteral("/m/%1-%2").arg(QLatin1StringView(platform)).arg(size) : path;
     a.size = size;
     if (declared > 0) {
-        DeclaredArchive d{QStringLiteral("x.zip"), {}, QStringLiteral("/m/1.0.0.json")};
+        DeclaredArchive d{QStringLiteral("x.zip"), {}, QStringLiteral("/m/1.0.0.json"), {}};
         for (int i = 0; i < declared; ++i)
             d.hashes.append(
                 HashString::parse(QStringLiteral("zh:%1%2").arg(QLatin1StringView(platform).size()).arg(size * 10 + i)).value());

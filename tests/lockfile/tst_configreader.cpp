@@ -20,13 +20,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
 QStringList diagTexts(const QList<ConfigDiagnostic> &ds)
 {
     QStringList out;
@@ -50,7 +43,7 @@ struct Tree
     explicit Tree(const QMap<QString, QByteArray> &files)
     {
         for (auto it = files.cbegin(); it != files.cend(); ++it)
-            writeFile(dir.path() + u'/' + it.key(), it.value());
+            test::writeFile(dir.path() + u'/' + it.key(), it.value());
     }
     QString path() const { return dir.path(); }
 };
@@ -428,7 +421,7 @@ private Q_SLOTS:
             first.contains(QByteArray(QByteArray("provider \"example.test/ns/a\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"")
                                       + mirror.expected("example.test/ns/a", "1.0.0", "linux_amd64", "h1").toUtf8() + "\",\n  ]\n}\n")));
         // An existing lock file is not replaced without --force.
-        QVERIFY(writeFile(lock, "keep me"));
+        QVERIFY(test::writeFile(lock, "keep me"));
         r = run(base);
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("already exists"));
@@ -446,7 +439,7 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 1);
         QVERIFY(!QFileInfo::exists(t.path() + u"/none.hcl"_s));
         // A configuration error: exit 2 with file:line:column on stderr.
-        QVERIFY(writeFile(t.path() + u"/bad.tf"_s, "locals {\n  a = [1\n}\n"));
+        QVERIFY(test::writeFile(t.path() + u"/bad.tf"_s, "locals {\n  a = [1\n}\n"));
         r = run(base + QStringList{u"-o"_s, t.path() + u"/bad.hcl"_s});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains((t.path() + u"/bad.tf:3:1: error: Missing item separator"_s).toUtf8()), r.err.constData());
@@ -462,7 +455,7 @@ private Q_SLOTS:
         // upgrade --config never downgrades: a constraint that excludes the locked version and
         // allows nothing newer is an error, and the file stays as it was.
         const QByteArray pinned = first;
-        QVERIFY(writeFile(t.path() + u"/up.hcl"_s, pinned));
+        QVERIFY(test::writeFile(t.path() + u"/up.hcl"_s, pinned));
         Tree narrower({{u"main.tf"_s,
                         "terraform {\n  required_providers {\n    a = { source = \"example.test/ns/a\", version = \"< 1.0\" }\n  }\n}\n"}});
         r = run({u"lock"_s, u"upgrade"_s, t.path() + u"/up.hcl"_s, u"--config"_s, narrower.path(), u"--mirror"_s, mirror.root()});

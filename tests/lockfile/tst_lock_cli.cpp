@@ -31,12 +31,6 @@ Run run(const QStringList &args)
     return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 60000, env);
 }
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
 const QByteArray kHeader = "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n";
 
 } // namespace
@@ -68,7 +62,7 @@ private Q_SLOTS:
         const QByteArray canonical = kHeader
             + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.0.0\"\n  hashes = [\n"
               "    \"h1:1\",\n    \"zh:2\",\n  ]\n}\n";
-        QVERIFY(writeFile(path("fmt.hcl"), messy));
+        QVERIFY(test::writeFile(path("fmt.hcl"), messy));
         Run r = run({u"lock"_s, u"fmt"_s, u"--check"_s, path("fmt.hcl")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.startsWith("--- "));
@@ -89,7 +83,7 @@ private Q_SLOTS:
 
         // A file with errors is not touched.
         const QByteArray broken = "provider \"aws\" {\n  version = \"1.0\"\n}\n";
-        QVERIFY(writeFile(path("broken.hcl"), broken));
+        QVERIFY(test::writeFile(path("broken.hcl"), broken));
         r = run({u"lock"_s, u"fmt"_s, path("broken.hcl")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("broken.hcl:1:10: error: Non-normalized provider source address"));
@@ -103,13 +97,15 @@ private Q_SLOTS:
 
     void diff()
     {
-        QVERIFY(writeFile(path("a.hcl"),
-                          kHeader + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.0.0\"\n  hashes = [\n    \""
-                              + m_mirror->expected("example.test/ns/widget", "1.0.0", "linux_amd64", "h1").toUtf8() + "\",\n  ]\n}\n"));
-        QVERIFY(writeFile(path("b.hcl"),
-                          kHeader + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.1.0\"\n  hashes = [\n    \""
-                              + m_mirror->expected("example.test/ns/widget", "1.1.0", "linux_amd64", "h1").toUtf8() + "\",\n  ]\n}\n"));
-        QVERIFY(writeFile(path("a2.hcl"), test::readFile(path("a.hcl")).replace("  version", "    version")));
+        QVERIFY(test::writeFile(path("a.hcl"),
+                                kHeader + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.0.0\"\n  hashes = [\n    \""
+                                    + m_mirror->expected("example.test/ns/widget", "1.0.0", "linux_amd64", "h1").toUtf8()
+                                    + "\",\n  ]\n}\n"));
+        QVERIFY(test::writeFile(path("b.hcl"),
+                                kHeader + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.1.0\"\n  hashes = [\n    \""
+                                    + m_mirror->expected("example.test/ns/widget", "1.1.0", "linux_amd64", "h1").toUtf8()
+                                    + "\",\n  ]\n}\n"));
+        QVERIFY(test::writeFile(path("a2.hcl"), test::readFile(path("a.hcl")).replace("  version", "    version")));
         Run r = run({u"lock"_s, u"diff"_s, path("a.hcl"), path("b.hcl")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.contains("~ example.test/ns/widget: upgraded 1.0.0 -> 1.1.0"));
@@ -140,7 +136,7 @@ private Q_SLOTS:
     void checkAndAddHashes()
     {
         const QByteArray noHashes = kHeader + "\nprovider \"example.test/ns/widget\" {\n  version = \"1.0.0\"\n}\n";
-        QVERIFY(writeFile(path("c.hcl"), noHashes));
+        QVERIFY(test::writeFile(path("c.hcl"), noHashes));
         Run r = run({u"lock"_s, u"check"_s, path("c.hcl"), u"--mirror"_s, m_mirror->root()});
         QCOMPARE(r.exitCode, 0); // unverified is not a finding
         QVERIFY(r.out.contains("unverified"));
@@ -178,8 +174,9 @@ private Q_SLOTS:
 
     void upgrade()
     {
-        QVERIFY(writeFile(path("u.hcl"),
-                          kHeader + "\nprovider \"example.test/ns/widget\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0\"\n}\n"));
+        QVERIFY(test::writeFile(
+            path("u.hcl"),
+            kHeader + "\nprovider \"example.test/ns/widget\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0\"\n}\n"));
         Run r = run({u"lock"_s, u"upgrade"_s, path("u.hcl"), u"--mirror"_s, m_mirror->root()});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("example.test/ns/widget: 1.0.0 -> 1.1.0"));

@@ -43,12 +43,6 @@ QString summarize(const LockDiff &d)
     return out.join(u"; "_s);
 }
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
 } // namespace
 
 class TestLockDiff : public QObject
@@ -237,7 +231,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, a);
         QFETCH(QByteArray, b);
         QTemporaryDir dir;
-        QVERIFY(writeFile(dir.filePath(u"a"_s), a) && writeFile(dir.filePath(u"b"_s), b));
+        QVERIFY(test::writeFile(dir.filePath(u"a"_s), a) && test::writeFile(dir.filePath(u"b"_s), b));
         QProcess p;
         p.start(u"diff"_s, {u"-u"_s, u"--label"_s, u"old"_s, u"--label"_s, u"new"_s, dir.filePath(u"a"_s), dir.filePath(u"b"_s)});
         if (!p.waitForStarted())
@@ -279,7 +273,7 @@ private Q_SLOTS:
                 continue;
             }
             const QString target = dir.filePath(u"file"_s);
-            QVERIFY(writeFile(target, a));
+            QVERIFY(test::writeFile(target, a));
             QProcess p;
             p.start(u"patch"_s, {u"-s"_s, u"-f"_s, target});
             if (!p.waitForStarted())

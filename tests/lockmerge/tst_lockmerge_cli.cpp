@@ -22,6 +22,9 @@
 #include <QTest>
 
 #include <algorithm>
+#include <csignal>
+
+#include <sys/resource.h>
 
 using namespace provender;
 using namespace Qt::StringLiterals;
@@ -32,13 +35,6 @@ using Run = test::ProcessRun;
 
 const QByteArray kTerraform =
     "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
 
 Run runProvender(const QStringList &args, const QString &cwd = {})
 {
@@ -99,7 +95,7 @@ public:
     /// Writes the lock file and commits it (and anything else changed) on the current branch.
     bool commitLock(const QByteArray &bytes, const QString &message) const
     {
-        return writeFile(lockPath(), bytes) && git({u"add"_s, u"-A"_s}).exitCode == 0
+        return test::writeFile(lockPath(), bytes) && git({u"add"_s, u"-A"_s}).exitCode == 0
             && git({u"commit"_s, u"-q"_s, u"-m"_s, message}).exitCode == 0;
     }
 
@@ -219,7 +215,7 @@ private Q_SLOTS:
         const QByteArray ours = kTerraform + alpha("1.1.0", {u"linux_amd64"_s}) + beta({u"linux_amd64"_s, u"darwin_arm64"_s});
         const QByteArray theirs =
             kTerraform + alpha("1.0.0", {u"linux_amd64"_s, u"linux_arm64"_s}) + beta({u"linux_amd64"_s, u"linux_arm64"_s});
-        QVERIFY(writeFile(path("base"), base) && writeFile(path("ours"), ours) && writeFile(path("theirs"), theirs));
+        QVERIFY(test::writeFile(path("base"), base) && test::writeFile(path("ours"), ours) && test::writeFile(path("theirs"), theirs));
 
         // Clean, with -o: OURS untouched, OUT the merge.
         Run r = runProvender({u"lock"_s, u"merge"_s, path("base"), path("ours"), path("theirs"), u"-o"_s, path("out")});
@@ -231,14 +227,14 @@ private Q_SLOTS:
         QVERIFY2(r.err.isEmpty(), r.err.constData());
 
         // Clean, without -o: the result replaces OURS (what a git merge driver must do).
-        QVERIFY(writeFile(path("ours2"), ours));
+        QVERIFY(test::writeFile(path("ours2"), ours));
         r = runProvender({u"lock"_s, u"merge"_s, path("base"), path("ours2"), path("theirs")});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(test::readFile(path("ours2")), test::readFile(path("out")));
 
         // Two conflicts: exit 1, one stderr line each, markers in the file.
         const QByteArray theirs2 = kTerraform + alpha("1.2.0", {u"linux_amd64"_s}); // beta removed, alpha upgraded elsewhere
-        QVERIFY(writeFile(path("theirs2"), theirs2) && writeFile(path("ours3"), ours));
+        QVERIFY(test::writeFile(path("theirs2"), theirs2) && test::writeFile(path("ours3"), ours));
         r = runProvender({u"lock"_s, u"merge"_s, path("base"), path("ours3"), path("theirs2")});
         QCOMPARE(r.exitCode, 1);
         const QList<QByteArray> lines = r.err.trimmed().split('\n');
@@ -255,7 +251,7 @@ private Q_SLOTS:
 
         // Invalid input (any of the three): exit 2, file:line:column, OURS untouched.
         const QByteArray broken = kTerraform + "\nprovider \"example.test/ns/alpha\" {\n  version = \"1.0\"\n}\n";
-        QVERIFY(writeFile(path("broken"), broken) && writeFile(path("ours4"), ours));
+        QVERIFY(test::writeFile(path("broken"), broken) && test::writeFile(path("ours4"), ours));
         for (const QStringList &files :
              {QStringList{path("broken"), path("ours4"), path("theirs")}, QStringList{path("base"), path("ours4"), path("broken")},
               QStringList{path("base"), path("broken"), path("theirs")}}) {
@@ -282,7 +278,7 @@ private Q_SLOTS:
         QTemporaryDir sandbox;
         for (const char *d : {"cfg", "data", "tmp", "home"})
             QDir().mkpath(sandbox.filePath(QString::fromLatin1(d)));
-        QVERIFY(writeFile(sandbox.filePath(u"cli.tfrc"_s), {}));
+        QVERIFY(test::writeFile(sandbox.filePath(u"cli.tfrc"_s), {}));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const QString &key : env.keys())
             if (key.startsWith(u"TF_"_s))
@@ -297,12 +293,12 @@ private Q_SLOTS:
         env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
         const QString cfg = sandbox.filePath(u"cfg"_s);
         const auto lockWith = [&](const char *alphaConstraint, const QStringList &platforms) {
-            writeFile(cfg + u"/main.tf"_s,
-                      "terraform {\n  required_providers {\n    alpha = {\n      source = \"example.test/ns/alpha\"\n"
-                      "      version = \""
-                          + QByteArray(alphaConstraint)
-                          + "\"\n    }\n    beta = {\n"
-                            "      source = \"example.test/ns/beta\"\n      version = \"2.0.0\"\n    }\n  }\n}\n");
+            test::writeFile(cfg + u"/main.tf"_s,
+                            "terraform {\n  required_providers {\n    alpha = {\n      source = \"example.test/ns/alpha\"\n"
+                            "      version = \""
+                                + QByteArray(alphaConstraint)
+                                + "\"\n    }\n    beta = {\n"
+                                  "      source = \"example.test/ns/beta\"\n      version = \"2.0.0\"\n    }\n  }\n}\n");
             QFile::remove(cfg + u"/.terraform.lock.hcl"_s);
             QStringList args{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + m_mirror->root()};
             for (const QString &p : platforms)
@@ -410,7 +406,7 @@ private Q_SLOTS:
     {
         Repo repo;
         QVERIFY(repo.ok());
-        QVERIFY(writeFile(repo.work() + u"/.gitattributes"_s, "*.png binary"));
+        QVERIFY(test::writeFile(repo.work() + u"/.gitattributes"_s, "*.png binary"));
         for (int i = 0; i < 2; ++i) {
             const Run r = runProvender({u"lock"_s, u"merge"_s, u"--install"_s}, repo.work());
             QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
@@ -421,6 +417,38 @@ private Q_SLOTS:
         // Outside a repository: exit 2.
         QTemporaryDir plain;
         QCOMPARE(runProvender({u"lock"_s, u"merge"_s, u"--install"_s}, plain.path()).exitCode, 2);
+    }
+
+    /// A .gitattributes write whose final flush fails (the file size limit: writes past 4 KiB fail
+    /// with EFBIG, as on a full disk; the 8 KiB are written at flush()) is an error, and the file
+    /// stays as it was: Qt 6.4's QSaveFile::commit() alone would rename the cut-off copy over it.
+    void installLeavesGitattributesWhenTheWriteFails()
+    {
+        Repo repo;
+        QVERIFY(repo.ok());
+        QByteArray before;
+        for (int i = 0; before.size() < 8 * 1024; ++i)
+            before += "docs/image" + QByteArray::number(i) + ".png binary\n";
+        const QString attributes = repo.work() + u"/.gitattributes"_s;
+        QVERIFY(test::writeFile(attributes, before));
+
+        struct rlimit old
+        {
+        };
+        QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+        const auto previous = std::signal(SIGXFSZ, SIG_IGN); // inherited: the child gets EFBIG, not the signal
+        struct rlimit small = old;
+        small.rlim_cur = 4096;
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        const Run r = runProvender({u"lock"_s, u"merge"_s, u"--install"_s}, repo.work());
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &old) == 0);
+        std::signal(SIGXFSZ, previous);
+
+        QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(".gitattributes"), r.err.constData());
+        QCOMPARE(test::readFile(attributes), before);
+        const QStringList left = QDir(repo.work()).entryList({u".gitattributes*"_s}, QDir::Files | QDir::Hidden);
+        QCOMPARE(left, QStringList{u".gitattributes"_s}); // no temporary file left
     }
 };
 

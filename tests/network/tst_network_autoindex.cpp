@@ -75,19 +75,10 @@ class TestNetworkAutoindex : public QObject
         o.http.timeoutMs = 5000;
         return o;
     }
-    QByteArray accessLog(qint64 from) const
-    {
-        QFile f(m_nginx.accessLogPath());
-        if (!f.open(QIODevice::ReadOnly))
-            return {};
-        f.seek(from);
-        return f.readAll();
-    }
-    qint64 accessLogSize() const { return QFileInfo(m_nginx.accessLogPath()).size(); }
     QList<QByteArray> requestedPaths(qint64 from) const
     {
         QList<QByteArray> paths;
-        for (const QByteArray &line : accessLog(from).split('\n'))
+        for (const QByteArray &line : m_nginx.accessLogFrom(from).split('\n'))
             if (!line.isEmpty())
                 paths << line.split(' ').value(1);
         return paths;
@@ -185,7 +176,7 @@ private Q_SLOTS:
 
     void nginxAutoindex()
     {
-        const qint64 from = accessLogSize();
+        const qint64 from = m_nginx.accessLogSize();
         const Result<AutoindexResult> r = crawlAutoindex(m_nginx.baseUrl() + QStringLiteral("m/"), options());
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
         QCOMPARE(names(r.value().providers),
@@ -213,7 +204,7 @@ private Q_SLOTS:
 
     void apacheStylePages()
     {
-        const qint64 from = accessLogSize();
+        const qint64 from = m_nginx.accessLogSize();
         const Result<AutoindexResult> r = crawlAutoindex(m_nginx.baseUrl() + QStringLiteral("apache"), options()); // no '/'
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
         QCOMPARE(names(r.value().providers), QStringList{QStringLiteral("example.com/acme/thing")});
@@ -233,7 +224,7 @@ private Q_SLOTS:
 
         o = options();
         o.maxPages = 3;
-        const qint64 from = accessLogSize();
+        const qint64 from = m_nginx.accessLogSize();
         r = crawlAutoindex(m_nginx.baseUrl() + QStringLiteral("m/"), o);
         QVERIFY(r.ok());
         QVERIFY(r.value().truncated);

@@ -3,6 +3,7 @@
 
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
+#include "tests/support/TestSupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,22 +11,6 @@
 #include <QTest>
 
 using namespace provender;
-
-namespace {
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-ProviderAddress addr(const char *s)
-{
-    return ProviderAddress::parse(QString::fromUtf8(s)).value();
-}
-
-} // namespace
 
 class TestNetworkCredentials : public QObject
 {
@@ -103,10 +88,10 @@ private Q_SLOTS:
         QTemporaryDir home;
         QVERIFY(home.isValid());
         const QString rc = home.filePath(QStringLiteral("cli.tfrc"));
-        QVERIFY(writeFile(rc,
-                          "credentials \"mirror.example\" { token = \"from-config\" }\n"
-                          "credentials \"127.0.0.1:8443\" { token = \"with-port\" }\n"));
-        QVERIFY(writeFile(
+        QVERIFY(test::writeFile(rc,
+                                "credentials \"mirror.example\" { token = \"from-config\" }\n"
+                                "credentials \"127.0.0.1:8443\" { token = \"with-port\" }\n"));
+        QVERIFY(test::writeFile(
             home.filePath(QStringLiteral(".terraform.d/credentials.tfrc.json")),
             "{\"credentials\": {\"json.example\": {\"token\": \"from-json\"}, \"mirror.example\": {\"token\": \"json-loses\"}}}"));
         QProcessEnvironment env;
@@ -140,12 +125,12 @@ private Q_SLOTS:
     void homeFiles()
     {
         QTemporaryDir home;
-        QVERIFY(writeFile(home.filePath(QStringLiteral(".terraformrc")), "credentials \"t.example\" { token = \"rc\" }\n"));
+        QVERIFY(test::writeFile(home.filePath(QStringLiteral(".terraformrc")), "credentials \"t.example\" { token = \"rc\" }\n"));
         QProcessEnvironment env;
         QCOMPARE(credentialsLocations(env, home.path()).cliConfigFile, home.filePath(QStringLiteral(".terraformrc")));
         QCOMPARE(findCredential(QStringLiteral("t.example"), env, home.path())->token, QStringLiteral("rc"));
         // ~/.tofurc wins when both exist.
-        QVERIFY(writeFile(home.filePath(QStringLiteral(".tofurc")), "credentials \"t.example\" { token = \"tofurc\" }\n"));
+        QVERIFY(test::writeFile(home.filePath(QStringLiteral(".tofurc")), "credentials \"t.example\" { token = \"tofurc\" }\n"));
         QCOMPARE(findCredential(QStringLiteral("t.example"), env, home.path())->token, QStringLiteral("tofurc"));
     }
 

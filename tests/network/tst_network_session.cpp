@@ -95,15 +95,6 @@ class TestNetworkSession : public QObject
         r.homeDir = m_tmp.filePath(QStringLiteral("home"));
         return r;
     }
-    qint64 accessLogSize() const { return QFileInfo(m_nginx.accessLogPath()).size(); }
-    QByteArray accessLog(qint64 from) const
-    {
-        QFile f(m_nginx.accessLogPath());
-        if (!f.open(QIODevice::ReadOnly))
-            return {};
-        f.seek(from);
-        return f.readAll();
-    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -195,7 +186,7 @@ private Q_SLOTS:
         req.source = RemoteRequest::ProviderSource::LockFile;
         req.lockFile = lock;
         req.environment.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), config);
-        const qint64 from = accessLogSize();
+        const qint64 from = m_nginx.accessLogSize();
         session.start(req);
         QTRY_VERIFY_WITH_TIMEOUT(rec.ended(), 60000);
         QVERIFY2(!rec.failure, qPrintable(rec.failure.value_or(QString())));
@@ -210,7 +201,7 @@ private Q_SLOTS:
         QVERIFY2(shown.contains(QStringLiteral("sess…")) && !shown.contains(QStringLiteral("sessiontoken")), qPrintable(shown));
         // The token went with the two JSON requests only, per the server and per the log.
         int json = 0, other = 0;
-        for (const QByteArray &line : accessLog(from).split('\n')) {
+        for (const QByteArray &line : m_nginx.accessLogFrom(from).split('\n')) {
             if (line.isEmpty())
                 continue;
             if (line.contains(".json ")) {

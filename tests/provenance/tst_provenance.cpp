@@ -33,12 +33,6 @@ namespace {
 
 const QString kHost = provender::test::RegistryFixture::host();
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
 /// gpg's own account of a key: its 64-bit key ID (field 5 of the `pub` line of --with-colons).
 QString gpgKeyId(const QProcessEnvironment &env, const QString &who)
 {
@@ -131,9 +125,10 @@ class TestProvenance : public QObject
     {
         const QString dir = provenanceDir(mirror, u"demo"_s, u"1.1.0"_s);
         const QByteArray sig = m_gpg->sign(fpr, sums, fakedTime);
-        if (sig.isEmpty() || !writeFile(dir + u"/SHA256SUMS"_s, sums) || !writeFile(dir + u"/SHA256SUMS.sig"_s, sig))
+        if (sig.isEmpty() || !provender::test::writeFile(dir + u"/SHA256SUMS"_s, sums)
+            || !provender::test::writeFile(dir + u"/SHA256SUMS.sig"_s, sig))
             return false;
-        return keysOf.isEmpty() || writeFile(dir + u"/keys.asc"_s, m_gpg->exportKey(keysOf));
+        return keysOf.isEmpty() || provender::test::writeFile(dir + u"/keys.asc"_s, m_gpg->exportKey(keysOf));
     }
 
     QByteArray demoSums() const { return provender::test::readFile(provenanceDir(m_mirror, u"demo"_s, u"1.1.0"_s) + u"/SHA256SUMS"_s); }
@@ -172,7 +167,7 @@ private Q_SLOTS:
         QVERIFY2(!m_otherFpr.isEmpty() && !m_expiredFpr.isEmpty() && !m_revokedFpr.isEmpty(), qPrintable(m_gpg->lastError()));
         m_otherKeyId = gpgKeyId(m_gpg->environment(), m_otherFpr);
         m_otherKeyFile = m_tmp.filePath(u"other.asc"_s);
-        QVERIFY(writeFile(m_otherKeyFile, m_gpg->exportKey(m_otherFpr)));
+        QVERIFY(provender::test::writeFile(m_otherKeyFile, m_gpg->exportKey(m_otherFpr)));
     }
 
     void verifyShowsEveryArchiveSigned()
@@ -229,7 +224,7 @@ private Q_SLOTS:
         QStringList extra;
         if (kind == u"flip") {
             sums[0] = char(sums.at(0) ^ 0x01);
-            QVERIFY(writeFile(dir + u"/SHA256SUMS"_s, sums));
+            QVERIFY(provender::test::writeFile(dir + u"/SHA256SUMS"_s, sums));
         } else if (kind == u"othersum") {
             sums.replace(linuxSha.toLatin1(), QCryptographicHash::hash("other bytes", QCryptographicHash::Sha256).toHex());
             QVERIFY2(resign(m, sums, m_otherFpr, m_otherFpr), qPrintable(m_gpg->lastError()));
@@ -248,7 +243,7 @@ private Q_SLOTS:
         } else if (kind == u"revoked") {
             QVERIFY2(resign(m, sums, m_revokedFpr, {}), qPrintable(m_gpg->lastError()));
             QVERIFY(m_gpg->revoke(m_revokedFpr));
-            QVERIFY(writeFile(dir + u"/keys.asc"_s, m_gpg->exportKey(m_revokedFpr)));
+            QVERIFY(provender::test::writeFile(dir + u"/keys.asc"_s, m_gpg->exportKey(m_revokedFpr)));
         } else if (kind == u"nosig") {
             QVERIFY(QFile::remove(dir + u"/SHA256SUMS.sig"_s));
         }

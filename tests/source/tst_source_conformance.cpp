@@ -198,6 +198,37 @@ class TestSourceConformance : public QObject
             + e.value(u"platform").toString();
     }
 
+    /// verifySource() without the hash cache (every readable archive is hashed by this run).
+    static VerifyReport verifyUncached(MirrorSource &source, const Catalog &catalog, std::atomic<bool> *cancel = nullptr)
+    {
+        VerifyOptions options;
+        options.useCache = false;
+        return verifySource(source, catalog, options, {}, cancel);
+    }
+
+    static QHash<QString, const Archive *> archivesByKey(const Catalog &catalog)
+    {
+        QHash<QString, const Archive *> byKey;
+        forEachArchive(catalog, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
+            byKey.insert(ArchiveKey{p.address, v.version, a.platform}.toString(), &a);
+        });
+        return byKey;
+    }
+
+    /// The catalog lists the fixture's providers with their versions, in its order.
+    void compareProviders(const Catalog &c) const
+    {
+        QStringList providers;
+        for (const Provider &p : c.providers) {
+            providers.append(p.address.toString());
+            QStringList versions;
+            for (const ProviderVersion &v : p.versions)
+                versions.append(v.version.toString());
+            QCOMPARE(versions, jsonStrings(m_expected.value(u"providers").toObject().value(p.address.toString())));
+        }
+        QCOMPARE(providers, m_expected.value(u"providers").toObject().keys());
+    }
+
     void addSources()
     {
         QTest::addColumn<QString>("kind");
@@ -287,20 +318,11 @@ private Q_SLOTS:
         QCOMPARE(c.root, source->location());
         const QString base = baseOf(c);
 
-        QStringList providers;
-        for (const Provider &p : c.providers) {
-            providers.append(p.address.toString());
-            QStringList versions;
-            for (const ProviderVersion &v : p.versions)
-                versions.append(v.version.toString());
-            QCOMPARE(versions, jsonStrings(m_expected.value(u"providers").toObject().value(p.address.toString())));
-        }
-        QCOMPARE(providers, m_expected.value(u"providers").toObject().keys());
+        compareProviders(c);
+        if (QTest::currentTestFailed())
+            return;
 
-        QHash<QString, const Archive *> byKey;
-        forEachArchive(c, [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
-            byKey.insert(ArchiveKey{p.address, v.version, a.platform}.toString(), &a);
-        });
+        const QHash<QString, const Archive *> byKey = archivesByKey(c);
         QCOMPARE(byKey.size(), m_expected.value(u"archives").toArray().size());
         for (const QJsonValue &value : m_expected.value(u"archives").toArray()) {
             const QJsonObject e = value.toObject();
@@ -338,9 +360,7 @@ private Q_SLOTS:
         std::unique_ptr<MirrorSource> source = makeSource(kind);
         Result<Catalog> listed = source->list();
         QVERIFY(listed.ok());
-        VerifyOptions options;
-        options.useCache = false;
-        const VerifyReport report = verifySource(*source, listed.value(), options);
+        const VerifyReport report = verifyUncached(*source, listed.value());
         QVERIFY(!report.summary.cancelled);
         const QString base = baseOf(listed.value());
         const QHash<QString, Seen> got = seen(report, base);
@@ -381,9 +401,7 @@ private Q_SLOTS:
             std::unique_ptr<MirrorSource> source = makeSource(QString::fromLatin1(k));
             Result<Catalog> listed = source->list();
             QVERIFY(listed.ok());
-            VerifyOptions options;
-            options.useCache = false;
-            const QHash<QString, Seen> got = seen(verifySource(*source, listed.value(), options), baseOf(listed.value()));
+            const QHash<QString, Seen> got = seen(verifyUncached(*source, listed.value()), baseOf(listed.value()));
             if (reference.isEmpty()) {
                 reference = got;
                 continue;
@@ -405,10 +423,7 @@ private Q_SLOTS:
         std::unique_ptr<MirrorSource> source = makeSource(kind);
         Result<Catalog> listed = source->list();
         QVERIFY(listed.ok());
-        QHash<QString, const Archive *> byKey;
-        forEachArchive(listed.value(), [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
-            byKey.insert(ArchiveKey{p.address, v.version, a.platform}.toString(), &a);
-        });
+        const QHash<QString, const Archive *> byKey = archivesByKey(listed.value());
         int opened = 0;
         for (const QJsonValue &value : m_expected.value(u"archives").toArray()) {
             const QJsonObject e = value.toObject();
@@ -459,9 +474,7 @@ private Q_SLOTS:
         Result<Catalog> listed = source->list();
         QVERIFY(listed.ok());
         std::atomic<bool> cancel{true};
-        VerifyOptions options;
-        options.useCache = false;
-        const VerifyReport report = verifySource(*source, listed.value(), options, {}, &cancel);
+        const VerifyReport report = verifyUncached(*source, listed.value(), &cancel);
         QVERIFY(report.summary.cancelled);
         QCOMPARE(report.summary.count(Verdict::Verified), 0);
         QCOMPARE(report.summary.count(Verdict::Mismatch), 0);
@@ -482,9 +495,7 @@ private Q_SLOTS:
         QVERIFY(source.checksumsAnchor()->kind == TrustAnchor::Kind::OwnChecksums);
         const QString base = baseOf(listed.value());
         QCOMPARE(relative(source.checksumsAnchor()->document, base), m_expected.value(u"sums_file").toString());
-        VerifyOptions options;
-        options.useCache = false;
-        const VerifyReport report = verifySource(source, listed.value(), options);
+        const VerifyReport report = verifyUncached(source, listed.value());
         const QJsonObject sums = m_expected.value(u"sums").toObject();
         QCOMPARE(report.results.size(), sums.size());
         for (const ArchiveResult &r : report.results) {
@@ -516,15 +527,9 @@ private Q_SLOTS:
         QVERIFY(c.sourceKind == source->kind());
         QCOMPARE(c.root, source->location());
         QCOMPARE(c.anomalies.size(), 0);
-        QStringList providers;
-        for (const Provider &p : c.providers) {
-            providers.append(p.address.toString());
-            QStringList versions;
-            for (const ProviderVersion &v : p.versions)
-                versions.append(v.version.toString());
-            QCOMPARE(versions, jsonStrings(m_expected.value(u"providers").toObject().value(p.address.toString())));
-        }
-        QCOMPARE(providers, m_expected.value(u"providers").toObject().keys());
+        compareProviders(c);
+        if (QTest::currentTestFailed())
+            return;
         const QString base = m_registryNginx.baseUrl();
         const QJsonObject registry = m_expected.value(u"registry").toObject();
         int archives = 0;
@@ -552,14 +557,12 @@ private Q_SLOTS:
         std::unique_ptr<RegistrySource> source = makeRegistrySource();
         Result<Catalog> listed = source->list();
         QVERIFY(listed.ok());
-        VerifyOptions options;
-        options.useCache = false;
         const QString base = m_registryNginx.baseUrl();
-        const QHash<QString, Seen> got = seen(verifySource(*source, listed.value(), options), base);
+        const QHash<QString, Seen> got = seen(verifyUncached(*source, listed.value()), base);
         std::unique_ptr<MirrorSource> dir = makeSource(QStringLiteral("directory"));
         Result<Catalog> dirListed = dir->list();
         QVERIFY(dirListed.ok());
-        const QHash<QString, Seen> mirror = seen(verifySource(*dir, dirListed.value(), options), baseOf(dirListed.value()));
+        const QHash<QString, Seen> mirror = seen(verifyUncached(*dir, dirListed.value()), baseOf(dirListed.value()));
         const QJsonObject registry = m_expected.value(u"registry").toObject();
         QCOMPARE(got.size(), registry.size());
         for (const QJsonValue &value : m_expected.value(u"archives").toArray()) {
@@ -630,9 +633,7 @@ private Q_SLOTS:
         std::unique_ptr<RegistrySource> source = makeRegistrySource(pinned);
         Result<Catalog> listed = source->list();
         QVERIFY(listed.ok());
-        VerifyOptions options;
-        options.useCache = false;
-        const VerifyReport report = verifySource(*source, listed.value(), options);
+        const VerifyReport report = verifyUncached(*source, listed.value());
         QCOMPARE(report.summary.count(Verdict::Refused), int(report.results.size()));
         for (const ArchiveResult &r : report.results) {
             QVERIFY2(r.detail.reason.contains(QStringLiteral("not one of the pinned keys")), qPrintable(r.detail.reason));
@@ -651,9 +652,7 @@ private Q_SLOTS:
         Result<Catalog> listed = source->list();
         QVERIFY(listed.ok());
         std::atomic<bool> cancel{true};
-        VerifyOptions options;
-        options.useCache = false;
-        const VerifyReport report = verifySource(*source, listed.value(), options, {}, &cancel);
+        const VerifyReport report = verifyUncached(*source, listed.value(), &cancel);
         QVERIFY(report.summary.cancelled);
         for (const ArchiveResult &r : report.results)
             QVERIFY2(r.detail.verdict == Verdict::Pending,

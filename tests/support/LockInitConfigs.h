@@ -46,7 +46,7 @@ public:
     };
     template<typename... A> Row add(const char *format, A... args)
     {
-        m_cases.append(LockInitCase{QString::asprintf(format, args...)});
+        m_cases.append(LockInitCase{QString::asprintf(format, args...), {}, {}});
         return Row{&m_cases.last()};
     }
     QList<LockInitCase> m_cases;

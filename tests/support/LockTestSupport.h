@@ -1,23 +1,15 @@
 #pragma once
-// Small helpers of the lock-file suites (tests/lockitems, tests/lockui): write a file (its folder
-// made first), a provider address or platform from a literal known to be valid, a one-provider
-// tofu lock file written by hand.
+// Small helpers of the lock-file suites (tests/lockitems, tests/lockui): a provider address or
+// platform from a literal known to be valid, a one-provider tofu lock file written by hand (and
+// TestSupport.h's writeFile).
 
 #include "model/core/Platform.h"
 #include "model/core/ProviderAddress.h"
+#include "tests/support/TestSupport.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
+#include <QByteArray>
 
 namespace provender::test {
-
-inline bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
 
 inline ProviderAddress addr(const char *address)
 {

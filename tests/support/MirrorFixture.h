@@ -37,12 +37,7 @@ public:
         QDir().mkpath(QFileInfo(path(rel)).path());
         return QFile::link(target, path(rel));
     }
-    static bool writeAbsolute(const QString &absolute, const QByteArray &content)
-    {
-        QDir().mkpath(QFileInfo(absolute).path());
-        QFile f(absolute);
-        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(content) == content.size();
-    }
+    static bool writeAbsolute(const QString &absolute, const QByteArray &content) { return writeFile(absolute, content); }
 
 private:
     QTemporaryDir m_dir;

@@ -1,7 +1,9 @@
 #include "NginxFixture.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QHostAddress>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -100,6 +102,29 @@ bool NginxFixture::makeCertificates(QString *error)
 QString NginxFixture::baseUrl() const
 {
     return QStringLiteral("https://127.0.0.1:%1/").arg(m_port);
+}
+
+qint64 NginxFixture::accessLogSize() const
+{
+    const QString path = accessLogPath();
+    qint64 size = QFileInfo(path).size();
+    QElapsedTimer total;
+    total.start();
+    for (int quiet = 0; quiet < 3 && total.elapsed() < 5000;) {
+        QThread::msleep(100);
+        const qint64 now = QFileInfo(path).size();
+        quiet = now == size ? quiet + 1 : 0;
+        size = now;
+    }
+    return size;
+}
+
+QByteArray NginxFixture::accessLogFrom(qint64 offset) const
+{
+    QFile f(accessLogPath());
+    if (!f.open(QIODevice::ReadOnly) || !f.seek(offset))
+        return {};
+    return f.readAll();
 }
 
 QString NginxFixture::errorLogText() const

@@ -37,6 +37,12 @@ public:
     QString baseUrl() const;
     QString caFile() const { return m_dir.filePath(QStringLiteral("ca.pem")); }
     QString accessLogPath() const { return m_dir.filePath(QStringLiteral("nginx/logs/access.log")); }
+    /// The access log's size once nginx has written the lines of every earlier request. nginx
+    /// writes a line after it has sent the response, so the client of an earlier request may
+    /// already have moved on: this waits until the size has not changed for 300 ms (at most 5 s).
+    qint64 accessLogSize() const;
+    /// The access log from byte `offset` on (an accessLogSize() taken before the requests).
+    QByteArray accessLogFrom(qint64 offset) const;
     QString errorLogText() const;
     QString path(const QString &rel) const { return m_dir.filePath(rel); }
 

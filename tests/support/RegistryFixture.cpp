@@ -1,4 +1,5 @@
 #include "tests/support/RegistryFixture.h"
+#include "tests/support/TestSupport.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -7,17 +8,6 @@
 #include <QJsonDocument>
 
 namespace provender::test {
-
-namespace {
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
-}
-
-} // namespace
 
 QString RegistryFixture::missingTools()
 {
@@ -39,7 +29,7 @@ bool RegistryFixture::start(const QString &dir, QString *error)
         return false;
     }
     const QString keyFile = dir + QStringLiteral("/key.asc");
-    if (!writeFile(keyFile, m_gpg.exportKey(fpr))) {
+    if (!test::writeFile(keyFile, m_gpg.exportKey(fpr))) {
         *error = QStringLiteral("cannot write ") + keyFile;
         return false;
     }
@@ -56,7 +46,7 @@ bool RegistryFixture::start(const QString &dir, QString *error)
     while (it.hasNext()) {
         const QString sums = it.next();
         const QByteArray sig = m_gpg.sign(fpr, readFile(sums));
-        if (sig.isEmpty() || !writeFile(sums + QStringLiteral(".sig"), sig)) {
+        if (sig.isEmpty() || !test::writeFile(sums + QStringLiteral(".sig"), sig)) {
             *error = QStringLiteral("cannot sign %1: %2").arg(sums, m_gpg.lastError());
             return false;
         }
@@ -65,10 +55,10 @@ bool RegistryFixture::start(const QString &dir, QString *error)
         || !m_nginx.start(m_root, QStringLiteral("    location /v1/ { default_type application/json; }\n"), {}, error))
         return false;
     const QString cliConfig = dir + QStringLiteral("/cli.tfrc");
-    if (!writeFile(cliConfig,
-                   QStringLiteral("host \"%1\" {\n  services = {\n    \"providers.v1\" = \"%2v1/providers/\"\n  }\n}\n")
-                       .arg(host(), m_nginx.baseUrl())
-                       .toUtf8())) {
+    if (!test::writeFile(cliConfig,
+                         QStringLiteral("host \"%1\" {\n  services = {\n    \"providers.v1\" = \"%2v1/providers/\"\n  }\n}\n")
+                             .arg(host(), m_nginx.baseUrl())
+                             .toUtf8())) {
         *error = QStringLiteral("cannot write ") + cliConfig;
         return false;
     }
@@ -86,7 +76,7 @@ bool RegistryFixture::writeConfiguration(const QString &dir, const QList<Wanted>
             QStringLiteral("    %1 = {\n      source  = \"%2/acme/%1\"\n      version = \"%3\"\n    }\n").arg(w.type, host(), w.constraint);
     }
     tf += QStringLiteral("  }\n}\n");
-    return writeFile(dir + QStringLiteral("/main.tf"), tf.toUtf8());
+    return test::writeFile(dir + QStringLiteral("/main.tf"), tf.toUtf8());
 }
 
 ProcessRun RegistryFixture::terraformMirror(const QString &configDir, const QStringList &platforms, const QString &dest) const

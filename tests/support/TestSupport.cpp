@@ -3,10 +3,12 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTimer>
 
 namespace provender::test {
 
@@ -44,6 +46,13 @@ QByteArray readFile(const QString &path)
     return f.readAll();
 }
 
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
 QMap<QString, QByteArray> fileTree(const QString &root)
 {
     QMap<QString, QByteArray> out;
@@ -55,13 +64,24 @@ QMap<QString, QByteArray> fileTree(const QString &root)
     return out;
 }
 
-ProcessRun runProcess(const QString &program, const QStringList &args, int timeoutMs, const QProcessEnvironment &env,
-                      const QString &workingDirectory, const QByteArray &input)
+QMap<QString, QByteArray> jsonFiles(const QString &root)
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    if (!workingDirectory.isEmpty())
-        p.setWorkingDirectory(workingDirectory);
+    QMap<QString, QByteArray> out;
+    QDirIterator it(root, {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        out.insert(QDir(root).relativeFilePath(path), readFile(path));
+    }
+    return out;
+}
+
+namespace {
+
+/// The run both runProcess variants share: start, feed `input`, wait (with this thread's event
+/// loop when `serveEvents`), kill at the timeout, collect.
+ProcessRun runStarted(QProcess &p, const QString &program, const QStringList &args, int timeoutMs, const QByteArray &input,
+                      bool serveEvents)
+{
     p.start(program, args);
     ProcessRun r;
     if (!p.waitForStarted(30000)) {
@@ -72,7 +92,16 @@ ProcessRun runProcess(const QString &program, const QStringList &args, int timeo
         p.write(input);
         p.closeWriteChannel();
     }
-    r.finished = p.waitForFinished(timeoutMs);
+    if (serveEvents) {
+        QEventLoop loop;
+        QObject::connect(&p, &QProcess::finished, &loop, &QEventLoop::quit);
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        if (p.state() != QProcess::NotRunning)
+            loop.exec();
+        r.finished = p.state() == QProcess::NotRunning;
+    } else {
+        r.finished = p.waitForFinished(timeoutMs);
+    }
     if (!r.finished) {
         p.kill();
         p.waitForFinished();
@@ -83,6 +112,29 @@ ProcessRun runProcess(const QString &program, const QStringList &args, int timeo
     if (!r.finished)
         r.err += "\n" + program.toLocal8Bit() + " did not finish in time";
     return r;
+}
+
+} // namespace
+
+ProcessRun runProcess(const QString &program, const QStringList &args, int timeoutMs, const QProcessEnvironment &env,
+                      const QString &workingDirectory, const QByteArray &input)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    if (!workingDirectory.isEmpty())
+        p.setWorkingDirectory(workingDirectory);
+    return runStarted(p, program, args, timeoutMs, input, false);
+}
+
+ProcessRun runProcessMerged(const QString &program, const QStringList &args, const QString &workingDirectory,
+                            const QProcessEnvironment &env, int timeoutMs, bool serveEvents)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    if (!workingDirectory.isEmpty())
+        p.setWorkingDirectory(workingDirectory);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    return runStarted(p, program, args, timeoutMs, QByteArray(), serveEvents);
 }
 
 QString python3()

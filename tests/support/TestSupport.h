@@ -21,9 +21,14 @@ QString sourceDir();
 QString terraformPath();
 /// Reads a whole file; fails the calling test (QFAIL-like) through the return value being null.
 QByteArray readFile(const QString &path);
+/// Writes `bytes` to `path` (created or truncated), making its folder first; false when it cannot.
+bool writeFile(const QString &path, const QByteArray &bytes);
 /// Every file below `root`, hidden ones too (relative path -> bytes): what "the directory is
 /// untouched" compares.
 QMap<QString, QByteArray> fileTree(const QString &root);
+/// Every *.json below `root`, hidden files and folders left out (relative path -> bytes): the
+/// index documents of a mirror.
+QMap<QString, QByteArray> jsonFiles(const QString &root);
 
 /// How a child process ended (runProcess).
 struct ProcessRun
@@ -32,12 +37,21 @@ struct ProcessRun
     QByteArray out;
     QByteArray err;
     bool finished = false; ///< it ended by itself within the timeout
+    /// What it wrote, as text: stdout, then stderr (runProcessMerged: both in `out`, in order).
+    QString text() const { return QString::fromUtf8(out + err); }
 };
 /// Runs `program` to its end; past `timeoutMs` it is killed (finished false, exitCode -1, `err`
 /// says so after what it wrote). `workingDirectory` "" = the test's own.
 ProcessRun runProcess(const QString &program, const QStringList &args, int timeoutMs,
                       const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(), const QString &workingDirectory = {},
                       const QByteArray &input = QByteArray());
+
+/// runProcess with stderr merged into `out` in the order written, for tools whose messages are
+/// read as one text (terraform, gpg, openssl). With `serveEvents` this thread's event loop runs
+/// while it waits, so that a server the test runs on its own thread (a QSslServer) answers the child.
+ProcessRun runProcessMerged(const QString &program, const QStringList &args, const QString &workingDirectory,
+                            const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(), int timeoutMs = 300000,
+                            bool serveEvents = false);
 
 /// python3 (the system one first: version-manager shims on PATH can take seconds to start), or "".
 QString python3();

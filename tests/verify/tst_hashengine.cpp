@@ -231,8 +231,8 @@ private Q_SLOTS:
         archive.present = true;
         archive.path = path;
         archive.size = other.size();
-        archive.declared =
-            DeclaredArchive{QFileInfo(path).fileName(), {HashString::parse(fx("a", "h1zip")).value()}, dir + QStringLiteral("/1.0.0.json")};
+        archive.declared = DeclaredArchive{
+            QFileInfo(path).fileName(), {HashString::parse(fx("a", "h1zip")).value()}, dir + QStringLiteral("/1.0.0.json"), {}};
         ProviderVersion v;
         v.version = Version::parse(u"1.0.0").value();
         v.archives.append(archive);
