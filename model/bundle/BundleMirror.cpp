@@ -537,7 +537,8 @@ Result<void> BundleVerdicts::spool(const BundleProgress &progress)
             if (tmp.write(block->data(), block->size()) != block->size())
                 return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(tmp.fileName(), tmp.errorString()));
         }
-        tmp.flush();
+        if (!tmp.flush()) // a short final write is a full disk, not a corrupt archive
+            return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(tmp.fileName(), tmp.errorString()));
         const Result<PackageHashes> h = hashZip(tmp.fileName());
         // Not a readable zip: the bytes' SHA-256 (the first pass took it) is checked first, as
         // terraform checks a package's checksum before it extracts it (DirectorySource does the same).

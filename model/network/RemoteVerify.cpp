@@ -10,7 +10,10 @@
 #include <QFile>
 #include <QFutureWatcher>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <cstdio>
 
 namespace provender {
 
@@ -24,6 +27,7 @@ struct Download
     int attempt = 0;
     std::unique_ptr<StreamedArchive> file; ///< written and hashed (zh:, h1:) while the bytes arrive
     qint64 contentLength = -1;
+    qint64 received = 0; ///< body bytes of the current attempt (progress)
 };
 
 /// Bytes that may wait between a download and the thread writing and hashing it (per download in
@@ -92,7 +96,8 @@ ArchiveRead storedRead(const StreamedArchive::Outcome &streamed, const QString &
     } else if (!streamed.hashes.ok()) {
         // Not a zip: terraform's hash check still runs first (docs/VERDICTS.md).
         read.hashes = streamed.hashes.error();
-        read.bytesZh = HashString::zh(QString::fromLatin1(streamed.sha256.toHex()));
+        if (failedForItsBytes(streamed.hashes.error().code))
+            read.bytesZh = HashString::zh(QString::fromLatin1(streamed.sha256.toHex()));
     } else {
         read.hashes = streamed.hashes.value();
         ++summary.hashed;
@@ -145,7 +150,12 @@ public:
           m_out(out),
           m_root(std::move(root)),
           m_keep(keep)
-    {}
+    {
+        // Threads that only wait for a download's writer (StreamedArchive::finish). Never the
+        // global pool: the GUI runs this very function on it (JobTracker), and with every global
+        // thread inside a verify the waits would never start (tst_network_mirror::verifyOnABusyGlobalPool).
+        m_waiters.setMaxThreadCount(std::max(1, m_options.http.maxParallel));
+    }
 
     HttpJob job(const std::shared_ptr<Download> &d)
     {
@@ -170,6 +180,8 @@ private:
         d.file->abandon();
         QFile::remove(d.file->path());
         d.file.reset();
+        m_done -= d.received; // the bytes of a failed attempt no longer count as progress
+        d.received = 0;
     }
 
     void openStore(Download &d)
@@ -195,6 +207,7 @@ private:
     {
         if (!d.file->write(data, size))
             return false;
+        d.received += size;
         m_done += size;
         if (m_progress)
             m_progress(m_done, m_total);
@@ -244,8 +257,8 @@ private:
             watcher->deleteLater();
             hashed(d, outcome);
         });
-        // finish() waits for the worker thread, so a pool thread (not the runner's) does it.
-        watcher->setFuture(QtConcurrent::run([file = d.file.get()] { return file->finish(); }));
+        // finish() waits for the worker thread, so a thread of our own (not the runner's) does it.
+        watcher->setFuture(QtConcurrent::run(&m_waiters, [file = d.file.get()] { return file->finish(); }));
     }
 
     void hashed(Download &d, const StreamedArchive::Outcome &outcome)
@@ -255,11 +268,13 @@ private:
         QString path = written;
         if (m_keep && outcome.written.ok()) {
             path = pathOf(d);
-            QFile::remove(path);
-            if (!QFile::rename(written, path))
-                path = written; // hashed all the same; the cache keeps the .part
-        } else if (!m_keep) {
-            QFile::remove(written);
+            // rename(2) replaces an older copy atomically (QFile::rename would not replace it).
+            if (::rename(QFile::encodeName(written).constData(), QFile::encodeName(path).constData()) != 0) {
+                QFile::remove(written);
+                path = written; // hashed all the same; nothing half-written stays in the cache
+            }
+        } else {
+            QFile::remove(written); // a temporary download, or a .part that could not be written
         }
         m_sink(d.index, storedRead(outcome, displayUrl(d.url), path, m_out.summary));
         m_runner.releaseHold();
@@ -274,6 +289,7 @@ private:
     const bool m_keep;
     qint64 m_done = 0;
     qint64 m_total = -1;
+    QThreadPool m_waiters;
 };
 
 } // namespace

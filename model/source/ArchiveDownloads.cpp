@@ -35,10 +35,11 @@ std::optional<ArchiveRead> downloadOne(qsizetype i, const QString &file, const A
         return std::nullopt;
     }
     if (!fetched.ok() && !(steps.bytesKept && steps.bytesKept(fetched.error()))) {
+        const QString writeError = stream.writeError(); // a full disk is the reason, not the download
         stream.abandon();
         QFile::remove(file);
         read.unavailable = fetched.error().code == ErrorCode::NotFound ? Verdict::Missing : Verdict::Error;
-        read.hashes = fetched.error();
+        read.hashes = writeError.isEmpty() ? fetched.error() : makeError(ErrorCode::Io, writeError);
         return read;
     }
     StreamedArchive::Outcome bytes = stream.finish();
@@ -50,7 +51,7 @@ std::optional<ArchiveRead> downloadOne(qsizetype i, const QString &file, const A
     }
     read.size = bytes.size;
     read.hashes = std::move(bytes.hashes);
-    if (!read.hashes.ok()) // not a readable zip: terraform's checksum check runs first (decideUnreadableArchive)
+    if (!read.hashes.ok() && failedForItsBytes(read.hashes.error().code)) // not a readable zip: checksum first (decideUnreadableArchive)
         read.bytesZh = HashString::zh(QString::fromLatin1(bytes.sha256.toHex()));
     if (steps.check)
         steps.check(i, fetched, DownloadedBytes{bytes.sha256, bytes.size}, read);

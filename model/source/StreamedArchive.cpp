@@ -1,9 +1,11 @@
 #include "model/source/StreamedArchive.h"
 
 #include "model/core/Logging.h"
+#include "model/hashing/Sha256.h"
 #include "model/hashing/ZipStreamFeeder.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +19,19 @@
 namespace provender {
 
 namespace {
+
+/// The SHA-256 of a finished file (empty when it cannot be read).
+QByteArray fileSha256(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    Sha256 sha;
+    QByteArray block(1 << 20, Qt::Uninitialized);
+    for (qint64 n; (n = file.read(block.data(), block.size())) > 0;)
+        sha.addData(block.constData(), std::size_t(n));
+    return file.error() == QFileDevice::NoError ? sha.result() : QByteArray();
+}
 
 constexpr qint64 kAlign = 4096;              ///< O_DIRECT: buffer address, length and offset
 constexpr qint64 kBufferBytes = 1024 * 1024; ///< one write() to the file
@@ -76,11 +91,11 @@ struct StreamedArchive::Worker
         const QByteArray name = QFile::encodeName(path);
         const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
         if (options.direct) {
-            fd = ::open(name.constData(), flags | O_DIRECT, 0600);
+            fd = ::open(name.constData(), flags | O_DIRECT, 0666); // the umask decides, as for QFile (a mirror is served)
             direct = fd >= 0;
         }
         if (fd < 0)
-            fd = ::open(name.constData(), flags, 0600);
+            fd = ::open(name.constData(), flags, 0666);
         if (fd < 0) {
             failErrno();
             return;
@@ -178,10 +193,16 @@ struct StreamedArchive::Worker
         }
         closeFile();
         buffer.reset();
-        if (failed() || !walked.ok()) {
+        if (failed() || (!walked.ok() && walked.error().code == ErrorCode::Cancelled)) {
             const Error e = failed() ? makeError(ErrorCode::Io, error) : walked.error();
             outcome.written = e;
             outcome.hashes = e;
+        } else if (!walked.ok()) {
+            // The one pass failed for another reason: the file is complete, hashZip() decides.
+            qCDebug(lcHash).noquote() << "streamed hash of" << path << "failed:" << walked.error().message;
+            outcome.hashes = hashZip(path, {}, defaultZipLimits());
+            outcome.size = QFileInfo(path).size();
+            outcome.sha256 = fileSha256(path);
         } else {
             outcome.sha256 = walked->sha256;
             outcome.size = walked->size;

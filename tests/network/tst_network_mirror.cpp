@@ -24,6 +24,12 @@
 #include <QTcpSocket>
 #include <QTest>
 #include <QThread>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cstdio>
+#include <unistd.h>
 
 using namespace provender;
 
@@ -452,6 +458,45 @@ private Q_SLOTS:
         QCOMPARE(toString(find(r.report, QStringLiteral("linux_amd64"))->detail.verdict), toString(Verdict::Verified));
         // darwin_arm64: its index's h1 matches, but the lock lists hashes and none is its own.
         QCOMPARE(toString(find(r.report, QStringLiteral("darwin_arm64"))->detail.verdict), toString(Verdict::Mismatch));
+    }
+
+    // The GUI verifies on the global thread pool (JobTracker). Found by review: verify URL used to
+    // wait for a task it had queued on that same pool (the hashing of each finished download), so
+    // with every pool thread inside a verify (one verify on a 1-CPU machine, two at once on 2
+    // cores) it never returned.
+    void verifyOnABusyGlobalPool_data()
+    {
+        QTest::addColumn<int>("poolThreads");
+        QTest::addColumn<int>("concurrentJobs");
+        QTest::newRow("pool of 1, one verify") << 1 << 1;
+        QTest::newRow("pool of 2, two verifies") << 2 << 2;
+    }
+
+    void verifyOnABusyGlobalPool()
+    {
+        QFETCH(int, poolThreads);
+        QFETCH(int, concurrentJobs);
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions());
+        QVERIFY(fetched.ok());
+        const Catalog catalog = fetched.value().catalog;
+        const RemoteVerifyOptions vo = verifyOptions();
+        const int before = QThreadPool::globalInstance()->maxThreadCount();
+        QThreadPool::globalInstance()->setMaxThreadCount(poolThreads);
+        QList<QFuture<qsizetype>> jobs;
+        for (int i = 0; i < concurrentJobs; ++i)
+            jobs << QtConcurrent::run([catalog, vo] { return verifyNetworkCatalog(catalog, vo).report.results.size(); });
+        const bool done = QTest::qWaitFor(
+            [&] { return std::all_of(jobs.cbegin(), jobs.cend(), [](const QFuture<qsizetype> &j) { return j.isFinished(); }); }, 60000);
+        if (!done) {
+            // The pool threads never return: a normal exit would hang in the pool's destructor.
+            std::fprintf(stderr, "FAIL: verify URL did not finish on a global pool of %d with %d verifies\n", poolThreads, concurrentJobs);
+            std::fflush(stderr);
+            ::_exit(3);
+        }
+        QThreadPool::globalInstance()->setMaxThreadCount(before);
+        for (const QFuture<qsizetype> &j : std::as_const(jobs))
+            QCOMPARE(j.result(), catalog.archiveCount());
     }
 
     void cacheDirectoryKeepsDownloads()

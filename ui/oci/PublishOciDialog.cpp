@@ -78,7 +78,7 @@ Result<OciPushReport> publish(const QString &source, bool bundle, Catalog catalo
     if (bundle) {
         if (!staging.isValid())
             return makeError(ErrorCode::Io, QObject::tr("cannot create a temporary directory: %1").arg(staging.errorString()));
-        const Result<ImportReport> imported = importBundle(source, staging.path(), ImportOptions{});
+        const Result<ImportReport> imported = importBundle(source, staging.path(), ImportOptions{}, job.stagedCallback<BundleStage>());
         if (!imported.ok())
             return makeError(imported.error().code, QObject::tr("%1: %2").arg(source, imported.error().toString()));
         if (!imported.value().refusal.isEmpty())
@@ -342,7 +342,8 @@ void PublishOciDialog::start(bool dryRun)
         [source = m_source, bundle = m_bundle, catalog = m_catalog, f, env = m_environment, dryRun](JobProgress &job) {
             return publish(source, bundle, catalog, f, env, dryRun, job);
         },
-        [this, dryRun](const Result<OciPushReport> &report) {
+        [this, dryRun, templ](const Result<OciPushReport> &report) {
+            m_publishedTemplate = templ; // the form may have been edited while the job ran
             if (!report.ok()) {
                 m_summary->setText(tr("Nothing was published: %1").arg(report.error().message));
                 Q_EMIT finished(dryRun, report.error().code == ErrorCode::Cancelled);
@@ -416,7 +417,7 @@ void PublishOciDialog::showReport(bool dryRun, const OciPushReport &report)
         if (v.error.isEmpty() && !published.contains(v.provider))
             published << v.provider;
     if (!published.isEmpty() && !report.cancelled) {
-        m_block->setPlainText(ociMirrorConfigBlock(openFormOf(form(), m_environment).templ(), published));
+        m_block->setPlainText(ociMirrorConfigBlock(m_publishedTemplate, published));
         m_copy->setEnabled(true);
     }
     updateProblem();

@@ -87,6 +87,7 @@ private:
     Catalog m_catalog;
     QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();
     oci::OciPushReport m_report;
+    QString m_publishedTemplate; ///< the template of the last job (the form may change while it runs)
 
     QLabel *m_sourceLabel = nullptr;
     QComboBox *m_template = nullptr;
