@@ -31,6 +31,10 @@
 #include <cstdio>
 #include <unistd.h>
 
+#include <csignal>
+
+#include <sys/resource.h>
+
 using namespace provender;
 
 namespace {
@@ -517,6 +521,33 @@ private Q_SLOTS:
                  m_expected.value(QStringLiteral("linux_amd64")).toObject().value(QStringLiteral("zh")).toString());
         QVERIFY(
             !QFile::exists(cache.filePath(QStringLiteral("example.com/acme/good/1.0.0/terraform-provider-good_1.0.0_freebsd_amd64.zip"))));
+    }
+
+    /// A download that cannot be stored in full (the file size limit: writes past 1 KiB fail with
+    /// EFBIG, as on a full disk, here at the small archives' last write) is an error that says so,
+    /// never a verdict on the bytes that were hashed while they arrived.
+    void failedStoreIsAnError()
+    {
+        const Result<NetworkCatalog> fetched =
+            fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions());
+        QVERIFY(fetched.ok());
+        struct rlimit old
+        {
+        };
+        QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+        const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+        struct rlimit small = old;
+        small.rlim_cur = 1024;
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        const RemoteVerifyReport verified = verifyNetworkCatalog(fetched.value().catalog, verifyOptions());
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &old) == 0);
+        std::signal(SIGXFSZ, previous);
+        for (const QString &platform : {QStringLiteral("darwin_arm64"), QStringLiteral("windows_amd64")}) { // 5000 and 7000 bytes
+            const ArchiveResult *r = find(verified.report, platform);
+            QVERIFY2(r, qPrintable(platform));
+            QCOMPARE(toString(r->detail.verdict), toString(Verdict::Error));
+            QVERIFY2(r->detail.reason.contains(QStringLiteral("cannot store the download")), qPrintable(r->detail.reason));
+        }
     }
 };
 
