@@ -16,6 +16,7 @@
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QDateTime>
+#include <QFileDevice>
 #include <QHash>
 #include <QString>
 
@@ -148,6 +149,10 @@ using FileHandler = std::function<Result<void>(const BundleEntry &entry, const P
 Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limits,
                                  const std::function<bool(const QString &name)> &isMetadata, const FileHandler &onFile,
                                  const BundleProgress &progress, bool stopAtFatal = false);
+
+/// Writes an entry's bytes (`pull` to its end) to `out` and flushes it: the spool behind hashZip()
+/// and openArchive(). A short write or a failed final flush is an Io error naming the file.
+Result<void> spoolEntry(const PullBytes &pull, QFileDevice &out);
 
 /// Splits a cleaned name on '/'.
 inline QStringList nameParts(const QString &name)

@@ -528,17 +528,8 @@ Result<void> BundleVerdicts::spool(const BundleProgress &progress)
         QTemporaryFile tmp(QDir::tempPath() + QStringLiteral("/provender-bundle-XXXXXX.zip"));
         if (!tmp.open())
             return makeError(ErrorCode::Io, QStringLiteral("cannot create a temporary file: %1").arg(tmp.errorString()));
-        for (;;) {
-            Result<QByteArrayView> block = pull();
-            if (!block.ok())
-                return block.error();
-            if (block->isEmpty())
-                break;
-            if (tmp.write(block->data(), block->size()) != block->size())
-                return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(tmp.fileName(), tmp.errorString()));
-        }
-        if (!tmp.flush()) // a short final write is a full disk, not a corrupt archive
-            return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(tmp.fileName(), tmp.errorString()));
+        if (Result<void> spooled = spoolEntry(pull, tmp); !spooled.ok())
+            return spooled.error();
         const Result<PackageHashes> h = hashZip(tmp.fileName());
         // Not a readable zip: the bytes' SHA-256 (the first pass took it) is checked first, as
         // terraform checks a package's checksum before it extracts it (DirectorySource does the same).

@@ -322,6 +322,22 @@ Result<void> PassRunner::handled(const BundleEntry &entry, const Result<void> &r
 
 } // namespace
 
+Result<void> spoolEntry(const PullBytes &pull, QFileDevice &out)
+{
+    for (;;) {
+        Result<QByteArrayView> block = pull();
+        if (!block.ok())
+            return block.error();
+        if (block->isEmpty())
+            break;
+        if (out.write(block->data(), block->size()) != block->size())
+            return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(out.fileName(), out.errorString()));
+    }
+    if (!out.flush()) // a short final write is a full disk, not a corrupt archive
+        return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(out.fileName(), out.errorString()));
+    return {};
+}
+
 Result<BundlePass> runBundlePass(BundleReader &reader, const BundleLimits &limits,
                                  const std::function<bool(const QString &name)> &isMetadata, const FileHandler &onFile,
                                  const BundleProgress &progress, bool stopAtFatal)

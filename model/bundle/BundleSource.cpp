@@ -160,16 +160,7 @@ Result<std::unique_ptr<QIODevice>> BundleSource::openArchive(const Archive &arch
         if (e.name != entry || e.type != BundleEntry::Type::File)
             return {};
         found = true;
-        for (;;) {
-            Result<QByteArrayView> block = pull();
-            if (!block.ok())
-                return block.error();
-            if (block->isEmpty())
-                break;
-            if (tmp->write(block->data(), block->size()) != block->size())
-                return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(tmp->fileName(), tmp->errorString()));
-        }
-        return {};
+        return spoolEntry(pull, *tmp);
     };
     const BundleProgress progress = [cancel](BundleStage, qint64, qint64) { return !(cancel && cancel->load()); };
     Result<BundlePass> pass = runBundlePass(reader, m_limits, {}, copy, progress);
