@@ -135,24 +135,6 @@ class TestNetworkMirror : public QObject
         f.seek(offset);
         return f.readAll();
     }
-    // The log's size once nginx has written the lines of every earlier request. nginx writes a line
-    // after it has sent the response, so the client of an earlier test may already have moved on:
-    // wait until the size has not changed for 300 ms (at most 5 s).
-    qint64 accessLogSize() const
-    {
-        const QString path = m_nginx.accessLogPath();
-        qint64 size = QFileInfo(path).size();
-        QElapsedTimer total;
-        total.start();
-        for (int quiet = 0; quiet < 3 && total.elapsed() < 5000;) {
-            QThread::msleep(100);
-            const qint64 now = QFileInfo(path).size();
-            quiet = now == size ? quiet + 1 : 0;
-            size = now;
-        }
-        return size;
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -188,7 +170,7 @@ private Q_SLOTS:
                                 "have archive index for previously-reported example.com/acme/good version 2.0.0")
                      .arg(m_nginx.baseUrl()));
 
-        const qint64 logStart = accessLogSize();
+        const qint64 logStart = m_nginx.accessLogSize();
         QList<qint64> progress;
         const RemoteVerifyReport verified =
             verifyNetworkCatalog(catalog, verifyOptions(), [&](qint64 done, qint64) { progress.append(done); });
@@ -336,7 +318,7 @@ private Q_SLOTS:
         NetworkMirrorOptions options = mirrorOptions();
         options.credential =
             Credential{QStringLiteral("127.0.0.1:%1").arg(m_nginx.port()), QStringLiteral("s3cret-token"), QStringLiteral("test")};
-        const qint64 logStart = accessLogSize();
+        const qint64 logStart = m_nginx.accessLogSize();
         const Result<NetworkCatalog> fetched =
             fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, options);
         QVERIFY(fetched.ok());
@@ -362,7 +344,7 @@ private Q_SLOTS:
 
         // A token for another host is not sent.
         options.credential->host = QStringLiteral("other.example");
-        const qint64 second = accessLogSize();
+        const qint64 second = m_nginx.accessLogSize();
         QVERIFY(fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, options).ok());
         QVERIFY(!accessLogFrom(second).contains("Bearer"));
     }
