@@ -1,6 +1,7 @@
 #pragma once
 // Small form helpers the OCI dialogs share (ui/oci only).
 
+#include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -32,6 +33,19 @@ inline QLineEdit *fileRow(QWidget *parent, QFormLayout *form, const QString &lab
     row->addWidget(edit, 1);
     row->addWidget(button);
     form->addRow(label, row);
+    return edit;
+}
+
+/// The "Extra CA file:" row both OCI dialogs have (a PEM file trusted besides the system CAs).
+inline QLineEdit *caFileRow(QWidget *parent, QFormLayout *form)
+{
+    QLineEdit *edit = fileRow(parent, form, QObject::tr("Extra CA file:"), [parent](QLineEdit *e) {
+        const QString f = QFileDialog::getOpenFileName(parent, QObject::tr("CA Certificates"), QDir::homePath(),
+                                                       QObject::tr("PEM files (*.pem *.crt);;All files (*)"));
+        if (!f.isEmpty())
+            e->setText(f);
+    });
+    edit->setPlaceholderText(QObject::tr("trusted besides the system CAs (TLS is always verified)"));
     return edit;
 }
 

@@ -301,13 +301,7 @@ OpenOciDialog::OpenOciDialog(QWidget *parent) : QDialog(parent), m_jobs(new JobT
     m_hostname->setToolTip(
         tr("The provider hostname of NS/TYPE addresses, and of the catalog's repositories when the template has no ${hostname}"));
     formLayout->addRow(tr("Provider hostname:"), m_hostname);
-    m_ca = ociform::fileRow(this, formLayout, tr("Extra CA file:"), [this](QLineEdit *edit) {
-        const QString f =
-            QFileDialog::getOpenFileName(this, tr("CA Certificates"), QDir::homePath(), tr("PEM files (*.pem *.crt);;All files (*)"));
-        if (!f.isEmpty())
-            edit->setText(f);
-    });
-    m_ca->setPlaceholderText(tr("trusted besides the system CAs (TLS is always verified)"));
+    m_ca = ociform::caFileRow(this, formLayout);
     m_plainHttp = new QCheckBox(tr("Plain http:// (loopback registries only)"), this);
     formLayout->addRow(QString(), m_plainHttp);
     m_credentials = new QCheckBox(tr("Send credentials as tofu finds them (oci_credentials, Docker-style auth files)"), this);

@@ -155,13 +155,7 @@ void PublishOciDialog::build()
         item->setCheckState(Qt::Checked);
     }
     formLayout->addRow(tr("Providers:"), m_providers);
-    m_ca = ociform::fileRow(this, formLayout, tr("Extra CA file:"), [this](QLineEdit *edit) {
-        const QString f =
-            QFileDialog::getOpenFileName(this, tr("CA Certificates"), QDir::homePath(), tr("PEM files (*.pem *.crt);;All files (*)"));
-        if (!f.isEmpty())
-            edit->setText(f);
-    });
-    m_ca->setPlaceholderText(tr("trusted besides the system CAs (TLS is always verified)"));
+    m_ca = ociform::caFileRow(this, formLayout);
     m_plainHttp = new QCheckBox(tr("Plain http:// (loopback registries only)"), this);
     formLayout->addRow(QString(), m_plainHttp);
     m_credentials = new QCheckBox(tr("Send credentials as tofu finds them (oci_credentials, Docker-style auth files)"), this);
