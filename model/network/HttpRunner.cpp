@@ -6,7 +6,6 @@
 
 #include <QEventLoop>
 #include <QHostAddress>
-#include <QHttp2Configuration>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -173,7 +172,6 @@ struct HttpRunner::Active
     QStringList sslErrors;
     bool started = false;
     bool done = false;
-    int refusedStreams = 0; ///< times this request was sent again after an HTTP/2 GOAWAY refused it
     std::optional<HttpOutcome::Failure> abortFailure;
     QString abortText;
 };
@@ -297,23 +295,23 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
     QNetworkRequest request(a->url);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    // A body streamed into a sink (an archive being hashed or stored) goes over HTTP/1.1: there
-    // QNetworkReply::setReadBufferSize below stops reading the socket while the sink is behind,
-    // so memory stays bounded whatever the archive size. Qt's HTTP/2 ignores the read buffer size
-    // and acknowledges DATA frames as they arrive, so a sink slower than the network (hashing at
-    // 150 MiB/s, loopback at 400) made the reply buffer hold most of the archive (bench/remote:
-    // +66 MiB for 4 x 128 MiB with --jobs 1, growing with the size; issue 16). Index documents,
-    // small and collected whole, keep HTTP/2.
-    const bool streamed = static_cast<bool>(a->job.onData) && !a->job.collectBody;
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, !streamed);
-    if (!streamed) {
-        // Qt's HTTP/2 default receive windows are 64 KiB: a larger document then waits for a
-        // WINDOW_UPDATE every 64 KiB (bench/pull: 3x slower than curl).
-        QHttp2Configuration h2 = request.http2Configuration();
-        h2.setSessionReceiveWindowSize(16 * 1024 * 1024);
-        h2.setStreamReceiveWindowSize(8 * 1024 * 1024);
-        request.setHttp2Configuration(h2);
-    }
+    // Every request goes over HTTP/1.1, documents and archives alike:
+    // - a body streamed into a sink (an archive being hashed or stored): there
+    //   QNetworkReply::setReadBufferSize below stops reading the socket while the sink is behind,
+    //   so memory stays bounded whatever the archive size. Qt's HTTP/2 ignores the read buffer
+    //   size and acknowledges DATA frames as they arrive, so a sink slower than the network made
+    //   the reply buffer hold most of the archive (bench/remote: +66 MiB for 4 x 128 MiB with
+    //   --jobs 1, growing with the size; issue 16);
+    // - documents: Qt 6.4's HTTP/2 loses requests when a server ends a connection with GOAWAY
+    //   (nginx after keepalive_requests, 1,000 by default; CDNs when they rotate connections).
+    //   The streams above the last one the server accepted fail with ContentReSendError and can
+    //   be sent again, but a request queued while the connection is going away can stay queued
+    //   on it and is never sent (no data until the inactivity timeout): a new manager per GOAWAY
+    //   and holding new work back until the re-sent requests were answered still left requests
+    //   stranded (tst_network_streaming::connectionsEndedByTheServerLoseNothing, 2 requests a
+    //   connection). Over HTTP/1.1 a server ends a connection with "Connection: close" after a
+    //   response, and Qt sends what was queued on a new connection.
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     request.setTransferTimeout(m_settings.timeoutMs);
     request.setSslConfiguration(m_ssl);
     if (!m_settings.userAgent.isEmpty())
@@ -501,19 +499,6 @@ void HttpRunner::onFinished(const std::shared_ptr<Active> &a)
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status == 0) {
         const QNetworkReply::NetworkError error = reply->error();
-        // An HTTP/2 server that ends a connection (GOAWAY, e.g. nginx after keepalive_requests)
-        // never processed the streams above its last accepted one; Qt fails them with
-        // ContentReSendError. They are safe to send again (RFC 9113 §6.8), and Go's transport —
-        // terraform's and tofu's — does so on a new connection without telling the caller.
-        constexpr int kMaxRefusedStreams = 5;
-        if (error == QNetworkReply::ContentReSendError && !a->started && a->otherBodyBytes == 0 && a->refusedStreams < kMaxRefusedStreams) {
-            ++a->refusedStreams;
-            qCDebug(lcNetwork) << "sending again after GOAWAY:" << displayUrl(a->url);
-            reply->disconnect(this);
-            reply->deleteLater();
-            startRequest(a);
-            return;
-        }
         if (error == QNetworkReply::OperationCanceledError || error == QNetworkReply::TimeoutError) {
             finish(a, HttpOutcome::Failure::Timeout, QStringLiteral("timed out: no data for %1 s").arg(m_settings.timeoutMs / 1000.0));
         } else if (error == QNetworkReply::SslHandshakeFailedError || !a->sslErrors.isEmpty()) {

@@ -1,7 +1,7 @@
 #pragma once
 // The HTTP engine shared by the mirror client and the archive verifier: a queue of GET jobs run
 // with a bounded number in flight on one QNetworkAccessManager, in a local event loop (callable
-// from the main thread or a worker thread). Redirects are followed here (not by Qt) so that the
+// from the main thread or a worker thread). Every request goes over HTTP/1.1 (see startRequest). Redirects are followed here (not by Qt) so that the
 // hop limit, the "never less safe" rule and the Authorization header rule are ours:
 //   - at most `maxRedirects` hops, then "too many redirects";
 //   - https -> http refused; http only to a loopback host and only when allowed;
@@ -69,6 +69,10 @@ struct RequestLogEntry
     qint64 elapsedMs = 0;
     bool authorization = false; ///< an Authorization header was sent
     QString error;              ///< "" when the exchange completed
+    /// An answer the protocol expects and the client went on from, not a failure: an OCI
+    /// registry's 401 challenge to an anonymous request, a 404 of a lookup of something that
+    /// may be absent (a referrers list, a blob or manifest checked before it is pushed).
+    bool expected = false;
 };
 
 struct HttpOutcome
@@ -145,7 +149,6 @@ public:
     bool isCancelled() const { return m_cancelled; }
 
     const QList<RequestLogEntry> &log() const { return m_log; }
-    QNetworkAccessManager *manager() const { return m_nam; }
 
 private:
     struct Active;
