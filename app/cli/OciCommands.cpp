@@ -169,6 +169,8 @@ QJsonArray requestsJson(const QList<OciRequestLog> &log)
         o[QStringLiteral("authorization")] = e.authorization;
         if (!e.error.isEmpty())
             o[QStringLiteral("error")] = e.error;
+        if (e.expected)
+            o[QStringLiteral("expected")] = true;
         requests.append(o);
     }
     return requests;

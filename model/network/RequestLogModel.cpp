@@ -19,7 +19,7 @@ int RequestLogModel::columnCount(const QModelIndex &parent) const
 
 bool RequestLogModel::isFailure(const RequestLogEntry &e)
 {
-    return !e.error.isEmpty() || e.status == 0 || e.status >= 400;
+    return !e.expected && (!e.error.isEmpty() || e.status == 0 || e.status >= 400);
 }
 
 QString RequestLogModel::formatBytes(qint64 bytes)

@@ -20,7 +20,7 @@ public:
         StatusRole = Qt::UserRole + 1, ///< int HTTP status (0 = none)
         BytesRole,                     ///< qint64 body bytes
         ElapsedRole,                   ///< qint64 milliseconds
-        FailedRole,                    ///< bool: an error, or a status other than 2xx/3xx
+        FailedRole,                    ///< bool: an error, or a status other than 2xx/3xx, unless expected
         UrlRole,                       ///< QUrl
     };
 

@@ -37,6 +37,8 @@ struct OciClient::Exchange
     /// non-empty answer refuses the response (Response::refused) and aborts it.
     std::function<QString(const QHash<QByteArray, QByteArray> &headers)> checkHeaders;
     QString scope; ///< the token scope instead of the repository's pull (or pull,push)
+    bool notFoundIsAnswer = false; ///< a 404 is logged as expected (a lookup of what may be absent)
+    bool challengeIsAnswer = true; ///< a 401 to a request without credentials is logged as expected
 };
 
 struct OciClient::Response
@@ -355,6 +357,15 @@ void OciClient::finishResponse(QNetworkReply *reply, const Exchange &ex, bool st
         r.error = r.refused;
 }
 
+bool OciClient::canAnswerChallenge(const QByteArray &challenge) const
+{
+    QHash<QString, QString> params;
+    const QString scheme = parseChallenge(challenge, &params);
+    if (scheme == QLatin1StringView("bearer"))
+        return true; // a token request follows (anonymous or not); it is logged on its own
+    return scheme == QLatin1StringView("basic") && m_credential.has_value();
+}
+
 void OciClient::record(const Exchange &ex, const Response &r, qint64 elapsedMs, bool authorized)
 {
     ++m_counters.requests;
@@ -368,6 +379,12 @@ void OciClient::record(const Exchange &ex, const Response &r, qint64 elapsedMs, 
     entry.elapsedMs = elapsedMs;
     entry.authorization = authorized;
     entry.error = r.error;
+    // The protocol's own answers: the registry's challenge to a request sent without credentials
+    // (send() answers it with a token or Basic credentials, as ORAS does), and the 404 of a lookup
+    // whose caller takes "absent" as an answer. Neither counts as a failed request.
+    entry.expected = r.error.isEmpty()
+        && ((r.status == 401 && !authorized && ex.challengeIsAnswer && canAnswerChallenge(r.header("www-authenticate")))
+            || (r.status == 404 && ex.notFoundIsAnswer));
     qCDebug(lcOci).noquote() << entry.method << r.url.toString() << r.status << r.received << "bytes" << entry.elapsedMs << "ms"
                              << (entry.authorization ? "(auth)" : "");
     m_log.append(entry);
@@ -462,6 +479,7 @@ Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QStri
     if (!realm.isValid() || realm.host().isEmpty())
         return makeError(ErrorCode::Network, QStringLiteral("the registry's Bearer challenge has no usable realm"));
     Exchange tokenRequest;
+    tokenRequest.challengeIsAnswer = false; // a 401 of the token service is a refusal
     QUrl tokenUrl = realm;
     QByteArray basic;
     if (m_credential && !m_credential->refreshToken.isEmpty()) {
@@ -604,9 +622,10 @@ Result<QStringList> OciClient::listPages(QUrl url, const char *key, const QStrin
     return makeError(ErrorCode::Network, QStringLiteral("%1: more than 10000 pages").arg(what));
 }
 
-Result<FetchedManifest> OciClient::headManifest(const QString &reference)
+Result<FetchedManifest> OciClient::headManifest(const QString &reference, Absent absent)
 {
     Exchange ex;
+    ex.notFoundIsAnswer = absent == Absent::IsAnswer;
     ex.method = "HEAD";
     ex.url = apiUrl(QStringLiteral("manifests/") + reference);
     ex.headers.emplaceBack("Accept", kManifestAccept);
@@ -623,9 +642,10 @@ Result<FetchedManifest> OciClient::headManifest(const QString &reference)
     return m;
 }
 
-Result<FetchedManifest> OciClient::getManifest(const QString &reference, qint64 maxBytes)
+Result<FetchedManifest> OciClient::getManifest(const QString &reference, qint64 maxBytes, Absent absent)
 {
     Exchange ex;
+    ex.notFoundIsAnswer = absent == Absent::IsAnswer;
     ex.url = apiUrl(QStringLiteral("manifests/") + reference);
     ex.headers.emplaceBack("Accept", kManifestAccept);
     ex.maxCollect = maxBytes;
@@ -645,6 +665,7 @@ Result<std::optional<QByteArray>> OciClient::getReferrers(const QString &digest)
 {
     Exchange ex;
     ex.url = apiUrl(QStringLiteral("referrers/") + digest);
+    ex.notFoundIsAnswer = true; // no referrers API (Distribution 2.8): the caller uses the tag schema
     ex.headers.emplaceBack("Accept", QByteArray(kMediaTypeIndex.data(), kMediaTypeIndex.size()));
     ex.maxCollect = kManifestSizeLimitMiB << 20;
     const Response r = send(ex);
@@ -660,6 +681,7 @@ Result<std::optional<qint64>> OciClient::headBlob(const QString &digest)
     Exchange ex;
     ex.method = "HEAD";
     ex.url = apiUrl(QStringLiteral("blobs/") + digest);
+    ex.notFoundIsAnswer = true; // not there yet: the caller uploads it
     ++m_counters.blobHeads;
     const Response r = send(ex);
     if (r.error.isEmpty() && r.status == 404)

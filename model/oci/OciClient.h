@@ -80,6 +80,9 @@ struct OciRequestLog
     qint64 elapsedMs = 0;
     bool authorization = false;
     QString error;
+    /// Part of the protocol, not a failure (RequestLogEntry::expected): the 401 challenge to a
+    /// request sent without credentials, the 404 of a lookup whose caller takes "absent" as an answer.
+    bool expected = false;
 };
 
 struct OciCounters
@@ -149,10 +152,13 @@ public:
     /// (401/403/404 — GHCR, ECR and Docker Hub do not offer it); failure codes in lastFailure().
     /// Only the registry of repository() is used.
     Result<QStringList> listCatalog();
+    /// Whether the caller takes a 404 as an answer ("not there yet") rather than a failure; only
+    /// the request log's "failed" count sees the difference (OciRequestLog::expected).
+    enum class Absent { IsFailure, IsAnswer };
     /// HEAD of a manifest: content type, digest and size without the body.
-    Result<FetchedManifest> headManifest(const QString &reference);
+    Result<FetchedManifest> headManifest(const QString &reference, Absent absent = Absent::IsFailure);
     /// GET of a manifest; more than `maxBytes` of body is an error (the read stops there).
-    Result<FetchedManifest> getManifest(const QString &reference, qint64 maxBytes = 4ll << 20);
+    Result<FetchedManifest> getManifest(const QString &reference, qint64 maxBytes = 4ll << 20, Absent absent = Absent::IsFailure);
     /// GET /v2/<name>/referrers/<digest> (distribution-spec "Listing Referrers"): the image index
     /// of the manifests whose subject is `digest`, or nullopt when the registry answers 404 (it has
     /// no referrers API: Distribution 2.8; clients then use the referrers tag schema).
@@ -213,6 +219,9 @@ private:
     bool readReply(QNetworkReply *reply, Exchange &ex, Response *out, QStringList *sslErrors);
     void finishResponse(QNetworkReply *reply, const Exchange &ex, bool stopped, const QStringList &sslErrors, Response *out) const;
     void record(const Exchange &ex, const Response &r, qint64 elapsedMs, bool authorized);
+    /// Whether send() can answer this WWW-Authenticate challenge (Bearer: a token request;
+    /// Basic: only with a credential): then the 401 is part of the protocol, not a failure.
+    bool canAnswerChallenge(const QByteArray &challenge) const;
     Result<QByteArray> authorize(const QByteArray &challenge, const QString &scope);
     Error failure(const Response &r, const QString &what);
     /// GET `url` and every page its `Link: rel="next"` headers name, collecting the `key` array.

@@ -639,7 +639,7 @@ private:
             return makeError(ErrorCode::Cancelled, QString::fromLatin1(kCancelled));
         const QByteArray manifest = buildImageManifest(archive.platform, digest, size);
         const QString manifestDigest = digestOf(manifest);
-        const Result<FetchedManifest> existing = client.headManifest(manifestDigest);
+        const Result<FetchedManifest> existing = client.headManifest(manifestDigest, OciClient::Absent::IsAnswer);
         if (existing.ok()) {
             ++m_out.manifestsPresent;
         } else if (existing.error().code != ErrorCode::NotFound) {
@@ -661,7 +661,7 @@ private:
         pv.indexDigest = digestOf(index);
         pv.indexSize = index.size();
         const QString where = client.repository().toString();
-        const Result<FetchedManifest> current = client.headManifest(pv.tag);
+        const Result<FetchedManifest> current = client.headManifest(pv.tag, OciClient::Absent::IsAnswer);
         if (current.ok() && current.value().digest == pv.indexDigest) {
             ++m_out.tagsUnchanged;
             pv.tagUnchanged = true;

@@ -128,7 +128,7 @@ Result<ProvenancePush> pushProvenance(OciClient &client, const QString &subjectD
     // 1. The artifact by digest (a registry MUST accept a subject it does not know yet; ours exists).
     const QByteArray manifest = buildProvenanceManifest(subjectDigest, subjectSize, layers, provider, version);
     out.artifactDigest = digestOf(manifest);
-    const Result<FetchedManifest> existing = client.headManifest(out.artifactDigest);
+    const Result<FetchedManifest> existing = client.headManifest(out.artifactDigest, OciClient::Absent::IsAnswer);
     if (!existing.ok() && existing.error().code != ErrorCode::NotFound)
         return existing.error();
     if (!existing.ok() && !dryRun) {
@@ -154,7 +154,7 @@ Result<ProvenancePush> pushProvenance(OciClient &client, const QString &subjectD
     const QString tag = referrersTag(subjectDigest);
     out.referrers = tag;
     QJsonArray entries;
-    const Result<FetchedManifest> current = client.getManifest(tag);
+    const Result<FetchedManifest> current = client.getManifest(tag, 4ll << 20, OciClient::Absent::IsAnswer);
     if (current.ok()) {
         const Result<QJsonArray> listed = referrersOf(current.value().body, QStringLiteral("the referrers tag %1").arg(tag));
         if (!listed.ok())
@@ -198,7 +198,7 @@ Result<QList<FetchedProvenance>> fetchProvenance(OciClient &client, const QStrin
     } else {
         // A 404 (no referrers API): the tag schema; a tag that is missing or no index: none.
         const QString tag = referrersTag(subjectDigest);
-        const Result<FetchedManifest> got = client.getManifest(tag);
+        const Result<FetchedManifest> got = client.getManifest(tag, 4ll << 20, OciClient::Absent::IsAnswer);
         if (!got.ok())
             return got.error().code == ErrorCode::NotFound ? Result<QList<FetchedProvenance>>(out) : got.error();
         const Result<QJsonArray> listed = referrersOf(got.value().body, QStringLiteral("the referrers tag %1").arg(tag));

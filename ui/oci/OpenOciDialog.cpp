@@ -168,6 +168,7 @@ bool openOci(MainWindow *window, const OciOpenForm &form, QString *error)
                     entry.elapsedMs = e.elapsedMs;
                     entry.authorization = e.authorization;
                     entry.error = e.error;
+                    entry.expected = e.expected;
                     log(entry);
                 };
             QHash<QString, QList<Version>> versions;
