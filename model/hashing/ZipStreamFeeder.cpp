@@ -32,6 +32,12 @@ bool ZipStreamFeeder::push(const char *data, qint64 size)
     return true;
 }
 
+bool ZipStreamFeeder::hasRoom(qint64 size) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_aborted || m_queued == 0 || m_queued + size <= m_maxQueued;
+}
+
 void ZipStreamFeeder::finish()
 {
     const std::lock_guard lock(m_mutex);

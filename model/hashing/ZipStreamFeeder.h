@@ -42,6 +42,8 @@ public:
 
     /// Copies the block into the queue; blocks while the queue is full. False after abort().
     bool push(const char *data, qint64 size);
+    /// Whether push() of `size` bytes would return without waiting.
+    bool hasRoom(qint64 size) const;
     /// The end of the stream: the worker finishes and calls `done`.
     void finish();
     /// Stops the worker without calling `done` (the transfer failed or starts again).

@@ -422,7 +422,29 @@ void HttpRunner::abortReply(const std::shared_ptr<Active> &a, HttpOutcome::Failu
     a->reply->abort(); // emits finished()
 }
 
-void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a)
+void HttpRunner::pauseReading(const std::shared_ptr<Active> &a)
+{
+    if (!m_paused.contains(a))
+        m_paused.append(a);
+    if (!m_resume) {
+        m_resume = new QTimer(this);
+        m_resume->setSingleShot(true);
+        m_resume->setInterval(1);
+        connect(m_resume, &QTimer::timeout, this, &HttpRunner::resumePaused);
+    }
+    if (!m_resume->isActive())
+        m_resume->start();
+}
+
+void HttpRunner::resumePaused()
+{
+    const QList<std::shared_ptr<Active>> paused = std::exchange(m_paused, {});
+    for (const auto &a : paused)
+        if (!a->done)
+            onReadyRead(a); // pauses it again while its job is still not ready
+}
+
+void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a, bool drain)
 {
     QNetworkReply *reply = a->reply;
     if (!reply || a->done)
@@ -463,6 +485,10 @@ void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a)
     }
     char buffer[65536];
     while (!a->done && reply->bytesAvailable() > 0) {
+        if (!drain && a->job.ready && !a->job.ready()) {
+            pauseReading(a);
+            return;
+        }
         const qint64 n = reply->read(buffer, sizeof buffer);
         if (n <= 0)
             break;
@@ -493,7 +519,7 @@ void HttpRunner::onFinished(const std::shared_ptr<Active> &a)
         finish(a, *a->abortFailure, a->abortText);
         return;
     }
-    onReadyRead(a); // whatever is left
+    onReadyRead(a, true); // whatever is left (at most the reply's buffer), even into a busy sink
     if (a->done)
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -577,6 +603,7 @@ void HttpRunner::finish(const std::shared_ptr<Active> &a, HttpOutcome::Failure f
         a->reply->deleteLater();
     }
     m_active.removeOne(a);
+    m_paused.removeOne(a);
     a->outcome.failure = failure;
     a->outcome.errorText = text;
     if (a->outcome.finalUrl.isEmpty())

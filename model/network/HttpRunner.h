@@ -1,8 +1,8 @@
 #pragma once
 // The HTTP engine shared by the mirror client and the archive verifier: a queue of GET jobs run
 // with a bounded number in flight on one QNetworkAccessManager, in a local event loop (callable
-// from the main thread or a worker thread). Every request goes over HTTP/1.1 (see startRequest). Redirects are followed here (not by Qt) so that the
-// hop limit, the "never less safe" rule and the Authorization header rule are ours:
+// from the main thread or a worker thread). Every request goes over HTTP/1.1 (see startRequest). Redirects are followed here (not by Qt) so
+// that the hop limit, the "never less safe" rule and the Authorization header rule are ours:
 //   - at most `maxRedirects` hops, then "too many redirects";
 //   - https -> http refused; http only to a loopback host and only when allowed;
 //   - Authorization kept only while the host is the original one or a subdomain of it (Go's rule).
@@ -109,6 +109,11 @@ struct HttpJob
     qint64 maxBodyBytes = -1;
     /// Receives the body of a 200 as it arrives; return false to abort (Failure::Sink).
     std::function<bool(const char *data, qint64 size)> onData;
+    /// Backpressure (optional): false while onData would have to wait (a hashing queue is full).
+    /// The runner then leaves the body in the reply's bounded buffer (Qt stops reading the socket)
+    /// and serves the other requests, asking again every millisecond, instead of blocking its one
+    /// thread in onData with every other download behind it.
+    std::function<bool()> ready;
     /// Called once a 200 response's headers are in (before any data), e.g. to (re)open a sink.
     std::function<void(const HttpOutcome &headers)> onStart;
     std::function<void(HttpOutcome &&outcome)> onDone;
@@ -160,12 +165,18 @@ private:
     QList<RequestLogEntry> m_log;
     int m_scheduled = 0;
     int m_external = 0;
+    QList<std::shared_ptr<Active>> m_paused; ///< replies left unread while their job is not ready
+    QTimer *m_resume = nullptr;              ///< asks the paused jobs again
     bool m_cancelled = false;
     QEventLoop *m_loop = nullptr;
 
     void pump();
     void startRequest(const std::shared_ptr<Active> &a);
-    void onReadyRead(const std::shared_ptr<Active> &a);
+    /// Reads what the reply has into the job; stops early while the job is not ready (unless
+    /// `drain`: the reply has finished and its rest must be taken).
+    void onReadyRead(const std::shared_ptr<Active> &a, bool drain = false);
+    void pauseReading(const std::shared_ptr<Active> &a);
+    void resumePaused();
     void onFinished(const std::shared_ptr<Active> &a);
     void finish(const std::shared_ptr<Active> &a, HttpOutcome::Failure failure, const QString &text);
     void abortReply(const std::shared_ptr<Active> &a, HttpOutcome::Failure failure, const QString &text);

@@ -36,7 +36,7 @@ struct OciClient::Exchange
     /// Looked at once the headers of a 2xx answer are in, before any of its body is read: a
     /// non-empty answer refuses the response (Response::refused) and aborts it.
     std::function<QString(const QHash<QByteArray, QByteArray> &headers)> checkHeaders;
-    QString scope; ///< the token scope instead of the repository's pull (or pull,push)
+    QString scope;                 ///< the token scope instead of the repository's pull (or pull,push)
     bool notFoundIsAnswer = false; ///< a 404 is logged as expected (a lookup of what may be absent)
     bool challengeIsAnswer = true; ///< a 401 to a request without credentials is logged as expected
 };

@@ -310,7 +310,8 @@ void PullRun::download()
                                                 [raw](bool complete) {
                                                     if (complete)
                                                         raw->stream().end();
-                                                }};
+                                                },
+                                                [raw] { return raw->stream().canWrite(); }};
     }
     m_got = fetches.isEmpty() ? QList<Result<DownloadedArchive>>{} : m_client.fetchArchives(fetches, m_cancel);
     m_report.cancelled = cancelled();

@@ -204,7 +204,7 @@ Result<QByteArray> RegistryClient::fetchDocument(const QUrl &url)
 Result<DownloadedArchive> RegistryClient::fetchArchive(const QUrl &url, const std::function<bool(const char *, qint64)> &sink,
                                                        const std::atomic<bool> *cancel)
 {
-    return fetchArchives({ArchiveFetch{url, sink, true, {}}}, cancel).constFirst();
+    return fetchArchives({ArchiveFetch{url, sink, true, {}, {}}}, cancel).constFirst();
 }
 
 QList<Result<DownloadedArchive>> RegistryClient::fetchArchives(const QList<ArchiveFetch> &fetches, const std::atomic<bool> *cancel)
@@ -233,6 +233,7 @@ QList<Result<DownloadedArchive>> RegistryClient::fetchArchives(const QList<Archi
                 st->sha.addData(data, std::size_t(size));
             return sink(data, size);
         };
+        job.ready = f.ready;
         job.onDone = [st, done = f.done](HttpOutcome &&o) {
             st->outcome = std::move(o);
             if (done)

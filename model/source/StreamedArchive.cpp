@@ -263,6 +263,13 @@ bool StreamedArchive::write(const char *data, qint64 size)
     return d->feeder->push(data, size);
 }
 
+bool StreamedArchive::canWrite(qint64 size) const
+{
+    if (d->ended || d->finished || d->failed())
+        return true; // write() answers at once (false)
+    return d->feeder->hasRoom(size);
+}
+
 void StreamedArchive::end()
 {
     if (d->ended || d->finished)

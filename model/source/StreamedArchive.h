@@ -62,6 +62,9 @@ public:
     QString writeError() const;
     /// The next bytes; false once the file cannot be written (stop the download).
     bool write(const char *data, qint64 size);
+    /// Whether write() of `size` bytes would return at once (the worker is not behind); a
+    /// receiver serving several downloads reads this one again later instead of waiting.
+    bool canWrite(qint64 size = 64 * 1024) const;
     /// End of the stream, without waiting: the worker finishes the hash, the tail and the fsync
     /// while the caller goes on (other downloads).
     void end();

@@ -139,6 +139,35 @@ with zipfile.ZipFile(os.path.join(out, 'zip64.zip'), 'w', zipfile.ZIP_DEFLATED) 
         QVERIFY2(peak <= (200 << 10), qPrintable(QString::number(peak)));
     }
 
+    // hasRoom() says whether push() would wait: a receiver serving several downloads reads the
+    // others meanwhile (HttpJob::ready). The worker is held in the tap after taking its first
+    // block, so what is pushed next stays queued.
+    void hasRoomWhilePushWouldWait()
+    {
+        std::promise<void> release;
+        std::shared_future<void> released = release.get_future().share();
+        std::atomic<bool> inTap = false;
+        ZipStreamFeeder feeder(
+            1000, [](Result<StreamingZipOutcome> &&) {}, defaultZipLimits(),
+            [&](QByteArrayView, bool) {
+                inTap = true;
+                released.wait();
+                return true;
+            });
+        const QByteArray block(600, 'x');
+        QVERIFY(feeder.hasRoom(600)); // empty
+        QVERIFY(feeder.push(block.constData(), 600));
+        QTRY_VERIFY(inTap.load()); // the worker holds the first block; the queue is empty again
+        QVERIFY(feeder.hasRoom(600));
+        QVERIFY(feeder.push(block.constData(), 600)); // queued: 600 of 1000
+        QVERIFY(feeder.hasRoom(400));
+        QVERIFY(!feeder.hasRoom(401)); // push() would wait
+        QVERIFY(!feeder.hasRoom(600));
+        release.set_value();
+        QTRY_VERIFY(feeder.hasRoom(1000)); // the worker took it
+        feeder.abort();
+    }
+
     // A transfer that fails or starts again: the worker stops, `done` is never called, and pushes
     // after it are refused; destroying a feeder mid-stream does not hang.
     void abortAndDestroy()

@@ -173,6 +173,45 @@ private Q_SLOTS:
         QCOMPARE(ok, documents);
     }
 
+    // A job whose sink is behind (HttpJob::ready false) is not read until it is ready again, and
+    // the other requests go on meanwhile: before, the runner's one thread blocked in the sink
+    // (a full hashing queue) and every other download waited behind it.
+    void busySinkDoesNotHoldUpTheOthers()
+    {
+        HttpRunner runner(settings());
+        bool otherDone = false, dataWhileBusy = false;
+        int readyCalls = 0;
+        qint64 received = 0;
+        HttpOutcome busyOutcome, otherOutcome;
+        HttpJob busy;
+        busy.url = QUrl(m_nginx.baseUrl() + QStringLiteral("big.bin")); // more than the reply's 2 MiB buffer holds
+        busy.ready = [&] {
+            ++readyCalls;
+            return otherDone;
+        };
+        busy.onData = [&](const char *, qint64 size) {
+            dataWhileBusy = dataWhileBusy || !otherDone;
+            received += size;
+            return true;
+        };
+        busy.onDone = [&](HttpOutcome &&o) { busyOutcome = std::move(o); };
+        HttpJob other;
+        other.url = QUrl(m_nginx.baseUrl() + QStringLiteral("small.bin?other"));
+        other.onData = [](const char *, qint64) { return true; };
+        other.onDone = [&](HttpOutcome &&o) {
+            otherOutcome = std::move(o);
+            otherDone = true;
+        };
+        runner.enqueue(busy);
+        runner.enqueue(other);
+        runner.run();
+        QVERIFY2(otherOutcome.ok(), qPrintable(otherOutcome.errorText));
+        QVERIFY2(busyOutcome.ok(), qPrintable(busyOutcome.errorText));
+        QVERIFY(!dataWhileBusy);
+        QVERIFY(readyCalls > 1); // asked, refused, asked again
+        QCOMPARE(received, kBigBytes);
+    }
+
     void slowSinkKeepsMemoryBounded()
     {
         if (!test::resetPeakRss())
