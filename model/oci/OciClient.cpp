@@ -239,6 +239,10 @@ OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QBy
 QNetworkReply *OciClient::startRequest(const Exchange &ex, const QUrl &url, const QByteArray &authorization, Response *r)
 {
     QNetworkRequest req(url);
+    // HTTP/1.1, as HttpRunner (ARCHITECTURE "HTTP/1.1 for every request"): only there does Qt
+    // honour the reply's read buffer below, so a blob streamed into a slower sink stays bounded in
+    // memory, and Qt 6.4's HTTP/2 can leave a request queued on a connection the server is closing.
+    req.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     req.setTransferTimeout(m_options.timeoutMs);
     req.setSslConfiguration(m_ssl);
     req.setHeader(QNetworkRequest::UserAgentHeader, m_options.userAgent);
