@@ -302,14 +302,10 @@ int runOciVerify(const QStringList &args)
         const std::optional<LockAnchors> locks = p.lockAnchors();
         if (!locks)
             return ExitUsage;
-        for (auto it = locks->expected.cbegin(); it != locks->expected.cend(); ++it) {
-            if (!providers.contains(it.key().provider))
-                providers.append(it.key().provider);
-            options.onlyVersions[it.key().provider.toString()].append(it.key().version);
-        }
-        options.expected = locks->expected;
-        options.expectedFrom = locks->from;
-        options.lockCoverage = true;
+        const QHash<ProviderAddress, QList<Version>> versions = locks->lockedVersions(&providers);
+        for (auto it = versions.cbegin(); it != versions.cend(); ++it)
+            options.onlyVersions[it.key().toString()] += it.value();
+        locks->applyTo(options);
     }
     if (parser.isSet(QStringLiteral("all"))) {
         TemplateDefaults defaults;

@@ -240,14 +240,8 @@ int runRemoteVerify(const QStringList &args)
         const std::optional<LockAnchors> locks = p.lockAnchors();
         if (!locks)
             return ExitUsage;
-        for (auto it = locks->expected.cbegin(); it != locks->expected.cend(); ++it) {
-            if (!providers.contains(it.key().provider))
-                providers.append(it.key().provider);
-            mirrorOptions.onlyVersions[it.key().provider].append(it.key().version);
-        }
-        verifyOptions.expected = locks->expected;
-        verifyOptions.expectedFrom = locks->from;
-        verifyOptions.lockCoverage = true;
+        mirrorOptions.onlyVersions = locks->lockedVersions(&providers);
+        locks->applyTo(verifyOptions);
     }
     if (providers.isEmpty())
         return p.usage(QStringLiteral("a network mirror cannot list its providers: name them with --provider ADDR or --lock FILE"));

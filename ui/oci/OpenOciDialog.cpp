@@ -108,12 +108,9 @@ Result<QList<ProviderAddress>> ociProviders(const OciOpenForm &form, QHash<QStri
         const Result<LockAnchors> locks = readLockAnchors(form.lockFiles);
         if (!locks.ok())
             return locks.error();
-        for (auto it = locks.value().expected.cbegin(); it != locks.value().expected.cend(); ++it) {
-            if (!out.contains(it.key().provider))
-                out.append(it.key().provider);
-            if (versions)
-                (*versions)[it.key().provider.toString()].append(it.key().version);
-        }
+        const QHash<ProviderAddress, QList<Version>> locked = locks.value().lockedVersions(&out);
+        for (auto it = locked.cbegin(); versions && it != locked.cend(); ++it)
+            (*versions)[it.key().toString()] += it.value();
         if (out.isEmpty())
             return makeError(ErrorCode::InvalidArgument, QObject::tr("the lock files name no provider"));
     }
