@@ -221,10 +221,7 @@ void printVerifyTable(QTextStream &o, const QString &mirrorText, const OciVerify
     for (const ArchiveResult &r : v.report.results) {
         QString detail = r.detail.reason;
         if (r.detail.verdict == Verdict::Verified) {
-            QStringList m;
-            for (HashMatch h : r.detail.matched)
-                m.append(toString(h));
-            detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
+            detail = QStringLiteral("matched ") + matchedText(r.detail);
             if (r.hashes)
                 detail += QStringLiteral(" (h1 ") + r.hashes->h1Extracted.toString() + QLatin1Char(')');
         }
@@ -239,12 +236,7 @@ void printVerifyTable(QTextStream &o, const QString &mirrorText, const OciVerify
     }
     for (const ProviderAddress &p : v.absent)
         o << "\nNot in this mirror: " << p.toString() << " (its repository does not exist)\n";
-    QStringList parts;
-    for (Verdict verdict :
-         {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
-        if (v.report.summary.count(verdict) > 0 || verdict == Verdict::Verified)
-            parts.append(QStringLiteral("%1 %2").arg(v.report.summary.count(verdict)).arg(toString(verdict)));
-    o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << v.counters.bytesDownloaded << " bytes downloaded, "
+    o << "\nSummary: " << summaryText(v.report.summary) << " (" << v.counters.bytesDownloaded << " bytes downloaded, "
       << v.counters.requests << " requests)\n";
 }
 

@@ -169,10 +169,7 @@ void printRemoteTable(QTextStream &o, const QString &baseText, const Catalog &ca
     for (const ArchiveResult &r : report.results) {
         QString detail = r.detail.reason;
         if (r.detail.verdict == Verdict::Verified) {
-            QStringList m;
-            for (HashMatch h : r.detail.matched)
-                m.append(toString(h));
-            detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
+            detail = QStringLiteral("matched ") + matchedText(r.detail);
         }
         rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.detail.verdict),
                      anchorText(r.detail), detail});
@@ -183,12 +180,7 @@ void printRemoteTable(QTextStream &o, const QString &baseText, const Catalog &ca
         for (const Anomaly &a : allAnomalies)
             o << "  " << toString(a.kind) << ": " << (a.location.isValid() ? a.location.toString() : a.path) << ": " << a.message << '\n';
     }
-    QStringList parts;
-    for (Verdict v :
-         {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
-        if (s.count(v) > 0 || v == Verdict::Verified)
-            parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
-    o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << bytesDownloaded << " bytes downloaded)\n";
+    o << "\nSummary: " << summaryText(s) << " (" << bytesDownloaded << " bytes downloaded)\n";
 }
 
 } // namespace
