@@ -456,36 +456,19 @@ Result<void> ImportTransaction::stage()
             if (unitPaths.contains(m.to.providerDir))
                 continue;
             unitPaths.insert(m.to.providerDir);
-            Unit u;
-            u.kind = Unit::Kind::Replace;
-            u.path = m.to.providerDir;
-            u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
-            u.backup = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/old/") + QString::number(m_units.size());
-            QDir().mkpath(QFileInfo(m_newRoot + QLatin1Char('/') + u.path).path());
-            if (Result<void> r = cloneTree(m_target + QLatin1Char('/') + u.path, m_newRoot + QLatin1Char('/') + u.path); !r.ok())
+            if (Result<void> r = addReplaceUnit(m.to.providerDir); !r.ok())
                 return r.error();
-            m_units.append(u);
             continue;
         }
         // The highest missing directory of HOST, HOST/NS, HOST/NS/TYPE is staged whole.
-        QString missing = m.to.providerDir;
-        for (const QString &parent : parentsOf(m.to.providerDir + QLatin1Char('/'))) {
-            if (!QFileInfo(m_target + QLatin1Char('/') + parent).exists()) {
-                missing = parent;
-                break;
-            }
-        }
+        const QString missing = highestMissing(m.to.providerDir);
         if (QFileInfo::exists(m_target + QLatin1Char('/') + missing) && !QFileInfo(m_target + QLatin1Char('/') + missing).isDir())
             return makeError(ErrorCode::Io, QStringLiteral("%1/%2 is not a directory").arg(m_target, missing));
         if (unitPaths.contains(missing))
             continue;
         unitPaths.insert(missing);
-        Unit u;
-        u.kind = Unit::Kind::Create;
-        u.path = missing;
-        u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
-        QDir().mkpath(m_newRoot + QLatin1Char('/') + u.path);
-        m_units.append(u);
+        addCreateUnit(missing);
+        QDir().mkpath(m_newRoot + QLatin1Char('/') + missing);
     }
     for (const Move &m : std::as_const(m_moves)) {
         const QString to = m_newRoot + QLatin1Char('/') + m.to.rel;
@@ -518,6 +501,37 @@ Result<void> ImportTransaction::stage()
     return {};
 }
 
+Result<void> ImportTransaction::addReplaceUnit(const QString &path)
+{
+    Unit u;
+    u.kind = Unit::Kind::Replace;
+    u.path = path;
+    u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
+    u.backup = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/old/") + QString::number(m_units.size());
+    QDir().mkpath(QFileInfo(m_newRoot + QLatin1Char('/') + u.path).path());
+    if (Result<void> r = cloneTree(m_target + QLatin1Char('/') + u.path, m_newRoot + QLatin1Char('/') + u.path); !r.ok())
+        return r.error();
+    m_units.append(u);
+    return {};
+}
+
+void ImportTransaction::addCreateUnit(const QString &path)
+{
+    Unit u;
+    u.kind = Unit::Kind::Create;
+    u.path = path;
+    u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
+    m_units.append(u);
+}
+
+QString ImportTransaction::highestMissing(const QString &dir) const
+{
+    for (const QString &parent : parentsOf(dir + QLatin1Char('/')))
+        if (!QFileInfo(m_target + QLatin1Char('/') + parent).exists())
+            return parent;
+    return dir;
+}
+
 Result<void> ImportTransaction::stageProvenance(QSet<QString> &unitPaths)
 {
     QSet<QString> releases;
@@ -533,33 +547,16 @@ Result<void> ImportTransaction::stageProvenance(QSet<QString> &unitPaths)
         if (!unitPaths.contains(typeDir)) {
             if (QFileInfo(m_target + QLatin1Char('/') + typeDir).isDir()) {
                 unitPaths.insert(typeDir);
-                Unit u;
-                u.kind = Unit::Kind::Replace;
-                u.path = typeDir;
-                u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
-                u.backup = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/old/") + QString::number(m_units.size());
-                QDir().mkpath(QFileInfo(m_newRoot + QLatin1Char('/') + u.path).path());
-                if (Result<void> r = cloneTree(m_target + QLatin1Char('/') + u.path, m_newRoot + QLatin1Char('/') + u.path); !r.ok())
+                if (Result<void> r = addReplaceUnit(typeDir); !r.ok())
                     return r.error();
-                m_units.append(u);
             } else {
                 // The highest missing directory of .provenance, …/HOST, …/NS, …/TYPE is staged whole.
-                QString missing = typeDir;
-                for (const QString &parent : parentsOf(typeDir + QLatin1Char('/'))) {
-                    if (!QFileInfo(m_target + QLatin1Char('/') + parent).exists()) {
-                        missing = parent;
-                        break;
-                    }
-                }
+                const QString missing = highestMissing(typeDir);
                 if (exists(m_target + QLatin1Char('/') + missing) && !QFileInfo(m_target + QLatin1Char('/') + missing).isDir())
                     return makeError(ErrorCode::Io, QStringLiteral("%1/%2 is not a directory").arg(m_target, missing));
                 if (!unitPaths.contains(missing)) {
                     unitPaths.insert(missing);
-                    Unit u;
-                    u.kind = Unit::Kind::Create;
-                    u.path = missing;
-                    u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
-                    m_units.append(u);
+                    addCreateUnit(missing);
                 }
                 unitPaths.insert(typeDir);
             }
