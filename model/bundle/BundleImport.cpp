@@ -311,20 +311,13 @@ Result<bool> ImportTransaction::verify()
         m_hasSums = true;
     }
     QSet<QString> listed;
-    for (auto it = m_sums.cbegin(); it != m_sums.cend(); ++it) {
-        BundleFileCheck f;
-        f.name = it.key();
-        f.expected = QString::fromLatin1(it.value().toHex());
-        listed.insert(m_prefix + it.key());
-        const auto actual = m_sha.constFind(m_prefix + it.key());
-        if (actual == m_sha.cend()) {
-            f.status = BundleFileCheck::Status::Missing;
-        } else {
-            f.actual = QString::fromLatin1(actual->toHex());
-            f.status = actual.value() == it.value() ? BundleFileCheck::Status::Ok : BundleFileCheck::Status::Mismatch;
-        }
-        m_report.files.append(f);
-    }
+    m_report.files += checkListedSums(
+        m_sums, m_prefix,
+        [this](const QString &entry) -> std::optional<QByteArray> {
+            const auto actual = m_sha.constFind(entry);
+            return actual == m_sha.cend() ? std::nullopt : std::optional<QByteArray>(actual.value());
+        },
+        &listed);
     if (m_hasSums) {
         for (const BundleEntry &e : m_pass.entries) {
             if (e.type == BundleEntry::Type::File && e.name.startsWith(m_prefix) && !listed.contains(e.name)

@@ -2,11 +2,17 @@
 // Pieces of BundleMirror.cpp that BundleImport.cpp shares. Internal to provender_bundle.
 
 #include "model/bundle/BundleArchive.h"
+#include "model/bundle/BundleMirror.h"
 #include "model/mirror/Catalog.h"
 
 #include <QHash>
 #include <QList>
+#include <QMap>
+#include <QSet>
 #include <QString>
+
+#include <functional>
+#include <optional>
 
 namespace provender::bundle_detail {
 
@@ -27,5 +33,12 @@ QString choosePrefix(const QList<BundleEntry> &entries);
 /// rewritten to `entryPathBase + entry name` (e.g. `/b.tar.gz!/` + `host/ns/type/x.zip`).
 Result<Catalog> catalogFromEntries(const QList<BundleEntry> &entries, const QHash<QString, QByteArray> &metadata, const QString &prefix,
                                    const QString &entryPathBase);
+
+/// SHA256SUMS against what was read: a check for each name `sums` lists, in its order (Ok,
+/// Mismatch, or Missing when `digestOf` has no SHA-256 for the entry `prefix + name`); those
+/// entry names go into `listed`.
+QList<BundleFileCheck> checkListedSums(const QMap<QString, QByteArray> &sums, const QString &prefix,
+                                       const std::function<std::optional<QByteArray>(const QString &entry)> &digestOf,
+                                       QSet<QString> *listed);
 
 } // namespace provender::bundle_detail
