@@ -44,17 +44,8 @@ Result<QList<PullRequest>> registryRequests(const RegistryOpenForm &form)
     QStringList lines;
     for (const QString &line : form.typed)
         lines << withHost(line, form.host.trimmed());
-    Result<QList<PullRequest>> typed = parsePullRequests(lines);
-    if (!typed)
-        return typed.error();
-    QList<PullRequest> out = *typed;
-    for (const QString &lock : form.lockFiles) {
-        Result<QList<PullRequest>> locked = pullRequestsFromLockFile(lock);
-        if (!locked)
-            return locked.error();
-        out << *locked;
-    }
-    if (out.isEmpty())
+    Result<QList<PullRequest>> out = pullRequestsFrom(lines, form.lockFiles);
+    if (out && out->isEmpty())
         return makeError(ErrorCode::InvalidArgument, QObject::tr("name providers or give a lock file"));
     return out;
 }

@@ -53,16 +53,10 @@ struct PullJob
 Result<PullReport> runPull(const PullJob &job, JobProgress &progress)
 {
     const PullRegistryDialog::Form &f = job.form;
-    Result<QList<PullRequest>> typed = parsePullRequests(f.typed);
-    if (!typed)
-        return typed.error();
-    QList<PullRequest> requests = *typed;
-    for (const QString &lock : f.lockFiles) {
-        Result<QList<PullRequest>> locked = pullRequestsFromLockFile(lock);
-        if (!locked)
-            return locked.error();
-        requests << *locked;
-    }
+    Result<QList<PullRequest>> listed = pullRequestsFrom(f.typed, f.lockFiles);
+    if (!listed)
+        return listed.error();
+    const QList<PullRequest> &requests = *listed;
     RegistryOptions ro;
     ro.environment = job.environment;
     if (!f.caFile.isEmpty()) {
