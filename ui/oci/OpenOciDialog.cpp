@@ -288,7 +288,7 @@ OpenOciDialog::OpenOciDialog(QWidget *parent) : QDialog(parent), m_jobs(new JobT
     m_catalogLabel->hide();
     formLayout->addRow(QString(), m_catalogLabel);
 
-    m_locks = ociform::fileRow(this, formLayout, tr("Lock files:"), [this](QLineEdit *edit) {
+    m_locks = fileRow(this, formLayout, tr("Lock files:"), [this](QLineEdit *edit) {
         const QStringList files =
             QFileDialog::getOpenFileNames(this, tr("Lock Files"), QDir::homePath(), tr("Lock files (*.hcl);;All files (*)"));
         if (!files.isEmpty())
@@ -304,7 +304,7 @@ OpenOciDialog::OpenOciDialog(QWidget *parent) : QDialog(parent), m_jobs(new JobT
     formLayout->addRow(QString(), m_plainHttp);
     m_credentials = new QCheckBox(tr("Send credentials as tofu finds them (oci_credentials, Docker-style auth files)"), this);
     formLayout->addRow(tr("Credentials:"), m_credentials);
-    m_pinned = ociform::fileRow(this, formLayout, tr("Pinned keys:"), [this](QLineEdit *edit) {
+    m_pinned = fileRow(this, formLayout, tr("Pinned keys:"), [this](QLineEdit *edit) {
         const QString f = QFileDialog::getOpenFileName(this, tr("Pinned Signing Keys"), QDir::homePath(),
                                                        tr("OpenPGP keys (*.asc *.gpg);;All files (*)"));
         if (!f.isEmpty())
@@ -365,7 +365,7 @@ OciOpenForm OpenOciDialog::form() const
     for (const QString &line : m_typed->toPlainText().split(QLatin1Char('\n')))
         if (!line.trimmed().isEmpty())
             f.typed << line.trimmed();
-    f.lockFiles = ociform::splitList(m_locks->text());
+    f.lockFiles = splitList(m_locks->text());
     f.hostname = m_hostname->text().trimmed();
     f.caFile = m_ca->text().trimmed();
     f.plainHttp = m_plainHttp->isChecked();

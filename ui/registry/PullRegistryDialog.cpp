@@ -3,6 +3,7 @@
 #include "model/core/SizeFormat.h"
 #include "model/registry/PullRequests.h"
 #include "model/registry/RegistryClient.h"
+#include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/registry/RegistryFormFields.h"
 
@@ -29,18 +30,6 @@
 namespace provender::ui {
 
 namespace {
-
-QLineEdit *withBrowse(QWidget *parent, QFormLayout *form, const QString &label, const std::function<void(QLineEdit *)> &browse)
-{
-    auto *edit = new QLineEdit(parent);
-    auto *button = new QPushButton(QObject::tr("Browse…"), parent);
-    QObject::connect(button, &QPushButton::clicked, parent, [edit, browse] { browse(edit); });
-    auto *row = new QHBoxLayout;
-    row->addWidget(edit, 1);
-    row->addWidget(button);
-    form->addRow(label, row);
-    return edit;
-}
 
 /// Everything the job needs, read from the form on the GUI thread.
 struct PullJob
@@ -99,7 +88,7 @@ PullRegistryDialog::PullRegistryDialog(QWidget *parent) : QDialog(parent)
     texts.browse = true;
     m_fields = new RegistryFormFields(this, texts);
     m_fields->addProviderRows(form);
-    m_destination = withBrowse(this, form, tr("Target directory:"), [this](QLineEdit *edit) {
+    m_destination = fileRow(this, form, tr("Target directory:"), [this](QLineEdit *edit) {
         const QString dir =
             QFileDialog::getExistingDirectory(this, tr("Target Directory"), edit->text().isEmpty() ? QDir::homePath() : edit->text());
         if (!dir.isEmpty())
