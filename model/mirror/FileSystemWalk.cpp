@@ -50,10 +50,8 @@ void DirWalker::walkProvider(int fd, ProviderDir &dir)
         QString entryPath(prefix.size() + name.size(), Qt::Uninitialized);
         std::copy(name.cbegin(), name.cend(), std::copy(prefix.cbegin(), prefix.cend(), entryPath.begin()));
         struct stat st;
-        if (!lstatEntry(fd, raw, entryPath, st))
-            continue;
-        const bool isLink = S_ISLNK(st.st_mode);
-        if (isLink && !followLink(fd, raw, entryPath, st))
+        bool isLink = false;
+        if (!statEntry(fd, raw, entryPath, st, isLink))
             continue;
 
         if (S_ISDIR(st.st_mode)) {
@@ -130,10 +128,8 @@ void DirWalker::walkVersion(int fd, const QString &path, ProviderDir &dir, const
 {
     forEachEntry(fd, path, [&](const char *raw, const QString &name, const QString &entryPath) {
         struct stat st;
-        if (!lstatEntry(fd, raw, entryPath, st))
-            return;
-        const bool isLink = S_ISLNK(st.st_mode);
-        if (isLink && !followLink(fd, raw, entryPath, st))
+        bool isLink = false;
+        if (!statEntry(fd, raw, entryPath, st, isLink))
             return;
         if (!S_ISDIR(st.st_mode)) {
             anomaly(AnomalyKind::UnparseableName, entryPath,
