@@ -1,8 +1,8 @@
 #pragma once
 // The HTTP engine shared by the mirror client and the archive verifier: a queue of GET jobs run
 // with a bounded number in flight on one QNetworkAccessManager, in a local event loop (callable
-// from the main thread or a worker thread). Every request goes over HTTP/1.1 (see startRequest). Redirects are followed here (not by Qt) so that the
-// hop limit, the "never less safe" rule and the Authorization header rule are ours:
+// from the main thread or a worker thread). Every request goes over HTTP/1.1 (see startRequest). Redirects are followed here (not by Qt) so
+// that the hop limit, the "never less safe" rule and the Authorization header rule are ours:
 //   - at most `maxRedirects` hops, then "too many redirects";
 //   - https -> http refused; http only to a loopback host and only when allowed;
 //   - Authorization kept only while the host is the original one or a subdomain of it (Go's rule).
@@ -169,6 +169,8 @@ private:
     void onFinished(const std::shared_ptr<Active> &a);
     void finish(const std::shared_ptr<Active> &a, HttpOutcome::Failure failure, const QString &text);
     void abortReply(const std::shared_ptr<Active> &a, HttpOutcome::Failure failure, const QString &text);
+    /// A single-shot timer (a child of the runner) that ends `a`'s request as a Timeout, `why`.
+    QTimer *timeoutTimer(const std::shared_ptr<Active> &a, const QString &why);
     void maybeQuit();
 };
 
