@@ -33,6 +33,7 @@
 #include <memory>
 #include <optional>
 
+class QSqlError;
 class QSqlQuery;
 
 namespace provender {
@@ -113,6 +114,8 @@ private:
     void closeConnection();
     void disable(const QString &why);
     bool execOrWarn(const QString &sql);
+    /// Keeps `error` as the warning (and whether it is a lock held elsewhere); returns false.
+    bool failWith(const QSqlError &error);
 
     QString m_file;
     QString m_connectionName;
