@@ -32,6 +32,21 @@ QString goToLower(const QString &s)
     return out;
 }
 
+/// An archive found by the walk at `entryPath` (file or directory `name`, stat `st`); its size is
+/// the caller's.
+Archive foundArchive(const Platform &platform, ArchiveLayout layout, const QString &entryPath, const QString &name, const struct stat &st)
+{
+    Archive a;
+    a.platform = platform;
+    a.layout = layout;
+    a.present = true;
+    a.path = entryPath;
+    a.fileName = name;
+    a.modified = mtimeOf(st);
+    a.inode = st.st_ino;
+    return a;
+}
+
 } // namespace
 
 void DirWalker::walkProvider(int fd, ProviderDir &dir)
@@ -111,15 +126,8 @@ void DirWalker::walkProvider(int fd, ProviderDir &dir)
                 for (expected = 1; i + expected < names.size() && expected < 1024 && sameVersion(i + expected);)
                     ++expected;
         }
-        Archive a;
-        a.platform = packed->platform;
-        a.layout = ArchiveLayout::Packed;
-        a.present = true;
-        a.path = entryPath;
-        a.fileName = name;
+        Archive a = foundArchive(packed->platform, ArchiveLayout::Packed, entryPath, name, st);
         a.size = st.st_size;
-        a.modified = mtimeOf(st);
-        a.inode = st.st_ino;
         addFound(dir, packed->version, std::move(a), expected);
     }
 }
@@ -142,14 +150,7 @@ void DirWalker::walkVersion(int fd, const QString &path, ProviderDir &dir, const
                     QStringLiteral("not an OS_ARCH package directory: ") + platform.error().message);
             return;
         }
-        Archive a;
-        a.platform = platform.value();
-        a.layout = ArchiveLayout::Unpacked;
-        a.present = true;
-        a.path = entryPath;
-        a.fileName = name;
-        a.inode = st.st_ino;
-        a.modified = mtimeOf(st);
+        Archive a = foundArchive(platform.value(), ArchiveLayout::Unpacked, entryPath, name, st);
         qint64 size = 0;
         Fd sub(openDir(fd, raw, entryPath, /*follow=*/isLink));
         if (sub.valid())
