@@ -48,6 +48,17 @@ QByteArray statusText(int code)
     }
 }
 
+/// Ends a job that never ran: its onDone (if any) gets a Cancelled outcome.
+void endCancelled(const HttpJob &job)
+{
+    HttpOutcome o;
+    o.finalUrl = job.url;
+    o.failure = HttpOutcome::Failure::Cancelled;
+    o.errorText = QStringLiteral("cancelled");
+    if (job.onDone)
+        job.onDone(std::move(o));
+}
+
 } // namespace
 
 QString HttpOutcome::statusLine() const
@@ -226,12 +237,7 @@ void HttpRunner::schedule(HttpJob job, int delayMs)
     QTimer::singleShot(std::max(0, delayMs), this, [this, job = std::move(job)]() mutable {
         --m_scheduled;
         if (m_cancelled) {
-            HttpOutcome o;
-            o.finalUrl = job.url;
-            o.failure = HttpOutcome::Failure::Cancelled;
-            o.errorText = QStringLiteral("cancelled");
-            if (job.onDone)
-                job.onDone(std::move(o));
+            endCancelled(job);
             maybeQuit();
             return;
         }
@@ -250,14 +256,8 @@ void HttpRunner::pump()
 {
     if (m_cancelled) {
         const QList<HttpJob> queued = std::exchange(m_queue, {});
-        for (const HttpJob &job : queued) {
-            HttpOutcome o;
-            o.finalUrl = job.url;
-            o.failure = HttpOutcome::Failure::Cancelled;
-            o.errorText = QStringLiteral("cancelled");
-            if (job.onDone)
-                job.onDone(std::move(o));
-        }
+        for (const HttpJob &job : queued)
+            endCancelled(job);
         return;
     }
     while (m_active.size() < std::max(1, m_settings.maxParallel) && !m_queue.isEmpty()) {
