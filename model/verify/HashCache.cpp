@@ -324,6 +324,16 @@ bool HashCache::execOrWarn(const QString &sql)
     return true;
 }
 
+bool HashCache::queryColumn(const QString &sql, int column, QStringList *values)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    if (!q.exec(sql))
+        return failWith(q.lastError());
+    while (q.next())
+        *values << q.value(column).toString();
+    return true;
+}
+
 bool HashCache::checkAndPrepareSchema()
 {
     QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
@@ -350,20 +360,13 @@ bool HashCache::checkAndPrepareSchema()
                                                 QStringLiteral("size"),        QStringLiteral("mtime_ns"), QStringLiteral("ctime_ns"),
                                                 QStringLiteral("fingerprint"), QStringLiteral("kind"),     QStringLiteral("hashes")};
     QStringList tables;
-    {
-        QSqlQuery q(db);
-        if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index') ORDER BY name")))
-            return failWith(q.lastError());
-        while (q.next())
-            tables << q.value(0).toString();
-    }
+    if (!queryColumn(QStringLiteral("SELECT name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index') ORDER BY name"), 0,
+                     &tables))
+        return false;
     if (version == kSchemaVersion) {
         QStringList columns;
-        QSqlQuery q(db);
-        if (!q.exec(QStringLiteral("PRAGMA table_info(hashes)")))
-            return failWith(q.lastError());
-        while (q.next())
-            columns << q.value(1).toString();
+        if (!queryColumn(QStringLiteral("PRAGMA table_info(hashes)"), 1, &columns))
+            return false;
         if (columns != expectedColumns || tables != QStringList{QStringLiteral("hashes")}) {
             m_warning = QStringLiteral("it has schema version %1 but not its tables").arg(version);
             return false;
