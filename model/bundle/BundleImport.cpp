@@ -344,23 +344,16 @@ Result<bool> ImportTransaction::verify()
     VerifyOptions verifyOptions;
     verifyOptions.jobs = m_options.jobs;
     verifyOptions.useCache = false;
-    std::atomic<bool> cancel{false};
-    const VerifyReport verified = verifyCatalog(
-        m_bundleCatalog, verifyOptions,
-        [&](qint64 done, qint64 total) {
-            if (m_progress && !m_progress(BundleStage::Hashing, done, total))
-                cancel = true;
-        },
-        &cancel);
-    if (cancel || verified.summary.cancelled)
-        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    const Result<VerifyReport> verified = verifyForBundle(m_bundleCatalog, verifyOptions, m_progress);
+    if (!verified.ok())
+        return verified.error();
     // The proof of releases the bundle carries, staged with the rest: checked here (offline), named
     // by its bundle entry.
     m_provenance = ReleaseProvenanceStore::forDirectory(m_stagedRoot, SignatureOptions{m_options.pinnedKeys}, m_entryBase);
     QMap<QString, QByteArray> shaByName; // sorted: the files of a package are one range
     for (auto it = m_sha.cbegin(); it != m_sha.cend(); ++it)
         shaByName.insert(it.key(), it.value());
-    for (ArchiveResult r : verified.results) {
+    for (ArchiveResult r : verified->results) {
         const QString entry = entryOf(r.path);
         const QString rel = entry.mid(m_prefix.size());
         if (r.hashes && r.detail.verdict != Verdict::Error && r.detail.verdict != Verdict::Missing) {

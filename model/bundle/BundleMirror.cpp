@@ -256,6 +256,21 @@ QList<BundleFileCheck> checkListedSums(const QMap<QString, QByteArray> &sums, co
     return out;
 }
 
+Result<VerifyReport> verifyForBundle(const Catalog &catalog, const VerifyOptions &options, const BundleProgress &progress)
+{
+    std::atomic<bool> cancel{false};
+    VerifyReport verified = verifyCatalog(
+        catalog, options,
+        [&](qint64 done, qint64 total) {
+            if (progress && !progress(BundleStage::Hashing, done, total))
+                cancel = true;
+        },
+        &cancel);
+    if (cancel || verified.summary.cancelled)
+        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    return verified;
+}
+
 } // namespace bundle_detail
 
 namespace {

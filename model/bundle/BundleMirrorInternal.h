@@ -1,9 +1,11 @@
 #pragma once
-// Pieces of BundleMirror.cpp that BundleImport.cpp shares. Internal to provender_bundle.
+// Pieces of BundleMirror.cpp that BundleImport.cpp (and BundleWriter.cpp) share. Internal to
+// provender_bundle.
 
 #include "model/bundle/BundleArchive.h"
 #include "model/bundle/BundleMirror.h"
 #include "model/mirror/Catalog.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <QHash>
 #include <QList>
@@ -40,5 +42,9 @@ Result<Catalog> catalogFromEntries(const QList<BundleEntry> &entries, const QHas
 QList<BundleFileCheck> checkListedSums(const QMap<QString, QByteArray> &sums, const QString &prefix,
                                        const std::function<std::optional<QByteArray>(const QString &entry)> &digestOf,
                                        QSet<QString> *listed);
+
+/// verifyCatalog() with its progress reported to `progress` as BundleStage::Hashing; a Cancelled
+/// error when `progress` asks to stop or the run was cancelled.
+Result<VerifyReport> verifyForBundle(const Catalog &catalog, const VerifyOptions &options, const BundleProgress &progress);
 
 } // namespace provender::bundle_detail
