@@ -13,7 +13,9 @@
 #include "model/lockfile/LockAnchors.h"
 #include "model/lockfile/LockFile.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/network/TrustStore.h"
 #include "model/oci/OciMirror.h"
+#include "model/registry/ReleaseSignature.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -50,13 +52,12 @@ bool commonSetup(const QCommandLineParser &parser, const QString &command, const
 {
     mirror->repositoryTemplate = templ;
     if (parser.isSet(QStringLiteral("ca-file"))) {
-        const QString pem = parser.value(QStringLiteral("ca-file"));
-        const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
-        if (certs.isEmpty()) {
-            err() << command << ": " << pem << ": no PEM certificate could be read\n";
+        const Result<QList<QSslCertificate>> certs = readCaFile(parser.value(QStringLiteral("ca-file")));
+        if (!certs.ok()) {
+            err() << command << ": " << certs.error().message << '\n';
             return false;
         }
-        mirror->client.caCertificates = certs;
+        mirror->client.caCertificates = *certs;
     }
     if (parser.isSet(QStringLiteral("timeout"))) {
         bool ok = false;
@@ -278,10 +279,10 @@ int runOciVerify(const QStringList &args)
         return *exit;
     OciMirrorOptions &mirror = p.mirror();
     if (parser.isSet(QStringLiteral("pinned-keys"))) {
-        QFile f(parser.value(QStringLiteral("pinned-keys")));
-        if (!f.open(QIODevice::ReadOnly))
-            return p.usage(QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString()));
-        mirror.signature.pinnedKeys << f.readAll();
+        const Result<QByteArray> keys = readPinnedKeysFile(parser.value(QStringLiteral("pinned-keys")));
+        if (!keys.ok())
+            return p.usage(keys.error().message);
+        mirror.signature.pinnedKeys << *keys;
     }
 
     QList<ProviderAddress> providers;

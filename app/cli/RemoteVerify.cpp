@@ -13,6 +13,7 @@
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
 #include "model/network/NetworkSource.h"
+#include "model/network/TrustStore.h"
 #include "model/verify/VerifyEngine.h"
 
 #include <QCommandLineParser>
@@ -101,13 +102,12 @@ bool readHttpOptions(const Prologue &p, HttpSettings *http, NetworkMirrorOptions
         return false;
     http->deadlineMs = qint64(deadline) * 1000;
     if (p.parser().isSet(QStringLiteral("ca-file"))) {
-        const QString pem = p.parser().value(QStringLiteral("ca-file"));
-        const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
-        if (certs.isEmpty()) {
-            p.usage(pem + QStringLiteral(": no PEM certificate could be read"));
+        const Result<QList<QSslCertificate>> certs = readCaFile(p.parser().value(QStringLiteral("ca-file")));
+        if (!certs.ok()) {
+            p.usage(certs.error().message);
             return false;
         }
-        http->caCertificates = certs;
+        http->caCertificates = *certs;
     }
     return true;
 }

@@ -3,6 +3,7 @@
 #include "model/lockfile/LockAnchors.h"
 #include "model/network/RequestLogModel.h"
 #include "model/oci/OciSource.h"
+#include "model/registry/ReleaseSignature.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/oci/OciFormWidgets.h"
@@ -78,10 +79,10 @@ Result<OciMirrorOptions> ociMirrorOptions(const OciOpenForm &form)
         mirror.credentials = policy.value();
     }
     if (!form.pinnedKeysFile.trimmed().isEmpty()) {
-        QFile keys(form.pinnedKeysFile.trimmed());
-        if (!keys.open(QIODevice::ReadOnly))
-            return makeError(ErrorCode::Io, QObject::tr("cannot read %1: %2").arg(keys.fileName(), keys.errorString()));
-        mirror.signature.pinnedKeys << keys.readAll();
+        const Result<QByteArray> keys = readPinnedKeysFile(form.pinnedKeysFile.trimmed());
+        if (!keys.ok())
+            return keys.error();
+        mirror.signature.pinnedKeys << *keys;
     }
     return mirror;
 }

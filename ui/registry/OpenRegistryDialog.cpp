@@ -1,7 +1,9 @@
 #include "ui/registry/OpenRegistryDialog.h"
 
 #include "model/registry/PullRequests.h"
+#include "model/registry/RegistryClient.h"
 #include "model/registry/RegistrySource.h"
+#include "model/registry/ReleaseSignature.h"
 #include "ui/MainWindow.h"
 #include "ui/registry/RegistryFormFields.h"
 
@@ -64,17 +66,18 @@ bool openRegistry(MainWindow *window, const RegistryOpenForm &form, QString *err
             ro.http = http;
             ro.environment = form.environment;
             if (!form.caFile.isEmpty()) {
-                ro.http.caCertificates = QSslCertificate::fromPath(form.caFile);
-                if (ro.http.caCertificates.isEmpty())
-                    return makeError(ErrorCode::InvalidArgument, QObject::tr("no certificate in %1").arg(form.caFile));
+                Result<QList<QSslCertificate>> certs = readRegistryCaFile(form.caFile);
+                if (!certs)
+                    return certs.error();
+                ro.http.caCertificates = *certs;
             }
             ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString());
             SignatureOptions signature;
             if (!form.pinnedKeysFile.isEmpty()) {
-                QFile keys(form.pinnedKeysFile);
-                if (!keys.open(QIODevice::ReadOnly))
-                    return makeError(ErrorCode::Io, QObject::tr("cannot read %1: %2").arg(form.pinnedKeysFile, keys.errorString()));
-                signature.pinnedKeys << keys.readAll();
+                const Result<QByteArray> keys = readPinnedKeysFile(form.pinnedKeysFile);
+                if (!keys)
+                    return keys.error();
+                signature.pinnedKeys << *keys;
             }
             return std::shared_ptr<MirrorSource>(std::make_shared<RegistrySource>(ro, requests, form.platforms, signature));
         });

@@ -3,6 +3,7 @@
 #include "model/core/SizeFormat.h"
 #include "model/registry/PullRequests.h"
 #include "model/registry/RegistryClient.h"
+#include "model/registry/ReleaseSignature.h"
 #include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/registry/RegistryFormFields.h"
@@ -49,9 +50,10 @@ Result<PullReport> runPull(const PullJob &job, JobProgress &progress)
     RegistryOptions ro;
     ro.environment = job.environment;
     if (!f.caFile.isEmpty()) {
-        ro.http.caCertificates = QSslCertificate::fromPath(f.caFile);
-        if (ro.http.caCertificates.isEmpty())
-            return makeError(ErrorCode::InvalidArgument, QObject::tr("no certificate in %1").arg(f.caFile));
+        Result<QList<QSslCertificate>> certs = readRegistryCaFile(f.caFile);
+        if (!certs)
+            return certs.error();
+        ro.http.caCertificates = *certs;
     }
     ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString());
     PullOptions po;
@@ -61,10 +63,10 @@ Result<PullReport> runPull(const PullJob &job, JobProgress &progress)
     po.withZh = f.withZh;
     po.dryRun = job.dryRun;
     if (!f.pinnedKeysFile.isEmpty()) {
-        QFile keys(f.pinnedKeysFile);
-        if (!keys.open(QIODevice::ReadOnly))
-            return makeError(ErrorCode::Io, QObject::tr("cannot read %1: %2").arg(f.pinnedKeysFile, keys.errorString()));
-        po.signature.pinnedKeys << keys.readAll();
+        const Result<QByteArray> keys = readPinnedKeysFile(f.pinnedKeysFile);
+        if (!keys)
+            return keys.error();
+        po.signature.pinnedKeys << *keys;
     }
     RegistryClient client(ro);
     const qint64 total = qint64(requests.size()) * po.platforms.size();
