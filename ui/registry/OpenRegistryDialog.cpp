@@ -1,9 +1,7 @@
 #include "ui/registry/OpenRegistryDialog.h"
 
 #include "model/registry/PullRequests.h"
-#include "model/registry/RegistryClient.h"
 #include "model/registry/RegistrySource.h"
-#include "model/registry/ReleaseSignature.h"
 #include "ui/MainWindow.h"
 #include "ui/registry/RegistryFormFields.h"
 
@@ -62,24 +60,13 @@ bool openRegistry(MainWindow *window, const RegistryOpenForm &form, QString *err
     }
     window->openMadeSource(
         locationOf(*requests), [form, requests = *requests](const HttpSettings &http) -> Result<std::shared_ptr<MirrorSource>> {
-            RegistryOptions ro;
-            ro.http = http;
-            ro.environment = form.environment;
-            if (!form.caFile.isEmpty()) {
-                Result<QList<QSslCertificate>> certs = readRegistryCaFile(form.caFile);
-                if (!certs)
-                    return certs.error();
-                ro.http.caCertificates = *certs;
-            }
-            ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString());
-            SignatureOptions signature;
-            if (!form.pinnedKeysFile.isEmpty()) {
-                const Result<QByteArray> keys = readPinnedKeysFile(form.pinnedKeysFile);
-                if (!keys)
-                    return keys.error();
-                signature.pinnedKeys << *keys;
-            }
-            return std::shared_ptr<MirrorSource>(std::make_shared<RegistrySource>(ro, requests, form.platforms, signature));
+            const Result<RegistryOptions> ro = registryOptionsFor(http, form.environment, form.caFile);
+            if (!ro)
+                return ro.error();
+            const Result<SignatureOptions> signature = signatureOptionsFor(form.pinnedKeysFile);
+            if (!signature)
+                return signature.error();
+            return std::shared_ptr<MirrorSource>(std::make_shared<RegistrySource>(*ro, requests, form.platforms, *signature));
         });
     return true;
 }

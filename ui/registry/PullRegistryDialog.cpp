@@ -3,7 +3,6 @@
 #include "model/core/SizeFormat.h"
 #include "model/registry/PullRequests.h"
 #include "model/registry/RegistryClient.h"
-#include "model/registry/ReleaseSignature.h"
 #include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/registry/RegistryFormFields.h"
@@ -47,28 +46,20 @@ Result<PullReport> runPull(const PullJob &job, JobProgress &progress)
     if (!listed)
         return listed.error();
     const QList<PullRequest> &requests = *listed;
-    RegistryOptions ro;
-    ro.environment = job.environment;
-    if (!f.caFile.isEmpty()) {
-        Result<QList<QSslCertificate>> certs = readRegistryCaFile(f.caFile);
-        if (!certs)
-            return certs.error();
-        ro.http.caCertificates = *certs;
-    }
-    ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString());
+    const Result<RegistryOptions> ro = registryOptionsFor(HttpSettings(), job.environment, f.caFile);
+    if (!ro)
+        return ro.error();
     PullOptions po;
     po.destination = f.destination;
     po.platforms = f.platforms;
     po.unpacked = f.unpacked;
     po.withZh = f.withZh;
     po.dryRun = job.dryRun;
-    if (!f.pinnedKeysFile.isEmpty()) {
-        const Result<QByteArray> keys = readPinnedKeysFile(f.pinnedKeysFile);
-        if (!keys)
-            return keys.error();
-        po.signature.pinnedKeys << *keys;
-    }
-    RegistryClient client(ro);
+    const Result<SignatureOptions> signature = signatureOptionsFor(f.pinnedKeysFile);
+    if (!signature)
+        return signature.error();
+    po.signature = *signature;
+    RegistryClient client(*ro);
     const qint64 total = qint64(requests.size()) * po.platforms.size();
     std::atomic<qint64> done{0};
     progress.report(0, total);

@@ -93,4 +93,31 @@ QString RegistryFormFields::platformProblem() const
     return {};
 }
 
+Result<RegistryOptions> registryOptionsFor(const HttpSettings &http, const QProcessEnvironment &environment, const QString &caFile)
+{
+    RegistryOptions ro;
+    ro.http = http;
+    ro.environment = environment;
+    if (!caFile.isEmpty()) {
+        Result<QList<QSslCertificate>> certs = readRegistryCaFile(caFile);
+        if (!certs)
+            return certs.error();
+        ro.http.caCertificates = *certs;
+    }
+    ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString());
+    return ro;
+}
+
+Result<SignatureOptions> signatureOptionsFor(const QString &pinnedKeysFile)
+{
+    SignatureOptions signature;
+    if (!pinnedKeysFile.isEmpty()) {
+        const Result<QByteArray> keys = readPinnedKeysFile(pinnedKeysFile);
+        if (!keys)
+            return keys.error();
+        signature.pinnedKeys << *keys;
+    }
+    return signature;
+}
+
 } // namespace provender::ui
