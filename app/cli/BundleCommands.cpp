@@ -384,16 +384,10 @@ int runBundleVerify(const QStringList &args)
     if (!readPinnedKeys(parser, QStringLiteral("provender bundle verify"), &openOptions.pinnedKeys))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("lock"))) {
-        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
-        if (!locks.ok()) {
-            err() << "provender bundle verify: " << locks.error().toString() << '\n';
+        const std::optional<LockAnchors> locks = readLockOption(parser, QStringLiteral("provender bundle verify"));
+        if (!locks)
             return ExitUsage;
-        }
-        for (const QString &w : locks.value().warnings)
-            err() << w << '\n';
-        openOptions.expected = locks.value().expected;
-        openOptions.expectedFrom = locks.value().from;
-        openOptions.lockCoverage = true;
+        locks->applyTo(openOptions);
     }
     const bool json = parser.isSet(QStringLiteral("json"));
     ProgressLine line(!json);
@@ -489,16 +483,10 @@ bool readImportOptions(const QCommandLineParser &parser, ImportOptions *options)
         return false;
     }
     if (parser.isSet(QStringLiteral("lock"))) {
-        const Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
-        if (!locks.ok()) {
-            err() << "provender bundle import: " << locks.error().toString() << '\n';
+        const std::optional<LockAnchors> locks = readLockOption(parser, QStringLiteral("provender bundle import"));
+        if (!locks)
             return false;
-        }
-        for (const QString &w : locks.value().warnings)
-            err() << w << '\n';
-        options->expected = locks.value().expected;
-        options->expectedFrom = locks.value().from;
-        options->lockCoverage = true;
+        locks->applyTo(*options);
     }
     return true;
 }

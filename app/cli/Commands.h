@@ -5,13 +5,18 @@
 
 namespace provender {
 struct VerdictDetail;
-}
+struct VerifySummary;
+} // namespace provender
 
 namespace provender::cli {
 
 /// The ANCHOR column of verify tables: "own index", "own SHA256SUMS", "lock FILE", joined with " + ";
 /// "not covered by a lock"; "-" when nothing vouched (app/cli/VerifyCommand.cpp).
 QString anchorText(const provender::VerdictDetail &d);
+/// The DETAIL of a verified archive after "matched ": how each hash matched, ", "-joined.
+QString matchedText(const provender::VerdictDetail &d);
+/// "N verified, N mismatch, …" of the verify tables' summary line (verified always, the rest when not 0).
+QString summaryText(const provender::VerifySummary &s);
 
 int runHash(const QStringList &args);
 int runIndex(const QStringList &args);

@@ -21,8 +21,10 @@
 #include "model/network/NetworkMirror.h"
 #include "model/network/RemoteVerify.h"
 #include "model/registry/MirrorPull.h"
+#include "model/registry/RegistryClient.h"
 #include "model/registry/RegistryDocuments.h"
 #include "model/registry/ReleaseProvenance.h"
+#include "model/registry/ReleaseSignature.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -527,19 +529,20 @@ bool readRegistryOptions(const QString &command, const QString &caFile, const QS
                          SignatureOptions *signature)
 {
     if (!caFile.isEmpty()) {
-        ro->http.caCertificates = QSslCertificate::fromPath(caFile);
-        if (ro->http.caCertificates.isEmpty()) {
-            err() << "provender lock " << command << ": no certificate in " << caFile << '\n';
+        const Result<QList<QSslCertificate>> certs = readRegistryCaFile(caFile);
+        if (!certs.ok()) {
+            err() << "provender lock " << command << ": " << certs.error().message << '\n';
             return false;
         }
+        ro->http.caCertificates = *certs;
     }
     if (!pinnedKeysFile.isEmpty()) {
-        QFile f(pinnedKeysFile);
-        if (!f.open(QIODevice::ReadOnly)) {
-            err() << "provender lock " << command << ": cannot read " << pinnedKeysFile << ": " << f.errorString() << '\n';
+        const Result<QByteArray> keys = readPinnedKeysFile(pinnedKeysFile);
+        if (!keys.ok()) {
+            err() << "provender lock " << command << ": " << keys.error().message << '\n';
             return false;
         }
-        signature->pinnedKeys << f.readAll();
+        signature->pinnedKeys << *keys;
     }
     QStringList warnings;
     ro->serviceOverrides = providerServicesFromEnvironment(ro->environment, QString(), &warnings);

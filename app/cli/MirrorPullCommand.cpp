@@ -9,6 +9,8 @@
 #include "model/lockfile/ConfigReader.h"
 #include "model/registry/MirrorPull.h"
 #include "model/registry/PullRequests.h"
+#include "model/registry/RegistryClient.h"
+#include "model/registry/ReleaseSignature.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -102,12 +104,12 @@ std::optional<int> readPullOptions(const QCommandLineParser &parser, PullOptions
     }
 
     if (parser.isSet(u"pinned-keys"_s)) {
-        QFile f(parser.value(u"pinned-keys"_s));
-        if (!f.open(QIODevice::ReadOnly)) {
-            err() << "provender mirror pull: cannot read " << f.fileName() << ": " << f.errorString() << '\n';
+        const Result<QByteArray> keys = readPinnedKeysFile(parser.value(u"pinned-keys"_s));
+        if (!keys.ok()) {
+            err() << "provender mirror pull: " << keys.error().message << '\n';
             return ExitUsage;
         }
-        options.signature.pinnedKeys << f.readAll();
+        options.signature.pinnedKeys << *keys;
     }
 
     return std::nullopt;
@@ -167,12 +169,12 @@ std::optional<int> readRequests(const QCommandLineParser &parser, QList<PullRequ
 std::optional<int> readRegistryOptions(const QCommandLineParser &parser, RegistryOptions &ro)
 {
     if (parser.isSet(u"ca-file"_s)) {
-        const QList<QSslCertificate> certs = QSslCertificate::fromPath(parser.value(u"ca-file"_s));
-        if (certs.isEmpty()) {
-            err() << "provender mirror pull: no certificate in " << parser.value(u"ca-file"_s) << '\n';
+        const Result<QList<QSslCertificate>> certs = readRegistryCaFile(parser.value(u"ca-file"_s));
+        if (!certs.ok()) {
+            err() << "provender mirror pull: " << certs.error().message << '\n';
             return ExitUsage;
         }
-        ro.http.caCertificates = certs;
+        ro.http.caCertificates = *certs;
     }
     if (parser.isSet(u"jobs"_s)) {
         bool ok = false;

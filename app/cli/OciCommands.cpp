@@ -13,7 +13,9 @@
 #include "model/lockfile/LockAnchors.h"
 #include "model/lockfile/LockFile.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "model/network/TrustStore.h"
 #include "model/oci/OciMirror.h"
+#include "model/registry/ReleaseSignature.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -50,13 +52,12 @@ bool commonSetup(const QCommandLineParser &parser, const QString &command, const
 {
     mirror->repositoryTemplate = templ;
     if (parser.isSet(QStringLiteral("ca-file"))) {
-        const QString pem = parser.value(QStringLiteral("ca-file"));
-        const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
-        if (certs.isEmpty()) {
-            err() << command << ": " << pem << ": no PEM certificate could be read\n";
+        const Result<QList<QSslCertificate>> certs = readCaFile(parser.value(QStringLiteral("ca-file")));
+        if (!certs.ok()) {
+            err() << command << ": " << certs.error().message << '\n';
             return false;
         }
-        mirror->client.caCertificates = certs;
+        mirror->client.caCertificates = *certs;
     }
     if (parser.isSet(QStringLiteral("timeout"))) {
         bool ok = false;
@@ -221,10 +222,7 @@ void printVerifyTable(QTextStream &o, const QString &mirrorText, const OciVerify
     for (const ArchiveResult &r : v.report.results) {
         QString detail = r.detail.reason;
         if (r.detail.verdict == Verdict::Verified) {
-            QStringList m;
-            for (HashMatch h : r.detail.matched)
-                m.append(toString(h));
-            detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
+            detail = QStringLiteral("matched ") + matchedText(r.detail);
             if (r.hashes)
                 detail += QStringLiteral(" (h1 ") + r.hashes->h1Extracted.toString() + QLatin1Char(')');
         }
@@ -239,12 +237,7 @@ void printVerifyTable(QTextStream &o, const QString &mirrorText, const OciVerify
     }
     for (const ProviderAddress &p : v.absent)
         o << "\nNot in this mirror: " << p.toString() << " (its repository does not exist)\n";
-    QStringList parts;
-    for (Verdict verdict :
-         {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
-        if (v.report.summary.count(verdict) > 0 || verdict == Verdict::Verified)
-            parts.append(QStringLiteral("%1 %2").arg(v.report.summary.count(verdict)).arg(toString(verdict)));
-    o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << v.counters.bytesDownloaded << " bytes downloaded, "
+    o << "\nSummary: " << summaryText(v.report.summary) << " (" << v.counters.bytesDownloaded << " bytes downloaded, "
       << v.counters.requests << " requests)\n";
 }
 
@@ -286,10 +279,10 @@ int runOciVerify(const QStringList &args)
         return *exit;
     OciMirrorOptions &mirror = p.mirror();
     if (parser.isSet(QStringLiteral("pinned-keys"))) {
-        QFile f(parser.value(QStringLiteral("pinned-keys")));
-        if (!f.open(QIODevice::ReadOnly))
-            return p.usage(QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString()));
-        mirror.signature.pinnedKeys << f.readAll();
+        const Result<QByteArray> keys = readPinnedKeysFile(parser.value(QStringLiteral("pinned-keys")));
+        if (!keys.ok())
+            return p.usage(keys.error().message);
+        mirror.signature.pinnedKeys << *keys;
     }
 
     QList<ProviderAddress> providers;
@@ -302,14 +295,10 @@ int runOciVerify(const QStringList &args)
         const std::optional<LockAnchors> locks = p.lockAnchors();
         if (!locks)
             return ExitUsage;
-        for (auto it = locks->expected.cbegin(); it != locks->expected.cend(); ++it) {
-            if (!providers.contains(it.key().provider))
-                providers.append(it.key().provider);
-            options.onlyVersions[it.key().provider.toString()].append(it.key().version);
-        }
-        options.expected = locks->expected;
-        options.expectedFrom = locks->from;
-        options.lockCoverage = true;
+        const QHash<ProviderAddress, QList<Version>> versions = locks->lockedVersions(&providers);
+        for (auto it = versions.cbegin(); it != versions.cend(); ++it)
+            options.onlyVersions[it.key().toString()] += it.value();
+        locks->applyTo(options);
     }
     if (parser.isSet(QStringLiteral("all"))) {
         TemplateDefaults defaults;

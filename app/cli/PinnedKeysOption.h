@@ -5,6 +5,7 @@
 // the sums (docs/REGISTRY.md "Provenance").
 
 #include "app/cli/Cli.h"
+#include "model/registry/ReleaseSignature.h"
 
 #include <QByteArray>
 #include <QCommandLineParser>
@@ -28,17 +29,17 @@ inline bool readPinnedKeys(const QCommandLineParser &parser, const QString &pref
 {
     if (!parser.isSet(QStringLiteral("pinned-keys")))
         return true;
-    QFile f(parser.value(QStringLiteral("pinned-keys")));
-    if (!f.open(QIODevice::ReadOnly)) {
-        err() << prefix << ": cannot read " << f.fileName() << ": " << f.errorString() << '\n';
+    const QString file = parser.value(QStringLiteral("pinned-keys"));
+    const Result<QByteArray> bytes = readPinnedKeysFile(file);
+    if (!bytes.ok()) {
+        err() << prefix << ": " << bytes.error().message << '\n';
         return false;
     }
-    const QByteArray bytes = f.readAll();
-    if (!bytes.contains("-----BEGIN PGP PUBLIC KEY BLOCK-----")) {
-        err() << prefix << ": " << f.fileName() << " holds no ASCII-armoured OpenPGP public key\n";
+    if (!bytes->contains("-----BEGIN PGP PUBLIC KEY BLOCK-----")) {
+        err() << prefix << ": " << file << " holds no ASCII-armoured OpenPGP public key\n";
         return false;
     }
-    keys->append(bytes);
+    keys->append(*bytes);
     return true;
 }
 

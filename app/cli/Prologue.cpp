@@ -97,11 +97,11 @@ bool Prologue::sizeOption(const QString &name, qint64 *value) const
     return true;
 }
 
-std::optional<LockAnchors> Prologue::lockAnchors() const
+std::optional<LockAnchors> readLockOption(const QCommandLineParser &parser, const QString &prefix)
 {
-    Result<LockAnchors> locks = readLockAnchors(m_parser.values(QStringLiteral("lock")));
+    Result<LockAnchors> locks = readLockAnchors(parser.values(QStringLiteral("lock")));
     if (!locks.ok()) {
-        usage(locks.error().toString());
+        err() << prefix << ": " << locks.error().toString() << '\n';
         return std::nullopt;
     }
     for (const QString &w : locks.value().warnings)

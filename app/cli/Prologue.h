@@ -28,6 +28,10 @@ std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringLis
 /// -1 when it is not one.
 qint64 parseByteSize(QString text);
 
+/// --lock FILE… of `parser` as reviewed lock files (readLockAnchors), their parse warnings
+/// printed; nullopt after "<prefix>: <why>" when a file cannot be read. Call when --lock is set.
+std::optional<LockAnchors> readLockOption(const QCommandLineParser &parser, const QString &prefix);
+
 class Prologue
 {
 public:
@@ -51,9 +55,8 @@ public:
     /// --NAME as a size (parseByteSize; unchanged when not given); false after printing why.
     bool sizeOption(const QString &name, qint64 *value) const;
 
-    /// --lock FILE… as reviewed lock files (readLockAnchors), their parse warnings printed; nullopt
-    /// after the usage error when a file cannot be read. Call when --lock is set.
-    std::optional<LockAnchors> lockAnchors() const;
+    /// readLockOption() with this prologue's parser and prefix.
+    std::optional<LockAnchors> lockAnchors() const { return readLockOption(m_parser, m_prefix); }
 
 private:
     QString m_prefix;

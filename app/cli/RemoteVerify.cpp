@@ -13,6 +13,7 @@
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
 #include "model/network/NetworkSource.h"
+#include "model/network/TrustStore.h"
 #include "model/verify/VerifyEngine.h"
 
 #include <QCommandLineParser>
@@ -101,13 +102,12 @@ bool readHttpOptions(const Prologue &p, HttpSettings *http, NetworkMirrorOptions
         return false;
     http->deadlineMs = qint64(deadline) * 1000;
     if (p.parser().isSet(QStringLiteral("ca-file"))) {
-        const QString pem = p.parser().value(QStringLiteral("ca-file"));
-        const QList<QSslCertificate> certs = QSslCertificate::fromPath(pem, QSsl::Pem);
-        if (certs.isEmpty()) {
-            p.usage(pem + QStringLiteral(": no PEM certificate could be read"));
+        const Result<QList<QSslCertificate>> certs = readCaFile(p.parser().value(QStringLiteral("ca-file")));
+        if (!certs.ok()) {
+            p.usage(certs.error().message);
             return false;
         }
-        http->caCertificates = certs;
+        http->caCertificates = *certs;
     }
     return true;
 }
@@ -169,10 +169,7 @@ void printRemoteTable(QTextStream &o, const QString &baseText, const Catalog &ca
     for (const ArchiveResult &r : report.results) {
         QString detail = r.detail.reason;
         if (r.detail.verdict == Verdict::Verified) {
-            QStringList m;
-            for (HashMatch h : r.detail.matched)
-                m.append(toString(h));
-            detail = QStringLiteral("matched ") + m.join(QStringLiteral(", "));
+            detail = QStringLiteral("matched ") + matchedText(r.detail);
         }
         rows.append({r.key.provider.toString(), r.key.version.toString(), r.key.platform.toString(), toString(r.detail.verdict),
                      anchorText(r.detail), detail});
@@ -183,12 +180,7 @@ void printRemoteTable(QTextStream &o, const QString &baseText, const Catalog &ca
         for (const Anomaly &a : allAnomalies)
             o << "  " << toString(a.kind) << ": " << (a.location.isValid() ? a.location.toString() : a.path) << ": " << a.message << '\n';
     }
-    QStringList parts;
-    for (Verdict v :
-         {Verdict::Verified, Verdict::Mismatch, Verdict::Unverified, Verdict::Missing, Verdict::Error, Verdict::Refused, Verdict::Pending})
-        if (s.count(v) > 0 || v == Verdict::Verified)
-            parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
-    o << "\nSummary: " << parts.join(QStringLiteral(", ")) << " (" << bytesDownloaded << " bytes downloaded)\n";
+    o << "\nSummary: " << summaryText(s) << " (" << bytesDownloaded << " bytes downloaded)\n";
 }
 
 } // namespace
@@ -240,14 +232,8 @@ int runRemoteVerify(const QStringList &args)
         const std::optional<LockAnchors> locks = p.lockAnchors();
         if (!locks)
             return ExitUsage;
-        for (auto it = locks->expected.cbegin(); it != locks->expected.cend(); ++it) {
-            if (!providers.contains(it.key().provider))
-                providers.append(it.key().provider);
-            mirrorOptions.onlyVersions[it.key().provider].append(it.key().version);
-        }
-        verifyOptions.expected = locks->expected;
-        verifyOptions.expectedFrom = locks->from;
-        verifyOptions.lockCoverage = true;
+        mirrorOptions.onlyVersions = locks->lockedVersions(&providers);
+        locks->applyTo(verifyOptions);
     }
     if (providers.isEmpty())
         return p.usage(QStringLiteral("a network mirror cannot list its providers: name them with --provider ADDR or --lock FILE"));

@@ -32,8 +32,6 @@
 
 namespace provender::cli {
 
-namespace {
-
 QString matchedText(const VerdictDetail &d)
 {
     QStringList parts;
@@ -51,8 +49,6 @@ QString summaryText(const VerifySummary &s)
             parts.append(QStringLiteral("%1 %2").arg(s.count(v)).arg(toString(v)));
     return parts.join(QStringLiteral(", "));
 }
-
-} // namespace
 
 QString anchorText(const VerdictDetail &d)
 {

@@ -311,20 +311,13 @@ Result<bool> ImportTransaction::verify()
         m_hasSums = true;
     }
     QSet<QString> listed;
-    for (auto it = m_sums.cbegin(); it != m_sums.cend(); ++it) {
-        BundleFileCheck f;
-        f.name = it.key();
-        f.expected = QString::fromLatin1(it.value().toHex());
-        listed.insert(m_prefix + it.key());
-        const auto actual = m_sha.constFind(m_prefix + it.key());
-        if (actual == m_sha.cend()) {
-            f.status = BundleFileCheck::Status::Missing;
-        } else {
-            f.actual = QString::fromLatin1(actual->toHex());
-            f.status = actual.value() == it.value() ? BundleFileCheck::Status::Ok : BundleFileCheck::Status::Mismatch;
-        }
-        m_report.files.append(f);
-    }
+    m_report.files += checkListedSums(
+        m_sums, m_prefix,
+        [this](const QString &entry) -> std::optional<QByteArray> {
+            const auto actual = m_sha.constFind(entry);
+            return actual == m_sha.cend() ? std::nullopt : std::optional<QByteArray>(actual.value());
+        },
+        &listed);
     if (m_hasSums) {
         for (const BundleEntry &e : m_pass.entries) {
             if (e.type == BundleEntry::Type::File && e.name.startsWith(m_prefix) && !listed.contains(e.name)
@@ -351,23 +344,16 @@ Result<bool> ImportTransaction::verify()
     VerifyOptions verifyOptions;
     verifyOptions.jobs = m_options.jobs;
     verifyOptions.useCache = false;
-    std::atomic<bool> cancel{false};
-    const VerifyReport verified = verifyCatalog(
-        m_bundleCatalog, verifyOptions,
-        [&](qint64 done, qint64 total) {
-            if (m_progress && !m_progress(BundleStage::Hashing, done, total))
-                cancel = true;
-        },
-        &cancel);
-    if (cancel || verified.summary.cancelled)
-        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    const Result<VerifyReport> verified = verifyForBundle(m_bundleCatalog, verifyOptions, m_progress);
+    if (!verified.ok())
+        return verified.error();
     // The proof of releases the bundle carries, staged with the rest: checked here (offline), named
     // by its bundle entry.
     m_provenance = ReleaseProvenanceStore::forDirectory(m_stagedRoot, SignatureOptions{m_options.pinnedKeys}, m_entryBase);
     QMap<QString, QByteArray> shaByName; // sorted: the files of a package are one range
     for (auto it = m_sha.cbegin(); it != m_sha.cend(); ++it)
         shaByName.insert(it.key(), it.value());
-    for (ArchiveResult r : verified.results) {
+    for (ArchiveResult r : verified->results) {
         const QString entry = entryOf(r.path);
         const QString rel = entry.mid(m_prefix.size());
         if (r.hashes && r.detail.verdict != Verdict::Error && r.detail.verdict != Verdict::Missing) {
@@ -456,36 +442,19 @@ Result<void> ImportTransaction::stage()
             if (unitPaths.contains(m.to.providerDir))
                 continue;
             unitPaths.insert(m.to.providerDir);
-            Unit u;
-            u.kind = Unit::Kind::Replace;
-            u.path = m.to.providerDir;
-            u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
-            u.backup = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/old/") + QString::number(m_units.size());
-            QDir().mkpath(QFileInfo(m_newRoot + QLatin1Char('/') + u.path).path());
-            if (Result<void> r = cloneTree(m_target + QLatin1Char('/') + u.path, m_newRoot + QLatin1Char('/') + u.path); !r.ok())
+            if (Result<void> r = addReplaceUnit(m.to.providerDir); !r.ok())
                 return r.error();
-            m_units.append(u);
             continue;
         }
         // The highest missing directory of HOST, HOST/NS, HOST/NS/TYPE is staged whole.
-        QString missing = m.to.providerDir;
-        for (const QString &parent : parentsOf(m.to.providerDir + QLatin1Char('/'))) {
-            if (!QFileInfo(m_target + QLatin1Char('/') + parent).exists()) {
-                missing = parent;
-                break;
-            }
-        }
+        const QString missing = highestMissing(m.to.providerDir);
         if (QFileInfo::exists(m_target + QLatin1Char('/') + missing) && !QFileInfo(m_target + QLatin1Char('/') + missing).isDir())
             return makeError(ErrorCode::Io, QStringLiteral("%1/%2 is not a directory").arg(m_target, missing));
         if (unitPaths.contains(missing))
             continue;
         unitPaths.insert(missing);
-        Unit u;
-        u.kind = Unit::Kind::Create;
-        u.path = missing;
-        u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
-        QDir().mkpath(m_newRoot + QLatin1Char('/') + u.path);
-        m_units.append(u);
+        addCreateUnit(missing);
+        QDir().mkpath(m_newRoot + QLatin1Char('/') + missing);
     }
     for (const Move &m : std::as_const(m_moves)) {
         const QString to = m_newRoot + QLatin1Char('/') + m.to.rel;
@@ -518,6 +487,37 @@ Result<void> ImportTransaction::stage()
     return {};
 }
 
+Result<void> ImportTransaction::addReplaceUnit(const QString &path)
+{
+    Unit u;
+    u.kind = Unit::Kind::Replace;
+    u.path = path;
+    u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
+    u.backup = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/old/") + QString::number(m_units.size());
+    QDir().mkpath(QFileInfo(m_newRoot + QLatin1Char('/') + u.path).path());
+    if (Result<void> r = cloneTree(m_target + QLatin1Char('/') + u.path, m_newRoot + QLatin1Char('/') + u.path); !r.ok())
+        return r.error();
+    m_units.append(u);
+    return {};
+}
+
+void ImportTransaction::addCreateUnit(const QString &path)
+{
+    Unit u;
+    u.kind = Unit::Kind::Create;
+    u.path = path;
+    u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
+    m_units.append(u);
+}
+
+QString ImportTransaction::highestMissing(const QString &dir) const
+{
+    for (const QString &parent : parentsOf(dir + QLatin1Char('/')))
+        if (!QFileInfo(m_target + QLatin1Char('/') + parent).exists())
+            return parent;
+    return dir;
+}
+
 Result<void> ImportTransaction::stageProvenance(QSet<QString> &unitPaths)
 {
     QSet<QString> releases;
@@ -533,33 +533,16 @@ Result<void> ImportTransaction::stageProvenance(QSet<QString> &unitPaths)
         if (!unitPaths.contains(typeDir)) {
             if (QFileInfo(m_target + QLatin1Char('/') + typeDir).isDir()) {
                 unitPaths.insert(typeDir);
-                Unit u;
-                u.kind = Unit::Kind::Replace;
-                u.path = typeDir;
-                u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
-                u.backup = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/old/") + QString::number(m_units.size());
-                QDir().mkpath(QFileInfo(m_newRoot + QLatin1Char('/') + u.path).path());
-                if (Result<void> r = cloneTree(m_target + QLatin1Char('/') + u.path, m_newRoot + QLatin1Char('/') + u.path); !r.ok())
+                if (Result<void> r = addReplaceUnit(typeDir); !r.ok())
                     return r.error();
-                m_units.append(u);
             } else {
                 // The highest missing directory of .provenance, …/HOST, …/NS, …/TYPE is staged whole.
-                QString missing = typeDir;
-                for (const QString &parent : parentsOf(typeDir + QLatin1Char('/'))) {
-                    if (!QFileInfo(m_target + QLatin1Char('/') + parent).exists()) {
-                        missing = parent;
-                        break;
-                    }
-                }
+                const QString missing = highestMissing(typeDir);
                 if (exists(m_target + QLatin1Char('/') + missing) && !QFileInfo(m_target + QLatin1Char('/') + missing).isDir())
                     return makeError(ErrorCode::Io, QStringLiteral("%1/%2 is not a directory").arg(m_target, missing));
                 if (!unitPaths.contains(missing)) {
                     unitPaths.insert(missing);
-                    Unit u;
-                    u.kind = Unit::Kind::Create;
-                    u.path = missing;
-                    u.staged = QString(kImportWorkDirName) + u'/' + m_id + QStringLiteral("/new/") + u.path;
-                    m_units.append(u);
+                    addCreateUnit(missing);
                 }
                 unitPaths.insert(typeDir);
             }

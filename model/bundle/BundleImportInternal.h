@@ -261,6 +261,13 @@ private:
     /// stage(): the good proof of every release the import brings, into a staged copy of
     /// `.provenance/HOST/NS/TYPE` (one more unit of the transaction).
     Result<void> stageProvenance(QSet<QString> &unitPaths);
+    /// stage(): a Replace unit for the target's directory `path`, cloned (hard links) into the
+    /// staged tree.
+    Result<void> addReplaceUnit(const QString &path);
+    /// stage(): a Create unit for `path`, which the target lacks (its staged directory is the caller's).
+    void addCreateUnit(const QString &path);
+    /// stage(): the highest of `dir`'s parents (HOST, HOST/NS, …) the target lacks; `dir` when all exist.
+    QString highestMissing(const QString &dir) const;
     /// plan(): the action for one archive of the bundle.
     void planArchive(const Provider &p, const Provider *existingProvider, const ProviderVersion &v, const Archive &a, bool duplicate);
 

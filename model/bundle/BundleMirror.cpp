@@ -235,6 +235,42 @@ Result<Catalog> catalogFromEntries(const QList<BundleEntry> &entries, const QHas
     return catalog;
 }
 
+QList<BundleFileCheck> checkListedSums(const QMap<QString, QByteArray> &sums, const QString &prefix,
+                                       const std::function<std::optional<QByteArray>(const QString &entry)> &digestOf,
+                                       QSet<QString> *listed)
+{
+    QList<BundleFileCheck> out;
+    for (auto it = sums.cbegin(); it != sums.cend(); ++it) {
+        BundleFileCheck f;
+        f.name = it.key();
+        f.expected = QString::fromLatin1(it.value().toHex());
+        listed->insert(prefix + it.key());
+        if (const std::optional<QByteArray> actual = digestOf(prefix + it.key()); !actual) {
+            f.status = BundleFileCheck::Status::Missing;
+        } else {
+            f.actual = QString::fromLatin1(actual->toHex());
+            f.status = *actual == it.value() ? BundleFileCheck::Status::Ok : BundleFileCheck::Status::Mismatch;
+        }
+        out.append(f);
+    }
+    return out;
+}
+
+Result<VerifyReport> verifyForBundle(const Catalog &catalog, const VerifyOptions &options, const BundleProgress &progress)
+{
+    std::atomic<bool> cancel{false};
+    VerifyReport verified = verifyCatalog(
+        catalog, options,
+        [&](qint64 done, qint64 total) {
+            if (progress && !progress(BundleStage::Hashing, done, total))
+                cancel = true;
+        },
+        &cancel);
+    if (cancel || verified.summary.cancelled)
+        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    return verified;
+}
+
 } // namespace bundle_detail
 
 namespace {
@@ -562,20 +598,13 @@ void BundleVerdicts::checkSums()
 {
     const QString &prefix = m_out.mirrorPrefix;
     QSet<QString> listed;
-    for (auto it = m_sums.cbegin(); it != m_sums.cend(); ++it) {
-        BundleFileCheck f;
-        f.name = it.key();
-        f.expected = QString::fromLatin1(it.value().toHex());
-        listed.insert(prefix + it.key());
-        const FileRecord r = m_digests.files.value(prefix + it.key());
-        if (!r.read) {
-            f.status = BundleFileCheck::Status::Missing;
-        } else {
-            f.actual = QString::fromLatin1(r.sha256.toHex());
-            f.status = r.sha256 == it.value() ? BundleFileCheck::Status::Ok : BundleFileCheck::Status::Mismatch;
-        }
-        m_out.files.append(f);
-    }
+    m_out.files += checkListedSums(
+        m_sums, prefix,
+        [this](const QString &entry) -> std::optional<QByteArray> {
+            const FileRecord r = m_digests.files.value(entry);
+            return r.read ? std::optional<QByteArray>(r.sha256) : std::nullopt;
+        },
+        &listed);
     if (!m_out.hasSha256Sums)
         return;
     for (const BundleEntry &e : std::as_const(m_pass.entries)) {

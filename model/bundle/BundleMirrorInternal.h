@@ -1,12 +1,20 @@
 #pragma once
-// Pieces of BundleMirror.cpp that BundleImport.cpp shares. Internal to provender_bundle.
+// Pieces of BundleMirror.cpp that BundleImport.cpp (and BundleWriter.cpp) share. Internal to
+// provender_bundle.
 
 #include "model/bundle/BundleArchive.h"
+#include "model/bundle/BundleMirror.h"
 #include "model/mirror/Catalog.h"
+#include "model/verify/VerifyTypes.h"
 
 #include <QHash>
 #include <QList>
+#include <QMap>
+#include <QSet>
 #include <QString>
+
+#include <functional>
+#include <optional>
 
 namespace provender::bundle_detail {
 
@@ -27,5 +35,16 @@ QString choosePrefix(const QList<BundleEntry> &entries);
 /// rewritten to `entryPathBase + entry name` (e.g. `/b.tar.gz!/` + `host/ns/type/x.zip`).
 Result<Catalog> catalogFromEntries(const QList<BundleEntry> &entries, const QHash<QString, QByteArray> &metadata, const QString &prefix,
                                    const QString &entryPathBase);
+
+/// SHA256SUMS against what was read: a check for each name `sums` lists, in its order (Ok,
+/// Mismatch, or Missing when `digestOf` has no SHA-256 for the entry `prefix + name`); those
+/// entry names go into `listed`.
+QList<BundleFileCheck> checkListedSums(const QMap<QString, QByteArray> &sums, const QString &prefix,
+                                       const std::function<std::optional<QByteArray>(const QString &entry)> &digestOf,
+                                       QSet<QString> *listed);
+
+/// verifyCatalog() with its progress reported to `progress` as BundleStage::Hashing; a Cancelled
+/// error when `progress` asks to stop or the run was cancelled.
+Result<VerifyReport> verifyForBundle(const Catalog &catalog, const VerifyOptions &options, const BundleProgress &progress);
 
 } // namespace provender::bundle_detail

@@ -1,4 +1,5 @@
 #include "model/bundle/BundleWriter.h"
+#include "model/bundle/BundleMirrorInternal.h"
 #include "model/verify/VerifyEngine.h"
 
 #include "model/core/Logging.h"
@@ -445,18 +446,11 @@ Result<VerifyReport> verifySelection(const BundleSelection &selection, const Bun
     verifyOptions.useCache = options.useCache;
     verifyOptions.cacheFile = options.cacheFile;
     verifyOptions.expected = selection.expected;
-    std::atomic<bool> cancel{false};
-    VerifyReport verified = verifyCatalog(
-        selectionCatalog(selection), verifyOptions,
-        [&](qint64 done, qint64 total) {
-            if (progress && !progress(BundleStage::Hashing, done, total))
-                cancel = true;
-        },
-        &cancel);
-    if (cancel || verified.summary.cancelled)
-        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
+    Result<VerifyReport> verified = bundle_detail::verifyForBundle(selectionCatalog(selection), verifyOptions, progress);
+    if (!verified.ok())
+        return verified.error();
     QList<ArchiveResult> refused;
-    for (const ArchiveResult &r : verified.results)
+    for (const ArchiveResult &r : verified->results)
         if (r.detail.verdict != Verdict::Verified && r.detail.verdict != Verdict::Unverified)
             refused.append(r);
     if (!refused.isEmpty())

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 
+class QFile;
+
 namespace provender::hashing_detail {
 
 /// Read and output buffer size. 256 KiB keeps each chunk in L2 between the inflate and the
@@ -53,6 +55,15 @@ inline Error cancelledError()
 {
     return makeError(ErrorCode::Cancelled, QStringLiteral("hashing was cancelled"));
 }
+
+/// Opens `file` (its fileName()) read-only and unbuffered for hashing; a FIFO or device is refused
+/// ("not a regular file": it would block or never end), a missing file is NotFound.
+Result<void> openForHashing(QFile &file);
+
+/// zh: of `file` from its position to its end, one sequential pass in ChunkSize blocks, each
+/// counted on `ticker`; with `expectedSize` >= 0 another byte count is an Io error (the file
+/// changed size while it was read).
+Result<HashString> hashRestZh(QFile &file, ProgressTicker &ticker, qint64 expectedSize = -1);
 
 /// The error dirhash gives for a name containing '\n' (same text as golang.org/x/mod).
 inline QString newlineNameMessage()

@@ -41,34 +41,51 @@ Result<HashString> dirhash1(QList<DirhashEntry> entries)
     return HashString::h1(QString::fromLatin1(digest.toBase64()));
 }
 
-Result<HashString> hashFileZh(const QString &path, const HashProgress &progress)
+Result<void> hashing_detail::openForHashing(QFile &file)
 {
-    const QFileInfo info(path);
+    const QFileInfo info(file.fileName());
     if (info.exists() && !info.isFile()) // a FIFO or device would block or never end
         return makeError(ErrorCode::Unsupported, QStringLiteral("not a regular file"));
-    QFile file(path);
     if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         return makeError(file.exists() ? ErrorCode::Io : ErrorCode::NotFound, QStringLiteral("cannot open: %1").arg(file.errorString()));
     }
-    ProgressTicker ticker(progress, file.size());
-    const std::unique_ptr<char[]> buffer(new char[ChunkSize]);
+    return {};
+}
+
+Result<HashString> hashing_detail::hashRestZh(QFile &file, ProgressTicker &ticker, qint64 expectedSize)
+{
     Sha256 sha;
+    const std::unique_ptr<char[]> buffer(new char[ChunkSize]);
+    qint64 read = 0;
     for (;;) {
         const qint64 n = file.read(buffer.get(), qint64(ChunkSize));
         if (n < 0)
             return makeError(ErrorCode::Io, QStringLiteral("read error: %1").arg(file.errorString()));
         if (n == 0)
             break;
+        read += n;
         sha.addData(buffer.get(), std::size_t(n));
         if (!ticker.advance(n))
             return cancelledError();
     }
-    if (!ticker.finish())
-        return cancelledError();
+    if (expectedSize >= 0 && read != expectedSize)
+        return makeError(ErrorCode::Io, QStringLiteral("the file changed size while it was read"));
     const QByteArray digest = sha.result();
     if (digest.size() != Sha256::DigestSize)
         return makeError(ErrorCode::Internal, QStringLiteral("SHA-256 failed"));
     return HashString::zh(QString::fromLatin1(digest.toHex()));
+}
+
+Result<HashString> hashFileZh(const QString &path, const HashProgress &progress)
+{
+    QFile file(path);
+    if (Result<void> opened = openForHashing(file); !opened.ok())
+        return opened.error();
+    ProgressTicker ticker(progress, file.size());
+    const Result<HashString> zh = hashRestZh(file, ticker);
+    if (zh.ok() && !ticker.finish())
+        return cancelledError();
+    return zh;
 }
 
 Result<PackageHashes> hashPackage(const QString &path, const HashProgress &progress)

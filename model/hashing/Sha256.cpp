@@ -2,6 +2,8 @@
 
 #include "model/core/Logging.h"
 
+#include <QFile>
+
 #include <openssl/evp.h>
 
 namespace provender {
@@ -59,6 +61,19 @@ QByteArray Sha256::hash(QByteArrayView data)
     Sha256 h;
     h.addData(data);
     return h.result();
+}
+
+QByteArray Sha256::ofFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    Sha256 sha;
+    QByteArray block(1 << 20, Qt::Uninitialized);
+    qint64 n = 0;
+    while ((n = file.read(block.data(), block.size())) > 0)
+        sha.addData(block.constData(), std::size_t(n));
+    return n < 0 ? QByteArray() : sha.result();
 }
 
 const QByteArray &Sha256::emptyDigest()

@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QString>
 
 #include <cstddef>
 
@@ -31,6 +32,8 @@ public:
 
     /// One-shot digest.
     static QByteArray hash(QByteArrayView data);
+    /// Digest of a file's bytes, read in 1 MiB blocks; empty when it cannot be opened or read.
+    static QByteArray ofFile(const QString &path);
     /// SHA-256 of nothing: e3b0c442...b855 (raw bytes).
     static const QByteArray &emptyDigest();
 

@@ -24,7 +24,6 @@
 #include <quazip/unzip.h>
 
 #include <QFile>
-#include <QFileInfo>
 
 #include <algorithm>
 #include <atomic>
@@ -368,13 +367,9 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
 
 Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progress, const ZipLimits &limits)
 {
-    const QFileInfo info(zipPath);
-    if (info.exists() && !info.isFile()) // a FIFO or device would block or never end
-        return makeError(ErrorCode::Unsupported, QStringLiteral("not a regular file"));
     QFile file(zipPath);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
-        return makeError(file.exists() ? ErrorCode::Io : ErrorCode::NotFound, QStringLiteral("cannot open: %1").arg(file.errorString()));
-    }
+    if (Result<void> opened = openForHashing(file); !opened.ok())
+        return opened.error();
     const qint64 fileSize = file.size();
 #ifdef POSIX_FADV_SEQUENTIAL
     ::posix_fadvise(file.handle(), 0, 0, POSIX_FADV_SEQUENTIAL); // larger read-ahead on a cold cache
@@ -411,28 +406,10 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
     ProgressTicker ticker(progress, total);
 
     // zh: the whole file's bytes, one sequential pass (it is in the page cache for the next one).
-    {
-        Sha256 sha;
-        const std::unique_ptr<char[]> buffer(new char[ChunkSize]);
-        qint64 read = 0;
-        for (;;) {
-            const qint64 n = file.read(buffer.get(), qint64(ChunkSize));
-            if (n < 0)
-                return makeError(ErrorCode::Io, QStringLiteral("read error: %1").arg(file.errorString()));
-            if (n == 0)
-                break;
-            read += n;
-            sha.addData(buffer.get(), std::size_t(n));
-            if (!ticker.advance(n))
-                return cancelledError();
-        }
-        if (read != fileSize)
-            return makeError(ErrorCode::Io, QStringLiteral("the file changed size while it was read"));
-        const QByteArray digest = sha.result();
-        if (digest.size() != Sha256::DigestSize)
-            return makeError(ErrorCode::Internal, QStringLiteral("SHA-256 failed"));
-        out.zh = HashString::zh(QString::fromLatin1(digest.toHex()));
-    }
+    Result<HashString> zh = hashRestZh(file, ticker, fileSize);
+    if (!zh.ok())
+        return zh.error();
+    out.zh = std::move(zh).value();
 
     // Every entry's content, once, in central-directory order.
     EntryHasher hasher(file, fileSize, ticker);

@@ -6,11 +6,15 @@
 
 namespace provender {
 
-void LockAnchors::applyTo(VerifyOptions &options) const
+QHash<ProviderAddress, QList<Version>> LockAnchors::lockedVersions(QList<ProviderAddress> *providers) const
 {
-    options.expected = expected;
-    options.expectedFrom = from;
-    options.lockCoverage = true;
+    QHash<ProviderAddress, QList<Version>> versions;
+    for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
+        if (!providers->contains(it.key().provider))
+            providers->append(it.key().provider);
+        versions[it.key().provider].append(it.key().version);
+    }
+    return versions;
 }
 
 Result<LockAnchors> readLockAnchors(const QStringList &files)

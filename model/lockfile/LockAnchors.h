@@ -20,8 +20,19 @@ struct LockAnchors
     QHash<ProviderVersionKey, QString> from; ///< which file(s) ", "-joined, per provider version
     QStringList warnings;                    ///< the files' parse errors (file:line:column: …)
 
-    /// Into options (expected, expectedFrom, lockCoverage = true).
-    void applyTo(VerifyOptions &options) const;
+    /// Into options (expected, expectedFrom, lockCoverage = true): VerifyOptions or any options
+    /// with those three members (network, OCI, bundle).
+    template<typename Options> void applyTo(Options &options) const
+    {
+        options.expected = expected;
+        options.expectedFrom = from;
+        options.lockCoverage = true;
+    }
+
+    /// The providers the files lock, appended to `providers` where missing (in the order of
+    /// `expected`), and each one's locked versions: what `verify URL --lock` and
+    /// `oci verify --lock` verify.
+    QHash<ProviderAddress, QList<Version>> lockedVersions(QList<ProviderAddress> *providers) const;
 };
 
 /// Reads every file (an unreadable file fails the whole call: a reviewed anchor that cannot be

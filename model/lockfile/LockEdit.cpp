@@ -70,6 +70,20 @@ Error notLocked(const ProviderAddress &address)
     return makeError(ErrorCode::NotFound, u"provider %1 is not in the lock file"_s.arg(address.toString()));
 }
 
+/// `doc` with the lock of `address` changed by `change` (called with a copy of it); an error when
+/// `address` is not locked.
+template<typename Change> Result<LockFile> withChangedLock(const LockFile &doc, const ProviderAddress &address, Change change)
+{
+    const ProviderLock *p = doc.find(address);
+    if (!p)
+        return notLocked(address);
+    ProviderLock changed = *p;
+    change(changed);
+    LockFile out = doc;
+    out.setProvider(std::move(changed));
+    return out;
+}
+
 bool wanted(const QList<ProviderAddress> &filter, const ProviderAddress &a)
 {
     return filter.isEmpty() || filter.contains(a);
@@ -164,52 +178,27 @@ Result<LockFile> removeProvider(const LockFile &doc, const ProviderAddress &addr
 
 Result<LockFile> setVersion(const LockFile &doc, const ProviderAddress &address, const Version &version, bool keepHashes)
 {
-    const ProviderLock *p = doc.find(address);
-    if (!p)
-        return notLocked(address);
-    ProviderLock changed = *p;
-    if (!(changed.version == version) && !keepHashes)
-        changed.hashes.clear();
-    changed.version = version;
-    LockFile out = doc;
-    out.setProvider(std::move(changed));
-    return out;
+    return withChangedLock(doc, address, [&](ProviderLock &lock) {
+        if (!(lock.version == version) && !keepHashes)
+            lock.hashes.clear();
+        lock.version = version;
+    });
 }
 
 Result<LockFile> setConstraints(const LockFile &doc, const ProviderAddress &address, const VersionConstraints &constraints)
 {
-    const ProviderLock *p = doc.find(address);
-    if (!p)
-        return notLocked(address);
-    ProviderLock changed = *p;
-    changed.constraints = constraints;
-    LockFile out = doc;
-    out.setProvider(std::move(changed));
-    return out;
+    return withChangedLock(doc, address, [&](ProviderLock &lock) { lock.constraints = constraints; });
 }
 
 Result<LockFile> addHashes(const LockFile &doc, const ProviderAddress &address, const QList<HashString> &hashes)
 {
-    const ProviderLock *p = doc.find(address);
-    if (!p)
-        return notLocked(address);
-    ProviderLock changed = *p;
-    changed.hashes += hashes;
-    LockFile out = doc;
-    out.setProvider(std::move(changed));
-    return out;
+    return withChangedLock(doc, address, [&](ProviderLock &lock) { lock.hashes += hashes; });
 }
 
 Result<LockFile> removeHashes(const LockFile &doc, const ProviderAddress &address, const QList<HashString> &hashes)
 {
-    const ProviderLock *p = doc.find(address);
-    if (!p)
-        return notLocked(address);
-    ProviderLock changed = *p;
-    changed.hashes.removeIf([&](const HashString &h) { return hashes.contains(h); });
-    LockFile out = doc;
-    out.setProvider(std::move(changed));
-    return out;
+    return withChangedLock(doc, address,
+                           [&](ProviderLock &lock) { lock.hashes.removeIf([&](const HashString &h) { return hashes.contains(h); }); });
 }
 
 bool MirrorEditResult::hasProblems() const

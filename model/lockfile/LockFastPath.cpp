@@ -254,6 +254,21 @@ struct ViewHash
     size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>()(s); }
 };
 
+/// The value of `raw` when it is canonical (T::parse reads it, and toString() gives it back), parsed
+/// once per distinct text into `cache`; nullptr when it is not canonical.
+template<typename T> const T *canonical(std::unordered_map<std::string_view, T, ViewHash> &cache, std::string_view raw)
+{
+    auto it = cache.find(raw);
+    if (it == cache.end()) {
+        const QString text = latin1(raw);
+        const Result<T> parsed = T::parse(text);
+        if (!parsed.ok() || parsed.value().toString() != text)
+            return nullptr;
+        it = cache.emplace(raw, parsed.value()).first;
+    }
+    return &it->second;
+}
+
 } // namespace
 
 std::optional<LockParseResult> parseLockFileFast(const QByteArray &bytes, const LockParseOptions &options)
@@ -327,26 +342,16 @@ std::optional<LockParseResult> parseLockFileFast(const QByteArray &bytes, const 
 
         if (!b.version.present)
             return std::nullopt;
-        auto version = versions.find(b.version.text);
-        if (version == versions.end()) {
-            const QString raw = latin1(b.version.text);
-            const Result<Version> v = Version::parse(raw);
-            if (!v.ok() || v.value().toString() != raw)
-                return std::nullopt;
-            version = versions.emplace(b.version.text, v.value()).first;
-        }
-        lock.version = version->second;
+        const Version *version = canonical(versions, b.version.text);
+        if (!version)
+            return std::nullopt;
+        lock.version = *version;
 
         if (b.constraints.present) {
-            auto c = constraintSets.find(b.constraints.text);
-            if (c == constraintSets.end()) {
-                const QString raw = latin1(b.constraints.text);
-                const Result<VersionConstraints> parsedConstraints = VersionConstraints::parse(raw);
-                if (!parsedConstraints.ok() || parsedConstraints.value().toString() != raw)
-                    return std::nullopt;
-                c = constraintSets.emplace(b.constraints.text, parsedConstraints.value()).first;
-            }
-            lock.constraints = c->second;
+            const VersionConstraints *c = canonical(constraintSets, b.constraints.text);
+            if (!c)
+                return std::nullopt;
+            lock.constraints = *c;
         }
 
         if (b.hasHashes) {

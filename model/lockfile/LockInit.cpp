@@ -92,11 +92,8 @@ Result<InitResult> finish(InitResult result, const Catalog &mirror, const InitOp
 {
     if (result.hasProblems() || toHash.isEmpty())
         return result;
-    lockedit::MirrorHashOptions h;
-    h.platforms = options.platforms;
-    h.includeZh = options.includeZh;
-    h.providers = toHash;
-    h.hasher = options.hasher;
+    const lockedit::MirrorHashOptions h{
+        .platforms = options.platforms, .includeZh = options.includeZh, .providers = toHash, .hasher = options.hasher};
     const Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(result.document, mirror, h);
     if (!r.ok())
         return r.error();

@@ -99,11 +99,8 @@ Result<AddToLockResult> addSelectionToLock(const LockFile &doc, const Catalog &c
         out.document = next;
         return out;
     }
-    lockedit::MirrorHashOptions hashOptions;
-    hashOptions.platforms = options.platforms;
-    hashOptions.includeZh = options.includeZh;
-    hashOptions.providers = providers;
-    hashOptions.hasher = options.hasher;
+    const lockedit::MirrorHashOptions hashOptions{
+        .platforms = options.platforms, .includeZh = options.includeZh, .providers = providers, .hasher = options.hasher};
     Result<lockedit::MirrorEditResult> hashed = lockedit::addHashesFromMirror(next, catalog, hashOptions);
     if (!hashed)
         return hashed.error();

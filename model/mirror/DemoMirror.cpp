@@ -193,18 +193,28 @@ Result<void> setTreeTimes(const QString &root)
     return {};
 }
 
-/// Replace every hash of `platform` in a `<version>.json` with well-formed wrong ones (h1: and
-/// zh:), keeping every other byte: terraform installs when one declared hash matches, so a
-/// planted mismatch must leave none that does (docs/VERDICTS.md). Returns the wrong h1:.
-Result<QString> alterDeclaredHash(const QString &jsonPath, const QString &platform)
+/// The bytes of a `<version>.json` and, in `hashes`, the hashes it declares for `platform`.
+Result<QByteArray> readVersionJson(const QString &jsonPath, const QString &platform, QJsonArray *hashes)
 {
     QFile f(jsonPath);
     if (!f.open(QIODevice::ReadOnly))
         return makeError(ErrorCode::Io, QStringLiteral("cannot read %1").arg(jsonPath));
     QByteArray bytes = f.readAll();
-    f.close();
     const QJsonObject archives = QJsonDocument::fromJson(bytes).object().value(QStringLiteral("archives")).toObject();
-    const QJsonArray hashes = archives.value(platform).toObject().value(QStringLiteral("hashes")).toArray();
+    *hashes = archives.value(platform).toObject().value(QStringLiteral("hashes")).toArray();
+    return bytes;
+}
+
+/// Replace every hash of `platform` in a `<version>.json` with well-formed wrong ones (h1: and
+/// zh:), keeping every other byte: terraform installs when one declared hash matches, so a
+/// planted mismatch must leave none that does (docs/VERDICTS.md). Returns the wrong h1:.
+Result<QString> alterDeclaredHash(const QString &jsonPath, const QString &platform)
+{
+    QJsonArray hashes;
+    Result<QByteArray> read = readVersionJson(jsonPath, platform, &hashes);
+    if (!read.ok())
+        return read.error();
+    QByteArray bytes = std::move(read).value();
     const QByteArray digest = QCryptographicHash::hash("a different package", QCryptographicHash::Sha256);
     const QByteArray wrongH1 = "h1:" + digest.toBase64();
     const QByteArray wrongZh = "zh:" + digest.toHex();
@@ -229,13 +239,11 @@ Result<QString> alterDeclaredHash(const QString &jsonPath, const QString &platfo
 /// replaced), keeping every other byte: an index made from a file that was already corrupt.
 Result<void> declareOnlyZh(const QString &jsonPath, const QString &platform, const QString &zh)
 {
-    QFile f(jsonPath);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(ErrorCode::Io, QStringLiteral("cannot read %1").arg(jsonPath));
-    QByteArray bytes = f.readAll();
-    f.close();
-    const QJsonObject archives = QJsonDocument::fromJson(bytes).object().value(QStringLiteral("archives")).toObject();
-    const QJsonArray hashes = archives.value(platform).toObject().value(QStringLiteral("hashes")).toArray();
+    QJsonArray hashes;
+    Result<QByteArray> read = readVersionJson(jsonPath, platform, &hashes);
+    if (!read.ok())
+        return read.error();
+    QByteArray bytes = std::move(read).value();
     bool replaced = false;
     for (const QJsonValue &h : hashes) {
         const QByteArray text = h.toString().toUtf8();

@@ -172,10 +172,14 @@ protected:
         anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("cannot read its metadata: ") + errnoText(errno));
         return false;
     }
-    /// stat following a symlink; on failure records an anomaly and returns false.
-    bool followLink(int dirFd, const char *name, const QString &path, struct stat &st)
+    /// lstatEntry(), then for a symlink (`isLink`) the stat of its target; on failure records an
+    /// anomaly ("broken symbolic link" for a link) and returns false.
+    bool statEntry(int dirFd, const char *name, const QString &path, struct stat &st, bool &isLink)
     {
-        if (::fstatat(dirFd, name, &st, 0) == 0)
+        if (!lstatEntry(dirFd, name, path, st))
+            return false;
+        isLink = S_ISLNK(st.st_mode);
+        if (!isLink || ::fstatat(dirFd, name, &st, 0) == 0)
             return true;
         anomaly(AnomalyKind::UnreadableEntry, path, QStringLiteral("broken symbolic link: ") + errnoText(errno));
         return false;

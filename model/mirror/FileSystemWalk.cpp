@@ -32,6 +32,21 @@ QString goToLower(const QString &s)
     return out;
 }
 
+/// An archive found by the walk at `entryPath` (file or directory `name`, stat `st`); its size is
+/// the caller's.
+Archive foundArchive(const Platform &platform, ArchiveLayout layout, const QString &entryPath, const QString &name, const struct stat &st)
+{
+    Archive a;
+    a.platform = platform;
+    a.layout = layout;
+    a.present = true;
+    a.path = entryPath;
+    a.fileName = name;
+    a.modified = mtimeOf(st);
+    a.inode = st.st_ino;
+    return a;
+}
+
 } // namespace
 
 void DirWalker::walkProvider(int fd, ProviderDir &dir)
@@ -50,10 +65,8 @@ void DirWalker::walkProvider(int fd, ProviderDir &dir)
         QString entryPath(prefix.size() + name.size(), Qt::Uninitialized);
         std::copy(name.cbegin(), name.cend(), std::copy(prefix.cbegin(), prefix.cend(), entryPath.begin()));
         struct stat st;
-        if (!lstatEntry(fd, raw, entryPath, st))
-            continue;
-        const bool isLink = S_ISLNK(st.st_mode);
-        if (isLink && !followLink(fd, raw, entryPath, st))
+        bool isLink = false;
+        if (!statEntry(fd, raw, entryPath, st, isLink))
             continue;
 
         if (S_ISDIR(st.st_mode)) {
@@ -113,15 +126,8 @@ void DirWalker::walkProvider(int fd, ProviderDir &dir)
                 for (expected = 1; i + expected < names.size() && expected < 1024 && sameVersion(i + expected);)
                     ++expected;
         }
-        Archive a;
-        a.platform = packed->platform;
-        a.layout = ArchiveLayout::Packed;
-        a.present = true;
-        a.path = entryPath;
-        a.fileName = name;
+        Archive a = foundArchive(packed->platform, ArchiveLayout::Packed, entryPath, name, st);
         a.size = st.st_size;
-        a.modified = mtimeOf(st);
-        a.inode = st.st_ino;
         addFound(dir, packed->version, std::move(a), expected);
     }
 }
@@ -130,10 +136,8 @@ void DirWalker::walkVersion(int fd, const QString &path, ProviderDir &dir, const
 {
     forEachEntry(fd, path, [&](const char *raw, const QString &name, const QString &entryPath) {
         struct stat st;
-        if (!lstatEntry(fd, raw, entryPath, st))
-            return;
-        const bool isLink = S_ISLNK(st.st_mode);
-        if (isLink && !followLink(fd, raw, entryPath, st))
+        bool isLink = false;
+        if (!statEntry(fd, raw, entryPath, st, isLink))
             return;
         if (!S_ISDIR(st.st_mode)) {
             anomaly(AnomalyKind::UnparseableName, entryPath,
@@ -146,14 +150,7 @@ void DirWalker::walkVersion(int fd, const QString &path, ProviderDir &dir, const
                     QStringLiteral("not an OS_ARCH package directory: ") + platform.error().message);
             return;
         }
-        Archive a;
-        a.platform = platform.value();
-        a.layout = ArchiveLayout::Unpacked;
-        a.present = true;
-        a.path = entryPath;
-        a.fileName = name;
-        a.inode = st.st_ino;
-        a.modified = mtimeOf(st);
+        Archive a = foundArchive(platform.value(), ArchiveLayout::Unpacked, entryPath, name, st);
         qint64 size = 0;
         Fd sub(openDir(fd, raw, entryPath, /*follow=*/isLink));
         if (sub.valid())

@@ -48,6 +48,17 @@ QByteArray statusText(int code)
     }
 }
 
+/// Ends a job that never ran: its onDone (if any) gets a Cancelled outcome.
+void endCancelled(const HttpJob &job)
+{
+    HttpOutcome o;
+    o.finalUrl = job.url;
+    o.failure = HttpOutcome::Failure::Cancelled;
+    o.errorText = QStringLiteral("cancelled");
+    if (job.onDone)
+        job.onDone(std::move(o));
+}
+
 } // namespace
 
 QString HttpOutcome::statusLine() const
@@ -226,12 +237,7 @@ void HttpRunner::schedule(HttpJob job, int delayMs)
     QTimer::singleShot(std::max(0, delayMs), this, [this, job = std::move(job)]() mutable {
         --m_scheduled;
         if (m_cancelled) {
-            HttpOutcome o;
-            o.finalUrl = job.url;
-            o.failure = HttpOutcome::Failure::Cancelled;
-            o.errorText = QStringLiteral("cancelled");
-            if (job.onDone)
-                job.onDone(std::move(o));
+            endCancelled(job);
             maybeQuit();
             return;
         }
@@ -250,14 +256,8 @@ void HttpRunner::pump()
 {
     if (m_cancelled) {
         const QList<HttpJob> queued = std::exchange(m_queue, {});
-        for (const HttpJob &job : queued) {
-            HttpOutcome o;
-            o.finalUrl = job.url;
-            o.failure = HttpOutcome::Failure::Cancelled;
-            o.errorText = QStringLiteral("cancelled");
-            if (job.onDone)
-                job.onDone(std::move(o));
-        }
+        for (const HttpJob &job : queued)
+            endCancelled(job);
         return;
     }
     while (m_active.size() < std::max(1, m_settings.maxParallel) && !m_queue.isEmpty()) {
@@ -275,15 +275,9 @@ void HttpRunner::pump()
             continue;
         }
         if (m_settings.deadlineMs > 0) {
-            a->deadline = new QTimer(this);
-            a->deadline->setSingleShot(true);
-            std::weak_ptr<Active> weak = a;
-            connect(a->deadline, &QTimer::timeout, this, [this, weak] {
-                if (auto s = weak.lock())
-                    abortReply(s, HttpOutcome::Failure::Timeout,
-                               QStringLiteral("timed out: the request took longer than its total deadline of %1 s")
-                                   .arg(m_settings.deadlineMs / 1000.0));
-            });
+            a->deadline = timeoutTimer(
+                a,
+                QStringLiteral("timed out: the request took longer than its total deadline of %1 s").arg(m_settings.deadlineMs / 1000.0));
             a->deadline->start(int(std::min<qint64>(m_settings.deadlineMs, std::numeric_limits<int>::max())));
         }
         startRequest(a);
@@ -339,14 +333,7 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
     reply->setReadBufferSize(2 * 1024 * 1024); // bounded memory whatever the body size (256 KiB made the HTTP thread wait, bench/pull)
 
     if (!a->watchdog) {
-        a->watchdog = new QTimer(this);
-        a->watchdog->setSingleShot(true);
-        std::weak_ptr<Active> weak = a;
-        connect(a->watchdog, &QTimer::timeout, this, [this, weak] {
-            if (auto s = weak.lock())
-                abortReply(s, HttpOutcome::Failure::Timeout,
-                           QStringLiteral("timed out: no data for %1 s").arg(m_settings.timeoutMs / 1000.0));
-        });
+        a->watchdog = timeoutTimer(a, QStringLiteral("timed out: no data for %1 s").arg(m_settings.timeoutMs / 1000.0));
     }
     // Backstop for phases the transfer timeout might not cover (e.g. a stalled TLS handshake).
     a->watchdog->start(m_settings.timeoutMs + 2000);
@@ -357,15 +344,9 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
     connect(reply, &QNetworkReply::metaDataChanged, this, kick);
     if (m_settings.headersTimeoutMs > 0) {
         if (!a->headers) {
-            a->headers = new QTimer(this);
-            a->headers->setSingleShot(true);
-            std::weak_ptr<Active> weak = a;
-            connect(a->headers, &QTimer::timeout, this, [this, weak] {
-                if (auto s = weak.lock())
-                    abortReply(s, HttpOutcome::Failure::Timeout,
-                               QStringLiteral("timed out: the response headers were not complete within %1 s")
-                                   .arg(m_settings.headersTimeoutMs / 1000.0));
-            });
+            a->headers = timeoutTimer(
+                a,
+                QStringLiteral("timed out: the response headers were not complete within %1 s").arg(m_settings.headersTimeoutMs / 1000.0));
         }
         a->headers->start(m_settings.headersTimeoutMs);
         connect(reply, &QNetworkReply::metaDataChanged, this, [a] {
@@ -409,6 +390,18 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
             a->sslErrors.append(e.errorString());
         // Never ignored: the handshake fails and finished() reports it.
     });
+}
+
+QTimer *HttpRunner::timeoutTimer(const std::shared_ptr<Active> &a, const QString &why)
+{
+    auto *timer = new QTimer(this);
+    timer->setSingleShot(true);
+    std::weak_ptr<Active> weak = a;
+    connect(timer, &QTimer::timeout, this, [this, weak, why] {
+        if (auto s = weak.lock())
+            abortReply(s, HttpOutcome::Failure::Timeout, why);
+    });
+    return timer;
 }
 
 void HttpRunner::abortReply(const std::shared_ptr<Active> &a, HttpOutcome::Failure failure, const QString &text)

@@ -180,6 +180,8 @@ private:
     void onFinished(const std::shared_ptr<Active> &a);
     void finish(const std::shared_ptr<Active> &a, HttpOutcome::Failure failure, const QString &text);
     void abortReply(const std::shared_ptr<Active> &a, HttpOutcome::Failure failure, const QString &text);
+    /// A single-shot timer (a child of the runner) that ends `a`'s request as a Timeout, `why`.
+    QTimer *timeoutTimer(const std::shared_ptr<Active> &a, const QString &why);
     void maybeQuit();
 };
 

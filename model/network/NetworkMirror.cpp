@@ -200,6 +200,18 @@ private:
     {
         m_catalog.anomalies.append(Anomaly{kind, path, message, std::move(location)});
     }
+    /// A document that does not parse, in tofu's words.
+    void addMalformed(const ProviderAddress &provider, const QString &url, const Error &error)
+    {
+        addAnomaly(AnomalyKind::MalformedJson, url,
+                   wrap(provider, QStringLiteral("invalid response content from mirror server: %1").arg(error.message)), error.location);
+    }
+    /// What a document that parses breaks of the protocol (MirrorIndex.h).
+    void addIssues(const QString &url, const QList<MirrorIndexIssue> &issues)
+    {
+        for (const MirrorIndexIssue &issue : issues)
+            addAnomaly(anomalyKindFor(issue.kind), url, issue.message, issue.location);
+    }
     HttpJob documentJob(const QUrl &url, std::function<void(HttpOutcome &&)> onDone) const
     {
         HttpJob job;
@@ -226,14 +238,11 @@ private:
         }
         Result<MirrorIndexDocument> doc = parseIndexJson(o.body, url);
         if (!doc.ok()) {
-            addAnomaly(AnomalyKind::MalformedJson, url,
-                       wrap(provider, QStringLiteral("invalid response content from mirror server: %1").arg(doc.error().message)),
-                       doc.error().location);
+            addMalformed(provider, url, doc.error());
             return;
         }
         st.provider.hasIndex = true;
-        for (const MirrorIndexIssue &issue : doc.value().issues)
-            addAnomaly(anomalyKindFor(issue.kind), url, issue.message, issue.location);
+        addIssues(url, doc.value().issues);
         QList<Version> wanted = doc.value().versions;
         const auto only = m_options.onlyVersions.constFind(provider);
         if (only != m_options.onlyVersions.constEnd()) {
@@ -269,14 +278,11 @@ private:
         }
         Result<MirrorVersionDocument> vdoc = parseVersionJson(vo.body, vurl);
         if (!vdoc.ok()) {
-            addAnomaly(AnomalyKind::MalformedJson, vurl,
-                       wrap(provider, QStringLiteral("invalid response content from mirror server: %1").arg(vdoc.error().message)),
-                       vdoc.error().location);
+            addMalformed(provider, vurl, vdoc.error());
             return;
         }
         v.hasVersionIndex = true;
-        for (const MirrorIndexIssue &issue : vdoc.value().issues)
-            addAnomaly(anomalyKindFor(issue.kind), vurl, issue.message, issue.location);
+        addIssues(vurl, vdoc.value().issues);
         for (const MirrorArchiveEntry &e : vdoc.value().archives)
             v.archives.append(archiveOf(e, vo.finalUrl, vurl,
                                         QStringLiteral("%1 %2 %3").arg(provider.toString(), version.toString(), e.platform.toString())));

@@ -4,6 +4,7 @@
 #include "model/lockfile/LockFile.h"
 #include "model/network/NetworkMirror.h"
 #include "model/network/RemoteVerify.h"
+#include "model/network/TrustStore.h"
 #include "model/verify/VerifyEngine.h"
 
 #include <QDir>
@@ -58,10 +59,10 @@ Result<RemoteSourceSetup> openRemoteSource(const RemoteRequest &request, HttpSet
     RemoteSourceSetup out;
     auto fail = [](const QString &text) { return makeError(ErrorCode::InvalidArgument, text); };
     if (!request.caFile.isEmpty()) {
-        const QList<QSslCertificate> certs = QSslCertificate::fromPath(request.caFile, QSsl::Pem);
-        if (certs.isEmpty())
-            return fail(QStringLiteral("%1: no PEM certificate could be read").arg(request.caFile));
-        http.caCertificates = certs;
+        Result<QList<QSslCertificate>> certs = readCaFile(request.caFile);
+        if (!certs.ok())
+            return certs.error();
+        http.caCertificates = std::move(certs).value();
     }
     QString warning;
     const Result<QUrl> base = parseMirrorBaseUrl(request.baseUrl, request.allowHttpLoopback, &warning);

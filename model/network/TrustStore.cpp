@@ -140,4 +140,12 @@ const TrustStore &systemTrustStore()
     return *slot;
 }
 
+Result<QList<QSslCertificate>> readCaFile(const QString &path)
+{
+    QList<QSslCertificate> certs = QSslCertificate::fromPath(path, QSsl::Pem);
+    if (certs.isEmpty())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: no PEM certificate could be read").arg(path));
+    return certs;
+}
+
 } // namespace provender

@@ -13,6 +13,8 @@
 //   skipped silently; other read errors are reported (warnings).
 // `--ca-file` certificates are added on top by HttpRunner. Duplicates are dropped.
 
+#include "model/core/Result.h"
+
 #include <QList>
 #include <QProcessEnvironment>
 #include <QSslCertificate>
@@ -37,6 +39,11 @@ QStringList defaultCertDirectories();
 /// default lists (tests pass their own).
 TrustStore loadTrustStore(const QString &certFileEnv, const QString &certDirEnv, const QStringList &certFiles = defaultCertFiles(),
                           const QStringList &certDirectories = defaultCertDirectories());
+
+/// The PEM certificates of an extra CA file (`--ca-file`, a dialog's "Extra CA file"), trusted
+/// besides the store; an InvalidArgument error "PATH: no PEM certificate could be read" when it
+/// holds none.
+Result<QList<QSslCertificate>> readCaFile(const QString &path);
 
 /// loadTrustStore for this process's SSL_CERT_FILE / SSL_CERT_DIR, cached per pair of values
 /// (thread-safe).

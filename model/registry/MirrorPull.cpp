@@ -40,25 +40,6 @@ QString providerDir(const ProviderAddress &p)
     return p.hostname() + u'/' + p.ns() + u'/' + p.type();
 }
 
-/// SHA-256 of a file on disk, or empty when it cannot be read.
-QByteArray fileSha256(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    Sha256 sha;
-    QByteArray buf(1 << 18, Qt::Uninitialized);
-    for (;;) {
-        const qint64 n = f.read(buf.data(), buf.size());
-        if (n < 0)
-            return {};
-        if (n == 0)
-            break;
-        sha.addData(buf.constData(), std::size_t(n));
-    }
-    return sha.result();
-}
-
 bool syncDir(const QString &dir)
 {
     const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -280,7 +261,7 @@ void PullRun::resolveRelease(const PullRequest &req, const Version &version)
         pending->meta = *meta;
         pending->release = release;
         pending->final = m_dest.absoluteFilePath(rec.path);
-        if (QFileInfo(pending->final).isFile() && fileSha256(pending->final) == meta->sha256) {
+        if (QFileInfo(pending->final).isFile() && Sha256::ofFile(pending->final) == meta->sha256) {
             pending->record.size = QFileInfo(pending->final).size();
             m_present.push_back(std::move(pending));
             continue;

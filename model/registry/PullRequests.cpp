@@ -58,4 +58,19 @@ Result<QList<PullRequest>> pullRequestsFromLockFile(const QString &path)
     return out;
 }
 
+Result<QList<PullRequest>> pullRequestsFrom(const QStringList &typedLines, const QStringList &lockFiles)
+{
+    Result<QList<PullRequest>> typed = parsePullRequests(typedLines);
+    if (!typed)
+        return typed.error();
+    QList<PullRequest> out = *typed;
+    for (const QString &lock : lockFiles) {
+        Result<QList<PullRequest>> locked = pullRequestsFromLockFile(lock);
+        if (!locked)
+            return locked.error();
+        out << *locked;
+    }
+    return out;
+}
+
 } // namespace provender

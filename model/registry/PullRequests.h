@@ -22,5 +22,8 @@ Result<QList<PullRequest>> parsePullRequests(const QStringList &lines);
 /// The providers a dependency lock file pins, each at its locked version. Fails when the file
 /// cannot be read ("FILE: …") or has errors (every error, one a line, each "FILE:LINE: …").
 Result<QList<PullRequest>> pullRequestsFromLockFile(const QString &path);
+/// parsePullRequests(typedLines), then each lock file's pullRequestsFromLockFile() in order: what
+/// the registry dialogs' forms ask for. The first failure fails the whole list.
+Result<QList<PullRequest>> pullRequestsFrom(const QStringList &typedLines, const QStringList &lockFiles);
 
 } // namespace provender

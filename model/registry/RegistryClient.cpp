@@ -2,6 +2,7 @@
 
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
+#include "model/network/TrustStore.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -263,6 +264,14 @@ QList<Result<DownloadedArchive>> RegistryClient::fetchArchives(const QList<Archi
         }
     }
     return results;
+}
+
+Result<QList<QSslCertificate>> readRegistryCaFile(const QString &path)
+{
+    Result<QList<QSslCertificate>> certs = readCaFile(path);
+    if (!certs.ok())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("no certificate in %1").arg(path));
+    return certs;
 }
 
 } // namespace provender

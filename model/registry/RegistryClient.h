@@ -48,6 +48,10 @@ QHash<QString, QUrl> providerServicesFromCliConfig(const QByteArray &text, QStri
 QHash<QString, QUrl> providerServicesFromEnvironment(const QProcessEnvironment &env, const QString &homeDir,
                                                      QStringList *warnings = nullptr);
 
+/// The certificates of an extra CA file for registry requests (readCaFile), in the registry
+/// commands' words: an InvalidArgument error "no certificate in PATH" when it holds none.
+Result<QList<QSslCertificate>> readRegistryCaFile(const QString &path);
+
 struct DownloadedArchive
 {
     QByteArray sha256; ///< of every byte received

@@ -306,4 +306,12 @@ PackageAuthentication authenticateRegistryPackage(const RegistryDownload &meta, 
     return out;
 }
 
+Result<QByteArray> readPinnedKeysFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::Io, QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    return f.readAll();
+}
+
 } // namespace provender

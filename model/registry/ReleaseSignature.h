@@ -12,6 +12,7 @@
 // expired signature, or (when the user pins keys) a key that is not pinned is refused, each with
 // its reason. docs/REGISTRY.md has the table.
 
+#include "model/core/Result.h"
 #include "model/registry/RegistryDocuments.h"
 
 #include <QByteArray>
@@ -36,6 +37,10 @@ struct SignatureOptions
     /// Otherwise the signing key's fingerprint must be one of these keys'.
     QList<QByteArray> pinnedKeys;
 };
+
+/// The bytes of a file of pinned keys (for SignatureOptions::pinnedKeys; not checked here); an Io
+/// error "cannot read PATH: why" when it cannot be read.
+Result<QByteArray> readPinnedKeysFile(const QString &path);
 
 /// Verify `signature` (detached, binary or armoured) over `document` with `keys`.
 SignatureCheck verifyDetachedSignature(const QByteArray &document, const QByteArray &signature, const QList<QByteArray> &keys,

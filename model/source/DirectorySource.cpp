@@ -57,17 +57,7 @@ std::optional<HashString> unreadableZipChecksum(const QString &path, ErrorCode c
 {
     if (!failedForItsBytes(code))
         return std::nullopt;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return std::nullopt;
-    Sha256 sha;
-    QByteArray buffer(1 << 20, Qt::Uninitialized);
-    qint64 n = 0;
-    while ((n = file.read(buffer.data(), buffer.size())) > 0)
-        sha.addData(buffer.constData(), std::size_t(n));
-    if (n < 0)
-        return std::nullopt;
-    const QByteArray digest = sha.result();
+    const QByteArray digest = Sha256::ofFile(path);
     if (digest.size() != Sha256::DigestSize)
         return std::nullopt;
     return HashString::zh(QString::fromLatin1(digest.toHex()));

@@ -20,19 +20,6 @@ namespace provender {
 
 namespace {
 
-/// The SHA-256 of a finished file (empty when it cannot be read).
-QByteArray fileSha256(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    Sha256 sha;
-    QByteArray block(1 << 20, Qt::Uninitialized);
-    for (qint64 n; (n = file.read(block.data(), block.size())) > 0;)
-        sha.addData(block.constData(), std::size_t(n));
-    return file.error() == QFileDevice::NoError ? sha.result() : QByteArray();
-}
-
 constexpr qint64 kAlign = 4096;              ///< O_DIRECT: buffer address, length and offset
 constexpr qint64 kBufferBytes = 1024 * 1024; ///< one write() to the file
 
@@ -202,7 +189,7 @@ struct StreamedArchive::Worker
             qCDebug(lcHash).noquote() << "streamed hash of" << path << "failed:" << walked.error().message;
             outcome.hashes = hashZip(path, {}, defaultZipLimits());
             outcome.size = QFileInfo(path).size();
-            outcome.sha256 = fileSha256(path);
+            outcome.sha256 = Sha256::ofFile(path);
         } else {
             outcome.sha256 = walked->sha256;
             outcome.size = walked->size;

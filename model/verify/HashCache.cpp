@@ -304,22 +304,33 @@ bool HashCache::openConnection()
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
     db.setDatabaseName(m_file);
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-    if (!db.open()) {
-        m_warning = db.lastError().text();
-        m_busy = isBusy(db.lastError());
-        return false;
-    }
+    if (!db.open())
+        return failWith(db.lastError());
     return true;
+}
+
+bool HashCache::failWith(const QSqlError &error)
+{
+    m_warning = error.text();
+    m_busy = isBusy(error);
+    return false;
 }
 
 bool HashCache::execOrWarn(const QString &sql)
 {
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
-    if (!q.exec(sql)) {
-        m_warning = q.lastError().text();
-        m_busy = isBusy(q.lastError());
-        return false;
-    }
+    if (!q.exec(sql))
+        return failWith(q.lastError());
+    return true;
+}
+
+bool HashCache::queryColumn(const QString &sql, int column, QStringList *values)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    if (!q.exec(sql))
+        return failWith(q.lastError());
+    while (q.next())
+        *values << q.value(column).toString();
     return true;
 }
 
@@ -329,11 +340,8 @@ bool HashCache::checkAndPrepareSchema()
     {
         // A file that is not a database fails here ("file is not a database").
         QSqlQuery q(db);
-        if (!q.exec(QStringLiteral("PRAGMA quick_check"))) {
-            m_warning = q.lastError().text();
-            m_busy = isBusy(q.lastError());
-            return false;
-        }
+        if (!q.exec(QStringLiteral("PRAGMA quick_check")))
+            return failWith(q.lastError());
         if (!q.next() || q.value(0).toString() != QStringLiteral("ok")) {
             m_warning = QStringLiteral("integrity check failed: ") + q.value(0).toString();
             return false;
@@ -342,11 +350,8 @@ bool HashCache::checkAndPrepareSchema()
     int version = 0;
     {
         QSqlQuery q(db);
-        if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next()) {
-            m_warning = q.lastError().text();
-            m_busy = isBusy(q.lastError());
-            return false;
-        }
+        if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
+            return failWith(q.lastError());
         version = q.value(0).toInt();
     }
     // The expected layout, exactly: a file of our version with other columns was written by
@@ -355,26 +360,13 @@ bool HashCache::checkAndPrepareSchema()
                                                 QStringLiteral("size"),        QStringLiteral("mtime_ns"), QStringLiteral("ctime_ns"),
                                                 QStringLiteral("fingerprint"), QStringLiteral("kind"),     QStringLiteral("hashes")};
     QStringList tables;
-    {
-        QSqlQuery q(db);
-        if (!q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index') ORDER BY name"))) {
-            m_warning = q.lastError().text();
-            m_busy = isBusy(q.lastError());
-            return false;
-        }
-        while (q.next())
-            tables << q.value(0).toString();
-    }
+    if (!queryColumn(QStringLiteral("SELECT name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index') ORDER BY name"), 0,
+                     &tables))
+        return false;
     if (version == kSchemaVersion) {
         QStringList columns;
-        QSqlQuery q(db);
-        if (!q.exec(QStringLiteral("PRAGMA table_info(hashes)"))) {
-            m_warning = q.lastError().text();
-            m_busy = isBusy(q.lastError());
+        if (!queryColumn(QStringLiteral("PRAGMA table_info(hashes)"), 1, &columns))
             return false;
-        }
-        while (q.next())
-            columns << q.value(1).toString();
         if (columns != expectedColumns || tables != QStringList{QStringLiteral("hashes")}) {
             m_warning = QStringLiteral("it has schema version %1 but not its tables").arg(version);
             return false;

@@ -29,10 +29,12 @@
 #include <QByteArray>
 #include <QHash>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
 
+class QSqlError;
 class QSqlQuery;
 
 namespace provender {
@@ -113,6 +115,10 @@ private:
     void closeConnection();
     void disable(const QString &why);
     bool execOrWarn(const QString &sql);
+    /// Runs `sql` and appends column `column` of every row to `values`; false after failWith().
+    bool queryColumn(const QString &sql, int column, QStringList *values);
+    /// Keeps `error` as the warning (and whether it is a lock held elsewhere); returns false.
+    bool failWith(const QSqlError &error);
 
     QString m_file;
     QString m_connectionName;

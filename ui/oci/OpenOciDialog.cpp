@@ -3,6 +3,7 @@
 #include "model/lockfile/LockAnchors.h"
 #include "model/network/RequestLogModel.h"
 #include "model/oci/OciSource.h"
+#include "model/registry/ReleaseSignature.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/oci/OciFormWidgets.h"
@@ -78,10 +79,10 @@ Result<OciMirrorOptions> ociMirrorOptions(const OciOpenForm &form)
         mirror.credentials = policy.value();
     }
     if (!form.pinnedKeysFile.trimmed().isEmpty()) {
-        QFile keys(form.pinnedKeysFile.trimmed());
-        if (!keys.open(QIODevice::ReadOnly))
-            return makeError(ErrorCode::Io, QObject::tr("cannot read %1: %2").arg(keys.fileName(), keys.errorString()));
-        mirror.signature.pinnedKeys << keys.readAll();
+        const Result<QByteArray> keys = readPinnedKeysFile(form.pinnedKeysFile.trimmed());
+        if (!keys.ok())
+            return keys.error();
+        mirror.signature.pinnedKeys << *keys;
     }
     return mirror;
 }
@@ -108,12 +109,9 @@ Result<QList<ProviderAddress>> ociProviders(const OciOpenForm &form, QHash<QStri
         const Result<LockAnchors> locks = readLockAnchors(form.lockFiles);
         if (!locks.ok())
             return locks.error();
-        for (auto it = locks.value().expected.cbegin(); it != locks.value().expected.cend(); ++it) {
-            if (!out.contains(it.key().provider))
-                out.append(it.key().provider);
-            if (versions)
-                (*versions)[it.key().provider.toString()].append(it.key().version);
-        }
+        const QHash<ProviderAddress, QList<Version>> locked = locks.value().lockedVersions(&out);
+        for (auto it = locked.cbegin(); versions && it != locked.cend(); ++it)
+            (*versions)[it.key().toString()] += it.value();
         if (out.isEmpty())
             return makeError(ErrorCode::InvalidArgument, QObject::tr("the lock files name no provider"));
     }
@@ -291,7 +289,7 @@ OpenOciDialog::OpenOciDialog(QWidget *parent) : QDialog(parent), m_jobs(new JobT
     m_catalogLabel->hide();
     formLayout->addRow(QString(), m_catalogLabel);
 
-    m_locks = ociform::fileRow(this, formLayout, tr("Lock files:"), [this](QLineEdit *edit) {
+    m_locks = fileRow(this, formLayout, tr("Lock files:"), [this](QLineEdit *edit) {
         const QStringList files =
             QFileDialog::getOpenFileNames(this, tr("Lock Files"), QDir::homePath(), tr("Lock files (*.hcl);;All files (*)"));
         if (!files.isEmpty())
@@ -307,7 +305,7 @@ OpenOciDialog::OpenOciDialog(QWidget *parent) : QDialog(parent), m_jobs(new JobT
     formLayout->addRow(QString(), m_plainHttp);
     m_credentials = new QCheckBox(tr("Send credentials as tofu finds them (oci_credentials, Docker-style auth files)"), this);
     formLayout->addRow(tr("Credentials:"), m_credentials);
-    m_pinned = ociform::fileRow(this, formLayout, tr("Pinned keys:"), [this](QLineEdit *edit) {
+    m_pinned = fileRow(this, formLayout, tr("Pinned keys:"), [this](QLineEdit *edit) {
         const QString f = QFileDialog::getOpenFileName(this, tr("Pinned Signing Keys"), QDir::homePath(),
                                                        tr("OpenPGP keys (*.asc *.gpg);;All files (*)"));
         if (!f.isEmpty())
@@ -368,7 +366,7 @@ OciOpenForm OpenOciDialog::form() const
     for (const QString &line : m_typed->toPlainText().split(QLatin1Char('\n')))
         if (!line.trimmed().isEmpty())
             f.typed << line.trimmed();
-    f.lockFiles = ociform::splitList(m_locks->text());
+    f.lockFiles = splitList(m_locks->text());
     f.hostname = m_hostname->text().trimmed();
     f.caFile = m_ca->text().trimmed();
     f.plainHttp = m_plainHttp->isChecked();

@@ -44,17 +44,8 @@ Result<QList<PullRequest>> registryRequests(const RegistryOpenForm &form)
     QStringList lines;
     for (const QString &line : form.typed)
         lines << withHost(line, form.host.trimmed());
-    Result<QList<PullRequest>> typed = parsePullRequests(lines);
-    if (!typed)
-        return typed.error();
-    QList<PullRequest> out = *typed;
-    for (const QString &lock : form.lockFiles) {
-        Result<QList<PullRequest>> locked = pullRequestsFromLockFile(lock);
-        if (!locked)
-            return locked.error();
-        out << *locked;
-    }
-    if (out.isEmpty())
+    Result<QList<PullRequest>> out = pullRequestsFrom(lines, form.lockFiles);
+    if (out && out->isEmpty())
         return makeError(ErrorCode::InvalidArgument, QObject::tr("name providers or give a lock file"));
     return out;
 }
@@ -69,23 +60,13 @@ bool openRegistry(MainWindow *window, const RegistryOpenForm &form, QString *err
     }
     window->openMadeSource(
         locationOf(*requests), [form, requests = *requests](const HttpSettings &http) -> Result<std::shared_ptr<MirrorSource>> {
-            RegistryOptions ro;
-            ro.http = http;
-            ro.environment = form.environment;
-            if (!form.caFile.isEmpty()) {
-                ro.http.caCertificates = QSslCertificate::fromPath(form.caFile);
-                if (ro.http.caCertificates.isEmpty())
-                    return makeError(ErrorCode::InvalidArgument, QObject::tr("no certificate in %1").arg(form.caFile));
-            }
-            ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString());
-            SignatureOptions signature;
-            if (!form.pinnedKeysFile.isEmpty()) {
-                QFile keys(form.pinnedKeysFile);
-                if (!keys.open(QIODevice::ReadOnly))
-                    return makeError(ErrorCode::Io, QObject::tr("cannot read %1: %2").arg(form.pinnedKeysFile, keys.errorString()));
-                signature.pinnedKeys << keys.readAll();
-            }
-            return std::shared_ptr<MirrorSource>(std::make_shared<RegistrySource>(ro, requests, form.platforms, signature));
+            const Result<RegistryOptions> ro = registryOptionsFor(http, form.environment, form.caFile);
+            if (!ro)
+                return ro.error();
+            const Result<SignatureOptions> signature = signatureOptionsFor(form.pinnedKeysFile);
+            if (!signature)
+                return signature.error();
+            return std::shared_ptr<MirrorSource>(std::make_shared<RegistrySource>(*ro, requests, form.platforms, *signature));
         });
     return true;
 }

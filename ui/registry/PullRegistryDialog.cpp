@@ -3,6 +3,7 @@
 #include "model/core/SizeFormat.h"
 #include "model/registry/PullRequests.h"
 #include "model/registry/RegistryClient.h"
+#include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/registry/RegistryFormFields.h"
 
@@ -30,18 +31,6 @@ namespace provender::ui {
 
 namespace {
 
-QLineEdit *withBrowse(QWidget *parent, QFormLayout *form, const QString &label, const std::function<void(QLineEdit *)> &browse)
-{
-    auto *edit = new QLineEdit(parent);
-    auto *button = new QPushButton(QObject::tr("Browse…"), parent);
-    QObject::connect(button, &QPushButton::clicked, parent, [edit, browse] { browse(edit); });
-    auto *row = new QHBoxLayout;
-    row->addWidget(edit, 1);
-    row->addWidget(button);
-    form->addRow(label, row);
-    return edit;
-}
-
 /// Everything the job needs, read from the form on the GUI thread.
 struct PullJob
 {
@@ -53,37 +42,24 @@ struct PullJob
 Result<PullReport> runPull(const PullJob &job, JobProgress &progress)
 {
     const PullRegistryDialog::Form &f = job.form;
-    Result<QList<PullRequest>> typed = parsePullRequests(f.typed);
-    if (!typed)
-        return typed.error();
-    QList<PullRequest> requests = *typed;
-    for (const QString &lock : f.lockFiles) {
-        Result<QList<PullRequest>> locked = pullRequestsFromLockFile(lock);
-        if (!locked)
-            return locked.error();
-        requests << *locked;
-    }
-    RegistryOptions ro;
-    ro.environment = job.environment;
-    if (!f.caFile.isEmpty()) {
-        ro.http.caCertificates = QSslCertificate::fromPath(f.caFile);
-        if (ro.http.caCertificates.isEmpty())
-            return makeError(ErrorCode::InvalidArgument, QObject::tr("no certificate in %1").arg(f.caFile));
-    }
-    ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString());
+    Result<QList<PullRequest>> listed = pullRequestsFrom(f.typed, f.lockFiles);
+    if (!listed)
+        return listed.error();
+    const QList<PullRequest> &requests = *listed;
+    const Result<RegistryOptions> ro = registryOptionsFor(HttpSettings(), job.environment, f.caFile);
+    if (!ro)
+        return ro.error();
     PullOptions po;
     po.destination = f.destination;
     po.platforms = f.platforms;
     po.unpacked = f.unpacked;
     po.withZh = f.withZh;
     po.dryRun = job.dryRun;
-    if (!f.pinnedKeysFile.isEmpty()) {
-        QFile keys(f.pinnedKeysFile);
-        if (!keys.open(QIODevice::ReadOnly))
-            return makeError(ErrorCode::Io, QObject::tr("cannot read %1: %2").arg(f.pinnedKeysFile, keys.errorString()));
-        po.signature.pinnedKeys << keys.readAll();
-    }
-    RegistryClient client(ro);
+    const Result<SignatureOptions> signature = signatureOptionsFor(f.pinnedKeysFile);
+    if (!signature)
+        return signature.error();
+    po.signature = *signature;
+    RegistryClient client(*ro);
     const qint64 total = qint64(requests.size()) * po.platforms.size();
     std::atomic<qint64> done{0};
     progress.report(0, total);
@@ -105,7 +81,7 @@ PullRegistryDialog::PullRegistryDialog(QWidget *parent) : QDialog(parent)
     texts.browse = true;
     m_fields = new RegistryFormFields(this, texts);
     m_fields->addProviderRows(form);
-    m_destination = withBrowse(this, form, tr("Target directory:"), [this](QLineEdit *edit) {
+    m_destination = fileRow(this, form, tr("Target directory:"), [this](QLineEdit *edit) {
         const QString dir =
             QFileDialog::getExistingDirectory(this, tr("Target Directory"), edit->text().isEmpty() ? QDir::homePath() : edit->text());
         if (!dir.isEmpty())

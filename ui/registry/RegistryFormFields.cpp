@@ -1,5 +1,7 @@
 #include "ui/registry/RegistryFormFields.h"
 
+#include "ui/FormRows.h"
+
 #include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -9,19 +11,6 @@
 #include <QPushButton>
 
 namespace provender::ui {
-
-namespace {
-
-QStringList splitList(const QString &text)
-{
-    QStringList out;
-    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        if (!part.trimmed().isEmpty())
-            out << part.trimmed();
-    return out;
-}
-
-} // namespace
 
 RegistryFormFields::RegistryFormFields(QWidget *owner, const Texts &texts) : QObject(owner), m_owner(owner), m_browse(texts.browse)
 {
@@ -46,9 +35,8 @@ void RegistryFormFields::addRow(QFormLayout *form, const QString &label, QLineEd
         form->addRow(label, edit);
         return;
     }
-    auto *button = new QPushButton(tr("Browse…"), m_owner);
     const bool many = edit == m_locks;
-    connect(button, &QPushButton::clicked, m_owner, [this, edit, many, dialogTitle, filter] {
+    addBrowseRow(m_owner, form, label, edit, [this, many, dialogTitle, filter](QLineEdit *edit) {
         if (many) {
             const QStringList files = QFileDialog::getOpenFileNames(m_owner, dialogTitle, QDir::homePath(), filter);
             if (!files.isEmpty())
@@ -57,10 +45,6 @@ void RegistryFormFields::addRow(QFormLayout *form, const QString &label, QLineEd
             edit->setText(f);
         }
     });
-    auto *row = new QHBoxLayout;
-    row->addWidget(edit, 1);
-    row->addWidget(button);
-    form->addRow(label, row);
 }
 
 void RegistryFormFields::addProviderRows(QFormLayout *form)
@@ -107,6 +91,33 @@ QString RegistryFormFields::platformProblem() const
         if (const Result<Platform> platform = Platform::parse(p); !platform.ok())
             return tr("Platform %1: %2").arg(p, platform.error().message);
     return {};
+}
+
+Result<RegistryOptions> registryOptionsFor(const HttpSettings &http, const QProcessEnvironment &environment, const QString &caFile)
+{
+    RegistryOptions ro;
+    ro.http = http;
+    ro.environment = environment;
+    if (!caFile.isEmpty()) {
+        Result<QList<QSslCertificate>> certs = readRegistryCaFile(caFile);
+        if (!certs)
+            return certs.error();
+        ro.http.caCertificates = *certs;
+    }
+    ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString());
+    return ro;
+}
+
+Result<SignatureOptions> signatureOptionsFor(const QString &pinnedKeysFile)
+{
+    SignatureOptions signature;
+    if (!pinnedKeysFile.isEmpty()) {
+        const Result<QByteArray> keys = readPinnedKeysFile(pinnedKeysFile);
+        if (!keys)
+            return keys.error();
+        signature.pinnedKeys << *keys;
+    }
+    return signature;
 }
 
 } // namespace provender::ui

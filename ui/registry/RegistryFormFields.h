@@ -3,9 +3,13 @@
 // Registry…): providers typed (`ADDR[=CONSTRAINT]`, one a line), lock files (their pinned
 // versions, comma-separated), platforms (comma-separated), an extra CA file and a file of pinned
 // signing keys. Each dialog adds the rows to its own QFormLayout, its own rows in between, and
-// reads and sets the values here; `changed()` fires on every edit.
+// reads and sets the values here; `changed()` fires on every edit. registryOptionsFor() and
+// signatureOptionsFor() read what the CA and pinned-keys fields name.
 
 #include "model/core/Platform.h"
+#include "model/core/Result.h"
+#include "model/registry/RegistryClient.h"
+#include "model/registry/ReleaseSignature.h"
 
 #include <QObject>
 #include <QStringList>
@@ -65,5 +69,12 @@ private:
     QLineEdit *m_ca = nullptr;
     QLineEdit *m_pinned = nullptr;
 };
+
+/// The registry client's options for the form: `http` and `environment` (with the `host` blocks of
+/// the CLI config it names), and the extra CA file's certificates ("" = none); an error when the
+/// file holds no certificate.
+Result<RegistryOptions> registryOptionsFor(const HttpSettings &http, const QProcessEnvironment &environment, const QString &caFile);
+/// The pinned-keys file's keys ("" = none pinned); an error when it cannot be read.
+Result<SignatureOptions> signatureOptionsFor(const QString &pinnedKeysFile);
 
 } // namespace provender::ui

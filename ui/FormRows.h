@@ -1,0 +1,47 @@
+#pragma once
+// Form rows the dialogs share: a line edit with a "Browse…" button beside it, as one row of a
+// QFormLayout, and the comma-separated lists such edits hold (the registry and OCI dialogs).
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace provender::ui {
+
+/// "a, b ,c" -> {a, b, c}
+inline QStringList splitList(const QString &text)
+{
+    QStringList out;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!part.trimmed().isEmpty())
+            out << part.trimmed();
+    return out;
+}
+
+/// `edit` and a "Browse…" button (a child of `parent`) as one row of `form`; the button calls
+/// `browse` with the edit, which fills it.
+inline void addBrowseRow(QWidget *parent, QFormLayout *form, const QString &label, QLineEdit *edit,
+                         const std::function<void(QLineEdit *)> &browse)
+{
+    auto *button = new QPushButton(QObject::tr("Browse…"), parent);
+    QObject::connect(button, &QPushButton::clicked, parent, [edit, browse] { browse(edit); });
+    auto *row = new QHBoxLayout;
+    row->addWidget(edit, 1);
+    row->addWidget(button);
+    form->addRow(label, row);
+}
+
+/// A new line edit (a child of `parent`) in a browse row of `form` (addBrowseRow).
+inline QLineEdit *fileRow(QWidget *parent, QFormLayout *form, const QString &label, const std::function<void(QLineEdit *)> &browse)
+{
+    auto *edit = new QLineEdit(parent);
+    addBrowseRow(parent, form, label, edit, browse);
+    return edit;
+}
+
+} // namespace provender::ui
