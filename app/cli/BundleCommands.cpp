@@ -109,10 +109,8 @@ QJsonObject toJson(const BundleEntryProblem &p)
 QJsonObject toJson(const BundleFileCheck &f)
 {
     QJsonObject o{{QStringLiteral("name"), f.name}, {QStringLiteral("status"), toString(f.status)}};
-    if (!f.expected.isEmpty())
-        o[QStringLiteral("expected")] = f.expected;
-    if (!f.actual.isEmpty())
-        o[QStringLiteral("actual")] = f.actual;
+    insertIfNotEmpty(o, QStringLiteral("expected"), f.expected);
+    insertIfNotEmpty(o, QStringLiteral("actual"), f.actual);
     return o;
 }
 
@@ -133,8 +131,7 @@ QJsonObject toJson(const BundleShortfall &s)
                   {QStringLiteral("reason"), s.reason}};
     if (s.platform.isValid())
         o[QStringLiteral("platform")] = s.platform.toString();
-    if (!s.lockFile.isEmpty())
-        o[QStringLiteral("lock_file")] = s.lockFile;
+    insertIfNotEmpty(o, QStringLiteral("lock_file"), s.lockFile);
     return o;
 }
 
@@ -497,12 +494,9 @@ QJsonObject toJson(const ImportAction &a)
                   {QStringLiteral("version"), a.key.version.toString()}, {QStringLiteral("platform"), a.key.platform.toString()},
                   {QStringLiteral("layout"), toString(a.layout)},        {QStringLiteral("entry"), a.entry},
                   {QStringLiteral("verdict"), toString(a.verdict)},      {QStringLiteral("size"), double(a.size)}};
-    if (!a.targetPath.isEmpty())
-        j[QStringLiteral("target_path")] = a.targetPath;
-    if (!a.existingPath.isEmpty())
-        j[QStringLiteral("existing_path")] = a.existingPath;
-    if (!a.reason.isEmpty())
-        j[QStringLiteral("reason")] = a.reason;
+    insertIfNotEmpty(j, QStringLiteral("target_path"), a.targetPath);
+    insertIfNotEmpty(j, QStringLiteral("existing_path"), a.existingPath);
+    insertIfNotEmpty(j, QStringLiteral("reason"), a.reason);
     return j;
 }
 
@@ -515,10 +509,8 @@ void printImportJson(const ImportReport &r)
                   {QStringLiteral("blocked"), r.blocked()},
                   {QStringLiteral("bytes_staged"), double(r.bytesStaged)},
                   {QStringLiteral("index_files"), QJsonArray::fromStringList(r.indexFiles)}};
-    if (!r.refusal.isEmpty())
-        o[QStringLiteral("refusal")] = r.refusal;
-    if (!r.recovery.isEmpty())
-        o[QStringLiteral("recovery")] = r.recovery;
+    insertIfNotEmpty(o, QStringLiteral("refusal"), r.refusal);
+    insertIfNotEmpty(o, QStringLiteral("recovery"), r.recovery);
     QJsonArray actions, problems, files, anomalies;
     for (const ImportAction &a : r.actions)
         actions.append(toJson(a));

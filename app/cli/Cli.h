@@ -3,6 +3,7 @@
 // `provender [PATH]` with no command starts the GUI. Every command calls the same model/
 // functions the GUI uses; nothing here is a second implementation.
 
+#include <QJsonObject>
 #include <QStringList>
 #include <QTextStream>
 
@@ -32,5 +33,12 @@ QTextStream &err();
 /// Rows as aligned columns: every column but the last padded to its widest cell plus two spaces
 /// (the verdict tables of verify DIR, verify URL and verify oci://).
 void printColumns(QTextStream &o, const QList<QStringList> &rows);
+
+/// `o[key] = value` when `value` is not empty: the optional members of the JSON documents.
+template<typename T> void insertIfNotEmpty(QJsonObject &o, const QString &key, const T &value)
+{
+    if (!value.isEmpty())
+        o[key] = value;
+}
 
 } // namespace provender::cli

@@ -46,8 +46,7 @@ QJsonObject toJson(const QString &path, const Result<PackageHashes> &r)
         o[QStringLiteral("has_directory_entries")] = h.hasDirectoryEntries;
         if (!h.unsafeNames.isEmpty())
             o[QStringLiteral("unsafe_names")] = QJsonArray::fromStringList(h.unsafeNames);
-        if (!h.extractionProblem.isEmpty())
-            o[QStringLiteral("extraction_problem")] = h.extractionProblem;
+        insertIfNotEmpty(o, QStringLiteral("extraction_problem"), h.extractionProblem);
     }
     return o;
 }

@@ -38,12 +38,9 @@ QJsonObject toJson(const IndexExportReport &r)
     QJsonArray changes;
     for (const IndexEntryChange &c : r.changes) {
         QJsonObject j{{QStringLiteral("kind"), toString(c.kind)}, {QStringLiteral("file"), c.file}, {QStringLiteral("version"), c.version}};
-        if (!c.platform.isEmpty())
-            j[QStringLiteral("platform")] = c.platform;
-        if (!c.before.isEmpty())
-            j[QStringLiteral("before")] = c.before;
-        if (!c.after.isEmpty())
-            j[QStringLiteral("after")] = c.after;
+        insertIfNotEmpty(j, QStringLiteral("platform"), c.platform);
+        insertIfNotEmpty(j, QStringLiteral("before"), c.before);
+        insertIfNotEmpty(j, QStringLiteral("after"), c.after);
         changes.append(j);
     }
     o[QStringLiteral("changes")] = changes;

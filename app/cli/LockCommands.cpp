@@ -224,8 +224,7 @@ QJsonObject provenanceJson(const HashChange &c)
         j[u"platform"_s] = p.platform.toString();
         j[u"version"_s] = p.version.toString();
         j[u"archive"_s] = p.archivePath;
-        if (!p.note.isEmpty())
-            j[u"note"_s] = p.note;
+        insertIfNotEmpty(j, u"note"_s, p.note);
         ps.append(j);
     }
     o[u"provenance"_s] = ps;

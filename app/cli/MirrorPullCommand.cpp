@@ -34,10 +34,8 @@ QJsonObject toJson(const PulledArchive &a)
                   {u"path"_s, a.path}};
     if (a.size >= 0)
         o[u"size"_s] = double(a.size);
-    if (!a.keyId.isEmpty())
-        o[u"signed_by"_s] = a.keyId;
-    if (!a.reason.isEmpty())
-        o[u"reason"_s] = a.reason;
+    insertIfNotEmpty(o, u"signed_by"_s, a.keyId);
+    insertIfNotEmpty(o, u"reason"_s, a.reason);
     return o;
 }
 

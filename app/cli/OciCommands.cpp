@@ -168,8 +168,7 @@ QJsonArray requestsJson(const QList<OciRequestLog> &log)
         o[QStringLiteral("bytes_sent")] = double(e.bytesSent);
         o[QStringLiteral("ms")] = double(e.elapsedMs);
         o[QStringLiteral("authorization")] = e.authorization;
-        if (!e.error.isEmpty())
-            o[QStringLiteral("error")] = e.error;
+        insertIfNotEmpty(o, QStringLiteral("error"), e.error);
         if (e.expected)
             o[QStringLiteral("expected")] = true;
         requests.append(o);
@@ -185,8 +184,7 @@ void writeVerifyJson(QTextStream &o, const QString &mirrorText, const OciVerifyR
     QJsonObject creds;
     for (auto it = v.credentials.begin(); it != v.credentials.end(); ++it)
         creds[it.key()] = it.value();
-    if (!creds.isEmpty())
-        oci[QStringLiteral("credentials")] = creds;
+    insertIfNotEmpty(oci, QStringLiteral("credentials"), creds);
     QJsonArray absent;
     for (const ProviderAddress &p : v.absent)
         absent.append(p.toString());
@@ -386,22 +384,19 @@ int runOciList(const QStringList &args)
         QJsonObject root;
         root[QStringLiteral("mirror")] = p.argument();
         root[QStringLiteral("registry")] = l.registry;
-        if (!l.credential.isEmpty())
-            root[QStringLiteral("credentials")] = l.credential;
+        insertIfNotEmpty(root, QStringLiteral("credentials"), l.credential);
         QJsonArray repositories, providers;
         for (const OciCatalogEntry &e : l.repositories) {
             QJsonObject o;
             o[QStringLiteral("repository")] = e.repository;
             o[QStringLiteral("provider")] = e.provider ? QJsonValue(e.provider->toString()) : QJsonValue();
-            if (!e.note.isEmpty())
-                o[QStringLiteral("note")] = e.note;
+            insertIfNotEmpty(o, QStringLiteral("note"), e.note);
             if (parser.isSet(QStringLiteral("versions")) && e.provider) {
                 QJsonArray versions;
                 for (const Version &v : e.versions)
                     versions.append(v.toString());
                 o[QStringLiteral("versions")] = versions;
-                if (!e.versionsError.isEmpty())
-                    o[QStringLiteral("versions_error")] = e.versionsError;
+                insertIfNotEmpty(o, QStringLiteral("versions_error"), e.versionsError);
             }
             repositories.append(o);
         }
@@ -483,8 +478,7 @@ QJsonObject pushedVersionJson(const OciPushedVersion &v)
     if (!v.provenanceDigest.isEmpty())
         o[QStringLiteral("provenance")] =
             QJsonObject{{QStringLiteral("artifact"), v.provenanceDigest}, {QStringLiteral("referrers"), v.provenanceReferrers}};
-    if (!v.error.isEmpty())
-        o[QStringLiteral("error")] = v.error;
+    insertIfNotEmpty(o, QStringLiteral("error"), v.error);
     return o;
 }
 

@@ -150,8 +150,7 @@ QJsonObject networkJson(const NetworkSource &source, const std::optional<Credent
         o[QStringLiteral("bytes")] = double(e.bytes);
         o[QStringLiteral("ms")] = double(e.elapsedMs);
         o[QStringLiteral("authorization")] = e.authorization;
-        if (!e.error.isEmpty())
-            o[QStringLiteral("error")] = e.error;
+        insertIfNotEmpty(o, QStringLiteral("error"), e.error);
         requests.append(o);
     }
     network[QStringLiteral("absent_providers")] = absent;

@@ -1,5 +1,7 @@
 #include "app/cli/VerdictJson.h"
 
+#include "app/cli/Cli.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -143,20 +145,16 @@ QJsonObject bundleJsonExtension(const BundleContents &b)
                   {QStringLiteral("has_sha256sums"), b.hasSha256Sums}};
     if (b.manifest)
         o[QStringLiteral("manifest")] = QJsonDocument::fromJson(renderBundleManifest(*b.manifest)).object();
-    if (!b.manifestError.isEmpty())
-        o[QStringLiteral("manifest_error")] = b.manifestError;
-    if (!b.sha256SumsError.isEmpty())
-        o[QStringLiteral("sha256sums_error")] = b.sha256SumsError;
+    insertIfNotEmpty(o, QStringLiteral("manifest_error"), b.manifestError);
+    insertIfNotEmpty(o, QStringLiteral("sha256sums_error"), b.sha256SumsError);
     QJsonArray problems, files;
     for (const BundleEntryProblem &p : b.problems)
         problems.append(QJsonObject{
             {QStringLiteral("kind"), toString(p.kind)}, {QStringLiteral("entry"), p.entry}, {QStringLiteral("message"), p.message}});
     for (const BundleFileCheck &f : b.files) {
         QJsonObject fo{{QStringLiteral("name"), f.name}, {QStringLiteral("status"), toString(f.status)}};
-        if (!f.expected.isEmpty())
-            fo[QStringLiteral("expected")] = f.expected;
-        if (!f.actual.isEmpty())
-            fo[QStringLiteral("actual")] = f.actual;
+        insertIfNotEmpty(fo, QStringLiteral("expected"), f.expected);
+        insertIfNotEmpty(fo, QStringLiteral("actual"), f.actual);
         files.append(fo);
     }
     o[QStringLiteral("problems")] = problems;
@@ -192,8 +190,7 @@ void writeVerdictJson(QTextStream &o, const VerdictJson &d)
     if (d.lockCoverage)
         summary[QStringLiteral("not_covered_by_lock")] =
             int(std::count_if(results.cbegin(), results.cend(), [](const ArchiveResult &r) { return r.detail.notCoveredByLock; }));
-    if (!s.cacheWarning.isEmpty())
-        summary[QStringLiteral("cache_warning")] = s.cacheWarning;
+    insertIfNotEmpty(summary, QStringLiteral("cache_warning"), s.cacheWarning);
     if (d.bytesDownloaded)
         summary[QStringLiteral("bytes_downloaded")] = double(*d.bytesDownloaded);
     QJsonObject rest;
