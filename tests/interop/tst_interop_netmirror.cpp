@@ -13,6 +13,7 @@
 #include "model/mirror/IndexWriter.h"
 #include "model/verify/VerifyEngine.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/VerifyResults.h"
 
 #include <QDir>
 #include <QFile>
@@ -110,14 +111,6 @@ class TestInteropNetMirror : public QObject
             m_terraform, {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color")}, work, m_tfEnv);
         r.out += "\n--- lock file ---\n" + test::readFile(work + QStringLiteral("/.terraform.lock.hcl"));
         return r;
-    }
-
-    static const ArchiveResult *find(const VerifyReport &report, const QString &platform)
-    {
-        for (const ArchiveResult &r : report.results)
-            if (r.key.platform.toString() == platform)
-                return &r;
-        return nullptr;
     }
 
     VerifyReport verifyMirror()
@@ -233,20 +226,14 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_server.state() != QProcess::NotRunning) {
-            m_server.terminate(); // nginx: TERM = fast shutdown
-            if (!m_server.waitForFinished(10000)) {
-                m_server.kill();
-                m_server.waitForFinished();
-            }
-        }
+        test::stopProcess(m_server); // nginx: TERM = fast shutdown
     }
 
     void terraformInstallsWhatWeVerify()
     {
         const VerifyReport report = verifyMirror();
         QCOMPARE(report.results.size(), 2);
-        const ArchiveResult *linux = find(report, QStringLiteral("linux_amd64"));
+        const ArchiveResult *linux = test::resultFor(report, QStringLiteral("linux_amd64"));
         QVERIFY(linux && linux->hashes);
         QCOMPARE(toString(linux->detail.verdict), QStringLiteral("verified"));
         // Our hashes equal Python's (the zip has a directory entry: the two h1 differ).
@@ -281,10 +268,10 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(scratch + name, m_mirror + name));
 
         const VerifyReport report = verifyMirror();
-        const ArchiveResult *linux = find(report, QStringLiteral("linux_amd64"));
+        const ArchiveResult *linux = test::resultFor(report, QStringLiteral("linux_amd64"));
         QVERIFY(linux);
         QCOMPARE(toString(linux->detail.verdict), QStringLiteral("mismatch"));
-        QCOMPARE(toString(find(report, QStringLiteral("darwin_arm64"))->detail.verdict), QStringLiteral("verified"));
+        QCOMPARE(toString(test::resultFor(report, QStringLiteral("darwin_arm64"))->detail.verdict), QStringLiteral("verified"));
         QVERIFY(report.summary.hasFindings());
 
         const test::ProcessRun init = terraformInit(QStringLiteral("tampered"));

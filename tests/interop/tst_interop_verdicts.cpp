@@ -24,7 +24,6 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSet>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -226,12 +225,8 @@ private Q_SLOTS:
         m_terraform = test::terraformPath();
         if (m_terraform.isEmpty())
             PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
-        m_python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        QString missing = test::NginxFixture::missingTools();
-        if (m_python.isEmpty())
-            missing += (missing.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("python3");
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::NginxFixture::missingToolsWithPython());
+        m_python = test::python3();
         m_provender = QStringLiteral(PROVENDER_BINARY);
         QVERIFY(m_tmp.isValid());
 

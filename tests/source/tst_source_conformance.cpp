@@ -37,7 +37,6 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSslCertificate>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -249,12 +248,8 @@ class TestSourceConformance : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString missing = test::NginxFixture::missingTools();
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
-            missing += (missing.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("python3");
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::NginxFixture::missingToolsWithPython());
+        const QString python = test::python3();
         QVERIFY(m_tmp.isValid());
         QStringList fixtureArgs{test::sourceDir() + QStringLiteral("/tests/source/conformance_fixture.py"), m_tmp.path()};
         if (test::GpgFixture::available()) {
