@@ -42,12 +42,7 @@ QMap<QString, QByteArray> tree(const QString &root)
     return out;
 }
 
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
-}
+using provender::test::writeFile;
 
 using Wanted = provender::test::RegistryFixture::Wanted;
 
@@ -95,8 +90,7 @@ private Q_SLOTS:
     {
         if (provender::test::terraformPath().isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Terraform, u"needs terraform on PATH"_s);
-        if (const QString missing = provender::test::RegistryFixture::missingTools(); !missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, u"needs "_s + missing);
+        PROVENDER_SKIP_UNLESS_ON_PATH(provender::test::RegistryFixture::missingTools());
         QVERIFY(QFileInfo(binary()).isExecutable());
 
         // Both tools get the same environment: nothing of the user's, loopback only.

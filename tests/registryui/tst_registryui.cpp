@@ -48,6 +48,17 @@ class TestRegistryUi : public QObject
         return f;
     }
 
+    /// Runs `d` on form(dest) against the served registry (`dryRun`: only lists what it would
+    /// fetch); false when it does not finish.
+    bool run(PullRegistryDialog &d, const QString &dest, bool dryRun) const
+    {
+        d.setEnvironment(m_registry.environment());
+        d.setForm(form(dest));
+        QSignalSpy finished(&d, &PullRegistryDialog::finished);
+        d.start(dryRun);
+        return finished.wait(120000);
+    }
+
     QJsonObject expected(const QString &type, const QString &version, const QString &platform) const
     {
         return m_registry.expected().value(type).toObject().value(version).toObject().value(platform).toObject();
@@ -58,8 +69,7 @@ class TestRegistryUi : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (const QString missing = test::RegistryFixture::missingTools(); !missing.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, u"needs "_s + missing);
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::RegistryFixture::missingTools());
         QString error;
         QVERIFY2(m_registry.start(m_tmp.path(), &error), qPrintable(error));
     }
@@ -83,11 +93,7 @@ private Q_SLOTS:
     {
         const QString dest = m_tmp.filePath(u"dry"_s);
         PullRegistryDialog d;
-        d.setEnvironment(m_registry.environment());
-        d.setForm(form(dest));
-        QSignalSpy finished(&d, &PullRegistryDialog::finished);
-        d.start(true);
-        QVERIFY(finished.wait(120000));
+        QVERIFY(run(d, dest, true));
         const QStandardItemModel *rows = d.results();
         QCOMPARE(rows->rowCount(), 4);
         QHash<QString, QString> sizes;
@@ -111,12 +117,8 @@ private Q_SLOTS:
     {
         const QString dest = m_tmp.filePath(u"pulled"_s);
         PullRegistryDialog d;
-        d.setEnvironment(m_registry.environment());
-        d.setForm(form(dest));
-        QSignalSpy finished(&d, &PullRegistryDialog::finished);
         QSignalSpy pulled(&d, &PullRegistryDialog::pulled);
-        d.start(false);
-        QVERIFY(finished.wait(120000));
+        QVERIFY(run(d, dest, false));
         QCOMPARE(pulled.size(), 1);
         QCOMPARE(pulled.at(0).at(0).toString(), dest);
         const QStandardItemModel *rows = d.results();
