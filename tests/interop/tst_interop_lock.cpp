@@ -316,9 +316,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("path");
         const QString dir = test::corpusDir(u"lockfiles"_s);
-        if (dir.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus,
-                           QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
+        PROVENDER_SKIP_UNLESS_CORPUS(dir, u"lockfiles"_s);
         // Malformed files are covered by diagnostics(); files without providers give terraform
         // providers lock nothing to do. Both are left out here, not skipped row by row.
         int rows = 0;

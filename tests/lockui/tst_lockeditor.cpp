@@ -428,9 +428,7 @@ private Q_SLOTS:
     void corpusAgainstTerraform()
     {
         const QString corpus = test::corpusDir(u"lockfiles"_s);
-        if (corpus.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus,
-                           QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
+        PROVENDER_SKIP_UNLESS_CORPUS(corpus, u"lockfiles"_s);
         // 017: a tofu lock file with registry.opentofu.org/hashicorp/null 3.2.2 and random 3.6.2,
         // both in the demo mirror for darwin_arm64 and linux_amd64.
         const QByteArray input = test::readFile(corpus + u"/017.terraform.lock.hcl"_s);
