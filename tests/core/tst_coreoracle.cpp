@@ -542,12 +542,7 @@ class TestCoreOracle : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           QStringLiteral("terraform is not on PATH: this cross-check needs the real terraform (v1.11)"));
-    }
+    void initTestCase() { PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("this cross-check needs the real terraform (v1.11)")); }
 
     void versionsAndConstraints()
     {

@@ -119,10 +119,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_tmp.path() + u"/config"_s)); // QSettings stay in here
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"ProvenderTest"_s);
-        QCoreApplication::setApplicationName(u"tst_exportui"_s);
-        QSettings().clear(); // nothing remembered from an earlier run
+        test::useOwnSettings(u"tst_exportui"_s);                                    // nothing remembered from an earlier run
     }
 
     void networkMirrorBlock()
@@ -396,9 +393,7 @@ private Q_SLOTS:
         editor->undoStack()->redo();
         QCOMPARE(editor->currentBytes(), after);
 
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           u"terraform not on PATH: the comparison with terraform providers lock is skipped"_s);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform providers lock is skipped"));
         QByteArray config = "terraform {\n  required_providers {\n";
         const LockParseResult parsed = parseLockFile(input);
         int i = 0;

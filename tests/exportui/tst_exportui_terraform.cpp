@@ -56,12 +56,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"ProvenderTest"_s);
-        QCoreApplication::setApplicationName(u"tst_exportui_terraform"_s);
-        QSettings().clear();
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(test::Missing::Terraform, u"needs terraform on PATH"_s);
+        test::useOwnSettings(u"tst_exportui_terraform"_s);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform is skipped"));
         PROVENDER_SKIP_UNLESS_ON_PATH(test::RegistryFixture::missingTools());
         QString error;
         QVERIFY2(m_registry.start(m_tmp.path(), &error), qPrintable(error));

@@ -94,9 +94,7 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        if (provender::test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           QStringLiteral("terraform is not on PATH: the bundle interop check needs the real terraform (v1.11)"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the bundle interop check needs the real terraform (v1.11)"));
         QVERIFY(m_tmp.isValid());
         m_root = m_tmp.path();
         QProcess v;

@@ -137,9 +137,7 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           QStringLiteral("terraform is not on PATH: the lock-file interop checks need the real terraform (v1.11)"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the lock-file interop checks need the real terraform (v1.11)"));
         QVERIFY2(QFileInfo::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
         Sandbox sb;
         const Run v = sb.terraform({u"version"_s, u"-json"_s});

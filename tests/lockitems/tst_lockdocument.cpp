@@ -183,9 +183,7 @@ private Q_SLOTS:
         QVERIFY(doc.applyMirrorOutcome(upgraded).ok());
         QCOMPARE(doc.undoStack()->count(), upgraded.changed ? steps + 1 : steps);
 
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           u"terraform not on PATH: the comparison with terraform providers lock is skipped"_s);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform providers lock is skipped"));
         QList<test::TerraformRequirement> required;
         for (const ProviderLock &p : parseLockFile(input).document.providers)
             required.append({p.address.toString(), p.constraints.toString()});

@@ -271,8 +271,7 @@ private Q_SLOTS:
 
     void terraformWritesTheSameBytes()
     {
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, u"terraform is not on PATH: the expected files are checked against it"_s);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the expected files are checked against it"));
         QTemporaryDir sandbox;
         for (const char *d : {"cfg", "data", "tmp", "home"})
             QDir().mkpath(sandbox.filePath(QString::fromLatin1(d)));

@@ -130,6 +130,7 @@ class TestNetworkHostile : public QObject
     }
     QString plainLog() const { return m_tmp.filePath(QStringLiteral("plain.log")); }
     QString tlsLog() const { return m_tmp.filePath(QStringLiteral("tls.log")); }
+    /// The Python servers' logs (nginx's: NginxFixture::accessLogSize/accessLogFrom).
     static qint64 sizeOf(const QString &path) { return QFileInfo(path).size(); }
     static QByteArray readFrom(const QString &path, qint64 offset)
     {
@@ -358,9 +359,9 @@ private Q_SLOTS:
         QVERIFY(!test::anomaliesText(c).contains(QStringLiteral("archive-Pa55-s3cret")));
         for (const RequestLogEntry &e : r.log)
             QVERIFY(!e.url.toString().contains(QStringLiteral("s3cret")));
-        QFile access(m_nginx.accessLogPath());
-        QVERIFY(access.open(QIODevice::ReadOnly));
-        for (const QByteArray &line : access.readAll().split('\n'))
+        const QByteArray access = m_nginx.accessLogFrom(0);
+        QVERIFY(!access.isEmpty());
+        for (const QByteArray &line : access.split('\n'))
             if (line.contains("acme/clean/terraform-provider-clean"))
                 QVERIFY2(line.endsWith("auth=\"-\""), line.constData()); // no Basic auth from the user info
     }
@@ -458,14 +459,14 @@ private Q_SLOTS:
         NetworkMirrorOptions options = mirrorOptions();
         options.credential =
             Credential{QStringLiteral("127.0.0.1:%1").arg(m_nginx.port()), QStringLiteral("xo-s3cret-token"), QStringLiteral("test")};
-        const qint64 nginxStart = sizeOf(m_nginx.accessLogPath());
+        const qint64 nginxStart = m_nginx.accessLogSize();
         const qint64 tlsStart = sizeOf(tlsLog());
         const Result<NetworkCatalog> fetched =
             fetchNetworkCatalog(m_nginx.baseUrl() + QStringLiteral("xo/"), {addr(QStringLiteral("example.com/acme/clean"))}, options);
         QVERIFY(fetched.ok());
         QVERIFY2(fetched.value().catalog.anomalies.isEmpty(), qPrintable(test::anomaliesText(fetched.value().catalog)));
         QCOMPARE(fetched.value().catalog.archiveCount(), 1); // followed: nothing lost
-        const QByteArray nginxLog = readFrom(m_nginx.accessLogPath(), nginxStart);
+        const QByteArray nginxLog = m_nginx.accessLogFrom(nginxStart);
         QCOMPARE(nginxLog.count("/xo/example.com/acme/clean/"), 2);
         QCOMPARE(nginxLog.count("auth=\"Bearer xo-s3cret-token\""), 2); // the first hop had it
         const QByteArray other = readFrom(tlsLog(), tlsStart);
@@ -485,14 +486,14 @@ private Q_SLOTS:
                      && m.contains(QStringLiteral("TF_TOKEN_")),
                  qPrintable(m));
         QVERIFY2(!m.contains(QStringLiteral("Url-S3cret-9")) && !m.contains(QStringLiteral("mirror-user")), qPrintable(m));
-        const qint64 start = sizeOf(m_nginx.accessLogPath());
+        const qint64 start = m_nginx.accessLogSize();
         QVERIFY(!fetchNetworkCatalog(url, {addr(QStringLiteral("example.com/acme/clean"))}, mirrorOptions()).ok());
         AutoindexOptions crawl;
         crawl.http.caCertificates = m_ca;
         const Result<AutoindexResult> listed = crawlAutoindex(url, crawl);
         QVERIFY(!listed.ok());
         QVERIFY(!listed.error().message.contains(QStringLiteral("Url-S3cret-9")));
-        QCOMPARE(sizeOf(m_nginx.accessLogPath()), start); // not one request
+        QCOMPARE(m_nginx.accessLogSize(), start); // not one request
         // An unparseable URL with user info is not echoed either.
         const Result<QUrl> bad = parseMirrorBaseUrl(QStringLiteral("https://u:Url-S3cret-9@127.0.0.1:99999999/"), false);
         QVERIFY(!bad.ok());
@@ -684,8 +685,7 @@ private Q_SLOTS:
     void archiveUrlsLikeTerraform()
     {
         // Which archives of `schemes` and `plainhttp` terraform installs = which Provender verifies.
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform is skipped"));
         const QProcessEnvironment trust = [&] {
             QProcessEnvironment e;
             e.insert(QStringLiteral("SSL_CERT_FILE"), m_nginx.caFile());
@@ -720,8 +720,7 @@ private Q_SLOTS:
     {
         // A documented difference (docs/NETWORK.md): terraform follows an archive's https -> http
         // redirect; Provender refuses it.
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform is skipped"));
         QProcessEnvironment trust;
         trust.insert(QStringLiteral("SSL_CERT_FILE"), m_nginx.caFile());
         const qint64 start = sizeOf(plainLog());
@@ -754,8 +753,7 @@ private Q_SLOTS:
     {
         // The same environment for terraform and for `provender verify` (no --ca-file): both trust
         // the server or neither does.
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform is skipped"));
         QFETCH(QString, certFile);
         QFETCH(QString, certDir);
         QFETCH(bool, trusted);

@@ -88,8 +88,7 @@ class TestInteropPull : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (provender::test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, u"needs terraform on PATH"_s);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform is skipped"));
         PROVENDER_SKIP_UNLESS_ON_PATH(provender::test::RegistryFixture::missingTools());
         QVERIFY(QFileInfo(binary()).isExecutable());
 

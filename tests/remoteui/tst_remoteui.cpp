@@ -144,10 +144,7 @@ class TestRemoteUi : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("ProvenderTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_remoteui"));
-        QSettings().clear();
+        test::useOwnSettings(QStringLiteral("tst_remoteui"));
         QVERIFY(m_tmp.isValid());
     }
 

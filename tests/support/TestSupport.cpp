@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -181,6 +182,14 @@ QString fileTreeMismatch(const QMap<QString, QByteArray> &want, const QMap<QStri
             return shown.arg(it.key() + QStringLiteral(" differs"), wantFrom, QString::fromUtf8(it.value()),
                              QString::fromUtf8(got.value(it.key())));
     return {};
+}
+
+void useOwnSettings(const QString &application)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("ProvenderTest"));
+    QCoreApplication::setApplicationName(application);
+    QSettings().clear();
 }
 
 void stopProcess(QProcess &process)

@@ -67,6 +67,10 @@ ProcessRun runProcessMerged(const QString &program, const QStringList &args, con
 /// within 10 s; then waits for it.
 void stopProcess(QProcess &process);
 
+/// Settings of the test's own: QStandardPaths' test mode, organization "ProvenderTest",
+/// application `application`, and nothing left from an earlier run (QSettings cleared).
+void useOwnSettings(const QString &application);
+
 /// python3 (the system one first: version-manager shims on PATH can take seconds to start), or "".
 QString python3();
 /// Runs python3 with `args` (a script path or `-c`, then its arguments); its stdout (never null),
@@ -120,6 +124,14 @@ QString skipVerdict(Missing missing, const QString &why);
             PROVENDER_SKIP(                                                                                                                \
                 ::provender::test::Missing::Corpus,                                                                                        \
                 QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the shared/ folder with corpus/%1)").arg(sub));       \
+    } while (false)
+
+/// Skip (Missing::Terraform) with "terraform is not on PATH: <why>" when terraform is not there;
+/// with terraform on PATH a skip for it would fail (skipVerdict).
+#define PROVENDER_SKIP_UNLESS_TERRAFORM(why)                                                                                               \
+    do {                                                                                                                                   \
+        if (::provender::test::terraformPath().isEmpty())                                                                                  \
+            PROVENDER_SKIP(::provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH: ") + (why));                   \
     } while (false)
 
 /// Skip the current test function (or data row) because something it needs is missing — or fail
