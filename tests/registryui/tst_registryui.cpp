@@ -8,6 +8,7 @@
 // the signature anchor naming the key ID gpg gives; `registry:HOST?provider=…` opens the same.
 
 #include "model/core/SizeFormat.h"
+#include "tests/support/MainWindowSupport.h"
 #include "tests/support/RegistryFixture.h"
 #include "tests/support/TestSupport.h"
 #include "ui/JobTracker.h"
@@ -243,16 +244,10 @@ private Q_SLOTS:
     {
         MainWindow window;
         installRegistryUi(&window);
-        QAction *pull = nullptr;
-        for (QAction *a : window.menu(MainWindow::Menu::File)->actions())
-            if (a->text() == u"&Pull from Registry…"_s)
-                pull = a;
+        QAction *pull = test::menuAction(window, MainWindow::Menu::File, u"&Pull from Registry…"_s);
         QVERIFY(pull);
         pull->trigger();
-        PullRegistryDialog *dialog = nullptr;
-        for (QWidget *w : QApplication::topLevelWidgets())
-            if (auto *d = qobject_cast<PullRegistryDialog *>(w); d && d->isVisible())
-                dialog = d;
+        auto *dialog = test::visibleTopLevel<PullRegistryDialog>();
         QVERIFY(dialog);
         const QString dest = m_tmp.filePath(u"browsed"_s);
         dialog->setEnvironment(m_registry.environment());
