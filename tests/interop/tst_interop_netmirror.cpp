@@ -185,10 +185,7 @@ private Q_SLOTS:
                            .arg(prefix, ::geteuid() == 0 ? QStringLiteral("user root;\n") : QString())
                            .arg(m_port)
                            .arg(cert, key, m_mirror);
-        QFile confFile(prefix + QStringLiteral("/nginx.conf"));
-        QVERIFY(confFile.open(QIODevice::WriteOnly));
-        confFile.write(conf.toUtf8());
-        confFile.close();
+        QVERIFY(test::writeFile(prefix + QStringLiteral("/nginx.conf"), conf.toUtf8()));
         m_server.setProcessChannelMode(QProcess::MergedChannels);
         m_server.start(m_nginx,
                        {QStringLiteral("-p"), prefix, QStringLiteral("-c"), prefix + QStringLiteral("/nginx.conf"), QStringLiteral("-e"),
