@@ -23,10 +23,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("path");
         const QString dir = test::corpusDir(QStringLiteral("lockfiles"));
-        if (dir.isEmpty())
-            PROVENDER_SKIP(
-                provender::test::Missing::Corpus,
-                QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the shared/ folder with corpus/lockfiles)"));
+        PROVENDER_SKIP_UNLESS_CORPUS(dir, QStringLiteral("lockfiles"));
         const QByteArray manifest = test::readFile(test::sharedDir() + QStringLiteral("/corpus/MANIFEST.tsv"));
         QVERIFY2(!manifest.isEmpty(), "corpus/MANIFEST.tsv is missing or empty");
         QSet<QString> malformed;

@@ -168,6 +168,13 @@ private:
     int m_line = 1;
 };
 
+/// The seed of the random rounds: PROVENDER_ORACLE_SEED=<n> explores other inputs; `fallback`, the
+/// default, keeps CI deterministic.
+quint32 oracleSeed(quint32 fallback)
+{
+    return qEnvironmentVariableIsSet("PROVENDER_ORACLE_SEED") ? quint32(qEnvironmentVariableIntValue("PROVENDER_ORACLE_SEED")) : fallback;
+}
+
 QList<Diagnostic> diagnosticsAt(const QMultiHash<int, Diagnostic> &all, int line)
 {
     return all.values(line);
@@ -260,33 +267,26 @@ QByteArray tinyZip(const QByteArray &name)
             crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
     }
     crc ^= 0xffffffffu;
+    // What the local header and the central-directory entry share: version needed 2.0, no flags,
+    // stored, time 0, date 1980-01-01, CRC, both sizes, name length, no extra field.
+    auto shared = [&](QByteArray &b) {
+        for (const quint16 v : {quint16(20), quint16(0), quint16(0), quint16(0), quint16(0x21)})
+            le16(b, v);
+        le32(b, crc);
+        le32(b, quint32(data.size()));
+        le32(b, quint32(data.size()));
+        le16(b, quint16(name.size()));
+        le16(b, 0);
+    };
     QByteArray z;
     le32(z, 0x04034b50);
-    le16(z, 20);
-    le16(z, 0);
-    le16(z, 0);
-    le16(z, 0);
-    le16(z, 0x21);
-    le32(z, crc);
-    le32(z, quint32(data.size()));
-    le32(z, quint32(data.size()));
-    le16(z, quint16(name.size()));
-    le16(z, 0);
+    shared(z);
     z += name;
     z += data;
     const quint32 central = quint32(z.size());
     le32(z, 0x02014b50);
-    le16(z, 0x031e);
-    le16(z, 20);
-    le16(z, 0);
-    le16(z, 0);
-    le16(z, 0);
-    le16(z, 0x21);
-    le32(z, crc);
-    le32(z, quint32(data.size()));
-    le32(z, quint32(data.size()));
-    le16(z, quint16(name.size()));
-    le16(z, 0);
+    le16(z, 0x031e); // made by Unix, 3.0
+    shared(z);
     le16(z, 0);
     le16(z, 0);
     le16(z, 0);
@@ -542,12 +542,7 @@ class TestCoreOracle : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           QStringLiteral("terraform is not on PATH: this cross-check needs the real terraform (v1.11)"));
-    }
+    void initTestCase() { PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("this cross-check needs the real terraform (v1.11)")); }
 
     void versionsAndConstraints()
     {
@@ -562,10 +557,7 @@ private Q_SLOTS:
     void randomVersionsAndConstraints()
     {
         // Differential fuzzing with a fixed seed: strings from the grammar's alphabet.
-        // PROVENDER_ORACLE_SEED=<n> explores other inputs; the default keeps CI deterministic.
-        const quint32 seed =
-            qEnvironmentVariableIsSet("PROVENDER_ORACLE_SEED") ? quint32(qEnvironmentVariableIntValue("PROVENDER_ORACLE_SEED")) : 20260811u;
-        QRandomGenerator rng(seed);
+        QRandomGenerator rng(oracleSeed(20260811u));
         const QString versionAlphabet = QStringLiteral("0123456789....---++abXx* _,=>|\u00e9");
         const QString constraintAlphabet = QStringLiteral("0123456789....--+abx*  ,,,=><~!^\t\u00a0");
         auto randomString = [&](const QString &alphabet, int maxLen) {
@@ -691,9 +683,7 @@ private Q_SLOTS:
 
     void randomProviderLabels()
     {
-        const quint32 seed =
-            qEnvironmentVariableIsSet("PROVENDER_ORACLE_SEED") ? quint32(qEnvironmentVariableIntValue("PROVENDER_ORACLE_SEED")) : 20260812u;
-        QRandomGenerator rng(seed);
+        QRandomGenerator rng(oracleSeed(20260812u));
         const QString partAlphabet = QStringLiteral("abcXYZ019--_.\u00e9\u00c9\u00df\uff21\ufb01\u3002u\u0308");
         const QString hostAlphabet = QStringLiteral("abcXY019--..\u00e9\u00c9\u00df\uff21\u3002_");
         auto randomString = [&](const QString &alphabet, int maxLen) {

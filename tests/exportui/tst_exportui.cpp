@@ -119,10 +119,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_tmp.path() + u"/config"_s)); // QSettings stay in here
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"ProvenderTest"_s);
-        QCoreApplication::setApplicationName(u"tst_exportui"_s);
-        QSettings().clear(); // nothing remembered from an earlier run
+        test::useOwnSettings(u"tst_exportui"_s);                                    // nothing remembered from an earlier run
     }
 
     void networkMirrorBlock()
@@ -204,12 +201,8 @@ private Q_SLOTS:
         QTest::mouseClick(exportButton, Qt::LeftButton);
         QVERIFY(exported.wait(120000));
         QCOMPARE(exported.first().first().toBool(), true);
-        const QMap<QString, QByteArray> gotH1 = test::jsonFiles(mirror);
-        QCOMPARE(gotH1.keys(), wantH1.keys());
-        for (auto it = wantH1.cbegin(); it != wantH1.cend(); ++it)
-            QVERIFY2(gotH1.value(it.key()) == it.value(),
-                     qPrintable(u"%1:\n--- python\n%2\n--- provender\n%3"_s.arg(it.key(), QString::fromUtf8(it.value()),
-                                                                                QString::fromUtf8(gotH1.value(it.key())))));
+        const QString differsH1 = test::fileTreeMismatch(wantH1, test::jsonFiles(mirror), u"python"_s);
+        QVERIFY2(differsH1.isEmpty(), qPrintable(differsH1));
         QVERIFY(reverified.wait(120000));
         QCOMPARE(verdictOf(w, someArchive), int(Verdict::Verified));
 
@@ -231,10 +224,8 @@ private Q_SLOTS:
         exported.clear();
         QTest::mouseClick(exportButton, Qt::LeftButton);
         QVERIFY(exported.wait(120000));
-        const QMap<QString, QByteArray> gotZh = test::jsonFiles(mirror);
-        QCOMPARE(gotZh.keys(), wantZh.keys());
-        for (auto it = wantZh.cbegin(); it != wantZh.cend(); ++it)
-            QVERIFY2(gotZh.value(it.key()) == it.value(), qPrintable(it.key()));
+        const QString differsZh = test::fileTreeMismatch(wantZh, test::jsonFiles(mirror), u"python"_s);
+        QVERIFY2(differsZh.isEmpty(), qPrintable(differsZh));
         dialog->close();
 
         // Remembered: the URL and the zh: choice.
@@ -336,8 +327,7 @@ private Q_SLOTS:
         QByteArray input;
         if (existingLock) {
             const QString corpus = test::corpusDir(u"lockfiles"_s);
-            if (corpus.isEmpty())
-                PROVENDER_SKIP(provender::test::Missing::Corpus, u"shared corpus not found (set PROVENDER_SHARED_DIR)"_s);
+            PROVENDER_SKIP_UNLESS_CORPUS(corpus, u"lockfiles"_s);
             // 017: a tofu lock with registry.opentofu.org/hashicorp/null 3.2.2 and random 3.6.2.
             input = test::readFile(corpus + u"/017.terraform.lock.hcl"_s);
             if (input.isEmpty())
@@ -403,9 +393,7 @@ private Q_SLOTS:
         editor->undoStack()->redo();
         QCOMPARE(editor->currentBytes(), after);
 
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           u"terraform not on PATH: the comparison with terraform providers lock is skipped"_s);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform providers lock is skipped"));
         QByteArray config = "terraform {\n  required_providers {\n";
         const LockParseResult parsed = parseLockFile(input);
         int i = 0;

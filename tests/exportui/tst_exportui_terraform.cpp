@@ -56,14 +56,9 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"ProvenderTest"_s);
-        QCoreApplication::setApplicationName(u"tst_exportui_terraform"_s);
-        QSettings().clear();
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(test::Missing::Terraform, u"needs terraform on PATH"_s);
-        if (const QString missing = test::RegistryFixture::missingTools(); !missing.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, u"needs "_s + missing);
+        test::useOwnSettings(u"tst_exportui_terraform"_s);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform is skipped"));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::RegistryFixture::missingTools());
         QString error;
         QVERIFY2(m_registry.start(m_tmp.path(), &error), qPrintable(error));
     }
@@ -116,12 +111,8 @@ private Q_SLOTS:
         QTest::mouseClick(dialog->findChild<QPushButton *>(u"exportButton"_s), Qt::LeftButton);
         QVERIFY(exported.wait(120000));
         QCOMPARE(exported.first().first().toBool(), true);
-        const QMap<QString, QByteArray> ours = test::jsonFiles(mirror);
-        QCOMPARE(ours.keys(), terraformFiles.keys());
-        for (auto it = terraformFiles.cbegin(); it != terraformFiles.cend(); ++it)
-            QVERIFY2(ours.value(it.key()) == it.value(),
-                     qPrintable(u"%1 differs:\n--- terraform\n%2\n--- provender\n%3"_s.arg(it.key(), QString::fromUtf8(it.value()),
-                                                                                           QString::fromUtf8(ours.value(it.key())))));
+        const QString differs = test::fileTreeMismatch(terraformFiles, test::jsonFiles(mirror), u"terraform"_s);
+        QVERIFY2(differs.isEmpty(), qPrintable(differs));
 
         // 3. The browser rescanned: every archive is verified by the new indexes.
         QVERIFY(rescanned.wait(120000));

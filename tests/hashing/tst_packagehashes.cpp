@@ -57,11 +57,7 @@ QString sha256sum(const QString &path)
     return QString::fromLatin1(p.readAllStandardOutput().left(64));
 }
 
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
-}
+using provender::test::writeFile;
 
 // Deterministic, moderately compressible bytes (text-like runs and noise).
 QByteArray pseudoBinary(qsizetype size, quint32 seed)

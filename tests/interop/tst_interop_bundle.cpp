@@ -48,13 +48,6 @@ private:
     QString m_root;
     QString m_platform; ///< terraform's own platform
 
-    bool writeFile(const QString &path, const QByteArray &content)
-    {
-        QDir().mkpath(QFileInfo(path).path());
-        QFile f(path);
-        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(content) == content.size();
-    }
-
     TerraformRun terraform(const QString &workDir, const QStringList &args, const QString &mirror)
     {
         QString config;
@@ -67,7 +60,7 @@ private:
                          .arg(m_root + QStringLiteral("/nothing"));
         }
         const QString cliConfig = workDir + QStringLiteral("/../cli-") + QFileInfo(workDir).fileName() + QStringLiteral(".tfrc");
-        writeFile(cliConfig, config.toUtf8());
+        test::writeFile(cliConfig, config.toUtf8());
         // terraform in the sandbox m_root (test::runTerraform: home/, tmp/, no proxy) with this
         // run's CLI config and data directory.
         QProcessEnvironment extra;
@@ -88,22 +81,20 @@ private:
     QString configDir(const QString &name)
     {
         const QString dir = m_root + u'/' + name;
-        writeFile(dir + QStringLiteral("/main.tf"),
-                  QStringLiteral("terraform {\n  required_providers {\n"
-                                 "    hello = {\n      source  = \"%1/fake/hello\"\n      version = \"1.0.0\"\n    }\n"
-                                 "    world = {\n      source  = \"%1/fake/world\"\n      version = \"~> 2.0\"\n    }\n"
-                                 "  }\n}\n")
-                      .arg(kHost)
-                      .toUtf8());
+        test::writeFile(dir + QStringLiteral("/main.tf"),
+                        QStringLiteral("terraform {\n  required_providers {\n"
+                                       "    hello = {\n      source  = \"%1/fake/hello\"\n      version = \"1.0.0\"\n    }\n"
+                                       "    world = {\n      source  = \"%1/fake/world\"\n      version = \"~> 2.0\"\n    }\n"
+                                       "  }\n}\n")
+                            .arg(kHost)
+                            .toUtf8());
         return dir;
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        if (provender::test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           QStringLiteral("terraform is not on PATH: the bundle interop check needs the real terraform (v1.11)"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the bundle interop check needs the real terraform (v1.11)"));
         QVERIFY(m_tmp.isValid());
         m_root = m_tmp.path();
         QProcess v;

@@ -187,12 +187,7 @@ class TestInteropHash : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        if (provender::test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           QStringLiteral("terraform is not on PATH: the h1: interop check needs the real terraform (v1.11)"));
-    }
+    void initTestCase() { PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the h1: interop check needs the real terraform (v1.11)")); }
 
     void extractedH1MatchesTerraform()
     {

@@ -435,12 +435,8 @@ private Q_SLOTS:
             QVERIFY(QFile::remove(mirror + u'/' + it.key()));
         Result<IndexExportReport> ours = exportIndexes(mirror, {});
         QVERIFY2(ours.ok(), qPrintable(ours.ok() ? QString() : ours.error().toString()));
-        const QMap<QString, QByteArray> ourFiles = test::jsonFiles(mirror);
-        QCOMPARE(ourFiles.keys(), terraformFiles.keys());
-        for (auto it = terraformFiles.cbegin(); it != terraformFiles.cend(); ++it)
-            QVERIFY2(ourFiles.value(it.key()) == it.value(),
-                     qPrintable(u"%1 differs:\n--- terraform\n%2\n--- provender\n%3"_s.arg(it.key(), QString::fromUtf8(it.value()),
-                                                                                           QString::fromUtf8(ourFiles.value(it.key())))));
+        const QString differs = test::fileTreeMismatch(terraformFiles, test::jsonFiles(mirror), u"terraform"_s);
+        QVERIFY2(differs.isEmpty(), qPrintable(differs));
     }
 };
 

@@ -137,9 +137,7 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           QStringLiteral("terraform is not on PATH: the lock-file interop checks need the real terraform (v1.11)"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the lock-file interop checks need the real terraform (v1.11)"));
         QVERIFY2(QFileInfo::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
         Sandbox sb;
         const Run v = sb.terraform({u"version"_s, u"-json"_s});
@@ -316,9 +314,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("path");
         const QString dir = test::corpusDir(u"lockfiles"_s);
-        if (dir.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus,
-                           QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
+        PROVENDER_SKIP_UNLESS_CORPUS(dir, u"lockfiles"_s);
         // Malformed files are covered by diagnostics(); files without providers give terraform
         // providers lock nothing to do. Both are left out here, not skipped row by row.
         int rows = 0;

@@ -129,9 +129,7 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           QStringLiteral("terraform is not on PATH: the lock init interop checks need the real terraform (v1.11)"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the lock init interop checks need the real terraform (v1.11)"));
         QVERIFY2(QFileInfo::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
         m_packed = std::make_unique<test::LockMirrorFixture>(archives(false));
         if (!m_packed->error().isEmpty())

@@ -13,6 +13,7 @@
 #include "model/mirror/IndexWriter.h"
 #include "model/verify/VerifyEngine.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/VerifyResults.h"
 
 #include <QDir>
 #include <QFile>
@@ -112,14 +113,6 @@ class TestInteropNetMirror : public QObject
         return r;
     }
 
-    static const ArchiveResult *find(const VerifyReport &report, const QString &platform)
-    {
-        for (const ArchiveResult &r : report.results)
-            if (r.key.platform.toString() == platform)
-                return &r;
-        return nullptr;
-    }
-
     VerifyReport verifyMirror()
     {
         const Result<Catalog> catalog = scanFileSystemMirror(m_mirror);
@@ -192,10 +185,7 @@ private Q_SLOTS:
                            .arg(prefix, ::geteuid() == 0 ? QStringLiteral("user root;\n") : QString())
                            .arg(m_port)
                            .arg(cert, key, m_mirror);
-        QFile confFile(prefix + QStringLiteral("/nginx.conf"));
-        QVERIFY(confFile.open(QIODevice::WriteOnly));
-        confFile.write(conf.toUtf8());
-        confFile.close();
+        QVERIFY(test::writeFile(prefix + QStringLiteral("/nginx.conf"), conf.toUtf8()));
         m_server.setProcessChannelMode(QProcess::MergedChannels);
         m_server.start(m_nginx,
                        {QStringLiteral("-p"), prefix, QStringLiteral("-c"), prefix + QStringLiteral("/nginx.conf"), QStringLiteral("-e"),
@@ -233,20 +223,14 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_server.state() != QProcess::NotRunning) {
-            m_server.terminate(); // nginx: TERM = fast shutdown
-            if (!m_server.waitForFinished(10000)) {
-                m_server.kill();
-                m_server.waitForFinished();
-            }
-        }
+        test::stopProcess(m_server); // nginx: TERM = fast shutdown
     }
 
     void terraformInstallsWhatWeVerify()
     {
         const VerifyReport report = verifyMirror();
         QCOMPARE(report.results.size(), 2);
-        const ArchiveResult *linux = find(report, QStringLiteral("linux_amd64"));
+        const ArchiveResult *linux = test::resultFor(report, QStringLiteral("linux_amd64"));
         QVERIFY(linux && linux->hashes);
         QCOMPARE(toString(linux->detail.verdict), QStringLiteral("verified"));
         // Our hashes equal Python's (the zip has a directory entry: the two h1 differ).
@@ -281,10 +265,10 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(scratch + name, m_mirror + name));
 
         const VerifyReport report = verifyMirror();
-        const ArchiveResult *linux = find(report, QStringLiteral("linux_amd64"));
+        const ArchiveResult *linux = test::resultFor(report, QStringLiteral("linux_amd64"));
         QVERIFY(linux);
         QCOMPARE(toString(linux->detail.verdict), QStringLiteral("mismatch"));
-        QCOMPARE(toString(find(report, QStringLiteral("darwin_arm64"))->detail.verdict), QStringLiteral("verified"));
+        QCOMPARE(toString(test::resultFor(report, QStringLiteral("darwin_arm64"))->detail.verdict), QStringLiteral("verified"));
         QVERIFY(report.summary.hasFindings());
 
         const test::ProcessRun init = terraformInit(QStringLiteral("tampered"));

@@ -24,7 +24,6 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSet>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -185,6 +184,16 @@ class TestInteropVerdicts : public QObject
     }
 
     /// The archive terraform would pick for linux_amd64 (the first listed), or an empty object.
+    /// The fixture case named `name` (verdict_fixtures.py), or an empty object.
+    QJsonObject caseNamed(QLatin1StringView name) const
+    {
+        QJsonObject found;
+        for (const QJsonValue &v : m_cases)
+            if (v[QStringLiteral("name")].toString() == name)
+                found = v.toObject();
+        return found;
+    }
+
     static QJsonObject archiveOf(const QJsonObject &report)
     {
         for (const QJsonValue &v : report[QStringLiteral("archives")].toArray())
@@ -226,12 +235,8 @@ private Q_SLOTS:
         m_terraform = test::terraformPath();
         if (m_terraform.isEmpty())
             PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
-        m_python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        QString missing = test::NginxFixture::missingTools();
-        if (m_python.isEmpty())
-            missing += (missing.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("python3");
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::NginxFixture::missingToolsWithPython());
+        m_python = test::python3();
         m_provender = QStringLiteral(PROVENDER_BINARY);
         QVERIFY(m_tmp.isValid());
 
@@ -370,10 +375,7 @@ private Q_SLOTS:
     /// the declared hash is an anomaly; --strict turns it into exit 1.
     void unmatchedDeclaredHashIsAnAnomaly()
     {
-        QJsonObject c;
-        for (const QJsonValue &v : std::as_const(m_cases))
-            if (v[QStringLiteral("name")].toString() == QLatin1String("hashes_h1zip-wrongzh"))
-                c = v.toObject();
+        const QJsonObject c = caseNamed(QLatin1StringView("hashes_h1zip-wrongzh"));
         QVERIFY(!c.isEmpty());
         QVERIFY2(terraformInit(c).installs, "terraform installs when one declared hash matches");
         for (bool asUrl : {false, true}) {
@@ -399,10 +401,7 @@ private Q_SLOTS:
     /// by path when a reviewed lock vouches; an archive no lock covers is reported as such.
     void anchorInJson()
     {
-        QJsonObject c;
-        for (const QJsonValue &v : std::as_const(m_cases))
-            if (v[QStringLiteral("name")].toString() == QLatin1String("lock_packed_h1zip"))
-                c = v.toObject();
+        const QJsonObject c = caseNamed(QLatin1StringView("lock_packed_h1zip"));
         QVERIFY(!c.isEmpty());
         QJsonObject withoutLock = c;
         withoutLock.remove(QStringLiteral("lock"));
@@ -419,10 +418,7 @@ private Q_SLOTS:
         QVERIFY(anchors.at(0)[QStringLiteral("document")].toString().endsWith(QLatin1String("lock_packed_h1zip.hcl")));
         QCOMPARE(anchors.at(0)[QStringLiteral("self_consistency_only")].toBool(), false);
         // A served mirror with its own index: consistent with its own index, self-consistency only.
-        QJsonObject net;
-        for (const QJsonValue &v : std::as_const(m_cases))
-            if (v[QStringLiteral("name")].toString() == QLatin1String("hashes_zh"))
-                net = v.toObject();
+        const QJsonObject net = caseNamed(QLatin1StringView("hashes_zh"));
         a = archiveOf(provenderVerify(net, true));
         QCOMPARE(a[QStringLiteral("verdict")].toString(), QStringLiteral("verified"));
         QCOMPARE(a[QStringLiteral("anchors")].toArray().size(), 1);

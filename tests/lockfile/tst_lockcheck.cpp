@@ -4,6 +4,7 @@
 #include "model/lockfile/LockCheck.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/LockMirrorFixture.h"
+#include "tests/support/LockTestSupport.h"
 
 #include <QTest>
 
@@ -12,14 +13,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-ProviderLock lock(const char *address, const char *version, QStringList hashes = {})
+ProviderLock lock(const char *address, const char *version, const QStringList &hashes = {})
 {
-    ProviderLock p;
-    p.address = ProviderAddress::parse(QString::fromUtf8(address)).value();
-    p.version = Version::parse(QString::fromUtf8(version)).value();
-    for (const QString &h : hashes)
-        p.hashes.append(HashString::parse(h).value());
-    return p;
+    return provender::test::providerLock(address, version, "", hashes);
 }
 
 QString matrix(const LockCheckResult &r)

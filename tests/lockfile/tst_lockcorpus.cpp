@@ -24,9 +24,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("notes");
         const QString dir = test::corpusDir(u"lockfiles"_s);
-        if (dir.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus,
-                           QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
+        PROVENDER_SKIP_UNLESS_CORPUS(dir, u"lockfiles"_s);
         const QByteArray manifest = test::readFile(test::sharedDir() + u"/corpus/MANIFEST.tsv"_s);
         QVERIFY2(!manifest.isEmpty(), "corpus/MANIFEST.tsv is missing");
         int rows = 0;

@@ -7,6 +7,7 @@
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/LockMirrorFixture.h"
 
+#include "tests/support/LockTestSupport.h"
 #include "tests/support/TestSupport.h"
 
 #include <QProcess>
@@ -18,17 +19,6 @@ using namespace provender;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-ProviderLock lock(const char *address, const char *version, const char *constraints = "", QStringList hashes = {})
-{
-    ProviderLock p;
-    p.address = ProviderAddress::parse(QString::fromUtf8(address)).value();
-    p.version = Version::parse(QString::fromUtf8(version)).value();
-    p.constraints = VersionConstraints::parse(QString::fromUtf8(constraints)).value();
-    for (const QString &h : hashes)
-        p.hashes.append(HashString::parse(h).value());
-    return p;
-}
 
 QString summarize(const LockDiff &d)
 {
@@ -52,18 +42,18 @@ private Q_SLOTS:
     void semantic()
     {
         LockFile a, b;
-        a.setProvider(lock("example.test/ns/kept", "1.0.0", "", {u"h1:x"_s}));
-        a.setProvider(lock("example.test/ns/gone", "1.0.0"));
-        a.setProvider(lock("example.test/ns/up", "1.0.0", "~> 1.0", {u"h1:old"_s, u"zh:same"_s}));
-        a.setProvider(lock("example.test/ns/down", "2.0.0"));
-        a.setProvider(lock("example.test/ns/cons", "1.0.0", ">= 1.0.0"));
-        a.setProvider(lock("example.test/ns/meta", "1.0.0+a"));
-        b.setProvider(lock("example.test/ns/kept", "1.0.0", "", {u"h1:x"_s}));
-        b.setProvider(lock("example.test/ns/new", "0.1.0", "", {u"h1:n"_s}));
-        b.setProvider(lock("example.test/ns/up", "1.2.0", "~> 1.2", {u"h1:new"_s, u"zh:same"_s}));
-        b.setProvider(lock("example.test/ns/down", "1.9.9"));
-        b.setProvider(lock("example.test/ns/cons", "1.0.0", ">= 1.0.0, < 2.0.0"));
-        b.setProvider(lock("example.test/ns/meta", "1.0.0+b"));
+        a.setProvider(test::providerLock("example.test/ns/kept", "1.0.0", "", {u"h1:x"_s}));
+        a.setProvider(test::providerLock("example.test/ns/gone", "1.0.0"));
+        a.setProvider(test::providerLock("example.test/ns/up", "1.0.0", "~> 1.0", {u"h1:old"_s, u"zh:same"_s}));
+        a.setProvider(test::providerLock("example.test/ns/down", "2.0.0"));
+        a.setProvider(test::providerLock("example.test/ns/cons", "1.0.0", ">= 1.0.0"));
+        a.setProvider(test::providerLock("example.test/ns/meta", "1.0.0+a"));
+        b.setProvider(test::providerLock("example.test/ns/kept", "1.0.0", "", {u"h1:x"_s}));
+        b.setProvider(test::providerLock("example.test/ns/new", "0.1.0", "", {u"h1:n"_s}));
+        b.setProvider(test::providerLock("example.test/ns/up", "1.2.0", "~> 1.2", {u"h1:new"_s, u"zh:same"_s}));
+        b.setProvider(test::providerLock("example.test/ns/down", "1.9.9"));
+        b.setProvider(test::providerLock("example.test/ns/cons", "1.0.0", ">= 1.0.0, < 2.0.0"));
+        b.setProvider(test::providerLock("example.test/ns/meta", "1.0.0+b"));
         const LockDiff d = diffLockFiles(a, b);
         QCOMPARE(summarize(d),
                  u"cons changed constraints +0 -0 =0; down downgraded +0 -0 =0; gone removed +0 -0 =0; "
@@ -108,8 +98,8 @@ private Q_SLOTS:
         QVERIFY(darwinH1 != darwinZipH1); // the zip has a directory entry (§3.3)
 
         LockFile a, b;
-        a.setProvider(lock("example.test/ns/widget", "1.0.0", "", {linuxH1, linuxZh, darwinZipH1, u"h1:nobody"_s}));
-        b.setProvider(lock("example.test/ns/widget", "1.1.0", "", {newH1, darwinH1}));
+        a.setProvider(test::providerLock("example.test/ns/widget", "1.0.0", "", {linuxH1, linuxZh, darwinZipH1, u"h1:nobody"_s}));
+        b.setProvider(test::providerLock("example.test/ns/widget", "1.1.0", "", {newH1, darwinH1}));
         const HashProvenanceIndex index = HashProvenanceIndex::build(catalog.value(), HashProvenanceIndex::wantedFor(a, b));
         QVERIFY(index.failures().isEmpty());
         const LockDiff d = diffLockFiles(a, b, &index);
@@ -157,9 +147,9 @@ private Q_SLOTS:
             + otherHex + "  terraform-provider-gadget_1.0.0_linux_arm64.zip\n"  // another type
             + otherHex + "  terraform-provider-widget_1.1.0_linux_arm64.zip\n"; // another version
         LockFile a, b;
-        a.setProvider(lock("example.test/ns/widget", "1.0.0"));
-        b.setProvider(lock("example.test/ns/widget", "1.0.0", "",
-                           {linuxZh, u"zh:"_s + QString::fromLatin1(darwinHex), u"zh:"_s + QString::fromLatin1(otherHex)}));
+        a.setProvider(test::providerLock("example.test/ns/widget", "1.0.0"));
+        b.setProvider(test::providerLock("example.test/ns/widget", "1.0.0", "",
+                                         {linuxZh, u"zh:"_s + QString::fromLatin1(darwinHex), u"zh:"_s + QString::fromLatin1(otherHex)}));
         const auto wanted = HashProvenanceIndex::wantedFor(a, b);
         HashProvenanceIndex index = HashProvenanceIndex::build(catalog.value(), wanted);
         const ProviderAddress widget = ProviderAddress::parse(u"example.test/ns/widget"_s).value();

@@ -8,6 +8,7 @@
 #include "model/lockfile/LockWriter.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/LockMirrorFixture.h"
+#include "tests/support/LockTestSupport.h"
 
 #include <QTest>
 
@@ -24,17 +25,6 @@ ProviderAddress addr(const char *a)
 HashString hash(const QString &h)
 {
     return HashString::parse(h).value();
-}
-
-ProviderLock lock(const char *address, const char *version, const char *constraints = "", QStringList hashes = {})
-{
-    ProviderLock p;
-    p.address = addr(address);
-    p.version = Version::parse(QString::fromUtf8(version)).value();
-    p.constraints = VersionConstraints::parse(QString::fromUtf8(constraints)).value();
-    for (const QString &h : hashes)
-        p.hashes.append(hash(h));
-    return p;
 }
 
 QStringList texts(const QList<HashString> &hs)
@@ -82,14 +72,14 @@ private Q_SLOTS:
     void pureOperations()
     {
         LockFile doc;
-        doc.setProvider(lock("example.test/ns/widget", "1.0.0", "~> 1.0", {u"h1:a"_s, u"zh:b"_s}));
+        doc.setProvider(test::providerLock("example.test/ns/widget", "1.0.0", "~> 1.0", {u"h1:a"_s, u"zh:b"_s}));
         const QByteArray before = writeLockFile(doc);
 
-        const Result<LockFile> added = lockedit::addProvider(doc, lock("example.test/ns/gadget", "3.0.0"));
+        const Result<LockFile> added = lockedit::addProvider(doc, test::providerLock("example.test/ns/gadget", "3.0.0"));
         QVERIFY(added.ok());
         QCOMPARE(added->providers.size(), 2);
         QCOMPARE(added->providers[0].address.toString(), u"example.test/ns/gadget"_s); // canonical order
-        QVERIFY(!lockedit::addProvider(doc, lock("example.test/ns/widget", "9.9.9")).ok());
+        QVERIFY(!lockedit::addProvider(doc, test::providerLock("example.test/ns/widget", "9.9.9")).ok());
 
         const Result<LockFile> removed = lockedit::removeProvider(doc, addr("example.test/ns/widget"));
         QVERIFY(removed.ok());
@@ -124,7 +114,7 @@ private Q_SLOTS:
     void addHashesFromMirror()
     {
         LockFile doc;
-        doc.setProvider(lock("example.test/ns/widget", "1.0.0", "", {u"h1:already-there"_s}));
+        doc.setProvider(test::providerLock("example.test/ns/widget", "1.0.0", "", {u"h1:already-there"_s}));
         lockedit::MirrorHashOptions o;
         o.platforms = {platform("linux_amd64"), platform("darwin_arm64")};
         const Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(doc, m_catalog, o);
@@ -157,11 +147,11 @@ private Q_SLOTS:
     void addHashesProblems()
     {
         LockFile doc;
-        doc.setProvider(lock("example.test/ns/widget", "1.0.0"));
-        doc.setProvider(lock("example.test/ns/gadget", "3.0.0"));
-        doc.setProvider(lock("example.test/ns/broken", "1.0.0"));
-        doc.setProvider(lock("example.test/ns/absent", "1.0.0"));
-        doc.setProvider(lock("example.test/ns/widget-old", "1.0.0"));
+        doc.setProvider(test::providerLock("example.test/ns/widget", "1.0.0"));
+        doc.setProvider(test::providerLock("example.test/ns/gadget", "3.0.0"));
+        doc.setProvider(test::providerLock("example.test/ns/broken", "1.0.0"));
+        doc.setProvider(test::providerLock("example.test/ns/absent", "1.0.0"));
+        doc.setProvider(test::providerLock("example.test/ns/widget-old", "1.0.0"));
         lockedit::MirrorHashOptions o;
         o.platforms = {platform("linux_amd64"), platform("windows_386")};
         o.includeZh = true;
@@ -197,7 +187,7 @@ private Q_SLOTS:
 
         // A version the mirror lacks.
         LockFile v;
-        v.setProvider(lock("example.test/ns/widget", "9.0.0"));
+        v.setProvider(test::providerLock("example.test/ns/widget", "9.0.0"));
         lockedit::MirrorHashOptions one;
         one.platforms = {platform("linux_amd64")};
         QVERIFY(lockedit::addHashesFromMirror(v, m_catalog, one)->notes[0].kind == lockedit::MirrorHashNote::Kind::VersionMissing);
@@ -227,7 +217,8 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         QFETCH(int, kind);
         LockFile doc;
-        doc.setProvider(lock("example.test/ns/widget", locked.toUtf8().constData(), constraints.toUtf8().constData(), {u"h1:old"_s}));
+        doc.setProvider(
+            test::providerLock("example.test/ns/widget", locked.toUtf8().constData(), constraints.toUtf8().constData(), {u"h1:old"_s}));
         const Result<lockedit::UpgradeResult> r = lockedit::upgradeFromMirror(doc, m_catalog, {});
         QVERIFY(r.ok());
         QCOMPARE(r->notes.size(), 1);
@@ -256,8 +247,8 @@ private Q_SLOTS:
     void upgradeOnlyChosenProviders()
     {
         LockFile doc;
-        doc.setProvider(lock("example.test/ns/widget", "1.0.0"));
-        doc.setProvider(lock("example.test/ns/gadget", "2.0.0"));
+        doc.setProvider(test::providerLock("example.test/ns/widget", "1.0.0"));
+        doc.setProvider(test::providerLock("example.test/ns/gadget", "2.0.0"));
         lockedit::UpgradeOptions o;
         o.providers = {addr("example.test/ns/gadget")};
         o.platforms = {platform("linux_amd64")};

@@ -267,9 +267,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("path");
         const QString dir = test::corpusDir(u"lockfiles"_s);
-        if (dir.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus,
-                           QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
+        PROVENDER_SKIP_UNLESS_CORPUS(dir, u"lockfiles"_s);
         const QStringList files = QDir(dir).entryList({u"*.hcl"_s}, QDir::Files);
         QVERIFY(!files.isEmpty());
         for (const QString &f : files)

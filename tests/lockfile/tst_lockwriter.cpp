@@ -5,6 +5,7 @@
 
 #include "model/lockfile/LockFile.h"
 #include "model/lockfile/LockWriter.h"
+#include "tests/support/LockTestSupport.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>
@@ -19,21 +20,7 @@
 using namespace provender;
 using namespace Qt::StringLiterals;
 
-namespace {
-
-ProviderLock lock(const char *address, const char *version, const char *constraints = "", QStringList hashes = {},
-                  QLatin1StringView defaultHost = kOpenTofuRegistryHost)
-{
-    ProviderLock p;
-    p.address = ProviderAddress::parse(QString::fromUtf8(address), defaultHost).value();
-    p.version = Version::parse(QString::fromUtf8(version)).value();
-    p.constraints = VersionConstraints::parse(QString::fromUtf8(constraints)).value();
-    for (const QString &h : hashes)
-        p.hashes.append(HashString::parse(h).value());
-    return p;
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestLockWriter : public QObject
 {
@@ -44,13 +31,13 @@ private Q_SLOTS:
     {
         LockFile doc;
         doc.flavour = LockFlavour::Tofu;
-        doc.setProvider(
-            lock("test/foo", "1.0.0", ">= 1.0.0",
-                 {u"test:cccccccccccccccccccccccccccccccccccccccccccccccc"_s, u"test:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"_s,
-                  u"test:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"_s}));
-        doc.setProvider(lock("test/bar", "1.2.0", "~> 1"));
-        doc.setProvider(lock("test/baz", "1.2.0"));
-        doc.setProvider(lock("test/boo", "1.2.0", "1.2"));
+        doc.setProvider(test::providerLock("test/foo", "1.0.0", ">= 1.0.0",
+                                           {u"test:cccccccccccccccccccccccccccccccccccccccccccccccc"_s,
+                                            u"test:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"_s,
+                                            u"test:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"_s}));
+        doc.setProvider(test::providerLock("test/bar", "1.2.0", "~> 1"));
+        doc.setProvider(test::providerLock("test/baz", "1.2.0"));
+        doc.setProvider(test::providerLock("test/boo", "1.2.0", "1.2"));
         const QByteArray expected = R"(# This file is maintained automatically by "tofu init".
 # Manual edits may be lost in future updates.
 
@@ -90,7 +77,7 @@ provider "registry.opentofu.org/test/foo" {
     void providersLockBasicVector()
     {
         LockFile doc;
-        doc.setProvider(lock("hashicorp/test", "1.0.0", "", {u"h1:7MjN4eFisdTv4tlhXH5hL4QQd39Jy4baPhFxwAd/EFE="_s}));
+        doc.setProvider(test::providerLock("hashicorp/test", "1.0.0", "", {u"h1:7MjN4eFisdTv4tlhXH5hL4QQd39Jy4baPhFxwAd/EFE="_s}));
         QCOMPARE(writeLockFile(doc, LockFlavour::Tofu), QByteArray(R"(# This file is maintained automatically by "tofu init".
 # Manual edits may be lost in future updates.
 
@@ -137,7 +124,7 @@ provider "registry.opentofu.org/hashicorp/test" {
         QFETCH(QStringList, hashes);
         QFETCH(QByteArray, body);
         LockFile doc;
-        doc.setProvider(lock("example.com/a/b", "2.0.0", constraints.toUtf8().constData(), hashes));
+        doc.setProvider(test::providerLock("example.com/a/b", "2.0.0", constraints.toUtf8().constData(), hashes));
         const QByteArray expected =
             "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n\n"
             "provider \"example.com/a/b\" {\n"
@@ -149,7 +136,7 @@ provider "registry.opentofu.org/hashicorp/test" {
     {
         // Byte-wise order of the whole string: "h1:" < "test:" < "zh:"; duplicates removed.
         LockFile doc;
-        ProviderLock p = lock("example.com/a/b", "1.0.0");
+        ProviderLock p = test::providerLock("example.com/a/b", "1.0.0");
         for (const char *h : {"zh:b", "h1:b", "test:x", "h1:a", "zh:b", "h1:B", "h0:z"})
             p.hashes.append(HashString::parse(QString::fromLatin1(h)).value());
         doc.setProvider(p);
@@ -174,7 +161,7 @@ provider "registry.opentofu.org/hashicorp/test" {
         QFETCH(QStringList, addresses);
         LockFile doc;
         for (qsizetype i = addresses.size() - 1; i >= 0; --i)
-            doc.setProvider(lock(addresses.at(i).toUtf8().constData(), "1.0.0"));
+            doc.setProvider(test::providerLock(addresses.at(i).toUtf8().constData(), "1.0.0"));
         QList<qsizetype> positions;
         const QByteArray out = writeLockFile(doc);
         for (const QString &a : addresses)
@@ -187,7 +174,7 @@ provider "registry.opentofu.org/hashicorp/test" {
         // Same order however the document was built.
         LockFile doc2;
         for (const QString &a : addresses)
-            doc2.setProvider(lock(a.toUtf8().constData(), "1.0.0"));
+            doc2.setProvider(test::providerLock(a.toUtf8().constData(), "1.0.0"));
         QCOMPARE(writeLockFile(doc2), out);
     }
 
@@ -218,7 +205,7 @@ provider "registry.opentofu.org/hashicorp/test" {
         QCOMPARE(escapeHclString(value), written);
         // And the reader turns the written form back into the value.
         LockFile doc;
-        ProviderLock p = lock("example.com/a/b", "1.0.0");
+        ProviderLock p = test::providerLock("example.com/a/b", "1.0.0");
         p.hashes.append(HashString::parse(value).value());
         doc.setProvider(p);
         const QByteArray out = writeLockFile(doc);
@@ -231,7 +218,7 @@ provider "registry.opentofu.org/hashicorp/test" {
     void unicodeHostIsWrittenInDisplayForm()
     {
         LockFile doc;
-        doc.setProvider(lock("CAFÉ.fr/a/b", "1.0.0"));
+        doc.setProvider(test::providerLock("CAFÉ.fr/a/b", "1.0.0"));
         QVERIFY(writeLockFile(doc).contains("provider \"café.fr/a/b\" {\n"));
     }
 
@@ -240,13 +227,10 @@ provider "registry.opentofu.org/hashicorp/test" {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(u".terraform.lock.hcl"_s);
-        QFile old(path);
-        QVERIFY(old.open(QIODevice::WriteOnly));
-        old.write("old content");
-        old.close();
+        QVERIFY(test::writeFile(path, "old content"));
 
         LockFile doc;
-        doc.setProvider(lock("example.com/a/b", "1.0.0", "", {u"h1:x"_s}));
+        doc.setProvider(test::providerLock("example.com/a/b", "1.0.0", "", {u"h1:x"_s}));
         const Result<void> r = saveLockFile(doc, LockFlavour::Terraform, path);
         QVERIFY2(r.ok(), qPrintable(r.error().message));
         QCOMPARE(test::readFile(path), writeLockFile(doc, LockFlavour::Terraform));
@@ -264,10 +248,7 @@ provider "registry.opentofu.org/hashicorp/test" {
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u".terraform.lock.hcl"_s);
-        QFile old(path);
-        QVERIFY(old.open(QIODevice::WriteOnly));
-        old.write("old content");
-        old.close();
+        QVERIFY(test::writeFile(path, "old content"));
         QVERIFY(::chmod(QFile::encodeName(path).constData(), 0640) == 0);
         // As root the file can belong to someone else (the case that matters: a shared checkout);
         // otherwise it keeps the user's own ids.
@@ -280,7 +261,7 @@ provider "registry.opentofu.org/hashicorp/test" {
         QVERIFY(::stat(QFile::encodeName(path).constData(), &before) == 0);
 
         LockFile doc;
-        doc.setProvider(lock("example.com/a/b", "1.0.0", "", {u"h1:x"_s}));
+        doc.setProvider(test::providerLock("example.com/a/b", "1.0.0", "", {u"h1:x"_s}));
         const Result<void> r = saveLockFile(doc, LockFlavour::Terraform, path);
         QVERIFY2(r.ok(), qPrintable(r.error().message));
         struct stat after
@@ -306,7 +287,7 @@ provider "registry.opentofu.org/hashicorp/test" {
         const QString link = dir.filePath(u".terraform.lock.hcl"_s);
         QVERIFY(QFile::link(u"real/.terraform.lock.hcl"_s, link));
         LockFile doc;
-        doc.setProvider(lock("example.com/a/b", "1.0.0", "", {u"h1:x"_s}));
+        doc.setProvider(test::providerLock("example.com/a/b", "1.0.0", "", {u"h1:x"_s}));
         const Result<void> r = saveLockFile(doc, link);
         QVERIFY2(r.ok(), qPrintable(r.error().message));
         QVERIFY(QFileInfo(link).isSymLink());

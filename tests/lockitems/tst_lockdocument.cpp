@@ -8,6 +8,7 @@
 #include "model/lockitems/LockDocument.h"
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "tests/support/FileSizeLimit.h"
 #include "tests/support/LockTestSupport.h"
 #include "tests/support/TerraformLock.h"
 #include "tests/support/TestSupport.h"
@@ -20,9 +21,7 @@
 #include <QTest>
 #include <QUndoStack>
 
-#include <csignal>
 #include <cstdio>
-#include <sys/resource.h>
 
 using namespace provender;
 using namespace Qt::StringLiterals;
@@ -71,8 +70,7 @@ private Q_SLOTS:
     void corpusEditsUndoByteExact()
     {
         const QString corpus = test::corpusDir(u"lockfiles"_s);
-        if (corpus.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus, u"shared corpus not found (PROVENDER_SHARED_DIR/corpus/lockfiles)"_s);
+        PROVENDER_SKIP_UNLESS_CORPUS(corpus, u"lockfiles"_s);
         const QSet<QString> canonical = canonicalCorpusFiles(corpus);
         QVERIFY2(canonical.size() > 10, "MANIFEST.tsv lists the canonical corpus files");
         int edited = 0;
@@ -137,8 +135,7 @@ private Q_SLOTS:
     void mirrorEditsAgainstTerraform()
     {
         const QString corpus = test::corpusDir(u"lockfiles"_s);
-        if (corpus.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus, u"shared corpus not found (PROVENDER_SHARED_DIR/corpus/lockfiles)"_s);
+        PROVENDER_SKIP_UNLESS_CORPUS(corpus, u"lockfiles"_s);
         const QByteArray input = test::readFile(corpus + u"/017.terraform.lock.hcl"_s);
         QVERIFY(!input.isEmpty());
         const QString mirror = m_tmp.path() + u"/demo"_s;
@@ -186,9 +183,7 @@ private Q_SLOTS:
         QVERIFY(doc.applyMirrorOutcome(upgraded).ok());
         QCOMPARE(doc.undoStack()->count(), upgraded.changed ? steps + 1 : steps);
 
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           u"terraform not on PATH: the comparison with terraform providers lock is skipped"_s);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform providers lock is skipped"));
         QList<test::TerraformRequirement> required;
         for (const ProviderLock &p : parseLockFile(input).document.providers)
             required.append({p.address.toString(), p.constraints.toString()});
@@ -334,17 +329,10 @@ private Q_SLOTS:
         QVERIFY(edited.size() > 64);
 
         // RLIMIT_FSIZE: writes past 64 bytes fail with EFBIG (SIGXFSZ ignored), as on a full disk.
-        struct rlimit old
-        {
-        };
-        QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
-        const auto previous = std::signal(SIGXFSZ, SIG_IGN);
-        struct rlimit small = old;
-        small.rlim_cur = 64;
-        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        test::FileSizeLimit limit(64);
+        QVERIFY(limit.ok());
         const Result<void> full = doc.saveAs(path);
-        QVERIFY(::setrlimit(RLIMIT_FSIZE, &old) == 0);
-        std::signal(SIGXFSZ, previous);
+        QVERIFY(limit.restore());
         QVERIFY(!full.ok());
         QCOMPARE(full.error().code, ErrorCode::Io);
         QCOMPARE(test::readFile(path), before);

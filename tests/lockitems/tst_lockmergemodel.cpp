@@ -2,6 +2,7 @@
 // below from the hand-written inputs), choices through the handler, dataChanged-only updates.
 
 #include "model/lockitems/LockMergeModel.h"
+#include "tests/support/LockTestSupport.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -13,20 +14,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QByteArray kTofu = "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n";
-
-QByteArray block(const char *address, const char *version, const char *constraints, const QList<QByteArray> &hashes)
-{
-    QByteArray b = "\nprovider \"" + QByteArray(address) + "\" {\n";
-    if (*constraints)
-        b += "  version     = \"" + QByteArray(version) + "\"\n  constraints = \"" + QByteArray(constraints) + "\"\n";
-    else
-        b += "  version = \"" + QByteArray(version) + "\"\n";
-    b += "  hashes = [\n";
-    for (const QByteArray &h : hashes)
-        b += "    \"" + h + "\",\n";
-    return b + "  ]\n}\n";
-}
+const QByteArray kTofu = provender::test::kTofuLockHeader;
+constexpr auto block = provender::test::providerBlock; // every block here has hashes
 
 const char *const A = "registry.opentofu.org/hashicorp/aws";
 const char *const N = "registry.opentofu.org/hashicorp/null";

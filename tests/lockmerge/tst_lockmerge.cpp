@@ -6,6 +6,7 @@
 
 #include "model/lockfile/LockMerge.h"
 #include "model/lockfile/LockWriter.h"
+#include "tests/support/LockTestSupport.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>
@@ -17,26 +18,12 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QByteArray kTofu = "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n";
+const QByteArray kTofu = provender::test::kTofuLockHeader;
 const QByteArray kTerraform =
     "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n";
 
 /// One provider block as tofu writes it (leading blank line included), hashes in the given order.
-QByteArray block(const char *address, const char *version, const char *constraints, const QList<QByteArray> &hashes)
-{
-    QByteArray b = "\nprovider \"" + QByteArray(address) + "\" {\n";
-    if (*constraints)
-        b += "  version     = \"" + QByteArray(version) + "\"\n  constraints = \"" + QByteArray(constraints) + "\"\n";
-    else
-        b += "  version = \"" + QByteArray(version) + "\"\n";
-    if (!hashes.isEmpty()) {
-        b += "  hashes = [\n";
-        for (const QByteArray &h : hashes)
-            b += "    \"" + h + "\",\n";
-        b += "  ]\n";
-    }
-    return b + "}\n";
-}
+constexpr auto block = provender::test::providerBlock;
 
 const char *const A = "registry.opentofu.org/hashicorp/aws";
 const char *const N = "registry.opentofu.org/hashicorp/null";
@@ -402,8 +389,7 @@ private Q_SLOTS:
     void corpusUnionGivesTerraformsFile()
     {
         const QString dir = test::corpusDir(u"lockfiles"_s);
-        if (dir.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus, u"the shared corpus (lockfiles) is not here"_s);
+        PROVENDER_SKIP_UNLESS_CORPUS(dir, u"lockfiles"_s);
         int checked = 0;
         for (const QFileInfo &fi : QDir(dir).entryInfoList({u"*.hcl"_s}, QDir::Files, QDir::Name)) {
             const QByteArray original = test::readFile(fi.filePath());

@@ -11,6 +11,7 @@
 //    hashes merges to the upgrade; different upgrades conflict with markers around that provider
 //    only; rebase and cherry-pick go through the driver too (GIT_TRACE shows git running it).
 
+#include "tests/support/FileSizeLimit.h"
 #include "tests/support/LockMirrorFixture.h"
 #include "tests/support/TestSupport.h"
 
@@ -22,9 +23,6 @@
 #include <QTest>
 
 #include <algorithm>
-#include <csignal>
-
-#include <sys/resource.h>
 
 using namespace provender;
 using namespace Qt::StringLiterals;
@@ -273,8 +271,7 @@ private Q_SLOTS:
 
     void terraformWritesTheSameBytes()
     {
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, u"terraform is not on PATH: the expected files are checked against it"_s);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the expected files are checked against it"));
         QTemporaryDir sandbox;
         for (const char *d : {"cfg", "data", "tmp", "home"})
             QDir().mkpath(sandbox.filePath(QString::fromLatin1(d)));
@@ -432,17 +429,10 @@ private Q_SLOTS:
         const QString attributes = repo.work() + u"/.gitattributes"_s;
         QVERIFY(test::writeFile(attributes, before));
 
-        struct rlimit old
-        {
-        };
-        QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
-        const auto previous = std::signal(SIGXFSZ, SIG_IGN); // inherited: the child gets EFBIG, not the signal
-        struct rlimit small = old;
-        small.rlim_cur = 4096;
-        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        test::FileSizeLimit limit(4096); // inherited: the child gets EFBIG, not the signal
+        QVERIFY(limit.ok());
         const Run r = runProvender({u"lock"_s, u"merge"_s, u"--install"_s}, repo.work());
-        QVERIFY(::setrlimit(RLIMIT_FSIZE, &old) == 0);
-        std::signal(SIGXFSZ, previous);
+        QVERIFY(limit.restore());
 
         QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
         QVERIFY2(r.err.contains(".gitattributes"), r.err.constData());

@@ -280,11 +280,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString lock = dir.filePath(u".terraform.lock.hcl"_s);
-        {
-            QFile f(lock);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("provider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.2\"\n}\n");
-        }
+        QVERIFY(test::writeFile(lock, "provider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.2\"\n}\n"));
         QVERIFY(isLockFilePath(lock));
         QVERIFY(!isLockFilePath(dir.path()));
         QVERIFY(!isLockFilePath(dir.filePath(u"bundle.tar.gz"_s)));

@@ -96,10 +96,7 @@ class TestLockEditor : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"ProvenderTest"_s);
-        QCoreApplication::setApplicationName(u"tst_lockeditor"_s);
-        QSettings().clear();
+        test::useOwnSettings(u"tst_lockeditor"_s);
         m_fixture = std::make_unique<test::LockMirrorFixture>(QList<test::FixtureArchive>{
             {kAlpha, "1.0.0", "linux_amd64"},
             {kAlpha, "1.0.0", "darwin_arm64"},
@@ -428,9 +425,7 @@ private Q_SLOTS:
     void corpusAgainstTerraform()
     {
         const QString corpus = test::corpusDir(u"lockfiles"_s);
-        if (corpus.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Corpus,
-                           QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the folder with corpus/lockfiles)"));
+        PROVENDER_SKIP_UNLESS_CORPUS(corpus, u"lockfiles"_s);
         // 017: a tofu lock file with registry.opentofu.org/hashicorp/null 3.2.2 and random 3.6.2,
         // both in the demo mirror for darwin_arm64 and linux_amd64.
         const QByteArray input = test::readFile(corpus + u"/017.terraform.lock.hcl"_s);
@@ -464,9 +459,7 @@ private Q_SLOTS:
         const QByteArray saved = test::readFile(path);
         QCOMPARE(saved, after);
 
-        if (test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform,
-                           QStringLiteral("terraform not on PATH: the comparison with terraform providers lock is skipped"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform providers lock is skipped"));
         // terraform: a configuration requiring every locked provider with the lock's constraints,
         // `providers lock -fs-mirror=DEMO -platform=... null random` on the original input.
         QList<test::TerraformRequirement> required;

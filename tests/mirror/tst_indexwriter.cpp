@@ -169,20 +169,16 @@ private Q_SLOTS:
                  }));
 
         QCOMPARE(readAll(nullDir + u"/index.json"_s), pythonRender(R"({"versions": {"2.1.0": {}}})"));
-        QCOMPARE(
-            readAll(nullDir + u"/2.1.0.json"_s),
-            pythonRender(
+        // <version>.json of a linux_amd64 and a windows_386 zip, as Python renders it.
+        const auto versionJson = [&](const QString &linuxZip, const QString &windowsZip) {
+            return pythonRender(
                 QStringLiteral(
                     R"({"archives": {"linux_amd64": {"hashes": ["%1"], "url": "%2"}, "windows_386": {"hashes": ["%3"], "url": "%4"}}})")
-                    .arg(h[nl].h1, QFileInfo(nl).fileName(), h[nw].h1, QFileInfo(nw).fileName())
-                    .toUtf8()));
-        QCOMPARE(
-            readAll(templateDir + u"/2.1.1.json"_s),
-            pythonRender(
-                QStringLiteral(
-                    R"({"archives": {"linux_amd64": {"hashes": ["%1"], "url": "%2"}, "windows_386": {"hashes": ["%3"], "url": "%4"}}})")
-                    .arg(h[tl].h1, QFileInfo(tl).fileName(), h[tw].h1, QFileInfo(tw).fileName())
-                    .toUtf8()));
+                    .arg(h[linuxZip].h1, QFileInfo(linuxZip).fileName(), h[windowsZip].h1, QFileInfo(windowsZip).fileName())
+                    .toUtf8());
+        };
+        QCOMPARE(readAll(nullDir + u"/2.1.0.json"_s), versionJson(nl, nw));
+        QCOMPARE(readAll(templateDir + u"/2.1.1.json"_s), versionJson(tl, tw));
         QVERIFY(!readAll(nullDir + u"/index.json"_s).endsWith('\n'));
         QCOMPARE(readAll(m.path(u"README.txt"_s)), QByteArray("unrelated\n"));
         QCOMPARE(QFile::permissions(nullDir + u"/index.json"_s),

@@ -370,9 +370,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("note");
         const QString dir = test::corpusDir(QStringLiteral("mirror-json"));
-        if (dir.isEmpty()) // in _data: without rows Qt would run corpus() once with no data and abort
-            PROVENDER_SKIP(provender::test::Missing::Corpus,
-                           QStringLiteral("corpus/mirror-json is not available (run from a checkout with ../shared beside it)"));
+        // In _data: without rows Qt would run corpus() once with no data and abort.
+        PROVENDER_SKIP_UNLESS_CORPUS(dir, QStringLiteral("mirror-json"));
         QHash<QString, QString> notes;
         const QByteArray manifest = test::readFile(test::sharedDir() + QStringLiteral("/corpus/MANIFEST.tsv"));
         for (const QByteArray &line : manifest.split('\n')) {

@@ -22,12 +22,7 @@ using namespace provender;
 
 namespace {
 
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
-}
+using provender::test::writeFile;
 
 QStringList names(const QList<ProviderAddress> &providers)
 {
@@ -130,9 +125,7 @@ private Q_SLOTS:
 
     void initTestCase()
     {
-        const QString missing = test::NginxFixture::missingTools();
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::NginxFixture::missingTools());
         QVERIFY(m_tmp.isValid());
         const QString root = m_tmp.filePath(QStringLiteral("www"));
         const QByteArray json = "{\"versions\":{}}";

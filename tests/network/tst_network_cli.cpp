@@ -53,9 +53,7 @@ class TestNetworkCli : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString missing = test::ServedMirror::missingTools();
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::ServedMirror::missingTools());
         const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));
         QString error;
         QVERIFY2(m_served.start(mirror, &error), qPrintable(error));

@@ -35,8 +35,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         m_terraform = test::terraformPath();
-        if (const QString missing = test::ServedMirror::missingTools(); !missing.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::ServedMirror::missingTools());
         if (m_terraform.isEmpty())
             PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH: the network-mirror interop check needs it"));
         const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));

@@ -5,9 +5,11 @@
 // requests carried Authorization, how often a 500 was retried) come from nginx's access log.
 // Skips with a clear message when nginx, openssl or python3 is absent.
 
+#include "tests/support/FileSizeLimit.h"
 #include "tests/support/NginxFixture.h"
 #include "tests/support/ServedMirror.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/VerifyResults.h"
 
 #include "model/network/NetworkMirror.h"
 #include "model/network/RemoteVerify.h"
@@ -31,10 +33,6 @@
 #include <cstdio>
 #include <unistd.h>
 
-#include <csignal>
-
-#include <sys/resource.h>
-
 using namespace provender;
 
 namespace {
@@ -42,22 +40,6 @@ namespace {
 ProviderAddress addr(const QString &s)
 {
     return ProviderAddress::parse(s).value();
-}
-
-const ArchiveResult *find(const VerifyReport &report, const QString &platform)
-{
-    for (const ArchiveResult &r : report.results)
-        if (r.key.platform.toString() == platform)
-            return &r;
-    return nullptr;
-}
-
-QString anomaliesText(const Catalog &c)
-{
-    QStringList lines;
-    for (const Anomaly &a : c.anomalies)
-        lines << toString(a.kind) + QStringLiteral(" ") + a.path + QStringLiteral(": ") + a.message;
-    return lines.join(QLatin1Char('\n'));
 }
 
 const Anomaly *anomalyFor(const Catalog &c, const QString &pathPart)
@@ -127,20 +109,10 @@ class TestNetworkMirror : public QObject
         o.maxBackoffMs = 50;
         return o;
     }
-    QByteArray accessLogFrom(qint64 offset) const
-    {
-        QFile f(m_nginx.accessLogPath());
-        if (!f.open(QIODevice::ReadOnly))
-            return {};
-        f.seek(offset);
-        return f.readAll();
-    }
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString missing = test::ServedMirror::missingTools();
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::ServedMirror::missingTools());
         QVERIFY(m_tmp.isValid());
         m_mirror = m_tmp.filePath(QStringLiteral("mirror"));
         QString error;
@@ -163,7 +135,7 @@ private Q_SLOTS:
 
         // 404 on <version>.json: tofu's protocol error.
         const Anomaly *v2 = anomalyFor(catalog, QStringLiteral("2.0.0.json"));
-        QVERIFY2(v2, qPrintable(anomaliesText(catalog)));
+        QVERIFY2(v2, qPrintable(test::anomaliesText(catalog)));
         QCOMPARE(toString(v2->kind), toString(AnomalyKind::IndexListsAbsentVersion));
         QCOMPARE(v2->message,
                  QStringLiteral("failed to query provider mirror %1 for example.com/acme/good: provider mirror does not "
@@ -178,7 +150,7 @@ private Q_SLOTS:
         QCOMPARE(report.results.size(), 8);
 
         for (const test::ServedVerdict &w : test::kServedVerdicts) {
-            const ArchiveResult *r = find(report, QString::fromLatin1(w.platform));
+            const ArchiveResult *r = test::resultFor(report, QString::fromLatin1(w.platform));
             QVERIFY2(r, w.platform);
             QVERIFY2(
                 r->detail.verdict == w.verdict,
@@ -187,18 +159,18 @@ private Q_SLOTS:
         }
         // Hashes agree with Python's.
         for (const QString &platform : {QStringLiteral("linux_amd64"), QStringLiteral("darwin_arm64"), QStringLiteral("windows_amd64")}) {
-            const ArchiveResult *r = find(report, platform);
+            const ArchiveResult *r = test::resultFor(report, platform);
             QVERIFY(r->hashes);
             QCOMPARE(r->hashes->zh.toString(), m_expected.value(platform).toObject().value(QStringLiteral("zh")).toString());
             QCOMPARE(r->hashes->h1Extracted.toString(), m_expected.value(platform).toObject().value(QStringLiteral("h1")).toString());
         }
-        QCOMPARE(find(report, QStringLiteral("freebsd_amd64"))->detail.reason,
+        QCOMPARE(test::resultFor(report, QStringLiteral("freebsd_amd64"))->detail.reason,
                  QStringLiteral("unsuccessful request to %1example.com/acme/good/absent.zip: 404 Not Found").arg(m_nginx.baseUrl()));
-        const ArchiveResult *e500 = find(report, QStringLiteral("openbsd_amd64"));
+        const ArchiveResult *e500 = test::resultFor(report, QStringLiteral("openbsd_amd64"));
         QVERIFY2(e500->detail.reason.contains(QStringLiteral("500 Internal Server Error")), qPrintable(e500->detail.reason));
-        QVERIFY2(find(report, QStringLiteral("linux_386"))->error.size() > 0, "a corrupt zip is an error with a reason");
+        QVERIFY2(test::resultFor(report, QStringLiteral("linux_386"))->error.size() > 0, "a corrupt zip is an error with a reason");
         // `../` resolved against the JSON document's URL.
-        QCOMPARE(find(report, QStringLiteral("solaris_amd64"))->path,
+        QCOMPARE(test::resultFor(report, QStringLiteral("solaris_amd64"))->path,
                  m_nginx.baseUrl() + QStringLiteral("example.com/acme/good/terraform-provider-good_1.0.0_linux_amd64.zip"));
 
         // Progress in bytes, ending at everything downloaded.
@@ -207,7 +179,7 @@ private Q_SLOTS:
         QVERIFY(verified.bytesDownloaded > 3 * 1024 * 1024);
 
         // Two retries of the 500 (3 requests), as tofu's default download_retry_count.
-        const QByteArray log = accessLogFrom(logStart);
+        const QByteArray log = m_nginx.accessLogFrom(logStart);
         QCOMPARE(log.count("GET /status/500/x.zip 500"), 3);
         QCOMPARE(log.count("GET /example.com/acme/good/absent.zip 404"), 1); // a 404 is not retried
     }
@@ -229,7 +201,7 @@ private Q_SLOTS:
         const QString prefix = QStringLiteral("failed to query provider mirror %1 for ").arg(base);
 
         const Anomaly *absent = anomalyFor(c, QStringLiteral("/absent/"));
-        QVERIFY2(absent, qPrintable(anomaliesText(c)));
+        QVERIFY2(absent, qPrintable(test::anomaliesText(c)));
         QCOMPARE(absent->message, QStringLiteral("provider example.com/acme/absent was not found in any of the search locations"));
         QCOMPARE(toString(absent->kind), QStringLiteral("provider-not-in-mirror"));
 
@@ -272,8 +244,8 @@ private Q_SLOTS:
                                                                    {addr(QStringLiteral("example.com/acme/endless"))}, options);
         QVERIFY(fetched.ok());
         const Catalog &c = fetched.value().catalog;
-        QCOMPARE(c.anomalies.size(), 1);
-        QVERIFY2(c.anomalies.at(0).message.contains(QStringLiteral("exceeds the limit of 262144 bytes")), qPrintable(anomaliesText(c)));
+        const QString why = test::soleAnomalyMismatch(c, QStringLiteral("exceeds the limit of 262144 bytes"));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
         QVERIFY(server.written > 256 * 1024); // the server really sent more than the cap
     }
 
@@ -293,9 +265,8 @@ private Q_SLOTS:
         const Result<NetworkCatalog> loop = fetchNetworkCatalog(m_nginx.baseUrl() + QStringLiteral("loop/"),
                                                                 {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions());
         QVERIFY(loop.ok());
-        QCOMPARE(loop.value().catalog.anomalies.size(), 1);
-        QVERIFY2(loop.value().catalog.anomalies.at(0).message.contains(QStringLiteral("request failed: too many redirects")),
-                 qPrintable(anomaliesText(loop.value().catalog)));
+        const QString why = test::soleAnomalyMismatch(loop.value().catalog, QStringLiteral("request failed: too many redirects"));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
         int hops = 0;
         for (const RequestLogEntry &e : loop.value().log)
             hops += e.status == 302;
@@ -307,10 +278,9 @@ private Q_SLOTS:
         const Result<NetworkCatalog> down =
             fetchNetworkCatalog(m_nginx.baseUrl() + QStringLiteral("tohttp/"), {addr(QStringLiteral("example.com/acme/good"))}, options);
         QVERIFY(down.ok());
-        QCOMPARE(down.value().catalog.anomalies.size(), 1);
-        QVERIFY2(
-            down.value().catalog.anomalies.at(0).message.contains(QStringLiteral("refused a redirect from https to http://127.0.0.1:9/")),
-            qPrintable(anomaliesText(down.value().catalog)));
+        const QString whyDown =
+            test::soleAnomalyMismatch(down.value().catalog, QStringLiteral("refused a redirect from https to http://127.0.0.1:9/"));
+        QVERIFY2(whyDown.isEmpty(), qPrintable(whyDown));
     }
 
     void tokenOnlyOnIndexRequests()
@@ -327,26 +297,16 @@ private Q_SLOTS:
         for (const RequestLogEntry &e : fetched.value().log)
             QVERIFY(!e.error.contains(QStringLiteral("s3cret")));
 
-        int indexRequests = 0, archiveRequests = 0;
-        for (const QByteArray &line : accessLogFrom(logStart).split('\n')) {
-            if (line.isEmpty())
-                continue;
-            if (line.contains(".json ")) {
-                ++indexRequests;
-                QVERIFY2(line.endsWith("auth=\"Bearer s3cret-token\""), line.constData());
-            } else {
-                ++archiveRequests;
-                QVERIFY2(line.endsWith("auth=\"-\""), line.constData()); // nginx logs an absent header as -
-            }
-        }
-        QCOMPARE(indexRequests, 3);    // index.json, 1.0.0.json, 2.0.0.json
-        QVERIFY(archiveRequests >= 8); // every archive URL (plus retries of the 500)
+        const test::NginxFixture::AuthorizationLog sent = m_nginx.authorizationsFrom(logStart, "Bearer s3cret-token");
+        QVERIFY2(sent.wrong.isEmpty(), qPrintable(sent.wrong));
+        QCOMPARE(sent.json, 3);   // index.json, 1.0.0.json, 2.0.0.json
+        QVERIFY(sent.other >= 8); // every archive URL (plus retries of the 500)
 
         // A token for another host is not sent.
         options.credential->host = QStringLiteral("other.example");
         const qint64 second = m_nginx.accessLogSize();
         QVERIFY(fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, options).ok());
-        QVERIFY(!accessLogFrom(second).contains("Bearer"));
+        QVERIFY(!m_nginx.accessLogFrom(second).contains("Bearer"));
     }
 
     void untrustedCertificates()
@@ -357,10 +317,9 @@ private Q_SLOTS:
         Result<NetworkCatalog> fetched = fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, options);
         QVERIFY(fetched.ok());
         QCOMPARE(fetched.value().catalog.providers.size(), 0);
-        QCOMPARE(fetched.value().catalog.anomalies.size(), 1);
-        const QString message = fetched.value().catalog.anomalies.at(0).message;
-        QVERIFY2(message.contains(QStringLiteral("request failed: TLS handshake with 127.0.0.1:%1 failed: ").arg(m_nginx.port())),
-                 qPrintable(message));
+        const QString why = test::soleAnomalyMismatch(
+            fetched.value().catalog, QStringLiteral("request failed: TLS handshake with 127.0.0.1:%1 failed: ").arg(m_nginx.port()));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
 
         // A server certificate not issued by the CA we trust.
         test::NginxFixture other;
@@ -369,9 +328,8 @@ private Q_SLOTS:
         QVERIFY2(other.start(m_mirror, {}, {}, &error, true), qPrintable(error));
         fetched = fetchNetworkCatalog(other.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions());
         QVERIFY(fetched.ok());
-        QCOMPARE(fetched.value().catalog.anomalies.size(), 1);
-        QVERIFY2(fetched.value().catalog.anomalies.at(0).message.contains(QStringLiteral("TLS handshake")),
-                 qPrintable(fetched.value().catalog.anomalies.at(0).message));
+        const QString whyOther = test::soleAnomalyMismatch(fetched.value().catalog, QStringLiteral("TLS handshake"));
+        QVERIFY2(whyOther.isEmpty(), qPrintable(whyOther));
         QCOMPARE(fetched.value().catalog.providers.size(), 0);
 
         // Archives from a server we do not trust: error with the TLS text, never retried into success.
@@ -403,9 +361,8 @@ private Q_SLOTS:
         const Result<NetworkCatalog> fetched = fetchNetworkCatalog(QStringLiteral("https://127.0.0.1:%1/").arg(stall.serverPort()),
                                                                    {addr(QStringLiteral("example.com/acme/good"))}, options);
         QVERIFY(fetched.ok());
-        QCOMPARE(fetched.value().catalog.anomalies.size(), 1);
-        QVERIFY2(fetched.value().catalog.anomalies.at(0).message.contains(QStringLiteral("request failed: timed out")),
-                 qPrintable(anomaliesText(fetched.value().catalog)));
+        const QString why = test::soleAnomalyMismatch(fetched.value().catalog, QStringLiteral("request failed: timed out"));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void cancel()
@@ -440,10 +397,10 @@ private Q_SLOTS:
         };
         vo.expected[ProviderVersionKey{good, v1}] = {expectedHash("linux_arm64", "h1"), expectedHash("linux_amd64", "zh")};
         const RemoteVerifyReport r = verifyNetworkCatalog(fetched.value().catalog, vo);
-        QCOMPARE(toString(find(r.report, QStringLiteral("linux_arm64"))->detail.verdict), toString(Verdict::Verified));
-        QCOMPARE(toString(find(r.report, QStringLiteral("linux_amd64"))->detail.verdict), toString(Verdict::Verified));
+        QCOMPARE(toString(test::resultFor(r.report, QStringLiteral("linux_arm64"))->detail.verdict), toString(Verdict::Verified));
+        QCOMPARE(toString(test::resultFor(r.report, QStringLiteral("linux_amd64"))->detail.verdict), toString(Verdict::Verified));
         // darwin_arm64: its index's h1 matches, but the lock lists hashes and none is its own.
-        QCOMPARE(toString(find(r.report, QStringLiteral("darwin_arm64"))->detail.verdict), toString(Verdict::Mismatch));
+        QCOMPARE(toString(test::resultFor(r.report, QStringLiteral("darwin_arm64"))->detail.verdict), toString(Verdict::Mismatch));
     }
 
     // The GUI verifies on the global thread pool (JobTracker). Found by review: verify URL used to
@@ -513,19 +470,12 @@ private Q_SLOTS:
         const Result<NetworkCatalog> fetched =
             fetchNetworkCatalog(m_nginx.baseUrl(), {addr(QStringLiteral("example.com/acme/good"))}, mirrorOptions());
         QVERIFY(fetched.ok());
-        struct rlimit old
-        {
-        };
-        QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
-        const auto previous = std::signal(SIGXFSZ, SIG_IGN);
-        struct rlimit small = old;
-        small.rlim_cur = 1024;
-        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        test::FileSizeLimit limit(1024);
+        QVERIFY(limit.ok());
         const RemoteVerifyReport verified = verifyNetworkCatalog(fetched.value().catalog, verifyOptions());
-        QVERIFY(::setrlimit(RLIMIT_FSIZE, &old) == 0);
-        std::signal(SIGXFSZ, previous);
+        QVERIFY(limit.restore());
         for (const QString &platform : {QStringLiteral("darwin_arm64"), QStringLiteral("windows_amd64")}) { // 5000 and 7000 bytes
-            const ArchiveResult *r = find(verified.report, platform);
+            const ArchiveResult *r = test::resultFor(verified.report, platform);
             QVERIFY2(r, qPrintable(platform));
             QCOMPARE(toString(r->detail.verdict), toString(Verdict::Error));
             QVERIFY2(r->detail.reason.contains(QStringLiteral("cannot store the download")), qPrintable(r->detail.reason));

@@ -13,6 +13,7 @@
 #include "model/network/RequestLogModel.h"
 
 #include "tests/support/TestSupport.h"
+#include "tests/support/VerifyResults.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -64,13 +65,7 @@ struct Recorder
         QObject::connect(s, &RemoteSession::message, s, [this](const QString &m) { messages << m; });
     }
     bool ended() const { return summary || failure; }
-    const ArchiveResult *find(const QString &platform) const
-    {
-        for (const ArchiveResult &r : results)
-            if (r.key.platform.toString() == platform)
-                return &r;
-        return nullptr;
-    }
+    const ArchiveResult *find(const QString &platform) const { return test::resultFor(results, platform); }
 };
 
 } // namespace
@@ -95,13 +90,21 @@ class TestNetworkSession : public QObject
         r.homeDir = m_tmp.filePath(QStringLiteral("home"));
         return r;
     }
+    /// request() for the good provider from `stall`, a server that accepts and never answers, with
+    /// a timeout far beyond the test's.
+    RemoteRequest stalledRequest(const QTcpServer &stall) const
+    {
+        RemoteRequest r = request();
+        r.baseUrl = QStringLiteral("https://127.0.0.1:%1/").arg(stall.serverPort());
+        r.timeoutMs = 600000;
+        r.providers = {addr("example.com/acme/good")};
+        return r;
+    }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString missing = test::ServedMirror::missingTools();
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::ServedMirror::missingTools());
         QVERIFY(m_tmp.isValid());
         const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));
         QString error;
@@ -200,20 +203,10 @@ private Q_SLOTS:
         const QString shown = rec.messages.join(QLatin1Char('\n'));
         QVERIFY2(shown.contains(QStringLiteral("sess…")) && !shown.contains(QStringLiteral("sessiontoken")), qPrintable(shown));
         // The token went with the two JSON requests only, per the server and per the log.
-        int json = 0, other = 0;
-        for (const QByteArray &line : m_nginx.accessLogFrom(from).split('\n')) {
-            if (line.isEmpty())
-                continue;
-            if (line.contains(".json ")) {
-                ++json;
-                QVERIFY2(line.endsWith("auth=\"Bearer sessiontoken-abcdef\""), line.constData());
-            } else {
-                ++other;
-                QVERIFY2(line.endsWith("auth=\"-\""), line.constData());
-            }
-        }
-        QCOMPARE(json, 2);
-        QVERIFY(other >= 8);
+        const test::NginxFixture::AuthorizationLog sent = m_nginx.authorizationsFrom(from, "Bearer sessiontoken-abcdef");
+        QVERIFY2(sent.wrong.isEmpty(), qPrintable(sent.wrong));
+        QCOMPARE(sent.json, 2);
+        QVERIFY(sent.other >= 8);
         for (const RequestLogEntry &e : std::as_const(rec.requests))
             QCOMPARE(e.authorization, e.url.path().endsWith(QStringLiteral(".json")));
     }
@@ -255,12 +248,8 @@ private Q_SLOTS:
         QVERIFY(stall.listen(QHostAddress::LocalHost, 0));
         RemoteSession session;
         Recorder rec(&session);
-        RemoteRequest req = request();
-        req.baseUrl = QStringLiteral("https://127.0.0.1:%1/").arg(stall.serverPort());
-        req.timeoutMs = 600000;
-        req.providers = {addr("example.com/acme/good")};
         QSignalSpy connected(&stall, &QTcpServer::newConnection);
-        session.start(req);
+        session.start(stalledRequest(stall));
         // Cancel only once the request really hangs on the stalled server.
         QVERIFY(connected.wait(20000));
         QVERIFY(!rec.ended());
@@ -276,11 +265,7 @@ private Q_SLOTS:
         QVERIFY(stall.listen(QHostAddress::LocalHost, 0));
         RemoteSession session;
         Recorder rec(&session);
-        RemoteRequest slow = request();
-        slow.baseUrl = QStringLiteral("https://127.0.0.1:%1/").arg(stall.serverPort());
-        slow.timeoutMs = 600000;
-        slow.providers = {addr("example.com/acme/good")};
-        const quint64 first = session.start(slow);
+        const quint64 first = session.start(stalledRequest(stall));
         RemoteRequest fast = request();
         fast.providers = {addr("example.com/acme/absent")};
         const quint64 second = session.start(fast);

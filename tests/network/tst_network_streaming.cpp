@@ -71,9 +71,7 @@ class TestNetworkStreaming : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString missing = test::NginxFixture::missingTools();
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::NginxFixture::missingTools());
         QVERIFY(m_tmp.isValid());
         const QString root = m_tmp.filePath(QStringLiteral("root"));
         QVERIFY(QDir().mkpath(root));

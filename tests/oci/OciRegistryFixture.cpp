@@ -152,13 +152,7 @@ QString OciRegistryFixture::start()
 
 void OciRegistryFixture::stop()
 {
-    if (m_registry.state() == QProcess::NotRunning)
-        return;
-    m_registry.terminate();
-    if (!m_registry.waitForFinished(10000)) {
-        m_registry.kill();
-        m_registry.waitForFinished(5000);
-    }
+    stopProcess(m_registry);
 }
 
 QString OciRegistryFixture::templ(const QString &prefix) const

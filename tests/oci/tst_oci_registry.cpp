@@ -153,16 +153,7 @@ class TestOciRegistry : public QObject
         }
         return false;
     }
-    static void stop(QProcess &process)
-    {
-        if (process.state() == QProcess::NotRunning)
-            return;
-        process.terminate();
-        if (!process.waitForFinished(10000)) {
-            process.kill();
-            process.waitForFinished(5000);
-        }
-    }
+    static void stop(QProcess &process) { test::stopProcess(process); }
     /// Starts docker-registry on `port` with TLS and the given `auth:` block; "" or why not.
     QString startRegistry(QProcess &process, quint16 port, const QString &authBlock, const QString &storage, const QString &log)
     {

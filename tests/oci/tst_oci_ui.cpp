@@ -32,6 +32,7 @@
 #include "model/network/RequestLogModel.h"
 #include "model/oci/OciSource.h"
 #include "tests/oci/OciRegistryFixture.h"
+#include "tests/support/MainWindowSupport.h"
 #include "tests/support/TestSupport.h"
 #include "tests/support/TreeRows.h"
 #include "ui/JobTracker.h"
@@ -129,6 +130,13 @@ class TestOciUi : public QObject
         window.openMirror(dir);
         return finished.wait(60000) && window.sourceKind() == MainWindow::SourceKind::Directory;
     }
+    /// The fixture's mirror directory as the browser catalogs it (an error when it does not open).
+    Result<Catalog> mirrorCatalog() const
+    {
+        MainWindow window;
+        return openDirectory(window, m_registry.mirror()) ? Result<Catalog>(window.catalog())
+                                                          : Result<Catalog>(makeError(ErrorCode::Io, u"open"_s));
+    }
     /// Every tag of every repository under PREFIX/test names an index whose manifests and layers the
     /// registry has (read with Python); "" or what is missing.
     QString tagsAreWhole(const QString &prefix, const QStringList &types) const
@@ -160,10 +168,7 @@ class TestOciUi : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"ProvenderTest"_s);
-        QCoreApplication::setApplicationName(u"tst_oci_ui"_s);
-        QSettings().clear();
+        test::useOwnSettings(u"tst_oci_ui"_s);
         QVERIFY(m_tmp.isValid());
         if (const auto missing = m_registry.missing())
             PROVENDER_SKIP(missing->first, missing->second);
@@ -267,17 +272,11 @@ private Q_SLOTS:
         QVERIFY(openDirectory(window, m_registry.mirror()));
         const QMap<QString, QByteArray> before = test::fileTree(m_registry.mirror());
         // The File menu's action opens the dialog on the window's source.
-        QAction *action = nullptr;
-        for (QAction *a : window.menu(MainWindow::Menu::File)->actions())
-            if (a->text() == u"Publish to OCI Re&gistry…"_s)
-                action = a;
+        QAction *action = test::menuAction(window, MainWindow::Menu::File, u"Publish to OCI Re&gistry…"_s);
         QVERIFY(action);
         QCOMPARE(action->shortcut(), QKeySequence(u"Ctrl+Alt+P"_s));
         action->trigger();
-        PublishOciDialog *dialog = nullptr;
-        for (QWidget *w : QApplication::topLevelWidgets())
-            if (auto *d = qobject_cast<PublishOciDialog *>(w); d && d->isVisible())
-                dialog = d;
+        auto *dialog = test::visibleTopLevel<PublishOciDialog>();
         QVERIFY(dialog);
         dialog->setEnvironment(m_registry.environment());
         dialog->setForm(publishForm(u"mirror"_s));
@@ -343,11 +342,7 @@ private Q_SLOTS:
     void publishFromABundle()
     {
         // A bundle made from the mirror (model/bundle), opened in the browser (read in place).
-        const Result<Catalog> catalog = [&] {
-            MainWindow window;
-            return openDirectory(window, m_registry.mirror()) ? Result<Catalog>(window.catalog())
-                                                              : Result<Catalog>(makeError(ErrorCode::Io, u"open"_s));
-        }();
+        const Result<Catalog> catalog = mirrorCatalog();
         QVERIFY(catalog.ok());
         const QString bundle = m_tmp.filePath(u"mirror.tar.gz"_s);
         const Result<BundleCreateReport> made = createBundle(bundle, selectAll(catalog.value()));
@@ -386,11 +381,7 @@ private Q_SLOTS:
     {
         // In the model: cancelled right after the first archive upload (the progress line comes on
         // the push's own thread, so this is exact).
-        const Result<Catalog> catalog = [&] {
-            MainWindow window;
-            return openDirectory(window, m_registry.mirror()) ? Result<Catalog>(window.catalog())
-                                                              : Result<Catalog>(makeError(ErrorCode::Io, u"open"_s));
-        }();
+        const Result<Catalog> catalog = mirrorCatalog();
         QVERIFY(catalog.ok());
         OciOpenForm f = openForm(u"cancelled"_s);
         Result<oci::OciMirrorOptions> mirror = ociMirrorOptions(f);
@@ -714,10 +705,7 @@ private Q_SLOTS:
     {
         MainWindow window;
         installOciUi(&window);
-        QAction *open = nullptr;
-        for (QAction *a : window.menu(MainWindow::Menu::File)->actions())
-            if (a->text() == u"Open &OCI Registry…"_s)
-                open = a;
+        QAction *open = test::menuAction(window, MainWindow::Menu::File, u"Open &OCI Registry…"_s);
         QVERIFY(open);
         QCOMPARE(open->shortcut(), QKeySequence(u"Ctrl+Alt+O"_s));
         // Publishing needs a directory or a bundle in the browser.

@@ -136,8 +136,7 @@ class TestProvenance : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (const QString missing = provender::test::RegistryFixture::missingTools(); !missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, u"needs "_s + missing);
+        PROVENDER_SKIP_UNLESS_ON_PATH(provender::test::RegistryFixture::missingTools());
         QVERIFY(QFileInfo(QStringLiteral(PROVENDER_BINARY)).isExecutable());
         auto registry = std::make_unique<provender::test::RegistryFixture>();
         QString error;

@@ -8,6 +8,7 @@
 #include "model/items/MirrorTreeModel.h"
 #include "model/mirror/DemoMirror.h"
 #include "tests/support/GpgFixture.h"
+#include "tests/support/MainWindowSupport.h"
 #include "tests/support/TestSupport.h"
 #include "tests/support/TreeRows.h"
 #include "ui/MainWindow.h"
@@ -30,21 +31,12 @@ class TestProvenanceUi : public QObject
     QString m_demo, m_keyId, m_sums;
     const QString kUid = u"Widget Releases <widget@acme.test>"_s;
 
-    template<typename T> static T *child(QWidget &w, const char *name) { return w.findChild<T *>(QLatin1StringView(name)); }
-
     static QModelIndex leafMatching(const QAbstractItemModel *m, const QString &text)
     {
         for (const QModelIndex &i : test::archiveRows(m))
             if (i.data(MirrorTreeModel::SearchTextRole).toString().contains(text))
                 return i;
         return {};
-    }
-
-    static bool openAndVerify(ui::MainWindow &w, const QString &path)
-    {
-        QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
-        w.openMirror(path);
-        return finished.wait(120000) && !finished.isEmpty();
     }
 
 private Q_SLOTS:
@@ -95,12 +87,10 @@ private Q_SLOTS:
     void detailsAndTooltipSaySignedBy()
     {
         ui::MainWindow w;
-        w.resize(1280, 780);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openAndVerify(w, m_demo));
-        QTreeView *view = child<QTreeView>(w, "archiveView");
-        QTextBrowser *details = child<QTextBrowser>(w, "detailsView");
+        QVERIFY(test::showExposed(w, {1280, 780}));
+        QVERIFY(test::openAndVerify(w, m_demo));
+        QTreeView *view = test::child<QTreeView>(w, "archiveView");
+        QTextBrowser *details = test::child<QTextBrowser>(w, "detailsView");
         QVERIFY(view && details);
         const QString signedBy = u"signed by %1 (%2)"_s.arg(m_keyId, kUid);
 
@@ -125,7 +115,7 @@ private Q_SLOTS:
         QFile f(m_sums);
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(sums) == sums.size());
         f.close();
-        QVERIFY(openAndVerify(w, m_demo));
+        QVERIFY(test::openAndVerify(w, m_demo));
         const QModelIndex again = leafMatching(view->model(), u"/null 3.2.2 linux_amd64"_s);
         QVERIFY(again.isValid());
         QCOMPARE(again.siblingAtColumn(MirrorTreeModel::VerdictColumn).data().toString(), u"refused"_s);

@@ -42,12 +42,7 @@ QMap<QString, QByteArray> tree(const QString &root)
     return out;
 }
 
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
-}
+using provender::test::writeFile;
 
 using Wanted = provender::test::RegistryFixture::Wanted;
 
@@ -93,10 +88,8 @@ class TestInteropPull : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (provender::test::terraformPath().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, u"needs terraform on PATH"_s);
-        if (const QString missing = provender::test::RegistryFixture::missingTools(); !missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, u"needs "_s + missing);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the comparison with terraform is skipped"));
+        PROVENDER_SKIP_UNLESS_ON_PATH(provender::test::RegistryFixture::missingTools());
         QVERIFY(QFileInfo(binary()).isExecutable());
 
         // Both tools get the same environment: nothing of the user's, loopback only.

@@ -26,11 +26,7 @@ namespace {
 
 const QString kHost = u"registry.provender.test"_s;
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
+using provender::test::writeFile;
 
 } // namespace
 

@@ -76,8 +76,7 @@ class TestRegistrySource : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (const QString missing = test::RegistryFixture::missingTools(); !missing.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, u"needs "_s + missing);
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::RegistryFixture::missingTools());
         QString error;
         QVERIFY2(m_registry.start(m_tmp.path(), &error), qPrintable(error));
         // The key ID as gpg itself gives it (the last 16 hex digits of the fingerprint).

@@ -8,6 +8,7 @@
 // the signature anchor naming the key ID gpg gives; `registry:HOST?provider=…` opens the same.
 
 #include "model/core/SizeFormat.h"
+#include "tests/support/MainWindowSupport.h"
 #include "tests/support/RegistryFixture.h"
 #include "tests/support/TestSupport.h"
 #include "ui/JobTracker.h"
@@ -48,6 +49,17 @@ class TestRegistryUi : public QObject
         return f;
     }
 
+    /// Runs `d` on form(dest) against the served registry (`dryRun`: only lists what it would
+    /// fetch); false when it does not finish.
+    bool run(PullRegistryDialog &d, const QString &dest, bool dryRun) const
+    {
+        d.setEnvironment(m_registry.environment());
+        d.setForm(form(dest));
+        QSignalSpy finished(&d, &PullRegistryDialog::finished);
+        d.start(dryRun);
+        return finished.wait(120000);
+    }
+
     QJsonObject expected(const QString &type, const QString &version, const QString &platform) const
     {
         return m_registry.expected().value(type).toObject().value(version).toObject().value(platform).toObject();
@@ -58,8 +70,7 @@ class TestRegistryUi : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        if (const QString missing = test::RegistryFixture::missingTools(); !missing.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, u"needs "_s + missing);
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::RegistryFixture::missingTools());
         QString error;
         QVERIFY2(m_registry.start(m_tmp.path(), &error), qPrintable(error));
     }
@@ -83,11 +94,7 @@ private Q_SLOTS:
     {
         const QString dest = m_tmp.filePath(u"dry"_s);
         PullRegistryDialog d;
-        d.setEnvironment(m_registry.environment());
-        d.setForm(form(dest));
-        QSignalSpy finished(&d, &PullRegistryDialog::finished);
-        d.start(true);
-        QVERIFY(finished.wait(120000));
+        QVERIFY(run(d, dest, true));
         const QStandardItemModel *rows = d.results();
         QCOMPARE(rows->rowCount(), 4);
         QHash<QString, QString> sizes;
@@ -111,12 +118,8 @@ private Q_SLOTS:
     {
         const QString dest = m_tmp.filePath(u"pulled"_s);
         PullRegistryDialog d;
-        d.setEnvironment(m_registry.environment());
-        d.setForm(form(dest));
-        QSignalSpy finished(&d, &PullRegistryDialog::finished);
         QSignalSpy pulled(&d, &PullRegistryDialog::pulled);
-        d.start(false);
-        QVERIFY(finished.wait(120000));
+        QVERIFY(run(d, dest, false));
         QCOMPARE(pulled.size(), 1);
         QCOMPARE(pulled.at(0).at(0).toString(), dest);
         const QStandardItemModel *rows = d.results();
@@ -241,16 +244,10 @@ private Q_SLOTS:
     {
         MainWindow window;
         installRegistryUi(&window);
-        QAction *pull = nullptr;
-        for (QAction *a : window.menu(MainWindow::Menu::File)->actions())
-            if (a->text() == u"&Pull from Registry…"_s)
-                pull = a;
+        QAction *pull = test::menuAction(window, MainWindow::Menu::File, u"&Pull from Registry…"_s);
         QVERIFY(pull);
         pull->trigger();
-        PullRegistryDialog *dialog = nullptr;
-        for (QWidget *w : QApplication::topLevelWidgets())
-            if (auto *d = qobject_cast<PullRegistryDialog *>(w); d && d->isVisible())
-                dialog = d;
+        auto *dialog = test::visibleTopLevel<PullRegistryDialog>();
         QVERIFY(dialog);
         const QString dest = m_tmp.filePath(u"browsed"_s);
         dialog->setEnvironment(m_registry.environment());

@@ -20,6 +20,7 @@
 #include "ui/remote/OpenUrlDialog.h"
 #include "ui/remote/RemoteUi.h"
 
+#include "tests/support/MainWindowSupport.h"
 #include "tests/support/TestSupport.h"
 #include "tests/support/TreeRows.h"
 
@@ -30,8 +31,6 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -39,7 +38,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -89,9 +87,7 @@ class TestRemoteUi : public QObject
     void startNginx(bool autoindex)
     {
         m_served.reset();
-        const QString missing = test::ServedMirror::missingTools();
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::ServedMirror::missingTools());
         m_mirror = m_tmp.filePath(autoindex ? QStringLiteral("mirror-listed") : QStringLiteral("mirror"));
         QDir(m_mirror).removeRecursively();
         auto served = std::make_unique<test::ServedMirror>();
@@ -148,10 +144,7 @@ class TestRemoteUi : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("ProvenderTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_remoteui"));
-        QSettings().clear();
+        test::useOwnSettings(QStringLiteral("tst_remoteui"));
         QVERIFY(m_tmp.isValid());
     }
 
@@ -541,13 +534,7 @@ private Q_SLOTS:
             MainWindow window;
             QSignalSpy finished(&window, &MainWindow::verificationFinished);
             window.show();
-            QMimeData mime;
-            mime.setUrls({QUrl(url)});
-            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-            QApplication::sendEvent(&window, &enter);
-            QVERIFY(enter.isAccepted());
-            QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-            QApplication::sendEvent(&window, &drop);
+            QVERIFY(test::dropUrls(window, {QUrl(url)}));
             QVERIFY(finished.wait(60000));
             QCOMPARE(window.mirrorRoot(), url);
             expectFixtureCounts(window);

@@ -37,7 +37,6 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSslCertificate>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -132,6 +131,17 @@ class TestSourceConformance : public QObject
             QList<ProviderAddress>{ProviderAddress::parse(QStringLiteral("example.com/acme/demo")).value(),
                                    ProviderAddress::parse(QStringLiteral("example.com/acme/other")).value()},
             mirror, download);
+    }
+    /// A source and what its list() gives.
+    template<typename Source> struct Listed
+    {
+        std::unique_ptr<Source> source;
+        Result<Catalog> catalog;
+    };
+    template<typename Source> static Listed<Source> listOf(std::unique_ptr<Source> source)
+    {
+        Result<Catalog> catalog = source->list();
+        return {std::move(source), std::move(catalog)};
     }
 
     /// The prefix every path of the source's catalog starts with.
@@ -249,12 +259,8 @@ class TestSourceConformance : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString missing = test::NginxFixture::missingTools();
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
-            missing += (missing.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("python3");
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::NginxFixture::missingToolsWithPython());
+        const QString python = test::python3();
         QVERIFY(m_tmp.isValid());
         QStringList fixtureArgs{test::sourceDir() + QStringLiteral("/tests/source/conformance_fixture.py"), m_tmp.path()};
         if (test::GpgFixture::available()) {
@@ -310,8 +316,7 @@ private Q_SLOTS:
     void catalog()
     {
         QFETCH(QString, kind);
-        std::unique_ptr<MirrorSource> source = makeSource(kind);
-        Result<Catalog> listed = source->list();
+        auto [source, listed] = listOf(makeSource(kind));
         QVERIFY2(listed.ok(), qPrintable(listed.ok() ? QString() : listed.error().toString()));
         const Catalog &c = listed.value();
         QVERIFY(c.sourceKind == source->kind());
@@ -357,9 +362,8 @@ private Q_SLOTS:
     void verdicts()
     {
         QFETCH(QString, kind);
-        std::unique_ptr<MirrorSource> source = makeSource(kind);
-        Result<Catalog> listed = source->list();
-        QVERIFY(listed.ok());
+        auto [source, listed] = listOf(makeSource(kind));
+        QVERIFY2(listed.ok(), qPrintable(listed.ok() ? QString() : listed.error().toString()));
         const VerifyReport report = verifyUncached(*source, listed.value());
         QVERIFY(!report.summary.cancelled);
         const QString base = baseOf(listed.value());
@@ -420,9 +424,8 @@ private Q_SLOTS:
     void openArchive()
     {
         QFETCH(QString, kind);
-        std::unique_ptr<MirrorSource> source = makeSource(kind);
-        Result<Catalog> listed = source->list();
-        QVERIFY(listed.ok());
+        auto [source, listed] = listOf(makeSource(kind));
+        QVERIFY2(listed.ok(), qPrintable(listed.ok() ? QString() : listed.error().toString()));
         const QHash<QString, const Archive *> byKey = archivesByKey(listed.value());
         int opened = 0;
         for (const QJsonValue &value : m_expected.value(u"archives").toArray()) {
@@ -470,9 +473,8 @@ private Q_SLOTS:
     void cancelled()
     {
         QFETCH(QString, kind);
-        std::unique_ptr<MirrorSource> source = makeSource(kind);
-        Result<Catalog> listed = source->list();
-        QVERIFY(listed.ok());
+        auto [source, listed] = listOf(makeSource(kind));
+        QVERIFY2(listed.ok(), qPrintable(listed.ok() ? QString() : listed.error().toString()));
         std::atomic<bool> cancel{true};
         const VerifyReport report = verifyUncached(*source, listed.value(), &cancel);
         QVERIFY(report.summary.cancelled);
@@ -554,13 +556,11 @@ private Q_SLOTS:
     {
         if (!m_gpg)
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs gpg to sign the registry's SHA256SUMS"));
-        std::unique_ptr<RegistrySource> source = makeRegistrySource();
-        Result<Catalog> listed = source->list();
+        auto [source, listed] = listOf(makeRegistrySource());
         QVERIFY(listed.ok());
         const QString base = m_registryNginx.baseUrl();
         const QHash<QString, Seen> got = seen(verifyUncached(*source, listed.value()), base);
-        std::unique_ptr<MirrorSource> dir = makeSource(QStringLiteral("directory"));
-        Result<Catalog> dirListed = dir->list();
+        auto [dir, dirListed] = listOf(makeSource(QStringLiteral("directory")));
         QVERIFY(dirListed.ok());
         const QHash<QString, Seen> mirror = seen(verifyUncached(*dir, dirListed.value()), baseOf(dirListed.value()));
         const QJsonObject registry = m_expected.value(u"registry").toObject();
@@ -598,8 +598,7 @@ private Q_SLOTS:
     {
         if (!m_gpg)
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs gpg to sign the registry's SHA256SUMS"));
-        std::unique_ptr<RegistrySource> source = makeRegistrySource();
-        Result<Catalog> listed = source->list();
+        auto [source, listed] = listOf(makeRegistrySource());
         QVERIFY(listed.ok());
         int opened = 0;
         forEachArchive(listed.value(), [&](const Provider &p, const ProviderVersion &v, const Archive &a) {
@@ -648,8 +647,7 @@ private Q_SLOTS:
     {
         if (!m_gpg)
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs gpg to sign the registry's SHA256SUMS"));
-        std::unique_ptr<RegistrySource> source = makeRegistrySource();
-        Result<Catalog> listed = source->list();
+        auto [source, listed] = listOf(makeRegistrySource());
         QVERIFY(listed.ok());
         std::atomic<bool> cancel{true};
         const VerifyReport report = verifyUncached(*source, listed.value(), &cancel);

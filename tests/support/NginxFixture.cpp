@@ -1,5 +1,7 @@
 #include "NginxFixture.h"
 
+#include "tests/support/TestSupport.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -44,6 +46,16 @@ QString NginxFixture::missingTools()
         missing << QStringLiteral("nginx (Debian package nginx)");
     if (findTool(QStringLiteral("openssl")).isEmpty())
         missing << QStringLiteral("openssl");
+    return missing.join(QStringLiteral(", "));
+}
+
+QString NginxFixture::missingToolsWithPython()
+{
+    QStringList missing;
+    if (const QString nginx = missingTools(); !nginx.isEmpty())
+        missing << nginx;
+    if (python3().isEmpty())
+        missing << QStringLiteral("python3");
     return missing.join(QStringLiteral(", "));
 }
 
@@ -127,6 +139,21 @@ QByteArray NginxFixture::accessLogFrom(qint64 offset) const
     return f.readAll();
 }
 
+NginxFixture::AuthorizationLog NginxFixture::authorizationsFrom(qint64 offset, const QByteArray &jsonAuth) const
+{
+    AuthorizationLog log;
+    for (const QByteArray &line : accessLogFrom(offset).split('\n')) {
+        if (line.isEmpty())
+            continue;
+        const bool json = line.contains(".json ");
+        ++(json ? log.json : log.other);
+        const QByteArray expected = "auth=\"" + (json ? jsonAuth : QByteArray("-")) + '"';
+        if (log.wrong.isEmpty() && !line.endsWith(expected))
+            log.wrong = QString::fromUtf8(line);
+    }
+    return log;
+}
+
 QString NginxFixture::errorLogText() const
 {
     QFile f(m_dir.filePath(QStringLiteral("nginx/logs/error.log")));
@@ -191,13 +218,7 @@ bool NginxFixture::start(const QString &root, const QString &serverExtra, const 
 
 void NginxFixture::stop()
 {
-    if (m_process.state() == QProcess::NotRunning)
-        return;
-    m_process.terminate();
-    if (!m_process.waitForFinished(10000)) {
-        m_process.kill();
-        m_process.waitForFinished();
-    }
+    stopProcess(m_process);
 }
 
 } // namespace provender::test

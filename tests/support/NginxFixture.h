@@ -20,6 +20,9 @@ public:
 
     /// "" when nginx and openssl are on PATH, else which are missing (for PROVENDER_SKIP).
     static QString missingTools();
+    /// missingTools() and python3 (test::python3()): for the suites that also build what is served
+    /// with a Python script.
+    static QString missingToolsWithPython();
 
     /// Makes ca.pem (a CA) and server.pem/server.key (signed by it, SAN IP:127.0.0.1, DNS:localhost)
     /// plus other.pem/other.key (self-signed, not from the CA). `error` gets openssl's output.
@@ -43,6 +46,16 @@ public:
     qint64 accessLogSize() const;
     /// The access log from byte `offset` on (an accessLogSize() taken before the requests).
     QByteArray accessLogFrom(qint64 offset) const;
+    /// The Authorization headers of the requests logged from byte `offset` on: index documents
+    /// (".json " requests) must all have sent `jsonAuth` ("Bearer …"), every other request none
+    /// (nginx logs "-").
+    struct AuthorizationLog
+    {
+        int json = 0;  ///< requests for index documents
+        int other = 0; ///< every other request (archives)
+        QString wrong; ///< the first line that broke the rule, or ""
+    };
+    AuthorizationLog authorizationsFrom(qint64 offset, const QByteArray &jsonAuth) const;
     QString errorLogText() const;
     QString path(const QString &rel) const { return m_dir.filePath(rel); }
 

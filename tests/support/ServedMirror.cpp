@@ -9,12 +9,7 @@ namespace provender::test {
 
 QString ServedMirror::missingTools()
 {
-    QStringList missing;
-    if (const QString nginx = NginxFixture::missingTools(); !nginx.isEmpty())
-        missing << nginx;
-    if (python3().isEmpty())
-        missing << QStringLiteral("python3");
-    return missing.join(QStringLiteral(", "));
+    return NginxFixture::missingToolsWithPython();
 }
 
 bool ServedMirror::start(const QString &dir, QString *error, const QString &serverExtra)

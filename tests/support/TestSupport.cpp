@@ -7,8 +7,12 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 namespace provender::test {
 
@@ -51,6 +55,37 @@ bool writeFile(const QString &path, const QByteArray &bytes)
     QDir().mkpath(QFileInfo(path).absolutePath());
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+QString rewriteKeepingTimes(const QString &path, const QByteArray &bytes, bool truncate)
+{
+    const QByteArray native = QFile::encodeName(path);
+    struct stat before;
+    if (::stat(native.constData(), &before) != 0)
+        return QStringLiteral("cannot stat %1 before the rewrite").arg(path);
+    {
+        QFile f(path);
+        if (!f.open(truncate ? QIODevice::WriteOnly | QIODevice::Truncate : QIODevice::ReadWrite) || f.write(bytes) != bytes.size())
+            return QStringLiteral("cannot rewrite %1: %2").arg(path, f.errorString());
+    }
+    const struct timespec times[2] = {before.st_atim, before.st_mtim};
+    if (::utimensat(AT_FDCWD, native.constData(), times, 0) != 0)
+        return QStringLiteral("cannot restore the times of %1").arg(path);
+    struct stat after;
+    if (::stat(native.constData(), &after) != 0)
+        return QStringLiteral("cannot stat %1 after the rewrite").arg(path);
+    QStringList differs;
+    if (after.st_ino != before.st_ino)
+        differs << QStringLiteral("inode %1 -> %2").arg(before.st_ino).arg(after.st_ino);
+    if (after.st_size != before.st_size)
+        differs << QStringLiteral("size %1 -> %2").arg(before.st_size).arg(after.st_size);
+    if (after.st_mtim.tv_sec != before.st_mtim.tv_sec || after.st_mtim.tv_nsec != before.st_mtim.tv_nsec)
+        differs << QStringLiteral("mtime %1.%2 -> %3.%4")
+                       .arg(before.st_mtim.tv_sec)
+                       .arg(before.st_mtim.tv_nsec)
+                       .arg(after.st_mtim.tv_sec)
+                       .arg(after.st_mtim.tv_nsec);
+    return differs.isEmpty() ? QString() : path + QStringLiteral(": ") + differs.join(QStringLiteral(", "));
 }
 
 QMap<QString, QByteArray> fileTree(const QString &root)
@@ -135,6 +170,37 @@ ProcessRun runProcessMerged(const QString &program, const QStringList &args, con
         p.setWorkingDirectory(workingDirectory);
     p.setProcessChannelMode(QProcess::MergedChannels);
     return runStarted(p, program, args, timeoutMs, QByteArray(), serveEvents);
+}
+
+QString fileTreeMismatch(const QMap<QString, QByteArray> &want, const QMap<QString, QByteArray> &got, const QString &wantFrom)
+{
+    const QString shown = QStringLiteral("%1:\n--- %2\n%3\n--- provender\n%4");
+    if (got.keys() != want.keys())
+        return shown.arg(QStringLiteral("the files differ"), wantFrom, want.keys().join(u'\n'), got.keys().join(u'\n'));
+    for (auto it = want.cbegin(); it != want.cend(); ++it)
+        if (got.value(it.key()) != it.value())
+            return shown.arg(it.key() + QStringLiteral(" differs"), wantFrom, QString::fromUtf8(it.value()),
+                             QString::fromUtf8(got.value(it.key())));
+    return {};
+}
+
+void useOwnSettings(const QString &application)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("ProvenderTest"));
+    QCoreApplication::setApplicationName(application);
+    QSettings().clear();
+}
+
+void stopProcess(QProcess &process)
+{
+    if (process.state() == QProcess::NotRunning)
+        return;
+    process.terminate();
+    if (!process.waitForFinished(10000)) {
+        process.kill();
+        process.waitForFinished();
+    }
 }
 
 QString python3()

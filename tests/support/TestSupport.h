@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QMap>
+#include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -23,12 +24,21 @@ QString terraformPath();
 QByteArray readFile(const QString &path);
 /// Writes `bytes` to `path` (created or truncated), making its folder first; false when it cannot.
 bool writeFile(const QString &path, const QByteArray &bytes);
+/// Writes `bytes` over the file at `path` in place (the same inode: truncated first with `truncate`,
+/// else written over its first bytes) and puts its access and modification times back, as `cp -p`
+/// over an existing file or `touch -r` after an edit leave it. "" when done and the file's inode,
+/// size and mtime are as before (only its ctime tells), else what went wrong or differs.
+QString rewriteKeepingTimes(const QString &path, const QByteArray &bytes, bool truncate);
 /// Every file below `root`, hidden ones too (relative path -> bytes): what "the directory is
 /// untouched" compares.
 QMap<QString, QByteArray> fileTree(const QString &root);
 /// Every *.json below `root`, hidden files and folders left out (relative path -> bytes): the
 /// index documents of a mirror.
 QMap<QString, QByteArray> jsonFiles(const QString &root);
+/// "" when `got` holds the same files as `want` (fileTree, jsonFiles) with the same bytes; else the
+/// two file lists, or the first file that differs with both versions. `wantFrom` says where `want`
+/// comes from ("terraform", "python").
+QString fileTreeMismatch(const QMap<QString, QByteArray> &want, const QMap<QString, QByteArray> &got, const QString &wantFrom);
 
 /// How a child process ended (runProcess).
 struct ProcessRun
@@ -52,6 +62,14 @@ ProcessRun runProcess(const QString &program, const QStringList &args, int timeo
 ProcessRun runProcessMerged(const QString &program, const QStringList &args, const QString &workingDirectory,
                             const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(), int timeoutMs = 300000,
                             bool serveEvents = false);
+
+/// Ends `process` if it runs: TERM (a server's fast shutdown), and KILL when it has not ended
+/// within 10 s; then waits for it.
+void stopProcess(QProcess &process);
+
+/// Settings of the test's own: QStandardPaths' test mode, organization "ProvenderTest",
+/// application `application`, and nothing left from an earlier run (QSettings cleared).
+void useOwnSettings(const QString &application);
 
 /// python3 (the system one first: version-manager shims on PATH can take seconds to start), or "".
 QString python3();
@@ -98,6 +116,24 @@ QString skipVerdict(Missing missing, const QString &why);
             QFAIL(qPrintable(QStringLiteral("CI=true and ../shared/corpus/%1 is missing").arg(sub)));                                      \
     } while (false)
 
+/// After `const QString dir = test::corpusDir(sub)`: skip (Missing::Corpus) when `dir` is "" — fail
+/// under CI=true, where ../shared/corpus is always there.
+#define PROVENDER_SKIP_UNLESS_CORPUS(dir, sub)                                                                                             \
+    do {                                                                                                                                   \
+        if ((dir).isEmpty())                                                                                                               \
+            PROVENDER_SKIP(                                                                                                                \
+                ::provender::test::Missing::Corpus,                                                                                        \
+                QStringLiteral("shared corpus not found (set PROVENDER_SHARED_DIR to the shared/ folder with corpus/%1)").arg(sub));       \
+    } while (false)
+
+/// Skip (Missing::Terraform) with "terraform is not on PATH: <why>" when terraform is not there;
+/// with terraform on PATH a skip for it would fail (skipVerdict).
+#define PROVENDER_SKIP_UNLESS_TERRAFORM(why)                                                                                               \
+    do {                                                                                                                                   \
+        if (::provender::test::terraformPath().isEmpty())                                                                                  \
+            PROVENDER_SKIP(::provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH: ") + (why));                   \
+    } while (false)
+
 /// Skip the current test function (or data row) because something it needs is missing — or fail
 /// when that must not be missing here (CI=true and anything but terraform or a machine fact).
 /// Broken fixtures are failures, never skips: use QFAIL for them.
@@ -108,4 +144,14 @@ QString skipVerdict(Missing missing, const QString &why);
         if (!provenderSkipFail_.isEmpty())                                                                                                 \
             QFAIL(qPrintable(provenderSkipFail_));                                                                                         \
         QSKIP(qPrintable(provenderSkipWhy_));                                                                                              \
+    } while (false)
+
+/// The prologue of the suites that need tools on PATH: PROVENDER_SKIP(Missing::Package, "needs … on
+/// PATH") when `missingTools` (a fixture's missingTools(), such as "nginx (Debian package nginx),
+/// python3") is not empty.
+#define PROVENDER_SKIP_UNLESS_ON_PATH(missingTools)                                                                                        \
+    do {                                                                                                                                   \
+        const QString provenderMissingTools_ = (missingTools);                                                                             \
+        if (!provenderMissingTools_.isEmpty())                                                                                             \
+            PROVENDER_SKIP(::provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(provenderMissingTools_));           \
     } while (false)

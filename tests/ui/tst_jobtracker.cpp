@@ -25,20 +25,18 @@ private Q_SLOTS:
         QSignalSpy finished(&tracker, &JobTracker::finished);
         QSemaphore releaseFirst, releaseSecond;
         QList<int> delivered;
-        auto first = tracker.run(
-            QStringLiteral("scan"), QStringLiteral("Scanning A…"),
-            [&releaseFirst](JobProgress &) {
-                releaseFirst.acquire();
-                return 1;
-            },
-            [&delivered](int v) { delivered.append(v); });
-        auto second = tracker.run(
-            QStringLiteral("scan"), QStringLiteral("Scanning B…"),
-            [&releaseSecond](JobProgress &) {
-                releaseSecond.acquire();
-                return 2;
-            },
-            [&delivered](int v) { delivered.append(v); });
+        // A "scan" job that returns `value` once `release` is released; delivered results are kept.
+        auto blockedScan = [&](const QString &description, QSemaphore &release, int value) {
+            return tracker.run(
+                QStringLiteral("scan"), description,
+                [&release, value](JobProgress &) {
+                    release.acquire();
+                    return value;
+                },
+                [&delivered](int v) { delivered.append(v); });
+        };
+        auto first = blockedScan(QStringLiteral("Scanning A…"), releaseFirst, 1);
+        auto second = blockedScan(QStringLiteral("Scanning B…"), releaseSecond, 2);
         QVERIFY(first->isCancelled()); // the older run is told to stop
         QVERIFY(!second->isCancelled());
         QCOMPARE(tracker.currentDescription(), QStringLiteral("Scanning B…"));

@@ -9,6 +9,7 @@
 #include "model/items/MirrorTreeModel.h"
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "tests/support/MainWindowSupport.h"
 #include "tests/support/TestSupport.h"
 #include "tests/support/TreeRows.h"
 #include "ui/JobTracker.h"
@@ -59,8 +60,6 @@ class TestMainWindow : public QObject
     QTemporaryDir m_tmp;
     QString m_demo;
 
-    template<typename T> static T *child(QWidget &w, const char *name) { return w.findChild<T *>(QLatin1StringView(name)); }
-
     static void screenshot(QWidget &w, const char *name)
     {
         const QByteArray dir = qgetenv("PROVENDER_SCREENSHOT_DIR");
@@ -101,12 +100,6 @@ class TestMainWindow : public QObject
     }
 
     /// Open the demo mirror in `w` and wait until verification has finished.
-    bool openAndVerify(ui::MainWindow &w, const QString &path)
-    {
-        QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
-        w.openMirror(path);
-        return finished.wait(60000) && !finished.isEmpty();
-    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -124,19 +117,17 @@ private Q_SLOTS:
     void emptyStateAndErrors()
     {
         ui::MainWindow w;
-        w.resize(1280, 780);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QWidget *empty = child<QWidget>(w, "emptyState");
+        QVERIFY(test::showExposed(w, {1280, 780}));
+        QWidget *empty = test::child<QWidget>(w, "emptyState");
         QVERIFY(empty);
         QVERIFY(empty->isVisible());
-        QVERIFY(!child<QProgressBar>(w, "verifyProgress")->isVisible());
+        QVERIFY(!test::child<QProgressBar>(w, "verifyProgress")->isVisible());
         screenshot(w, "mainwindow-empty.png");
 
         QSignalSpy failed(&w, &ui::MainWindow::openFailed);
         w.openMirror(m_tmp.filePath(QStringLiteral("no-such-dir")));
         QCOMPARE(failed.size(), 1);
-        QLabel *error = child<QLabel>(w, "errorLabel");
+        QLabel *error = test::child<QLabel>(w, "errorLabel");
         QVERIFY(error->isVisible());
         QVERIFY(error->text().contains(QStringLiteral("not a directory")));
         QVERIFY(error->text().contains(QStringLiteral("no-such-dir")));
@@ -146,18 +137,16 @@ private Q_SLOTS:
     void demoMirrorLiveVerdicts()
     {
         ui::MainWindow w;
-        w.resize(1280, 780);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showExposed(w, {1280, 780}));
         QAbstractItemModelTester tester(w.archiveModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QTreeView *view = child<QTreeView>(w, "archiveView");
+        QTreeView *view = test::child<QTreeView>(w, "archiveView");
         QAbstractItemModelTester proxyTester(view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
         QSignalSpy opened(&w, &ui::MainWindow::mirrorOpened);
         QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
         w.openMirror(m_demo);
-        QVERIFY(child<QProgressBar>(w, "verifyProgress")->isVisible()); // busy while scanning
-        QVERIFY(child<QPushButton>(w, "cancelButton")->isVisible());
+        QVERIFY(test::child<QProgressBar>(w, "verifyProgress")->isVisible()); // busy while scanning
+        QVERIFY(test::child<QPushButton>(w, "cancelButton")->isVisible());
         QVERIFY(opened.wait(30000));
         QCOMPARE(test::archiveRows(view->model()).size(), 28);
         QVERIFY(finished.wait(60000));
@@ -171,31 +160,31 @@ private Q_SLOTS:
         QCOMPARE(verdictCount(w, Verdict::Missing), 1);
         QCOMPARE(verdictCount(w, Verdict::Error), 1);
         QCOMPARE(verdictCount(w, Verdict::Pending), 0);
-        QVERIFY(!child<QProgressBar>(w, "verifyProgress")->isVisible());
-        QVERIFY(!child<QPushButton>(w, "cancelButton")->isVisible());
+        QVERIFY(!test::child<QProgressBar>(w, "verifyProgress")->isVisible());
+        QVERIFY(!test::child<QPushButton>(w, "cancelButton")->isVisible());
         // The status bar's badges: count and name per verdict (DemoMirror.h: 21/1/4/1/1).
         const QList<std::pair<const char *, int>> badges{
             {"badge-verified", 21}, {"badge-mismatch", 1}, {"badge-unverified", 4}, {"badge-missing", 1}, {"badge-error", 1}};
         for (const auto &[name, n] : badges) {
-            QLabel *badge = child<QLabel>(w, name);
+            QLabel *badge = test::child<QLabel>(w, name);
             QVERIFY2(badge && badge->isVisible(), name);
             QVERIFY2(badge->text().contains(QStringLiteral("<b>%1</b>").arg(n)), qPrintable(badge->text()));
             QVERIFY(!badge->toolTip().isEmpty());
         }
-        QVERIFY(!child<QLabel>(w, "badge-pending")->isVisible());
-        QVERIFY(child<QLabel>(w, "summaryLabel")->text().contains(QStringLiteral("28 archives")));
-        QCOMPARE(child<QTreeView>(w, "anomalyView")->model()->rowCount(), 2);
+        QVERIFY(!test::child<QLabel>(w, "badge-pending")->isVisible());
+        QVERIFY(test::child<QLabel>(w, "summaryLabel")->text().contains(QStringLiteral("28 archives")));
+        QCOMPARE(test::child<QTreeView>(w, "anomalyView")->model()->rowCount(), 2);
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("demo")));
 
         // The filter finds the planted mismatch; selecting it shows the contradicting hash.
-        QLineEdit *filter = child<QLineEdit>(w, "filterEdit");
+        QLineEdit *filter = test::child<QLineEdit>(w, "filterEdit");
         QTest::keyClicks(filter, QStringLiteral("random 3.6.0 linux_arm64"));
         QTRY_COMPARE(test::archiveRows(view->model()).size(), 1);
         QCOMPARE(view->model()->rowCount(), 1); // only the host of that archive stays
         const QModelIndex verdict = test::archiveRows(view->model()).constFirst().siblingAtColumn(MirrorTreeModel::VerdictColumn);
         QCOMPARE(verdict.data().toString(), QStringLiteral("mismatch"));
         view->setCurrentIndex(verdict);
-        QTextBrowser *details = child<QTextBrowser>(w, "detailsView");
+        QTextBrowser *details = test::child<QTextBrowser>(w, "detailsView");
         const QString mismatchText = details->toPlainText();
         QVERIFY2(mismatchText.contains(QStringLiteral("✘ matches nothing computed")), qPrintable(mismatchText));
         QVERIFY(mismatchText.contains(QStringLiteral("terraform-provider-random_3.6.0_linux_arm64.zip")));
@@ -206,15 +195,15 @@ private Q_SLOTS:
             QVERIFY2(mismatchText.contains(h1), qPrintable(h1));
         QVERIFY(mismatchText.contains(QStringLiteral("h1 (zip)")));
         QVERIFY(mismatchText.contains(QStringLiteral("zh")));
-        QVERIFY(child<QToolButton>(w, "copyHashButton")->isEnabled());
-        QTest::mouseClick(child<QToolButton>(w, "copyHashButton"), Qt::LeftButton);
+        QVERIFY(test::child<QToolButton>(w, "copyHashButton")->isEnabled());
+        QTest::mouseClick(test::child<QToolButton>(w, "copyHashButton"), Qt::LeftButton);
         if (!h1.isEmpty())
             QCOMPARE(QApplication::clipboard()->text(), h1);
         filter->clear();
         QCOMPARE(test::archiveRows(view->model()).size(), 28);
 
         // The verdict filter.
-        QComboBox *verdictFilter = child<QComboBox>(w, "verdictFilter");
+        QComboBox *verdictFilter = test::child<QComboBox>(w, "verdictFilter");
         verdictFilter->setCurrentIndex(verdictFilter->findText(QStringLiteral("unverified")));
         QCOMPARE(test::archiveRows(view->model()).size(), 4);
         verdictFilter->setCurrentIndex(0);
@@ -233,7 +222,7 @@ private Q_SLOTS:
 
         // Verify again: a rescan, answered from the hash cache except the corrupt zip.
         finished.clear();
-        child<QAction>(w, "actionReverify")->trigger();
+        test::child<QAction>(w, "actionReverify")->trigger();
         QVERIFY(finished.wait(60000));
         const auto again = finished.at(0).at(0).value<VerifySummary>();
         QCOMPARE(again.cacheHits, 26);
@@ -250,12 +239,10 @@ private Q_SLOTS:
         if (py.isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 computes the lock file's hash"));
         ui::MainWindow w;
-        w.resize(1280, 780);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openAndVerify(w, m_demo));
-        QTreeView *view = child<QTreeView>(w, "archiveView");
-        QTextBrowser *details = child<QTextBrowser>(w, "detailsView");
+        QVERIFY(test::showExposed(w, {1280, 780}));
+        QVERIFY(test::openAndVerify(w, m_demo));
+        QTreeView *view = test::child<QTreeView>(w, "archiveView");
+        QTextBrowser *details = test::child<QTextBrowser>(w, "detailsView");
         QModelIndex target, other;
         for (const QModelIndex &i : test::archiveRows(view->model())) {
             const QString text = i.data(MirrorTreeModel::SearchTextRole).toString();
@@ -287,10 +274,10 @@ private Q_SLOTS:
                 QStringLiteral("provider \"%1\" {\n  version = \"3.2.2\"\n  hashes = [\n    \"%2\",\n  ]\n}\n").arg(address, zh).toUtf8());
         }
         QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
-        QVERIFY(child<QAction>(w, "actionCheckLocks")->isEnabled());
+        QVERIFY(test::child<QAction>(w, "actionCheckLocks")->isEnabled());
         w.checkAgainstLockFiles({lock});
         QVERIFY(finished.wait(60000));
-        QVERIFY(child<QAction>(w, "actionClearLocks")->isEnabled());
+        QVERIFY(test::child<QAction>(w, "actionClearLocks")->isEnabled());
         view->setCurrentIndex(QModelIndex());
         view->setCurrentIndex(target);
         QVERIFY2(details->toPlainText().contains(QStringLiteral("lock file ") + lock), qPrintable(details->toPlainText()));
@@ -301,7 +288,7 @@ private Q_SLOTS:
                  qPrintable(details->toPlainText()));
         // And back: not checking against lock files any more.
         finished.clear();
-        child<QAction>(w, "actionClearLocks")->trigger();
+        test::child<QAction>(w, "actionClearLocks")->trigger();
         QVERIFY(finished.wait(60000));
         view->setCurrentIndex(QModelIndex());
         view->setCurrentIndex(target);
@@ -312,32 +299,30 @@ private Q_SLOTS:
     void cancelScanKeepsWindowUsable()
     {
         ui::MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showExposed(w));
         QSignalSpy opened(&w, &ui::MainWindow::mirrorOpened);
         w.openMirror(m_demo);
-        QPushButton *cancel = child<QPushButton>(w, "cancelButton");
+        QPushButton *cancel = test::child<QPushButton>(w, "cancelButton");
         QVERIFY(cancel->isVisible());
         QTest::mouseClick(cancel, Qt::LeftButton);
         QVERIFY(!cancel->isVisible());
         QVERIFY(!opened.wait(1000)); // the scan's result is dropped
-        QVERIFY(child<QWidget>(w, "emptyState")->isVisible());
+        QVERIFY(test::child<QWidget>(w, "emptyState")->isVisible());
         // ... and a new open works.
         w.openMirror(m_demo);
         QVERIFY(opened.wait(30000));
-        QCOMPARE(test::archiveRows(child<QTreeView>(w, "archiveView")->model()).size(), 28);
+        QCOMPARE(test::archiveRows(test::child<QTreeView>(w, "archiveView")->model()).size(), 28);
     }
 
     void cancelVerification()
     {
         ui::MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showExposed(w));
         QSignalSpy opened(&w, &ui::MainWindow::mirrorOpened);
         QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
         w.openMirror(m_demo);
         QVERIFY(opened.wait(30000));
-        QPushButton *cancel = child<QPushButton>(w, "cancelButton");
+        QPushButton *cancel = test::child<QPushButton>(w, "cancelButton");
         if (finished.isEmpty() && cancel->isVisible())
             QTest::mouseClick(cancel, Qt::LeftButton);
         QVERIFY(finished.size() == 1 || finished.wait(60000));
@@ -347,22 +332,15 @@ private Q_SLOTS:
         QCOMPARE(verdictCount(w, Verdict::Pending), summary.count(Verdict::Pending));
         QVERIFY(!cancel->isVisible());
         if (summary.cancelled)
-            QVERIFY(child<QLabel>(w, "statusLabel")->text().contains(QStringLiteral("cancelled")));
+            QVERIFY(test::child<QLabel>(w, "statusLabel")->text().contains(QStringLiteral("cancelled")));
     }
 
     void dropDirectoryOpensIt()
     {
         ui::MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showExposed(w));
         QSignalSpy opened(&w, &ui::MainWindow::mirrorOpened);
-        QMimeData mime;
-        mime.setUrls({QUrl::fromLocalFile(m_demo)});
-        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-        QApplication::sendEvent(&w, &enter);
-        QVERIFY(enter.isAccepted());
-        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-        QApplication::sendEvent(&w, &drop);
+        QVERIFY(test::dropUrls(w, {QUrl::fromLocalFile(m_demo)}));
         QVERIFY(opened.wait(30000));
         QCOMPARE(w.mirrorRoot(), QDir(m_demo).absolutePath());
 
@@ -399,15 +377,13 @@ private Q_SLOTS:
         const int archives = versions * int(platforms.size());
 
         ui::MainWindow w;
-        w.resize(1000, 700);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showExposed(w, {1000, 700}));
         QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
         w.openMirror(dir.path());
         QVERIFY(finished.wait(120000));
-        auto *view = child<QTreeView>(w, "archiveView");
-        auto *filter = child<QLineEdit>(w, "filterEdit");
-        auto *summary = child<QLabel>(w, "summaryLabel");
+        auto *view = test::child<QTreeView>(w, "archiveView");
+        auto *filter = test::child<QLineEdit>(w, "filterEdit");
+        auto *summary = test::child<QLabel>(w, "summaryLabel");
         const QAbstractItemModel *m = view->model();
         const auto providerRow = [&] { return m->index(0, 0, m->index(0, 0)); };
 
@@ -462,7 +438,7 @@ private Q_SLOTS:
 
         // A platform filter the next mirror has no archive for is dropped when it opens: the
         // summary no longer counts filter matches and the tree is the overview.
-        auto *platformBox = child<QComboBox>(w, "platformFilter");
+        auto *platformBox = test::child<QComboBox>(w, "platformFilter");
         platformBox->setCurrentIndex(platformBox->findData(QStringLiteral("openbsd_amd64")));
         QVERIFY(platformBox->currentIndex() > 0);
         QVERIFY(summary->text().contains(QStringLiteral("%1 shown by the filter").arg(versions)));
@@ -477,8 +453,7 @@ private Q_SLOTS:
     {
         {
             ui::MainWindow w;
-            w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(test::showExposed(w));
             QSignalSpy opened(&w, &ui::MainWindow::mirrorOpened);
             w.openMirror(m_demo);
             QVERIFY(opened.wait(30000));
@@ -495,12 +470,11 @@ private Q_SLOTS:
     void rescanKeepsSelectionAndExpansion()
     {
         ui::MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QTreeView *view = child<QTreeView>(w, "archiveView");
+        QVERIFY(test::showExposed(w));
+        QTreeView *view = test::child<QTreeView>(w, "archiveView");
         QAbstractItemModelTester tester(w.archiveModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester proxyTester(view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QVERIFY(openAndVerify(w, m_demo));
+        QVERIFY(test::openAndVerify(w, m_demo));
         const QModelIndex leaf = leafMatching(view->model(), QStringLiteral("/null 3.2.2 darwin_arm64"));
         QVERIFY(leaf.isValid());
         test::selectRow(view, leaf);
@@ -534,14 +508,13 @@ private Q_SLOTS:
     void anomalySelectsRow()
     {
         ui::MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openAndVerify(w, m_demo));
-        QTreeView *anomalies = child<QTreeView>(w, "anomalyView");
-        QTreeView *view = child<QTreeView>(w, "archiveView");
+        QVERIFY(test::showExposed(w));
+        QVERIFY(test::openAndVerify(w, m_demo));
+        QTreeView *anomalies = test::child<QTreeView>(w, "anomalyView");
+        QTreeView *view = test::child<QTreeView>(w, "archiveView");
         QVERIFY(anomalies->model()->rowCount() > 0);
         // A filter that hides everything: revealing an anomaly's row clears it.
-        child<QLineEdit>(w, "filterEdit")->setText(QStringLiteral("no-such-provider"));
+        test::child<QLineEdit>(w, "filterEdit")->setText(QStringLiteral("no-such-provider"));
         QCOMPARE(test::archiveRows(view->model()).size(), 0);
         for (int r = 0; r < anomalies->model()->rowCount(); ++r) {
             const QModelIndex a = anomalies->model()->index(r, 0);
@@ -556,11 +529,11 @@ private Q_SLOTS:
             QVERIFY2(QFileInfo(path).fileName().contains(row), qPrintable(row + QStringLiteral(" / ") + path));
             for (QModelIndex p = current.parent(); p.isValid(); p = p.parent())
                 QVERIFY(view->isExpanded(p));
-            QVERIFY(child<QTextBrowser>(w, "detailsView")
+            QVERIFY(test::child<QTextBrowser>(w, "detailsView")
                         ->toPlainText()
                         .contains(a.siblingAtColumn(AnomalyListModel::MessageColumn).data().toString()));
         }
-        QVERIFY(child<QLineEdit>(w, "filterEdit")->text().isEmpty());
+        QVERIFY(test::child<QLineEdit>(w, "filterEdit")->text().isEmpty());
     }
 
     void keyboardMenusAndActions()
@@ -569,13 +542,13 @@ private Q_SLOTS:
         w.show();
         w.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&w));
-        QVERIFY(openAndVerify(w, m_demo));
-        QTreeView *view = child<QTreeView>(w, "archiveView");
+        QVERIFY(test::openAndVerify(w, m_demo));
+        QTreeView *view = test::child<QTreeView>(w, "archiveView");
 
         // Ctrl+F focuses the filter.
         view->setFocus();
         QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
-        QTRY_VERIFY(child<QLineEdit>(w, "filterEdit")->hasFocus());
+        QTRY_VERIFY(test::child<QLineEdit>(w, "filterEdit")->hasFocus());
 
         // The context menu offers verify, copy hash, copy path, show in file manager.
         auto *menu = w.findChild<QMenu *>(QStringLiteral("rowContextMenu"));
@@ -588,11 +561,11 @@ private Q_SLOTS:
                  (QStringList{QStringLiteral("actionVerifyArchive"), QStringLiteral("actionCopyHash"), QStringLiteral("actionCopyPath"),
                               QStringLiteral("actionShowInFolder")}));
         // Standard shortcuts.
-        QCOMPARE(child<QAction>(w, "actionOpen")->shortcut(), QKeySequence(QKeySequence::Open));
-        QCOMPARE(child<QAction>(w, "actionFind")->shortcut(), QKeySequence(QKeySequence::Find));
-        QCOMPARE(child<QAction>(w, "actionCopy")->shortcut(), QKeySequence(QKeySequence::Copy));
-        QCOMPARE(child<QAction>(w, "actionQuit")->shortcut(), QKeySequence(QKeySequence::Quit));
-        QVERIFY(child<QAction>(w, "actionReverify")->shortcuts().contains(QKeySequence(Qt::Key_F5)));
+        QCOMPARE(test::child<QAction>(w, "actionOpen")->shortcut(), QKeySequence(QKeySequence::Open));
+        QCOMPARE(test::child<QAction>(w, "actionFind")->shortcut(), QKeySequence(QKeySequence::Find));
+        QCOMPARE(test::child<QAction>(w, "actionCopy")->shortcut(), QKeySequence(QKeySequence::Copy));
+        QCOMPARE(test::child<QAction>(w, "actionQuit")->shortcut(), QKeySequence(QKeySequence::Quit));
+        QVERIFY(test::child<QAction>(w, "actionReverify")->shortcuts().contains(QKeySequence(Qt::Key_F5)));
 
         // Ctrl+C on an archive copies its h1: (python's dirhash of the zip).
         const QModelIndex leaf = leafMatching(view->model(), QStringLiteral("/random 3.5.1 linux_amd64"));
@@ -606,31 +579,30 @@ private Q_SLOTS:
             QCOMPARE(QApplication::clipboard()->text(), h1);
         else
             QVERIFY(QApplication::clipboard()->text().startsWith(QStringLiteral("h1:")));
-        child<QAction>(w, "actionCopyPath")->trigger();
+        test::child<QAction>(w, "actionCopyPath")->trigger();
         QCOMPARE(QApplication::clipboard()->text(), QDir::toNativeSeparators(zip));
 
         // Show in file manager opens the folder holding the zip.
         UrlCatcher catcher;
         QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
-        QTest::mouseClick(child<QToolButton>(w, "showInFolderButton"), Qt::LeftButton);
+        QTest::mouseClick(test::child<QToolButton>(w, "showInFolderButton"), Qt::LeftButton);
         QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
         QCOMPARE(catcher.urls.size(), 1);
         QCOMPARE(catcher.urls.constFirst(), QUrl::fromLocalFile(QFileInfo(zip).absolutePath()));
 
         // Re-verify this archive: hashed again (not from the cache), same verdict.
-        QVERIFY(child<QToolButton>(w, "reverifyArchiveButton")->isEnabled());
-        QTest::mouseClick(child<QToolButton>(w, "reverifyArchiveButton"), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(child<QLabel>(w, "statusLabel")->text().startsWith(QStringLiteral("Re-verified")), 30000);
+        QVERIFY(test::child<QToolButton>(w, "reverifyArchiveButton")->isEnabled());
+        QTest::mouseClick(test::child<QToolButton>(w, "reverifyArchiveButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(test::child<QLabel>(w, "statusLabel")->text().startsWith(QStringLiteral("Re-verified")), 30000);
         QCOMPARE(view->currentIndex().siblingAtColumn(MirrorTreeModel::VerdictColumn).data().toString(), QStringLiteral("verified"));
-        QVERIFY(!child<QTextBrowser>(w, "detailsView")->toPlainText().contains(QStringLiteral("hash cache")));
+        QVERIFY(!test::child<QTextBrowser>(w, "detailsView")->toPlainText().contains(QStringLiteral("hash cache")));
     }
 
     void platformFilter()
     {
         ui::MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openAndVerify(w, m_demo));
+        QVERIFY(test::showExposed(w));
+        QVERIFY(test::openAndVerify(w, m_demo));
         // Expected: what is on disk for linux_arm64 (zips named *_linux_arm64.zip, unpacked
         // directories named linux_arm64), counted by walking the directory, not by our scanner.
         int onDisk = 0;
@@ -642,17 +614,17 @@ private Q_SLOTS:
                 ++onDisk;
         }
         QVERIFY(onDisk > 0);
-        QComboBox *platforms = child<QComboBox>(w, "platformFilter");
+        QComboBox *platforms = test::child<QComboBox>(w, "platformFilter");
         const int i = platforms->findText(QStringLiteral("linux_arm64"));
         QVERIFY(i > 0);
         QVERIFY(platforms->findText(QStringLiteral("windows_amd64")) > 0);
         platforms->setCurrentIndex(i);
-        QTreeView *view = child<QTreeView>(w, "archiveView");
+        QTreeView *view = test::child<QTreeView>(w, "archiveView");
         QCOMPARE(test::archiveRows(view->model()).size(), onDisk);
         for (const QModelIndex &l : test::archiveRows(view->model()))
             QCOMPARE(l.siblingAtColumn(MirrorTreeModel::PlatformsColumn).data().toString(), QStringLiteral("linux_arm64"));
         // Combined with the verdict filter: the planted mismatch is random 3.6.0 linux_arm64.
-        QComboBox *verdicts = child<QComboBox>(w, "verdictFilter");
+        QComboBox *verdicts = test::child<QComboBox>(w, "verdictFilter");
         verdicts->setCurrentIndex(verdicts->findText(QStringLiteral("mismatch")));
         QCOMPARE(test::archiveRows(view->model()).size(), 1);
         platforms->setCurrentIndex(0);
@@ -682,18 +654,11 @@ private Q_SLOTS:
         QVERIFY2(created.ok(), created.ok() ? "" : qPrintable(created.error().message));
 
         ui::MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showExposed(w));
         QAbstractItemModelTester tester(w.archiveModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         // Dropping the file opens it.
-        QMimeData mime;
-        mime.setUrls({QUrl::fromLocalFile(bundle)});
-        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-        QApplication::sendEvent(&w, &enter);
-        QVERIFY(enter.isAccepted());
         QSignalSpy finished(&w, &ui::MainWindow::verificationFinished);
-        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-        QApplication::sendEvent(&w, &drop);
+        QVERIFY(test::dropUrls(w, {QUrl::fromLocalFile(bundle)}));
         QVERIFY(finished.wait(60000));
         QCOMPARE(w.mirrorRoot(), bundle);
         QCOMPARE(w.archiveModel()->archiveCount(), expected);
@@ -701,21 +666,22 @@ private Q_SLOTS:
         // hashes: all verify, none pending (no VerifyEngine ran on entry paths).
         QCOMPARE(verdictCount(w, Verdict::Verified), expected);
         QCOMPARE(verdictCount(w, Verdict::Pending), 0);
-        QTreeView *view = child<QTreeView>(w, "archiveView");
+        QTreeView *view = test::child<QTreeView>(w, "archiveView");
         const QModelIndex leaf = leafMatching(view->model(), QStringLiteral("/random 3.5.1 linux_amd64"));
         QVERIFY(leaf.isValid());
         test::selectRow(view, leaf);
-        QVERIFY(child<QTextBrowser>(w, "detailsView")->toPlainText().contains(bundle + QStringLiteral("!/")));
+        QVERIFY(test::child<QTextBrowser>(w, "detailsView")->toPlainText().contains(bundle + QStringLiteral("!/")));
         // Re-verify reads the member again through the bundle (one more pass over the container).
-        QToolButton *reverify = child<QToolButton>(w, "reverifyArchiveButton");
+        QToolButton *reverify = test::child<QToolButton>(w, "reverifyArchiveButton");
         QVERIFY(reverify->isEnabled());
-        QVERIFY(!child<QToolButton>(w, "showInFolderButton")->isHidden()); // the bundle file's folder
+        QVERIFY(!test::child<QToolButton>(w, "showInFolderButton")->isHidden()); // the bundle file's folder
         QTest::mouseClick(reverify, Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(child<QLabel>(w, "statusLabel")->text(), QStringLiteral("Re-verified the archive: verified."), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(test::child<QLabel>(w, "statusLabel")->text(), QStringLiteral("Re-verified the archive: verified."),
+                                  30000);
         QCOMPARE(verdictCount(w, Verdict::Verified), expected);
         QCOMPARE(verdictCount(w, Verdict::Pending), 0);
         // The same filters as a directory: one platform leaves that platform's archives.
-        auto *platform = child<QComboBox>(w, "platformFilter");
+        auto *platform = test::child<QComboBox>(w, "platformFilter");
         platform->setCurrentIndex(platform->findData(QStringLiteral("linux_amd64")));
         for (const QModelIndex &i : test::archiveRows(view->model()))
             QCOMPARE(i.data().toString(), QStringLiteral("linux_amd64"));
@@ -743,7 +709,7 @@ private Q_SLOTS:
         QVERIFY(generateDemoMirror(mirror).ok());
         ui::MainWindow w;
         w.show();
-        QVERIFY(openAndVerify(w, mirror));
+        QVERIFY(test::openAndVerify(w, mirror));
         const qsizetype shown = w.catalog().archiveCount();
         // A new packed archive of a new version, after the browser's scan.
         const QString extra =
@@ -783,8 +749,7 @@ private Q_SLOTS:
                              QStringList{m_tmp.filePath(QStringLiteral("gone-away")), QDir(m_demo).absolutePath()});
         {
             ui::MainWindow w;
-            w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(test::showExposed(w));
             // File ▸ Open Recent drops the entry that no longer exists.
             auto *recent = w.findChild<QMenu *>(QStringLiteral("menuRecent"));
             QVERIFY(recent);
@@ -796,8 +761,8 @@ private Q_SLOTS:
             QCOMPARE(shown, QStringList{QDir(m_demo).absolutePath()});
             QCOMPARE(QSettings().value(QStringLiteral("recentMirrors")).toStringList(), shown);
 
-            QVERIFY(openAndVerify(w, m_demo));
-            QTreeView *view = child<QTreeView>(w, "archiveView");
+            QVERIFY(test::openAndVerify(w, m_demo));
+            QTreeView *view = test::child<QTreeView>(w, "archiveView");
             view->sortByColumn(MirrorTreeModel::SizeColumn, Qt::DescendingOrder);
             view->header()->resizeSection(MirrorTreeModel::NameColumn, 345);
             w.resize(1000, 700);
@@ -805,7 +770,7 @@ private Q_SLOTS:
         }
         ui::MainWindow again;
         QCOMPARE(again.size(), QSize(1000, 700));
-        QTreeView *view = child<QTreeView>(again, "archiveView");
+        QTreeView *view = test::child<QTreeView>(again, "archiveView");
         QCOMPARE(view->header()->sectionSize(MirrorTreeModel::NameColumn), 345);
         QCOMPARE(view->header()->sortIndicatorSection(), int(MirrorTreeModel::SizeColumn));
         QCOMPARE(view->header()->sortIndicatorOrder(), Qt::DescendingOrder);

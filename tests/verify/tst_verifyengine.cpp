@@ -4,6 +4,7 @@
 #include "model/verify/HashCache.h"
 #include "model/verify/VerifyEngine.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/VerifyResults.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -171,14 +172,6 @@ class TestVerifyEngine : public QObject
         return a;
     }
 
-    const ArchiveResult *find(const VerifyReport &report, const QString &platform)
-    {
-        for (const ArchiveResult &r : report.results)
-            if (r.key.platform.toString() == platform)
-                return &r;
-        return nullptr;
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -264,7 +257,7 @@ private Q_SLOTS:
         options.useCache = false;
         const VerifyReport report = verifyCatalog(m_catalog, options);
         QCOMPARE(report.results.size(), 8);
-        const ArchiveResult *r = find(report, platform);
+        const ArchiveResult *r = test::resultFor(report, platform);
         QVERIFY(r);
         QCOMPARE(toString(r->detail.verdict), toString(verdict));
         QList<HashMatch> got = r->detail.matched;
@@ -348,23 +341,23 @@ private Q_SLOTS:
         const ProviderVersionKey key{m_catalog.providers.first().address, m_catalog.providers.first().versions.first().version};
         options.expected.insert(key, {hs(str("solaris_amd64", "h1")), hs(str("linux_amd64", "h1"))});
         const VerifyReport report = verifyCatalog(m_catalog, options);
-        QCOMPARE(toString(find(report, QStringLiteral("solaris_amd64"))->detail.verdict), QStringLiteral("verified"));
-        QCOMPARE(names(find(report, QStringLiteral("solaris_amd64"))->detail.matched), names({HashMatch::H1Extracted}));
-        QCOMPARE(toString(find(report, QStringLiteral("linux_amd64"))->detail.verdict), QStringLiteral("verified"));
+        QCOMPARE(toString(test::resultFor(report, QStringLiteral("solaris_amd64"))->detail.verdict), QStringLiteral("verified"));
+        QCOMPARE(names(test::resultFor(report, QStringLiteral("solaris_amd64"))->detail.matched), names({HashMatch::H1Extracted}));
+        QCOMPARE(toString(test::resultFor(report, QStringLiteral("linux_amd64"))->detail.verdict), QStringLiteral("verified"));
         // freebsd matches none of the lock's hashes.
-        QCOMPARE(toString(find(report, QStringLiteral("freebsd_amd64"))->detail.verdict), QStringLiteral("mismatch"));
+        QCOMPARE(toString(test::resultFor(report, QStringLiteral("freebsd_amd64"))->detail.verdict), QStringLiteral("mismatch"));
         // The index verifies windows_amd64 (its zh), the lock does not: terraform checks both.
-        QCOMPARE(toString(find(report, QStringLiteral("windows_amd64"))->detail.verdict), QStringLiteral("mismatch"));
+        QCOMPARE(toString(test::resultFor(report, QStringLiteral("windows_amd64"))->detail.verdict), QStringLiteral("mismatch"));
         // The lock is the anchor, by its path.
         options.expectedFrom.insert(key, QStringLiteral("/reviewed/.terraform.lock.hcl"));
         const VerifyReport anchored = verifyCatalog(m_catalog, options);
-        const ArchiveResult *solaris = find(anchored, QStringLiteral("solaris_amd64"));
+        const ArchiveResult *solaris = test::resultFor(anchored, QStringLiteral("solaris_amd64"));
         QCOMPARE(solaris->detail.anchors.size(), 1);
         QCOMPARE(toString(solaris->detail.anchors.first().kind), QStringLiteral("lock-file"));
         QCOMPARE(solaris->detail.anchors.first().document, QStringLiteral("/reviewed/.terraform.lock.hcl"));
         QCOMPARE(describeAnchors(solaris->detail), QStringLiteral("lock file /reviewed/.terraform.lock.hcl"));
         // linux_amd64: its index and the lock both vouch, the lock first.
-        const ArchiveResult *linux = find(anchored, QStringLiteral("linux_amd64"));
+        const ArchiveResult *linux = test::resultFor(anchored, QStringLiteral("linux_amd64"));
         QCOMPARE(linux->detail.anchors.size(), 2);
         QCOMPARE(toString(linux->detail.anchors.at(0).kind), QStringLiteral("lock-file"));
         QCOMPARE(toString(linux->detail.anchors.at(1).kind), QStringLiteral("own-index"));
@@ -375,9 +368,9 @@ private Q_SLOTS:
         other.expected.insert(ProviderVersionKey{key.provider, Version::parse(QStringLiteral("9.9.9")).value()},
                               {hs(str("linux_amd64", "h1"))});
         const VerifyReport uncovered = verifyCatalog(m_catalog, other);
-        QVERIFY(find(uncovered, QStringLiteral("linux_amd64"))->detail.notCoveredByLock);
-        QCOMPARE(toString(find(uncovered, QStringLiteral("linux_amd64"))->detail.verdict), QStringLiteral("verified"));
-        QCOMPARE(toString(find(report, QStringLiteral("openbsd_amd64"))->detail.verdict), QStringLiteral("missing"));
+        QVERIFY(test::resultFor(uncovered, QStringLiteral("linux_amd64"))->detail.notCoveredByLock);
+        QCOMPARE(toString(test::resultFor(uncovered, QStringLiteral("linux_amd64"))->detail.verdict), QStringLiteral("verified"));
+        QCOMPARE(toString(test::resultFor(report, QStringLiteral("openbsd_amd64"))->detail.verdict), QStringLiteral("missing"));
     }
 
     void cacheHitsAndMisses()
@@ -404,7 +397,7 @@ private Q_SLOTS:
                 QCOMPARE(second.results.at(i).hashes->hasDirectoryEntries, first.results.at(i).hashes->hasDirectoryEntries);
             }
         }
-        QVERIFY(find(second, QStringLiteral("linux_amd64"))->fromCache);
+        QVERIFY(test::resultFor(second, QStringLiteral("linux_amd64"))->fromCache);
 
         // --no-cache hashes everything again.
         VerifyOptions noCache = options;
@@ -436,8 +429,8 @@ private Q_SLOTS:
         changed.providers[0].versions[0].archives[3].size = donor.size();
         const VerifyReport third = verifyCatalog(changed, options);
         QCOMPARE(third.summary.hashed, 2); // the changed zip + the corrupt one
-        QCOMPARE(toString(find(third, QStringLiteral("linux_amd64"))->detail.verdict), QStringLiteral("mismatch"));
-        QVERIFY(!find(third, QStringLiteral("linux_amd64"))->fromCache);
+        QCOMPARE(toString(test::resultFor(third, QStringLiteral("linux_amd64"))->detail.verdict), QStringLiteral("mismatch"));
+        QVERIFY(!test::resultFor(third, QStringLiteral("linux_amd64"))->fromCache);
 
         // Restore for the other tests.
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
