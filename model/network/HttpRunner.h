@@ -1,8 +1,9 @@
 #pragma once
 // The HTTP engine shared by the mirror client and the archive verifier: a queue of GET jobs run
 // with a bounded number in flight on one QNetworkAccessManager, in a local event loop (callable
-// from the main thread or a worker thread). Every request goes over HTTP/1.1 (see startRequest). Redirects are followed here (not by Qt) so
-// that the hop limit, the "never less safe" rule and the Authorization header rule are ours:
+// from the main thread or a worker thread). Every request goes over HTTP/1.1 (see startRequest).
+// Redirects are followed here (not by Qt) so that the hop limit, the "never less safe" rule and the
+// Authorization header rule are ours:
 //   - at most `maxRedirects` hops, then "too many redirects";
 //   - https -> http refused; http only to a loopback host and only when allowed;
 //   - Authorization kept only while the host is the original one or a subdomain of it (Go's rule).

@@ -20,7 +20,6 @@
 using namespace provender;
 using namespace Qt::StringLiterals;
 
-namespace {} // namespace
 
 class TestLockWriter : public QObject
 {
