@@ -20,7 +20,6 @@
 using namespace provender;
 using namespace Qt::StringLiterals;
 
-
 class TestLockWriter : public QObject
 {
     Q_OBJECT
