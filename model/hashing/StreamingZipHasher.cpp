@@ -87,6 +87,17 @@ public:
 private:
     using Step = Result<std::optional<Fallback>>;
     static std::optional<Fallback> fallback(const QString &reason) { return Fallback{reason}; }
+    /// Buffers \p n bytes. Empty when they are there; otherwise the step to return: the read
+    /// error, or the fallback for \p truncated when the archive ends first.
+    std::optional<Step> need(qsizetype n, const QString &truncated)
+    {
+        const Result<bool> got = m_s.ensure(n);
+        if (!got.ok())
+            return Step(got.error());
+        if (!got.value())
+            return Step(fallback(truncated));
+        return std::nullopt;
+    }
 
     Step localEntry();
     Step inflateEntry(LocalEntry &e);
@@ -115,11 +126,8 @@ private:
 Walker::Step Walker::walk()
 {
     for (;;) {
-        Result<bool> got = m_s.ensure(4);
-        if (!got.ok())
-            return got.error();
-        if (!got.value())
-            return fallback(QStringLiteral("the zip ends before its end-of-central-directory record"));
+        if (std::optional<Step> stop = need(4, QStringLiteral("the zip ends before its end-of-central-directory record")))
+            return *stop;
         const quint32 sig = le32(m_s.data());
         if (sig == kLocalSig) {
             if (!centrals.empty())
@@ -150,11 +158,8 @@ Walker::Step Walker::walk()
 
 Walker::Step Walker::localEntry()
 {
-    Result<bool> got = m_s.ensure(30);
-    if (!got.ok())
-        return got.error();
-    if (!got.value())
-        return fallback(QStringLiteral("truncated local header"));
+    if (std::optional<Step> stop = need(30, QStringLiteral("truncated local header")))
+        return *stop;
     const char *h = m_s.data();
     LocalEntry e;
     e.offset = m_s.offset();
@@ -166,11 +171,8 @@ Walker::Step Walker::localEntry()
     e.nameLength = le16(h + 26);
     const quint16 extraLength = le16(h + 28);
     const qsizetype headerSize = 30 + qsizetype(e.nameLength) + extraLength;
-    got = m_s.ensure(headerSize);
-    if (!got.ok())
-        return got.error();
-    if (!got.value())
-        return fallback(QStringLiteral("truncated local header"));
+    if (std::optional<Step> stop = need(headerSize, QStringLiteral("truncated local header")))
+        return *stop;
     // zip64 sizes in the extra field (id 1): uncompressed, then compressed, for those at 0xffffffff.
     const char *extra = m_s.data() + 30 + e.nameLength;
     for (qsizetype at = 0; at + 4 <= extraLength;) {
@@ -285,11 +287,8 @@ Walker::Step Walker::storedEntry(LocalEntry &e)
     quint32 crc = 0;
     quint64 left = e.compressedSize;
     while (left > 0) {
-        Result<bool> got = m_s.ensure(1);
-        if (!got.ok())
-            return got.error();
-        if (!got.value())
-            return fallback(QStringLiteral("truncated entry data"));
+        if (std::optional<Step> stop = need(1, QStringLiteral("truncated entry data")))
+            return *stop;
         const qsizetype n = qsizetype(qMin<quint64>(left, quint64(m_s.available())));
         m_sha.addData(m_s.data(), std::size_t(n));
         crc = RawInflate::updateCrc32(crc, reinterpret_cast<const unsigned char *>(m_s.data()), std::size_t(n));
@@ -316,11 +315,8 @@ Walker::Step Walker::inflateEntry(LocalEntry &e)
         if (m_inflate.inputLeft() == 0) {
             if (bounded && left == 0)
                 return fallback(QStringLiteral("compressed data ends before the end of the deflate stream"));
-            Result<bool> got = m_s.ensure(1);
-            if (!got.ok())
-                return got.error();
-            if (!got.value())
-                return fallback(QStringLiteral("truncated entry data"));
+            if (std::optional<Step> stop = need(1, QStringLiteral("truncated entry data")))
+                return *stop;
             if (!bounded && m_s.available() < 65536) {
                 // Hand the inflater a large input: it then reads ahead only a few bytes past the end.
                 Result<bool> more = m_s.ensure(65536);
@@ -426,11 +422,8 @@ Walker::Step Walker::dataDescriptor(LocalEntry &e, quint64 dataStart, quint64 pr
 
 Walker::Step Walker::centralEntry()
 {
-    Result<bool> got = m_s.ensure(46);
-    if (!got.ok())
-        return got.error();
-    if (!got.value())
-        return fallback(QStringLiteral("truncated central directory"));
+    if (std::optional<Step> stop = need(46, QStringLiteral("truncated central directory")))
+        return *stop;
     const char *h = m_s.data();
     CentralEntry c;
     c.versionMadeBy = le16(h + 4);
@@ -446,11 +439,8 @@ Walker::Step Walker::centralEntry()
     c.externalAttrs = le32(h + 38);
     c.localOffset = le32(h + 42);
     const qsizetype size = 46 + qsizetype(nameLength) + extraLength + commentLength;
-    got = m_s.ensure(size);
-    if (!got.ok())
-        return got.error();
-    if (!got.value())
-        return fallback(QStringLiteral("truncated central directory"));
+    if (std::optional<Step> stop = need(size, QStringLiteral("truncated central directory")))
+        return *stop;
     h = m_s.data();
     c.name = QByteArray(h + 46, nameLength);
     const char *extra = h + 46 + nameLength;
@@ -493,11 +483,8 @@ Walker::Step Walker::endRecords(quint32 sig)
 {
     if (sig == kZip64EndSig) {
         zip64EndPos = qint64(m_s.offset());
-        Result<bool> got = m_s.ensure(56);
-        if (!got.ok())
-            return got.error();
-        if (!got.value())
-            return fallback(QStringLiteral("truncated zip64 end record"));
+        if (std::optional<Step> stop = need(56, QStringLiteral("truncated zip64 end record")))
+            return *stop;
         const char *h = m_s.data();
         const quint64 recordSize = le64(h + 4);
         if (le32(h + 16) != 0 || le32(h + 20) != 0)
@@ -513,7 +500,7 @@ Walker::Step Walker::endRecords(quint32 sig)
             return skipped.error();
         if (!skipped.value())
             return fallback(QStringLiteral("truncated zip64 end record"));
-        got = m_s.ensure(20);
+        Result<bool> got = m_s.ensure(20);
         if (!got.ok())
             return got.error();
         if (!got.value() || le32(m_s.data()) != kZip64LocatorSig)
@@ -529,11 +516,8 @@ Walker::Step Walker::endRecords(quint32 sig)
             return fallback(QStringLiteral("no end-of-central-directory record after the zip64 locator"));
     }
     endRecordPos = qint64(m_s.offset());
-    Result<bool> got = m_s.ensure(22);
-    if (!got.ok())
-        return got.error();
-    if (!got.value())
-        return fallback(QStringLiteral("truncated end-of-central-directory record"));
+    if (std::optional<Step> stop = need(22, QStringLiteral("truncated end-of-central-directory record")))
+        return *stop;
     const char *h = m_s.data();
     const quint16 commentLength = le16(h + 20);
     if (zip64EndPos < 0) {

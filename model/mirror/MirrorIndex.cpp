@@ -166,11 +166,8 @@ private:
             ++m_pos;
         else if (!digits())
             return false;
-        if (!atEnd() && peek() == '.') {
-            ++m_pos;
-            if (!digits())
-                return false;
-        }
+        if (accept('.') && !digits())
+            return false;
         if (!atEnd() && (peek() == 'e' || peek() == 'E')) {
             ++m_pos;
             if (!atEnd() && (peek() == '+' || peek() == '-'))
@@ -228,66 +225,54 @@ private:
             return number();
         return fail(QStringLiteral("looking for beginning of value"));
     }
-    bool object(int depth)
+    /// Takes \p c when it comes next.
+    bool accept(char c)
+    {
+        if (atEnd() || peek() != c)
+            return false;
+        ++m_pos;
+        return true;
+    }
+    /// An object or array after its opening bracket: \p element, separated by commas, up to
+    /// \p close. \p afterElement is encoding/json's context when neither follows an element.
+    template<typename Element> bool sequence(int depth, char close, const QString &afterElement, Element element)
     {
         if (depth > kMaxDepth)
             return fail(QStringLiteral("nested deeper than 1024 levels (not supported)"));
         ++m_pos;
         skipSpace();
-        if (!atEnd() && peek() == '}') {
-            ++m_pos;
+        if (accept(close))
             return true;
-        }
         for (;;) {
+            if (!element())
+                return false;
+            skipSpace();
+            if (accept(',')) {
+                skipSpace();
+                continue;
+            }
+            if (accept(close))
+                return true;
+            return fail(afterElement);
+        }
+    }
+    bool object(int depth)
+    {
+        return sequence(depth, '}', QStringLiteral("after object key:value pair"), [&] {
             if (atEnd() || peek() != '"')
                 return fail(QStringLiteral("looking for beginning of object key string"));
             if (!string())
                 return false;
             skipSpace();
-            if (atEnd() || peek() != ':')
+            if (!accept(':'))
                 return fail(QStringLiteral("after object key"));
-            ++m_pos;
             skipSpace();
-            if (!value(depth))
-                return false;
-            skipSpace();
-            if (!atEnd() && peek() == ',') {
-                ++m_pos;
-                skipSpace();
-                continue;
-            }
-            if (!atEnd() && peek() == '}') {
-                ++m_pos;
-                return true;
-            }
-            return fail(QStringLiteral("after object key:value pair"));
-        }
+            return value(depth);
+        });
     }
     bool array(int depth)
     {
-        if (depth > kMaxDepth)
-            return fail(QStringLiteral("nested deeper than 1024 levels (not supported)"));
-        ++m_pos;
-        skipSpace();
-        if (!atEnd() && peek() == ']') {
-            ++m_pos;
-            return true;
-        }
-        for (;;) {
-            if (!value(depth))
-                return false;
-            skipSpace();
-            if (!atEnd() && peek() == ',') {
-                ++m_pos;
-                skipSpace();
-                continue;
-            }
-            if (!atEnd() && peek() == ']') {
-                ++m_pos;
-                return true;
-            }
-            return fail(QStringLiteral("after array element"));
-        }
+        return sequence(depth, ']', QStringLiteral("after array element"), [&] { return value(depth); });
     }
 
     const QByteArray &m_b;
@@ -414,6 +399,15 @@ Result<QJsonObject> mapField(const Doc &doc, const QJsonObject &top, QLatin1Stri
     return merged;
 }
 
+/// The document's one map: \p field of the top-level object (`versions` or `archives`).
+Result<QJsonObject> topLevelMap(const Doc &doc, QList<MirrorIndexIssue> &issues, QLatin1StringView field)
+{
+    Result<QJsonObject> top = parseTopObject(doc, issues);
+    if (!top)
+        return top.error();
+    return mapField(doc, top.value(), field);
+}
+
 /// Go sorts map keys as UTF-8 byte strings; QJsonObject keeps them in UTF-16 order, which differs
 /// only for characters beyond U+FFFF versus U+E000..U+FFFF.
 QStringList sortedKeysByBytes(const QJsonObject &o)
@@ -462,10 +456,7 @@ Result<MirrorIndexDocument> parseIndexJson(const QByteArray &bytes, const QStrin
 {
     const Doc doc{bytes, sourceName};
     MirrorIndexDocument out;
-    Result<QJsonObject> top = parseTopObject(doc, out.issues);
-    if (!top)
-        return top.error();
-    Result<QJsonObject> versions = mapField(doc, top.value(), QLatin1StringView("versions"));
+    Result<QJsonObject> versions = topLevelMap(doc, out.issues, QLatin1StringView("versions"));
     if (!versions)
         return versions.error();
 
@@ -692,10 +683,7 @@ Result<MirrorVersionDocument> parseVersionJsonFull(const QByteArray &bytes, cons
 {
     const Doc doc{bytes, sourceName};
     MirrorVersionDocument out;
-    Result<QJsonObject> top = parseTopObject(doc, out.issues);
-    if (!top)
-        return top.error();
-    Result<QJsonObject> archives = mapField(doc, top.value(), QLatin1StringView("archives"));
+    Result<QJsonObject> archives = topLevelMap(doc, out.issues, QLatin1StringView("archives"));
     if (!archives)
         return archives.error();
 

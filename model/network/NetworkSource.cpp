@@ -20,11 +20,7 @@ NetworkSource::NetworkSource(const Catalog &fetched, RemoteVerifyOptions downloa
 
 SourceCapabilities NetworkSource::capabilities() const
 {
-    SourceCapabilities c;
-    c.credentials = true;
-    c.requestLog = true;
-    c.parallelReads = true;
-    return c;
+    return SourceCapabilities::remote(true);
 }
 
 Result<Catalog> NetworkSource::list(const std::atomic<bool> *cancel)

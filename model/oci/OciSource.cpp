@@ -33,10 +33,7 @@ QString OciSource::location() const
 
 SourceCapabilities OciSource::capabilities() const
 {
-    SourceCapabilities c;
-    c.credentials = true;
-    c.requestLog = true;
-    return c;
+    return SourceCapabilities::remote(false);
 }
 
 Result<Catalog> OciSource::list(const std::atomic<bool> *cancel)

@@ -57,11 +57,7 @@ QString RegistrySource::location() const
 
 SourceCapabilities RegistrySource::capabilities() const
 {
-    SourceCapabilities c;
-    c.credentials = true;
-    c.requestLog = true;
-    c.parallelReads = true;
-    return c;
+    return SourceCapabilities::remote(true);
 }
 
 Result<Catalog> RegistrySource::list(const std::atomic<bool> *cancel)

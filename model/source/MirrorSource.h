@@ -48,6 +48,17 @@ struct SourceCapabilities
     bool hashCache = false;     ///< unchanged archives are answered from the HashCache
     bool parallelReads = false; ///< readArchives() uses several threads / connections (`jobs`)
 
+    /// A source over HTTP(S) (network mirror, registry, OCI registry): it may send credentials
+    /// and logs its requests; \p parallel when readArchives() downloads over several connections.
+    static SourceCapabilities remote(bool parallel)
+    {
+        SourceCapabilities c;
+        c.credentials = true;
+        c.requestLog = true;
+        c.parallelReads = parallel;
+        return c;
+    }
+
     bool operator==(const SourceCapabilities &other) const = default;
 };
 

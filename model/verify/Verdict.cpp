@@ -99,6 +99,21 @@ AnyMatch matchAny(const PackageHashes &c, const QList<HashString> &hashes)
     return out;
 }
 
+bool hasH1(const QList<HashString> &hashes)
+{
+    return std::any_of(hashes.cbegin(), hashes.cend(), [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
+}
+
+/// The verdict when \p m matched: verified, by which hashes.
+VerdictDetail verifiedBy(const AnyMatch &m)
+{
+    VerdictDetail d;
+    d.verdict = Verdict::Verified;
+    d.matched = m.which;
+    d.reason = describeMatches(d.matched);
+    return d;
+}
+
 } // namespace
 
 VerdictDetail decideVerdict(const PackageHashes &computed, const QList<HashString> &declared)
@@ -120,18 +135,15 @@ VerdictDetail decideVerdict(const PackageHashes &computed, const QList<HashStrin
         return d;
     }
     const AnyMatch m = matchAny(computed, supported);
-    d.contradicting = m.unmatched;
     if (m.matched) {
-        d.verdict = Verdict::Verified;
-        d.matched = m.which;
-        d.reason = describeMatches(d.matched);
-        return d;
+        VerdictDetail v = verifiedBy(m);
+        v.contradicting = m.unmatched;
+        return v;
     }
+    d.contradicting = m.unmatched;
     if (computed.kind == PackageHashes::Kind::Directory) {
         // An index never names a directory; what would apply is the local-directory check.
-        const bool anyH1 =
-            std::any_of(supported.cbegin(), supported.cend(), [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
-        if (!anyH1) {
+        if (!hasH1(supported)) {
             d.verdict = Verdict::Unverified;
             d.reason = QStringLiteral("only zh: hashes are declared, which cannot be checked against an unpacked "
                                       "directory (terraform installs it unchecked)");
@@ -161,9 +173,7 @@ VerdictDetail verifyAgainstLock(const PackageHashes &computed, const QList<HashS
         if (isSupported(h))
             preferred.append(h);
     const bool dir = computed.kind == PackageHashes::Kind::Directory;
-    const bool anyH1 =
-        std::any_of(preferred.cbegin(), preferred.cend(), [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
-    if (preferred.isEmpty() || (dir && !anyH1)) {
+    if (preferred.isEmpty() || (dir && !hasH1(preferred))) {
         d.verdict = Verdict::Unverified;
         d.reason = preferred.isEmpty() ? QStringLiteral("the lock file has no h1:/zh: hash for this provider version (terraform "
                                                         "installs it unchecked)")
@@ -172,12 +182,8 @@ VerdictDetail verifyAgainstLock(const PackageHashes &computed, const QList<HashS
         return d;
     }
     const AnyMatch m = matchAny(computed, preferred);
-    if (m.matched) {
-        d.verdict = Verdict::Verified;
-        d.matched = m.which;
-        d.reason = describeMatches(d.matched);
-        return d;
-    }
+    if (m.matched)
+        return verifiedBy(m);
     if (!m.failure.isEmpty()) {
         d.verdict = Verdict::Refused;
         d.reason = QStringLiteral("failed to calculate checksum: ") + m.failure;
