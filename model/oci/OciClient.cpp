@@ -1,11 +1,11 @@
 #include "model/oci/OciClient.h"
+#include "model/oci/OciClientInternal.h"
 
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
 #include "model/network/HttpRunner.h"
 #include "model/network/TrustStore.h"
 
-#include <QBuffer>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QJsonArray>
@@ -18,46 +18,6 @@
 #include <QUrlQuery>
 
 namespace provender::oci {
-
-struct OciClient::Exchange
-{
-    QByteArray method = "GET";
-    QUrl url;
-    QList<std::pair<QByteArray, QByteArray>> headers;
-    QByteArray body;
-    QIODevice *device = nullptr; ///< streamed body (PUT of a blob), read from its current position
-    qint64 deviceStart = 0;
-    qint64 deviceSize = -1;
-    bool push = false;                              ///< needs the push scope
-    QString extraScope;                             ///< another scope the token must grant (a mount's source)
-    qint64 maxCollect = 1 << 20;                    ///< body kept in Response::body up to this many bytes ...
-    bool truncateSilently = false;                  ///< ... then stop reading (true) or fail (false)
-    std::function<bool(const char *, qint64)> sink; ///< a 2xx body goes here instead
-    /// Looked at once the headers of a 2xx answer are in, before any of its body is read: a
-    /// non-empty answer refuses the response (Response::refused) and aborts it.
-    std::function<QString(const QHash<QByteArray, QByteArray> &headers)> checkHeaders;
-    QString scope;                 ///< the token scope instead of the repository's pull (or pull,push)
-    bool notFoundIsAnswer = false; ///< a 404 is logged as expected (a lookup of what may be absent)
-    bool challengeIsAnswer = true; ///< a 401 to a request without credentials is logged as expected
-};
-
-struct OciClient::Response
-{
-    int status = 0;
-    QByteArray reason;
-    QHash<QByteArray, QByteArray> headers; ///< lower-case names
-    QByteArray body;
-    qint64 received = 0;
-    qint64 sent = 0;
-    bool truncated = false;
-    bool tooLarge = false;
-    bool sinkStopped = false;
-    QString refused; ///< what Exchange::checkHeaders said
-    QString error;   ///< transport failure ("" when an HTTP response came)
-    QUrl url;
-    QByteArray header(const char *name) const { return headers.value(QByteArray(name)); }
-    bool success() const { return error.isEmpty() && status >= 200 && status < 300; }
-};
 
 namespace {
 
@@ -129,51 +89,6 @@ OciFailure parseFailure(int status, const QByteArray &reason, const QByteArray &
         f.message += QStringLiteral(" (") + messages.join(QStringLiteral("; ")) + QLatin1Char(')');
     return f;
 }
-
-QUrl withDigest(const QUrl &location, const QString &digest)
-{
-    QUrl u = location;
-    QUrlQuery q(u);
-    q.addQueryItem(QStringLiteral("digest"), QString::fromLatin1(QUrl::toPercentEncoding(digest)));
-    u.setQuery(q);
-    return u;
-}
-
-/// A window [offset, offset + length) of another random-access device, read through: a PATCH
-/// chunk streams from the file instead of being read into memory.
-class RangeDevice : public QIODevice
-{
-public:
-    RangeDevice(QIODevice *base, qint64 offset, qint64 length) : m_base(base), m_offset(offset), m_length(length)
-    {
-        open(QIODevice::ReadOnly);
-    }
-    bool isSequential() const override { return false; }
-    qint64 size() const override { return m_length; }
-    bool seek(qint64 pos) override
-    {
-        if (pos < 0 || pos > m_length || !m_base->seek(m_offset + pos))
-            return false;
-        return QIODevice::seek(pos);
-    }
-
-protected:
-    qint64 readData(char *data, qint64 maxSize) override
-    {
-        const qint64 want = std::min(maxSize, m_length - pos());
-        if (want <= 0)
-            return m_length - pos() == 0 ? -1 : 0;
-        if (!m_base->seek(m_offset + pos()))
-            return -1;
-        return m_base->read(data, want);
-    }
-    qint64 writeData(const char *, qint64) override { return -1; }
-
-private:
-    QIODevice *m_base;
-    qint64 m_offset;
-    qint64 m_length;
-};
 
 const QByteArray kManifestAccept = "application/vnd.oci.image.index.v1+json, application/vnd.oci.image.manifest.v1+json, "
                                    "application/vnd.docker.distribution.manifest.list.v2+json, "
@@ -761,128 +676,6 @@ Result<qint64> OciClient::fetchBlob(const QString &digest, qint64 expectedSize, 
         return makeError(ErrorCode::CorruptArchive,
                          QStringLiteral("provider package does not match digest %1 (the bytes hash to %2)").arg(digest, actual));
     return got;
-}
-
-Result<bool> OciClient::mountBlob(const QString &digest, const QString &fromRepository)
-{
-    Exchange post;
-    post.method = "POST";
-    post.url = apiUrl(QStringLiteral("blobs/uploads/"));
-    QUrlQuery q;
-    q.addQueryItem(QStringLiteral("mount"), QString::fromLatin1(QUrl::toPercentEncoding(digest)));
-    q.addQueryItem(QStringLiteral("from"), QString::fromLatin1(QUrl::toPercentEncoding(fromRepository)));
-    post.url.setQuery(q);
-    post.push = true;
-    post.extraScope = QStringLiteral("repository:%1:pull").arg(fromRepository);
-    ++m_counters.blobMounts;
-    const Response r = send(post);
-    if (r.status == 201)
-        return true;
-    if (r.status == 202) {
-        // Not mounted: the registry opened an upload session instead; close it, the caller uploads.
-        Exchange cancel;
-        cancel.method = "DELETE";
-        cancel.url = post.url.resolved(QUrl::fromEncoded(r.header("location")));
-        cancel.push = true;
-        send(cancel);
-        return false;
-    }
-    return failure(r, QStringLiteral("mounting %1 from %2 into %3").arg(digest, fromRepository, m_repo.toString()));
-}
-
-Result<void> OciClient::uploadBlob(const QByteArray &data)
-{
-    QBuffer buffer;
-    buffer.setData(data);
-    buffer.open(QIODevice::ReadOnly);
-    return uploadBlob(&buffer, data.size(), digestOf(data));
-}
-
-Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString &digest)
-{
-    ++m_counters.blobUploads;
-    const qint64 start = device->pos();
-    Exchange post;
-    post.method = "POST";
-    post.url = apiUrl(QStringLiteral("blobs/uploads/"));
-    post.push = true;
-    const Response started = send(post);
-    if (started.status != 202)
-        return failure(started, QStringLiteral("starting the upload of %1 to %2").arg(digest, m_repo.toString()));
-    QUrl location = post.url.resolved(QUrl::fromEncoded(started.header("location")));
-    const qint64 chunk = m_options.chunkSize;
-    if (chunk > 0 && size > chunk) {
-        // Chunked: PATCH each piece with Content-Range, follow the new Location each time.
-        qint64 offset = 0;
-        while (offset < size) {
-            if (m_options.cancel && m_options.cancel->load()) {
-                // Cancelled between chunks: the session is closed (distribution-spec "cancel an
-                // upload"), so the registry keeps no partial blob under a digest.
-                Exchange abandon;
-                abandon.method = "DELETE";
-                abandon.url = location;
-                abandon.push = true;
-                send(abandon);
-                return makeError(
-                    ErrorCode::Cancelled,
-                    QStringLiteral("cancelled after %1 of %2 bytes of %3: the upload was abandoned").arg(offset).arg(size).arg(digest));
-            }
-            const qint64 n = std::min(chunk, size - offset);
-            RangeDevice piece(device, start + offset, n);
-            Exchange patch;
-            patch.method = "PATCH";
-            patch.url = location;
-            patch.push = true;
-            patch.device = &piece;
-            patch.deviceStart = 0;
-            patch.deviceSize = n;
-            patch.headers.emplaceBack("Content-Type", "application/octet-stream");
-            patch.headers.emplaceBack("Content-Range", QByteArray::number(offset) + '-' + QByteArray::number(offset + n - 1));
-            ++m_counters.blobChunks;
-            const Response r = send(patch);
-            if (r.status != 202)
-                return failure(r, QStringLiteral("uploading bytes %1-%2 of %3").arg(offset).arg(offset + n - 1).arg(digest));
-            m_counters.bytesUploaded += n;
-            location = location.resolved(QUrl::fromEncoded(r.header("location")));
-            offset += n;
-        }
-        Exchange put;
-        put.method = "PUT";
-        put.url = withDigest(location, digest);
-        put.push = true;
-        const Response r = send(put);
-        if (r.status != 201)
-            return failure(r, QStringLiteral("finishing the upload of %1").arg(digest));
-        return {};
-    }
-    Exchange put;
-    put.method = "PUT";
-    put.url = withDigest(location, digest);
-    put.push = true;
-    put.device = device;
-    put.deviceStart = start;
-    put.deviceSize = size;
-    put.headers.emplaceBack("Content-Type", "application/octet-stream");
-    const Response r = send(put);
-    if (r.status != 201)
-        return failure(r, QStringLiteral("uploading %1 to %2").arg(digest, m_repo.toString()));
-    m_counters.bytesUploaded += size;
-    return {};
-}
-
-Result<QString> OciClient::putManifest(const QString &reference, const QString &mediaType, const QByteArray &body)
-{
-    Exchange ex;
-    ex.method = "PUT";
-    ex.url = apiUrl(QStringLiteral("manifests/") + reference);
-    ex.push = true;
-    ex.body = body;
-    ex.headers.emplaceBack("Content-Type", mediaType.toLatin1());
-    ++m_counters.manifestPuts;
-    const Response r = send(ex);
-    if (r.status != 201)
-        return failure(r, QStringLiteral("writing manifest %1:%2").arg(m_repo.toString(), reference));
-    return QString::fromLatin1(r.header("docker-content-digest"));
 }
 
 } // namespace provender::oci
