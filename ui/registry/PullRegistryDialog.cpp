@@ -4,6 +4,7 @@
 #include "model/registry/PullRequests.h"
 #include "model/registry/RegistryClient.h"
 #include "ui/FormRows.h"
+#include "ui/JobStatusRow.h"
 #include "ui/JobTracker.h"
 #include "ui/registry/RegistryFormFields.h"
 
@@ -17,7 +18,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSslCertificate>
 #include <QStandardItemModel>
@@ -108,16 +108,8 @@ PullRegistryDialog::PullRegistryDialog(QWidget *parent) : QDialog(parent)
     m_summary = new QLabel(this);
     layout->addWidget(m_summary);
 
-    auto *status = new QHBoxLayout;
-    m_status = new QLabel(this);
-    m_progress = new QProgressBar(this);
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    status->addWidget(m_status, 1);
-    status->addWidget(m_progress);
-    status->addWidget(m_cancel);
-    layout->addLayout(status);
     m_jobs = new JobTracker(this);
-    m_jobs->bindStatus(m_status, m_progress, m_cancel);
+    layout->addWidget(new JobStatusRow(m_jobs, this));
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_dryRun = buttons->addButton(tr("&Dry Run"), QDialogButtonBox::ActionRole);
