@@ -168,14 +168,12 @@ void CoverageMatrixWindow::setCatalog(const Catalog &catalog)
 
 void CoverageMatrixWindow::openMirror(const QString &root)
 {
-    scanMirrorAsync(m_jobs, root, [this, root](const Result<Catalog> &c) {
-        if (!c) {
-            m_status->setText(tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
+    openMirrorAsync(
+        m_jobs, root, [this](const Catalog &catalog) { setCatalog(catalog); },
+        [this](const QString &message) {
+            m_status->setText(message);
             Q_EMIT matrixUpdated();
-            return;
-        }
-        setCatalog(c.value());
-    });
+        });
 }
 
 QList<Platform> CoverageMatrixWindow::mirrorPlatforms() const
