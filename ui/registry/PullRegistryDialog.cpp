@@ -132,7 +132,7 @@ PullRegistryDialog::~PullRegistryDialog()
 
 void PullRegistryDialog::setForm(const Form &form)
 {
-    m_fields->setValues({form.typed, form.lockFiles, form.platforms, form.caFile, form.pinnedKeysFile});
+    m_fields->setValuesFrom(form);
     m_destination->setText(form.destination);
     m_unpacked->setChecked(form.unpacked);
     m_withZh->setChecked(form.withZh);
@@ -141,15 +141,10 @@ void PullRegistryDialog::setForm(const Form &form)
 PullRegistryDialog::Form PullRegistryDialog::form() const
 {
     Form f;
-    const RegistryFormFields::Values v = m_fields->values();
-    f.typed = v.typed;
-    f.lockFiles = v.lockFiles;
-    f.platforms = v.platforms;
+    m_fields->copyValuesTo(&f);
     f.destination = m_destination->text().trimmed();
     f.unpacked = m_unpacked->isChecked();
     f.withZh = m_withZh->isChecked();
-    f.caFile = v.caFile;
-    f.pinnedKeysFile = v.pinnedKeysFile;
     return f;
 }
 
