@@ -50,21 +50,20 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     buildWidgets();
     buildActions();
 
-    connect(m_engine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
-    connect(m_engine, &VerifyEngine::archivesVerified, this, &MainWindow::addVerdictAnomalies);
-    connect(m_engine, &VerifyEngine::progress, this, [this](qint64 done, qint64 total) {
-        if (m_verifyJob)
-            m_verifyJob->report(done, total);
-    });
+    // Both engines' verdicts go to the tree and the anomalies, their progress to their own job.
+    const auto connectEngine = [this](VerifyEngine *engine, const std::shared_ptr<JobProgress> *job) {
+        connect(engine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
+        connect(engine, &VerifyEngine::archivesVerified, this, &MainWindow::addVerdictAnomalies);
+        connect(engine, &VerifyEngine::progress, this, [job](qint64 done, qint64 total) {
+            if (*job)
+                (*job)->report(done, total);
+        });
+    };
+    connectEngine(m_engine, &m_verifyJob);
+    connectEngine(m_singleEngine, &m_singleJob);
     connect(m_engine, &VerifyEngine::finished, this, [this](const VerifySummary &summary) {
         if (m_verifyJob) // else a run stopped for another source: nothing of it is shown any more
             onFinished(summary);
-    });
-    connect(m_singleEngine, &VerifyEngine::archivesVerified, m_archives, &MirrorTreeModel::applyResults);
-    connect(m_singleEngine, &VerifyEngine::archivesVerified, this, &MainWindow::addVerdictAnomalies);
-    connect(m_singleEngine, &VerifyEngine::progress, this, [this](qint64 done, qint64 total) {
-        if (m_singleJob)
-            m_singleJob->report(done, total);
     });
     connect(m_singleEngine, &VerifyEngine::finished, this, [this](const VerifySummary &summary) {
         QStringList parts;

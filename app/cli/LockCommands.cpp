@@ -184,6 +184,28 @@ ArchiveHasher prehashedFor(const QString &command, const HashRunOptions &hashing
     return hasher;
 }
 
+/// Sets `options.hasher` to a prehashedFor() hasher: `operation` (a lock operation taking the
+/// options) runs once with the recording hasher, its result dropped, to learn what to hash.
+template<typename Options, typename Operation>
+void prehash(const QString &command, const HashRunOptions &hashing, Options &options, const Operation &operation)
+{
+    options.hasher = prehashedFor(command, hashing, [&](const ArchiveHasher &record) {
+        Options recording = options;
+        recording.hasher = record;
+        (void)operation(recording);
+    });
+}
+
+/// Like terraform, `path` is rewritten in canonical form as `edited` (unless that changes nothing),
+/// after a warning about what the rewrite of `read` (the file as it was) drops.
+int saveEdited(const QString &path, const LockFile &read, const LockFile &edited)
+{
+    if (writeLockFile(edited) == readAll(path))
+        return ExitOk;
+    warnAboutDrops(path, read);
+    return save(path, edited, edited.flavour) ? ExitOk : ExitUsage;
+}
+
 void printNotes(const QList<lockedit::MirrorHashNote> &notes, const QString &indent)
 {
     for (const lockedit::MirrorHashNote &n : notes) {
@@ -500,12 +522,9 @@ int addHashesWithConfig(const QString &path, const LockFile &lock, const Catalog
     o.platforms = hashOptions.platforms;
     o.includeZh = hashOptions.includeZh;
     o.providers = hashOptions.providers;
-    o.hasher = prehashedFor(u"provender lock add-hashes"_s, hashing, [&](const ArchiveHasher &record) {
-        lockinit::InitOptions recording = o;
-        recording.hasher = record;
-        (void)lockinit::updateFromConfig(lock, *config, mirror, recording);
-    });
-    const Result<lockinit::InitResult> r = lockinit::updateFromConfig(lock, *config, mirror, o);
+    const auto update = [&](const lockinit::InitOptions &options) { return lockinit::updateFromConfig(lock, *config, mirror, options); };
+    prehash(u"provender lock add-hashes"_s, hashing, o, update);
+    const Result<lockinit::InitResult> r = update(o);
     if (!r.ok()) {
         err() << "provender lock add-hashes: " << r.error().message << '\n';
         return ExitUsage;
@@ -516,10 +535,7 @@ int addHashesWithConfig(const QString &path, const LockFile &lock, const Catalog
         err() << path << ": not changed: some providers have no suitable version or package in the mirror\n";
         return ExitFindings;
     }
-    if (writeLockFile(r->document) == readAll(path))
-        return ExitOk;
-    warnAboutDrops(path, lock);
-    return save(path, r->document, r->document.flavour) ? ExitOk : ExitUsage;
+    return saveEdited(path, lock, r->document);
 }
 
 /// The registry client's options shared by `lock add-hashes --registry` and `lock diff --registry`:
@@ -602,12 +618,11 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
     // files are temporary.
     HashRunOptions noCache = hashing;
     noCache.useCache = false;
-    h1Options.hasher = prehashedFor(u"provender lock add-hashes"_s, noCache, [&](const ArchiveHasher &record) {
-        lockedit::MirrorHashOptions recording = h1Options;
-        recording.hasher = record;
-        (void)lockedit::addHashesFromMirror(lock, *pulled, recording);
-    });
-    Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(lock, *pulled, h1Options);
+    const auto addHashes = [&](const lockedit::MirrorHashOptions &options) {
+        return lockedit::addHashesFromMirror(lock, *pulled, options);
+    };
+    prehash(u"provender lock add-hashes"_s, noCache, h1Options, addHashes);
+    Result<lockedit::MirrorEditResult> r = addHashes(h1Options);
     if (!r.ok()) {
         err() << "provender lock add-hashes: " << r.error().message << '\n';
         return ExitUsage;
@@ -673,10 +688,7 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
         err() << path << ": not changed: the registry's reported hashes disagree with what it signed or served\n";
         return ExitFindings;
     }
-    if (writeLockFile(document) == readAll(path))
-        return ExitOk;
-    warnAboutDrops(path, lock);
-    return save(path, document, document.flavour) ? ExitOk : ExitUsage;
+    return saveEdited(path, lock, document);
 }
 
 } // namespace
@@ -825,12 +837,9 @@ int runLockCheck(const QStringList &args)
     const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
     if (!mirror)
         return ExitUsage;
-    options.hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
-        LockCheckOptions recording = options;
-        recording.hasher = record;
-        (void)checkLockAgainstMirror(lock->document, *mirror, recording);
-    });
-    const LockCheckResult result = checkLockAgainstMirror(lock->document, *mirror, options);
+    const auto check = [&](const LockCheckOptions &o) { return checkLockAgainstMirror(lock->document, *mirror, o); };
+    prehash(args.value(0), hashing, options, check);
+    const LockCheckResult result = check(options);
     if (parser.isSet(kJson))
         out() << QJsonDocument(checkJson(result)).toJson(QJsonDocument::Indented);
     else
@@ -878,12 +887,9 @@ int runLockAddHashes(const QStringList &args)
         return ExitUsage;
     if (parser.isSet(kConfig))
         return addHashesWithConfig(path, lock->document, *mirror, parser.value(kConfig), options, hashing);
-    options.hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
-        lockedit::MirrorHashOptions recording = options;
-        recording.hasher = record;
-        (void)lockedit::addHashesFromMirror(lock->document, *mirror, recording);
-    });
-    const Result<lockedit::MirrorEditResult> r = lockedit::addHashesFromMirror(lock->document, *mirror, options);
+    const auto addHashes = [&](const lockedit::MirrorHashOptions &o) { return lockedit::addHashesFromMirror(lock->document, *mirror, o); };
+    prehash(args.value(0), hashing, options, addHashes);
+    const Result<lockedit::MirrorEditResult> r = addHashes(options);
     if (!r.ok()) {
         err() << "provender lock add-hashes: " << r.error().message << '\n';
         return ExitUsage;
@@ -895,11 +901,7 @@ int runLockAddHashes(const QStringList &args)
             << ": not changed: some packages are missing from the mirror, could not be hashed, or terraform would refuse to install them\n";
         return ExitFindings;
     }
-    // Like terraform, the file is rewritten in canonical form (unless that changes nothing).
-    if (writeLockFile(r->document) == readAll(path))
-        return ExitOk;
-    warnAboutDrops(path, lock->document);
-    return save(path, r->document, r->document.flavour) ? ExitOk : ExitUsage;
+    return saveEdited(path, lock->document, r->document);
 }
 
 int runLockUpgrade(const QStringList &args)
@@ -942,12 +944,9 @@ int runLockUpgrade(const QStringList &args)
             return ExitOk;
         }
     }
-    options.hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
-        lockedit::UpgradeOptions recording = options;
-        recording.hasher = record;
-        (void)lockedit::upgradeFromMirror(document, *mirror, recording);
-    });
-    const Result<lockedit::UpgradeResult> r = lockedit::upgradeFromMirror(document, *mirror, options);
+    const auto upgrade = [&](const lockedit::UpgradeOptions &o) { return lockedit::upgradeFromMirror(document, *mirror, o); };
+    prehash(args.value(0), hashing, options, upgrade);
+    const Result<lockedit::UpgradeResult> r = upgrade(options);
     if (!r.ok()) {
         err() << "provender lock upgrade: " << r.error().message << '\n';
         return ExitUsage;
@@ -1058,14 +1057,10 @@ int runLockInit(const QStringList &args)
     }
     if (!mirror)
         return ExitUsage;
-    if (!options.hasher) { // a filesystem mirror: its archives through the engine (a network one downloads its own)
-        options.hasher = prehashedFor(args.value(0), hashing, [&](const ArchiveHasher &record) {
-            lockinit::InitOptions recording = options;
-            recording.hasher = record;
-            (void)lockinit::initFromMirror(*config, *mirror, recording);
-        });
-    }
-    const Result<lockinit::InitResult> r = lockinit::initFromMirror(*config, *mirror, options);
+    const auto init = [&](const lockinit::InitOptions &o) { return lockinit::initFromMirror(*config, *mirror, o); };
+    if (!options.hasher) // a filesystem mirror: its archives through the engine (a network one downloads its own)
+        prehash(args.value(0), hashing, options, init);
+    const Result<lockinit::InitResult> r = init(options);
     if (!r.ok()) {
         err() << "provender lock init: " << r.error().message << '\n';
         return ExitUsage;

@@ -30,6 +30,17 @@ QString esc(const QString &s)
     return s.toHtmlEscaped();
 }
 
+/// A button of the row under the details, added to `row`.
+QToolButton *addToolButton(QHBoxLayout *row, const QString &objectName, const QString &text, const QString &toolTip)
+{
+    auto *button = new QToolButton;
+    button->setObjectName(objectName);
+    button->setText(text);
+    button->setToolTip(toolTip);
+    row->addWidget(button);
+    return button;
+}
+
 } // namespace
 
 DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
@@ -49,28 +60,19 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
 
     auto *buttons = new QHBoxLayout;
     buttons->setContentsMargins(4, 0, 4, 4);
-    m_copyButton = new QToolButton;
-    m_copyButton->setObjectName(QStringLiteral("copyHashButton"));
-    m_copyButton->setText(tr("Copy Hash"));
-    m_copyButton->setToolTip(tr("Copy the archive's h1: hash (the form lock files use); the arrow offers the others"));
+    m_copyButton = addToolButton(buttons, QStringLiteral("copyHashButton"), tr("Copy Hash"),
+                                 tr("Copy the archive's h1: hash (the form lock files use); the arrow offers the others"));
     m_copyButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_copyButton->setPopupMode(QToolButton::MenuButtonPopup);
     m_copyMenu = new QMenu(m_copyButton);
     m_copyButton->setMenu(m_copyMenu);
     connect(m_copyButton, &QToolButton::clicked, this, [this] { copyHash(m_primaryHash); });
-    buttons->addWidget(m_copyButton);
-    m_reverifyButton = new QToolButton;
-    m_reverifyButton->setObjectName(QStringLiteral("reverifyArchiveButton"));
-    m_reverifyButton->setText(tr("Re-verify"));
-    m_reverifyButton->setToolTip(tr("Hash this archive again, bypassing the hash cache"));
+    m_reverifyButton = addToolButton(buttons, QStringLiteral("reverifyArchiveButton"), tr("Re-verify"),
+                                     tr("Hash this archive again, bypassing the hash cache"));
     connect(m_reverifyButton, &QToolButton::clicked, this, &DetailsPane::reverifyRequested);
-    buttons->addWidget(m_reverifyButton);
-    m_folderButton = new QToolButton;
-    m_folderButton->setObjectName(QStringLiteral("showInFolderButton"));
-    m_folderButton->setText(tr("Show in File Manager"));
-    m_folderButton->setToolTip(tr("Open the folder that holds it"));
+    m_folderButton =
+        addToolButton(buttons, QStringLiteral("showInFolderButton"), tr("Show in File Manager"), tr("Open the folder that holds it"));
     connect(m_folderButton, &QToolButton::clicked, this, &DetailsPane::showInFolderRequested);
-    buttons->addWidget(m_folderButton);
     buttons->addStretch();
     layout->addLayout(buttons);
     showNothing();

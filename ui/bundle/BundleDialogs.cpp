@@ -39,6 +39,9 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <tuple>
+#include <utility>
+
 namespace provender::ui {
 
 namespace {
@@ -118,14 +121,33 @@ QTableView *makeTable(QAbstractItemModel *model, const QString &objectName, int 
     return view;
 }
 
-QLabel *makeStatusLabel()
+/// Under the table: the status line ("statusLabel", selectable, hidden until showStatus() gives it
+/// a text) and the progress bar ("progressBar", shown while a job runs).
+std::pair<QLabel *, QProgressBar *> addStatusRows(QVBoxLayout *layout)
 {
     auto *label = new QLabel;
     label->setObjectName(QStringLiteral("statusLabel"));
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->hide();
-    return label;
+    layout->addWidget(label);
+    auto *bar = new QProgressBar;
+    bar->setObjectName(QStringLiteral("progressBar"));
+    bar->hide();
+    layout->addWidget(bar);
+    return {label, bar};
+}
+
+/// The dialog's JobTracker: its progress ticks show the dialog's running job (`*job`, null between
+/// jobs) on `bar`.
+JobTracker *newJobTracker(QDialog *dialog, QProgressBar *bar, const std::shared_ptr<JobProgress> *job)
+{
+    auto *jobs = new JobTracker(dialog);
+    QObject::connect(jobs, &JobTracker::progress, dialog, [bar, job] {
+        if (*job)
+            showProgress(bar, **job);
+    });
+    return jobs;
 }
 
 /// Fits the columns to their contents, but no column wider than a third of the view, so the last
@@ -226,13 +248,7 @@ CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringL
     m_summary = new QLabel(tr("Reading the mirror…"));
     m_summary->setObjectName(QStringLiteral("summaryLabel"));
     layout->addWidget(m_summary);
-    m_status = makeStatusLabel();
-    layout->addWidget(m_status);
-    m_progress = new QProgressBar;
-    m_progress->setObjectName(QStringLiteral("progressBar"));
-    m_progress->setTextVisible(true);
-    m_progress->hide();
-    layout->addWidget(m_progress);
+    std::tie(m_status, m_progress) = addStatusRows(layout);
 
     auto *buttons = new QDialogButtonBox;
     m_createButton = buttons->addButton(tr("Create"), QDialogButtonBox::AcceptRole);
@@ -260,11 +276,7 @@ CreateBundleDialog::CreateBundleDialog(const QString &mirrorRoot, const QStringL
     connect(m_createButton, &QPushButton::clicked, this, &CreateBundleDialog::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &CreateBundleDialog::reject);
 
-    m_jobs = new JobTracker(this);
-    connect(m_jobs, &JobTracker::progress, this, [this] {
-        if (m_job)
-            showProgress(m_progress, *m_job);
-    });
+    m_jobs = newJobTracker(this, m_progress, &m_job);
     if (std::optional<Catalog> shown = MainWindow::shownCatalog(m_root)) // the browser shows this mirror: no second scan
         QTimer::singleShot(0, this, [this, catalog = std::move(*shown)] { onScanned(catalog); });
     else
@@ -604,12 +616,7 @@ ImportBundleDialog::ImportBundleDialog(const QString &bundlePath, const QString 
     m_summary->setObjectName(QStringLiteral("summaryLabel"));
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
-    m_status = makeStatusLabel();
-    layout->addWidget(m_status);
-    m_progress = new QProgressBar;
-    m_progress->setObjectName(QStringLiteral("progressBar"));
-    m_progress->hide();
-    layout->addWidget(m_progress);
+    std::tie(m_status, m_progress) = addStatusRows(layout);
 
     auto *buttons = new QDialogButtonBox;
     m_previewButton = buttons->addButton(tr("&Preview"), QDialogButtonBox::ActionRole);
@@ -623,11 +630,7 @@ ImportBundleDialog::ImportBundleDialog(const QString &bundlePath, const QString 
     connect(m_previewButton, &QPushButton::clicked, this, &ImportBundleDialog::preview);
     connect(m_importButton, &QPushButton::clicked, this, &ImportBundleDialog::import);
     connect(m_cancelButton, &QPushButton::clicked, this, &ImportBundleDialog::reject);
-    m_jobs = new JobTracker(this);
-    connect(m_jobs, &JobTracker::progress, this, [this] {
-        if (m_job)
-            showProgress(m_progress, *m_job);
-    });
+    m_jobs = newJobTracker(this, m_progress, &m_job);
     updateButtons();
 }
 

@@ -30,12 +30,15 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <tuple>
+
 using namespace Qt::StringLiterals;
 
 namespace provender::ui {
 
-using exportui::DiffHighlighter;
-using exportui::fixedFont;
+using exportui::addStatusLine;
+using exportui::previewDiff;
+using exportui::previewSummary;
 
 namespace {
 
@@ -113,28 +116,14 @@ AddToLockDialog::AddToLockDialog(MainWindow *window, const QStringList &archiveP
     fileRow->addWidget(m_preview);
     layout->addLayout(fileRow);
 
-    m_summary = new QLabel(this);
-    m_summary->setObjectName(u"previewSummary"_s);
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary = previewSummary(this);
     layout->addWidget(m_summary);
-    m_diff = new QPlainTextEdit(this);
-    m_diff->setObjectName(u"previewDiff"_s);
-    m_diff->setReadOnly(true);
-    m_diff->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_diff->setFont(fixedFont());
-    m_diff->setPlaceholderText(tr("Preview shows the lock file's changes here."));
-    new DiffHighlighter(m_diff->document());
+    m_diff = previewDiff(this, tr("Preview shows the lock file's changes here."));
     layout->addWidget(m_diff, 2);
 
     auto *bottom = new QHBoxLayout;
-    m_status = new QLabel(this);
-    m_status->setObjectName(u"statusLabel"_s);
-    m_progress = new QProgressBar(this);
-    m_progress->setObjectName(u"progressBar"_s);
+    std::tie(m_status, m_progress) = addStatusLine(this, bottom, 160);
     m_progress->setRange(0, 0);
-    m_progress->setMaximumWidth(160);
-    m_progress->setVisible(false);
     auto *buttons = new QDialogButtonBox(this);
     m_apply = buttons->addButton(tr("&Apply in Editor"), QDialogButtonBox::AcceptRole);
     m_apply->setObjectName(u"applyButton"_s);
@@ -145,8 +134,6 @@ AddToLockDialog::AddToLockDialog(MainWindow *window, const QStringList &archiveP
     m_apply->setAutoDefault(false);
     close->setAutoDefault(false);
     m_preview->setAutoDefault(false);
-    bottom->addWidget(m_status, 1);
-    bottom->addWidget(m_progress);
     bottom->addWidget(buttons);
     layout->addLayout(bottom);
 

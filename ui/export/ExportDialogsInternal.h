@@ -1,10 +1,17 @@
 #pragma once
 // What the two dialogs of ui/export share and nothing else includes: ExportIndexesDialog.cpp and
-// AddToLockDialog.cpp both show a unified diff in a fixed font.
+// AddToLockDialog.cpp both show a preview (a summary line and a unified diff in a fixed font) and a
+// status line with a progress bar.
 
 #include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QSyntaxHighlighter>
 #include <QTextCharFormat>
+
+#include <utility>
 
 namespace provender::ui::exportui {
 
@@ -36,5 +43,44 @@ protected:
         setFormat(0, int(text.size()), f);
     }
 };
+
+/// The preview's summary line ("previewSummary"): wrapped, selectable.
+inline QLabel *previewSummary(QWidget *parent)
+{
+    auto *summary = new QLabel(parent);
+    summary->setObjectName(QStringLiteral("previewSummary"));
+    summary->setWordWrap(true);
+    summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return summary;
+}
+
+/// The preview's diff ("previewDiff"): read-only, unwrapped, fixed font, coloured by DiffHighlighter;
+/// `placeholder` while it is empty.
+inline QPlainTextEdit *previewDiff(QWidget *parent, const QString &placeholder)
+{
+    auto *diff = new QPlainTextEdit(parent);
+    diff->setObjectName(QStringLiteral("previewDiff"));
+    diff->setReadOnly(true);
+    diff->setLineWrapMode(QPlainTextEdit::NoWrap);
+    diff->setFont(fixedFont());
+    diff->setPlaceholderText(placeholder);
+    new DiffHighlighter(diff->document());
+    return diff;
+}
+
+/// The status line, added to `row`: "statusLabel" (it takes the free width) and "progressBar", at
+/// most `maxWidth` wide and hidden (the dialog shows it while it works).
+inline std::pair<QLabel *, QProgressBar *> addStatusLine(QWidget *parent, QHBoxLayout *row, int maxWidth)
+{
+    auto *status = new QLabel(parent);
+    status->setObjectName(QStringLiteral("statusLabel"));
+    auto *progress = new QProgressBar(parent);
+    progress->setObjectName(QStringLiteral("progressBar"));
+    progress->setVisible(false);
+    progress->setMaximumWidth(maxWidth);
+    row->addWidget(status, 1);
+    row->addWidget(progress);
+    return {status, progress};
+}
 
 } // namespace provender::ui::exportui

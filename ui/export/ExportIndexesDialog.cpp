@@ -29,12 +29,16 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <tuple>
+
 using namespace Qt::StringLiterals;
 
 namespace provender::ui {
 
-using exportui::DiffHighlighter;
+using exportui::addStatusLine;
 using exportui::fixedFont;
+using exportui::previewDiff;
+using exportui::previewSummary;
 
 namespace {
 
@@ -99,22 +103,13 @@ ExportIndexesDialog::ExportIndexesDialog(const QString &mirrorRoot, QWidget *par
     m_files->setUniformRowHeights(true);
     m_files->setTextElideMode(Qt::ElideMiddle);
     m_files->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_diff = new QPlainTextEdit(split);
-    m_diff->setObjectName(u"previewDiff"_s);
-    m_diff->setReadOnly(true);
-    m_diff->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_diff->setFont(fixedFont());
-    m_diff->setPlaceholderText(tr("Select a file to see its entries that change."));
-    new DiffHighlighter(m_diff->document());
+    m_diff = previewDiff(split, tr("Select a file to see its entries that change."));
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     split->setSizes({400, 560});
     layout->addWidget(split, 1);
 
-    m_summary = new QLabel(this);
-    m_summary->setObjectName(u"previewSummary"_s);
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary = previewSummary(this);
     layout->addWidget(m_summary);
 
     auto *serve = new QGroupBox(tr("Serve it as a network mirror"), this);
@@ -141,14 +136,7 @@ ExportIndexesDialog::ExportIndexesDialog(const QString &mirrorRoot, QWidget *par
     layout->addWidget(serve);
 
     auto *bottom = new QHBoxLayout;
-    m_status = new QLabel(this);
-    m_status->setObjectName(u"statusLabel"_s);
-    m_progress = new QProgressBar(this);
-    m_progress->setObjectName(u"progressBar"_s);
-    m_progress->setVisible(false);
-    m_progress->setMaximumWidth(220);
-    bottom->addWidget(m_status, 1);
-    bottom->addWidget(m_progress);
+    std::tie(m_status, m_progress) = addStatusLine(this, bottom, 220);
     auto *buttons = new QDialogButtonBox(this);
     m_export = buttons->addButton(tr("&Export"), QDialogButtonBox::AcceptRole);
     m_export->setObjectName(u"exportButton"_s);

@@ -6,6 +6,7 @@
 #include "model/lockfile/LockWriter.h"
 #include "model/lockitems/CoverageMatrixModel.h"
 #include "model/lockitems/LockDocument.h"
+#include "ui/JobStatusRow.h"
 #include "ui/JobTracker.h"
 #include "ui/VerdictStyle.h"
 #include "ui/lock/LockDialogs.h"
@@ -17,7 +18,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QStyledItemDelegate>
@@ -108,19 +108,12 @@ CoverageMatrixWindow::CoverageMatrixWindow(QWidget *parent) : QWidget(parent)
     auto *exportButton = new QPushButton(tr("Export CSV…"), this);
     exportButton->setObjectName(u"exportButton"_s);
     connect(exportButton, &QPushButton::clicked, this, &CoverageMatrixWindow::exportCsvDialog);
-    m_status = new QLabel(this);
-    m_status->setObjectName(u"statusLabel"_s);
-    auto *progress = new QProgressBar(this);
-    progress->setObjectName(u"jobProgress"_s);
-    progress->setMaximumWidth(200);
-    auto *cancel = new QPushButton(tr("Cancel"), this);
-    cancel->setObjectName(u"jobCancel"_s);
     m_jobs = new JobTracker(this);
-    m_jobs->bindStatus(m_status, progress, cancel);
+    auto *statusRow = new JobStatusRow(m_jobs, this);
+    m_status = statusRow->label();
+    m_status->setObjectName(u"statusLabel"_s);
     auto *top = new QHBoxLayout;
-    top->addWidget(m_status, 1);
-    top->addWidget(progress);
-    top->addWidget(cancel);
+    top->addWidget(statusRow, 1);
     top->addWidget(platformsButton);
     top->addWidget(exportButton);
 
@@ -175,14 +168,12 @@ void CoverageMatrixWindow::setCatalog(const Catalog &catalog)
 
 void CoverageMatrixWindow::openMirror(const QString &root)
 {
-    scanMirrorAsync(m_jobs, root, [this, root](const Result<Catalog> &c) {
-        if (!c) {
-            m_status->setText(tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
+    openMirrorAsync(
+        m_jobs, root, [this](const Catalog &catalog) { setCatalog(catalog); },
+        [this](const QString &message) {
+            m_status->setText(message);
             Q_EMIT matrixUpdated();
-            return;
-        }
-        setCatalog(c.value());
-    });
+        });
 }
 
 QList<Platform> CoverageMatrixWindow::mirrorPlatforms() const

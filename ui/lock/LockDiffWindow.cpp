@@ -232,13 +232,9 @@ void LockDiffWindow::setCatalog(const Catalog &catalog)
 
 void LockDiffWindow::openMirror(const QString &root)
 {
-    scanMirrorAsync(m_jobs, root, [this, root](const Result<Catalog> &c) {
-        if (!c) {
-            statusBar()->showMessage(tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
-            return;
-        }
-        setCatalog(c.value());
-    });
+    openMirrorAsync(
+        m_jobs, root, [this](const Catalog &catalog) { setCatalog(catalog); },
+        [this](const QString &message) { statusBar()->showMessage(message); });
 }
 
 void LockDiffWindow::refreshProvenance()

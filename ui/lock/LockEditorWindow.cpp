@@ -448,13 +448,8 @@ void LockEditorWindow::updateBusy()
 
 void LockEditorWindow::openMirror(const QString &root)
 {
-    scanMirrorAsync(m_jobs, root, [this, root](const Result<Catalog> &c) {
-        if (!c) {
-            showMessage(tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
-            return;
-        }
-        setCatalog(c.value());
-    });
+    openMirrorAsync(
+        m_jobs, root, [this](const Catalog &catalog) { setCatalog(catalog); }, [this](const QString &message) { showMessage(message); });
 }
 
 void LockEditorWindow::setCatalog(const Catalog &catalog)

@@ -26,6 +26,17 @@ void scanMirrorAsync(JobTracker *jobs, const QString &root, std::function<void(c
         });
 }
 
+void openMirrorAsync(JobTracker *jobs, const QString &root, std::function<void(const Catalog &)> opened,
+                     std::function<void(const QString &message)> failed)
+{
+    scanMirrorAsync(jobs, root, [root, opened = std::move(opened), failed = std::move(failed)](const Result<Catalog> &c) {
+        if (c)
+            opened(c.value());
+        else
+            failed(QObject::tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
+    });
+}
+
 void addJobStatus(QStatusBar *bar, JobTracker *jobs)
 {
     auto *progress = new QProgressBar(bar);

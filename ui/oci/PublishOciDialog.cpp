@@ -3,6 +3,7 @@
 #include "model/bundle/BundleImport.h"
 #include "model/core/SizeFormat.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "ui/JobStatusRow.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/oci/OciFormWidgets.h"
@@ -19,7 +20,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardItemModel>
@@ -174,15 +174,8 @@ void PublishOciDialog::build()
     buttons->addWidget(m_dryRun);
     buttons->addWidget(m_publish);
     buttons->addStretch(1);
-    m_status = new QLabel(this);
-    m_progress = new QProgressBar(this);
-    m_progress->setMaximumWidth(200);
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    buttons->addWidget(m_status);
-    buttons->addWidget(m_progress);
-    buttons->addWidget(m_cancel);
+    buttons->addWidget(new JobStatusRow(m_jobs, this));
     layout->addLayout(buttons);
-    m_jobs->bindStatus(m_status, m_progress, m_cancel);
 
     auto *split = new QSplitter(Qt::Vertical, this);
     m_results = new QStandardItemModel(this);

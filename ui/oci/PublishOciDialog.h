@@ -28,7 +28,6 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
-class QProgressBar;
 class QPushButton;
 class QStandardItemModel;
 class QTreeView;
@@ -103,10 +102,7 @@ private:
     QLabel *m_summary = nullptr;
     QPlainTextEdit *m_block = nullptr;
     QPushButton *m_copy = nullptr;
-    QLabel *m_status = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QPushButton *m_cancel = nullptr;
-    JobTracker *m_jobs = nullptr;
+    JobTracker *m_jobs = nullptr; ///< shown in a JobStatusRow
 };
 
 } // namespace provender::ui

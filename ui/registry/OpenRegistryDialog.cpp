@@ -136,7 +136,7 @@ void OpenRegistryDialog::setForm(const RegistryOpenForm &form)
 {
     m_environment = form.environment;
     m_host->setText(form.host);
-    m_fields->setValues({form.typed, form.lockFiles, form.platforms, form.caFile, form.pinnedKeysFile});
+    m_fields->setValuesFrom(form);
 }
 
 RegistryOpenForm OpenRegistryDialog::form() const
@@ -144,12 +144,7 @@ RegistryOpenForm OpenRegistryDialog::form() const
     RegistryOpenForm f;
     f.environment = m_environment;
     f.host = m_host->text().trimmed();
-    const RegistryFormFields::Values v = m_fields->values();
-    f.typed = v.typed;
-    f.lockFiles = v.lockFiles;
-    f.platforms = v.platforms;
-    f.caFile = v.caFile;
-    f.pinnedKeysFile = v.pinnedKeysFile;
+    m_fields->copyValuesTo(&f);
     return f;
 }
 

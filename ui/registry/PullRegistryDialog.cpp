@@ -4,6 +4,7 @@
 #include "model/registry/PullRequests.h"
 #include "model/registry/RegistryClient.h"
 #include "ui/FormRows.h"
+#include "ui/JobStatusRow.h"
 #include "ui/JobTracker.h"
 #include "ui/registry/RegistryFormFields.h"
 
@@ -17,7 +18,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSslCertificate>
 #include <QStandardItemModel>
@@ -108,16 +108,8 @@ PullRegistryDialog::PullRegistryDialog(QWidget *parent) : QDialog(parent)
     m_summary = new QLabel(this);
     layout->addWidget(m_summary);
 
-    auto *status = new QHBoxLayout;
-    m_status = new QLabel(this);
-    m_progress = new QProgressBar(this);
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    status->addWidget(m_status, 1);
-    status->addWidget(m_progress);
-    status->addWidget(m_cancel);
-    layout->addLayout(status);
     m_jobs = new JobTracker(this);
-    m_jobs->bindStatus(m_status, m_progress, m_cancel);
+    layout->addWidget(new JobStatusRow(m_jobs, this));
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_dryRun = buttons->addButton(tr("&Dry Run"), QDialogButtonBox::ActionRole);
@@ -140,7 +132,7 @@ PullRegistryDialog::~PullRegistryDialog()
 
 void PullRegistryDialog::setForm(const Form &form)
 {
-    m_fields->setValues({form.typed, form.lockFiles, form.platforms, form.caFile, form.pinnedKeysFile});
+    m_fields->setValuesFrom(form);
     m_destination->setText(form.destination);
     m_unpacked->setChecked(form.unpacked);
     m_withZh->setChecked(form.withZh);
@@ -149,15 +141,10 @@ void PullRegistryDialog::setForm(const Form &form)
 PullRegistryDialog::Form PullRegistryDialog::form() const
 {
     Form f;
-    const RegistryFormFields::Values v = m_fields->values();
-    f.typed = v.typed;
-    f.lockFiles = v.lockFiles;
-    f.platforms = v.platforms;
+    m_fields->copyValuesTo(&f);
     f.destination = m_destination->text().trimmed();
     f.unpacked = m_unpacked->isChecked();
     f.withZh = m_withZh->isChecked();
-    f.caFile = v.caFile;
-    f.pinnedKeysFile = v.pinnedKeysFile;
     return f;
 }
 

@@ -20,7 +20,6 @@
 class QCheckBox;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
 class QPushButton;
 class QStandardItemModel;
 class QTreeView;
@@ -80,10 +79,7 @@ private:
     QTreeView *m_view = nullptr;
     QStandardItemModel *m_results = nullptr;
     QLabel *m_summary = nullptr;
-    QLabel *m_status = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QPushButton *m_cancel = nullptr;
-    JobTracker *m_jobs = nullptr;
+    JobTracker *m_jobs = nullptr; ///< shown in a JobStatusRow
     QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();
 };
 

@@ -52,6 +52,21 @@ public:
     void setValues(const Values &values);
     /// The values (platforms that do not parse are left out: see platformProblem()).
     Values values() const;
+    /// setValues() and values() with a dialog's form, whose members of these names (typed,
+    /// lockFiles, platforms, caFile, pinnedKeysFile) are the values.
+    template<typename Form> void setValuesFrom(const Form &form)
+    {
+        setValues({form.typed, form.lockFiles, form.platforms, form.caFile, form.pinnedKeysFile});
+    }
+    template<typename Form> void copyValuesTo(Form *form) const
+    {
+        const Values v = values();
+        form->typed = v.typed;
+        form->lockFiles = v.lockFiles;
+        form->platforms = v.platforms;
+        form->caFile = v.caFile;
+        form->pinnedKeysFile = v.pinnedKeysFile;
+    }
     /// "Platform X: why" for the first platform that does not parse ("" when all do).
     QString platformProblem() const;
 

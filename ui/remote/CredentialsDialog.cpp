@@ -14,6 +14,20 @@
 
 namespace provender::ui {
 
+namespace {
+
+/// A wrapped label whose text can be selected (to copy a path or a host).
+QLabel *selectableLabel(const QString &objectName, QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+} // namespace
+
 QString CredentialsDialog::hostFor(const QString &hostOrUrl)
 {
     const QString text = hostOrUrl.trimmed();
@@ -48,18 +62,12 @@ CredentialsDialog::CredentialsDialog(const QString &hostOrUrl, const QProcessEnv
     m_host->setPlaceholderText(QStringLiteral("mirror.example.com"));
     m_host->setText(hostFor(hostOrUrl).isEmpty() ? redactUrlText(hostOrUrl) : hostFor(hostOrUrl)); // never a URL's user info
     form->addRow(tr("&Host:"), m_host);
-    m_source = new QLabel(this);
-    m_source->setObjectName(QStringLiteral("sourceLabel"));
-    m_source->setWordWrap(true);
-    m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_source = selectableLabel(QStringLiteral("sourceLabel"), this);
     form->addRow(tr("Source:"), m_source);
     m_token = new QLabel(this);
     m_token->setObjectName(QStringLiteral("tokenLabel"));
     form->addRow(tr("Token:"), m_token);
-    m_searched = new QLabel(this);
-    m_searched->setObjectName(QStringLiteral("searchedLabel"));
-    m_searched->setWordWrap(true);
-    m_searched->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_searched = selectableLabel(QStringLiteral("searchedLabel"), this);
     form->addRow(tr("Looked in:"), m_searched);
     layout->addLayout(form);
     layout->addStretch(1);
