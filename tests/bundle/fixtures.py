@@ -34,6 +34,8 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'hashing'))
 import zipbombs  # noqa: E402  (tests/hashing/zipbombs.py: zip bombs record by record)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+import zip_writer  # noqa: E402  (tests/support/zip_writer.py: zips from zipfile, shared with tests/fuzz/make-seeds.py)
 
 FIXED = (2024, 1, 2, 3, 4, 6)
 
@@ -133,36 +135,10 @@ def make_mirror(root, extra):
 
 # --- awkward zips for the streaming hasher ------------------------------------------------------
 
-class Unseekable(io.RawIOBase):
-    """Makes zipfile write data descriptors (it cannot seek back to patch the local header)."""
-    def __init__(self, f):
-        self.f = f
-
-    def writable(self):
-        return True
-
-    def write(self, b):
-        return self.f.write(b)
-
-    def seekable(self):
-        return False
-
-
 def zip_bytes(entries, stream=False, force_zip64=False, comment=b''):
-    buf = io.BytesIO()
-    target = Unseekable(buf) if stream else buf
-    with zipfile.ZipFile(target, 'w') as z:
-        z.comment = comment
-        for name, content, method in entries:
-            info = zipfile.ZipInfo(name, FIXED)
-            info.compress_type = method
-            info.external_attr = (0o40755 << 16) | 0x10 if name.endswith('/') else (0o100644 << 16)
-            if force_zip64:
-                with z.open(info, 'w', force_zip64=True) as w:
-                    w.write(content)
-            else:
-                z.writestr(info, content)
-    return buf.getvalue()
+    """entries: (name, content, method); a name ending in / is a directory (0755), others files (0644)."""
+    return zip_writer.zip_bytes([(n, c, m, zip_writer.DIR if n.endswith('/') else zip_writer.FILE) for n, c, m in entries], FIXED,
+                                stream=stream, zip64=force_zip64, comment=comment)
 
 
 def make_zips(root):

@@ -24,6 +24,9 @@ import tarfile
 import warnings
 import zipfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+import zip_writer  # noqa: E402  (tests/support/zip_writer.py: zips from zipfile, shared with tests/bundle/fixtures.py)
+
 warnings.simplefilter('ignore')  # zipfile warns about the duplicate names written on purpose
 
 FIXED = (2026, 1, 2, 3, 4, 6)
@@ -35,39 +38,9 @@ def data(n):
     return bytes(rng.randrange(256) for _ in range(n))
 
 
-class Unseekable(io.RawIOBase):
-    """zipfile writes data descriptors when it cannot seek back."""
-
-    def __init__(self, f):
-        self.f = f
-
-    def writable(self):
-        return True
-
-    def write(self, b):
-        return self.f.write(b)
-
-    def seekable(self):
-        return False
-
-
-def zip_bytes(entries, stream=False, zip64=False, comment=b'', system=3):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(Unseekable(buf) if stream else buf, 'w') as z:
-        z.comment = comment
-        for name, content, method, mode in entries:
-            info = zipfile.ZipInfo(name, FIXED)
-            info.compress_type = method
-            info.create_system = system
-            info.external_attr = mode << 16
-            if name.endswith('/') or (mode & 0o170000) == 0o040000:
-                info.external_attr |= 0x10
-            if zip64:
-                with z.open(info, 'w', force_zip64=True) as w:
-                    w.write(content)
-            else:
-                z.writestr(info, content)
-    return buf.getvalue()
+def zip_bytes(entries, **options):
+    """zip_writer.zip_bytes dated FIXED: entries (name, content, method, mode)."""
+    return zip_writer.zip_bytes(entries, FIXED, **options)
 
 
 D, S = zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED
