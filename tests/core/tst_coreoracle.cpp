@@ -589,6 +589,28 @@ private Q_SLOTS:
     }
 
 private:
+    /// Our T::parse of `input` against terraform's diagnostics on its line: terraform's error, the
+    /// normalized form terraform asks for (`input` is then not canonical for us either), or, when
+    /// terraform says nothing, `input` as written (canonical).
+    template<typename T> void checkAgainstTerraform(const char *kind, const QString &input, const QList<Diagnostic> &diags)
+    {
+        QString error, canonical;
+        const bool any = readValueDiagnostics(diags, &error, &canonical);
+        const Result<T> ours = T::parse(input);
+        const QByteArray what = QByteArray(kind) + ' ' + gocompatQuote(input);
+        if (!error.isEmpty()) {
+            CHECK(!ours.ok(), what + " accepted, terraform: " + error.toUtf8());
+            CHECK(ours.error().message == error, what + ": we say " + ours.error().message.toUtf8() + ", terraform says " + error.toUtf8());
+        } else if (any) {
+            CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
+            CHECK(ours->toString() == canonical, what + ": we print " + ours->toString().toUtf8() + ", terraform " + canonical.toUtf8());
+            QVERIFY(!T::isCanonical(input));
+        } else {
+            CHECK(ours.ok() && ours->toString() == input, what + " is canonical for terraform");
+            QVERIFY(T::isCanonical(input));
+        }
+    }
+
     void checkVersionsAndConstraints(const QStringList &versionInputs, const QStringList &constraintInputs)
     {
         LockFileRun run;
@@ -612,41 +634,15 @@ private:
 
         int checked = 0;
         for (const auto &[input, line] : std::as_const(versions)) {
-            QString error, canonical;
-            readValueDiagnostics(diagnosticsAt(diags, line), &error, &canonical);
-            const Result<Version> ours = Version::parse(input);
-            const QByteArray what = "version " + gocompatQuote(input);
-            if (!error.isEmpty()) {
-                CHECK(!ours.ok(), what + " accepted, terraform: " + error.toUtf8());
-                CHECK(ours.error().message == error,
-                      what + ": we say " + ours.error().message.toUtf8() + ", terraform says " + error.toUtf8());
-            } else if (!canonical.isEmpty()) {
-                CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
-                CHECK(ours->toString() == canonical,
-                      what + ": we print " + ours->toString().toUtf8() + ", terraform " + canonical.toUtf8());
-                QVERIFY(!Version::isCanonical(input));
-            } else {
-                CHECK(ours.ok() && ours->toString() == input, what + " is canonical for terraform");
-                QVERIFY(Version::isCanonical(input));
-            }
+            checkAgainstTerraform<Version>("version", input, diagnosticsAt(diags, line));
+            if (QTest::currentTestFailed())
+                return;
             ++checked;
         }
         for (const auto &[input, line] : std::as_const(constraints)) {
-            QString error, canonical;
-            const bool any = readValueDiagnostics(diagnosticsAt(diags, line), &error, &canonical);
-            const Result<VersionConstraints> ours = VersionConstraints::parse(input);
-            const QByteArray what = "constraints " + gocompatQuote(input);
-            if (!error.isEmpty()) {
-                CHECK(!ours.ok(), what + " accepted, terraform: " + error.toUtf8());
-                CHECK(ours.error().message == error,
-                      what + ": we say " + ours.error().message.toUtf8() + ", terraform says " + error.toUtf8());
-            } else if (any) {
-                CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
-                CHECK(ours->toString() == canonical,
-                      what + ": we print " + ours->toString().toUtf8() + ", terraform " + canonical.toUtf8());
-            } else {
-                CHECK(ours.ok() && ours->toString() == input, what + " is canonical for terraform");
-            }
+            checkAgainstTerraform<VersionConstraints>("constraints", input, diagnosticsAt(diags, line));
+            if (QTest::currentTestFailed())
+                return;
             ++checked;
         }
         QCOMPARE(checked, int(versionInputs.size() + constraintInputs.size()));
