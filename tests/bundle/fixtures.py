@@ -160,15 +160,7 @@ def make_zips(root):
                                                              stream=True),
         'zip64-locator-signature-in-data': zip_bytes([('a', b'PK\x06\x07' + b'\0' * 16, S)]),
     }
-    empty = io.BytesIO()
-    zipfile.ZipFile(empty, 'w').close()
-    cases['empty-archive'] = empty.getvalue()
-    cases['prefixed-junk'] = b'#!/bin/sh\nexit 0\n' + cases['plain']
-    cases['trailing-junk'] = cases['plain'] + b'junk'
-    cases['truncated'] = cases['plain'][:len(cases['plain']) // 2]
-    damaged = bytearray(cases['plain'])
-    damaged[200] ^= 0xff
-    cases['damaged-data'] = bytes(damaged)
+    cases.update(zip_writer.broken_zips(cases['plain'], 200))
     for name, data in cases.items():
         with open(os.path.join(root, name + '.zip'), 'wb') as f:
             f.write(data)

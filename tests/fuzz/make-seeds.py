@@ -86,15 +86,7 @@ def zips():
         'newline-name': zip_bytes([('a\nb', b'x', S, F)]),
     }
     out['zip64-end-records'] = with_zip64_end(out['plain'])
-    empty = io.BytesIO()
-    zipfile.ZipFile(empty, 'w').close()
-    out['empty-archive'] = empty.getvalue()
-    out['prefixed-junk'] = b'#!/bin/sh\nexit 0\n' + out['plain']
-    out['trailing-junk'] = out['plain'] + b'junk'
-    out['truncated'] = out['plain'][:len(out['plain']) // 2]
-    damaged = bytearray(out['plain'])
-    damaged[120] ^= 0xff
-    out['damaged-data'] = bytes(damaged)
+    out.update(zip_writer.broken_zips(out['plain'], 120))
     encrypted = bytearray(zip_bytes([('secret', b'x' * 20, S, F)]))
     for sig in (b'PK\x03\x04', b'PK\x01\x02'):  # set the "encrypted" flag in both headers
         at = encrypted.find(sig)

@@ -45,3 +45,19 @@ def zip_bytes(entries, date_time, stream=False, zip64=False, comment=b'', system
             else:
                 z.writestr(info, content)
     return buf.getvalue()
+
+
+def broken_zips(plain, flip_at):
+    """The damaged zips both fixture sets derive from a good one, `plain`: an empty archive, junk
+    before and after it, its first half, and one byte flipped at `flip_at` (inside an entry's data)."""
+    empty = io.BytesIO()
+    zipfile.ZipFile(empty, 'w').close()
+    damaged = bytearray(plain)
+    damaged[flip_at] ^= 0xff
+    return {
+        'empty-archive': empty.getvalue(),
+        'prefixed-junk': b'#!/bin/sh\nexit 0\n' + plain,
+        'trailing-junk': plain + b'junk',
+        'truncated': plain[:len(plain) // 2],
+        'damaged-data': bytes(damaged),
+    }
