@@ -135,10 +135,15 @@ def make_mirror(root, extra):
 
 # --- awkward zips for the streaming hasher ------------------------------------------------------
 
+def with_modes(entries):
+    """(name, content, method) -> (name, content, method, mode): a name ending in / is a directory
+    (0755), others files (0644)."""
+    return [(n, c, m, zip_writer.DIR if n.endswith('/') else zip_writer.FILE) for n, c, m in entries]
+
+
 def zip_bytes(entries, stream=False, force_zip64=False, comment=b''):
-    """entries: (name, content, method); a name ending in / is a directory (0755), others files (0644)."""
-    return zip_writer.zip_bytes([(n, c, m, zip_writer.DIR if n.endswith('/') else zip_writer.FILE) for n, c, m in entries], FIXED,
-                                stream=stream, zip64=force_zip64, comment=comment)
+    """entries: (name, content, method), as with_modes takes them."""
+    return zip_writer.zip_bytes(with_modes(entries), FIXED, stream=stream, zip64=force_zip64, comment=comment)
 
 
 def make_zips(root):
@@ -147,10 +152,7 @@ def make_zips(root):
     base = [('terraform-provider-x_v1.0.0', binary, D), ('docs/', b'', S), ('docs/README.md', b'readme\n' * 50, D),
             ('LICENSE', b'license text\n', S)]
     cases = {
-        'plain': zip_bytes(base),
-        'stream': zip_bytes(base, stream=True),
-        'zip64': zip_bytes(base, force_zip64=True),
-        'stream-zip64': zip_bytes(base, stream=True, force_zip64=True),
+        **zip_writer.layouts(with_modes(base), FIXED),
         'comment': zip_bytes(base, comment=b'a comment'),
         'comment-with-eocd-signature': zip_bytes(base, comment=b'xxPK\x05\x06yy'),
         'duplicates': zip_bytes(base + [('LICENSE', b'second license\n', D)]),

@@ -69,10 +69,7 @@ def with_zip64_end(z):
 def zips():
     base = provider_entries()
     out = {
-        'plain': zip_bytes(base),
-        'stream': zip_bytes(base, stream=True),
-        'zip64': zip_bytes(base, zip64=True),
-        'stream-zip64': zip_bytes(base, stream=True, zip64=True),
+        **zip_writer.layouts(base, FIXED),
         'comment': zip_bytes(base, comment=b'a comment PK\x05\x06 with a signature'),
         'duplicates': zip_bytes(base + [('LICENSE', b'second\n', D, F)]),
         'unsafe-names': zip_bytes([('../evil', b'x', D, F), ('/abs', b'y', S, F), ('C:drive', b'z', S, F),

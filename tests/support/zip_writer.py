@@ -47,6 +47,17 @@ def zip_bytes(entries, date_time, stream=False, zip64=False, comment=b'', system
     return buf.getvalue()
 
 
+def layouts(entries, date_time):
+    """`entries` (as zip_bytes takes them) written the four ways a reader must follow: plain,
+    streamed (data descriptors), zip64, and streamed zip64."""
+    return {
+        'plain': zip_bytes(entries, date_time),
+        'stream': zip_bytes(entries, date_time, stream=True),
+        'zip64': zip_bytes(entries, date_time, zip64=True),
+        'stream-zip64': zip_bytes(entries, date_time, stream=True, zip64=True),
+    }
+
+
 def broken_zips(plain, flip_at):
     """The damaged zips both fixture sets derive from a good one, `plain`: an empty archive, junk
     before and after it, its first half, and one byte flipped at `flip_at` (inside an entry's data)."""
