@@ -1,7 +1,7 @@
 #pragma once
 // Builds mirror directory trees in a temporary directory (the mirror and interop tests) and scans
-// them, and the Python zip writer whose hashes are independent of ours. The served mirror of the network tests
-// is ServedMirror.h.
+// them (scanOk), and the Python zip writer whose hashes are independent of ours. The served mirror
+// of the network tests is ServedMirror.h.
 
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/TestSupport.h"
