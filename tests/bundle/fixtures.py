@@ -34,6 +34,8 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'hashing'))
 import zipbombs  # noqa: E402  (tests/hashing/zipbombs.py: zip bombs record by record)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+import zip_writer  # noqa: E402  (tests/support/zip_writer.py: zips from zipfile, shared with tests/fuzz/make-seeds.py)
 
 FIXED = (2024, 1, 2, 3, 4, 6)
 
@@ -133,36 +135,15 @@ def make_mirror(root, extra):
 
 # --- awkward zips for the streaming hasher ------------------------------------------------------
 
-class Unseekable(io.RawIOBase):
-    """Makes zipfile write data descriptors (it cannot seek back to patch the local header)."""
-    def __init__(self, f):
-        self.f = f
-
-    def writable(self):
-        return True
-
-    def write(self, b):
-        return self.f.write(b)
-
-    def seekable(self):
-        return False
+def with_modes(entries):
+    """(name, content, method) -> (name, content, method, mode): a name ending in / is a directory
+    (0755), others files (0644)."""
+    return [(n, c, m, zip_writer.DIR if n.endswith('/') else zip_writer.FILE) for n, c, m in entries]
 
 
 def zip_bytes(entries, stream=False, force_zip64=False, comment=b''):
-    buf = io.BytesIO()
-    target = Unseekable(buf) if stream else buf
-    with zipfile.ZipFile(target, 'w') as z:
-        z.comment = comment
-        for name, content, method in entries:
-            info = zipfile.ZipInfo(name, FIXED)
-            info.compress_type = method
-            info.external_attr = (0o40755 << 16) | 0x10 if name.endswith('/') else (0o100644 << 16)
-            if force_zip64:
-                with z.open(info, 'w', force_zip64=True) as w:
-                    w.write(content)
-            else:
-                z.writestr(info, content)
-    return buf.getvalue()
+    """entries: (name, content, method), as with_modes takes them."""
+    return zip_writer.zip_bytes(with_modes(entries), FIXED, stream=stream, zip64=force_zip64, comment=comment)
 
 
 def make_zips(root):
@@ -171,10 +152,7 @@ def make_zips(root):
     base = [('terraform-provider-x_v1.0.0', binary, D), ('docs/', b'', S), ('docs/README.md', b'readme\n' * 50, D),
             ('LICENSE', b'license text\n', S)]
     cases = {
-        'plain': zip_bytes(base),
-        'stream': zip_bytes(base, stream=True),
-        'zip64': zip_bytes(base, force_zip64=True),
-        'stream-zip64': zip_bytes(base, stream=True, force_zip64=True),
+        **zip_writer.layouts(with_modes(base), FIXED),
         'comment': zip_bytes(base, comment=b'a comment'),
         'comment-with-eocd-signature': zip_bytes(base, comment=b'xxPK\x05\x06yy'),
         'duplicates': zip_bytes(base + [('LICENSE', b'second license\n', D)]),
@@ -184,15 +162,7 @@ def make_zips(root):
                                                              stream=True),
         'zip64-locator-signature-in-data': zip_bytes([('a', b'PK\x06\x07' + b'\0' * 16, S)]),
     }
-    empty = io.BytesIO()
-    zipfile.ZipFile(empty, 'w').close()
-    cases['empty-archive'] = empty.getvalue()
-    cases['prefixed-junk'] = b'#!/bin/sh\nexit 0\n' + cases['plain']
-    cases['trailing-junk'] = cases['plain'] + b'junk'
-    cases['truncated'] = cases['plain'][:len(cases['plain']) // 2]
-    damaged = bytearray(cases['plain'])
-    damaged[200] ^= 0xff
-    cases['damaged-data'] = bytes(damaged)
+    cases.update(zip_writer.broken_zips(cases['plain'], 200))
     for name, data in cases.items():
         with open(os.path.join(root, name + '.zip'), 'wb') as f:
             f.write(data)

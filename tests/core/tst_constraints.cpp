@@ -5,6 +5,7 @@
 // for MeetingConstraints membership). tst_coreoracle re-checks the quirkier inputs with terraform.
 
 #include "model/core/VersionConstraints.h"
+#include "tests/support/TestSupport.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -194,10 +195,7 @@ private Q_SLOTS:
             Version(3, 1, 0)};
         int accepted = 0;
         for (int i = 0; i < 20000; ++i) {
-            QString s;
-            const int len = int(rng.bounded(16));
-            for (int k = 0; k < len; ++k)
-                s += alphabet[int(rng.bounded(int(alphabet.size())))];
+            const QString s = test::randomString(rng, alphabet, 15);
             const Result<VersionConstraints> c = VersionConstraints::parse(s);
             if (!c.ok())
                 continue;

@@ -93,6 +93,17 @@ QString goUnquote(const QString &s)
     return out;
 }
 
+/// `terraform init -json` (no backend, no prompts) in `workDir` through test::runTerraform: the CLI
+/// config `sandbox`/cli.tfrc, which the caller writes first, and nothing but loopback reachable.
+/// `out` holds the JSON lines, `err` stderr (then stdout).
+test::ProcessRun terraformInitJson(const QString &sandbox, const QString &workDir)
+{
+    return test::runTerraform(sandbox, workDir,
+                              {QStringLiteral("init"), QStringLiteral("-backend=false"), QStringLiteral("-input=false"),
+                               QStringLiteral("-no-color"), QStringLiteral("-json")},
+                              {}, 120000);
+}
+
 class LockFileRun
 {
 public:
@@ -130,26 +141,10 @@ public:
             || !write(dir.filePath(QStringLiteral(".terraform.lock.hcl")), m_text.toUtf8())) {
             return QStringLiteral("cannot write the test files");
         }
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli);
-        env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
-        env.insert(QStringLiteral("HOME"), dir.path());
-        env.insert(QStringLiteral("TF_IN_AUTOMATION"), QStringLiteral("1"));
-        env.remove(QStringLiteral("TF_PLUGIN_CACHE_DIR"));
-        env.remove(QStringLiteral("TF_DATA_DIR"));
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(dir.path());
-        p.start(test::terraformPath(),
-                {QStringLiteral("init"), QStringLiteral("-backend=false"), QStringLiteral("-input=false"), QStringLiteral("-no-color"),
-                 QStringLiteral("-json")});
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished();
+        const test::ProcessRun init = terraformInitJson(dir.path(), dir.path());
+        if (!init.finished)
             return QStringLiteral("terraform did not finish");
-        }
-        const QByteArray stdOut = p.readAllStandardOutput();
-        for (const QByteArray &line : stdOut.split('\n')) {
+        for (const QByteArray &line : init.out.split('\n')) {
             const QJsonObject o = QJsonDocument::fromJson(line).object();
             if (o.value(QStringLiteral("type")).toString() != QLatin1StringView("diagnostic"))
                 continue;
@@ -158,8 +153,8 @@ public:
                 d.value(QStringLiteral("range")).toObject().value(QStringLiteral("start")).toObject().value(QStringLiteral("line")).toInt();
             out->insert(ln, Diagnostic{d.value(QStringLiteral("summary")).toString(), d.value(QStringLiteral("detail")).toString()});
         }
-        if (out->isEmpty() && p.exitCode() != 0)
-            return QStringLiteral("terraform failed without diagnostics: ") + QString::fromUtf8(p.readAllStandardError());
+        if (out->isEmpty() && init.exitCode != 0)
+            return QStringLiteral("terraform failed without diagnostics: ") + QString::fromUtf8(init.err);
         return {};
     }
 
@@ -228,26 +223,12 @@ QByteArray runInitWithMirror(const QByteArray &mainTf, const QHash<QString, QByt
         *failure = QStringLiteral("cannot write the test files");
         return {};
     }
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli);
-    env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
-    env.insert(QStringLiteral("HOME"), dir.path());
-    env.insert(QStringLiteral("TF_IN_AUTOMATION"), QStringLiteral("1"));
-    env.remove(QStringLiteral("TF_PLUGIN_CACHE_DIR"));
-    env.remove(QStringLiteral("TF_DATA_DIR"));
-    p.setProcessEnvironment(env);
-    p.setWorkingDirectory(work);
-    p.start(test::terraformPath(),
-            {QStringLiteral("init"), QStringLiteral("-backend=false"), QStringLiteral("-input=false"), QStringLiteral("-no-color"),
-             QStringLiteral("-json")});
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
+    const test::ProcessRun init = terraformInitJson(dir.path(), work);
+    if (!init.finished) {
         *failure = QStringLiteral("terraform did not finish");
         return {};
     }
-    return p.readAllStandardOutput();
+    return init.out;
 }
 
 /// A stored zip with one small file (enough for `terraform init` to install it unverified).
@@ -608,6 +589,28 @@ private Q_SLOTS:
     }
 
 private:
+    /// Our T::parse of `input` against terraform's diagnostics on its line: terraform's error, the
+    /// normalized form terraform asks for (`input` is then not canonical for us either), or, when
+    /// terraform says nothing, `input` as written (canonical).
+    template<typename T> void checkAgainstTerraform(const char *kind, const QString &input, const QList<Diagnostic> &diags)
+    {
+        QString error, canonical;
+        const bool any = readValueDiagnostics(diags, &error, &canonical);
+        const Result<T> ours = T::parse(input);
+        const QByteArray what = QByteArray(kind) + ' ' + gocompatQuote(input);
+        if (!error.isEmpty()) {
+            CHECK(!ours.ok(), what + " accepted, terraform: " + error.toUtf8());
+            CHECK(ours.error().message == error, what + ": we say " + ours.error().message.toUtf8() + ", terraform says " + error.toUtf8());
+        } else if (any) {
+            CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
+            CHECK(ours->toString() == canonical, what + ": we print " + ours->toString().toUtf8() + ", terraform " + canonical.toUtf8());
+            QVERIFY(!T::isCanonical(input));
+        } else {
+            CHECK(ours.ok() && ours->toString() == input, what + " is canonical for terraform");
+            QVERIFY(T::isCanonical(input));
+        }
+    }
+
     void checkVersionsAndConstraints(const QStringList &versionInputs, const QStringList &constraintInputs)
     {
         LockFileRun run;
@@ -631,41 +634,15 @@ private:
 
         int checked = 0;
         for (const auto &[input, line] : std::as_const(versions)) {
-            QString error, canonical;
-            readValueDiagnostics(diagnosticsAt(diags, line), &error, &canonical);
-            const Result<Version> ours = Version::parse(input);
-            const QByteArray what = "version " + gocompatQuote(input);
-            if (!error.isEmpty()) {
-                CHECK(!ours.ok(), what + " accepted, terraform: " + error.toUtf8());
-                CHECK(ours.error().message == error,
-                      what + ": we say " + ours.error().message.toUtf8() + ", terraform says " + error.toUtf8());
-            } else if (!canonical.isEmpty()) {
-                CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
-                CHECK(ours->toString() == canonical,
-                      what + ": we print " + ours->toString().toUtf8() + ", terraform " + canonical.toUtf8());
-                QVERIFY(!Version::isCanonical(input));
-            } else {
-                CHECK(ours.ok() && ours->toString() == input, what + " is canonical for terraform");
-                QVERIFY(Version::isCanonical(input));
-            }
+            checkAgainstTerraform<Version>("version", input, diagnosticsAt(diags, line));
+            if (QTest::currentTestFailed())
+                return;
             ++checked;
         }
         for (const auto &[input, line] : std::as_const(constraints)) {
-            QString error, canonical;
-            const bool any = readValueDiagnostics(diagnosticsAt(diags, line), &error, &canonical);
-            const Result<VersionConstraints> ours = VersionConstraints::parse(input);
-            const QByteArray what = "constraints " + gocompatQuote(input);
-            if (!error.isEmpty()) {
-                CHECK(!ours.ok(), what + " accepted, terraform: " + error.toUtf8());
-                CHECK(ours.error().message == error,
-                      what + ": we say " + ours.error().message.toUtf8() + ", terraform says " + error.toUtf8());
-            } else if (any) {
-                CHECK(ours.ok(), what + " rejected: " + (ours.ok() ? QByteArray() : ours.error().message.toUtf8()));
-                CHECK(ours->toString() == canonical,
-                      what + ": we print " + ours->toString().toUtf8() + ", terraform " + canonical.toUtf8());
-            } else {
-                CHECK(ours.ok() && ours->toString() == input, what + " is canonical for terraform");
-            }
+            checkAgainstTerraform<VersionConstraints>("constraints", input, diagnosticsAt(diags, line));
+            if (QTest::currentTestFailed())
+                return;
             ++checked;
         }
         QCOMPARE(checked, int(versionInputs.size() + constraintInputs.size()));
@@ -686,25 +663,18 @@ private Q_SLOTS:
         QRandomGenerator rng(oracleSeed(20260812u));
         const QString partAlphabet = QStringLiteral("abcXYZ019--_.\u00e9\u00c9\u00df\uff21\ufb01\u3002u\u0308");
         const QString hostAlphabet = QStringLiteral("abcXY019--..\u00e9\u00c9\u00df\uff21\u3002_");
-        auto randomString = [&](const QString &alphabet, int maxLen) {
-            QString out;
-            const int len = int(rng.bounded(maxLen + 1));
-            for (int i = 0; i < len; ++i)
-                out += alphabet[int(rng.bounded(int(alphabet.size())))];
-            return out;
-        };
         QStringList labels;
         for (int i = 0; i < 300; ++i) {
             const int parts = 1 + int(rng.bounded(3));
             QStringList p;
             if (parts == 3) {
-                QString host = randomString(hostAlphabet, 10);
+                QString host = test::randomString(rng, hostAlphabet, 10);
                 if (rng.bounded(3) == 0)
                     host += QLatin1Char(':') + QString::number(rng.bounded(70000));
                 p.append(host);
             }
             for (int k = (parts == 3 ? 1 : 0); k < parts; ++k)
-                p.append(rng.bounded(6) == 0 ? QStringLiteral("-") : randomString(partAlphabet, 7));
+                p.append(rng.bounded(6) == 0 ? QStringLiteral("-") : test::randomString(rng, partAlphabet, 7));
             labels.append(p.join(QLatin1Char('/')));
         }
         checkLabels(labels);

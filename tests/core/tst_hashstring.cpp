@@ -2,6 +2,7 @@
 // reader's error detail) and opentofu internal/getproviders/hash_test.go (TestParseHash).
 
 #include "model/core/HashString.h"
+#include "tests/support/TestSupport.h"
 
 #include <QTest>
 
@@ -90,10 +91,7 @@ private Q_SLOTS:
         for (const char *s : {"zh:01", "test:c", "h1:b", "h1:B", "h1:a", "test:a"})
             list.append(HashString::parse(QString::fromUtf8(s)).value());
         std::sort(list.begin(), list.end());
-        QStringList got;
-        for (const HashString &h : list)
-            got.append(h.toString());
-        QCOMPARE(got,
+        QCOMPARE(test::toStrings(list),
                  (QStringList{QStringLiteral("h1:B"), QStringLiteral("h1:a"), QStringLiteral("h1:b"), QStringLiteral("test:a"),
                               QStringLiteral("test:c"), QStringLiteral("zh:01")}));
         // UTF-8 byte order, not UTF-16: U+FF21 (EF BC A1) sorts before U+1F600 (F0 9F 98 80).

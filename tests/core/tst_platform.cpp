@@ -1,6 +1,7 @@
 // Platform parsing and order. Expected values: tofu-formats.md §7 (getproviders.ParsePlatform).
 
 #include "model/core/Platform.h"
+#include "tests/support/TestSupport.h"
 
 #include <QTest>
 
@@ -69,10 +70,7 @@ private Q_SLOTS:
         for (const char *s : {"windows_amd64", "linux_arm64", "darwin_arm64", "linux_amd64", "Linux_amd64", "linux_386"})
             list.append(Platform::parse(QString::fromUtf8(s)).value());
         std::sort(list.begin(), list.end());
-        QStringList got;
-        for (const Platform &p : list)
-            got.append(p.toString());
-        QCOMPARE(got,
+        QCOMPARE(test::toStrings(list),
                  (QStringList{QStringLiteral("Linux_amd64"), QStringLiteral("darwin_arm64"), QStringLiteral("linux_386"),
                               QStringLiteral("linux_amd64"), QStringLiteral("linux_arm64"), QStringLiteral("windows_amd64")}));
         QVERIFY(Platform(QStringLiteral("a"), QStringLiteral("z")) < Platform(QStringLiteral("b"), QStringLiteral("a")));

@@ -4,6 +4,7 @@
 // formats of registry-address's ParseProviderSource ("<summary>: <detail>", quirks included).
 
 #include "model/core/ProviderAddress.h"
+#include "tests/support/TestSupport.h"
 
 #include <QTest>
 
@@ -408,10 +409,7 @@ private Q_SLOTS:
             list.append(ProviderAddress::parse(u8(s)).value());
         }
         std::sort(list.begin(), list.end());
-        QStringList got;
-        for (const ProviderAddress &a : list)
-            got.append(a.toString());
-        QCOMPARE(got,
+        QCOMPARE(test::toStrings(list),
                  (QStringList{u8("d.fr/a/b"), u8("example.com/x/y"), u8("example.com-b/x/y"), u8("registry.opentofu.org/aaa/zzz"),
                               u8("registry.opentofu.org/hashicorp/aws"), u8("registry.opentofu.org/hashicorp/google"),
                               u8("registry.terraform.io/hashicorp/aws"), u8("café.fr/a/b")}));

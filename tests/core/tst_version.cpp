@@ -5,6 +5,7 @@
 // many of the same inputs against the real `terraform`.
 
 #include "model/core/Version.h"
+#include "tests/support/TestSupport.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -206,11 +207,8 @@ private Q_SLOTS:
         std::sort(forward.begin(), forward.end());
         std::sort(backward.begin(), backward.end());
         QCOMPARE(forward, backward);
-        QStringList got;
-        for (const Version &v : forward)
-            got.append(v.toString());
         // alpha < beta < rc (one identifier) < alpha.1 < beta.2 < beta.11 (two identifiers)
-        QCOMPARE(got,
+        QCOMPARE(test::toStrings(forward),
                  (QStringList{QStringLiteral("0.9.9"), QStringLiteral("1.0.0-alpha"), QStringLiteral("1.0.0-beta"),
                               QStringLiteral("1.0.0-rc"), QStringLiteral("1.0.0-alpha.1"), QStringLiteral("1.0.0-beta.2"),
                               QStringLiteral("1.0.0-beta.11"), QStringLiteral("1.0.0")}));
@@ -231,10 +229,7 @@ private Q_SLOTS:
         const QString alphabet = QStringLiteral("0123456789.-+abzAZx* ");
         int accepted = 0;
         for (int i = 0; i < 20000; ++i) {
-            QString s;
-            const int len = int(rng.bounded(14));
-            for (int k = 0; k < len; ++k)
-                s += alphabet[int(rng.bounded(int(alphabet.size())))];
+            const QString s = test::randomString(rng, alphabet, 13);
             const Result<Version> v = Version::parse(s);
             if (!v.ok())
                 continue;

@@ -14,6 +14,7 @@
 #include "model/mirror/IndexWriter.h"
 #include "model/mirror/MirrorIndex.h"
 #include "model/mirror/MirrorIndexFastPath.h"
+#include "tests/support/VersionDocumentDump.h"
 
 #include <QByteArray>
 #include <QStringList>
@@ -30,39 +31,6 @@ namespace {
 }
 
 const QString kSource = QStringLiteral("v.json");
-
-QString q(const QString &s)
-{
-    return s.isNull() ? QStringLiteral("<null>") : u'"' + s + u'"';
-}
-
-QString dumpArchives(const MirrorVersionDocument &d)
-{
-    QStringList out;
-    for (const MirrorArchiveEntry &e : d.archives) {
-        QStringList hashes;
-        for (const HashString &h : e.hashes)
-            hashes.append(q(h.toString()));
-        out.append(QStringLiteral("entry %1 %2/%3 url=%4 hashes=[%5] invalid=[%6]")
-                       .arg(q(e.key), q(e.platform.os()), q(e.platform.arch()), q(e.url), hashes.join(u','), e.invalidHashes.join(u',')));
-    }
-    return out.join(u'\n');
-}
-
-QString dump(const MirrorVersionDocument &d)
-{
-    QStringList out{dumpArchives(d)};
-    for (const MirrorIndexIssue &i : d.issues)
-        out.append(QStringLiteral("issue %1 %2 %3 @%4").arg(int(i.kind)).arg(q(i.key), q(i.message), i.location.toString()));
-    return out.join(u'\n');
-}
-
-QString dump(const Result<MirrorVersionDocument> &r)
-{
-    if (!r)
-        return QStringLiteral("error %1 %2 @%3").arg(int(r.error().code)).arg(r.error().message, r.error().location.toString());
-    return dump(r.value());
-}
 
 /// A location, when known, names the document and lies inside it.
 void checkLocation(const Location &where, const QByteArray &bytes, const char *what)
@@ -133,26 +101,21 @@ void versionJson(const QByteArray &bytes)
     if (const std::optional<MirrorVersionDocument> fast = mirror_detail::parseVersionJsonFast(bytes)) {
         if (!full || !full->issues.isEmpty())
             fail("the fast path accepted a document the full reader reports on", bytes);
-        if (!fast->issues.isEmpty() || dump(*fast) != dump(full))
-            fail("the fast path read another document", (dump(*fast) + u"\n---\n" + dump(full)).toUtf8());
+        if (!fast->issues.isEmpty() || test::dumpVersionDocument(*fast) != test::dumpVersionDocument(full))
+            fail("the fast path read another document",
+                 (test::dumpVersionDocument(*fast) + u"\n---\n" + test::dumpVersionDocument(full)).toUtf8());
     }
-    if (dump(parseVersionJson(bytes, kSource)) != dump(full))
+    if (test::dumpVersionDocument(parseVersionJson(bytes, kSource)) != test::dumpVersionDocument(full))
         fail("parseVersionJson differs from the full reader", bytes);
 
     if (!full || !full->issues.isEmpty())
         return;
-    QList<IndexArchiveRecord> records;
-    for (const MirrorArchiveEntry &e : full->archives) {
-        QStringList hashes;
-        for (const HashString &h : e.hashes)
-            hashes.append(h.toString());
-        records.append({e.key, e.url, hashes});
-    }
-    const QByteArray written = renderVersionJson(records);
+    const QByteArray written = renderVersionJson(test::archiveRecords(*full));
     const Result<MirrorVersionDocument> again = mirror_detail::parseVersionJsonFull(written, kSource);
-    if (!again || !again->issues.isEmpty() || dumpArchives(*again) != dumpArchives(*full))
-        fail("<version>.json written back reads back to another document", (written + "\n---\n" + dump(again).toUtf8()));
-    if (dump(parseVersionJson(written, kSource)) != dump(again))
+    if (!again || !again->issues.isEmpty() || test::dumpArchives(*again) != test::dumpArchives(*full))
+        fail("<version>.json written back reads back to another document",
+             (written + "\n---\n" + test::dumpVersionDocument(again).toUtf8()));
+    if (test::dumpVersionDocument(parseVersionJson(written, kSource)) != test::dumpVersionDocument(again))
         fail("parseVersionJson differs from the full reader on a written document", written);
 }
 

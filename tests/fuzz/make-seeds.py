@@ -24,6 +24,9 @@ import tarfile
 import warnings
 import zipfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+import zip_writer  # noqa: E402  (tests/support/zip_writer.py: zips from zipfile, shared with tests/bundle/fixtures.py)
+
 warnings.simplefilter('ignore')  # zipfile warns about the duplicate names written on purpose
 
 FIXED = (2026, 1, 2, 3, 4, 6)
@@ -35,39 +38,9 @@ def data(n):
     return bytes(rng.randrange(256) for _ in range(n))
 
 
-class Unseekable(io.RawIOBase):
-    """zipfile writes data descriptors when it cannot seek back."""
-
-    def __init__(self, f):
-        self.f = f
-
-    def writable(self):
-        return True
-
-    def write(self, b):
-        return self.f.write(b)
-
-    def seekable(self):
-        return False
-
-
-def zip_bytes(entries, stream=False, zip64=False, comment=b'', system=3):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(Unseekable(buf) if stream else buf, 'w') as z:
-        z.comment = comment
-        for name, content, method, mode in entries:
-            info = zipfile.ZipInfo(name, FIXED)
-            info.compress_type = method
-            info.create_system = system
-            info.external_attr = mode << 16
-            if name.endswith('/') or (mode & 0o170000) == 0o040000:
-                info.external_attr |= 0x10
-            if zip64:
-                with z.open(info, 'w', force_zip64=True) as w:
-                    w.write(content)
-            else:
-                z.writestr(info, content)
-    return buf.getvalue()
+def zip_bytes(entries, **options):
+    """zip_writer.zip_bytes dated FIXED: entries (name, content, method, mode)."""
+    return zip_writer.zip_bytes(entries, FIXED, **options)
 
 
 D, S = zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED
@@ -96,10 +69,7 @@ def with_zip64_end(z):
 def zips():
     base = provider_entries()
     out = {
-        'plain': zip_bytes(base),
-        'stream': zip_bytes(base, stream=True),
-        'zip64': zip_bytes(base, zip64=True),
-        'stream-zip64': zip_bytes(base, stream=True, zip64=True),
+        **zip_writer.layouts(base, FIXED),
         'comment': zip_bytes(base, comment=b'a comment PK\x05\x06 with a signature'),
         'duplicates': zip_bytes(base + [('LICENSE', b'second\n', D, F)]),
         'unsafe-names': zip_bytes([('../evil', b'x', D, F), ('/abs', b'y', S, F), ('C:drive', b'z', S, F),
@@ -113,15 +83,7 @@ def zips():
         'newline-name': zip_bytes([('a\nb', b'x', S, F)]),
     }
     out['zip64-end-records'] = with_zip64_end(out['plain'])
-    empty = io.BytesIO()
-    zipfile.ZipFile(empty, 'w').close()
-    out['empty-archive'] = empty.getvalue()
-    out['prefixed-junk'] = b'#!/bin/sh\nexit 0\n' + out['plain']
-    out['trailing-junk'] = out['plain'] + b'junk'
-    out['truncated'] = out['plain'][:len(out['plain']) // 2]
-    damaged = bytearray(out['plain'])
-    damaged[120] ^= 0xff
-    out['damaged-data'] = bytes(damaged)
+    out.update(zip_writer.broken_zips(out['plain'], 120))
     encrypted = bytearray(zip_bytes([('secret', b'x' * 20, S, F)]))
     for sig in (b'PK\x03\x04', b'PK\x01\x02'):  # set the "encrypted" flag in both headers
         at = encrypted.find(sig)

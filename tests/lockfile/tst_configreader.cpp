@@ -20,14 +20,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QStringList diagTexts(const QList<ConfigDiagnostic> &ds)
-{
-    QStringList out;
-    for (const ConfigDiagnostic &d : ds)
-        out << d.toString();
-    return out;
-}
-
 /// "address constraints" per required provider.
 QStringList summary(const ConfigRequirements &r)
 {
@@ -74,7 +66,7 @@ private Q_SLOTS:
                             "}\n"
                             "",
                             u"main.tf"_s);
-        QVERIFY2(c.diagnostics.isEmpty(), qPrintable(diagTexts(c.diagnostics).join(u'\n')));
+        QVERIFY2(c.diagnostics.isEmpty(), qPrintable(test::toStrings(c.diagnostics).join(u'\n')));
         QCOMPARE(c.requiredProviders.size(), 1);
         const auto &e = c.requiredProviders[0].entries;
         QCOMPARE(e.size(), 4);
@@ -94,7 +86,8 @@ private Q_SLOTS:
     {
         // hclsyntax: "Argument names must not be quoted." even inside required_providers.
         const ConfigFileContent c = parseConfigFile("terraform {\n  required_providers {\n    \"aws\" = {}\n  }\n}\n", u"q.tf"_s);
-        QCOMPARE(diagTexts(c.diagnostics), QStringList{u"q.tf:3:5: error: Invalid argument name: Argument names must not be quoted."_s});
+        QCOMPARE(test::toStrings(c.diagnostics),
+                 QStringList{u"q.tf:3:5: error: Invalid argument name: Argument names must not be quoted."_s});
     }
 
     void syntaxIsSkipped_data()
@@ -127,14 +120,14 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, before);
         const ConfigFileContent c = parseConfigFile(before + kRequire, u"zoo.tf"_s);
-        QVERIFY2(!c.hasErrors(), qPrintable(diagTexts(c.diagnostics).join(u'\n')));
+        QVERIFY2(!c.hasErrors(), qPrintable(test::toStrings(c.diagnostics).join(u'\n')));
         QCOMPARE(c.requiredProviders.size(), 1);
         QCOMPARE(c.requiredProviders[0].entries.size(), 1);
         QCOMPARE(c.requiredProviders[0].entries[0].source.value(), u"example.test/ns/probe"_s);
         // Inside a locals block too.
         const ConfigFileContent d = parseConfigFile("locals {\n" + before + "}\n" + kRequire, u"zoo.tf"_s);
         if (!before.startsWith("resource") && !before.startsWith("variable") && !before.contains("lifecycle")) {
-            QVERIFY2(!d.hasErrors(), qPrintable(diagTexts(d.diagnostics).join(u'\n')));
+            QVERIFY2(!d.hasErrors(), qPrintable(test::toStrings(d.diagnostics).join(u'\n')));
             QCOMPARE(d.requiredProviders.size(), 1);
         }
     }
@@ -178,7 +171,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, text);
         QFETCH(QString, file);
         QFETCH(QStringList, expected);
-        const QStringList got = diagTexts(parseConfigFile(text, file).diagnostics);
+        const QStringList got = test::toStrings(parseConfigFile(text, file).diagnostics);
         QCOMPARE(got.size(), expected.size());
         for (qsizetype i = 0; i < got.size(); ++i) {
             if (expected[i].endsWith(u"Invalid JSON: "_s))
@@ -224,10 +217,10 @@ private Q_SLOTS:
             u"x.tf.json"_s);
         // "$${x}" is an escaped literal, and not a valid constraint.
         // Positions: the JSON values (columns counted by Python for these lines).
-        QCOMPARE(diagTexts(c.diagnostics).size(), 2);
-        QVERIFY(diagTexts(c.diagnostics)[0].startsWith(
+        QCOMPARE(test::toStrings(c.diagnostics).size(), 2);
+        QVERIFY(test::toStrings(c.diagnostics)[0].startsWith(
             u"x.tf.json:4:52: warning: Version constraints inside provider configuration blocks are deprecated"_s));
-        QCOMPARE(diagTexts(c.diagnostics)[1],
+        QCOMPARE(test::toStrings(c.diagnostics)[1],
                  u"x.tf.json:3:91: error: Invalid version constraint: This string does not use correct version constraint syntax."_s);
         QCOMPARE(c.providers.size(), 2);
         QCOMPARE(c.providers[0].version.value(), u"~> 1.0"_s);
@@ -272,7 +265,7 @@ private Q_SLOTS:
                  "resource \"terraform_data\" \"t\" {}\n"
                  ""}});
         const ConfigRequirements r = readConfigRequirements(t.path());
-        QVERIFY2(!r.hasErrors(), qPrintable(diagTexts(r.diagnostics).join(u'\n')));
+        QVERIFY2(!r.hasErrors(), qPrintable(test::toStrings(r.diagnostics).join(u'\n')));
         QCOMPARE(summary(r),
                  (QStringList{u"example.test/corp/cloud >= 1.0.0"_s, u"registry.terraform.io/hashicorp/dns"_s,
                               u"registry.terraform.io/hashicorp/google"_s, u"registry.terraform.io/hashicorp/http"_s,
@@ -291,7 +284,7 @@ private Q_SLOTS:
                 {u"three/main.tf.json"_s,
                  "{\"terraform\": {\"required_providers\": {\"a\": {\"source\": \"example.test/ns/a\", \"version\": \"~> 1.0\"}}}}"}});
         const ConfigRequirements r = readConfigRequirements(t.path());
-        QVERIFY2(!r.hasErrors(), qPrintable(diagTexts(r.diagnostics).join(u'\n')));
+        QVERIFY2(!r.hasErrors(), qPrintable(test::toStrings(r.diagnostics).join(u'\n')));
         // terraform v1.11.4 wrote ">= 0.1.0, != 0.9.0, ~> 1.0, < 2.0.0" for the same three
         // declarations (root, ./one, ../three).
         QCOMPARE(
@@ -315,14 +308,14 @@ private Q_SLOTS:
                 {u"backup.tf~"_s, "garbage {"},
                 {u"#emacs.tf#"_s, "garbage {"}});
         const ConfigRequirements r = readConfigRequirements(t.path());
-        QVERIFY2(!r.hasErrors(), qPrintable(diagTexts(r.diagnostics).join(u'\n')));
+        QVERIFY2(!r.hasErrors(), qPrintable(test::toStrings(r.diagnostics).join(u'\n')));
         QCOMPARE(summary(r), (QStringList{u"example.test/ns/other"_s, u"example.test/ns/q >= 3.0.0"_s}));
 
         Tree dup(
             {{u"a.tf"_s, "terraform {\n  required_providers {\n  }\n}\n"}, {u"b.tf"_s, "terraform {\n  required_providers {\n  }\n}\n"}});
         const ConfigRequirements d = readConfigRequirements(dup.path());
         QCOMPARE(
-            diagTexts(d.diagnostics),
+            test::toStrings(d.diagnostics),
             QStringList{
                 dup.path()
                 + u"/b.tf:2:3: error: Duplicate required providers configuration: A module may have only one required providers configuration. The required providers were previously configured at "_s
@@ -351,7 +344,7 @@ private Q_SLOTS:
                  "module \"local\" {\n  source = \"./missing\"\n}\nmodule \"remote\" {\n  source = \"hashicorp/consul/aws\"\n}\n"
                  "module \"self\" {\n  source = \"./\"\n}\nmodule \"var\" {\n  source = var.x\n}\n"}});
         const ConfigRequirements r = readConfigRequirements(t.path());
-        const QStringList d = diagTexts(r.diagnostics);
+        const QStringList d = test::toStrings(r.diagnostics);
         QVERIFY2(d.contains(t.path() + u"/main.tf:11:12: error: Variables not allowed: Variables may not be used here."_s),
                  qPrintable(d.join(u'\n')));
         QVERIFY2(d.contains(t.path() + u"/main.tf:2:12: error: Unreadable module directory: The directory "_s + t.path()
@@ -367,7 +360,7 @@ private Q_SLOTS:
 
         // Two calls of "./" double the work at every level: 2^64 reads unless the total is bounded.
         Tree twice({{u"main.tf"_s, "module \"a\" {\n  source = \"./\"\n}\nmodule \"b\" {\n  source = \"./\"\n}\n"}});
-        const QStringList dd = diagTexts(readConfigRequirements(twice.path()).diagnostics);
+        const QStringList dd = test::toStrings(readConfigRequirements(twice.path()).diagnostics);
         QVERIFY2(std::any_of(dd.begin(), dd.end(), [](const QString &s) { return s.contains(u"Too many module calls"_s); }),
                  qPrintable(dd.join(u'\n')));
 
@@ -378,16 +371,16 @@ private Q_SLOTS:
               "{\"Modules\":[{\"Key\":\"\",\"Source\":\"\",\"Dir\":\".\"},{\"Key\":\"remote\",\"Source\":\"registry.terraform.io/hashicorp/consul/aws\",\"Version\":\"1.0.0\",\"Dir\":\".terraform/modules/remote\"}]}"},
              {u".terraform/modules/remote/main.tf"_s, "terraform {\n  required_providers {\n    aws = \">= 4\"\n  }\n}\n"}});
         const ConfigRequirements mr = readConfigRequirements(m.path());
-        QVERIFY2(!mr.hasErrors(), qPrintable(diagTexts(mr.diagnostics).join(u'\n')));
+        QVERIFY2(!mr.hasErrors(), qPrintable(test::toStrings(mr.diagnostics).join(u'\n')));
         QCOMPARE(summary(mr), QStringList{u"registry.terraform.io/hashicorp/aws >= 4.0.0"_s});
     }
 
     void emptyOrMissingDirectory()
     {
         QTemporaryDir empty;
-        QCOMPARE(diagTexts(readConfigRequirements(empty.path()).diagnostics),
+        QCOMPARE(test::toStrings(readConfigRequirements(empty.path()).diagnostics),
                  QStringList{u"error: No configuration files: The directory %1 contains no .tf or .tf.json files."_s.arg(empty.path())});
-        QCOMPARE(diagTexts(readConfigRequirements(empty.path() + u"/nope"_s).diagnostics),
+        QCOMPARE(test::toStrings(readConfigRequirements(empty.path() + u"/nope"_s).diagnostics),
                  QStringList{u"error: Failed to read module directory: Module directory %1/nope does not exist or cannot be read."_s.arg(
                      empty.path())});
     }
@@ -398,7 +391,7 @@ private Q_SLOTS:
         Tree t({{u"main.tf"_s,
                  "terraform {\n  required_providers {\n    a = { source = \"example.test/ns/a\", version = \">= 1.0.0.0\" }\n  }\n}\n"}});
         QCOMPARE(
-            diagTexts(readConfigRequirements(t.path()).diagnostics),
+            test::toStrings(readConfigRequirements(t.path()).diagnostics),
             QStringList{
                 t.path()
                 + u"/main.tf:3:5: error: Invalid version constraint: Incorrect version constraint syntax: invalid specification \">= 1.0.0.0\": too many numbered portions; only three are allowed (major, minor, patch)."_s});

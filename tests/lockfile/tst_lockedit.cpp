@@ -27,14 +27,6 @@ HashString hash(const QString &h)
     return HashString::parse(h).value();
 }
 
-QStringList texts(const QList<HashString> &hs)
-{
-    QStringList out;
-    for (const HashString &h : hs)
-        out << h.toString();
-    return out;
-}
-
 Platform platform(const char *p)
 {
     return Platform::parse(QString::fromUtf8(p)).value();
@@ -103,9 +95,9 @@ private Q_SLOTS:
 
         const Result<LockFile> h =
             lockedit::addHashes(doc, addr("example.test/ns/widget"), {hash(u"zh:b"_s), hash(u"h0:c"_s), hash(u"h1:a"_s)});
-        QCOMPARE(texts(h->providers[0].hashes), (QStringList{u"h0:c"_s, u"h1:a"_s, u"zh:b"_s}));
+        QCOMPARE(test::toStrings(h->providers[0].hashes), (QStringList{u"h0:c"_s, u"h1:a"_s, u"zh:b"_s}));
         const Result<LockFile> r = lockedit::removeHashes(doc, addr("example.test/ns/widget"), {hash(u"h1:a"_s), hash(u"h1:zzz"_s)});
-        QCOMPARE(texts(r->providers[0].hashes), QStringList{u"zh:b"_s});
+        QCOMPARE(test::toStrings(r->providers[0].hashes), QStringList{u"zh:b"_s});
 
         // None of this touched the original.
         QCOMPARE(writeLockFile(doc), before);
@@ -125,7 +117,7 @@ private Q_SLOTS:
         QVERIFY(linux.startsWith(u"h1:"_s) && darwin.startsWith(u"h1:"_s) && linux != darwin);
         QStringList want{u"h1:already-there"_s, linux, darwin};
         want.sort();
-        QCOMPARE(texts(r->document.providers[0].hashes), want);
+        QCOMPARE(test::toStrings(r->document.providers[0].hashes), want);
         QCOMPARE(r->notes.size(), 2);
         QCOMPARE(r->notes[0].newHashes, 1);
         QCOMPARE(doc.providers[0].hashes.size(), 1); // input untouched
@@ -139,8 +131,8 @@ private Q_SLOTS:
         o.includeZh = true;
         o.platforms = {platform("linux_amd64")};
         const Result<lockedit::MirrorEditResult> zh = lockedit::addHashesFromMirror(doc, m_catalog, o);
-        QVERIFY(
-            texts(zh->document.providers[0].hashes).contains(m_fixture->expected("example.test/ns/widget", "1.0.0", "linux_amd64", "zh")));
+        QVERIFY(test::toStrings(zh->document.providers[0].hashes)
+                    .contains(m_fixture->expected("example.test/ns/widget", "1.0.0", "linux_amd64", "zh")));
         QCOMPARE(zh->document.providers[0].hashes.size(), 3);
     }
 
@@ -176,7 +168,7 @@ private Q_SLOTS:
                      u"widget windows_386 platform not in mirror"_s,
                  }));
         // The unpacked package contributes its directory h1: only.
-        QCOMPARE(texts(r->document.find(addr("example.test/ns/gadget"))->hashes),
+        QCOMPARE(test::toStrings(r->document.find(addr("example.test/ns/gadget"))->hashes),
                  QStringList{m_fixture->expected("example.test/ns/gadget", "3.0.0", "linux_amd64", "h1")});
 
         QVERIFY(!lockedit::addHashesFromMirror(doc, m_catalog, {}).ok()); // no platform
@@ -227,7 +219,7 @@ private Q_SLOTS:
         QCOMPARE(p.version.toString(), expected);
         QCOMPARE(p.constraints.toString(), doc.providers[0].constraints.toString());
         if (kind != int(lockedit::UpgradeNote::Kind::Upgraded)) {
-            QCOMPARE(texts(p.hashes), QStringList{u"h1:old"_s});
+            QCOMPARE(test::toStrings(p.hashes), QStringList{u"h1:old"_s});
             QVERIFY(!r->changed());
             return;
         }
@@ -241,7 +233,7 @@ private Q_SLOTS:
         }
         want.sort();
         QVERIFY(!want.isEmpty());
-        QCOMPARE(texts(p.hashes), want);
+        QCOMPARE(test::toStrings(p.hashes), want);
     }
 
     void upgradeOnlyChosenProviders()

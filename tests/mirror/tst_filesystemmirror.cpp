@@ -73,13 +73,7 @@ const Anomaly *findAnomaly(const Catalog &c, AnomalyKind kind)
     return nullptr;
 }
 
-Catalog scanOk(const QString &root)
-{
-    Result<Catalog> r = scanFileSystemMirror(root);
-    if (!r.ok())
-        qWarning("scan failed: %s", qPrintable(r.error().toString()));
-    return r.ok() ? r.value() : Catalog{};
-}
+using test::scanOk;
 
 } // namespace
 

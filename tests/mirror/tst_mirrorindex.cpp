@@ -8,6 +8,7 @@
 #include "model/mirror/IndexWriter.h"
 #include "model/mirror/MirrorIndex.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/VersionDocumentDump.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,14 +19,6 @@ using namespace provender;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QStringList versionStrings(const QList<Version> &versions)
-{
-    QStringList out;
-    for (const Version &v : versions)
-        out.append(v.toString());
-    return out;
-}
 
 QStringList issueKinds(const QList<MirrorIndexIssue> &issues)
 {
@@ -107,7 +100,7 @@ private Q_SLOTS:
         QFETCH(QStringList, issues);
         Result<MirrorIndexDocument> doc = parseIndexJson(json, QStringLiteral("index.json"));
         QVERIFY2(doc.ok(), qPrintable(doc.ok() ? QString() : doc.error().toString()));
-        QCOMPARE(versionStrings(doc->versions), versions);
+        QCOMPARE(test::toStrings(doc->versions), versions);
         QCOMPARE(issueKinds(doc->issues), issues);
     }
 
@@ -406,19 +399,12 @@ private Q_SLOTS:
             QVERIFY2(doc.ok(), qPrintable(doc.ok() ? QString() : doc.error().toString()));
             QVERIFY(doc->issues.isEmpty());
             QVERIFY(!doc->versions.isEmpty());
-            rendered = renderIndexJson(versionStrings(doc->versions));
+            rendered = renderIndexJson(test::toStrings(doc->versions));
         } else {
             Result<MirrorVersionDocument> doc = parseVersionJson(bytes, path);
             QVERIFY2(doc.ok(), qPrintable(doc.ok() ? QString() : doc.error().toString()));
             QVERIFY(!doc->archives.isEmpty());
-            QList<IndexArchiveRecord> records;
-            for (const MirrorArchiveEntry &e : doc->archives) {
-                QStringList hashes;
-                for (const HashString &h : e.hashes)
-                    hashes.append(h.toString());
-                records.append({e.key, e.url, hashes});
-            }
-            rendered = renderVersionJson(records);
+            rendered = renderVersionJson(test::archiveRecords(*doc));
         }
         if (note.contains(QStringLiteral("hand-written")))
             QVERIFY2(rendered != bytes, "a hand-written file is not in terraform's format; the corpus note is wrong");

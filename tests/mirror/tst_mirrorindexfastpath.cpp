@@ -11,6 +11,7 @@
 #include "model/mirror/MirrorIndex.h"
 #include "model/mirror/MirrorIndexFastPath.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/VersionDocumentDump.h"
 
 #include <QDir>
 #include <QRandomGenerator>
@@ -20,36 +21,6 @@ using namespace provender;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QString q(const QString &s)
-{
-    return s.isNull() ? u"<null>"_s : u'"' + s + u'"';
-}
-
-QString dump(const MirrorVersionDocument &d)
-{
-    QStringList out;
-    for (const MirrorArchiveEntry &e : d.archives) {
-        QStringList hashes;
-        for (const HashString &h : e.hashes)
-            hashes.append(q(h.toString()));
-        QStringList invalid;
-        for (const QString &h : e.invalidHashes)
-            invalid.append(q(h));
-        out.append(u"entry %1 %2/%3 url=%4 hashes=[%5] invalid=[%6]"_s.arg(q(e.key), q(e.platform.os()), q(e.platform.arch()), q(e.url),
-                                                                           hashes.join(u','), invalid.join(u',')));
-    }
-    for (const MirrorIndexIssue &i : d.issues)
-        out.append(u"issue %1 %2 %3 @%4"_s.arg(int(i.kind)).arg(q(i.key), q(i.message), i.location.toString()));
-    return out.join(u'\n');
-}
-
-QString dump(const Result<MirrorVersionDocument> &r)
-{
-    if (!r)
-        return u"error %1 %2 @%3"_s.arg(int(r.error().code)).arg(r.error().message, r.error().location.toString());
-    return dump(r.value());
-}
 
 /// Documents in the shape tools write, from a seeded generator.
 QList<QByteArray> generatedDocuments()
@@ -202,11 +173,12 @@ private Q_SLOTS:
             if (fast) {
                 ++accepted;
                 acceptedMutations += i >= seeds.size();
-                if (!full || !full->issues.isEmpty() || dump(*fast) != dump(full))
+                if (!full || !full->issues.isEmpty() || test::dumpVersionDocument(*fast) != test::dumpVersionDocument(full))
                     QFAIL(qPrintable(u"fast path accepted %1\nfast:\n%2\nfull:\n%3"_s.arg(
-                        QString::fromLatin1(doc.toPercentEncoding(" {}[]\":,_/.=")), dump(*fast), dump(full))));
+                        QString::fromLatin1(doc.toPercentEncoding(" {}[]\":,_/.=")), test::dumpVersionDocument(*fast),
+                        test::dumpVersionDocument(full))));
             }
-            QCOMPARE(dump(parseVersionJson(doc, u"v.json"_s)), dump(full));
+            QCOMPARE(test::dumpVersionDocument(parseVersionJson(doc, u"v.json"_s)), test::dumpVersionDocument(full));
         }
         // Both sides are exercised: tool-written documents take the fast path, and so do some
         // mutations (e.g. whitespace, a changed hash or url); most mutations do not.

@@ -173,14 +173,6 @@ private:
     const test::MirrorFixture &m_m;
 };
 
-Catalog scan(const QString &root, int threads)
-{
-    Result<Catalog> r = scanFileSystemMirror(root, ScanOptions{threads});
-    if (!r.ok())
-        qWarning("scan failed: %s", qPrintable(r.error().toString()));
-    return r.ok() ? r.value() : Catalog{};
-}
-
 } // namespace
 
 class TestScanParallel : public QObject
@@ -192,7 +184,7 @@ private Q_SLOTS:
         QVERIFY(m_mirror.isValid());
         MessyMirror messy(m_mirror);
         QVERIFY(messy.build(m_generated));
-        m_sequential = scan(m_mirror.root(), 1);
+        m_sequential = test::scanOk(m_mirror.root(), ScanOptions{1});
         m_sequentialDump = test::dumpCatalog(m_sequential);
     }
 
@@ -295,7 +287,7 @@ private Q_SLOTS:
         QFETCH(int, threads);
         // Several times: a race would show as a different order now and then.
         for (int run = 0; run < 5; ++run) {
-            const QString dump = test::dumpCatalog(scan(m_mirror.root(), threads));
+            const QString dump = test::dumpCatalog(test::scanOk(m_mirror.root(), ScanOptions{threads}));
             if (dump != m_sequentialDump) {
                 QCOMPARE(dump.split(u'\n'), m_sequentialDump.split(u'\n')); // shows the first differing line
                 QFAIL("dumps differ");

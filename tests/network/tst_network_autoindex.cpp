@@ -24,14 +24,6 @@ namespace {
 
 using provender::test::writeFile;
 
-QStringList names(const QList<ProviderAddress> &providers)
-{
-    QStringList out;
-    for (const ProviderAddress &p : providers)
-        out << p.toString();
-    return out;
-}
-
 /// An Apache 2.4 mod_autoindex (FancyIndexing, HTMLTable) page listing `entries` (names, '/' = directory).
 QByteArray apachePage(const QString &title, const QStringList &entries)
 {
@@ -172,7 +164,7 @@ private Q_SLOTS:
         const qint64 from = m_nginx.accessLogSize();
         const Result<AutoindexResult> r = crawlAutoindex(m_nginx.baseUrl() + QStringLiteral("m/"), options());
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
-        QCOMPARE(names(r.value().providers),
+        QCOMPARE(test::toStrings(r.value().providers),
                  (QStringList{QStringLiteral("example.com/acme/good"), QStringLiteral("example.com/acme/other"),
                               QStringLiteral("registry.terraform.io/hashicorp/random")}));
         QVERIFY(!r.value().truncated);
@@ -200,7 +192,7 @@ private Q_SLOTS:
         const qint64 from = m_nginx.accessLogSize();
         const Result<AutoindexResult> r = crawlAutoindex(m_nginx.baseUrl() + QStringLiteral("apache"), options()); // no '/'
         QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
-        QCOMPARE(names(r.value().providers), QStringList{QStringLiteral("example.com/acme/thing")});
+        QCOMPARE(test::toStrings(r.value().providers), QStringList{QStringLiteral("example.com/acme/thing")});
         const QList<QByteArray> paths = requestedPaths(from);
         QCOMPARE(paths,
                  (QList<QByteArray>{"/apache/", "/apache/example.com/", "/apache/example.com/acme/", "/apache/example.com/acme/thing/"}));

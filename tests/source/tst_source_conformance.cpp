@@ -67,14 +67,6 @@ QString describeSeen(const Seen &s)
              s.path);
 }
 
-QStringList hashTexts(const QList<HashString> &hashes)
-{
-    QStringList out;
-    for (const HashString &h : hashes)
-        out.append(h.toString());
-    return out;
-}
-
 QStringList jsonStrings(const QJsonValue &v)
 {
     QStringList out;
@@ -165,11 +157,11 @@ class TestSourceConformance : public QObject
         for (const ArchiveResult &r : report.results) {
             Seen s;
             s.verdict = toString(r.detail.verdict);
-            s.declared = hashTexts(r.declared);
+            s.declared = test::toStrings(r.declared);
             for (HashMatch m : r.detail.matched)
                 s.matched.append(toString(m));
             s.matched.sort();
-            s.contradicting = hashTexts(r.detail.contradicting);
+            s.contradicting = test::toStrings(r.detail.contradicting);
             for (const TrustAnchor &a : r.detail.anchors)
                 s.anchors.append(toString(a.kind) + QLatin1Char(' ') + relative(a.document, base));
             if (r.hashes) {
@@ -334,7 +326,7 @@ private Q_SLOTS:
             const Archive *a = byKey.value(keyOf(e));
             QVERIFY2(a, qPrintable(keyOf(e)));
             QVERIFY(a->declared.has_value());
-            QCOMPARE(hashTexts(a->declared->hashes), jsonStrings(e.value(u"declared")));
+            QCOMPARE(test::toStrings(a->declared->hashes), jsonStrings(e.value(u"declared")));
             QCOMPARE(relative(a->declared->indexFile, base), e.value(u"index").toString());
             QVERIFY(a->layout == ArchiveLayout::Packed);
             // A network mirror cannot list files: what its index names is present until the 404.
@@ -541,7 +533,7 @@ private Q_SLOTS:
             const QJsonObject e = registry.value(key).toObject();
             QVERIFY2(!e.isEmpty(), qPrintable(key));
             QVERIFY(a.present && a.declared);
-            QCOMPARE(hashTexts(a.declared->hashes), jsonStrings(e.value(u"declared")));
+            QCOMPARE(test::toStrings(a.declared->hashes), jsonStrings(e.value(u"declared")));
             QCOMPARE(relative(a.path, base), e.value(u"url").toString());
             QCOMPARE(relative(a.declared->indexFile, base),
                      QStringLiteral("v1/providers/%1/%2/%3/download/%4/%5")

@@ -1,8 +1,9 @@
 #pragma once
-// Builds mirror directory trees in a temporary directory (the mirror and interop tests), and the
-// Python zip writer whose hashes are independent of ours. The served mirror of the network tests
-// is ServedMirror.h.
+// Builds mirror directory trees in a temporary directory (the mirror and interop tests) and scans
+// them (scanOk), and the Python zip writer whose hashes are independent of ours. The served mirror
+// of the network tests is ServedMirror.h.
 
+#include "model/mirror/FileSystemMirror.h"
 #include "tests/support/TestSupport.h"
 
 #include <QByteArray>
@@ -43,6 +44,16 @@ private:
     QTemporaryDir m_dir;
     QString m_root;
 };
+
+/// The catalog of the mirror at `root` (scanFileSystemMirror), or an empty one with a warning
+/// that says why the scan failed.
+inline Catalog scanOk(const QString &root, const ScanOptions &options = {})
+{
+    Result<Catalog> r = scanFileSystemMirror(root, options);
+    if (!r.ok())
+        qWarning("scan failed: %s", qPrintable(r.error().toString()));
+    return r.ok() ? r.value() : Catalog{};
+}
 
 /// A Python program that writes zip files and prints, per zip, a line
 /// `<path> <h1 of the zip as Go's dirhash.HashZip computes it> <zh:>`: an implementation of

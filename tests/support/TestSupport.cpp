@@ -233,6 +233,15 @@ QByteArray runPythonCode(const QString &code, const QStringList &args, QString *
     return runPython(QStringList{QStringLiteral("-c"), code} + args, error);
 }
 
+QString randomString(QRandomGenerator &rng, const QString &alphabet, int maxLength)
+{
+    QString s;
+    const int length = int(rng.bounded(maxLength + 1));
+    for (int i = 0; i < length; ++i)
+        s += alphabet[int(rng.bounded(int(alphabet.size())))];
+    return s;
+}
+
 QProcessEnvironment sandboxEnvironment(const QString &sandbox)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

@@ -6,6 +6,7 @@
 #include <QMap>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QRandomGenerator>
 #include <QString>
 #include <QStringList>
 #include <QTest>
@@ -39,6 +40,20 @@ QMap<QString, QByteArray> jsonFiles(const QString &root);
 /// two file lists, or the first file that differs with both versions. `wantFrom` says where `want`
 /// comes from ("terraform", "python").
 QString fileTreeMismatch(const QMap<QString, QByteArray> &want, const QMap<QString, QByteArray> &got, const QString &wantFrom);
+
+/// Each item's toString(), in order: a list of values (versions, hashes, platforms, diagnostics) as
+/// the text a test compares.
+template<typename List> QStringList toStrings(const List &items)
+{
+    QStringList out;
+    for (const auto &item : items)
+        out.append(item.toString());
+    return out;
+}
+
+/// A random string for the property and fuzz rounds: a length drawn from 0..maxLength, then each
+/// character drawn from `alphabet` (both from `rng`, in that order, so a seed gives the same strings).
+QString randomString(QRandomGenerator &rng, const QString &alphabet, int maxLength);
 
 /// How a child process ended (runProcess).
 struct ProcessRun

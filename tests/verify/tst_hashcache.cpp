@@ -66,6 +66,13 @@ bool sameHashes(const PackageHashes &a, const PackageHashes &b)
         && a.fileSize == b.fileSize && a.contentBytes == b.contentBytes && a.entryCount == b.entryCount;
 }
 
+/// Stores the sample rows 0..count-1: `folder`/<n>.zip with stamp(n, n, n) and sampleHashes(n).
+void storeSamples(HashCache &cache, int count, const QString &folder = QStringLiteral("/m"))
+{
+    for (int n = 0; n < count; ++n)
+        cache.store(QStringLiteral("%1/%2.zip").arg(folder).arg(n), stamp(n, n, n), sampleHashes(n));
+}
+
 using provender::test::writeFile;
 
 } // namespace
@@ -76,6 +83,13 @@ class TestHashCache : public QObject
     QTemporaryDir m_dir;
 
     QString file(const QString &name) const { return m_dir.filePath(name); }
+    /// file(name), with whatever an earlier test left there removed.
+    QString freshFile(const QString &name) const
+    {
+        const QString path = file(name);
+        QFile::remove(path);
+        return path;
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -118,8 +132,7 @@ private Q_SLOTS:
     {
         QFETCH(FileStamp, probe);
         QFETCH(bool, hit);
-        const QString db = file(QStringLiteral("roundtrip.sqlite"));
-        QFile::remove(db);
+        const QString db = freshFile(QStringLiteral("roundtrip.sqlite"));
         {
             HashCache cache(db);
             QVERIFY(cache.open());
@@ -151,13 +164,11 @@ private Q_SLOTS:
     {
         // Every field of PackageHashes comes back, also the reasons a package would be refused
         // (a hit that dropped extractionProblem would turn a refused package into an installable one).
-        const QString db = file(QStringLiteral("fields.sqlite"));
-        QFile::remove(db);
+        const QString db = freshFile(QStringLiteral("fields.sqlite"));
         {
             HashCache cache(db);
             QVERIFY(cache.open());
-            for (int n = 0; n < 20; ++n)
-                cache.store(QStringLiteral("/m/%1.zip").arg(n), stamp(n, n, n), sampleHashes(n));
+            storeSamples(cache, 20);
         }
         HashCache cache(db);
         QVERIFY(cache.open());
@@ -195,8 +206,7 @@ private Q_SLOTS:
         QFETCH(qint64, ctime);
         QFETCH(qint64, takenAfter);
         QFETCH(bool, stored);
-        const QString db = file(QStringLiteral("racy.sqlite"));
-        QFile::remove(db);
+        const QString db = freshFile(QStringLiteral("racy.sqlite"));
         HashCache cache(db);
         QVERIFY(cache.open());
         FileStamp s = stamp(10, ctime, 3, ctime);
@@ -226,8 +236,7 @@ private Q_SLOTS:
         {
             HashCache cache(db);
             QVERIFY(cache.open());
-            for (int i = 0; i < 300; ++i)
-                cache.store(QStringLiteral("/mirror/p/%1.zip").arg(i), stamp(i, i, i), sampleHashes(i));
+            storeSamples(cache, 300, QStringLiteral("/mirror/p"));
             cache.store(QStringLiteral("/elsewhere/x.zip"), stamp(1, 1, 1), sampleHashes(1));
             cache.store(QStringLiteral("/mirror-other/y.zip"), stamp(1, 1, 1), sampleHashes(1));
         }
@@ -266,8 +275,7 @@ private Q_SLOTS:
         // A row under the preloaded prefix must be found whatever characters its path holds
         // (lookup() answers from the preload alone for such a path).
         QFETCH(QString, name);
-        const QString db = file(QStringLiteral("preload-chars.sqlite"));
-        QFile::remove(db);
+        const QString db = freshFile(QStringLiteral("preload-chars.sqlite"));
         const QString path = QStringLiteral("/mirror/") + name; // the character right after the prefix matters
         {
             HashCache cache(db);
@@ -311,13 +319,11 @@ private Q_SLOTS:
 
     void truncatedDatabaseIsRecreated()
     {
-        const QString db = file(QStringLiteral("truncated.sqlite"));
-        QFile::remove(db);
+        const QString db = freshFile(QStringLiteral("truncated.sqlite"));
         {
             HashCache cache(db);
             QVERIFY(cache.open());
-            for (int i = 0; i < 2000; ++i)
-                cache.store(QStringLiteral("/m/%1.zip").arg(i), stamp(i, i, i), sampleHashes(i));
+            storeSamples(cache, 2000);
             QVERIFY(cache.flush());
         }
         // Fold the WAL into the main file, then cut the file in the middle of its pages.
@@ -342,8 +348,7 @@ private Q_SLOTS:
 
     void otherSchemaIsReplaced()
     {
-        const QString db = file(QStringLiteral("schema.sqlite"));
-        QFile::remove(db);
+        const QString db = freshFile(QStringLiteral("schema.sqlite"));
         {
             QSqlDatabase c = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("schema"));
             c.setDatabaseName(db);
@@ -424,8 +429,7 @@ private Q_SLOTS:
         // Another connection (e.g. the GUI while the CLI runs) holds an exclusive lock on a good
         // cache file: open() must wait, then turn the cache off — not take the lock error for
         // damage and delete the file (and its -wal/-shm) under the other user.
-        const QString db = file(QStringLiteral("locked.sqlite"));
-        QFile::remove(db);
+        const QString db = freshFile(QStringLiteral("locked.sqlite"));
         const QString name = QStringLiteral("locker");
         {
             QSqlDatabase c = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
@@ -466,8 +470,7 @@ private Q_SLOTS:
         // Rows that cannot be written once the cache is open (another connection adds a
         // constraint our rows violate): the first flush fails and the cache turns itself off,
         // without harm.
-        const QString db = file(QStringLiteral("readonly.sqlite"));
-        QFile::remove(db);
+        const QString db = freshFile(QStringLiteral("readonly.sqlite"));
         HashCache cache(db);
         QVERIFY(cache.open());
         {
@@ -479,8 +482,7 @@ private Q_SLOTS:
             c.close();
         }
         QSqlDatabase::removeDatabase(QStringLiteral("trigger"));
-        for (int i = 0; i < 10; ++i)
-            cache.store(QStringLiteral("/m/%1.zip").arg(i), stamp(i, i, i), sampleHashes(i));
+        storeSamples(cache, 10);
         QVERIFY(!cache.flush());
         QVERIFY(!cache.isOpen());
         QVERIFY(cache.warning().contains(QStringLiteral("no writes")));
