@@ -1,5 +1,6 @@
 #include "model/bundle/BundlePlanModels.h"
 
+#include "model/core/ColumnHeaders.h"
 #include "model/core/Logging.h"
 #include "model/core/SizeFormat.h"
 
@@ -103,17 +104,8 @@ QVariant BundleSelectionModel::data(const QModelIndex &index, int role) const
 
 QVariant BundleSelectionModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case ProviderColumn: return tr("Provider");
-    case VersionColumn: return tr("Version");
-    case PlatformColumn: return tr("Platform");
-    case LayoutColumn: return tr("Layout");
-    case SizeColumn: return tr("Size");
-    case StatusColumn: return tr("Status");
-    }
-    return {};
+    return columnTitleHeader(*this, section, orientation, role,
+                             {tr("Provider"), tr("Version"), tr("Platform"), tr("Layout"), tr("Size"), tr("Status")});
 }
 
 // ---- ImportPlanModel ---------------------------------------------------------------------------
@@ -249,16 +241,7 @@ QVariant ImportPlanModel::data(const QModelIndex &index, int role) const
 
 QVariant ImportPlanModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case ActionColumn: return tr("Action");
-    case ArchiveColumn: return tr("Archive");
-    case SizeColumn: return tr("Size");
-    case TargetColumn: return tr("Into");
-    case ReasonColumn: return tr("Reason");
-    }
-    return {};
+    return columnTitleHeader(*this, section, orientation, role, {tr("Action"), tr("Archive"), tr("Size"), tr("Reason"), tr("Into")});
 }
 
 } // namespace provender

@@ -440,7 +440,7 @@ private:
             else if (v.kind == StaticValue::Kind::FunctionCall)
                 m_b.error(m.position, u"Function calls not allowed"_s, u"Functions may not be called here."_s);
             else
-                m_b.error(m.position, u"Invalid module source address"_s, u"The module source address must be a literal string."_s);
+                m_b.invalidModuleSource(m.position);
         }
         m_b.content.moduleCalls.append(m);
     }

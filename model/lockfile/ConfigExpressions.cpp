@@ -478,28 +478,10 @@ QString NativeReader::decodeEscapes(const QString &s)
                     continue;
                 }
             }
-            switch (sel.unicode()) {
-            case 'n':
-                out += u'\n';
+            if (const char escaped = hcl::simpleEscape(sel.unicode())) {
+                out += QLatin1Char(escaped);
                 ++k;
                 continue;
-            case 'r':
-                out += u'\r';
-                ++k;
-                continue;
-            case 't':
-                out += u'\t';
-                ++k;
-                continue;
-            case '"':
-                out += u'"';
-                ++k;
-                continue;
-            case '\\':
-                out += u'\\';
-                ++k;
-                continue;
-            default: break;
             }
         }
         if ((c == u'$' || c == u'%') && k + 2 < s.size() && s[k + 1] == c && s[k + 2] == u'{') {

@@ -424,7 +424,7 @@ private:
             if (const std::optional<QString> s = literal(body.value(u"source"_s)))
                 m.source = *s;
             else
-                m_b.error(m.position, u"Invalid module source address"_s, u"The module source address must be a literal string."_s);
+                m_b.invalidModuleSource(m.position);
         }
         m_b.content.moduleCalls.append(m);
     }

@@ -304,6 +304,12 @@ public:
             error(p, u"Invalid provider local name"_s, u"%1 is an invalid provider local name: %2"_s.arg(name, n.error().message));
         return false;
     }
+
+    /// The error for a module block's `source` that is not a literal string (either syntax).
+    void invalidModuleSource(const Position &p)
+    {
+        error(p, u"Invalid module source address"_s, u"The module source address must be a literal string."_s);
+    }
 };
 
 /// The content of one native-syntax (.tf, .tofu) file (ConfigContent.cpp).

@@ -130,41 +130,22 @@ QString decodeLiteral(const QByteArray &data, const Token &tok, bool quoted, QLi
                 out.append(QString::fromUcs4(&ucs, 1).toUtf8());
                 continue;
             }
-            switch (sel) {
-            case 'n':
-                out.append('\n');
+            if (const char escaped = simpleEscape(static_cast<unsigned char>(sel))) {
+                out.append(escaped);
                 k += 2;
-                continue;
-            case 'r':
-                out.append('\r');
-                k += 2;
-                continue;
-            case 't':
-                out.append('\t');
-                k += 2;
-                continue;
-            case '"':
-                out.append('"');
-                k += 2;
-                continue;
-            case '\\':
-                out.append('\\');
-                k += 2;
-                continue;
-            default: {
-                int len = utf8Length(p + k + 1, n - k - 1);
-                if (len == 0)
-                    len = 1;
-                const QByteArray selector(p + k + 1, len);
-                diags.append(Diagnostic::error(
-                    u"Invalid escape sequence"_s,
-                    u"The symbol %1 is not a valid escape sequence selector."_s.arg(gocompat::quote(QString::fromUtf8(selector))),
-                    {tok.begin + s, tok.begin + k + 1 + len}));
-                out.append(selector);
-                k += 1 + len;
                 continue;
             }
-            }
+            int len = utf8Length(p + k + 1, n - k - 1);
+            if (len == 0)
+                len = 1;
+            const QByteArray selector(p + k + 1, len);
+            diags.append(Diagnostic::error(
+                u"Invalid escape sequence"_s,
+                u"The symbol %1 is not a valid escape sequence selector."_s.arg(gocompat::quote(QString::fromUtf8(selector))),
+                {tok.begin + s, tok.begin + k + 1 + len}));
+            out.append(selector);
+            k += 1 + len;
+            continue;
         }
         if ((c == '$' || c == '%') && k + 2 < n && p[k + 1] == c && p[k + 2] == '{') {
             out.append(c);

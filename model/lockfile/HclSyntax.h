@@ -155,6 +155,20 @@ std::vector<Token> scan(const QByteArray &data);
 /// bad UTF-8, newlines inside quoted strings, `;`, backticks, single quotes...).
 QList<Diagnostic> checkInvalidTokens(const QByteArray &data, const std::vector<Token> &tokens);
 
+/// The character a one-letter escape of a quoted string stands for (`\n`, `\r`, `\t`, `\"`,
+/// `\\`), or 0 for any other selector (ParseStringLiteralToken).
+inline char simpleEscape(char32_t selector)
+{
+    switch (selector) {
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case '"': return '"';
+    case '\\': return '\\';
+    default: return 0;
+    }
+}
+
 // ---- Values ------------------------------------------------------------------------------
 
 struct Value

@@ -180,51 +180,49 @@ LockDiff diffLockFiles(const LockFile &before, const LockFile &after, const Hash
     const QList<ProviderLock> &a = before.providers;
     const QList<ProviderLock> &b = after.providers;
     while (i < a.size() || j < b.size()) {
+        // The provider's lock in each file, in address order (nullptr: not in that file). A side
+        // that has none counts as no version, no constraints and no hashes.
+        const bool removed = j >= b.size() || (i < a.size() && a[i].address < b[j].address);
+        const bool added = !removed && (i >= a.size() || b[j].address < a[i].address);
+        const ProviderLock *old = added ? nullptr : &a[i++];
+        const ProviderLock *now = removed ? nullptr : &b[j++];
+        const QList<HashString> oldHashes = old ? old->hashes : QList<HashString>();
+        const QList<HashString> newHashes = now ? now->hashes : QList<HashString>();
         ProviderDiff d;
-        if (j >= b.size() || (i < a.size() && a[i].address < b[j].address)) {
-            const ProviderLock &old = a[i++];
-            d.change = ProviderDiff::Change::Removed;
-            d.address = old.address;
-            d.oldVersion = old.version;
-            d.oldConstraints = old.constraints.toString();
-            d.hashesRemoved = changes(old.address, old.hashes);
-        } else if (i >= a.size() || b[j].address < a[i].address) {
-            const ProviderLock &now = b[j++];
-            d.change = ProviderDiff::Change::Added;
-            d.address = now.address;
-            d.newVersion = now.version;
-            d.newConstraints = now.constraints.toString();
-            d.hashesAdded = changes(now.address, now.hashes);
-        } else {
-            const ProviderLock &old = a[i++];
-            const ProviderLock &now = b[j++];
-            d.address = old.address;
-            d.oldVersion = old.version;
-            d.newVersion = now.version;
-            d.oldConstraints = old.constraints.toString();
-            d.newConstraints = now.constraints.toString();
-            QList<HashString> added, removed;
-            for (const HashString &h : now.hashes) {
-                if (old.hashes.contains(h))
-                    ++d.hashesKept;
-                else
-                    added.append(h);
-            }
-            for (const HashString &h : old.hashes)
-                if (!now.hashes.contains(h))
-                    removed.append(h);
-            d.hashesAdded = changes(now.address, added);
-            d.hashesRemoved = changes(old.address, removed);
-            const int order = now.version.comparePrecedence(old.version);
-            if (order > 0)
-                d.change = ProviderDiff::Change::Upgraded;
-            else if (order < 0)
-                d.change = ProviderDiff::Change::Downgraded;
-            else if (!(old.version == now.version) || d.constraintsChanged() || !added.isEmpty() || !removed.isEmpty())
-                d.change = ProviderDiff::Change::Changed;
-            else
-                d.change = ProviderDiff::Change::Unchanged;
+        d.address = old ? old->address : now->address;
+        if (old) {
+            d.oldVersion = old->version;
+            d.oldConstraints = old->constraints.toString();
         }
+        if (now) {
+            d.newVersion = now->version;
+            d.newConstraints = now->constraints.toString();
+        }
+        QList<HashString> hashesAdded, hashesRemoved;
+        for (const HashString &h : newHashes) {
+            if (oldHashes.contains(h))
+                ++d.hashesKept;
+            else
+                hashesAdded.append(h);
+        }
+        for (const HashString &h : oldHashes)
+            if (!newHashes.contains(h))
+                hashesRemoved.append(h);
+        d.hashesAdded = changes(d.address, hashesAdded);
+        d.hashesRemoved = changes(d.address, hashesRemoved);
+        const int order = old && now ? now->version.comparePrecedence(old->version) : 0;
+        if (!now)
+            d.change = ProviderDiff::Change::Removed;
+        else if (!old)
+            d.change = ProviderDiff::Change::Added;
+        else if (order > 0)
+            d.change = ProviderDiff::Change::Upgraded;
+        else if (order < 0)
+            d.change = ProviderDiff::Change::Downgraded;
+        else if (!(old->version == now->version) || d.constraintsChanged() || !hashesAdded.isEmpty() || !hashesRemoved.isEmpty())
+            d.change = ProviderDiff::Change::Changed;
+        else
+            d.change = ProviderDiff::Change::Unchanged;
         diff.providers.append(std::move(d));
     }
     return diff;
@@ -341,6 +339,9 @@ struct Lines
 {
     QList<QByteArray> lines;
     bool missingFinalNewline = false;
+
+    /// Whether line `i` is the last one and has no newline.
+    bool noNewlineAt(qsizetype i) const { return i == lines.size() - 1 && missingFinalNewline; }
 };
 
 Lines splitLines(const QByteArray &text)
@@ -379,7 +380,7 @@ QString unifiedDiff(const QByteArray &a, const QByteArray &b, const QString &lab
         out.reserve(size_t(l.lines.size()));
         for (qsizetype i = 0; i < l.lines.size(); ++i) {
             QByteArray key = l.lines[i];
-            if (i == l.lines.size() - 1 && l.missingFinalNewline)
+            if (l.noNewlineAt(i))
                 key.prepend('\x01');
             auto it = ids.constFind(key);
             if (it == ids.constEnd())
@@ -437,33 +438,18 @@ QString unifiedDiff(const QByteArray &a, const QByteArray &b, const QString &lab
         out += u"@@ -"_s + range(lineA + 1, countA) + u" +"_s + range(lineB + 1, countB) + u" @@\n"_s;
         int ai = lineA, bi = lineB;
         for (size_t t = startOp; t < endOp; ++t) {
-            QChar prefix;
-            QByteArray text;
-            bool noNewline = false;
-            switch (ops[t]) {
-            case Op::Equal:
-                prefix = u' ';
-                text = la.lines[ai];
-                noNewline = ai == la.lines.size() - 1 && la.missingFinalNewline;
-                ++ai;
-                ++bi;
-                break;
-            case Op::Delete:
-                prefix = u'-';
-                text = la.lines[ai];
-                noNewline = ai == la.lines.size() - 1 && la.missingFinalNewline;
-                ++ai;
-                break;
-            case Op::Insert:
-                prefix = u'+';
-                text = lb.lines[bi];
-                noNewline = bi == lb.lines.size() - 1 && lb.missingFinalNewline;
-                ++bi;
-                break;
-            }
-            out += prefix + QString::fromUtf8(text) + u'\n';
-            if (noNewline)
+            // An equal or deleted line is A's, an inserted one B's.
+            const bool fromA = ops[t] != Op::Insert;
+            const Lines &side = fromA ? la : lb;
+            const int i = fromA ? ai : bi;
+            const QChar prefix = ops[t] == Op::Equal ? u' ' : fromA ? u'-' : u'+';
+            out += prefix + QString::fromUtf8(side.lines[i]) + u'\n';
+            if (side.noNewlineAt(i))
                 out += u"\\ No newline at end of file\n"_s;
+            if (ops[t] != Op::Insert)
+                ++ai;
+            if (ops[t] != Op::Delete)
+                ++bi;
         }
         k = endOp;
     }

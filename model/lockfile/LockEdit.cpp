@@ -46,6 +46,20 @@ const ProviderVersion *findVersion(const Provider &provider, const Version &vers
     return nullptr;
 }
 
+const ProviderVersion *newestAllowedVersion(const Provider &provider, const VersionConstraints &constraints)
+{
+    const ProviderVersion *best = nullptr;
+    for (const ProviderVersion &v : provider.versions) {
+        const bool installable =
+            std::any_of(v.archives.cbegin(), v.archives.cend(), [](const Archive &a) { return a.present && !a.indexedOnly; });
+        if (!installable || v.version.isUnspecified() || !constraints.allows(v.version))
+            continue;
+        if (!best || v.version.comparePrecedence(best->version) > 0)
+            best = &v;
+    }
+    return best;
+}
+
 QString toString(lockedit::MirrorHashNote::Kind k)
 {
     using K = lockedit::MirrorHashNote::Kind;
@@ -87,6 +101,19 @@ template<typename Change> Result<LockFile> withChangedLock(const LockFile &doc, 
 bool wanted(const QList<ProviderAddress> &filter, const ProviderAddress &a)
 {
     return filter.isEmpty() || filter.contains(a);
+}
+
+/// Checks that `doc` locks every provider `providers` names, then calls `each` with each lock of
+/// `doc` that `providers` names (every lock when it names none).
+template<typename Each> Result<void> forEachWantedLock(const LockFile &doc, const QList<ProviderAddress> &providers, Each each)
+{
+    for (const ProviderAddress &a : providers)
+        if (!doc.contains(a))
+            return notLocked(a);
+    for (const ProviderLock &lock : doc.providers)
+        if (wanted(providers, lock.address))
+            each(lock);
+    return {};
 }
 
 /// Hashes for one platform of one version, appended to `out` (and a note to `notes`).
@@ -210,15 +237,10 @@ Result<MirrorEditResult> addHashesFromMirror(const LockFile &doc, const Catalog 
 {
     if (options.platforms.isEmpty())
         return makeError(ErrorCode::InvalidArgument, u"no platform given: name at least one platform (os_arch) to hash"_s);
-    for (const ProviderAddress &a : options.providers)
-        if (!doc.contains(a))
-            return notLocked(a);
     const ArchiveHasher hasher = options.hasher ? options.hasher : directArchiveHasher();
     MirrorEditResult result;
     result.document = doc;
-    for (const ProviderLock &lock : doc.providers) {
-        if (!wanted(options.providers, lock.address))
-            continue;
+    const Result<void> walked = forEachWantedLock(doc, options.providers, [&](const ProviderLock &lock) {
         const Provider *provider = findProvider(mirror, lock.address);
         const ProviderVersion *version = provider ? findVersion(*provider, lock.version) : nullptr;
         QList<HashString> added;
@@ -234,7 +256,9 @@ Result<MirrorEditResult> addHashesFromMirror(const LockFile &doc, const Catalog 
             changed.hashes += added;
             result.document.setProvider(std::move(changed));
         }
-    }
+    });
+    if (!walked.ok())
+        return walked.error();
     qCDebug(lcLock) << "add-hashes:" << result.notes.size() << "notes";
     return result;
 }
@@ -253,59 +277,56 @@ bool UpgradeResult::hasProblems() const
     return false;
 }
 
+namespace {
+
+/// Upgrades `lock` in `document` to the newest version of `mirror` its constraints allow, hashed
+/// for the platforms of `options`; what happened.
+UpgradeNote upgradeLock(const ProviderLock &lock, const Catalog &mirror, const UpgradeOptions &options, const ArchiveHasher &hasher,
+                        LockFile &document)
+{
+    UpgradeNote note;
+    note.provider = lock.address;
+    note.from = lock.version;
+    note.to = lock.version;
+    const Provider *provider = findProvider(mirror, lock.address);
+    const ProviderVersion *best = provider ? newestAllowedVersion(*provider, lock.constraints) : nullptr;
+    if (!best) {
+        note.kind = UpgradeNote::Kind::NotInMirror;
+        return note;
+    }
+    if (best->version.comparePrecedence(lock.version) <= 0) {
+        note.kind = UpgradeNote::Kind::UpToDate;
+        return note;
+    }
+    note.kind = UpgradeNote::Kind::Upgraded;
+    note.to = best->version;
+    QList<Platform> platforms = options.platforms;
+    if (platforms.isEmpty())
+        for (const Archive &a : best->archives)
+            if (a.present && !a.indexedOnly && !platforms.contains(a.platform))
+                platforms.append(a.platform);
+    QList<HashString> hashes;
+    for (const Platform &platform : platforms)
+        hashPlatform(provider, best, lock.address, best->version, platform, options.includeZh, hasher, hashes, note.hashNotes);
+    ProviderLock changed = lock;
+    changed.version = best->version;
+    changed.hashes = hashes;
+    document.setProvider(std::move(changed));
+    return note;
+}
+
+} // namespace
+
 Result<UpgradeResult> upgradeFromMirror(const LockFile &doc, const Catalog &mirror, const UpgradeOptions &options)
 {
-    for (const ProviderAddress &a : options.providers)
-        if (!doc.contains(a))
-            return notLocked(a);
     const ArchiveHasher hasher = options.hasher ? options.hasher : directArchiveHasher();
     UpgradeResult result;
     result.document = doc;
-    for (const ProviderLock &lock : doc.providers) {
-        if (!wanted(options.providers, lock.address))
-            continue;
-        UpgradeNote note;
-        note.provider = lock.address;
-        note.from = lock.version;
-        note.to = lock.version;
-        const Provider *provider = findProvider(mirror, lock.address);
-        const ProviderVersion *best = nullptr;
-        if (provider) {
-            for (const ProviderVersion &v : provider->versions) {
-                const bool installable =
-                    std::any_of(v.archives.cbegin(), v.archives.cend(), [](const Archive &a) { return a.present && !a.indexedOnly; });
-                if (!installable || v.version.isUnspecified() || !lock.constraints.allows(v.version))
-                    continue;
-                if (!best || v.version.comparePrecedence(best->version) > 0)
-                    best = &v;
-            }
-        }
-        if (!best) {
-            note.kind = UpgradeNote::Kind::NotInMirror;
-            result.notes.append(note);
-            continue;
-        }
-        if (best->version.comparePrecedence(lock.version) <= 0) {
-            note.kind = UpgradeNote::Kind::UpToDate;
-            result.notes.append(note);
-            continue;
-        }
-        note.kind = UpgradeNote::Kind::Upgraded;
-        note.to = best->version;
-        QList<Platform> platforms = options.platforms;
-        if (platforms.isEmpty())
-            for (const Archive &a : best->archives)
-                if (a.present && !a.indexedOnly && !platforms.contains(a.platform))
-                    platforms.append(a.platform);
-        QList<HashString> hashes;
-        for (const Platform &platform : platforms)
-            hashPlatform(provider, best, lock.address, best->version, platform, options.includeZh, hasher, hashes, note.hashNotes);
-        ProviderLock changed = lock;
-        changed.version = best->version;
-        changed.hashes = hashes;
-        result.document.setProvider(std::move(changed));
-        result.notes.append(note);
-    }
+    const Result<void> walked = forEachWantedLock(doc, options.providers, [&](const ProviderLock &lock) {
+        result.notes.append(upgradeLock(lock, mirror, options, hasher, result.document));
+    });
+    if (!walked.ok())
+        return walked.error();
     return result;
 }
 

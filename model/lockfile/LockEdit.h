@@ -24,6 +24,9 @@ ArchiveHasher directArchiveHasher();
 const Archive *installableArchive(const ProviderVersion &version, const Platform &platform);
 const Provider *findProvider(const Catalog &catalog, const ProviderAddress &address);
 const ProviderVersion *findVersion(const Provider &provider, const Version &version);
+/// The newest version of `provider` with an installable package (any platform) that
+/// `constraints` allow, or nullptr.
+const ProviderVersion *newestAllowedVersion(const Provider &provider, const VersionConstraints &constraints);
 
 namespace lockedit {
 

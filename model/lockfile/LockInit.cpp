@@ -8,20 +8,6 @@ using namespace Qt::StringLiterals;
 
 namespace provender {
 
-const ProviderVersion *newestAllowedVersion(const Provider &provider, const VersionConstraints &constraints)
-{
-    const ProviderVersion *best = nullptr;
-    for (const ProviderVersion &v : provider.versions) {
-        const bool installable =
-            std::any_of(v.archives.cbegin(), v.archives.cend(), [](const Archive &a) { return a.present && !a.indexedOnly; });
-        if (!installable || v.version.isUnspecified() || !constraints.allows(v.version))
-            continue;
-        if (!best || v.version.comparePrecedence(best->version) > 0)
-            best = &v;
-    }
-    return best;
-}
-
 QString toString(lockinit::SelectionNote::Kind k)
 {
     using K = lockinit::SelectionNote::Kind;

@@ -17,10 +17,6 @@
 
 namespace provender {
 
-/// The newest version of `provider` with an installable package (any platform) that
-/// `constraints` allow, or nullptr.
-const ProviderVersion *newestAllowedVersion(const Provider &provider, const VersionConstraints &constraints);
-
 namespace lockinit {
 
 /// What happened to one required provider.

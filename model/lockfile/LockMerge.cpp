@@ -386,23 +386,16 @@ bool ProviderMerge::isAvailable(Choice c) const
 
 std::optional<ProviderLock> ProviderMerge::resolved(Choice c) const
 {
-    switch (c) {
-    case Choice::Automatic: return merged;
-    case Choice::Ours: return ours;
-    case Choice::Theirs: return theirs;
-    case Choice::Base: return base;
-    case Choice::Union: {
-        if (!isAvailable(Choice::Union))
-            return std::nullopt;
-        ProviderLock u = *ours;
-        u.constraints = mergeConstraints(base, *ours, *theirs).value_or(ours->constraints);
-        u.hashes = ours->hashes + theirs->hashes;
-        u.normalizeHashes();
-        u.sourceRange = {};
-        return u;
-    }
-    }
-    return std::nullopt;
+    if (c != Choice::Union)
+        return sideBlock(c);
+    if (!isAvailable(Choice::Union))
+        return std::nullopt;
+    ProviderLock u = *ours;
+    u.constraints = mergeConstraints(base, *ours, *theirs).value_or(ours->constraints);
+    u.hashes = ours->hashes + theirs->hashes;
+    u.normalizeHashes();
+    u.sourceRange = {};
+    return u;
 }
 
 QString ProviderMerge::explanation() const
@@ -435,14 +428,7 @@ bool ForeignMerge::isAvailable(Choice c) const
 
 std::optional<ForeignBlock> ForeignMerge::resolved(Choice c) const
 {
-    switch (c) {
-    case Choice::Automatic: return merged;
-    case Choice::Ours: return ours;
-    case Choice::Theirs: return theirs;
-    case Choice::Base: return base;
-    case Choice::Union: return std::nullopt;
-    }
-    return std::nullopt;
+    return sideBlock(c); // no union of foreign blocks
 }
 
 QString ForeignMerge::explanation() const

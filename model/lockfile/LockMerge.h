@@ -98,23 +98,45 @@ enum class Choice {
 };
 QString toString(Choice c);
 
-struct ProviderMerge
+/// What the merge of a provider and of a foreign block share: the block on each side, the
+/// outcome, the automatic result and the user's choice. `Block`: ProviderLock or ForeignBlock.
+template<typename Block> struct MergeSides
 {
-    ProviderAddress address;
-    std::optional<ProviderLock> base, ours, theirs;
+    std::optional<Block> base, ours, theirs;
     Outcome outcome = Outcome::Unchanged;
-    ConflictKind conflict = ConflictKind::None;
-    std::optional<ProviderLock> merged; ///< the automatic result (nullopt: absent or conflict)
-    /// Union outcome: hashes of the base that one side removed and the other kept, so they are
-    /// not in `merged` (the side that removed them: true = ours).
-    QList<std::pair<HashString, bool>> removedHashes;
+    std::optional<Block> merged; ///< the automatic result (nullopt: absent or conflict)
     Choice choice = Choice::Automatic;
 
-    SideChange oursChange() const;
-    SideChange theirsChange() const;
     bool isConflict() const { return outcome == Outcome::Conflict; }
     /// Resolved: not a conflict, or a choice was made.
     bool isResolved() const { return !isConflict() || choice != Choice::Automatic; }
+
+protected:
+    /// The block `c` gives when it is not Union, which each kind of block merges its own way
+    /// (nullopt: no block; Automatic on a conflict gives nullopt).
+    std::optional<Block> sideBlock(Choice c) const
+    {
+        switch (c) {
+        case Choice::Automatic: return merged;
+        case Choice::Ours: return ours;
+        case Choice::Theirs: return theirs;
+        case Choice::Base: return base;
+        case Choice::Union: break;
+        }
+        return std::nullopt;
+    }
+};
+
+struct ProviderMerge : MergeSides<ProviderLock>
+{
+    ProviderAddress address;
+    ConflictKind conflict = ConflictKind::None;
+    /// Union outcome: hashes of the base that one side removed and the other kept, so they are
+    /// not in `merged` (the side that removed them: true = ours).
+    QList<std::pair<HashString, bool>> removedHashes;
+
+    SideChange oursChange() const;
+    SideChange theirsChange() const;
     /// Whether `c` can be chosen: Union needs ours and theirs with the same version; Base a base.
     bool isAvailable(Choice c) const;
     /// The block `c` gives (nullopt: no block). Automatic on a conflict gives nullopt.
@@ -124,16 +146,10 @@ struct ProviderMerge
     QString explanation() const;
 };
 
-struct ForeignMerge
+struct ForeignMerge : MergeSides<ForeignBlock>
 {
     QString key;
-    std::optional<ForeignBlock> base, ours, theirs;
-    Outcome outcome = Outcome::Unchanged;
-    std::optional<ForeignBlock> merged;
-    Choice choice = Choice::Automatic;
 
-    bool isConflict() const { return outcome == Outcome::Conflict; }
-    bool isResolved() const { return !isConflict() || choice != Choice::Automatic; }
     bool isAvailable(Choice c) const;
     std::optional<ForeignBlock> resolved(Choice c) const;
     std::optional<ForeignBlock> resolved() const { return resolved(choice); }

@@ -1,6 +1,7 @@
 #include "model/lockitems/LockDiffTreeModel.h"
 
 #include "model/core/RoleNames.h"
+#include "model/lockitems/TableDump.h"
 
 #include <QFileInfo>
 #include <QMap>
@@ -228,20 +229,9 @@ QHash<int, QByteArray> LockDiffTreeModel::roleNames() const
                           {AddedRole, "added"}});
 }
 
-void LockDiffTreeModel::dumpNode(int node, int depth, QString *out) const
-{
-    const Node &n = m_nodes.at(node);
-    *out += QString(depth * 2, u' ') + n.name + u" | "_s + n.detail + u'\n';
-    for (int c : n.children)
-        dumpNode(c, depth + 1, out);
-}
-
 QString LockDiffTreeModel::dump() const
 {
-    QString out;
-    for (int r : m_roots)
-        dumpNode(r, 0, &out);
-    return out;
+    return dumpTreeModel(*this);
 }
 
 } // namespace provender

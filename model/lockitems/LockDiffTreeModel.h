@@ -70,7 +70,6 @@ private:
     };
     int addNode(Node node);
     void addHashGroup(int providerNode, const ProviderDiff &p, bool added);
-    void dumpNode(int node, int depth, QString *out) const;
 
     LockDiff m_diff;
     QList<Node> m_nodes;

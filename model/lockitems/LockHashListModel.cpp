@@ -1,5 +1,6 @@
 #include "model/lockitems/LockHashListModel.h"
 
+#include "model/core/ColumnHeaders.h"
 #include "model/core/RoleNames.h"
 #include "model/lockitems/TableDump.h"
 
@@ -101,15 +102,7 @@ QVariant LockHashListModel::data(const QModelIndex &index, int role) const
 
 QVariant LockHashListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case HashColumn: return u"Hash"_s;
-    case SchemeColumn: return u"Scheme"_s;
-    case PlatformColumn: return u"Platform"_s;
-    case ArchiveColumn: return u"Archive"_s;
-    }
-    return {};
+    return columnTitleHeader(*this, section, orientation, role, {u"Hash"_s, u"Scheme"_s, u"Platform"_s, u"Archive"_s});
 }
 
 QHash<int, QByteArray> LockHashListModel::roleNames() const

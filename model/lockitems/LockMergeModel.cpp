@@ -1,7 +1,9 @@
 #include "model/lockitems/LockMergeModel.h"
 
+#include "model/core/ColumnHeaders.h"
 #include "model/core/Logging.h"
 #include "model/core/RoleNames.h"
+#include "model/lockitems/TableDump.h"
 
 #include <QSet>
 
@@ -381,16 +383,7 @@ Qt::ItemFlags LockMergeModel::flags(const QModelIndex &index) const
 
 QVariant LockMergeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractItemModel::headerData(section, orientation, role);
-    switch (section) {
-    case NameColumn: return u"Provider"_s;
-    case BaseColumn: return u"Base"_s;
-    case OursColumn: return u"Ours"_s;
-    case TheirsColumn: return u"Theirs"_s;
-    case ResultColumn: return u"Result"_s;
-    default: return {};
-    }
+    return columnTitleHeader(*this, section, orientation, role, {u"Provider"_s, u"Base"_s, u"Ours"_s, u"Theirs"_s, u"Result"_s});
 }
 
 QHash<int, QByteArray> LockMergeModel::roleNames() const
@@ -405,23 +398,9 @@ QHash<int, QByteArray> LockMergeModel::roleNames() const
                           {HashRole, "hash"}});
 }
 
-void LockMergeModel::dumpNode(int node, int depth, QString *out) const
-{
-    const Node &n = m_nodes.at(node);
-    QStringList cells;
-    for (int c = 0; c < ColumnCount; ++c)
-        cells << cell(n, c);
-    *out += QString(depth * 2, u' ') + cells.join(u" | "_s) + u'\n';
-    for (int child : n.children)
-        dumpNode(child, depth + 1, out);
-}
-
 QString LockMergeModel::dump() const
 {
-    QString out;
-    for (int r : m_roots)
-        dumpNode(r, 0, &out);
-    return out;
+    return dumpTreeModel(*this);
 }
 
 } // namespace provender

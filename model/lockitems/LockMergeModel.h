@@ -91,7 +91,6 @@ private:
     int addNode(Node node);
     QString cell(const Node &n, int column) const;
     QString topText(int top, int column) const;
-    void dumpNode(int node, int depth, QString *out) const;
     void emitTopChanged(int top);
 
     lockmerge::MergeResult m_merge;

@@ -1,5 +1,6 @@
 #include "model/lockitems/LockProviderTableModel.h"
 
+#include "model/core/ColumnHeaders.h"
 #include "model/core/RoleNames.h"
 #include "model/lockitems/TableDump.h"
 
@@ -166,16 +167,8 @@ Qt::ItemFlags LockProviderTableModel::flags(const QModelIndex &index) const
 
 QVariant LockProviderTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case AddressColumn: return u"Provider"_s;
-    case VersionColumn: return u"Version"_s;
-    case ConstraintsColumn: return u"Constraints"_s;
-    case HashesColumn: return u"Hashes"_s;
-    case PlatformsColumn: return u"Platforms covered"_s;
-    }
-    return {};
+    return columnTitleHeader(*this, section, orientation, role,
+                             {u"Provider"_s, u"Version"_s, u"Constraints"_s, u"Hashes"_s, u"Platforms covered"_s});
 }
 
 QHash<int, QByteArray> LockProviderTableModel::roleNames() const

@@ -1,4 +1,5 @@
 #include "model/network/RequestLogModel.h"
+#include "model/core/ColumnHeaders.h"
 #include "model/core/SizeFormat.h"
 
 #include <QLocale>
@@ -67,18 +68,9 @@ QVariant RequestLogModel::data(const QModelIndex &index, int role) const
 
 QVariant RequestLogModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case MethodColumn: return QStringLiteral("Method");
-    case StatusColumn: return QStringLiteral("Status");
-    case UrlColumn: return QStringLiteral("URL");
-    case BytesColumn: return QStringLiteral("Bytes");
-    case TimeColumn: return QStringLiteral("Time");
-    case AuthColumn: return QStringLiteral("Auth");
-    case ErrorColumn: return QStringLiteral("Error");
-    }
-    return {};
+    return columnTitleHeader(*this, section, orientation, role,
+                             {QStringLiteral("Method"), QStringLiteral("Status"), QStringLiteral("URL"), QStringLiteral("Bytes"),
+                              QStringLiteral("Time"), QStringLiteral("Auth"), QStringLiteral("Error")});
 }
 
 void RequestLogModel::append(const RequestLogEntry &entry)
