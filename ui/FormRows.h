@@ -1,9 +1,11 @@
 #pragma once
 // Form rows the dialogs share: a line edit with a "Browse…" button beside it, as one row of a
-// QFormLayout, and the comma-separated lists such edits hold (the registry and OCI dialogs).
+// QFormLayout, and the comma-separated lists such edits hold (the registry and OCI dialogs); the
+// wrapped, selectable label of a status, summary or path line (every window).
 
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QString>
@@ -12,6 +14,17 @@
 #include <functional>
 
 namespace provender::ui {
+
+/// A wrapped label named `objectName` whose text can be selected (to copy a path, a host or an
+/// error); `parent` may be null when a layout adopts it.
+inline QLabel *selectableLabel(const QString &objectName, QWidget *parent = nullptr)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
 
 /// "a, b ,c" -> {a, b, c}
 inline QStringList splitList(const QString &text)

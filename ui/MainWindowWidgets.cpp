@@ -5,6 +5,7 @@
 #include "model/items/AnomalyListModel.h"
 #include "model/items/ArchiveFilterProxyModel.h"
 #include "model/items/MirrorTreeModel.h"
+#include "ui/FormRows.h"
 #include "ui/VerdictStyle.h"
 #include "ui/browser/DetailsPane.h"
 #include "ui/browser/MirrorTreeView.h"
@@ -178,11 +179,8 @@ QWidget *MainWindow::buildEmptyState()
     hint->setStyleSheet(QStringLiteral("QLabel { color: #555; padding: 6px; }"));
     layout->addWidget(hint);
 
-    m_errorLabel = new QLabel;
-    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_errorLabel = selectableLabel(QStringLiteral("errorLabel"));
     m_errorLabel->setAlignment(Qt::AlignCenter);
-    m_errorLabel->setWordWrap(true);
-    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_errorLabel->setStyleSheet(QStringLiteral("QLabel { color: #c62828; padding: 8px; }"));
     m_errorLabel->hide();
 

@@ -1,5 +1,6 @@
 #include "ui/bundle/BundleDialogs.h"
 
+#include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 
@@ -125,10 +126,7 @@ QTableView *makeTable(QAbstractItemModel *model, const QString &objectName, int 
 /// a text) and the progress bar ("progressBar", shown while a job runs).
 std::pair<QLabel *, QProgressBar *> addStatusRows(QVBoxLayout *layout)
 {
-    auto *label = new QLabel;
-    label->setObjectName(QStringLiteral("statusLabel"));
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QLabel *label = selectableLabel(QStringLiteral("statusLabel"));
     label->hide();
     layout->addWidget(label);
     auto *bar = new QProgressBar;

@@ -3,6 +3,8 @@
 // AddToLockDialog.cpp both show a preview (a summary line and a unified diff in a fixed font) and a
 // status line with a progress bar.
 
+#include "ui/FormRows.h"
+
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -47,11 +49,7 @@ protected:
 /// The preview's summary line ("previewSummary"): wrapped, selectable.
 inline QLabel *previewSummary(QWidget *parent)
 {
-    auto *summary = new QLabel(parent);
-    summary->setObjectName(QStringLiteral("previewSummary"));
-    summary->setWordWrap(true);
-    summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return summary;
+    return selectableLabel(QStringLiteral("previewSummary"), parent);
 }
 
 /// The preview's diff ("previewDiff"): read-only, unwrapped, fixed font, coloured by DiffHighlighter;

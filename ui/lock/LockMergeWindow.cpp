@@ -3,6 +3,7 @@
 #include "model/core/Logging.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/lockitems/LockMergeModel.h"
+#include "ui/FormRows.h"
 #include "ui/lock/HclHighlighter.h"
 #include "ui/lock/LockCodeEditor.h"
 
@@ -146,10 +147,7 @@ void LockMergeWindow::buildUi()
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
-    m_inputs = new QLabel(central);
-    m_inputs->setObjectName(u"inputsLabel"_s);
-    m_inputs->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_inputs->setWordWrap(true);
+    m_inputs = selectableLabel(u"inputsLabel"_s, central);
     layout->addWidget(m_inputs);
 
     auto *splitter = new QSplitter(Qt::Horizontal, central);

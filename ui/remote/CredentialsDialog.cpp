@@ -3,6 +3,7 @@
 #include "model/core/ProviderAddress.h"
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
+#include "ui/FormRows.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -13,20 +14,6 @@
 #include <QVBoxLayout>
 
 namespace provender::ui {
-
-namespace {
-
-/// A wrapped label whose text can be selected (to copy a path or a host).
-QLabel *selectableLabel(const QString &objectName, QWidget *parent)
-{
-    auto *label = new QLabel(parent);
-    label->setObjectName(objectName);
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
-}
-
-} // namespace
 
 QString CredentialsDialog::hostFor(const QString &hostOrUrl)
 {

@@ -2,6 +2,7 @@
 
 #include "model/core/Logging.h"
 #include "model/network/HttpRunner.h"
+#include "ui/FormRows.h"
 #include "ui/browser/UrlSource.h"
 #include "ui/shell/RecentItems.h"
 #include "ui/shell/Shell.h"
@@ -116,10 +117,7 @@ WelcomeWidget::WelcomeWidget(QWidget *parent) : QWidget(parent)
 
     column->addLayout(panes, 0);
 
-    m_status = new QLabel;
-    m_status->setObjectName(QStringLiteral("welcomeStatus"));
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = selectableLabel(QStringLiteral("welcomeStatus"));
     m_status->hide();
     column->addWidget(m_status);
 
