@@ -1,6 +1,7 @@
 #include "model/network/Credentials.h"
 
 #include "model/core/ProviderAddress.h"
+#include "model/network/CliConfigSyntax.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,6 +9,8 @@
 #include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <algorithm>
 
 namespace provender {
 
@@ -79,232 +82,124 @@ QString hostFromTokenVariable(const QString &suffix)
 
 namespace {
 
-// A small HCL 1 tokenizer: enough for `credentials "host" { token = "..." }` among other blocks.
-struct Token
+bool isInteger(const cliconfig::Value &v)
 {
-    enum Kind { Ident, String, LBrace, RBrace, Equals, Other, End } kind = End;
-    QString text;
-};
+    // hcl v1's NUMBER token (FLOAT ones have '.', or an exponent outside hexadecimal).
+    const QString &t = v.text;
+    return v.type == cliconfig::Value::Type::Number && !t.contains(u'.')
+        && (t.startsWith(QLatin1StringView("0x")) || t.startsWith(QLatin1StringView("0X")) || !t.contains(u'e', Qt::CaseInsensitive));
+}
 
-class Lexer
+/// Where hcl v1's decoder fails on the `credentials` map: it decodes a later value of an attribute
+/// into the type the first value gave it, and a string takes only strings and integers, an
+/// integer only integers and strings that read as one (terraform: "unknown type for string",
+/// "strconv.ParseInt: parsing …"). nullopt when it decodes.
+std::optional<QString> credentialsDecodeError(const QList<cliconfig::Item> &items)
 {
-public:
-    explicit Lexer(const QByteArray &b) : m_b(b) {}
-    QStringList warnings;
-
-    Token next()
-    {
-        skipSpace();
-        if (m_i >= m_b.size())
-            return {Token::End, {}};
-        const char c = m_b.at(m_i);
-        if (c == '{') {
-            ++m_i;
-            return {Token::LBrace, {}};
-        }
-        if (c == '}') {
-            ++m_i;
-            return {Token::RBrace, {}};
-        }
-        if (c == '=') {
-            ++m_i;
-            return {Token::Equals, {}};
-        }
-        if (c == '"')
-            return {Token::String, readString()};
-        if (std::isalnum(uchar(c)) || c == '_' || c == '-' || c == '.') {
-            const qsizetype start = m_i;
-            while (m_i < m_b.size() && (std::isalnum(uchar(m_b.at(m_i))) || m_b.at(m_i) == '_' || m_b.at(m_i) == '-' || m_b.at(m_i) == '.'))
-                ++m_i;
-            return {Token::Ident, QString::fromUtf8(m_b.mid(start, m_i - start))};
-        }
-        if (c == '<' && m_b.mid(m_i, 2) == "<<") { // heredoc: skip to its end marker
-            m_i += 2;
-            if (m_i < m_b.size() && m_b.at(m_i) == '-')
-                ++m_i;
-            const qsizetype start = m_i;
-            while (m_i < m_b.size() && m_b.at(m_i) != '\n')
-                ++m_i;
-            const QByteArray marker = m_b.mid(start, m_i - start).trimmed();
-            while (m_i < m_b.size()) {
-                const qsizetype eol = m_b.indexOf('\n', m_i + 1);
-                const QByteArray line = m_b.mid(m_i + 1, (eol < 0 ? m_b.size() : eol) - m_i - 1).trimmed();
-                m_i = eol < 0 ? m_b.size() : eol;
-                if (line == marker)
-                    break;
-            }
-            return {Token::String, {}};
-        }
-        ++m_i;
-        return {Token::Other, QString(QLatin1Char(c))};
-    }
-
-private:
-    const QByteArray &m_b;
-    qsizetype m_i = 0;
-
-    void skipSpace()
-    {
-        while (m_i < m_b.size()) {
-            const char c = m_b.at(m_i);
-            if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',') {
-                ++m_i;
-            } else if (c == '#' || (c == '/' && m_b.mid(m_i, 2) == "//")) {
-                while (m_i < m_b.size() && m_b.at(m_i) != '\n')
-                    ++m_i;
-            } else if (c == '/' && m_b.mid(m_i, 2) == "/*") {
-                const qsizetype end = m_b.indexOf("*/", m_i + 2);
-                if (end < 0)
-                    warnings.append(QStringLiteral("unterminated /* comment"));
-                m_i = end < 0 ? m_b.size() : end + 2;
-            } else {
-                break;
-            }
-        }
-    }
-
-    QString readString()
-    {
-        QByteArray out;
-        ++m_i; // opening quote
-        while (m_i < m_b.size()) {
-            const char c = m_b.at(m_i++);
-            if (c == '"')
-                return QString::fromUtf8(out);
-            if (c == '\n')
-                break;
-            if (c == '\\' && m_i < m_b.size()) {
-                const char e = m_b.at(m_i++);
-                switch (e) {
-                case 'n': out += '\n'; break;
-                case 't': out += '\t'; break;
-                case 'r': out += '\r'; break;
-                default: out += e;
-                }
-                continue;
-            }
-            out += c;
-        }
-        warnings.append(QStringLiteral("unterminated string"));
-        return QString::fromUtf8(out);
-    }
-};
-
-} // namespace
-
-namespace {
-
-/// Calls `body(label, lex)` for each top-level `keyword "label" {` block of an HCL (1) text (other
-/// blocks and attributes skipped); `body` reads the block up to and including its closing brace
-/// and returns false when the text ended first ("block not closed" goes to `warnings`).
-template<typename Body> void forEachTopLevelBlock(const QByteArray &text, QLatin1StringView keyword, QStringList *warnings, Body body)
-{
-    Lexer lex(text);
-    int depth = 0;
-    Token t = lex.next();
-    while (t.kind != Token::End) {
-        if (depth == 0 && t.kind == Token::Ident && t.text == keyword) {
-            const Token label = lex.next();
-            Token brace = label.kind == Token::String ? lex.next() : label;
-            if (brace.kind == Token::Equals)
-                brace = lex.next();
-            if (label.kind != Token::String || brace.kind != Token::LBrace) {
-                t = brace;
-                continue;
-            }
-            if (!body(label.text, lex) && warnings)
-                warnings->append(QStringLiteral("%1 \"%2\": block not closed").arg(keyword, label.text));
-            t = lex.next();
+    QHash<QString, const cliconfig::Value *> first; // "host\nattribute" -> the first value
+    for (const cliconfig::Entry &e : cliconfig::mapEntries(items, QLatin1StringView("credentials"))) {
+        if (!e.value.isObject())
             continue;
+        for (const cliconfig::Item &i : e.value.object) {
+            if (i.keys.size() != 1)
+                continue;
+            const QString key = e.key + u'\n' + i.keys.first();
+            const cliconfig::Value *f = first.value(key);
+            if (!f) {
+                first.insert(key, i.value.get());
+                continue;
+            }
+            const cliconfig::Value &v = *i.value;
+            bool ok = true;
+            if (f->isString())
+                ok = v.isString() || isInteger(v);
+            else if (isInteger(*f))
+                ok = isInteger(v) || (v.isString() && [&v] {
+                         bool n = false;
+                         v.text.toLongLong(&n, 0);
+                         return n;
+                     }());
+            if (!ok)
+                return QStringLiteral("line %1: credentials \"%2\": %3 has a value of another type than before")
+                    .arg(i.line ? i.line : e.line)
+                    .arg(e.key, i.keys.first());
         }
-        if (t.kind == Token::LBrace)
-            ++depth;
-        else if (t.kind == Token::RBrace && depth > 0)
-            --depth;
-        t = lex.next();
     }
+    return std::nullopt;
+}
+
+/// The CLI config's items, or none (with a warning) when hcl v1 would not parse it or its decoder
+/// would fail on the `credentials` map: tofu and terraform then use nothing from the file.
+QList<cliconfig::Item> cliConfigItems(const QByteArray &text, QStringList *warnings)
+{
+    Result<QList<cliconfig::Item>> items = cliconfig::parse(text);
+    std::optional<QString> problem;
+    if (!items.ok())
+        problem = items.error().message;
+    else
+        problem = credentialsDecodeError(items.value());
+    if (!problem)
+        return items.value();
     if (warnings)
-        warnings->append(lex.warnings);
+        warnings->append(QStringLiteral("%1; nothing in the file is used, as tofu and terraform use nothing from a CLI "
+                                        "configuration they cannot read")
+                             .arg(*problem));
+    return {};
+}
+
+/// The entries of the map setting `name`, merged per key as hcl v1's decoder merges them: one
+/// (key, [bodies in document order]) per key as written, in the order keys first appear.
+QList<std::pair<QString, QList<const cliconfig::Value *>>> mergedEntries(const QList<cliconfig::Entry> &entries)
+{
+    QList<std::pair<QString, QList<const cliconfig::Value *>>> out;
+    for (const cliconfig::Entry &e : entries) {
+        auto it = std::find_if(out.begin(), out.end(), [&e](const auto &p) { return p.first == e.key; });
+        if (it == out.end())
+            it = out.insert(out.end(), {e.key, {}});
+        it->second.append(&e.value);
+    }
+    return out;
 }
 
 } // namespace
 
 QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(const QByteArray &text, QStringList *warnings)
 {
+    // host "name" { services = { "id" = "url", … } }: later blocks and attributes win, key by key.
+    const QList<cliconfig::Entry> entries = cliconfig::mapEntries(cliConfigItems(text, warnings), QLatin1StringView("host"));
     QList<std::pair<QString, QHash<QString, QString>>> out;
-    forEachTopLevelBlock(text, QLatin1StringView("host"), warnings, [&out](const QString &label, Lexer &lex) {
-        // host "name" { services = { "id" = "url", … } } — other attributes and blocks skipped.
+    for (const auto &[host, bodies] : mergedEntries(entries)) {
         QHash<QString, QString> services;
-        int inner = 1;
-        Token b = lex.next();
-        while (b.kind != Token::End && inner > 0) {
-            if (inner == 1 && b.kind == Token::Ident && b.text == QLatin1StringView("services")) {
-                const Token eq = lex.next();
-                const Token open = eq.kind == Token::Equals ? lex.next() : eq;
-                if (open.kind != Token::LBrace) {
-                    b = open;
-                    continue;
-                }
-                Token k = lex.next();
-                while (k.kind != Token::End && k.kind != Token::RBrace) {
-                    if (k.kind == Token::String || k.kind == Token::Ident) {
-                        const Token e = lex.next();
-                        const Token v = e.kind == Token::Equals ? lex.next() : e;
-                        if (v.kind == Token::String)
-                            services.insert(k.text, v.text);
-                    }
-                    k = lex.next();
-                }
-                b = lex.next();
-                continue;
-            }
-            if (b.kind == Token::LBrace)
-                ++inner;
-            else if (b.kind == Token::RBrace && --inner == 0)
-                break;
-            b = lex.next();
+        for (const cliconfig::Value *body : bodies) {
+            for (const cliconfig::Value *s : cliconfig::attributeValues({body}, QLatin1StringView("services")))
+                if (s->isObject())
+                    for (const cliconfig::Item &i : s->object)
+                        if (i.keys.size() == 1 && i.value->isString())
+                            services.insert(i.keys.first(), i.value->text);
         }
-        out.append({label, services});
-        return inner == 0;
-    });
+        out.append({host, services});
+    }
     return out;
 }
 
 QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &text, QStringList *warnings)
 {
+    // credentials "host" { token = "..." }: the blocks of one host merge and the last token wins.
+    // hcl v1 decodes a later value into the type of the first: after a string, an integer counts as
+    // its text (anything else fails the whole file, see credentialsDecodeError). A first token that
+    // is not a string gives none. (tests/interop/tst_interop_cliconfig:
+    // terraform 1.11 sends the second of two blocks' tokens, "12" after "s", nothing for `12` alone.)
+    const QList<cliconfig::Entry> entries = cliconfig::mapEntries(cliConfigItems(text, warnings), QLatin1StringView("credentials"));
     QList<std::pair<QString, QString>> out;
-    forEachTopLevelBlock(text, QLatin1StringView("credentials"), warnings, [&out](const QString &label, Lexer &lex) {
-        // The block body: `token = "..."` at its top level; nested blocks skipped.
-        int inner = 1;
+    for (const auto &[host, bodies] : mergedEntries(entries)) {
+        const QList<const cliconfig::Value *> tokens = cliconfig::attributeValues(bodies, QLatin1StringView("token"));
+        if (tokens.isEmpty() || !tokens.first()->isString())
+            continue;
         QString token;
-        bool haveToken = false;
-        Token b = lex.next();
-        while (b.kind != Token::End && inner > 0) {
-            if (b.kind == Token::LBrace) {
-                ++inner;
-            } else if (b.kind == Token::RBrace) {
-                if (--inner == 0)
-                    break;
-            } else if (inner == 1 && b.kind == Token::Ident && b.text == QLatin1StringView("token")) {
-                const Token eq = lex.next();
-                if (eq.kind != Token::Equals) {
-                    b = eq;
-                    continue;
-                }
-                const Token v = lex.next();
-                if (v.kind != Token::String) {
-                    b = v;
-                    continue;
-                }
-                token = v.text;
-                haveToken = true;
-            }
-            b = lex.next();
-        }
-        if (haveToken)
-            out.append({label, token});
-        return inner == 0;
-    });
+        for (const cliconfig::Value *t : tokens)
+            token = t->text; // strings and integers (credentialsDecodeError refused the rest)
+        out.append({host, token});
+    }
     return out;
 }
 
@@ -340,9 +235,11 @@ std::optional<Credential> findCredential(const QString &host, const QProcessEnvi
             if (warnings)
                 for (const QString &s : std::as_const(w))
                     warnings->append(QStringLiteral("%1: %2").arg(loc.cliConfigFile, s));
-            for (const auto &[h, token] : blocks)
-                if (comparisonHost(h) == want)
-                    return Credential{want, token, QStringLiteral("credentials block in %1").arg(loc.cliConfigFile)};
+            // Two spellings of one host: the later block wins (terraform's choice between them
+            // depends on Go's map order).
+            for (auto it = blocks.crbegin(); it != blocks.crend(); ++it)
+                if (comparisonHost(it->first) == want)
+                    return Credential{want, it->second, QStringLiteral("credentials block in %1").arg(loc.cliConfigFile)};
         }
     }
     // 3. credentials.tfrc.json

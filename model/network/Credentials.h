@@ -36,13 +36,16 @@ CredentialsLocations credentialsLocations(const QProcessEnvironment &env, const 
 /// `__` -> `-`, then `_` -> `.`, punycode accepted, case-insensitive.
 QString hostFromTokenVariable(const QString &suffix);
 
-/// The `credentials "<host>" { token = "..." }` blocks of an HCL (1) CLI config text:
-/// host as written -> token. Blocks without a string `token` are skipped; `warnings` gets syntax problems.
+/// The `credentials "<host>" { token = "..." }` blocks of a CLI config text (HCL 1 or its JSON form,
+/// read by model/network/CliConfigSyntax.h): host as written -> token. Blocks of one host merge and
+/// the last `token` wins, as hcl v1's decoder merges them; a host whose token is not a string is
+/// left out. A text hcl v1 cannot parse gives nothing, and its error goes to `warnings`.
 QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &text, QStringList *warnings = nullptr);
 
 /// The `host "<name>" { services = { "<service id>" = "<url>" } }` blocks of an HCL (1) CLI config
 /// text (tofu/terraform: they replace service discovery for that host): host as written -> service
-/// id -> URL text. Other blocks and attributes are skipped; `warnings` gets syntax problems.
+/// id -> URL text, blocks of one host merged (later ones win, service by service). Other blocks and
+/// attributes are skipped; a text hcl v1 cannot parse gives nothing, and its error goes to `warnings`.
 QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(const QByteArray &text, QStringList *warnings = nullptr);
 
 /// Looks up the token for `comparisonHost` in precedence order: environment, CLI config file,

@@ -1,6 +1,7 @@
 #include "model/oci/OciAuth.h"
 
 #include "model/core/Logging.h"
+#include "model/network/CliConfigSyntax.h"
 #include "model/network/Credentials.h"
 #include "model/oci/OciFormat.h"
 
@@ -55,218 +56,9 @@ int propertyNameSpecificity(const QString &propertyName, const QString &registry
 
 namespace {
 
-// ---- a small reader for the HCL 1 the CLI config uses -------------------------------------
-
-struct HValue;
-struct HItem
-{
-    QStringList keys;
-    bool assign = false;
-    int line = 0;
-    std::shared_ptr<HValue> value;
-};
-struct HValue
-{
-    enum class Type { String, Bool, Number, List, Object };
-    Type type = Type::String;
-    QString text;
-    bool boolean = false;
-    QList<HValue> list;
-    QList<HItem> object;
-    int line = 0;
-};
-
-class HclReader
-{
-public:
-    explicit HclReader(const QByteArray &text) : m_text(QString::fromUtf8(text)) {}
-
-    Result<QList<HItem>> document()
-    {
-        QList<HItem> items;
-        while (true) {
-            skipSpace();
-            if (atEnd())
-                return items;
-            Result<HItem> item = readItem();
-            if (!item.ok())
-                return item.error();
-            items.append(item.value());
-        }
-    }
-
-private:
-    QString m_text;
-    qsizetype m_pos = 0;
-    int m_line = 1;
-
-    bool atEnd() const { return m_pos >= m_text.size(); }
-    QChar peek() const { return atEnd() ? QChar() : m_text.at(m_pos); }
-    void advance()
-    {
-        if (peek() == QLatin1Char('\n'))
-            ++m_line;
-        ++m_pos;
-    }
-    Error fail(const QString &what) const
-    {
-        return makeError(ErrorCode::InvalidArgument, QStringLiteral("line %1: %2").arg(m_line).arg(what));
-    }
-    void skipSpace()
-    {
-        while (!atEnd()) {
-            const QChar c = peek();
-            if (c.isSpace() || c == QLatin1Char(',')) {
-                advance();
-            } else if (c == QLatin1Char('#') || m_text.mid(m_pos, 2) == QLatin1StringView("//")) {
-                while (!atEnd() && peek() != QLatin1Char('\n'))
-                    advance();
-            } else if (m_text.mid(m_pos, 2) == QLatin1StringView("/*")) {
-                advance();
-                advance();
-                while (!atEnd() && m_text.mid(m_pos, 2) != QLatin1StringView("*/"))
-                    advance();
-                advance();
-                advance();
-            } else {
-                return;
-            }
-        }
-    }
-    Result<QString> readString()
-    {
-        advance(); // "
-        QString out;
-        while (!atEnd() && peek() != QLatin1Char('"')) {
-            QChar c = peek();
-            if (c == QLatin1Char('\n'))
-                return fail(QStringLiteral("newline in a string"));
-            if (c == QLatin1Char('\\')) {
-                advance();
-                c = peek();
-                switch (c.unicode()) {
-                case 'n': out += QLatin1Char('\n'); break;
-                case 't': out += QLatin1Char('\t'); break;
-                case 'r': out += QLatin1Char('\r'); break;
-                default: out += c;
-                }
-                advance();
-                continue;
-            }
-            out += c;
-            advance();
-        }
-        if (atEnd())
-            return fail(QStringLiteral("unterminated string"));
-        advance();
-        return out;
-    }
-    QString readBare()
-    {
-        QString out;
-        while (!atEnd()) {
-            const QChar c = peek();
-            if (c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('-') || c == QLatin1Char('.'))
-                out += c, advance();
-            else
-                break;
-        }
-        return out;
-    }
-    Result<HItem> readItem()
-    {
-        HItem item;
-        item.line = m_line;
-        while (true) {
-            skipSpace();
-            const QChar c = peek();
-            if (c == QLatin1Char('"')) {
-                Result<QString> s = readString();
-                if (!s.ok())
-                    return s.error();
-                item.keys.append(s.value());
-            } else if (c.isLetter() || c == QLatin1Char('_')) {
-                item.keys.append(readBare());
-            } else {
-                break;
-            }
-        }
-        if (item.keys.isEmpty())
-            return fail(QStringLiteral("expected a key, found '%1'").arg(peek()));
-        skipSpace();
-        if (peek() == QLatin1Char('=')) {
-            item.assign = true;
-            advance();
-            skipSpace();
-        }
-        Result<HValue> v = readValue();
-        if (!v.ok())
-            return v.error();
-        if (!item.assign && v.value().type != HValue::Type::Object)
-            return fail(QStringLiteral("expected '=' after %1").arg(item.keys.join(QLatin1Char(' '))));
-        item.value = std::make_shared<HValue>(v.value());
-        return item;
-    }
-    Result<HValue> readValue()
-    {
-        HValue v;
-        v.line = m_line;
-        const QChar c = peek();
-        if (c == QLatin1Char('"')) {
-            Result<QString> s = readString();
-            if (!s.ok())
-                return s.error();
-            v.text = s.value();
-            return v;
-        }
-        if (c == QLatin1Char('{')) {
-            advance();
-            v.type = HValue::Type::Object;
-            while (true) {
-                skipSpace();
-                if (atEnd())
-                    return fail(QStringLiteral("unclosed '{'"));
-                if (peek() == QLatin1Char('}')) {
-                    advance();
-                    return v;
-                }
-                Result<HItem> item = readItem();
-                if (!item.ok())
-                    return item.error();
-                v.object.append(item.value());
-            }
-        }
-        if (c == QLatin1Char('[')) {
-            advance();
-            v.type = HValue::Type::List;
-            while (true) {
-                skipSpace();
-                if (atEnd())
-                    return fail(QStringLiteral("unclosed '['"));
-                if (peek() == QLatin1Char(']')) {
-                    advance();
-                    return v;
-                }
-                Result<HValue> e = readValue();
-                if (!e.ok())
-                    return e.error();
-                v.list.append(e.value());
-            }
-        }
-        const QString bare = readBare();
-        if (bare == QLatin1StringView("true") || bare == QLatin1StringView("false")) {
-            v.type = HValue::Type::Bool;
-            v.boolean = bare == QLatin1StringView("true");
-            return v;
-        }
-        if (!bare.isEmpty() && (bare.at(0).isDigit() || bare.at(0) == QLatin1Char('-'))) {
-            v.type = HValue::Type::Number;
-            v.text = bare;
-            return v;
-        }
-        return fail(QStringLiteral("unexpected '%1'").arg(bare.isEmpty() ? QString(peek()) : bare));
-    }
-};
+// The CLI config's syntax is read by model/network/CliConfigSyntax.h (hcl v1's rules, both forms).
+using HItem = cliconfig::Item;
+using HValue = cliconfig::Value;
 
 const HItem *findAttr(const QList<HItem> &body, QLatin1StringView name)
 {
@@ -384,47 +176,10 @@ Result<OciCredentialsPolicy> parseCliConfigOciBlocks(const QByteArray &text, con
     OciCredentialsPolicy policy;
     if (discoverAmbient)
         *discoverAmbient = true;
-    QList<HItem> items;
-    if (file.endsWith(QLatin1StringView(".json"))) {
-        // HCL's JSON form: {"oci_credentials": {"label": {...}}, "oci_default_credentials": {...}}
-        QJsonParseError e;
-        const QJsonObject root = QJsonDocument::fromJson(text, &e).object();
-        if (e.error != QJsonParseError::NoError)
-            return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: %2").arg(file, e.errorString()));
-        std::function<HValue(const QJsonValue &)> conv = [&](const QJsonValue &v) {
-            HValue h;
-            if (v.isObject()) {
-                h.type = HValue::Type::Object;
-                const QJsonObject o = v.toObject();
-                for (auto it = o.begin(); it != o.end(); ++it)
-                    h.object.append(HItem{{it.key()}, !it.value().isObject(), 0, std::make_shared<HValue>(conv(it.value()))});
-            } else if (v.isArray()) {
-                h.type = HValue::Type::List;
-                for (const QJsonValue &x : v.toArray())
-                    h.list.append(conv(x));
-            } else if (v.isBool()) {
-                h.type = HValue::Type::Bool;
-                h.boolean = v.toBool();
-            } else {
-                h.text = v.toVariant().toString();
-            }
-            return h;
-        };
-        for (auto it = root.begin(); it != root.end(); ++it) {
-            if (it.key() == QLatin1StringView("oci_credentials") && it.value().isObject()) {
-                const QJsonObject blocks = it.value().toObject();
-                for (auto b = blocks.begin(); b != blocks.end(); ++b)
-                    items.append(HItem{{it.key(), b.key()}, false, 0, std::make_shared<HValue>(conv(b.value()))});
-            } else {
-                items.append(HItem{{it.key()}, false, 0, std::make_shared<HValue>(conv(it.value()))});
-            }
-        }
-    } else {
-        Result<QList<HItem>> doc = HclReader(text).document();
-        if (!doc.ok())
-            return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: %2").arg(file, doc.error().message));
-        items = doc.value();
-    }
+    Result<QList<HItem>> parsed = cliconfig::parse(text);
+    if (!parsed.ok())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: %2").arg(file, parsed.error().message));
+    const QList<HItem> items = parsed.value();
     int defaults = 0;
     for (const HItem &item : std::as_const(items)) {
         const QString where = item.line > 0 ? QStringLiteral("%1:%2").arg(file).arg(item.line) : file;

@@ -1,11 +1,12 @@
-// libFuzzer target for the credentials readers (model/network/Credentials.h): the CLI config's
-// `credentials "host" { token = "..." }` and `host "name" { services = {...} }` blocks and
+// libFuzzer target for the credentials readers (model/network/Credentials.h) and the CLI config
+// syntax reader under them (model/network/CliConfigSyntax.h, both its HCL 1 and JSON forms): the
+// CLI config's `credentials "host" { token = "..." }` and `host "name" { services = {...} }` blocks and
 // credentials.tfrc.json. Every input is read as
 // both: it is the CLI config file (TF_CLI_CONFIG_FILE) and the credentials.tfrc.json of a scratch
 // home directory, and findCredential() reads them from there as it does for the user. Besides
 // "no crash, no hang, no leak, no UB" it checks:
 //  - every warning says something;
-//  - the first credentials block wins for its host: findCredential() of that block's host gives
+//  - the last credentials block wins for its host: findCredential() of the last block's host gives
 //    its token (the CLI config comes before credentials.tfrc.json), or nothing when the host is
 //    not a valid host name;
 //  - with an empty CLI config, a token found comes from credentials.tfrc.json and is one of the
@@ -91,14 +92,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fail("empty warning (host blocks)", bytes);
     (void)hosts;
 
-    // The CLI config's first block for a host wins over everything after it.
+    // The CLI config's last block for a host wins over everything before it.
     if (!blocks.isEmpty()) {
-        const auto &[host, token] = blocks.constFirst();
+        const auto &[host, token] = blocks.constLast();
         QStringList w;
         const std::optional<Credential> c = findCredential(host, envWithConfig(config), f.home, &w);
         if (c) {
             if (c->token != token)
-                fail("findCredential did not return the first block's token for its host", bytes);
+                fail("findCredential did not return the last block's token for its host", bytes);
             if (!c->source.contains(config))
                 fail("findCredential's source does not name the CLI config file", bytes);
             checkMasked(*c, bytes);

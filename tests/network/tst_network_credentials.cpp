@@ -11,6 +11,7 @@
 #include <QTest>
 
 using namespace provender;
+using namespace Qt::StringLiterals;
 
 class TestNetworkCredentials : public QObject
 {
@@ -55,6 +56,50 @@ private Q_SLOTS:
         QCOMPARE(blocks.at(0).second, QStringLiteral("abc\"def"));
         QCOMPARE(blocks.at(1).first, QStringLiteral("Second.Example"));
         QCOMPARE(blocks.at(1).second, QStringLiteral("xyz"));
+    }
+
+    void cliConfigAsTerraformReadsIt_data()
+    {
+        // What terraform 1.11.4 sent for these files (tests/interop/tst_interop_cliconfig.cpp
+        // checks every row against the running terraform; these rows keep the rule where it is
+        // absent). "" = no token.
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("token");
+        QTest::newRow("later block wins") << QByteArray("credentials \"h.example\" { token = \"first\" }\n"
+                                                        "credentials \"h.example\" { token = \"second\" }\n")
+                                          << u"second"_s;
+        QTest::newRow("block without token keeps the earlier one") << QByteArray("credentials \"h.example\" { token = \"kept\" }\n"
+                                                                                 "credentials \"h.example\" { other = \"z\" }\n")
+                                                                   << u"kept"_s;
+        QTest::newRow("nested form") << QByteArray("credentials {\n  \"h.example\" {\n    token = \"nested\"\n  }\n}\n") << u"nested"_s;
+        QTest::newRow("= form") << QByteArray("credentials = { \"h.example\" = { token = \"assigned\" } }\n") << u"assigned"_s;
+        QTest::newRow("Go escapes") << QByteArray("credentials \"h.example\" { token = \"a\\u0041\\x42\\101\\\"q\" }\n") << u"aABA\"q"_s;
+        QTest::newRow("number token") << QByteArray("credentials \"h.example\" { token = 12 }\n") << QString();
+        QTest::newRow("number after a string") << QByteArray("credentials \"h.example\" { token = \"s\" }\n"
+                                                             "credentials \"h.example\" { token = 12 }\n")
+                                               << u"12"_s;
+        QTest::newRow("JSON form") << QByteArray("{\"credentials\": {\"h.example\": {\"token\": \"json\"}}}") << u"json"_s;
+        QTest::newRow("syntax error anywhere") << QByteArray("credentials \"h.example\" { token = \"x\" }\nbroken \"\n") << QString();
+    }
+    void cliConfigAsTerraformReadsIt()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, token);
+        QStringList warnings;
+        const auto blocks = parseCliConfigCredentials(text, &warnings);
+        QString got;
+        for (const auto &[host, t] : blocks)
+            if (host == u"h.example"_s)
+                got = t;
+        QCOMPARE(got, token);
+        // A text hcl v1 rejects: nothing from it, and a warning that says where.
+        if (QByteArrayView(QTest::currentDataTag()) == "syntax error anywhere") {
+            QCOMPARE(blocks.size(), 0);
+            QCOMPARE(warnings.size(), 1);
+            QVERIFY2(warnings.first().startsWith(u"line 2, column 9: literal not terminated"_s), qPrintable(warnings.first()));
+        } else {
+            QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join(u'\n')));
+        }
     }
 
     void cliConfigHostBlocks()

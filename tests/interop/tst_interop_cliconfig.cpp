@@ -1,0 +1,314 @@
+// Interop: the CLI configuration reader (model/network/CliConfigSyntax.h) and the credentials and
+// host blocks read through it (model/network/Credentials.h) against the real terraform, which
+// reads that file with hashicorp/hcl v1.
+//
+// syntax: each text is terraform's CLI config (TF_CLI_CONFIG_FILE) for `terraform version`, which
+// loads it first and reports "Error parsing FILE: At LINE:COLUMN: …" when hcl v1 rejects it. The
+// texts use setting names terraform does not know (`zz`), so only the syntax can fail. Our
+// reader must reject exactly the texts terraform rejects, at the same line and column (JSON-form
+// texts: the verdict only; hcl's JSON parser gives some errors without a position).
+//
+// credentials: a `host` block sends terraform's providers.v1 requests to a small HTTP server on
+// 127.0.0.1 (python3) that records the Authorization header; `terraform init` for a provider of
+// that host asks it for the versions. The token terraform sends (or that it sends none) must be
+// the one findCredential() finds in the same file — duplicate blocks, nested and `=` forms,
+// escapes, tokens of other types (hcl v1's decoder fails on some mixes, and terraform then
+// ignores the whole file), the JSON form and a file with a syntax error.
+
+#include "model/network/CliConfigSyntax.h"
+#include "model/network/Credentials.h"
+#include "tests/support/TestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace provender;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr auto kHost = "registry.provender.test";
+
+/// Where terraform's "Error parsing …: [At ]L:C:" for `text` is, as 1000 * line + column (0: it
+/// parsed; -2: an error without a position, as hcl v1's JSON parser gives some), or -1 when
+/// terraform did not run.
+int terraformParseErrorAt(const QString &sandbox, const QByteArray &text, QString *output)
+{
+    QFile f(sandbox + u"/cli.tfrc"_s);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text) != text.size())
+        return -1;
+    f.close();
+    const test::ProcessRun run = test::runTerraform(sandbox, sandbox, {u"version"_s});
+    *output = QString::fromUtf8(run.err);
+    if (!run.finished)
+        return -1;
+    if (!output->contains(u"Error parsing"_s))
+        return 0;
+    static const QRegularExpression parseError(u"Error parsing [^\\n]*: (?:At )?(\\d+):(\\d+):"_s);
+    const QRegularExpressionMatch m = parseError.match(*output);
+    return m.hasMatch() ? 1000 * m.captured(1).toInt() + m.captured(2).toInt() : -2;
+}
+
+/// Where our reader's error for `text` is, as 1000 * line + column (0: it parses).
+int ourParseErrorAt(const QByteArray &text, QString *message)
+{
+    const Result<QList<cliconfig::Item>> r = cliconfig::parse(text);
+    if (r.ok())
+        return 0;
+    *message = r.error().message;
+    static const QRegularExpression at(u"^line (\\d+), column (\\d+)"_s);
+    const QRegularExpressionMatch m = at.match(r.error().message);
+    return m.hasMatch() ? 1000 * m.captured(1).toInt() + m.captured(2).toInt() : -1;
+}
+
+} // namespace
+
+class TestInteropCliConfig : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void syntax_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("json");
+        const auto row = [](const char *name, const QByteArray &text) { QTest::newRow(name) << text << false; };
+        const auto jsonRow = [](const char *name, const QByteArray &text) { QTest::newRow(name) << text << true; };
+        // Blocks, attributes, lists, objects, commas.
+        row("block", "zz \"a\" {\n  b = \"c\"\n}\n");
+        row("nested blocks", "zz \"a\" {\n  yy {\n    b = 1\n  }\n}\n");
+        row("object value, commas", "zz = {b = 1, c = 2}\n");
+        row("top-level comma", "zz = 1, yy = 2\n");
+        row("list trailing comma", "zz = [1, 2,]\n");
+        row("list double comma", "zz = [1,,2]\n");
+        row("list of lists and objects", "zz = [[1], {a = 1}, true, \"s\"]\n");
+        row("list without comma", "zz = [1 2]\n");
+        row("identifier in list", "zz = [a]\n");
+        row("identifier value", "zz = b\n");
+        row("number key", "1 = 2\n");
+        row("two labels and =", "zz \"a\" \"b\" = {}\n");
+        row("key at end", "zz \"a\"\n");
+        row("key then brace", "zz {\n  a \"b\" }\n}\n");
+        row("= at end", "zz =\n");
+        row("= at end of block", "zz {\n  a =\n");
+        row("missing value in block", "zz {\n  b =\n}\n");
+        row("missing value in block, extra brace", "zz {\n  b = }\n}\n");
+        row("unclosed block", "zz {\n  a = 1\n");
+        row("stray close brace", "zz = 1\n}\n");
+        row("lone =", "= 1\n");
+        row("empty", "");
+        row("only comments", "# a\n// b\n/* c */\n");
+        // Comments.
+        row("unterminated block comment", "zz = 1\n/* open\n");
+        row("single slash", "zz = 1 / 2\n");
+        row("comment after value", "zz = 1 /* c */ # d\n");
+        // Strings.
+        row("newline in string", "zz = \"abc\n\"\n");
+        row("string at end", "zz = \"abc");
+        row("escapes", "zz = \"\\a\\b\\f\\n\\r\\t\\v\\\\\\\" \\101 \\x41 \\u00e9 \\U0001F600\"\n");
+        row("illegal escape", "zz = \"\\q\"\n");
+        row("short hex escape", "zz = \"\\x4\"\n");
+        row("octal 8", "zz = \"\\8\"\n");
+        row("two bad escapes", "zz = \"\\q\"\nyy = \"\\w\"\n");
+        row("interpolation with quotes", "zz = \"${f(\"}\")}\"\n");
+        row("interpolation over lines", "zz = \"${\n}\"\n");
+        row("unterminated interpolation", "zz = \"${a\n");
+        // Heredocs.
+        row("heredoc", "zz = <<EOT\nline\nEOT\n");
+        row("indented heredoc", "zz = <<-EOT\n    line\n  EOT\n");
+        row("indented heredoc, anchor at column 1", "zz = <<-EOT\nline\nEOT\n");
+        row("heredoc, indented anchor", "zz = <<EOT\nline\n  EOT\n");
+        row("heredoc, trailing text after anchor", "zz = <<EOT\nline\nEOT x\n");
+        row("heredoc without last newline", "zz = <<EOT\nline\nEOT");
+        row("heredoc not terminated", "zz = <<EOT\nline\n");
+        row("zero-length anchor", "zz = <<\nline\n\n");
+        row("invalid anchor", "zz = <<E-T\nline\nE-T\n");
+        row("heredoc in list", "zz = [<<EOT\na\nEOT\n, 1]\n");
+        row("CRLF heredoc", "zz = <<EOT\r\nline\r\nEOT\r\n");
+        // Numbers and identifiers.
+        row("numbers", "a = 0x1F\nb = 1e5\nc = .5\nd = -1\ne = 1.5e-3\nf = 089.5\ng = 0\n");
+        row("empty hex", "zz = 0x\n");
+        row("illegal octal", "zz = 089\n");
+        row("identifier characters", "zz.a-b_c9 = 1\n");
+        row("unicode identifier", "caf\xc3\xa9 = 1\n");
+        row("illegal character", "zz = 1\n@\n");
+        row("invalid UTF-8 in a comment", "# \xff\nzz = 1\n");
+        row("NUL byte", QByteArray("zz = 1\n\0\n", 9));
+        row("CRLF", "zz \"a\" {\r\n  b = 1\r\n}\r\n");
+        // The JSON form: chosen by the first non-space character, whatever the file's name.
+        jsonRow("json", "{\"zz\": {\"a\": {\"b\": 1}}, \"yy\": [1, {\"c\": true}], \"xx\": null}\n");
+        jsonRow("json after spaces", "\n  {\"zz\": \"a\"}\n");
+        jsonRow("json, broken", "{\"zz\": }\n");
+        jsonRow("json, text after it", "{\"zz\": 1}\nxx\n");
+        jsonRow("json, a list at the top", "[1]\n");
+        jsonRow("json, unclosed", "{\"zz\": 1\n");
+        jsonRow("json, list without commas", "{\"zz\": [1 2]}\n");
+        jsonRow("json, trailing comma", "{\"zz\": 1,}\n");
+        jsonRow("json, two objects", "{\"a\": 1}{\"b\": 2}\n");
+        jsonRow("json, no colon", "{\"zz\" 1}\n");
+        jsonRow("json, bare key", "{zz: 1}\n");
+        jsonRow("json, leading zero", "{\"zz\": 01}\n");
+        jsonRow("json, illegal escape", "{\"zz\": \"\\q\"}\n");
+        jsonRow("json, bad keyword", "{\"zz\": tru}\n");
+        jsonRow("json, lone minus", "{\"zz\": -}\n");
+        jsonRow("json, newline in string", "{\"zz\": \"a\nb\"}\n");
+    }
+    void syntax()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, json);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(u"terraform judges which CLI config texts hcl v1 accepts"_s);
+        QTemporaryDir sandbox;
+        QVERIFY(sandbox.isValid());
+        QString terraformOutput;
+        const int theirs = terraformParseErrorAt(sandbox.path(), text, &terraformOutput);
+        QVERIFY2(theirs != -1, qPrintable(u"terraform did not run: "_s + terraformOutput));
+        QString ourMessage;
+        const int ours = ourParseErrorAt(text, &ourMessage);
+        const QString both = u"terraform: %1\nours: %2"_s.arg(terraformOutput.trimmed(), ourMessage);
+        QVERIFY2((ours == 0) == (theirs == 0), qPrintable(both));
+        if (!json)
+            QVERIFY2(ours == theirs, qPrintable(both));
+    }
+
+    void credentials_data()
+    {
+        QTest::addColumn<QByteArray>("text"); ///< the CLI config after the host block ("{…}": all of it, JSON)
+        const auto row = [](const char *name, const QByteArray &text) { QTest::newRow(name) << text; };
+        row("one block", "credentials \"registry.provender.test\" { token = \"plain\" }\n");
+        row("two blocks",
+            "credentials \"registry.provender.test\" { token = \"first\" }\n"
+            "credentials \"registry.provender.test\" { token = \"second\" }\n");
+        row("two tokens in a block", "credentials \"registry.provender.test\" {\n  token = \"x\"\n  token = \"y\"\n}\n");
+        row("second block without a token",
+            "credentials \"registry.provender.test\" { token = \"kept\" }\n"
+            "credentials \"registry.provender.test\" { other = \"z\" }\n");
+        row("nested form", "credentials {\n  \"registry.provender.test\" {\n    token = \"nested\"\n  }\n}\n");
+        row("= form", "credentials = { \"registry.provender.test\" = { token = \"assigned\" } }\n");
+        row("escapes", "credentials \"registry.provender.test\" { token = \"a\\u0041\\x42\\101\\\"q\" }\n");
+        row("interpolation kept", "credentials \"registry.provender.test\" { token = \"a${b(\"c\")}d\" }\n");
+        row("number token", "credentials \"registry.provender.test\" { token = 12 }\n");
+        row("string then number",
+            "credentials \"registry.provender.test\" { token = \"s\" }\n"
+            "credentials \"registry.provender.test\" { token = 12 }\n");
+        row("string then number, then string",
+            "credentials \"registry.provender.test\" { token = \"s\" }\n"
+            "credentials \"registry.provender.test\" { token = 12 }\n"
+            "credentials \"registry.provender.test\" { token = \"t\" }\n");
+        row("string then boolean",
+            "credentials \"registry.provender.test\" { token = \"s\" }\n"
+            "credentials \"registry.provender.test\" { token = true }\n");
+        row("string then fraction",
+            "credentials \"registry.provender.test\" { token = \"s\" }\n"
+            "credentials \"registry.provender.test\" { token = 1.5 }\n");
+        row("string then list",
+            "credentials \"registry.provender.test\" { token = \"s\" }\n"
+            "credentials \"registry.provender.test\" { token = [\"l\"] }\n");
+        row("integer then string",
+            "credentials \"registry.provender.test\" { token = 12 }\n"
+            "credentials \"registry.provender.test\" { token = \"s\" }\n");
+        row("integer then integer string",
+            "credentials \"registry.provender.test\" { token = 12 }\n"
+            "credentials \"registry.provender.test\" { token = \"13\" }\n");
+        row("upper-case host", "credentials \"REGISTRY.Provender.test\" { token = \"upper\" }\n");
+        row("other host", "credentials \"other.provender.test\" { token = \"nope\" }\n");
+        row("syntax error later", "credentials \"registry.provender.test\" { token = \"x\" }\nbroken \"\n");
+        row("json",
+            "{\"host\": {\"registry.provender.test\": {\"services\": {\"providers.v1\": \"SERVICES\"}}},"
+            " \"credentials\": {\"registry.provender.test\": {\"token\": \"json\"}}}\n");
+    }
+    void credentials()
+    {
+        QFETCH(QByteArray, text);
+        PROVENDER_SKIP_UNLESS_TERRAFORM(u"terraform shows which token a CLI config gives a host"_s);
+        if (test::python3().isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"needs python3 (Debian package python3) for the recording server"_s);
+        QTemporaryDir sandbox;
+        QVERIFY(sandbox.isValid());
+        const QString log = sandbox.filePath(u"requests.log"_s);
+
+        // The recording server: answers 404 to everything and writes one line per request.
+        QProcess server;
+        server.setProgram(test::python3());
+        server.setArguments({u"-c"_s,
+                             u"import http.server, sys\n"
+                             "log = open(sys.argv[1], 'a', buffering=1)\n"
+                             "class H(http.server.BaseHTTPRequestHandler):\n"
+                             "    def do_GET(self):\n"
+                             "        log.write('%s %s\\n' % (self.path, self.headers.get('Authorization')))\n"
+                             "        self.send_response(404); self.end_headers()\n"
+                             "    def log_message(self, *a): pass\n"
+                             "s = http.server.HTTPServer(('127.0.0.1', 0), H)\n"
+                             "print(s.server_address[1], flush=True)\n"
+                             "s.serve_forever()\n"_s,
+                             log});
+        server.start();
+        QVERIFY(server.waitForReadyRead(20000));
+        const int port = server.readLine().trimmed().toInt();
+        QVERIFY(port > 0);
+        const auto stop = qScopeGuard([&server] {
+            server.kill();
+            server.waitForFinished();
+        });
+
+        const QByteArray services = u"http://127.0.0.1:%1/v1/providers/"_s.arg(port).toUtf8();
+        QByteArray config = text;
+        if (config.startsWith('{'))
+            config.replace("SERVICES", services);
+        else
+            config.prepend("host \"" + QByteArray(kHost) + "\" {\n  services = {\n    \"providers.v1\" = \"" + services + "\"\n  }\n}\n");
+        QFile cli(sandbox.filePath(u"cli.tfrc"_s));
+        QVERIFY(cli.open(QIODevice::WriteOnly) && cli.write(config) == config.size());
+        cli.close();
+        QDir(sandbox.path()).mkpath(u"project"_s);
+        QFile mainTf(sandbox.filePath(u"project/main.tf"_s));
+        QVERIFY(mainTf.open(QIODevice::WriteOnly));
+        mainTf.write("terraform {\n  required_providers {\n    x = { source = \"registry.provender.test/acme/x\" }\n  }\n}\n");
+        mainTf.close();
+
+        const test::ProcessRun run =
+            test::runTerraform(sandbox.path(), sandbox.filePath(u"project"_s), {u"init"_s, u"-input=false"_s, u"-no-color"_s});
+        QVERIFY2(run.finished, run.err.constData());
+        QFile requests(log);
+        QVERIFY(requests.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = requests.readAll().split('\n');
+        // terraform's view: the Authorization of its versions request ("" when it sent none).
+        QString theirs;
+        bool asked = false;
+        for (const QByteArray &l : lines) {
+            if (!l.startsWith("/v1/providers/acme/x/versions "))
+                continue;
+            asked = true;
+            const QByteArray auth = l.mid(l.indexOf(' ') + 1);
+            theirs = auth == "None" ? QString() : QString::fromUtf8(auth.mid(QByteArrayView("Bearer ").size()));
+        }
+
+        // Ours, from the same file: the token, and the providers.v1 URL the requests went to.
+        QProcessEnvironment env;
+        env.insert(u"TF_CLI_CONFIG_FILE"_s, cli.fileName());
+        QStringList warnings;
+        const std::optional<Credential> found = findCredential(QString::fromLatin1(kHost), env, sandbox.filePath(u"home"_s), &warnings);
+        const QString ours = found ? found->token : QString();
+        QStringList ourServices;
+        for (const auto &[host, map] : parseCliConfigHostServices(config))
+            ourServices << host + u" "_s + map.value(u"providers.v1"_s);
+
+        const QString both = u"terraform: %1 (asked: %2)\nours: %3 (warnings: %4; hosts: %5)\nterraform said: %6"_s.arg(
+            theirs, asked ? u"yes"_s : u"no"_s, ours, warnings.join(u"; "_s), ourServices.join(u", "_s),
+            QString::fromUtf8(run.err.right(600)));
+        // A file hcl v1 cannot parse: terraform has no host block either, so it asks nobody.
+        QCOMPARE_NE(asked, ourServices.isEmpty());
+        if (asked)
+            QVERIFY2(ours == theirs, qPrintable(both));
+        else
+            QVERIFY2(!found && !warnings.isEmpty(), qPrintable(both));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInteropCliConfig)
+#include "tst_interop_cliconfig.moc"
