@@ -303,16 +303,16 @@ void printCreateReport(const BundleCreateReport &r, bool json)
 
 int runBundleCreate(const QStringList &args)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
+    Prologue p(
+        QStringLiteral("bundle create"),
         QStringLiteral("Write a bundle of a filesystem mirror: the archives, fresh index.json/<version>.json, a manifest\n"
                        "(provender-bundle.json) and a SHA256SUMS of every file, as one .tar.gz, .tar.zst or .zip file.\n"
                        "Either every archive (--all) or exactly the versions and platforms some lock files need.\n"
                        "Exit status: 0 written, 1 the mirror lacks something the lock files need (the bundle is written without it)\n"
                        "or a source archive fails verification (nothing written), 2 bad usage or an unreadable mirror."));
-    parser.addHelpOption();
+    QCommandLineParser &parser = p.parser();
     addCreateOptions(parser);
-    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle create")))
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
         return *exit;
     CreateRequest request;
     if (!readCreateRequest(parser, &request))
@@ -320,8 +320,7 @@ int runBundleCreate(const QStringList &args)
 
     Result<Catalog> catalog = scanFileSystemMirror(request.mirror);
     if (!catalog) {
-        err() << "provender bundle create: " << catalog.error().toString() << '\n';
-        return ExitUsage;
+        return p.usage(catalog.error().toString());
     }
     BundleSelection selection;
     if (request.all) {
@@ -329,15 +328,14 @@ int runBundleCreate(const QStringList &args)
     } else {
         Result<BundleSelection> s = selectForLockFiles(catalog.value(), request.locks, request.platforms);
         if (!s) {
-            err() << "provender bundle create: " << s.error().toString() << '\n';
-            return ExitUsage;
+            return p.usage(s.error().toString());
         }
         selection = s.value();
     }
     ProgressLine line(!request.json);
     Result<BundleCreateReport> report = createBundle(request.outPath, selection, request.options, line.callback());
     if (!report) {
-        err() << "provender bundle create: " << report.error().toString() << '\n';
+        p.usage(report.error().toString());
         if (!selection.missing.isEmpty())
             printShortfalls(err(), selection.missing);
         return report.error().code == ErrorCode::InvalidArgument ? ExitFindings : ExitUsage;
@@ -348,13 +346,13 @@ int runBundleCreate(const QStringList &args)
 
 int runBundleVerify(const QStringList &args)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
+    Prologue p(
+        QStringLiteral("bundle verify"),
         QStringLiteral("Verify a bundle in place, without extracting it: every archive against the bundle's index.json/<version>.json\n"
                        "and SHA256SUMS, every file against SHA256SUMS, and every entry's name and type.\n"
                        "Exit status: 0 all good, 1 any mismatch, missing, error, refused entry or SHA256SUMS failure,\n"
                        "2 bad usage or a bundle that cannot be read (truncated, damaged, not a tar or zip)."));
-    parser.addHelpOption();
+    QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
     parser.addOption({QStringLiteral("lock"),
                       QStringLiteral("Check the archives against this reviewed lock file too (repeatable); archives of "
@@ -364,11 +362,10 @@ int runBundleVerify(const QStringList &args)
     addPinnedKeysOption(parser);
     addHashingOptions(parser); // --jobs: the hashing threads beside the reader; a bundle has no hash cache
     parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("The bundle file."), QStringLiteral("BUNDLE"));
-    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle verify")))
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
         return *exit;
     if (parser.positionalArguments().size() != 1) {
-        err() << "provender bundle verify: give exactly one bundle\n";
-        return ExitUsage;
+        return p.usage(QStringLiteral("give exactly one bundle"));
     }
     BundleOpenOptions openOptions;
     openOptions.verify = true;
@@ -390,8 +387,7 @@ int runBundleVerify(const QStringList &args)
     ProgressLine line(!json);
     Result<BundleContents> verified = openBundle(parser.positionalArguments().first(), openOptions, line.callback());
     if (!verified) {
-        err() << "provender bundle verify: " << verified.error().toString() << '\n';
-        return ExitUsage;
+        return p.usage(verified.error().toString());
     }
     const BundleContents &b = verified.value();
     if (json) {
@@ -558,21 +554,19 @@ void printImportText(const ImportReport &r)
 
 int runBundleImport(const QStringList &args)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Import a bundle into a filesystem mirror: verify it (indexes and SHA256SUMS), compare it with the mirror,\n"
-                       "then merge it all-or-nothing (staged inside DIR, swapped in by rename, indexes regenerated).\n"
-                       "Nothing is imported when an archive is not verified, an entry is refused, or the mirror already has a\n"
-                       "different file for an archive (unless --replace).\n"
-                       "Exit status: 0 imported (or nothing to do; with --dry-run: it would import), 1 refused, 2 bad usage,\n"
-                       "an unreadable bundle, or an I/O error (the mirror is left as it was)."));
-    parser.addHelpOption();
+    Prologue p(QStringLiteral("bundle import"),
+               QStringLiteral("Import a bundle into a filesystem mirror: verify it (indexes and SHA256SUMS), compare it with the mirror,\n"
+                              "then merge it all-or-nothing (staged inside DIR, swapped in by rename, indexes regenerated).\n"
+                              "Nothing is imported when an archive is not verified, an entry is refused, or the mirror already has a\n"
+                              "different file for an archive (unless --replace).\n"
+                              "Exit status: 0 imported (or nothing to do; with --dry-run: it would import), 1 refused, 2 bad usage,\n"
+                              "an unreadable bundle, or an I/O error (the mirror is left as it was)."));
+    QCommandLineParser &parser = p.parser();
     addImportOptions(parser);
-    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle import")))
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
         return *exit;
     if (parser.positionalArguments().size() != 1 || !parser.isSet(QStringLiteral("into"))) {
-        err() << "provender bundle import: give BUNDLE and --into DIR\n";
-        return ExitUsage;
+        return p.usage(QStringLiteral("give BUNDLE and --into DIR"));
     }
     ImportOptions options;
     if (!readImportOptions(parser, &options))
@@ -582,8 +576,7 @@ int runBundleImport(const QStringList &args)
     Result<ImportReport> imported =
         importBundle(parser.positionalArguments().first(), parser.value(QStringLiteral("into")), options, line.callback());
     if (!imported) {
-        err() << "provender bundle import: " << imported.error().toString() << '\n';
-        return ExitUsage;
+        return p.usage(imported.error().toString());
     }
     const ImportReport &r = imported.value();
     if (json)
@@ -596,23 +589,21 @@ int runBundleImport(const QStringList &args)
 
 int runBundleRecover(const QStringList &args)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
+    Prologue p(
+        QStringLiteral("bundle recover"),
         QStringLiteral("Finish or roll back an import into DIR that was interrupted (killed, power loss), and remove its staging area.\n"
                        "'provender bundle import' does this by itself first.\n"
                        "Exit status: 0 done (or nothing to do), 2 bad usage, another import running, or the roll-back failed."));
-    parser.addHelpOption();
+    QCommandLineParser &parser = p.parser();
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("The mirror directory."), QStringLiteral("DIR"));
-    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender bundle recover")))
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
         return *exit;
     if (parser.positionalArguments().size() != 1) {
-        err() << "provender bundle recover: give exactly one mirror directory\n";
-        return ExitUsage;
+        return p.usage(QStringLiteral("give exactly one mirror directory"));
     }
     Result<QString> done = recoverInterruptedImport(parser.positionalArguments().first());
     if (!done) {
-        err() << "provender bundle recover: " << done.error().toString() << '\n';
-        return ExitUsage;
+        return p.usage(done.error().toString());
     }
     out() << (done->isEmpty() ? QStringLiteral("nothing to recover") : done.value()) << '\n';
     out().flush();

@@ -101,25 +101,23 @@ void printText(QTextStream &o, const IndexExportReport &r)
 
 int runIndex(const QStringList &args)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Write index.json and <version>.json for every provider of a packed filesystem mirror, byte-identical to\n"
-                       "what 'terraform providers mirror' writes, so that the directory can be served as a network mirror.\n"
-                       "The indexes are rebuilt from the archives on disk; unrelated files are never touched or deleted.\n"
-                       "Exit status: 0 done (or nothing to change), 1 archives could not be indexed or --dry-run found changes,\n"
-                       "2 bad usage or the directory could not be read or written."));
-    parser.addHelpOption();
+    Prologue p(QStringLiteral("index"),
+               QStringLiteral("Write index.json and <version>.json for every provider of a packed filesystem mirror, byte-identical to\n"
+                              "what 'terraform providers mirror' writes, so that the directory can be served as a network mirror.\n"
+                              "The indexes are rebuilt from the archives on disk; unrelated files are never touched or deleted.\n"
+                              "Exit status: 0 done (or nothing to change), 1 archives could not be indexed or --dry-run found changes,\n"
+                              "2 bad usage or the directory could not be read or written."));
+    QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("dry-run"), QStringLiteral("Report what would change; write nothing.")});
     parser.addOption({QStringLiteral("with-zh"), QStringLiteral("Also list each archive's zh: hash (after its h1:).")});
     addHashingOptions(parser);
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON report instead of text.")});
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("The mirror directory."), QStringLiteral("DIR"));
-    if (const std::optional<int> exit = parseCommandLine(parser, args, QStringLiteral("provender index")))
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
         return *exit;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
-        err() << "provender index: give exactly one mirror directory\n";
-        return ExitUsage;
+        return p.usage(QStringLiteral("give exactly one mirror directory"));
     }
     IndexExportOptions options;
     options.dryRun = parser.isSet(QStringLiteral("dry-run"));
@@ -149,8 +147,7 @@ int runIndex(const QStringList &args)
     if (tty)
         err() << "\r\033[K" << Qt::flush;
     if (!report) {
-        err() << "provender index: " << report.error().toString() << '\n';
-        return ExitUsage;
+        return p.usage(report.error().toString());
     }
     printCacheWarning(QStringLiteral("provender index"), report->cacheWarning);
     if (json)

@@ -40,16 +40,19 @@ QJsonObject toJson(const PulledArchive &a)
 }
 
 /// The command's options and arguments.
+/// The description of `provender mirror pull` (its --help).
+QString description()
+{
+    return u"Pull providers from their origin registries into a packed mirror directory. Each archive is streamed into a\n"
+           "staging folder and gets its final name only when the registry's SHA256SUMS lists it with the same SHA-256, its\n"
+           "signature is good and (with --pinned-keys) made by a pinned key. The release's SHA256SUMS, signature and keys\n"
+           "are kept in DEST/.provenance/ so that the mirror can be checked again offline; index.json and <version>.json\n"
+           "are written as 'terraform providers mirror' writes them. Archives already in place are not fetched again.\n"
+           "Exit status: 0 done, 1 an archive was refused or could not be fetched, 2 bad usage or unreadable input."_s;
+}
+
 void declareOptions(QCommandLineParser &parser)
 {
-    parser.setApplicationDescription(
-        u"Pull providers from their origin registries into a packed mirror directory. Each archive is streamed into a\n"
-        "staging folder and gets its final name only when the registry's SHA256SUMS lists it with the same SHA-256, its\n"
-        "signature is good and (with --pinned-keys) made by a pinned key. The release's SHA256SUMS, signature and keys\n"
-        "are kept in DEST/.provenance/ so that the mirror can be checked again offline; index.json and <version>.json\n"
-        "are written as 'terraform providers mirror' writes them. Archives already in place are not fetched again.\n"
-        "Exit status: 0 done, 1 an archive was refused or could not be fetched, 2 bad usage or unreadable input."_s);
-    parser.addHelpOption();
     parser.addOption({u"lock"_s, u"Pull exactly the providers and versions this lock file pins (repeatable)."_s, u"FILE"_s});
     parser.addOption({u"config"_s,
                       u"Pull the providers a configuration requires (required_providers of it and its modules), each at "
@@ -224,9 +227,10 @@ int reportPull(const PullOptions &options, RegistryClient &client, const QList<P
 
 int runMirrorPull(const QStringList &args)
 {
-    QCommandLineParser parser;
+    Prologue p(u"mirror pull"_s, description());
+    QCommandLineParser &parser = p.parser();
     declareOptions(parser);
-    if (const std::optional<int> exit = parseCommandLine(parser, args, u"provender mirror pull"_s))
+    if (const std::optional<int> exit = p.parse(args, 0, -1))
         return *exit;
     PullOptions options;
     if (const std::optional<int> exit = readPullOptions(parser, options))

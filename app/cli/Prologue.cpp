@@ -16,6 +16,10 @@ void Prologue::positional(const QString &name, const QString &description, const
     m_parser.addPositionalArgument(name, description, syntax);
 }
 
+namespace {
+
+/// The parse + --help step: nullopt to go on, else the exit code (errors printed as
+/// "<prefix>: <parser's error>").
 std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &args, const QString &prefix)
 {
     if (!parser.parse(args)) {
@@ -28,6 +32,8 @@ std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringLis
     }
     return std::nullopt;
 }
+
+} // namespace
 
 std::optional<int> Prologue::parse(const QStringList &args, qsizetype min, qsizetype max, const QString &what)
 {

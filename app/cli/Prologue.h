@@ -2,7 +2,8 @@
 // The prologue every command shares (issue 16 item 6): one QCommandLineParser with --help, the
 // same error prefix ("provender <command>: …") before every usage error, and the same exit codes
 // (Cli.h: 2 for bad usage, unknown options and a wrong number of arguments; --help exits 0).
-// Commands that hash take --jobs/--no-cache through HashingOptions.h on this parser.
+// Every command starts with one (the oci commands through OciPrologue, which adds their common
+// options). Commands that hash take --jobs/--no-cache through HashingOptions.h on this parser.
 //
 //   Prologue p(QStringLiteral("verify"), description);
 //   p.parser().addOption(...);
@@ -19,10 +20,6 @@
 #include <optional>
 
 namespace provender::cli {
-
-/// The parse + --help step of the prologue for a parser built elsewhere: nullopt to go on, else
-/// the exit code (errors printed as "<prefix>: <parser's error>").
-std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &args, const QString &prefix);
 
 /// `SIZE`: bytes, or with a binary suffix K/KiB, M/MiB, G/GiB (1K = 1024), case-insensitive;
 /// -1 when it is not one.
