@@ -1,5 +1,7 @@
 #include "model/hashing/ZipStreamFeeder.h"
 
+#include <utility>
+
 namespace provender {
 
 ZipStreamFeeder::ZipStreamFeeder(qint64 maxQueuedBytes, Done done, const ZipLimits &limits, Tap tap)
@@ -22,7 +24,7 @@ bool ZipStreamFeeder::push(const char *data, qint64 size)
         return true;
     std::unique_lock lock(m_mutex);
     // A block larger than the cap still goes in once the queue is empty.
-    m_changed.wait(lock, [&] { return m_aborted || m_queued == 0 || m_queued + size <= m_maxQueued; });
+    m_changed.wait(lock, [&] { return roomFor(size); });
     if (m_aborted)
         return false;
     m_queue.emplace_back(data, size);
@@ -32,10 +34,23 @@ bool ZipStreamFeeder::push(const char *data, qint64 size)
     return true;
 }
 
-bool ZipStreamFeeder::hasRoom(qint64 size) const
+bool ZipStreamFeeder::hasRoom(qint64 size, std::function<void()> whenRoom)
 {
     const std::lock_guard lock(m_mutex);
-    return m_aborted || m_queued == 0 || m_queued + size <= m_maxQueued;
+    if (roomFor(size))
+        return true;
+    if (whenRoom) {
+        m_whenRoom = std::move(whenRoom);
+        m_roomWanted = size;
+    }
+    return false;
+}
+
+std::function<void()> ZipStreamFeeder::takeWhenRoom()
+{
+    if (!m_whenRoom || !roomFor(m_roomWanted))
+        return {};
+    return std::exchange(m_whenRoom, {});
 }
 
 void ZipStreamFeeder::finish()
@@ -47,11 +62,17 @@ void ZipStreamFeeder::finish()
 
 void ZipStreamFeeder::abort()
 {
-    const std::lock_guard lock(m_mutex);
-    m_aborted = true;
-    m_queue.clear();
-    m_queued = 0;
-    m_changed.notify_all();
+    std::function<void()> wake;
+    {
+        const std::lock_guard lock(m_mutex);
+        m_aborted = true;
+        m_queue.clear();
+        m_queued = 0;
+        m_changed.notify_all();
+        wake = takeWhenRoom();
+    }
+    if (wake)
+        wake();
 }
 
 qint64 ZipStreamFeeder::peakQueuedBytes() const
@@ -73,6 +94,11 @@ Result<QByteArrayView> ZipStreamFeeder::next()
     m_queue.pop_front();
     m_queued -= m_current.size();
     m_changed.notify_all();
+    if (const std::function<void()> wake = takeWhenRoom()) {
+        lock.unlock();
+        wake();
+        lock.lock();
+    }
     if (m_tap) {
         const bool empty = m_queue.empty();
         lock.unlock();

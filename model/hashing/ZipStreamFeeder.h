@@ -42,8 +42,10 @@ public:
 
     /// Copies the block into the queue; blocks while the queue is full. False after abort().
     bool push(const char *data, qint64 size);
-    /// Whether push() of `size` bytes would return without waiting.
-    bool hasRoom(qint64 size) const;
+    /// Whether push() of `size` bytes would return without waiting. When it would not and
+    /// `whenRoom` is given, the worker calls `whenRoom` once (on its thread) as soon as it would, or
+    /// when the stream is aborted; a later hasRoom() with a callback replaces an earlier one.
+    bool hasRoom(qint64 size, std::function<void()> whenRoom = {});
     /// The end of the stream: the worker finishes and calls `done`.
     void finish();
     /// Stops the worker without calling `done` (the transfer failed or starts again).
@@ -65,7 +67,13 @@ private:
     qint64 m_peakQueued = 0;
     bool m_finished = false;
     bool m_aborted = false;
-    QByteArray m_current; ///< the block the worker's last view points into
+    QByteArray m_current;             ///< the block the worker's last view points into
+    std::function<void()> m_whenRoom; ///< hasRoom()'s callback, while the room is not there
+    qint64 m_roomWanted = 0;          ///< the size that hasRoom() asked for
+
+    bool roomFor(qint64 size) const { return m_aborted || m_queued == 0 || m_queued + size <= m_maxQueued; }
+    /// m_whenRoom, taken out when there is room now (call it without the lock).
+    std::function<void()> takeWhenRoom();
     std::thread m_thread;
 };
 

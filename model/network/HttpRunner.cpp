@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <limits>
+#include <mutex>
 
 namespace provender {
 
@@ -187,11 +188,35 @@ struct HttpRunner::Active
     QString abortText;
 };
 
+struct HttpWake::Target
+{
+    std::mutex mutex;
+    HttpRunner *runner = nullptr; ///< nullptr once the runner is gone
+    std::atomic<bool> posted = false;
+};
+
+void HttpWake::operator()() const
+{
+    if (!m_target || m_target->posted.exchange(true))
+        return; // one queued resumePaused() serves every wake before it runs
+    const std::lock_guard lock(m_target->mutex);
+    if (HttpRunner *runner = m_target->runner)
+        QMetaObject::invokeMethod(
+            runner,
+            [runner, target = m_target] {
+                target->posted = false;
+                runner->resumePaused();
+            },
+            Qt::QueuedConnection);
+}
+
 HttpRunner::HttpRunner(HttpSettings settings, QObject *parent)
     : QObject(parent),
       m_settings(std::move(settings)),
       m_nam(new QNetworkAccessManager(this))
 {
+    m_wake.m_target = std::make_shared<HttpWake::Target>();
+    m_wake.m_target->runner = this;
     m_ssl = QSslConfiguration::defaultConfiguration();
     m_ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
     // The system CAs as tofu/terraform (Go's crypto/x509) find them, then --ca-file. When Go's
@@ -216,6 +241,10 @@ HttpRunner::HttpRunner(HttpSettings settings, QObject *parent)
 
 HttpRunner::~HttpRunner()
 {
+    {
+        const std::lock_guard lock(m_wake.m_target->mutex);
+        m_wake.m_target->runner = nullptr; // posted calls die with the object (~QObject)
+    }
     for (const auto &a : std::as_const(m_active))
         if (a->reply) {
             a->done = true;
@@ -419,10 +448,12 @@ void HttpRunner::pauseReading(const std::shared_ptr<Active> &a)
 {
     if (!m_paused.contains(a))
         m_paused.append(a);
+    if (m_settings.pausedRecheckMs <= 0)
+        return; // only the job's wake resumes it
     if (!m_resume) {
         m_resume = new QTimer(this);
         m_resume->setSingleShot(true);
-        m_resume->setInterval(1);
+        m_resume->setInterval(m_settings.pausedRecheckMs);
         connect(m_resume, &QTimer::timeout, this, &HttpRunner::resumePaused);
     }
     if (!m_resume->isActive())
@@ -478,7 +509,7 @@ void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a, bool drain)
     }
     char buffer[65536];
     while (!a->done && reply->bytesAvailable() > 0) {
-        if (!drain && a->job.ready && !a->job.ready()) {
+        if (!drain && a->job.ready && !a->job.ready(m_wake)) {
             pauseReading(a);
             return;
         }

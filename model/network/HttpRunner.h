@@ -48,6 +48,9 @@ struct HttpSettings
     /// 0 = no limit): bytes that trickle in before the headers are done are not rate-checked.
     int headersTimeoutMs = 60000;
     qint64 maxErrorBodyBytes = 64 * 1024; ///< cap on a non-200 body (error page, redirect body)
+    /// How often a job whose sink is not ready (HttpJob::ready) is asked again without a wake
+    /// (0 = only when it calls the wake).
+    int pausedRecheckMs = 100;
     int maxRedirects = 5;
     bool allowHttpLoopback = false;        ///< http:// only to 127.0.0.0/8, ::1, localhost
     QList<QSslCertificate> caCertificates; ///< trusted in addition to the system CAs
@@ -95,6 +98,23 @@ struct HttpOutcome
     QString statusLine() const;
 };
 
+class HttpRunner;
+
+/// Wakes an HttpRunner from any thread: a sink that refused data (HttpJob::ready) calls it once it
+/// has room, and the runner reads the paused replies again at once. Copies share one target;
+/// calls before the runner has handled the last one are merged; after the runner is gone a call
+/// does nothing.
+class HttpWake
+{
+public:
+    void operator()() const;
+
+private:
+    friend class HttpRunner;
+    struct Target;
+    std::shared_ptr<Target> m_target;
+};
+
 struct HttpJob
 {
     QUrl url;
@@ -112,9 +132,11 @@ struct HttpJob
     std::function<bool(const char *data, qint64 size)> onData;
     /// Backpressure (optional): false while onData would have to wait (a hashing queue is full).
     /// The runner then leaves the body in the reply's bounded buffer (Qt stops reading the socket)
-    /// and serves the other requests, asking again every millisecond, instead of blocking its one
-    /// thread in onData with every other download behind it.
-    std::function<bool()> ready;
+    /// and serves the other requests instead of blocking its one thread in onData with every
+    /// other download behind it. A sink that answers false keeps `wake` and calls it (from any
+    /// thread) once it has room (StreamedArchive::canWrite does); the runner also asks again every
+    /// HttpSettings::pausedRecheckMs.
+    std::function<bool(const HttpWake &wake)> ready;
     /// Called once a 200 response's headers are in (before any data), e.g. to (re)open a sink.
     std::function<void(const HttpOutcome &headers)> onStart;
     std::function<void(HttpOutcome &&outcome)> onDone;
@@ -139,6 +161,7 @@ bool sameOrigin(const QUrl &a, const QUrl &b);
 class HttpRunner : public QObject
 {
     Q_OBJECT
+    friend class HttpWake; // calls resumePaused() on this thread
 public:
     explicit HttpRunner(HttpSettings settings, QObject *parent = nullptr);
     ~HttpRunner() override;
@@ -167,7 +190,8 @@ private:
     int m_scheduled = 0;
     int m_external = 0;
     QList<std::shared_ptr<Active>> m_paused; ///< replies left unread while their job is not ready
-    QTimer *m_resume = nullptr;              ///< asks the paused jobs again
+    QTimer *m_resume = nullptr;              ///< asks the paused jobs again (pausedRecheckMs)
+    HttpWake m_wake;                         ///< given to every ready(): resumePaused() from any thread
     bool m_cancelled = false;
     QEventLoop *m_loop = nullptr;
 

@@ -165,7 +165,7 @@ public:
         job.maxBodyBytes = m_options.maxArchiveBytes;
         job.onStart = [this, d](const HttpOutcome &headers) { started(*d, headers); };
         job.onData = [this, d](const char *data, qint64 size) { return received(*d, data, size); };
-        job.ready = [d] { return !d->file || d->file->canWrite(); };
+        job.ready = [d](const HttpWake &wake) { return !d->file || d->file->canWrite(64 * 1024, wake); };
         job.onDone = [this, d](HttpOutcome &&o) { finished(d, std::move(o)); };
         return job;
     }

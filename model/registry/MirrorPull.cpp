@@ -292,7 +292,7 @@ void PullRun::download()
                                                     if (complete)
                                                         raw->stream().end();
                                                 },
-                                                [raw] { return raw->stream().canWrite(); }};
+                                                [raw](const HttpWake &wake) { return raw->stream().canWrite(64 * 1024, wake); }};
     }
     m_got = fetches.isEmpty() ? QList<Result<DownloadedArchive>>{} : m_client.fetchArchives(fetches, m_cancel);
     m_report.cancelled = cancelled();

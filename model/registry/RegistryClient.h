@@ -89,8 +89,9 @@ public:
         /// Called as soon as this download has ended (true: every byte is in the sink), before
         /// the others have.
         std::function<void(bool complete)> done;
-        /// Backpressure (HttpJob::ready): false while the sink would wait.
-        std::function<bool()> ready;
+        /// Backpressure (HttpJob::ready): false while the sink would wait; it then calls `wake`
+        /// once it would not.
+        std::function<bool(const HttpWake &wake)> ready;
     };
     QList<Result<DownloadedArchive>> fetchArchives(const QList<ArchiveFetch> &fetches, const std::atomic<bool> *cancel = nullptr);
 

@@ -250,11 +250,11 @@ bool StreamedArchive::write(const char *data, qint64 size)
     return d->feeder->push(data, size);
 }
 
-bool StreamedArchive::canWrite(qint64 size) const
+bool StreamedArchive::canWrite(qint64 size, std::function<void()> whenRoom) const
 {
     if (d->ended || d->finished || d->failed())
         return true; // write() answers at once (false)
-    return d->feeder->hasRoom(size);
+    return d->feeder->hasRoom(size, std::move(whenRoom));
 }
 
 void StreamedArchive::end()

@@ -27,6 +27,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace provender {
@@ -63,8 +64,10 @@ public:
     /// The next bytes; false once the file cannot be written (stop the download).
     bool write(const char *data, qint64 size);
     /// Whether write() of `size` bytes would return at once (the worker is not behind); a
-    /// receiver serving several downloads reads this one again later instead of waiting.
-    bool canWrite(qint64 size = 64 * 1024) const;
+    /// receiver serving several downloads reads this one again later instead of waiting. When it
+    /// would not, `whenRoom` (optional) is called once, on the worker's thread, as soon as it would
+    /// (ZipStreamFeeder::hasRoom): the receiver's wake (HttpWake).
+    bool canWrite(qint64 size = 64 * 1024, std::function<void()> whenRoom = {}) const;
     /// End of the stream, without waiting: the worker finishes the hash, the tail and the fsync
     /// while the caller goes on (other downloads).
     void end();

@@ -24,6 +24,31 @@ QString refhash()
     return provender::test::sourceDir() + QStringLiteral("/tests/hashing/refhash.py");
 }
 
+/// A feeder with a queue of 1000 bytes whose worker, in its tap, counts the blocks it takes and
+/// waits on each until letGo(): what is pushed after the first block stays queued. A test that
+/// fails half-way still lets the worker go (the destructor), so the feeder can be joined.
+struct HeldFeeder
+{
+    ~HeldFeeder() { letGo(); }
+    void letGo()
+    {
+        if (!let)
+            release.set_value();
+        let = true;
+    }
+
+    bool let = false;
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    std::atomic<int> taps = 0;
+    ZipStreamFeeder feeder{1000, [](Result<StreamingZipOutcome> &&) {}, defaultZipLimits(),
+                           [this](QByteArrayView, bool) {
+                               ++taps;
+                               released.wait();
+                               return true;
+                           }};
+};
+
 /// Pushes `bytes` in blocks of random size (1..max), then finishes; the feeder's answer.
 Result<StreamingZipOutcome> feed(const QByteArray &bytes, qint64 queueCap, int maxBlock, qint64 *peak = nullptr)
 {
@@ -144,28 +169,53 @@ with zipfile.ZipFile(os.path.join(out, 'zip64.zip'), 'w', zipfile.ZIP_DEFLATED) 
     // block, so what is pushed next stays queued.
     void hasRoomWhilePushWouldWait()
     {
-        std::promise<void> release;
-        std::shared_future<void> released = release.get_future().share();
-        std::atomic<bool> inTap = false;
-        ZipStreamFeeder feeder(
-            1000, [](Result<StreamingZipOutcome> &&) {}, defaultZipLimits(),
-            [&](QByteArrayView, bool) {
-                inTap = true;
-                released.wait();
-                return true;
-            });
+        HeldFeeder held;
+        ZipStreamFeeder &feeder = held.feeder;
         const QByteArray block(600, 'x');
         QVERIFY(feeder.hasRoom(600)); // empty
         QVERIFY(feeder.push(block.constData(), 600));
-        QTRY_VERIFY(inTap.load()); // the worker holds the first block; the queue is empty again
+        QTRY_COMPARE(held.taps.load(), 1); // the worker holds the first block; the queue is empty again
         QVERIFY(feeder.hasRoom(600));
         QVERIFY(feeder.push(block.constData(), 600)); // queued: 600 of 1000
         QVERIFY(feeder.hasRoom(400));
         QVERIFY(!feeder.hasRoom(401)); // push() would wait
         QVERIFY(!feeder.hasRoom(600));
-        release.set_value();
+        held.letGo();
         QTRY_VERIFY(feeder.hasRoom(1000)); // the worker took it
         feeder.abort();
+    }
+
+    // hasRoom()'s callback: called once, by the worker, when the room asked for is there (the
+    // HTTP runner reads the reply again then instead of asking every millisecond); not while it
+    // is not; a newer callback replaces the older; abort() calls a pending one.
+    void whenRoomIsCalledOnceWhenThereIsRoom()
+    {
+        HeldFeeder held;
+        ZipStreamFeeder &feeder = held.feeder;
+        const QByteArray block(600, 'x');
+        QVERIFY(feeder.push(block.constData(), 600));
+        QTRY_COMPARE(held.taps.load(), 1);
+        QVERIFY(feeder.push(block.constData(), 600)); // queued: 600 of 1000
+        std::atomic<int> older = 0, newer = 0;
+        QVERIFY(!feeder.hasRoom(600, [&] { ++older; }));
+        QVERIFY(!feeder.hasRoom(600, [&] { ++newer; }));
+        QVERIFY(feeder.hasRoom(100, [&] { ++older; })); // room: nothing stored
+        QCOMPARE(newer.load() + older.load(), 0);
+        held.letGo(); // the worker takes the queued block: the queue is empty
+        QTRY_COMPARE(newer.load(), 1);
+        QTRY_COMPARE(held.taps.load(), 2);
+        QCOMPARE(older.load(), 0);
+        QCOMPARE(newer.load(), 1); // once
+
+        // abort() wakes a receiver that still waits (it then finds the stream gone).
+        HeldFeeder second;
+        std::atomic<int> aborted = 0;
+        QVERIFY(second.feeder.push(block.constData(), 600));
+        QVERIFY(second.feeder.push(block.constData(), 600)); // returns once the worker took the first
+        QVERIFY(!second.feeder.hasRoom(600, [&] { ++aborted; }));
+        second.feeder.abort();
+        QCOMPARE(aborted.load(), 1);
+        second.letGo();
     }
 
     // A transfer that fails or starts again: the worker stops, `done` is never called, and pushes

@@ -25,6 +25,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <thread>
 
 using namespace provender;
 
@@ -32,6 +38,43 @@ namespace {
 
 constexpr qint64 kBigBytes = 256LL * 1024 * 1024;
 constexpr qint64 kMediumBytes = 16LL * 1024 * 1024;
+
+/// Two downloads at once: `busy` (medium.bin, which cannot end while unread) whose sink answers
+/// `ready`, and a small `other` one. `otherDone` is set when the other has finished; then
+/// `afterOther` runs (on the runner's thread).
+struct BusyAndOther
+{
+    HttpOutcome busy, other;
+    qint64 received = 0;
+    bool dataBeforeOther = false; ///< busy's sink got data before the other had finished
+    std::atomic<bool> otherDone = false;
+
+    void run(HttpRunner &runner, const QString &baseUrl, std::function<bool(const HttpWake &)> ready, std::function<void()> afterOther = {},
+             const std::atomic<bool> *cancel = nullptr)
+    {
+        HttpJob b;
+        b.url = QUrl(baseUrl + QStringLiteral("medium.bin"));
+        b.ready = std::move(ready);
+        b.onData = [this](const char *, qint64 size) {
+            dataBeforeOther = dataBeforeOther || !otherDone;
+            received += size;
+            return true;
+        };
+        b.onDone = [this](HttpOutcome &&o) { busy = std::move(o); };
+        HttpJob o;
+        o.url = QUrl(baseUrl + QStringLiteral("small.bin?other"));
+        o.onData = [](const char *, qint64) { return true; };
+        o.onDone = [this, afterOther = std::move(afterOther)](HttpOutcome &&outcome) {
+            other = std::move(outcome);
+            otherDone = true;
+            if (afterOther)
+                afterOther();
+        };
+        runner.enqueue(b);
+        runner.enqueue(o);
+        runner.run(cancel);
+    }
+};
 
 } // namespace
 
@@ -182,37 +225,58 @@ private Q_SLOTS:
     void busySinkDoesNotHoldUpTheOthers()
     {
         HttpRunner runner(settings());
-        bool otherDone = false, dataWhileBusy = false;
+        BusyAndOther jobs;
         int readyCalls = 0;
-        qint64 received = 0;
-        HttpOutcome busyOutcome, otherOutcome;
-        HttpJob busy;
-        busy.url = QUrl(m_nginx.baseUrl() + QStringLiteral("medium.bin")); // cannot end while unread
-        busy.ready = [&] {
+        jobs.run(runner, m_nginx.baseUrl(), [&](const HttpWake &) { // never wakes: the runner asks again by itself
             ++readyCalls;
-            return otherDone;
-        };
-        busy.onData = [&](const char *, qint64 size) {
-            dataWhileBusy = dataWhileBusy || !otherDone;
-            received += size;
-            return true;
-        };
-        busy.onDone = [&](HttpOutcome &&o) { busyOutcome = std::move(o); };
-        HttpJob other;
-        other.url = QUrl(m_nginx.baseUrl() + QStringLiteral("small.bin?other"));
-        other.onData = [](const char *, qint64) { return true; };
-        other.onDone = [&](HttpOutcome &&o) {
-            otherOutcome = std::move(o);
-            otherDone = true;
-        };
-        runner.enqueue(busy);
-        runner.enqueue(other);
-        runner.run();
-        QVERIFY2(otherOutcome.ok(), qPrintable(otherOutcome.errorText));
-        QVERIFY2(busyOutcome.ok(), qPrintable(busyOutcome.errorText));
-        QVERIFY(!dataWhileBusy);
+            return jobs.otherDone.load();
+        });
+        QVERIFY2(jobs.other.ok(), qPrintable(jobs.other.errorText));
+        QVERIFY2(jobs.busy.ok(), qPrintable(jobs.busy.errorText));
+        QVERIFY(!jobs.dataBeforeOther);
         QVERIFY(readyCalls > 1); // asked, refused, asked again
-        QCOMPARE(received, kMediumBytes);
+        QCOMPARE(jobs.received, kMediumBytes);
+    }
+
+    // The wake (HttpJob::ready's argument): with the runner's own recheck switched off, a paused
+    // job is read again only because its sink calls the wake — here from another thread, once the
+    // other download is done. Without it the job would never be read again: medium.bin cannot
+    // end while unread, so its inactivity timeout (or the watchdog below) would end it unfinished.
+    void wakeResumesAPausedJob()
+    {
+        HttpSettings s = settings();
+        s.pausedRecheckMs = 0;
+        HttpRunner runner(s);
+        BusyAndOther jobs;
+        std::optional<HttpWake> pending;
+        int refusals = 0;
+        std::thread waker;
+        std::atomic<bool> cancel = false;
+        QTimer watchdog; // only against a hang: a run that needs it fails below
+        watchdog.setSingleShot(true);
+        QObject::connect(&watchdog, &QTimer::timeout, [&cancel] { cancel = true; });
+        watchdog.start(120000);
+        jobs.run(
+            runner, m_nginx.baseUrl(),
+            [&](const HttpWake &wake) {
+                if (jobs.otherDone)
+                    return true;
+                ++refusals;
+                pending = wake;
+                return false;
+            },
+            [&] {
+                QVERIFY(pending.has_value());
+                waker = std::thread([wake = *pending] { wake(); }); // as a hashing worker would
+            },
+            &cancel);
+        if (waker.joinable())
+            waker.join();
+        QVERIFY2(jobs.other.ok(), qPrintable(jobs.other.errorText));
+        QVERIFY2(jobs.busy.ok(), qPrintable(jobs.busy.errorText));
+        QVERIFY(!cancel.load());
+        QVERIFY(refusals >= 1); // refused (also on each readyRead while Qt still fills its buffer)
+        QCOMPARE(jobs.received, kMediumBytes);
     }
 
     void slowSinkKeepsMemoryBounded()
