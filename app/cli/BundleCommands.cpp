@@ -303,13 +303,7 @@ void printCreateReport(const BundleCreateReport &r, bool json)
 
 int runBundleCreate(const QStringList &args)
 {
-    Prologue p(
-        QStringLiteral("bundle create"),
-        QStringLiteral("Write a bundle of a filesystem mirror: the archives, fresh index.json/<version>.json, a manifest\n"
-                       "(provender-bundle.json) and a SHA256SUMS of every file, as one .tar.gz, .tar.zst or .zip file.\n"
-                       "Either every archive (--all) or exactly the versions and platforms some lock files need.\n"
-                       "Exit status: 0 written, 1 the mirror lacks something the lock files need (the bundle is written without it)\n"
-                       "or a source archive fails verification (nothing written), 2 bad usage or an unreadable mirror."));
+    Prologue p(QStringLiteral("bundle create"), helpText(QStringLiteral("bundle-create")));
     QCommandLineParser &parser = p.parser();
     addCreateOptions(parser);
     if (const std::optional<int> exit = p.parse(args, 0, -1))
@@ -346,12 +340,7 @@ int runBundleCreate(const QStringList &args)
 
 int runBundleVerify(const QStringList &args)
 {
-    Prologue p(
-        QStringLiteral("bundle verify"),
-        QStringLiteral("Verify a bundle in place, without extracting it: every archive against the bundle's index.json/<version>.json\n"
-                       "and SHA256SUMS, every file against SHA256SUMS, and every entry's name and type.\n"
-                       "Exit status: 0 all good, 1 any mismatch, missing, error, refused entry or SHA256SUMS failure,\n"
-                       "2 bad usage or a bundle that cannot be read (truncated, damaged, not a tar or zip)."));
+    Prologue p(QStringLiteral("bundle verify"), helpText(QStringLiteral("bundle-verify")));
     QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
     parser.addOption({QStringLiteral("lock"),
@@ -554,13 +543,7 @@ void printImportText(const ImportReport &r)
 
 int runBundleImport(const QStringList &args)
 {
-    Prologue p(QStringLiteral("bundle import"),
-               QStringLiteral("Import a bundle into a filesystem mirror: verify it (indexes and SHA256SUMS), compare it with the mirror,\n"
-                              "then merge it all-or-nothing (staged inside DIR, swapped in by rename, indexes regenerated).\n"
-                              "Nothing is imported when an archive is not verified, an entry is refused, or the mirror already has a\n"
-                              "different file for an archive (unless --replace).\n"
-                              "Exit status: 0 imported (or nothing to do; with --dry-run: it would import), 1 refused, 2 bad usage,\n"
-                              "an unreadable bundle, or an I/O error (the mirror is left as it was)."));
+    Prologue p(QStringLiteral("bundle import"), helpText(QStringLiteral("bundle-import")));
     QCommandLineParser &parser = p.parser();
     addImportOptions(parser);
     if (const std::optional<int> exit = p.parse(args, 0, -1))
@@ -589,11 +572,7 @@ int runBundleImport(const QStringList &args)
 
 int runBundleRecover(const QStringList &args)
 {
-    Prologue p(
-        QStringLiteral("bundle recover"),
-        QStringLiteral("Finish or roll back an import into DIR that was interrupted (killed, power loss), and remove its staging area.\n"
-                       "'provender bundle import' does this by itself first.\n"
-                       "Exit status: 0 done (or nothing to do), 2 bad usage, another import running, or the roll-back failed."));
+    Prologue p(QStringLiteral("bundle recover"), helpText(QStringLiteral("bundle-recover")));
     QCommandLineParser &parser = p.parser();
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("The mirror directory."), QStringLiteral("DIR"));
     if (const std::optional<int> exit = p.parse(args, 0, -1))

@@ -9,10 +9,7 @@ namespace provender::cli {
 
 int runDemoMirror(const QStringList &args)
 {
-    Prologue p(QStringLiteral("demo-mirror"),
-               QStringLiteral("Write a small demonstration mirror into DIR: three providers on two hosts, packed and unpacked layouts, "
-                              "indexes, and planted defects so that every verdict shows up in 'provender verify DIR' and the GUI.\n"
-                              "DIR must not exist, be empty, or be an earlier demo mirror (which is then replaced)."));
+    Prologue p(QStringLiteral("demo-mirror"), helpText(QStringLiteral("demo-mirror")));
     p.positional(QStringLiteral("dir"), QStringLiteral("Where to write the demo mirror."), QStringLiteral("DIR"));
     if (const std::optional<int> exit = p.parse(args, 1, 1, QStringLiteral("one directory")))
         return *exit;

@@ -74,10 +74,7 @@ void printText(QTextStream &o, const QString &path, const PackageHashes &h)
 
 int runHash(const QStringList &args)
 {
-    Prologue p(QStringLiteral("hash"),
-               QStringLiteral("Print the h1: and zh: hashes of provider zip archives and the h1: of unpacked package directories.\n"
-                              "Unchanged packages are answered from the hash cache (the one verify and index use; --no-cache: hash "
-                              "everything, neither read nor write the cache)."));
+    Prologue p(QStringLiteral("hash"), helpText(QStringLiteral("hash")));
     QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
     parser.addOption(

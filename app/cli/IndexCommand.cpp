@@ -101,12 +101,7 @@ void printText(QTextStream &o, const IndexExportReport &r)
 
 int runIndex(const QStringList &args)
 {
-    Prologue p(QStringLiteral("index"),
-               QStringLiteral("Write index.json and <version>.json for every provider of a packed filesystem mirror, byte-identical to\n"
-                              "what 'terraform providers mirror' writes, so that the directory can be served as a network mirror.\n"
-                              "The indexes are rebuilt from the archives on disk; unrelated files are never touched or deleted.\n"
-                              "Exit status: 0 done (or nothing to change), 1 archives could not be indexed or --dry-run found changes,\n"
-                              "2 bad usage or the directory could not be read or written."));
+    Prologue p(QStringLiteral("index"), helpText(QStringLiteral("index")));
     QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("dry-run"), QStringLiteral("Report what would change; write nothing.")});
     parser.addOption({QStringLiteral("with-zh"), QStringLiteral("Also list each archive's zh: hash (after its h1:).")});

@@ -695,9 +695,7 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
 
 int runLockFmt(const QStringList &args)
 {
-    Prologue p(u"lock fmt"_s,
-               u"Rewrite a dependency lock file in the exact form tofu/terraform write it (sorted, aligned, "
-               "de-duplicated, LF). Comments and unknown content are dropped (with a warning)."_s);
+    Prologue p(u"lock fmt"_s, helpText(u"lock-fmt"_s));
     QCommandLineParser &parser = p.parser();
     const QCommandLineOption check(u"check"_s, u"Only check: exit 1 when the file is not in canonical form."_s);
     parser.addOption(check);
@@ -735,12 +733,7 @@ int runLockFmt(const QStringList &args)
 
 int runLockDiff(const QStringList &args)
 {
-    Prologue p(u"lock diff"_s,
-               u"Compare two lock files by meaning (providers added, removed, upgraded, constraints and hashes) "
-               "and as text. With --mirror, tells which platform each added or removed hash belongs to (from "
-               "the archives, and from the signed SHA256SUMS a pulled mirror keeps in .provenance/); with "
-               "--registry, from the origin registries' signed SHA256SUMS. "
-               "Exit 1 when they differ in meaning."_s);
+    Prologue p(u"lock diff"_s, helpText(u"lock-diff"_s));
     QCommandLineParser &parser = p.parser();
     parser.addOption(kMirror);
     const QCommandLineOption registry(u"registry"_s,
@@ -811,10 +804,7 @@ int runLockDiff(const QStringList &args)
 
 int runLockCheck(const QStringList &args)
 {
-    Prologue p(u"lock check"_s,
-               u"Check that a mirror can satisfy a lock file: for every locked provider and platform, is the "
-               "locked version's package there and does it match one of the lock's hashes? Exit 1 on any "
-               "mismatch, missing package or error."_s);
+    Prologue p(u"lock check"_s, helpText(u"lock-check"_s));
     QCommandLineParser &parser = p.parser();
     parser.addOption(kMirror);
     parser.addOption(kPlatform);
@@ -849,11 +839,7 @@ int runLockCheck(const QStringList &args)
 
 int runLockAddHashes(const QStringList &args)
 {
-    Prologue p(u"lock add-hashes"_s,
-               u"Add the hashes of the given platforms' packages from a filesystem mirror to a lock file, like "
-               "`terraform providers lock -fs-mirror=DIR -platform=P`: the h1: of each extracted package (and "
-               "the zip's zh: with --zh). With --registry, from the origin registries instead. Nothing is "
-               "written when a package is missing or cannot be hashed."_s);
+    Prologue p(u"lock add-hashes"_s, helpText(u"lock-add-hashes"_s));
     QCommandLineParser &parser = p.parser();
     parser.addOption(kMirror);
     parser.addOption(kPlatform);
@@ -906,9 +892,7 @@ int runLockAddHashes(const QStringList &args)
 
 int runLockUpgrade(const QStringList &args)
 {
-    Prologue p(u"lock upgrade"_s,
-               u"Upgrade locked providers to the newest version in a filesystem mirror that meets their recorded "
-               "constraints, and record that version's hashes (the mirror's platforms, or --platform)."_s);
+    Prologue p(u"lock upgrade"_s, helpText(u"lock-upgrade"_s));
     QCommandLineParser &parser = p.parser();
     parser.addOption(kMirror);
     parser.addOption(kProvider);
@@ -993,13 +977,7 @@ int runLockUpgrade(const QStringList &args)
 
 int runLockInit(const QStringList &args)
 {
-    Prologue p(
-        u"lock init"_s,
-        u"Make a lock file for a configuration from a filesystem mirror (or a network mirror https:// URL), like "
-        "`terraform providers lock -fs-mirror=DIR -platform=P...` (-net-mirror=URL) in a directory without a lock file: the providers the root module and "
-        "its modules require (required_providers, resources, provider blocks), for each the newest version in "
-        "the mirror that meets every constraint, and the h1: hash of each platform's package (plus zh: with "
-        "--zh). Nothing is written when a provider has no suitable version or package."_s);
+    Prologue p(u"lock init"_s, helpText(u"lock-init"_s));
     QCommandLineParser &parser = p.parser();
     parser.addOption(kConfig);
     parser.addOption(kMirror);
@@ -1206,13 +1184,7 @@ int runLock(const QStringList &args)
 
 int runLockMerge(const QStringList &args)
 {
-    Prologue p(u"lock merge"_s,
-               u"Three-way merge of lock files by meaning, usable as a git merge driver "
-               "(git config merge.tflock.driver \"provender lock merge %O %A %B\"). Per provider: one side's "
-               "change wins over the other side's nothing; the same version on both sides merges the hashes; "
-               "different versions, or a removal against a change, are conflicts. The result (canonical, "
-               "as tofu/terraform write it) replaces OURS unless -o is given. Exit 0 merged, 1 conflicts "
-               "(marked in the file, one line each on stderr), 2 unreadable or invalid input (nothing written)."_s);
+    Prologue p(u"lock merge"_s, helpText(u"lock-merge"_s));
     QCommandLineParser &parser = p.parser();
     const QCommandLineOption output({u"o"_s, u"output"_s}, u"Write the result to OUT instead of OURS."_s, u"OUT"_s);
     const QCommandLineOption install(u"install"_s,

@@ -40,17 +40,6 @@ QJsonObject toJson(const PulledArchive &a)
 }
 
 /// The command's options and arguments.
-/// The description of `provender mirror pull` (its --help).
-QString description()
-{
-    return u"Pull providers from their origin registries into a packed mirror directory. Each archive is streamed into a\n"
-           "staging folder and gets its final name only when the registry's SHA256SUMS lists it with the same SHA-256, its\n"
-           "signature is good and (with --pinned-keys) made by a pinned key. The release's SHA256SUMS, signature and keys\n"
-           "are kept in DEST/.provenance/ so that the mirror can be checked again offline; index.json and <version>.json\n"
-           "are written as 'terraform providers mirror' writes them. Archives already in place are not fetched again.\n"
-           "Exit status: 0 done, 1 an archive was refused or could not be fetched, 2 bad usage or unreadable input."_s;
-}
-
 void declareOptions(QCommandLineParser &parser)
 {
     parser.addOption({u"lock"_s, u"Pull exactly the providers and versions this lock file pins (repeatable)."_s, u"FILE"_s});
@@ -227,7 +216,7 @@ int reportPull(const PullOptions &options, RegistryClient &client, const QList<P
 
 int runMirrorPull(const QStringList &args)
 {
-    Prologue p(u"mirror pull"_s, description());
+    Prologue p(u"mirror pull"_s, helpText(u"mirror-pull"_s));
     QCommandLineParser &parser = p.parser();
     declareOptions(parser);
     if (const std::optional<int> exit = p.parse(args, 0, -1))

@@ -248,15 +248,7 @@ bool verifyHasFindings(const OciVerifyReport &v)
 
 int runOciVerify(const QStringList &args)
 {
-    OciPrologue p(QStringLiteral("verify"),
-                  QStringLiteral("Verify an OCI registry used as an OpenTofu oci_mirror: oci://HOST/PATH/${namespace}/${type} is the "
-                                 "mirror's "
-                                 "repository_template. Versions come from tags, platforms from each tag's index; every archive is "
-                                 "streamed, "
-                                 "its digest (zh:) checked and its h1: computed. Failures are reported as tofu would treat them.\n"
-                                 "Credentials: oci_credentials blocks of the CLI config, Docker-style auth files, helpers only when "
-                                 "configured.\n"
-                                 "Exit status: 0 all good, 1 any mismatch, missing, error or anomaly, 2 bad usage."));
+    OciPrologue p(QStringLiteral("verify"), helpText(QStringLiteral("verify-oci")));
     QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("provider"), QStringLiteral("A provider address (repeatable)."), QStringLiteral("ADDR")});
     parser.addOption({QStringLiteral("lock"),
@@ -336,16 +328,7 @@ int runOciVerify(const QStringList &args)
 
 int runOciList(const QStringList &args)
 {
-    OciPrologue p(QStringLiteral("oci list"),
-                  QStringLiteral("List the providers an OCI registry holds under an oci_mirror repository_template, from the "
-                                 "registry's "
-                                 "catalog (GET /v2/_catalog, every page). Each repository is mapped back through the template; one "
-                                 "that "
-                                 "does not fit it, or that tofu would not compute for the provider it names, is listed with the "
-                                 "reason. "
-                                 "Many hosted registries (GHCR, ECR, Docker Hub) do not offer the catalog: name the providers to "
-                                 "verify then.\n"
-                                 "Exit status: 0 listed, 1 the registry refused the listing, 2 bad usage."));
+    OciPrologue p(QStringLiteral("oci list"), helpText(QStringLiteral("oci-list")));
     QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("versions"), QStringLiteral("Also list each provider's versions (its tags).")});
     parser.addOption({QStringLiteral("hostname"), QStringLiteral("The provider hostname when the template has no ${hostname}."),
@@ -554,16 +537,7 @@ void printPushReport(QTextStream &o, const QString &templ, bool dryRun, const Oc
 
 int runOciPush(const QStringList &args)
 {
-    OciPrologue p(QStringLiteral("oci push"),
-                  QStringLiteral("Publish a directory mirror or a bundle to an OCI registry in OpenTofu's oci_mirror format: one "
-                                 "repository per "
-                                 "provider from the template, one tag per version (+ written as _) naming an index of per-platform "
-                                 "manifests whose "
-                                 "one archive/zip layer is the package zip. Blobs the registry has are not uploaded again, tags are "
-                                 "written last, "
-                                 "and the pushed versions are read back and verified. Prints the oci_mirror block for the CLI "
-                                 "config.\n"
-                                 "Exit status: 0 published and verified, 1 a failure or a finding of the read-back, 2 bad usage."));
+    OciPrologue p(QStringLiteral("oci push"), helpText(QStringLiteral("oci-push")));
     QCommandLineParser &parser = p.parser();
     parser.addOption(
         {QStringLiteral("repository-template"), QStringLiteral("e.g. HOST/PATH/${namespace}/${type} (or oci://…)."), QStringLiteral("T")});

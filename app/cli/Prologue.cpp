@@ -1,9 +1,23 @@
 #include "app/cli/Prologue.h"
 
+#include <QFile>
+
 #include <limits>
 #include <utility>
 
 namespace provender::cli {
+
+QString helpText(const QString &name)
+{
+    QFile f(QStringLiteral(":/cli-help/%1.txt").arg(name));
+    if (!f.open(QIODevice::ReadOnly)) {
+        qFatal("no help text %s in the resources", qPrintable(name)); // a build mistake, never input
+    }
+    QString text = QString::fromUtf8(f.readAll());
+    if (text.endsWith(QLatin1Char('\n')))
+        text.chop(1); // the file's last line ends like any text file's; the description does not
+    return text;
+}
 
 Prologue::Prologue(const QString &command, const QString &description) : m_prefix(QStringLiteral("provender ") + command)
 {

@@ -5,7 +5,7 @@
 // Every command starts with one (the oci commands through OciPrologue, which adds their common
 // options). Commands that hash take --jobs/--no-cache through HashingOptions.h on this parser.
 //
-//   Prologue p(QStringLiteral("verify"), description);
+//   Prologue p(QStringLiteral("verify"), helpText(u"verify"_s));
 //   p.parser().addOption(...);
 //   p.positional(QStringLiteral("source"), QStringLiteral("…"), QStringLiteral("SOURCE"));
 //   if (const std::optional<int> exit = p.parse(args, 1, 1))
@@ -20,6 +20,10 @@
 #include <optional>
 
 namespace provender::cli {
+
+/// A command's description for --help: resources/cli-help/<name>.txt, compiled into the program
+/// (prose, so that it reads and diffs as text, away from the code that parses the options).
+QString helpText(const QString &name);
 
 /// `SIZE`: bytes, or with a binary suffix K/KiB, M/MiB, G/GiB (1K = 1024), case-insensitive;
 /// -1 when it is not one.

@@ -186,16 +186,7 @@ void printRemoteTable(QTextStream &o, const QString &baseText, const Catalog &ca
 
 int runRemoteVerify(const QStringList &args)
 {
-    Prologue p(
-        QStringLiteral("verify"),
-        QStringLiteral("Verify a network mirror (the URL of a network_mirror block). The protocol cannot list providers: name them "
-                       "with --provider or take them (and their pinned versions and hashes) from a lock file with --lock.\n"
-                       "Credentials for the mirror host are found as tofu finds them (TF_TOKEN_<host>, credentials blocks in the CLI "
-                       "config, credentials.tfrc.json) and sent only with index requests, never with archive downloads.\n"
-                       "A mirror URL with a user name or password in it is refused: give the token in the CLI config instead.\n"
-                       "Trusted CAs: the system store as tofu finds it (SSL_CERT_FILE, SSL_CERT_DIR, see docs/NETWORK.md) plus --ca-file.\n"
-                       "Exit status: 0 all good, 1 any mismatch, missing, error, failed index request or refused URL (with --strict also "
-                       "any warning, such as an archive URL that is plain http:), 2 bad usage. --json: docs/VERDICT-JSON.md."));
+    Prologue p(QStringLiteral("verify"), helpText(QStringLiteral("verify-url")));
     QCommandLineParser &parser = p.parser();
     addRemoteOptions(parser);
     p.positional(QStringLiteral("url"), QStringLiteral("The mirror base URL (ends with '/')."), QStringLiteral("URL"));

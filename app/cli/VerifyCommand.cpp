@@ -184,16 +184,7 @@ int runVerify(const QStringList &args)
     for (const QString &arg : args.mid(1)) // a network mirror URL: app/cli/RemoteVerify.cpp
         if (arg.startsWith(QLatin1StringView("https://")) || arg.startsWith(QLatin1StringView("http://")))
             return runRemoteVerify(args);
-    Prologue p(QStringLiteral("verify"),
-               QStringLiteral("Verify a mirror: a filesystem mirror directory (packed and unpacked layouts), a bundle file (.tar, .tar.gz, "
-                              ".tar.xz, .tar.zst, .zip; read in place), or a network mirror URL (https://…; see verify https://x/ --help). "
-                              "Every archive is hashed and compared with the hashes its index.json / <version>.json declare.\n"
-                              "Verdicts (docs/VERDICTS.md): verified, mismatch, unverified, refused, missing, error — what terraform would "
-                              "do installing the archive; ANCHOR says what it was checked against. --json: docs/VERDICT-JSON.md.\n"
-                              "--jobs sets the hashing threads of a bundle too; --no-cache applies to directories: a bundle is read in "
-                              "one pass over its container, without the hash cache.\n"
-                              "Exit status: 0 all good, 1 any mismatch, refused, missing or error (a bundle: also any refused entry or "
-                              "SHA256SUMS failure; with --strict also any anomaly), 2 bad usage or unreadable mirror."));
+    Prologue p(QStringLiteral("verify"), helpText(QStringLiteral("verify")));
     QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of a table (docs/VERDICT-JSON.md).")});
     addHashingOptions(parser);

@@ -296,6 +296,29 @@ private Q_SLOTS:
         const Run help = run(binary, {u"--help"_s}, env);
         QCOMPARE(help.exitCode, 0);
         QVERIFY(help.out.contains("lock add-hashes"));
+
+        // Every command's --help, from the installed binary: exit 0, and every description under
+        // resources/cli-help/ (compiled in) shown by some command, whole.
+        const QString cli = QString::fromUtf8(provender::test::readFile(provender::test::sourceDir() + u"/app/cli/Cli.cpp"_s));
+        QList<QStringList> invocations{{u"verify"_s, u"https://mirror.example/"_s},
+                                       {u"verify"_s, u"oci://r.example/p/${namespace}/${type}"_s}};
+        QRegularExpressionMatchIterator it = QRegularExpression(u"\\{\"([a-z -]+)\", \""_s).globalMatch(cli);
+        while (it.hasNext())
+            invocations.append(it.next().captured(1).split(u' '));
+        QString helps;
+        for (const QStringList &words : std::as_const(invocations)) {
+            const Run h = run(binary, words + QStringList{u"--help"_s}, env);
+            QVERIFY2(h.exitCode == 0, qPrintable(words.join(u' ') + u": "_s + QString::fromUtf8(h.err)));
+            helps += QString::fromUtf8(h.out);
+        }
+        const QDir texts(provender::test::sourceDir() + u"/resources/cli-help"_s);
+        const QStringList files = texts.entryList({u"*.txt"_s}, QDir::Files);
+        QVERIFY(files.size() >= 20);
+        for (const QString &f : files) {
+            QString text = QString::fromUtf8(provender::test::readFile(texts.filePath(f)));
+            text.chop(1); // the file's final newline
+            QVERIFY2(helps.contains(text), qPrintable(f + u" is not the description of any command's --help"_s));
+        }
     }
 
     void extractedGuiStartsOffscreen()
