@@ -48,7 +48,10 @@ bool ZipStreamFeeder::hasRoom(qint64 size, std::function<void()> whenRoom)
 
 std::function<void()> ZipStreamFeeder::takeWhenRoom()
 {
-    if (!m_whenRoom || !roomFor(m_roomWanted))
+    // Not at the first block's worth of room: a receiver woken for every block would hand each
+    // block across threads on its own (bench/remote: 8 % more CPU than asking every millisecond).
+    // At half a queue, it takes several blocks at a time.
+    if (!m_whenRoom || !roomFor(m_roomWanted) || (!m_aborted && m_queued > m_maxQueued / 2))
         return {};
     return std::exchange(m_whenRoom, {});
 }

@@ -43,8 +43,9 @@ public:
     /// Copies the block into the queue; blocks while the queue is full. False after abort().
     bool push(const char *data, qint64 size);
     /// Whether push() of `size` bytes would return without waiting. When it would not and
-    /// `whenRoom` is given, the worker calls `whenRoom` once (on its thread) as soon as it would, or
-    /// when the stream is aborted; a later hasRoom() with a callback replaces an earlier one.
+    /// `whenRoom` is given, the worker calls `whenRoom` once (on its thread) when it would and the
+    /// queue is at most half full, or when the stream is aborted; a later hasRoom() with a
+    /// callback replaces an earlier one.
     bool hasRoom(qint64 size, std::function<void()> whenRoom = {});
     /// The end of the stream: the worker finishes and calls `done`.
     void finish();

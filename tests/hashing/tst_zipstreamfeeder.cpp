@@ -10,10 +10,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <future>
+#include <semaphore>
 
 using namespace provender;
 
@@ -216,6 +218,37 @@ with zipfile.ZipFile(os.path.join(out, 'zip64.zip'), 'w', zipfile.ZIP_DEFLATED) 
         second.feeder.abort();
         QCOMPARE(aborted.load(), 1);
         second.letGo();
+    }
+
+    // The callback waits until the queue is at most half full, not for the first block's worth of
+    // room: a receiver woken per block would hand every block across threads on its own. The
+    // worker takes one block per permit here; it decides about the callback as it takes a block,
+    // before its tap counts it.
+    void whenRoomWaitsForHalfAQueue()
+    {
+        std::counting_semaphore<64> gate(0);
+        std::atomic<int> taps = 0;
+        ZipStreamFeeder feeder(
+            1000, [](Result<StreamingZipOutcome> &&) {}, defaultZipLimits(),
+            [&](QByteArrayView, bool) {
+                ++taps;
+                gate.acquire();
+                return true;
+            });
+        const auto letGo = qScopeGuard([&] { gate.release(32); }); // never leave the worker waiting
+        const QByteArray block(300, 'x');
+        QVERIFY(feeder.push(block.constData(), 300));
+        QTRY_COMPARE(taps.load(), 1); // the worker holds block 1; the queue is empty
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(feeder.push(block.constData(), 300)); // queued: 900 of 1000
+        std::atomic<int> woken = 0;
+        QVERIFY(!feeder.hasRoom(200, [&] { ++woken; }));
+        gate.release(); // block 2 taken: 600 queued, room for 200 but more than half full
+        QTRY_COMPARE(taps.load(), 2);
+        QCOMPARE(woken.load(), 0);
+        gate.release(); // block 3 taken: 300 queued
+        QTRY_COMPARE(woken.load(), 1);
+        feeder.abort();
     }
 
     // A transfer that fails or starts again: the worker stops, `done` is never called, and pushes
