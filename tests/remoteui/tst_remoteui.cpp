@@ -337,6 +337,19 @@ private Q_SLOTS:
         saveShot(&d, "remote-credentials");
         for (QLabel *l : fromFile.findChildren<QLabel *>())
             QVERIFY(!l->text().contains(QStringLiteral("fromfile0123456789")) && !l->text().contains(QStringLiteral("porttoken")));
+
+        // A CLI config that hcl v1 cannot parse gives no token at all (as in terraform), and the
+        // dialog says where the file broke.
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("credentials \"my-mirror.example\" {\n  token = \"fromfile0123456789\"\n}\nbroken \"\n");
+        f.close();
+        CredentialsDialog broken(QStringLiteral("my-mirror.example"), env, home);
+        const QString said = broken.findChild<QLabel *>(QStringLiteral("sourceLabel"))->text();
+        QVERIFY2(
+            said.startsWith(QStringLiteral("No token for my-mirror.example (%1: line 4, column 9: literal not terminated;").arg(config)),
+            qPrintable(said));
+        QCOMPARE(broken.findChild<QLabel *>(QStringLiteral("tokenLabel"))->text(), QStringLiteral("none"));
+        saveShot(&broken, "remote-credentials-broken-config");
     }
 
     void installedIntoMainWindow()
