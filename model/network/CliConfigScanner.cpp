@@ -150,6 +150,12 @@ Tok Scanner::jsonKind(char32_t ch)
     case '}': return Tok::RBrace;
     case ',': return Tok::Comma;
     case ':': return Tok::Colon;
+    case '.':
+        if (isDecimal(peek())) { // `.5`, as in HCL
+            exponent(mantissa(peek()));
+            return Tok::Float;
+        }
+        return Tok::Period; // a token, not an error (terraform reads `{…}. x` as `{…}`)
     default: fail(u"illegal char"_s); return Tok::Illegal;
     }
 }
@@ -245,7 +251,8 @@ QByteArray Scanner::identifier()
 {
     const qsizetype start = m_pos.offset - m_lastCharLen;
     char32_t ch = next();
-    while (isLetter(ch) || isDigit(ch) || ch == '-' || ch == '.')
+    // HCL's identifiers take '-' and '.'; the JSON scanner's words (true, false, null) do not.
+    while (isLetter(ch) || isDigit(ch) || (!m_json && (ch == '-' || ch == '.')))
         ch = next();
     if (ch != kEof)
         unread();

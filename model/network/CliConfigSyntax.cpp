@@ -223,7 +223,7 @@ private:
             if (e)
                 return std::nullopt;
             v.list.append(*element);
-            needComma = true;
+            needComma = t.type != Tok::LBrack; // hcl v1 asks for no comma after a nested list
         }
     }
 };
@@ -340,7 +340,11 @@ private:
                 continue;
             if (t.type == Tok::RBrack)
                 return v;
-            const std::optional<Value> element = valueAt(t, e);
+            // hcl v1 quirks, checked against terraform: a nested list ends the outer one (what
+            // follows it is read as members: `[[1], 2]` fails at the 2), and null is refused.
+            if (t.type == Tok::LBrack)
+                return listType(e);
+            const std::optional<Value> element = t.type == Tok::Null ? std::nullopt : valueAt(t, e);
             if (!element) {
                 if (!e)
                     e = at(t, u"unexpected token while parsing list"_s);

@@ -94,7 +94,7 @@ bool isInteger(const cliconfig::Value &v)
 /// into the type the first value gave it, and a string takes only strings and integers, an
 /// integer only integers and strings that read as one (terraform: "unknown type for string",
 /// "strconv.ParseInt: parsing …"). nullopt when it decodes.
-std::optional<QString> credentialsDecodeError(const QList<cliconfig::Item> &items)
+std::optional<QString> credentialsTypeError(const QList<cliconfig::Item> &items)
 {
     QHash<QString, const cliconfig::Value *> first; // "host\nattribute" -> the first value
     for (const cliconfig::Entry &e : cliconfig::mapEntries(items, QLatin1StringView("credentials"))) {
@@ -128,8 +128,32 @@ std::optional<QString> credentialsDecodeError(const QList<cliconfig::Item> &item
     return std::nullopt;
 }
 
+/// Where hcl v1's decoder fails on the shape of the two maps read here: `credentials` and `host`,
+/// each of their entries, and a host's `services` must be objects (terraform: "root.host.NAME.
+/// services: not an object type for map"); then the token types (credentialsTypeError).
+std::optional<QString> decodeError(const QList<cliconfig::Item> &items)
+{
+    const auto notAnObject = [](int line, const QString &path) {
+        return QStringLiteral("line %1: %2 is not an object").arg(line).arg(path);
+    };
+    for (const QLatin1StringView name : {QLatin1StringView("credentials"), QLatin1StringView("host")}) {
+        for (const cliconfig::Item &i : items)
+            if (i.keys.size() == 1 && i.keys.first() == name && !i.value->isObject())
+                return notAnObject(i.line, name);
+        for (const cliconfig::Entry &e : cliconfig::mapEntries(items, name)) {
+            if (!e.value.isObject())
+                return notAnObject(e.line, QStringLiteral("%1 \"%2\"").arg(name, e.key));
+            if (name == QLatin1StringView("host"))
+                for (const cliconfig::Value *s : cliconfig::attributeValues({&e.value}, QLatin1StringView("services")))
+                    if (!s->isObject())
+                        return notAnObject(s->line ? s->line : e.line, QStringLiteral("host \"%1\" services").arg(e.key));
+        }
+    }
+    return credentialsTypeError(items);
+}
+
 /// The CLI config's items, or none (with a warning) when hcl v1 would not parse it or its decoder
-/// would fail on the `credentials` map: tofu and terraform then use nothing from the file.
+/// would fail on the `credentials` or `host` map: tofu and terraform then use nothing from the file.
 QList<cliconfig::Item> cliConfigItems(const QByteArray &text, QStringList *warnings)
 {
     Result<QList<cliconfig::Item>> items = cliconfig::parse(text);
@@ -137,7 +161,7 @@ QList<cliconfig::Item> cliConfigItems(const QByteArray &text, QStringList *warni
     if (!items.ok())
         problem = items.error().message;
     else
-        problem = credentialsDecodeError(items.value());
+        problem = decodeError(items.value());
     if (!problem)
         return items.value();
     if (warnings)
@@ -186,7 +210,7 @@ QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &t
 {
     // credentials "host" { token = "..." }: the blocks of one host merge and the last token wins.
     // hcl v1 decodes a later value into the type of the first: after a string, an integer counts as
-    // its text (anything else fails the whole file, see credentialsDecodeError). A first token that
+    // its text (anything else fails the whole file, see credentialsTypeError). A first token that
     // is not a string gives none. (tests/interop/tst_interop_cliconfig:
     // terraform 1.11 sends the second of two blocks' tokens, "12" after "s", nothing for `12` alone.)
     const QList<cliconfig::Entry> entries = cliconfig::mapEntries(cliConfigItems(text, warnings), QLatin1StringView("credentials"));
@@ -197,7 +221,7 @@ QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &t
             continue;
         QString token;
         for (const cliconfig::Value *t : tokens)
-            token = t->text; // strings and integers (credentialsDecodeError refused the rest)
+            token = t->text; // strings and integers (credentialsTypeError refused the rest)
         out.append({host, token});
     }
     return out;

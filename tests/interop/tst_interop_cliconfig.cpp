@@ -22,6 +22,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -89,6 +90,8 @@ private Q_SLOTS:
         row("list of lists and objects", "zz = [[1], {a = 1}, true, \"s\"]\n");
         row("list without comma", "zz = [1 2]\n");
         row("identifier in list", "zz = [a]\n");
+        row("no comma after a nested list", "zz = [[1] 2, [3] [4]]\n");
+        row("no comma after an object in a list", "zz = [{a = 1} 2]\n");
         row("identifier value", "zz = b\n");
         row("number key", "1 = 2\n");
         row("two labels and =", "zz \"a\" \"b\" = {}\n");
@@ -145,6 +148,8 @@ private Q_SLOTS:
         jsonRow("json after spaces", "\n  {\"zz\": \"a\"}\n");
         jsonRow("json, broken", "{\"zz\": }\n");
         jsonRow("json, text after it", "{\"zz\": 1}\nxx\n");
+        jsonRow("json, words end at a period", "{\"a\": [true.], \"b\": [.5, 1]}\n");
+        jsonRow("json, a period after it", "{\"zz\": {\"a\": 1}}. \"b\": 2}\n");
         jsonRow("json, a list at the top", "[1]\n");
         jsonRow("json, unclosed", "{\"zz\": 1\n");
         jsonRow("json, list without commas", "{\"zz\": [1 2]}\n");
@@ -156,6 +161,15 @@ private Q_SLOTS:
         jsonRow("json, illegal escape", "{\"zz\": \"\\q\"}\n");
         jsonRow("json, bad keyword", "{\"zz\": tru}\n");
         jsonRow("json, lone minus", "{\"zz\": -}\n");
+        jsonRow("json, number forms", "{\"a\": -0, \"b\": 1e5, \"c\": 2.5E-3, \"d\": [true, \"x\", 1.5]}\n");
+        jsonRow("json, fraction without digits", "{\"a\": 1.}\n");
+        jsonRow("json, exponent without digits", "{\"a\": 1.5e}\n");
+        jsonRow("json, escapes", "{\"a\": \"\\u00e9 \\/ \\t\"}\n");
+        jsonRow("json, nested lists", "{\"a\": [[1], [{\"b\": 2}]]}\n");
+        jsonRow("json, nested list alone", "{\"a\": [[1]], \"b\": 2}\n");
+        jsonRow("json, value after a nested list", "{\"a\": [1, [2], 3]}\n");
+        jsonRow("json, null in a list", "{\"a\": [null]}\n");
+        jsonRow("json, objects in a list", "{\"a\": [{\"b\": 1}, {\"c\": 2}], \"d\": [true]}\n");
         jsonRow("json, newline in string", "{\"zz\": \"a\nb\"}\n");
     }
     void syntax()
@@ -174,6 +188,51 @@ private Q_SLOTS:
         QVERIFY2((ours == 0) == (theirs == 0), qPrintable(both));
         if (!json)
             QVERIFY2(ours == theirs, qPrintable(both));
+    }
+
+    // The same comparison over texts nobody chose: 240 seeded mutations (a character deleted,
+    // inserted, replaced, or a span doubled) of a few valid CLI configs, HCL and JSON.
+    void syntaxOfMutatedTexts()
+    {
+        PROVENDER_SKIP_UNLESS_TERRAFORM(u"terraform judges which CLI config texts hcl v1 accepts"_s);
+        QTemporaryDir sandbox;
+        QVERIFY(sandbox.isValid());
+        // Only names terraform does not decode (zz, yy, …): a mutation may change the syntax,
+        // never the shape of a setting terraform reads.
+        const QList<QByteArray> bases{
+            "zz \"a.example\" {\n  token = \"x\\\"y\"\n}\nyy \"h.example\" {\n  services = {\n    \"providers.v1\" = "
+            "\"https://h/v1/\",\n  }\n}\n",
+            "zz = [1, 2.5, -3, 0x1F, true, \"s\", [\"t\"], {a = 1}]\n# c\n// d\n/* e */\nyy \"l\" \"m\" {\n  k = <<EOT\nbody\nEOT\n}\n",
+            "xx {\n  docker_credentials_helper = \"x\"\n  discover_ambient_credentials = false\n}\nw = \"${f(\"}\")}\"\n",
+            "{\"zz\": {\"a.example\": {\"token\": \"x\"}}, \"yy\": [1, {\"b\": true}], \"xx\": null}\n",
+        };
+        const QByteArray alphabet = "{}[]=\",#/*\n <-.0a$\\:e";
+        QRandomGenerator rng(20261206);
+        int rejectedByTerraform = 0;
+        for (int i = 0; i < 240; ++i) {
+            QByteArray text = bases.at(i % bases.size());
+            for (int m = 0, n = 1 + int(rng.bounded(3)); m < n; ++m) {
+                const qsizetype at = rng.bounded(text.size());
+                const char c = alphabet.at(rng.bounded(alphabet.size()));
+                switch (rng.bounded(4)) {
+                case 0: text.remove(at, 1); break;
+                case 1: text.insert(at, c); break;
+                case 2: text[at] = c; break;
+                default: text.insert(at, text.mid(at, rng.bounded(1, 8))); break;
+                }
+            }
+            QString terraformOutput, ourMessage;
+            const int theirs = terraformParseErrorAt(sandbox.path(), text, &terraformOutput);
+            QVERIFY2(theirs != -1, qPrintable(u"terraform did not run: "_s + terraformOutput));
+            const int ours = ourParseErrorAt(text, &ourMessage);
+            rejectedByTerraform += theirs != 0;
+            const QString both = u"text: %1\nterraform: %2\nours: %3"_s.arg(
+                QString::fromUtf8(text.toPercentEncoding(" \n{}[]=\",#/*<-.$:")), terraformOutput.trimmed(), ourMessage);
+            QVERIFY2((ours == 0) == (theirs == 0), qPrintable(both));
+            if (!text.trimmed().startsWith('{'))
+                QVERIFY2(ours == theirs, qPrintable(both));
+        }
+        QVERIFY2(rejectedByTerraform > 40, qPrintable(QString::number(rejectedByTerraform))); // the mutations do break texts
     }
 
     void credentials_data()
@@ -215,6 +274,10 @@ private Q_SLOTS:
         row("integer then integer string",
             "credentials \"registry.provender.test\" { token = 12 }\n"
             "credentials \"registry.provender.test\" { token = \"13\" }\n");
+        row("credentials not an object", "credentials = \"x\"\n");
+        row("a host's services not an object",
+            "credentials \"registry.provender.test\" { token = \"t\" }\n"
+            "host \"other.provender.test\" { services = \"x\" }\n");
         row("upper-case host", "credentials \"REGISTRY.Provender.test\" { token = \"upper\" }\n");
         row("other host", "credentials \"other.provender.test\" { token = \"nope\" }\n");
         row("syntax error later", "credentials \"registry.provender.test\" { token = \"x\" }\nbroken \"\n");
