@@ -60,22 +60,21 @@ namespace {
 using HItem = cliconfig::Item;
 using HValue = cliconfig::Value;
 
-const HItem *findAttr(const QList<HItem> &body, QLatin1StringView name)
+/// The first `name = …` of a block's body (tofu decodes these blocks itself; the first counts).
+const HValue *findAttr(const HValue &body, QLatin1StringView name)
 {
-    for (const HItem &i : body)
-        if (i.keys.size() == 1 && i.keys.first() == name)
-            return &i;
-    return nullptr;
+    const QList<const HValue *> values = cliconfig::attributeValues({&body}, name);
+    return values.isEmpty() ? nullptr : values.first();
 }
 
-Result<std::optional<QString>> stringAttr(const QList<HItem> &body, QLatin1StringView name, const QString &where)
+Result<std::optional<QString>> stringAttr(const HValue &body, QLatin1StringView name, const QString &where)
 {
-    const HItem *i = findAttr(body, name);
-    if (!i)
+    const HValue *v = findAttr(body, name);
+    if (!v)
         return std::optional<QString>();
-    if (i->value->type != HValue::Type::String)
+    if (!v->isString())
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: \"%2\" must be a string").arg(where, name));
-    return std::optional<QString>(i->value->text);
+    return std::optional<QString>(v->text);
 }
 
 bool validHelperName(const QString &n)
@@ -83,7 +82,7 @@ bool validHelperName(const QString &n)
     return !n.isEmpty() && !n.contains(QLatin1Char('/')) && !n.contains(QLatin1Char('\\'));
 }
 
-Result<OciCredentialsPolicy::Entry> credentialsBlock(const QString &label, const QList<HItem> &body, const QString &where)
+Result<OciCredentialsPolicy::Entry> credentialsBlock(const QString &label, const HValue &body, const QString &where)
 {
     // decodeOCICredentialsBlockBody (oci_credentials.go:456-595).
     const Result<RepositoryAddress> prefix = parseRepositoryAddressPrefix(label);
@@ -192,7 +191,7 @@ Result<OciCredentialsPolicy> parseCliConfigOciBlocks(const QByteArray &text, con
             if (item.assign || item.value->type != HValue::Type::Object)
                 return makeError(ErrorCode::InvalidArgument,
                                  QStringLiteral("The oci_credentials block at %1 must not be introduced with an equals sign.").arg(where));
-            Result<OciCredentialsPolicy::Entry> e = credentialsBlock(item.keys.at(1), item.value->object, where);
+            Result<OciCredentialsPolicy::Entry> e = credentialsBlock(item.keys.at(1), *item.value, where);
             if (!e.ok())
                 return e.error();
             policy.entries.append(e.value());
@@ -203,18 +202,18 @@ Result<OciCredentialsPolicy> parseCliConfigOciBlocks(const QByteArray &text, con
             if (item.keys.size() > 1 || item.value->type != HValue::Type::Object)
                 return makeError(ErrorCode::InvalidArgument,
                                  QStringLiteral("The oci_default_credentials block at %1 must not have any labels.").arg(where));
-            const QList<HItem> &body = item.value->object;
+            const HValue &body = *item.value;
             bool discover = true;
-            if (const HItem *d = findAttr(body, QLatin1StringView("discover_ambient_credentials"))) {
-                if (d->value->type != HValue::Type::Bool)
+            if (const HValue *d = findAttr(body, QLatin1StringView("discover_ambient_credentials"))) {
+                if (d->type != HValue::Type::Bool)
                     return makeError(ErrorCode::InvalidArgument,
                                      QStringLiteral("%1: discover_ambient_credentials must be a bool").arg(where));
-                discover = d->value->boolean;
+                discover = d->boolean;
             }
             if (discoverAmbient)
                 *discoverAmbient = discover;
-            if (const HItem *f = findAttr(body, QLatin1StringView("docker_style_config_files"))) {
-                if (f->value->type != HValue::Type::List)
+            if (const HValue *f = findAttr(body, QLatin1StringView("docker_style_config_files"))) {
+                if (f->type != HValue::Type::List)
                     return makeError(ErrorCode::InvalidArgument,
                                      QStringLiteral("%1: docker_style_config_files must be a list of strings").arg(where));
                 if (!discover)
@@ -226,7 +225,7 @@ Result<OciCredentialsPolicy> parseCliConfigOciBlocks(const QByteArray &text, con
                 if (dockerStyleFiles) {
                     dockerStyleFiles->clear();
                     const QDir base = QFileInfo(file).absoluteDir();
-                    for (const HValue &v : f->value->list)
+                    for (const HValue &v : f->list)
                         dockerStyleFiles->append(QDir::cleanPath(base.absoluteFilePath(v.text)));
                     if (dockerStyleFiles->isEmpty())
                         dockerStyleFiles->append(QString()); // given but empty: no ambient files at all
