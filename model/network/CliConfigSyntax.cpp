@@ -57,6 +57,7 @@ private:
     Token m_tok;
     bool m_buffered = false;
     bool m_eof = false; ///< objectKey() met the end of the text
+    int m_keyLine = 0;  ///< the line of the first key objectKey() read
 
     Token scan()
     {
@@ -126,8 +127,6 @@ private:
         item.value = std::make_shared<const Value>(*v);
         return std::nullopt;
     }
-
-    int m_keyLine = 0;
 
     std::optional<ScanError> objectKey(QStringList &keys)
     {
@@ -271,7 +270,6 @@ private:
         v.line = m_tok.pos.line;
         for (;;) {
             Item item;
-            item.keys = {};
             const std::optional<bool> more = member(item, e);
             if (!more)
                 break; // the end of the text, or an error
