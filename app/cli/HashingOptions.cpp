@@ -15,8 +15,7 @@ const QCommandLineOption kNoCache(QStringLiteral("no-cache"), QStringLiteral("Ha
 
 void addHashingOptions(QCommandLineParser &parser)
 {
-    parser.addOption(kJobs);
-    parser.addOption(kNoCache);
+    parser.addOptions({kJobs, kNoCache});
 }
 
 bool readHashingOptions(const QCommandLineParser &parser, const QString &command, HashRunOptions *options)

@@ -698,8 +698,7 @@ int runLockFmt(const QStringList &args)
     Prologue p(u"lock fmt"_s, helpText(u"lock-fmt"_s));
     QCommandLineParser &parser = p.parser();
     const QCommandLineOption check(u"check"_s, u"Only check: exit 1 when the file is not in canonical form."_s);
-    parser.addOption(check);
-    parser.addOption(kFlavour);
+    parser.addOptions({check, kFlavour});
     p.positional(u"FILE"_s, u"The .terraform.lock.hcl to format."_s, u"FILE"_s);
     if (const std::optional<int> exit = p.parse(args, 0, -1))
         return *exit;
@@ -739,10 +738,7 @@ int runLockDiff(const QStringList &args)
     const QCommandLineOption registry(u"registry"_s,
                                       u"Name the platform of each zh: from the releases' signed SHA256SUMS, "
                                       "fetched from the providers' origin registries."_s);
-    parser.addOption(registry);
-    parser.addOption(kCaFile);
-    parser.addOption(kPinnedKeys);
-    parser.addOption(kJson);
+    parser.addOptions({registry, kCaFile, kPinnedKeys, kJson});
     addHashingOptions(parser);
     p.positional(u"A B"_s, u"The old and the new lock file."_s, u"A B"_s);
     if (const std::optional<int> exit = p.parse(args, 0, -1))
@@ -806,9 +802,7 @@ int runLockCheck(const QStringList &args)
 {
     Prologue p(u"lock check"_s, helpText(u"lock-check"_s));
     QCommandLineParser &parser = p.parser();
-    parser.addOption(kMirror);
-    parser.addOption(kPlatform);
-    parser.addOption(kJson);
+    parser.addOptions({kMirror, kPlatform, kJson});
     addHashingOptions(parser);
     p.positional(u"FILE"_s, u"The .terraform.lock.hcl to check."_s, u"FILE"_s);
     if (const std::optional<int> exit = p.parse(args, 0, -1))
@@ -841,18 +835,12 @@ int runLockAddHashes(const QStringList &args)
 {
     Prologue p(u"lock add-hashes"_s, helpText(u"lock-add-hashes"_s));
     QCommandLineParser &parser = p.parser();
-    parser.addOption(kMirror);
-    parser.addOption(kPlatform);
-    parser.addOption(kZh);
-    parser.addOption(kProvider);
-    parser.addOption(kConfig);
+    parser.addOptions({kMirror, kPlatform, kZh, kProvider, kConfig});
     const QCommandLineOption registry(u"registry"_s,
                                       u"Hash the packages of the providers' origin registries instead of a mirror, like "
                                       "`terraform providers lock -platform=P`: h1: of each package and every zh: of the "
                                       "release's signed SHA256SUMS."_s);
-    parser.addOption(registry);
-    parser.addOption(kCaFile);
-    parser.addOption(kPinnedKeys);
+    parser.addOptions({registry, kCaFile, kPinnedKeys});
     addHashingOptions(parser);
     p.positional(u"FILE"_s, u"The .terraform.lock.hcl to update."_s, u"FILE"_s);
     if (const std::optional<int> exit = p.parse(args, 0, -1))
@@ -894,11 +882,7 @@ int runLockUpgrade(const QStringList &args)
 {
     Prologue p(u"lock upgrade"_s, helpText(u"lock-upgrade"_s));
     QCommandLineParser &parser = p.parser();
-    parser.addOption(kMirror);
-    parser.addOption(kProvider);
-    parser.addOption(kPlatform);
-    parser.addOption(kZh);
-    parser.addOption(kConfig);
+    parser.addOptions({kMirror, kProvider, kPlatform, kZh, kConfig});
     addHashingOptions(parser);
     p.positional(u"FILE"_s, u"The .terraform.lock.hcl to update."_s, u"FILE"_s);
     if (const std::optional<int> exit = p.parse(args, 0, -1))
@@ -979,11 +963,7 @@ int runLockInit(const QStringList &args)
 {
     Prologue p(u"lock init"_s, helpText(u"lock-init"_s));
     QCommandLineParser &parser = p.parser();
-    parser.addOption(kConfig);
-    parser.addOption(kMirror);
-    parser.addOption(kPlatform);
-    parser.addOption(kZh);
-    parser.addOption(kProvider);
+    parser.addOptions({kConfig, kMirror, kPlatform, kZh, kProvider});
     const QCommandLineOption flavour(u"flavour"_s,
                                      u"terraform (default: .tf/.tf.json files, registry.terraform.io, terraform's header) or tofu "
                                      "(also .tofu/.tofu.json files, registry.opentofu.org, tofu's header)."_s,
@@ -1192,10 +1172,7 @@ int runLockMerge(const QStringList &args)
                                      ".terraform.lock.hcl merge=tflock in its .gitattributes."_s);
     const QCommandLineOption diff3(u"diff3"_s, u"Conflict regions also show the base's block (||||||| base)."_s);
     const QCommandLineOption gui(u"gui"_s, u"Open the three-way merge window instead (for git mergetool)."_s);
-    parser.addOption(output);
-    parser.addOption(install);
-    parser.addOption(diff3);
-    parser.addOption(gui);
+    parser.addOptions({output, install, diff3, gui});
     p.positional(u"BASE OURS THEIRS"_s, u"The common ancestor, our version (the result goes here), their version."_s,
                  u"BASE OURS THEIRS"_s);
     if (const std::optional<int> exit = p.parse(args, 0, -1))

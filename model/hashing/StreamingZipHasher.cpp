@@ -29,6 +29,46 @@ constexpr quint32 kDescriptorSig = 0x08074b50;
 constexpr quint32 kMax32 = 0xffffffffu;
 constexpr quint64 kMaxReadAhead = 512;
 
+/// How a data descriptor may be written: with or without its signature, with 64- or 32-bit sizes
+/// (the 32-bit ones hold the sizes' low 32 bits).
+struct DescriptorLayout
+{
+    bool signature;
+    bool wide;
+};
+
+/// The length of the data descriptor at \p p (\p have bytes readable) of an entry with this CRC
+/// and these sizes, trying \p layouts in their order; 0 when none fits. A descriptor counts only
+/// when a record's signature follows it, or when what is readable ends with it.
+qsizetype matchDescriptor(const char *p, qsizetype have, std::initializer_list<DescriptorLayout> layouts, quint32 crc, quint64 compressed,
+                          quint64 uncompressed)
+{
+    for (const DescriptorLayout l : layouts) {
+        const qsizetype length = (l.signature ? 4 : 0) + 4 + (l.wide ? 16 : 8);
+        if (have < length)
+            continue;
+        const char *q = p;
+        if (l.signature) {
+            if (le32(q) != kDescriptorSig)
+                continue;
+            q += 4;
+        }
+        if (le32(q) != crc)
+            continue;
+        const quint64 c = l.wide ? le64(q + 4) : le32(q + 4);
+        const quint64 u = l.wide ? le64(q + 12) : le32(q + 8);
+        if (c != (l.wide ? compressed : (compressed & kMax32)) || u != (l.wide ? uncompressed : (uncompressed & kMax32)))
+            continue;
+        if (have >= length + 4) {
+            const quint32 next = le32(p + length);
+            if (next != kLocalSig && next != kCentralSig && next != kEndSig && next != kZip64EndSig)
+                continue;
+        }
+        return length;
+    }
+    return 0;
+}
+
 struct LocalEntry
 {
     quint64 offset = 0;
@@ -248,21 +288,7 @@ Walker::Step Walker::storedWithDescriptor(LocalEntry &e)
             continue;
         }
         const char *p = m_s.data();
-        const qsizetype left = m_s.available();
-        for (const bool wide : {false, true}) {
-            const qsizetype size = wide ? 24 : 16;
-            if (left < size || le32(p + 4) != crc)
-                continue;
-            const quint64 c = wide ? le64(p + 8) : le32(p + 8);
-            const quint64 u = wide ? le64(p + 16) : le32(p + 12);
-            const quint64 want = wide ? length : (length & kMax32);
-            if (c != want || u != want)
-                continue;
-            if (left >= size + 4) {
-                const quint32 next = le32(p + size);
-                if (next != kLocalSig && next != kCentralSig && next != kEndSig && next != kZip64EndSig)
-                    continue;
-            }
+        if (const qsizetype size = matchDescriptor(p, m_s.available(), {{true, false}, {true, true}}, crc, length, length)) {
             m_s.consume(size);
             e.crc = crc;
             e.compressedSize = e.uncompressedSize = length;
@@ -380,35 +406,9 @@ Walker::Step Walker::dataDescriptor(LocalEntry &e, quint64 dataStart, quint64 pr
         Result<bool> got = m_s.ensure(24);
         if (!got.ok())
             return got.error();
-        const qsizetype have = m_s.available();
-        const char *p = m_s.data();
-        struct Layout
-        {
-            bool sig;
-            bool wide;
-        };
-        for (const Layout l : {Layout{true, true}, Layout{true, false}, Layout{false, true}, Layout{false, false}}) {
-            const qsizetype length = (l.sig ? 4 : 0) + 4 + (l.wide ? 16 : 8);
-            if (have < length)
-                continue;
-            const char *q = p;
-            if (l.sig) {
-                if (le32(q) != kDescriptorSig)
-                    continue;
-                q += 4;
-            }
-            if (le32(q) != crc)
-                continue;
-            const quint64 c = l.wide ? le64(q + 4) : le32(q + 4);
-            const quint64 u = l.wide ? le64(q + 12) : le32(q + 8);
-            if (c != compressed || u != (l.wide ? produced : (produced & kMax32)))
-                continue;
-            // The next record must follow (a header signature), or the stream must end.
-            if (have >= length + 4) {
-                const quint32 next = le32(p + length);
-                if (next != kLocalSig && next != kCentralSig && next != kEndSig && next != kZip64EndSig)
-                    continue;
-            }
+        const qsizetype length = matchDescriptor(m_s.data(), m_s.available(), {{true, true}, {true, false}, {false, true}, {false, false}},
+                                                 crc, compressed, produced);
+        if (length > 0) {
             m_s.consume(length);
             e.crc = crc;
             e.compressedSize = compressed;

@@ -3,6 +3,7 @@
 #include <QHash>
 
 #include <algorithm>
+#include <iterator>
 
 namespace provender {
 
@@ -99,6 +100,14 @@ AnyMatch matchAny(const PackageHashes &c, const QList<HashString> &hashes)
     return out;
 }
 
+/// The hashes of the schemes terraform checks (h1:, zh:), in their order.
+QList<HashString> supportedOnly(const QList<HashString> &hashes)
+{
+    QList<HashString> out;
+    std::copy_if(hashes.cbegin(), hashes.cend(), std::back_inserter(out), isSupported);
+    return out;
+}
+
 bool hasH1(const QList<HashString> &hashes)
 {
     return std::any_of(hashes.cbegin(), hashes.cend(), [](const HashString &h) { return h.scheme() == HashString::Scheme::H1; });
@@ -119,10 +128,7 @@ VerdictDetail verifiedBy(const AnyMatch &m)
 VerdictDetail decideVerdict(const PackageHashes &computed, const QList<HashString> &declared)
 {
     VerdictDetail d;
-    QList<HashString> supported;
-    for (const HashString &h : declared)
-        if (isSupported(h))
-            supported.append(h);
+    const QList<HashString> supported = supportedOnly(declared);
     if (declared.isEmpty()) {
         d.verdict = Verdict::Unverified;
         d.reason = QStringLiteral("no hash is declared for this archive (terraform installs it unchecked)");
@@ -168,10 +174,7 @@ VerdictDetail decideVerdict(const PackageHashes &computed, const QList<HashStrin
 VerdictDetail verifyAgainstLock(const PackageHashes &computed, const QList<HashString> &lockHashes)
 {
     VerdictDetail d;
-    QList<HashString> preferred;
-    for (const HashString &h : lockHashes)
-        if (isSupported(h))
-            preferred.append(h);
+    const QList<HashString> preferred = supportedOnly(lockHashes);
     const bool dir = computed.kind == PackageHashes::Kind::Directory;
     if (preferred.isEmpty() || (dir && !hasH1(preferred))) {
         d.verdict = Verdict::Unverified;
@@ -334,10 +337,7 @@ VerdictDetail decideBundleArchive(const PackageHashes &computed, const QString &
 std::optional<VerdictDetail> decideLockBeforeDownload(const HashString &digestZh, const QList<HashString> &lock,
                                                       const PackageHashes *computed, const QString &package)
 {
-    QList<HashString> preferred;
-    for (const HashString &h : lock)
-        if (isSupported(h))
-            preferred.append(h);
+    const QList<HashString> preferred = supportedOnly(lock);
     if (preferred.isEmpty() || preferred.contains(digestZh))
         return std::nullopt;
     VerdictDetail d;
@@ -357,10 +357,7 @@ std::optional<VerdictDetail> decideLockBeforeDownload(const HashString &digestZh
 VerdictDetail decideUnreadableArchive(const HashString &zh, const QString &error, const QList<HashString> &declared)
 {
     VerdictDetail d;
-    QList<HashString> supported;
-    for (const HashString &h : declared)
-        if (isSupported(h))
-            supported.append(h);
+    const QList<HashString> supported = supportedOnly(declared);
     if (!declared.isEmpty() && supported.isEmpty()) {
         d.verdict = Verdict::Refused;
         d.reason = QStringLiteral("this version of Terraform does not support any of the checksum formats given for "
@@ -416,9 +413,7 @@ VerdictDetail decideUnreadableAgainstLock(const HashString &zh, const QString &e
         d.reason = QStringLiteral("the current package doesn't match any of the checksums previously recorded in the dependency "
                                   "lock file");
         d.anchors = {lockAnchor};
-        for (const HashString &h : lock)
-            if (isSupported(h))
-                d.contradicting.append(h);
+        d.contradicting.append(supportedOnly(lock));
     }
     return d;
 }

@@ -7,6 +7,7 @@
 //     OUTDIR/browser-details.png  an archive whose index holds the zip-level h1: selected
 
 #include "Screenshots.h"
+#include "tests/support/DarkPalette.h"
 
 #include "model/items/MirrorTreeModel.h"
 #include "model/mirror/DemoMirror.h"
@@ -48,27 +49,7 @@ void settle(int ms)
     loop.exec();
 }
 
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2f, 0x2f, 0x2f));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x24, 0x24, 0x24));
-    p.setColor(QPalette::AlternateBase, QColor(0x2c, 0x2c, 0x2c));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-    p.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x2a, 0x6f, 0xb8));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::ToolTipBase, QColor(0x3a, 0x3a, 0x3a));
-    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Link, QColor(0x7c, 0xb7, 0xff));
-    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
-    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
-    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
-    return p;
-}
+using test::darkPalette;
 
 bool shoot(const QString &demo, const QString &out, bool dark, const QString &selectText)
 {

@@ -3,6 +3,7 @@
 // (L1 + 0.05) / (L2 + 0.05) >= 4.5 for text), not with anything from ui/.
 
 #include "model/items/MirrorTreeModel.h"
+#include "tests/support/DarkPalette.h"
 #include "ui/VerdictStyle.h"
 
 #include <QApplication>
@@ -43,17 +44,7 @@ QPalette lightPalette()
     return p;
 }
 
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Base, QColor(0x23, 0x23, 0x23));
-    p.setColor(QPalette::AlternateBase, QColor(0x2d, 0x2d, 0x2d));
-    p.setColor(QPalette::Window, QColor(0x30, 0x30, 0x30));
-    p.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
-    p.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
-    p.setColor(QPalette::Highlight, QColor(0x2a, 0x6f, 0xb8));
-    return p;
-}
+using test::darkPalette;
 
 const QList<Verdict> kAll = allVerdicts(); // refused included
 
