@@ -15,6 +15,7 @@
 #include <QNetworkReply>
 #include <QProcessEnvironment>
 #include <QSslConfiguration>
+#include <QTimer>
 #include <QUrlQuery>
 
 namespace provender::oci {
@@ -193,6 +194,22 @@ bool OciClient::readReply(QNetworkReply *reply, Exchange &ex, Response *out, QSt
             sslErrors->append(e.errorString());
     });
     bool stop = false;
+    qint64 sentSoFar = 0;
+    // Cancel stops a request only while it runs: an answer that is in counts.
+    const auto stopIfCancelled = [&] {
+        if (stop || reply->isFinished() || !ex.cancellable || !m_options.cancel || !m_options.cancel->load())
+            return false;
+        r.cancelled = true;
+        stop = true;
+        reply->abort();
+        return true;
+    };
+    QObject::connect(reply, &QNetworkReply::uploadProgress, reply, [&](qint64 sent, qint64) {
+        sentSoFar = std::max(sentSoFar, sent);
+        if (ex.uploadProgress)
+            ex.uploadProgress(sentSoFar);
+        stopIfCancelled();
+    });
     bool headersChecked = false;
     auto checkHeaders = [&] {
         if (stop || headersChecked || !ex.checkHeaders)
@@ -215,7 +232,7 @@ bool OciClient::readReply(QNetworkReply *reply, Exchange &ex, Response *out, QSt
     QObject::connect(reply, &QNetworkReply::metaDataChanged, reply, checkHeaders);
     auto drain = [&] {
         checkHeaders();
-        if (stop)
+        if (stop || stopIfCancelled())
             return;
         if (r.status == 0)
             r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -249,9 +266,18 @@ bool OciClient::readReply(QNetworkReply *reply, Exchange &ex, Response *out, QSt
     if (!reply->isFinished()) {
         QEventLoop loop;
         QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        // A request that waits (a registry that does not answer, or reads no more) still sees
+        // the cancel.
+        QTimer cancelPoll;
+        if (ex.cancellable && m_options.cancel) {
+            QObject::connect(&cancelPoll, &QTimer::timeout, reply, stopIfCancelled);
+            cancelPoll.start(100);
+        }
         loop.exec();
     }
     drain();
+    if (r.cancelled)
+        r.sent = sentSoFar;
     return stop;
 }
 
@@ -274,6 +300,8 @@ void OciClient::finishResponse(QNetworkReply *reply, const Exchange &ex, bool st
         r.error = QStringLiteral("the response is larger than %1 bytes").arg(ex.maxCollect);
     if (!r.refused.isEmpty())
         r.error = r.refused;
+    if (r.cancelled)
+        r.error = QStringLiteral("cancelled");
 }
 
 bool OciClient::canAnswerChallenge(const QByteArray &challenge) const
@@ -445,6 +473,10 @@ Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QStri
 
 Error OciClient::failure(const Response &r, const QString &what)
 {
+    if (r.cancelled) {
+        m_failure = OciFailure{0, {}, r.error};
+        return makeError(ErrorCode::Cancelled, QStringLiteral("%1: cancelled").arg(what));
+    }
     if (!r.error.isEmpty() && r.status == 0) {
         m_failure = OciFailure{0, {}, r.error};
         return makeError(ErrorCode::Network, QStringLiteral("%1: %2").arg(what, r.error));

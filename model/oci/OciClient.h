@@ -65,8 +65,9 @@ struct OciClientOptions
     /// Called on the client's thread with each request as it is logged (the browser's request
     /// log); never sees a secret (the log has none).
     std::function<void(const OciRequestLog &entry)> onRequest;
-    /// Checked between the PATCH chunks of an upload: once set, the upload session is deleted
-    /// and uploadBlob fails with Cancelled (a one-PUT upload under way finishes first).
+    /// May be set from any thread: a request in flight is aborted (looked at as its body is sent
+    /// and received, and every 100 ms while it waits) and fails with Cancelled; an upload's session
+    /// is then deleted, so the registry keeps no partial blob.
     const std::atomic<bool> *cancel = nullptr;
 };
 
@@ -174,8 +175,9 @@ public:
     /// SHA-256 of what was read must equal `digest` ("does not match digest"). Returns the bytes
     /// read.
     Result<qint64> fetchBlob(const QString &digest, qint64 expectedSize, const std::function<bool(const char *, qint64)> &sink);
-    /// Uploads `size` bytes from `device` (positioned at the start) as blob `digest`.
-    Result<void> uploadBlob(QIODevice *device, qint64 size, const QString &digest);
+    /// Uploads `size` bytes from `device` (positioned at the start) as blob `digest`; `progress`
+    /// (on this thread) gets the bytes of the blob sent so far, chunk after chunk.
+    Result<void> uploadBlob(QIODevice *device, qint64 size, const QString &digest, const std::function<void(qint64 sent)> &progress = {});
     Result<void> uploadBlob(const QByteArray &data);
     /// Cross-repository mount (POST ?mount=&from=) of a blob the registry has in `fromRepository`:
     /// true when mounted (201), false when the registry declined (202: the session it opened is

@@ -37,6 +37,11 @@ struct OciClient::Exchange
     QString scope;                 ///< the token scope instead of the repository's pull (or pull,push)
     bool notFoundIsAnswer = false; ///< a 404 is logged as expected (a lookup of what may be absent)
     bool challengeIsAnswer = true; ///< a 401 to a request without credentials is logged as expected
+    /// Whether OciClientOptions::cancel stops it in flight; false for the request that closes an
+    /// upload session after a cancel.
+    bool cancellable = true;
+    /// Called as the body is sent, with the bytes sent so far.
+    std::function<void(qint64 sent)> uploadProgress;
 };
 
 struct OciClient::Response
@@ -50,8 +55,9 @@ struct OciClient::Response
     bool truncated = false;
     bool tooLarge = false;
     bool sinkStopped = false;
-    QString refused; ///< what Exchange::checkHeaders said
-    QString error;   ///< transport failure ("" when an HTTP response came)
+    bool cancelled = false; ///< stopped in flight by OciClientOptions::cancel
+    QString refused;        ///< what Exchange::checkHeaders said
+    QString error;          ///< transport failure ("" when an HTTP response came)
     QUrl url;
     QByteArray header(const char *name) const { return headers.value(QByteArray(name)); }
     bool success() const { return error.isEmpty() && status >= 200 && status < 300; }

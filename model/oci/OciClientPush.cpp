@@ -32,6 +32,7 @@ Result<bool> OciClient::mountBlob(const QString &digest, const QString &fromRepo
         cancel.method = "DELETE";
         cancel.url = post.url.resolved(QUrl::fromEncoded(r.header("location")));
         cancel.push = true;
+        cancel.cancellable = false;
         send(cancel);
         return false;
     }
@@ -46,7 +47,7 @@ Result<void> OciClient::uploadBlob(const QByteArray &data)
     return uploadBlob(&buffer, data.size(), digestOf(data));
 }
 
-Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString &digest)
+Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString &digest, const std::function<void(qint64 sent)> &progress)
 {
     ++m_counters.blobUploads;
     const qint64 start = device->pos();
@@ -58,23 +59,25 @@ Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString
     if (started.status != 202)
         return failure(started, QStringLiteral("starting the upload of %1 to %2").arg(digest, m_repo.toString()));
     QUrl location = post.url.resolved(QUrl::fromEncoded(started.header("location")));
+    // Cancelled: the session is closed (distribution-spec "cancel an upload"), so the registry
+    // keeps no partial blob under a digest.
+    const auto abandon = [&](qint64 sent) {
+        Exchange close;
+        close.method = "DELETE";
+        close.url = location;
+        close.push = true;
+        close.cancellable = false;
+        send(close);
+        return makeError(ErrorCode::Cancelled,
+                         QStringLiteral("cancelled after %1 of %2 bytes of %3: the upload was abandoned").arg(sent).arg(size).arg(digest));
+    };
     const qint64 chunk = m_options.chunkSize;
     if (chunk > 0 && size > chunk) {
         // Chunked: PATCH each piece with Content-Range, follow the new Location each time.
         qint64 offset = 0;
         while (offset < size) {
-            if (m_options.cancel && m_options.cancel->load()) {
-                // Cancelled between chunks: the session is closed (distribution-spec "cancel an
-                // upload"), so the registry keeps no partial blob under a digest.
-                Exchange abandon;
-                abandon.method = "DELETE";
-                abandon.url = location;
-                abandon.push = true;
-                send(abandon);
-                return makeError(
-                    ErrorCode::Cancelled,
-                    QStringLiteral("cancelled after %1 of %2 bytes of %3: the upload was abandoned").arg(offset).arg(size).arg(digest));
-            }
+            if (m_options.cancel && m_options.cancel->load())
+                return abandon(offset);
             const qint64 n = std::min(chunk, size - offset);
             RangeDevice piece(device, start + offset, n);
             Exchange patch;
@@ -86,8 +89,12 @@ Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString
             patch.deviceSize = n;
             patch.headers.emplaceBack("Content-Type", "application/octet-stream");
             patch.headers.emplaceBack("Content-Range", QByteArray::number(offset) + '-' + QByteArray::number(offset + n - 1));
+            if (progress)
+                patch.uploadProgress = [&progress, offset](qint64 sent) { progress(offset + sent); };
             ++m_counters.blobChunks;
             const Response r = send(patch);
+            if (r.cancelled)
+                return abandon(offset + r.sent);
             if (r.status != 202)
                 return failure(r, QStringLiteral("uploading bytes %1-%2 of %3").arg(offset).arg(offset + n - 1).arg(digest));
             m_counters.bytesUploaded += n;
@@ -111,7 +118,10 @@ Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString
     put.deviceStart = start;
     put.deviceSize = size;
     put.headers.emplaceBack("Content-Type", "application/octet-stream");
+    put.uploadProgress = progress;
     const Response r = send(put);
+    if (r.cancelled)
+        return abandon(r.sent);
     if (r.status != 201)
         return failure(r, QStringLiteral("uploading %1 to %2").arg(digest, m_repo.toString()));
     m_counters.bytesUploaded += size;

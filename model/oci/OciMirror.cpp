@@ -327,8 +327,11 @@ OciListing listOciMirror(const QList<ProviderAddress> &providers, const OciMirro
                          const QHash<QString, QList<Version>> &onlyVersions, QHash<QString, OciCredential> *resolved)
 {
     MirrorWalk walk(mirror, onlyVersions, resolved);
-    for (const ProviderAddress &address : providers)
+    for (const ProviderAddress &address : providers) {
+        if (mirror.client.cancel && mirror.client.cancel->load())
+            break;
         walk.provider(address);
+    }
     return walk.take();
 }
 
@@ -600,7 +603,10 @@ private:
             QFile f(path);
             if (!f.open(QIODevice::ReadOnly))
                 return makeError(ErrorCode::Io, QStringLiteral("%1: %2").arg(path, f.errorString()));
-            up = client.uploadBlob(&f, size, digest);
+            up = client.uploadBlob(&f, size, digest, [this](qint64 sent) {
+                if (m_options.bytes)
+                    m_options.bytes(m_done + sent, m_total);
+            });
         }
         if (!up.ok())
             return up.error();

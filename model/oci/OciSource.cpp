@@ -43,7 +43,9 @@ Result<Catalog> OciSource::list(const std::atomic<bool> *cancel)
     const Result<void> templ = checkRepositoryTemplate(m_mirror.repositoryTemplate, m_providers);
     if (!templ.ok())
         return templ.error();
-    OciListing listing = listOciMirror(m_providers, m_mirror, m_onlyVersions, &m_resolved);
+    OciMirrorOptions mirror = m_mirror;
+    mirror.client.cancel = cancel; // a registry that does not answer does not hold up a cancel
+    OciListing listing = listOciMirror(m_providers, mirror, m_onlyVersions, &m_resolved);
     m_listed.clear();
     for (const OciListedArchive &a : std::as_const(listing.archives))
         m_listed.insert(listedKey(a.url, a.key.platform),
@@ -52,6 +54,8 @@ Result<Catalog> OciSource::list(const std::atomic<bool> *cancel)
     m_counters += listing.report.counters;
     m_absent = listing.report.absent;
     m_credentials = listing.report.credentials;
+    if (cancel && cancel->load())
+        return makeError(ErrorCode::Cancelled, QStringLiteral("cancelled"));
     if (m_requireAnswer && listing.report.catalog.providers.isEmpty() && !m_providers.isEmpty())
         return nothingListed(listing);
     return listing.report.catalog;
@@ -99,7 +103,8 @@ std::optional<HashString> OciSource::lockCheckedBeforeRead(const Archive &archiv
     return zh.ok() ? std::optional<HashString>(zh.value()) : std::nullopt;
 }
 
-Result<qint64> OciSource::fetch(const Listed &l, const std::function<bool(const char *, qint64)> &sink, Clients &clients)
+Result<qint64> OciSource::fetch(const Listed &l, const std::function<bool(const char *, qint64)> &sink, Clients &clients,
+                                const std::atomic<bool> *cancel)
 {
     std::shared_ptr<OciClient> &client = clients[l.repository];
     if (!client) {
@@ -111,7 +116,9 @@ Result<qint64> OciSource::fetch(const Listed &l, const std::function<bool(const 
             cred = m_resolved.value(l.repository);
         else if (m_mirror.credentials)
             cred = credentialFor(*m_mirror.credentials, repo.value().registry, repo.value().repository);
-        client = std::make_shared<OciClient>(repo.value(), cred, m_mirror.client);
+        OciClientOptions options = m_mirror.client;
+        options.cancel = cancel;
+        client = std::make_shared<OciClient>(repo.value(), cred, options);
     }
     const int logged = int(client->log().size());
     const OciCounters before = client->counters();
@@ -161,9 +168,10 @@ ArchiveReadSummary OciSource::readArchives(const QList<ArchiveRef> &archives, co
         }
         return std::nullopt;
     };
-    steps.fetch = [&](qsizetype i, const std::function<bool(const char *, qint64)> &bytes, const std::atomic<bool> *) -> Result<void> {
+    steps.fetch = [&](qsizetype i, const std::function<bool(const char *, qint64)> &bytes,
+                      const std::atomic<bool> *cancel) -> Result<void> {
         const Listed *l = find(*archives.at(i).archive);
-        const Result<qint64> fetched = fetch(*l, bytes, clients);
+        const Result<qint64> fetched = fetch(*l, bytes, clients, cancel);
         if (fetched.ok())
             return {};
         if (isDigestMismatch(fetched.error()))
@@ -208,7 +216,8 @@ Result<std::unique_ptr<QIODevice>> OciSource::openArchive(const Archive &archive
     Clients clients;
     const auto keep = qScopeGuard([&] { keepCredentials(clients); });
     const Result<qint64> got = fetch(
-        *l, [&tmp, cancel](const char *data, qint64 n) { return tmp->write(data, n) == n && !(cancel && cancel->load()); }, clients);
+        *l, [&tmp, cancel](const char *data, qint64 n) { return tmp->write(data, n) == n && !(cancel && cancel->load()); }, clients,
+        cancel);
     if (!got.ok())
         return got.error();
     if (!tmp->flush() || !tmp->seek(0))

@@ -77,7 +77,10 @@ private:
     };
     using Clients = QHash<QString, std::shared_ptr<OciClient>>; ///< by repository, for one call
     /// fetchBlob of `l` into `sink`; the repository's client is made on demand into `clients`.
-    Result<qint64> fetch(const Listed &l, const std::function<bool(const char *, qint64)> &sink, Clients &clients);
+    /// Streams a listed blob into `sink` with the repository's client in `clients` (made here, with
+    /// `cancel` stopping its requests in flight, when there is none yet).
+    Result<qint64> fetch(const Listed &l, const std::function<bool(const char *, qint64)> &sink, Clients &clients,
+                         const std::atomic<bool> *cancel);
     /// Keeps what the call's clients ended with (credentials after a helper ran).
     void keepCredentials(const Clients &clients);
     const Listed *find(const Archive &archive) const;

@@ -1,7 +1,10 @@
 // OpenTofu's oci_mirror format and credentials rules, without a registry. Expected values come
 // from OpenTofu's source and fixtures (cited per constant), never from Provender's own output.
+// Also the client against a registry that never answers (a QTcpServer on 127.0.0.1 that accepts
+// and stays silent): a cancel stops the request in flight, long before its timeout.
 
 #include "model/oci/OciAuth.h"
+#include "model/oci/OciClient.h"
 #include "model/oci/OciFormat.h"
 #include "model/oci/OciMirror.h"
 #include "model/oci/OciProvenance.h"
@@ -11,8 +14,13 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+
+#include <atomic>
 
 using namespace provender;
 using namespace provender::oci;
@@ -470,6 +478,45 @@ private Q_SLOTS:
         p = loadCredentialsPolicy(env, home.path());
         QVERIFY(p.ok());
         QVERIFY(!credentialFor(p.value(), QStringLiteral("reg.example"), QStringLiteral("a/b")));
+    }
+
+    void cancelStopsARequestThatGetsNoAnswer()
+    {
+        // The registry accepts the connection and reads the request, but never answers. The
+        // timeout is ten minutes: only the cancel, set while the request waits, can end it.
+        QTcpServer silent;
+        QVERIFY(silent.listen(QHostAddress::LocalHost));
+        QList<QTcpSocket *> accepted;
+        QByteArray request;
+        connect(&silent, &QTcpServer::newConnection, this, [&] {
+            while (QTcpSocket *s = silent.nextPendingConnection()) {
+                accepted.append(s);
+                connect(s, &QTcpSocket::readyRead, this, [s, &request] { request += s->readAll(); });
+            }
+        });
+        std::atomic<bool> cancel{false};
+        OciClientOptions options;
+        options.allowHttpLoopback = true;
+        options.plainHttp = true;
+        options.timeoutMs = 600000;
+        options.cancel = &cancel;
+        OciClient client(RepositoryAddress{QStringLiteral("127.0.0.1:%1").arg(silent.serverPort()), QStringLiteral("ns/p")}, std::nullopt,
+                         options);
+        // Set once the request has reached the server (the client's wait runs this thread's events).
+        QTimer watch;
+        connect(&watch, &QTimer::timeout, this, [&] {
+            if (request.contains("\r\n\r\n"))
+                cancel = true;
+        });
+        watch.start(20);
+        const Result<std::optional<qint64>> head = client.headBlob(QStringLiteral("sha256:") + QString(64, u'a'));
+        QVERIFY(!head.ok());
+        QCOMPARE(head.error().code, ErrorCode::Cancelled);
+        QVERIFY2(head.error().message.endsWith(QStringLiteral(": cancelled")), qPrintable(head.error().message));
+        QVERIFY2(request.startsWith("HEAD /v2/ns/p/blobs/sha256:"), request.constData());
+        QCOMPARE(client.log().size(), 1);
+        QCOMPARE(client.log().constFirst().error, QStringLiteral("cancelled"));
+        qDeleteAll(accepted);
     }
 };
 
