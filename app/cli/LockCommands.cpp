@@ -6,6 +6,7 @@
 #include "app/cli/Cli.h"
 #include "app/cli/Commands.h"
 #include "app/cli/HashingOptions.h"
+#include "app/cli/LockMirror.h"
 #include "app/cli/Prologue.h"
 #include "model/hashing/PackageHashes.h"
 #include "model/lockfile/ConfigReader.h"
@@ -49,9 +50,9 @@ const QCommandLineOption kJson(u"json"_s, u"Print JSON instead of text."_s);
 const QCommandLineOption kCaFile(u"ca-file"_s, u"With --registry: also trust the CA certificates in this PEM file."_s, u"PEM"_s);
 const QCommandLineOption kPinnedKeys(u"pinned-keys"_s, u"With --registry: accept only signatures by the OpenPGP keys in this file."_s,
                                      u"FILE"_s);
-const QCommandLineOption kMirror(
-    u"mirror"_s, u"A filesystem mirror directory (packed or unpacked layout); for lock init also a network mirror https:// URL."_s,
-    u"DIR"_s);
+const QCommandLineOption kMirror(u"mirror"_s,
+                                 u"A filesystem mirror directory (packed or unpacked layout), or a network mirror's https:// base URL."_s,
+                                 u"DIR|URL"_s);
 const QCommandLineOption kPlatform(u"platform"_s, u"A target platform os_arch (repeatable)."_s, u"P"_s);
 const QCommandLineOption kProvider(u"provider"_s, u"Only this provider (repeatable), e.g. registry.opentofu.org/hashicorp/null."_s,
                                    u"ADDR"_s);
@@ -86,8 +87,13 @@ std::optional<LockParseResult> loadLock(const QString &path, std::optional<LockF
     return std::move(r).value();
 }
 
+/// A filesystem mirror (lock diff names platforms from its archives and kept proofs).
 std::optional<Catalog> loadMirror(const QString &dir)
 {
+    if (dir.contains(u"://"_s)) {
+        err() << dir << ": error: lock diff reads a filesystem mirror directory, not a URL\n";
+        return std::nullopt;
+    }
     Result<Catalog> c = scanFileSystemMirror(dir);
     if (!c.ok()) {
         err() << dir << ": error: " << c.error().message << '\n';
@@ -170,30 +176,31 @@ bool save(const QString &path, const LockFile &doc, LockFlavour flavour)
     return true;
 }
 
-/// A hasher for a lock operation: every archive `operation` asks for is hashed up front in one
-/// engine run (all cores or --jobs, the hash cache unless --no-cache), then answered from there.
-ArchiveHasher prehashedFor(const QString &command, const HashRunOptions &hashing,
-                           const std::function<void(const ArchiveHasher &record)> &operation)
-{
-    HashRunOptions options = hashing;
-    options.progress = hashingProgress();
-    HashRunSummary run;
-    ArchiveHasher hasher = prehashArchives(operation, options, &run);
-    clearHashingProgress();
-    printCacheWarning(command, run.cacheWarning);
-    return hasher;
-}
-
-/// Sets `options.hasher` to a prehashedFor() hasher: `operation` (a lock operation taking the
+/// Sets `options.hasher` to lockMirrorHasher()'s: `operation` (a lock operation taking the
 /// options) runs once with the recording hasher, its result dropped, to learn what to hash.
 template<typename Options, typename Operation>
-void prehash(const QString &command, const HashRunOptions &hashing, Options &options, const Operation &operation)
+void prehash(const QString &command, const HashRunOptions &hashing, const LockMirror &mirror, Options &options, const Operation &operation)
 {
-    options.hasher = prehashedFor(command, hashing, [&](const ArchiveHasher &record) {
+    options.hasher = lockMirrorHasher(command, mirror, hashing, [&](const ArchiveHasher &record) {
         Options recording = options;
         recording.hasher = record;
         (void)operation(recording);
     });
+}
+
+/// The providers of `lock` (only `only` when it is not empty) and their locked versions: what a
+/// network mirror's indexes are read for.
+QList<ProviderAddress> lockedProviders(const LockFile &lock, const QList<ProviderAddress> &only,
+                                       QHash<ProviderAddress, QList<Version>> *versions = nullptr)
+{
+    QList<ProviderAddress> out;
+    for (const ProviderLock &p : lock.providers)
+        if (only.isEmpty() || only.contains(p.address)) {
+            out.append(p.address);
+            if (versions)
+                (*versions)[p.address].append(p.version);
+        }
+    return out;
 }
 
 /// Like terraform, `path` is rewritten in canonical form as `edited` (unless that changes nothing),
@@ -430,100 +437,28 @@ void printSelections(const QList<lockinit::SelectionNote> &notes)
     }
 }
 
-/// lock init with a network mirror (`-net-mirror`): the indexes of the required providers, then
-/// only the archives of the selected versions and platforms, downloaded and hashed.
-struct NetworkMirrorForInit
-{
-    Catalog catalog;
-    ArchiveHasher hasher;
-};
-
-std::optional<NetworkMirrorForInit> loadNetworkMirrorForInit(const QString &url, const ConfigRequirements &config,
-                                                             const lockinit::InitOptions &options)
-{
-    QString warning;
-    const Result<QUrl> base = parseMirrorBaseUrl(url, false, &warning);
-    if (!base.ok()) {
-        err() << "provender lock init: " << base.error().message << '\n';
-        return std::nullopt;
-    }
-    if (!warning.isEmpty())
-        err() << "provender lock init: warning: " << warning << '\n';
-    NetworkMirrorOptions mirrorOptions;
-    QStringList credentialWarnings;
-    mirrorOptions.credential =
-        findCredential(mirrorCredentialsHost(base.value()), QProcessEnvironment::systemEnvironment(), QString(), &credentialWarnings);
-    for (const QString &w : std::as_const(credentialWarnings))
-        err() << "provender lock init: warning: " << w << '\n';
-    QList<ProviderAddress> providers;
-    for (const ConfigProviderRequirement &r : config.providers)
-        if (options.providers.isEmpty() || options.providers.contains(r.address))
-            providers << r.address;
-    const Result<NetworkCatalog> fetched = fetchNetworkCatalog(url, providers, mirrorOptions);
-    if (!fetched.ok()) {
-        err() << "provender lock init: " << fetched.error().message << '\n';
-        return std::nullopt;
-    }
-    for (const Anomaly &a : fetched->catalog.anomalies)
-        err() << "provender lock init: warning: " << a.message << '\n';
-
-    // Only what the lock file will name: each provider's selected version, the platforms asked for.
-    NetworkMirrorForInit out;
-    out.catalog = fetched->catalog;
-    Catalog needed;
-    needed.sourceKind = Catalog::SourceKind::Network;
-    needed.root = url;
-    for (const ConfigProviderRequirement &r : config.providers) {
-        const Provider *p = findProvider(fetched->catalog, r.address);
-        const ProviderVersion *v = p ? newestAllowedVersion(*p, r.constraints) : nullptr;
-        if (!v)
-            continue;
-        Provider copy = *p;
-        ProviderVersion version = *v;
-        version.archives.removeIf([&](const Archive &a) { return !options.platforms.contains(a.platform); });
-        version.duplicates.clear();
-        copy.versions = {version};
-        needed.providers << copy;
-    }
-    RemoteVerifyOptions verifyOptions;
-    verifyOptions.http = mirrorOptions.http;
-    const RemoteVerifyReport verified = verifyNetworkCatalog(needed, verifyOptions);
-    QHash<QString, Result<PackageHashes>> byUrl;
-    qsizetype i = 0;
-    for (const Provider &p : std::as_const(needed.providers))
-        for (const ProviderVersion &v : p.versions)
-            for (const Archive &a : v.archives) {
-                const ArchiveResult *r = i < verified.report.results.size() ? &verified.report.results[i] : nullptr;
-                ++i;
-                if (r && r->hashes && r->detail.verdict != Verdict::Mismatch && r->detail.verdict != Verdict::Error)
-                    byUrl.insert(a.path, *r->hashes);
-                else
-                    byUrl.insert(
-                        a.path,
-                        makeError(ErrorCode::Network, r ? (r->error.isEmpty() ? r->detail.reason : r->error) : u"not downloaded"_s));
-            }
-    out.hasher = [byUrl](const Archive &a) -> Result<PackageHashes> {
-        const auto it = byUrl.constFind(a.path);
-        if (it == byUrl.constEnd())
-            return makeError(ErrorCode::Internal, u"%1 was not downloaded"_s.arg(a.path));
-        return *it;
-    };
-    return out;
-}
-
 /// add-hashes --config: terraform providers lock with an existing lock file. Returns an exit code.
-int addHashesWithConfig(const QString &path, const LockFile &lock, const Catalog &mirror, const QString &configDir,
+int addHashesWithConfig(const QString &path, const LockFile &lock, const QString &mirrorLocation, const QString &configDir,
                         const lockedit::MirrorHashOptions &hashOptions, const HashRunOptions &hashing)
 {
     const std::optional<ConfigRequirements> config = loadConfig(configDir, lock.flavour);
     if (!config)
         return ExitUsage;
+    QList<ProviderAddress> providers = lockedProviders(lock, hashOptions.providers);
+    for (const ConfigProviderRequirement &r : config->providers)
+        if (!providers.contains(r.address) && (hashOptions.providers.isEmpty() || hashOptions.providers.contains(r.address)))
+            providers.append(r.address);
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock add-hashes"_s, mirrorLocation, providers);
+    if (!mirror)
+        return ExitUsage;
     lockinit::InitOptions o;
     o.platforms = hashOptions.platforms;
     o.includeZh = hashOptions.includeZh;
     o.providers = hashOptions.providers;
-    const auto update = [&](const lockinit::InitOptions &options) { return lockinit::updateFromConfig(lock, *config, mirror, options); };
-    prehash(u"provender lock add-hashes"_s, hashing, o, update);
+    const auto update = [&](const lockinit::InitOptions &options) {
+        return lockinit::updateFromConfig(lock, *config, mirror->catalog, options);
+    };
+    prehash(u"provender lock add-hashes"_s, hashing, *mirror, o, update);
     const Result<lockinit::InitResult> r = update(o);
     if (!r.ok()) {
         err() << "provender lock add-hashes: " << r.error().message << '\n';
@@ -609,7 +544,7 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
         err() << path << ": not changed: some packages could not be pulled and proven\n";
         return ExitFindings;
     }
-    const std::optional<Catalog> pulled = loadMirror(staging.path());
+    const std::optional<LockMirror> pulled = openLockMirror(u"provender lock add-hashes"_s, staging.path(), {});
     if (!pulled)
         return ExitUsage;
     lockedit::MirrorHashOptions h1Options = hashOptions;
@@ -619,9 +554,9 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
     HashRunOptions noCache = hashing;
     noCache.useCache = false;
     const auto addHashes = [&](const lockedit::MirrorHashOptions &options) {
-        return lockedit::addHashesFromMirror(lock, *pulled, options);
+        return lockedit::addHashesFromMirror(lock, pulled->catalog, options);
     };
-    prehash(u"provender lock add-hashes"_s, noCache, h1Options, addHashes);
+    prehash(u"provender lock add-hashes"_s, noCache, *pulled, h1Options, addHashes);
     Result<lockedit::MirrorEditResult> r = addHashes(h1Options);
     if (!r.ok()) {
         err() << "provender lock add-hashes: " << r.error().message << '\n';
@@ -734,7 +669,8 @@ int runLockDiff(const QStringList &args)
 {
     Prologue p(u"lock diff"_s, helpText(u"lock-diff"_s));
     QCommandLineParser &parser = p.parser();
-    parser.addOption(kMirror);
+    const QCommandLineOption mirrorDir(u"mirror"_s, u"A filesystem mirror directory (packed or unpacked layout)."_s, u"DIR"_s);
+    parser.addOption(mirrorDir);
     const QCommandLineOption registry(u"registry"_s,
                                       u"Name the platform of each zh: from the releases' signed SHA256SUMS, "
                                       "fetched from the providers' origin registries."_s);
@@ -755,8 +691,8 @@ int runLockDiff(const QStringList &args)
     if (!a || !b)
         return ExitUsage;
     std::optional<HashProvenanceIndex> provenance;
-    if (parser.isSet(kMirror)) {
-        const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
+    if (parser.isSet(mirrorDir)) {
+        const std::optional<Catalog> mirror = loadMirror(parser.value(mirrorDir));
         if (!mirror)
             return ExitUsage;
         SignatureOptions signature;
@@ -808,7 +744,7 @@ int runLockCheck(const QStringList &args)
     if (const std::optional<int> exit = p.parse(args, 0, -1))
         return *exit;
     if (parser.positionalArguments().size() != 1 || !parser.isSet(kMirror))
-        return p.usage(u"give one lock file and --mirror DIR"_s);
+        return p.usage(u"give one lock file and --mirror DIR|URL"_s);
     LockCheckOptions options;
     if (!parsePlatforms(parser.values(kPlatform), &options.platforms))
         return ExitUsage;
@@ -818,11 +754,13 @@ int runLockCheck(const QStringList &args)
     const std::optional<LockParseResult> lock = loadLock(parser.positionalArguments().constFirst());
     if (!lock)
         return ExitUsage;
-    const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
+    QHash<ProviderAddress, QList<Version>> locked;
+    const QList<ProviderAddress> providers = lockedProviders(lock->document, {}, &locked);
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock check"_s, parser.value(kMirror), providers, locked);
     if (!mirror)
         return ExitUsage;
-    const auto check = [&](const LockCheckOptions &o) { return checkLockAgainstMirror(lock->document, *mirror, o); };
-    prehash(args.value(0), hashing, options, check);
+    const auto check = [&](const LockCheckOptions &o) { return checkLockAgainstMirror(lock->document, mirror->catalog, o); };
+    prehash(args.value(0), hashing, *mirror, options, check);
     const LockCheckResult result = check(options);
     if (parser.isSet(kJson))
         out() << QJsonDocument(checkJson(result)).toJson(QJsonDocument::Indented);
@@ -847,7 +785,7 @@ int runLockAddHashes(const QStringList &args)
         return *exit;
     if (parser.positionalArguments().size() != 1 || parser.isSet(kMirror) == parser.isSet(registry) || !parser.isSet(kPlatform)
         || (parser.isSet(registry) && parser.isSet(kConfig)))
-        return p.usage(u"give one lock file, --mirror DIR or --registry, and at least one --platform"_s);
+        return p.usage(u"give one lock file, --mirror DIR|URL or --registry, and at least one --platform"_s);
     const QString path = parser.positionalArguments().constFirst();
     lockedit::MirrorHashOptions options;
     HashRunOptions hashing;
@@ -856,13 +794,17 @@ int runLockAddHashes(const QStringList &args)
         return ExitUsage;
     if (parser.isSet(registry))
         return addHashesFromRegistry(path, lock->document, options, hashing, parser.value(kCaFile), parser.value(kPinnedKeys));
-    const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
+    if (parser.isSet(kConfig))
+        return addHashesWithConfig(path, lock->document, parser.value(kMirror), parser.value(kConfig), options, hashing);
+    QHash<ProviderAddress, QList<Version>> locked;
+    const QList<ProviderAddress> providers = lockedProviders(lock->document, options.providers, &locked);
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock add-hashes"_s, parser.value(kMirror), providers, locked);
     if (!mirror)
         return ExitUsage;
-    if (parser.isSet(kConfig))
-        return addHashesWithConfig(path, lock->document, *mirror, parser.value(kConfig), options, hashing);
-    const auto addHashes = [&](const lockedit::MirrorHashOptions &o) { return lockedit::addHashesFromMirror(lock->document, *mirror, o); };
-    prehash(args.value(0), hashing, options, addHashes);
+    const auto addHashes = [&](const lockedit::MirrorHashOptions &o) {
+        return lockedit::addHashesFromMirror(lock->document, mirror->catalog, o);
+    };
+    prehash(args.value(0), hashing, *mirror, options, addHashes);
     const Result<lockedit::MirrorEditResult> r = addHashes(options);
     if (!r.ok()) {
         err() << "provender lock add-hashes: " << r.error().message << '\n';
@@ -888,14 +830,15 @@ int runLockUpgrade(const QStringList &args)
     if (const std::optional<int> exit = p.parse(args, 0, -1))
         return *exit;
     if (parser.positionalArguments().size() != 1 || !parser.isSet(kMirror))
-        return p.usage(u"give one lock file and --mirror DIR"_s);
+        return p.usage(u"give one lock file and --mirror DIR|URL"_s);
     const QString path = parser.positionalArguments().constFirst();
     lockedit::UpgradeOptions options;
     HashRunOptions hashing;
     const std::optional<LockParseResult> lock = readLockEditInputs(parser, args.value(0), path, &options, &hashing);
     if (!lock)
         return ExitUsage;
-    const std::optional<Catalog> mirror = loadMirror(parser.value(kMirror));
+    const std::optional<LockMirror> mirror =
+        openLockMirror(u"provender lock upgrade"_s, parser.value(kMirror), lockedProviders(lock->document, options.providers));
     if (!mirror)
         return ExitUsage;
     LockFile document = lock->document;
@@ -912,8 +855,8 @@ int runLockUpgrade(const QStringList &args)
             return ExitOk;
         }
     }
-    const auto upgrade = [&](const lockedit::UpgradeOptions &o) { return lockedit::upgradeFromMirror(document, *mirror, o); };
-    prehash(args.value(0), hashing, options, upgrade);
+    const auto upgrade = [&](const lockedit::UpgradeOptions &o) { return lockedit::upgradeFromMirror(document, mirror->catalog, o); };
+    prehash(args.value(0), hashing, *mirror, options, upgrade);
     const Result<lockedit::UpgradeResult> r = upgrade(options);
     if (!r.ok()) {
         err() << "provender lock upgrade: " << r.error().message << '\n';
@@ -977,7 +920,7 @@ int runLockInit(const QStringList &args)
     if (const std::optional<int> exit = p.parse(args, 0, -1))
         return *exit;
     if (!parser.positionalArguments().isEmpty() || !parser.isSet(kConfig) || !parser.isSet(kMirror) || !parser.isSet(kPlatform))
-        return p.usage(u"give --config DIR, --mirror DIR and at least one --platform"_s);
+        return p.usage(u"give --config DIR, --mirror DIR|URL and at least one --platform"_s);
     lockinit::InitOptions options;
     if (parser.isSet(flavour)) {
         const std::optional<LockFlavour> f = lockFlavourFromString(parser.value(flavour));
@@ -1003,21 +946,15 @@ int runLockInit(const QStringList &args)
     const std::optional<ConfigRequirements> config = loadConfig(configDir, options.flavour);
     if (!config)
         return ExitUsage;
-    std::optional<Catalog> mirror;
-    if (parser.value(kMirror).contains(u"://"_s)) {
-        std::optional<NetworkMirrorForInit> network = loadNetworkMirrorForInit(parser.value(kMirror), *config, options);
-        if (!network)
-            return ExitUsage;
-        mirror = std::move(network->catalog);
-        options.hasher = network->hasher;
-    } else {
-        mirror = loadMirror(parser.value(kMirror));
-    }
+    QList<ProviderAddress> providers;
+    for (const ConfigProviderRequirement &r : config->providers)
+        if (options.providers.isEmpty() || options.providers.contains(r.address))
+            providers << r.address;
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock init"_s, parser.value(kMirror), providers);
     if (!mirror)
         return ExitUsage;
-    const auto init = [&](const lockinit::InitOptions &o) { return lockinit::initFromMirror(*config, *mirror, o); };
-    if (!options.hasher) // a filesystem mirror: its archives through the engine (a network one downloads its own)
-        prehash(args.value(0), hashing, options, init);
+    const auto init = [&](const lockinit::InitOptions &o) { return lockinit::initFromMirror(*config, mirror->catalog, o); };
+    prehash(args.value(0), hashing, *mirror, options, init);
     const Result<lockinit::InitResult> r = init(options);
     if (!r.ok()) {
         err() << "provender lock init: " << r.error().message << '\n';

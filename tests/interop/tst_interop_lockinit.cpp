@@ -14,6 +14,12 @@
 // existing lock file, lock upgrade --config against `terraform init -upgrade` (with the mirror as
 // the CLI configuration's filesystem_mirror).
 //
+// The same mirror as a network mirror (index.json and <version>.json written here from Python's
+// hashes, served by nginx over TLS on 127.0.0.1): lock init, add-hashes --config and upgrade
+// --config with `--mirror https://…` against terraform's `-net-mirror=` and network_mirror block,
+// byte for byte; lock check passes terraform's own lock file and fails, as `terraform init` does,
+// a lock file with a hash the packages do not have.
+//
 // diagnostics: for broken configurations (syntax errors of every kind the reader checks, bad
 // required_providers entries, duplicate blocks, legacy versions, module calls without source),
 // `terraform init -json` reports the same diagnostics as the reader (severity, line, column,
@@ -68,6 +74,45 @@ Run runProvender(const QStringList &args)
     return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 120000);
 }
 
+/// Turns the fixture's packed mirror into a network mirror too: index.json and <version>.json of
+/// each provider (the protocol's documents), each archive's `h1:` of the zip as Python computed it.
+bool writeNetworkIndexes(const test::LockMirrorFixture &m, const QList<test::FixtureArchive> &archives)
+{
+    QMap<QString, QMap<QString, QJsonObject>> byProvider; // address -> version -> {platform: {url, hashes}}
+    for (const test::FixtureArchive &a : archives) {
+        QJsonObject entry;
+        entry[u"url"_s] = QFileInfo(m.expected(a.address, a.version, a.platform, "path")).fileName();
+        entry[u"hashes"_s] = QJsonArray{m.expected(a.address, a.version, a.platform, "h1_zip")};
+        byProvider[QString::fromUtf8(a.address)][QString::fromUtf8(a.version)][QString::fromUtf8(a.platform)] = entry;
+    }
+    for (auto p = byProvider.cbegin(); p != byProvider.cend(); ++p) {
+        QJsonObject versions;
+        for (auto v = p->cbegin(); v != p->cend(); ++v) {
+            versions[v.key()] = QJsonObject();
+            QJsonObject platforms;
+            for (auto e = v->begin(); e != v->end(); ++e)
+                platforms[e.key()] = e.value();
+            if (!test::writeFile(m.root() + u'/' + p.key() + u'/' + v.key() + u".json"_s,
+                                 QJsonDocument(QJsonObject{{u"archives"_s, platforms}}).toJson()))
+                return false;
+        }
+        if (!test::writeFile(m.root() + u'/' + p.key() + u"/index.json"_s, QJsonDocument(QJsonObject{{u"versions"_s, versions}}).toJson()))
+            return false;
+    }
+    return true;
+}
+
+/// provender over TLS to the test's nginx: its CA, nothing of the user's terraform settings, no proxy.
+Run runProvenderTrusting(const QString &caFile, const QStringList &args)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString &key : env.keys())
+        if (key.startsWith(u"TF_"_s) || key.endsWith(u"_PROXY"_s) || key.endsWith(u"_proxy"_s))
+            env.remove(key);
+    env.insert(u"SSL_CERT_FILE"_s, caFile);
+    return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 120000, env);
+}
+
 QStringList platformArgs(const QString &flag, const QStringList &platforms)
 {
     QStringList out;
@@ -84,6 +129,36 @@ class TestInteropLockInit : public QObject
 private:
     std::unique_ptr<test::LockMirrorFixture> m_packed;
     std::unique_ptr<test::LockMirrorFixture> m_unpacked;
+    std::unique_ptr<test::LockMirrorFixture> m_net; ///< archives(false) once more, with the network mirror's indexes
+    std::unique_ptr<test::NginxFixture> m_nginx;    ///< serving m_net over TLS
+
+    /// m_net served by m_nginx (started on first use); "" when it runs, else why not.
+    QString networkMirrorUp()
+    {
+        if (m_nginx)
+            return {};
+        if (const QString missing = test::NginxFixture::missingTools(); !missing.isEmpty())
+            return missing;
+        m_net = std::make_unique<test::LockMirrorFixture>(archives(false));
+        if (!m_net->error().isEmpty() || !writeNetworkIndexes(*m_net, archives(false)))
+            return u"fixture: "_s + m_net->error();
+        auto nginx = std::make_unique<test::NginxFixture>();
+        QString error;
+        if (!nginx->makeCertificates(&error) || !nginx->start(m_net->root(), QString(), QString(), &error))
+            return error;
+        m_nginx = std::move(nginx);
+        return {};
+    }
+
+    /// terraform in `sb` with a CLI configuration whose only installation method is the network mirror.
+    Run terraformFromNetworkMirror(const Sandbox &sb, const QStringList &args) const
+    {
+        test::writeFile(sb.path(u"cli.tfrc"_s),
+                        "provider_installation {\n  network_mirror {\n    url = \"" + m_nginx->baseUrl().toUtf8() + "\"\n  }\n}\n");
+        QProcessEnvironment certs;
+        certs.insert(u"SSL_CERT_FILE"_s, m_nginx->caFile());
+        return test::runTerraform(sb.root(), sb.cfg(), args, certs);
+    }
 
     static QList<test::FixtureArchive> archives(bool unpacked)
     {
@@ -278,26 +353,7 @@ private Q_SLOTS:
         test::LockMirrorFixture m(archives);
         QVERIFY2(m.error().isEmpty(), qPrintable(m.error()));
         // index.json and <version>.json as the network mirror protocol has them.
-        QMap<QString, QMap<QString, QJsonObject>> byProvider; // address -> version -> {platform: {url, hashes}}
-        for (const test::FixtureArchive &a : archives) {
-            QJsonObject entry;
-            entry[u"url"_s] = QFileInfo(m.expected(a.address, a.version, a.platform, "path")).fileName();
-            entry[u"hashes"_s] = QJsonArray{m.expected(a.address, a.version, a.platform, "h1_zip")};
-            byProvider[QString::fromUtf8(a.address)][QString::fromUtf8(a.version)][QString::fromUtf8(a.platform)] = entry;
-        }
-        for (auto p = byProvider.cbegin(); p != byProvider.cend(); ++p) {
-            QJsonObject versions;
-            for (auto v = p->cbegin(); v != p->cend(); ++v) {
-                versions[v.key()] = QJsonObject();
-                QJsonObject platforms;
-                for (auto e = v->begin(); e != v->end(); ++e)
-                    platforms[e.key()] = e.value();
-                QVERIFY(test::writeFile(m.root() + u'/' + p.key() + u'/' + v.key() + u".json"_s,
-                                        QJsonDocument(QJsonObject{{u"archives"_s, platforms}}).toJson()));
-            }
-            QVERIFY(test::writeFile(m.root() + u'/' + p.key() + u"/index.json"_s,
-                                    QJsonDocument(QJsonObject{{u"versions"_s, versions}}).toJson()));
-        }
+        QVERIFY(writeNetworkIndexes(m, archives));
         test::NginxFixture nginx;
         QString error;
         QVERIFY2(nginx.makeCertificates(&error), qPrintable(error));
@@ -316,22 +372,15 @@ private Q_SLOTS:
                                           QStringList{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-net-mirror="_s + nginx.baseUrl()}
                                               + platformArgs(u"-platform="_s, platforms),
                                           certs);
-        // provender: the CA, nothing of the user's terraform settings, no proxy.
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &key : env.keys())
-            if (key.startsWith(u"TF_"_s) || key.endsWith(u"_PROXY"_s) || key.endsWith(u"_proxy"_s))
-                env.remove(key);
-        env.insert(u"SSL_CERT_FILE"_s, nginx.caFile());
         QVERIFY2(tf.exitCode == 0, QByteArray(tf.err + tf.out).constData());
         const QByteArray theirs = test::readFile(sb.cfg() + u"/.terraform.lock.hcl"_s);
         QVERIFY(theirs.contains("version     = \"1.2.0\"") && theirs.contains("example.test/ns/beta"));
 
         const QString ours = sb.path(u"ours.hcl"_s);
         const Run run =
-            test::runProcess(QStringLiteral(PROVENDER_BINARY),
-                             QStringList{u"lock"_s, u"init"_s, u"--config"_s, sb.cfg(), u"--mirror"_s, nginx.baseUrl(), u"-o"_s, ours}
-                                 + platformArgs(u"--platform"_s, platforms),
-                             120000, env);
+            runProvenderTrusting(nginx.caFile(),
+                                 QStringList{u"lock"_s, u"init"_s, u"--config"_s, sb.cfg(), u"--mirror"_s, nginx.baseUrl(), u"-o"_s, ours}
+                                     + platformArgs(u"--platform"_s, platforms));
         QVERIFY2(run.exitCode == 0, QByteArray(run.err + run.out).constData());
         QCOMPARE(test::readFile(ours), theirs);
     }
@@ -360,6 +409,117 @@ private Q_SLOTS:
             {u"lock"_s, u"upgrade"_s, ours, u"--config"_s, sb.cfg(), u"--mirror"_s, mirror(false), u"--platform"_s, u"linux_amd64"_s});
         QVERIFY2(p.exitCode == 0, QByteArray(p.err + p.out).constData());
         QCOMPARE(test::readFile(ours), theirs);
+    }
+
+    void networkMirrorUpdates_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("add-hashes --config (terraform providers lock -net-mirror)") << u"add-hashes"_s;
+        QTest::newRow("upgrade --config (terraform init -upgrade, network_mirror)") << u"upgrade"_s;
+    }
+
+    void networkMirrorUpdates()
+    {
+        QFETCH(QString, command);
+        if (const QString why = networkMirrorUp(); !why.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"the network mirror rows need %1"_s.arg(why));
+        Sandbox sb;
+        const bool upgrade = command == u"upgrade"_s;
+        // alpha locked at 1.0.0 under an old constraint, beta not locked yet; for add-hashes also
+        // gamma, locked but no longer required (both keep it; terraform init -upgrade would drop
+        // it, lock upgrade leaves it: docs/LOCKFILES.md).
+        const QByteArray lock =
+            "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n"
+            "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0.0\"\n}\n"
+            + QByteArray(upgrade ? "" : "\nprovider \"example.test/other/gamma\" {\n  version = \"0.1.0\"\n}\n");
+        QVERIFY(test::writeFile(
+            sb.cfg() + u"/main.tf"_s,
+            upgrade ? QByteArray("terraform {\n  required_providers {\n"
+                                 "    alpha = { source = \"example.test/ns/alpha\", version = \">= 1.0, < 2.0, != 1.2.5\" }\n  }\n}\n")
+                    : QByteArray("terraform {\n  required_providers {\n"
+                                 "    alpha = { source = \"example.test/ns/alpha\", version = \">= 1.0, < 2.0\" }\n"
+                                 "    beta = { source = \"example.test/ns/beta\", version = \"~> 1.1.0\" }\n  }\n}\n")));
+        QVERIFY(test::writeFile(sb.cfg() + u"/.terraform.lock.hcl"_s, lock));
+        const QStringList platforms = upgrade ? QStringList{u"linux_amd64"_s} : QStringList{u"linux_amd64"_s, u"darwin_arm64"_s};
+        const Run tf = upgrade
+            ? terraformFromNetworkMirror(sb, {u"init"_s, u"-upgrade"_s, u"-backend=false"_s, u"-input=false"_s, u"-no-color"_s})
+            : terraformFromNetworkMirror(sb,
+                                         QStringList{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-net-mirror="_s + m_nginx->baseUrl()}
+                                             + platformArgs(u"-platform="_s, platforms));
+        QVERIFY2(tf.exitCode == 0, QByteArray(tf.err + tf.out).constData());
+        const QByteArray theirs = test::readFile(sb.cfg() + u"/.terraform.lock.hcl"_s);
+        QVERIFY2(theirs != lock, theirs.constData());
+
+        const QString ours = sb.path(u"ours.hcl"_s);
+        QVERIFY(test::writeFile(ours, lock));
+        const Run p = runProvenderTrusting(m_nginx->caFile(),
+                                           QStringList{u"lock"_s, command, ours, u"--config"_s, sb.cfg(), u"--mirror"_s, m_nginx->baseUrl()}
+                                               + platformArgs(u"--platform"_s, platforms));
+        QVERIFY2(p.exitCode == 0, QByteArray(p.err + p.out).constData());
+        QCOMPARE(test::readFile(ours), theirs);
+    }
+
+    void networkMirrorCheck()
+    {
+        if (const QString why = networkMirrorUp(); !why.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"the network mirror rows need %1"_s.arg(why));
+        Sandbox sb;
+        QVERIFY(test::writeFile(sb.cfg() + u"/main.tf"_s,
+                                "terraform {\n  required_providers {\n"
+                                "    beta = { source = \"example.test/ns/beta\", version = \"1.5.0\" }\n"
+                                "    null = { source = \"hashicorp/null\", version = \"3.2.0\" }\n  }\n}\n"));
+        // terraform's own lock file, from the network mirror.
+        Run tf = terraformFromNetworkMirror(sb, {u"init"_s, u"-backend=false"_s, u"-input=false"_s, u"-no-color"_s});
+        QVERIFY2(tf.exitCode == 0, QByteArray(tf.err + tf.out).constData());
+        const QString lockPath = sb.cfg() + u"/.terraform.lock.hcl"_s;
+        const QByteArray good = test::readFile(lockPath);
+        const Run clean = runProvenderTrusting(
+            m_nginx->caFile(), {u"lock"_s, u"check"_s, lockPath, u"--mirror"_s, m_nginx->baseUrl(), u"--platform"_s, u"linux_amd64"_s});
+        QVERIFY2(clean.exitCode == 0, QByteArray(clean.err + clean.out).constData());
+
+        // beta's h1: replaced by null's: terraform init (plugins removed) refuses beta, and so does lock check.
+        const QString nullH1 = m_net->expected("registry.terraform.io/hashicorp/null", "3.2.0", "linux_amd64", "h1");
+        const QString betaH1 = m_net->expected("example.test/ns/beta", "1.5.0", "linux_amd64", "h1");
+        QVERIFY(good.contains(betaH1.toUtf8()));
+        QByteArray bad = good;
+        bad.replace(betaH1.toUtf8(), nullH1.toUtf8());
+        QVERIFY(test::writeFile(lockPath, bad));
+        QVERIFY(QDir(sb.cfg() + u"/.terraform"_s).removeRecursively());
+        tf = terraformFromNetworkMirror(sb, {u"init"_s, u"-backend=false"_s, u"-input=false"_s, u"-no-color"_s});
+        QVERIFY2(tf.exitCode != 0, QByteArray(tf.err + tf.out).constData());
+        QVERIFY2(QByteArray(tf.err + tf.out).contains("example.test/ns/beta"), QByteArray(tf.err + tf.out).constData());
+        const Run dirty = runProvenderTrusting(
+            m_nginx->caFile(),
+            {u"lock"_s, u"check"_s, lockPath, u"--mirror"_s, m_nginx->baseUrl(), u"--platform"_s, u"linux_amd64"_s, u"--json"_s});
+        QCOMPARE(dirty.exitCode, 1);
+        QMap<QString, QString> verdicts; // address -> the linux_amd64 cell's verdict
+        for (const QJsonValue &row : QJsonDocument::fromJson(dirty.out).object().value(u"providers"_s).toArray())
+            for (const QJsonValue &cell : row.toObject().value(u"cells"_s).toArray())
+                if (cell.toObject().value(u"platform"_s).toString() == u"linux_amd64"_s)
+                    verdicts.insert(row.toObject().value(u"address"_s).toString(), cell.toObject().value(u"verdict"_s).toString());
+        QCOMPARE(verdicts,
+                 (QMap<QString, QString>{{u"example.test/ns/beta"_s, u"mismatch"_s},
+                                         {u"registry.terraform.io/hashicorp/null"_s, u"verified"_s}}));
+
+        // Without a configuration: add-hashes for another platform of the locked versions, and
+        // upgrade within the recorded constraints; the hashes are Python's.
+        QVERIFY(test::writeFile(lockPath, good));
+        const Run added = runProvenderTrusting(
+            m_nginx->caFile(),
+            {u"lock"_s, u"add-hashes"_s, lockPath, u"--mirror"_s, m_nginx->baseUrl(), u"--platform"_s, u"darwin_arm64"_s});
+        QVERIFY2(added.exitCode == 0, QByteArray(added.err + added.out).constData());
+        const QByteArray withDarwin = test::readFile(lockPath);
+        QVERIFY2(withDarwin.contains(m_net->expected("example.test/ns/beta", "1.5.0", "darwin_arm64", "h1").toUtf8()),
+                 withDarwin.constData());
+        QVERIFY2(withDarwin.contains(m_net->expected("registry.terraform.io/hashicorp/null", "3.2.0", "darwin_arm64", "h1").toUtf8()),
+                 withDarwin.constData());
+        const QByteArray older = "provider \"example.test/ns/beta\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0\"\n}\n";
+        QVERIFY(test::writeFile(lockPath, older));
+        const Run upgraded = runProvenderTrusting(
+            m_nginx->caFile(), {u"lock"_s, u"upgrade"_s, lockPath, u"--mirror"_s, m_nginx->baseUrl(), u"--platform"_s, u"linux_amd64"_s});
+        QVERIFY2(upgraded.exitCode == 0, QByteArray(upgraded.err + upgraded.out).constData());
+        const QByteArray after = test::readFile(lockPath);
+        QVERIFY2(after.contains("version     = \"1.5.0\"") && after.contains(betaH1.toUtf8()), after.constData());
     }
 };
 
