@@ -23,7 +23,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSet>
@@ -286,15 +285,6 @@ QByteArray tinyZip(const QByteArray &name)
     return z;
 }
 
-QString terraformPlatform()
-{
-    QProcess p;
-    p.start(test::terraformPath(), {QStringLiteral("version"), QStringLiteral("-json")});
-    if (!p.waitForFinished(60000))
-        return {};
-    return QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QStringLiteral("platform")).toString();
-}
-
 const char *const kVersions[] = {
     "1.2.3",
     "1",
@@ -356,6 +346,7 @@ const char *const kVersions[] = {
     "^1.0",
     "<1.0",
     "1.0.0-rc.1+b.2",
+    // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one version, split where the \x escape ends
     "\xc2\xa0"
     "1.0",
     "1.0\xc2\xa0",
@@ -380,6 +371,7 @@ const char *const kConstraints[] = {
     ">= 3.0, < 4.0",
     ">= 1.2.3, 1.2.3, ~> 1.2, 1.2.3",
     ">= 2.68, >= 2.68.0",
+    // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one constraint string, split for the line length
     "< 1.2.3, <= 1.2.3, != 1.2.3, 1.2.3+local.2, 1.2.3+local.1, = 1.2.4, = 1.2.3, > 2, > 1.2.3, >= 1.2.3, ~> 1.2.3, "
     "~> 1.2",
     "~> 1.2, >= 1.2, 1.2.4",
@@ -464,6 +456,7 @@ const char *const kLabels[] = {
     "a./x/y",
     "a../x/y",
     ".a/x/y",
+    // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one label, split where a \x escape ends
     "\xef\xbc\xa5\xef\xbc\xb8\xef\xbc\xa1\xef\xbc\xad\xef\xbc\xb0\xef\xbc\xac\xef\xbc\xa5.com/\xef\xbc\xa1\xef\xbc\xa2"
     "\xef\xbc\xa3/\xef\xac\x81le",
     "stra\xc3\x9f"
@@ -759,7 +752,7 @@ private Q_SLOTS:
         // MeetingConstraints allows. Offer every provider the same versions, and after each round
         // take away the version it installed: the sequence of installs enumerates exactly the
         // allowed subset, newest first. All providers run in the same `terraform init`.
-        const QString platform = terraformPlatform();
+        const QString platform = test::terraformPlatform();
         QVERIFY2(!platform.isEmpty(), "terraform version -json gave no platform");
         const QStringList offered = {QStringLiteral("0.9.0"),    QStringLiteral("1.0.0-beta"), QStringLiteral("1.0.0"),
                                      QStringLiteral("1.2.0"),    QStringLiteral("1.2.5"),      QStringLiteral("1.3.0-rc1"),

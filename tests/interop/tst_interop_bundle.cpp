@@ -18,9 +18,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -97,10 +94,7 @@ private Q_SLOTS:
         PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the bundle interop check needs the real terraform (v1.11)"));
         QVERIFY(m_tmp.isValid());
         m_root = m_tmp.path();
-        QProcess v;
-        v.start(provender::test::terraformPath(), {QStringLiteral("version"), QStringLiteral("-json")});
-        QVERIFY(v.waitForFinished(60000));
-        m_platform = QJsonDocument::fromJson(v.readAllStandardOutput()).object().value(QStringLiteral("platform")).toString();
+        m_platform = provender::test::terraformPlatform();
         QVERIFY2(!m_platform.isEmpty(), "terraform version -json gave no platform");
     }
 

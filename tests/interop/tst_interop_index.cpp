@@ -10,8 +10,9 @@
 //   - a throw-away GnuPG key made with `gpg --batch` at test time: terraform verifies the
 //     signature against `signing_keys` of the download response (a "community" provider).
 // Hosts: `registry.provender.test` and the IDN host `café.provender.test` are pointed at the
-// server by `host` blocks of a temporary CLI config (no DNS lookup); `localhost:PORT` is found
-// by service discovery. Proxies point at a closed port, so nothing but loopback is reachable.
+// server by `host` blocks of the CLI config of terraform's sandbox (test::runTerraform; no DNS
+// lookup); `localhost:PORT` is found by service discovery. Proxies point at a closed port, so
+// nothing but loopback is reachable.
 //
 // Before terraform runs, the mirror directory gets extra content that terraform's re-scan also
 // indexes (it indexes everything in the directory, tofu-formats.md §4): a provider with only an
@@ -26,12 +27,9 @@
 #include "tests/support/TestSupport.h"
 
 #include <QCryptographicHash>
-#include <QDirIterator>
-#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QSslCertificate>
 #include <QSslConfiguration>
@@ -41,7 +39,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTimer>
 
 #include <functional>
 
@@ -135,42 +132,18 @@ class TestInteropIndex : public QObject
     QString m_gpgHome;
     bool m_gpgStarted = false;
 
-private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true); // the hash cache under ~/.qttest, not the user's
-        QStringList missing;
-        if (test::terraformPath().isEmpty())
-            missing << u"terraform"_s;
-        if (QStandardPaths::findExecutable(u"openssl"_s).isEmpty())
-            missing << u"openssl"_s;
-        if (QStandardPaths::findExecutable(u"gpg"_s).isEmpty())
-            missing << u"gpg (Debian package gnupg)"_s;
-        if (test::python3().isEmpty())
-            missing << u"python3"_s;
-        if (!QSslSocket::supportsSsl())
-            missing << u"Qt's TLS backend (OpenSSL)"_s;
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, u"needs "_s + missing.join(u", "_s) + u" on PATH"_s);
-        QVERIFY(m_tmp.isValid());
-        m_root = m_tmp.path();
-    }
+    // The registry: its releases, their files (srv/) and the key that signs their SHA256SUMS.
+    HttpsServer m_server;
+    QString m_files;
+    QList<Release> m_releases;
+    QHash<QString, QString> m_sha256; ///< file name -> hex
+    QString m_fingerprint;
+    QString m_armoredKey;
+    const QStringList m_allPlatforms{u"linux_amd64"_s, u"windows_386"_s, u"darwin_arm64"_s};
 
-    void cleanupTestCase()
+    /// A certificate for 127.0.0.1 and localhost (openssl), and a throw-away signing key (gpg).
+    void makeCertificateAndKey(const QString &cert, const QString &key)
     {
-        // gpg starts a gpg-agent for the temporary keyring; stop exactly that one.
-        if (m_gpgStarted) {
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(u"GNUPGHOME"_s, m_gpgHome);
-            test::runProcessMerged(u"gpgconf"_s, {u"--kill"_s, u"gpg-agent"_s}, m_root, env, 30000);
-        }
-    }
-
-    void exportEqualsTerraformProvidersMirror()
-    {
-        // --- TLS certificate for 127.0.0.1 and localhost
-        const QString cert = m_root + u"/cert.pem"_s;
-        const QString key = m_root + u"/key.pem"_s;
         test::ProcessRun r = test::runProcessMerged(u"openssl"_s,
                                                     {u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-days"_s, u"2"_s,
                                                      u"-subj"_s, u"/CN=provender test registry"_s, u"-addext"_s,
@@ -178,43 +151,48 @@ private Q_SLOTS:
                                                     m_root);
         QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
 
-        // --- a throw-away signing key
         m_gpgHome = m_root + u"/gnupg"_s;
         QVERIFY(QDir().mkpath(m_gpgHome));
         QFile::setPermissions(m_gpgHome, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-        QProcessEnvironment gpgEnv = QProcessEnvironment::systemEnvironment();
-        gpgEnv.insert(u"GNUPGHOME"_s, m_gpgHome);
         m_gpgStarted = true;
         r = test::runProcessMerged(u"gpg"_s,
                                    {u"--batch"_s, u"--passphrase"_s, QString(), u"--quick-gen-key"_s,
                                     u"Provender Test <test@provender.invalid>"_s, u"rsa2048"_s, u"sign"_s, u"never"_s},
-                                   m_root, gpgEnv);
+                                   m_root, gpgEnvironment());
         QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
-        r = test::runProcessMerged(u"gpg"_s, {u"--batch"_s, u"--with-colons"_s, u"--list-keys"_s}, m_root, gpgEnv);
+        r = test::runProcessMerged(u"gpg"_s, {u"--batch"_s, u"--with-colons"_s, u"--list-keys"_s}, m_root, gpgEnvironment());
         const QRegularExpressionMatch fpr =
             QRegularExpression(u"^fpr:+([0-9A-F]{40}):"_s, QRegularExpression::MultilineOption).match(r.text());
         QVERIFY2(fpr.hasMatch(), qPrintable(r.text()));
-        const QString fingerprint = fpr.captured(1);
-        r = test::runProcessMerged(u"gpg"_s, {u"--batch"_s, u"--armor"_s, u"--export"_s, fingerprint}, m_root, gpgEnv);
+        m_fingerprint = fpr.captured(1);
+        r = test::runProcessMerged(u"gpg"_s, {u"--batch"_s, u"--armor"_s, u"--export"_s, m_fingerprint}, m_root, gpgEnvironment());
         QVERIFY2(r.exitCode == 0 && r.text().contains(u"BEGIN PGP PUBLIC KEY BLOCK"_s), qPrintable(r.text()));
-        const QString armoredKey = r.text().mid(r.text().indexOf(u"-----BEGIN"_s));
+        m_armoredKey = r.text().mid(r.text().indexOf(u"-----BEGIN"_s));
+    }
 
-        // --- the releases the registry serves
-        HttpsServer server;
-        const QString files = m_root + u"/srv"_s;
-        QVERIFY(QDir().mkpath(files));
-        const QStringList allPlatforms{u"linux_amd64"_s, u"windows_386"_s, u"darwin_arm64"_s};
-        QList<Release> releases{
-            {u"registry.provender.test"_s, u"acme"_s, u"alpha"_s, u"1.0.0"_s, allPlatforms, {}},
-            {u"registry.provender.test"_s, u"acme"_s, u"alpha"_s, u"1.1.0"_s, allPlatforms, {}},
-            {u"caf\u00e9.provender.test"_s, u"acme"_s, u"beta"_s, u"0.1.0-beta.1"_s, allPlatforms, {u"docs/"_s, u"docs/README.md"_s}},
+    QProcessEnvironment gpgEnvironment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"GNUPGHOME"_s, m_gpgHome);
+        return env;
+    }
+
+    /// The zips of every release (Python's zip writer), its SHA256SUMS and their signatures.
+    void writeReleases()
+    {
+        m_files = m_root + u"/srv"_s;
+        QVERIFY(QDir().mkpath(m_files));
+        m_releases = {
+            {u"registry.provender.test"_s, u"acme"_s, u"alpha"_s, u"1.0.0"_s, m_allPlatforms, {}},
+            {u"registry.provender.test"_s, u"acme"_s, u"alpha"_s, u"1.1.0"_s, m_allPlatforms, {}},
+            {u"caf\u00e9.provender.test"_s, u"acme"_s, u"beta"_s, u"0.1.0-beta.1"_s, m_allPlatforms, {u"docs/"_s, u"docs/README.md"_s}},
             {u"localhost"_s, u"acme"_s, u"gamma"_s, u"2.0.0"_s, {u"linux_amd64"_s}, {}},
         };
         QList<QPair<QString, QStringList>> zipSpec;
-        for (const Release &rel : std::as_const(releases))
+        for (const Release &rel : std::as_const(m_releases))
             for (const QString &platform : rel.platforms)
                 zipSpec.append(
-                    {QStringLiteral("%1/terraform-provider-%2_%3_%4.zip").arg(files, rel.type, rel.version, platform),
+                    {QStringLiteral("%1/terraform-provider-%2_%3_%4.zip").arg(m_files, rel.type, rel.version, platform),
                      QStringList{QStringLiteral("terraform-provider-%1_v%2=%3 %2 %4\n").arg(rel.type, rel.version, rel.type, platform)}
                          + rel.extraEntries});
         QStringList zipArgs;
@@ -223,120 +201,99 @@ private Q_SLOTS:
         QString pyError;
         QVERIFY2(!test::runPythonCode(QString::fromUtf8(test::kZipWriterPy), zipArgs, &pyError).isNull(), qPrintable(pyError));
 
-        QHash<QString, QString> sha256; // file name -> hex
-        for (const Release &rel : std::as_const(releases)) {
+        for (const Release &rel : std::as_const(m_releases)) {
             QByteArray sums;
             for (const QString &platform : rel.platforms) {
                 const QString name = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(rel.type, rel.version, platform);
-                const QString hex =
-                    QString::fromLatin1(QCryptographicHash::hash(test::readFile(files + u'/' + name), QCryptographicHash::Sha256).toHex());
-                sha256.insert(name, hex);
+                const QString hex = QString::fromLatin1(
+                    QCryptographicHash::hash(test::readFile(m_files + u'/' + name), QCryptographicHash::Sha256).toHex());
+                m_sha256.insert(name, hex);
                 sums += hex.toLatin1() + "  " + name.toUtf8() + '\n';
             }
             const QString sumsName = QStringLiteral("terraform-provider-%1_%2_SHA256SUMS").arg(rel.type, rel.version);
-            QVERIFY(test::MirrorFixture::writeAbsolute(files + u'/' + sumsName, sums));
-            r = test::runProcessMerged(u"gpg"_s,
-                                       {u"--batch"_s, u"--yes"_s, u"--local-user"_s, fingerprint, u"--output"_s,
-                                        files + u'/' + sumsName + u".sig"_s, u"--detach-sign"_s, files + u'/' + sumsName},
-                                       m_root, gpgEnv);
+            QVERIFY(test::MirrorFixture::writeAbsolute(m_files + u'/' + sumsName, sums));
+            const test::ProcessRun r =
+                test::runProcessMerged(u"gpg"_s,
+                                       {u"--batch"_s, u"--yes"_s, u"--local-user"_s, m_fingerprint, u"--output"_s,
+                                        m_files + u'/' + sumsName + u".sig"_s, u"--detach-sign"_s, m_files + u'/' + sumsName},
+                                       m_root, gpgEnvironment());
             QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
         }
+    }
 
-        // --- the registry
-        const auto handler = [&](const QString &path) -> Response {
-            const auto json = [](const QJsonObject &o) {
-                return Response{200, "application/json", QJsonDocument(o).toJson(QJsonDocument::Compact)};
-            };
-            if (path == u"/.well-known/terraform.json"_s)
-                return json(QJsonObject{{u"providers.v1"_s, u"/v1/providers/"_s}});
-            if (path.startsWith(u"/files/"_s)) {
-                const QString name = path.mid(7);
-                if (name.contains(u'/') || !QFile::exists(files + u'/' + name))
-                    return {};
-                return {200, "application/octet-stream", test::readFile(files + u'/' + name)};
-            }
-            const QStringList parts = path.split(u'/', Qt::SkipEmptyParts); // v1 providers NS TYPE ...
-            if (parts.size() < 5 || parts.at(0) != u"v1"_s || parts.at(1) != u"providers"_s)
+    static Response json(const QJsonObject &o)
+    {
+        return Response{200, "application/json", QJsonDocument(o).toJson(QJsonDocument::Compact)};
+    }
+
+    /// The registry protocol: service discovery, the files, and providers.v1's versions and download.
+    Response answer(const QString &path) const
+    {
+        if (path == u"/.well-known/terraform.json"_s)
+            return json(QJsonObject{{u"providers.v1"_s, u"/v1/providers/"_s}});
+        if (path.startsWith(u"/files/"_s)) {
+            const QString name = path.mid(7);
+            if (name.contains(u'/') || !QFile::exists(m_files + u'/' + name))
                 return {};
-            const QString base = QStringLiteral("https://127.0.0.1:%1/files/").arg(server.port());
-            if (parts.size() == 5 && parts.at(4) == u"versions"_s) {
-                QJsonArray versions;
-                for (const Release &rel : std::as_const(releases)) {
-                    if (rel.ns != parts.at(2) || rel.type != parts.at(3))
-                        continue;
-                    QJsonArray platforms;
-                    for (const QString &p : rel.platforms)
-                        platforms.append(QJsonObject{{u"os"_s, p.section(u'_', 0, 0)}, {u"arch"_s, p.section(u'_', 1)}});
-                    versions.append(
-                        QJsonObject{{u"version"_s, rel.version}, {u"protocols"_s, QJsonArray{u"5.0"_s}}, {u"platforms"_s, platforms}});
-                }
-                return json(QJsonObject{{u"versions"_s, versions}});
-            }
-            if (parts.size() == 8 && parts.at(5) == u"download"_s) {
-                const QString version = parts.at(4);
-                const QString platform = parts.at(6) + u'_' + parts.at(7);
-                const QString name = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(parts.at(3), version, platform);
-                if (!sha256.contains(name))
-                    return {};
-                const QString sums = QStringLiteral("terraform-provider-%1_%2_SHA256SUMS").arg(parts.at(3), version);
-                QJsonObject gpgKey;
-                gpgKey[u"key_id"_s] = fingerprint.right(16);
-                gpgKey[u"ascii_armor"_s] = armoredKey;
-                gpgKey[u"trust_signature"_s] = QString();
-                gpgKey[u"source"_s] = u"Provender"_s;
-                gpgKey[u"source_url"_s] = QJsonValue();
-                QJsonArray keys;
-                keys.append(gpgKey);
-                QJsonObject signingKeys;
-                signingKeys[u"gpg_public_keys"_s] = keys;
-                QJsonObject o;
-                o[u"protocols"_s] = QJsonArray{u"5.0"_s};
-                o[u"os"_s] = parts.at(6);
-                o[u"arch"_s] = parts.at(7);
-                o[u"filename"_s] = name;
-                o[u"download_url"_s] = QString(base + name);
-                o[u"shasums_url"_s] = QString(base + sums);
-                o[u"shasums_signature_url"_s] = QString(base + sums + u".sig"_s);
-                o[u"shasum"_s] = sha256.value(name);
-                o[u"signing_keys"_s] = signingKeys;
-                return json(o);
-            }
+            return {200, "application/octet-stream", test::readFile(m_files + u'/' + name)};
+        }
+        const QStringList parts = path.split(u'/', Qt::SkipEmptyParts); // v1 providers NS TYPE ...
+        if (parts.size() < 5 || parts.at(0) != u"v1"_s || parts.at(1) != u"providers"_s)
             return {};
-        };
-        QVERIFY(server.start(cert, key, handler));
-        const QString localhost = QStringLiteral("localhost:%1").arg(server.port());
-        for (Release &rel : releases)
-            if (rel.host == u"localhost"_s)
-                rel.host = localhost;
+        if (parts.size() == 5 && parts.at(4) == u"versions"_s)
+            return versions(parts.at(2), parts.at(3));
+        if (parts.size() == 8 && parts.at(5) == u"download"_s)
+            return download(parts.at(3), parts.at(4), parts.at(6), parts.at(7));
+        return {};
+    }
 
-        // --- terraform's environment: temporary CLI config, no checkpoint, loopback only
-        const QString cliConfig = m_root + u"/cli.tfrc"_s;
-        const QString services = QStringLiteral("https://127.0.0.1:%1/v1/providers/").arg(server.port());
-        QVERIFY(test::MirrorFixture::writeAbsolute(
-            cliConfig,
-            QStringLiteral("host \"registry.provender.test\" {\n  services = {\n    \"providers.v1\" = \"%1\"\n  }\n}\n"
-                           "host \"caf\u00e9.provender.test\" {\n  services = {\n    \"providers.v1\" = \"%1\"\n  }\n}\n")
-                .arg(services)
-                .toUtf8()));
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &k : env.keys())
-            if (k.startsWith(u"TF_"_s))
-                env.remove(k);
-        env.insert(u"TF_CLI_CONFIG_FILE"_s, cliConfig);
-        env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
-        env.insert(u"TF_IN_AUTOMATION"_s, u"1"_s);
-        env.insert(u"TF_DATA_DIR"_s, m_root + u"/tfdata"_s);
-        env.insert(u"HOME"_s, m_root + u"/home"_s);
-        env.insert(u"SSL_CERT_FILE"_s, cert);
-        env.insert(u"SSL_CERT_DIR"_s, m_root + u"/no-cert-dir"_s);
-        // Loopback is never proxied by Go; everything else goes to a closed port.
-        env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
-        env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
-        env.insert(u"NO_PROXY"_s, QString());
+    Response versions(const QString &ns, const QString &type) const
+    {
+        QJsonArray list;
+        for (const Release &rel : std::as_const(m_releases)) {
+            if (rel.ns != ns || rel.type != type)
+                continue;
+            QJsonArray platforms;
+            for (const QString &p : rel.platforms)
+                platforms.append(QJsonObject{{u"os"_s, p.section(u'_', 0, 0)}, {u"arch"_s, p.section(u'_', 1)}});
+            list.append(QJsonObject{{u"version"_s, rel.version}, {u"protocols"_s, QJsonArray{u"5.0"_s}}, {u"platforms"_s, platforms}});
+        }
+        return json(QJsonObject{{u"versions"_s, list}});
+    }
 
-        // --- extra content in the mirror directory before terraform runs
-        const QString mirror = m_root + u"/mirror"_s;
-        const QString alphaDir = mirror + u"/registry.provender.test/acme/alpha"_s;
+    Response download(const QString &type, const QString &version, const QString &os, const QString &arch) const
+    {
+        const QString base = QStringLiteral("https://127.0.0.1:%1/files/").arg(m_server.port());
+        const QString name = QStringLiteral("terraform-provider-%1_%2_%3.zip").arg(type, version, os + u'_' + arch);
+        if (!m_sha256.contains(name))
+            return {};
+        const QString sums = QStringLiteral("terraform-provider-%1_%2_SHA256SUMS").arg(type, version);
+        QJsonObject gpgKey;
+        gpgKey[u"key_id"_s] = m_fingerprint.right(16);
+        gpgKey[u"ascii_armor"_s] = m_armoredKey;
+        gpgKey[u"trust_signature"_s] = QString();
+        gpgKey[u"source"_s] = u"Provender"_s;
+        gpgKey[u"source_url"_s] = QJsonValue();
+        QJsonArray keys;
+        keys.append(gpgKey);
+        QJsonObject signingKeys;
+        signingKeys[u"gpg_public_keys"_s] = keys;
+        QJsonObject o;
+        o[u"protocols"_s] = QJsonArray{u"5.0"_s};
+        o[u"os"_s] = os;
+        o[u"arch"_s] = arch;
+        o[u"filename"_s] = name;
+        o[u"download_url"_s] = QString(base + name);
+        o[u"shasums_url"_s] = QString(base + sums);
+        o[u"shasums_signature_url"_s] = QString(base + sums + u".sig"_s);
+        o[u"shasum"_s] = m_sha256.value(name);
+        o[u"signing_keys"_s] = signingKeys;
+        return json(o);
+    }
+
+    /// Extra content in the mirror directory before terraform runs (its re-scan indexes it too).
+    static void plantExtraContent(const QString &mirror, const QString &alphaDir)
+    {
         QVERIFY(test::MirrorFixture::writeAbsolute(
             mirror + u"/registry.provender.test/acme/unpacked/1.0.0/linux_amd64/terraform-provider-unpacked"_s, "x\n"));
         QVERIFY(test::MirrorFixture::writeAbsolute(alphaDir + u"/0.9.0/linux_amd64/terraform-provider-alpha"_s, "unpacked\n"));
@@ -348,45 +305,36 @@ private Q_SLOTS:
                          u"terraform-provider-alpha_0.6.0_linux_amd64&<\u00e9>\u2028.zip"_s})
             planted << alphaDir + u'/' + name << u"terraform-provider-alpha=planted "_s + name << u"--"_s;
         QVERIFY(!test::runPythonCode(QString::fromUtf8(test::kZipWriterPy), planted).isNull());
+    }
 
-        // --- terraform providers mirror, twice
-        auto mirrorRun = [&](const QString &config, const QList<Release> &wanted) {
-            QString tf = u"terraform {\n  required_providers {\n"_s;
-            for (const Release &rel : wanted)
-                tf += QStringLiteral("    %1 = {\n      source  = \"%2/%3/%1\"\n      version = \"%4\"\n    }\n")
-                          .arg(rel.type, rel.host, rel.ns, rel.version);
-            tf += u"  }\n}\n"_s;
-            const QString dir = m_root + u'/' + config;
-            test::MirrorFixture::writeAbsolute(dir + u"/main.tf"_s, tf.toUtf8());
-            QStringList args{u"providers"_s, u"mirror"_s, u"-no-color"_s};
-            for (const QString &p : allPlatforms)
-                args << u"-platform="_s + p;
-            args << mirror;
-            return test::runProcessMerged(test::terraformPath(), args, dir, env, 300000, true); // the server is on this thread
-        };
-        // gamma exists only for linux_amd64: its other platforms fail, so it gets its own run.
-        r = mirrorRun(u"cfg1"_s, {releases.at(0), releases.at(2)});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.text() + u"\nrequests: "_s + server.requests().join(u' ')));
-        QVERIFY2(r.text().contains(u"self-signed"_s) || r.text().contains(u"community"_s) || r.text().contains(u"authenticated"_s),
-                 qPrintable(r.text()));
-        r = mirrorRun(u"cfg2"_s, {releases.at(1)});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
-        {
-            QString tf = QStringLiteral("terraform {\n  required_providers {\n    gamma = {\n      source  = \"%1/acme/gamma\"\n"
-                                        "      version = \"2.0.0\"\n    }\n  }\n}\n")
-                             .arg(localhost);
-            test::MirrorFixture::writeAbsolute(m_root + u"/cfg3/main.tf"_s, tf.toUtf8());
-            r = test::runProcessMerged(test::terraformPath(),
-                                       {u"providers"_s, u"mirror"_s, u"-no-color"_s, u"-platform=linux_amd64"_s, mirror},
-                                       m_root + u"/cfg3"_s, env, 300000, true);
-            QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
-        }
+    /// `terraform providers mirror -platform=… mirror` of a configuration `config` that requires
+    /// `wanted`, through test::runTerraform in the sandbox tf/ (its CLI config sends the hosts to
+    /// the registry; trust in its certificate only) with this thread's events served (the server).
+    test::ProcessRun terraformMirror(const QString &config, const QList<Release> &wanted, const QStringList &platforms,
+                                     const QString &mirror, const QString &cert) const
+    {
+        QString tf = u"terraform {\n  required_providers {\n"_s;
+        for (const Release &rel : wanted)
+            tf += QStringLiteral("    %1 = {\n      source  = \"%2/%3/%1\"\n      version = \"%4\"\n    }\n")
+                      .arg(rel.type, rel.host, rel.ns, rel.version);
+        tf += u"  }\n}\n"_s;
+        const QString dir = m_root + u'/' + config;
+        test::MirrorFixture::writeAbsolute(dir + u"/main.tf"_s, tf.toUtf8());
+        QStringList args{u"providers"_s, u"mirror"_s, u"-no-color"_s};
+        for (const QString &p : platforms)
+            args << u"-platform="_s + p;
+        args << mirror;
+        QProcessEnvironment trust;
+        trust.insert(u"SSL_CERT_FILE"_s, cert);
+        trust.insert(u"SSL_CERT_DIR"_s, m_root + u"/no-cert-dir"_s);
+        return test::runTerraform(m_root + u"/tf"_s, dir, args, trust, 300000, true); // the server is on this thread
+    }
 
-        // --- what terraform wrote
-        const QMap<QString, QByteArray> terraformFiles = test::jsonFiles(mirror);
-        qInfo("terraform wrote %lld index files: %s", qlonglong(terraformFiles.size()), qPrintable(terraformFiles.keys().join(u", "_s)));
+    /// The files terraform wrote: the ones this test is about, terraform's choice among duplicates
+    /// and its url spelling, recorded for the docs.
+    static void checkTerraformFiles(const QMap<QString, QByteArray> &terraformFiles, const QString &gammaHost)
+    {
         // Sanity: the files this test is about exist (else the comparison below proves little).
-        const QString gammaHost = localhost;
         for (const QString &f :
              QStringList{u"registry.provender.test/acme/alpha/index.json"_s, u"registry.provender.test/acme/alpha/0.7.0+build.1.json"_s,
                          u"registry.provender.test/acme/alpha/0.8.0.json"_s, u"registry.provender.test/acme/alpha/0.9.0.json"_s,
@@ -395,7 +343,6 @@ private Q_SLOTS:
                          u"caf\u00e9.provender.test/acme/beta/0.1.0-beta.1.json"_s, gammaHost + u"/acme/gamma/2.0.0.json"_s})
             QVERIFY2(terraformFiles.contains(f), qPrintable(f));
         QCOMPARE(terraformFiles.size(), 12);
-        // terraform's choice among duplicates and its url spelling, recorded for the docs.
         QVERIFY(terraformFiles.value(u"registry.provender.test/acme/alpha/0.9.0.json"_s)
                     .contains("terraform-provider-alpha_0.9.0_linux_amd64_extra.zip"));
         QVERIFY(terraformFiles.value(u"registry.provender.test/acme/alpha/0.8.0.json"_s)
@@ -403,7 +350,12 @@ private Q_SLOTS:
         QCOMPARE(terraformFiles.value(u"registry.provender.test/acme/unpacked/index.json"_s), QByteArray("{\n  \"versions\": {}\n}"));
         QVERIFY(terraformFiles.value(u"registry.provender.test/acme/alpha/0.6.0.json"_s)
                     .contains("\"linux_amd64\\u0026\\u003c\xc3\xa9\\u003e\\u2028\": {"));
+    }
 
+    /// Our side on terraform's output: a dry run finds nothing to change, the scan's only anomalies
+    /// are the planted ones, and the indexes rebuilt after deleting terraform's are byte-identical.
+    static void checkOurExport(const QString &mirror, const QString &alphaDir, const QMap<QString, QByteArray> &terraformFiles)
+    {
         // --- a dry run over terraform's own output finds nothing to change
         IndexExportOptions dryRun;
         dryRun.dryRun = true;
@@ -437,6 +389,83 @@ private Q_SLOTS:
         QVERIFY2(ours.ok(), qPrintable(ours.ok() ? QString() : ours.error().toString()));
         const QString differs = test::fileTreeMismatch(terraformFiles, test::jsonFiles(mirror), u"terraform"_s);
         QVERIFY2(differs.isEmpty(), qPrintable(differs));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // the hash cache under ~/.qttest, not the user's
+        PROVENDER_SKIP_UNLESS_TERRAFORM(u"`terraform providers mirror` writes the indexes compared with"_s);
+        QStringList missing;
+        if (QStandardPaths::findExecutable(u"openssl"_s).isEmpty())
+            missing << u"openssl"_s;
+        if (QStandardPaths::findExecutable(u"gpg"_s).isEmpty())
+            missing << u"gpg (Debian package gnupg)"_s;
+        if (test::python3().isEmpty())
+            missing << u"python3"_s;
+        if (!QSslSocket::supportsSsl())
+            missing << u"Qt's TLS backend (OpenSSL)"_s;
+        PROVENDER_SKIP_UNLESS_ON_PATH(missing.join(u", "_s));
+        QVERIFY(m_tmp.isValid());
+        m_root = m_tmp.path();
+    }
+
+    void cleanupTestCase()
+    {
+        // gpg starts a gpg-agent for the temporary keyring; stop exactly that one.
+        if (m_gpgStarted)
+            test::runProcessMerged(u"gpgconf"_s, {u"--kill"_s, u"gpg-agent"_s}, m_root, gpgEnvironment(), 30000);
+    }
+
+    void exportEqualsTerraformProvidersMirror()
+    {
+        const QString cert = m_root + u"/cert.pem"_s;
+        const QString key = m_root + u"/key.pem"_s;
+        makeCertificateAndKey(cert, key);
+        if (QTest::currentTestFailed())
+            return;
+        writeReleases();
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(m_server.start(cert, key, [this](const QString &path) { return answer(path); }));
+        const QString localhost = QStringLiteral("localhost:%1").arg(m_server.port());
+        for (Release &rel : m_releases)
+            if (rel.host == u"localhost"_s)
+                rel.host = localhost;
+
+        // --- terraform's sandbox: a CLI config whose `host` blocks send both hosts to the registry
+        const QString services = QStringLiteral("https://127.0.0.1:%1/v1/providers/").arg(m_server.port());
+        QVERIFY(test::MirrorFixture::writeAbsolute(
+            m_root + u"/tf/cli.tfrc"_s,
+            QStringLiteral("host \"registry.provender.test\" {\n  services = {\n    \"providers.v1\" = \"%1\"\n  }\n}\n"
+                           "host \"caf\u00e9.provender.test\" {\n  services = {\n    \"providers.v1\" = \"%1\"\n  }\n}\n")
+                .arg(services)
+                .toUtf8()));
+
+        const QString mirror = m_root + u"/mirror"_s;
+        const QString alphaDir = mirror + u"/registry.provender.test/acme/alpha"_s;
+        plantExtraContent(mirror, alphaDir);
+        if (QTest::currentTestFailed())
+            return;
+
+        // --- terraform providers mirror, three times; gamma exists only for linux_amd64: its other
+        // platforms fail, so it gets its own run.
+        // (runTerraform: `err` holds terraform's stderr, then its stdout)
+        test::ProcessRun r = terraformMirror(u"cfg1"_s, {m_releases.at(0), m_releases.at(2)}, m_allPlatforms, mirror, cert);
+        QVERIFY2(r.exitCode == 0, qPrintable(QString::fromUtf8(r.err) + u"\nrequests: "_s + m_server.requests().join(u' ')));
+        QVERIFY2(r.err.contains("self-signed") || r.err.contains("community") || r.err.contains("authenticated"), r.err.constData());
+        r = terraformMirror(u"cfg2"_s, {m_releases.at(1)}, m_allPlatforms, mirror, cert);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = terraformMirror(u"cfg3"_s, {m_releases.at(3)}, {u"linux_amd64"_s}, mirror, cert);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+
+        // --- what terraform wrote
+        const QMap<QString, QByteArray> terraformFiles = test::jsonFiles(mirror);
+        qInfo("terraform wrote %lld index files: %s", qlonglong(terraformFiles.size()), qPrintable(terraformFiles.keys().join(u", "_s)));
+        checkTerraformFiles(terraformFiles, localhost);
+        if (QTest::currentTestFailed())
+            return;
+        checkOurExport(mirror, alphaDir, terraformFiles);
     }
 };
 

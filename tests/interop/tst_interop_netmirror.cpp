@@ -3,15 +3,17 @@
 // h1: terraform writes into the lock file must be one `provender verify` reports. Then one archive
 // is tampered with: terraform init and our verification must both fail on it.
 //
-// Everything is local: nginx gets its own config, prefix and pid file in a temporary directory and a
-// self-signed certificate made by `openssl req` at test time (trusted by terraform through
-// SSL_CERT_FILE); terraform runs with a temporary CLI config whose only installation method is
-// the mirror on 127.0.0.1, and CHECKPOINT_DISABLE=1. The zips are built by Python's zipfile.
+// Everything is local: nginx is the shared test::NginxFixture (its own config, prefix and pid file
+// in a temporary directory, a throw-away CA made by `openssl` at test time, trusted by terraform
+// through SSL_CERT_FILE); terraform runs through test::runTerraform, in a sandbox per run whose CLI
+// config's only installation method is the mirror on 127.0.0.1, with CHECKPOINT_DISABLE=1 and
+// proxies closed. The zips are built by Python's zipfile.
 // Skips with a clear message when terraform, nginx, openssl or python3 is absent.
 
 #include "model/mirror/FileSystemMirror.h"
 #include "model/mirror/IndexWriter.h"
 #include "model/verify/VerifyEngine.h"
+#include "tests/support/NginxFixture.h"
 #include "tests/support/TestSupport.h"
 #include "tests/support/VerifyResults.h"
 
@@ -19,15 +21,9 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
-#include <QStandardPaths>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <unistd.h>
 
 using namespace provender;
 
@@ -60,12 +56,6 @@ for plat in ("linux_amd64", "darwin_arm64"):
 json.dump(out, sys.stdout)
 )PY";
 
-QString findTool(const QString &name)
-{
-    const QString onPath = QStandardPaths::findExecutable(name);
-    return onPath.isEmpty() ? QStandardPaths::findExecutable(name, {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")}) : onPath;
-}
-
 /// The h1: hashes of `provider`'s block in a lock file.
 QStringList lockH1(const QString &lockText, const QString &provider)
 {
@@ -87,30 +77,36 @@ class TestInteropNetMirror : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_tmp;
-    QString m_terraform, m_nginx, m_openssl, m_python;
+    test::NginxFixture m_nginx;
     QString m_mirror;
-    QProcess m_server;
-    quint16 m_port = 0;
     QJsonObject m_expected;
-    QProcessEnvironment m_tfEnv;
 
     QString path(const QString &rel) const { return m_tmp.filePath(rel); }
 
-    test::ProcessRun terraformInit(const QString &name)
+    /// `terraform init` of a configuration that requires the fake provider, in a fresh sandbox
+    /// (test::runTerraform) whose CLI config installs only from the mirror nginx serves.
+    struct InitRun
     {
-        const QString work = path(QStringLiteral("tf-") + name);
-        QDir(work).removeRecursively();
-        QDir().mkpath(work);
-        QFile main(work + QStringLiteral("/main.tf"));
-        if (!main.open(QIODevice::WriteOnly))
+        int exitCode = -1;
+        QString text; ///< terraform's output, then the lock file it wrote
+    };
+    InitRun terraformInit(const QString &name)
+    {
+        const QString sandbox = path(QStringLiteral("tf-") + name);
+        QDir(sandbox).removeRecursively();
+        const QString work = sandbox + QStringLiteral("/work");
+        if (!test::writeFile(
+                sandbox + QStringLiteral("/cli.tfrc"),
+                QStringLiteral("provider_installation {\n  network_mirror {\n    url = \"%1\"\n  }\n}\n").arg(m_nginx.baseUrl()).toUtf8())
+            || !test::writeFile(work + QStringLiteral("/main.tf"),
+                                "terraform {\n  required_providers {\n    fake = {\n      source  = \"example.com/acme/fake\"\n"
+                                "      version = \"1.0.0\"\n    }\n  }\n}\n"))
             return {};
-        main.write("terraform {\n  required_providers {\n    fake = {\n      source  = \"example.com/acme/fake\"\n"
-                   "      version = \"1.0.0\"\n    }\n  }\n}\n");
-        main.close();
-        test::ProcessRun r = test::runProcessMerged(
-            m_terraform, {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color")}, work, m_tfEnv);
-        r.out += "\n--- lock file ---\n" + test::readFile(work + QStringLiteral("/.terraform.lock.hcl"));
-        return r;
+        const test::ProcessRun r =
+            test::runTerraform(sandbox, work, {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color")},
+                               m_nginx.trustOnlyThisCa());
+        return {r.exitCode,
+                QString::fromUtf8(r.err + "\n--- lock file ---\n" + test::readFile(work + QStringLiteral("/.terraform.lock.hcl")))};
     }
 
     VerifyReport verifyMirror()
@@ -126,104 +122,24 @@ class TestInteropNetMirror : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        m_terraform = test::terraformPath();
-        m_nginx = findTool(QStringLiteral("nginx"));
-        m_openssl = findTool(QStringLiteral("openssl"));
-        m_python = findTool(QStringLiteral("python3"));
-        QStringList missing;
-        if (m_terraform.isEmpty())
-            missing << QStringLiteral("terraform");
-        if (m_nginx.isEmpty())
-            missing << QStringLiteral("nginx (Debian package nginx)");
-        if (m_openssl.isEmpty())
-            missing << QStringLiteral("openssl");
-        if (m_python.isEmpty())
-            missing << QStringLiteral("python3");
-        if (!missing.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("needs %1 on PATH").arg(missing.join(QStringLiteral(", "))));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the network-mirror interop check needs it"));
+        PROVENDER_SKIP_UNLESS_ON_PATH(test::NginxFixture::missingToolsWithPython());
         QVERIFY(m_tmp.isValid());
 
         // The mirror: Python builds the zips, Provender writes the indexes (terraform's default form).
         m_mirror = path(QStringLiteral("mirror"));
-        test::ProcessRun zips = test::runProcessMerged(
-            m_python, {QStringLiteral("-c"), QString::fromUtf8(kMakeZips), m_mirror, QStringLiteral("one")}, m_tmp.path());
-        QVERIFY2(zips.exitCode == 0, qPrintable(zips.text()));
-        m_expected = QJsonDocument::fromJson(zips.out).object();
+        QString error;
+        const QByteArray zips = test::runPythonCode(QString::fromUtf8(kMakeZips), {m_mirror, QStringLiteral("one")}, &error);
+        QVERIFY2(!zips.isNull(), qPrintable(error));
+        m_expected = QJsonDocument::fromJson(zips).object();
         QVERIFY(!m_expected.isEmpty());
         const Result<IndexExportReport> exported = exportIndexes(m_mirror, IndexExportOptions{});
         QVERIFY2(exported.ok(), qPrintable(exported.ok() ? QString() : exported.error().toString()));
         QVERIFY(QFile::exists(m_mirror + QStringLiteral("/example.com/acme/fake/1.0.0.json")));
 
-        // A certificate for 127.0.0.1.
-        const QString cert = path(QStringLiteral("cert.pem"));
-        const QString key = path(QStringLiteral("key.pem"));
-        test::ProcessRun ssl =
-            test::runProcessMerged(m_openssl,
-                                   {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
-                                    QStringLiteral("-nodes"), QStringLiteral("-keyout"), key, QStringLiteral("-out"), cert,
-                                    QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1"),
-                                    QStringLiteral("-addext"), QStringLiteral("subjectAltName=IP:127.0.0.1")},
-                                   m_tmp.path());
-        QVERIFY2(ssl.exitCode == 0, qPrintable(ssl.text()));
-
-        // nginx on a free loopback port, everything in the temporary directory.
-        {
-            QTcpServer probe;
-            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-            m_port = probe.serverPort();
-        }
-        const QString prefix = path(QStringLiteral("nginx"));
-        QVERIFY(QDir().mkpath(prefix + QStringLiteral("/logs")));
-        QString conf = QStringLiteral("daemon off;\nworker_processes 1;\npid %1/nginx.pid;\nerror_log %1/logs/error.log;\n%2"
-                                      "events { worker_connections 32; }\n"
-                                      "http {\n  access_log %1/logs/access.log;\n"
-                                      "  client_body_temp_path %1/body; proxy_temp_path %1/proxy; fastcgi_temp_path %1/fastcgi;\n"
-                                      "  uwsgi_temp_path %1/uwsgi; scgi_temp_path %1/scgi;\n"
-                                      "  types { application/json json; application/zip zip; }\n  default_type application/octet-stream;\n"
-                                      "  server {\n    listen 127.0.0.1:%3 ssl;\n    ssl_certificate %4;\n    ssl_certificate_key %5;\n"
-                                      "    root %6;\n  }\n}\n")
-                           .arg(prefix, ::geteuid() == 0 ? QStringLiteral("user root;\n") : QString())
-                           .arg(m_port)
-                           .arg(cert, key, m_mirror);
-        QVERIFY(test::writeFile(prefix + QStringLiteral("/nginx.conf"), conf.toUtf8()));
-        m_server.setProcessChannelMode(QProcess::MergedChannels);
-        m_server.start(m_nginx,
-                       {QStringLiteral("-p"), prefix, QStringLiteral("-c"), prefix + QStringLiteral("/nginx.conf"), QStringLiteral("-e"),
-                        prefix + QStringLiteral("/logs/error.log")});
-        QVERIFY2(m_server.waitForStarted(10000), qPrintable(m_server.errorString()));
-        // Ready when it accepts connections (bounded wait).
-        auto listening = [this] {
-            QTcpSocket s;
-            s.connectToHost(QHostAddress::LocalHost, m_port);
-            return s.waitForConnected(200);
-        };
-        QTRY_VERIFY2_WITH_TIMEOUT(listening() || m_server.state() == QProcess::NotRunning, "nginx did not start", 10000);
-        QVERIFY2(m_server.state() == QProcess::Running,
-                 qPrintable(QString::fromUtf8(m_server.readAll() + test::readFile(prefix + QStringLiteral("/logs/error.log")))));
-
-        // terraform: only the mirror, only loopback.
-        const QString cli = path(QStringLiteral("terraform.rc"));
-        QFile cliFile(cli);
-        QVERIFY(cliFile.open(QIODevice::WriteOnly));
-        cliFile.write(QStringLiteral("provider_installation {\n  network_mirror {\n    url = \"https://127.0.0.1:%1/\"\n  }\n}\n")
-                          .arg(m_port)
-                          .toUtf8());
-        cliFile.close();
-        m_tfEnv = QProcessEnvironment::systemEnvironment();
-        m_tfEnv.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli);
-        m_tfEnv.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
-        m_tfEnv.insert(QStringLiteral("SSL_CERT_FILE"), cert);
-        m_tfEnv.insert(QStringLiteral("SSL_CERT_DIR"), path(QStringLiteral("no-cert-dir")));
-        m_tfEnv.insert(QStringLiteral("TF_IN_AUTOMATION"), QStringLiteral("1"));
-        m_tfEnv.remove(QStringLiteral("TF_PLUGIN_CACHE_DIR"));
-        for (const char *proxy : {"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"})
-            m_tfEnv.remove(QString::fromLatin1(proxy));
-        m_tfEnv.insert(QStringLiteral("NO_PROXY"), QStringLiteral("127.0.0.1"));
-    }
-
-    void cleanupTestCase()
-    {
-        test::stopProcess(m_server); // nginx: TERM = fast shutdown
+        // nginx on a free loopback port, with a certificate for 127.0.0.1 from a throw-away CA.
+        QVERIFY2(m_nginx.makeCertificates(&error), qPrintable(error));
+        QVERIFY2(m_nginx.start(m_mirror, {}, {}, &error), qPrintable(error));
     }
 
     void terraformInstallsWhatWeVerify()
@@ -240,26 +156,25 @@ private Q_SLOTS:
         QVERIFY(linux->hashes->h1Zip != linux->hashes->h1Extracted);
         QVERIFY(!report.summary.hasFindings());
 
-        const test::ProcessRun init = terraformInit(QStringLiteral("good"));
-        QVERIFY2(init.exitCode == 0, qPrintable(init.text()));
-        const QStringList h1 = lockH1(init.text(), QStringLiteral("example.com/acme/fake"));
-        QVERIFY2(!h1.isEmpty(), qPrintable(init.text()));
+        const InitRun init = terraformInit(QStringLiteral("good"));
+        QVERIFY2(init.exitCode == 0, qPrintable(init.text));
+        const QStringList h1 = lockH1(init.text, QStringLiteral("example.com/acme/fake"));
+        QVERIFY2(!h1.isEmpty(), qPrintable(init.text));
         qInfo("terraform's lock file h1: %s", qPrintable(h1.join(QStringLiteral(", "))));
         // terraform records the extracted folder's h1 of the platform it installed, plus the
         // mirror's hash it checked; each must be a value our verification reports.
-        QVERIFY2(h1.contains(linux->hashes->h1Extracted.toString()), qPrintable(init.text()));
+        QVERIFY2(h1.contains(linux->hashes->h1Extracted.toString()), qPrintable(init.text));
         const QStringList ours = {linux->hashes->h1Extracted.toString(), linux->hashes->h1Zip.toString()};
         for (const QString &h : h1)
-            QVERIFY2(ours.contains(h), qPrintable(h + QStringLiteral(" is not ours\n") + init.text()));
+            QVERIFY2(ours.contains(h), qPrintable(h + QStringLiteral(" is not ours\n") + init.text));
     }
 
     void tamperedArchiveFailsBoth()
     {
         // Replace the linux_amd64 zip by another build (other content), leaving the indexes alone.
         const QString scratch = path(QStringLiteral("scratch"));
-        test::ProcessRun zips = test::runProcessMerged(
-            m_python, {QStringLiteral("-c"), QString::fromUtf8(kMakeZips), scratch, QStringLiteral("two")}, m_tmp.path());
-        QVERIFY2(zips.exitCode == 0, qPrintable(zips.text()));
+        QString error;
+        QVERIFY2(!test::runPythonCode(QString::fromUtf8(kMakeZips), {scratch, QStringLiteral("two")}, &error).isNull(), qPrintable(error));
         const QString name = QStringLiteral("/example.com/acme/fake/terraform-provider-fake_1.0.0_linux_amd64.zip");
         QVERIFY(QFile::remove(m_mirror + name));
         QVERIFY(QFile::copy(scratch + name, m_mirror + name));
@@ -271,11 +186,11 @@ private Q_SLOTS:
         QCOMPARE(toString(test::resultFor(report, QStringLiteral("darwin_arm64"))->detail.verdict), QStringLiteral("verified"));
         QVERIFY(report.summary.hasFindings());
 
-        const test::ProcessRun init = terraformInit(QStringLiteral("tampered"));
-        QVERIFY2(init.exitCode != 0, qPrintable(init.text()));
-        QVERIFY2(init.text().contains(QStringLiteral("checksum")), qPrintable(init.text()));
+        const InitRun init = terraformInit(QStringLiteral("tampered"));
+        QVERIFY2(init.exitCode != 0, qPrintable(init.text));
+        QVERIFY2(init.text.contains(QStringLiteral("checksum")), qPrintable(init.text));
         qInfo("terraform init on the tampered mirror: %s",
-              qPrintable(init.text().section(QStringLiteral("Error:"), 1, 1).simplified().left(200)));
+              qPrintable(init.text.section(QStringLiteral("Error:"), 1, 1).simplified().left(200)));
     }
 };
 

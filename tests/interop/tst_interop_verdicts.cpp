@@ -15,8 +15,6 @@
 #include "tests/support/NginxFixture.h"
 #include "tests/support/TestSupport.h"
 
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
@@ -73,52 +71,29 @@ class TestInteropVerdicts : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_tmp;
-    QString m_terraform, m_python, m_provender;
+    QString m_python, m_provender;
     test::NginxFixture m_nginx;
     QJsonArray m_cases;
     int m_runs = 0;
 
     QString path(const QString &rel) const { return m_tmp.filePath(rel); }
 
-    QProcessEnvironment tfEnv(const QString &cliConfig) const
+    /// A fresh sandbox for terraform (test::runTerraform) for case `c`: its CLI config, whose only
+    /// installation method is the case's mirror, and in work/ main.tf and the case's lock.
+    QString sandbox(const QJsonObject &c)
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cliConfig);
-        env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
-        env.insert(QStringLiteral("TF_IN_AUTOMATION"), QStringLiteral("1"));
-        env.insert(QStringLiteral("SSL_CERT_FILE"), m_nginx.caFile());
-        env.insert(QStringLiteral("SSL_CERT_DIR"), path(QStringLiteral("no-cert-dir")));
-        env.remove(QStringLiteral("TF_PLUGIN_CACHE_DIR"));
-        for (const char *proxy : {"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"})
-            env.remove(QString::fromLatin1(proxy));
-        env.insert(QStringLiteral("NO_PROXY"), QStringLiteral("127.0.0.1"));
-        return env;
-    }
-
-    static bool writeFile(const QString &file, const QByteArray &bytes)
-    {
-        QFile f(file);
-        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-    }
-
-    /// A fresh terraform working directory for `name` (main.tf, the case's lock, a CLI config
-    /// whose only installation method is the case's mirror).
-    QString workDir(const QJsonObject &c, QString *cliConfig)
-    {
-        const QString work = path(QStringLiteral("tf/") + c[QStringLiteral("name")].toString() + QString::number(++m_runs));
-        QDir().mkpath(work);
-        writeFile(work + QStringLiteral("/main.tf"),
-                  "terraform {\n  required_providers {\n    fake = {\n      source  = \"example.com/acme/fake\"\n"
-                  "      version = \"1.0.0\"\n    }\n  }\n}\n");
+        const QString sandbox = path(QStringLiteral("tf/") + c[QStringLiteral("name")].toString() + QString::number(++m_runs));
+        test::writeFile(sandbox + QStringLiteral("/work/main.tf"),
+                        "terraform {\n  required_providers {\n    fake = {\n      source  = \"example.com/acme/fake\"\n"
+                        "      version = \"1.0.0\"\n    }\n  }\n}\n");
         if (c.contains(QStringLiteral("lock")))
-            writeFile(work + QStringLiteral("/.terraform.lock.hcl"), c[QStringLiteral("lock")].toString().toUtf8());
-        *cliConfig = work + QStringLiteral(".tfrc");
+            test::writeFile(sandbox + QStringLiteral("/work/.terraform.lock.hcl"), c[QStringLiteral("lock")].toString().toUtf8());
         const QString layout = c[QStringLiteral("layout")].toString();
         const QString method = layout == QLatin1String("net")
             ? QStringLiteral("network_mirror {\n    url = \"%1%2/\"\n  }").arg(m_nginx.baseUrl(), c[QStringLiteral("name")].toString())
             : QStringLiteral("filesystem_mirror {\n    path = \"%1\"\n  }").arg(c[QStringLiteral("dir")].toString());
-        writeFile(*cliConfig, QStringLiteral("provider_installation {\n  %1\n}\n").arg(method).toUtf8());
-        return work;
+        test::writeFile(sandbox + QStringLiteral("/cli.tfrc"), QStringLiteral("provider_installation {\n  %1\n}\n").arg(method).toUtf8());
+        return sandbox;
     }
 
     struct Outcome
@@ -130,11 +105,11 @@ class TestInteropVerdicts : public QObject
 
     Outcome terraformInit(const QJsonObject &c)
     {
-        QString cli;
-        const QString work = workDir(c, &cli);
-        const test::ProcessRun r = test::runProcess(
-            m_terraform, {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color")}, 300000, tfEnv(cli), work);
-        return {r.exitCode == 0, flatten(r.out + r.err)};
+        const QString sb = sandbox(c);
+        const test::ProcessRun r = test::runTerraform(sb, sb + QStringLiteral("/work"),
+                                                      {QStringLiteral("init"), QStringLiteral("-input=false"), QStringLiteral("-no-color")},
+                                                      m_nginx.trustOnlyThisCa(), 300000);
+        return {r.exitCode == 0, flatten(r.err)};
     }
 
     /// `provender verify` of the case (its directory, or its URL) as JSON; the lock, when the case has one, as --lock.
@@ -156,8 +131,7 @@ class TestInteropVerdicts : public QObject
         if (!c.contains(QStringLiteral("lock")))
             return {};
         const QString lock = path(QStringLiteral("locks/") + c[QStringLiteral("name")].toString() + QStringLiteral(".hcl"));
-        QDir().mkpath(path(QStringLiteral("locks")));
-        writeFile(lock, c[QStringLiteral("lock")].toString().toUtf8());
+        test::writeFile(lock, c[QStringLiteral("lock")].toString().toUtf8());
         return {QStringLiteral("--lock"), lock};
     }
 
@@ -232,9 +206,7 @@ class TestInteropVerdicts : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        m_terraform = test::terraformPath();
-        if (m_terraform.isEmpty())
-            PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("each verdict is checked against its install outcome"));
         PROVENDER_SKIP_UNLESS_ON_PATH(test::NginxFixture::missingToolsWithPython());
         m_python = test::python3();
         m_provender = QStringLiteral(PROVENDER_BINARY);
@@ -338,17 +310,17 @@ private Q_SLOTS:
                                    "  constraints = \"1.0.0\"\n}\n";
         QJsonObject tfCase = c;
         tfCase[QStringLiteral("lock")] = QString::fromUtf8(initial);
-        QString cli;
-        const QString work = workDir(tfCase, &cli);
-        const test::ProcessRun tf = test::runProcess(m_terraform,
-                                                     {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
-                                                      QStringLiteral("-fs-mirror=") + c[QStringLiteral("dir")].toString(),
-                                                      QStringLiteral("-platform=") + kPlatform},
-                                                     300000, tfEnv(cli), work);
+        const QString sb = sandbox(tfCase);
+        const QString work = sb + QStringLiteral("/work");
+        const test::ProcessRun tf = test::runTerraform(sb, work,
+                                                       {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
+                                                        QStringLiteral("-fs-mirror=") + c[QStringLiteral("dir")].toString(),
+                                                        QStringLiteral("-platform=") + kPlatform},
+                                                       m_nginx.trustOnlyThisCa(), 300000);
         const QByteArray tfLock = test::readFile(work + QStringLiteral("/.terraform.lock.hcl"));
 
         const QString mine = path(QStringLiteral("addhashes-") + c[QStringLiteral("name")].toString() + QStringLiteral(".hcl"));
-        QVERIFY(writeFile(mine, initial));
+        QVERIFY(test::writeFile(mine, initial));
         const test::ProcessRun p = test::runProcess(m_provender,
                                                     {QStringLiteral("lock"), QStringLiteral("add-hashes"), QStringLiteral("--mirror"),
                                                      c[QStringLiteral("dir")].toString(), QStringLiteral("--platform"), kPlatform, mine},
@@ -356,7 +328,7 @@ private Q_SLOTS:
         const QByteArray myLock = test::readFile(mine);
         const QString msg = QStringLiteral("terraform exit %1: %2\nprovender exit %3: %4")
                                 .arg(tf.exitCode)
-                                .arg(flatten(tf.out + tf.err).right(400))
+                                .arg(flatten(tf.err).right(400))
                                 .arg(p.exitCode)
                                 .arg(QString::fromUtf8(p.out + p.err));
         QVERIFY2((tf.exitCode == 0) == (p.exitCode == 0), qPrintable(msg));
@@ -366,7 +338,7 @@ private Q_SLOTS:
             QCOMPARE(p.exitCode, 1);
             QCOMPARE(myLock, initial); // untouched
             QCOMPARE(tfLock, initial); // terraform leaves it too
-            if (flatten(tf.out + tf.err).contains(QLatin1String("provider binary not found")))
+            if (flatten(tf.err).contains(QLatin1String("provider binary not found")))
                 QVERIFY2(QString::fromUtf8(p.out + p.err).contains(QLatin1String("provider binary not found")), qPrintable(msg));
         }
     }
@@ -427,9 +399,9 @@ private Q_SLOTS:
         QCOMPARE(a[QStringLiteral("anchors")].toArray().at(0)[QStringLiteral("self_consistency_only")].toBool(), true);
         // A lock that covers another provider only: not covered, --strict exit 1.
         const QString other = path(QStringLiteral("locks/other.hcl"));
-        QVERIFY(writeFile(other,
-                          "provider \"example.com/acme/other\" {\n  version = \"1.0.0\"\n  hashes = [\n"
-                          "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n  ]\n}\n"));
+        QVERIFY(test::writeFile(other,
+                                "provider \"example.com/acme/other\" {\n  version = \"1.0.0\"\n  hashes = [\n"
+                                "    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n  ]\n}\n"));
         int rc = -1;
         const QJsonObject report = provenderVerify(withoutLock, false, &rc, {QStringLiteral("--lock"), other, QStringLiteral("--strict")});
         QCOMPARE(archiveOf(report)[QStringLiteral("not_covered_by_lock")].toBool(), true);

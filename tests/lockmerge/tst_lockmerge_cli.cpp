@@ -13,6 +13,7 @@
 
 #include "tests/support/FileSizeLimit.h"
 #include "tests/support/LockMirrorFixture.h"
+#include "tests/support/TerraformLock.h"
 #include "tests/support/TestSupport.h"
 
 #include <QDir>
@@ -272,38 +273,17 @@ private Q_SLOTS:
     void terraformWritesTheSameBytes()
     {
         PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the expected files are checked against it"));
+        // `terraform providers lock -fs-mirror` in this sandbox (test::terraformProvidersLock:
+        // runTerraform, an empty CLI config, no proxy), starting from no lock entries.
         QTemporaryDir sandbox;
-        for (const char *d : {"cfg", "data", "tmp", "home"})
-            QDir().mkpath(sandbox.filePath(QString::fromLatin1(d)));
-        QVERIFY(test::writeFile(sandbox.filePath(u"cli.tfrc"_s), {}));
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &key : env.keys())
-            if (key.startsWith(u"TF_"_s))
-                env.remove(key);
-        env.insert(u"TF_CLI_CONFIG_FILE"_s, sandbox.filePath(u"cli.tfrc"_s));
-        env.insert(u"CHECKPOINT_DISABLE"_s, u"1"_s);
-        env.insert(u"TF_DATA_DIR"_s, sandbox.filePath(u"data"_s));
-        env.insert(u"TF_IN_AUTOMATION"_s, u"1"_s);
-        env.insert(u"TMPDIR"_s, sandbox.filePath(u"tmp"_s));
-        env.insert(u"HOME"_s, sandbox.filePath(u"home"_s));
-        env.insert(u"HTTPS_PROXY"_s, u"http://127.0.0.1:9"_s);
-        env.insert(u"HTTP_PROXY"_s, u"http://127.0.0.1:9"_s);
-        const QString cfg = sandbox.filePath(u"cfg"_s);
         const auto lockWith = [&](const char *alphaConstraint, const QStringList &platforms) {
-            test::writeFile(cfg + u"/main.tf"_s,
-                            "terraform {\n  required_providers {\n    alpha = {\n      source = \"example.test/ns/alpha\"\n"
-                            "      version = \""
-                                + QByteArray(alphaConstraint)
-                                + "\"\n    }\n    beta = {\n"
-                                  "      source = \"example.test/ns/beta\"\n      version = \"2.0.0\"\n    }\n  }\n}\n");
-            QFile::remove(cfg + u"/.terraform.lock.hcl"_s);
-            QStringList args{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + m_mirror->root()};
-            for (const QString &p : platforms)
-                args << u"-platform="_s + p;
-            const Run r = test::runProcess(test::terraformPath(), args, 240000, env, cfg);
-            if (r.exitCode != 0)
-                qWarning("%s", qPrintable(describe(r)));
-            return test::readFile(cfg + u"/.terraform.lock.hcl"_s);
+            const test::TerraformLockRun r = test::terraformProvidersLock(
+                sandbox.path(), {},
+                {{u"example.test/ns/alpha"_s, QString::fromLatin1(alphaConstraint)}, {u"example.test/ns/beta"_s, u"2.0.0"_s}},
+                m_mirror->root(), platforms, {});
+            if (r.run.exitCode != 0)
+                qWarning("%s", qPrintable(describe(r.run)));
+            return r.lockFile;
         };
         const QStringList all{u"linux_amd64"_s, u"darwin_arm64"_s, u"linux_arm64"_s};
         // The union of the git test below, and the upgrade's file.

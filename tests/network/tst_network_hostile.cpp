@@ -189,7 +189,8 @@ class TestNetworkHostile : public QObject
         return test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 240000, env);
     }
     /// `terraform providers lock -net-mirror=<nginx> -platform=P example.com/acme/TYPE` succeeds
-    /// with this environment (SSL_CERT_* as given; temporary CLI config, CHECKPOINT_DISABLE=1).
+    /// with this environment (SSL_CERT_* as given, none else: initTestCase unset them; the sandbox
+    /// tf-sandbox of test::runTerraform: an empty CLI config, CHECKPOINT_DISABLE=1, proxies closed).
     bool terraformAccepts(const QString &type, const QString &platform, const QProcessEnvironment &extra, QString *output) const
     {
         const QString work = m_tmp.filePath(QStringLiteral("tf-") + type);
@@ -201,22 +202,12 @@ class TestNetworkHostile : public QObject
                    + "\"\n      version = \"1.0.0\"\n    }\n  }\n}\n");
         main.close();
         QFile::remove(work + QStringLiteral("/.terraform.lock.hcl"));
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &k : env.keys())
-            if (k.startsWith(QLatin1StringView("TF_")) || k.startsWith(QLatin1StringView("SSL_CERT"))
-                || k.contains(QLatin1StringView("proxy"), Qt::CaseInsensitive))
-                env.remove(k);
-        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), m_tmp.filePath(QStringLiteral("none.tfrc")));
-        env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
-        env.insert(QStringLiteral("HOME"), m_tmp.filePath(QStringLiteral("home")));
-        env.insert(QStringLiteral("NO_PROXY"), QStringLiteral("127.0.0.1"));
-        env.insert(extra);
-        const test::ProcessRun r = test::runProcess(test::terraformPath(),
-                                                    {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
-                                                     QStringLiteral("-net-mirror=") + m_nginx.baseUrl(),
-                                                     QStringLiteral("-platform=") + platform, QStringLiteral("example.com/acme/") + type},
-                                                    180000, env, work);
-        *output = QString::fromUtf8(r.out + r.err);
+        const test::ProcessRun r = test::runTerraform(m_tmp.filePath(QStringLiteral("tf-sandbox")), work,
+                                                      {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
+                                                       QStringLiteral("-net-mirror=") + m_nginx.baseUrl(),
+                                                       QStringLiteral("-platform=") + platform, QStringLiteral("example.com/acme/") + type},
+                                                      extra, 180000);
+        *output = QString::fromUtf8(r.err);
         return r.exitCode == 0;
     }
     QProcessEnvironment cleanEnv() const

@@ -2,8 +2,9 @@
 // (verdict verified or unverified — terraform installs an archive without hashes unchecked) are
 // exactly those the real terraform accepts. terraform is run per platform as
 // `terraform providers lock -net-mirror=<url> -platform=<os_arch>` (the same installer code as
-// `terraform init`, which only installs the host platform), with a temporary CLI config,
-// CHECKPOINT_DISABLE=1 and the test CA through SSL_CERT_FILE; it never leaves 127.0.0.1.
+// `terraform init`, which only installs the host platform), through test::runTerraform (a
+// temporary CLI config, CHECKPOINT_DISABLE=1, proxies closed) with the test CA through
+// SSL_CERT_FILE; it never leaves 127.0.0.1.
 // Skips without terraform, nginx, openssl or python3.
 
 #include "model/network/NetworkMirror.h"
@@ -15,9 +16,7 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSslCertificate>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -29,15 +28,12 @@ class TestNetworkInterop : public QObject
     test::ServedMirror m_served;
     test::NginxFixture &m_nginx = m_served.nginx();
     QTemporaryDir m_tmp;
-    QString m_terraform;
 
 private Q_SLOTS:
     void initTestCase()
     {
-        m_terraform = test::terraformPath();
         PROVENDER_SKIP_UNLESS_ON_PATH(test::ServedMirror::missingTools());
-        if (m_terraform.isEmpty())
-            PROVENDER_SKIP(test::Missing::Terraform, QStringLiteral("terraform is not on PATH: the network-mirror interop check needs it"));
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("the network-mirror interop check needs it"));
         const QString mirror = m_tmp.filePath(QStringLiteral("mirror"));
         QString error;
         QVERIFY2(m_served.start(mirror, &error), qPrintable(error));
@@ -70,36 +66,22 @@ private Q_SLOTS:
         main.write("terraform {\n  required_providers {\n    good = {\n      source  = \"example.com/acme/good\"\n"
                    "      version = \"1.0.0\"\n    }\n  }\n}\n");
         main.close();
-        const QString cli = m_tmp.filePath(QStringLiteral("empty.tfrc"));
-        QFile cliFile(cli);
-        QVERIFY(cliFile.open(QIODevice::WriteOnly));
-        cliFile.close();
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &k : env.keys())
-            if (k.startsWith(QLatin1StringView("TF_")) || k.contains(QLatin1StringView("proxy"), Qt::CaseInsensitive))
-                env.remove(k);
-        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli);
-        env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
-        env.insert(QStringLiteral("SSL_CERT_FILE"), m_nginx.caFile());
-        env.insert(QStringLiteral("SSL_CERT_DIR"), m_tmp.filePath(QStringLiteral("no-cert-dir")));
-        env.insert(QStringLiteral("HOME"), m_tmp.path());
-        env.insert(QStringLiteral("NO_PROXY"), QStringLiteral("127.0.0.1"));
+        // terraform in the sandbox tf-sandbox (test::runTerraform: an empty CLI config, no proxy),
+        // trusting the test CA only.
+        const QString sandbox = m_tmp.filePath(QStringLiteral("tf-sandbox"));
         QStringList theirs;
         QString outputs;
         for (const QString &platform : std::as_const(platforms)) {
             QFile::remove(work + QStringLiteral("/.terraform.lock.hcl"));
-            QProcess tf;
-            tf.setWorkingDirectory(work);
-            tf.setProcessEnvironment(env);
-            tf.setProcessChannelMode(QProcess::MergedChannels);
-            tf.start(m_terraform,
-                     {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
-                      QStringLiteral("-net-mirror=") + m_nginx.baseUrl(), QStringLiteral("-platform=") + platform,
-                      QStringLiteral("example.com/acme/good")});
-            QVERIFY(tf.waitForFinished(180000));
-            const QString output = QString::fromUtf8(tf.readAll());
-            outputs += QStringLiteral("--- %1 (exit %2)\n%3\n").arg(platform).arg(tf.exitCode()).arg(output);
-            if (tf.exitStatus() == QProcess::NormalExit && tf.exitCode() == 0)
+            const test::ProcessRun tf =
+                test::runTerraform(sandbox, work,
+                                   {QStringLiteral("providers"), QStringLiteral("lock"), QStringLiteral("-no-color"),
+                                    QStringLiteral("-net-mirror=") + m_nginx.baseUrl(), QStringLiteral("-platform=") + platform,
+                                    QStringLiteral("example.com/acme/good")},
+                                   m_nginx.trustOnlyThisCa(), 180000);
+            QVERIFY(tf.finished);
+            outputs += QStringLiteral("--- %1 (exit %2)\n%3\n").arg(platform).arg(tf.exitCode).arg(QString::fromUtf8(tf.err));
+            if (tf.exitCode == 0)
                 theirs << platform;
         }
         ours.sort();

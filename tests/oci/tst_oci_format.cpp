@@ -13,7 +13,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -352,10 +351,8 @@ private Q_SLOTS:
     {
         // The block `provender oci push` prints is for OpenTofu only: terraform 1.11 does not know
         // the installation method (it says so and falls back to its default installation).
-        const QString terraform = QStandardPaths::findExecutable(QStringLiteral("terraform"));
-        if (terraform.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH"));
-        QTemporaryDir dir;
+        PROVENDER_SKIP_UNLESS_TERRAFORM(QStringLiteral("its answer to the oci_mirror block is checked"));
+        QTemporaryDir dir; // runTerraform's sandbox: this CLI config, no proxy
         QFile cli(dir.filePath(QStringLiteral("cli.tfrc")));
         QVERIFY(cli.open(QIODevice::WriteOnly));
         const QString block = ociMirrorConfigBlock(QStringLiteral("127.0.0.1:5000/mirror/${namespace}/${type}"),
@@ -363,10 +360,8 @@ private Q_SLOTS:
         QVERIFY(block.contains(u"oci_mirror {"));
         cli.write(block.toUtf8());
         cli.close();
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("TF_CLI_CONFIG_FILE"), cli.fileName());
-        env.insert(QStringLiteral("CHECKPOINT_DISABLE"), QStringLiteral("1"));
-        const provender::test::ProcessRun r = provender::test::runProcess(terraform, {QStringLiteral("version")}, 120000, env, dir.path());
+        const provender::test::ProcessRun r =
+            provender::test::runTerraform(dir.path(), dir.path(), {QStringLiteral("version")}, {}, 120000);
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("Unknown provider installation method \"oci_mirror\"")
                      || r.out.contains("Unknown provider installation method \"oci_mirror\""),

@@ -118,7 +118,7 @@ private Q_SLOTS:
         int n = 0;
         for (const QList<Wanted> &wanted : runs) {
             const provender::test::ProcessRun tf = terraformMirror(u"config%1"_s.arg(++n), wanted, theirs);
-            QVERIFY2(tf.exitCode == 0, QByteArray(tf.out + tf.err).constData());
+            QVERIFY2(tf.exitCode == 0, tf.err.constData());
             // terraform checked the signature with the key the registry lists (its words: "self-signed").
             QVERIFY2(tf.out.contains("Package authenticated: self-signed"), tf.out.constData());
             // The first run reads terraform's own configuration (--config), the second is typed.
@@ -155,8 +155,8 @@ private Q_SLOTS:
         QStringList args{u"providers"_s, u"lock"_s, u"-no-color"_s};
         for (const QString &p : m_platforms)
             args << u"-platform="_s + p;
-        const provender::test::ProcessRun tf = provender::test::runProcess(provender::test::terraformPath(), args, 300000, m_env, dir);
-        QVERIFY2(tf.exitCode == 0, QByteArray(tf.out + tf.err).constData());
+        const provender::test::ProcessRun tf = m_registry.terraform(dir, args);
+        QVERIFY2(tf.exitCode == 0, tf.err.constData());
         const QByteArray theirs = provender::test::readFile(dir + u"/.terraform.lock.hcl"_s);
         // terraform's file holds, per provider, the h1: of the extracted package Python computed
         // for each platform (demo's zips have a directory entry: not HashZip's h1:) and the
@@ -207,8 +207,8 @@ private Q_SLOTS:
         QStringList args{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-fs-mirror="_s + d};
         for (const QString &p : m_platforms)
             args << u"-platform="_s + p;
-        const provender::test::ProcessRun tf = provender::test::runProcess(provender::test::terraformPath(), args, 300000, m_env, dir);
-        QVERIFY2(tf.exitCode == 0, QByteArray(tf.out + tf.err).constData());
+        const provender::test::ProcessRun tf = m_registry.terraform(dir, args);
+        QVERIFY2(tf.exitCode == 0, tf.err.constData());
         const QByteArray lock = provender::test::readFile(dir + u"/.terraform.lock.hcl"_s);
         for (const QString &platform : m_platforms)
             QVERIFY2(lock.contains(m_expected.value(u"demo"_s)

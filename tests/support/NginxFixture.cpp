@@ -111,6 +111,14 @@ bool NginxFixture::makeCertificates(QString *error)
                       error);
 }
 
+QProcessEnvironment NginxFixture::trustOnlyThisCa() const
+{
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("SSL_CERT_FILE"), caFile());
+    env.insert(QStringLiteral("SSL_CERT_DIR"), m_dir.filePath(QStringLiteral("no-cert-dir")));
+    return env;
+}
+
 QString NginxFixture::baseUrl() const
 {
     return QStringLiteral("https://127.0.0.1:%1/").arg(m_port);

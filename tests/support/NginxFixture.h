@@ -5,6 +5,7 @@
 // Tests skip (PROVENDER_SKIP, Missing::Package) when missingTools() is not empty. Link Qt6::Network.
 
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -39,6 +40,9 @@ public:
     /// https://127.0.0.1:<port>/
     QString baseUrl() const;
     QString caFile() const { return m_dir.filePath(QStringLiteral("ca.pem")); }
+    /// For terraform (runTerraform's `extraEnv`): SSL_CERT_FILE caFile() and SSL_CERT_DIR a folder
+    /// that does not exist, so that Go trusts this server's CA and nothing else.
+    QProcessEnvironment trustOnlyThisCa() const;
     QString accessLogPath() const { return m_dir.filePath(QStringLiteral("nginx/logs/access.log")); }
     /// The access log's size once nginx has written the lines of every earlier request. nginx
     /// writes a line after it has sent the response, so the client of an earlier request may

@@ -62,9 +62,9 @@ bool RegistryFixture::start(const QString &dir, QString *error)
         *error = QStringLiteral("cannot write ") + cliConfig;
         return false;
     }
+    m_sandbox = dir;
     m_env = sandboxEnvironment(dir);
-    m_env.insert(QStringLiteral("SSL_CERT_FILE"), m_nginx.caFile());
-    m_env.insert(QStringLiteral("SSL_CERT_DIR"), dir + QStringLiteral("/no-cert-dir"));
+    m_env.insert(m_nginx.trustOnlyThisCa());
     return true;
 }
 
@@ -85,7 +85,12 @@ ProcessRun RegistryFixture::terraformMirror(const QString &configDir, const QStr
     for (const QString &p : platforms)
         args << QStringLiteral("-platform=") + p;
     args << dest;
-    return runProcess(terraformPath(), args, 300000, m_env, configDir);
+    return terraform(configDir, args);
+}
+
+ProcessRun RegistryFixture::terraform(const QString &configDir, const QStringList &args) const
+{
+    return runTerraform(m_sandbox, configDir, args, m_nginx.trustOnlyThisCa(), 300000);
 }
 
 } // namespace provender::test

@@ -34,8 +34,8 @@ public:
     QString baseUrl() const { return m_nginx.baseUrl(); }
     /// make_registry.py's own account: file names, sha256, h1 (Python's zipfile).
     const QJsonObject &expected() const { return m_expected; }
-    /// For terraform and provender alike: sandboxEnvironment(dir) with SSL_CERT_FILE the test CA
-    /// and SSL_CERT_DIR an empty folder, so that both trust this server and nothing else.
+    /// For terraform and provender alike: sandboxEnvironment(dir) with the nginx's
+    /// trustOnlyThisCa(), so that both trust this server and nothing else.
     QProcessEnvironment environment() const { return m_env; }
     /// The GnuPG home whose key signed the sums (for more keys).
     GpgFixture &gpg() { return m_gpg; }
@@ -47,13 +47,17 @@ public:
     };
     /// Writes dir/main.tf requiring `wanted` from the registry; false when it cannot.
     static bool writeConfiguration(const QString &dir, const QList<Wanted> &wanted);
-    /// `terraform providers mirror -platform=… dest` in the configuration folder `configDir`, in
-    /// environment().
+    /// terraform with `args` in the configuration folder `configDir`: runTerraform in the sandbox
+    /// `dir` of start() (its cli.tfrc) trusting this server only, as environment() does.
+    ProcessRun terraform(const QString &configDir, const QStringList &args) const;
+    /// `terraform providers mirror -platform=… dest` in the configuration folder `configDir`
+    /// (terraform()).
     ProcessRun terraformMirror(const QString &configDir, const QStringList &platforms, const QString &dest) const;
 
 private:
     GpgFixture m_gpg;
     NginxFixture m_nginx;
+    QString m_sandbox;
     QString m_root;
     QJsonObject m_expected;
     QProcessEnvironment m_env;

@@ -6,9 +6,12 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <fcntl.h>
@@ -152,13 +155,13 @@ ProcessRun runStarted(QProcess &p, const QString &program, const QStringList &ar
 } // namespace
 
 ProcessRun runProcess(const QString &program, const QStringList &args, int timeoutMs, const QProcessEnvironment &env,
-                      const QString &workingDirectory, const QByteArray &input)
+                      const QString &workingDirectory, const QByteArray &input, bool serveEvents)
 {
     QProcess p;
     p.setProcessEnvironment(env);
     if (!workingDirectory.isEmpty())
         p.setWorkingDirectory(workingDirectory);
-    return runStarted(p, program, args, timeoutMs, input, false);
+    return runStarted(p, program, args, timeoutMs, input, serveEvents);
 }
 
 ProcessRun runProcessMerged(const QString &program, const QStringList &args, const QString &workingDirectory,
@@ -267,14 +270,22 @@ QProcessEnvironment sandboxEnvironment(const QString &sandbox)
 }
 
 ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args, const QProcessEnvironment &extraEnv,
-                        int timeoutMs)
+                        int timeoutMs, bool serveEvents)
 {
     QProcessEnvironment env = sandboxEnvironment(sandbox);
-    for (const QString &key : extraEnv.keys())
-        env.insert(key, extraEnv.value(key));
-    ProcessRun r = runProcess(terraformPath(), args, timeoutMs, env, workDir);
+    env.insert(extraEnv);
+    ProcessRun r = runProcess(terraformPath(), args, timeoutMs, env, workDir, QByteArray(), serveEvents);
     r.err += r.out;
     return r;
+}
+
+QString terraformPlatform()
+{
+    const QTemporaryDir sandbox;
+    if (terraformPath().isEmpty() || !sandbox.isValid())
+        return {};
+    const ProcessRun r = runTerraform(sandbox.path(), sandbox.path(), {QStringLiteral("version"), QStringLiteral("-json")}, {}, 60000);
+    return QJsonDocument::fromJson(r.out).object().value(QStringLiteral("platform")).toString();
 }
 
 QString skipVerdict(Missing missing, const QString &why)

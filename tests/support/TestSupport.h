@@ -66,10 +66,11 @@ struct ProcessRun
     QString text() const { return QString::fromUtf8(out + err); }
 };
 /// Runs `program` to its end; past `timeoutMs` it is killed (finished false, exitCode -1, `err`
-/// says so after what it wrote). `workingDirectory` "" = the test's own.
+/// says so after what it wrote). `workingDirectory` "" = the test's own. `serveEvents` as for
+/// runProcessMerged.
 ProcessRun runProcess(const QString &program, const QStringList &args, int timeoutMs,
                       const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(), const QString &workingDirectory = {},
-                      const QByteArray &input = QByteArray());
+                      const QByteArray &input = QByteArray(), bool serveEvents = false);
 
 /// runProcess with stderr merged into `out` in the order written, for tools whose messages are
 /// read as one text (terraform, gpg, openssl). With `serveEvents` this thread's event loop runs
@@ -105,9 +106,14 @@ QProcessEnvironment sandboxEnvironment(const QString &sandbox);
 /// Runs terraform (terraformPath()) in `sandbox`: its own CLI config (TF_CLI_CONFIG_FILE: sandbox/cli.tfrc, empty unless written first),
 /// data dir, HOME and TMPDIR, CHECKPOINT_DISABLE=1, every other TF_ variable removed and proxies
 /// pointed at a closed port, so that nothing but loopback is reachable. `err` holds stderr then
-/// stdout. `extraEnv` is added last (e.g. SSL_CERT_FILE).
+/// stdout. `extraEnv` is added last (e.g. SSL_CERT_FILE; a TF_CLI_CONFIG_FILE or TF_DATA_DIR of
+/// the run's own). With `serveEvents` this thread's event loop runs while terraform does, for a
+/// server the test runs on its own thread (runProcessMerged).
 ProcessRun runTerraform(const QString &sandbox, const QString &workDir, const QStringList &args, const QProcessEnvironment &extraEnv = {},
-                        int timeoutMs = 240000);
+                        int timeoutMs = 240000, bool serveEvents = false);
+/// The platform terraform runs on ("linux_amd64"), from `terraform version -json` run by
+/// runTerraform in a sandbox of its own; "" when terraform is absent or said nothing of it.
+QString terraformPlatform();
 
 /// What a skipped test lacks. Decides whether the skip is allowed (docs/ARCHITECTURE.md "Tests that
 /// skip"): under CI=true only Terraform (not a Debian package) and Platform may be missing.
