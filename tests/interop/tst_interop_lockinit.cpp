@@ -155,9 +155,7 @@ private:
     {
         test::writeFile(sb.path(u"cli.tfrc"_s),
                         "provider_installation {\n  network_mirror {\n    url = \"" + m_nginx->baseUrl().toUtf8() + "\"\n  }\n}\n");
-        QProcessEnvironment certs;
-        certs.insert(u"SSL_CERT_FILE"_s, m_nginx->caFile());
-        return test::runTerraform(sb.root(), sb.cfg(), args, certs);
+        return test::runTerraform(sb.root(), sb.cfg(), args, m_nginx->trustOnlyThisCa());
     }
 
     static QList<test::FixtureArchive> archives(bool unpacked)
@@ -366,12 +364,10 @@ private Q_SLOTS:
                                 "    beta  = { source = \"example.test/ns/beta\" }\n  }\n}\n"));
         const QStringList platforms{u"linux_amd64"_s, u"darwin_arm64"_s};
         // terraform in its sandbox, trusting the test CA (loopback bypasses the closed proxies).
-        QProcessEnvironment certs;
-        certs.insert(u"SSL_CERT_FILE"_s, nginx.caFile());
         const Run tf = test::runTerraform(sb.root(), sb.cfg(),
                                           QStringList{u"providers"_s, u"lock"_s, u"-no-color"_s, u"-net-mirror="_s + nginx.baseUrl()}
                                               + platformArgs(u"-platform="_s, platforms),
-                                          certs);
+                                          nginx.trustOnlyThisCa());
         QVERIFY2(tf.exitCode == 0, QByteArray(tf.err + tf.out).constData());
         const QByteArray theirs = test::readFile(sb.cfg() + u"/.terraform.lock.hcl"_s);
         QVERIFY(theirs.contains("version     = \"1.2.0\"") && theirs.contains("example.test/ns/beta"));
