@@ -837,10 +837,6 @@ int runLockUpgrade(const QStringList &args)
     const std::optional<LockParseResult> lock = readLockEditInputs(parser, args.value(0), path, &options, &hashing);
     if (!lock)
         return ExitUsage;
-    const std::optional<LockMirror> mirror =
-        openLockMirror(u"provender lock upgrade"_s, parser.value(kMirror), lockedProviders(lock->document, options.providers));
-    if (!mirror)
-        return ExitUsage;
     LockFile document = lock->document;
     if (parser.isSet(kConfig)) {
         // The configuration's constraints replace the recorded ones (and are written).
@@ -855,6 +851,12 @@ int runLockUpgrade(const QStringList &args)
             return ExitOk;
         }
     }
+    // After the configuration: a broken one fails before any request, and only the providers it
+    // requires are listed.
+    const std::optional<LockMirror> mirror =
+        openLockMirror(u"provender lock upgrade"_s, parser.value(kMirror), lockedProviders(document, options.providers));
+    if (!mirror)
+        return ExitUsage;
     const auto upgrade = [&](const lockedit::UpgradeOptions &o) { return lockedit::upgradeFromMirror(document, mirror->catalog, o); };
     prehash(args.value(0), hashing, *mirror, options, upgrade);
     const Result<lockedit::UpgradeResult> r = upgrade(options);

@@ -79,14 +79,17 @@ ArchiveHasher downloadedHasher(const LockMirror &mirror, const std::function<voi
     RemoteVerifyOptions options;
     options.http = mirror.network->http; // archive downloads never carry the index token
     const RemoteVerifyReport verified = verifyNetworkCatalog(needed, options);
+    QHash<ArchiveKey, const ArchiveResult *> results; // one archive per provider, version and platform (duplicates cleared)
+    for (const ArchiveResult &r : verified.report.results)
+        results.insert(r.key, &r);
     QHash<QString, Result<PackageHashes>> byUrl;
-    qsizetype i = 0;
     for (const Provider &p : needed.providers)
         for (const ProviderVersion &v : p.versions)
             for (const Archive &a : v.archives) {
-                const ArchiveResult *r = i < verified.report.results.size() ? &verified.report.results[i] : nullptr;
-                ++i;
-                if (r && r->hashes && r->detail.verdict != Verdict::Mismatch && r->detail.verdict != Verdict::Error)
+                const ArchiveResult *r = results.value(ArchiveKey{p.address, v.version, a.platform});
+                // What terraform installs: a package that matches what the index declares, or one
+                // the index declares nothing checkable for.
+                if (r && r->hashes && (r->detail.verdict == Verdict::Verified || r->detail.verdict == Verdict::Unverified))
                     byUrl.insert(a.path, *r->hashes);
                 else
                     byUrl.insert(

@@ -37,11 +37,19 @@ struct DescriptorLayout
     bool wide;
 };
 
-/// The length of the data descriptor at \p p (\p have bytes readable) of an entry with this CRC
-/// and these sizes, trying \p layouts in their order; 0 when none fits. A descriptor counts only
-/// when a record's signature follows it, or when what is readable ends with it.
-qsizetype matchDescriptor(const char *p, qsizetype have, std::initializer_list<DescriptorLayout> layouts, quint32 crc, quint64 compressed,
-                          quint64 uncompressed)
+/// The sizes a descriptor must hold, in one of its two forms.
+struct DescriptorSizes
+{
+    quint64 compressed;
+    quint64 uncompressed;
+};
+
+/// The length of the data descriptor at \p p (\p have bytes readable) of an entry with this CRC,
+/// with \p wide in its 64-bit sizes or \p narrow in its 32-bit ones, trying \p layouts in their
+/// order; 0 when none fits. A descriptor counts only when a record's signature follows it, or when
+/// what is readable ends with it.
+qsizetype matchDescriptor(const char *p, qsizetype have, std::initializer_list<DescriptorLayout> layouts, quint32 crc, DescriptorSizes wide,
+                          DescriptorSizes narrow)
 {
     for (const DescriptorLayout l : layouts) {
         const qsizetype length = (l.signature ? 4 : 0) + 4 + (l.wide ? 16 : 8);
@@ -57,7 +65,8 @@ qsizetype matchDescriptor(const char *p, qsizetype have, std::initializer_list<D
             continue;
         const quint64 c = l.wide ? le64(q + 4) : le32(q + 4);
         const quint64 u = l.wide ? le64(q + 12) : le32(q + 8);
-        if (c != (l.wide ? compressed : (compressed & kMax32)) || u != (l.wide ? uncompressed : (uncompressed & kMax32)))
+        const DescriptorSizes &want = l.wide ? wide : narrow;
+        if (c != want.compressed || u != want.uncompressed)
             continue;
         if (have >= length + 4) {
             const quint32 next = le32(p + length);
@@ -288,7 +297,8 @@ Walker::Step Walker::storedWithDescriptor(LocalEntry &e)
             continue;
         }
         const char *p = m_s.data();
-        if (const qsizetype size = matchDescriptor(p, m_s.available(), {{true, false}, {true, true}}, crc, length, length)) {
+        if (const qsizetype size = matchDescriptor(p, m_s.available(), {{true, false}, {true, true}}, crc, {length, length},
+                                                   {length & kMax32, length & kMax32})) {
             m_s.consume(size);
             e.crc = crc;
             e.compressedSize = e.uncompressedSize = length;
@@ -407,7 +417,8 @@ Walker::Step Walker::dataDescriptor(LocalEntry &e, quint64 dataStart, quint64 pr
         if (!got.ok())
             return got.error();
         const qsizetype length = matchDescriptor(m_s.data(), m_s.available(), {{true, true}, {true, false}, {false, true}, {false, false}},
-                                                 crc, compressed, produced);
+                                                 // a 32-bit descriptor's compressed size must be the whole size
+                                                 crc, {compressed, produced}, {compressed, produced & kMax32});
         if (length > 0) {
             m_s.consume(length);
             e.crc = crc;

@@ -300,8 +300,10 @@ void OciClient::finishResponse(QNetworkReply *reply, const Exchange &ex, bool st
         r.error = QStringLiteral("the response is larger than %1 bytes").arg(ex.maxCollect);
     if (!r.refused.isEmpty())
         r.error = r.refused;
-    if (r.cancelled)
+    if (r.cancelled) {
         r.error = QStringLiteral("cancelled");
+        r.status = 0; // no answer was taken: a caller that looks at the status first sees none
+    }
 }
 
 bool OciClient::canAnswerChallenge(const QByteArray &challenge) const
@@ -359,9 +361,10 @@ OciClient::Response OciClient::send(Exchange &ex)
         // answers only for the registry's host:port), never to a host a redirect led to.
         if (r.status == 401 && !retried && url.host() == originalHost && url.port() == ex.url.port()) {
             retried = true;
-            const Result<QByteArray> a = authorize(r.header("www-authenticate"), scope);
+            const Result<QByteArray> a = authorize(r.header("www-authenticate"), scope, ex.cancellable);
             if (!a.ok()) {
                 r.error = a.error().message;
+                r.cancelled = a.error().code == ErrorCode::Cancelled;
                 return r;
             }
             if (a.value().isEmpty() || a.value() == auth)
@@ -389,7 +392,7 @@ OciClient::Response OciClient::send(Exchange &ex)
     }
 }
 
-Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QString &scope)
+Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QString &scope, bool cancellable)
 {
     QHash<QString, QString> params;
     const QString scheme = parseChallenge(challenge, &params);
@@ -427,6 +430,7 @@ Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QStri
         return makeError(ErrorCode::Network, QStringLiteral("the registry's Bearer challenge has no usable realm"));
     Exchange tokenRequest;
     tokenRequest.challengeIsAnswer = false; // a 401 of the token service is a refusal
+    tokenRequest.cancellable = cancellable;
     QUrl tokenUrl = realm;
     QByteArray basic;
     if (m_credential && !m_credential->refreshToken.isEmpty()) {
@@ -456,7 +460,8 @@ Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QStri
     ++m_counters.tokenRequests;
     const Response r = sendOnce(tokenRequest, tokenUrl, basic);
     if (!r.error.isEmpty())
-        return makeError(ErrorCode::Network, QStringLiteral("token request to %1: %2").arg(realm.toString(), r.error));
+        return makeError(r.cancelled ? ErrorCode::Cancelled : ErrorCode::Network,
+                         QStringLiteral("token request to %1: %2").arg(realm.toString(), r.error));
     if (r.status != 200)
         return makeError(ErrorCode::Network,
                          QStringLiteral("token request to %1: %2").arg(realm.toString(), parseFailure(r.status, r.reason, r.body).message));

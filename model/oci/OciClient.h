@@ -224,7 +224,9 @@ private:
     /// Whether send() can answer this WWW-Authenticate challenge (Bearer: a token request;
     /// Basic: only with a credential): then the 401 is part of the protocol, not a failure.
     bool canAnswerChallenge(const QByteArray &challenge) const;
-    Result<QByteArray> authorize(const QByteArray &challenge, const QString &scope);
+    /// `cancellable`: whether OciClientOptions::cancel may stop the token request (as the request
+    /// that needs it).
+    Result<QByteArray> authorize(const QByteArray &challenge, const QString &scope, bool cancellable);
     Error failure(const Response &r, const QString &what);
     /// GET `url` and every page its `Link: rel="next"` headers name, collecting the `key` array.
     Result<QStringList> listPages(QUrl url, const char *key, const QString &scope, const QString &what);

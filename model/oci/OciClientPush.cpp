@@ -106,6 +106,8 @@ Result<void> OciClient::uploadBlob(QIODevice *device, qint64 size, const QString
         put.url = withDigest(location, digest);
         put.push = true;
         const Response r = send(put);
+        if (r.cancelled)
+            return abandon(size);
         if (r.status != 201)
             return failure(r, QStringLiteral("finishing the upload of %1").arg(digest));
         return {};

@@ -340,7 +340,9 @@ OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const O
     // One mechanism: the registry as a MirrorSource, decided by the engine every source goes through.
     OciSource source(mirror, providers, options.onlyVersions);
     OciVerifyReport out;
-    const Result<Catalog> catalog = source.list();
+    // The mirror's cancel (a push's, for its read-back) stops the listing and the downloads too.
+    const std::atomic<bool> *cancel = mirror.client.cancel;
+    const Result<Catalog> catalog = source.list(cancel);
     if (!catalog.ok()) {
         Anomaly a;
         a.kind = AnomalyKind::RequestFailed;
@@ -356,7 +358,7 @@ OciVerifyReport verifyOciMirror(const QList<ProviderAddress> &providers, const O
     verify.expected = options.expected;
     verify.expectedFrom = options.expectedFrom;
     verify.lockCoverage = options.lockCoverage;
-    out.report = verifySource(source, out.catalog, verify, {}, nullptr, options.onResult);
+    out.report = verifySource(source, out.catalog, verify, {}, cancel, options.onResult);
     out.absent = source.absentProviders();
     out.log = source.requestLog();
     out.counters = source.counters();
@@ -603,9 +605,11 @@ private:
             QFile f(path);
             if (!f.open(QIODevice::ReadOnly))
                 return makeError(ErrorCode::Io, QStringLiteral("%1: %2").arg(path, f.errorString()));
-            up = client.uploadBlob(&f, size, digest, [this](qint64 sent) {
+            // The most sent so far: a retried request (after a 401) counts from 0 again.
+            up = client.uploadBlob(&f, size, digest, [this, most = qint64(0)](qint64 sent) mutable {
+                most = std::max(most, sent);
                 if (m_options.bytes)
-                    m_options.bytes(m_done + sent, m_total);
+                    m_options.bytes(m_done + most, m_total);
             });
         }
         if (!up.ok())

@@ -44,7 +44,8 @@ Result<Catalog> OciSource::list(const std::atomic<bool> *cancel)
     if (!templ.ok())
         return templ.error();
     OciMirrorOptions mirror = m_mirror;
-    mirror.client.cancel = cancel; // a registry that does not answer does not hold up a cancel
+    if (cancel)
+        mirror.client.cancel = cancel; // a registry that does not answer does not hold up a cancel
     OciListing listing = listOciMirror(m_providers, mirror, m_onlyVersions, &m_resolved);
     m_listed.clear();
     for (const OciListedArchive &a : std::as_const(listing.archives))
@@ -117,7 +118,8 @@ Result<qint64> OciSource::fetch(const Listed &l, const std::function<bool(const 
         else if (m_mirror.credentials)
             cred = credentialFor(*m_mirror.credentials, repo.value().registry, repo.value().repository);
         OciClientOptions options = m_mirror.client;
-        options.cancel = cancel;
+        if (cancel)
+            options.cancel = cancel;
         client = std::make_shared<OciClient>(repo.value(), cred, options);
     }
     const int logged = int(client->log().size());

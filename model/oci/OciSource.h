@@ -76,7 +76,6 @@ private:
         QString signedSha256;   ///< what it lists for the archive (hex, "" = nothing)
     };
     using Clients = QHash<QString, std::shared_ptr<OciClient>>; ///< by repository, for one call
-    /// fetchBlob of `l` into `sink`; the repository's client is made on demand into `clients`.
     /// Streams a listed blob into `sink` with the repository's client in `clients` (made here, with
     /// `cancel` stopping its requests in flight, when there is none yet).
     Result<qint64> fetch(const Listed &l, const std::function<bool(const char *, qint64)> &sink, Clients &clients,

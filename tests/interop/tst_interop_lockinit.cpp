@@ -43,6 +43,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -132,22 +133,26 @@ private:
     std::unique_ptr<test::LockMirrorFixture> m_net; ///< archives(false) once more, with the network mirror's indexes
     std::unique_ptr<test::NginxFixture> m_nginx;    ///< serving m_net over TLS
 
-    /// m_net served by m_nginx (started on first use); "" when it runs, else why not.
-    QString networkMirrorUp()
+    /// m_net served by m_nginx (started on first use); false, with why, when that fails. Call
+    /// after skipping when test::NginxFixture::missingTools() is not empty.
+    bool networkMirrorUp(QString *error)
     {
         if (m_nginx)
-            return {};
-        if (const QString missing = test::NginxFixture::missingTools(); !missing.isEmpty())
-            return missing;
+            return true;
         m_net = std::make_unique<test::LockMirrorFixture>(archives(false));
-        if (!m_net->error().isEmpty() || !writeNetworkIndexes(*m_net, archives(false)))
-            return u"fixture: "_s + m_net->error();
+        if (!m_net->error().isEmpty()) {
+            *error = u"fixture: "_s + m_net->error();
+            return false;
+        }
+        if (!writeNetworkIndexes(*m_net, archives(false))) {
+            *error = u"cannot write the network mirror's indexes under "_s + m_net->root();
+            return false;
+        }
         auto nginx = std::make_unique<test::NginxFixture>();
-        QString error;
-        if (!nginx->makeCertificates(&error) || !nginx->start(m_net->root(), QString(), QString(), &error))
-            return error;
+        if (!nginx->makeCertificates(error) || !nginx->start(m_net->root(), QString(), QString(), error))
+            return false;
         m_nginx = std::move(nginx);
-        return {};
+        return true;
     }
 
     /// terraform in `sb` with a CLI configuration whose only installation method is the network mirror.
@@ -417,17 +422,20 @@ private Q_SLOTS:
     void networkMirrorUpdates()
     {
         QFETCH(QString, command);
-        if (const QString why = networkMirrorUp(); !why.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, u"the network mirror rows need %1"_s.arg(why));
+        if (const QString missing = test::NginxFixture::missingTools(); !missing.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"the network mirror rows need %1"_s.arg(missing));
+        QString error;
+        QVERIFY2(networkMirrorUp(&error), qPrintable(error));
         Sandbox sb;
         const bool upgrade = command == u"upgrade"_s;
-        // alpha locked at 1.0.0 under an old constraint, beta not locked yet; for add-hashes also
-        // gamma, locked but no longer required (both keep it; terraform init -upgrade would drop
-        // it, lock upgrade leaves it: docs/LOCKFILES.md).
+        // alpha locked at 1.0.0 under an old constraint, beta not locked yet, gamma locked but no
+        // longer required: terraform providers lock and add-hashes keep gamma; terraform init
+        // -upgrade drops it, lock upgrade leaves it (docs/LOCKFILES.md) — the one difference.
+        const QByteArray gamma = "\nprovider \"example.test/other/gamma\" {\n  version = \"0.1.0\"\n}\n";
         const QByteArray lock =
             "# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n"
             "\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0.0\"\n}\n"
-            + QByteArray(upgrade ? "" : "\nprovider \"example.test/other/gamma\" {\n  version = \"0.1.0\"\n}\n");
+            + gamma;
         QVERIFY(test::writeFile(
             sb.cfg() + u"/main.tf"_s,
             upgrade ? QByteArray("terraform {\n  required_providers {\n"
@@ -452,13 +460,16 @@ private Q_SLOTS:
                                            QStringList{u"lock"_s, command, ours, u"--config"_s, sb.cfg(), u"--mirror"_s, m_nginx->baseUrl()}
                                                + platformArgs(u"--platform"_s, platforms));
         QVERIFY2(p.exitCode == 0, QByteArray(p.err + p.out).constData());
-        QCOMPARE(test::readFile(ours), theirs);
+        QCOMPARE(theirs.contains(gamma), !upgrade);
+        QCOMPARE(test::readFile(ours), upgrade ? theirs + gamma : theirs);
     }
 
     void networkMirrorCheck()
     {
-        if (const QString why = networkMirrorUp(); !why.isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, u"the network mirror rows need %1"_s.arg(why));
+        if (const QString missing = test::NginxFixture::missingTools(); !missing.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"the network mirror rows need %1"_s.arg(missing));
+        QString error;
+        QVERIFY2(networkMirrorUp(&error), qPrintable(error));
         Sandbox sb;
         QVERIFY(test::writeFile(sb.cfg() + u"/main.tf"_s,
                                 "terraform {\n  required_providers {\n"
@@ -516,6 +527,45 @@ private Q_SLOTS:
         QVERIFY2(upgraded.exitCode == 0, QByteArray(upgraded.err + upgraded.out).constData());
         const QByteArray after = test::readFile(lockPath);
         QVERIFY2(after.contains("version     = \"1.5.0\"") && after.contains(betaH1.toUtf8()), after.constData());
+    }
+
+    void networkMirrorPackageNotAsDeclared()
+    {
+        // random 3.6.0's <version>.json declares null 3.2.0's h1: for linux_amd64: terraform
+        // providers lock -net-mirror refuses to lock it, and add-hashes leaves the file as it was.
+        if (const QString missing = test::NginxFixture::missingTools(); !missing.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"the network mirror rows need %1"_s.arg(missing));
+        QString error;
+        QVERIFY2(networkMirrorUp(&error), qPrintable(error));
+        const QString versionJson = m_net->root() + u"/registry.terraform.io/hashicorp/random/3.6.0.json"_s;
+        const QByteArray original = test::readFile(versionJson);
+        const QString declared = m_net->expected("registry.terraform.io/hashicorp/random", "3.6.0", "linux_amd64", "h1_zip");
+        QVERIFY(original.contains(declared.toUtf8()));
+        QByteArray wrong = original;
+        wrong.replace(declared.toUtf8(),
+                      m_net->expected("registry.terraform.io/hashicorp/null", "3.2.0", "linux_amd64", "h1_zip").toUtf8());
+        QVERIFY(test::writeFile(versionJson, wrong));
+        const auto restore = qScopeGuard([&] { test::writeFile(versionJson, original); });
+
+        Sandbox sb;
+        QVERIFY(test::writeFile(sb.cfg() + u"/main.tf"_s,
+                                "terraform {\n  required_providers {\n"
+                                "    random = { source = \"hashicorp/random\", version = \"3.6.0\" }\n  }\n}\n"));
+        const QByteArray lock = "provider \"registry.terraform.io/hashicorp/random\" {\n  version     = \"3.6.0\"\n"
+                                "  constraints = \"3.6.0\"\n}\n";
+        QVERIFY(test::writeFile(sb.cfg() + u"/.terraform.lock.hcl"_s, lock));
+        const Run tf = terraformFromNetworkMirror(
+            sb, {u"providers"_s, u"lock"_s, u"-no-color"_s, u"-net-mirror="_s + m_nginx->baseUrl(), u"-platform=linux_amd64"_s});
+        QVERIFY2(tf.exitCode != 0, QByteArray(tf.err + tf.out).constData());
+        QCOMPARE(test::readFile(sb.cfg() + u"/.terraform.lock.hcl"_s), lock);
+
+        const QString ours = sb.path(u"ours.hcl"_s);
+        QVERIFY(test::writeFile(ours, lock));
+        const Run p = runProvenderTrusting(
+            m_nginx->caFile(), {u"lock"_s, u"add-hashes"_s, ours, u"--mirror"_s, m_nginx->baseUrl(), u"--platform"_s, u"linux_amd64"_s});
+        QCOMPARE(p.exitCode, 1);
+        QVERIFY2(p.err.contains("not changed"), p.err.constData());
+        QCOMPARE(test::readFile(ours), lock);
     }
 };
 

@@ -474,7 +474,10 @@ private Q_SLOTS:
     {
         // The same 3 MiB archive in one PUT, cancelled as its bytes go out: the PUT is aborted
         // in flight, the upload session is deleted, the blob never exists, nothing is tagged;
-        // the progress saw bytes of the archive before its upload ended.
+        // the progress saw bytes of the archive before its upload ended. Not a race: Qt's HTTP
+        // thread gets a file's bytes through this thread (its upload device is forwarded in
+        // pieces on request), so the PUT cannot finish while the first progress signal, queued
+        // before the later pieces are asked for, waits here.
         const QString big = m_tmp.filePath(u"big-one-put"_s);
         const test::ProcessRun made = m_registry.tool({u"bigmirror"_s, big});
         QVERIFY2(made.exitCode == 0, made.err.constData());
