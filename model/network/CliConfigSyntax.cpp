@@ -23,13 +23,17 @@ Value literalValue(const Token &t)
     case Tok::Float:
         v.type = Value::Type::Number;
         v.text = QString::fromUtf8(t.text);
+        v.fraction = t.type == Tok::Float;
         break;
     case Tok::Bool:
         v.type = Value::Type::Bool;
         v.boolean = t.text == "true";
         break;
     case Tok::Null: v.type = Value::Type::Null; break;
-    case Tok::Heredoc: v.text = heredocText(t.text); break;
+    case Tok::Heredoc:
+        v.text = heredocText(t.text);
+        v.heredoc = true;
+        break;
     default: v.text = unquote(t.text); break;
     }
     return v;
@@ -438,31 +442,29 @@ Result<QList<Item>> parse(const QByteArray &text)
 
 QList<Entry> mapEntries(const QList<Item> &items, QLatin1StringView name)
 {
-    QList<Entry> out;
-    const auto add = [&out](const QStringList &keys, const Value &v, int line) {
-        out.append(Entry{keys.first(), nested(keys.mid(1), v), line});
-    };
+    QList<Entry> labelled;
+    QList<Entry> assigned;
     for (const Item &i : items) {
-        if (i.keys.first() != name)
+        if (i.keys.first().compare(name, Qt::CaseInsensitive) != 0)
             continue;
         if (i.keys.size() > 1) {
-            add(i.keys.mid(1), *i.value, i.line);
+            labelled.append(Entry{i.keys.at(1), nested(i.keys.mid(2), *i.value), i.line});
         } else if (i.value->isObject()) {
             for (const Item &sub : i.value->object)
-                add(sub.keys, *sub.value, sub.line ? sub.line : i.line);
+                assigned.append(Entry{sub.keys.first(), nested(sub.keys.mid(1), *sub.value), sub.line ? sub.line : i.line});
         }
     }
-    return out;
+    return labelled + assigned;
 }
 
-QList<const Value *> attributeValues(const QList<const Value *> &bodies, QLatin1StringView name)
+QList<const Value *> attributeValues(const QList<const Value *> &bodies, QLatin1StringView name, Qt::CaseSensitivity cs)
 {
     QList<const Value *> out;
     for (const Value *body : bodies) {
         if (!body || !body->isObject())
             continue;
         for (const Item &i : body->object)
-            if (i.keys.size() == 1 && i.keys.first() == name)
+            if (i.keys.size() == 1 && i.keys.first().compare(name, cs) == 0)
                 out.append(i.value.get());
     }
     return out;

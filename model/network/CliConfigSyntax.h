@@ -44,6 +44,8 @@ struct Value
     QList<Value> list;
     QList<Item> object; ///< in document order
     int line = 0;
+    bool fraction = false; ///< Number: hcl v1's FLOAT token (a '.' or an exponent), not its NUMBER
+    bool heredoc = false;  ///< String: written as a heredoc (`<<EOT`), hcl v1's HEREDOC token
 
     bool isObject() const { return type == Type::Object; }
     bool isString() const { return type == Type::String; }
@@ -62,12 +64,20 @@ struct Entry
     Value value;
     int line = 0;
 };
-/// Every entry of the top-level setting `name`, in document order (a key may come more than once;
-/// the decoder merges them, later attributes winning: see attributeValues()).
+/// Every entry of the top-level setting `name`, in the order hcl v1's decoder takes them (a key
+/// may come more than once; the decoder merges them, later attributes winning: see
+/// attributeValues()). As its decodeStruct does for a field, the name matches in any case
+/// (`CREDENTIALS "h" { … }` is a credentials block: ObjectList.Filter compares with
+/// strings.EqualFold), and the labelled blocks (`name "key" { … }`) come first, in document order,
+/// then the entries of each `name { … }` / `name = { … }`: terraform 1.11 sends the token of a
+/// `credentials = { … }` written before a `credentials "HOST"` block for the same host.
 QList<Entry> mapEntries(const QList<Item> &items, QLatin1StringView name);
 
 /// Every value `name = …` (or `name { … }`) sets among `bodies`' items, in document order: what
 /// hcl v1's decoder merges into one map entry when it decodes the bodies one after the other.
-QList<const Value *> attributeValues(const QList<const Value *> &bodies, QLatin1StringView name);
+/// Qt::CaseInsensitive where the decoder fills a struct field (a host's `services`), not a map
+/// key (a credentials block's `token`).
+QList<const Value *> attributeValues(const QList<const Value *> &bodies, QLatin1StringView name,
+                                     Qt::CaseSensitivity cs = Qt::CaseSensitive);
 
 } // namespace provender::cliconfig

@@ -1,6 +1,7 @@
 #include "model/network/Credentials.h"
 
 #include "model/core/ProviderAddress.h"
+#include "model/network/CliConfigDecode.h"
 #include "model/network/CliConfigSyntax.h"
 
 #include <QDir>
@@ -82,93 +83,49 @@ QString hostFromTokenVariable(const QString &suffix)
 
 namespace {
 
-bool isInteger(const cliconfig::Value &v)
-{
-    // hcl v1's NUMBER token (FLOAT ones have '.', or an exponent outside hexadecimal).
-    const QString &t = v.text;
-    return v.type == cliconfig::Value::Type::Number && !t.contains(u'.')
-        && (t.startsWith(QLatin1StringView("0x")) || t.startsWith(QLatin1StringView("0X")) || !t.contains(u'e', Qt::CaseInsensitive));
-}
-
-/// Where hcl v1's decoder fails on the `credentials` map: it decodes a later value of an attribute
-/// into the type the first value gave it, and a string takes only strings and integers, an
-/// integer only integers and strings that read as one (terraform: "unknown type for string",
-/// "strconv.ParseInt: parsing …"). nullopt when it decodes.
-std::optional<QString> credentialsTypeError(const QList<cliconfig::Item> &items)
-{
-    QHash<QString, const cliconfig::Value *> first; // "host\nattribute" -> the first value
-    for (const cliconfig::Entry &e : cliconfig::mapEntries(items, QLatin1StringView("credentials"))) {
-        if (!e.value.isObject())
-            continue;
-        for (const cliconfig::Item &i : e.value.object) {
-            if (i.keys.size() != 1)
-                continue;
-            const QString key = e.key + u'\n' + i.keys.first();
-            const cliconfig::Value *f = first.value(key);
-            if (!f) {
-                first.insert(key, i.value.get());
-                continue;
-            }
-            const cliconfig::Value &v = *i.value;
-            bool ok = true;
-            if (f->isString())
-                ok = v.isString() || isInteger(v);
-            else if (isInteger(*f))
-                ok = isInteger(v) || (v.isString() && [&v] {
-                         bool n = false;
-                         v.text.toLongLong(&n, 0);
-                         return n;
-                     }());
-            if (!ok)
-                return QStringLiteral("line %1: credentials \"%2\": %3 has a value of another type than before")
-                    .arg(i.line ? i.line : e.line)
-                    .arg(e.key, i.keys.first());
-        }
-    }
-    return std::nullopt;
-}
-
-/// Where hcl v1's decoder fails on the shape of the two maps read here: `credentials` and `host`,
-/// each of their entries, and a host's `services` must be objects (terraform: "root.host.NAME.
-/// services: not an object type for map"); then the token types (credentialsTypeError).
-std::optional<QString> decodeError(const QList<cliconfig::Item> &items)
-{
-    const auto notAnObject = [](int line, const QString &path) {
-        return QStringLiteral("line %1: %2 is not an object").arg(line).arg(path);
-    };
-    for (const QLatin1StringView name : {QLatin1StringView("credentials"), QLatin1StringView("host")}) {
-        for (const cliconfig::Item &i : items)
-            if (i.keys.size() == 1 && i.keys.first() == name && !i.value->isObject())
-                return notAnObject(i.line, name);
-        for (const cliconfig::Entry &e : cliconfig::mapEntries(items, name)) {
-            if (!e.value.isObject())
-                return notAnObject(e.line, QStringLiteral("%1 \"%2\"").arg(name, e.key));
-            if (name == QLatin1StringView("host"))
-                for (const cliconfig::Value *s : cliconfig::attributeValues({&e.value}, QLatin1StringView("services")))
-                    if (!s->isObject())
-                        return notAnObject(s->line ? s->line : e.line, QStringLiteral("host \"%1\" services").arg(e.key));
-        }
-    }
-    return credentialsTypeError(items);
-}
-
-/// The CLI config's items, or none (with a warning) when hcl v1 would not parse it or its decoder
-/// would fail on the `credentials` or `host` map: tofu and terraform then use nothing from the file.
+/// The CLI config's items, or none (with a warning) when tofu and terraform would both use nothing
+/// from it: hcl v1 cannot parse it, its decoder cannot decode it into their settings
+/// (CliConfigDecode.h), or they crash on a credentials block while they load it. When only one of
+/// them would, it is used, as the other uses it, and the warning says so.
 QList<cliconfig::Item> cliConfigItems(const QByteArray &text, QStringList *warnings)
 {
+    const auto warn = [warnings](const QString &message) {
+        if (warnings)
+            warnings->append(message);
+    };
+    const auto problem = [](const cliconfig::DecodeProblem &p) {
+        return p.line > 0 ? QStringLiteral("line %1: %2").arg(p.line).arg(p.message) : p.message;
+    };
+    const QString unused =
+        QStringLiteral("; nothing in the file is used, as tofu and terraform use nothing from a CLI configuration they cannot read");
     Result<QList<cliconfig::Item>> items = cliconfig::parse(text);
-    std::optional<QString> problem;
-    if (!items.ok())
-        problem = items.error().message;
-    else
-        problem = decodeError(items.value());
-    if (!problem)
-        return items.value();
-    if (warnings)
-        warnings->append(QStringLiteral("%1; nothing in the file is used, as tofu and terraform use nothing from a CLI "
-                                        "configuration they cannot read")
-                             .arg(*problem));
-    return {};
+    if (!items.ok()) {
+        warn(items.error().message + unused);
+        return {};
+    }
+    const cliconfig::DecodeVerdict verdict = cliconfig::decodeProblems(items.value());
+    for (const auto &[host, p] : verdict.unconvertible) {
+        if (!comparisonHost(host).isEmpty()) {
+            warn(problem(p) + unused);
+            return {};
+        }
+    }
+    if (verdict.terraform && verdict.tofu) {
+        warn(problem(*verdict.terraform) + unused);
+        return {};
+    }
+    // One of them would use nothing: a warning, and the file is used, as the other uses it.
+    const auto usedByOne = [&](const cliconfig::DecodeProblem &p, QLatin1StringView refuses, QLatin1StringView uses) {
+        warn(problem(p)
+             + QStringLiteral(
+                   "; %1 uses nothing in the file (hcl v1 cannot decode it into %1's settings), %2 uses it, and so does Provender")
+                   .arg(refuses, uses));
+    };
+    if (verdict.terraform)
+        usedByOne(*verdict.terraform, QLatin1StringView("terraform"), QLatin1StringView("tofu"));
+    else if (verdict.tofu)
+        usedByOne(*verdict.tofu, QLatin1StringView("tofu"), QLatin1StringView("terraform"));
+    return items.value();
 }
 
 /// The entries of the map setting `name`, merged per key as hcl v1's decoder merges them: one
@@ -195,7 +152,7 @@ QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(co
     for (const auto &[host, bodies] : mergedEntries(entries)) {
         QHash<QString, QString> services;
         for (const cliconfig::Value *body : bodies) {
-            for (const cliconfig::Value *s : cliconfig::attributeValues({body}, QLatin1StringView("services")))
+            for (const cliconfig::Value *s : cliconfig::attributeValues({body}, QLatin1StringView("services"), Qt::CaseInsensitive))
                 if (s->isObject())
                     for (const cliconfig::Item &i : s->object)
                         if (i.keys.size() == 1 && i.value->isString())
@@ -210,8 +167,8 @@ QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &t
 {
     // credentials "host" { token = "..." }: the blocks of one host merge and the last token wins.
     // hcl v1 decodes a later value into the type of the first: after a string, an integer counts as
-    // its text (anything else fails the whole file, see credentialsTypeError). A first token that
-    // is not a string gives none. (tests/interop/tst_interop_cliconfig:
+    // its text (anything else fails the whole file, see CliConfigDecode.h). A first token that is
+    // not a string gives none. (tests/interop/tst_interop_cliconfig:
     // terraform 1.11 sends the second of two blocks' tokens, "12" after "s", nothing for `12` alone.)
     const QList<cliconfig::Entry> entries = cliconfig::mapEntries(cliConfigItems(text, warnings), QLatin1StringView("credentials"));
     QList<std::pair<QString, QString>> out;

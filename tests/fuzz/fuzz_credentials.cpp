@@ -5,7 +5,8 @@
 // both: it is the CLI config file (TF_CLI_CONFIG_FILE) and the credentials.tfrc.json of a scratch
 // home directory, and findCredential() reads them from there as it does for the user. Besides
 // "no crash, no hang, no leak, no UB" it checks:
-//  - every warning says something;
+//  - every warning says something, and where: `line N` (N from 1) — the parser's errors and the
+//    decoder's (model/network/CliConfigDecode.h), whose lines come from the values they are about;
 //  - the last credentials block wins for its host: findCredential() of the last block's host gives
 //    its token (the CLI config comes before credentials.tfrc.json), or nothing when the host is
 //    not a valid host name;
@@ -60,6 +61,16 @@ QProcessEnvironment envWithConfig(const QString &configFile)
     return env;
 }
 
+/// "line N…" with N ≥ 1.
+bool namesLine(const QString &warning)
+{
+    const QLatin1StringView prefix("line ");
+    qsizetype end = prefix.size();
+    while (end < warning.size() && warning.at(end).isDigit())
+        ++end;
+    return warning.startsWith(prefix) && warning.mid(prefix.size(), end - prefix.size()).toInt() >= 1;
+}
+
 void checkMasked(const Credential &c, const QByteArray &bytes)
 {
     const QString masked = c.maskedToken();
@@ -77,9 +88,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     QStringList warnings;
     const QList<std::pair<QString, QString>> blocks = parseCliConfigCredentials(bytes, &warnings);
-    for (const QString &w : std::as_const(warnings))
+    for (const QString &w : std::as_const(warnings)) {
         if (w.isEmpty())
             fail("empty warning", bytes);
+        if (!namesLine(w))
+            fail("a warning does not say its line", w.toUtf8() + "\n" + bytes);
+    }
 
     const QString config = fuzz::writeScratchFile(QStringLiteral("cli.tfrc"), bytes);
     fuzz::writeScratchFile(QStringLiteral("home/.terraform.d/credentials.tfrc.json"), bytes);

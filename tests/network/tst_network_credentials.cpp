@@ -79,6 +79,16 @@ private Q_SLOTS:
                                                              "credentials \"h.example\" { token = 12 }\n")
                                                << u"12"_s;
         QTest::newRow("JSON form") << QByteArray("{\"credentials\": {\"h.example\": {\"token\": \"json\"}}}") << u"json"_s;
+        // The decoder takes the labelled blocks first, then the `=` and nested forms; setting names
+        // in any case, a credentials block's attributes as written.
+        QTest::newRow("= form before a block") << QByteArray("credentials = { \"h.example\" = { token = \"assigned\" } }\n"
+                                                             "credentials \"h.example\" { token = \"block\" }\n")
+                                               << u"assigned"_s;
+        QTest::newRow("integer in = form before a string block") << QByteArray("credentials = { \"h.example\" = { token = 12 } }\n"
+                                                                               "credentials \"h.example\" { token = \"s\" }\n")
+                                                                 << u"12"_s;
+        QTest::newRow("upper-case setting") << QByteArray("CREDENTIALS \"h.example\" { token = \"upper\" }\n") << u"upper"_s;
+        QTest::newRow("upper-case token") << QByteArray("credentials \"h.example\" { TOKEN = \"upper\" }\n") << QString();
         QTest::newRow("syntax error anywhere") << QByteArray("credentials \"h.example\" { token = \"x\" }\nbroken \"\n") << QString();
     }
     void cliConfigAsTerraformReadsIt()
@@ -100,6 +110,103 @@ private Q_SLOTS:
         } else {
             QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join(u'\n')));
         }
+    }
+
+    void cliConfigDecoding_data()
+    {
+        // Whether tofu and terraform use a CLI config that parses, by how hcl v1 decodes it into
+        // their `Config` struct (model/network/CliConfigDecode.h). `used`: "both", "neither", or
+        // the one that uses it when the other does not. The terraform verdicts are what terraform
+        // 1.11.4 did with these files (tests/interop/tst_interop_cliconfig.cpp, decoding and
+        // credentials, checks each rule against the running terraform; these rows keep the rules
+        // where it is absent); the tofu-only ones come from tofu's source, quoted by the row.
+        QTest::addColumn<QByteArray>("text"); ///< after `credentials "h.example" { token = "t" }`
+        QTest::addColumn<QString>("used");
+        QTest::addColumn<QString>("warning"); ///< a part of the one warning ("": none)
+        const auto row = [](const char *name, const QByteArray &text, const QString &used, const QString &warning) {
+            QTest::newRow(name) << text << used << warning;
+        };
+        const QString unused = u"; nothing in the file is used"_s;
+        row("a string setting", "plugin_cache_dir = \"/tmp\"\n", u"both"_s, QString());
+        row("a string setting, an integer", "plugin_cache_dir = 1\n", u"both"_s, QString());
+        row("a string setting, a list", "plugin_cache_dir = []\n", u"neither"_s,
+            u"line 2: plugin_cache_dir is a list, not a string"_s + unused);
+        row("a string setting, a fraction", "plugin_cache_dir = 1.5\n", u"neither"_s, u"line 2: plugin_cache_dir is a fraction"_s);
+        row("a string setting, an empty block (terraform crashes)", "plugin_cache_dir {}\n", u"neither"_s, u"is an object"_s);
+        row("a string setting, a labelled block", "plugin_cache_dir \"x\" {}\n", u"neither"_s, u"is a labelled block"_s);
+        row("a string setting in capitals", "PLUGIN_CACHE_DIR = true\n", u"neither"_s, u"plugin_cache_dir is a boolean"_s);
+        row("a boolean setting, a string", "plugin_cache_may_break_dependency_lock_file = \"true\"\n", u"neither"_s,
+            u"is a string, not true or false"_s);
+        row("a boolean setting, JSON null",
+            "{\"credentials\": {\"h.example\": {\"token\": \"t\"}}, \"plugin_cache_may_break_dependency_lock_file\": null}", u"neither"_s,
+            u"is null, not true or false"_s);
+        // Settings only terraform's Config has (tofu's internal/command/cliconfig/cliconfig.go
+        // Config has no Providers, Provisioners, DisableCheckpoint(Signature)).
+        row("terraform only: disable_checkpoint a string", "disable_checkpoint = \"yes\"\n", u"tofu"_s,
+            u"line 2: disable_checkpoint is a string, not true or false; terraform uses nothing in the file"_s);
+        row("terraform only: providers of lists", "providers { a = [] }\n", u"tofu"_s, u"providers \"a\" is a list, not a string"_s);
+        // tofu 1.12's hcl v1.0.1-vault-7 decodes a host's blocks into one ConfigHost (decodePtr:
+        // "if pointer is not nil, decode into existing value"); terraform's v1.0.0 makes a new one.
+        row("tofu only: services values of two blocks",
+            "host \"o.example\" { services = { a = \"x\" } }\nhost \"o.example\" { services = { a = true } }\n", u"terraform"_s,
+            u"line 3: host \"o.example\" services a is a boolean, not a string (the type of its first value); tofu uses nothing"_s);
+        row("services values of one block", "host \"o.example\" { services = { a = \"x\" }\n  services = { a = true } }\n", u"neither"_s,
+            u"host \"o.example\" services a is a boolean"_s);
+        row("a services value out of range", "host \"o.example\" { services = { a = 1e999 } }\n", u"neither"_s, u"Go cannot read 1e999"_s);
+        // credentials: any values, a later one into the Go type of the first.
+        row("an object in credentials (both crash)", "credentials \"o.example\" { x = { a = 1 } }\n", u"neither"_s,
+            u"line 2: credentials \"o.example\" x holds an object"_s);
+        row("an object in credentials, JSON form (both crash)",
+            "{\"credentials\": {\"h.example\": {\"token\": \"t\"}, \"o.example\": {\"x\": {\"a\": 1}}}}", u"neither"_s,
+            u"line 1: credentials \"o.example\" x holds an object"_s);
+        row("a block in credentials (both crash)", "credentials \"o.example\" { x { a = 1 } }\n", u"neither"_s, u"holds an object"_s);
+        row("two labels (both crash)", "credentials \"o.example\" \"x\" { token = \"b\" }\n", u"neither"_s, u"holds an object"_s);
+        row("an object in a list in credentials", "credentials \"o.example\" { x = [{ a = 1 }] }\n", u"both"_s, QString());
+        row("an object in an invalid host's credentials", "credentials \"bad host!\" { x = { a = 1 } }\n", u"both"_s, QString());
+        row("an integer out of range", "credentials \"o.example\" { x = 99999999999999999999 }\n", u"neither"_s, u"as an int"_s);
+        row("a fraction that underflows", "credentials \"o.example\" { x = 1e-400 }\n", u"both"_s, QString());
+        row("a list, then an object", "credentials \"o.example\" { x = [1] }\ncredentials \"o.example\" { x = { a = 1 } }\n", u"both"_s,
+            QString());
+        row("a list, then an integer", "credentials \"o.example\" { x = [1] }\ncredentials \"o.example\" { x = 2 }\n", u"neither"_s,
+            u"line 3: credentials \"o.example\" x is an integer, not a list (the type of its first value)"_s);
+        row("an integer, then a heredoc", "credentials \"o.example\" { x = 5 }\ncredentials \"o.example\" { x = <<EOT\n5\nEOT\n}\n",
+            u"neither"_s, u"is a heredoc, not an integer"_s);
+        for (const char *goReads : {"0b101", "1_000", "+5", "0o17", "-0x10"})
+            QTest::addRow("an integer, then \"%s\"", goReads)
+                << QByteArray("credentials \"o.example\" { x = 5 }\ncredentials \"o.example\" { x = \"" + QByteArray(goReads) + "\" }\n")
+                << u"both"_s << QString();
+        for (const char *goRefuses : {" 5", "08", "1__0", "99999999999999999999", ""})
+            QTest::addRow("an integer, then \"%s\"", goRefuses)
+                << QByteArray("credentials \"o.example\" { x = 5 }\ncredentials \"o.example\" { x = \"" + QByteArray(goRefuses) + "\" }\n")
+                << u"neither"_s << u"Go cannot read"_s;
+        row("a fraction, then hexadecimal", "credentials \"o.example\" { x = 1.5 }\ncredentials \"o.example\" { x = 0x10 }\n", u"neither"_s,
+            u"Go cannot read 0x10 as a float64"_s);
+        // credentials_helper: objects whose args is a list of strings; two of them are only reported.
+        row("helper args of a fraction", "credentials_helper \"x\" { args = [\"a\", 1.5] }\n", u"neither"_s,
+            u"credentials_helper \"x\" args is a fraction, not a string"_s);
+        row("helper args an empty object", "credentials_helper \"x\" { args = {} }\n", u"both"_s, QString());
+        row("two helpers", "credentials_helper \"x\" {}\ncredentials_helper \"y\" {}\n", u"both"_s, QString());
+        row("invalid provider_installation", "provider_installation = {}\n", u"both"_s, QString());
+    }
+    void cliConfigDecoding()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, used);
+        QFETCH(QString, warning);
+        if (!text.startsWith('{'))
+            text.prepend("credentials \"h.example\" { token = \"t\" }\n");
+        QStringList warnings;
+        const auto blocks = parseCliConfigCredentials(text, &warnings);
+        const bool read = !blocks.isEmpty() && blocks.first().second == u"t"_s;
+        QCOMPARE(read, used != u"neither"_s);
+        QCOMPARE(warnings.size(), warning.isEmpty() ? 0 : 1);
+        if (warning.isEmpty())
+            return;
+        QVERIFY2(warnings.first().contains(warning), qPrintable(warnings.first()));
+        const QString who = used == u"neither"_s ? u"nothing in the file is used"_s
+            : used == u"tofu"_s                  ? u"terraform uses nothing in the file"_s
+                                                 : u"tofu uses nothing in the file"_s;
+        QVERIFY2(used != u"both"_s && warnings.first().contains(who), qPrintable(warnings.first()));
     }
 
     void cliConfigHostBlocks()
