@@ -1,6 +1,7 @@
 #include "model/oci/OciAuth.h"
 
 #include "model/core/Logging.h"
+#include "model/network/CliConfigDecode.h"
 #include "model/network/CliConfigSyntax.h"
 #include "model/network/Credentials.h"
 #include "model/oci/OciFormat.h"
@@ -178,6 +179,12 @@ Result<OciCredentialsPolicy> parseCliConfigOciBlocks(const QByteArray &text, con
     Result<QList<HItem>> parsed = cliconfig::parse(text);
     if (!parsed.ok())
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("%1: %2").arg(file, parsed.error().message));
+    // tofu uses nothing in a file its decoder refuses (model/network/CliConfigDecode.h), so its
+    // oci_credentials count for nothing either: an error, as for a file it cannot parse.
+    if (const std::optional<cliconfig::DecodeProblem> refused = cliconfig::decodeProblems(parsed.value()).tofu)
+        return makeError(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("%1: line %2: %3 (tofu uses nothing in this file)").arg(file).arg(refused->line).arg(refused->message));
     const QList<HItem> items = parsed.value();
     int defaults = 0;
     for (const HItem &item : std::as_const(items)) {

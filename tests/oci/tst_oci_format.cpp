@@ -423,6 +423,14 @@ private Q_SLOTS:
         QVERIFY(!parseCliConfigOciBlocks("oci_credentials \"example.com\" {\n  username = \"foo\"\n}\n", QStringLiteral("n.tfrc"), nullptr,
                                          nullptr)
                      .ok());
+        // A setting tofu's decoder refuses (plugin_cache_dir must be a string: hcl v1 decoder.go
+        // decodeString; tofu's cliconfig.go then uses nothing in the file): no OCI credentials.
+        const Result<OciCredentialsPolicy> refused = parseCliConfigOciBlocks(
+            "plugin_cache_dir = []\noci_credentials \"example.com\" {\n  username = \"foo\"\n  password = \"bar\"\n}\n",
+            QStringLiteral("d.tfrc"), nullptr, nullptr);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().message.startsWith(QStringLiteral("d.tfrc: line 1: plugin_cache_dir")),
+                 qPrintable(refused.error().message));
         // Other blocks of a CLI config are left alone.
         QVERIFY(parseCliConfigOciBlocks("provider_installation {\n  direct {}\n}\ncredentials \"x.example\" { token = \"t\" }\n",
                                         QStringLiteral("o.tfrc"), nullptr, nullptr)
