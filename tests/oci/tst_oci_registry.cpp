@@ -1484,11 +1484,12 @@ private Q_SLOTS:
         QCOMPARE(protocols, QStringList{QStringLiteral("HTTP/1.1")});
         // ... which says something only because the registry speaks HTTP/2 to a client that asks.
         if (const QString curl = QStandardPaths::findExecutable(QStringLiteral("curl")); !curl.isEmpty()) {
-            const ProcessRun h2 = runProcess(curl,
-                                             {QStringLiteral("--http2"), QStringLiteral("-s"), QStringLiteral("-o"), QStringLiteral("/dev/null"),
-                                              QStringLiteral("-w"), QStringLiteral("%{http_version}"), QStringLiteral("--cacert"),
-                                              path(QStringLiteral("ca.pem")), QStringLiteral("https://127.0.0.1:%1/v2/").arg(m_port)},
-                                             30000);
+            const ProcessRun h2 =
+                runProcess(curl,
+                           {QStringLiteral("--http2"), QStringLiteral("-s"), QStringLiteral("-o"), QStringLiteral("/dev/null"),
+                            QStringLiteral("-w"), QStringLiteral("%{http_version}"), QStringLiteral("--cacert"),
+                            path(QStringLiteral("ca.pem")), QStringLiteral("https://127.0.0.1:%1/v2/").arg(m_port)},
+                           30000);
             QCOMPARE(h2.out, QByteArray("2"));
         } else {
             qInfo("curl is not installed: that the registry offers HTTP/2 is not checked here");
