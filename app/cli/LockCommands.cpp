@@ -17,7 +17,6 @@
 #include "model/lockfile/LockInit.h"
 #include "model/lockfile/LockMerge.h"
 #include "model/lockfile/LockWriter.h"
-#include "model/mirror/FileSystemMirror.h"
 #include "model/network/Credentials.h"
 #include "model/network/NetworkMirror.h"
 #include "model/network/RemoteVerify.h"
@@ -94,12 +93,8 @@ std::optional<Catalog> loadMirror(const QString &dir)
         err() << dir << ": error: lock diff reads a filesystem mirror directory, not a URL\n";
         return std::nullopt;
     }
-    Result<Catalog> c = scanFileSystemMirror(dir);
-    if (!c.ok()) {
-        err() << dir << ": error: " << c.error().message << '\n';
-        return std::nullopt;
-    }
-    return std::move(c).value();
+    std::optional<LockMirror> mirror = openLockMirror(u"provender lock diff"_s, dir, {});
+    return mirror ? std::optional<Catalog>(std::move(mirror->catalog)) : std::nullopt;
 }
 
 bool parsePlatforms(const QStringList &texts, QList<Platform> *out)

@@ -2,6 +2,8 @@
 
 #include <QChar>
 #include <QList>
+#include <QRegularExpression>
+#include <QString>
 
 #include <algorithm>
 #include <limits>
@@ -225,38 +227,109 @@ int compareUtf8(QStringView a, QStringView b)
     return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
 }
 
-bool parseUint64(QByteArrayView digits, quint64 *out)
+namespace {
+
+/// Digits in `base` (2 to 36, either case), skipping `_` when `underscores`; false on any other
+/// character, on no digit at all, or beyond 64 bits.
+bool parseDigits(QByteArrayView digits, int base, bool underscores, quint64 *out)
 {
-    if (digits.isEmpty())
-        return false;
     quint64 v = 0;
+    bool any = false;
     for (const char ch : digits) {
-        if (ch < '0' || ch > '9')
+        if (ch == '_' && underscores)
+            continue;
+        const char c = char(ch | 0x20); // ASCII lower case (digits unchanged)
+        const int d = ch >= '0' && ch <= '9' ? ch - '0' : c >= 'a' && c <= 'z' ? c - 'a' + 10 : base;
+        if (d >= base || v > (std::numeric_limits<quint64>::max() - quint64(d)) / quint64(base))
             return false;
-        const quint64 d = static_cast<quint64>(ch - '0');
-        if (v > (std::numeric_limits<quint64>::max() - d) / 10)
-            return false;
-        v = v * 10 + d;
+        v = v * quint64(base) + quint64(d);
+        any = true;
     }
     *out = v;
-    return true;
+    return any;
 }
 
-bool atoi64(QByteArrayView s, qint64 *out)
+/// strconv.underscoreOK: `_` only between digits, or after a base prefix (sign already removed).
+bool underscoresOk(QByteArrayView s)
+{
+    char saw = '^';
+    qsizetype i = 0;
+    bool hex = false;
+    if (s.size() >= 2 && s[0] == '0' && QByteArrayView("box").contains(char(s[1] | 0x20))) {
+        i = 2;
+        saw = '0';
+        hex = char(s[1] | 0x20) == 'x';
+    }
+    for (; i < s.size(); ++i) {
+        const char c = char(s[i] | 0x20);
+        if ((s[i] >= '0' && s[i] <= '9') || (hex && c >= 'a' && c <= 'f')) {
+            saw = '0';
+        } else if (s[i] == '_') {
+            if (saw != '0')
+                return false;
+            saw = '_';
+        } else {
+            if (saw == '_')
+                return false;
+            saw = '!';
+        }
+    }
+    return saw != '_';
+}
+
+} // namespace
+
+bool parseUint64(QByteArrayView digits, quint64 *out)
+{
+    return parseDigits(digits, 10, false, out);
+}
+
+bool parseInt64(QByteArrayView s, int base, qint64 *out)
 {
     bool negative = false;
     if (!s.isEmpty() && (s[0] == '+' || s[0] == '-')) {
         negative = s[0] == '-';
         s = s.sliced(1);
     }
+    const bool anyBase = base == 0; // prefixes and underscores
+    QByteArrayView digits = s;
+    if (anyBase) {
+        base = 10;
+        if (s.size() >= 1 && s[0] == '0') {
+            const char prefix = s.size() >= 3 ? char(s[1] | 0x20) : '\0';
+            base = prefix == 'b' ? 2 : prefix == 'x' ? 16 : 8;
+            digits = s.sliced(prefix == 'b' || prefix == 'o' || prefix == 'x' ? 2 : 1);
+            if (digits.isEmpty()) // "0" itself
+                digits = s;
+        }
+        if (s.contains('_') && !underscoresOk(s))
+            return false;
+    }
     quint64 mag = 0;
-    if (!parseUint64(s, &mag))
+    if (!parseDigits(digits, base, anyBase, &mag))
         return false;
     const quint64 limit = negative ? quint64(std::numeric_limits<qint64>::max()) + 1 : quint64(std::numeric_limits<qint64>::max());
     if (mag > limit)
         return false;
-    *out = negative ? static_cast<qint64>(0 - mag) : static_cast<qint64>(mag);
+    if (out)
+        *out = negative ? static_cast<qint64>(0 - mag) : static_cast<qint64>(mag);
     return true;
+}
+
+bool atoi64(QByteArrayView s, qint64 *out)
+{
+    return parseInt64(s, 10, out);
+}
+
+bool parsesAsFloat64(QByteArrayView s)
+{
+    static const QRegularExpression decimal(QStringLiteral("^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"));
+    const QString text = QString::fromLatin1(s);
+    if (!decimal.match(text).hasMatch())
+        return false;
+    bool ok = false;
+    const double d = text.toDouble(&ok);
+    return ok || !qIsInf(d); // QString::toDouble: infinity on overflow, 0 (and !ok) on underflow
 }
 
 } // namespace provender::gocompat

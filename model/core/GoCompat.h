@@ -1,8 +1,9 @@
 #pragma once
 // Internal helpers that reproduce the few Go standard-library behaviours the tofu formats depend
 // on: strconv.Quote (`%q`), unicode.IsPrint/IsSpace, strings.TrimSpace, byte-wise string order,
-// and the Levenshtein distance of hcl's suggestions. Used by the value types in this folder and by
-// the lock-file and configuration readers (model/lockfile), so each lives in one place.
+// strconv's integer parsing and float range, and the Levenshtein distance of hcl's suggestions.
+// Used by the value types in this folder, the lock-file and configuration readers
+// (model/lockfile) and the CLI-config decoder (model/network), so each lives in one place.
 
 #include <QByteArray>
 #include <QByteArrayView>
@@ -44,6 +45,15 @@ inline std::strong_ordering orderUtf8(QStringView a, QStringView b)
 /// strconv.Atoi as used by svchost (64-bit int): optional sign, then one or more ASCII digits,
 /// value within int64. Returns false when Atoi would return an error.
 bool atoi64(QByteArrayView text, qint64 *out);
+
+/// strconv.ParseInt(text, base, 64) for base 10 (what Atoi is) or 0: then also a `0x`, `0o`, `0b`
+/// prefix or a leading `0` (octal), and `_` between digits as Go's underscoreOK allows. No
+/// spaces. False where ParseInt returns an error (syntax or range); `out` may be null.
+bool parseInt64(QByteArrayView text, int base, qint64 *out = nullptr);
+
+/// Whether strconv.ParseFloat(text, 64) reads a decimal number (`1`, `-2.5e3`, `.5`): false for
+/// other syntax and for a value that overflows to infinity (one that underflows reads as 0).
+bool parsesAsFloat64(QByteArrayView text);
 
 /// strconv.ParseUint(s, 10, 64) for a string of ASCII digits. False on overflow or bad input.
 bool parseUint64(QByteArrayView digits, quint64 *out);

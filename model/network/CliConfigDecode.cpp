@@ -1,9 +1,8 @@
 #include "model/network/CliConfigDecode.h"
 
-#include <QHash>
-#include <QRegularExpression>
+#include "model/core/GoCompat.h"
 
-#include <limits>
+#include <QHash>
 
 using namespace Qt::StringLiterals;
 
@@ -11,84 +10,17 @@ namespace provender::cliconfig {
 
 namespace {
 
-// ---- Go's strconv, as hcl v1's decoder calls it ----------------------------------------------
-
-/// Go's strconv.underscoreOK: `_` only between digits, or after a base prefix.
-bool goUnderscoresOk(QStringView s)
+/// Go's strconv.ParseInt(s, 0, 64), hcl v1's decodeInt.
+bool goParsesInt(const QString &s)
 {
-    QChar saw = u'^';
-    qsizetype i = 0;
-    if (!s.isEmpty() && (s.front() == u'+' || s.front() == u'-'))
-        s = s.mid(1);
-    bool hex = false;
-    if (s.size() >= 2 && s.front() == u'0' && QStringView(u"box").contains(s.at(1).toLower())) {
-        i = 2;
-        saw = u'0';
-        hex = s.at(1).toLower() == u'x';
-    }
-    for (; i < s.size(); ++i) {
-        const QChar c = s.at(i).toLower();
-        if (c.isDigit() || (hex && c >= u'a' && c <= u'f')) {
-            saw = u'0';
-        } else if (c == u'_') {
-            if (saw != u'0')
-                return false;
-            saw = u'_';
-        } else {
-            if (saw == u'_')
-                return false;
-            saw = u'!';
-        }
-    }
-    return saw != u'_';
+    return gocompat::parseInt64(s.toUtf8(), 0);
 }
 
-/// Whether Go's strconv.ParseInt(s, 0, 64) reads `s` (hcl v1's decodeInt): a sign, then 0x, 0o,
-/// 0b or a leading 0 (octal), `_` between digits, and a value that fits in 64 bits. Unlike
-/// QString::toLongLong, no spaces.
-bool goParsesInt(QStringView s)
-{
-    const QStringView whole = s;
-    const bool negative = !s.isEmpty() && s.front() == u'-';
-    if (!s.isEmpty() && (s.front() == u'+' || negative))
-        s = s.mid(1);
-    if (s.isEmpty())
-        return false;
-    int base = 10;
-    if (s.front() == u'0') {
-        const QChar prefix = s.size() >= 3 ? s.at(1).toLower() : QChar();
-        base = prefix == u'b' ? 2 : prefix == u'x' ? 16 : 8;
-        s = s.mid(prefix == u'b' || prefix == u'o' || prefix == u'x' ? 2 : 1);
-    }
-    quint64 n = 0;
-    bool underscores = false;
-    for (const QChar c : s) {
-        if (c == u'_') {
-            underscores = true;
-            continue;
-        }
-        const int d = c.isDigit() ? c.digitValue() : c.toLower() >= u'a' && c.toLower() <= u'z' ? c.toLower().unicode() - 'a' + 10 : 99;
-        if (d >= base || n > (std::numeric_limits<quint64>::max() - quint64(d)) / quint64(base))
-            return false; // a syntax error, or out of range
-        n = n * quint64(base) + quint64(d);
-    }
-    if (underscores && !goUnderscoresOk(whole))
-        return false;
-    constexpr quint64 limit = quint64(1) << 63;
-    return negative ? n <= limit : n < limit;
-}
-
-/// Whether Go's strconv.ParseFloat(s, 64) reads an hcl v1 number token (hcl v1's decodeFloat):
-/// decimal only (a hexadecimal mantissa needs a `p` exponent, which hcl's scanner never makes),
-/// and not so large that it rounds to infinity (a value that underflows reads as 0).
+/// Go's strconv.ParseFloat(s, 64), hcl v1's decodeFloat: hcl's scanner never makes the
+/// hexadecimal form (it needs a `p` exponent), so a decimal number.
 bool goParsesFloat(const QString &s)
 {
-    static const QRegularExpression decimal(u"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"_s);
-    if (!decimal.match(s).hasMatch())
-        return false;
-    bool ok = false;
-    const double d = s.toDouble(&ok);
-    return ok || !qIsInf(d); // QString::toDouble: infinity on overflow, 0 (and !ok) on underflow
+    return gocompat::parsesAsFloat64(s.toUtf8());
 }
 
 // ---- values -----------------------------------------------------------------------------------

@@ -178,7 +178,7 @@ QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &t
             continue;
         QString token;
         for (const cliconfig::Value *t : tokens)
-            token = t->text; // strings and integers (credentialsTypeError refused the rest)
+            token = t->text; // strings and integers (the decoder check, CliConfigDecode.h, refused the rest)
         out.append({host, token});
     }
     return out;
