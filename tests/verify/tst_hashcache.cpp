@@ -73,6 +73,14 @@ void storeSamples(HashCache &cache, int count, const QString &folder = QStringLi
         cache.store(QStringLiteral("%1/%2.zip").arg(folder).arg(n), stamp(n, n, n), sampleHashes(n));
 }
 
+/// Stores the one sample row most tests need ("/m/a.zip" with stamp(1, 1, 1) and sampleHashes(1))
+/// and flushes it: flush()'s answer.
+bool storeOneRow(HashCache &cache)
+{
+    cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1));
+    return cache.flush();
+}
+
 using provender::test::writeFile;
 
 } // namespace
@@ -312,8 +320,7 @@ private Q_SLOTS:
         QVERIFY(cache.isOpen());
         QVERIFY2(cache.warning().contains(QStringLiteral("recreated")), qPrintable(cache.warning()));
         QCOMPARE(cache.rowCount(), 0);
-        cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1));
-        QVERIFY(cache.flush());
+        QVERIFY(storeOneRow(cache));
         QVERIFY(cache.lookup(QStringLiteral("/m/a.zip"), stamp(1, 1, 1)));
     }
 
@@ -364,8 +371,7 @@ private Q_SLOTS:
         QVERIFY2(cache.warning().contains(QStringLiteral("schema version 99")) && cache.warning().contains(QStringLiteral("recreated")),
                  qPrintable(cache.warning()));
         QCOMPARE(cache.rowCount(), 0);
-        cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1));
-        QVERIFY(cache.flush());
+        QVERIFY(storeOneRow(cache));
         QCOMPARE(cache.rowCount(), 1);
     }
 
@@ -416,8 +422,7 @@ private Q_SLOTS:
         QVERIFY(cache.open());
         QVERIFY2(cache.warning().contains(reason) && cache.warning().contains(QStringLiteral("recreated")), qPrintable(cache.warning()));
         QCOMPARE(cache.rowCount(), 0);
-        cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1));
-        QVERIFY(cache.flush());
+        QVERIFY(storeOneRow(cache));
         HashCache again(db);
         QVERIFY(again.open());
         QVERIFY2(again.warning().isEmpty(), qPrintable(again.warning())); // our own file now
@@ -544,8 +549,7 @@ private Q_SLOTS:
         const QString db = dir + QStringLiteral("/cache.sqlite");
         HashCache cache(db);
         QVERIFY(cache.open());
-        cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1));
-        QVERIFY(cache.flush());
+        QVERIFY(storeOneRow(cache));
         QCOMPARE(modeOf(dir), 0700);
         QCOMPARE(modeOf(db), 0600);
         QVERIFY(QFile::exists(db + QStringLiteral("-wal")));
@@ -596,8 +600,7 @@ private Q_SLOTS:
         for (const QString &f : {db, elsewhere}) {
             HashCache cache(f);
             QVERIFY(cache.open());
-            cache.store(QStringLiteral("/m/a.zip"), stamp(1, 1, 1), sampleHashes(1));
-            QVERIFY(cache.flush());
+            QVERIFY(storeOneRow(cache));
         }
         const QByteArray native = QFile::encodeName(db);
         if (tamper == QStringLiteral("chmod 0660"))
