@@ -1,6 +1,6 @@
 #pragma once
 // Reading what a scan or a verify run produced, in the suites that check it platform by platform
-// (network, interop, verify).
+// (network, interop, verify), and a tree's verdict counts as one text (the GUI suites).
 
 #include "model/mirror/Catalog.h"
 #include "model/verify/VerifyTypes.h"
