@@ -73,6 +73,11 @@ class TestLockItems : public QObject
     {
         return QFileInfo(py(address, version, platform, "path")).fileName();
     }
+    /// The fixture mirror's provenance of the hashes of `a` and `b` (HashProvenanceIndex::wantedFor).
+    HashProvenanceIndex provenance(const LockFile &a, const LockFile &b) const
+    {
+        return HashProvenanceIndex::build(m_catalog, HashProvenanceIndex::wantedFor(a, b));
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -108,7 +113,7 @@ private Q_SLOTS:
                  u"example.test/ns/alpha | 1.0.0 | >= 1.0.0 | 2 h1, 1 zh, 1 zz | \n"
                  "example.test/ns/beta | 2.0.0 |  | 1 h1 | \n"_s);
 
-        model.setProvenance(HashProvenanceIndex::build(m_catalog, HashProvenanceIndex::wantedFor(doc, doc)));
+        model.setProvenance(provenance(doc, doc));
         QCOMPARE(model.dump(),
                  u"example.test/ns/alpha | 1.0.0 | >= 1.0.0 | 2 h1, 1 zh, 1 zz | darwin_arm64, linux_amd64\n"
                  "example.test/ns/beta | 2.0.0 |  | 1 h1 | linux_amd64\n"_s);
@@ -141,8 +146,7 @@ private Q_SLOTS:
         const QString newerH1 = py(kAlpha, "1.1.0", "linux_amd64", "h1");
         const LockFile doc = parse(provider(kAlpha, "1.0.0", {linuxH1, linuxH1Zip, darwinZh, newerH1, kFake, u"zz:abc"_s}));
         const LockFile newer = parse(provider(kAlpha, "1.1.0", {}));
-        QList<HashProvenanceIndex::Wanted> wanted = HashProvenanceIndex::wantedFor(doc, newer);
-        const HashProvenanceIndex prov = HashProvenanceIndex::build(m_catalog, wanted);
+        const HashProvenanceIndex prov = provenance(doc, newer);
 
         LockHashListModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -175,7 +179,7 @@ private Q_SLOTS:
         const QString darwinZh = py(kAlpha, "1.0.0", "darwin_arm64", "zh");
         const LockFile a = parse(provider(kAlpha, "1.0.0", {old100, darwinZh}) + provider(kBeta, "2.0.0", {beta}));
         const LockFile b = parse(provider(kAlpha, "1.1.0", {new110}, "~> 1.0") + provider("example.test/ns/gamma", "0.1.0", {kFake}));
-        const HashProvenanceIndex prov = HashProvenanceIndex::build(m_catalog, HashProvenanceIndex::wantedFor(a, b));
+        const HashProvenanceIndex prov = provenance(a, b);
 
         LockDiffTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

@@ -1,6 +1,6 @@
 #pragma once
 // Reading what a scan or a verify run produced, in the suites that check it platform by platform
-// (network, interop, verify).
+// (network, interop, verify), and a tree's verdict counts as one text (the GUI suites).
 
 #include "model/mirror/Catalog.h"
 #include "model/verify/VerifyTypes.h"
@@ -8,6 +8,8 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+
+#include <array>
 
 namespace provender::test {
 
@@ -23,6 +25,16 @@ inline const ArchiveResult *resultFor(const QList<ArchiveResult> &results, const
 inline const ArchiveResult *resultFor(const VerifyReport &report, const QString &platform)
 {
     return resultFor(report.results, platform);
+}
+
+/// Verdict counts (MirrorTreeModel::verdictCounts()) as one text, every verdict in the enum's order:
+/// "pending 0, verified 3, mismatch 1, unverified 1, missing 1, error 2, refused 0".
+inline QString verdictCountsText(const std::array<int, kVerdictCount> &counts)
+{
+    QStringList parts;
+    for (int v = 0; v < kVerdictCount; ++v)
+        parts << QStringLiteral("%1 %2").arg(toString(Verdict(v))).arg(counts[size_t(v)]);
+    return parts.join(QStringLiteral(", "));
 }
 
 /// The catalog's anomalies, a line each: "kind path: message".
