@@ -3,8 +3,9 @@
 //   ConfigSyntax.cpp       native syntax: the body parser over HclSyntax's scanner (blocks,
 //                          attributes, recovery) with hclsyntax's diagnostics
 //   ConfigExpressions.cpp  native syntax: the expression validator (records token ranges only)
-//   ConfigContent.cpp      static values of the few expressions requirements need, and the
-//                          native file's content (terraform/required_providers, provider, module)
+//   ConfigContent.cpp      static values of the few expressions requirements need, the
+//                          native file's content (terraform/required_providers, provider, module),
+//                          and ContentBuilder's steps both syntaxes share
 //   ConfigJson.cpp         the same content from .tf.json
 //   ConfigReader.cpp       files of a directory, modules, and merging the requirements
 

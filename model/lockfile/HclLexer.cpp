@@ -9,8 +9,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <string_view>
-#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -76,13 +74,6 @@ private:
         modes.push_back(Mode::Main);
     }
 
-    /// The punctuation of two or three characters with a token class of its own (before the
-    /// one-character tokens they start with).
-    static constexpr std::pair<std::string_view, Tok> kMultiCharPunctuation[] = {
-        {"==", Tok::Operator}, {"!=", Tok::Operator},    {">=", Tok::Operator},  {"<=", Tok::Operator}, {"&&", Tok::Operator},
-        {"||", Tok::Operator}, {"::", Tok::DoubleColon}, {"...", Tok::Ellipsis}, {"=>", Tok::FatArrow},
-    };
-
     // NOLINTNEXTLINE(readability-function-size): a branch per token class of hclsyntax scan_tokens.rl (ARCHITECTURE.md)
     void scanMain()
     {
@@ -128,14 +119,27 @@ private:
             emit(Tok::Newline, s, i);
             return;
         }
-        for (const auto &[text, type] : kMultiCharPunctuation) {
-            if (n - i >= qsizetype(text.size()) && std::memcmp(d + i, text.data(), text.size()) == 0) {
-                i += qsizetype(text.size());
-                emit(type, s, i);
-                return;
-            }
-        }
         auto two = [&](char a, char b) { return c == a && at(i + 1, b); };
+        if (two('=', '=') || two('!', '=') || two('>', '=') || two('<', '=') || two('&', '&') || two('|', '|')) {
+            i += 2;
+            emit(Tok::Operator, s, i);
+            return;
+        }
+        if (two(':', ':')) {
+            i += 2;
+            emit(Tok::DoubleColon, s, i);
+            return;
+        }
+        if (c == '.' && at(i + 1, '.') && at(i + 2, '.')) {
+            i += 3;
+            emit(Tok::Ellipsis, s, i);
+            return;
+        }
+        if (two('=', '>')) {
+            i += 2;
+            emit(Tok::FatArrow, s, i);
+            return;
+        }
         if (two('<', '<') && scanHeredocStart())
             return;
         if (two('~', '}')) {
