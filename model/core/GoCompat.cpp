@@ -60,16 +60,25 @@ void appendHex(QString &out, quint32 v, int width)
 
 } // namespace
 
-bool isPrint(char32_t c)
+bool isLetter(char32_t c)
 {
-    if (c < 0x80)
-        return c >= 0x20 && c < 0x7F;
     switch (QChar::category(c)) {
     case QChar::Letter_Uppercase:
     case QChar::Letter_Lowercase:
     case QChar::Letter_Titlecase:
     case QChar::Letter_Modifier:
-    case QChar::Letter_Other:
+    case QChar::Letter_Other: return true;
+    default: return false;
+    }
+}
+
+bool isPrint(char32_t c)
+{
+    if (c < 0x80)
+        return c >= 0x20 && c < 0x7F;
+    if (isLetter(c))
+        return true;
+    switch (QChar::category(c)) {
     case QChar::Mark_NonSpacing:
     case QChar::Mark_SpacingCombining:
     case QChar::Mark_Enclosing:

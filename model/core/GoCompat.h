@@ -1,6 +1,6 @@
 #pragma once
 // Internal helpers that reproduce the few Go standard-library behaviours the tofu formats depend
-// on: strconv.Quote (`%q`), unicode.IsPrint/IsSpace, strings.TrimSpace, byte-wise string order,
+// on: strconv.Quote (`%q`), unicode.IsPrint/IsLetter/IsSpace, strings.TrimSpace, byte-wise string order,
 // strconv's integer parsing and float range, and the Levenshtein distance of hcl's suggestions.
 // Used by the value types in this folder, the lock-file and configuration readers
 // (model/lockfile) and the CLI-config decoder (model/network), so each lives in one place.
@@ -24,6 +24,8 @@ inline QString quote(QStringView text)
 
 /// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
 bool isPrint(char32_t c);
+/// unicode.IsLetter: the general categories Lu, Ll, Lt, Lm and Lo.
+bool isLetter(char32_t c);
 
 /// Levenshtein distance over code points (agext/levenshtein with default costs, what hcl's
 /// "Did you mean" suggestions use).

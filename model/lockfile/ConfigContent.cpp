@@ -19,6 +19,7 @@
 #include <cctype>
 #include <functional>
 #include <map>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -37,6 +38,94 @@ bool goVersionConstraintAccepts(const QString &text)
 }
 
 /// Shared by the native and the JSON reader: turns decoded pieces into content + diagnostics.
+
+void ContentBuilder::requiredProvider(ConfigFileContent::RequiredProvidersBlock &out, ConfigFileContent::RequiredProvider rp,
+                                      const std::optional<QString> &legacy, const std::optional<QList<RequirementAttribute>> &attributes)
+{
+    if (legacy) {
+        if (checkConstraint(*legacy, rp.position))
+            rp.version = *legacy;
+        out.entries.append(rp);
+        return;
+    }
+    if (!checkLocalName(rp.localName, rp.position))
+        return;
+    if (!attributes) {
+        error(rp.position, u"Invalid required_providers object"_s, u"required_providers entries must be strings or objects."_s);
+        return;
+    }
+    bool ok = true;
+    for (const RequirementAttribute &a : *attributes) {
+        if (!a.keyIsStatic) {
+            error(a.keyPos, u"Invalid Attribute"_s, u"Invalid attribute value for provider requirement."_s);
+            ok = false;
+            continue;
+        }
+        if (a.key == u"version"_s) {
+            if (!a.string) {
+                error(a.valuePos, u"Invalid version constraint"_s, u"Version must be specified as a string."_s);
+                ok = false;
+            } else if (!checkConstraint(*a.string, a.valuePos)) {
+                ok = false;
+            } else {
+                rp.version = *a.string;
+            }
+        } else if (a.key == u"source"_s) {
+            if (!a.string) {
+                error(a.valuePos, u"Invalid source"_s, u"Source must be specified as a string."_s);
+                ok = false;
+            } else {
+                rp.source = *a.string;
+                rp.position = a.valuePos;
+            }
+        } else if (a.key == u"configuration_aliases"_s) {
+            if (!a.references) {
+                error(a.valuePos, u"Invalid expression"_s, u"A static list expression is required."_s);
+                ok = false;
+                continue;
+            }
+            for (const std::optional<QString> &ref : *a.references) {
+                if (!ref) {
+                    error(
+                        a.valuePos, u"Invalid configuration_aliases value"_s,
+                        u"Configuration aliases can only contain references to local provider configuration names in the format of provider.alias"_s);
+                    ok = false;
+                    continue;
+                }
+                const QString local = ref->section(u'.', 0, 0);
+                if (local != rp.localName) {
+                    error(a.valuePos, u"Invalid configuration_aliases value"_s,
+                          u"Configuration aliases must be prefixed with the provider name. Expected %1, but found %2."_s.arg(
+                              gocompat::quote(rp.localName), gocompat::quote(local)));
+                    ok = false;
+                    continue;
+                }
+                rp.configurationAliases << *ref;
+            }
+        } else {
+            error(
+                a.keyPos, u"Invalid required_providers object"_s,
+                u"required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block."_s);
+            ok = false;
+            break;
+        }
+    }
+    if (ok)
+        out.entries.append(rp);
+}
+
+void ContentBuilder::providerVersion(ConfigFileContent::ProviderBlock &p, bool isNull, const std::optional<QString> &constraint)
+{
+    warning(
+        p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
+        u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
+    if (isNull)
+        return; // treated like no constraint
+    if (!constraint)
+        error(p.position, u"Invalid version constraint"_s, u"A string value is required for version."_s);
+    else if (checkConstraint(*constraint, p.position))
+        p.version = *constraint;
+}
 
 namespace {
 
@@ -138,19 +227,14 @@ public:
                 v.kind = StaticValue::Kind::Other;
                 return v;
             }
-            int k = begin + 1;
-            for (;;) {
-                k = nextItem(k, end - 1);
-                if (k >= end - 1)
-                    break;
+            readItems(begin, end, v.items, [&](int k) -> std::optional<StaticValue::Item> {
                 StaticValue::Item item;
                 item.begin = k;
                 item.end = std::min(r.skipExpression(k), end - 1);
                 if (item.end == k)
-                    break;
-                v.items.append(item);
-                k = item.end;
-            }
+                    return std::nullopt;
+                return item;
+            });
             return v;
         }
         return v;
@@ -165,16 +249,27 @@ public:
         return k;
     }
 
+    /// The items of a tuple or object constructor over [begin, end), brackets included, appended
+    /// to `items`: `read(k)` reads the item that starts at token `k` (it ends before `end - 1`);
+    /// none stops the walk. False when the walk stopped before the closing bracket.
+    template<typename Read> bool readItems(int begin, int end, QList<StaticValue::Item> &items, Read read) const
+    {
+        for (int k = nextItem(begin + 1, end - 1); k < end - 1; k = nextItem(k, end - 1)) {
+            const std::optional<StaticValue::Item> item = read(k);
+            if (!item)
+                return false;
+            items.append(*item);
+            k = item->end;
+        }
+        return true;
+    }
+
     /// An object constructor `{ key = value, ... }` over [begin, end), braces included.
     StaticValue objectValue(int begin, int end) const
     {
         StaticValue v;
         v.kind = StaticValue::Kind::Object;
-        int k = begin + 1;
-        for (;;) {
-            k = nextItem(k, end - 1);
-            if (k >= end - 1)
-                break;
+        const bool complete = readItems(begin, end, v.items, [&](int k) -> std::optional<StaticValue::Item> {
             StaticValue::Item item;
             item.keyTok = k;
             const int keyEnd = skipUntil(k, end - 1, {Tok::Equal, Tok::Colon});
@@ -186,21 +281,18 @@ public:
             } else {
                 item.keyIsStatic = false;
             }
-            if (keyEnd >= end - 1) { // no `=`: not an object we can read
-                v.kind = StaticValue::Kind::Other;
-                return v;
-            }
-            if (r.is(k, "for") && r.tok(k).type == Tok::Ident && keyEnd != k + 1) {
-                v.kind = StaticValue::Kind::Other; // a for expression
-                return v;
-            }
+            if (keyEnd >= end - 1) // no `=`: not an object we can read
+                return std::nullopt;
+            if (r.is(k, "for") && r.tok(k).type == Tok::Ident && keyEnd != k + 1)
+                return std::nullopt; // a for expression
             item.begin = keyEnd + 1;
             item.end = r.skipExpression(item.begin);
             if (item.end > end - 1)
                 item.end = end - 1;
-            v.items.append(item);
-            k = item.end;
-        }
+            return item;
+        });
+        if (!complete)
+            v.kind = StaticValue::Kind::Other;
         return v;
     }
 
@@ -277,6 +369,32 @@ private:
         return v.text.section(u'.', 0, 0);
     }
 
+    /// The attributes of a required_providers entry object.
+    QList<RequirementAttribute> requirementAttributes(const StaticValue &object) const
+    {
+        QList<RequirementAttribute> attributes;
+        for (const StaticValue::Item &item : object.items) {
+            RequirementAttribute a;
+            a.key = item.key;
+            a.keyIsStatic = item.keyIsStatic;
+            a.keyPos = range(item.keyTok, item.keyTok + 1);
+            a.valuePos = range(item.begin, item.end);
+            const StaticValue value = m_eval.value(item.begin, item.end);
+            if (value.kind == StaticValue::Kind::String)
+                a.string = value.text;
+            if (value.kind == StaticValue::Kind::Tuple) {
+                a.references.emplace();
+                for (const StaticValue::Item &e : value.items) {
+                    const StaticValue ref = m_eval.value(e.begin, e.end);
+                    const bool reference = ref.kind == StaticValue::Kind::Traversal && !ref.text.isEmpty() && ref.text.count(u'.') <= 1;
+                    a.references->append(reference ? std::optional(ref.text) : std::nullopt);
+                }
+            }
+            attributes.append(a);
+        }
+        return attributes;
+    }
+
     void requiredProviders(const NBlock &block)
     {
         ConfigFileContent::RequiredProvidersBlock out;
@@ -289,83 +407,8 @@ private:
             rp.position = range(a);
             rp.versionPosition = range(a.nameTok, a.end);
             const StaticValue v = m_eval.value(a.begin, a.end);
-            if (v.isPrimitive()) {
-                // The legacy form: `aws = "~> 1.0"` (a version constraint only).
-                if (m_b.checkConstraint(v.text, rp.position))
-                    rp.version = v.text;
-                out.entries.append(rp);
-                continue;
-            }
-            if (!m_b.checkLocalName(a.name, rp.position))
-                continue;
-            if (v.kind != StaticValue::Kind::Object) {
-                m_b.error(rp.position, u"Invalid required_providers object"_s, u"required_providers entries must be strings or objects."_s);
-                continue;
-            }
-            bool ok = true;
-            for (const StaticValue::Item &item : v.items) {
-                const Position keyPos = range(item.keyTok, item.keyTok + 1);
-                const Position valuePos = range(item.begin, item.end);
-                const StaticValue value = m_eval.value(item.begin, item.end);
-                if (!item.keyIsStatic) {
-                    m_b.error(keyPos, u"Invalid Attribute"_s, u"Invalid attribute value for provider requirement."_s);
-                    ok = false;
-                    continue;
-                }
-                if (item.key == u"version"_s) {
-                    if (value.kind != StaticValue::Kind::String) {
-                        m_b.error(valuePos, u"Invalid version constraint"_s, u"Version must be specified as a string."_s);
-                        ok = false;
-                        continue;
-                    }
-                    if (!m_b.checkConstraint(value.text, valuePos)) {
-                        ok = false;
-                        continue;
-                    }
-                    rp.version = value.text;
-                } else if (item.key == u"source"_s) {
-                    if (value.kind != StaticValue::Kind::String) {
-                        m_b.error(valuePos, u"Invalid source"_s, u"Source must be specified as a string."_s);
-                        ok = false;
-                        continue;
-                    }
-                    rp.source = value.text;
-                    rp.position = valuePos;
-                } else if (item.key == u"configuration_aliases"_s) {
-                    if (value.kind != StaticValue::Kind::Tuple) {
-                        m_b.error(valuePos, u"Invalid expression"_s, u"A static list expression is required."_s);
-                        ok = false;
-                        continue;
-                    }
-                    for (const StaticValue::Item &e : value.items) {
-                        const StaticValue ref = m_eval.value(e.begin, e.end);
-                        if (ref.kind != StaticValue::Kind::Traversal || ref.text.isEmpty() || ref.text.count(u'.') > 1) {
-                            m_b.error(
-                                valuePos, u"Invalid configuration_aliases value"_s,
-                                u"Configuration aliases can only contain references to local provider configuration names in the format of provider.alias"_s);
-                            ok = false;
-                            continue;
-                        }
-                        const QString local = ref.text.section(u'.', 0, 0);
-                        if (local != a.name) {
-                            m_b.error(valuePos, u"Invalid configuration_aliases value"_s,
-                                      u"Configuration aliases must be prefixed with the provider name. Expected %1, but found %2."_s.arg(
-                                          gocompat::quote(a.name), gocompat::quote(local)));
-                            ok = false;
-                            continue;
-                        }
-                        rp.configurationAliases << ref.text;
-                    }
-                } else {
-                    m_b.error(
-                        keyPos, u"Invalid required_providers object"_s,
-                        u"required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block."_s);
-                    ok = false;
-                    break;
-                }
-            }
-            if (ok)
-                out.entries.append(rp);
+            m_b.requiredProvider(out, rp, v.isPrimitive() ? std::optional(v.text) : std::nullopt,
+                                 v.kind == StaticValue::Kind::Object ? std::optional(requirementAttributes(v)) : std::nullopt);
         }
         m_b.content.requiredProviders.append(out);
     }
@@ -380,17 +423,8 @@ private:
         if (const NAttr *version = b.body.attr(u"version")) {
             p.position = range(*version);
             p.versionPosition = range(version->nameTok, version->end);
-            m_b.warning(
-                p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
-                u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
             const StaticValue v = m_eval.value(version->begin, version->end);
-            if (v.kind == StaticValue::Kind::Null) {
-                // treated like no constraint
-            } else if (!v.isPrimitive()) {
-                m_b.error(p.position, u"Invalid version constraint"_s, u"A string value is required for version."_s);
-            } else if (m_b.checkConstraint(v.text, p.position)) {
-                p.version = v.text;
-            }
+            m_b.providerVersion(p, v.kind == StaticValue::Kind::Null, v.isPrimitive() ? std::optional(v.text) : std::nullopt);
         }
         m_b.content.providers.append(p);
     }

@@ -269,6 +269,30 @@ private:
         return s.replace(u"$${"_s, u"${"_s).replace(u"%%{"_s, u"%{"_s);
     }
 
+    /// The attributes of a required_providers entry object ("//" is a comment).
+    QList<RequirementAttribute> requirementAttributes(const QJsonObject &e, const QStringList &path) const
+    {
+        static const QRegularExpression traversal(uR"(^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)?$)"_s);
+        QList<RequirementAttribute> attributes;
+        for (auto k = e.begin(); k != e.end(); ++k) {
+            if (k.key() == u"//"_s)
+                continue;
+            RequirementAttribute a;
+            a.key = k.key();
+            a.keyPos = a.valuePos = m_pos.at(path + QStringList{k.key()});
+            a.string = literal(k.value());
+            if (k.value().isArray()) {
+                a.references.emplace();
+                for (const QJsonValue &ref : k.value().toArray()) {
+                    const bool reference = ref.isString() && traversal.match(ref.toString()).hasMatch();
+                    a.references->append(reference ? std::optional(ref.toString()) : std::nullopt);
+                }
+            }
+            attributes.append(a);
+        }
+        return attributes;
+    }
+
     void requiredProviders(const QJsonObject &o, const QStringList &path)
     {
         ConfigFileContent::RequiredProvidersBlock out;
@@ -282,78 +306,12 @@ private:
             rp.position = m_pos.at(p);
             rp.versionPosition = rp.position;
             const QJsonValue v = it.value();
-            if (v.isString() || v.isDouble() || v.isBool()) {
-                const QString text = v.isString() ? literal(v).value_or(QString())
-                    : v.isBool()                  ? (v.toBool() ? u"true"_s : u"false"_s)
-                                                  : QString::number(v.toDouble());
-                if (m_b.checkConstraint(text, rp.position))
-                    rp.version = text;
-                out.entries.append(rp);
-                continue;
-            }
-            if (!m_b.checkLocalName(rp.localName, rp.position))
-                continue;
-            if (!v.isObject()) {
-                m_b.error(rp.position, u"Invalid required_providers object"_s, u"required_providers entries must be strings or objects."_s);
-                continue;
-            }
-            bool ok = true;
-            const QJsonObject e = v.toObject();
-            for (auto k = e.begin(); k != e.end(); ++k) {
-                const QStringList kp = p + QStringList{k.key()};
-                const Position valuePos = m_pos.at(kp);
-                if (k.key() == u"version"_s) {
-                    const std::optional<QString> s = literal(k.value());
-                    if (!s) {
-                        m_b.error(valuePos, u"Invalid version constraint"_s, u"Version must be specified as a string."_s);
-                        ok = false;
-                    } else if (!m_b.checkConstraint(*s, valuePos)) {
-                        ok = false;
-                    } else {
-                        rp.version = *s;
-                    }
-                } else if (k.key() == u"source"_s) {
-                    const std::optional<QString> s = literal(k.value());
-                    if (!s) {
-                        m_b.error(valuePos, u"Invalid source"_s, u"Source must be specified as a string."_s);
-                        ok = false;
-                    } else {
-                        rp.source = *s;
-                        rp.position = valuePos;
-                    }
-                } else if (k.key() == u"configuration_aliases"_s) {
-                    if (!k.value().isArray()) {
-                        m_b.error(valuePos, u"Invalid expression"_s, u"A static list expression is required."_s);
-                        ok = false;
-                        continue;
-                    }
-                    for (const QJsonValue &a : k.value().toArray()) {
-                        const QString ref = a.toString();
-                        static const QRegularExpression traversal(uR"(^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)?$)"_s);
-                        if (!a.isString() || !traversal.match(ref).hasMatch()) {
-                            m_b.error(
-                                valuePos, u"Invalid configuration_aliases value"_s,
-                                u"Configuration aliases can only contain references to local provider configuration names in the format of provider.alias"_s);
-                            ok = false;
-                        } else if (ref.section(u'.', 0, 0) != rp.localName) {
-                            m_b.error(valuePos, u"Invalid configuration_aliases value"_s,
-                                      u"Configuration aliases must be prefixed with the provider name. Expected %1, but found %2."_s.arg(
-                                          gocompat::quote(rp.localName), gocompat::quote(ref.section(u'.', 0, 0))));
-                            ok = false;
-                        } else {
-                            rp.configurationAliases << ref;
-                        }
-                    }
-                } else if (k.key() != u"//"_s) {
-                    m_b.error(
-                        valuePos, u"Invalid required_providers object"_s,
-                        u"required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block."_s);
-                    ok = false;
-                    break;
-                }
-            }
-            if (ok)
-                out.entries.append(rp);
+            std::optional<QString> legacy;
+            if (v.isString() || v.isDouble() || v.isBool())
+                legacy = v.isString() ? literal(v).value_or(QString())
+                    : v.isBool()      ? (v.toBool() ? u"true"_s : u"false"_s)
+                                      : QString::number(v.toDouble());
+            m_b.requiredProvider(out, rp, legacy, v.isObject() ? std::optional(requirementAttributes(v.toObject(), p)) : std::nullopt);
         }
         m_b.content.requiredProviders.append(out);
     }
@@ -368,17 +326,8 @@ private:
         if (body.contains(u"version"_s)) {
             p.position = m_pos.at(path + QStringList{u"version"_s});
             p.versionPosition = p.position;
-            m_b.warning(
-                p.position, u"Version constraints inside provider configuration blocks are deprecated"_s,
-                u"Terraform 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of Terraform. To silence this warning, move the provider version constraint into the required_providers block."_s);
             const QJsonValue v = body.value(u"version"_s);
-            if (v.isNull()) {
-            } else if (const std::optional<QString> s = literal(v)) {
-                if (m_b.checkConstraint(*s, p.position))
-                    p.version = *s;
-            } else {
-                m_b.error(p.position, u"Invalid version constraint"_s, u"A string value is required for version."_s);
-            }
+            m_b.providerVersion(p, v.isNull(), literal(v));
         }
         m_b.content.providers.append(p);
     }

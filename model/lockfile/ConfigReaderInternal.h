@@ -3,8 +3,9 @@
 //   ConfigSyntax.cpp       native syntax: the body parser over HclSyntax's scanner (blocks,
 //                          attributes, recovery) with hclsyntax's diagnostics
 //   ConfigExpressions.cpp  native syntax: the expression validator (records token ranges only)
-//   ConfigContent.cpp      static values of the few expressions requirements need, and the
-//                          native file's content (terraform/required_providers, provider, module)
+//   ConfigContent.cpp      static values of the few expressions requirements need, the
+//                          native file's content (terraform/required_providers, provider, module),
+//                          and ContentBuilder's steps both syntaxes share
 //   ConfigJson.cpp         the same content from .tf.json
 //   ConfigReader.cpp       files of a directory, modules, and merging the requirements
 
@@ -16,12 +17,14 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 namespace provender::config_detail {
 
 using namespace Qt::StringLiterals;
 
+using hcl::closerFor;
 using hcl::Tok;
 using hcl::Token;
 using Position = ConfigFileContent::Position;
@@ -60,20 +63,6 @@ struct NBlock
     int openTok = -1; ///< the `{`
     NBody body;
 };
-
-inline Tok closerFor(Tok t)
-{
-    switch (t) {
-    case Tok::OBrace: return Tok::CBrace;
-    case Tok::OBrack: return Tok::CBrack;
-    case Tok::OParen: return Tok::CParen;
-    case Tok::OQuote: return Tok::CQuote;
-    case Tok::OHeredoc: return Tok::CHeredoc;
-    case Tok::TemplateInterp:
-    case Tok::TemplateControl: return Tok::TemplateSeqEnd;
-    default: return Tok::Eof;
-    }
-}
 
 inline bool isOpener(Tok t)
 {
@@ -266,6 +255,19 @@ public:
 /// every comma-separated part must match this (ConfigContent.cpp).
 bool goVersionConstraintAccepts(const QString &text);
 
+/// One attribute of a required_providers entry object, as either syntax decodes it.
+struct RequirementAttribute
+{
+    QString key;
+    bool keyIsStatic = true; ///< false for a key that is an expression (native syntax only)
+    Position keyPos;
+    Position valuePos;
+    std::optional<QString> string; ///< the value, when it is a static string
+    /// The value when it is a static list: per element its `name` or `name.alias` text, none
+    /// for an element that is no such reference.
+    std::optional<QList<std::optional<QString>>> references;
+};
+
 class ContentBuilder
 {
 public:
@@ -304,6 +306,17 @@ public:
             error(p, u"Invalid provider local name"_s, u"%1 is an invalid provider local name: %2"_s.arg(name, n.error().message));
         return false;
     }
+
+    /// One entry of a required_providers block (decodeRequiredProvidersBlock), added to `out`
+    /// unless it has errors. `rp` has its local name and positions; `legacy` is the value's text
+    /// when it is a string, number or bool (the legacy form: a version constraint only),
+    /// `attributes` those of an object value.
+    void requiredProvider(ConfigFileContent::RequiredProvidersBlock &out, ConfigFileContent::RequiredProvider rp,
+                          const std::optional<QString> &legacy, const std::optional<QList<RequirementAttribute>> &attributes);
+
+    /// A provider block's deprecated `version` argument, at p.position: the warning, then the
+    /// constraint (`constraint`: the value's text where it can be one; null is no constraint).
+    void providerVersion(ConfigFileContent::ProviderBlock &p, bool isNull, const std::optional<QString> &constraint);
 
     /// The error for a module block's `source` that is not a literal string (either syntax).
     void invalidModuleSource(const Position &p)

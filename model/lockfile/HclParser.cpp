@@ -42,19 +42,14 @@ Token Parser::nextToken(size_t *idx) const
 Tok Parser::opposite(Tok t)
 {
     switch (t) {
-    case Tok::OBrace: return Tok::CBrace;
-    case Tok::OBrack: return Tok::CBrack;
-    case Tok::OParen: return Tok::CParen;
-    case Tok::OQuote: return Tok::CQuote;
-    case Tok::OHeredoc: return Tok::CHeredoc;
-    case Tok::TemplateInterp: return Tok::TemplateSeqEnd;
     case Tok::CBrace: return Tok::OBrace;
     case Tok::CBrack: return Tok::OBrack;
     case Tok::CParen: return Tok::OParen;
     case Tok::CQuote: return Tok::OQuote;
     case Tok::CHeredoc: return Tok::OHeredoc;
     case Tok::TemplateSeqEnd: return Tok::TemplateInterp;
-    default: return Tok::Eof;
+    case Tok::TemplateControl: return Tok::Eof; // hclsyntax's opposite() pairs only `${` with the sequence end
+    default: return closerFor(t);
     }
 }
 

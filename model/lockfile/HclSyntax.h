@@ -144,6 +144,22 @@ struct Token
     qint32 end = 0;
 };
 
+/// The token that closes `opener`: `}` `]` `)`, the closing quote or heredoc anchor, and the end
+/// of a template sequence for both `${` and `%{`; Eof for a token that opens nothing.
+inline Tok closerFor(Tok opener)
+{
+    switch (opener) {
+    case Tok::OBrace: return Tok::CBrace;
+    case Tok::OBrack: return Tok::CBrack;
+    case Tok::OParen: return Tok::CParen;
+    case Tok::OQuote: return Tok::CQuote;
+    case Tok::OHeredoc: return Tok::CHeredoc;
+    case Tok::TemplateInterp:
+    case Tok::TemplateControl: return Tok::TemplateSeqEnd;
+    default: return Tok::Eof;
+    }
+}
+
 /// Larger inputs are refused before scanning (a lock file is a few KiB to a few MiB).
 inline constexpr qsizetype kMaxInputSize = 512 * 1024 * 1024;
 

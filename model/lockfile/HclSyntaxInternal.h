@@ -3,6 +3,7 @@
 // the parser (HclParser.cpp: bodies, blocks, attributes; HclExpressions.cpp: expressions and
 // templates) and the evaluator (HclEvaluate.cpp: literal values, static evaluation) share.
 
+#include "model/core/GoCompat.h"
 #include "model/lockfile/HclSyntax.h"
 
 #include <QByteArray>
@@ -68,15 +69,7 @@ inline bool isIdStart(char32_t c)
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
     if (c > 0x10FFFF)
         return false;
-    switch (QChar::category(c)) {
-    case QChar::Letter_Uppercase:
-    case QChar::Letter_Lowercase:
-    case QChar::Letter_Titlecase:
-    case QChar::Letter_Modifier:
-    case QChar::Letter_Other:
-    case QChar::Number_Letter: return true;
-    default: return false;
-    }
+    return gocompat::isLetter(c) || QChar::category(c) == QChar::Number_Letter;
 }
 
 inline bool isIdContinue(char32_t c)
@@ -200,6 +193,7 @@ private:
         diags.append(Diagnostic::error(std::move(summary), std::move(detail), subject));
     }
 
+    /// hclsyntax's opposite(): the other token of a bracket pair, either way (Eof for others).
     static Tok opposite(Tok t);
 
     Token recover(Tok end);
