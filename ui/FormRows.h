@@ -1,7 +1,8 @@
 #pragma once
 // Form rows the dialogs share: a line edit with a "Browse…" button beside it, as one row of a
 // QFormLayout, and the comma-separated lists such edits hold (the registry and OCI dialogs); the
-// wrapped, selectable label of a status, summary or path line (every window).
+// wrapped, selectable label of a status, summary or path line (every window); the label that says
+// why a dialog's form cannot be used yet (the registry and OCI dialogs); the file filter of lock files.
 
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -24,6 +25,21 @@ inline QLabel *selectableLabel(const QString &objectName, QWidget *parent = null
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
+}
+
+/// Shows why a form cannot be used in `label`, hidden while there is nothing to say; true when
+/// `problem` is empty (the form can be used).
+inline bool showProblem(QLabel *label, const QString &problem)
+{
+    label->setText(problem);
+    label->setVisible(!problem.isEmpty());
+    return problem.isEmpty();
+}
+
+/// The file-dialog filter of lock files (every window that opens, saves or compares one).
+inline QString lockFileFilter()
+{
+    return QObject::tr("Lock files (*.lock.hcl *.hcl);;All files (*)");
 }
 
 /// "a, b ,c" -> {a, b, c}

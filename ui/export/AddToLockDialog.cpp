@@ -5,6 +5,7 @@
 #include "model/lockfile/LockDiff.h"
 #include "model/lockfile/LockWriter.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/LockEditorWindow.h"
@@ -261,7 +262,7 @@ void AddToLockDialog::setLockFile(const QString &path)
 void AddToLockDialog::browse()
 {
     const QString start = m_lockFile->text().isEmpty() ? m_root : m_lockFile->text();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Lock File"), start, tr("Lock files (*.lock.hcl *.hcl);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Lock File"), start, lockFileFilter());
     if (!path.isEmpty()) {
         m_lockFile->setText(path);
         startPreview();

@@ -5,6 +5,7 @@
 #include "model/lockitems/GitRevision.h"
 #include "model/lockitems/LockDiffTreeModel.h"
 #include "model/lockitems/LockDocument.h"
+#include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/lock/HclHighlighter.h"
 #include "ui/lock/LockCodeEditor.h"
@@ -122,9 +123,9 @@ LockDiffWindow::LockDiffWindow(QWidget *parent) : QMainWindow(parent)
     QAction *open = file->addAction(tr("&Compare Lock Files…"), this, &LockDiffWindow::openFilesDialog);
     open->setShortcut(QKeySequence::Open);
     QAction *git = file->addAction(tr("Compare with &Git Revision…"), this, [this] {
-        const QString path = m_rightPath.isEmpty() ? QFileDialog::getOpenFileName(this, tr("Lock File in a Git Work Tree"), QString(),
-                                                                                  tr("Lock files (*.lock.hcl *.hcl);;All files (*)"))
-                                                   : m_rightPath;
+        const QString path = m_rightPath.isEmpty()
+            ? QFileDialog::getOpenFileName(this, tr("Lock File in a Git Work Tree"), QString(), lockFileFilter())
+            : m_rightPath;
         if (!path.isEmpty())
             compareWithRevisionDialog(path);
     });
@@ -215,7 +216,7 @@ void LockDiffWindow::compareWithRevisionDialog(const QString &path, const QByteA
 
 void LockDiffWindow::openFilesDialog()
 {
-    const QString filter = tr("Lock files (*.lock.hcl *.hcl);;All files (*)");
+    const QString filter = lockFileFilter();
     const QString a = QFileDialog::getOpenFileName(this, tr("Old Lock File"), QString(), filter);
     if (a.isEmpty())
         return;

@@ -3,6 +3,7 @@
 #include "model/core/Logging.h"
 #include "model/lockitems/LockHashListModel.h"
 #include "model/lockitems/LockProviderTableModel.h"
+#include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/VerdictStyle.h"
 #include "ui/lock/CoverageMatrixWindow.h"
@@ -631,8 +632,8 @@ template<typename Window> Window *LockEditorWindow::openWithCatalog()
 
 void LockEditorWindow::openFileDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Lock File"), QFileInfo(m_doc->path()).absolutePath(),
-                                                      tr("Lock files (*.lock.hcl *.hcl);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Lock File"), QFileInfo(m_doc->path()).absolutePath(), lockFileFilter());
     if (path.isEmpty())
         return;
     if (m_doc->path().isEmpty() && !isModified()) {
@@ -707,9 +708,8 @@ void LockEditorWindow::upgradeAll()
 
 void LockEditorWindow::saveAsDialog()
 {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save Lock File"), m_doc->path().isEmpty() ? u".terraform.lock.hcl"_s : m_doc->path(),
-                                     tr("Lock files (*.lock.hcl *.hcl);;All files (*)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Lock File"),
+                                                      m_doc->path().isEmpty() ? u".terraform.lock.hcl"_s : m_doc->path(), lockFileFilter());
     if (!path.isEmpty())
         saveAs(path);
 }
@@ -727,8 +727,8 @@ void LockEditorWindow::compareWithGitDialog()
 
 void LockEditorWindow::compareWithFileDialog()
 {
-    const QString other = QFileDialog::getOpenFileName(this, tr("Compare with Lock File"), QFileInfo(m_doc->path()).absolutePath(),
-                                                       tr("Lock files (*.lock.hcl *.hcl);;All files (*)"));
+    const QString other =
+        QFileDialog::getOpenFileName(this, tr("Compare with Lock File"), QFileInfo(m_doc->path()).absolutePath(), lockFileFilter());
     if (other.isEmpty())
         return;
     QFile f(other);

@@ -1,5 +1,6 @@
 #include "ui/lock/LockUi.h"
 
+#include "ui/FormRows.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/LockDiffWindow.h"
@@ -19,12 +20,6 @@
 using namespace Qt::StringLiterals;
 
 namespace provender::ui {
-
-namespace {
-
-const QString kLockFilter = QStringLiteral("Lock files (*.lock.hcl *.hcl);;All files (*)");
-
-} // namespace
 
 bool selectArchiveInBrowser(MainWindow *window, const QString &path)
 {
@@ -56,7 +51,7 @@ void installLockUi(MainWindow *window)
     QAction *open = new QAction(QObject::tr("Open &Lock File…"), window);
     open->setObjectName(u"actionOpenLockFile"_s);
     QObject::connect(open, &QAction::triggered, window, [window] {
-        const QString path = QFileDialog::getOpenFileName(window, QObject::tr("Open Lock File"), QString(), kLockFilter);
+        const QString path = QFileDialog::getOpenFileName(window, QObject::tr("Open Lock File"), QString(), lockFileFilter());
         if (path.isEmpty())
             return;
         openLockEditor(window, path);
@@ -80,7 +75,7 @@ void installLockUi(MainWindow *window)
                                      QObject::tr("Open a mirror directory first (File ▸ Open Mirror Directory…)."));
             return;
         }
-        const QString path = QFileDialog::getOpenFileName(window, QObject::tr("Lock File to Check"), QString(), kLockFilter);
+        const QString path = QFileDialog::getOpenFileName(window, QObject::tr("Lock File to Check"), QString(), lockFileFilter());
         if (path.isEmpty())
             return;
         auto *matrix = new CoverageMatrixWindow;

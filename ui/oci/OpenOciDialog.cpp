@@ -4,6 +4,7 @@
 #include "model/network/RequestLogModel.h"
 #include "model/oci/OciSource.h"
 #include "model/registry/ReleaseSignature.h"
+#include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/oci/OciFormWidgets.h"
@@ -479,10 +480,7 @@ void OpenOciDialog::updateState()
 {
     m_typed->setEnabled(m_fromTyped->isChecked());
     m_locks->setEnabled(m_fromLocks->isChecked());
-    const QString p = problem();
-    m_problem->setText(p);
-    m_problem->setVisible(!p.isEmpty());
-    m_buttons->button(QDialogButtonBox::Open)->setEnabled(p.isEmpty());
+    m_buttons->button(QDialogButtonBox::Open)->setEnabled(showProblem(m_problem, problem()));
 }
 
 } // namespace provender::ui

@@ -3,6 +3,7 @@
 #include "model/bundle/BundleImport.h"
 #include "model/core/SizeFormat.h"
 #include "model/mirror/FileSystemMirror.h"
+#include "ui/FormRows.h"
 #include "ui/JobStatusRow.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
@@ -296,12 +297,10 @@ QString PublishOciDialog::problem() const
 
 void PublishOciDialog::updateProblem()
 {
-    const QString p = problem();
-    m_problem->setText(p);
-    m_problem->setVisible(!p.isEmpty());
+    const bool usable = showProblem(m_problem, problem());
     const bool idle = !m_jobs->isBusy();
-    m_dryRun->setEnabled(p.isEmpty() && idle);
-    m_publish->setEnabled(p.isEmpty() && idle);
+    m_dryRun->setEnabled(usable && idle);
+    m_publish->setEnabled(usable && idle);
 }
 
 void PublishOciDialog::start(bool dryRun)

@@ -2,6 +2,7 @@
 
 #include "model/registry/PullRequests.h"
 #include "model/registry/RegistrySource.h"
+#include "ui/FormRows.h"
 #include "ui/MainWindow.h"
 #include "ui/registry/RegistryFormFields.h"
 
@@ -158,10 +159,7 @@ QString OpenRegistryDialog::problem() const
 
 void OpenRegistryDialog::updateProblem()
 {
-    const QString p = problem();
-    m_problem->setText(p);
-    m_problem->setVisible(!p.isEmpty());
-    m_buttons->button(QDialogButtonBox::Open)->setEnabled(p.isEmpty());
+    m_buttons->button(QDialogButtonBox::Open)->setEnabled(showProblem(m_problem, problem()));
 }
 
 } // namespace provender::ui

@@ -167,11 +167,9 @@ QString PullRegistryDialog::problem() const
 
 void PullRegistryDialog::updateProblem()
 {
-    const QString p = problem();
-    m_problem->setText(p);
-    m_problem->setVisible(!p.isEmpty());
-    m_dryRun->setEnabled(p.isEmpty());
-    m_pull->setEnabled(p.isEmpty());
+    const bool usable = showProblem(m_problem, problem());
+    m_dryRun->setEnabled(usable);
+    m_pull->setEnabled(usable);
 }
 
 void PullRegistryDialog::start(bool dryRun)

@@ -1,6 +1,7 @@
 #include "ui/remote/OpenUrlDialog.h"
 
 #include "model/network/NetworkMirror.h"
+#include "ui/FormRows.h"
 #include "ui/browser/UrlSource.h"
 
 #include <QButtonGroup>
@@ -74,8 +75,7 @@ OpenUrlDialog::OpenUrlDialog(QWidget *parent) : QDialog(parent)
     m_lock->setObjectName(QStringLiteral("lockEdit"));
     m_lock->setPlaceholderText(QStringLiteral(".terraform.lock.hcl"));
     grid->addRow(m_sourceLock, withBrowse(m_lock, sources, [this] {
-                     return QFileDialog::getOpenFileName(this, tr("Lock File"), QString(),
-                                                         tr("Lock files (*.lock.hcl *.hcl);;All files (*)"));
+                     return QFileDialog::getOpenFileName(this, tr("Lock File"), QString(), lockFileFilter());
                  }));
     m_sourceAddresses = new QRadioButton(tr("&Addresses (one per line):"), sources);
     m_sourceAddresses->setObjectName(QStringLiteral("sourceAddresses"));

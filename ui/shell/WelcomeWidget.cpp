@@ -18,10 +18,37 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <iterator>
+
 namespace provender::ui {
 
 namespace {
 constexpr int kMaxContentWidth = 980;
+
+/// One button of the "Start" box: a QCommandLinkButton named `objectName` that emits `signal`.
+struct StartAction
+{
+    const char *objectName;
+    const char *title;       ///< QT_TR_NOOP: WelcomeWidget::tr() translates it
+    const char *description; ///< likewise
+    void (WelcomeWidget::*signal)();
+};
+
+constexpr StartAction kStartActions[] = {
+    {"openMirrorFolderButton", QT_TR_NOOP("Open mirror folder…"),
+     QT_TR_NOOP("A filesystem mirror (packed or unpacked): scan it and verify every archive."), &WelcomeWidget::openMirrorFolderRequested},
+    {"openUrlButton", QT_TR_NOOP("Open URL…"), QT_TR_NOOP("A network mirror over HTTPS (provider network mirror protocol)."),
+     &WelcomeWidget::openUrlRequested},
+    {"openBundleButton", QT_TR_NOOP("Open bundle…"), QT_TR_NOOP("An offline bundle (.tar.gz, .tar.zst, .zip): verify it, import it."),
+     &WelcomeWidget::openBundleRequested},
+    {"openLockFileButton", QT_TR_NOOP("Open lock file…"),
+     QT_TR_NOOP("A .terraform.lock.hcl: check it against a mirror, add platforms, upgrade."), &WelcomeWidget::openLockFileRequested},
+    {"compareLockFilesButton", QT_TR_NOOP("Compare lock files…"),
+     QT_TR_NOOP("What changed between two lock files, by meaning and as text."), &WelcomeWidget::compareLockFilesRequested},
+    {"openDemoMirrorButton", QT_TR_NOOP("Open the demo mirror"),
+     QT_TR_NOOP("A small generated mirror with every verdict planted — a safe place to look around."),
+     &WelcomeWidget::openDemoMirrorRequested},
+};
 } // namespace
 
 WelcomeWidget::WelcomeWidget(QWidget *parent) : QWidget(parent)
@@ -66,25 +93,9 @@ WelcomeWidget::WelcomeWidget(QWidget *parent) : QWidget(parent)
     auto *start = new QGroupBox(tr("Start"));
     auto *startLayout = new QVBoxLayout(start);
     startLayout->setSpacing(2);
-    m_entries.reserve(6);
-    startLayout->addWidget(addAction(QStringLiteral("openMirrorFolderButton"), tr("Open mirror folder…"),
-                                     tr("A filesystem mirror (packed or unpacked): scan it and verify every archive."),
-                                     &WelcomeWidget::openMirrorFolderRequested));
-    startLayout->addWidget(addAction(QStringLiteral("openUrlButton"), tr("Open URL…"),
-                                     tr("A network mirror over HTTPS (provider network mirror protocol)."),
-                                     &WelcomeWidget::openUrlRequested));
-    startLayout->addWidget(addAction(QStringLiteral("openBundleButton"), tr("Open bundle…"),
-                                     tr("An offline bundle (.tar.gz, .tar.zst, .zip): verify it, import it."),
-                                     &WelcomeWidget::openBundleRequested));
-    startLayout->addWidget(addAction(QStringLiteral("openLockFileButton"), tr("Open lock file…"),
-                                     tr("A .terraform.lock.hcl: check it against a mirror, add platforms, upgrade."),
-                                     &WelcomeWidget::openLockFileRequested));
-    startLayout->addWidget(addAction(QStringLiteral("compareLockFilesButton"), tr("Compare lock files…"),
-                                     tr("What changed between two lock files, by meaning and as text."),
-                                     &WelcomeWidget::compareLockFilesRequested));
-    startLayout->addWidget(addAction(QStringLiteral("openDemoMirrorButton"), tr("Open the demo mirror"),
-                                     tr("A small generated mirror with every verdict planted — a safe place to look around."),
-                                     &WelcomeWidget::openDemoMirrorRequested));
+    m_entries.reserve(qsizetype(std::size(kStartActions)));
+    for (const StartAction &a : kStartActions)
+        startLayout->addWidget(addAction(QLatin1String(a.objectName), tr(a.title), tr(a.description), a.signal));
     startLayout->addStretch(1);
     panes->addWidget(start, 3);
 
