@@ -26,14 +26,6 @@ QString constraintText(const QString &c)
 
 LockDiffTreeModel::LockDiffTreeModel(QObject *parent) : NodeTreeModel(parent) {}
 
-int LockDiffTreeModel::addNode(int parent, Node node)
-{
-    m_nodes.append(std::move(node));
-    const int id = addTreeNode(parent);
-    Q_ASSERT(id == m_nodes.size() - 1);
-    return id;
-}
-
 void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bool added)
 {
     const QList<HashChange> &changes = added ? p.hashesAdded : p.hashesRemoved;
@@ -46,7 +38,7 @@ void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bo
     group.address = p.address.toString();
     group.change = int(p.change);
     group.added = added;
-    const int groupNode = addNode(providerNode, group);
+    const int groupNode = addNode(m_nodes, providerNode, group);
 
     // Platform groups in platform order, "unknown platform" last.
     const std::optional<Version> &side = added ? p.newVersion : p.oldVersion;
@@ -79,7 +71,7 @@ void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bo
         pg.platform = platform.section(u' ', 0, 0);
         pg.change = int(p.change);
         pg.added = added;
-        const int pgNode = addNode(groupNode, pg);
+        const int pgNode = addNode(m_nodes, groupNode, pg);
         for (const HashChange *c : hashes) {
             Node h;
             h.kind = Kind::Hash;
@@ -97,7 +89,7 @@ void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bo
             h.platform = pg.platform;
             h.change = int(p.change);
             h.added = added;
-            addNode(pgNode, h);
+            addNode(m_nodes, pgNode, h);
         }
     };
     for (auto it = byPlatform.cbegin(); it != byPlatform.cend(); ++it)
@@ -130,7 +122,7 @@ void LockDiffTreeModel::setDiff(const LockDiff &diff)
             break;
         default: pn.detail = u"changed "_s + versionText(p.newVersion); break;
         }
-        const int providerNode = addNode(-1, pn);
+        const int providerNode = addNode(m_nodes, -1, pn);
         const auto addChange = [&](Kind kind, const QString &name, const QString &detail) {
             Node n;
             n.kind = kind;
@@ -139,7 +131,7 @@ void LockDiffTreeModel::setDiff(const LockDiff &diff)
             n.address = pn.address;
             n.change = pn.change;
             n.added = true;
-            addNode(providerNode, n);
+            addNode(m_nodes, providerNode, n);
         };
         if (p.oldVersion && p.newVersion && !(*p.oldVersion == *p.newVersion))
             addChange(Kind::Version, u"version"_s, versionText(p.oldVersion) + u" → "_s + versionText(p.newVersion));

@@ -62,8 +62,6 @@ private:
         int change = 0;
         bool added = false;
     };
-    /// `node` as the last child of node `parent` (-1: a top-level row); its id.
-    int addNode(int parent, Node node);
     void addHashGroup(int providerNode, const ProviderDiff &p, bool added);
 
     LockDiff m_diff;

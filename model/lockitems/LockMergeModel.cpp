@@ -69,14 +69,6 @@ bool hasHash(const std::optional<ProviderLock> &l, const QString &hash)
 
 LockMergeModel::LockMergeModel(QObject *parent) : NodeTreeModel(parent) {}
 
-int LockMergeModel::addNode(int parent, Node node)
-{
-    m_nodes.append(std::move(node));
-    const int id = addTreeNode(parent);
-    Q_ASSERT(id == m_nodes.size() - 1);
-    return id;
-}
-
 void LockMergeModel::setMerge(const lockmerge::MergeResult &merge)
 {
     beginResetModel();
@@ -85,9 +77,9 @@ void LockMergeModel::setMerge(const lockmerge::MergeResult &merge)
     clearTree();
     for (int i = 0; i < m_merge.providers.size(); ++i) {
         const ProviderMerge &p = m_merge.providers.at(i);
-        const int top = addNode(-1, {Kind::Provider, i, {}});
-        addNode(top, {Kind::Version, i, {}});
-        addNode(top, {Kind::Constraints, i, {}});
+        const int top = addNode(m_nodes, -1, {Kind::Provider, i, {}});
+        addNode(m_nodes, top, {Kind::Version, i, {}});
+        addNode(m_nodes, top, {Kind::Constraints, i, {}});
         QStringList hashes;
         QSet<QString> seen;
         for (const std::optional<ProviderLock> *side : {&p.base, &p.ours, &p.theirs})
@@ -98,12 +90,12 @@ void LockMergeModel::setMerge(const lockmerge::MergeResult &merge)
                         hashes << h.toString();
                     }
         std::sort(hashes.begin(), hashes.end(), [](const QString &a, const QString &b) { return utf8Less(a, b); });
-        const int group = addNode(top, {Kind::Hashes, i, {}});
+        const int group = addNode(m_nodes, top, {Kind::Hashes, i, {}});
         for (const QString &h : hashes)
-            addNode(group, {Kind::Hash, i, h});
+            addNode(m_nodes, group, {Kind::Hash, i, h});
     }
     for (int j = 0; j < m_merge.foreign.size(); ++j)
-        addNode(-1, {Kind::Foreign, int(m_merge.providers.size()) + j, {}});
+        addNode(m_nodes, -1, {Kind::Foreign, int(m_merge.providers.size()) + j, {}});
     endResetModel();
     qCDebug(lcItems) << "merge model:" << topRowCount() << "items," << m_merge.conflictCount() << "conflicts";
     Q_EMIT resultChanged();

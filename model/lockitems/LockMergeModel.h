@@ -82,8 +82,6 @@ private:
         int top = 0;  ///< top row this node belongs to
         QString hash; ///< Hash nodes
     };
-    /// `node` as the last child of node `parent` (-1: a top-level row); its id.
-    int addNode(int parent, Node node);
     QString cell(const Node &n, int column) const;
     QString topText(int top, int column) const;
     void emitTopChanged(int top);

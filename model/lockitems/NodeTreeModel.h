@@ -7,6 +7,8 @@
 #include <QAbstractItemModel>
 #include <QList>
 
+#include <utility>
+
 namespace provender {
 
 class NodeTreeModel : public QAbstractItemModel
@@ -21,12 +23,22 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
 
 protected:
-    /// A new node, the last child of node `parent` (-1: the last top-level row); its id (0, 1, ...).
-    int addTreeNode(int parent);
+    /// Appends `node` to `nodes` (the model's own list, by id) as the last child of node `parent`
+    /// (-1: the last top-level row); its id.
+    template<typename Node> int addNode(QList<Node> &nodes, int parent, Node node)
+    {
+        nodes.append(std::move(node));
+        const int id = addTreeNode(parent);
+        Q_ASSERT(id == nodes.size() - 1);
+        return id;
+    }
     /// Forgets every node (inside beginResetModel/endResetModel).
     void clearTree();
 
 private:
+    /// A new node, the last child of node `parent`; its id (0, 1, ...).
+    int addTreeNode(int parent);
+
     struct Links
     {
         int parent = -1; ///< -1 = a top-level row
