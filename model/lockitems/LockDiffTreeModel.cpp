@@ -102,8 +102,7 @@ void LockDiffTreeModel::setDiff(const LockDiff &diff)
 {
     beginResetModel();
     m_diff = diff;
-    m_nodes.clear();
-    clearTree();
+    clearNodes(m_nodes);
     for (const ProviderDiff &p : diff.providers) {
         if (p.change == ProviderDiff::Change::Unchanged)
             continue;

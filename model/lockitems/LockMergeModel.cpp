@@ -73,8 +73,7 @@ void LockMergeModel::setMerge(const lockmerge::MergeResult &merge)
 {
     beginResetModel();
     m_merge = merge;
-    m_nodes.clear();
-    clearTree();
+    clearNodes(m_nodes);
     for (int i = 0; i < m_merge.providers.size(); ++i) {
         const ProviderMerge &p = m_merge.providers.at(i);
         const int top = addNode(m_nodes, -1, {Kind::Provider, i, {}});

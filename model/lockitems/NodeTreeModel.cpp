@@ -46,10 +46,4 @@ int NodeTreeModel::addTreeNode(int parent)
     return id;
 }
 
-void NodeTreeModel::clearTree()
-{
-    m_links.clear();
-    m_roots.clear();
-}
-
 } // namespace provender

@@ -32,8 +32,14 @@ protected:
         Q_ASSERT(id == nodes.size() - 1);
         return id;
     }
-    /// Forgets every node (inside beginResetModel/endResetModel).
-    void clearTree();
+    /// Forgets every node: the tree and the model's own list `nodes` (inside
+    /// beginResetModel/endResetModel).
+    template<typename Node> void clearNodes(QList<Node> &nodes)
+    {
+        nodes.clear();
+        m_links.clear();
+        m_roots.clear();
+    }
 
 private:
     /// A new node, the last child of node `parent`; its id (0, 1, ...).
