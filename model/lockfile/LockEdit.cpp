@@ -60,6 +60,11 @@ const ProviderVersion *newestAllowedVersion(const Provider &provider, const Vers
     return best;
 }
 
+bool providerWanted(const QList<ProviderAddress> &only, const ProviderAddress &address)
+{
+    return only.isEmpty() || only.contains(address);
+}
+
 QString toString(lockedit::MirrorHashNote::Kind k)
 {
     using K = lockedit::MirrorHashNote::Kind;
@@ -98,11 +103,6 @@ template<typename Change> Result<LockFile> withChangedLock(const LockFile &doc, 
     return out;
 }
 
-bool wanted(const QList<ProviderAddress> &filter, const ProviderAddress &a)
-{
-    return filter.isEmpty() || filter.contains(a);
-}
-
 /// Checks that `doc` locks every provider `providers` names, then calls `each` with each lock of
 /// `doc` that `providers` names (every lock when it names none).
 template<typename Each> Result<void> forEachWantedLock(const LockFile &doc, const QList<ProviderAddress> &providers, Each each)
@@ -111,7 +111,7 @@ template<typename Each> Result<void> forEachWantedLock(const LockFile &doc, cons
         if (!doc.contains(a))
             return notLocked(a);
     for (const ProviderLock &lock : doc.providers)
-        if (wanted(providers, lock.address))
+        if (providerWanted(providers, lock.address))
             each(lock);
     return {};
 }

@@ -27,6 +27,8 @@ const ProviderVersion *findVersion(const Provider &provider, const Version &vers
 /// The newest version of `provider` with an installable package (any platform) that
 /// `constraints` allow, or nullptr.
 const ProviderVersion *newestAllowedVersion(const Provider &provider, const VersionConstraints &constraints);
+/// Whether the providers an operation is limited to (`only`; empty: every provider) take in `address`.
+bool providerWanted(const QList<ProviderAddress> &only, const ProviderAddress &address);
 
 namespace lockedit {
 

@@ -25,11 +25,6 @@ namespace lockinit {
 
 namespace {
 
-bool wanted(const QList<ProviderAddress> &only, const ProviderAddress &a)
-{
-    return only.isEmpty() || only.contains(a);
-}
-
 Result<void> checkProviders(const ConfigRequirements &requirements, const QList<ProviderAddress> &providers)
 {
     for (const ProviderAddress &a : providers)
@@ -107,7 +102,7 @@ Result<InitResult> initFromMirror(const ConfigRequirements &requirements, const 
     result.document.hasStandardHeader = true;
     QList<ProviderAddress> toHash;
     for (const ConfigProviderRequirement &req : requirements.providers) {
-        if (!wanted(options.providers, req.address))
+        if (!providerWanted(options.providers, req.address))
             continue;
         selectAndLock(req, mirror, &result, &toHash);
     }
@@ -126,7 +121,7 @@ Result<InitResult> updateFromConfig(const LockFile &doc, const ConfigRequirement
     result.document = doc;
     QList<ProviderAddress> toHash;
     for (const ConfigProviderRequirement &req : requirements.providers) {
-        if (!wanted(options.providers, req.address))
+        if (!providerWanted(options.providers, req.address))
             continue;
         if (const ProviderLock *locked = doc.find(req.address)) {
             SelectionNote n;
@@ -159,7 +154,7 @@ LockFile withConfigConstraints(const LockFile &doc, const ConfigRequirements &re
     LockFile out = doc;
     QList<ProviderAddress> keep;
     for (const ConfigProviderRequirement &req : requirements.providers) {
-        if (!wanted(*providers, req.address))
+        if (!providerWanted(*providers, req.address))
             continue;
         const ProviderLock *locked = doc.find(req.address);
         if (!locked) {

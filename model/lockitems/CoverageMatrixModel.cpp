@@ -19,6 +19,21 @@ QByteArray csvField(const QString &s)
     return f;
 }
 
+/// The sign a cell shows before the verdict's name.
+QString cellSign(Verdict v)
+{
+    switch (v) {
+    case Verdict::Verified: return u"✓"_s;
+    case Verdict::Mismatch: return u"✗"_s;
+    case Verdict::Unverified: return u"?"_s;
+    case Verdict::Missing: return u"–"_s;
+    case Verdict::Error: return u"!"_s;
+    case Verdict::Pending: return u"…"_s;
+    case Verdict::Refused: return u"⊘"_s;
+    }
+    return {};
+}
+
 } // namespace
 
 CoverageMatrixModel::CoverageMatrixModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -32,16 +47,7 @@ void CoverageMatrixModel::setResult(const LockCheckResult &result)
 
 QString CoverageMatrixModel::cellText(Verdict v)
 {
-    switch (v) {
-    case Verdict::Verified: return u"✓ verified"_s;
-    case Verdict::Mismatch: return u"✗ mismatch"_s;
-    case Verdict::Unverified: return u"? unverified"_s;
-    case Verdict::Missing: return u"– missing"_s;
-    case Verdict::Error: return u"! error"_s;
-    case Verdict::Pending: return u"… pending"_s;
-    case Verdict::Refused: return u"⊘ refused"_s;
-    }
-    return {};
+    return cellSign(v) + u' ' + toString(v);
 }
 
 int CoverageMatrixModel::rowCount(const QModelIndex &parent) const

@@ -34,7 +34,7 @@ public:
     /// The matrix as CSV (RFC 4180): header `provider,version,<platform>...`, one line per
     /// provider, each cell the verdict name ("verified", "missing", ...).
     QByteArray toCsv() const;
-    /// Short cell text: "✓ verified", "✗ mismatch", "– missing", ...
+    /// Short cell text, a sign and the verdict's name (toString): "✓ verified", "✗ mismatch", "– missing", ...
     static QString cellText(Verdict v);
 
     int rowCount(const QModelIndex &parent = {}) const override;

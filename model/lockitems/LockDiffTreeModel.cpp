@@ -24,17 +24,7 @@ QString constraintText(const QString &c)
 
 } // namespace
 
-LockDiffTreeModel::LockDiffTreeModel(QObject *parent) : QAbstractItemModel(parent) {}
-
-int LockDiffTreeModel::addNode(Node node)
-{
-    const int id = int(m_nodes.size());
-    QList<int> &siblings = node.parent < 0 ? m_roots : m_nodes[node.parent].children;
-    node.row = int(siblings.size());
-    siblings.append(id);
-    m_nodes.append(std::move(node));
-    return id;
-}
+LockDiffTreeModel::LockDiffTreeModel(QObject *parent) : NodeTreeModel(parent) {}
 
 void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bool added)
 {
@@ -48,8 +38,7 @@ void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bo
     group.address = p.address.toString();
     group.change = int(p.change);
     group.added = added;
-    group.parent = providerNode;
-    const int groupNode = addNode(group);
+    const int groupNode = addNode(m_nodes, providerNode, group);
 
     // Platform groups in platform order, "unknown platform" last.
     const std::optional<Version> &side = added ? p.newVersion : p.oldVersion;
@@ -82,8 +71,7 @@ void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bo
         pg.platform = platform.section(u' ', 0, 0);
         pg.change = int(p.change);
         pg.added = added;
-        pg.parent = groupNode;
-        const int pgNode = addNode(pg);
+        const int pgNode = addNode(m_nodes, groupNode, pg);
         for (const HashChange *c : hashes) {
             Node h;
             h.kind = Kind::Hash;
@@ -101,8 +89,7 @@ void LockDiffTreeModel::addHashGroup(int providerNode, const ProviderDiff &p, bo
             h.platform = pg.platform;
             h.change = int(p.change);
             h.added = added;
-            h.parent = pgNode;
-            addNode(h);
+            addNode(m_nodes, pgNode, h);
         }
     };
     for (auto it = byPlatform.cbegin(); it != byPlatform.cend(); ++it)
@@ -115,8 +102,7 @@ void LockDiffTreeModel::setDiff(const LockDiff &diff)
 {
     beginResetModel();
     m_diff = diff;
-    m_nodes.clear();
-    m_roots.clear();
+    clearNodes(m_nodes);
     for (const ProviderDiff &p : diff.providers) {
         if (p.change == ProviderDiff::Change::Unchanged)
             continue;
@@ -135,7 +121,7 @@ void LockDiffTreeModel::setDiff(const LockDiff &diff)
             break;
         default: pn.detail = u"changed "_s + versionText(p.newVersion); break;
         }
-        const int providerNode = addNode(pn);
+        const int providerNode = addNode(m_nodes, -1, pn);
         const auto addChange = [&](Kind kind, const QString &name, const QString &detail) {
             Node n;
             n.kind = kind;
@@ -144,8 +130,7 @@ void LockDiffTreeModel::setDiff(const LockDiff &diff)
             n.address = pn.address;
             n.change = pn.change;
             n.added = true;
-            n.parent = providerNode;
-            addNode(n);
+            addNode(m_nodes, providerNode, n);
         };
         if (p.oldVersion && p.newVersion && !(*p.oldVersion == *p.newVersion))
             addChange(Kind::Version, u"version"_s, versionText(p.oldVersion) + u" → "_s + versionText(p.newVersion));
@@ -155,37 +140,6 @@ void LockDiffTreeModel::setDiff(const LockDiff &diff)
         addHashGroup(providerNode, p, false);
     }
     endResetModel();
-}
-
-QModelIndex LockDiffTreeModel::index(int row, int column, const QModelIndex &parent) const
-{
-    if (row < 0 || column < 0 || column >= ColumnCount)
-        return {};
-    const QList<int> &siblings = parent.isValid() ? m_nodes.at(int(parent.internalId())).children : m_roots;
-    if (parent.isValid() && parent.column() != 0)
-        return {};
-    if (row >= siblings.size())
-        return {};
-    return createIndex(row, column, quintptr(siblings.at(row)));
-}
-
-QModelIndex LockDiffTreeModel::parent(const QModelIndex &child) const
-{
-    if (!child.isValid())
-        return {};
-    const int p = m_nodes.at(int(child.internalId())).parent;
-    if (p < 0)
-        return {};
-    return createIndex(m_nodes.at(p).row, 0, quintptr(p));
-}
-
-int LockDiffTreeModel::rowCount(const QModelIndex &parent) const
-{
-    if (!parent.isValid())
-        return int(m_roots.size());
-    if (parent.column() != 0)
-        return 0;
-    return int(m_nodes.at(int(parent.internalId())).children.size());
 }
 
 int LockDiffTreeModel::columnCount(const QModelIndex &) const

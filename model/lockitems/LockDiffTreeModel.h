@@ -15,11 +15,11 @@
 
 #include "model/lockfile/LockDiff.h"
 
-#include <QAbstractItemModel>
+#include "model/lockitems/NodeTreeModel.h"
 
 namespace provender {
 
-class LockDiffTreeModel final : public QAbstractItemModel
+class LockDiffTreeModel final : public NodeTreeModel
 {
     Q_OBJECT
 public:
@@ -42,9 +42,6 @@ public:
     void setDiff(const LockDiff &diff);
     const LockDiff &diff() const { return m_diff; }
 
-    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
-    QModelIndex parent(const QModelIndex &child) const override;
-    int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
@@ -64,16 +61,11 @@ private:
         QString platform;
         int change = 0;
         bool added = false;
-        int parent = -1; ///< index into m_nodes, -1 = root
-        int row = 0;     ///< row under the parent
-        QList<int> children;
     };
-    int addNode(Node node);
     void addHashGroup(int providerNode, const ProviderDiff &p, bool added);
 
     LockDiff m_diff;
-    QList<Node> m_nodes;
-    QList<int> m_roots;
+    QList<Node> m_nodes; ///< by node id
 };
 
 } // namespace provender

@@ -67,33 +67,18 @@ bool hasHash(const std::optional<ProviderLock> &l, const QString &hash)
 
 } // namespace
 
-LockMergeModel::LockMergeModel(QObject *parent) : QAbstractItemModel(parent) {}
-
-int LockMergeModel::addNode(Node node)
-{
-    const int id = int(m_nodes.size());
-    if (node.parent < 0) {
-        node.row = int(m_roots.size());
-        m_roots.append(id);
-    } else {
-        node.row = int(m_nodes[node.parent].children.size());
-        m_nodes[node.parent].children.append(id);
-    }
-    m_nodes.append(std::move(node));
-    return id;
-}
+LockMergeModel::LockMergeModel(QObject *parent) : NodeTreeModel(parent) {}
 
 void LockMergeModel::setMerge(const lockmerge::MergeResult &merge)
 {
     beginResetModel();
     m_merge = merge;
-    m_nodes.clear();
-    m_roots.clear();
+    clearNodes(m_nodes);
     for (int i = 0; i < m_merge.providers.size(); ++i) {
         const ProviderMerge &p = m_merge.providers.at(i);
-        const int top = addNode({Kind::Provider, i, {}, -1, 0, {}});
-        addNode({Kind::Version, i, {}, top, 0, {}});
-        addNode({Kind::Constraints, i, {}, top, 0, {}});
+        const int top = addNode(m_nodes, -1, {Kind::Provider, i, {}});
+        addNode(m_nodes, top, {Kind::Version, i, {}});
+        addNode(m_nodes, top, {Kind::Constraints, i, {}});
         QStringList hashes;
         QSet<QString> seen;
         for (const std::optional<ProviderLock> *side : {&p.base, &p.ours, &p.theirs})
@@ -104,12 +89,12 @@ void LockMergeModel::setMerge(const lockmerge::MergeResult &merge)
                         hashes << h.toString();
                     }
         std::sort(hashes.begin(), hashes.end(), [](const QString &a, const QString &b) { return utf8Less(a, b); });
-        const int group = addNode({Kind::Hashes, i, {}, top, 0, {}});
+        const int group = addNode(m_nodes, top, {Kind::Hashes, i, {}});
         for (const QString &h : hashes)
-            addNode({Kind::Hash, i, h, group, 0, {}});
+            addNode(m_nodes, group, {Kind::Hash, i, h});
     }
     for (int j = 0; j < m_merge.foreign.size(); ++j)
-        addNode({Kind::Foreign, int(m_merge.providers.size()) + j, {}, -1, 0, {}});
+        addNode(m_nodes, -1, {Kind::Foreign, int(m_merge.providers.size()) + j, {}});
     endResetModel();
     qCDebug(lcItems) << "merge model:" << topRowCount() << "items," << m_merge.conflictCount() << "conflicts";
     Q_EMIT resultChanged();
@@ -173,16 +158,13 @@ bool LockMergeModel::setChoice(int top, Choice choice)
 
 void LockMergeModel::emitTopChanged(int top)
 {
-    const int node = m_roots.at(top);
-    Q_EMIT dataChanged(index(top, 0), index(top, ColumnCount - 1));
-    for (int child : m_nodes.at(node).children) {
-        const Node &c = m_nodes.at(child);
-        const QModelIndex parentIndex = createIndex(m_nodes.at(node).row, 0, quintptr(node));
-        Q_EMIT dataChanged(index(c.row, 0, parentIndex), index(c.row, ColumnCount - 1, parentIndex));
-        if (!c.children.isEmpty()) {
-            const QModelIndex group = createIndex(c.row, 0, quintptr(child));
-            Q_EMIT dataChanged(index(0, 0, group), index(int(c.children.size()) - 1, ColumnCount - 1, group));
-        }
+    const QModelIndex parentIndex = index(top, 0);
+    Q_EMIT dataChanged(parentIndex, index(top, ColumnCount - 1));
+    for (int row = 0; row < rowCount(parentIndex); ++row) {
+        Q_EMIT dataChanged(index(row, 0, parentIndex), index(row, ColumnCount - 1, parentIndex));
+        const QModelIndex group = index(row, 0, parentIndex);
+        if (const int children = rowCount(group); children > 0)
+            Q_EMIT dataChanged(index(0, 0, group), index(children - 1, ColumnCount - 1, group));
     }
 }
 
@@ -195,33 +177,6 @@ int LockMergeModel::nextConflict(int from) const
             return top;
     }
     return -1;
-}
-
-QModelIndex LockMergeModel::index(int row, int column, const QModelIndex &parent) const
-{
-    if (column < 0 || column >= ColumnCount || row < 0)
-        return {};
-    if (!parent.isValid())
-        return row < m_roots.size() ? createIndex(row, column, quintptr(m_roots.at(row))) : QModelIndex();
-    const Node &p = m_nodes.at(int(parent.internalId()));
-    return row < p.children.size() ? createIndex(row, column, quintptr(p.children.at(row))) : QModelIndex();
-}
-
-QModelIndex LockMergeModel::parent(const QModelIndex &child) const
-{
-    if (!child.isValid())
-        return {};
-    const int p = m_nodes.at(int(child.internalId())).parent;
-    return p < 0 ? QModelIndex() : createIndex(m_nodes.at(p).row, 0, quintptr(p));
-}
-
-int LockMergeModel::rowCount(const QModelIndex &parent) const
-{
-    if (!parent.isValid())
-        return int(m_roots.size());
-    if (parent.column() != 0)
-        return 0;
-    return int(m_nodes.at(int(parent.internalId())).children.size());
 }
 
 int LockMergeModel::columnCount(const QModelIndex &) const
@@ -324,11 +279,11 @@ QVariant LockMergeModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole: return cell(n, index.column());
     case Qt::EditRole:
-        if (index.column() == ResultColumn && n.parent < 0)
+        if (index.column() == ResultColumn && !index.parent().isValid())
             return int(choiceOf(n.top));
         return cell(n, index.column());
     case Qt::ToolTipRole:
-        if (n.parent < 0) {
+        if (!index.parent().isValid()) {
             if (isForeignRow(n.top))
                 return m_merge.foreign.at(n.top - m_merge.providers.size()).explanation();
             return m_merge.providers.at(n.top).explanation();

@@ -14,13 +14,13 @@
 
 #include "model/lockfile/LockMerge.h"
 
-#include <QAbstractItemModel>
+#include "model/lockitems/NodeTreeModel.h"
 
 #include <functional>
 
 namespace provender {
 
-class LockMergeModel final : public QAbstractItemModel
+class LockMergeModel final : public NodeTreeModel
 {
     Q_OBJECT
 public:
@@ -62,9 +62,6 @@ public:
     /// The next top row after `fromTopRow` (wrapping) that is an unresolved conflict; -1 when none.
     int nextConflict(int fromTopRow) const;
 
-    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
-    QModelIndex parent(const QModelIndex &child) const override;
-    int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
@@ -82,20 +79,15 @@ private:
     struct Node
     {
         Kind kind = Kind::Provider;
-        int top = 0;     ///< top row this node belongs to
-        QString hash;    ///< Hash nodes
-        int parent = -1; ///< index into m_nodes, -1 = root
-        int row = 0;
-        QList<int> children;
+        int top = 0;  ///< top row this node belongs to
+        QString hash; ///< Hash nodes
     };
-    int addNode(Node node);
     QString cell(const Node &n, int column) const;
     QString topText(int top, int column) const;
     void emitTopChanged(int top);
 
     lockmerge::MergeResult m_merge;
-    QList<Node> m_nodes;
-    QList<int> m_roots;
+    QList<Node> m_nodes; ///< by node id
     ChoiceHandler m_handler;
 };
 
