@@ -26,3 +26,15 @@ function(provender_add_model_library name)
     add_library(${name} STATIC ${ARGN})
     target_link_libraries(${name} PUBLIC provender_options Qt6::Core)
 endfunction()
+
+# Helper: every subfolder of the calling folder that has a CMakeLists.txt, added in name order (the
+# part folders of ui/ and tests/: a new part is a new folder, with no list to edit).
+function(provender_add_part_folders)
+    file(GLOB parts LIST_DIRECTORIES true RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/*)
+    list(SORT parts)
+    foreach(part IN LISTS parts)
+        if(IS_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/${part} AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${part}/CMakeLists.txt)
+            add_subdirectory(${part})
+        endif()
+    endforeach()
+endfunction()

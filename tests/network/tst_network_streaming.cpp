@@ -119,22 +119,15 @@ private Q_SLOTS:
         QVERIFY(m_tmp.isValid());
         const QString root = m_tmp.filePath(QStringLiteral("root"));
         QVERIFY(QDir().mkpath(root));
-        QFile doc(root + QStringLiteral("/doc.json"));
-        QVERIFY(doc.open(QIODevice::WriteOnly));
-        doc.write(R"({"versions":{"1.0.0":{}}})");
-        doc.close();
-        QFile small(root + QStringLiteral("/small.bin"));
-        QVERIFY(small.open(QIODevice::WriteOnly));
-        small.write(QByteArray(300 * 1024, 'x'));
-        small.close();
-        QFile medium(root + QStringLiteral("/medium.bin")); // more than a reply's 2 MiB buffer holds
-        QVERIFY(medium.open(QIODevice::WriteOnly));
-        QVERIFY(medium.resize(kMediumBytes));
-        medium.close();
-        QFile big(root + QStringLiteral("/big.bin")); // sparse: no disk space, nginx serves zeros
-        QVERIFY(big.open(QIODevice::WriteOnly));
-        QVERIFY(big.resize(kBigBytes));
-        big.close();
+        QVERIFY(test::writeFile(root + QStringLiteral("/doc.json"), R"({"versions":{"1.0.0":{}}})"));
+        QVERIFY(test::writeFile(root + QStringLiteral("/small.bin"), QByteArray(300 * 1024, 'x')));
+        // Files of `size` zero bytes, sparse: no disk space, nginx serves zeros.
+        const auto sparse = [&](const QString &name, qint64 size) {
+            QFile f(root + u'/' + name);
+            return f.open(QIODevice::WriteOnly) && f.resize(size);
+        };
+        QVERIFY(sparse(QStringLiteral("medium.bin"), kMediumBytes)); // more than a reply's 2 MiB buffer holds
+        QVERIFY(sparse(QStringLiteral("big.bin"), kBigBytes));
 
         QString error;
         QVERIFY2(m_nginx.makeCertificates(&error), qPrintable(error));
