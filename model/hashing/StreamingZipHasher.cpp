@@ -78,6 +78,18 @@ qsizetype matchDescriptor(const char *p, qsizetype have, std::initializer_list<D
     return 0;
 }
 
+/// Reads into \p e the fields that the local and the central header both have, in the same order
+/// (APPNOTE.TXT 4.3.7 and 4.3.12: flags, method, time, date, CRC-32, compressed and uncompressed
+/// size), from \p p, where the header's flags are.
+template<typename Entry> void readSharedHeaderFields(const char *p, Entry &e)
+{
+    e.flags = le16(p);
+    e.method = le16(p + 2);
+    e.crc = le32(p + 8);
+    e.compressedSize = le32(p + 12);
+    e.uncompressedSize = le32(p + 16);
+}
+
 /// Reads the zip64 extended information (extra field id 1) among the \p length bytes of extra
 /// fields at \p extra: each of \p fields that holds 0xffffffff takes the next 8 bytes, in the
 /// given order (the spec's and minizip's: uncompressed, compressed, local header offset), then
@@ -228,11 +240,7 @@ Walker::Step Walker::localEntry()
     const char *h = m_s.data();
     LocalEntry e;
     e.offset = m_s.offset();
-    e.flags = le16(h + 6);
-    e.method = le16(h + 8);
-    e.crc = le32(h + 14);
-    e.compressedSize = le32(h + 18);
-    e.uncompressedSize = le32(h + 22);
+    readSharedHeaderFields(h + 6, e);
     e.nameLength = le16(h + 26);
     const quint16 extraLength = le16(h + 28);
     const qsizetype headerSize = 30 + qsizetype(e.nameLength) + extraLength;
@@ -437,11 +445,7 @@ Walker::Step Walker::centralEntry()
     const char *h = m_s.data();
     CentralEntry c;
     const quint16 versionMadeBy = le16(h + 4);
-    c.flags = le16(h + 8);
-    c.method = le16(h + 10);
-    c.crc = le32(h + 16);
-    c.compressedSize = le32(h + 20);
-    c.uncompressedSize = le32(h + 24);
+    readSharedHeaderFields(h + 8, c);
     const quint16 nameLength = le16(h + 28);
     const quint16 extraLength = le16(h + 30);
     const quint16 commentLength = le16(h + 32);
