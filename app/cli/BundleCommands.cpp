@@ -227,12 +227,11 @@ bool readCreateWriting(const QCommandLineParser &parser, BundleCreateOptions *op
         options->timestamp = t;
     }
     if (parser.isSet(QStringLiteral("level"))) {
-        bool ok = false;
-        options->compressionLevel = parser.value(QStringLiteral("level")).toInt(&ok);
-        if (!ok || options->compressionLevel < 1) {
-            err() << "provender bundle create: --level needs a positive number\n";
+        const std::optional<int> level =
+            wholeNumberOption(parser, QStringLiteral("provender bundle create"), QStringLiteral("level"), 1, "a positive number");
+        if (!level)
             return false;
-        }
+        options->compressionLevel = *level;
     }
     HashRunOptions hashing;
     if (!readHashingOptions(parser, QStringLiteral("provender bundle create"), &hashing))

@@ -3,6 +3,7 @@
 // `provender [PATH]` with no command starts the GUI. Every command calls the same model/
 // functions the GUI uses; nothing here is a second implementation.
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
 #include <QTextStream>
@@ -39,6 +40,15 @@ template<typename T> void insertIfNotEmpty(QJsonObject &o, const QString &key, c
 {
     if (!value.isEmpty())
         o[key] = value;
+}
+
+/// Each value's toString() as a JSON array of strings (platforms, versions, provider addresses).
+template<typename List> QJsonArray jsonStrings(const List &values)
+{
+    QJsonArray strings;
+    for (const auto &v : values)
+        strings.append(v.toString());
+    return strings;
 }
 
 } // namespace provender::cli

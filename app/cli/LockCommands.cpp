@@ -353,10 +353,7 @@ void printCheckText(const LockCheckResult &r)
 QJsonObject checkJson(const LockCheckResult &r)
 {
     QJsonObject o;
-    QJsonArray platforms;
-    for (const Platform &p : r.platforms)
-        platforms.append(p.toString());
-    o[u"platforms"_s] = platforms;
+    o[u"platforms"_s] = jsonStrings(r.platforms);
     QJsonArray rows;
     for (const LockCheckRow &row : r.rows) {
         QJsonObject j;
@@ -364,10 +361,7 @@ QJsonObject checkJson(const LockCheckResult &r)
         j[u"version"_s] = row.version.toString();
         j[u"provider_in_mirror"_s] = row.providerInMirror;
         j[u"version_in_mirror"_s] = row.versionInMirror;
-        QJsonArray mp;
-        for (const Platform &p : row.mirrorPlatforms)
-            mp.append(p.toString());
-        j[u"mirror_platforms"_s] = mp;
+        j[u"mirror_platforms"_s] = jsonStrings(row.mirrorPlatforms);
         QJsonArray cells;
         for (const LockCheckCell &c : row.cells) {
             QJsonObject cj;

@@ -167,12 +167,10 @@ std::optional<int> readRegistryOptions(const QCommandLineParser &parser, Registr
         ro.http.caCertificates = *certs;
     }
     if (parser.isSet(u"jobs"_s)) {
-        bool ok = false;
-        ro.http.maxParallel = parser.value(u"jobs"_s).toInt(&ok);
-        if (!ok || ro.http.maxParallel < 1) {
-            err() << "provender mirror pull: --jobs needs a positive number\n";
+        const std::optional<int> jobs = wholeNumberOption(parser, u"provender mirror pull"_s, u"jobs"_s, 1, "a positive number");
+        if (!jobs)
             return ExitUsage;
-        }
+        ro.http.maxParallel = *jobs;
     }
     QStringList warnings;
     ro.serviceOverrides = providerServicesFromEnvironment(ro.environment, QString(), &warnings);

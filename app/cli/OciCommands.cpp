@@ -60,13 +60,10 @@ bool commonSetup(const QCommandLineParser &parser, const QString &command, const
         mirror->client.caCertificates = *certs;
     }
     if (parser.isSet(QStringLiteral("timeout"))) {
-        bool ok = false;
-        const int s = parser.value(QStringLiteral("timeout")).toInt(&ok);
-        if (!ok || s < 1) {
-            err() << command << ": --timeout needs a positive number of seconds\n";
+        const std::optional<int> s = wholeNumberOption(parser, command, QStringLiteral("timeout"), 1, "a positive number of seconds");
+        if (!s)
             return false;
-        }
-        mirror->client.timeoutMs = s * 1000;
+        mirror->client.timeoutMs = *s * 1000;
     }
     if (parser.isSet(QStringLiteral("max-archive-size"))) {
         const qint64 max = parseByteSize(parser.value(QStringLiteral("max-archive-size")));
@@ -185,10 +182,7 @@ void writeVerifyJson(QTextStream &o, const QString &mirrorText, const OciVerifyR
     for (auto it = v.credentials.begin(); it != v.credentials.end(); ++it)
         creds[it.key()] = it.value();
     insertIfNotEmpty(oci, QStringLiteral("credentials"), creds);
-    QJsonArray absent;
-    for (const ProviderAddress &p : v.absent)
-        absent.append(p.toString());
-    oci[QStringLiteral("absent_providers")] = absent;
+    oci[QStringLiteral("absent_providers")] = jsonStrings(v.absent);
     oci[QStringLiteral("requests")] = requestsJson(v.log);
     VerdictJson d;
     d.kind = Catalog::SourceKind::Network;
@@ -340,13 +334,10 @@ int runOciList(const QStringList &args)
         return *exit;
     OciMirrorOptions &mirror = p.mirror();
     if (parser.isSet(QStringLiteral("page-size"))) {
-        bool ok = false;
-        const int n = parser.value(QStringLiteral("page-size")).toInt(&ok);
-        if (!ok || n < 1) {
-            err() << p.prefix() << ": --page-size needs a positive number\n";
+        const std::optional<int> n = wholeNumberOption(parser, p.prefix(), QStringLiteral("page-size"), 1, "a positive number");
+        if (!n)
             return ExitUsage;
-        }
-        mirror.client.catalogPageSize = n;
+        mirror.client.catalogPageSize = *n;
     }
     TemplateDefaults defaults;
     defaults.hostname = parser.value(QStringLiteral("hostname"));
@@ -368,25 +359,20 @@ int runOciList(const QStringList &args)
         root[QStringLiteral("mirror")] = p.argument();
         root[QStringLiteral("registry")] = l.registry;
         insertIfNotEmpty(root, QStringLiteral("credentials"), l.credential);
-        QJsonArray repositories, providers;
+        QJsonArray repositories;
         for (const OciCatalogEntry &e : l.repositories) {
             QJsonObject o;
             o[QStringLiteral("repository")] = e.repository;
             o[QStringLiteral("provider")] = e.provider ? QJsonValue(e.provider->toString()) : QJsonValue();
             insertIfNotEmpty(o, QStringLiteral("note"), e.note);
             if (parser.isSet(QStringLiteral("versions")) && e.provider) {
-                QJsonArray versions;
-                for (const Version &v : e.versions)
-                    versions.append(v.toString());
-                o[QStringLiteral("versions")] = versions;
+                o[QStringLiteral("versions")] = jsonStrings(e.versions);
                 insertIfNotEmpty(o, QStringLiteral("versions_error"), e.versionsError);
             }
             repositories.append(o);
         }
-        for (const ProviderAddress &p : l.providers)
-            providers.append(p.toString());
         root[QStringLiteral("repositories")] = repositories;
-        root[QStringLiteral("providers")] = providers;
+        root[QStringLiteral("providers")] = jsonStrings(l.providers);
         root[QStringLiteral("requests")] = requestsJson(l.log);
         out() << QJsonDocument(root).toJson(QJsonDocument::Indented);
     } else {
@@ -452,10 +438,7 @@ QJsonObject pushedVersionJson(const OciPushedVersion &v)
     o[QStringLiteral("repository")] = v.repository;
     o[QStringLiteral("tag")] = v.tag;
     o[QStringLiteral("index_digest")] = v.indexDigest;
-    QJsonArray platforms;
-    for (const Platform &p : v.platforms)
-        platforms.append(p.toString());
-    o[QStringLiteral("platforms")] = platforms;
+    o[QStringLiteral("platforms")] = jsonStrings(v.platforms);
     o[QStringLiteral("tag_written")] = v.tagWritten;
     o[QStringLiteral("skipped")] = QJsonArray::fromStringList(v.skipped);
     if (!v.provenanceDigest.isEmpty())
@@ -554,13 +537,10 @@ int runOciPush(const QStringList &args)
     OciMirrorOptions &mirror = p.mirror();
     const QString &templ = mirror.repositoryTemplate;
     if (parser.isSet(QStringLiteral("chunk-size"))) {
-        bool ok = false;
-        const qint64 mib = parser.value(QStringLiteral("chunk-size")).toLongLong(&ok);
-        if (!ok || mib < 0) {
-            err() << command << ": --chunk-size needs a number of MiB\n";
+        const std::optional<qint64> mib = wholeNumberOption<qint64>(parser, command, QStringLiteral("chunk-size"), 0, "a number of MiB");
+        if (!mib)
             return ExitUsage;
-        }
-        mirror.client.chunkSize = mib << 20;
+        mirror.client.chunkSize = *mib << 20;
     }
     OciPushOptions options;
     options.dryRun = parser.isSet(QStringLiteral("dry-run"));

@@ -18,6 +18,7 @@
 #include <QString>
 
 #include <optional>
+#include <utility>
 
 namespace provender::cli {
 
@@ -32,6 +33,20 @@ qint64 parseByteSize(QString text);
 /// --lock FILE… of `parser` as reviewed lock files (readLockAnchors), their parse warnings
 /// printed; nullopt after "<prefix>: <why>" when a file cannot be read. Call when --lock is set.
 std::optional<LockAnchors> readLockOption(const QCommandLineParser &parser, const QString &prefix);
+
+/// --NAME of `parser` (call when it is set) as a whole number of at least `min` that fits in T;
+/// nullopt after printing "<prefix>: --NAME needs <needs>".
+template<typename T>
+std::optional<T> wholeNumberOption(const QCommandLineParser &parser, const QString &prefix, const QString &name, T min, const char *needs)
+{
+    bool ok = false;
+    const qint64 v = parser.value(name).toLongLong(&ok);
+    if (!ok || v < min || !std::in_range<T>(v)) {
+        err() << prefix << ": --" << name << " needs " << needs << '\n';
+        return std::nullopt;
+    }
+    return T(v);
+}
 
 class Prologue
 {

@@ -139,9 +139,7 @@ QJsonObject networkJson(const NetworkSource &source, const std::optional<Credent
         c[QStringLiteral("sent")] = base.scheme() == QLatin1StringView("https"); // index requests only
         network[QStringLiteral("credentials")] = c;
     }
-    QJsonArray absent, requests;
-    for (const ProviderAddress &a : source.absentProviders())
-        absent.append(a.toString());
+    QJsonArray requests;
     for (const RequestLogEntry &e : source.requestLog()) {
         QJsonObject o;
         o[QStringLiteral("method")] = e.method;
@@ -153,7 +151,7 @@ QJsonObject networkJson(const NetworkSource &source, const std::optional<Credent
         insertIfNotEmpty(o, QStringLiteral("error"), e.error);
         requests.append(o);
     }
-    network[QStringLiteral("absent_providers")] = absent;
+    network[QStringLiteral("absent_providers")] = jsonStrings(source.absentProviders());
     network[QStringLiteral("requests")] = requests;
     return network;
 }

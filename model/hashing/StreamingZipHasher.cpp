@@ -78,6 +78,44 @@ qsizetype matchDescriptor(const char *p, qsizetype have, std::initializer_list<D
     return 0;
 }
 
+/// Reads into \p e the fields that the local and the central header both have, in the same order
+/// (APPNOTE.TXT 4.3.7 and 4.3.12: flags, method, time, date, CRC-32, compressed and uncompressed
+/// size), from \p p, where the header's flags are.
+template<typename Entry> void readSharedHeaderFields(const char *p, Entry &e)
+{
+    e.flags = le16(p);
+    e.method = le16(p + 2);
+    e.crc = le32(p + 8);
+    e.compressedSize = le32(p + 12);
+    e.uncompressedSize = le32(p + 16);
+}
+
+/// Reads the zip64 extended information (extra field id 1) among the \p length bytes of extra
+/// fields at \p extra: each of \p fields that holds 0xffffffff takes the next 8 bytes, in the
+/// given order (the spec's and minizip's: uncompressed, compressed, local header offset), then
+/// \p disk, when given and 0xffff, the next 4.
+void readZip64Extra(const char *extra, qsizetype length, std::initializer_list<quint64 *> fields, quint32 *disk = nullptr)
+{
+    for (qsizetype at = 0; at + 4 <= length;) {
+        const quint16 id = le16(extra + at);
+        const qsizetype end = at + 4 + le16(extra + at + 2);
+        if (end > length)
+            break;
+        if (id == 0x0001) {
+            qsizetype f = at + 4;
+            for (quint64 *field : fields) {
+                if (*field == kMax32 && f + 8 <= end) {
+                    *field = le64(extra + f);
+                    f += 8;
+                }
+            }
+            if (disk && *disk == 0xffff && f + 4 <= end)
+                *disk = le32(extra + f);
+        }
+        at = end;
+    }
+}
+
 struct LocalEntry
 {
     quint64 offset = 0;
@@ -91,19 +129,9 @@ struct LocalEntry
     QByteArray digest;
 };
 
-struct CentralEntry
+struct CentralEntry : ZipCentralEntry
 {
-    QByteArray name;
-    quint16 versionMadeBy = 0;
-    quint16 flags = 0;
-    quint16 method = 0;
-    quint32 crc = 0;
-    quint64 compressedSize = 0;
-    quint64 uncompressedSize = 0;
-    quint32 externalAttrs = 0;
     quint64 localOffset = 0;
-    bool dirByName = false;
-    bool dirByMode = false;
 };
 
 /// Why the walk gave up (not an error: the caller falls back to hashZip()).
@@ -212,34 +240,13 @@ Walker::Step Walker::localEntry()
     const char *h = m_s.data();
     LocalEntry e;
     e.offset = m_s.offset();
-    e.flags = le16(h + 6);
-    e.method = le16(h + 8);
-    e.crc = le32(h + 14);
-    e.compressedSize = le32(h + 18);
-    e.uncompressedSize = le32(h + 22);
+    readSharedHeaderFields(h + 6, e);
     e.nameLength = le16(h + 26);
     const quint16 extraLength = le16(h + 28);
     const qsizetype headerSize = 30 + qsizetype(e.nameLength) + extraLength;
     if (std::optional<Step> stop = need(headerSize, QStringLiteral("truncated local header")))
         return *stop;
-    // zip64 sizes in the extra field (id 1): uncompressed, then compressed, for those at 0xffffffff.
-    const char *extra = m_s.data() + 30 + e.nameLength;
-    for (qsizetype at = 0; at + 4 <= extraLength;) {
-        const quint16 id = le16(extra + at);
-        const quint16 size = le16(extra + at + 2);
-        if (at + 4 + size > extraLength)
-            break;
-        if (id == 0x0001) {
-            qsizetype f = at + 4;
-            if (e.uncompressedSize == kMax32 && f + 8 <= at + 4 + size) {
-                e.uncompressedSize = le64(extra + f);
-                f += 8;
-            }
-            if (e.compressedSize == kMax32 && f + 8 <= at + 4 + size)
-                e.compressedSize = le64(extra + f);
-        }
-        at += 4 + size;
-    }
+    readZip64Extra(m_s.data() + 30 + e.nameLength, extraLength, {&e.uncompressedSize, &e.compressedSize});
     m_s.consume(headerSize);
     if (qint64(locals.size()) >= m_limits.maxEntries)
         return fallback(QStringLiteral("more than %1 entries").arg(m_limits.maxEntries));
@@ -437,55 +444,23 @@ Walker::Step Walker::centralEntry()
         return *stop;
     const char *h = m_s.data();
     CentralEntry c;
-    c.versionMadeBy = le16(h + 4);
-    c.flags = le16(h + 8);
-    c.method = le16(h + 10);
-    c.crc = le32(h + 16);
-    c.compressedSize = le32(h + 20);
-    c.uncompressedSize = le32(h + 24);
+    const quint16 versionMadeBy = le16(h + 4);
+    readSharedHeaderFields(h + 8, c);
     const quint16 nameLength = le16(h + 28);
     const quint16 extraLength = le16(h + 30);
     const quint16 commentLength = le16(h + 32);
     quint32 diskStart = le16(h + 34);
-    c.externalAttrs = le32(h + 38);
+    const quint32 externalAttrs = le32(h + 38);
     c.localOffset = le32(h + 42);
     const qsizetype size = 46 + qsizetype(nameLength) + extraLength + commentLength;
     if (std::optional<Step> stop = need(size, QStringLiteral("truncated central directory")))
         return *stop;
     h = m_s.data();
-    c.name = QByteArray(h + 46, nameLength);
-    const char *extra = h + 46 + nameLength;
-    for (qsizetype at = 0; at + 4 <= extraLength;) {
-        const quint16 id = le16(extra + at);
-        const quint16 len = le16(extra + at + 2);
-        if (at + 4 + len > extraLength)
-            break;
-        if (id == 0x0001) {
-            // minizip's order: uncompressed, compressed, offset (8 bytes each), disk (4).
-            qsizetype f = at + 4;
-            const qsizetype stop = at + 4 + len;
-            if (c.uncompressedSize == kMax32 && f + 8 <= stop) {
-                c.uncompressedSize = le64(extra + f);
-                f += 8;
-            }
-            if (c.compressedSize == kMax32 && f + 8 <= stop) {
-                c.compressedSize = le64(extra + f);
-                f += 8;
-            }
-            if (c.localOffset == kMax32 && f + 8 <= stop) {
-                c.localOffset = le64(extra + f);
-                f += 8;
-            }
-            if (diskStart == 0xffff && f + 4 <= stop)
-                diskStart = le32(extra + f);
-        }
-        at += 4 + len;
-    }
+    c.setName(QByteArray(h + 46, nameLength), versionMadeBy, externalAttrs);
+    readZip64Extra(h + 46 + nameLength, extraLength, {&c.uncompressedSize, &c.compressedSize, &c.localOffset}, &diskStart);
     m_s.consume(size);
     if (diskStart != 0)
         return fallback(QStringLiteral("a multi-disk zip"));
-    c.dirByName = c.name.endsWith('/');
-    c.dirByMode = attributesSayDirectory(c.versionMadeBy, c.externalAttrs);
     centrals.push_back(std::move(c));
     return std::optional<Fallback>();
 }
@@ -660,13 +635,13 @@ Result<StreamingZipOutcome> hashZipStream(const PullBytes &pull, qint64 maxInfla
     std::vector<ZipEntryDigest> digests;
     digests.reserve(walker.centrals.size());
     for (const CentralEntry &c : walker.centrals) {
-        ZipEntryDigest d{c.name, c.dirByName, c.dirByMode, c.uncompressedSize, {}};
+        QByteArray digest;
         if (!c.dirByName) {
             const LocalEntry *l = byOffset.value(c.localOffset);
-            d.digest = l->digest;
+            digest = l->digest;
             h.contentBytes += qint64(l->uncompressedSize);
         }
-        digests.push_back(std::move(d));
+        digests.push_back(c.withDigest(std::move(digest)));
     }
     if (Result<void> combined = combineZipDigests(digests, h); !combined.ok())
         return combined.error();

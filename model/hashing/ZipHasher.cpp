@@ -38,16 +38,8 @@ using namespace hashing_detail;
 
 namespace {
 
-struct ZipEntry
+struct ZipEntry : ZipCentralEntry
 {
-    QByteArray name;
-    quint64 compressedSize = 0;
-    quint64 uncompressedSize = 0;
-    quint32 crc = 0;
-    quint32 flags = 0;
-    quint32 method = 0;
-    bool dirByName = false; ///< name ends in '/': Go's Open() returns no data for it
-    bool dirByMode = false; ///< external attributes say directory: go-getter makes a directory
     QByteArray digest;
     qint64 dataPos = -1; ///< where the compressed bytes start (from the local header); -1: unknown
 };
@@ -143,14 +135,13 @@ Result<std::vector<ZipEntry>> listEntries(unzFile uf, const ZipLimits &limits)
         if (qint64(entries.size()) >= limits.maxEntries)
             return tooManyEntries(limits.maxEntries);
         ZipEntry e;
-        e.name = QByteArray(nameBuffer.data(), qsizetype(qMin<uLong>(info.size_filename, uLong(nameBuffer.size() - 1))));
+        e.setName(QByteArray(nameBuffer.data(), qsizetype(qMin<uLong>(info.size_filename, uLong(nameBuffer.size() - 1)))),
+                  quint32(info.version), quint32(info.external_fa));
         e.compressedSize = info.compressed_size;
         e.uncompressedSize = info.uncompressed_size;
         e.crc = quint32(info.crc);
         e.flags = quint32(info.flag);
         e.method = quint32(info.compression_method);
-        e.dirByName = e.name.endsWith('/');
-        e.dirByMode = attributesSayDirectory(quint32(info.version), quint32(info.external_fa));
         entries.push_back(std::move(e));
     }
     if (rc != UNZ_END_OF_LIST_OF_FILE)
@@ -434,7 +425,7 @@ Result<PackageHashes> hashZip(const QString &zipPath, const HashProgress &progre
     std::vector<ZipEntryDigest> digests;
     digests.reserve(entries.size());
     for (ZipEntry &e : entries)
-        digests.push_back(ZipEntryDigest{e.name, e.dirByName, e.dirByMode, e.uncompressedSize, std::move(e.digest)});
+        digests.push_back(e.withDigest(std::move(e.digest)));
     if (Result<void> combined = combineZipDigests(digests, out); !combined.ok())
         return combined.error();
 

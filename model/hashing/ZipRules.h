@@ -9,6 +9,7 @@
 #include "model/hashing/PackageHashes.h"
 
 #include <QByteArray>
+#include <utility>
 #include <vector>
 
 namespace provender::hashing_detail {
@@ -43,6 +44,30 @@ struct ZipEntryDigest
     bool dirByMode = false; ///< external attributes say directory: go-getter makes a directory
     quint64 uncompressedSize = 0;
     QByteArray digest; ///< raw SHA-256 of the content; ignored (empty content) when dirByName
+};
+
+/// What both hashers keep of a central-directory entry (the file hasher reads it through minizip,
+/// the streaming hasher from the bytes): its name and how the name reads, its header fields.
+struct ZipCentralEntry
+{
+    QByteArray name;
+    quint32 flags = 0;
+    quint32 method = 0;
+    quint32 crc = 0;
+    quint64 compressedSize = 0;
+    quint64 uncompressedSize = 0;
+    bool dirByName = false; ///< name ends in '/': Go's Open() returns no data for it
+    bool dirByMode = false; ///< external attributes say directory: go-getter makes a directory
+
+    /// Sets `name` and whether it is a directory, by its name and by the creator's attributes.
+    void setName(QByteArray entryName, quint32 versionMadeBy, quint32 externalAttrs)
+    {
+        name = std::move(entryName);
+        dirByName = name.endsWith('/');
+        dirByMode = attributesSayDirectory(versionMadeBy, externalAttrs);
+    }
+    /// This entry with the SHA-256 of its content, as combineZipDigests() takes it.
+    ZipEntryDigest withDigest(QByteArray digest) const { return {name, dirByName, dirByMode, uncompressedSize, std::move(digest)}; }
 };
 
 /// Combines the digests of every entry of a zip as dirhash.HashZip and go-getter + dirhash.HashDir

@@ -80,6 +80,41 @@ Result<QList<Descriptor>> parseDescriptorList(const QJsonObject &o, QLatin1Strin
     return out;
 }
 
+/// What an image index and an image manifest both begin with (tofu's fetchOCIIndexManifest and
+/// fetchOCIImageManifest: decode, then the media type).
+struct ManifestHead
+{
+    QJsonObject object;
+    QString mediaType;
+    QString artifactType;
+    QList<Descriptor> descriptors; ///< "manifests" of an index, "layers" of a manifest
+};
+
+/// Decodes `bytes` with its descriptors under `listKey`. A list that does not decode in a
+/// document of `otherMediaType` is that other kind of manifest (`foundOther`); after the list,
+/// another media type than `mediaType` is refused.
+Result<ManifestHead> parseManifestHead(const QByteArray &bytes, QLatin1StringView listKey, QLatin1StringView mediaType,
+                                       QLatin1StringView otherMediaType, const QString &foundOther)
+{
+    const Result<QJsonObject> o = parseObject(bytes);
+    if (!o.ok())
+        return o.error();
+    ManifestHead head;
+    head.object = o.value();
+    head.mediaType = head.object.value(QLatin1StringView("mediaType")).toString();
+    head.artifactType = head.object.value(QLatin1StringView("artifactType")).toString();
+    Result<QList<Descriptor>> descriptors = parseDescriptorList(head.object, listKey);
+    if (!descriptors.ok()) {
+        if (head.mediaType == otherMediaType)
+            return formatError(foundOther);
+        return descriptors.error();
+    }
+    head.descriptors = descriptors.value();
+    if (head.mediaType != mediaType)
+        return formatError(QStringLiteral("unexpected manifest media type \"%1\"").arg(head.mediaType));
+    return head;
+}
+
 } // namespace
 
 bool isValidRepositoryName(const QString &name)
@@ -405,22 +440,11 @@ Result<void> checkManifestDigest(const QByteArray &bytes, const QString &digest)
 
 Result<ImageIndex> parseIndex(const QByteArray &bytes)
 {
-    const Result<QJsonObject> o = parseObject(bytes);
-    if (!o.ok())
-        return o.error();
-    const QJsonObject &obj = o.value();
-    ImageIndex index;
-    index.mediaType = obj.value(QLatin1StringView("mediaType")).toString();
-    index.artifactType = obj.value(QLatin1StringView("artifactType")).toString();
-    Result<QList<Descriptor>> manifests = parseDescriptorList(obj, QLatin1StringView("manifests"));
-    if (!manifests.ok()) {
-        if (index.mediaType == kMediaTypeManifest)
-            return formatError(QStringLiteral("found image manifest but need index manifest"));
-        return manifests.error();
-    }
-    index.manifests = manifests.value();
-    if (index.mediaType != kMediaTypeIndex)
-        return formatError(QStringLiteral("unexpected manifest media type \"%1\"").arg(index.mediaType));
+    Result<ManifestHead> head = parseManifestHead(bytes, QLatin1StringView("manifests"), kMediaTypeIndex, kMediaTypeManifest,
+                                                  QStringLiteral("found image manifest but need index manifest"));
+    if (!head.ok())
+        return head.error();
+    ImageIndex index{.mediaType = head->mediaType, .artifactType = head->artifactType, .manifests = head->descriptors};
     if (index.artifactType != kArtifactTypeProvider) {
         if (index.artifactType == kArtifactTypeProviderTarget)
             return formatError(QStringLiteral("unexpected artifact type \"%1\" (tag refers directly to image manifest, but "
@@ -437,25 +461,14 @@ Result<ImageIndex> parseIndex(const QByteArray &bytes)
 
 Result<ImageManifest> parseManifest(const QByteArray &bytes)
 {
-    const Result<QJsonObject> o = parseObject(bytes);
-    if (!o.ok())
-        return o.error();
-    const QJsonObject &obj = o.value();
-    ImageManifest m;
-    m.mediaType = obj.value(QLatin1StringView("mediaType")).toString();
-    m.artifactType = obj.value(QLatin1StringView("artifactType")).toString();
-    Result<QList<Descriptor>> layers = parseDescriptorList(obj, QLatin1StringView("layers"));
-    if (!layers.ok()) {
-        if (m.mediaType == kMediaTypeIndex)
-            return formatError(QStringLiteral("found index manifest but need image manifest"));
-        return layers.error();
-    }
-    m.layers = layers.value();
-    const QJsonValue config = obj.value(QLatin1StringView("config"));
+    Result<ManifestHead> head = parseManifestHead(bytes, QLatin1StringView("layers"), kMediaTypeManifest, kMediaTypeIndex,
+                                                  QStringLiteral("found index manifest but need image manifest"));
+    if (!head.ok())
+        return head.error();
+    ImageManifest m{.mediaType = head->mediaType, .artifactType = head->artifactType, .config = std::nullopt, .layers = head->descriptors};
+    const QJsonValue config = head->object.value(QLatin1StringView("config"));
     if (config.isObject())
         m.config = parseDescriptor(config.toObject());
-    if (m.mediaType != kMediaTypeManifest)
-        return formatError(QStringLiteral("unexpected manifest media type \"%1\"").arg(m.mediaType));
     if (m.artifactType != kArtifactTypeProviderTarget)
         return formatError(QStringLiteral("unexpected artifact type \"%1\"").arg(m.artifactType));
     return m;

@@ -58,6 +58,22 @@ class TestVerifyCli : public QObject
         return true;
     }
 
+    /// A tamper mirror (tamperMirror) made under m_tmp/NAME, and the cache home of its runs.
+    struct TamperFixture
+    {
+        QString root;
+        QString cacheHome; ///< m_tmp/NAME-cache
+        QJsonObject fx;    ///< tamperMirror()'s result; empty when Python failed
+        QString zip;       ///< the archive in the mirror
+    };
+    TamperFixture tamperFixture(const QString &name)
+    {
+        TamperFixture t{m_tmp.filePath(name), m_tmp.filePath(name + QStringLiteral("-cache")), {}, {}};
+        t.fx = tamperMirror(t.root);
+        t.zip = t.fx.value(QStringLiteral("zip")).toString();
+        return t;
+    }
+
     /// A packed mirror with one archive (a of same_size_zips.py) whose index declares its h1:,
     /// and b, the same size with other bytes, beside it. Returns the zips' hashes (Python's).
     QJsonObject tamperMirror(const QString &root)
@@ -286,11 +302,8 @@ private Q_SLOTS:
         if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package,
                            QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
-        const QString root = m_tmp.filePath(QStringLiteral("tamper-verify"));
-        const QString cacheHome = m_tmp.filePath(QStringLiteral("tamper-verify-cache"));
-        const QJsonObject fx = tamperMirror(root);
+        const auto [root, cacheHome, fx, zip] = tamperFixture(QStringLiteral("tamper-verify"));
         QVERIFY(!fx.isEmpty());
-        const QString zip = fx.value(QStringLiteral("zip")).toString();
         const QString platform = QStringLiteral("linux_amd64"), provider = QStringLiteral("registry.opentofu.org/hashicorp/tamper");
         QThread::msleep(50); // past the timestamp granularity: the first run may store the row (HashCache.h)
 
@@ -359,11 +372,8 @@ private Q_SLOTS:
         if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
             PROVENDER_SKIP(provender::test::Missing::Package,
                            QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
-        const QString root = m_tmp.filePath(QStringLiteral("tamper-lock"));
-        const QString cacheHome = m_tmp.filePath(QStringLiteral("tamper-lock-cache"));
-        const QJsonObject fx = tamperMirror(root);
+        const auto [root, cacheHome, fx, zip] = tamperFixture(QStringLiteral("tamper-lock"));
         QVERIFY(!fx.isEmpty());
-        const QString zip = fx.value(QStringLiteral("zip")).toString();
         const QString lock = m_tmp.filePath(QStringLiteral("tamper.lock.hcl"));
         auto writeLock = [&] {
             QFile f(lock);

@@ -41,12 +41,12 @@ RemoteRequest requestForUrl(const QString &url)
         if (m.value(QStringLiteral("url")).toString() != r.baseUrl)
             continue;
         const QString source = m.value(QStringLiteral("source")).toString();
-        if (source == QLatin1StringView("addresses")) {
+        if (source == sourceName(RemoteRequest::ProviderSource::Addresses)) {
             r.source = RemoteRequest::ProviderSource::Addresses;
             for (const QString &a : m.value(QStringLiteral("providers")).toStringList())
                 if (const Result<ProviderAddress> p = ProviderAddress::parse(a); p.ok())
                     r.providers.append(p.value());
-        } else if (source == QLatin1StringView("lock")) {
+        } else if (source == sourceName(RemoteRequest::ProviderSource::LockFile)) {
             r.source = RemoteRequest::ProviderSource::LockFile;
         }
         r.lockFile = m.value(QStringLiteral("lockFile")).toString();
