@@ -190,7 +190,7 @@ QList<ProviderAddress> lockedProviders(const LockFile &lock, const QList<Provide
 {
     QList<ProviderAddress> out;
     for (const ProviderLock &p : lock.providers)
-        if (only.isEmpty() || only.contains(p.address)) {
+        if (providerWanted(only, p.address)) {
             out.append(p.address);
             if (versions)
                 (*versions)[p.address].append(p.version);
