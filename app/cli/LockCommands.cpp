@@ -435,11 +435,16 @@ int addHashesWithConfig(const QString &path, const LockFile &lock, const QString
         return ExitUsage;
     QList<ProviderAddress> providers = lockedProviders(lock, hashOptions.providers);
     for (const ConfigProviderRequirement &r : config->providers)
-        if (!providers.contains(r.address) && (hashOptions.providers.isEmpty() || hashOptions.providers.contains(r.address)))
+        if (!providers.contains(r.address) && providerWanted(hashOptions.providers, r.address))
             providers.append(r.address);
-    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock add-hashes"_s, mirrorLocation, providers);
+    const VersionChooser selected = [&](const ProviderAddress &provider, const QList<Version> &listed) {
+        return lockinit::versionsToRead(*config, &lock, provider, listed);
+    };
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock add-hashes"_s, mirrorLocation, providers, {}, selected);
     if (!mirror)
         return ExitUsage;
+    if (selectedDocumentUnread(*mirror, path, u"not changed"_s))
+        return ExitFindings;
     lockinit::InitOptions o;
     o.platforms = hashOptions.platforms;
     o.includeZh = hashOptions.includeZh;
@@ -841,11 +846,19 @@ int runLockUpgrade(const QStringList &args)
         }
     }
     // After the configuration: a broken one fails before any request, and only the providers it
-    // requires are listed.
+    // requires are listed. Of a network mirror, only the <version>.json of the version selected
+    // from each index.json is read (see selectedDocumentUnread).
+    const VersionChooser selected = [&document](const ProviderAddress &provider, const QList<Version> &listed) {
+        const ProviderLock *locked = document.find(provider);
+        const std::optional<Version> best = locked ? newestAllowed(listed, locked->constraints) : std::nullopt;
+        return best ? QList<Version>{*best} : QList<Version>{};
+    };
     const std::optional<LockMirror> mirror =
-        openLockMirror(u"provender lock upgrade"_s, parser.value(kMirror), lockedProviders(document, options.providers));
+        openLockMirror(u"provender lock upgrade"_s, parser.value(kMirror), lockedProviders(document, options.providers), {}, selected);
     if (!mirror)
         return ExitUsage;
+    if (selectedDocumentUnread(*mirror, path, u"not changed"_s))
+        return ExitFindings;
     const auto upgrade = [&](const lockedit::UpgradeOptions &o) { return lockedit::upgradeFromMirror(document, mirror->catalog, o); };
     prehash(args.value(0), hashing, *mirror, options, upgrade);
     const Result<lockedit::UpgradeResult> r = upgrade(options);
@@ -939,11 +952,16 @@ int runLockInit(const QStringList &args)
         return ExitUsage;
     QList<ProviderAddress> providers;
     for (const ConfigProviderRequirement &r : config->providers)
-        if (options.providers.isEmpty() || options.providers.contains(r.address))
+        if (providerWanted(options.providers, r.address))
             providers << r.address;
-    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock init"_s, parser.value(kMirror), providers);
+    const VersionChooser selected = [&](const ProviderAddress &provider, const QList<Version> &listed) {
+        return lockinit::versionsToRead(*config, nullptr, provider, listed);
+    };
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock init"_s, parser.value(kMirror), providers, {}, selected);
     if (!mirror)
         return ExitUsage;
+    if (selectedDocumentUnread(*mirror, path, u"not written"_s))
+        return ExitFindings;
     const auto init = [&](const lockinit::InitOptions &o) { return lockinit::initFromMirror(*config, mirror->catalog, o); };
     prehash(args.value(0), hashing, *mirror, options, init);
     const Result<lockinit::InitResult> r = init(options);

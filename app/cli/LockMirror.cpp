@@ -16,7 +16,7 @@ namespace provender::cli {
 namespace {
 
 std::optional<LockMirror> openNetworkMirror(const QString &command, const QString &url, const QList<ProviderAddress> &providers,
-                                            const QHash<ProviderAddress, QList<Version>> &onlyVersions)
+                                            const QHash<ProviderAddress, QList<Version>> &onlyVersions, const VersionChooser &choose)
 {
     QString warning;
     const Result<QUrl> base = parseMirrorBaseUrl(url, false, &warning);
@@ -28,6 +28,7 @@ std::optional<LockMirror> openNetworkMirror(const QString &command, const QStrin
         err() << command << ": warning: " << warning << '\n';
     NetworkMirrorOptions options;
     options.onlyVersions = onlyVersions;
+    options.chooseVersions = choose;
     QStringList credentialWarnings;
     options.credential =
         findCredential(mirrorCredentialsHost(base.value()), QProcessEnvironment::systemEnvironment(), QString(), &credentialWarnings);
@@ -107,16 +108,31 @@ ArchiveHasher downloadedHasher(const LockMirror &mirror, const std::function<voi
 } // namespace
 
 std::optional<LockMirror> openLockMirror(const QString &command, const QString &location, const QList<ProviderAddress> &providers,
-                                         const QHash<ProviderAddress, QList<Version>> &onlyVersions)
+                                         const QHash<ProviderAddress, QList<Version>> &onlyVersions, const VersionChooser &choose)
 {
     if (location.contains(u"://"_s))
-        return openNetworkMirror(command, location, providers, onlyVersions);
+        return openNetworkMirror(command, location, providers, onlyVersions, choose);
     Result<Catalog> c = scanFileSystemMirror(location);
     if (!c.ok()) {
         err() << location << ": error: " << c.error().message << '\n';
         return std::nullopt;
     }
     return LockMirror{std::move(c).value(), std::nullopt};
+}
+
+bool selectedDocumentUnread(const LockMirror &mirror, const QString &path, const QString &outcome)
+{
+    if (!mirror.network)
+        return false;
+    for (const Provider &provider : mirror.catalog.providers)
+        for (const ProviderVersion &v : provider.versions)
+            if (!v.hasVersionIndex) {
+                err() << path << ": " << outcome << ": " << provider.address.toString() << ' ' << v.version.toString()
+                      << " is the selected version, but the mirror's " << v.version.toString()
+                      << ".json could not be read (the warning above says why)\n";
+                return true;
+            }
+    return false;
 }
 
 ArchiveHasher lockMirrorHasher(const QString &command, const LockMirror &mirror, const HashRunOptions &hashing,

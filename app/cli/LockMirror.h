@@ -28,12 +28,24 @@ struct LockMirror
     std::optional<NetworkMirrorOptions> network;
 };
 
+/// Which of the versions a provider's index.json lists have their <version>.json read
+/// (NetworkMirrorOptions::chooseVersions).
+using VersionChooser = std::function<QList<Version>(const ProviderAddress &provider, const QList<Version> &listed)>;
+
 /// Opens `location` for `command` (e.g. "provender lock init"): scans a directory, or reads a
-/// network mirror's indexes of `providers` (only `onlyVersions` of those it names; the token
-/// found as tofu finds it, for the index requests only). Prints warnings, and why when it fails
-/// (then nullopt).
+/// network mirror's indexes of `providers` (only `onlyVersions` of those it names, then only what
+/// `choose` picks; the token found as tofu finds it, for the index requests only). Prints
+/// warnings, and why when it fails (then nullopt).
 std::optional<LockMirror> openLockMirror(const QString &command, const QString &location, const QList<ProviderAddress> &providers,
-                                         const QHash<ProviderAddress, QList<Version>> &onlyVersions = {});
+                                         const QHash<ProviderAddress, QList<Version>> &onlyVersions = {},
+                                         const VersionChooser &choose = {});
+
+/// For a network mirror opened with a VersionChooser (the selected version of each provider, as
+/// terraform reads only that version's <version>.json): true, after printing that `path` is
+/// `outcome` ("not changed") and which document, when a selected version's <version>.json could
+/// not be read (the warning printed when the mirror was opened says why). terraform fails there
+/// too; it does not take an older version instead.
+bool selectedDocumentUnread(const LockMirror &mirror, const QString &path, const QString &outcome);
 
 /// A hasher for `operation` (a lock operation run with the hasher it is given): every archive it
 /// asks for is hashed up front in one run, then answered from there. `hashing` (jobs, cache,

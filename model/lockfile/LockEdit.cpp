@@ -48,15 +48,20 @@ const ProviderVersion *findVersion(const Provider &provider, const Version &vers
 
 const ProviderVersion *newestAllowedVersion(const Provider &provider, const VersionConstraints &constraints)
 {
-    const ProviderVersion *best = nullptr;
-    for (const ProviderVersion &v : provider.versions) {
-        const bool installable =
-            std::any_of(v.archives.cbegin(), v.archives.cend(), [](const Archive &a) { return a.present && !a.indexedOnly; });
-        if (!installable || v.version.isUnspecified() || !constraints.allows(v.version))
-            continue;
-        if (!best || v.version.comparePrecedence(best->version) > 0)
-            best = &v;
-    }
+    QList<Version> installable;
+    for (const ProviderVersion &v : provider.versions)
+        if (std::any_of(v.archives.cbegin(), v.archives.cend(), [](const Archive &a) { return a.present && !a.indexedOnly; }))
+            installable.append(v.version);
+    const std::optional<Version> best = newestAllowed(installable, constraints);
+    return best ? findVersion(provider, *best) : nullptr;
+}
+
+std::optional<Version> newestAllowed(const QList<Version> &versions, const VersionConstraints &constraints)
+{
+    std::optional<Version> best;
+    for (const Version &v : versions)
+        if (!v.isUnspecified() && constraints.allows(v) && (!best || v.comparePrecedence(*best) > 0))
+            best = v;
     return best;
 }
 

@@ -148,6 +148,19 @@ Result<InitResult> updateFromConfig(const LockFile &doc, const ConfigRequirement
     return finish(std::move(result), mirror, options, toHash);
 }
 
+QList<Version> versionsToRead(const ConfigRequirements &requirements, const LockFile *doc, const ProviderAddress &provider,
+                              const QList<Version> &listed)
+{
+    const ConfigProviderRequirement *req = requirements.find(provider);
+    if (!req)
+        return {};
+    if (const ProviderLock *locked = doc ? doc->find(provider) : nullptr)
+        return req->constraints.allows(locked->version) && listed.contains(locked->version) ? QList<Version>{locked->version}
+                                                                                            : QList<Version>{};
+    const std::optional<Version> best = newestAllowed(listed, req->constraints);
+    return best ? QList<Version>{*best} : QList<Version>{};
+}
+
 LockFile withConfigConstraints(const LockFile &doc, const ConfigRequirements &requirements, QList<ProviderAddress> *providers,
                                QList<SelectionNote> *notes)
 {

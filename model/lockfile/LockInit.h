@@ -67,6 +67,14 @@ Result<InitResult> initFromMirror(const ConfigRequirements &requirements, const 
 Result<InitResult> updateFromConfig(const LockFile &doc, const ConfigRequirements &requirements, const Catalog &mirror,
                                     const InitOptions &options);
 
+/// The version of `provider` that initFromMirror (`doc` null) or updateFromConfig (`doc` the
+/// lock file) selects when the mirror lists `listed`: a locked version the constraints allow,
+/// else the newest they allow; none for a provider the configuration does not require or whose
+/// locked version it excludes. A network mirror reads only that version's <version>.json, as
+/// terraform reads only the document of the version it selected.
+QList<Version> versionsToRead(const ConfigRequirements &requirements, const LockFile *doc, const ProviderAddress &provider,
+                              const QList<Version> &listed);
+
 /// For `lock upgrade --config`: the locked providers the configuration requires get its
 /// constraints (the others are dropped from `providers`, which becomes the list to upgrade).
 /// Required providers that are not locked are NotLocked notes.

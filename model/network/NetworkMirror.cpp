@@ -256,6 +256,10 @@ private:
                                    .arg(v.toString(), provider.toString()));
             }
         }
+        if (m_options.chooseVersions) {
+            const QList<Version> chosen = m_options.chooseVersions(provider, wanted);
+            wanted.removeIf([&](const Version &v) { return !chosen.contains(v); });
+        }
         for (const Version &version : std::as_const(wanted)) {
             ProviderVersion &pv = st.versions[version];
             pv.version = version;

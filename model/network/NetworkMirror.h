@@ -31,6 +31,7 @@
 #include <QUrl>
 
 #include <atomic>
+#include <functional>
 #include <optional>
 
 namespace provender {
@@ -46,6 +47,10 @@ struct NetworkMirrorOptions
     /// Only these versions per provider (e.g. the ones a lock file pins); a provider not in the
     /// map gets every version its index.json lists.
     QHash<ProviderAddress, QList<Version>> onlyVersions;
+    /// When set, which of the versions a provider's index.json lists (after onlyVersions) have
+    /// their <version>.json read: e.g. only the one a lock upgrade selects, as terraform reads only
+    /// the document of the version it selected from the index.
+    std::function<QList<Version>(const ProviderAddress &provider, const QList<Version> &listed)> chooseVersions;
 };
 
 /// Checks a mirror base URL as tofu's CLI config does: it must parse, be https (or http to a

@@ -529,6 +529,108 @@ private Q_SLOTS:
         QVERIFY2(after.contains("version     = \"1.5.0\"") && after.contains(betaH1.toUtf8()), after.constData());
     }
 
+    void networkMirrorReadsTheSelectedVersion_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<bool>("locked"); // alpha locked at 1.0.0 (~> 1.0.0) before the command
+        QTest::addColumn<QString>("selected");
+        QTest::newRow("init (terraform providers lock -net-mirror)") << u"init"_s << false << u"1.2.0"_s;
+        QTest::newRow("add-hashes --config (keeps the locked version)") << u"add-hashes"_s << true << u"1.0.0"_s;
+        QTest::newRow("upgrade --config (terraform init -upgrade)") << u"upgrade"_s << true << u"1.2.0"_s;
+    }
+
+    void networkMirrorReadsTheSelectedVersion()
+    {
+        // terraform reads a network mirror's index.json, selects a version (the locked one the
+        // constraints allow, else the newest they allow; with -upgrade always the newest), and
+        // reads only that version's <version>.json. With every other document of alpha broken
+        // (malformed, 2.0.0.json absent) it still succeeds, and so does the lock command, asking
+        // nginx for no other document of alpha. With the selected one broken, terraform fails (it
+        // takes no other version instead), and so does the lock command, leaving the file as it was.
+        QFETCH(QString, command);
+        QFETCH(bool, locked);
+        QFETCH(QString, selected);
+        if (const QString missing = test::NginxFixture::missingTools(); !missing.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"the network mirror rows need %1"_s.arg(missing));
+        QString error;
+        QVERIFY2(networkMirrorUp(&error), qPrintable(error));
+        const QString alpha = m_net->root() + u"/example.test/ns/alpha/"_s;
+        QMap<QString, QByteArray> originals;
+        for (const QString &name : QDir(alpha).entryList({u"*.json"_s}, QDir::Files))
+            originals.insert(name, test::readFile(alpha + name));
+        const auto restore = qScopeGuard([&] {
+            for (auto it = originals.cbegin(); it != originals.cend(); ++it)
+                test::writeFile(alpha + it.key(), it.value());
+        });
+        const QByteArray malformed = "{\"archives\": ";
+        for (const QString &name : originals.keys())
+            if (name != u"index.json"_s && name != selected + u".json"_s)
+                QVERIFY(name == u"2.0.0.json"_s ? QFile::remove(alpha + name) : test::writeFile(alpha + name, malformed));
+
+        const QByteArray lock = locked
+            ? QByteArray("# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future "
+                         "updates.\n\nprovider \"example.test/ns/alpha\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0.0\"\n}\n")
+            : QByteArray();
+        struct Outcome
+        {
+            Run theirs;
+            QByteArray theirLock;
+            Run ours;
+            QByteArray ourLock;
+            QStringList alphaDocuments; ///< the JSON documents of alpha the lock command asked for
+        };
+        const auto runBoth = [&](Outcome *o) {
+            Sandbox sb;
+            QVERIFY(test::writeFile(sb.cfg() + u"/main.tf"_s,
+                                    "terraform {\n  required_providers {\n"
+                                    "    alpha = { source = \"example.test/ns/alpha\", version = \">= 1.0, < 2.0, != 1.2.5\" }\n"
+                                    "  }\n}\n"));
+            const QString theirPath = sb.cfg() + u"/.terraform.lock.hcl"_s;
+            const QString ourPath = sb.path(u"ours.hcl"_s);
+            if (locked) {
+                QVERIFY(test::writeFile(theirPath, lock));
+                QVERIFY(test::writeFile(ourPath, lock));
+            }
+            o->theirs = command == u"upgrade"_s
+                ? terraformFromNetworkMirror(sb, {u"init"_s, u"-upgrade"_s, u"-backend=false"_s, u"-input=false"_s, u"-no-color"_s})
+                : terraformFromNetworkMirror(
+                    sb, {u"providers"_s, u"lock"_s, u"-no-color"_s, u"-net-mirror="_s + m_nginx->baseUrl(), u"-platform=linux_amd64"_s});
+            o->theirLock = test::readFile(theirPath);
+            const qint64 logFrom = m_nginx->accessLogSize();
+            const QStringList args =
+                command == u"init"_s ? QStringList{u"lock"_s, u"init"_s, u"-o"_s, ourPath} : QStringList{u"lock"_s, command, ourPath};
+            o->ours = runProvenderTrusting(
+                m_nginx->caFile(),
+                args + QStringList{u"--config"_s, sb.cfg(), u"--mirror"_s, m_nginx->baseUrl(), u"--platform"_s, u"linux_amd64"_s});
+            o->ourLock = test::readFile(ourPath);
+            for (const QByteArray &line : m_nginx->accessLogFrom(logFrom).split('\n'))
+                if (const QString uri = QString::fromUtf8(line.split(' ').value(1));
+                    uri.contains(u"/example.test/ns/alpha/"_s) && uri.endsWith(u".json"_s))
+                    o->alphaDocuments << uri.section(u'/', -1);
+        };
+
+        Outcome good;
+        runBoth(&good);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY2(good.theirs.exitCode == 0, QByteArray(good.theirs.err + good.theirs.out).constData());
+        QVERIFY2(good.theirLock.contains(QByteArray("version     = \"" + selected.toUtf8() + '"')), good.theirLock.constData());
+        QVERIFY2(good.ours.exitCode == 0, QByteArray(good.ours.err + good.ours.out).constData());
+        QCOMPARE(good.ourLock, good.theirLock);
+        QCOMPARE(good.alphaDocuments, (QStringList{u"index.json"_s, selected + u".json"_s}));
+
+        QVERIFY(test::writeFile(alpha + selected + u".json"_s, malformed));
+        Outcome broken;
+        runBoth(&broken);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY2(broken.theirs.exitCode != 0, QByteArray(broken.theirs.err + broken.theirs.out).constData());
+        QCOMPARE(broken.theirLock, lock);
+        QCOMPARE(broken.ours.exitCode, 1);
+        QVERIFY2(broken.ours.err.contains(QByteArray(selected.toUtf8() + ".json could not be read")), broken.ours.err.constData());
+        QCOMPARE(broken.ourLock, lock);
+    }
+
     void networkMirrorPackageNotAsDeclared()
     {
         // random 3.6.0's <version>.json declares null 3.2.0's h1: for linux_amd64: terraform
