@@ -18,7 +18,9 @@
 // hashes, served by nginx over TLS on 127.0.0.1): lock init, add-hashes --config and upgrade
 // --config with `--mirror https://…` against terraform's `-net-mirror=` and network_mirror block,
 // byte for byte; lock check passes terraform's own lock file and fails, as `terraform init` does,
-// a lock file with a hash the packages do not have.
+// a lock file with a hash the packages do not have. Of a provider's <version>.json documents,
+// init, add-hashes --config and upgrade read only the selected version's, as terraform does
+// (nginx's access log), and fail as terraform fails when that one cannot be read.
 //
 // diagnostics: for broken configurations (syntax errors of every kind the reader checks, bad
 // required_providers entries, duplicate blocks, legacy versions, module calls without source),
