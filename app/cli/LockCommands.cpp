@@ -86,15 +86,44 @@ std::optional<LockParseResult> loadLock(const QString &path, std::optional<LockF
     return std::move(r).value();
 }
 
-/// A filesystem mirror (lock diff names platforms from its archives and kept proofs).
-std::optional<Catalog> loadMirror(const QString &dir)
+/// Where each hash of the provider versions two lock files mention comes from, for lock diff: the
+/// archives of a filesystem mirror (hashed in one engine run, plus the signed SHA256SUMS a pulled
+/// mirror keeps) or of a network mirror (downloaded in one run and decided against its index, as
+/// every lock command does). Prints warnings; nullopt when the mirror cannot be opened.
+std::optional<HashProvenanceIndex> mirrorProvenance(const QString &command, const QString &location, const LockFile &a, const LockFile &b,
+                                                    const HashRunOptions &hashing, const SignatureOptions &signature)
 {
-    if (dir.contains(u"://"_s)) {
-        err() << dir << ": error: lock diff reads a filesystem mirror directory, not a URL\n";
-        return std::nullopt;
+    const QList<HashProvenanceIndex::Wanted> wanted = HashProvenanceIndex::wantedFor(a, b);
+    QList<ProviderAddress> providers;
+    QHash<ProviderAddress, QList<Version>> versions;
+    for (const HashProvenanceIndex::Wanted &w : wanted) {
+        if (!providers.contains(w.provider))
+            providers << w.provider;
+        versions[w.provider] << w.version;
     }
-    std::optional<LockMirror> mirror = openLockMirror(u"provender lock diff"_s, dir, {});
-    return mirror ? std::optional<Catalog>(std::move(mirror->catalog)) : std::nullopt;
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock diff"_s, location, providers, versions);
+    if (!mirror)
+        return std::nullopt;
+    HashProvenanceIndex index;
+    QStringList warnings;
+    if (mirror->network) {
+        const auto build = [&](const ArchiveHasher &hasher) { return HashProvenanceIndex::build(mirror->catalog, wanted, hasher); };
+        index =
+            build(lockMirrorHasher(u"provender lock diff"_s, *mirror, hashing, [&](const ArchiveHasher &record) { (void)build(record); }));
+    } else {
+        HashRunOptions options = hashing;
+        options.progress = hashingProgress();
+        LockProvenance built = buildLockProvenance(mirror->catalog, wanted, options, signature);
+        clearHashingProgress();
+        printCacheWarning(command, built.hashing.cacheWarning);
+        index = std::move(built.index);
+        warnings = built.warnings;
+    }
+    for (const QString &f : index.failures())
+        err() << "warning: could not hash " << f << '\n';
+    for (const QString &w : std::as_const(warnings))
+        err() << "warning: " << w << '\n';
+    return index;
 }
 
 bool parsePlatforms(const QStringList &texts, QList<Platform> *out)
@@ -663,8 +692,7 @@ int runLockDiff(const QStringList &args)
 {
     Prologue p(u"lock diff"_s, helpText(u"lock-diff"_s));
     QCommandLineParser &parser = p.parser();
-    const QCommandLineOption mirrorDir(u"mirror"_s, u"A filesystem mirror directory (packed or unpacked layout)."_s, u"DIR"_s);
-    parser.addOption(mirrorDir);
+    parser.addOption(kMirror);
     const QCommandLineOption registry(u"registry"_s,
                                       u"Name the platform of each zh: from the releases' signed SHA256SUMS, "
                                       "fetched from the providers' origin registries."_s);
@@ -685,24 +713,14 @@ int runLockDiff(const QStringList &args)
     if (!a || !b)
         return ExitUsage;
     std::optional<HashProvenanceIndex> provenance;
-    if (parser.isSet(mirrorDir)) {
-        const std::optional<Catalog> mirror = loadMirror(parser.value(mirrorDir));
-        if (!mirror)
-            return ExitUsage;
+    if (parser.isSet(kMirror)) {
         SignatureOptions signature;
         RegistryOptions unused;
         if (!parser.value(kPinnedKeys).isEmpty() && !readRegistryOptions(u"diff"_s, {}, parser.value(kPinnedKeys), &unused, &signature))
             return ExitUsage;
-        HashRunOptions options = hashing;
-        options.progress = hashingProgress();
-        LockProvenance built = buildLockProvenance(*mirror, HashProvenanceIndex::wantedFor(a->document, b->document), options, signature);
-        clearHashingProgress();
-        printCacheWarning(args.value(0), built.hashing.cacheWarning);
-        provenance = std::move(built.index);
-        for (const QString &f : provenance->failures())
-            err() << "warning: could not hash " << f << '\n';
-        for (const QString &w : std::as_const(built.warnings))
-            err() << "warning: " << w << '\n';
+        provenance = mirrorProvenance(args.value(0), parser.value(kMirror), a->document, b->document, hashing, signature);
+        if (!provenance)
+            return ExitUsage;
     }
     if (parser.isSet(registry)) {
         RegistryOptions ro;

@@ -20,7 +20,8 @@
 // byte for byte; lock check passes terraform's own lock file and fails, as `terraform init` does,
 // a lock file with a hash the packages do not have. Of a provider's <version>.json documents,
 // init, add-hashes --config and upgrade read only the selected version's, as terraform does
-// (nginx's access log), and fail as terraform fails when that one cannot be read.
+// (nginx's access log), and fail as terraform fails when that one cannot be read. lock diff
+// --mirror URL names each hash's platform as Python hashed it.
 //
 // diagnostics: for broken configurations (syntax errors of every kind the reader checks, bad
 // required_providers entries, duplicate blocks, legacy versions, module calls without source),
@@ -631,6 +632,62 @@ private Q_SLOTS:
         QCOMPARE(broken.ours.exitCode, 1);
         QVERIFY2(broken.ours.err.contains(QByteArray(selected.toUtf8() + ".json could not be read")), broken.ours.err.constData());
         QCOMPARE(broken.ourLock, lock);
+    }
+
+    void networkMirrorDiff()
+    {
+        // lock diff --mirror URL names the platform of each added and removed hash from the
+        // archives of the network mirror (downloaded, checked against its index, hashed); the
+        // expected platforms are those Python hashed. Only the two versions' documents are read.
+        if (const QString missing = test::NginxFixture::missingTools(); !missing.isEmpty())
+            PROVENDER_SKIP(test::Missing::Package, u"the network mirror rows need %1"_s.arg(missing));
+        QString error;
+        QVERIFY2(networkMirrorUp(&error), qPrintable(error));
+        const auto hash = [&](const char *version, const char *platform, const char *field) {
+            return m_net->expected("example.test/ns/alpha", version, platform, field);
+        };
+        const auto lockWith = [](const char *version, const QStringList &hashes) -> QByteArray {
+            QByteArray text = "provider \"example.test/ns/alpha\" {\n  version = \"" + QByteArray(version) + "\"\n  hashes = [\n";
+            for (const QString &h : hashes)
+                text += "    \"" + h.toUtf8() + "\",\n";
+            return text + "  ]\n}\n";
+        };
+        Sandbox sb;
+        QVERIFY(test::writeFile(sb.path(u"a.hcl"_s), lockWith("1.0.0", {hash("1.0.0", "linux_amd64", "h1")})));
+        QVERIFY(test::writeFile(
+            sb.path(u"b.hcl"_s),
+            lockWith("1.2.0",
+                     {hash("1.2.0", "darwin_arm64", "h1"), hash("1.2.0", "linux_amd64", "h1"), hash("1.2.0", "linux_amd64", "zh")})));
+        const qint64 logFrom = m_nginx->accessLogSize();
+        const Run r = runProvenderTrusting(
+            m_nginx->caFile(),
+            {u"lock"_s, u"diff"_s, sb.path(u"a.hcl"_s), sb.path(u"b.hcl"_s), u"--mirror"_s, m_nginx->baseUrl(), u"--json"_s});
+        QVERIFY2(r.exitCode == 1, QByteArray(r.err + r.out).constData());
+        QVERIFY2(!r.err.contains("warning"), r.err.constData());
+        QMap<QString, QString> platforms; // "+ hash" / "- hash" -> "platform origin" of its provenance
+        const QJsonObject provider = QJsonDocument::fromJson(r.out).object().value(u"providers"_s).toArray().first().toObject();
+        QCOMPARE(provider.value(u"change"_s).toString(), u"upgraded"_s);
+        for (const auto &[key, sign] : {std::pair{u"hashes_added"_s, u"+ "_s}, std::pair{u"hashes_removed"_s, u"- "_s}})
+            for (const QJsonValue &h : provider.value(key).toArray()) {
+                QStringList where;
+                for (const QJsonValue &p : h.toObject().value(u"provenance"_s).toArray())
+                    where << p.toObject().value(u"platform"_s).toString() + u' ' + p.toObject().value(u"origin"_s).toString();
+                platforms.insert(sign + h.toObject().value(u"hash"_s).toString(), where.join(u", "_s));
+            }
+        QCOMPARE(platforms,
+                 (QMap<QString, QString>{
+                     {u"+ "_s + hash("1.2.0", "darwin_arm64", "h1"), u"darwin_arm64 h1 (extracted)"_s},
+                     {u"+ "_s + hash("1.2.0", "linux_amd64", "h1"), u"linux_amd64 h1 (extracted)"_s},
+                     {u"+ "_s + hash("1.2.0", "linux_amd64", "zh"), u"linux_amd64 zh"_s},
+                     {u"- "_s + hash("1.0.0", "linux_amd64", "h1"), u"linux_amd64 h1 (extracted)"_s},
+                 }));
+        QStringList alphaDocuments;
+        for (const QByteArray &line : m_nginx->accessLogFrom(logFrom).split('\n'))
+            if (const QString uri = QString::fromUtf8(line.split(' ').value(1));
+                uri.contains(u"/example.test/ns/alpha/"_s) && uri.endsWith(u".json"_s))
+                alphaDocuments << uri.section(u'/', -1);
+        alphaDocuments.sort();
+        QCOMPARE(alphaDocuments, (QStringList{u"1.0.0.json"_s, u"1.2.0.json"_s, u"index.json"_s}));
     }
 
     void networkMirrorPackageNotAsDeclared()
