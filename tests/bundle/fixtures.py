@@ -146,6 +146,30 @@ def zip_bytes(entries, stream=False, force_zip64=False, comment=b''):
     return zip_writer.zip_bytes(with_modes(entries), FIXED, stream=stream, zip64=force_zip64, comment=comment)
 
 
+def zip64_sizes_in_extra_only(data):
+    """A zip written without data descriptors whose local headers carry a zip64 extra field,
+    rewritten to the spec's form of such a header (APPNOTE.TXT 4.5.3): both size fields of the
+    local header 0xFFFFFFFF, the sizes only in the extra field. Python's zipfile writes either
+    form, depending on its version; readers must take the sizes from the extra field."""
+    out = bytearray(data)
+    at = 0
+    while out[at:at + 4] == b'PK\x03\x04':
+        name_length, extra_length = struct.unpack_from('<HH', out, at + 26)
+        extra = at + 30 + name_length
+        compressed = None
+        field = extra
+        while field + 4 <= extra + extra_length:
+            tag, size = struct.unpack_from('<HH', out, field)
+            if tag == 1 and size >= 16:
+                compressed = struct.unpack_from('<Q', out, field + 12)[0]
+            field += 4 + size
+        if compressed is None:
+            raise ValueError('a local header without a zip64 extra field with both sizes')
+        out[at + 18:at + 26] = b'\xff' * 8
+        at = extra + extra_length + compressed
+    return bytes(out)
+
+
 def make_zips(root):
     D, S = zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED
     binary = os.urandom(300000) + b'A' * 400000 + os.urandom(70000)
@@ -162,6 +186,7 @@ def make_zips(root):
                                                              stream=True),
         'zip64-locator-signature-in-data': zip_bytes([('a', b'PK\x06\x07' + b'\0' * 16, S)]),
     }
+    cases['zip64-sizes-in-extra-only'] = zip64_sizes_in_extra_only(cases['zip64'])
     cases.update(zip_writer.broken_zips(cases['plain'], 200))
     for name, data in cases.items():
         with open(os.path.join(root, name + '.zip'), 'wb') as f:

@@ -100,6 +100,7 @@ private Q_SLOTS:
                                         QStringLiteral("stream"),
                                         QStringLiteral("zip64"),
                                         QStringLiteral("stream-zip64"),
+                                        QStringLiteral("zip64-sizes-in-extra-only"),
                                         QStringLiteral("comment"),
                                         QStringLiteral("duplicates"),
                                         QStringLiteral("dotdot"),
