@@ -86,46 +86,6 @@ std::optional<LockParseResult> loadLock(const QString &path, std::optional<LockF
     return std::move(r).value();
 }
 
-/// Where each hash of the provider versions two lock files mention comes from, for lock diff: the
-/// archives of a filesystem mirror (hashed in one engine run, plus the signed SHA256SUMS a pulled
-/// mirror keeps) or of a network mirror (downloaded in one run and decided against its index, as
-/// every lock command does). Prints warnings; nullopt when the mirror cannot be opened.
-std::optional<HashProvenanceIndex> mirrorProvenance(const QString &command, const QString &location, const LockFile &a, const LockFile &b,
-                                                    const HashRunOptions &hashing, const SignatureOptions &signature)
-{
-    const QList<HashProvenanceIndex::Wanted> wanted = HashProvenanceIndex::wantedFor(a, b);
-    QList<ProviderAddress> providers;
-    QHash<ProviderAddress, QList<Version>> versions;
-    for (const HashProvenanceIndex::Wanted &w : wanted) {
-        if (!providers.contains(w.provider))
-            providers << w.provider;
-        versions[w.provider] << w.version;
-    }
-    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock diff"_s, location, providers, versions);
-    if (!mirror)
-        return std::nullopt;
-    HashProvenanceIndex index;
-    QStringList warnings;
-    if (mirror->network) {
-        const auto build = [&](const ArchiveHasher &hasher) { return HashProvenanceIndex::build(mirror->catalog, wanted, hasher); };
-        index =
-            build(lockMirrorHasher(u"provender lock diff"_s, *mirror, hashing, [&](const ArchiveHasher &record) { (void)build(record); }));
-    } else {
-        HashRunOptions options = hashing;
-        options.progress = hashingProgress();
-        LockProvenance built = buildLockProvenance(mirror->catalog, wanted, options, signature);
-        clearHashingProgress();
-        printCacheWarning(command, built.hashing.cacheWarning);
-        index = std::move(built.index);
-        warnings = built.warnings;
-    }
-    for (const QString &f : index.failures())
-        err() << "warning: could not hash " << f << '\n';
-    for (const QString &w : std::as_const(warnings))
-        err() << "warning: " << w << '\n';
-    return index;
-}
-
 bool parsePlatforms(const QStringList &texts, QList<Platform> *out)
 {
     for (const QString &t : texts) {
@@ -472,7 +432,7 @@ int addHashesWithConfig(const QString &path, const LockFile &lock, const QString
     const std::optional<LockMirror> mirror = openLockMirror(u"provender lock add-hashes"_s, mirrorLocation, providers, {}, selected);
     if (!mirror)
         return ExitUsage;
-    if (selectedDocumentUnread(*mirror, path, u"not changed"_s))
+    if (selectedVersionUnusable(*mirror, path, u"not changed"_s))
         return ExitFindings;
     lockinit::InitOptions o;
     o.platforms = hashOptions.platforms;
@@ -649,6 +609,51 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
     return saveEdited(path, lock, document);
 }
 
+/// Where each hash of the provider versions two lock files mention comes from, for lock diff: the
+/// archives of a filesystem mirror (hashed in one engine run, plus the signed SHA256SUMS a pulled
+/// mirror keeps) or of a network mirror (downloaded in one run and decided against its index, as
+/// every lock command does). `pinnedKeys`: the file of keys the directory's SHA256SUMS must be
+/// signed by. Prints warnings; nullopt when the mirror or the keys cannot be read.
+std::optional<HashProvenanceIndex> mirrorProvenance(const QString &command, const QString &location, const LockFile &a, const LockFile &b,
+                                                    const HashRunOptions &hashing, const QString &pinnedKeys)
+{
+    const QList<HashProvenanceIndex::Wanted> wanted = HashProvenanceIndex::wantedFor(a, b);
+    QList<ProviderAddress> providers;
+    QHash<ProviderAddress, QList<Version>> versions;
+    for (const HashProvenanceIndex::Wanted &w : wanted) {
+        if (!providers.contains(w.provider))
+            providers << w.provider;
+        versions[w.provider] << w.version;
+    }
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock diff"_s, location, providers, versions);
+    if (!mirror)
+        return std::nullopt;
+    HashProvenanceIndex index;
+    QStringList warnings;
+    if (mirror->network) {
+        const auto build = [&](const ArchiveHasher &hasher) { return HashProvenanceIndex::build(mirror->catalog, wanted, hasher); };
+        index =
+            build(lockMirrorHasher(u"provender lock diff"_s, *mirror, hashing, [&](const ArchiveHasher &record) { (void)build(record); }));
+    } else {
+        SignatureOptions signature; // for the signed SHA256SUMS a pulled mirror keeps
+        RegistryOptions unused;
+        if (!pinnedKeys.isEmpty() && !readRegistryOptions(u"diff"_s, {}, pinnedKeys, &unused, &signature))
+            return std::nullopt;
+        HashRunOptions options = hashing;
+        options.progress = hashingProgress();
+        LockProvenance built = buildLockProvenance(mirror->catalog, wanted, options, signature);
+        clearHashingProgress();
+        printCacheWarning(command, built.hashing.cacheWarning);
+        index = std::move(built.index);
+        warnings = built.warnings;
+    }
+    for (const QString &f : index.failures())
+        err() << "warning: could not hash " << f << '\n';
+    for (const QString &w : std::as_const(warnings))
+        err() << "warning: " << w << '\n';
+    return index;
+}
+
 } // namespace
 
 int runLockFmt(const QStringList &args)
@@ -714,11 +719,7 @@ int runLockDiff(const QStringList &args)
         return ExitUsage;
     std::optional<HashProvenanceIndex> provenance;
     if (parser.isSet(kMirror)) {
-        SignatureOptions signature;
-        RegistryOptions unused;
-        if (!parser.value(kPinnedKeys).isEmpty() && !readRegistryOptions(u"diff"_s, {}, parser.value(kPinnedKeys), &unused, &signature))
-            return ExitUsage;
-        provenance = mirrorProvenance(args.value(0), parser.value(kMirror), a->document, b->document, hashing, signature);
+        provenance = mirrorProvenance(args.value(0), parser.value(kMirror), a->document, b->document, hashing, parser.value(kPinnedKeys));
         if (!provenance)
             return ExitUsage;
     }
@@ -865,7 +866,7 @@ int runLockUpgrade(const QStringList &args)
     }
     // After the configuration: a broken one fails before any request, and only the providers it
     // requires are listed. Of a network mirror, only the <version>.json of the version selected
-    // from each index.json is read (see selectedDocumentUnread).
+    // from each index.json is read (see selectedVersionUnusable).
     const VersionChooser selected = [&document](const ProviderAddress &provider, const QList<Version> &listed) {
         const ProviderLock *locked = document.find(provider);
         const std::optional<Version> best = locked ? newestAllowed(listed, locked->constraints) : std::nullopt;
@@ -875,7 +876,7 @@ int runLockUpgrade(const QStringList &args)
         openLockMirror(u"provender lock upgrade"_s, parser.value(kMirror), lockedProviders(document, options.providers), {}, selected);
     if (!mirror)
         return ExitUsage;
-    if (selectedDocumentUnread(*mirror, path, u"not changed"_s))
+    if (selectedVersionUnusable(*mirror, path, u"not changed"_s))
         return ExitFindings;
     const auto upgrade = [&](const lockedit::UpgradeOptions &o) { return lockedit::upgradeFromMirror(document, mirror->catalog, o); };
     prehash(args.value(0), hashing, *mirror, options, upgrade);
@@ -978,7 +979,7 @@ int runLockInit(const QStringList &args)
     const std::optional<LockMirror> mirror = openLockMirror(u"provender lock init"_s, parser.value(kMirror), providers, {}, selected);
     if (!mirror)
         return ExitUsage;
-    if (selectedDocumentUnread(*mirror, path, u"not written"_s))
+    if (selectedVersionUnusable(*mirror, path, u"not written"_s))
         return ExitFindings;
     const auto init = [&](const lockinit::InitOptions &o) { return lockinit::initFromMirror(*config, mirror->catalog, o); };
     prehash(args.value(0), hashing, *mirror, options, init);

@@ -120,16 +120,17 @@ std::optional<LockMirror> openLockMirror(const QString &command, const QString &
     return LockMirror{std::move(c).value(), std::nullopt};
 }
 
-bool selectedDocumentUnread(const LockMirror &mirror, const QString &path, const QString &outcome)
+bool selectedVersionUnusable(const LockMirror &mirror, const QString &path, const QString &outcome)
 {
     if (!mirror.network)
         return false;
     for (const Provider &provider : mirror.catalog.providers)
         for (const ProviderVersion &v : provider.versions)
-            if (!v.hasVersionIndex) {
+            if (!v.hasVersionIndex || v.archives.isEmpty()) {
                 err() << path << ": " << outcome << ": " << provider.address.toString() << ' ' << v.version.toString()
                       << " is the selected version, but the mirror's " << v.version.toString()
-                      << ".json could not be read (the warning above says why)\n";
+                      << (v.hasVersionIndex ? u".json lists no package"_s : u".json could not be read (the warning above says why)"_s)
+                      << '\n';
                 return true;
             }
     return false;

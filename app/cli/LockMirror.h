@@ -42,10 +42,10 @@ std::optional<LockMirror> openLockMirror(const QString &command, const QString &
 
 /// For a network mirror opened with a VersionChooser (the selected version of each provider, as
 /// terraform reads only that version's <version>.json): true, after printing that `path` is
-/// `outcome` ("not changed") and which document, when a selected version's <version>.json could
-/// not be read (the warning printed when the mirror was opened says why). terraform fails there
-/// too; it does not take an older version instead.
-bool selectedDocumentUnread(const LockMirror &mirror, const QString &path, const QString &outcome);
+/// `outcome` ("not changed") and why, when a selected version's <version>.json could not be read
+/// (the warning printed when the mirror was opened says why) or lists no package. terraform fails
+/// there too; it does not take another version instead.
+bool selectedVersionUnusable(const LockMirror &mirror, const QString &path, const QString &outcome);
 
 /// A hasher for `operation` (a lock operation run with the hasher it is given): every archive it
 /// asks for is hashed up front in one run, then answered from there. `hashing` (jobs, cache,

@@ -548,8 +548,9 @@ private Q_SLOTS:
         // constraints allow, else the newest they allow; with -upgrade always the newest), and
         // reads only that version's <version>.json. With every other document of alpha broken
         // (malformed, 2.0.0.json absent) it still succeeds, and so does the lock command, asking
-        // nginx for no other document of alpha. With the selected one broken, terraform fails (it
-        // takes no other version instead), and so does the lock command, leaving the file as it was.
+        // nginx for no other document of alpha. With the selected one broken or listing no package,
+        // terraform fails (it takes no other version instead), and so does the lock command,
+        // leaving the file as it was.
         QFETCH(QString, command);
         QFETCH(bool, locked);
         QFETCH(QString, selected);
@@ -632,6 +633,19 @@ private Q_SLOTS:
         QCOMPARE(broken.ours.exitCode, 1);
         QVERIFY2(broken.ours.err.contains(QByteArray(selected.toUtf8() + ".json could not be read")), broken.ours.err.constData());
         QCOMPARE(broken.ourLock, lock);
+
+        // The selected one lists no package: terraform fails (it takes no other version), and so
+        // does the lock command.
+        QVERIFY(test::writeFile(alpha + selected + u".json"_s, "{\"archives\": {}}"));
+        Outcome empty;
+        runBoth(&empty);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY2(empty.theirs.exitCode != 0, QByteArray(empty.theirs.err + empty.theirs.out).constData());
+        QCOMPARE(empty.theirLock, lock);
+        QCOMPARE(empty.ours.exitCode, 1);
+        QVERIFY2(empty.ours.err.contains(QByteArray(selected.toUtf8() + ".json lists no package")), empty.ours.err.constData());
+        QCOMPARE(empty.ourLock, lock);
     }
 
     void networkMirrorDiff()
