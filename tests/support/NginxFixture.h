@@ -48,7 +48,8 @@ public:
     /// writes a line after it has sent the response, so the client of an earlier request may
     /// already have moved on: this waits until the size has not changed for 300 ms (at most 5 s).
     qint64 accessLogSize() const;
-    /// The access log from byte `offset` on (an accessLogSize() taken before the requests).
+    /// The access log from byte `offset` on (an accessLogSize() taken before the requests), once
+    /// nginx has written the lines of the requests made since (the same wait as accessLogSize()).
     QByteArray accessLogFrom(qint64 offset) const;
     /// The Authorization headers of the requests logged from byte `offset` on: index documents
     /// (".json " requests) must all have sent `jsonAuth` ("Bearer …"), every other request none
