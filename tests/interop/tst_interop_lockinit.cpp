@@ -166,6 +166,18 @@ private:
         return test::runTerraform(sb.root(), sb.cfg(), args, m_nginx->trustOnlyThisCa());
     }
 
+    /// The JSON documents of example.test/ns/alpha asked of m_nginx since `logFrom` (file names,
+    /// in request order).
+    QStringList alphaDocumentsFrom(qint64 logFrom) const
+    {
+        QStringList names;
+        for (const QByteArray &line : m_nginx->accessLogFrom(logFrom).split('\n'))
+            if (const QString uri = QString::fromUtf8(line.split(' ').value(1));
+                uri.contains(u"/example.test/ns/alpha/"_s) && uri.endsWith(u".json"_s))
+                names << uri.section(u'/', -1);
+        return names;
+    }
+
     static QList<test::FixtureArchive> archives(bool unpacked)
     {
         QList<test::FixtureArchive> out;
@@ -607,10 +619,7 @@ private Q_SLOTS:
                 m_nginx->caFile(),
                 args + QStringList{u"--config"_s, sb.cfg(), u"--mirror"_s, m_nginx->baseUrl(), u"--platform"_s, u"linux_amd64"_s});
             o->ourLock = test::readFile(ourPath);
-            for (const QByteArray &line : m_nginx->accessLogFrom(logFrom).split('\n'))
-                if (const QString uri = QString::fromUtf8(line.split(' ').value(1));
-                    uri.contains(u"/example.test/ns/alpha/"_s) && uri.endsWith(u".json"_s))
-                    o->alphaDocuments << uri.section(u'/', -1);
+            o->alphaDocuments = alphaDocumentsFrom(logFrom);
         };
 
         Outcome good;
@@ -623,29 +632,25 @@ private Q_SLOTS:
         QCOMPARE(good.ourLock, good.theirLock);
         QCOMPARE(good.alphaDocuments, (QStringList{u"index.json"_s, selected + u".json"_s}));
 
-        QVERIFY(test::writeFile(alpha + selected + u".json"_s, malformed));
-        Outcome broken;
-        runBoth(&broken);
-        if (QTest::currentTestFailed())
-            return;
-        QVERIFY2(broken.theirs.exitCode != 0, QByteArray(broken.theirs.err + broken.theirs.out).constData());
-        QCOMPARE(broken.theirLock, lock);
-        QCOMPARE(broken.ours.exitCode, 1);
-        QVERIFY2(broken.ours.err.contains(QByteArray(selected.toUtf8() + ".json could not be read")), broken.ours.err.constData());
-        QCOMPARE(broken.ourLock, lock);
-
-        // The selected one lists no package: terraform fails (it takes no other version), and so
-        // does the lock command.
-        QVERIFY(test::writeFile(alpha + selected + u".json"_s, "{\"archives\": {}}"));
-        Outcome empty;
-        runBoth(&empty);
-        if (QTest::currentTestFailed())
-            return;
-        QVERIFY2(empty.theirs.exitCode != 0, QByteArray(empty.theirs.err + empty.theirs.out).constData());
-        QCOMPARE(empty.theirLock, lock);
-        QCOMPARE(empty.ours.exitCode, 1);
-        QVERIFY2(empty.ours.err.contains(QByteArray(selected.toUtf8() + ".json lists no package")), empty.ours.err.constData());
-        QCOMPARE(empty.ourLock, lock);
+        // The selected one broken, then listing no package: terraform fails (it takes no other
+        // version), and so does the lock command.
+        const struct
+        {
+            QByteArray document;
+            QByteArray why;
+        } unusable[] = {{malformed, ".json could not be read"}, {"{\"archives\": {}}", ".json lists no package"}};
+        for (const auto &[document, why] : unusable) {
+            QVERIFY(test::writeFile(alpha + selected + u".json"_s, document));
+            Outcome o;
+            runBoth(&o);
+            if (QTest::currentTestFailed())
+                return;
+            QVERIFY2(o.theirs.exitCode != 0, QByteArray(o.theirs.err + o.theirs.out).constData());
+            QCOMPARE(o.theirLock, lock);
+            QCOMPARE(o.ours.exitCode, 1);
+            QVERIFY2(o.ours.err.contains(QByteArray(selected.toUtf8() + why)), o.ours.err.constData());
+            QCOMPARE(o.ourLock, lock);
+        }
     }
 
     void networkMirrorDiff()
@@ -695,11 +700,7 @@ private Q_SLOTS:
                      {u"+ "_s + hash("1.2.0", "linux_amd64", "zh"), u"linux_amd64 zh"_s},
                      {u"- "_s + hash("1.0.0", "linux_amd64", "h1"), u"linux_amd64 h1 (extracted)"_s},
                  }));
-        QStringList alphaDocuments;
-        for (const QByteArray &line : m_nginx->accessLogFrom(logFrom).split('\n'))
-            if (const QString uri = QString::fromUtf8(line.split(' ').value(1));
-                uri.contains(u"/example.test/ns/alpha/"_s) && uri.endsWith(u".json"_s))
-                alphaDocuments << uri.section(u'/', -1);
+        QStringList alphaDocuments = alphaDocumentsFrom(logFrom);
         alphaDocuments.sort();
         QCOMPARE(alphaDocuments, (QStringList{u"1.0.0.json"_s, u"1.2.0.json"_s, u"index.json"_s}));
     }
