@@ -279,4 +279,13 @@ bool VersionConstraints::allows(const Version &v) const
     return false;
 }
 
+std::optional<Version> newestAllowed(const QList<Version> &versions, const VersionConstraints &constraints)
+{
+    std::optional<Version> best;
+    for (const Version &v : versions)
+        if (constraints.allows(v) && (!best || v.comparePrecedence(*best) > 0))
+            best = v;
+    return best;
+}
+
 } // namespace provender

@@ -8,6 +8,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace provender {
 
 class VersionConstraints
@@ -48,5 +50,10 @@ public:
 private:
     QList<Item> m_items;
 };
+
+/// The newest of `versions` that `constraints` allow, or nullopt: terraform's selection from a
+/// list of available versions (versions.List.NewestInSet of MeetingConstraints; of versions of
+/// equal precedence, the first listed). Empty constraints allow every release but 0.0.0.
+std::optional<Version> newestAllowed(const QList<Version> &versions, const VersionConstraints &constraints);
 
 } // namespace provender

@@ -56,15 +56,6 @@ const ProviderVersion *newestAllowedVersion(const Provider &provider, const Vers
     return best ? findVersion(provider, *best) : nullptr;
 }
 
-std::optional<Version> newestAllowed(const QList<Version> &versions, const VersionConstraints &constraints)
-{
-    std::optional<Version> best;
-    for (const Version &v : versions)
-        if (!v.isUnspecified() && constraints.allows(v) && (!best || v.comparePrecedence(*best) > 0))
-            best = v;
-    return best;
-}
-
 bool providerWanted(const QList<ProviderAddress> &only, const ProviderAddress &address)
 {
     return only.isEmpty() || only.contains(address);

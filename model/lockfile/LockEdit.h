@@ -28,9 +28,6 @@ const ProviderVersion *findVersion(const Provider &provider, const Version &vers
 /// The newest version of `provider` with an installable package (any platform) that
 /// `constraints` allow, or nullptr.
 const ProviderVersion *newestAllowedVersion(const Provider &provider, const VersionConstraints &constraints);
-/// The newest of `versions` that `constraints` allow (terraform's selection from a list of
-/// available versions), or nullopt.
-std::optional<Version> newestAllowed(const QList<Version> &versions, const VersionConstraints &constraints);
 /// Whether the providers an operation is limited to (`only`; empty: every provider) take in `address`.
 bool providerWanted(const QList<ProviderAddress> &only, const ProviderAddress &address);
 

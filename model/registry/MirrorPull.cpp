@@ -98,21 +98,17 @@ const SignatureCheck *releaseCheck(const Pending &p)
     return keys == p.release->keys ? &p.release->check : nullptr;
 }
 
-/// The newest available version a request allows (a lock file's exact one, a constraint's newest,
-/// or the newest release that is not a pre-release).
+/// The newest available version a request allows: a lock file's exact one, or the newest its
+/// constraints allow as terraform selects it (no constraints: the newest release, never 0.0.0).
 std::optional<Version> chooseVersion(const PullRequest &req, const RegistryVersions &versions)
 {
     QList<Version> available;
     for (const RegistryVersion &rv : versions.versions)
         if (const Result<Version> v = Version::parse(rv.version); v.ok())
             available << *v;
-    std::sort(available.begin(), available.end());
     if (req.exact)
         return available.contains(*req.exact) ? req.exact : std::nullopt;
-    for (auto it = available.crbegin(); it != available.crend(); ++it)
-        if (req.constraints ? req.constraints->allows(*it) : !it->isPrerelease())
-            return *it;
-    return std::nullopt;
+    return newestAllowed(available, req.constraints.value_or(VersionConstraints()));
 }
 
 /// One pull: the phases of pullFromRegistry, sharing the report and the archives in flight.

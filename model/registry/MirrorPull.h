@@ -46,7 +46,7 @@ struct PullRequest
 {
     ProviderAddress provider;
     std::optional<Version> exact;                  ///< a lock file's version
-    std::optional<VersionConstraints> constraints; ///< ADDR=CONSTRAINT (none: the newest)
+    std::optional<VersionConstraints> constraints; ///< ADDR=CONSTRAINT (none: the newest release, as no constraints)
 };
 
 struct PullOptions

@@ -751,13 +751,15 @@ private Q_SLOTS:
         // terraform init installs the newest version of each provider that its go-versions
         // MeetingConstraints allows. Offer every provider the same versions, and after each round
         // take away the version it installed: the sequence of installs enumerates exactly the
-        // allowed subset, newest first. All providers run in the same `terraform init`.
+        // allowed subset, newest first. All providers run in the same `terraform init`. Ours is
+        // the same sequence from newestAllowed() (what lock init and upgrade, the network mirror's
+        // version selection and mirror pull choose with), so both it and allows() are judged.
         const QString platform = test::terraformPlatform();
         QVERIFY2(!platform.isEmpty(), "terraform version -json gave no platform");
-        const QStringList offered = {QStringLiteral("0.9.0"),    QStringLiteral("1.0.0-beta"), QStringLiteral("1.0.0"),
-                                     QStringLiteral("1.2.0"),    QStringLiteral("1.2.5"),      QStringLiteral("1.3.0-rc1"),
-                                     QStringLiteral("1.9.0"),    QStringLiteral("2.0.0-beta"), QStringLiteral("2.0.0"),
-                                     QStringLiteral("2.1.0-rc1")};
+        const QStringList offered = {QStringLiteral("0.0.0"),      QStringLiteral("0.0.0+build"), QStringLiteral("0.9.0"),
+                                     QStringLiteral("1.0.0-beta"), QStringLiteral("1.0.0"),       QStringLiteral("1.2.0"),
+                                     QStringLiteral("1.2.5"),      QStringLiteral("1.3.0-rc1"),   QStringLiteral("1.9.0"),
+                                     QStringLiteral("2.0.0-beta"), QStringLiteral("2.0.0"),       QStringLiteral("2.1.0-rc1")};
         // Only constraints that Terraform's configuration parser (hashicorp/go-version) accepts too.
         const QStringList constraints = {QStringLiteral("~> 1.2"),
                                          QStringLiteral("~> 1.2.0"),
@@ -776,7 +778,8 @@ private Q_SLOTS:
                                          QStringLiteral("~> 1.3.0-rc1"),
                                          QStringLiteral("!= 1.0.0-beta"),
                                          QStringLiteral("1.0.0-beta, >= 1.0.0-beta"),
-                                         QStringLiteral("~> 2.1.0-rc1")};
+                                         QStringLiteral("~> 2.1.0-rc1"),
+                                         QString()}; // no version argument at all (mirror pull without one)
         const int n = int(constraints.size());
         QList<QStringList> remaining(n, offered);
         QList<QStringList> installed(n);
@@ -791,8 +794,8 @@ private Q_SLOTS:
                     continue;
                 any = true;
                 const QByteArray name = "p" + QByteArray::number(i);
-                mainTf +=
-                    "    " + name + " = { source = \"example.com/ns/" + name + "\", version = \"" + constraints[i].toUtf8() + "\" }\n";
+                const QByteArray version = constraints[i].isEmpty() ? QByteArray() : ", version = \"" + constraints[i].toUtf8() + '"';
+                mainTf += "    " + name + " = { source = \"example.com/ns/" + name + '"' + version + " }\n";
                 for (const QString &v : std::as_const(remaining[i])) {
                     const QString file =
                         QStringLiteral("example.com/ns/%1/terraform-provider-%1_%2_%3.zip").arg(QString::fromUtf8(name), v, platform);
@@ -826,10 +829,13 @@ private Q_SLOTS:
         for (int i = 0; i < n; ++i) {
             QVERIFY(done[i]);
             const VersionConstraints c = VersionConstraints::parse(constraints[i]).value();
-            QStringList ours;
-            for (const QString &v : offered) {
-                if (c.allows(Version::parse(v).value()))
-                    ours.prepend(v); // `offered` is ascending: newest first, like the installs
+            QList<Version> left;
+            for (const QString &v : offered)
+                left.append(Version::parse(v).value());
+            QStringList ours; // newest first, like the installs
+            while (const std::optional<Version> best = newestAllowed(left, c)) {
+                ours.append(best->toString());
+                left.removeOne(*best);
             }
             CHECK(ours == installed[i],
                   "constraints \"" + constraints[i].toUtf8() + "\": we allow [" + ours.join(QStringLiteral(", ")).toUtf8()
