@@ -3,6 +3,7 @@
 #include "model/core/GoCompat.h"
 
 #include <QHash>
+#include <QSet>
 
 using namespace Qt::StringLiterals;
 
@@ -393,6 +394,45 @@ private:
     }
 };
 
+std::optional<DecodeProblem> firstRepeatedArgument(const QList<Item> &items);
+
+/// The first argument set twice in a body within `v` (an object, or objects in lists).
+std::optional<DecodeProblem> firstRepeatedArgumentIn(const Value &v)
+{
+    if (v.type == Value::Type::Object)
+        return firstRepeatedArgument(v.object);
+    if (v.type == Value::Type::List) {
+        for (const Value &element : v.list)
+            if (std::optional<DecodeProblem> p = firstRepeatedArgumentIn(element))
+                return p;
+    }
+    return std::nullopt;
+}
+
+/// The argument tofu 1.12's parser stops at: the first one, in the order it parses, whose key (as
+/// written) an earlier argument of the same body has. It checks an item once the item's value is
+/// parsed, so a repeat inside the value comes first.
+std::optional<DecodeProblem> firstRepeatedArgument(const QList<Item> &items)
+{
+    QSet<QByteArray> seen;
+    for (const Item &item : items) {
+        if (item.value)
+            if (std::optional<DecodeProblem> p = firstRepeatedArgumentIn(*item.value))
+                return p;
+        if (!item.assign || item.keyToken.isEmpty())
+            continue; // a block, or the JSON form
+        if (seen.contains(item.keyToken))
+            return DecodeProblem{item.line,
+                                 u"The argument %1 at %2:%3 was already set. Each argument can only be defined once"_s
+                                     .arg(gocompat::quote(QByteArrayView(item.keyToken)))
+                                     .arg(item.line)
+                                     .arg(item.column),
+                                 true};
+        seen.insert(item.keyToken);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 DecodeVerdict decodeProblems(const QList<Item> &items)
@@ -401,7 +441,10 @@ DecodeVerdict decodeProblems(const QList<Item> &items)
     Decoder terraform(items, Reader::Terraform);
     Decoder tofu(items, Reader::Tofu);
     verdict.terraform = terraform.run();
-    verdict.tofu = tofu.run();
+    // tofu parses before it decodes: a repeated argument ends its reading first.
+    verdict.tofu = firstRepeatedArgument(items);
+    if (!verdict.tofu)
+        verdict.tofu = tofu.run();
     // The same for both, once either decoded the credentials (terraform may stop before them).
     verdict.unconvertible = terraform.unconvertible.isEmpty() ? tofu.unconvertible : terraform.unconvertible;
     return verdict;

@@ -14,7 +14,12 @@
 //  - terraform only: providers, provisioners (objects of strings), disable_checkpoint,
 //    disable_checkpoint_signature (true or false) — tofu's Config has none of them;
 //  - tofu only (1.12 and later, hcl v1.0.1-vault-7 decoder.go:424): the blocks of a host decode
-//    into one ConfigHost, so their `services` values must agree in type across them.
+//    into one ConfigHost, so their `services` values must agree in type across them;
+//  - tofu only, before decoding (1.12 and later: `hcl.Parse` of v1.0.1-vault-7 errors on duplicate
+//    keys, hcl/parser/parser.go:110-121): an argument (`key = value`) set twice in one body — the
+//    top level, a block, an object value — fails the parse ("The argument "token" at 3:3 was
+//    already set. …"). The keys compare as written (`token` and `"token"` differ); blocks may
+//    repeat, and the JSON form is not checked.
 // Setting names match in any case, as the decoder's ObjectList.Filter does (ast.go:66). What
 // passes the decoder but makes both crash while they load the file is reported too
 // (`unconvertible`). Not checked: the untagged fields the decoder also fills from settings named
@@ -34,8 +39,9 @@ namespace provender::cliconfig {
 
 struct DecodeProblem
 {
-    int line = 0;    ///< 1-based; 0 when unknown
-    QString message; ///< "plugin_cache_dir is a list, not a string"
+    int line = 0;       ///< 1-based; 0 when unknown
+    QString message;    ///< "plugin_cache_dir is a list, not a string"
+    bool parse = false; ///< hcl v1's parser refuses the text (not its decoder)
 };
 
 struct DecodeVerdict

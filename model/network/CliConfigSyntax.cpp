@@ -61,7 +61,7 @@ private:
     Token m_tok;
     bool m_buffered = false;
     bool m_eof = false; ///< objectKey() met the end of the text
-    int m_keyLine = 0;  ///< the line of the first key objectKey() read
+    Token m_firstKey;   ///< the first key objectKey() read
 
     Token scan()
     {
@@ -112,7 +112,9 @@ private:
         }
         if (e)
             return e;
-        item.line = m_keyLine;
+        item.line = m_firstKey.pos.line;
+        item.column = m_firstKey.pos.column;
+        item.keyToken = m_firstKey.text;
         std::optional<Value> v;
         if (m_tok.type == Tok::Assign) {
             item.assign = true;
@@ -149,14 +151,10 @@ private:
                     return at(t, u"expected: IDENT | STRING got: LBRACE"_s);
                 return std::nullopt;
             case Tok::Ident:
-                if (keys.isEmpty())
-                    m_keyLine = t.pos.line;
-                keys.append(QString::fromUtf8(t.text));
-                break;
             case Tok::String:
                 if (keys.isEmpty())
-                    m_keyLine = t.pos.line;
-                keys.append(unquote(t.text));
+                    m_firstKey = t;
+                keys.append(t.type == Tok::Ident ? QString::fromUtf8(t.text) : unquote(t.text));
                 break;
             case Tok::Illegal: return at(t, u"illegal character"_s);
             default: return at(t, u"expected: IDENT | STRING | ASSIGN | LBRACE got: %1"_s.arg(QString::fromUtf8(t.text)));

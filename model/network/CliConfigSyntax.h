@@ -32,6 +32,10 @@ struct Item
     QStringList keys;    ///< `credentials "example.com" {` -> {"credentials", "example.com"}
     bool assign = false; ///< written with `=`
     int line = 0;        ///< 1-based line of the first key (0 in the JSON form)
+    int column = 0;      ///< 1-based column of the first key, as hcl v1 counts (0 in the JSON form)
+    /// The first key's token as written, quotes and escapes included ("" in the JSON form): what
+    /// the duplicate-argument check of tofu 1.12's hcl v1 compares (CliConfigDecode.h).
+    QByteArray keyToken;
     std::shared_ptr<const Value> value;
 };
 

@@ -116,10 +116,9 @@ QList<cliconfig::Item> cliConfigItems(const QByteArray &text, QStringList *warni
     }
     // One of them would use nothing: a warning, and the file is used, as the other uses it.
     const auto usedByOne = [&](const cliconfig::DecodeProblem &p, QLatin1StringView refuses, QLatin1StringView uses) {
-        warn(problem(p)
-             + QStringLiteral(
-                   "; %1 uses nothing in the file (hcl v1 cannot decode it into %1's settings), %2 uses it, and so does Provender")
-                   .arg(refuses, uses));
+        const QString why = p.parse ? QStringLiteral("%1 1.12 and later cannot parse it").arg(refuses)
+                                    : QStringLiteral("hcl v1 cannot decode it into %1's settings").arg(refuses);
+        warn(problem(p) + QStringLiteral("; %1 uses nothing in the file (%2), %3 uses it, and so does Provender").arg(refuses, why, uses));
     };
     if (verdict.terraform)
         usedByOne(*verdict.terraform, QLatin1StringView("terraform"), QLatin1StringView("tofu"));

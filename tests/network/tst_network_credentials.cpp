@@ -150,6 +150,30 @@ private Q_SLOTS:
         row("tofu only: services values of two blocks",
             "host \"o.example\" { services = { a = \"x\" } }\nhost \"o.example\" { services = { a = true } }\n", u"terraform"_s,
             u"line 3: host \"o.example\" services a is a boolean, not a string (the type of its first value); tofu uses nothing"_s);
+        // tofu 1.12's hcl.Parse (v1.0.1-vault-7 hcl/parser/parser.go:110-121) refuses an argument
+        // set twice in one body, naming the second's key as written (%q) and position; blocks may
+        // repeat, keys compare as written, the JSON parser has no such check, and an item's value is
+        // parsed before its key is checked. terraform's v1.0.0 takes the last value.
+        const QString tofuCannotParse = u" was already set. Each argument can only be defined once; tofu uses nothing in the file (tofu "
+                                        "1.12 and later cannot parse it), terraform uses it, and so does Provender"_s;
+        row("tofu only: a token set twice in one block", "credentials \"o.example\" {\n  token = \"a\"\n  token = \"b\"\n}\n",
+            u"terraform"_s, u"line 4: The argument \"token\" at 4:3"_s + tofuCannotParse);
+        row("tofu only: a setting set twice", "plugin_cache_dir = \"/a\"\nplugin_cache_dir = \"/b\"\n", u"terraform"_s,
+            u"line 3: The argument \"plugin_cache_dir\" at 3:1"_s + tofuCannotParse);
+        row("tofu only: a key set twice in an object value", "host \"o.example\" { services = { a = \"x\", a = \"y\" } }\n", u"terraform"_s,
+            u"line 2: The argument \"a\" at 2:42"_s + tofuCannotParse);
+        row("tofu only: the repeat inside a value first", "zz = 1\nzz = { b = 1, b = 2 }\n", u"terraform"_s,
+            u"line 3: The argument \"b\" at 3:15"_s + tofuCannotParse);
+        row("tofu only: a quoted key set twice", "\"plugin_cache_dir\" = \"/a\"\n\"plugin_cache_dir\" = \"/b\"\n", u"terraform"_s,
+            u"line 3: The argument \"\\\"plugin_cache_dir\\\"\" at 3:1"_s + tofuCannotParse);
+        row("a key, then the same key quoted", "plugin_cache_dir = \"/a\"\n\"plugin_cache_dir\" = \"/b\"\n", u"both"_s, QString());
+        row("a key, then in capitals", "credentials \"o.example\" { token = \"a\"\n  TOKEN = \"b\" }\n", u"both"_s, QString());
+        row("the same argument in two blocks", "credentials \"o.example\" { token = \"a\" }\ncredentials \"o.example\" { token = \"b\" }\n",
+            u"both"_s, QString());
+        row("a block set twice", "zz {}\nzz {}\n", u"both"_s, QString());
+        row("a setting set twice, JSON form",
+            "{\"credentials\": {\"h.example\": {\"token\": \"t\"}}, \"plugin_cache_dir\": \"/a\", \"plugin_cache_dir\": \"/b\"}", u"both"_s,
+            QString());
         row("services values of one block", "host \"o.example\" { services = { a = \"x\" }\n  services = { a = true } }\n", u"neither"_s,
             u"host \"o.example\" services a is a boolean"_s);
         row("a services value out of range", "host \"o.example\" { services = { a = 1e999 } }\n", u"neither"_s, u"Go cannot read 1e999"_s);

@@ -431,6 +431,15 @@ private Q_SLOTS:
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().message.startsWith(QStringLiteral("d.tfrc: line 1: plugin_cache_dir")),
                  qPrintable(refused.error().message));
+        // An argument set twice in one body, which tofu 1.12's hcl.Parse refuses (hcl
+        // v1.0.1-vault-7 hcl/parser/parser.go:110-121): no OCI credentials either.
+        const Result<OciCredentialsPolicy> repeated = parseCliConfigOciBlocks(
+            "oci_credentials \"example.com\" {\n  username = \"foo\"\n  password = \"bar\"\n  username = \"baz\"\n}\n",
+            QStringLiteral("r.tfrc"), nullptr, nullptr);
+        QVERIFY(!repeated.ok());
+        QCOMPARE(repeated.error().message,
+                 QStringLiteral("r.tfrc: line 4: The argument \"username\" at 4:3 was already set. Each argument can only be defined "
+                                "once (tofu uses nothing in this file)"));
         // Other blocks of a CLI config are left alone.
         QVERIFY(parseCliConfigOciBlocks("provider_installation {\n  direct {}\n}\ncredentials \"x.example\" { token = \"t\" }\n",
                                         QStringLiteral("o.tfrc"), nullptr, nullptr)
