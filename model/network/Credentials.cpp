@@ -147,16 +147,31 @@ QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(co
 {
     // host "name" { services = { "id" = "url", … } }: later blocks and attributes win, key by key.
     const QList<cliconfig::Entry> entries = cliconfig::mapEntries(cliConfigItems(text, warnings), QLatin1StringView("host"));
+    const auto servicesOf = [](const QList<const cliconfig::Value *> &bodies) {
+        QHash<QString, QString> services;
+        for (const cliconfig::Value *s : cliconfig::attributeValues(bodies, QLatin1StringView("services"), Qt::CaseInsensitive))
+            if (s->isObject())
+                for (const cliconfig::Item &i : s->object)
+                    if (i.keys.size() == 1 && i.value->isString())
+                        services.insert(i.keys.first(), i.value->text);
+        return services;
+    };
+    const auto ids = [](const QHash<QString, QString> &services) {
+        QStringList keys = services.keys();
+        keys.sort();
+        return keys.isEmpty() ? QStringLiteral("none") : keys.join(QStringLiteral(", "));
+    };
     QList<std::pair<QString, QHash<QString, QString>>> out;
     for (const auto &[host, bodies] : mergedEntries(entries)) {
-        QHash<QString, QString> services;
-        for (const cliconfig::Value *body : bodies) {
-            for (const cliconfig::Value *s : cliconfig::attributeValues({body}, QLatin1StringView("services"), Qt::CaseInsensitive))
-                if (s->isObject())
-                    for (const cliconfig::Item &i : s->object)
-                        if (i.keys.size() == 1 && i.value->isString())
-                            services.insert(i.keys.first(), i.value->text);
-        }
+        const QHash<QString, QString> services = servicesOf(bodies);
+        // terraform's hcl v1.0.0 decodes each block of a host into a new ConfigHost that replaces
+        // the one before; tofu 1.12's v1.0.1-vault-7 decodes them into one (decoder.go:424).
+        if (const QHash<QString, QString> lastOnly = servicesOf({bodies.last()}); warnings && lastOnly != services)
+            warnings->append(QStringLiteral("host \"%1\" has %2 blocks that give different services: terraform uses only the last "
+                                            "block's (%3), tofu 1.12 and later merge them service by service (%4), and so does Provender")
+                                 .arg(host)
+                                 .arg(bodies.size())
+                                 .arg(ids(lastOnly), ids(services)));
         out.append({host, services});
     }
     return out;

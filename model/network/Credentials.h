@@ -44,8 +44,10 @@ QList<std::pair<QString, QString>> parseCliConfigCredentials(const QByteArray &t
 
 /// The `host "<name>" { services = { "<service id>" = "<url>" } }` blocks of an HCL (1) CLI config
 /// text (tofu/terraform: they replace service discovery for that host): host as written -> service
-/// id -> URL text, blocks of one host merged (later ones win, service by service). Other blocks and
-/// attributes are skipped; a text hcl v1 cannot parse gives nothing, and its error goes to `warnings`.
+/// id -> URL text, blocks of one host merged (later ones win, service by service), as tofu 1.12 and
+/// later merge them; where terraform, which uses only a host's last block, would see other
+/// services, a warning says so. Other blocks and attributes are skipped; a text hcl v1 cannot
+/// parse gives nothing, and its error goes to `warnings`.
 QList<std::pair<QString, QHash<QString, QString>>> parseCliConfigHostServices(const QByteArray &text, QStringList *warnings = nullptr);
 
 /// Looks up the token for `comparisonHost` in precedence order: environment, CLI config file,

@@ -430,10 +430,12 @@ private Q_SLOTS:
     void credentials_data()
     {
         QTest::addColumn<QByteArray>("text"); ///< the CLI config after the host block (with "SERVICES": all of it)
-        /// A setting only terraform's Config decodes fails: terraform uses nothing in the file, tofu
-        /// and Provender use it (and Provender warns).
-        QTest::addColumn<bool>("terraformOnly");
-        const auto row = [](const char *name, const QByteArray &text) { QTest::newRow(name) << text << false; };
+        /// Where terraform is known to read the file otherwise than tofu and Provender (who warn):
+        /// "terraform only", a setting only terraform's Config decodes fails, so terraform uses
+        /// nothing in the file; "last host block", the host's blocks merged by tofu and Provender,
+        /// of which terraform uses only the last (whose services have no providers.v1).
+        QTest::addColumn<QString>("differs");
+        const auto row = [](const char *name, const QByteArray &text) { QTest::newRow(name) << text << QString(); };
         row("one block", "credentials \"registry.provender.test\" { token = \"plain\" }\n");
         row("two blocks",
             "credentials \"registry.provender.test\" { token = \"first\" }\n"
@@ -504,9 +506,14 @@ private Q_SLOTS:
         row("an object in another host's credentials",
             "credentials \"registry.provender.test\" { token = \"t\" }\ncredentials \"other.provender.test\" { x = { a = 1 } }\n");
         QTest::newRow("disable_checkpoint a string (terraform only)")
-            << QByteArray("credentials \"registry.provender.test\" { token = \"t\" }\ndisable_checkpoint = \"x\"\n") << true;
+            << QByteArray("credentials \"registry.provender.test\" { token = \"t\" }\ndisable_checkpoint = \"x\"\n") << u"terraform only"_s;
         QTest::newRow("providers of lists (terraform only)")
-            << QByteArray("credentials \"registry.provender.test\" { token = \"t\" }\nproviders { a = [] }\n") << true;
+            << QByteArray("credentials \"registry.provender.test\" { token = \"t\" }\nproviders { a = [] }\n") << u"terraform only"_s;
+        QTest::newRow("two blocks of the host (last host block)")
+            << QByteArray("host \"registry.provender.test\" { services = { \"providers.v1\" = \"SERVICES\" } }\n"
+                          "host \"registry.provender.test\" { services = { \"modules.v1\" = \"https://127.0.0.1:1/\" } }\n"
+                          "credentials \"registry.provender.test\" { token = \"t\" }\n")
+            << u"last host block"_s;
         // Errors terraform only reports: it still uses the file.
         row("two credentials helpers",
             "credentials \"registry.provender.test\" { token = \"t\" }\ncredentials_helper \"a\" {}\ncredentials_helper \"b\" {}\n");
@@ -523,7 +530,7 @@ private Q_SLOTS:
     void credentials()
     {
         QFETCH(QByteArray, text);
-        QFETCH(bool, terraformOnly);
+        QFETCH(QString, differs);
         PROVENDER_SKIP_UNLESS_TERRAFORM(u"terraform shows which token a CLI config gives a host"_s);
         if (test::python3().isEmpty())
             PROVENDER_SKIP(test::Missing::Package, u"needs python3 (Debian package python3) for the recording server"_s);
@@ -594,18 +601,31 @@ private Q_SLOTS:
         const std::optional<Credential> found = findCredential(QString::fromLatin1(kHost), env, sandbox.filePath(u"home"_s), &warnings);
         const QString ours = found ? found->token : QString();
         QStringList ourServices;
-        for (const auto &[host, map] : parseCliConfigHostServices(config))
+        QStringList serviceWarnings;
+        for (const auto &[host, map] : parseCliConfigHostServices(config, &serviceWarnings))
             ourServices << host + u" "_s + map.value(u"providers.v1"_s);
 
         const QString both = u"terraform: %1 (asked: %2)\nours: %3 (warnings: %4; hosts: %5)\nterraform said: %6"_s.arg(
             theirs, asked ? u"yes"_s : u"no"_s, ours, warnings.join(u"; "_s), ourServices.join(u", "_s),
             QString::fromUtf8(run.err.right(600)));
-        if (terraformOnly) {
+        if (differs == u"terraform only"_s) {
             // terraform uses nothing in the file, so it asks nobody; tofu and we use all of it.
             QVERIFY2(!asked && found && !ourServices.isEmpty(), qPrintable(both));
             QVERIFY2(warnings.size() == 1 && warnings.first().contains(u"terraform uses nothing in the file"_s), qPrintable(both));
             return;
         }
+        if (differs == u"last host block"_s) {
+            // terraform's host is its last block, which has no providers.v1: it asks nobody. We
+            // merge the blocks, as tofu 1.12 does, and say what terraform sees instead.
+            QVERIFY2(!asked && found && ourServices == QStringList{QString::fromLatin1(kHost) + u" "_s + QString::fromUtf8(services)},
+                     qPrintable(both));
+            QVERIFY2(serviceWarnings.size() == 1
+                         && serviceWarnings.first().contains(u"terraform uses only the last block's (modules.v1), tofu 1.12 and later "
+                                                             "merge them service by service (modules.v1, providers.v1)"_s),
+                     qPrintable(serviceWarnings.join(u"; "_s)));
+            return;
+        }
+        QVERIFY2(!serviceWarnings.join(u'\n').contains(u"give different services"_s), qPrintable(serviceWarnings.join(u"; "_s)));
         // A file hcl v1 cannot parse: terraform has no host block either, so it asks nobody.
         QCOMPARE_NE(asked, ourServices.isEmpty());
         if (asked)

@@ -254,6 +254,27 @@ private Q_SLOTS:
         QCOMPARE(hosts.at(0).second.value(QStringLiteral("providers.v1")), QStringLiteral("https://127.0.0.1:8443/v1/providers/"));
         QCOMPARE(hosts.at(0).second.value(QStringLiteral("modules.v1")), QStringLiteral("https://127.0.0.1:8443/v1/modules/"));
         QCOMPARE(hosts.at(1).second.keys(), QStringList{QStringLiteral("login.v1")});
+        // Two blocks of one host: merged service by service, as tofu 1.12 merges them, with a
+        // warning naming what terraform uses instead: the last block alone (its hcl v1.0.0
+        // decodes each block into a new ConfigHost; tst_interop_cliconfig shows terraform doing it).
+        QStringList merged;
+        const auto twice = parseCliConfigHostServices("host \"h.example\" { services = { a = \"x\", b = \"y\" } }\n"
+                                                      "host \"h.example\" { services = { b = \"z\" } }\n",
+                                                      &merged);
+        QCOMPARE(twice.size(), 1);
+        QCOMPARE(twice.first().second, (QHash<QString, QString>{{u"a"_s, u"x"_s}, {u"b"_s, u"z"_s}}));
+        QCOMPARE(merged,
+                 QStringList{u"host \"h.example\" has 2 blocks that give different services: terraform uses only the last block's "
+                             "(b), tofu 1.12 and later merge them service by service (a, b), and so does Provender"_s});
+        // Where the last block alone gives the same services, nothing to say.
+        QStringList same;
+        QCOMPARE(parseCliConfigHostServices("host \"h.example\" { services = { a = \"x\" } }\n"
+                                            "host \"h.example\" { services = { a = \"y\" } }\n",
+                                            &same)
+                     .first()
+                     .second.value(u"a"_s),
+                 u"y"_s);
+        QVERIFY2(same.isEmpty(), qPrintable(same.join(u'\n')));
         // A nested `host` (inside another block) is not a host block.
         QVERIFY(parseCliConfigHostServices("provider_installation { host \"x\" { services = { \"providers.v1\" = \"https://x/\" } } }")
                     .isEmpty());
