@@ -447,15 +447,28 @@ void LockEditorWindow::updateBusy()
 
 // --- the mirror --------------------------------------------------------------------------------
 
-void LockEditorWindow::openMirror(const QString &root)
+void LockEditorWindow::openMirror(const QString &location)
 {
+    // A network mirror: the indexes of the locked versions (as lock add-hashes reads them); each
+    // operation reads what its command reads (LockMirrorTask::run).
     openMirrorAsync(
-        m_jobs, root, [this](const Catalog &catalog) { setCatalog(catalog); }, [this](const QString &message) { showMessage(message); });
+        m_jobs, location, lockedVersions(m_doc->lockFile()),
+        [this](const LockMirror &mirror, const QString &warning) {
+            setMirror(mirror);
+            if (!warning.isEmpty())
+                showMessage(warning);
+        },
+        [this](const QString &message) { showMessage(message); });
 }
 
 void LockEditorWindow::setCatalog(const Catalog &catalog)
 {
     m_doc->setCatalog(catalog);
+}
+
+void LockEditorWindow::setMirror(const LockMirror &mirror)
+{
+    m_doc->setMirror(mirror);
 }
 
 void LockEditorWindow::refreshProvenance()
@@ -625,8 +638,8 @@ template<typename Window> Window *LockEditorWindow::openWithCatalog()
 {
     auto *w = new Window;
     w->setAttribute(Qt::WA_DeleteOnClose);
-    if (const Catalog *c = catalog())
-        w->setCatalog(*c);
+    if (const LockMirror *m = m_doc->mirror())
+        w->setMirror(*m);
     return w;
 }
 
@@ -647,9 +660,9 @@ void LockEditorWindow::openFileDialog()
 
 void LockEditorWindow::openMirrorDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Mirror"), catalog() ? catalog()->root : QString());
-    if (!dir.isEmpty())
-        openMirror(dir);
+    const QString location = MirrorLocationDialog::ask(this, m_doc->mirror() ? m_doc->mirror()->location : QString());
+    if (!location.isEmpty())
+        openMirror(location);
 }
 
 void LockEditorWindow::addProviderDialog()
@@ -751,7 +764,8 @@ void LockEditorWindow::showCoverage()
     flushTextEdit();
     auto *w = new CoverageMatrixWindow;
     w->setAttribute(Qt::WA_DeleteOnClose);
-    w->setInputs(document(), *catalog(), m_doc->displayName());
+    w->setLock(document(), m_doc->displayName());
+    w->setMirror(*m_doc->mirror());
     w->show();
 }
 
