@@ -177,6 +177,7 @@ void LockEditorWindow::buildUi()
     // The status bar: messages, the running job's progress and Cancel, the mirror.
     addJobStatus(statusBar(), m_jobs);
     m_mirrorLabel = new QLabel(tr("No mirror open"), this);
+    m_mirrorLabel->setObjectName(u"mirrorLabel"_s);
     statusBar()->addPermanentWidget(m_mirrorLabel);
 }
 
