@@ -740,7 +740,8 @@ int runLockCheck(const QStringList &args)
     const std::optional<LockParseResult> lock = loadLock(parser.positionalArguments().constFirst());
     if (!lock)
         return ExitUsage;
-    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock check"_s, parser.value(kMirror), lockedVersions(lock->document));
+    const std::optional<LockMirror> mirror =
+        openLockMirror(u"provender lock check"_s, parser.value(kMirror), lockedVersions(lock->document));
     if (!mirror)
         return ExitUsage;
     const auto check = [&](const LockCheckOptions &o) { return checkLockAgainstMirror(lock->document, mirror->catalog, o); };

@@ -39,9 +39,9 @@ using VersionChooser = std::function<QList<Version>(const ProviderAddress &provi
 /// What a network mirror is read for (a directory is scanned whole).
 struct LockMirrorRequest
 {
-    QList<ProviderAddress> providers;                   ///< whose index.json is read
+    QList<ProviderAddress> providers;                    ///< whose index.json is read
     QHash<ProviderAddress, QList<Version>> onlyVersions; ///< only these of the versions listed
-    VersionChooser choose;                              ///< then only what this picks (may be empty)
+    VersionChooser choose;                               ///< then only what this picks (may be empty)
 };
 
 struct LockMirror

@@ -121,8 +121,8 @@ LockMirrorOutcome LockMirrorTask::run(JobProgress &progress) const
         runMirrorEdit(*this, lockedVersions(document, addHashes.providers), addHashes, progress, &lockedit::addHashesFromMirror,
                       describeAddHashes, out);
     else
-        runMirrorEdit(*this, upgradeVersions(document, upgrade.providers), upgrade, progress, &lockedit::upgradeFromMirror,
-                      describeUpgrade, out);
+        runMirrorEdit(*this, upgradeVersions(document, upgrade.providers), upgrade, progress, &lockedit::upgradeFromMirror, describeUpgrade,
+                      out);
     return out;
 }
 

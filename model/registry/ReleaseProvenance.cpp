@@ -120,8 +120,8 @@ ReleaseProvenanceReport addRegistryProvenance(HashProvenanceIndex &index, Regist
     return report;
 }
 
-LockProvenance buildLockProvenance(const LockMirror &mirror, const QList<HashProvenanceIndex::Wanted> &wanted, const HashRunOptions &hashing,
-                                   const SignatureOptions &signature)
+LockProvenance buildLockProvenance(const LockMirror &mirror, const QList<HashProvenanceIndex::Wanted> &wanted,
+                                   const HashRunOptions &hashing, const SignatureOptions &signature)
 {
     LockProvenance out;
     // Every archive the provenance needs, hashed (or downloaded and checked) in one run.

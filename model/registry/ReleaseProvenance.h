@@ -56,7 +56,7 @@ struct LockProvenance
     QStringList warnings;   ///< provenance lists skipped, and why
     HashRunSummary hashing; ///< the engine run (cache warning, counts)
 };
-LockProvenance buildLockProvenance(const LockMirror &mirror, const QList<HashProvenanceIndex::Wanted> &wanted, const HashRunOptions &hashing,
-                                   const SignatureOptions &signature = {});
+LockProvenance buildLockProvenance(const LockMirror &mirror, const QList<HashProvenanceIndex::Wanted> &wanted,
+                                   const HashRunOptions &hashing, const SignatureOptions &signature = {});
 
 } // namespace provender

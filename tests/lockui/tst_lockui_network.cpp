@@ -23,8 +23,8 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QJsonArray>
-#include <QJsonObject>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
@@ -121,12 +121,12 @@ private Q_SLOTS:
         QCOMPARE(opened.size(), 1);
         QVERIFY(w.findChild<QLabel *>(u"mirrorLabel"_s)->text().contains(m_served->baseUrl()));
         QCOMPARE(test::toStrings(w.mirrorPlatforms()),
-                 (QStringList{u"darwin_arm64"_s, u"freebsd_amd64"_s, u"linux_386"_s, u"linux_amd64"_s, u"linux_arm64"_s,
-                              u"openbsd_amd64"_s, u"solaris_amd64"_s, u"windows_amd64"_s}));
+                 (QStringList{u"darwin_arm64"_s, u"freebsd_amd64"_s, u"linux_386"_s, u"linux_amd64"_s, u"linux_arm64"_s, u"openbsd_amd64"_s,
+                              u"solaris_amd64"_s, u"windows_amd64"_s}));
 
-        QVERIFY2(w.addHashesFromMirror({test::platform("linux_amd64"), test::platform("darwin_arm64"), test::platform("linux_arm64")},
-                                       false),
-                 qPrintable(w.lastMessage()));
+        QVERIFY2(
+            w.addHashesFromMirror({test::platform("linux_amd64"), test::platform("darwin_arm64"), test::platform("linux_arm64")}, false),
+            qPrintable(w.lastMessage()));
         QVERIFY(waitIdle([&w] { return w.isBusy(); }));
         QVERIFY2(w.notes().isEmpty(), qPrintable(w.notes().join(u'\n')));
         QStringList expected{py("linux_amd64", "h1"), py("darwin_arm64", "h1"), py("linux_arm64", "h1")};
@@ -157,7 +157,8 @@ private Q_SLOTS:
         QVERIFY(w.upgradeFromMirror());
         QVERIFY(waitIdle([&w] { return w.isBusy(); }));
         QCOMPARE(w.currentBytes(), text);
-        QVERIFY2(w.lastMessage().contains(u"example.com/acme/good 2.0.0 is the selected version, but the mirror's 2.0.0.json could not be read"_s),
+        QVERIFY2(w.lastMessage().contains(
+                     u"example.com/acme/good 2.0.0 is the selected version, but the mirror's 2.0.0.json could not be read"_s),
                  qPrintable(w.lastMessage()));
     }
 
@@ -226,7 +227,8 @@ private Q_SLOTS:
         for (const QString &p : platforms)
             args << u"--platform"_s << p;
         const test::ProcessRun cli = test::runProcess(QStringLiteral(PROVENDER_BINARY), args, 120000);
-        const QJsonArray cliCells = QJsonDocument::fromJson(cli.out).object().value(u"providers"_s).toArray().at(0).toObject().value(u"cells"_s).toArray();
+        const QJsonArray cliCells =
+            QJsonDocument::fromJson(cli.out).object().value(u"providers"_s).toArray().at(0).toObject().value(u"cells"_s).toArray();
         QVERIFY2(cliCells.size() == platforms.size(), qPrintable(cli.text()));
         for (qsizetype i = 0; i < platforms.size(); ++i)
             QVERIFY2(cells.at(i).endsWith(cliCells.at(i).toObject().value(u"verdict"_s).toString()),

@@ -11,6 +11,7 @@
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "ui/lock/CoverageMatrixWindow.h"
+#include "ui/lock/LockDialogs.h"
 #include "ui/lock/LockDiffWindow.h"
 #include "ui/lock/LockEditorWindow.h"
 #include "ui/lock/LockMergeWindow.h"
@@ -134,6 +135,11 @@ int renderLockScreenshots(const QString &out)
     waitFor([&] { return !coverage.isBusy(); });
     coverage.show();
     ok = save(&coverage, out + u"/coverage.png"_s) && ok;
+
+    // Open Mirror… of the lock windows: a mirror directory or a network mirror's URL.
+    MirrorLocationDialog openMirror(u"https://mirror.example.com/providers/"_s);
+    openMirror.show();
+    ok = save(&openMirror, out + u"/lock-open-mirror.png"_s) && ok;
 
     // Merge: on our branch random went to 3.6.2 and null got linux_arm64 hashes; on theirs random
     // went to 3.6.3, null got darwin_arm64 hashes and google a zh: hash. null and google merge by

@@ -99,7 +99,7 @@ CoverageMatrixWindow::CoverageMatrixWindow(QWidget *parent) : QWidget(parent)
     ll->addWidget(legendChip(Verdict::Mismatch, tr("✗ in mirror, matches no lock hash"), legend));
     ll->addWidget(legendChip(Verdict::Unverified, tr("? no h1:/zh: in the lock"), legend));
     ll->addWidget(legendChip(Verdict::Missing, tr("– not in mirror"), legend));
-    ll->addWidget(legendChip(Verdict::Error, tr("! unreadable archive"), legend));
+    ll->addWidget(legendChip(Verdict::Error, tr("! unreadable or refused archive"), legend));
     ll->addStretch();
 
     auto *platformsButton = new QPushButton(tr("Platforms…"), this);

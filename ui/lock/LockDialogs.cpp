@@ -11,8 +11,8 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHBoxLayout>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -175,8 +175,9 @@ MirrorLocationDialog::MirrorLocationDialog(const QString &current, QWidget *pare
 {
     setWindowTitle(tr("Open Mirror"));
     auto *layout = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("A mirror directory, or a network mirror's base URL (https://…). Of a network mirror only "
-                                "the providers of the lock file are read, and only the archives an operation needs are downloaded."),
+    auto *intro = new QLabel(tr("A mirror directory, or a network mirror's base URL (https://…). Of a network mirror, only the "
+                                "lock file's providers are read, and only the archives an operation needs are downloaded and "
+                                "checked against the mirror's index."),
                              this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -200,7 +201,9 @@ MirrorLocationDialog::MirrorLocationDialog(const QString &current, QWidget *pare
     auto *row = new QHBoxLayout;
     row->addWidget(m_location, 1);
     row->addWidget(browse);
-    form->addRow(tr("&Mirror:"), row);
+    auto *label = new QLabel(tr("&Mirror:"), this);
+    label->setBuddy(m_location);
+    form->addRow(label, row);
     layout->addLayout(form);
     m_problem = new QLabel(this);
     m_problem->setObjectName(u"problemLabel"_s);

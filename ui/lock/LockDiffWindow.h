@@ -5,17 +5,17 @@
 //
 // Inputs: two files (dialog, drag and drop of one or two files, `provender diff A B`,
 // `provender difftool LOCAL REMOTE`), or a file against a git revision read with libgit2.
-// With a mirror (setCatalog, setMirror, openMirror: a directory or a URL), hashes are traced to archives (platform, origin) off the GUI thread:
-// the job "provenance" on the window's JobTracker (progress and Cancel in the status bar; new texts
-// supersede a running trace, whose result is dropped).
+// With a mirror (setCatalog, setMirror, openMirror: a directory or a URL), hashes are traced to archives (platform, origin) off the GUI
+// thread: the job "provenance" on the window's JobTracker (progress and Cancel in the status bar; new texts supersede a running trace,
+// whose result is dropped).
 //
 // Widgets (objectName): "semanticView", "summaryLabel", "leftText", "rightText", "leftLabel",
 // "rightLabel", "jobProgress", "jobCancel".
 
 #include "model/core/JobProgress.h"
 #include "model/lockfile/LockDiff.h"
-#include "model/lockitems/SideBySideDiff.h"
 #include "model/lockfile/LockMirror.h"
+#include "model/lockitems/SideBySideDiff.h"
 #include "model/mirror/Catalog.h"
 
 #include <QMainWindow>

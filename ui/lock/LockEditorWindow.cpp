@@ -6,7 +6,6 @@
 #include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/VerdictStyle.h"
-#include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/HclHighlighter.h"
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockDialogs.h"
@@ -448,30 +447,6 @@ void LockEditorWindow::updateBusy()
 
 // --- the mirror --------------------------------------------------------------------------------
 
-void LockEditorWindow::openMirror(const QString &location)
-{
-    // A network mirror: the indexes of the locked versions (as lock add-hashes reads them); each
-    // operation reads what its command reads (LockMirrorTask::run).
-    openMirrorAsync(
-        m_jobs, location, lockedVersions(m_doc->lockFile()),
-        [this](const LockMirror &mirror, const QString &warning) {
-            setMirror(mirror);
-            if (!warning.isEmpty())
-                showMessage(warning);
-        },
-        [this](const QString &message) { showMessage(message); });
-}
-
-void LockEditorWindow::setCatalog(const Catalog &catalog)
-{
-    m_doc->setCatalog(catalog);
-}
-
-void LockEditorWindow::setMirror(const LockMirror &mirror)
-{
-    m_doc->setMirror(mirror);
-}
-
 void LockEditorWindow::refreshProvenance()
 {
     std::optional<LockProvenanceTask> task = m_doc->provenanceTask();
@@ -659,13 +634,6 @@ void LockEditorWindow::openFileDialog()
     w->show();
 }
 
-void LockEditorWindow::openMirrorDialog()
-{
-    const QString location = MirrorLocationDialog::ask(this, m_doc->mirror() ? m_doc->mirror()->location : QString());
-    if (!location.isEmpty())
-        openMirror(location);
-}
-
 void LockEditorWindow::addProviderDialog()
 {
     QStringList suggestions;
@@ -753,20 +721,6 @@ void LockEditorWindow::compareWithFileDialog()
     auto *w = openWithCatalog<LockDiffWindow>();
     const QString name = m_doc->displayName().isEmpty() ? tr("(this editor)") : m_doc->displayName();
     w->setTexts(f.readAll(), QFileInfo(other).fileName(), currentBytes(), name);
-    w->show();
-}
-
-void LockEditorWindow::showCoverage()
-{
-    if (!hasMirror()) {
-        showMessage(tr("Open a mirror first (File ▸ Open Mirror…)."));
-        return;
-    }
-    flushTextEdit();
-    auto *w = new CoverageMatrixWindow;
-    w->setAttribute(Qt::WA_DeleteOnClose);
-    w->setLock(document(), m_doc->displayName());
-    w->setMirror(*m_doc->mirror());
     w->show();
 }
 

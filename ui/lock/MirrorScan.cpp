@@ -65,8 +65,8 @@ void openMirrorAsync(JobTracker *jobs, const QString &location, const LockMirror
                     failed(QObject::tr("Cannot read the mirror %1: %2").arg(location, result.mirror.error().message));
                 return;
             }
-            const QString warning = result.warnings.isEmpty() ? QString()
-                                                              : QObject::tr("The mirror %1 warns: %2").arg(location, result.warnings.join(u"; "));
+            const QString warning =
+                result.warnings.isEmpty() ? QString() : QObject::tr("The mirror %1 warns: %2").arg(location, result.warnings.join(u"; "));
             opened(result.mirror.value(), warning);
         });
 }
