@@ -12,6 +12,7 @@
 #include "model/lockfile/LockFile.h"
 #include "model/lockitems/CoverageMatrixModel.h"
 #include "model/lockitems/LockDiffTreeModel.h"
+#include "model/lockitems/LockHashListModel.h"
 #include "tests/support/LockTestSupport.h"
 #include "tests/support/ServedMirror.h"
 #include "tests/support/TestSupport.h"
@@ -30,6 +31,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -43,17 +45,13 @@ namespace {
 
 const char *kGood = "example.com/acme/good";
 
-QByteArray lockText(const QStringList &hashes, const QByteArray &constraints = {})
+/// The good provider at 1.0.0 with `hashes` (none: no hashes argument), `constraints` "" for none.
+QByteArray lockText(const QStringList &hashes, const char *constraints = "")
 {
-    QByteArray out = "provider \"" + QByteArray(kGood) + "\" {\n  version = \"1.0.0\"\n";
-    if (!constraints.isEmpty())
-        out += "  constraints = \"" + constraints + "\"\n";
-    if (hashes.isEmpty())
-        return out + "}\n";
-    out += "  hashes = [\n";
+    QList<QByteArray> bytes;
     for (const QString &h : hashes)
-        out += "    \"" + h.toUtf8() + "\",\n";
-    return out + "  ]\n}\n";
+        bytes << h.toUtf8();
+    return test::providerBlock(kGood, "1.0.0", constraints, bytes);
 }
 
 QStringList lockedHashes(const QByteArray &bytes)
@@ -132,6 +130,16 @@ private Q_SLOTS:
         QStringList expected{py("linux_amd64", "h1"), py("darwin_arm64", "h1"), py("linux_arm64", "h1")};
         expected.sort();
         QCOMPARE(lockedHashes(w.currentBytes()), expected);
+        // The hash list names each hash's platform, traced through the URL's downloaded packages.
+        QVERIFY(QTest::qWaitFor([&w] { return w.provenanceReady(); }, 120000));
+        const QAbstractItemModel *hashList = w.findChild<QTableView *>(u"hashView"_s)->model();
+        QMap<QString, QString> platformByHash;
+        for (int row = 0; row < hashList->rowCount(); ++row)
+            platformByHash.insert(hashList->index(row, LockHashListModel::HashColumn).data(Qt::DisplayRole).toString(),
+                                  hashList->index(row, LockHashListModel::PlatformColumn).data().toString());
+        QCOMPARE(platformByHash.value(py("linux_amd64", "h1")), u"linux_amd64"_s);
+        QCOMPARE(platformByHash.value(py("darwin_arm64", "h1")), u"darwin_arm64"_s);
+        QCOMPARE(platformByHash.value(py("linux_arm64", "h1")), u"linux_arm64"_s);
 
         // windows_amd64: its bytes are not what the index declares; freebsd_amd64: 404.
         const QByteArray before = w.currentBytes();

@@ -175,11 +175,10 @@ MirrorLocationDialog::MirrorLocationDialog(const QString &current, QWidget *pare
 {
     setWindowTitle(tr("Open Mirror"));
     auto *layout = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("A mirror directory, or a network mirror's base URL (https://…). Of a network mirror, only the "
-                                "lock file's providers are read, and only the archives an operation needs are downloaded and "
-                                "checked against the mirror's index."),
-                             this);
-    intro->setWordWrap(true);
+    QLabel *intro = selectableLabel(u"introLabel"_s, this);
+    intro->setText(tr("A mirror directory, or a network mirror's base URL (https://…). Of a network mirror, only the lock "
+                      "file's providers are read, and only the archives an operation needs are downloaded and checked "
+                      "against the mirror's index."));
     layout->addWidget(intro);
     auto *form = new QFormLayout;
     m_location = new QComboBox(this);
