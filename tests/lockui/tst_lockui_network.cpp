@@ -170,7 +170,8 @@ private Q_SLOTS:
                  qPrintable(w.lastMessage()));
     }
 
-    /// A location that is no usable mirror URL: a clear line naming it, and no mirror.
+    /// A location that is no usable mirror URL: a clear line naming it, and no mirror; an
+    /// unreachable one: the line says which request failed.
     void editorRefusesBadUrl()
     {
         LockEditorWindow w;
@@ -179,6 +180,15 @@ private Q_SLOTS:
         QVERIFY(waitIdle([&w] { return w.isBusy(); }));
         QVERIFY(!w.catalog());
         QVERIFY2(w.lastMessage().startsWith(u"Cannot read the mirror ftp://127.0.0.1/mirror/: "_s), qPrintable(w.lastMessage()));
+
+        // Nothing listening: the mirror opens as lock check opens it (no provider found), and the
+        // line names the URL and the failed request.
+        w.openMirror(u"https://127.0.0.1:1/"_s);
+        QVERIFY(waitIdle([&w] { return w.isBusy(); }));
+        QVERIFY(w.catalog() && w.catalog()->providers.isEmpty());
+        QVERIFY2(w.lastMessage().startsWith(u"The mirror https://127.0.0.1:1/ warns: "_s)
+                     && w.lastMessage().contains(u"example.com/acme/good"_s),
+                 qPrintable(w.lastMessage()));
     }
 
     /// The diff window traces hashes to the URL mirror's packages: Python's h1: of linux_amd64 and
