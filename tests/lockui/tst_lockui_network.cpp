@@ -1,8 +1,9 @@
 // The lock windows with a network mirror's URL (Open Mirror… takes DIR|URL, as the CLI's
 // `--mirror`): the shared served mirror (tests/support/ServedMirror.h: zips, hashes and JSON
 // documents made by Python's zipfile/hashlib, served by a real nginx over TLS on 127.0.0.1).
-// Expected hashes are Python's; the coverage matrix's verdicts are compared with what
-// `provender lock check --mirror URL --json` (the CLI, another process) decides for the same file.
+// Expected hashes are Python's; the editor's bytes and the coverage matrix's verdicts are also
+// compared with what the CLI (`provender lock add-hashes|check --mirror URL`, another process;
+// tst_interop_lockinit compares those with terraform's -net-mirror) writes and decides.
 //
 //   example.com/acme/good 1.0.0: linux_amd64 (zh declared, matches), darwin_arm64 (h1 declared,
 //   matches), windows_amd64 (the index declares another zip's zh: terraform refuses it),
@@ -130,6 +131,15 @@ private Q_SLOTS:
         QStringList expected{py("linux_amd64", "h1"), py("darwin_arm64", "h1"), py("linux_arm64", "h1")};
         expected.sort();
         QCOMPARE(lockedHashes(w.currentBytes()), expected);
+        // Byte for byte what `provender lock add-hashes --mirror URL` writes for the same file.
+        const QString cliPath = write(u"add-cli.terraform.lock.hcl"_s, lockText({}));
+        const test::ProcessRun cli =
+            test::runProcess(QStringLiteral(PROVENDER_BINARY),
+                             {u"lock"_s, u"add-hashes"_s, cliPath, u"--mirror"_s, m_served->baseUrl(), u"--platform"_s, u"linux_amd64"_s,
+                              u"--platform"_s, u"darwin_arm64"_s, u"--platform"_s, u"linux_arm64"_s},
+                             120000);
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.text()));
+        QCOMPARE(w.currentBytes(), test::readFile(cliPath));
         // The hash list names each hash's platform, traced through the URL's downloaded packages.
         QVERIFY(QTest::qWaitFor([&w] { return w.provenanceReady(); }, 120000));
         const QAbstractItemModel *hashList = w.findChild<QTableView *>(u"hashView"_s)->model();
