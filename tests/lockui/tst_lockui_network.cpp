@@ -265,6 +265,18 @@ private Q_SLOTS:
                  qPrintable(w.findChild<QLabel *>(u"statusLabel"_s)->text()));
     }
 
+    /// A locked version whose <version>.json the mirror lacks: the check's line says what the
+    /// mirror warned when it was opened (as lock check prints it).
+    void coverageShowsMirrorWarning()
+    {
+        CoverageMatrixWindow w;
+        QVERIFY(w.openLockFile(write(u"absent.terraform.lock.hcl"_s, test::providerBlock(kGood, "2.0.0", "", {}))));
+        w.openMirror(m_served->baseUrl());
+        QVERIFY(waitIdle([&w] { return w.isBusy(); }));
+        const QString status = w.findChild<QLabel *>(u"statusLabel"_s)->text();
+        QVERIFY2(status.contains(u"The mirror %1 warns: "_s.arg(m_served->baseUrl())) && status.contains(u"2.0.0"_s), qPrintable(status));
+    }
+
     /// Open Mirror…: OK only for a directory or a usable URL, the reason shown; a URL opened is
     /// remembered with the recent URLs.
     void mirrorLocationDialog()

@@ -169,26 +169,22 @@ void CoverageMatrixWindow::setCatalog(const Catalog &catalog)
     setMirror(LockMirror{catalog.root, catalog, std::nullopt});
 }
 
-void CoverageMatrixWindow::setMirror(const LockMirror &mirror)
+void CoverageMatrixWindow::setMirror(const LockMirror &mirror, const QString &warning)
 {
     m_mirror = mirror;
+    m_mirrorWarning = warning;
     recompute();
 }
 
 void CoverageMatrixWindow::openMirror(const QString &location)
 {
-    const auto show = [this](const QString &message) {
-        m_status->setText(message);
-        Q_EMIT matrixUpdated();
-    };
     openMirrorAsync(
         m_jobs, location, m_lock ? lockedVersions(*m_lock) : LockMirrorRequest(),
-        [this, show](const LockMirror &mirror, const QString &warning) {
-            setMirror(mirror);
-            if (!warning.isEmpty() && !m_jobs->isRunning(u"check"_s))
-                show(warning);
-        },
-        show);
+        [this](const LockMirror &mirror, const QString &warning) { setMirror(mirror, warning); },
+        [this](const QString &message) {
+            m_status->setText(message);
+            Q_EMIT matrixUpdated();
+        });
 }
 
 void CoverageMatrixWindow::openMirrorDialog()
@@ -279,7 +275,8 @@ void CoverageMatrixWindow::recompute()
                                   .arg(result.count(Verdict::Mismatch))
                                   .arg(result.count(Verdict::Missing))
                                   .arg(result.count(Verdict::Unverified))
-                                  .arg(result.count(Verdict::Error)));
+                                  .arg(result.count(Verdict::Error))
+                              + (m_mirrorWarning.isEmpty() ? QString() : u". "_s + m_mirrorWarning));
             Q_EMIT matrixUpdated();
         });
 }

@@ -44,7 +44,8 @@ public:
     void setLock(const LockFile &lock, const QString &lockName);
     bool openLockFile(const QString &path);
     void setCatalog(const Catalog &catalog);
-    void setMirror(const LockMirror &mirror);
+    /// `warning`: what the mirror warned when it was opened, shown with the status line.
+    void setMirror(const LockMirror &mirror, const QString &warning = {});
     /// A directory or a network mirror's URL (read for the locked versions, as lock check reads
     /// it), opened off the GUI thread.
     void openMirror(const QString &location);
@@ -77,6 +78,7 @@ private:
 
     std::optional<LockFile> m_lock;
     std::optional<LockMirror> m_mirror;
+    QString m_mirrorWarning; ///< what the network mirror warned when it was opened ("": nothing)
     QString m_lockName;
     JobTracker *m_jobs = nullptr;
     std::shared_ptr<JobProgress> m_checkJob; ///< the newest check

@@ -235,9 +235,10 @@ void LockDiffWindow::setCatalog(const Catalog &catalog)
     setMirror(LockMirror{catalog.root, catalog, std::nullopt});
 }
 
-void LockDiffWindow::setMirror(const LockMirror &mirror)
+void LockDiffWindow::setMirror(const LockMirror &mirror, const QString &warning)
 {
     m_mirror = mirror;
+    m_mirrorWarning = warning;
     m_mirrorLabel->setText(tr("Mirror: %1").arg(mirror.catalog.root));
     refreshProvenance();
 }
@@ -246,11 +247,7 @@ void LockDiffWindow::openMirror(const QString &location)
 {
     openMirrorAsync(
         m_jobs, location, provenanceVersions(HashProvenanceIndex::wantedFor(m_leftParsed.document, m_rightParsed.document)),
-        [this](const LockMirror &mirror, const QString &warning) {
-            setMirror(mirror);
-            if (!warning.isEmpty())
-                statusBar()->showMessage(warning);
-        },
+        [this](const LockMirror &mirror, const QString &warning) { setMirror(mirror, warning); },
         [this](const QString &message) { statusBar()->showMessage(message); });
 }
 
@@ -345,7 +342,8 @@ void LockDiffWindow::recompute()
     m_rightLabel->setToolTip(m_rightLabelText);
     m_summary->setText(summaryText());
     setWindowTitle(tr("%1 ↔ %2 — Provender").arg(QFileInfo(m_leftLabelText).fileName(), QFileInfo(m_rightLabelText).fileName()));
-    statusBar()->showMessage(tr("%n changed line(s)", nullptr, m_rows.changedRows()));
+    const QString changed = tr("%n changed line(s)", nullptr, m_rows.changedRows());
+    statusBar()->showMessage(m_mirrorWarning.isEmpty() ? changed : changed + u". "_s + m_mirrorWarning);
     Q_EMIT compared();
 }
 

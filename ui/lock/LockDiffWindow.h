@@ -53,7 +53,8 @@ public:
     void openFilesDialog();
 
     void setCatalog(const Catalog &catalog);
-    void setMirror(const LockMirror &mirror);
+    /// `warning`: what the mirror warned when it was opened, shown with the status line.
+    void setMirror(const LockMirror &mirror, const QString &warning = {});
     /// A directory or a network mirror's URL (read for the two files' provider versions, as lock
     /// diff --mirror reads it), opened off the GUI thread, then setMirror().
     void openMirror(const QString &location);
@@ -99,6 +100,7 @@ private:
     LockDiff m_diff;
     SideBySideDiff m_rows;
     std::optional<LockMirror> m_mirror;
+    QString m_mirrorWarning; ///< what the network mirror warned when it was opened ("": nothing)
     std::optional<HashProvenanceIndex> m_provenance;
     bool m_provenanceReady = false;
     JobTracker *m_jobs = nullptr;
