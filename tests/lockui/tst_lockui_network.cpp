@@ -151,6 +151,14 @@ private Q_SLOTS:
         QCOMPARE(platformByHash.value(py("darwin_arm64", "h1")), u"darwin_arm64"_s);
         QCOMPARE(platformByHash.value(py("linux_arm64", "h1")), u"linux_arm64"_s);
 
+        // Cancel (Edit ▸ Cancel Hashing) while the mirror is read or the packages download: nothing changes.
+        const QByteArray added = w.currentBytes();
+        QVERIFY(w.addHashesFromMirror({test::platform("solaris_amd64")}, false));
+        w.cancelHashing();
+        QVERIFY(waitIdle([&w] { return w.isBusy(); }));
+        QCOMPARE(w.currentBytes(), added);
+        QVERIFY2(w.lastMessage().startsWith(u"Cancelled"_s), qPrintable(w.lastMessage()));
+
         // windows_amd64: its bytes are not what the index declares; freebsd_amd64: 404.
         const QByteArray before = w.currentBytes();
         QVERIFY(w.addHashesFromMirror({test::platform("windows_amd64"), test::platform("freebsd_amd64")}, false));
