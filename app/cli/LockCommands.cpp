@@ -172,21 +172,6 @@ void prehash(const QString &command, const HashRunOptions &hashing, const LockMi
     });
 }
 
-/// The providers of `lock` (only `only` when it is not empty) and their locked versions: what a
-/// network mirror's indexes are read for.
-QList<ProviderAddress> lockedProviders(const LockFile &lock, const QList<ProviderAddress> &only,
-                                       QHash<ProviderAddress, QList<Version>> *versions = nullptr)
-{
-    QList<ProviderAddress> out;
-    for (const ProviderLock &p : lock.providers)
-        if (providerWanted(only, p.address)) {
-            out.append(p.address);
-            if (versions)
-                (*versions)[p.address].append(p.version);
-        }
-    return out;
-}
-
 /// Like terraform, `path` is rewritten in canonical form as `edited` (unless that changes nothing),
 /// after a warning about what the rewrite of `read` (the file as it was) drops.
 int saveEdited(const QString &path, const LockFile &read, const LockFile &edited)
@@ -422,14 +407,15 @@ int addHashesWithConfig(const QString &path, const LockFile &lock, const QString
     const std::optional<ConfigRequirements> config = loadConfig(configDir, lock.flavour);
     if (!config)
         return ExitUsage;
-    QList<ProviderAddress> providers = lockedProviders(lock, hashOptions.providers);
+    LockMirrorRequest request;
+    request.providers = lockedVersions(lock, hashOptions.providers).providers;
     for (const ConfigProviderRequirement &r : config->providers)
-        if (!providers.contains(r.address) && providerWanted(hashOptions.providers, r.address))
-            providers.append(r.address);
-    const VersionChooser selected = [&](const ProviderAddress &provider, const QList<Version> &listed) {
+        if (!request.providers.contains(r.address) && providerWanted(hashOptions.providers, r.address))
+            request.providers.append(r.address);
+    request.choose = [&](const ProviderAddress &provider, const QList<Version> &listed) {
         return lockinit::versionsToRead(*config, &lock, provider, listed);
     };
-    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock add-hashes"_s, mirrorLocation, providers, {}, selected);
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock add-hashes"_s, mirrorLocation, request);
     if (!mirror)
         return ExitUsage;
     if (selectedVersionUnusable(*mirror, path, u"not changed"_s))
@@ -527,7 +513,7 @@ int addHashesFromRegistry(const QString &path, const LockFile &lock, const locke
         err() << path << ": not changed: some packages could not be pulled and proven\n";
         return ExitFindings;
     }
-    const std::optional<LockMirror> pulled = openLockMirror(u"provender lock add-hashes"_s, staging.path(), {});
+    const std::optional<LockMirror> pulled = openLockMirror(u"provender lock add-hashes"_s, staging.path(), LockMirrorRequest());
     if (!pulled)
         return ExitUsage;
     lockedit::MirrorHashOptions h1Options = hashOptions;
@@ -618,40 +604,27 @@ std::optional<HashProvenanceIndex> mirrorProvenance(const QString &command, cons
                                                     const HashRunOptions &hashing, const QString &pinnedKeys)
 {
     const QList<HashProvenanceIndex::Wanted> wanted = HashProvenanceIndex::wantedFor(a, b);
-    QList<ProviderAddress> providers;
-    QHash<ProviderAddress, QList<Version>> versions;
-    for (const HashProvenanceIndex::Wanted &w : wanted) {
-        if (!providers.contains(w.provider))
-            providers << w.provider;
-        versions[w.provider] << w.version;
-    }
-    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock diff"_s, location, providers, versions);
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock diff"_s, location, provenanceVersions(wanted));
     if (!mirror)
         return std::nullopt;
-    HashProvenanceIndex index;
-    QStringList warnings;
-    if (mirror->network) {
-        const auto build = [&](const ArchiveHasher &hasher) { return HashProvenanceIndex::build(mirror->catalog, wanted, hasher); };
-        index =
-            build(lockMirrorHasher(u"provender lock diff"_s, *mirror, hashing, [&](const ArchiveHasher &record) { (void)build(record); }));
-    } else {
-        SignatureOptions signature; // for the signed SHA256SUMS a pulled mirror keeps
+    SignatureOptions signature; // for the signed SHA256SUMS a pulled mirror keeps
+    HashRunOptions options;     // a network mirror's downloads use its own settings
+    if (!mirror->network) {
         RegistryOptions unused;
         if (!pinnedKeys.isEmpty() && !readRegistryOptions(u"diff"_s, {}, pinnedKeys, &unused, &signature))
             return std::nullopt;
-        HashRunOptions options = hashing;
+        options = hashing;
         options.progress = hashingProgress();
-        LockProvenance built = buildLockProvenance(mirror->catalog, wanted, options, signature);
-        clearHashingProgress();
-        printCacheWarning(command, built.hashing.cacheWarning);
-        index = std::move(built.index);
-        warnings = built.warnings;
     }
-    for (const QString &f : index.failures())
+    const LockProvenance built = buildLockProvenance(*mirror, wanted, options, signature);
+    if (!mirror->network)
+        clearHashingProgress();
+    printCacheWarning(command, built.hashing.cacheWarning);
+    for (const QString &f : built.index.failures())
         err() << "warning: could not hash " << f << '\n';
-    for (const QString &w : std::as_const(warnings))
+    for (const QString &w : std::as_const(built.warnings))
         err() << "warning: " << w << '\n';
-    return index;
+    return built.index;
 }
 
 } // namespace
@@ -767,9 +740,8 @@ int runLockCheck(const QStringList &args)
     const std::optional<LockParseResult> lock = loadLock(parser.positionalArguments().constFirst());
     if (!lock)
         return ExitUsage;
-    QHash<ProviderAddress, QList<Version>> locked;
-    const QList<ProviderAddress> providers = lockedProviders(lock->document, {}, &locked);
-    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock check"_s, parser.value(kMirror), providers, locked);
+    const std::optional<LockMirror> mirror =
+        openLockMirror(u"provender lock check"_s, parser.value(kMirror), lockedVersions(lock->document));
     if (!mirror)
         return ExitUsage;
     const auto check = [&](const LockCheckOptions &o) { return checkLockAgainstMirror(lock->document, mirror->catalog, o); };
@@ -809,9 +781,8 @@ int runLockAddHashes(const QStringList &args)
         return addHashesFromRegistry(path, lock->document, options, hashing, parser.value(kCaFile), parser.value(kPinnedKeys));
     if (parser.isSet(kConfig))
         return addHashesWithConfig(path, lock->document, parser.value(kMirror), parser.value(kConfig), options, hashing);
-    QHash<ProviderAddress, QList<Version>> locked;
-    const QList<ProviderAddress> providers = lockedProviders(lock->document, options.providers, &locked);
-    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock add-hashes"_s, parser.value(kMirror), providers, locked);
+    const std::optional<LockMirror> mirror =
+        openLockMirror(u"provender lock add-hashes"_s, parser.value(kMirror), lockedVersions(lock->document, options.providers));
     if (!mirror)
         return ExitUsage;
     const auto addHashes = [&](const lockedit::MirrorHashOptions &o) {
@@ -867,13 +838,8 @@ int runLockUpgrade(const QStringList &args)
     // After the configuration: a broken one fails before any request, and only the providers it
     // requires are listed. Of a network mirror, only the <version>.json of the version selected
     // from each index.json is read (see selectedVersionUnusable).
-    const VersionChooser selected = [&document](const ProviderAddress &provider, const QList<Version> &listed) {
-        const ProviderLock *locked = document.find(provider);
-        const std::optional<Version> best = locked ? newestAllowed(listed, locked->constraints) : std::nullopt;
-        return best ? QList<Version>{*best} : QList<Version>{};
-    };
     const std::optional<LockMirror> mirror =
-        openLockMirror(u"provender lock upgrade"_s, parser.value(kMirror), lockedProviders(document, options.providers), {}, selected);
+        openLockMirror(u"provender lock upgrade"_s, parser.value(kMirror), upgradeVersions(document, options.providers));
     if (!mirror)
         return ExitUsage;
     if (selectedVersionUnusable(*mirror, path, u"not changed"_s))
@@ -969,14 +935,14 @@ int runLockInit(const QStringList &args)
     const std::optional<ConfigRequirements> config = loadConfig(configDir, options.flavour);
     if (!config)
         return ExitUsage;
-    QList<ProviderAddress> providers;
+    LockMirrorRequest request;
     for (const ConfigProviderRequirement &r : config->providers)
         if (providerWanted(options.providers, r.address))
-            providers << r.address;
-    const VersionChooser selected = [&](const ProviderAddress &provider, const QList<Version> &listed) {
+            request.providers << r.address;
+    request.choose = [&](const ProviderAddress &provider, const QList<Version> &listed) {
         return lockinit::versionsToRead(*config, nullptr, provider, listed);
     };
-    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock init"_s, parser.value(kMirror), providers, {}, selected);
+    const std::optional<LockMirror> mirror = openLockMirror(u"provender lock init"_s, parser.value(kMirror), request);
     if (!mirror)
         return ExitUsage;
     if (selectedVersionUnusable(*mirror, path, u"not written"_s))

@@ -80,12 +80,26 @@ void describeUpgrade(const lockedit::UpgradeResult &r, LockMirrorOutcome &out)
     out.description = out.summary;
 }
 
-/// Runs `op` with every archive prehashed and fills `out` from its result by `describe`.
+/// Runs `op` on the mirror as `request` reads it with every archive prehashed and fills `out`
+/// from its result by `describe`. A selected version of a network mirror that cannot be used
+/// fails the operation, as it fails lock upgrade.
 template<typename Options, typename Op, typename Describe>
-void runMirrorEdit(const LockMirrorTask &task, const Options &options, JobProgress &progress, Op op, Describe describeResult,
-                   LockMirrorOutcome &out)
+void runMirrorEdit(const LockMirrorTask &task, const LockMirrorRequest &request, const Options &options, JobProgress &progress, Op op,
+                   Describe describeResult, LockMirrorOutcome &out)
 {
-    const auto r = runWithPrehashedArchives(task.document, *task.catalog, options, progress, op, &out.cancelled);
+    const Result<LockMirror> mirror = readLockMirror(*task.mirror, request, progress, &out.problems);
+    out.cancelled = progress.isCancelled();
+    if (out.cancelled)
+        return;
+    if (!mirror) {
+        out.error = mirror.error().message;
+        return;
+    }
+    if (const std::optional<QString> unusable = selectedVersionUnusable(*mirror)) {
+        out.error = LockDocument::tr("Nothing was changed: %1").arg(*unusable);
+        return;
+    }
+    const auto r = runWithPrehashedArchives(task.document, *mirror, options, progress, op, &out.cancelled);
     if (out.cancelled)
         return;
     if (!r) {
@@ -104,9 +118,11 @@ LockMirrorOutcome LockMirrorTask::run(JobProgress &progress) const
     out.startBytes = startBytes;
     out.description = description;
     if (kind == Kind::AddHashes)
-        runMirrorEdit(*this, addHashes, progress, &lockedit::addHashesFromMirror, describeAddHashes, out);
+        runMirrorEdit(*this, lockedVersions(document, addHashes.providers), addHashes, progress, &lockedit::addHashesFromMirror,
+                      describeAddHashes, out);
     else
-        runMirrorEdit(*this, upgrade, progress, &lockedit::upgradeFromMirror, describeUpgrade, out);
+        runMirrorEdit(*this, upgradeVersions(document, upgrade.providers), upgrade, progress, &lockedit::upgradeFromMirror, describeUpgrade,
+                      out);
     return out;
 }
 
@@ -115,7 +131,20 @@ HashProvenanceIndex LockProvenanceTask::run(JobProgress &progress) const
     HashRunOptions hashing; // all cores, the hash cache
     hashing.progress = progress.callback();
     hashing.cancel = progress.cancelFlag();
-    return buildLockProvenance(*catalog, wanted, hashing).index;
+    const Result<LockMirror> read = readLockMirror(*mirror, provenanceVersions(wanted), progress);
+    if (!read) {
+        qCWarning(lcLock).noquote() << read.error().message; // every hash stays unknown
+        return {};
+    }
+    return buildLockProvenance(*read, wanted, hashing).index;
+}
+
+Result<LockMirror> readLockMirror(const LockMirror &mirror, const LockMirrorRequest &request, JobProgress &progress, QStringList *warnings)
+{
+    const Result<LockMirror> read = lockMirrorFor(mirror, request, warnings, progress.cancelFlag());
+    if (!read)
+        return makeError(read.error().code, LockDocument::tr("Cannot read the mirror %1: %2").arg(mirror.location, read.error().message));
+    return read;
 }
 
 LockDocument::LockDocument(QObject *parent) : QObject(parent), m_undo(new QUndoStack(this)), m_watcher(new QFileSystemWatcher(this))
@@ -263,7 +292,12 @@ Result<QString> LockDocument::applyDocument(const LockFile &doc, const QString &
 
 void LockDocument::setCatalog(const Catalog &catalog)
 {
-    m_catalog = std::make_shared<const Catalog>(catalog);
+    setMirror(LockMirror{catalog.root, catalog, std::nullopt});
+}
+
+void LockDocument::setMirror(const LockMirror &mirror)
+{
+    m_mirror = std::make_shared<const LockMirror>(mirror);
     m_provenanceAsked = false;
     m_provenance.reset();
     Q_EMIT mirrorChanged();
@@ -273,9 +307,9 @@ QList<Platform> LockDocument::mirrorPlatforms() const
 {
     QList<Platform> locked;
     QList<Platform> all;
-    if (!m_catalog)
+    if (!m_mirror)
         return {};
-    for (const Provider &p : m_catalog->providers) {
+    for (const Provider &p : m_mirror->catalog.providers) {
         const ProviderLock *lock = lockFile().find(p.address);
         for (const ProviderVersion &v : p.versions)
             for (const Archive &a : v.archives) {
@@ -296,14 +330,14 @@ Result<LockMirrorTask> LockDocument::mirrorTask(LockMirrorTask::Kind kind, const
 {
     if (const Result<void> ok = editable(); !ok)
         return ok.error();
-    if (!m_catalog)
+    if (!m_mirror)
         return makeError(ErrorCode::InvalidArgument, tr("Open a mirror first (File ▸ Open Mirror…)."));
     LockMirrorTask task;
     task.kind = kind;
     task.startBytes = m_bytes;
     task.description = description;
     task.document = lockFile();
-    task.catalog = m_catalog;
+    task.mirror = m_mirror;
     return task;
 }
 
@@ -366,7 +400,7 @@ QList<QByteArray> LockDocument::provenanceKey() const
 
 std::optional<LockProvenanceTask> LockDocument::provenanceTask()
 {
-    if (!m_catalog)
+    if (!m_mirror)
         return std::nullopt;
     QList<QByteArray> key = provenanceKey();
     if (m_provenanceAsked && key == m_provenanceKey)
@@ -376,14 +410,14 @@ std::optional<LockProvenanceTask> LockDocument::provenanceTask()
     m_provenance.reset();
     LockProvenanceTask task;
     task.key = std::move(key);
-    task.catalog = m_catalog;
+    task.mirror = m_mirror;
     task.wanted = HashProvenanceIndex::wantedFor(lockFile(), lockFile());
     return task;
 }
 
 void LockDocument::setProvenance(const LockProvenanceTask &task, HashProvenanceIndex index)
 {
-    if (!m_provenanceAsked || task.key != m_provenanceKey || task.catalog != m_catalog)
+    if (!m_provenanceAsked || task.key != m_provenanceKey || task.mirror != m_mirror)
         return; // an older task's
     m_provenance = std::move(index);
     Q_EMIT provenanceChanged();

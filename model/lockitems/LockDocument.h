@@ -28,6 +28,7 @@
 #include "model/lockfile/LockDiff.h"
 #include "model/lockfile/LockEdit.h"
 #include "model/lockfile/LockFile.h"
+#include "model/lockfile/LockMirror.h"
 #include "model/mirror/Catalog.h"
 #include "model/verify/ArchiveHashing.h"
 #include "model/verify/HashEngine.h"
@@ -43,28 +44,36 @@ class QUndoStack;
 namespace provender {
 
 /// Runs a lock operation that hashes archives (`op(doc, catalog, options)`, options with a
-/// `hasher` member) twice through prehashArchives: once recording which archives it asks for,
-/// which are then hashed in one engine run reporting into `progress` (and stopping when it is
-/// cancelled), and once for the result. `cancelled` (may be null) says whether the run was.
+/// `hasher` member) twice through lockMirrorHasher: once recording which archives it asks for,
+/// which are then hashed in one engine run (a network mirror's: downloaded in one run and checked
+/// against its index) reporting into `progress` (and stopping when it is cancelled), and once for
+/// the result. `mirror` holds what the operation reads (lockMirrorFor). `cancelled` (may be null)
+/// says whether the run was.
 template<typename Options, typename Op>
-auto runWithPrehashedArchives(const LockFile &doc, const Catalog &catalog, Options options, JobProgress &progress, Op op,
+auto runWithPrehashedArchives(const LockFile &doc, const LockMirror &mirror, Options options, JobProgress &progress, Op op,
                               bool *cancelled = nullptr)
 {
     HashRunOptions hashing; // all cores, the hash cache
     hashing.progress = progress.callback();
     hashing.cancel = progress.cancelFlag();
     HashRunSummary run;
-    options.hasher = prehashArchives(
+    options.hasher = lockMirrorHasher(
+        mirror, hashing,
         [&](const ArchiveHasher &record) {
             Options recording = options;
             recording.hasher = record;
-            (void)op(doc, catalog, recording);
+            (void)op(doc, mirror.catalog, recording);
         },
-        hashing, &run);
+        &run);
     if (cancelled)
         *cancelled = run.cancelled || progress.isCancelled();
-    return op(doc, catalog, options);
+    return op(doc, mirror.catalog, options);
 }
+
+/// `mirror` as a lock operation with `request` reads it (lockMirrorFor), on a worker: the line to
+/// show when it cannot be read ("Cannot read the mirror URL: why"); `warnings` gets the rest.
+Result<LockMirror> readLockMirror(const LockMirror &mirror, const LockMirrorRequest &request, JobProgress &progress,
+                                  QStringList *warnings = nullptr);
 
 /// What a mirror operation computed (a value, made on a worker thread).
 struct LockMirrorOutcome
@@ -87,11 +96,12 @@ struct LockMirrorTask
     QByteArray startBytes;
     QString description;
     LockFile document;
-    std::shared_ptr<const Catalog> catalog;
+    std::shared_ptr<const LockMirror> mirror;
     lockedit::MirrorHashOptions addHashes;
     lockedit::UpgradeOptions upgrade;
 
-    /// Blocking, any thread.
+    /// Blocking, any thread. A network mirror is read again first for what the operation reads,
+    /// as the CLI's lock add-hashes and lock upgrade read it (lockedVersions, upgradeVersions).
     LockMirrorOutcome run(JobProgress &progress) const;
 };
 
@@ -99,10 +109,11 @@ struct LockMirrorTask
 struct LockProvenanceTask
 {
     QList<QByteArray> key; ///< "address version" of every locked provider, to match the result
-    std::shared_ptr<const Catalog> catalog;
+    std::shared_ptr<const LockMirror> mirror;
     QList<HashProvenanceIndex::Wanted> wanted;
 
-    /// Blocking, any thread (buildLockProvenance: the mirror's archives and its .provenance/).
+    /// Blocking, any thread (buildLockProvenance: the mirror's archives and its .provenance/; a
+    /// network mirror read again for the wanted versions, as lock diff reads it).
     HashProvenanceIndex run(JobProgress &progress) const;
 };
 
@@ -149,8 +160,12 @@ public:
     Result<QString> applyDocument(const LockFile &doc, const QString &description);
 
     // --- the mirror ------------------------------------------------------------------------
+    /// A directory's catalog (its root the location).
     void setCatalog(const Catalog &catalog);
-    const Catalog *catalog() const { return m_catalog.get(); }
+    /// A directory or a network mirror (opened for the locked versions).
+    void setMirror(const LockMirror &mirror);
+    const Catalog *catalog() const { return m_mirror ? &m_mirror->catalog : nullptr; }
+    const LockMirror *mirror() const { return m_mirror.get(); }
     /// Platforms the mirror has archives of for the locked versions (all of its platforms when none).
     QList<Platform> mirrorPlatforms() const;
     /// Like `terraform providers lock -fs-mirror -platform=…` (`providers` empty: every one).
@@ -215,7 +230,7 @@ private:
     bool m_diskExists = false;
     LockParseResult m_parsed;
     QStringList m_notes;
-    std::shared_ptr<const Catalog> m_catalog;
+    std::shared_ptr<const LockMirror> m_mirror;
     QList<QByteArray> m_provenanceKey; ///< of the newest provenance task
     bool m_provenanceAsked = false;    ///< a task was made for this mirror
     std::optional<HashProvenanceIndex> m_provenance;

@@ -120,16 +120,18 @@ ReleaseProvenanceReport addRegistryProvenance(HashProvenanceIndex &index, Regist
     return report;
 }
 
-LockProvenance buildLockProvenance(const Catalog &catalog, const QList<HashProvenanceIndex::Wanted> &wanted, const HashRunOptions &hashing,
-                                   const SignatureOptions &signature)
+LockProvenance buildLockProvenance(const LockMirror &mirror, const QList<HashProvenanceIndex::Wanted> &wanted,
+                                   const HashRunOptions &hashing, const SignatureOptions &signature)
 {
     LockProvenance out;
-    // Every archive the provenance needs, hashed in one engine run (all cores, the hash cache).
-    const ArchiveHasher hasher = prehashArchives(
-        [&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(catalog, wanted, record); }, hashing, &out.hashing);
-    out.index = HashProvenanceIndex::build(catalog, wanted, hasher);
+    // Every archive the provenance needs, hashed (or downloaded and checked) in one run.
+    const ArchiveHasher hasher = lockMirrorHasher(
+        mirror, hashing, [&](const ArchiveHasher &record) { (void)HashProvenanceIndex::build(mirror.catalog, wanted, record); },
+        &out.hashing);
+    out.index = HashProvenanceIndex::build(mirror.catalog, wanted, hasher);
     // A pulled mirror's signed SHA256SUMS name the platform of zh: hashes whose archive is absent.
-    out.warnings = addMirrorProvenance(out.index, catalog.root, wanted, signature).warnings;
+    if (!mirror.network)
+        out.warnings = addMirrorProvenance(out.index, mirror.catalog.root, wanted, signature).warnings;
     return out;
 }
 

@@ -12,6 +12,7 @@
 // release's own keys, optional pins); otherwise it is skipped with a warning that says why.
 
 #include "model/lockfile/LockDiff.h"
+#include "model/lockfile/LockMirror.h"
 #include "model/registry/ReleaseSignature.h"
 #include "model/verify/HashEngine.h"
 
@@ -44,16 +45,18 @@ ReleaseProvenanceReport addRegistryProvenance(HashProvenanceIndex &index, Regist
                                               const QList<HashProvenanceIndex::Wanted> &wanted, const SignatureOptions &options = {});
 
 /// Where every hash of the wanted provider versions comes from, as `lock diff --mirror` and the
-/// lock windows show it: the archives of `catalog` (hashed in one engine run with `hashing`: its
-/// threads, cache and progress) and, for a directory mirror, the signed SHA256SUMS its
-/// `.provenance/` keeps (addMirrorProvenance). Blocking: call it from a worker.
+/// lock windows show it: the archives of `mirror` (lockMirrorHasher: a directory's hashed in one
+/// engine run with `hashing` — its threads, cache and progress —, a network mirror's downloaded
+/// and checked against its index, only packages terraform would install giving hashes) and, for
+/// a directory, the signed SHA256SUMS its `.provenance/` keeps (addMirrorProvenance). Blocking:
+/// call it from a worker; a network `mirror` holds what provenanceVersions(wanted) reads.
 struct LockProvenance
 {
     HashProvenanceIndex index;
     QStringList warnings;   ///< provenance lists skipped, and why
     HashRunSummary hashing; ///< the engine run (cache warning, counts)
 };
-LockProvenance buildLockProvenance(const Catalog &catalog, const QList<HashProvenanceIndex::Wanted> &wanted, const HashRunOptions &hashing,
-                                   const SignatureOptions &signature = {});
+LockProvenance buildLockProvenance(const LockMirror &mirror, const QList<HashProvenanceIndex::Wanted> &wanted,
+                                   const HashRunOptions &hashing, const SignatureOptions &signature = {});
 
 } // namespace provender

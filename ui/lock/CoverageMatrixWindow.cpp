@@ -99,12 +99,15 @@ CoverageMatrixWindow::CoverageMatrixWindow(QWidget *parent) : QWidget(parent)
     ll->addWidget(legendChip(Verdict::Mismatch, tr("✗ in mirror, matches no lock hash"), legend));
     ll->addWidget(legendChip(Verdict::Unverified, tr("? no h1:/zh: in the lock"), legend));
     ll->addWidget(legendChip(Verdict::Missing, tr("– not in mirror"), legend));
-    ll->addWidget(legendChip(Verdict::Error, tr("! unreadable archive"), legend));
+    ll->addWidget(legendChip(Verdict::Error, tr("! unreadable or refused archive"), legend));
     ll->addStretch();
 
     auto *platformsButton = new QPushButton(tr("Platforms…"), this);
     platformsButton->setObjectName(u"platformsButton"_s);
     connect(platformsButton, &QPushButton::clicked, this, &CoverageMatrixWindow::choosePlatforms);
+    auto *mirrorButton = new QPushButton(tr("Open Mirror…"), this);
+    mirrorButton->setObjectName(u"mirrorButton"_s);
+    connect(mirrorButton, &QPushButton::clicked, this, &CoverageMatrixWindow::openMirrorDialog);
     auto *exportButton = new QPushButton(tr("Export CSV…"), this);
     exportButton->setObjectName(u"exportButton"_s);
     connect(exportButton, &QPushButton::clicked, this, &CoverageMatrixWindow::exportCsvDialog);
@@ -114,6 +117,7 @@ CoverageMatrixWindow::CoverageMatrixWindow(QWidget *parent) : QWidget(parent)
     m_status->setObjectName(u"statusLabel"_s);
     auto *top = new QHBoxLayout;
     top->addWidget(statusRow, 1);
+    top->addWidget(mirrorButton);
     top->addWidget(platformsButton);
     top->addWidget(exportButton);
 
@@ -138,7 +142,7 @@ void CoverageMatrixWindow::setInputs(const LockFile &lock, const Catalog &catalo
 {
     m_lock = lock;
     m_lockName = lockName;
-    m_catalog = catalog;
+    m_mirror = LockMirror{catalog.root, catalog, std::nullopt};
     recompute();
 }
 
@@ -162,26 +166,40 @@ bool CoverageMatrixWindow::openLockFile(const QString &path)
 
 void CoverageMatrixWindow::setCatalog(const Catalog &catalog)
 {
-    m_catalog = catalog;
+    setMirror(LockMirror{catalog.root, catalog, std::nullopt});
+}
+
+void CoverageMatrixWindow::setMirror(const LockMirror &mirror, const QString &warning)
+{
+    m_mirror = mirror;
+    m_mirrorWarning = warning;
     recompute();
 }
 
-void CoverageMatrixWindow::openMirror(const QString &root)
+void CoverageMatrixWindow::openMirror(const QString &location)
 {
     openMirrorAsync(
-        m_jobs, root, [this](const Catalog &catalog) { setCatalog(catalog); },
+        m_jobs, location, m_lock ? lockedVersions(*m_lock) : LockMirrorRequest(),
+        [this](const LockMirror &mirror, const QString &warning) { setMirror(mirror, warning); },
         [this](const QString &message) {
             m_status->setText(message);
             Q_EMIT matrixUpdated();
         });
 }
 
+void CoverageMatrixWindow::openMirrorDialog()
+{
+    const QString location = MirrorLocationDialog::ask(this, m_mirror ? m_mirror->location : QString());
+    if (!location.isEmpty())
+        openMirror(location);
+}
+
 QList<Platform> CoverageMatrixWindow::mirrorPlatforms() const
 {
     QList<Platform> out;
-    if (!m_catalog)
+    if (!m_mirror)
         return out;
-    for (const Provider &p : m_catalog->providers) {
+    for (const Provider &p : m_mirror->catalog.providers) {
         const ProviderLock *lock = m_lock ? m_lock->find(p.address) : nullptr;
         for (const ProviderVersion &v : p.versions)
             if (!lock || lock->version == v.version)
@@ -223,30 +241,42 @@ void CoverageMatrixWindow::choosePlatforms()
 
 void CoverageMatrixWindow::recompute()
 {
-    if (!m_lock || !m_catalog) {
+    if (!m_lock || !m_mirror) {
         m_status->setText(!m_lock ? tr("No lock file.") : tr("No mirror."));
         return;
     }
     LockCheckOptions options;
     options.platforms = platforms();
-    // Every archive the check needs, hashed in one engine run (all cores, the hash cache). A
-    // check still running is superseded: cancelled, and its result dropped.
+    // Every archive the check needs, hashed in one engine run (all cores, the hash cache); of a
+    // network mirror, the locked versions read and their archives downloaded and checked against
+    // its index, as lock check --mirror URL does. A check still running is superseded:
+    // cancelled, and its result dropped.
     m_checkJob = m_jobs->run(
-        u"check"_s, tr("Checking %1 against %2…").arg(m_lockName, m_catalog->root),
-        [lock = *m_lock, catalog = *m_catalog, options](JobProgress &progress) {
-            return runWithPrehashedArchives(lock, catalog, options, progress, &checkLockAgainstMirror);
+        u"check"_s, tr("Checking %1 against %2…").arg(m_lockName, m_mirror->catalog.root),
+        [lock = *m_lock, mirror = *m_mirror, options](JobProgress &progress) -> Result<LockCheckResult> {
+            const Result<LockMirror> read = readLockMirror(mirror, lockedVersions(lock), progress);
+            if (!read)
+                return read.error();
+            return runWithPrehashedArchives(lock, read.value(), options, progress, &checkLockAgainstMirror);
         },
-        [this](const LockCheckResult &result) {
+        [this](const Result<LockCheckResult> &checked) {
             if (std::exchange(m_checkJob, nullptr)->isCancelled())
                 return; // "… cancelled." is on the status line; the matrix stays as it was
+            if (!checked) {
+                m_status->setText(checked.error().message);
+                Q_EMIT matrixUpdated();
+                return;
+            }
+            const LockCheckResult &result = checked.value();
             m_model->setResult(result);
             m_status->setText(tr("%1 × %2: %3 verified, %4 mismatch, %5 missing, %6 unverified, %7 error")
-                                  .arg(m_lockName, m_catalog->root)
+                                  .arg(m_lockName, m_mirror->catalog.root)
                                   .arg(result.count(Verdict::Verified))
                                   .arg(result.count(Verdict::Mismatch))
                                   .arg(result.count(Verdict::Missing))
                                   .arg(result.count(Verdict::Unverified))
-                                  .arg(result.count(Verdict::Error)));
+                                  .arg(result.count(Verdict::Error))
+                              + (m_mirrorWarning.isEmpty() ? QString() : u". "_s + m_mirrorWarning));
             Q_EMIT matrixUpdated();
         });
 }

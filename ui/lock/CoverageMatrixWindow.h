@@ -12,6 +12,7 @@
 
 #include "model/core/JobProgress.h"
 #include "model/lockfile/LockFile.h"
+#include "model/lockfile/LockMirror.h"
 #include "model/mirror/Catalog.h"
 
 #include <QWidget>
@@ -43,7 +44,11 @@ public:
     void setLock(const LockFile &lock, const QString &lockName);
     bool openLockFile(const QString &path);
     void setCatalog(const Catalog &catalog);
-    void openMirror(const QString &root); ///< scans off the GUI thread
+    /// `warning`: what the mirror warned when it was opened, shown with the status line.
+    void setMirror(const LockMirror &mirror, const QString &warning = {});
+    /// A directory or a network mirror's URL (read for the locked versions, as lock check reads
+    /// it), opened off the GUI thread.
+    void openMirror(const QString &location);
 
     /// Columns: the remembered platforms, or every platform the mirror has for the locked versions.
     QList<Platform> platforms() const;
@@ -60,6 +65,7 @@ public:
 public Q_SLOTS:
     void choosePlatforms();
     void exportCsvDialog();
+    void openMirrorDialog();
 
 Q_SIGNALS:
     /// A cell was clicked: the archive of `address` `version` for `platform` (path "" when missing).
@@ -71,7 +77,8 @@ private:
     QList<Platform> mirrorPlatforms() const;
 
     std::optional<LockFile> m_lock;
-    std::optional<Catalog> m_catalog;
+    std::optional<LockMirror> m_mirror;
+    QString m_mirrorWarning; ///< what the network mirror warned when it was opened ("": nothing)
     QString m_lockName;
     JobTracker *m_jobs = nullptr;
     std::shared_ptr<JobProgress> m_checkJob; ///< the newest check

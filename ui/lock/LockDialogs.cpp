@@ -1,12 +1,22 @@
 #include "ui/lock/LockDialogs.h"
 
+#include "model/lockfile/LockMirror.h"
+#include "model/network/NetworkMirror.h"
+#include "ui/FormRows.h"
+#include "ui/remote/OpenUrlDialog.h"
+
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCompleter>
 #include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
 
@@ -155,6 +165,98 @@ void AddProviderDialog::accept()
 {
     if (validate().isEmpty())
         QDialog::accept();
+}
+
+} // namespace provender::ui
+
+namespace provender::ui {
+
+MirrorLocationDialog::MirrorLocationDialog(const QString &current, QWidget *parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Open Mirror"));
+    auto *layout = new QVBoxLayout(this);
+    QLabel *intro = selectableLabel(u"introLabel"_s, this);
+    intro->setText(tr("A mirror directory, or a network mirror's base URL (https://…). Of a network mirror, only the lock "
+                      "file's providers are read, and only the archives an operation needs are downloaded and checked "
+                      "against the mirror's index."));
+    layout->addWidget(intro);
+    auto *form = new QFormLayout;
+    m_location = new QComboBox(this);
+    m_location->setObjectName(u"mirrorLocation"_s);
+    m_location->setEditable(true);
+    m_location->setInsertPolicy(QComboBox::NoInsert);
+    m_location->addItems(OpenUrlDialog::recentUrls());
+    m_location->setCurrentText(current);
+    m_location->lineEdit()->setPlaceholderText(u"/srv/mirror  or  https://mirror.example.com/providers/"_s);
+    m_location->setMinimumContentsLength(48);
+    auto *browse = new QPushButton(tr("Browse…"), this);
+    browse->setObjectName(u"browseButton"_s);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString start = isNetworkMirrorLocation(location()) ? QString() : location();
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Mirror Directory"), start);
+        if (!dir.isEmpty())
+            setLocation(dir);
+    });
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_location, 1);
+    row->addWidget(browse);
+    auto *label = new QLabel(tr("&Mirror:"), this);
+    label->setBuddy(m_location);
+    form->addRow(label, row);
+    layout->addLayout(form);
+    m_problem = new QLabel(this);
+    m_problem->setObjectName(u"problemLabel"_s);
+    m_problem->setWordWrap(true);
+    layout->addWidget(m_problem);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_buttons->setObjectName(u"buttons"_s);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(m_buttons);
+    connect(m_location, &QComboBox::currentTextChanged, this, &MirrorLocationDialog::updateState);
+    updateState();
+}
+
+QString MirrorLocationDialog::location() const
+{
+    return m_location->currentText().trimmed();
+}
+
+void MirrorLocationDialog::setLocation(const QString &location)
+{
+    m_location->setCurrentText(location);
+}
+
+QString MirrorLocationDialog::problem() const
+{
+    const QString text = location();
+    if (text.isEmpty())
+        return tr("Give a mirror directory or a network mirror's URL.");
+    if (isNetworkMirrorLocation(text)) {
+        const Result<QUrl> url = parseMirrorBaseUrl(text, false);
+        return url ? QString() : url.error().message;
+    }
+    return QFileInfo(text).isDir() ? QString() : tr("%1 is not a directory.").arg(text);
+}
+
+void MirrorLocationDialog::updateState()
+{
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(showProblem(m_problem, problem()));
+}
+
+void MirrorLocationDialog::accept()
+{
+    if (!problem().isEmpty())
+        return;
+    if (isNetworkMirrorLocation(location()))
+        OpenUrlDialog::addRecentUrl(location());
+    QDialog::accept();
+}
+
+QString MirrorLocationDialog::ask(QWidget *parent, const QString &current)
+{
+    MirrorLocationDialog dialog(current, parent);
+    return dialog.exec() == QDialog::Accepted ? dialog.location() : QString();
 }
 
 } // namespace provender::ui

@@ -1,5 +1,6 @@
 #pragma once
-// Small dialogs of the lock editor: choose platforms (remembered in QSettings), add a provider.
+// Small dialogs of the lock windows: choose platforms (remembered in QSettings), add a provider,
+// open a mirror (a directory or a URL).
 
 #include "model/core/Platform.h"
 #include "model/lockfile/LockFile.h"
@@ -7,6 +8,8 @@
 #include <QDialog>
 
 class QCheckBox;
+class QComboBox;
+class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -56,6 +59,36 @@ private:
     QLineEdit *m_constraints = nullptr;
     QLabel *m_error = nullptr;
     ProviderLock m_lock;
+};
+
+} // namespace provender::ui
+
+namespace provender::ui {
+
+/// Open Mirror… of the lock windows (the CLI's `--mirror DIR|URL`): a mirror directory (Browse…)
+/// or a network mirror's `https://` base URL, typed or picked from the recent URLs (shared with
+/// File ▸ Open URL…: OpenUrlDialog::recentUrls()). OK stays disabled while the text is neither an
+/// existing directory nor a usable URL, and the reason is shown. Widgets by objectName (tests):
+/// "mirrorLocation" (editable QComboBox), "problemLabel", "buttons".
+class MirrorLocationDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit MirrorLocationDialog(const QString &current, QWidget *parent = nullptr);
+    QString location() const;
+    void setLocation(const QString &location);
+    /// Why the text cannot be opened ("" when it can).
+    QString problem() const;
+    void accept() override;
+
+    /// Runs the dialog; the location chosen, or "" when cancelled.
+    static QString ask(QWidget *parent, const QString &current);
+
+private:
+    QComboBox *m_location = nullptr;
+    QLabel *m_problem = nullptr;
+    QDialogButtonBox *m_buttons = nullptr;
+    void updateState();
 };
 
 } // namespace provender::ui

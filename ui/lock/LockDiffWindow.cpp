@@ -9,6 +9,7 @@
 #include "ui/JobTracker.h"
 #include "ui/lock/HclHighlighter.h"
 #include "ui/lock/LockCodeEditor.h"
+#include "ui/lock/LockDialogs.h"
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -130,9 +131,13 @@ LockDiffWindow::LockDiffWindow(QWidget *parent) : QMainWindow(parent)
             compareWithRevisionDialog(path);
     });
     git->setObjectName(u"actionCompareGit"_s);
+    file->addAction(tr("Open &Mirror…"), this, &LockDiffWindow::openMirrorDialog)->setObjectName(u"actionOpenMirror"_s);
     file->addSeparator();
     file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
     m_jobs = new JobTracker(this);
+    m_mirrorLabel = new QLabel(tr("No mirror open"), this);
+    m_mirrorLabel->setObjectName(u"mirrorLabel"_s);
+    statusBar()->addPermanentWidget(m_mirrorLabel);
     addJobStatus(statusBar(), m_jobs);
     connect(m_jobs, &JobTracker::message, this, [this](const QString &text) { statusBar()->showMessage(text); });
     statusBar()->showMessage(tr("Drop one or two lock files here to compare them."));
@@ -155,7 +160,7 @@ void LockDiffWindow::setTexts(const QByteArray &left, const QString &leftLabel, 
     m_provenance.reset();
     m_provenanceReady = false;
     recompute();
-    if (m_catalog)
+    if (m_mirror)
         refreshProvenance();
 }
 
@@ -227,23 +232,38 @@ void LockDiffWindow::openFilesDialog()
 
 void LockDiffWindow::setCatalog(const Catalog &catalog)
 {
-    m_catalog = catalog;
+    setMirror(LockMirror{catalog.root, catalog, std::nullopt});
+}
+
+void LockDiffWindow::setMirror(const LockMirror &mirror, const QString &warning)
+{
+    m_mirror = mirror;
+    m_mirrorWarning = warning;
+    m_mirrorLabel->setText(tr("Mirror: %1").arg(mirror.catalog.root));
     refreshProvenance();
 }
 
-void LockDiffWindow::openMirror(const QString &root)
+void LockDiffWindow::openMirror(const QString &location)
 {
     openMirrorAsync(
-        m_jobs, root, [this](const Catalog &catalog) { setCatalog(catalog); },
+        m_jobs, location, provenanceVersions(HashProvenanceIndex::wantedFor(m_leftParsed.document, m_rightParsed.document)),
+        [this](const LockMirror &mirror, const QString &warning) { setMirror(mirror, warning); },
         [this](const QString &message) { statusBar()->showMessage(message); });
+}
+
+void LockDiffWindow::openMirrorDialog()
+{
+    const QString location = MirrorLocationDialog::ask(this, m_mirror ? m_mirror->location : QString());
+    if (!location.isEmpty())
+        openMirror(location);
 }
 
 void LockDiffWindow::refreshProvenance()
 {
-    if (!m_catalog)
+    if (!m_mirror)
         return;
     LockProvenanceTask task;
-    task.catalog = std::make_shared<const Catalog>(*m_catalog);
+    task.mirror = std::make_shared<const LockMirror>(*m_mirror);
     task.wanted = HashProvenanceIndex::wantedFor(m_leftParsed.document, m_rightParsed.document);
     // A trace still running is superseded (new texts or a new mirror): cancelled, result dropped.
     m_provenanceJob = m_jobs->run(
@@ -322,7 +342,8 @@ void LockDiffWindow::recompute()
     m_rightLabel->setToolTip(m_rightLabelText);
     m_summary->setText(summaryText());
     setWindowTitle(tr("%1 ↔ %2 — Provender").arg(QFileInfo(m_leftLabelText).fileName(), QFileInfo(m_rightLabelText).fileName()));
-    statusBar()->showMessage(tr("%n changed line(s)", nullptr, m_rows.changedRows()));
+    const QString changed = tr("%n changed line(s)", nullptr, m_rows.changedRows());
+    statusBar()->showMessage(m_mirrorWarning.isEmpty() ? changed : changed + u". "_s + m_mirrorWarning);
     Q_EMIT compared();
 }
 

@@ -5,15 +5,16 @@
 //
 // Inputs: two files (dialog, drag and drop of one or two files, `provender diff A B`,
 // `provender difftool LOCAL REMOTE`), or a file against a git revision read with libgit2.
-// With a mirror (setCatalog), hashes are traced to archives (platform, origin) off the GUI thread:
-// the job "provenance" on the window's JobTracker (progress and Cancel in the status bar; new texts
-// supersede a running trace, whose result is dropped).
+// With a mirror (setCatalog, setMirror, openMirror: a directory or a URL), hashes are traced to archives (platform, origin) off the GUI
+// thread: the job "provenance" on the window's JobTracker (progress and Cancel in the status bar; new texts supersede a running trace,
+// whose result is dropped).
 //
 // Widgets (objectName): "semanticView", "summaryLabel", "leftText", "rightText", "leftLabel",
 // "rightLabel", "jobProgress", "jobCancel".
 
 #include "model/core/JobProgress.h"
 #include "model/lockfile/LockDiff.h"
+#include "model/lockfile/LockMirror.h"
 #include "model/lockitems/SideBySideDiff.h"
 #include "model/mirror/Catalog.h"
 
@@ -52,7 +53,12 @@ public:
     void openFilesDialog();
 
     void setCatalog(const Catalog &catalog);
-    void openMirror(const QString &root); ///< scans off the GUI thread, then setCatalog()
+    /// `warning`: what the mirror warned when it was opened, shown with the status line.
+    void setMirror(const LockMirror &mirror, const QString &warning = {});
+    /// A directory or a network mirror's URL (read for the two files' provider versions, as lock
+    /// diff --mirror reads it), opened off the GUI thread, then setMirror().
+    void openMirror(const QString &location);
+    void openMirrorDialog();
 
     LockDiffTreeModel *model() const { return m_model; }
     const LockDiff &diff() const { return m_diff; }
@@ -93,7 +99,8 @@ private:
     LockParseResult m_rightParsed;
     LockDiff m_diff;
     SideBySideDiff m_rows;
-    std::optional<Catalog> m_catalog;
+    std::optional<LockMirror> m_mirror;
+    QString m_mirrorWarning; ///< what the network mirror warned when it was opened ("": nothing)
     std::optional<HashProvenanceIndex> m_provenance;
     bool m_provenanceReady = false;
     JobTracker *m_jobs = nullptr;
@@ -105,6 +112,7 @@ private:
     LockDiffTreeModel *m_model = nullptr;
     QTreeView *m_tree = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_mirrorLabel = nullptr;
     QLabel *m_leftLabel = nullptr;
     QLabel *m_rightLabel = nullptr;
     LockCodeEditor *m_left = nullptr;

@@ -6,7 +6,6 @@
 #include "ui/FormRows.h"
 #include "ui/JobTracker.h"
 #include "ui/VerdictStyle.h"
-#include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/HclHighlighter.h"
 #include "ui/lock/LockCodeEditor.h"
 #include "ui/lock/LockDialogs.h"
@@ -177,6 +176,7 @@ void LockEditorWindow::buildUi()
     // The status bar: messages, the running job's progress and Cancel, the mirror.
     addJobStatus(statusBar(), m_jobs);
     m_mirrorLabel = new QLabel(tr("No mirror open"), this);
+    m_mirrorLabel->setObjectName(u"mirrorLabel"_s);
     statusBar()->addPermanentWidget(m_mirrorLabel);
 }
 
@@ -447,17 +447,6 @@ void LockEditorWindow::updateBusy()
 
 // --- the mirror --------------------------------------------------------------------------------
 
-void LockEditorWindow::openMirror(const QString &root)
-{
-    openMirrorAsync(
-        m_jobs, root, [this](const Catalog &catalog) { setCatalog(catalog); }, [this](const QString &message) { showMessage(message); });
-}
-
-void LockEditorWindow::setCatalog(const Catalog &catalog)
-{
-    m_doc->setCatalog(catalog);
-}
-
 void LockEditorWindow::refreshProvenance()
 {
     std::optional<LockProvenanceTask> task = m_doc->provenanceTask();
@@ -625,8 +614,8 @@ template<typename Window> Window *LockEditorWindow::openWithCatalog()
 {
     auto *w = new Window;
     w->setAttribute(Qt::WA_DeleteOnClose);
-    if (const Catalog *c = catalog())
-        w->setCatalog(*c);
+    if (const LockMirror *m = m_doc->mirror())
+        w->setMirror(*m);
     return w;
 }
 
@@ -643,13 +632,6 @@ void LockEditorWindow::openFileDialog()
     auto *w = openWithCatalog<LockEditorWindow>();
     w->openFile(path);
     w->show();
-}
-
-void LockEditorWindow::openMirrorDialog()
-{
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Mirror"), catalog() ? catalog()->root : QString());
-    if (!dir.isEmpty())
-        openMirror(dir);
 }
 
 void LockEditorWindow::addProviderDialog()
@@ -739,19 +721,6 @@ void LockEditorWindow::compareWithFileDialog()
     auto *w = openWithCatalog<LockDiffWindow>();
     const QString name = m_doc->displayName().isEmpty() ? tr("(this editor)") : m_doc->displayName();
     w->setTexts(f.readAll(), QFileInfo(other).fileName(), currentBytes(), name);
-    w->show();
-}
-
-void LockEditorWindow::showCoverage()
-{
-    if (!hasMirror()) {
-        showMessage(tr("Open a mirror first (File ▸ Open Mirror…)."));
-        return;
-    }
-    flushTextEdit();
-    auto *w = new CoverageMatrixWindow;
-    w->setAttribute(Qt::WA_DeleteOnClose);
-    w->setInputs(document(), *catalog(), m_doc->displayName());
     w->show();
 }
 

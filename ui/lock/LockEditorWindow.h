@@ -85,8 +85,10 @@ public:
     QString lastMessage() const { return m_lastMessage; }
 
     // Mirror.
-    void openMirror(const QString &root); ///< scans off the GUI thread (job "scan"); mirrorChanged() when done
+    /// A directory or a network mirror's URL, opened off the GUI thread (job "scan"); mirrorChanged() when done.
+    void openMirror(const QString &location);
     void setCatalog(const Catalog &catalog);
+    void setMirror(const LockMirror &mirror);
     bool hasMirror() const { return m_doc->catalog() != nullptr; }
     const Catalog *catalog() const { return m_doc->catalog(); }
     /// Platforms the mirror has archives of for the locked versions (all of its platforms when none).

@@ -103,7 +103,8 @@ int runLockDiffGui(const QStringList &args)
     parser.setApplicationDescription(difftool ? QObject::tr("Show two lock files side by side (for git difftool).")
                                               : QObject::tr("Compare two lock files by meaning and as text, in a window."));
     parser.addHelpOption();
-    QCommandLineOption mirror(u"mirror"_s, QObject::tr("Trace hashes to the archives of this mirror directory."), u"DIR"_s);
+    QCommandLineOption mirror(u"mirror"_s, QObject::tr("Trace hashes to the archives of this mirror directory or network mirror URL."),
+                              u"DIR|URL"_s);
     parser.addOption(mirror);
     parser.addPositionalArgument(difftool ? u"LOCAL"_s : u"A"_s, QObject::tr("The old lock file."));
     parser.addPositionalArgument(difftool ? u"REMOTE"_s : u"B"_s, QObject::tr("The new lock file."));

@@ -26,15 +26,49 @@ void scanMirrorAsync(JobTracker *jobs, const QString &root, std::function<void(c
         });
 }
 
-void openMirrorAsync(JobTracker *jobs, const QString &root, std::function<void(const Catalog &)> opened,
+namespace {
+
+/// A network mirror read on a worker: the mirror, or why not, and its warnings.
+struct OpenedNetworkMirror
+{
+    Result<LockMirror> mirror = makeError(ErrorCode::Cancelled, QStringLiteral("not read"));
+    QStringList warnings;
+};
+
+} // namespace
+
+void openMirrorAsync(JobTracker *jobs, const QString &location, const LockMirrorRequest &request,
+                     std::function<void(const LockMirror &mirror, const QString &warning)> opened,
                      std::function<void(const QString &message)> failed)
 {
-    scanMirrorAsync(jobs, root, [root, opened = std::move(opened), failed = std::move(failed)](const Result<Catalog> &c) {
-        if (c)
-            opened(c.value());
-        else
-            failed(QObject::tr("Cannot read the mirror %1: %2").arg(root, c.error().message));
-    });
+    if (!isNetworkMirrorLocation(location)) {
+        scanMirrorAsync(jobs, location, [location, opened = std::move(opened), failed = std::move(failed)](const Result<Catalog> &c) {
+            if (c)
+                opened(LockMirror{location, c.value(), std::nullopt}, QString());
+            else
+                failed(QObject::tr("Cannot read the mirror %1: %2").arg(location, c.error().message));
+        });
+        return;
+    }
+    jobs->run(
+        QStringLiteral("scan"), QObject::tr("Reading %1…").arg(location),
+        [location, request](JobProgress &progress) {
+            OpenedNetworkMirror out;
+            out.mirror = openLockMirror(location, request, &out.warnings, progress.cancelFlag());
+            return out;
+        },
+        [location, opened = std::move(opened), failed = std::move(failed)](const OpenedNetworkMirror &result) {
+            for (const QString &w : result.warnings)
+                qCWarning(lcUi).noquote() << location << "warning:" << w;
+            if (!result.mirror) {
+                if (result.mirror.error().code != ErrorCode::Cancelled)
+                    failed(QObject::tr("Cannot read the mirror %1: %2").arg(location, result.mirror.error().message));
+                return;
+            }
+            const QString warning =
+                result.warnings.isEmpty() ? QString() : QObject::tr("The mirror %1 warns: %2").arg(location, result.warnings.join(u"; "));
+            opened(result.mirror.value(), warning);
+        });
 }
 
 void addJobStatus(QStatusBar *bar, JobTracker *jobs)
