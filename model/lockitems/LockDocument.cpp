@@ -126,15 +126,15 @@ LockMirrorOutcome LockMirrorTask::run(JobProgress &progress) const
     return out;
 }
 
-HashProvenanceIndex LockProvenanceTask::run(JobProgress &progress) const
+Result<HashProvenanceIndex> LockProvenanceTask::run(JobProgress &progress) const
 {
     HashRunOptions hashing; // all cores, the hash cache
     hashing.progress = progress.callback();
     hashing.cancel = progress.cancelFlag();
     const Result<LockMirror> read = readLockMirror(*mirror, provenanceVersions(wanted), progress);
     if (!read) {
-        qCWarning(lcLock).noquote() << read.error().message; // every hash stays unknown
-        return {};
+        qCWarning(lcLock).noquote() << read.error().message;
+        return read.error();
     }
     return buildLockProvenance(*read, wanted, hashing).index;
 }

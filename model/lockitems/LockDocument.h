@@ -113,8 +113,9 @@ struct LockProvenanceTask
     QList<HashProvenanceIndex::Wanted> wanted;
 
     /// Blocking, any thread (buildLockProvenance: the mirror's archives and its .provenance/; a
-    /// network mirror read again for the wanted versions, as lock diff reads it).
-    HashProvenanceIndex run(JobProgress &progress) const;
+    /// network mirror read again for the wanted versions, as lock diff reads it). Fails when that
+    /// reading fails ("Cannot read the mirror URL: why"): then no hash has a known platform.
+    Result<HashProvenanceIndex> run(JobProgress &progress) const;
 };
 
 class LockDocument final : public QObject

@@ -250,12 +250,20 @@ private Q_SLOTS:
         QVERIFY(second);
         QSignalSpy changed(&doc, &LockDocument::provenanceChanged);
         JobProgress progress;
-        doc.setProvenance(*first, first->run(progress)); // superseded: ignored
+        doc.setProvenance(*first, first->run(progress).value()); // superseded: ignored
         QVERIFY(!doc.provenance());
         QCOMPARE(changed.size(), 0);
-        doc.setProvenance(*second, second->run(progress));
+        doc.setProvenance(*second, second->run(progress).value());
         QVERIFY(doc.provenance());
         QCOMPARE(changed.size(), 1);
+
+        // A network mirror that cannot be read again for the trace: the task fails, naming the
+        // mirror and why, so that the window can say so (its hashes keep no platform).
+        LockProvenanceTask unreadable = *second;
+        unreadable.mirror = std::make_shared<const LockMirror>(LockMirror{u"ftp://127.0.0.1:1/"_s, Catalog{}, NetworkMirrorOptions{}});
+        const Result<HashProvenanceIndex> failed = unreadable.run(progress);
+        QVERIFY(!failed.ok());
+        QVERIFY2(failed.error().message.startsWith(u"Cannot read the mirror ftp://127.0.0.1:1/: "_s), qPrintable(failed.error().message));
     }
 
     /// Another program rewrites the file: the watcher notices (checkDisk); Reload is one undo

@@ -239,6 +239,7 @@ void LockDiffWindow::setMirror(const LockMirror &mirror, const QString &warning)
 {
     m_mirror = mirror;
     m_mirrorWarning = warning;
+    m_traceError.clear();
     m_mirrorLabel->setText(tr("Mirror: %1").arg(mirror.catalog.root));
     refreshProvenance();
 }
@@ -268,10 +269,11 @@ void LockDiffWindow::refreshProvenance()
     // A trace still running is superseded (new texts or a new mirror): cancelled, result dropped.
     m_provenanceJob = m_jobs->run(
         u"provenance"_s, tr("Tracing the hashes to the mirror…"), [task](JobProgress &progress) { return task.run(progress); },
-        [this](const HashProvenanceIndex &index) {
+        [this](const Result<HashProvenanceIndex> &index) {
             if (std::exchange(m_provenanceJob, nullptr)->isCancelled())
                 return;
-            m_provenance = index;
+            m_traceError = index ? QString() : tr("%1; the platforms of the hashes stay unknown").arg(index.error().message);
+            m_provenance = index ? index.value() : HashProvenanceIndex();
             m_provenanceReady = true;
             recompute();
             Q_EMIT provenanceChanged();
@@ -343,7 +345,11 @@ void LockDiffWindow::recompute()
     m_summary->setText(summaryText());
     setWindowTitle(tr("%1 ↔ %2 — Provender").arg(QFileInfo(m_leftLabelText).fileName(), QFileInfo(m_rightLabelText).fileName()));
     const QString changed = tr("%n changed line(s)", nullptr, m_rows.changedRows());
-    statusBar()->showMessage(m_mirrorWarning.isEmpty() ? changed : changed + u". "_s + m_mirrorWarning);
+    QStringList status{changed};
+    for (const QString &line : {m_mirrorWarning, m_traceError})
+        if (!line.isEmpty())
+            status << line;
+    statusBar()->showMessage(status.join(u". "_s));
     Q_EMIT compared();
 }
 

@@ -455,9 +455,12 @@ void LockEditorWindow::refreshProvenance()
     m_provenanceJob = m_jobs->run(
         kProvenanceJob, tr("Tracing the lock's hashes to the mirror…"),
         [task = *task](JobProgress &progress) { return task.run(progress); },
-        [this, task = *task](HashProvenanceIndex index) {
-            if (!std::exchange(m_provenanceJob, nullptr)->isCancelled())
-                m_doc->setProvenance(task, std::move(index));
+        [this, task = *task](Result<HashProvenanceIndex> index) {
+            if (std::exchange(m_provenanceJob, nullptr)->isCancelled())
+                return;
+            if (!index)
+                showMessage(tr("%1; the platforms of the hashes stay unknown").arg(index.error().message));
+            m_doc->setProvenance(task, index ? std::move(index).value() : HashProvenanceIndex());
         });
 }
 
