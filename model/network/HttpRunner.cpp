@@ -424,7 +424,7 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
         });
     }
     connect(reply, &QNetworkReply::downloadProgress, this, kick);
-    connect(reply, &QNetworkReply::uploadProgress, this, [a, kick](qint64 sent, qint64) {
+    connect(reply, &QNetworkReply::uploadProgress, this, [this, a, kick](qint64 sent, qint64) {
         kick();
         // The headers can only come once the body is sent: their time counts from the last byte.
         if (a->headers && a->headers->isActive())
@@ -432,6 +432,7 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
         a->outcome.bytesSent = std::max(a->outcome.bytesSent, sent);
         if (a->job.onUploadProgress && !a->done)
             a->job.onUploadProgress(a->outcome.bytesSent);
+        checkCancel(); // at once: an upload is not sent on while the poll waits
     });
     connect(reply, &QNetworkReply::readyRead, this, [this, a] { onReadyRead(a); });
     connect(reply, &QNetworkReply::finished, this, [this, a] { onFinished(a); });
@@ -566,8 +567,13 @@ void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a, bool drain)
         if (a->job.maxBodyBytes >= 0 && a->outcome.bytes + n > a->job.maxBodyBytes && a->job.truncateAtMax) {
             const qint64 take = a->job.maxBodyBytes - a->outcome.bytes;
             a->outcome.bytes += take;
+            a->windowBytes += take;
             if (a->job.collectBody)
                 a->outcome.body.append(buffer, qsizetype(take));
+            if (take > 0 && a->job.onData && !a->job.onData(buffer, take)) {
+                abortReply(a, HttpOutcome::Failure::Sink, QStringLiteral("could not store the download"));
+                return;
+            }
             a->outcome.truncated = true;
             abortReply(a, HttpOutcome::Failure::None, QString());
             return;
@@ -647,19 +653,19 @@ void HttpRunner::onFinished(const std::shared_ptr<Active> &a)
             finish(a, HttpOutcome::Failure::Redirect, QStringLiteral("refused a redirect to %1: %2").arg(displayUrl(target), problem));
             return;
         }
-        // Stricter than Go's net/http (same host or a subdomain): the token follows a redirect only
-        // within the origin (scheme, host, port) it was given for.
-        if (!sameOrigin(target, a->job.url))
-            a->authorization.clear();
         RequestLogEntry hop; // the hop being followed (a refused one is logged by finish())
         hop.method = QString::fromLatin1(a->job.method);
         hop.url = a->url;
         hop.status = status;
         hop.elapsedMs = a->elapsed.elapsed();
-        hop.authorization = !a->authorization.isEmpty();
+        hop.authorization = !a->authorization.isEmpty(); // sent with this hop's request
         m_log.append(hop);
         if (m_settings.onRequestLogged)
             m_settings.onRequestLogged(hop);
+        // Stricter than Go's net/http (same host or a subdomain): the token follows a redirect only
+        // within the origin (scheme, host, port) it was given for.
+        if (!sameOrigin(target, a->job.url))
+            a->authorization.clear();
         ++a->hops;
         reply->disconnect(this);
         reply->deleteLater();
@@ -718,28 +724,33 @@ void HttpRunner::maybeQuit()
         m_loop->quit();
 }
 
+void HttpRunner::checkCancel()
+{
+    if (m_cancelled || !m_cancel || !m_cancel->load())
+        return;
+    m_cancelled = true;
+    const auto active = m_active;
+    for (const auto &a : active)
+        abortReply(a, HttpOutcome::Failure::Cancelled, QStringLiteral("cancelled"));
+    pump();
+    maybeQuit();
+}
+
 void HttpRunner::run(const std::atomic<bool> *cancel)
 {
     QEventLoop loop;
     m_loop = &loop;
+    m_cancel = cancel;
     QTimer poll;
     if (cancel) {
-        connect(&poll, &QTimer::timeout, this, [this, cancel] {
-            if (!m_cancelled && cancel->load()) {
-                m_cancelled = true;
-                const auto active = m_active;
-                for (const auto &a : active)
-                    abortReply(a, HttpOutcome::Failure::Cancelled, QStringLiteral("cancelled"));
-                pump();
-                maybeQuit();
-            }
-        });
+        connect(&poll, &QTimer::timeout, this, &HttpRunner::checkCancel);
         poll.start(50);
     }
     pump();
     if (!(m_queue.isEmpty() && m_active.isEmpty() && m_scheduled == 0 && m_external == 0))
         loop.exec();
     m_loop = nullptr;
+    m_cancel = nullptr;
 }
 
 } // namespace provender

@@ -232,6 +232,7 @@ private:
     QTimer *m_resume = nullptr;              ///< asks the paused jobs again (pausedRecheckMs)
     HttpWake m_wake;                         ///< given to every ready(): resumePaused() from any thread
     bool m_cancelled = false;
+    const std::atomic<bool> *m_cancel = nullptr; ///< run()'s, while it runs
     QEventLoop *m_loop = nullptr;
 
     void pump();
@@ -249,6 +250,8 @@ private:
     /// A single-shot timer (a child of the runner) that ends `a`'s request as a Timeout, `why`.
     QTimer *timeoutTimer(const std::shared_ptr<Active> &a, const QString &why);
     void maybeQuit();
+    /// Cancels every job when run()'s flag is set (polled, and looked at on upload progress).
+    void checkCancel();
 };
 
 } // namespace provender

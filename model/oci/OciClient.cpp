@@ -138,20 +138,19 @@ HttpJob OciClient::jobFor(const Exchange &ex, const QUrl &url, const QByteArray 
     job.bodySize = ex.deviceSize;
     job.onUploadProgress = ex.uploadProgress;
     job.collectErrorBody = true;
-    if (ex.sink) {
-        job.onData = ex.sink;
-    } else {
-        job.collectBody = true;
-        job.maxBodyBytes = ex.maxCollect;
-        job.truncateAtMax = ex.truncateSilently;
-    }
+    job.collectBody = !ex.sink;
+    job.onData = ex.sink;
+    job.maxBodyBytes = ex.maxCollect;
+    job.truncateAtMax = ex.truncateSilently;
     if (ex.checkHeaders)
         job.refuse = [check = ex.checkHeaders](const HttpOutcome &headers) { return check(headers.headers); };
     // The protocol's own answers: the registry's challenge to a request sent without credentials
     // (send() answers it with a token or Basic credentials, as ORAS does), and the 404 of a lookup
-    // whose caller takes "absent" as an answer. Neither counts as a failed request.
-    job.expected = [this, challenge = ex.challengeIsAnswer, notFound = ex.notFoundIsAnswer](const HttpOutcome &o, bool authorized) {
-        return (o.status == 401 && !authorized && challenge && canAnswerChallenge(o.header("www-authenticate")))
+    // whose caller takes "absent" as an answer. Neither counts as a failed request. A 401 from
+    // another origin (after a redirect) is not answered: a failure.
+    job.expected = [this, url, challenge = ex.challengeIsAnswer, notFound = ex.notFoundIsAnswer](const HttpOutcome &o, bool authorized) {
+        return (o.status == 401 && !authorized && challenge && sameOrigin(o.finalUrl, url)
+                && canAnswerChallenge(o.header("www-authenticate")))
             || (o.status == 404 && notFound);
     };
     job.onDone = [r](HttpOutcome &&o) {
@@ -543,17 +542,17 @@ Result<qint64> OciClient::fetchBlob(const QString &digest, qint64 expectedSize, 
                 .arg(ex.url.toString(), QString::fromLatin1(announcedDigest), digest);
         return {};
     };
+    // LimitReader: the body is cut at the descriptor's size (the reply aborted there).
+    ex.maxCollect = expectedSize;
+    ex.truncateSilently = true;
     ex.sink = [&](const char *data, qint64 size) {
-        const qint64 take = std::min(size, expectedSize - got);
-        if (take > 0) {
-            sha.addData(data, std::size_t(take));
-            if (!sink(data, take)) {
-                sinkFailed = true;
-                return false;
-            }
-            got += take;
+        sha.addData(data, std::size_t(size));
+        if (!sink(data, size)) {
+            sinkFailed = true;
+            return false;
         }
-        return got < expectedSize; // LimitReader: stop at the descriptor's size
+        got += size;
+        return true;
     };
     const Response r = send(ex);
     if (sinkFailed)
