@@ -207,21 +207,11 @@ void OciClient::record(const RequestLogEntry &e)
 {
     ++m_counters.requests;
     m_counters.bytesDownloaded += e.bytes;
-    OciRequestLog entry;
-    entry.method = e.method;
-    entry.url = e.url;
-    entry.status = e.status;
-    entry.bytesSent = e.bytesSent;
-    entry.bytesReceived = e.bytes;
-    entry.elapsedMs = e.elapsedMs;
-    entry.authorization = e.authorization;
-    entry.error = e.error;
-    entry.expected = e.expected;
-    qCDebug(lcOci).noquote() << entry.method << e.url.toString() << e.status << e.bytes << "bytes" << e.elapsedMs << "ms"
-                             << (entry.authorization ? "(auth)" : "");
-    m_log.append(entry);
+    qCDebug(lcOci).noquote() << e.method << e.url.toString() << e.status << e.bytes << "bytes" << e.elapsedMs << "ms"
+                             << (e.authorization ? "(auth)" : "");
+    m_log.append(e);
     if (m_options.onRequest)
-        m_options.onRequest(entry);
+        m_options.onRequest(e);
 }
 
 OciClient::Response OciClient::send(Exchange &ex)

@@ -22,6 +22,7 @@
 // net/http default, which ORAS and so tofu use), 1 MiB for an error body.
 
 #include "model/core/Result.h"
+#include "model/network/HttpRunner.h"
 #include "model/oci/OciAuth.h"
 #include "model/oci/OciFormat.h"
 
@@ -37,15 +38,10 @@
 
 class QIODevice;
 
-namespace provender {
-class HttpRunner;
-struct HttpJob;
-struct RequestLogEntry;
-} // namespace provender
-
 namespace provender::oci {
 
-struct OciRequestLog;
+/// One line of the request log: HttpRunner's, which sends every request (`bytes` = received).
+using OciRequestLog = RequestLogEntry;
 
 struct OciClientOptions
 {
@@ -73,21 +69,6 @@ struct OciClientOptions
     /// and received, and every 100 ms while it waits) and fails with Cancelled; an upload's session
     /// is then deleted, so the registry keeps no partial blob.
     const std::atomic<bool> *cancel = nullptr;
-};
-
-struct OciRequestLog
-{
-    QString method;
-    QUrl url;
-    int status = 0; ///< 0: no HTTP response
-    qint64 bytesSent = 0;
-    qint64 bytesReceived = 0;
-    qint64 elapsedMs = 0;
-    bool authorization = false;
-    QString error;
-    /// Part of the protocol, not a failure (RequestLogEntry::expected): the 401 challenge to a
-    /// request sent without credentials, the 404 of a lookup whose caller takes "absent" as an answer.
-    bool expected = false;
 };
 
 struct OciCounters

@@ -1403,7 +1403,7 @@ private Q_SLOTS:
         qint64 endlessRead = -1;
         for (const oci::OciRequestLog &e : report.log)
             if (e.url.path().startsWith(u"/v2/liar/endless/foo/blobs/"))
-                endlessRead = e.bytesReceived;
+                endlessRead = e.bytes;
         // Content-Length of size + 1 MiB: refused at the headers (ORAS's "mismatch Content-Length",
         // oras-go v2.6.2 registry/remote/repository.go:773), nothing of the body read.
         const ArchiveResult &longer = byType.value(QStringLiteral("longer"));
