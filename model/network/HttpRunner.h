@@ -52,7 +52,8 @@ struct HttpSettings
     /// minBytesPerSecond × timeoutMs / 1000 body bytes, or the request fails (0 = no check).
     qint64 minBytesPerSecond = 1024;
     /// A response's headers must be complete within this time of its request (each redirect hop;
-    /// 0 = no limit): bytes that trickle in before the headers are done are not rate-checked.
+    /// for a request with a body, of its last body bytes sent; 0 = no limit): bytes that trickle in
+    /// before the headers are done are not rate-checked.
     int headersTimeoutMs = 60000;
     qint64 maxErrorBodyBytes = 64 * 1024; ///< cap on a non-200 body (error page, redirect body)
     /// How often a job whose sink is not ready (HttpJob::ready) is asked again without a wake
