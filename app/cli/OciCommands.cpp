@@ -161,7 +161,7 @@ QJsonArray requestsJson(const QList<OciRequestLog> &log)
         o[QStringLiteral("method")] = e.method;
         o[QStringLiteral("url")] = e.url.toString();
         o[QStringLiteral("status")] = e.status;
-        o[QStringLiteral("bytes")] = double(e.bytesReceived);
+        o[QStringLiteral("bytes")] = double(e.bytes);
         o[QStringLiteral("bytes_sent")] = double(e.bytesSent);
         o[QStringLiteral("ms")] = double(e.elapsedMs);
         o[QStringLiteral("authorization")] = e.authorization;

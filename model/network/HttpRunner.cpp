@@ -49,6 +49,15 @@ QByteArray statusText(int code)
     }
 }
 
+/// The response's headers, names in lower case.
+QHash<QByteArray, QByteArray> headersOf(const QNetworkReply *reply)
+{
+    QHash<QByteArray, QByteArray> headers;
+    for (const QNetworkReply::RawHeaderPair &h : reply->rawHeaderPairs())
+        headers.insert(h.first.toLower(), h.second);
+    return headers;
+}
+
 /// Ends a job that never ran: its onDone (if any) gets a Cancelled outcome.
 void endCancelled(const HttpJob &job)
 {
@@ -341,10 +350,13 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
         request.setRawHeader("User-Agent", m_settings.userAgent);
     if (!m_settings.terraformVersion.isEmpty())
         request.setRawHeader("X-Terraform-Version", m_settings.terraformVersion);
-    // The token goes only over https to the origin of the job's first URL; once dropped (a
-    // redirect elsewhere) it stays dropped.
-    if (!a->authorization.isEmpty()
-        && !(a->url.scheme().compare(QLatin1StringView("https"), Qt::CaseInsensitive) == 0 && sameOrigin(a->url, a->job.url)))
+    for (const auto &[name, value] : std::as_const(a->job.headers))
+        request.setRawHeader(name, value);
+    // The token goes only over https (or http to loopback where the job allows it) to the origin
+    // of the job's first URL; once dropped (a redirect elsewhere) it stays dropped.
+    const bool secure = a->url.scheme().compare(QLatin1StringView("https"), Qt::CaseInsensitive) == 0
+        || (a->job.authorizationOverLoopbackHttp && m_settings.allowHttpLoopback && isLoopbackHost(a->url.host()));
+    if (!a->authorization.isEmpty() && !(secure && sameOrigin(a->url, a->job.url)))
         a->authorization.clear();
     if (!a->authorization.isEmpty())
         request.setRawHeader("Authorization", a->authorization);
@@ -357,7 +369,7 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
         a->rate->stop();
     a->outcome = HttpOutcome{};
     a->sslErrors.clear();
-    QNetworkReply *reply = m_nam->get(request);
+    QNetworkReply *reply = sendRequest(request, a->job);
     a->reply = reply;
     reply->setReadBufferSize(2 * 1024 * 1024); // bounded memory whatever the body size (256 KiB made the HTTP thread wait, bench/pull)
 
@@ -412,6 +424,16 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
         });
     }
     connect(reply, &QNetworkReply::downloadProgress, this, kick);
+    connect(reply, &QNetworkReply::uploadProgress, this, [this, a, kick](qint64 sent, qint64) {
+        kick();
+        // The headers can only come once the body is sent: their time counts from the last byte.
+        if (a->headers && a->headers->isActive())
+            a->headers->start();
+        a->outcome.bytesSent = std::max(a->outcome.bytesSent, sent);
+        if (a->job.onUploadProgress && !a->done)
+            a->job.onUploadProgress(a->outcome.bytesSent);
+        checkCancel(); // at once: an upload is not sent on while the poll waits
+    });
     connect(reply, &QNetworkReply::readyRead, this, [this, a] { onReadyRead(a); });
     connect(reply, &QNetworkReply::finished, this, [this, a] { onFinished(a); });
     connect(reply, &QNetworkReply::sslErrors, this, [a](const QList<QSslError> &errors) {
@@ -419,6 +441,21 @@ void HttpRunner::startRequest(const std::shared_ptr<Active> &a)
             a->sslErrors.append(e.errorString());
         // Never ignored: the handshake fails and finished() reports it.
     });
+}
+
+QNetworkReply *HttpRunner::sendRequest(QNetworkRequest &request, const HttpJob &job)
+{
+    if (job.method == "GET")
+        return m_nam->get(request);
+    if (job.method == "HEAD")
+        return m_nam->head(request);
+    if (job.bodyDevice) {
+        job.bodyDevice->seek(job.bodyStart);
+        request.setHeader(QNetworkRequest::ContentLengthHeader, job.bodySize);
+        return m_nam->sendCustomRequest(request, job.method, job.bodyDevice);
+    }
+    request.setHeader(QNetworkRequest::ContentLengthHeader, job.body.size());
+    return m_nam->sendCustomRequest(request, job.method, job.body);
 }
 
 QTimer *HttpRunner::timeoutTimer(const std::shared_ptr<Active> &a, const QString &why)
@@ -474,12 +511,15 @@ void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a, bool drain)
     if (!reply || a->done)
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status != 200) { // a redirect or error body: read and drop (never buffered), up to a cap
+    if (status != 200) { // a redirect or error body: read and drop (or collect), up to a cap
         char sink[16384];
         qint64 n = 0;
         while (reply->bytesAvailable() > 0 && (n = reply->read(sink, sizeof sink)) > 0) {
             a->otherBodyBytes += n;
             a->windowBytes += n;
+            if (a->job.collectErrorBody)
+                a->outcome.body.append(
+                    sink, qsizetype(std::min<qint64>(n, std::max<qint64>(0, m_settings.maxErrorBodyBytes - a->outcome.body.size()))));
             if (m_settings.maxErrorBodyBytes >= 0 && a->otherBodyBytes > m_settings.maxErrorBodyBytes) {
                 abortReply(a, HttpOutcome::Failure::TooLarge,
                            QStringLiteral("the body of the %1 response exceeds the limit of %2 bytes for error responses")
@@ -499,10 +539,18 @@ void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a, bool drain)
         const QVariant lengthHeader = reply->header(QNetworkRequest::ContentLengthHeader);
         const qint64 length = lengthHeader.isValid() ? lengthHeader.toLongLong() : -1;
         a->outcome.contentLength = length;
-        if (a->job.maxBodyBytes >= 0 && length > a->job.maxBodyBytes) {
+        a->outcome.headers = headersOf(reply);
+        if (a->job.maxBodyBytes >= 0 && length > a->job.maxBodyBytes && !a->job.truncateAtMax) {
             abortReply(a, HttpOutcome::Failure::TooLarge,
                        QStringLiteral("response body of %1 bytes exceeds the limit of %2 bytes").arg(length).arg(a->job.maxBodyBytes));
             return;
+        }
+        if (a->job.refuse) {
+            const QString refusal = a->job.refuse(a->outcome);
+            if (!refusal.isEmpty()) {
+                abortReply(a, HttpOutcome::Failure::Refused, refusal);
+                return;
+            }
         }
         if (a->job.onStart)
             a->job.onStart(a->outcome);
@@ -516,6 +564,20 @@ void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a, bool drain)
         const qint64 n = reply->read(buffer, sizeof buffer);
         if (n <= 0)
             break;
+        if (a->job.maxBodyBytes >= 0 && a->outcome.bytes + n > a->job.maxBodyBytes && a->job.truncateAtMax) {
+            const qint64 take = a->job.maxBodyBytes - a->outcome.bytes;
+            a->outcome.bytes += take;
+            a->windowBytes += take;
+            if (a->job.collectBody)
+                a->outcome.body.append(buffer, qsizetype(take));
+            if (take > 0 && a->job.onData && !a->job.onData(buffer, take)) {
+                abortReply(a, HttpOutcome::Failure::Sink, QStringLiteral("could not store the download"));
+                return;
+            }
+            a->outcome.truncated = true;
+            abortReply(a, HttpOutcome::Failure::None, QString());
+            return;
+        }
         if (a->job.maxBodyBytes >= 0 && a->outcome.bytes + n > a->job.maxBodyBytes) {
             abortReply(a, HttpOutcome::Failure::TooLarge,
                        QStringLiteral("response body exceeds the limit of %1 bytes").arg(a->job.maxBodyBytes));
@@ -565,8 +627,10 @@ void HttpRunner::onFinished(const std::shared_ptr<Active> &a)
     a->outcome.finalUrl = a->url;
     a->outcome.contentType = reply->rawHeader("Content-Type");
     a->outcome.retryAfter = reply->rawHeader("Retry-After");
+    a->outcome.headers = headersOf(reply);
 
-    const bool redirect = status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+    const bool redirect = (status == 301 || status == 302 || status == 303 || status == 307 || status == 308)
+        && (a->job.method == "GET" || a->job.method == "HEAD");
     const QByteArray location = reply->rawHeader("Location");
     if (redirect && !location.isEmpty()) {
         const QUrl target = a->url.resolved(QUrl::fromEncoded(location));
@@ -589,18 +653,19 @@ void HttpRunner::onFinished(const std::shared_ptr<Active> &a)
             finish(a, HttpOutcome::Failure::Redirect, QStringLiteral("refused a redirect to %1: %2").arg(displayUrl(target), problem));
             return;
         }
+        RequestLogEntry hop; // the hop being followed (a refused one is logged by finish())
+        hop.method = QString::fromLatin1(a->job.method);
+        hop.url = a->url;
+        hop.status = status;
+        hop.elapsedMs = a->elapsed.elapsed();
+        hop.authorization = !a->authorization.isEmpty(); // sent with this hop's request
+        m_log.append(hop);
+        if (m_settings.onRequestLogged)
+            m_settings.onRequestLogged(hop);
         // Stricter than Go's net/http (same host or a subdomain): the token follows a redirect only
         // within the origin (scheme, host, port) it was given for.
         if (!sameOrigin(target, a->job.url))
             a->authorization.clear();
-        RequestLogEntry hop; // the hop being followed (a refused one is logged by finish())
-        hop.url = a->url;
-        hop.status = status;
-        hop.elapsedMs = a->elapsed.elapsed();
-        hop.authorization = !a->authorization.isEmpty();
-        m_log.append(hop);
-        if (m_settings.onRequestLogged)
-            m_settings.onRequestLogged(hop);
         ++a->hops;
         reply->disconnect(this);
         reply->deleteLater();
@@ -634,12 +699,15 @@ void HttpRunner::finish(const std::shared_ptr<Active> &a, HttpOutcome::Failure f
         a->outcome.finalUrl = a->url;
 
     RequestLogEntry entry;
+    entry.method = QString::fromLatin1(a->job.method);
     entry.url = a->url;
     entry.status = a->outcome.status;
     entry.bytes = a->outcome.bytes;
+    entry.bytesSent = a->outcome.bytesSent;
     entry.elapsedMs = a->elapsed.elapsed();
     entry.authorization = !a->authorization.isEmpty();
     entry.error = text;
+    entry.expected = a->job.expected && text.isEmpty() && a->outcome.status != 0 && a->job.expected(a->outcome, entry.authorization);
     m_log.append(entry);
     if (m_settings.onRequestLogged)
         m_settings.onRequestLogged(entry);
@@ -656,28 +724,33 @@ void HttpRunner::maybeQuit()
         m_loop->quit();
 }
 
+void HttpRunner::checkCancel()
+{
+    if (m_cancelled || !m_cancel || !m_cancel->load())
+        return;
+    m_cancelled = true;
+    const auto active = m_active;
+    for (const auto &a : active)
+        abortReply(a, HttpOutcome::Failure::Cancelled, QStringLiteral("cancelled"));
+    pump();
+    maybeQuit();
+}
+
 void HttpRunner::run(const std::atomic<bool> *cancel)
 {
     QEventLoop loop;
     m_loop = &loop;
+    m_cancel = cancel;
     QTimer poll;
     if (cancel) {
-        connect(&poll, &QTimer::timeout, this, [this, cancel] {
-            if (!m_cancelled && cancel->load()) {
-                m_cancelled = true;
-                const auto active = m_active;
-                for (const auto &a : active)
-                    abortReply(a, HttpOutcome::Failure::Cancelled, QStringLiteral("cancelled"));
-                pump();
-                maybeQuit();
-            }
-        });
+        connect(&poll, &QTimer::timeout, this, &HttpRunner::checkCancel);
         poll.start(50);
     }
     pump();
     if (!(m_queue.isEmpty() && m_active.isEmpty() && m_scheduled == 0 && m_external == 0))
         loop.exec();
     m_loop = nullptr;
+    m_cancel = nullptr;
 }
 
 } // namespace provender

@@ -1,12 +1,15 @@
 #pragma once
-// The HTTP engine shared by the mirror client and the archive verifier: a queue of GET jobs run
-// with a bounded number in flight on one QNetworkAccessManager, in a local event loop (callable
-// from the main thread or a worker thread). Every request goes over HTTP/1.1 (see startRequest).
-// Redirects are followed here (not by Qt) so that the hop limit, the "never less safe" rule and the
-// Authorization header rule are ours:
+// The one HTTP engine of Provender: the mirror client, the archive verifier, the registry client
+// and the OCI client (OciClient) all send their requests here. A queue of jobs (GET by default;
+// HEAD, PUT, POST, PATCH, DELETE with a body from memory or streamed from a QIODevice) run with a
+// bounded number in flight on one QNetworkAccessManager, in a local event loop (callable from the
+// main thread or a worker thread). Every request goes over HTTP/1.1 (see startRequest).
+// Redirects of GET and HEAD are followed here (not by Qt) so that the hop limit, the "never less
+// safe" rule and the Authorization header rule are ours; other methods get the 3xx as their answer:
 //   - at most `maxRedirects` hops, then "too many redirects";
 //   - https -> http refused; http only to a loopback host and only when allowed;
-//   - Authorization kept only while the host is the original one or a subdomain of it (Go's rule).
+//   - Authorization kept only for the origin (scheme, host, port) of the job's first URL: stricter
+//     than Go's net/http, which keeps it for the same host or a subdomain.
 // TLS peer verification is always on; extra CAs are added to the system ones. An inactivity
 // timeout (QNetworkRequest::setTransferTimeout plus a backstop timer) ends stalled requests.
 
@@ -14,6 +17,7 @@
 
 #include <QByteArray>
 #include <QElapsedTimer>
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -26,11 +30,14 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 class QNetworkAccessManager;
 class QNetworkReply;
+class QNetworkRequest;
 class QTimer;
 class QEventLoop;
+class QIODevice;
 
 namespace provender {
 
@@ -45,13 +52,14 @@ struct HttpSettings
     /// minBytesPerSecond × timeoutMs / 1000 body bytes, or the request fails (0 = no check).
     qint64 minBytesPerSecond = 1024;
     /// A response's headers must be complete within this time of its request (each redirect hop;
-    /// 0 = no limit): bytes that trickle in before the headers are done are not rate-checked.
+    /// for a request with a body, of its last body bytes sent; 0 = no limit): bytes that trickle in
+    /// before the headers are done are not rate-checked.
     int headersTimeoutMs = 60000;
     qint64 maxErrorBodyBytes = 64 * 1024; ///< cap on a non-200 body (error page, redirect body)
     /// How often a job whose sink is not ready (HttpJob::ready) is asked again without a wake
     /// (0 = only when it calls the wake).
     int pausedRecheckMs = 100;
-    int maxRedirects = 5;
+    int maxRedirects = 5;                  ///< tofu's network mirror client; OciClient uses 10 (Go's net/http default, ORAS)
     bool allowHttpLoopback = false;        ///< http:// only to 127.0.0.0/8, ::1, localhost
     QList<QSslCertificate> caCertificates; ///< trusted in addition to the system CAs
     /// The system CAs; nullopt = systemTrustStore() of the process environment (TrustStore.h).
@@ -68,8 +76,9 @@ struct RequestLogEntry
 {
     QString method = QStringLiteral("GET");
     QUrl url;
-    int status = 0;   ///< 0: no HTTP response
-    qint64 bytes = 0; ///< body bytes received
+    int status = 0;       ///< 0: no HTTP response
+    qint64 bytes = 0;     ///< body bytes received
+    qint64 bytesSent = 0; ///< request body bytes sent
     qint64 elapsedMs = 0;
     bool authorization = false; ///< an Authorization header was sent
     QString error;              ///< "" when the exchange completed
@@ -89,9 +98,13 @@ struct HttpOutcome
     QByteArray reason; ///< HTTP reason phrase
     QByteArray contentType;
     QByteArray retryAfter;
-    QByteArray body; ///< only when the job collects the body (collectBody)
+    QByteArray body; ///< only when the job collects the body (collectBody, collectErrorBody)
     qint64 bytes = 0;
-    qint64 contentLength = -1; ///< Content-Length of a 200 (-1 = not given)
+    qint64 bytesSent = 0;                  ///< request body bytes sent (HttpJob::body, bodyDevice)
+    qint64 contentLength = -1;             ///< Content-Length of a 200 (-1 = not given)
+    bool truncated = false;                ///< the 200 body was cut at maxBodyBytes (HttpJob::truncateAtMax)
+    QHash<QByteArray, QByteArray> headers; ///< the response's headers (lower-case names)
+    QByteArray header(const char *name) const { return headers.value(QByteArray(name)); }
 
     bool ok() const { return failure == Failure::None && status == 200; }
     /// "404 Not Found"
@@ -118,13 +131,34 @@ private:
 struct HttpJob
 {
     QUrl url;
+    /// GET, HEAD, PUT, POST, PATCH, DELETE. Redirects are followed only for GET and HEAD (as
+    /// Go's net/http does for a request with a body it cannot replay, and as ORAS relies on).
+    QByteArray method = "GET";
+    QList<std::pair<QByteArray, QByteArray>> headers; ///< extra request headers (Accept, Content-Type, …)
+    QByteArray body;                                  ///< request body (not for GET/HEAD) ...
+    /// ... or streamed from here: `bodySize` bytes from `bodyStart` (the device must stay open
+    /// until onDone; never read into memory as a whole).
+    QIODevice *bodyDevice = nullptr;
+    qint64 bodyStart = 0;
+    qint64 bodySize = 0;
+    /// Called as the request body is sent, with the bytes sent so far.
+    std::function<void(qint64 sent)> onUploadProgress;
     /// "Bearer ..." or "": sent only over https to the origin of `url` (never after a redirect
     /// to another scheme, host or port, never over http).
     QByteArray authorization;
     /// http: to any host is allowed (archive downloads: terraform fetches them too; the hash
     /// protects the content). Otherwise http: only to loopback with allowHttpLoopback.
     bool allowPlainHttp = false;
+    /// http: to a loopback host (with HttpSettings::allowHttpLoopback) may carry `authorization`
+    /// (a plain-http local OCI registry); the mirror never sends a token over http.
+    bool authorizationOverLoopbackHttp = false;
     bool collectBody = false; ///< keep the body of a 200 in HttpOutcome::body
+    /// Keep the body of any other answer (an OCI error document) in HttpOutcome::body, within
+    /// HttpSettings::maxErrorBodyBytes.
+    bool collectErrorBody = false;
+    /// A 200 body over maxBodyBytes is cut there and the job ends without failure
+    /// (HttpOutcome::truncated) instead of Failure::TooLarge; no Content-Length check first.
+    bool truncateAtMax = false;
     /// Cap on the body of a 200 (-1 = unlimited): a larger Content-Length is refused before any
     /// data is read, a body without one is cut off at the cap (Failure::TooLarge).
     qint64 maxBodyBytes = -1;
@@ -139,6 +173,12 @@ struct HttpJob
     std::function<bool(const HttpWake &wake)> ready;
     /// Called once a 200 response's headers are in (before any data), e.g. to (re)open a sink.
     std::function<void(const HttpOutcome &headers)> onStart;
+    /// Looked at once a 200 response's headers are in, before any data (and before onStart): a
+    /// non-empty answer refuses the response (Failure::Refused with that text) and aborts it.
+    std::function<QString(const HttpOutcome &headers)> refuse;
+    /// Whether the answer is one the protocol expects (RequestLogEntry::expected), given whether
+    /// an Authorization header was sent. Asked only for a request that got an HTTP answer.
+    std::function<bool(const HttpOutcome &outcome, bool authorization)> expected;
     std::function<void(HttpOutcome &&outcome)> onDone;
 };
 
@@ -193,10 +233,13 @@ private:
     QTimer *m_resume = nullptr;              ///< asks the paused jobs again (pausedRecheckMs)
     HttpWake m_wake;                         ///< given to every ready(): resumePaused() from any thread
     bool m_cancelled = false;
+    const std::atomic<bool> *m_cancel = nullptr; ///< run()'s, while it runs
     QEventLoop *m_loop = nullptr;
 
     void pump();
     void startRequest(const std::shared_ptr<Active> &a);
+    /// Sends `request` with the job's method and body.
+    QNetworkReply *sendRequest(QNetworkRequest &request, const HttpJob &job);
     /// Reads what the reply has into the job; stops early while the job is not ready (unless
     /// `drain`: the reply has finished and its rest must be taken).
     void onReadyRead(const std::shared_ptr<Active> &a, bool drain = false);
@@ -208,6 +251,8 @@ private:
     /// A single-shot timer (a child of the runner) that ends `a`'s request as a Timeout, `why`.
     QTimer *timeoutTimer(const std::shared_ptr<Active> &a, const QString &why);
     void maybeQuit();
+    /// Cancels every job when run()'s flag is set (polled, and looked at on upload progress).
+    void checkCancel();
 };
 
 } // namespace provender

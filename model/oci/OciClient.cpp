@@ -4,29 +4,16 @@
 #include "model/core/Logging.h"
 #include "model/hashing/Sha256.h"
 #include "model/network/HttpRunner.h"
-#include "model/network/TrustStore.h"
 
-#include <QElapsedTimer>
-#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QProcessEnvironment>
-#include <QSslConfiguration>
-#include <QTimer>
 #include <QUrlQuery>
 
 namespace provender::oci {
 
 namespace {
-
-bool sameHostOrSubdomain(const QString &original, const QString &target)
-{
-    const QString a = original.toLower(), b = target.toLower();
-    return a == b || b.endsWith(QLatin1Char('.') + a);
-}
 
 /// `Bearer realm="…",service="…",scope="…"` -> scheme + params (lower-case keys).
 QString parseChallenge(const QByteArray &header, QHash<QString, QString> *params)
@@ -100,20 +87,9 @@ const QByteArray kManifestAccept = "application/vnd.oci.image.index.v1+json, app
 OciClient::OciClient(RepositoryAddress repository, std::optional<OciCredential> credential, OciClientOptions options)
     : m_repo(std::move(repository)),
       m_credential(std::move(credential)),
-      m_options(std::move(options)),
-      m_nam(std::make_unique<QNetworkAccessManager>())
+      m_options(std::move(options))
 {
-    m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-    // The trust store as for network mirrors (and as tofu's Go finds it: SSL_CERT_FILE /
-    // SSL_CERT_DIR, else Go's lists), then --ca-file. Qt's own store stays only when Go's rules
-    // find nothing and neither variable is set.
-    m_ssl = QSslConfiguration::defaultConfiguration();
-    m_ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);
-    const TrustStore &store = systemTrustStore();
-    if (!store.certificates.isEmpty() || store.fromEnvironment)
-        m_ssl.setCaCertificates(store.certificates + m_options.caCertificates);
-    else if (!m_options.caCertificates.isEmpty())
-        m_ssl.addCaCertificates(m_options.caCertificates);
+    m_runner = makeRunner();
     // http only for a loopback registry and only when allowed (tests, local registries).
     const QString host = m_repo.registry.section(QLatin1Char(':'), 0, 0);
     m_scheme =
@@ -132,178 +108,90 @@ QString OciClient::credentialDescription() const
     return m_credential ? m_credential->describe() : QString();
 }
 
+std::unique_ptr<HttpRunner> OciClient::makeRunner()
+{
+    // The registry's requests follow the network mirror's rules (HttpRunner: TLS, redirects,
+    // limits, the request log); only the numbers differ where OCI needs it.
+    HttpSettings settings;
+    settings.maxParallel = 1;
+    settings.timeoutMs = m_options.timeoutMs;
+    settings.maxRedirects = kMaxRedirects;
+    settings.maxErrorBodyBytes = kMaxErrorBody;
+    settings.allowHttpLoopback = m_options.allowHttpLoopback;
+    settings.caCertificates = m_options.caCertificates;
+    settings.userAgent = m_options.userAgent;
+    settings.onRequestLogged = [this](const RequestLogEntry &entry) { record(entry); };
+    return std::make_unique<HttpRunner>(std::move(settings));
+}
+
+HttpJob OciClient::jobFor(const Exchange &ex, const QUrl &url, const QByteArray &authorization, Response *r)
+{
+    HttpJob job;
+    job.url = url;
+    job.method = ex.method;
+    job.headers = ex.headers;
+    job.authorization = authorization;
+    job.authorizationOverLoopbackHttp = true; // a plain-http registry is allowed only on loopback
+    job.body = ex.body;
+    job.bodyDevice = ex.device;
+    job.bodyStart = ex.deviceStart;
+    job.bodySize = ex.deviceSize;
+    job.onUploadProgress = ex.uploadProgress;
+    job.collectErrorBody = true;
+    job.collectBody = !ex.sink;
+    job.onData = ex.sink;
+    job.maxBodyBytes = ex.maxCollect;
+    job.truncateAtMax = ex.truncateSilently;
+    if (ex.checkHeaders)
+        job.refuse = [check = ex.checkHeaders](const HttpOutcome &headers) { return check(headers.headers); };
+    // The protocol's own answers: the registry's challenge to a request sent without credentials
+    // (send() answers it with a token or Basic credentials, as ORAS does), and the 404 of a lookup
+    // whose caller takes "absent" as an answer. Neither counts as a failed request. A 401 from
+    // another origin (after a redirect) is not answered: a failure.
+    job.expected = [this, url, challenge = ex.challengeIsAnswer, notFound = ex.notFoundIsAnswer](const HttpOutcome &o, bool authorized) {
+        return (o.status == 401 && !authorized && challenge && sameOrigin(o.finalUrl, url)
+                && canAnswerChallenge(o.header("www-authenticate")))
+            || (o.status == 404 && notFound);
+    };
+    job.onDone = [r](HttpOutcome &&o) {
+        r->status = o.status;
+        r->reason = o.reason;
+        r->headers = std::move(o.headers);
+        r->body = std::move(o.body);
+        r->received = o.bytes;
+        r->sent = o.bytesSent;
+        r->truncated = o.truncated;
+        r->url = o.finalUrl;
+        switch (o.failure) {
+        case HttpOutcome::Failure::None: break;
+        case HttpOutcome::Failure::Sink: r->sinkStopped = true; break;
+        case HttpOutcome::Failure::Cancelled:
+            r->cancelled = true;
+            r->error = QStringLiteral("cancelled");
+            r->status = 0; // no answer was taken: a caller that looks at the status first sees none
+            break;
+        case HttpOutcome::Failure::Refused:
+            if (o.status != 0) // Exchange::checkHeaders refused the response
+                r->refused = o.errorText;
+            r->error = o.errorText;
+            break;
+        default: r->error = o.errorText; break;
+        }
+    };
+    return job;
+}
+
 OciClient::Response OciClient::sendOnce(Exchange &ex, const QUrl &url, const QByteArray &authorization)
 {
+    // A runner that saw a cancel stays cancelled: the requests after it (closing an upload
+    // session) go out on a new one.
+    if (m_runner->isCancelled())
+        m_runner = makeRunner();
     Response r;
     r.url = url;
-    QString why;
-    if (!httpUrlAllowed(url, m_options.allowHttpLoopback, &why)) {
-        r.error = why.isEmpty() ? QStringLiteral("%1: only https is allowed").arg(url.toString()) : why;
-        return r;
-    }
-    QNetworkReply *reply = startRequest(ex, url, authorization, &r);
-    QElapsedTimer timer;
-    timer.start();
-    QStringList sslErrors;
-    const bool stopped = readReply(reply, ex, &r, &sslErrors);
-    finishResponse(reply, ex, stopped, sslErrors, &r);
-    reply->deleteLater();
-    record(ex, r, timer.elapsed(), !authorization.isEmpty());
+    m_runner->enqueue(jobFor(ex, url, authorization, &r));
+    m_runner->run(ex.cancellable ? m_options.cancel : nullptr);
     return r;
-}
-
-QNetworkReply *OciClient::startRequest(const Exchange &ex, const QUrl &url, const QByteArray &authorization, Response *r)
-{
-    QNetworkRequest req(url);
-    // HTTP/1.1, as HttpRunner (ARCHITECTURE "HTTP/1.1 for every request"): only there does Qt
-    // honour the reply's read buffer below, so a blob streamed into a slower sink stays bounded in
-    // memory, and Qt 6.4's HTTP/2 can leave a request queued on a connection the server is closing.
-    req.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    req.setTransferTimeout(m_options.timeoutMs);
-    req.setSslConfiguration(m_ssl);
-    req.setHeader(QNetworkRequest::UserAgentHeader, m_options.userAgent);
-    for (const auto &[name, value] : std::as_const(ex.headers))
-        req.setRawHeader(name, value);
-    if (!authorization.isEmpty())
-        req.setRawHeader("Authorization", authorization);
-
-    QNetworkReply *reply = nullptr;
-    if (ex.device) {
-        ex.device->seek(ex.deviceStart);
-        req.setHeader(QNetworkRequest::ContentLengthHeader, ex.deviceSize);
-        reply = m_nam->sendCustomRequest(req, ex.method, ex.device);
-        r->sent = ex.deviceSize;
-    } else if (ex.method == "GET") {
-        reply = m_nam->get(req);
-    } else if (ex.method == "HEAD") {
-        reply = m_nam->head(req);
-    } else {
-        req.setHeader(QNetworkRequest::ContentLengthHeader, ex.body.size());
-        reply = m_nam->sendCustomRequest(req, ex.method, ex.body);
-        r->sent = ex.body.size();
-    }
-    reply->setReadBufferSize(1 << 20);
-    return reply;
-}
-
-bool OciClient::readReply(QNetworkReply *reply, Exchange &ex, Response *out, QStringList *sslErrors)
-{
-    Response &r = *out;
-    QObject::connect(reply, &QNetworkReply::sslErrors, reply, [sslErrors](const QList<QSslError> &errors) {
-        for (const QSslError &e : errors)
-            sslErrors->append(e.errorString());
-    });
-    bool stop = false;
-    qint64 sentSoFar = 0;
-    // Cancel stops a request only while it runs: an answer that is in counts.
-    const auto stopIfCancelled = [&] {
-        if (stop || reply->isFinished() || !ex.cancellable || !m_options.cancel || !m_options.cancel->load())
-            return false;
-        r.cancelled = true;
-        stop = true;
-        reply->abort();
-        return true;
-    };
-    QObject::connect(reply, &QNetworkReply::uploadProgress, reply, [&](qint64 sent, qint64) {
-        sentSoFar = std::max(sentSoFar, sent);
-        if (ex.uploadProgress)
-            ex.uploadProgress(sentSoFar);
-        stopIfCancelled();
-    });
-    bool headersChecked = false;
-    auto checkHeaders = [&] {
-        if (stop || headersChecked || !ex.checkHeaders)
-            return;
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (status == 0)
-            return; // not in yet
-        headersChecked = true;
-        if (status < 200 || status >= 300)
-            return;
-        QHash<QByteArray, QByteArray> headers;
-        for (const QNetworkReply::RawHeaderPair &h : reply->rawHeaderPairs())
-            headers.insert(h.first.toLower(), h.second);
-        r.refused = ex.checkHeaders(headers);
-        if (!r.refused.isEmpty()) {
-            stop = true;
-            reply->abort();
-        }
-    };
-    QObject::connect(reply, &QNetworkReply::metaDataChanged, reply, checkHeaders);
-    auto drain = [&] {
-        checkHeaders();
-        if (stop || stopIfCancelled())
-            return;
-        if (r.status == 0)
-            r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const bool toSink = ex.sink && r.status >= 200 && r.status < 300;
-        while (reply->bytesAvailable() > 0) {
-            const QByteArray chunk = reply->read(256 * 1024);
-            r.received += chunk.size();
-            if (toSink) {
-                if (!ex.sink(chunk.constData(), chunk.size())) {
-                    r.sinkStopped = true;
-                    stop = true;
-                    reply->abort();
-                    return;
-                }
-                continue;
-            }
-            if (r.body.size() + chunk.size() > ex.maxCollect) {
-                r.body.append(chunk.left(ex.maxCollect - r.body.size()));
-                if (ex.truncateSilently)
-                    r.truncated = true;
-                else
-                    r.tooLarge = true;
-                stop = true;
-                reply->abort();
-                return;
-            }
-            r.body.append(chunk);
-        }
-    };
-    QObject::connect(reply, &QNetworkReply::readyRead, reply, drain);
-    if (!reply->isFinished()) {
-        QEventLoop loop;
-        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        // A request that waits (a registry that does not answer, or reads no more) still sees
-        // the cancel.
-        QTimer cancelPoll;
-        if (ex.cancellable && m_options.cancel) {
-            QObject::connect(&cancelPoll, &QTimer::timeout, reply, stopIfCancelled);
-            cancelPoll.start(100);
-        }
-        loop.exec();
-    }
-    drain();
-    if (r.cancelled)
-        r.sent = sentSoFar;
-    return stop;
-}
-
-void OciClient::finishResponse(QNetworkReply *reply, const Exchange &ex, bool stopped, const QStringList &sslErrors, Response *out) const
-{
-    Response &r = *out;
-    if (r.status == 0)
-        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    r.reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
-    for (const QNetworkReply::RawHeaderPair &h : reply->rawHeaderPairs())
-        r.headers.insert(h.first.toLower(), h.second);
-    if (!stopped && reply->error() != QNetworkReply::NoError && r.status == 0) {
-        r.error = reply->errorString();
-        if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
-            r.error = QStringLiteral("no data for %1 s: %2").arg(m_options.timeoutMs / 1000).arg(reply->errorString());
-        if (!sslErrors.isEmpty())
-            r.error = QStringLiteral("TLS: ") + sslErrors.join(QStringLiteral("; "));
-    }
-    if (r.tooLarge)
-        r.error = QStringLiteral("the response is larger than %1 bytes").arg(ex.maxCollect);
-    if (!r.refused.isEmpty())
-        r.error = r.refused;
-    if (r.cancelled) {
-        r.error = QStringLiteral("cancelled");
-        r.status = 0; // no answer was taken: a caller that looks at the status first sees none
-    }
 }
 
 bool OciClient::canAnswerChallenge(const QByteArray &challenge) const
@@ -315,30 +203,15 @@ bool OciClient::canAnswerChallenge(const QByteArray &challenge) const
     return scheme == QLatin1StringView("basic") && m_credential.has_value();
 }
 
-void OciClient::record(const Exchange &ex, const Response &r, qint64 elapsedMs, bool authorized)
+void OciClient::record(const RequestLogEntry &e)
 {
     ++m_counters.requests;
-    m_counters.bytesDownloaded += r.received;
-    OciRequestLog entry;
-    entry.method = QString::fromLatin1(ex.method);
-    entry.url = r.url;
-    entry.status = r.status;
-    entry.bytesSent = r.sent;
-    entry.bytesReceived = r.received;
-    entry.elapsedMs = elapsedMs;
-    entry.authorization = authorized;
-    entry.error = r.error;
-    // The protocol's own answers: the registry's challenge to a request sent without credentials
-    // (send() answers it with a token or Basic credentials, as ORAS does), and the 404 of a lookup
-    // whose caller takes "absent" as an answer. Neither counts as a failed request.
-    entry.expected = r.error.isEmpty()
-        && ((r.status == 401 && !authorized && ex.challengeIsAnswer && canAnswerChallenge(r.header("www-authenticate")))
-            || (r.status == 404 && ex.notFoundIsAnswer));
-    qCDebug(lcOci).noquote() << entry.method << r.url.toString() << r.status << r.received << "bytes" << entry.elapsedMs << "ms"
-                             << (entry.authorization ? "(auth)" : "");
-    m_log.append(entry);
+    m_counters.bytesDownloaded += e.bytes;
+    qCDebug(lcOci).noquote() << e.method << e.url.toString() << e.status << e.bytes << "bytes" << e.elapsedMs << "ms"
+                             << (e.authorization ? "(auth)" : "");
+    m_log.append(e);
     if (m_options.onRequest)
-        m_options.onRequest(entry);
+        m_options.onRequest(e);
 }
 
 OciClient::Response OciClient::send(Exchange &ex)
@@ -349,47 +222,20 @@ OciClient::Response OciClient::send(Exchange &ex)
     if (!ex.extraScope.isEmpty())
         scope += QLatin1Char(' ') + ex.extraScope; // space-separated, as the token protocol joins them
     QByteArray auth = m_authByScope.value(scope, m_basicForHost);
-    QUrl url = ex.url;
-    bool retried = false;
-    int hops = 0;
-    const QString originalHost = url.host();
-    while (true) {
-        Response r = sendOnce(ex, url, auth);
-        if (!r.error.isEmpty())
-            return r;
-        // Credentials are only ever offered to the registry itself (ORAS's Credential callback
-        // answers only for the registry's host:port), never to a host a redirect led to.
-        if (r.status == 401 && !retried && url.host() == originalHost && url.port() == ex.url.port()) {
-            retried = true;
-            const Result<QByteArray> a = authorize(r.header("www-authenticate"), scope, ex.cancellable);
-            if (!a.ok()) {
-                r.error = a.error().message;
-                r.cancelled = a.error().code == ErrorCode::Cancelled;
-                return r;
-            }
-            if (a.value().isEmpty() || a.value() == auth)
-                return r;
-            auth = a.value();
-            continue;
-        }
-        const bool redirect = r.status == 301 || r.status == 302 || r.status == 303 || r.status == 307 || r.status == 308;
-        if (redirect && (ex.method == "GET" || ex.method == "HEAD")) {
-            if (++hops > 10) {
-                r.error = QStringLiteral("stopped after 10 redirects");
-                return r;
-            }
-            const QUrl next = url.resolved(QUrl::fromEncoded(r.header("location")));
-            if (url.scheme() == QLatin1StringView("https") && next.scheme() != QLatin1StringView("https")) {
-                r.error = QStringLiteral("refused a redirect from https to %1").arg(next.toString());
-                return r;
-            }
-            if (!sameHostOrSubdomain(originalHost, next.host()))
-                auth.clear();
-            url = next;
-            continue;
-        }
+    Response r = sendOnce(ex, ex.url, auth);
+    // Credentials are only ever offered to the registry itself (ORAS's Credential callback
+    // answers only for the registry's host:port), never to a host a redirect led to.
+    if (!r.error.isEmpty() || r.status != 401 || !sameOrigin(r.url, ex.url))
+        return r;
+    const Result<QByteArray> a = authorize(r.header("www-authenticate"), scope, ex.cancellable);
+    if (!a.ok()) {
+        r.error = a.error().message;
+        r.cancelled = a.error().code == ErrorCode::Cancelled;
         return r;
     }
+    if (a.value().isEmpty() || a.value() == auth)
+        return r;
+    return sendOnce(ex, ex.url, a.value());
 }
 
 Result<QByteArray> OciClient::authorize(const QByteArray &challenge, const QString &scope, bool cancellable)
@@ -686,17 +532,17 @@ Result<qint64> OciClient::fetchBlob(const QString &digest, qint64 expectedSize, 
                 .arg(ex.url.toString(), QString::fromLatin1(announcedDigest), digest);
         return {};
     };
+    // LimitReader: the body is cut at the descriptor's size (the reply aborted there).
+    ex.maxCollect = expectedSize;
+    ex.truncateSilently = true;
     ex.sink = [&](const char *data, qint64 size) {
-        const qint64 take = std::min(size, expectedSize - got);
-        if (take > 0) {
-            sha.addData(data, std::size_t(take));
-            if (!sink(data, take)) {
-                sinkFailed = true;
-                return false;
-            }
-            got += take;
+        sha.addData(data, std::size_t(size));
+        if (!sink(data, size)) {
+            sinkFailed = true;
+            return false;
         }
-        return got < expectedSize; // LimitReader: stop at the descriptor's size
+        got += size;
+        return true;
     };
     const Response r = send(ex);
     if (sinkFailed)

@@ -14,20 +14,21 @@
 // decides — Basic: username/password; Bearer: the configured access token as it is, else a token
 // from the realm for the scope (the OAuth2 refresh-token POST when there is only a refresh token,
 // else a GET, with Basic credentials when there are some).
-// Tokens are cached per scope and never logged. TLS as for network mirrors: peer verification
-// always on, the system CAs as tofu finds them (TrustStore: SSL_CERT_FILE / SSL_CERT_DIR) plus
-// extra CAs; https only, http only to loopback when allowed (httpUrlAllowed).
-// Redirects of GET/HEAD are followed here (10 hops; Authorization kept only for the same host or
-// a subdomain, Go's rule).
+// Tokens are cached per scope and never logged. Every request goes through HttpRunner, the network
+// mirror's engine, so TLS (peer verification always on, the system CAs as tofu finds them plus
+// extra CAs), the URL rules (https only, http only to loopback when allowed), redirects (GET/HEAD
+// only, never https -> http, Authorization only for the first URL's origin), the timeouts and the
+// request log are the same rules as for network mirrors; OCI's numbers: 10 redirect hops (Go's
+// net/http default, which ORAS and so tofu use), 1 MiB for an error body.
 
 #include "model/core/Result.h"
+#include "model/network/HttpRunner.h"
 #include "model/oci/OciAuth.h"
 #include "model/oci/OciFormat.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QSslCertificate>
-#include <QSslConfiguration>
 #include <QString>
 #include <QUrl>
 #include <atomic>
@@ -36,17 +37,16 @@
 #include <optional>
 
 class QIODevice;
-class QNetworkAccessManager;
-class QNetworkReply;
 
 namespace provender::oci {
 
-struct OciRequestLog;
+/// One line of the request log: HttpRunner's, which sends every request (`bytes` = received).
+using OciRequestLog = RequestLogEntry;
 
 struct OciClientOptions
 {
     QList<QSslCertificate> caCertificates; ///< trusted besides the system CAs
-    int timeoutMs = 30000;                 ///< inactivity timeout per request
+    int timeoutMs = 30000;                 ///< inactivity timeout per request (HttpSettings::timeoutMs)
     bool allowHttpLoopback = false;
     bool plainHttp = false; ///< talk http:// (only to a loopback registry, with allowHttpLoopback)
     QByteArray userAgent = "Provender";
@@ -69,21 +69,6 @@ struct OciClientOptions
     /// and received, and every 100 ms while it waits) and fails with Cancelled; an upload's session
     /// is then deleted, so the registry keeps no partial blob.
     const std::atomic<bool> *cancel = nullptr;
-};
-
-struct OciRequestLog
-{
-    QString method;
-    QUrl url;
-    int status = 0; ///< 0: no HTTP response
-    qint64 bytesSent = 0;
-    qint64 bytesReceived = 0;
-    qint64 elapsedMs = 0;
-    bool authorization = false;
-    QString error;
-    /// Part of the protocol, not a failure (RequestLogEntry::expected): the 401 challenge to a
-    /// request sent without credentials, the 404 of a lookup whose caller takes "absent" as an answer.
-    bool expected = false;
 };
 
 struct OciCounters
@@ -195,6 +180,9 @@ public:
     /// Where the credential came from ("" = none), for messages.
     QString credentialDescription() const;
 
+    static constexpr int kMaxRedirects = 10;                 ///< Go's net/http default (ORAS, tofu)
+    static constexpr qint64 kMaxErrorBody = qint64(1) << 20; ///< an error answer's body, kept for its OCI error codes
+
 private:
     struct Exchange;
     struct Response;
@@ -202,9 +190,8 @@ private:
     std::optional<OciCredential> m_credential;
     bool m_helperResolved = false;
     OciClientOptions m_options;
-    std::unique_ptr<QNetworkAccessManager> m_nam;
+    std::unique_ptr<HttpRunner> m_runner;
     QString m_scheme;
-    QSslConfiguration m_ssl;
     QHash<QString, QByteArray> m_authByScope; ///< scope -> Authorization header value
     QByteArray m_basicForHost;                ///< set once the registry asked for Basic
     OciFailure m_failure;
@@ -212,15 +199,13 @@ private:
     OciCounters m_counters;
 
     Response send(Exchange &ex);
-    /// One request, no retry: start it, read the reply (into the sink or the body), then collect
-    /// status, headers and error, and log it.
+    /// One request (its redirects followed by HttpRunner), no 401 retry; logged by record().
     Response sendOnce(Exchange &ex, const QUrl &url, const QByteArray &authorization);
-    QNetworkReply *startRequest(const Exchange &ex, const QUrl &url, const QByteArray &authorization, Response *r);
-    /// Runs until the reply finishes; true when it was stopped on purpose (headers refused, the
-    /// sink stopped, the body over Exchange::maxCollect).
-    bool readReply(QNetworkReply *reply, Exchange &ex, Response *out, QStringList *sslErrors);
-    void finishResponse(QNetworkReply *reply, const Exchange &ex, bool stopped, const QStringList &sslErrors, Response *out) const;
-    void record(const Exchange &ex, const Response &r, qint64 elapsedMs, bool authorized);
+    std::unique_ptr<HttpRunner> makeRunner();
+    /// The HttpRunner job of `ex` to `url`; its onDone fills `*r`.
+    HttpJob jobFor(const Exchange &ex, const QUrl &url, const QByteArray &authorization, Response *r);
+    /// Each line of HttpRunner's log (every request and redirect hop) into the OCI request log.
+    void record(const RequestLogEntry &e);
     /// Whether send() can answer this WWW-Authenticate challenge (Bearer: a token request;
     /// Basic: only with a credential): then the 401 is part of the protocol, not a failure.
     bool canAnswerChallenge(const QByteArray &challenge) const;

@@ -1,6 +1,7 @@
 #pragma once
 // OciClient's private pieces shared by its two source files: one HTTP exchange and its response
-// (OciClient.cpp sends them: authorization, redirects, the request log), and what the push side
+// (OciClient.cpp sends them as HttpRunner jobs and answers the auth challenge; redirects, TLS,
+// limits and the request log are HttpRunner's), and what the push side
 // needs (OciClientPush.cpp: blob mount and upload, manifest put). Not part of the API.
 
 #include "model/oci/OciClient.h"
@@ -28,10 +29,11 @@ struct OciClient::Exchange
     qint64 deviceSize = -1;
     bool push = false;                              ///< needs the push scope
     QString extraScope;                             ///< another scope the token must grant (a mount's source)
-    qint64 maxCollect = 1 << 20;                    ///< body kept in Response::body up to this many bytes ...
+    qint64 maxCollect = 1 << 20;                    ///< a 200 body kept in Response::body up to this many bytes ...
     bool truncateSilently = false;                  ///< ... then stop reading (true) or fail (false)
-    std::function<bool(const char *, qint64)> sink; ///< a 2xx body goes here instead
-    /// Looked at once the headers of a 2xx answer are in, before any of its body is read: a
+    std::function<bool(const char *, qint64)> sink; ///< a 200 body goes here instead (maxCollect still applies)
+    // (any other answer's body is kept up to OciClient::kMaxErrorBody, for its OCI error codes)
+    /// Looked at once the headers of a 200 answer are in, before any of its body is read: a
     /// non-empty answer refuses the response (Response::refused) and aborts it.
     std::function<QString(const QHash<QByteArray, QByteArray> &headers)> checkHeaders;
     QString scope;                 ///< the token scope instead of the repository's pull (or pull,push)

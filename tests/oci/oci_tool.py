@@ -374,15 +374,20 @@ def tokenserver(port, cert, key, sign_key, sign_cert, issuer, service, user, pas
     server.serve_forever()
 
 
-def redirector(port, cert, key, user, password, blob, log):
-    """A registry stand-in for redirects: GET /v2/r/blobs/<digest> wants Basic credentials, then
-    redirects to https://localhost:<port>/elsewhere/… (another host name). /elsewhere/ok serves the
-    blob; /elsewhere/auth answers 401 with a Basic challenge. Every request is logged with whether
-    it carried an Authorization header."""
+def redirector(port, cert, key, user, password, blob, log, port2=None):
+    """A registry stand-in for redirects: GET /v2/<repo>/blobs/<digest> wants Basic credentials,
+    then redirects. Repository r: to https://localhost:<port>/elsewhere/… (another host name);
+    port: to https://127.0.0.1:<port2>/elsewhere/… (the same host, another port: another origin);
+    plain: to http://127.0.0.1:<port>/elsewhere/… (a downgrade to http). /elsewhere/ok serves the
+    blob; /elsewhere/auth answers 401 with a Basic challenge. Every request is logged with its Host
+    and whether it carried an Authorization header."""
     import http.server
+    import threading
     want = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
     data = open(blob, "rb").read()
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
+    targets = {"r": "https://localhost:%s" % port, "port": "https://127.0.0.1:%s" % port2,
+               "plain": "http://127.0.0.1:%s" % port}
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args):
@@ -401,18 +406,23 @@ def redirector(port, cert, key, user, password, blob, log):
             with open(log, "a") as f:
                 f.write("%s %s auth=%s\n" % (self.headers.get("Host"), self.path, "yes" if auth else "no"))
             challenge = [("WWW-Authenticate", 'Basic realm="redirector"')]
-            if self.path.startswith("/v2/r/blobs/"):
+            parts = self.path.split("/")
+            if self.path.startswith("/v2/") and len(parts) > 3 and parts[3] == "blobs" and parts[2] in targets:
                 if auth != want:
                     return self.answer(401, b"", challenge)
                 where = "ok" if self.path.endswith(digest) else "auth"
-                return self.answer(307, b"", [("Location", "https://localhost:%s/elsewhere/%s" % (port, where))])
+                return self.answer(307, b"", [("Location", "%s/elsewhere/%s" % (targets[parts[2]], where))])
             if self.path == "/elsewhere/ok":
                 return self.answer(200, data, [("Content-Type", "application/octet-stream")])
             return self.answer(401, b"", challenge)
 
-    server = http.server.HTTPServer(("127.0.0.1", int(port)), Handler)
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(cert, key)
+    if port2:
+        other = http.server.HTTPServer(("127.0.0.1", int(port2)), Handler)
+        other.socket = ctx.wrap_socket(other.socket, server_side=True)
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+    server = http.server.HTTPServer(("127.0.0.1", int(port)), Handler)
     server.socket = ctx.wrap_socket(server.socket, server_side=True)
     server.serve_forever()
 
@@ -442,7 +452,7 @@ if __name__ == "__main__":
     elif cmd == "get":
         get(*sys.argv[2:6])
     elif cmd == "redirector":
-        redirector(*sys.argv[2:9])
+        redirector(*sys.argv[2:10])
     elif cmd == "mint":
         print(mint(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7:]))
     elif cmd == "tokenserver":

@@ -157,19 +157,7 @@ bool openOci(MainWindow *window, const OciOpenForm &form, QString *error)
             if (!mirror.ok())
                 return mirror.error();
             // Every request into the window's request log (the hook queues it to the GUI thread).
-            if (http.onRequestLogged)
-                mirror.value().client.onRequest = [log = http.onRequestLogged](const OciRequestLog &e) {
-                    RequestLogEntry entry;
-                    entry.method = e.method;
-                    entry.url = e.url;
-                    entry.status = e.status;
-                    entry.bytes = e.bytesReceived;
-                    entry.elapsedMs = e.elapsedMs;
-                    entry.authorization = e.authorization;
-                    entry.error = e.error;
-                    entry.expected = e.expected;
-                    log(entry);
-                };
+            mirror.value().client.onRequest = http.onRequestLogged;
             QHash<QString, QList<Version>> versions;
             Result<QList<ProviderAddress>> providers = ociProviders(form, &versions);
             if (!providers.ok())
