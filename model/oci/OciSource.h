@@ -21,7 +21,7 @@
 //
 // Threads: list(), readArchives() and openArchive() may be called on different threads (the
 // browser lists on one worker and verifies on another): each call makes its own clients (a
-// client's QNetworkAccessManager belongs to the thread that made it), starting from the
+// client's HttpRunner, a QObject with timers, belongs to the thread that made it), starting from the
 // credential the repository's last client ended with, so a credential helper runs once.
 
 #include "model/oci/OciMirror.h"
