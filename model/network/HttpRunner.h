@@ -144,7 +144,7 @@ struct HttpJob
     /// Called as the request body is sent, with the bytes sent so far.
     std::function<void(qint64 sent)> onUploadProgress;
     /// "Bearer ..." or "": sent only over https to the origin of `url` (never after a redirect
-    /// to another scheme, host or port, never over http).
+    /// to another scheme, host or port; never over http, but see authorizationOverLoopbackHttp).
     QByteArray authorization;
     /// http: to any host is allowed (archive downloads: terraform fetches them too; the hash
     /// protects the content). Otherwise http: only to loopback with allowHttpLoopback.
