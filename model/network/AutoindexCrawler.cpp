@@ -245,7 +245,7 @@ Result<AutoindexResult> crawlAutoindex(const QString &baseUrl, const AutoindexOp
                 return;
             }
             ++result.pagesFetched;
-            QByteArray media = o.contentType;
+            QByteArray media = o.contentType();
             if (const qsizetype semi = media.indexOf(';'); semi >= 0)
                 media.truncate(semi);
             media = media.trimmed().toLower();

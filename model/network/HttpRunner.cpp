@@ -534,7 +534,6 @@ void HttpRunner::onReadyRead(const std::shared_ptr<Active> &a, bool drain)
         a->started = true;
         a->outcome.status = status;
         a->outcome.reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
-        a->outcome.contentType = reply->rawHeader("Content-Type");
         a->outcome.finalUrl = a->url;
         const QVariant lengthHeader = reply->header(QNetworkRequest::ContentLengthHeader);
         const qint64 length = lengthHeader.isValid() ? lengthHeader.toLongLong() : -1;
@@ -625,8 +624,6 @@ void HttpRunner::onFinished(const std::shared_ptr<Active> &a)
     a->outcome.status = status;
     a->outcome.reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
     a->outcome.finalUrl = a->url;
-    a->outcome.contentType = reply->rawHeader("Content-Type");
-    a->outcome.retryAfter = reply->rawHeader("Retry-After");
     a->outcome.headers = headersOf(reply);
 
     const bool redirect = (status == 301 || status == 302 || status == 303 || status == 307 || status == 308)

@@ -96,15 +96,15 @@ struct HttpOutcome
     QUrl finalUrl;     ///< after redirects
     int status = 0;
     QByteArray reason; ///< HTTP reason phrase
-    QByteArray contentType;
-    QByteArray retryAfter;
-    QByteArray body; ///< only when the job collects the body (collectBody, collectErrorBody)
+    QByteArray body;   ///< only when the job collects the body (collectBody, collectErrorBody)
     qint64 bytes = 0;
     qint64 bytesSent = 0;                  ///< request body bytes sent (HttpJob::body, bodyDevice)
     qint64 contentLength = -1;             ///< Content-Length of a 200 (-1 = not given)
     bool truncated = false;                ///< the 200 body was cut at maxBodyBytes (HttpJob::truncateAtMax)
     QHash<QByteArray, QByteArray> headers; ///< the response's headers (lower-case names)
     QByteArray header(const char *name) const { return headers.value(QByteArray(name)); }
+    QByteArray contentType() const { return header("content-type"); }
+    QByteArray retryAfter() const { return header("retry-after"); }
 
     bool ok() const { return failure == Failure::None && status == 200; }
     /// "404 Not Found"

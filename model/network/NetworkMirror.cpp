@@ -91,7 +91,7 @@ QString mirrorRequestError(const HttpOutcome &o, bool versionDocument, const Pro
     }
     const int s = o.status;
     if (s == 200)
-        return contentTypeProblem(o.contentType);
+        return contentTypeProblem(o.contentType());
     if (s == 404)
         return versionDocument ? QStringLiteral("provider mirror does not have archive index for previously-reported %1 version %2")
                                      .arg(provider.toString(), version.toString())
@@ -227,7 +227,7 @@ private:
     {
         ProviderState &st = m_states[provider.toString()];
         const QString url = o.finalUrl.toString();
-        if (!o.ok() || !contentTypeProblem(o.contentType).isEmpty()) {
+        if (!o.ok() || !contentTypeProblem(o.contentType()).isEmpty()) {
             if (o.failure == HttpOutcome::Failure::None && o.status == 404) {
                 m_result.absent.append(provider);
                 addAnomaly(AnomalyKind::ProviderNotInMirror, url, mirrorRequestError(o, false, provider));
@@ -273,7 +273,7 @@ private:
     {
         ProviderVersion &v = m_states[provider.toString()].versions[version];
         const QString vurl = vo.finalUrl.toString();
-        if (!vo.ok() || !contentTypeProblem(vo.contentType).isEmpty()) {
+        if (!vo.ok() || !contentTypeProblem(vo.contentType()).isEmpty()) {
             if (vo.failure != HttpOutcome::Failure::Cancelled)
                 addAnomaly(vo.failure == HttpOutcome::Failure::None && vo.status == 404 ? AnomalyKind::IndexListsAbsentVersion
                                                                                         : anomalyKindFor(vo),

@@ -112,7 +112,7 @@ int retryDelayMs(const HttpOutcome &o, int attempt, const RemoteVerifyOptions &o
 {
     int delay = int(std::min<qint64>(qint64(options.backoffMs) << attempt, options.maxBackoffMs));
     bool isNumber = false;
-    const int retryAfter = o.retryAfter.trimmed().toInt(&isNumber);
+    const int retryAfter = o.retryAfter().trimmed().toInt(&isNumber);
     if (isNumber && retryAfter >= 0)
         delay = int(std::min<qint64>(qint64(retryAfter) * 1000, options.maxBackoffMs));
     return delay;
