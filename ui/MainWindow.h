@@ -106,6 +106,9 @@ public:
     static std::optional<Catalog> shownCatalog(const QString &root);
     /// The request of the URL source shown (meaningful when sourceKind() is Url).
     const RemoteRequest &urlRequest() const { return m_request; }
+    /// The source shown is a network mirror's URL (File ▸ Open URL…), not a source another
+    /// module made (an OCI or origin registry: openMadeSource).
+    bool showsNetworkMirror() const { return m_kind == SourceKind::Url && !m_maker; }
 
     /// The archives selected in the tree: selected archive rows, and every archive below a
     /// selected host, provider or version row (paths, or URLs for a URL source).

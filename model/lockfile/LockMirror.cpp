@@ -18,15 +18,16 @@ namespace provender {
 namespace {
 
 Result<LockMirror> openNetworkMirror(const QString &url, const LockMirrorRequest &request, QStringList *warnings,
-                                     const std::atomic<bool> *cancel)
+                                     const std::atomic<bool> *cancel, const HttpSettings &http)
 {
     QString warning;
-    const Result<QUrl> base = parseMirrorBaseUrl(url, false, &warning);
+    const Result<QUrl> base = parseMirrorBaseUrl(url, http.allowHttpLoopback, &warning);
     if (!base.ok())
         return base.error();
     if (!warning.isEmpty())
         *warnings << warning;
     NetworkMirrorOptions options;
+    options.http = http;
     options.onlyVersions = request.onlyVersions;
     options.chooseVersions = request.choose;
     options.credential = findCredential(mirrorCredentialsHost(base.value()), QProcessEnvironment::systemEnvironment(), QString(), warnings);
@@ -37,7 +38,14 @@ Result<LockMirror> openNetworkMirror(const QString &url, const LockMirrorRequest
         return makeError(ErrorCode::Cancelled, u"cancelled"_s);
     for (const Anomaly &a : fetched->catalog.anomalies)
         *warnings << a.message;
-    return LockMirror{url, fetched->catalog, options};
+    return LockMirror{url, fetched->catalog, options, request};
+}
+
+/// A read for `a` answers `b`: the same providers and versions, and no chooser (whose choice may
+/// change with index.json).
+bool sameRead(const LockMirrorRequest &a, const LockMirrorRequest &b)
+{
+    return !a.choose && !b.choose && a.providers == b.providers && a.onlyVersions == b.onlyVersions;
 }
 
 /// The archives of `catalog` whose paths are in `wanted`, in the catalog's order.
@@ -154,24 +162,24 @@ LockMirrorRequest provenanceVersions(const QList<HashProvenanceIndex::Wanted> &w
 }
 
 Result<LockMirror> openLockMirror(const QString &location, const LockMirrorRequest &request, QStringList *warnings,
-                                  const std::atomic<bool> *cancel)
+                                  const std::atomic<bool> *cancel, const HttpSettings &http)
 {
     QStringList unused;
     if (isNetworkMirrorLocation(location))
-        return openNetworkMirror(location, request, warnings ? warnings : &unused, cancel);
+        return openNetworkMirror(location, request, warnings ? warnings : &unused, cancel, http);
     Result<Catalog> c = scanFileSystemMirror(location);
     if (!c.ok())
         return c.error();
-    return LockMirror{location, std::move(c).value(), std::nullopt};
+    return LockMirror::directory(location, c.value());
 }
 
 Result<LockMirror> lockMirrorFor(const LockMirror &opened, const LockMirrorRequest &request, QStringList *warnings,
                                  const std::atomic<bool> *cancel)
 {
-    if (!opened.network)
+    if (!opened.network || (opened.readFor && sameRead(*opened.readFor, request)))
         return opened;
     qCDebug(lcLock) << "reading the network mirror" << opened.location << "for" << request.providers.size() << "providers";
-    return openLockMirror(opened.location, request, warnings, cancel);
+    return openLockMirror(opened.location, request, warnings, cancel, opened.network->http);
 }
 
 std::optional<QString> selectedVersionUnusable(const LockMirror &mirror)

@@ -46,10 +46,16 @@ struct LockMirrorRequest
 
 struct LockMirror
 {
+    /// A mirror directory at `location`, scanned into `catalog`.
+    static LockMirror directory(const QString &location, const Catalog &catalog) { return {location, catalog, std::nullopt, std::nullopt}; }
+
     QString location; ///< the directory or the URL as given
     Catalog catalog;
     /// Set for a network mirror: how its archives are downloaded.
     std::optional<NetworkMirrorOptions> network;
+    /// Set for a network mirror: the request it was read for (lockMirrorFor reuses the read for
+    /// the same request).
+    std::optional<LockMirrorRequest> readFor;
 };
 
 /// A location names a network mirror (it has a scheme) rather than a directory.
@@ -68,11 +74,16 @@ LockMirrorRequest provenanceVersions(const QList<HashProvenanceIndex::Wanted> &w
 /// Opens `location`: scans a directory, or reads a network mirror's indexes for `request` (the
 /// token found as tofu finds it, for the index requests only). `warnings` gets what a command
 /// prints as warnings (also when it fails). Blocks; `cancel` is polled while reading a network mirror.
+/// `http`: how a network mirror is reached — the CLI's defaults (system CAs, https only, as
+/// tofu), or a browser URL source's settings (its extra CAs, http to a loopback host); kept in
+/// LockMirror::network for its downloads and for reading it again.
 Result<LockMirror> openLockMirror(const QString &location, const LockMirrorRequest &request, QStringList *warnings,
-                                  const std::atomic<bool> *cancel = nullptr);
+                                  const std::atomic<bool> *cancel = nullptr, const HttpSettings &http = {});
 
 /// `opened` as an operation with `request` reads it: a directory as it was scanned, a network
-/// mirror read again for `request` (openLockMirror) — each operation reads what the command would.
+/// mirror read again for `request` (openLockMirror) — each operation reads what the command would
+/// — unless it was read for the same locked versions (no chooser: a chooser's choice depends on
+/// index.json, which is read again), when `opened` is returned as it is, with no new warnings.
 Result<LockMirror> lockMirrorFor(const LockMirror &opened, const LockMirrorRequest &request, QStringList *warnings,
                                  const std::atomic<bool> *cancel = nullptr);
 

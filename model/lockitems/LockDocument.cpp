@@ -126,17 +126,31 @@ LockMirrorOutcome LockMirrorTask::run(JobProgress &progress) const
     return out;
 }
 
-Result<HashProvenanceIndex> LockProvenanceTask::run(JobProgress &progress) const
+QString LockTrace::warningLine() const
+{
+    if (warnings.isEmpty())
+        return {};
+    const QString first = LockDocument::tr("Hash trace: %1").arg(warnings.first());
+    return warnings.size() == 1 ? first : LockDocument::tr("%1 (and %n more warning(s))", nullptr, int(warnings.size() - 1)).arg(first);
+}
+
+Result<LockTrace> LockProvenanceTask::run(JobProgress &progress) const
 {
     HashRunOptions hashing; // all cores, the hash cache
     hashing.progress = progress.callback();
     hashing.cancel = progress.cancelFlag();
-    const Result<LockMirror> read = readLockMirror(*mirror, provenanceVersions(wanted), progress);
+    LockTrace out;
+    const Result<LockMirror> read = readLockMirror(*mirror, provenanceVersions(wanted), progress, &out.warnings);
     if (!read) {
         qCWarning(lcLock).noquote() << read.error().message;
         return read.error();
     }
-    return buildLockProvenance(*read, wanted, hashing).index;
+    LockProvenance built = buildLockProvenance(*read, wanted, hashing);
+    for (const QString &f : built.index.failures())
+        out.warnings << LockDocument::tr("could not hash %1").arg(f);
+    out.warnings << built.warnings;
+    out.index = std::move(built.index);
+    return out;
 }
 
 Result<LockMirror> readLockMirror(const LockMirror &mirror, const LockMirrorRequest &request, JobProgress &progress, QStringList *warnings)
@@ -292,7 +306,7 @@ Result<QString> LockDocument::applyDocument(const LockFile &doc, const QString &
 
 void LockDocument::setCatalog(const Catalog &catalog)
 {
-    setMirror(LockMirror{catalog.root, catalog, std::nullopt});
+    setMirror(LockMirror::directory(catalog.root, catalog));
 }
 
 void LockDocument::setMirror(const LockMirror &mirror)

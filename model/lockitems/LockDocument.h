@@ -106,6 +106,17 @@ struct LockMirrorTask
 };
 
 /// Hash provenance (which platform and origin each lock hash belongs to) of the locked versions.
+/// What a hash trace found: the index, and what it could not do (what `lock diff --mirror` prints
+/// as warnings: the network mirror's warnings on reading it again, archives that could not be
+/// hashed, provenance lists skipped).
+struct LockTrace
+{
+    HashProvenanceIndex index;
+    QStringList warnings;
+    /// For a window's status line: "" when there is no warning, else the first and how many more.
+    QString warningLine() const;
+};
+
 struct LockProvenanceTask
 {
     QList<QByteArray> key; ///< "address version" of every locked provider, to match the result
@@ -115,7 +126,7 @@ struct LockProvenanceTask
     /// Blocking, any thread (buildLockProvenance: the mirror's archives and its .provenance/; a
     /// network mirror read again for the wanted versions, as lock diff reads it). Fails when that
     /// reading fails ("Cannot read the mirror URL: why"): then no hash has a known platform.
-    Result<HashProvenanceIndex> run(JobProgress &progress) const;
+    Result<LockTrace> run(JobProgress &progress) const;
 };
 
 class LockDocument final : public QObject

@@ -100,6 +100,42 @@ private Q_SLOTS:
         QVERIFY(warnings.isEmpty());
     }
 
+    /// A network mirror read for the locked versions answers a later operation on the same
+    /// versions as it is (the lock windows' first Add Hashes after Open Mirror…); other versions,
+    /// or a version chooser (whose pick depends on index.json), read it again. The URL refuses
+    /// connections, so a read again cannot give back the catalog read before.
+    void sameRequestReusesTheRead()
+    {
+        const LockFile lock = twoProviders();
+        LockMirror opened;
+        opened.location = u"https://127.0.0.1:1/"_s;
+        opened.network = NetworkMirrorOptions();
+        opened.readFor = lockedVersions(lock);
+        Provider marker;
+        marker.address = test::addr(kAlpha);
+        opened.catalog.providers << marker;
+
+        QStringList warnings;
+        const Result<LockMirror> same = lockMirrorFor(opened, lockedVersions(lock), &warnings);
+        QVERIFY(same.ok());
+        QCOMPARE(same->catalog.providers.size(), 1);
+        QVERIFY(warnings.isEmpty());
+
+        const auto readAgain = [&](const LockMirrorRequest &request) {
+            QStringList w;
+            const Result<LockMirror> r = lockMirrorFor(opened, request, &w);
+            return !r.ok() || r->catalog.providers.isEmpty();
+        };
+        QVERIFY(readAgain(lockedVersions(lock, {test::addr(kBeta)})));
+        QVERIFY(readAgain(upgradeVersions(lock)));
+        const LockFile other =
+            parseLockFile(test::providerBlock(kAlpha, "1.1.0", "~> 1.0", {}) + test::providerBlock(kBeta, "2.0.0", "", {})).document;
+        QVERIFY(readAgain(lockedVersions(other)));
+        // The same request but for a chooser is read again too.
+        opened.readFor = upgradeVersions(lock);
+        QVERIFY(readAgain(upgradeVersions(lock)));
+    }
+
     /// The wording lock upgrade and lock init print after "FILE: not changed: ".
     void unusableSelection()
     {

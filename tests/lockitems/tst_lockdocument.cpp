@@ -9,6 +9,7 @@
 #include "model/mirror/DemoMirror.h"
 #include "model/mirror/FileSystemMirror.h"
 #include "tests/support/FileSizeLimit.h"
+#include "tests/support/LockMirrorFixture.h"
 #include "tests/support/LockTestSupport.h"
 #include "tests/support/TerraformLock.h"
 #include "tests/support/TestSupport.h"
@@ -250,20 +251,48 @@ private Q_SLOTS:
         QVERIFY(second);
         QSignalSpy changed(&doc, &LockDocument::provenanceChanged);
         JobProgress progress;
-        doc.setProvenance(*first, first->run(progress).value()); // superseded: ignored
+        doc.setProvenance(*first, first->run(progress).value().index); // superseded: ignored
         QVERIFY(!doc.provenance());
         QCOMPARE(changed.size(), 0);
-        doc.setProvenance(*second, second->run(progress).value());
+        doc.setProvenance(*second, second->run(progress).value().index);
         QVERIFY(doc.provenance());
         QCOMPARE(changed.size(), 1);
 
         // A network mirror that cannot be read again for the trace: the task fails, naming the
         // mirror and why, so that the window can say so (its hashes keep no platform).
         LockProvenanceTask unreadable = *second;
-        unreadable.mirror = std::make_shared<const LockMirror>(LockMirror{u"ftp://127.0.0.1:1/"_s, Catalog{}, NetworkMirrorOptions{}});
-        const Result<HashProvenanceIndex> failed = unreadable.run(progress);
+        LockMirror ftp;
+        ftp.location = u"ftp://127.0.0.1:1/"_s;
+        ftp.network = NetworkMirrorOptions();
+        unreadable.mirror = std::make_shared<const LockMirror>(ftp);
+        const Result<LockTrace> failed = unreadable.run(progress);
         QVERIFY(!failed.ok());
         QVERIFY2(failed.error().message.startsWith(u"Cannot read the mirror ftp://127.0.0.1:1/: "_s), qPrintable(failed.error().message));
+    }
+
+    /// A trace that cannot hash an archive (a corrupt zip, made by Python) says so, as `lock diff
+    /// --mirror` warns, so that the window can show why that platform stays unknown.
+    void provenanceWarnings()
+    {
+        const test::LockMirrorFixture fixture(
+            {{"example.test/ns/alpha", "1.0.0", "linux_amd64"}, {"example.test/ns/alpha", "1.0.0", "darwin_arm64", false, false, true}});
+        QVERIFY2(fixture.error().isEmpty(), qPrintable(fixture.error()));
+        LockDocument doc;
+        doc.openBytes(test::providerBlock("example.test/ns/alpha", "1.0.0", "", {}), u"w.hcl"_s);
+        doc.setCatalog(scanFileSystemMirror(fixture.root()).value());
+        const std::optional<LockProvenanceTask> task = doc.provenanceTask();
+        QVERIFY(task);
+        JobProgress progress;
+        const Result<LockTrace> trace = task->run(progress);
+        QVERIFY(trace.ok());
+        QCOMPARE(trace->warnings.size(), 1);
+        QVERIFY2(trace->warnings.first().startsWith(u"could not hash "_s) && trace->warnings.first().contains(u"darwin_arm64"_s),
+                 qPrintable(trace->warnings.first()));
+        QCOMPARE(trace->warningLine(), u"Hash trace: "_s + trace->warnings.first());
+        LockTrace two = trace.value();
+        two.warnings << u"second"_s;
+        QCOMPARE(two.warningLine(), u"Hash trace: "_s + trace->warnings.first() + u" (and 1 more warning(s))"_s);
+        QVERIFY(LockTrace().warningLine().isEmpty());
     }
 
     /// Another program rewrites the file: the watcher notices (checkDisk); Reload is one undo

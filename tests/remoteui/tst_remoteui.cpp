@@ -12,14 +12,19 @@
 
 #include "model/items/AnomalyListModel.h"
 #include "model/items/MirrorTreeModel.h"
+#include "model/lockitems/CoverageMatrixModel.h"
 #include "model/network/RequestLogModel.h"
 #include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/browser/UrlSource.h"
+#include "ui/lock/CoverageMatrixWindow.h"
+#include "ui/lock/LockEditorWindow.h"
+#include "ui/lock/LockUi.h"
 #include "ui/remote/CredentialsDialog.h"
 #include "ui/remote/OpenUrlDialog.h"
 #include "ui/remote/RemoteUi.h"
 
+#include "tests/support/LockTestSupport.h"
 #include "tests/support/MainWindowSupport.h"
 #include "tests/support/TestSupport.h"
 #include "tests/support/TreeRows.h"
@@ -500,6 +505,66 @@ private Q_SLOTS:
     // A URL typed on the command line (main.cpp hands it to MainWindow::openMirror), dropped on
     // the window, or picked from File ▸ Open Recent opens in the same browser; never opened
     // through the dialog, its providers come from the mirror's directory listing.
+    /// Tools ▸ Coverage Matrix… and a lock file opened from the browser read the URL source shown,
+    /// with that source's own settings: its CA file (this process trusts the fixture's CA through
+    /// nothing else; the default settings fail). The verdicts are the fixture's design
+    /// (ServedMirror.h): the lock holds Python's hashes of linux_amd64 and darwin_arm64.
+    void lockWindowsReadTheUrlSource()
+    {
+        startNginx(false);
+        if (QTest::currentTestFailed() || !m_served)
+            return;
+        MainWindow window;
+        installRemoteUi(&window);
+        QString why;
+        QVERIFY(!browserMirror(&window, &why));
+        QVERIFY2(why.contains(QStringLiteral("Open URL")), qPrintable(why));
+        QSignalSpy finished(&window, &MainWindow::verificationFinished);
+        RemoteRequest request = fixtureRequest();
+        request.providers = {ProviderAddress::parse(u"example.com/acme/good").value()};
+        window.openUrl(request);
+        QVERIFY(finished.wait(60000));
+        const std::optional<BrowserMirror> shown = browserMirror(&window);
+        QVERIFY(shown);
+        QCOMPARE(shown->location, m_served->baseUrl());
+        QCOMPARE(shown->http.caCertificates.size(), 1);
+
+        const auto hash = [this](const char *platform, const char *field) {
+            return m_served->expected()
+                .value(QString::fromLatin1(platform))
+                .toObject()
+                .value(QString::fromLatin1(field))
+                .toString()
+                .toUtf8();
+        };
+        const QString path = m_tmp.filePath(QStringLiteral("browser.terraform.lock.hcl"));
+        QVERIFY(test::writeFile(
+            path, test::providerBlock("example.com/acme/good", "1.0.0", "", {hash("linux_amd64", "zh"), hash("darwin_arm64", "h1")})));
+        QSettings().remove(QString(CoverageMatrixWindow::kSettingsKey));
+        QPointer<CoverageMatrixWindow> matrix = openCoverageMatrix(&window, path);
+        QVERIFY(matrix);
+        matrix->setPlatforms({test::platform("darwin_arm64"), test::platform("freebsd_amd64"), test::platform("linux_amd64"),
+                              test::platform("linux_arm64"), test::platform("windows_amd64")});
+        QVERIFY(QTest::qWaitFor([&matrix] { return !matrix->isBusy(); }, 120000));
+        QCOMPARE(matrix->model()->dump().trimmed(),
+                 QStringLiteral("example.com/acme/good 1.0.0: ✓ verified | ! error | ✓ verified | ✗ mismatch | ! error"));
+        matrix->close();
+
+        QPointer<LockEditorWindow> editor = openLockEditor(&window, path);
+        QVERIFY(editor);
+        QVERIFY(QTest::qWaitFor([&editor] { return editor->hasMirror() && !editor->isBusy(); }, 120000));
+        QCOMPARE(editor->mirrorPlatforms().size(), 8);
+        editor->close();
+
+        // The same URL with the CLI's settings (system CAs only) cannot be read here.
+        CoverageMatrixWindow plain;
+        QVERIFY(plain.openLockFile(path));
+        plain.openMirror(m_served->baseUrl());
+        QVERIFY(QTest::qWaitFor([&plain] { return !plain.isBusy(); }, 120000));
+        const QString status = plain.findChild<QLabel *>(QStringLiteral("statusLabel"))->text();
+        QVERIFY2(status.contains(QStringLiteral("TLS")), qPrintable(status));
+    }
+
     void urlFromCommandLineDropAndRecent()
     {
         startNginx(true); // autoindex on

@@ -142,7 +142,7 @@ void CoverageMatrixWindow::setInputs(const LockFile &lock, const Catalog &catalo
 {
     m_lock = lock;
     m_lockName = lockName;
-    m_mirror = LockMirror{catalog.root, catalog, std::nullopt};
+    m_mirror = LockMirror::directory(catalog.root, catalog);
     recompute();
 }
 
@@ -166,7 +166,7 @@ bool CoverageMatrixWindow::openLockFile(const QString &path)
 
 void CoverageMatrixWindow::setCatalog(const Catalog &catalog)
 {
-    setMirror(LockMirror{catalog.root, catalog, std::nullopt});
+    setMirror(LockMirror::directory(catalog.root, catalog));
 }
 
 void CoverageMatrixWindow::setMirror(const LockMirror &mirror, const QString &warning)
@@ -176,7 +176,7 @@ void CoverageMatrixWindow::setMirror(const LockMirror &mirror, const QString &wa
     recompute();
 }
 
-void CoverageMatrixWindow::openMirror(const QString &location)
+void CoverageMatrixWindow::openMirror(const QString &location, const HttpSettings &http)
 {
     openMirrorAsync(
         m_jobs, location, m_lock ? lockedVersions(*m_lock) : LockMirrorRequest(),
@@ -184,7 +184,8 @@ void CoverageMatrixWindow::openMirror(const QString &location)
         [this](const QString &message) {
             m_status->setText(message);
             Q_EMIT matrixUpdated();
-        });
+        },
+        http);
 }
 
 void CoverageMatrixWindow::openMirrorDialog()

@@ -47,8 +47,9 @@ public:
     /// `warning`: what the mirror warned when it was opened, shown with the status line.
     void setMirror(const LockMirror &mirror, const QString &warning = {});
     /// A directory or a network mirror's URL (read for the locked versions, as lock check reads
-    /// it), opened off the GUI thread.
-    void openMirror(const QString &location);
+    /// it), opened off the GUI thread. `http`: how a URL is reached (a browser URL source's
+    /// settings; default: the CLI's).
+    void openMirror(const QString &location, const HttpSettings &http = {});
 
     /// Columns: the remembered platforms, or every platform the mirror has for the locked versions.
     QList<Platform> platforms() const;

@@ -232,7 +232,7 @@ void LockDiffWindow::openFilesDialog()
 
 void LockDiffWindow::setCatalog(const Catalog &catalog)
 {
-    setMirror(LockMirror{catalog.root, catalog, std::nullopt});
+    setMirror(LockMirror::directory(catalog.root, catalog));
 }
 
 void LockDiffWindow::setMirror(const LockMirror &mirror, const QString &warning)
@@ -269,11 +269,11 @@ void LockDiffWindow::refreshProvenance()
     // A trace still running is superseded (new texts or a new mirror): cancelled, result dropped.
     m_provenanceJob = m_jobs->run(
         u"provenance"_s, tr("Tracing the hashes to the mirror…"), [task](JobProgress &progress) { return task.run(progress); },
-        [this](const Result<HashProvenanceIndex> &index) {
+        [this](const Result<LockTrace> &trace) {
             if (std::exchange(m_provenanceJob, nullptr)->isCancelled())
                 return;
-            m_traceError = index ? QString() : tr("%1; the platforms of the hashes stay unknown").arg(index.error().message);
-            m_provenance = index ? index.value() : HashProvenanceIndex();
+            m_traceError = trace ? trace->warningLine() : tr("%1; the platforms of the hashes stay unknown").arg(trace.error().message);
+            m_provenance = trace ? trace->index : HashProvenanceIndex();
             m_provenanceReady = true;
             recompute();
             Q_EMIT provenanceChanged();

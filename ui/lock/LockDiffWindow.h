@@ -101,7 +101,7 @@ private:
     SideBySideDiff m_rows;
     std::optional<LockMirror> m_mirror;
     QString m_mirrorWarning; ///< what the network mirror warned when it was opened ("": nothing)
-    QString m_traceError;    ///< why the last trace of the hashes to the mirror failed ("": it did not)
+    QString m_traceError;    ///< why the last trace of the hashes to the mirror failed, or what it could not do ("": nothing)
     std::optional<HashProvenanceIndex> m_provenance;
     bool m_provenanceReady = false;
     JobTracker *m_jobs = nullptr;

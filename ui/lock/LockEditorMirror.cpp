@@ -9,7 +9,7 @@
 
 namespace provender::ui {
 
-void LockEditorWindow::openMirror(const QString &location)
+void LockEditorWindow::openMirror(const QString &location, const HttpSettings &http)
 {
     // A network mirror: the indexes of the locked versions (as lock add-hashes reads them); each
     // operation reads what its command reads (LockMirrorTask::run).
@@ -20,7 +20,7 @@ void LockEditorWindow::openMirror(const QString &location)
             if (!warning.isEmpty())
                 showMessage(warning);
         },
-        [this](const QString &message) { showMessage(message); });
+        [this](const QString &message) { showMessage(message); }, http);
 }
 
 void LockEditorWindow::setCatalog(const Catalog &catalog)

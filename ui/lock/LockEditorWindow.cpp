@@ -455,12 +455,14 @@ void LockEditorWindow::refreshProvenance()
     m_provenanceJob = m_jobs->run(
         kProvenanceJob, tr("Tracing the lock's hashes to the mirror…"),
         [task = *task](JobProgress &progress) { return task.run(progress); },
-        [this, task = *task](Result<HashProvenanceIndex> index) {
+        [this, task = *task](Result<LockTrace> trace) {
             if (std::exchange(m_provenanceJob, nullptr)->isCancelled())
                 return;
-            if (!index)
-                showMessage(tr("%1; the platforms of the hashes stay unknown").arg(index.error().message));
-            m_doc->setProvenance(task, index ? std::move(index).value() : HashProvenanceIndex());
+            if (!trace)
+                showMessage(tr("%1; the platforms of the hashes stay unknown").arg(trace.error().message));
+            else if (!trace->warnings.isEmpty())
+                showMessage(trace->warningLine());
+            m_doc->setProvenance(task, trace ? std::move(trace).value().index : HashProvenanceIndex());
         });
 }
 

@@ -85,8 +85,9 @@ public:
     QString lastMessage() const { return m_lastMessage; }
 
     // Mirror.
-    /// A directory or a network mirror's URL, opened off the GUI thread (job "scan"); mirrorChanged() when done.
-    void openMirror(const QString &location);
+    /// A directory or a network mirror's URL, opened off the GUI thread (job "scan"); mirrorChanged()
+    /// when done. `http`: how a URL is reached (a browser URL source's settings; default: the CLI's).
+    void openMirror(const QString &location, const HttpSettings &http = {});
     void setCatalog(const Catalog &catalog);
     void setMirror(const LockMirror &mirror);
     bool hasMirror() const { return m_doc->catalog() != nullptr; }

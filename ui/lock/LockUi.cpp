@@ -8,6 +8,8 @@
 #include "ui/lock/LockMergeWindow.h"
 
 #include "model/lockfile/LockMerge.h"
+#include "model/network/RemoteSession.h"
+#include "model/network/TrustStore.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -31,6 +33,34 @@ bool isLockFilePath(const QString &path)
     return path.endsWith(QLatin1StringView(".hcl")) && !QFileInfo(path).isDir();
 }
 
+std::optional<BrowserMirror> browserMirror(const MainWindow *window, QString *why)
+{
+    QString unused;
+    QString &reason = why ? *why : unused;
+    if (!window || window->mirrorRoot().isEmpty()) {
+        reason = QObject::tr("Open a mirror first (File ▸ Open Mirror Directory… or File ▸ Open URL…).");
+        return std::nullopt;
+    }
+    if (window->sourceKind() == MainWindow::SourceKind::Directory)
+        return BrowserMirror{window->mirrorRoot(), HttpSettings()};
+    if (!window->showsNetworkMirror()) {
+        reason = QObject::tr("A lock file is checked against a mirror directory or a network mirror's URL, not against %1.")
+                     .arg(window->sourceKind() == MainWindow::SourceKind::Bundle ? QObject::tr("a bundle") : window->mirrorRoot());
+        return std::nullopt;
+    }
+    const RemoteRequest &request = window->urlRequest();
+    BrowserMirror out{request.baseUrl, httpSettings(request)};
+    if (!request.caFile.isEmpty()) {
+        Result<QList<QSslCertificate>> certificates = readCaFile(request.caFile);
+        if (!certificates) {
+            reason = certificates.error().message;
+            return std::nullopt;
+        }
+        out.http.caCertificates = std::move(certificates).value();
+    }
+    return out;
+}
+
 LockEditorWindow *openLockEditor(MainWindow *window, const QString &path)
 {
     if (QFile f(path); f.open(QIODevice::ReadOnly) && lockmerge::hasConflictMarkers(f.readAll())) {
@@ -39,11 +69,31 @@ LockEditorWindow *openLockEditor(MainWindow *window, const QString &path)
     }
     auto *editor = new LockEditorWindow;
     editor->setAttribute(Qt::WA_DeleteOnClose);
-    if (window && QFileInfo(window->mirrorRoot()).isDir()) // a bundle or nothing: no mirror
-        editor->openMirror(window->mirrorRoot());
-    editor->openFile(path);
+    editor->openFile(path);                                                // first: a URL is read for the versions the file locks
+    if (const std::optional<BrowserMirror> mirror = browserMirror(window)) // a bundle or nothing: no mirror
+        editor->openMirror(mirror->location, mirror->http);
     editor->show();
     return editor;
+}
+
+CoverageMatrixWindow *openCoverageMatrix(MainWindow *window, const QString &lockPath)
+{
+    QString why;
+    const std::optional<BrowserMirror> mirror = browserMirror(window, &why);
+    if (!mirror) {
+        QMessageBox::information(window, QObject::tr("Coverage Matrix"), why);
+        return nullptr;
+    }
+    auto *matrix = new CoverageMatrixWindow;
+    matrix->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(matrix, &CoverageMatrixWindow::archiveActivated, window,
+                     [window](const QString &, const QString &, const QString &, const QString &archivePath) {
+                         selectArchiveInBrowser(window, archivePath);
+                     });
+    matrix->openLockFile(lockPath);
+    matrix->openMirror(mirror->location, mirror->http);
+    matrix->show();
+    return matrix;
 }
 
 void installLockUi(MainWindow *window)
@@ -70,23 +120,14 @@ void installLockUi(MainWindow *window)
     QAction *coverage = new QAction(QObject::tr("&Coverage Matrix…"), window);
     coverage->setObjectName(u"actionCoverageMatrix"_s);
     QObject::connect(coverage, &QAction::triggered, window, [window] {
-        if (!QFileInfo(window->mirrorRoot()).isDir()) {
-            QMessageBox::information(window, QObject::tr("Coverage Matrix"),
-                                     QObject::tr("Open a mirror directory first (File ▸ Open Mirror Directory…)."));
+        QString why;
+        if (!browserMirror(window, &why)) {
+            QMessageBox::information(window, QObject::tr("Coverage Matrix"), why);
             return;
         }
         const QString path = QFileDialog::getOpenFileName(window, QObject::tr("Lock File to Check"), QString(), lockFileFilter());
-        if (path.isEmpty())
-            return;
-        auto *matrix = new CoverageMatrixWindow;
-        matrix->setAttribute(Qt::WA_DeleteOnClose);
-        QObject::connect(matrix, &CoverageMatrixWindow::archiveActivated, window,
-                         [window](const QString &, const QString &, const QString &, const QString &archivePath) {
-                             selectArchiveInBrowser(window, archivePath);
-                         });
-        matrix->openLockFile(path);
-        matrix->openMirror(window->mirrorRoot());
-        matrix->show();
+        if (!path.isEmpty())
+            openCoverageMatrix(window, path);
     });
 
     window->addAction(MainWindow::MenuGroup::FileLock, open);

@@ -39,12 +39,12 @@ struct OpenedNetworkMirror
 
 void openMirrorAsync(JobTracker *jobs, const QString &location, const LockMirrorRequest &request,
                      std::function<void(const LockMirror &mirror, const QString &warning)> opened,
-                     std::function<void(const QString &message)> failed)
+                     std::function<void(const QString &message)> failed, const HttpSettings &http)
 {
     if (!isNetworkMirrorLocation(location)) {
         scanMirrorAsync(jobs, location, [location, opened = std::move(opened), failed = std::move(failed)](const Result<Catalog> &c) {
             if (c)
-                opened(LockMirror{location, c.value(), std::nullopt}, QString());
+                opened(LockMirror::directory(location, c.value()), QString());
             else
                 failed(QObject::tr("Cannot read the mirror %1: %2").arg(location, c.error().message));
         });
@@ -52,9 +52,9 @@ void openMirrorAsync(JobTracker *jobs, const QString &location, const LockMirror
     }
     jobs->run(
         QStringLiteral("scan"), QObject::tr("Reading %1…").arg(location),
-        [location, request](JobProgress &progress) {
+        [location, request, http](JobProgress &progress) {
             OpenedNetworkMirror out;
-            out.mirror = openLockMirror(location, request, &out.warnings, progress.cancelFlag());
+            out.mirror = openLockMirror(location, request, &out.warnings, progress.cancelFlag(), http);
             return out;
         },
         [location, opened = std::move(opened), failed = std::move(failed)](const OpenedNetworkMirror &result) {

@@ -10,7 +10,8 @@
 // `--mirror DIR|URL`): a directory as scanMirrorAsync() scans it; a URL read for `request` (a
 // network mirror cannot be listed: the providers and versions of the lock files the window shows,
 // model/lockfile/LockMirror.h). `opened` gets the mirror and the line to show when the mirror
-// warned ("" when it did not); `failed` the line to show ("Cannot read the mirror ROOT: why").
+// warned ("" when it did not); `failed` the line to show ("Cannot read the mirror ROOT: why");
+// `http` how a URL is reached (openLockMirror: the CLI's defaults, or a browser source's settings).
 // addJobStatus(): the progress bar ("jobProgress") and Cancel button ("jobCancel") of a lock
 // window's status bar, bound to its tracker (visible only while a job runs).
 
@@ -30,7 +31,7 @@ class JobTracker;
 void scanMirrorAsync(JobTracker *jobs, const QString &root, std::function<void(const Result<Catalog> &)> done);
 void openMirrorAsync(JobTracker *jobs, const QString &location, const LockMirrorRequest &request,
                      std::function<void(const LockMirror &mirror, const QString &warning)> opened,
-                     std::function<void(const QString &message)> failed);
+                     std::function<void(const QString &message)> failed, const HttpSettings &http = {});
 void addJobStatus(QStatusBar *bar, JobTracker *jobs);
 
 } // namespace provender::ui
