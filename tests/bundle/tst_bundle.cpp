@@ -132,9 +132,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        if (python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package,
-                           QStringLiteral("python3 is not available: the fixture mirror and its expected hashes come from Python"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("the fixture mirror and its expected hashes come from Python"));
         m_source = m_tmp.path() + QStringLiteral("/source");
         QString error;
         const QByteArray json = runFixture({QStringLiteral("mirror"), m_source}, &error);

@@ -86,9 +86,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         QVERIFY2(QFile::exists(QStringLiteral(PROVENDER_BINARY)), PROVENDER_BINARY);
-        if (python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package,
-                           QStringLiteral("python3 is not available: the fixture mirror is made with Python"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("the fixture mirror is made with Python"));
         m_source = m_tmp.path() + QStringLiteral("/source");
         QString error;
         QVERIFY2(!runFixture({QStringLiteral("mirror"), m_source, QStringLiteral("2000000")}, &error).isNull(), qPrintable(error));

@@ -73,9 +73,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        if (python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package,
-                           QStringLiteral("python3 is not available: the hostile bundles are made with Python"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("the hostile bundles are made with Python"));
         const QString source = m_tmp.path() + QStringLiteral("/source");
         QString error;
         QVERIFY2(!runFixture({QStringLiteral("mirror"), source}, &error).isNull(), qPrintable(error));

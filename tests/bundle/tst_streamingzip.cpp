@@ -56,9 +56,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        if (provender::test::python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package,
-                           QStringLiteral("python3 is not available: the zip fixtures are written with Python's zipfile"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("the zip fixtures are written with Python's zipfile"));
         QString error;
         const QByteArray names = provender::test::runFixture({QStringLiteral("zips"), m_dir.path()}, &error);
         QVERIFY2(!names.isNull(), qPrintable(error));

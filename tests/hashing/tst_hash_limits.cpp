@@ -89,8 +89,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        if (python3().isEmpty())
-            PROVENDER_SKIP(Missing::Package, QStringLiteral("python3 makes the zips"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("it makes the zips"));
         if (!resetPeakRss() || peakRssKiB() < 0)
             PROVENDER_SKIP(Missing::Platform, QStringLiteral("cannot reset or read the peak-RSS mark (/proc/self/clear_refs, VmHWM)"));
         // Warm up: libraries, first allocations.

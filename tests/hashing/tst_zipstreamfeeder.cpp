@@ -84,8 +84,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        if (provender::test::python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 is needed: Python's zipfile writes the zips"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("Python's zipfile writes the zips"));
         // Deflated with a second file, stored, streamed (data descriptors: the writer cannot seek
         // back), and zip64 (forced on a small entry).
         const QString code = QStringLiteral(R"PY(

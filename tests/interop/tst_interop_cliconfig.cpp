@@ -532,8 +532,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, text);
         QFETCH(QString, differs);
         PROVENDER_SKIP_UNLESS_TERRAFORM(u"terraform shows which token a CLI config gives a host"_s);
-        if (test::python3().isEmpty())
-            PROVENDER_SKIP(test::Missing::Package, u"needs python3 (Debian package python3) for the recording server"_s);
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("it runs the recording server (Debian package python3)"));
         QTemporaryDir sandbox;
         QVERIFY(sandbox.isValid());
         const QString log = sandbox.filePath(u"requests.log"_s);

@@ -105,9 +105,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true); // the hash cache under ~/.qttest, not the user's
-        if (test::python3().isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package,
-                           QStringLiteral("python3 is needed to build zips and compute expected hashes independently"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("it builds the zips and computes the expected hashes independently"));
     }
 
     /// The e2e layout of tofu-formats.md §4: null 2.1.0 and template 2.1.1 on two platforms.

@@ -155,6 +155,14 @@ QString skipVerdict(Missing missing, const QString &why);
             PROVENDER_SKIP(::provender::test::Missing::Terraform, QStringLiteral("terraform is not on PATH: ") + (why));                   \
     } while (false)
 
+/// Skip (Missing::Package) with "python3 is not on PATH: <why>" when test::python3() finds none
+/// (it makes fixtures and computes expected values independently of our code).
+#define PROVENDER_SKIP_UNLESS_PYTHON3(why)                                                                                                 \
+    do {                                                                                                                                   \
+        if (::provender::test::python3().isEmpty())                                                                                        \
+            PROVENDER_SKIP(::provender::test::Missing::Package, QStringLiteral("python3 is not on PATH: ") + (why));                       \
+    } while (false)
+
 /// Skip the current test function (or data row) because something it needs is missing — or fail
 /// when that must not be missing here (CI=true and anything but terraform or a machine fact).
 /// Broken fixtures are failures, never skips: use QFAIL for them.

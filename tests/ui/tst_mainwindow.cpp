@@ -235,9 +235,7 @@ private Q_SLOTS:
     /// lock file given covers" for the others.
     void anchorInDetailsAndTooltip()
     {
-        const QString py = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (py.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package, QStringLiteral("python3 computes the lock file's hash"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("it computes the lock file's hash"));
         ui::MainWindow w;
         QVERIFY(test::showExposed(w, {1280, 780}));
         QVERIFY(test::openAndVerify(w, m_demo));
@@ -260,7 +258,7 @@ private Q_SLOTS:
         // A reviewed lock with the zip's zh: (SHA-256 by python) for null 3.2.2.
         const QString zip = target.data(MirrorTreeModel::PathRole).toString();
         QProcess p;
-        p.start(py,
+        p.start(provender::test::python3(),
                 {QStringLiteral("-c"),
                  QStringLiteral("import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())"), zip});
         QVERIFY(p.waitForFinished(30000));

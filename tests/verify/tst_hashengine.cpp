@@ -61,9 +61,7 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
-        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package,
-                           QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("it computes this test's expected hashes independently"));
         QVERIFY(makeZips(m_dir.filePath(QStringLiteral("a.zip")), m_dir.filePath(QStringLiteral("b.zip"))));
     }
 

@@ -257,13 +257,10 @@ private Q_SLOTS:
 
     void cleanMirrorExitsZero()
     {
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package,
-                           QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("it computes this test's expected hashes independently"));
         const QString fixture = m_tmp.filePath(QStringLiteral("fixture"));
         QProcess p;
-        p.start(python, {provender::test::sourceDir() + QStringLiteral("/tests/verify/make_fixture.py"), fixture});
+        p.start(provender::test::python3(), {provender::test::sourceDir() + QStringLiteral("/tests/verify/make_fixture.py"), fixture});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         const QJsonObject fx = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
@@ -299,9 +296,7 @@ private Q_SLOTS:
     {
         // The cache-tamper case as a user meets it: verify (the cache fills), overwrite the
         // archive in place with other bytes of the same size, restore its mtime, verify again.
-        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package,
-                           QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("it computes this test's expected hashes independently"));
         const auto [root, cacheHome, fx, zip] = tamperFixture(QStringLiteral("tamper-verify"));
         QVERIFY(!fx.isEmpty());
         const QString platform = QStringLiteral("linux_amd64"), provider = QStringLiteral("registry.opentofu.org/hashicorp/tamper");
@@ -369,9 +364,7 @@ private Q_SLOTS:
 
     void lockAddHashesThroughTheCache()
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package,
-                           QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("it computes this test's expected hashes independently"));
         const auto [root, cacheHome, fx, zip] = tamperFixture(QStringLiteral("tamper-lock"));
         QVERIFY(!fx.isEmpty());
         const QString lock = m_tmp.filePath(QStringLiteral("tamper.lock.hcl"));

@@ -176,13 +176,10 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty())
-            PROVENDER_SKIP(provender::test::Missing::Package,
-                           QStringLiteral("python3 is not on PATH: it computes this test's expected hashes independently"));
+        PROVENDER_SKIP_UNLESS_PYTHON3(QStringLiteral("it computes this test's expected hashes independently"));
         QVERIFY(m_dir.isValid());
         QProcess p;
-        p.start(python,
+        p.start(provender::test::python3(),
                 {provender::test::sourceDir() + QStringLiteral("/tests/verify/make_fixture.py"), m_dir.filePath(QStringLiteral("mirror"))});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
