@@ -7,6 +7,8 @@
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
+#include <QSet>
+#include <QThreadPool>
 
 namespace provender::ui {
 
@@ -15,14 +17,27 @@ constexpr int kPollMs = 100;
 constexpr int kSteps = 1000;
 } // namespace
 
+namespace {
+
+/// Every JobTracker there is (GUI thread only), for stopEverything().
+QSet<JobTracker *> &liveTrackers()
+{
+    static QSet<JobTracker *> trackers;
+    return trackers;
+}
+
+} // namespace
+
 JobTracker::JobTracker(QObject *parent) : QObject(parent)
 {
+    liveTrackers().insert(this);
     m_poll.setInterval(kPollMs);
     connect(&m_poll, &QTimer::timeout, this, &JobTracker::pollProgress);
 }
 
 JobTracker::~JobTracker()
 {
+    liveTrackers().remove(this);
     // The workers hold their JobProgress; the watchers (children) go with the tracker, so no
     // `done` runs after this.
     const auto jobs = m_jobs;
@@ -148,6 +163,15 @@ void JobTracker::cancelAll()
     const QList<QString> names = m_order;
     for (const QString &n : names)
         cancel(n);
+}
+
+void JobTracker::stopEverything()
+{
+    const QSet<JobTracker *> trackers = liveTrackers();
+    for (JobTracker *tracker : trackers)
+        if (liveTrackers().contains(tracker)) // an onCancel may have deleted another
+            tracker->cancelAll();
+    QThreadPool::globalInstance()->waitForDone();
 }
 
 void JobTracker::drop(const QString &name)

@@ -77,6 +77,13 @@ public:
     void drop(const QString &name);
     /// drop() every job (an owner's destructor, while what the onCancel callbacks use still exists).
     void clear();
+    /// At the end of the application (after its event loop returned, before the QApplication
+    /// goes): cancels the jobs of every tracker there is and waits until the global pool's work
+    /// has returned. Once ~QCoreApplication has begun, Qt delivers no event to an object of a
+    /// worker thread, so a job that runs an event loop (a download's HttpRunner, which notices
+    /// the cancel by a timer) would never return, and the destructor, which waits for the pool,
+    /// would hang. GUI thread only.
+    static void stopEverything();
 
     bool isRunning(const QString &name) const;
     /// Block until the work of the run() job `name` has returned (its `done` is not called here;

@@ -7,6 +7,7 @@
 #include "model/network/RemoteVerify.h"
 
 #include <QProcessEnvironment>
+#include <QScopeGuard>
 #include <QSet>
 
 #include <memory>
@@ -20,25 +21,32 @@ namespace {
 Result<LockMirror> openNetworkMirror(const QString &url, const LockMirrorRequest &request, QStringList *warnings,
                                      const std::atomic<bool> *cancel, const HttpSettings &http)
 {
+    QStringList read; // this read's warnings
+    const auto done = qScopeGuard([&] { *warnings << read; });
     QString warning;
     const Result<QUrl> base = parseMirrorBaseUrl(url, http.allowHttpLoopback, &warning);
     if (!base.ok())
         return base.error();
     if (!warning.isEmpty())
-        *warnings << warning;
+        read << warning;
     NetworkMirrorOptions options;
     options.http = http;
     options.onlyVersions = request.onlyVersions;
     options.chooseVersions = request.choose;
-    options.credential = findCredential(mirrorCredentialsHost(base.value()), QProcessEnvironment::systemEnvironment(), QString(), warnings);
+    options.credential = findCredential(mirrorCredentialsHost(base.value()), QProcessEnvironment::systemEnvironment(), QString(), &read);
     const Result<NetworkCatalog> fetched = fetchNetworkCatalog(url, request.providers, options, cancel);
     if (!fetched.ok())
         return fetched.error();
     if (fetched->cancelled)
         return makeError(ErrorCode::Cancelled, u"cancelled"_s);
     for (const Anomaly &a : fetched->catalog.anomalies)
-        *warnings << a.message;
-    return LockMirror{url, fetched->catalog, options, request};
+        read << a.message;
+    // Only a complete read is kept for reuse: one with a document that could not be read is read
+    // again by the next operation, which may get it.
+    std::optional<LockMirrorRequest> readFor;
+    if (fetched->catalog.anomalies.isEmpty())
+        readFor = request;
+    return LockMirror{url, fetched->catalog, options, readFor, read};
 }
 
 /// A read for `a` answers `b`: the same providers and versions, and no chooser (whose choice may
@@ -176,8 +184,13 @@ Result<LockMirror> openLockMirror(const QString &location, const LockMirrorReque
 Result<LockMirror> lockMirrorFor(const LockMirror &opened, const LockMirrorRequest &request, QStringList *warnings,
                                  const std::atomic<bool> *cancel)
 {
-    if (!opened.network || (opened.readFor && sameRead(*opened.readFor, request)))
+    if (!opened.network)
         return opened;
+    if (opened.readFor && sameRead(*opened.readFor, request)) {
+        if (warnings)
+            *warnings << opened.readWarnings;
+        return opened;
+    }
     qCDebug(lcLock) << "reading the network mirror" << opened.location << "for" << request.providers.size() << "providers";
     return openLockMirror(opened.location, request, warnings, cancel, opened.network->http);
 }

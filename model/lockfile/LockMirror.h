@@ -47,15 +47,19 @@ struct LockMirrorRequest
 struct LockMirror
 {
     /// A mirror directory at `location`, scanned into `catalog`.
-    static LockMirror directory(const QString &location, const Catalog &catalog) { return {location, catalog, std::nullopt, std::nullopt}; }
+    static LockMirror directory(const QString &location, const Catalog &catalog)
+    {
+        return {location, catalog, std::nullopt, std::nullopt, {}};
+    }
 
     QString location; ///< the directory or the URL as given
     Catalog catalog;
     /// Set for a network mirror: how its archives are downloaded.
     std::optional<NetworkMirrorOptions> network;
-    /// Set for a network mirror: the request it was read for (lockMirrorFor reuses the read for
-    /// the same request).
+    /// Set for a network mirror read without anomalies (every document it asked for was read):
+    /// the request it was read for (lockMirrorFor reuses the read for the same request).
     std::optional<LockMirrorRequest> readFor;
+    QStringList readWarnings; ///< a network mirror: what reading it warned (given again on reuse)
 };
 
 /// A location names a network mirror (it has a scheme) rather than a directory.
@@ -82,8 +86,10 @@ Result<LockMirror> openLockMirror(const QString &location, const LockMirrorReque
 
 /// `opened` as an operation with `request` reads it: a directory as it was scanned, a network
 /// mirror read again for `request` (openLockMirror) — each operation reads what the command would
-/// — unless it was read for the same locked versions (no chooser: a chooser's choice depends on
-/// index.json, which is read again), when `opened` is returned as it is, with no new warnings.
+/// — unless it was read completely for the same locked versions (no chooser: a chooser's choice
+/// depends on index.json, which is read again), when `opened` is returned as it is, with the
+/// warnings of that read. Like a directory scanned once, a reused read does not see what the
+/// mirror publishes later; opening the mirror again reads it anew.
 Result<LockMirror> lockMirrorFor(const LockMirror &opened, const LockMirrorRequest &request, QStringList *warnings,
                                  const std::atomic<bool> *cancel = nullptr);
 

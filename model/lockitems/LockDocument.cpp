@@ -149,6 +149,8 @@ Result<LockTrace> LockProvenanceTask::run(JobProgress &progress) const
     for (const QString &f : built.index.failures())
         out.warnings << LockDocument::tr("could not hash %1").arg(f);
     out.warnings << built.warnings;
+    if (!built.hashing.cacheWarning.isEmpty())
+        out.warnings << built.hashing.cacheWarning;
     out.index = std::move(built.index);
     return out;
 }
@@ -157,7 +159,9 @@ Result<LockMirror> readLockMirror(const LockMirror &mirror, const LockMirrorRequ
 {
     const Result<LockMirror> read = lockMirrorFor(mirror, request, warnings, progress.cancelFlag());
     if (!read)
-        return makeError(read.error().code, LockDocument::tr("Cannot read the mirror %1: %2").arg(mirror.location, read.error().message));
+        return makeError(read.error().code,
+                         LockDocument::tr("Cannot read the mirror %1: %2")
+                             .arg(mirror.network ? redactUrlText(mirror.location) : mirror.location, read.error().message));
     return read;
 }
 

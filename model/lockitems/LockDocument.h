@@ -105,10 +105,9 @@ struct LockMirrorTask
     LockMirrorOutcome run(JobProgress &progress) const;
 };
 
-/// Hash provenance (which platform and origin each lock hash belongs to) of the locked versions.
 /// What a hash trace found: the index, and what it could not do (what `lock diff --mirror` prints
-/// as warnings: the network mirror's warnings on reading it again, archives that could not be
-/// hashed, provenance lists skipped).
+/// as warnings: the network mirror's warnings when it is read, archives that could not be hashed,
+/// provenance lists skipped, the hash cache's warning).
 struct LockTrace
 {
     HashProvenanceIndex index;
@@ -117,6 +116,7 @@ struct LockTrace
     QString warningLine() const;
 };
 
+/// Hash provenance (which platform and origin each lock hash belongs to) of the locked versions.
 struct LockProvenanceTask
 {
     QList<QByteArray> key; ///< "address version" of every locked provider, to match the result
@@ -124,8 +124,9 @@ struct LockProvenanceTask
     QList<HashProvenanceIndex::Wanted> wanted;
 
     /// Blocking, any thread (buildLockProvenance: the mirror's archives and its .provenance/; a
-    /// network mirror read again for the wanted versions, as lock diff reads it). Fails when that
-    /// reading fails ("Cannot read the mirror URL: why"): then no hash has a known platform.
+    /// network mirror read for the wanted versions as lock diff reads it, or its last complete
+    /// read of them reused: lockMirrorFor). Fails when that reading fails ("Cannot read the mirror
+    /// URL: why"): then no hash has a known platform.
     Result<LockTrace> run(JobProgress &progress) const;
 };
 

@@ -111,6 +111,7 @@ private Q_SLOTS:
         opened.location = u"https://127.0.0.1:1/"_s;
         opened.network = NetworkMirrorOptions();
         opened.readFor = lockedVersions(lock);
+        opened.readWarnings = {u"the first read's warning"_s};
         Provider marker;
         marker.address = test::addr(kAlpha);
         opened.catalog.providers << marker;
@@ -119,7 +120,7 @@ private Q_SLOTS:
         const Result<LockMirror> same = lockMirrorFor(opened, lockedVersions(lock), &warnings);
         QVERIFY(same.ok());
         QCOMPARE(same->catalog.providers.size(), 1);
-        QVERIFY(warnings.isEmpty());
+        QCOMPARE(warnings, QStringList{u"the first read's warning"_s}); // given again, as a read again would
 
         const auto readAgain = [&](const LockMirrorRequest &request) {
             QStringList w;
@@ -134,6 +135,33 @@ private Q_SLOTS:
         // The same request but for a chooser is read again too.
         opened.readFor = upgradeVersions(lock);
         QVERIFY(readAgain(upgradeVersions(lock)));
+
+        // A read that could not get every document (the connection is refused) is not kept for
+        // reuse: the next operation reads again.
+        QStringList refusedWarnings;
+        const Result<LockMirror> refused = openLockMirror(u"https://127.0.0.1:1/"_s, lockedVersions(lock), &refusedWarnings);
+        QVERIFY(refused.ok());
+        QVERIFY(!refusedWarnings.isEmpty());
+        QVERIFY(refused->network);
+        QVERIFY(!refused->readFor);
+    }
+
+    /// How a network mirror is reached is the caller's (a browser URL source's settings): http to
+    /// a loopback host only when they allow it, and kept for reading it again.
+    void httpSettingsAreKept()
+    {
+        QStringList warnings;
+        const Result<LockMirror> refused = openLockMirror(u"http://127.0.0.1:1/"_s, {}, &warnings);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().message.contains(u"https"_s), qPrintable(refused.error().message));
+        HttpSettings loopback;
+        loopback.allowHttpLoopback = true;
+        const Result<LockMirror> opened = openLockMirror(u"http://127.0.0.1:1/"_s, {}, &warnings, nullptr, loopback);
+        QVERIFY2(opened.ok(), opened.ok() ? "" : qPrintable(opened.error().message));
+        QVERIFY(opened->network && opened->network->http.allowHttpLoopback);
+        const Result<LockMirror> again = lockMirrorFor(opened.value(), lockedVersions(twoProviders()), &warnings);
+        QVERIFY2(again.ok(), again.ok() ? "" : qPrintable(again.error().message));
+        QVERIFY(again->network->http.allowHttpLoopback);
     }
 
     /// The wording lock upgrade and lock init print after "FILE: not changed: ".

@@ -3,6 +3,7 @@
 
 #include "ui/JobTracker.h"
 
+#include <QEventLoop>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -10,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QThreadPool>
+#include <QTimer>
 
 using namespace provender;
 using namespace provender::ui;
@@ -190,6 +192,34 @@ private Q_SLOTS:
             tracker.end(job, QStringLiteral("late")); // the engine's late end is ignored
         }
         QCOMPARE(cancels, 1); // the destructor has nothing left to cancel
+    }
+
+    /// The end of the application: a job that waits in an event loop of its own until its
+    /// JobProgress is cancelled (as a download's HttpRunner does) on a tracker nobody deleted (a
+    /// window closed but not yet destroyed) ends, and the pool is idle afterwards. Without the
+    /// cancel, waitForDone would wait for ever (the suite's timeout).
+    void stopEverythingEndsEventLoopJobs()
+    {
+        auto *tracker = new JobTracker; // like a closed window's: never deleted before the end
+        std::shared_ptr<JobProgress> job = tracker->run(
+            QStringLiteral("download"), QStringLiteral("Downloading…"),
+            [](JobProgress &progress) {
+                QEventLoop loop;
+                QTimer poll;
+                QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+                    if (progress.isCancelled())
+                        loop.quit();
+                });
+                poll.start(20);
+                loop.exec();
+                return 1;
+            },
+            [](int) {});
+        QTest::qWait(50); // the work has started its loop
+        JobTracker::stopEverything();
+        QVERIFY(job->isCancelled());
+        QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), 0);
+        delete tracker;
     }
 
     void dropForgetsAJob()

@@ -83,7 +83,7 @@ class TestMainWindow : public QObject
     /// h1: of the files of a zip as Go's dirhash.Hash1 computes it, by python3 (independent of our code).
     static QString pythonH1(const QString &zip)
     {
-        const QString py = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        const QString py = provender::test::python3();
         if (py.isEmpty())
             return {};
         QProcess p;

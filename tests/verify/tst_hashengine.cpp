@@ -35,8 +35,7 @@ class TestHashEngine : public QObject
     bool makeZips(const QString &a, const QString &b)
     {
         QProcess p;
-        p.start(QStandardPaths::findExecutable(QStringLiteral("python3")),
-                {provender::test::sourceDir() + QStringLiteral("/tests/verify/same_size_zips.py"), a, b});
+        p.start(provender::test::python3(), {provender::test::sourceDir() + QStringLiteral("/tests/verify/same_size_zips.py"), a, b});
         if (!p.waitForFinished(60000) || p.exitCode() != 0)
             return false;
         m_fx = QJsonDocument::fromJson(p.readAllStandardOutput()).object();

@@ -48,7 +48,7 @@ class TestVerifyCli : public QObject
     static bool python(const QStringList &args, QByteArray *out = nullptr)
     {
         QProcess p;
-        p.start(QStandardPaths::findExecutable(QStringLiteral("python3")), args);
+        p.start(provender::test::python3(), args);
         if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
             qWarning() << p.readAllStandardError();
             return false;

@@ -190,9 +190,9 @@ void CoverageMatrixWindow::openMirror(const QString &location, const HttpSetting
 
 void CoverageMatrixWindow::openMirrorDialog()
 {
-    const QString location = MirrorLocationDialog::ask(this, m_mirror ? m_mirror->location : QString());
-    if (!location.isEmpty())
-        openMirror(location);
+    const MirrorLocationDialog::Choice chosen = MirrorLocationDialog::ask(this, m_mirror ? &*m_mirror : nullptr);
+    if (!chosen.location.isEmpty())
+        openMirror(chosen.location, chosen.http);
 }
 
 QList<Platform> CoverageMatrixWindow::mirrorPlatforms() const

@@ -171,7 +171,10 @@ void AddProviderDialog::accept()
 
 namespace provender::ui {
 
-MirrorLocationDialog::MirrorLocationDialog(const QString &current, QWidget *parent) : QDialog(parent)
+MirrorLocationDialog::MirrorLocationDialog(const QString &current, QWidget *parent, const HttpSettings &currentHttp)
+    : QDialog(parent),
+      m_current(current),
+      m_currentHttp(currentHttp)
 {
     setWindowTitle(tr("Open Mirror"));
     auto *layout = new QVBoxLayout(this);
@@ -233,7 +236,7 @@ QString MirrorLocationDialog::problem() const
     if (text.isEmpty())
         return tr("Give a mirror directory or a network mirror's URL.");
     if (isNetworkMirrorLocation(text)) {
-        const Result<QUrl> url = parseMirrorBaseUrl(text, false);
+        const Result<QUrl> url = parseMirrorBaseUrl(text, text == m_current && m_currentHttp.allowHttpLoopback);
         return url ? QString() : url.error().message;
     }
     return QFileInfo(text).isDir() ? QString() : tr("%1 is not a directory.").arg(text);
@@ -253,10 +256,14 @@ void MirrorLocationDialog::accept()
     QDialog::accept();
 }
 
-QString MirrorLocationDialog::ask(QWidget *parent, const QString &current)
+MirrorLocationDialog::Choice MirrorLocationDialog::ask(QWidget *parent, const LockMirror *current)
 {
-    MirrorLocationDialog dialog(current, parent);
-    return dialog.exec() == QDialog::Accepted ? dialog.location() : QString();
+    const HttpSettings currentHttp = current && current->network ? current->network->http : HttpSettings();
+    MirrorLocationDialog dialog(current ? current->location : QString(), parent, currentHttp);
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    const QString chosen = dialog.location();
+    return {chosen, current && chosen == current->location ? currentHttp : HttpSettings()};
 }
 
 } // namespace provender::ui

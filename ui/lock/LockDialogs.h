@@ -4,6 +4,7 @@
 
 #include "model/core/Platform.h"
 #include "model/lockfile/LockFile.h"
+#include "model/lockfile/LockMirror.h"
 
 #include <QDialog>
 
@@ -74,17 +75,29 @@ class MirrorLocationDialog final : public QDialog
 {
     Q_OBJECT
 public:
-    explicit MirrorLocationDialog(const QString &current, QWidget *parent = nullptr);
+    /// `currentHttp`: how `current` is reached; it applies to that location only (an http URL to a
+    /// loopback host is accepted when it allows it).
+    explicit MirrorLocationDialog(const QString &current, QWidget *parent = nullptr, const HttpSettings &currentHttp = {});
     QString location() const;
     void setLocation(const QString &location);
     /// Why the text cannot be opened ("" when it can).
     QString problem() const;
     void accept() override;
 
-    /// Runs the dialog; the location chosen, or "" when cancelled.
-    static QString ask(QWidget *parent, const QString &current);
+    /// What ask() returns: the location chosen ("" when cancelled) and how to reach it.
+    struct Choice
+    {
+        QString location;
+        HttpSettings http;
+    };
+    /// Runs the dialog. `current` (may be null): the window's mirror. Choosing its location again
+    /// keeps how it is reached (a browser URL source's CA, http to a loopback host); any other
+    /// location is reached as the CLI reaches it (system CAs, https only).
+    static Choice ask(QWidget *parent, const LockMirror *current);
 
 private:
+    QString m_current;
+    HttpSettings m_currentHttp;
     QComboBox *m_location = nullptr;
     QLabel *m_problem = nullptr;
     QDialogButtonBox *m_buttons = nullptr;

@@ -244,19 +244,19 @@ void LockDiffWindow::setMirror(const LockMirror &mirror, const QString &warning)
     refreshProvenance();
 }
 
-void LockDiffWindow::openMirror(const QString &location)
+void LockDiffWindow::openMirror(const QString &location, const HttpSettings &http)
 {
     openMirrorAsync(
         m_jobs, location, provenanceVersions(HashProvenanceIndex::wantedFor(m_leftParsed.document, m_rightParsed.document)),
         [this](const LockMirror &mirror, const QString &warning) { setMirror(mirror, warning); },
-        [this](const QString &message) { statusBar()->showMessage(message); });
+        [this](const QString &message) { statusBar()->showMessage(message); }, http);
 }
 
 void LockDiffWindow::openMirrorDialog()
 {
-    const QString location = MirrorLocationDialog::ask(this, m_mirror ? m_mirror->location : QString());
-    if (!location.isEmpty())
-        openMirror(location);
+    const MirrorLocationDialog::Choice chosen = MirrorLocationDialog::ask(this, m_mirror ? &*m_mirror : nullptr);
+    if (!chosen.location.isEmpty())
+        openMirror(chosen.location, chosen.http);
 }
 
 void LockDiffWindow::refreshProvenance()

@@ -57,7 +57,8 @@ public:
     void setMirror(const LockMirror &mirror, const QString &warning = {});
     /// A directory or a network mirror's URL (read for the two files' provider versions, as lock
     /// diff --mirror reads it), opened off the GUI thread, then setMirror().
-    void openMirror(const QString &location);
+    /// `http`: how a URL is reached (default: the CLI's settings).
+    void openMirror(const QString &location, const HttpSettings &http = {});
     void openMirrorDialog();
 
     LockDiffTreeModel *model() const { return m_model; }

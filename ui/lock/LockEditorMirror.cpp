@@ -35,9 +35,9 @@ void LockEditorWindow::setMirror(const LockMirror &mirror)
 
 void LockEditorWindow::openMirrorDialog()
 {
-    const QString location = MirrorLocationDialog::ask(this, m_doc->mirror() ? m_doc->mirror()->location : QString());
-    if (!location.isEmpty())
-        openMirror(location);
+    const MirrorLocationDialog::Choice chosen = MirrorLocationDialog::ask(this, m_doc->mirror());
+    if (!chosen.location.isEmpty())
+        openMirror(chosen.location, chosen.http);
 }
 
 void LockEditorWindow::showCoverage()

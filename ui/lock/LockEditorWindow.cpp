@@ -79,6 +79,7 @@ LockEditorWindow::LockEditorWindow(QWidget *parent) : QMainWindow(parent), m_doc
     connect(m_doc, &LockDocument::diskStateChanged, this, &LockEditorWindow::showDiskState);
     connect(m_doc, &LockDocument::mirrorChanged, this, [this] {
         m_mirrorLabel->setText(tr("Mirror: %1").arg(m_doc->catalog()->root));
+        m_mirrorLabel->setToolTip(QString());
         refreshProvenance();
         updateActions();
         Q_EMIT mirrorChanged();
@@ -455,12 +456,19 @@ void LockEditorWindow::refreshProvenance()
     m_provenanceJob = m_jobs->run(
         kProvenanceJob, tr("Tracing the lock's hashes to the mirror…"),
         [task = *task](JobProgress &progress) { return task.run(progress); },
-        [this, task = *task](Result<LockTrace> trace) {
+        [this, task = *task, shownBefore = m_messageCount](Result<LockTrace> trace) {
             if (std::exchange(m_provenanceJob, nullptr)->isCancelled())
                 return;
+            // The warnings stay on the mirror label (count, and each in its tooltip); the status
+            // line says the first unless another line was shown since the trace started.
+            const QStringList warnings = trace ? trace->warnings : QStringList();
+            const QString mirror = m_doc->catalog() ? tr("Mirror: %1").arg(m_doc->catalog()->root) : tr("No mirror open");
+            m_mirrorLabel->setText(warnings.isEmpty() ? mirror
+                                                      : tr("%1 — %n hash trace warning(s)", nullptr, int(warnings.size())).arg(mirror));
+            m_mirrorLabel->setToolTip(warnings.join(u'\n'));
             if (!trace)
                 showMessage(tr("%1; the platforms of the hashes stay unknown").arg(trace.error().message));
-            else if (!trace->warnings.isEmpty())
+            else if (!warnings.isEmpty() && m_messageCount == shownBefore)
                 showMessage(trace->warningLine());
             m_doc->setProvenance(task, trace ? std::move(trace).value().index : HashProvenanceIndex());
         });
@@ -527,6 +535,7 @@ void LockEditorWindow::updateActions()
 void LockEditorWindow::showMessage(const QString &message)
 {
     m_lastMessage = message;
+    ++m_messageCount;
     statusBar()->showMessage(message, 15000);
     qCDebug(lcUi) << "lock editor:" << message;
 }

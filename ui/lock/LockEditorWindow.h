@@ -189,6 +189,7 @@ private:
     QString m_editorBaseline; ///< the text last put into the editor (or taken from it)
     bool m_applying = false;
     QString m_lastMessage;
+    int m_messageCount = 0; ///< showMessage() calls so far (a trace's warning does not replace a newer line)
     Prompt m_prompt;
 
     LockProviderTableModel *m_providers = nullptr;

@@ -51,7 +51,7 @@ void openMirrorAsync(JobTracker *jobs, const QString &location, const LockMirror
         return;
     }
     jobs->run(
-        QStringLiteral("scan"), QObject::tr("Reading %1…").arg(location),
+        QStringLiteral("scan"), QObject::tr("Reading %1…").arg(redactUrlText(location)),
         [location, request, http](JobProgress &progress) {
             OpenedNetworkMirror out;
             out.mirror = openLockMirror(location, request, &out.warnings, progress.cancelFlag(), http);
@@ -62,11 +62,12 @@ void openMirrorAsync(JobTracker *jobs, const QString &location, const LockMirror
                 qCWarning(lcUi).noquote() << location << "warning:" << w;
             if (!result.mirror) {
                 if (result.mirror.error().code != ErrorCode::Cancelled)
-                    failed(QObject::tr("Cannot read the mirror %1: %2").arg(location, result.mirror.error().message));
+                    failed(QObject::tr("Cannot read the mirror %1: %2").arg(redactUrlText(location), result.mirror.error().message));
                 return;
             }
-            const QString warning =
-                result.warnings.isEmpty() ? QString() : QObject::tr("The mirror %1 warns: %2").arg(location, result.warnings.join(u"; "));
+            const QString warning = result.warnings.isEmpty()
+                ? QString()
+                : QObject::tr("The mirror %1 warns: %2").arg(redactUrlText(location), result.warnings.join(u"; "));
             opened(result.mirror.value(), warning);
         });
 }
