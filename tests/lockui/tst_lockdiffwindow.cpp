@@ -5,6 +5,7 @@
 
 #include "model/items/MirrorTreeModel.h"
 #include "model/lockitems/LockDiffTreeModel.h"
+#include "model/mirror/DemoMirror.h"
 #include "tests/support/LockMirrorFixture.h"
 #include "tests/support/LockTestSupport.h"
 #include "tests/support/TestSupport.h"
@@ -290,6 +291,14 @@ private Q_SLOTS:
         QVERIFY(editor->isVisible());
         QCOMPARE(editor->filePath(), lock);
         QVERIFY(editor->testAttribute(Qt::WA_DeleteOnClose));
+        // `provender DIR FILE.hcl` opens the lock file first; the editor takes the mirror the
+        // browser opens after it.
+        QVERIFY(!editor->hasMirror());
+        const QString demo = dir.filePath(u"demo"_s);
+        QVERIFY(generateDemoMirror(demo).ok());
+        w.openMirror(demo);
+        QVERIFY(QTest::qWaitFor([editor] { return editor->hasMirror() && !editor->isBusy(); }, 60000));
+        QCOMPARE(editor->catalog()->root, demo);
         editor->close();
     }
 

@@ -1,6 +1,7 @@
 #include "ui/lock/LockUi.h"
 
 #include "ui/FormRows.h"
+#include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/lock/CoverageMatrixWindow.h"
 #include "ui/lock/LockDiffWindow.h"
@@ -69,9 +70,22 @@ LockEditorWindow *openLockEditor(MainWindow *window, const QString &path)
     }
     auto *editor = new LockEditorWindow;
     editor->setAttribute(Qt::WA_DeleteOnClose);
-    editor->openFile(path);                                                // first: a URL is read for the versions the file locks
-    if (const std::optional<BrowserMirror> mirror = browserMirror(window)) // a bundle or nothing: no mirror
+    editor->openFile(path);                                                  // first: a URL is read for the versions the file locks
+    if (const std::optional<BrowserMirror> mirror = browserMirror(window)) { // a bundle or nothing: no mirror
         editor->openMirror(mirror->location, mirror->http);
+    } else if (window) {
+        // `provender DIR FILE.hcl`: the browser is still opening its mirror. The editor takes the
+        // first mirror the browser shows, unless it has one (or is opening one) of its own by then.
+        QObject::connect(
+            window, &MainWindow::mirrorOpened, editor,
+            [window, editor] {
+                if (editor->hasMirror() || editor->jobs()->isRunning(QStringLiteral("scan")))
+                    return;
+                if (const std::optional<BrowserMirror> shown = browserMirror(window))
+                    editor->openMirror(shown->location, shown->http);
+            },
+            Qt::SingleShotConnection);
+    }
     editor->show();
     return editor;
 }

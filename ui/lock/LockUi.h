@@ -28,8 +28,9 @@ std::optional<BrowserMirror> browserMirror(const MainWindow *window, QString *wh
 bool isLockFilePath(const QString &path);
 
 /// Open `path` in a new lock editor window (deleted on close) that uses `window`'s mirror
-/// (browserMirror). A file with conflict markers opens in the three-way merge window instead
-/// (nullptr is returned).
+/// (browserMirror) — when the window shows none yet, the first one it opens (the command line's
+/// mirror argument opens after its lock files). A file with conflict markers opens in the
+/// three-way merge window instead (nullptr is returned).
 LockEditorWindow *openLockEditor(MainWindow *window, const QString &path);
 
 /// Tools ▸ Coverage Matrix… after the lock file is chosen: a new coverage matrix window (deleted
