@@ -1,7 +1,6 @@
 // provender: with a command, a command-line tool (QCoreApplication); without one, the GUI.
 
 #include "app/cli/Cli.h"
-#include "ui/JobTracker.h"
 #include "ui/MainWindow.h"
 #include "ui/bundle/BundleUi.h"
 #include "ui/export/ExportUi.h"
@@ -70,9 +69,7 @@ int main(int argc, char **argv)
         QApplication app(argc, argv);
         setAppIdentity();
         QGuiApplication::setApplicationDisplayName(QStringLiteral("Provender"));
-        const int rc = ui::runLockDiffGui(app.arguments().mid(1));
-        ui::JobTracker::stopEverything();
-        return rc;
+        return ui::runLockDiffGui(app.arguments().mid(1));
     }
     // `provender lock merge --gui BASE OURS THEIRS [-o OUT]` (git mergetool): the merge window.
     if (rawArgs.size() > 3 && rawArgs.at(1) == QStringLiteral("lock") && rawArgs.at(2) == QStringLiteral("merge")
@@ -80,9 +77,7 @@ int main(int argc, char **argv)
         QApplication app(argc, argv);
         setAppIdentity();
         QGuiApplication::setApplicationDisplayName(QStringLiteral("Provender"));
-        const int rc = ui::runLockMergeGui(app.arguments().mid(3));
-        ui::JobTracker::stopEverything();
-        return rc;
+        return ui::runLockMergeGui(app.arguments().mid(3));
     }
     int consumed = 0;
     if (const cli::Command *command = cli::findCommand(rawArgs, &consumed)) {
@@ -154,7 +149,5 @@ int main(int argc, char **argv)
             mirrorOpened = true;
         }
     }
-    const int rc = app.exec();
-    ui::JobTracker::stopEverything(); // before `window` and `app` go: see its comment
-    return rc;
+    return app.exec();
 }

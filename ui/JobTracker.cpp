@@ -4,6 +4,7 @@
 #include "model/core/SizeFormat.h"
 
 #include <QAbstractButton>
+#include <QCoreApplication>
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
@@ -30,6 +31,12 @@ QSet<JobTracker *> &liveTrackers()
 
 JobTracker::JobTracker(QObject *parent) : QObject(parent)
 {
+    // Every application that has a tracker stops its jobs when the QCoreApplication goes: post
+    // routines run in its destructor while events still reach worker threads (stopEverything()).
+    [[maybe_unused]] static const bool stopsAtTheEnd = [] {
+        qAddPostRoutine(&JobTracker::stopEverything);
+        return true;
+    }();
     liveTrackers().insert(this);
     m_poll.setInterval(kPollMs);
     connect(&m_poll, &QTimer::timeout, this, &JobTracker::pollProgress);

@@ -77,12 +77,12 @@ public:
     void drop(const QString &name);
     /// drop() every job (an owner's destructor, while what the onCancel callbacks use still exists).
     void clear();
-    /// At the end of the application (after its event loop returned, before the QApplication
-    /// goes): cancels the jobs of every tracker there is and waits until the global pool's work
-    /// has returned. Once ~QCoreApplication has begun, Qt delivers no event to an object of a
-    /// worker thread, so a job that runs an event loop (a download's HttpRunner, which notices
-    /// the cancel by a timer) would never return, and the destructor, which waits for the pool,
-    /// would hang. GUI thread only.
+    /// Cancels the jobs of every tracker there is and waits until the global pool's work has
+    /// returned. The first tracker registers it as a post routine (qAddPostRoutine), which
+    /// ~QCoreApplication calls while Qt still delivers events to worker threads: right after,
+    /// it delivers none, so a job that runs an event loop (a download's HttpRunner, which
+    /// notices the cancel by a timer) would never return and the destructor's wait for the
+    /// global pool would hang. GUI thread only.
     static void stopEverything();
 
     bool isRunning(const QString &name) const;

@@ -62,6 +62,14 @@ struct LockMirror
     QStringList readWarnings; ///< a network mirror: what reading it warned (given again on reuse)
 };
 
+/// Where a lock window's mirror is and how it is reached: a directory, or a network mirror's URL
+/// with the settings to reach it (openLockMirror's `http`).
+struct LockMirrorLocation
+{
+    QString location;
+    HttpSettings http;
+};
+
 /// A location names a network mirror (it has a scheme) rather than a directory.
 bool isNetworkMirrorLocation(const QString &location);
 

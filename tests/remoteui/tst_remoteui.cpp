@@ -521,7 +521,7 @@ private Q_SLOTS:
         request.providers = {ProviderAddress::parse(u"example.com/acme/good").value()};
         window.openUrl(request);
         QVERIFY(finished.wait(60000));
-        const std::optional<BrowserMirror> shown = browserMirror(&window);
+        const std::optional<LockMirrorLocation> shown = browserMirror(&window);
         QVERIFY(shown);
         QCOMPARE(shown->location, m_served->baseUrl());
         QCOMPARE(shown->http.caCertificates.size(), 1);

@@ -190,7 +190,7 @@ void CoverageMatrixWindow::openMirror(const QString &location, const HttpSetting
 
 void CoverageMatrixWindow::openMirrorDialog()
 {
-    const MirrorLocationDialog::Choice chosen = MirrorLocationDialog::ask(this, m_mirror ? &*m_mirror : nullptr);
+    const LockMirrorLocation chosen = MirrorLocationDialog::ask(this, m_mirror ? &*m_mirror : nullptr);
     if (!chosen.location.isEmpty())
         openMirror(chosen.location, chosen.http);
 }

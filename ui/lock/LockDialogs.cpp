@@ -256,7 +256,7 @@ void MirrorLocationDialog::accept()
     QDialog::accept();
 }
 
-MirrorLocationDialog::Choice MirrorLocationDialog::ask(QWidget *parent, const LockMirror *current)
+LockMirrorLocation MirrorLocationDialog::ask(QWidget *parent, const LockMirror *current)
 {
     const HttpSettings currentHttp = current && current->network ? current->network->http : HttpSettings();
     MirrorLocationDialog dialog(current ? current->location : QString(), parent, currentHttp);

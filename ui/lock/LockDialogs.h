@@ -84,16 +84,10 @@ public:
     QString problem() const;
     void accept() override;
 
-    /// What ask() returns: the location chosen ("" when cancelled) and how to reach it.
-    struct Choice
-    {
-        QString location;
-        HttpSettings http;
-    };
-    /// Runs the dialog. `current` (may be null): the window's mirror. Choosing its location again
-    /// keeps how it is reached (a browser URL source's CA, http to a loopback host); any other
-    /// location is reached as the CLI reaches it (system CAs, https only).
-    static Choice ask(QWidget *parent, const LockMirror *current);
+    /// Runs the dialog: the location chosen ("" when cancelled) and how to reach it. `current` (may be null): the window's mirror. Choosing
+    /// its location again keeps how it is reached (a browser URL source's CA, http to a loopback host); any other location is reached as
+    /// the CLI reaches it (system CAs, https only).
+    static LockMirrorLocation ask(QWidget *parent, const LockMirror *current);
 
 private:
     QString m_current;

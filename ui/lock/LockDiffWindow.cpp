@@ -254,7 +254,7 @@ void LockDiffWindow::openMirror(const QString &location, const HttpSettings &htt
 
 void LockDiffWindow::openMirrorDialog()
 {
-    const MirrorLocationDialog::Choice chosen = MirrorLocationDialog::ask(this, m_mirror ? &*m_mirror : nullptr);
+    const LockMirrorLocation chosen = MirrorLocationDialog::ask(this, m_mirror ? &*m_mirror : nullptr);
     if (!chosen.location.isEmpty())
         openMirror(chosen.location, chosen.http);
 }

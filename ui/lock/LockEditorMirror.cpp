@@ -35,7 +35,7 @@ void LockEditorWindow::setMirror(const LockMirror &mirror)
 
 void LockEditorWindow::openMirrorDialog()
 {
-    const MirrorLocationDialog::Choice chosen = MirrorLocationDialog::ask(this, m_doc->mirror());
+    const LockMirrorLocation chosen = MirrorLocationDialog::ask(this, m_doc->mirror());
     if (!chosen.location.isEmpty())
         openMirror(chosen.location, chosen.http);
 }

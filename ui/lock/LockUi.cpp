@@ -34,7 +34,7 @@ bool isLockFilePath(const QString &path)
     return path.endsWith(QLatin1StringView(".hcl")) && !QFileInfo(path).isDir();
 }
 
-std::optional<BrowserMirror> browserMirror(const MainWindow *window, QString *why)
+std::optional<LockMirrorLocation> browserMirror(const MainWindow *window, QString *why)
 {
     QString unused;
     QString &reason = why ? *why : unused;
@@ -43,14 +43,14 @@ std::optional<BrowserMirror> browserMirror(const MainWindow *window, QString *wh
         return std::nullopt;
     }
     if (window->sourceKind() == MainWindow::SourceKind::Directory)
-        return BrowserMirror{window->mirrorRoot(), HttpSettings()};
+        return LockMirrorLocation{window->mirrorRoot(), HttpSettings()};
     if (!window->showsNetworkMirror()) {
         reason = QObject::tr("A lock file is checked against a mirror directory or a network mirror's URL, not against %1.")
                      .arg(window->sourceKind() == MainWindow::SourceKind::Bundle ? QObject::tr("a bundle") : window->mirrorRoot());
         return std::nullopt;
     }
     const RemoteRequest &request = window->urlRequest();
-    BrowserMirror out{request.baseUrl, httpSettings(request)};
+    LockMirrorLocation out{request.baseUrl, httpSettings(request)};
     if (!request.caFile.isEmpty()) {
         Result<QList<QSslCertificate>> certificates = readCaFile(request.caFile);
         if (!certificates) {
@@ -70,8 +70,8 @@ LockEditorWindow *openLockEditor(MainWindow *window, const QString &path)
     }
     auto *editor = new LockEditorWindow;
     editor->setAttribute(Qt::WA_DeleteOnClose);
-    editor->openFile(path);                                                  // first: a URL is read for the versions the file locks
-    if (const std::optional<BrowserMirror> mirror = browserMirror(window)) { // a bundle or nothing: no mirror
+    editor->openFile(path);                                                       // first: a URL is read for the versions the file locks
+    if (const std::optional<LockMirrorLocation> mirror = browserMirror(window)) { // a bundle or nothing: no mirror
         editor->openMirror(mirror->location, mirror->http);
     } else if (window) {
         // `provender DIR FILE.hcl`: the browser is still opening its mirror. The editor takes the
@@ -81,7 +81,7 @@ LockEditorWindow *openLockEditor(MainWindow *window, const QString &path)
             [window, editor] {
                 if (editor->hasMirror() || editor->jobs()->isRunning(QStringLiteral("scan")))
                     return;
-                if (const std::optional<BrowserMirror> shown = browserMirror(window))
+                if (const std::optional<LockMirrorLocation> shown = browserMirror(window))
                     editor->openMirror(shown->location, shown->http);
             },
             Qt::SingleShotConnection);
@@ -93,7 +93,7 @@ LockEditorWindow *openLockEditor(MainWindow *window, const QString &path)
 CoverageMatrixWindow *openCoverageMatrix(MainWindow *window, const QString &lockPath)
 {
     QString why;
-    const std::optional<BrowserMirror> mirror = browserMirror(window, &why);
+    const std::optional<LockMirrorLocation> mirror = browserMirror(window, &why);
     if (!mirror) {
         QMessageBox::information(window, QObject::tr("Coverage Matrix"), why);
         return nullptr;

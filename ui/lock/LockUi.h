@@ -1,7 +1,7 @@
 #pragma once
 // Entry points of the lock-file GUI.
 
-#include "model/network/HttpRunner.h"
+#include "model/lockfile/LockMirror.h"
 
 #include <QStringList>
 
@@ -14,15 +14,10 @@ class LockEditorWindow;
 class MainWindow;
 
 /// The main window's mirror as a lock window opens it: its mirror directory, or its network
-/// mirror URL with that source's connection settings (extra CAs, http to a loopback host).
-struct BrowserMirror
-{
-    QString location;
-    HttpSettings http;
-};
+/// mirror URL with that source's connection settings (extra CAs, http to a loopback host);
 /// nullopt when the main window shows no mirror a lock window can read (nothing, a bundle, an OCI
 /// or origin registry), or its CA file cannot be read; `why` (may be null) says which.
-std::optional<BrowserMirror> browserMirror(const MainWindow *window, QString *why = nullptr);
+std::optional<LockMirrorLocation> browserMirror(const MainWindow *window, QString *why = nullptr);
 
 /// Whether `path` names a lock file (`*.hcl`), which the GUI opens in an editor, not as a mirror.
 bool isLockFilePath(const QString &path);
